@@ -1,0 +1,43 @@
+/* err.c: the error record; messages come from the one table in err.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/err.h"
+
+static const char *const d9_err_names[] = {
+#define D9_X(name, text) text,
+	D9_ERRORS(D9_X)
+#undef D9_X
+};
+
+const char *
+d9_err_name(int code)
+{
+	if (code < 0)
+		code = -code;
+	if (code >= D9_ERR_COUNT)
+		return "unknown error";
+	return d9_err_names[code];
+}
+
+int
+d9_err_set(struct d9_err *e, int code, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e == NULL)
+		return -code;
+	e->code = code;
+	e->off = off;
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	va_end(ap);
+	return -code;
+}
+
+void
+d9_err_clear(struct d9_err *e)
+{
+	memset(e, 0, sizeof *e);
+}

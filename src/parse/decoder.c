@@ -1,0 +1,672 @@
+/*
+ * decoder.c: frames are not length-prefixed, so a frame is decoded in
+ * full before anything is committed: when its bytes run out mid-way the
+ * frame is simply decoded again once more bytes have arrived. The only
+ * side effects before the end of a frame are pool definitions, which are
+ * idempotent when repeated.
+ *
+ * Counts and lengths from the wire are checked against the bytes left
+ * before anything is sized by them. A count that exceeds the input by
+ * more than SLACK bytes at the end is an error ("larger than the bytes
+ * left"); a smaller shortfall is a frame cut off mid-write (truncation).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/buf.h"
+#include "base/wire.h"
+#include "parse/decoder.h"
+#include "parse/pool.h"
+
+#define MAX_BLOB	(256u << 20)	/* one string, bytes or stack */
+#define SLACK		(1u << 20)
+#define MAX_DEPTH	8		/* nesting of dynamic lists/maps */
+
+struct d9p_decoder {
+	struct d9p_sink	 sink;
+	struct d9_arena	 arena;		/* schemas and pool bytes of a batch */
+	struct d9p_schema *by_id[65536];
+	uint16_t	*used_ids;	/* ids set in by_id, to clear them */
+	size_t		 nused, capused;
+	struct d9p_pool	 strings, stacks;
+	uint64_t	 base;		/* timestamp base */
+	int		 started;	/* header seen */
+	uint64_t	 events;
+	struct d9p_value *vals;
+	size_t		 capvals;
+	/* per feed call */
+	const uint8_t	*p;
+	uint64_t	 off;
+	int		 eof;
+	struct d9_err	*e;
+};
+
+int
+d9p_decoder_new(struct d9p_decoder **out, const struct d9p_sink *sink)
+{
+	struct d9p_decoder *d = calloc(1, sizeof *d);
+
+	*out = d;
+	if (d == NULL)
+		return -D9_ERR_NOMEM;
+	d->sink = *sink;
+	d9_arena_init(&d->arena, 64 * 1024);
+	d9p_pool_init(&d->strings);
+	d9p_pool_init(&d->stacks);
+	return 0;
+}
+
+static void
+reset_state(struct d9p_decoder *d)
+{
+	for (size_t i = 0; i < d->nused; i++)
+		d->by_id[d->used_ids[i]] = NULL;
+	d->nused = 0;
+	d9p_pool_clear(&d->strings);
+	d9p_pool_clear(&d->stacks);
+	d9_arena_reset(&d->arena);
+	d->base = 0;
+}
+
+void
+d9p_decoder_free(struct d9p_decoder **pd)
+{
+	struct d9p_decoder *d = *pd;
+
+	if (d == NULL)
+		return;
+	d9_arena_free(&d->arena);
+	d9p_pool_free(&d->strings);
+	d9p_pool_free(&d->stacks);
+	free(d->used_ids);
+	free(d->vals);
+	free(d);
+	*pd = NULL;
+}
+
+void
+d9p_decoder_restart(struct d9p_decoder *d)
+{
+	reset_state(d);
+	d->started = 0;
+}
+
+uint64_t
+d9p_decoder_events(const struct d9p_decoder *d)
+{
+	return d->events;
+}
+
+int
+d9p_decoder_started(const struct d9p_decoder *d)
+{
+	return d->started;
+}
+
+/* Absolute offset of cursor position pos. */
+static uint64_t
+at(const struct d9p_decoder *d, size_t pos)
+{
+	return d->off + pos;
+}
+
+/*
+ * `len` more bytes are needed at b->pos: 0 when they are there,
+ * D9P_MORE when they may still arrive, or an error when the claim is
+ * hopeless. what/count describe the claim for the message.
+ */
+static int
+need(struct d9p_decoder *d, const struct d9_buf *b, uint64_t len,
+    const char *what, uint64_t count, size_t count_pos)
+{
+	size_t left = d9_buf_left(b);
+
+	if (len <= left)
+		return 0;
+	if (!d->eof)
+		return D9P_MORE;
+	if (len - left > SLACK)
+		return d9_err_set(d->e, D9_ERR_BAD_FRAME, at(d, count_pos),
+		    "%s %llu needs %llu bytes, only %zu left", what,
+		    (unsigned long long)count, (unsigned long long)len, left);
+	return D9P_MORE;
+}
+
+/* A fixed-size read failed: more bytes may come, or the frame is cut. */
+#define SHORT D9P_MORE
+
+static int
+read_len(struct d9p_decoder *d, struct d9_buf *b, const char *what,
+    uint64_t unit, uint32_t *len)
+{
+	size_t pos = b->pos;
+	int rc;
+
+	if (d9_buf_u32(b, len) < 0)
+		return SHORT;
+	if ((uint64_t)*len * unit > MAX_BLOB)
+		return d9_err_set(d->e, D9_ERR_TOO_BIG, at(d, pos),
+		    "%s %u is larger than the %u MiB limit", what, *len,
+		    MAX_BLOB >> 20);
+	rc = need(d, b, (uint64_t)*len * unit, what, *len, pos);
+	return rc;
+}
+
+static int decode_value(struct d9p_decoder *, struct d9_buf *, uint8_t,
+    struct d9p_value *, int);
+
+/* Validate a DynamicList / DynamicMap body; elements carry their tags. */
+static int
+skip_dyn(struct d9p_decoder *d, struct d9_buf *b, int map, int depth)
+{
+	uint32_t n;
+	int rc;
+	size_t pos = b->pos;
+
+	if (depth >= MAX_DEPTH)
+		return d9_err_set(d->e, D9_ERR_BAD_VALUE, at(d, pos),
+		    "dynamic values nested deeper than %d", MAX_DEPTH);
+	if (d9_buf_u32(b, &n) < 0)
+		return SHORT;
+	/* every element takes at least 2 bytes (tag + 1) */
+	if ((rc = need(d, b, (uint64_t)n * (map ? 4 : 2), "dynamic count", n,
+	    pos)) != 0)
+		return rc;
+	for (uint32_t i = 0; i < n * (map ? 2u : 1u); i++) {
+		struct d9p_value v;
+		uint8_t tag;
+
+		pos = b->pos;
+		if (d9_buf_u8(b, &tag) < 0)
+			return SHORT;
+		if ((rc = decode_value(d, b, tag, &v, depth + 1)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int
+valid_type(uint8_t t)
+{
+	uint8_t base = t & (uint8_t)~D9_FT_OPTIONAL;
+
+	return base >= 1 && base <= D9_FT_MAX;
+}
+
+/*
+ * Decode one value of wire type `tag` (optional bit included). Pooled ids
+ * are resolved against the pools as they are now.
+ */
+static int
+decode_value(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
+    struct d9p_value *v, int depth)
+{
+	size_t pos = b->pos;
+	uint8_t t = tag & (uint8_t)~D9_FT_OPTIONAL, u8;
+	uint16_t u16;
+	uint32_t u32;
+	int rc;
+
+	memset(v, 0, sizeof *v);
+	v->type = t;
+	if (!valid_type(tag))
+		return d9_err_set(d->e, D9_ERR_BAD_VALUE, at(d, pos),
+		    "unknown field type 0x%02x", tag);
+	if (tag & D9_FT_OPTIONAL) {
+		if (d9_buf_u8(b, &u8) < 0)
+			return SHORT;
+		if (u8 == 0)
+			return 0;	/* absent */
+	}
+	v->present = 1;
+	switch (t) {
+	case D9_FT_I64:
+	case D9_FT_F64:
+		if (d9_buf_u64(b, &v->u) < 0)
+			return SHORT;
+		break;
+	case D9_FT_BOOL:
+	case D9_FT_U8:
+		if (d9_buf_u8(b, &u8) < 0)
+			return SHORT;
+		v->u = t == D9_FT_BOOL ? u8 != 0 : u8;
+		break;
+	case D9_FT_U16:
+		if (d9_buf_u16(b, &u16) < 0)
+			return SHORT;
+		v->u = u16;
+		break;
+	case D9_FT_U32:
+		if (d9_buf_u32(b, &u32) < 0)
+			return SHORT;
+		v->u = u32;
+		break;
+	case D9_FT_VARINT:
+		rc = d9_buf_leb128(b, &v->u);
+		if (rc == -1)
+			return SHORT;
+		if (rc < 0)
+			return d9_err_set(d->e, D9_ERR_BAD_VALUE, at(d, pos),
+			    "varint longer than 10 bytes or above 2^64");
+		break;
+	case D9_FT_STRING:
+	case D9_FT_BYTES:
+		if ((rc = read_len(d, b, "string length", 1, &u32)) != 0)
+			return rc;
+		v->count = u32;
+		d9_buf_bytes(b, u32, &v->p);
+		break;
+	case D9_FT_STACK:
+		if ((rc = read_len(d, b, "stack frame count", 8, &u32)) != 0)
+			return rc;
+		v->count = u32;
+		d9_buf_bytes(b, (size_t)u32 * 8, &v->p);
+		break;
+	case D9_FT_POOLED_STRING:
+	case D9_FT_POOLED_STACK: {
+		struct d9p_pool_entry *pe;
+
+		if (d9_buf_u32(b, &u32) < 0)
+			return SHORT;
+		v->u = u32;
+		pe = d9p_pool_get(t == D9_FT_POOLED_STRING ? &d->strings :
+		    &d->stacks, u32);
+		if (pe == NULL) {
+			v->unresolved = 1;
+			break;
+		}
+		v->p = pe->p;
+		v->count = pe->len;
+		v->cache = &pe->cache;
+		break;
+	}
+	case D9_FT_STRING_MAP: {
+		size_t start;
+
+		if (d9_buf_u32(b, &u32) < 0)
+			return SHORT;
+		if ((rc = need(d, b, (uint64_t)u32 * 8, "map entry count", u32,
+		    pos)) != 0)
+			return rc;
+		start = b->pos;
+		for (uint32_t i = 0; i < u32 * 2u; i++) {
+			uint32_t l;
+
+			if ((rc = read_len(d, b, "map string length", 1, &l)) != 0)
+				return rc;
+			d9_buf_skip(b, l);
+		}
+		v->count = u32;
+		v->p = b->p + start;
+		v->u = b->pos - start;	/* byte length of the entries */
+		break;
+	}
+	case D9_FT_DYN_LIST:
+	case D9_FT_DYN_MAP: {
+		size_t start = b->pos;
+
+		if ((rc = skip_dyn(d, b, t == D9_FT_DYN_MAP, depth)) != 0)
+			return rc;
+		v->p = b->p + start;
+		v->u = b->pos - start;
+		break;
+	}
+	}
+	return 0;
+}
+
+int
+d9p_map_next(const struct d9p_value *v, size_t *pos, const char **k,
+    uint32_t *klen, const char **val, uint32_t *vlen)
+{
+	struct d9_buf b = { v->p, (size_t)v->u, *pos };
+	const uint8_t *kp, *vp;
+
+	if (v->type != D9_FT_STRING_MAP || !v->present || b.pos >= b.n)
+		return -1;
+	if (d9_buf_u32(&b, klen) < 0 || d9_buf_bytes(&b, *klen, &kp) < 0 ||
+	    d9_buf_u32(&b, vlen) < 0 || d9_buf_bytes(&b, *vlen, &vp) < 0)
+		return -1;
+	*k = (const char *)kp;
+	*val = (const char *)vp;
+	*pos = b.pos;
+	return 0;
+}
+
+static int
+same_schema(const struct d9p_schema *a, const struct d9p_schema *s)
+{
+	if (a->has_ts != s->has_ts || a->nfields != s->nfields ||
+	    a->name_len != s->name_len || memcmp(a->name, s->name,
+	    s->name_len) != 0)
+		return 0;
+	for (uint16_t i = 0; i < s->nfields; i++)
+		if (a->fields[i].type != s->fields[i].type ||
+		    a->fields[i].optional != s->fields[i].optional ||
+		    a->fields[i].name_len != s->fields[i].name_len ||
+		    memcmp(a->fields[i].name, s->fields[i].name,
+		    s->fields[i].name_len) != 0)
+			return 0;
+	return 1;
+}
+
+/* Read a u16-length-prefixed name into the arena. */
+static int
+read_name(struct d9p_decoder *d, struct d9_buf *b, const char **out,
+    uint16_t *len)
+{
+	const uint8_t *p;
+
+	if (d9_buf_u16(b, len) < 0 || d9_buf_bytes(b, *len, &p) < 0)
+		return SHORT;
+	*out = d9_arena_memdup(&d->arena, p, (size_t)*len + 1);
+	if (*out == NULL)
+		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
+	((char *)*out)[*len] = '\0';
+	return 0;
+}
+
+static int
+frame_schema(struct d9p_decoder *d, struct d9_buf *b)
+{
+	struct d9p_schema s, *old, *ns;
+	size_t pos = b->pos;
+	uint8_t ts;
+	int rc;
+
+	memset(&s, 0, sizeof s);
+	if (d9_buf_u16(b, &s.id) < 0)
+		return SHORT;
+	if ((rc = read_name(d, b, &s.name, &s.name_len)) != 0)
+		return rc;
+	if (d9_buf_u8(b, &ts) < 0 || d9_buf_u16(b, &s.nfields) < 0)
+		return SHORT;
+	s.has_ts = ts != 0;
+	/* each field takes at least 3 bytes */
+	if ((rc = need(d, b, (uint64_t)s.nfields * 3, "field count",
+	    s.nfields, b->pos - 2)) != 0)
+		return rc;
+	s.fields = d9_arena_alloc(&d->arena,
+	    (s.nfields ? s.nfields : 1) * sizeof *s.fields, 8);
+	if (s.fields == NULL)
+		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
+	for (uint16_t i = 0; i < s.nfields; i++) {
+		struct d9p_field *f = &s.fields[i];
+		uint8_t t;
+		size_t tpos;
+
+		memset(f, 0, sizeof *f);
+		if ((rc = read_name(d, b, &f->name, &f->name_len)) != 0)
+			return rc;
+		tpos = b->pos;
+		if (d9_buf_u8(b, &t) < 0)
+			return SHORT;
+		if (!valid_type(t))
+			return d9_err_set(d->e, D9_ERR_BAD_SCHEMA, at(d, tpos),
+			    "schema %s: field %s has unknown type 0x%02x",
+			    s.name, f->name, t);
+		f->type = t & (uint8_t)~D9_FT_OPTIONAL;
+		f->optional = (t & D9_FT_OPTIONAL) != 0;
+	}
+	old = d->by_id[s.id];
+	if (old != NULL && same_schema(old, &s))
+		return 0;
+	(void)pos;
+	ns = d9_arena_memdup(&d->arena, &s, sizeof s);
+	if (ns == NULL)
+		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
+	if (s.nfields > d->capvals) {
+		free(d->vals);
+		d->vals = malloc(s.nfields * sizeof *d->vals);
+		if (d->vals == NULL) {
+			d->capvals = 0;
+			return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
+		}
+		d->capvals = s.nfields;
+	}
+	if (old == NULL) {
+		if (d->nused == d->capused) {
+			size_t nc = d->capused ? d->capused * 2 : 64;
+			uint16_t *u = realloc(d->used_ids, nc * sizeof *u);
+
+			if (u == NULL)
+				return d9_err_set(d->e, D9_ERR_NOMEM, 0,
+				    "out of memory");
+			d->used_ids = u;
+			d->capused = nc;
+		}
+		d->used_ids[d->nused++] = s.id;
+	}
+	d->by_id[s.id] = ns;
+	if (d->sink.schema && (rc = d->sink.schema(d->sink.ctx, ns)) < 0)
+		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
+	return 0;
+}
+
+static int
+frame_event(struct d9p_decoder *d, struct d9_buf *b)
+{
+	struct d9p_schema *s;
+	size_t pos = b->pos;
+	uint16_t id;
+	uint32_t delta = 0;
+	uint64_t ts;
+	int rc;
+
+	if (d9_buf_u16(b, &id) < 0)
+		return SHORT;
+	s = d->by_id[id];
+	if (s == NULL)
+		return d9_err_set(d->e, D9_ERR_BAD_FRAME, at(d, pos),
+		    "event uses unknown schema %u", id);
+	if (s->has_ts && d9_buf_u24(b, &delta) < 0)
+		return SHORT;
+	for (uint16_t i = 0; i < s->nfields; i++) {
+		uint8_t tag = s->fields[i].type |
+		    (s->fields[i].optional ? D9_FT_OPTIONAL : 0);
+
+		if ((rc = decode_value(d, b, tag, &d->vals[i], 0)) != 0)
+			return rc;
+	}
+	ts = d->base + delta;
+	if (s->has_ts)
+		d->base = ts;
+	d->events++;
+	if (d->sink.event &&
+	    d->sink.event(d->sink.ctx, s, ts, d->vals) < 0)
+		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
+	return 0;
+}
+
+static int
+frame_pool(struct d9p_decoder *d, struct d9_buf *b, int stacks)
+{
+	uint32_t count;
+	size_t pos = b->pos;
+	int rc;
+
+	if (d9_buf_u32(b, &count) < 0)
+		return SHORT;
+	if ((rc = need(d, b, (uint64_t)count * 8, "pool entry count", count,
+	    pos)) != 0)
+		return rc;
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t id, len;
+		const uint8_t *p = NULL;
+		uint8_t *copy;
+
+		if (d9_buf_u32(b, &id) < 0)
+			return SHORT;
+		if ((rc = read_len(d, b, stacks ? "stack frame count" :
+		    "string length", stacks ? 8 : 1, &len)) != 0)
+			return rc;
+		d9_buf_bytes(b, (size_t)len * (stacks ? 8 : 1), &p);
+		copy = d9_arena_memdup(&d->arena, p,
+		    (size_t)len * (stacks ? 8 : 1));
+		if (copy == NULL || d9p_pool_put(stacks ? &d->stacks :
+		    &d->strings, id, copy, len) < 0)
+			return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
+	}
+	return 0;
+}
+
+static int
+frame_annotations(struct d9p_decoder *d, struct d9_buf *b)
+{
+	uint64_t id;
+	uint16_t count;
+	size_t pos = b->pos;
+	int rc = d9_buf_leb128(b, &id);
+	struct d9p_schema *s;
+
+	if (rc == -1)
+		return SHORT;
+	if (rc < 0)
+		return d9_err_set(d->e, D9_ERR_BAD_FRAME, at(d, pos),
+		    "bad varint in annotation frame");
+	if (d9_buf_u16(b, &count) < 0)
+		return SHORT;
+	s = id < 65536 ? d->by_id[id] : NULL;
+	for (uint16_t i = 0; i < count; i++) {
+		uint16_t field, klen;
+		uint32_t vlen;
+		const uint8_t *k, *v = NULL;
+
+		if (d9_buf_u16(b, &field) < 0 || d9_buf_u16(b, &klen) < 0 ||
+		    d9_buf_bytes(b, klen, &k) < 0)
+			return SHORT;
+		if ((rc = read_len(d, b, "annotation length", 1, &vlen)) != 0)
+			return rc;
+		d9_buf_bytes(b, vlen, &v);
+		if (s == NULL || field >= s->nfields)
+			continue;
+		if ((klen == 4 && memcmp(k, "unit", 4) == 0) ||
+		    (klen == 12 && memcmp(k, "metrique.unit", 12) == 0)) {
+			char *u = d9_arena_memdup(&d->arena, v, (size_t)vlen + 1);
+
+			if (u == NULL)
+				return d9_err_set(d->e, D9_ERR_NOMEM, 0,
+				    "out of memory");
+			u[vlen] = '\0';
+			s->fields[field].unit = u;
+			s->fields[field].unit_len = vlen;
+		}
+	}
+	return 0;
+}
+
+static int
+header(struct d9p_decoder *d, struct d9_buf *b)
+{
+	const uint8_t *h;
+	size_t pos = b->pos;
+
+	if (d9_buf_bytes(b, D9_HEADER_LEN, &h) < 0) {
+		/* a partial header at the very end */
+		if (d9_buf_left(b) > 0 && memcmp(b->p + pos, "TRC",
+		    d9_buf_left(b) < 3 ? d9_buf_left(b) : 3) != 0)
+			goto bad;
+		return SHORT;
+	}
+	if (memcmp(h, "TRC\0", D9_MAGIC_LEN) != 0)
+		goto bad;
+	if (h[4] != D9_VERSION)
+		return d9_err_set(d->e, D9_ERR_BAD_VERSION, at(d, pos + 4),
+		    "format version %u, only version %u is known", h[4],
+		    D9_VERSION);
+	reset_state(d);
+	d->started = 1;
+	if (d->sink.batch)
+		d->sink.batch(d->sink.ctx, at(d, pos));
+	return 0;
+bad:
+	if (!d->started)
+		return d9_err_set(d->e, D9_ERR_BAD_MAGIC, at(d, pos),
+		    "not a dial9 trace (no TRC header)");
+	return d9_err_set(d->e, D9_ERR_BAD_TAG, at(d, pos),
+	    "unknown frame tag 0x%02x", b->p[pos]);
+}
+
+static int
+is_container_magic(const struct d9_buf *b)
+{
+	const uint8_t *p = b->p + b->pos;
+	size_t n = d9_buf_left(b);
+
+	if (p[0] == D9_GZIP_MAGIC0)
+		return n < 2 ? -1 : p[1] == D9_GZIP_MAGIC1;
+	if (p[0] == 0x28) {
+		if (n < 4)
+			return -1;
+		return p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd;
+	}
+	return 0;
+}
+
+int
+d9p_decoder_feed(struct d9p_decoder *d, const uint8_t *p, size_t n,
+    uint64_t off, int eof, uint64_t switch_from, size_t *used,
+    struct d9_err *e)
+{
+	struct d9_buf b = { p, n, 0 };
+	int rc = 0;
+
+	d->p = p;
+	d->off = off;
+	d->eof = eof;
+	d->e = e;
+	*used = 0;
+	while (b.pos < b.n) {
+		size_t start = b.pos;
+		uint8_t tag = b.p[b.pos];
+
+		if (at(d, start) >= switch_from && d->started &&
+		    (tag == D9_GZIP_MAGIC0 || tag == 0x28)) {
+			int m = is_container_magic(&b);
+
+			if (m < 0 && !eof)
+				return D9P_MORE;
+			if (m > 0)
+				return D9P_SWITCH;
+		}
+		if (tag == D9_MAGIC0 || !d->started) {
+			rc = header(d, &b);
+		} else {
+			b.pos++;
+			switch (tag) {
+			case D9_TAG_SCHEMA:
+				rc = frame_schema(d, &b);
+				break;
+			case D9_TAG_EVENT:
+				rc = frame_event(d, &b);
+				break;
+			case D9_TAG_STRING_POOL:
+				rc = frame_pool(d, &b, 0);
+				break;
+			case D9_TAG_STACK_POOL:
+				rc = frame_pool(d, &b, 1);
+				break;
+			case D9_TAG_TS_RESET:
+				if (d9_buf_u64(&b, &d->base) < 0)
+					rc = SHORT;
+				break;
+			case D9_TAG_ANNOTATIONS:
+				rc = frame_annotations(d, &b);
+				break;
+			default:
+				rc = d9_err_set(e, D9_ERR_BAD_TAG,
+				    at(d, start), "unknown frame tag 0x%02x",
+				    tag);
+				break;
+			}
+		}
+		if (rc != 0) {
+			if (rc == D9P_MORE && e->code == 0)
+				e->off = at(d, start);
+			return rc;
+		}
+		*used = b.pos;
+	}
+	return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * decoder.h: the frame decoder of one stream. It owns the state FORMAT.md
+ * 2.3 defines (schemas, string pool, stack pool, timestamp base), resets
+ * it at every TRC header, and hands each event to a sink with its pooled
+ * values already resolved.
+ */
+#ifndef D9P_DECODER_H
+#define D9P_DECODER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/err.h"
+#include "parse/schema.h"
+
+struct d9p_sink {
+	void	*ctx;
+	/* A schema was registered (or redefined); the sink may set s->user. */
+	int	(*schema)(void *ctx, struct d9p_schema *s);
+	/* One event. Return < 0 to stop decoding (out of memory). */
+	int	(*event)(void *ctx, const struct d9p_schema *s, uint64_t ts,
+		    const struct d9p_value *v);
+	/* A TRC header began a new batch at decoded offset off (optional). */
+	void	(*batch)(void *ctx, uint64_t off);
+	/* The reader starts a new input (file or stdin) (optional). */
+	void	(*input)(void *ctx, const char *name);
+};
+
+enum {
+	D9P_MORE = 1,		/* feed more bytes (or, at the end: truncated) */
+	D9P_SWITCH = 2		/* a gzip/zstd magic where a frame tag belongs */
+};
+
+struct d9p_decoder;
+
+int	 d9p_decoder_new(struct d9p_decoder **out, const struct d9p_sink *sink);
+void	 d9p_decoder_free(struct d9p_decoder **d);
+/* Start a new stream: the next bytes must be a TRC header. */
+void	 d9p_decoder_restart(struct d9p_decoder *d);
+/*
+ * Decode every complete frame in p[0, n). off: decoded offset of p[0];
+ * eof: no bytes will follow; switch_from: decoded offset from which a
+ * container magic at a frame boundary means a new compressed member
+ * (UINT64_MAX: never). *used: bytes consumed. Returns 0 when everything
+ * was consumed, D9P_MORE when the last frame is incomplete, D9P_SWITCH,
+ * or < 0 with e set (e->off = decoded offset of the offending byte).
+ */
+int	 d9p_decoder_feed(struct d9p_decoder *d, const uint8_t *p, size_t n,
+	    uint64_t off, int eof, uint64_t switch_from, size_t *used,
+	    struct d9_err *e);
+/* Events handed to the sink so far. */
+uint64_t d9p_decoder_events(const struct d9p_decoder *d);
+/* Whether a header has been seen on this stream. */
+int	 d9p_decoder_started(const struct d9p_decoder *d);
+
+#endif

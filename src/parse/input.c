@@ -1,0 +1,301 @@
+/*
+ * input.c: a small state machine over an input buffer.
+ *
+ *   SNIFF --1f 8b--> GZIP --member end--> SNIFF
+ *         --28 b5 2f fd--> ZSTD --frame end--> SNIFF
+ *         --anything else--> RAW --pushback of a magic--> SNIFF
+ *
+ * Raw mode cannot know where raw bytes end, so the frame decoder, which
+ * sees a gzip or zstd magic where a frame tag should be, hands the bytes
+ * back (d9p_input_pushback) and they are sniffed again.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "base/wire.h"
+#include "parse/input.h"
+
+#define IN_CHUNK (256 * 1024)
+
+struct d9p_input {
+	int		 fd;
+	int		 eof;		/* fd has no more bytes */
+	enum d9p_container mode;
+	unsigned	 kinds;
+	uint8_t		*ib;		/* compressed input buffer */
+	size_t		 icap, ipos, iend;
+	uint64_t	 consumed;	/* bytes read from fd */
+	uint64_t	 decoded;	/* decoded bytes handed out */
+	uint64_t	 raw_since;
+	z_stream	 z;
+	int		 z_init;
+	ZSTD_DStream	*zs;
+};
+
+int
+d9p_input_open_fd(struct d9p_input **out, int fd, struct d9_err *e)
+{
+	struct d9p_input *in = calloc(1, sizeof *in);
+
+	*out = NULL;
+	if (in == NULL || (in->ib = malloc(IN_CHUNK)) == NULL) {
+		free(in);
+		close(fd);
+		return d9_err_set(e, D9_ERR_NOMEM, 0, "out of memory");
+	}
+	in->fd = fd;
+	in->icap = IN_CHUNK;
+	in->raw_since = UINT64_MAX;
+	*out = in;
+	return 0;
+}
+
+void
+d9p_input_close(struct d9p_input **pin)
+{
+	struct d9p_input *in = *pin;
+
+	if (in == NULL)
+		return;
+	if (in->z_init)
+		inflateEnd(&in->z);
+	ZSTD_freeDStream(in->zs);
+	if (in->fd >= 0)
+		close(in->fd);
+	free(in->ib);
+	free(in);
+	*pin = NULL;
+}
+
+/* Offset in the file of the next unread input byte. */
+static uint64_t
+in_off(const struct d9p_input *in)
+{
+	return in->consumed - (in->iend - in->ipos);
+}
+
+/* Make sure at least `want` unread bytes are buffered unless at EOF. */
+static int
+fill(struct d9p_input *in, size_t want, struct d9_err *e)
+{
+	while (!in->eof && in->iend - in->ipos < want) {
+		ssize_t r;
+
+		if (in->ipos > 0) {
+			memmove(in->ib, in->ib + in->ipos, in->iend - in->ipos);
+			in->iend -= in->ipos;
+			in->ipos = 0;
+		}
+		r = read(in->fd, in->ib + in->iend, in->icap - in->iend);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return d9_err_set(e, D9_ERR_IO, in_off(in), "%s",
+			    strerror(errno));
+		}
+		if (r == 0)
+			in->eof = 1;
+		in->iend += (size_t)r;
+		in->consumed += (uint64_t)r;
+	}
+	return 0;
+}
+
+static int
+sniff(struct d9p_input *in, struct d9_err *e)
+{
+	const uint8_t *p;
+	size_t n;
+	int rc = fill(in, 4, e);
+
+	if (rc < 0)
+		return rc;
+	p = in->ib + in->ipos;
+	n = in->iend - in->ipos;
+	if (n == 0)
+		return 0;		/* clean end */
+	if (n >= 2 && p[0] == D9_GZIP_MAGIC0 && p[1] == D9_GZIP_MAGIC1) {
+		if (!in->z_init) {
+			memset(&in->z, 0, sizeof in->z);
+			if (inflateInit2(&in->z, 15 + 32) != Z_OK)
+				return d9_err_set(e, D9_ERR_NOMEM, in_off(in),
+				    "zlib: cannot initialise");
+			in->z_init = 1;
+		} else if (inflateReset(&in->z) != Z_OK)
+			return d9_err_set(e, D9_ERR_CONTAINER, in_off(in),
+			    "zlib: cannot reset");
+		in->mode = D9P_C_GZIP;
+	} else if (n >= 4 && (uint32_t)(p[0] | p[1] << 8 | p[2] << 16 |
+	    (uint32_t)p[3] << 24) == D9_ZSTD_MAGIC) {
+		if (in->zs == NULL && (in->zs = ZSTD_createDStream()) == NULL)
+			return d9_err_set(e, D9_ERR_NOMEM, in_off(in),
+			    "zstd: cannot initialise");
+		ZSTD_initDStream(in->zs);
+		in->mode = D9P_C_ZSTD;
+	} else {
+		in->mode = D9P_C_RAW;
+		in->raw_since = in->decoded;
+	}
+	in->kinds |= 1u << in->mode;
+	return 1;
+}
+
+static ssize_t
+read_gzip(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
+    struct d9_err *e)
+{
+	for (;;) {
+		size_t avail;
+		int zr, rc = fill(in, 1, e);
+
+		if (rc < 0)
+			return rc;
+		avail = in->iend - in->ipos;
+		if (avail == 0) {
+			*cut = 1;	/* input ended inside a member */
+			in->mode = D9P_C_NONE;
+			return 0;
+		}
+		in->z.next_in = in->ib + in->ipos;
+		in->z.avail_in = (uInt)avail;
+		in->z.next_out = buf;
+		in->z.avail_out = (uInt)cap;
+		zr = inflate(&in->z, Z_NO_FLUSH);
+		in->ipos += avail - in->z.avail_in;
+		if (zr == Z_STREAM_END)
+			in->mode = D9P_C_NONE;
+		else if (zr != Z_OK && zr != Z_BUF_ERROR)
+			return d9_err_set(e, D9_ERR_CONTAINER, in_off(in),
+			    "gzip: %s", in->z.msg ? in->z.msg : "bad data");
+		if (cap - in->z.avail_out > 0 || in->mode == D9P_C_NONE)
+			return (ssize_t)(cap - in->z.avail_out);
+	}
+}
+
+static ssize_t
+read_zstd(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
+    struct d9_err *e)
+{
+	for (;;) {
+		ZSTD_inBuffer ib;
+		ZSTD_outBuffer ob = { buf, cap, 0 };
+		size_t zr;
+		int rc = fill(in, 1, e);
+
+		if (rc < 0)
+			return rc;
+		ib.src = in->ib + in->ipos;
+		ib.size = in->iend - in->ipos;
+		ib.pos = 0;
+		if (ib.size == 0) {
+			*cut = 1;
+			in->mode = D9P_C_NONE;
+			return 0;
+		}
+		zr = ZSTD_decompressStream(in->zs, &ob, &ib);
+		in->ipos += ib.pos;
+		if (ZSTD_isError(zr))
+			return d9_err_set(e, D9_ERR_CONTAINER, in_off(in),
+			    "zstd: %s", ZSTD_getErrorName(zr));
+		if (zr == 0)
+			in->mode = D9P_C_NONE;
+		if (ob.pos > 0 || in->mode == D9P_C_NONE)
+			return (ssize_t)ob.pos;
+	}
+}
+
+ssize_t
+d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
+    struct d9_err *e)
+{
+	*cut = 0;
+	for (;;) {
+		ssize_t r;
+		size_t n;
+		int rc;
+
+		switch (in->mode) {
+		case D9P_C_NONE:
+			in->raw_since = UINT64_MAX;
+			rc = sniff(in, e);
+			if (rc <= 0)
+				return rc;
+			continue;
+		case D9P_C_GZIP:
+			r = read_gzip(in, buf, cap, cut, e);
+			break;
+		case D9P_C_ZSTD:
+			r = read_zstd(in, buf, cap, cut, e);
+			break;
+		case D9P_C_RAW:
+		default:
+			if ((rc = fill(in, 1, e)) < 0)
+				return rc;
+			n = in->iend - in->ipos;
+			if (n > cap)
+				n = cap;
+			memcpy(buf, in->ib + in->ipos, n);
+			in->ipos += n;
+			r = (ssize_t)n;
+			break;
+		}
+		if (r < 0 || *cut)
+			return r;
+		if (r > 0) {
+			in->decoded += (uint64_t)r;
+			return r;
+		}
+		/* a member that decoded to nothing: sniff the next one */
+		if (in->mode == D9P_C_RAW)
+			return 0;
+	}
+}
+
+int
+d9p_input_pushback(struct d9p_input *in, const uint8_t *p, size_t n)
+{
+	size_t left = in->iend - in->ipos;
+
+	if (in->mode != D9P_C_RAW || n > in->decoded - in->raw_since)
+		return -1;
+	if (n + left > in->icap) {
+		uint8_t *nb = malloc(n + left);
+
+		if (nb == NULL)
+			return -1;
+		memcpy(nb + n, in->ib + in->ipos, left);
+		free(in->ib);
+		in->ib = nb;
+		in->icap = n + left;
+	} else
+		memmove(in->ib + n, in->ib + in->ipos, left);
+	memcpy(in->ib, p, n);
+	in->ipos = 0;
+	in->iend = n + left;
+	in->decoded -= n;
+	in->mode = D9P_C_NONE;
+	in->raw_since = UINT64_MAX;
+	return 0;
+}
+
+uint64_t
+d9p_input_raw_since(const struct d9p_input *in)
+{
+	return in->mode == D9P_C_RAW ? in->raw_since : UINT64_MAX;
+}
+
+uint64_t
+d9p_input_consumed(const struct d9p_input *in)
+{
+	return in->consumed;
+}
+
+unsigned
+d9p_input_kinds(const struct d9p_input *in)
+{
+	return in->kinds;
+}

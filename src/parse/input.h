@@ -1,0 +1,46 @@
+/*
+ * input.h: one input stream (a file or stdin) turned into decoded trace
+ * bytes. The container is recognised by magic bytes at every boundary:
+ * gzip members and zstd frames are inflated as they arrive, raw TRC bytes
+ * pass through, in any mix. Nothing needs the whole input in memory.
+ */
+#ifndef D9P_INPUT_H
+#define D9P_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "base/err.h"
+
+enum d9p_container {
+	D9P_C_NONE,	/* nothing read yet, or between members */
+	D9P_C_RAW,
+	D9P_C_GZIP,
+	D9P_C_ZSTD
+};
+
+struct d9p_input;
+
+/* Takes ownership of fd (closed by d9p_input_close). */
+int		 d9p_input_open_fd(struct d9p_input **out, int fd,
+		    struct d9_err *e);
+void		 d9p_input_close(struct d9p_input **in);
+/* Up to cap decoded bytes: > 0 bytes, 0 at the end, < 0 error in e
+ * (e->off is then a byte offset of the compressed input). An input that
+ * ends inside a gzip member or zstd frame sets *cut_off to 1 at the end. */
+ssize_t		 d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap,
+		    int *cut_off, struct d9_err *e);
+/* Raw bytes that turned out to be the start of a compressed member: they
+ * are sniffed again. Only valid for bytes handed out in raw mode. */
+int		 d9p_input_pushback(struct d9p_input *in, const uint8_t *p,
+		    size_t n);
+/* Decoded offset at which the current raw run began, or UINT64_MAX when
+ * the input is not in raw mode. */
+uint64_t	 d9p_input_raw_since(const struct d9p_input *in);
+/* Bytes consumed from the underlying file so far. */
+uint64_t	 d9p_input_consumed(const struct d9p_input *in);
+/* Containers seen so far, as a bit set of 1 << enum d9p_container. */
+unsigned	 d9p_input_kinds(const struct d9p_input *in);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * reader.h: reading a list of paths (files, directories, "-" for stdin)
+ * into a sink. Directories are walked recursively, names in version
+ * order; each input is one stream (decoder state restarts). Problems are
+ * reported as "name: byte N: what went wrong" through the note callback
+ * and never stop the other inputs.
+ */
+#ifndef D9P_READER_H
+#define D9P_READER_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "parse/decoder.h"
+
+struct d9p_progress {
+	_Atomic uint64_t bytes_in;	/* compressed bytes consumed */
+	_Atomic uint64_t bytes_total;	/* known input size (files), or 0 */
+	_Atomic uint64_t events;
+	_Atomic int	 cancel;	/* set by another thread to stop */
+};
+
+struct d9p_read_stats {
+	unsigned	 inputs;	/* streams opened */
+	unsigned	 read_ok;	/* inputs with at least one event */
+	unsigned	 skipped;	/* not traces */
+	unsigned	 failed;	/* stopped by an error */
+	uint64_t	 events;
+	uint64_t	 decoded;	/* decoded bytes */
+	uint64_t	 consumed;	/* input bytes */
+};
+
+struct d9p_read_opts {
+	/* One message per problem; msg is only valid during the call. */
+	void		(*note)(void *ctx, const char *msg);
+	void		*note_ctx;
+	struct d9p_progress *progress;	/* optional */
+};
+
+/* Returns 0, or < 0 only when out of memory. */
+int	d9p_read_paths(const char *const *paths, size_t npaths,
+	    const struct d9p_sink *sink, const struct d9p_read_opts *opts,
+	    struct d9p_read_stats *stats);
+/* Read one already-open stream (fd is closed). */
+int	d9p_read_fd(int fd, const char *name, int in_dir,
+	    const struct d9p_sink *sink, const struct d9p_read_opts *opts,
+	    struct d9p_read_stats *stats);
+
+#endif
