@@ -38,6 +38,16 @@ chunk_new(size_t size)
 	return c;
 }
 
+/* Offset in c of the first free address aligned to align. */
+static size_t
+aligned_off(const struct d9_arena_chunk *c, size_t align)
+{
+	uintptr_t base = (uintptr_t)c->data;
+
+	return (size_t)(((base + c->off + align - 1) &
+	    ~(uintptr_t)(align - 1)) - base);
+}
+
 void *
 d9_arena_alloc(struct d9_arena *a, size_t size, size_t align)
 {
@@ -46,15 +56,18 @@ d9_arena_alloc(struct d9_arena *a, size_t size, size_t align)
 
 	if (align == 0)
 		align = 1;
+	if (size >= SIZE_MAX / 2 || align >= SIZE_MAX / 2)
+		return NULL;
 	if (c != NULL) {
-		off = (c->off + align - 1) & ~(align - 1);
+		off = aligned_off(c, align);
 		if (off <= c->size && c->size - off >= size) {
 			c->off = off + size;
 			a->used += size;
 			return (char *)c->data + off;
 		}
 	}
-	if (size + align > a->chunk_size / 4 && size + align > 256) {
+	if (size + align > a->chunk_size ||
+	    (size + align > a->chunk_size / 4 && size + align > 256)) {
 		/* big: own chunk, placed behind the head so the head keeps filling */
 		c = chunk_new(size + align);
 		if (c == NULL)
@@ -74,7 +87,7 @@ d9_arena_alloc(struct d9_arena *a, size_t size, size_t align)
 		c->next = a->head;
 		a->head = c;
 	}
-	off = (c->off + align - 1) & ~(align - 1);
+	off = aligned_off(c, align);
 	c->off = off + size;
 	a->used += size;
 	return (char *)c->data + off;

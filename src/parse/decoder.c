@@ -413,9 +413,10 @@ frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 	if (old != NULL && same_schema(old, &s))
 		return 0;
 	(void)pos;
-	ns = d9_arena_memdup(&d->arena, &s, sizeof s);
+	ns = d9_arena_alloc(&d->arena, sizeof *ns, _Alignof(struct d9p_schema));
 	if (ns == NULL)
 		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
+	*ns = s;
 	if (s.nfields > d->capvals) {
 		free(d->vals);
 		d->vals = malloc(s.nfields * sizeof *d->vals);
@@ -542,7 +543,7 @@ frame_annotations(struct d9p_decoder *d, struct d9_buf *b)
 		if (s == NULL || field >= s->nfields)
 			continue;
 		if ((klen == 4 && memcmp(k, "unit", 4) == 0) ||
-		    (klen == 12 && memcmp(k, "metrique.unit", 12) == 0)) {
+		    (klen == 13 && memcmp(k, "metrique.unit", 13) == 0)) {
 			char *u = d9_arena_memdup(&d->arena, v, (size_t)vlen + 1);
 
 			if (u == NULL)

@@ -1,0 +1,6 @@
+#include "suites.h"
+Suite *
+suite_bad(void)
+{
+	return suite_create("bad");
+}

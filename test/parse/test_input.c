@@ -1,0 +1,6 @@
+#include "suites.h"
+Suite *
+suite_input(void)
+{
+	return suite_create("input");
+}

@@ -1,0 +1,6 @@
+#include "suites.h"
+Suite *
+suite_reader(void)
+{
+	return suite_create("reader");
+}

@@ -1,0 +1,6 @@
+#include "suites.h"
+Suite *
+suite_trace(void)
+{
+	return suite_create("trace");
+}
