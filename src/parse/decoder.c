@@ -156,6 +156,14 @@ read_len(struct d9p_decoder *d, struct d9_buf *b, const char *what,
 static int decode_value(struct d9p_decoder *, struct d9_buf *, uint8_t,
     struct d9p_value *, int);
 
+static int
+valid_type(uint8_t t)
+{
+	uint8_t base = t & (uint8_t)~D9_FT_OPTIONAL;
+
+	return base >= 1 && base <= D9_FT_MAX;
+}
+
 /* Validate a DynamicList / DynamicMap body; elements carry their tags. */
 static int
 skip_dyn(struct d9p_decoder *d, struct d9_buf *b, int map, int depth)
@@ -180,18 +188,13 @@ skip_dyn(struct d9p_decoder *d, struct d9_buf *b, int map, int depth)
 		pos = b->pos;
 		if (d9_buf_u8(b, &tag) < 0)
 			return SHORT;
+		if (!valid_type(tag))
+			return d9_err_set(d->e, D9_ERR_BAD_VALUE, at(d, pos),
+			    "unknown field type 0x%02x", tag);
 		if ((rc = decode_value(d, b, tag, &v, depth + 1)) != 0)
 			return rc;
 	}
 	return 0;
-}
-
-static int
-valid_type(uint8_t t)
-{
-	uint8_t base = t & (uint8_t)~D9_FT_OPTIONAL;
-
-	return base >= 1 && base <= D9_FT_MAX;
 }
 
 /*
@@ -218,6 +221,7 @@ decode_value(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
 			return SHORT;
 		if (u8 == 0)
 			return 0;	/* absent */
+		pos = b->pos;		/* errors point at the value itself */
 	}
 	v->present = 1;
 	switch (t) {
@@ -565,8 +569,9 @@ header(struct d9p_decoder *d, struct d9_buf *b)
 
 	if (d9_buf_bytes(b, D9_HEADER_LEN, &h) < 0) {
 		/* a partial header at the very end */
-		if (d9_buf_left(b) > 0 && memcmp(b->p + pos, "TRC",
-		    d9_buf_left(b) < 3 ? d9_buf_left(b) : 3) != 0)
+		if (d9_buf_left(b) > 0 && memcmp(b->p + pos, "TRC\0",
+		    d9_buf_left(b) < D9_MAGIC_LEN ? d9_buf_left(b) :
+		    D9_MAGIC_LEN) != 0)
 			goto bad;
 		return SHORT;
 	}

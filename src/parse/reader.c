@@ -156,7 +156,7 @@ stream(struct d9p_input *in, struct d9p_decoder *dec, const char *name,
 		if (eof) {
 			if (eof == 2)
 				break;
-			if (total == 0) {
+			if (total == 0 && !cut) {
 				note(o, "%s: empty input", name);
 				st->failed++;
 			} else if (rc == D9P_MORE) {

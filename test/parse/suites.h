@@ -7,6 +7,7 @@
 #define D9_TEST_SUITES_H
 
 #include <check.h>
+#include <stdint.h>
 
 #include "recsink.h"
 
@@ -19,14 +20,12 @@ Suite	*suite_reader(void);
 Suite	*suite_trace(void);
 
 /* Read t as input "t" and compare the whole log and all notes. */
-#define ck_read(t, log, notes) do {					\
-	struct rec r_;							\
-									\
-	rec_init(&r_);							\
-	ck_assert_int_eq(rec_read(&r_, (t)->p, (t)->n), 0);		\
-	ck_assert_str_eq(rec_log(&r_), (log));				\
-	ck_assert_str_eq(rec_notes(&r_), (notes));			\
-	rec_free(&r_);							\
-} while (0)
+void	ck_read(const struct tg *t, const char *log, const char *notes);
+/*
+ * Read t as input "t" (in a directory when in_dir) and check that it
+ * gave `events` events and exactly the one note printf(fmt, ...) + "\n".
+ */
+void	ck_note(const struct tg *t, int in_dir, uint64_t events,
+	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 #endif

@@ -41,6 +41,7 @@ START_TEST(every_field_type)
 	tg_init(&t);
 	tg_init(&want);
 	tg_header(&t);
+	tg_all_types_pools(&t);
 	tg_all_types_schema(&t);
 	tg_ts_reset(&t, 1000);
 	tg_all_types_event(&t, 5, 1);

@@ -2,9 +2,45 @@
  * test_main.c: runs every parser suite. CK_FORK=no for a debugger,
  * CK_RUN_SUITE=decoder (say) for one suite.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "suites.h"
+
+void
+ck_read(const struct tg *t, const char *log, const char *notes)
+{
+	struct rec r;
+
+	rec_init(&r);
+	ck_assert_int_eq(rec_read(&r, t->p, t->n), 0);
+	ck_assert_str_eq(rec_log(&r), log);
+	ck_assert_str_eq(rec_notes(&r), notes);
+	rec_free(&r);
+}
+
+void
+ck_note(const struct tg *t, int in_dir, uint64_t events, const char *fmt,
+    ...)
+{
+	struct tg want;
+	struct rec r;
+	va_list ap;
+
+	tg_init(&want);
+	va_start(ap, fmt);
+	tg_vprintf(&want, fmt, ap);
+	va_end(ap);
+	tg_printf(&want, "\n");
+	rec_init(&r);
+	ck_assert_int_eq(rec_read_fd(&r, tg_memfd(t->p, t->n), "t", in_dir),
+	    0);
+	ck_assert_str_eq(rec_notes(&r), tg_cstr(&want));
+	ck_assert_uint_eq(r.nnotes, 1);
+	ck_assert_uint_eq(r.nevents, events);
+	rec_free(&r);
+	tg_free(&want);
+}
 
 int
 main(void)

@@ -68,20 +68,28 @@ tg_cstr(struct tg *t)
 }
 
 void
+tg_vprintf(struct tg *t, const char *fmt, va_list ap)
+{
+	va_list ap2;
+	int len;
+
+	va_copy(ap2, ap);
+	len = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	if (len < 0)
+		die("bad format");
+	vsnprintf((char *)room(t, (size_t)len), (size_t)len + 1, fmt, ap);
+	t->n += (size_t)len;
+}
+
+void
 tg_printf(struct tg *t, const char *fmt, ...)
 {
 	va_list ap;
-	int len;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
+	tg_vprintf(t, fmt, ap);
 	va_end(ap);
-	if (len < 0)
-		die("bad format");
-	va_start(ap, fmt);
-	vsnprintf((char *)room(t, (size_t)len), (size_t)len + 1, fmt, ap);
-	va_end(ap);
-	t->n += (size_t)len;
 }
 
 void
@@ -264,7 +272,6 @@ tg_all_types_schema(struct tg *t)
 {
 	struct tg_field f[2 * NALL];
 	char names[NALL][16];
-	static const uint64_t pstack[] = { 0x10, 0x20 };
 
 	for (size_t i = 0; i < NALL; i++) {
 		f[i] = all_fields[i];
@@ -272,9 +279,16 @@ tg_all_types_schema(struct tg *t)
 		f[NALL + i].name = names[i];
 		f[NALL + i].type = all_fields[i].type | D9_FT_OPTIONAL;
 	}
+	tg_schema(t, TG_ALL_ID, "All", 1, 2 * NALL, f);
+}
+
+void
+tg_all_types_pools(struct tg *t)
+{
+	static const uint64_t pstack[] = { 0x10, 0x20 };
+
 	tg_string_pool(t, 3, "pooled");
 	tg_stack_pool(t, 9, 2, pstack);
-	tg_schema(t, TG_ALL_ID, "All", 1, 2 * NALL, f);
 }
 
 static void

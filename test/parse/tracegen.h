@@ -11,6 +11,7 @@
 #define D9_TEST_TRACEGEN_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,8 @@ void	tg_reset(struct tg *t);		/* n = 0, keep the memory */
 const char *tg_cstr(struct tg *t);
 void	tg_printf(struct tg *t, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
+void	tg_vprintf(struct tg *t, const char *fmt, va_list ap)
+	    __attribute__((format(printf, 2, 0)));
 
 /* Primitives (little endian, FORMAT.md 2.1). */
 void	tg_raw(struct tg *t, const void *p, size_t n);
@@ -66,11 +69,12 @@ void	tg_v_map(struct tg *t, size_t n, const char *const *kv);
 
 /*
  * Schema TG_ALL_ID "All": fields of every type 1-15, then the same 15
- * with the optional bit. Also defines string pool id 3 and stack pool
- * id 9, which its events use.
+ * with the optional bit. Its events use string pool id 3 and stack pool
+ * id 9, which tg_all_types_pools() defines.
  */
 #define TG_ALL_ID	7
 void	tg_all_types_schema(struct tg *t);
+void	tg_all_types_pools(struct tg *t);
 /* An event of it; present == 0 leaves every optional field absent. */
 void	tg_all_types_event(struct tg *t, uint32_t delta, int present);
 
