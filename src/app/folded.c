@@ -1,0 +1,96 @@
+/*
+ * folded.c: --folded. One line per distinct stack, root first, frames
+ * joined by ';', then a space and the weight: what flamegraph.pl and
+ * inferno-flamegraph read. cpu: on-CPU samples; offcpu: context-switch
+ * samples; alloc: sampled allocations weighted by estimated bytes, the
+ * allocator hook frames removed.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/output.h"
+#include "base/text.h"
+#include "base/wire.h"
+
+#define MAX_FRAMES 256
+
+static void
+put_stack(FILE *f, const struct d9m_frame *fr, size_t n)
+{
+	for (size_t i = n; i-- > 0; ) {
+		const char *s = d9m_frame_name(&fr[i]);
+		char buf[512];
+		size_t len = d9_text_safe(buf, sizeof buf, s, strlen(s));
+
+		/* ';' separates frames and ' ' ends them in folded format */
+		for (size_t k = 0; k < len; k++)
+			if (buf[k] == ';')
+				buf[k] = ',';
+		fwrite(buf, 1, len, f);
+		if (i > 0)
+			putc(';', f);
+	}
+}
+
+int
+d9a_folded(const struct d9a_out *o, const char *kind,
+    const struct d9m_window *w)
+{
+	const struct d9m_model *m = o->m;
+	struct d9m_frame *fr = malloc(MAX_FRAMES * sizeof *fr);
+	int alloc = strcmp(kind, "alloc") == 0;
+	int off = strcmp(kind, "offcpu") == 0;
+
+	if (fr == NULL)
+		return -1;
+	if (!alloc && !off && strcmp(kind, "cpu") != 0) {
+		free(fr);
+		return -1;
+	}
+	if (alloc) {
+		const struct d9m_memory *mem = &o->a->mem;
+
+		for (size_t i = 0; i < mem->nsites; i++) {
+			size_t n = d9m_alloc_frames(m, o->r, mem->sites[i].seg,
+			    mem->sites[i].stack, fr, MAX_FRAMES);
+
+			if (n == 0)
+				continue;
+			put_stack(o->f, fr, n);
+			fprintf(o->f, " %" PRIu64 "\n",
+			    (uint64_t)llround(mem->sites[i].est_bytes));
+		}
+	} else {
+		struct d9m_stack_group *g;
+		uint32_t *rows = malloc((m->cpu.n ? m->cpu.n : 1) *
+		    sizeof *rows);
+		size_t n = 0, ng;
+
+		if (rows == NULL) {
+			free(fr);
+			return -1;
+		}
+		for (size_t i = 0; i < m->cpu.n; i++)
+			if (d9m_in_window(w, m->cpu.ts[i]) &&
+			    (m->cpu.source[i] == D9_SOURCE_SCHED) == off &&
+			    (off || m->cpu.source[i] == D9_SOURCE_CPU))
+				rows[n++] = (uint32_t)i;
+		if (d9m_group_stacks(m, rows, n, &g, &ng) == 0) {
+			for (size_t i = 0; i < ng; i++) {
+				size_t nf = d9m_stack_frames(m, o->r, g[i].seg,
+				    g[i].stack, fr, MAX_FRAMES);
+
+				if (nf == 0)
+					continue;
+				put_stack(o->f, fr, nf);
+				fprintf(o->f, " %zu\n", g[i].count);
+			}
+			free(g);
+		}
+		free(rows);
+	}
+	free(fr);
+	return 0;
+}

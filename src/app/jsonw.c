@@ -1,0 +1,150 @@
+/* jsonw.c: see jsonw.h; one space of indent per level keeps files small. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "app/jsonw.h"
+#include "base/text.h"
+
+void
+d9a_jw_init(struct d9a_jw *w, FILE *f)
+{
+	memset(w, 0, sizeof *w);
+	w->f = f;
+}
+
+static void
+indent(struct d9a_jw *w)
+{
+	putc('\n', w->f);
+	for (int i = 0; i < w->depth; i++)
+		putc(' ', w->f);
+}
+
+/* Before a value: a comma and a new line unless it follows a key. */
+static void
+pre(struct d9a_jw *w)
+{
+	if (w->after_key) {
+		w->after_key = 0;
+		return;
+	}
+	if (w->depth > 0) {
+		if (w->count[w->depth]++ > 0)
+			putc(',', w->f);
+		indent(w);
+	}
+}
+
+static void
+open_(struct d9a_jw *w, char c)
+{
+	pre(w);
+	putc(c, w->f);
+	if (w->depth + 1 < D9A_JSON_DEPTH)
+		w->depth++;
+	w->count[w->depth] = 0;
+}
+
+void
+d9a_jw_obj(struct d9a_jw *w)
+{
+	open_(w, '{');
+}
+
+void
+d9a_jw_arr(struct d9a_jw *w)
+{
+	open_(w, '[');
+}
+
+void
+d9a_jw_end(struct d9a_jw *w, char close)
+{
+	int had = w->count[w->depth];
+
+	if (w->depth > 0)
+		w->depth--;
+	if (had)
+		indent(w);
+	putc(close, w->f);
+	if (w->depth == 0)
+		putc('\n', w->f);
+}
+
+void
+d9a_jw_key(struct d9a_jw *w, const char *k)
+{
+	pre(w);
+	d9_text_put_json(w->f, k, strlen(k));
+	fputs(": ", w->f);
+	w->after_key = 1;
+}
+
+void
+d9a_jw_strn(struct d9a_jw *w, const char *s, size_t n)
+{
+	pre(w);
+	d9_text_put_json(w->f, s, n);
+}
+
+void
+d9a_jw_str(struct d9a_jw *w, const char *s)
+{
+	d9a_jw_strn(w, s, strlen(s));
+}
+
+void
+d9a_jw_u64(struct d9a_jw *w, uint64_t v)
+{
+	pre(w);
+	fprintf(w->f, "%" PRIu64, v);
+}
+
+void
+d9a_jw_dbl(struct d9a_jw *w, double v)
+{
+	pre(w);
+	if (isfinite(v))
+		fprintf(w->f, "%.17g", v);
+	else
+		fputs("null", w->f);
+}
+
+void
+d9a_jw_bool(struct d9a_jw *w, int v)
+{
+	pre(w);
+	fputs(v ? "true" : "false", w->f);
+}
+
+void
+d9a_jw_null(struct d9a_jw *w)
+{
+	pre(w);
+	fputs("null", w->f);
+}
+
+void
+d9a_jw_kstr(struct d9a_jw *w, const char *k, const char *s)
+{
+	d9a_jw_key(w, k);
+	if (s != NULL)
+		d9a_jw_str(w, s);
+	else
+		d9a_jw_null(w);
+}
+
+void
+d9a_jw_ku64(struct d9a_jw *w, const char *k, uint64_t v)
+{
+	d9a_jw_key(w, k);
+	d9a_jw_u64(w, v);
+}
+
+void
+d9a_jw_kdbl(struct d9a_jw *w, const char *k, double v)
+{
+	d9a_jw_key(w, k);
+	d9a_jw_dbl(w, v);
+}

@@ -1,0 +1,129 @@
+/*
+ * main.c: d9top. Parse the command line, load the inputs into a model,
+ * analyse the window and print one of the renderings. Exit status: 0 ok,
+ * 1 bad input (nothing could be read), 2 bad usage.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/opts.h"
+#include "app/output.h"
+#include "model/analysis.h"
+#include "model/model.h"
+
+#ifndef D9TOP_VERSION
+#define D9TOP_VERSION "unknown"
+#endif
+
+static void
+print_note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fprintf(stderr, "d9top: %s\n", msg);
+}
+
+static struct d9m_window
+window_of(const struct d9a_opts *o, const struct d9m_model *m)
+{
+	struct d9m_window w = { 0, UINT64_MAX };
+
+	if (!o->have_window)
+		return w;
+	w.lo = m->min_ts + (uint64_t)llround(o->win_lo_ms * 1e6);
+	if (o->win_hi_ms >= 0)
+		w.hi = m->min_ts + (uint64_t)llround(o->win_hi_ms * 1e6);
+	return w;
+}
+
+static int
+run(const struct d9a_opts *o)
+{
+	struct d9m_model *m = d9m_model_new();
+	struct d9p_read_stats st;
+	struct d9m_analysis a;
+	struct d9m_analysis_opts ao;
+	struct d9a_out out;
+	int rc = 1;
+
+	if (m == NULL) {
+		fprintf(stderr, "d9top: out of memory\n");
+		return 1;
+	}
+	if (d9m_model_load(m, o->paths, o->npaths, NULL,
+	    o->quiet ? NULL : print_note, NULL, &st) < 0 ||
+	    d9m_model_finish(m) < 0) {
+		fprintf(stderr, "d9top: out of memory\n");
+		goto out;
+	}
+	if (st.read_ok == 0) {
+		fprintf(stderr, "d9top: no events could be read\n");
+		goto out;
+	}
+	memset(&ao, 0, sizeof ao);
+	ao.win = window_of(o, m);
+	ao.worst = o->worst;
+	ao.chain_task = o->have_chain ? o->chain : 0;
+	if (d9m_analyze(m, &ao, &a) < 0) {
+		fprintf(stderr, "d9top: out of memory\n");
+		goto out;
+	}
+	memset(&out, 0, sizeof out);
+	out.m = m;
+	out.a = &a;
+	out.f = stdout;
+	out.inputs = o->paths;
+	out.ninputs = o->npaths;
+	out.chain = o->have_chain;
+	switch (o->mode) {
+	case D9A_JSON:
+		d9a_json(&out);
+		break;
+	case D9A_FOLDED:
+		d9a_folded(&out, o->folded, &ao.win);
+		break;
+	default:
+		d9a_report(&out);
+		break;
+	}
+	d9m_analysis_free(&a);
+	rc = fflush(stdout) == 0 ? 0 : 1;
+out:
+	d9m_model_free(&m);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct d9a_opts o;
+	char err[256];
+	int rc;
+
+	if (d9a_opts_parse(&o, argc, argv, err, sizeof err) < 0) {
+		fprintf(stderr, "d9top: %s\n(d9top --help lists the options)\n",
+		    err);
+		d9a_opts_free(&o);
+		return 2;
+	}
+	switch (o.mode) {
+	case D9A_HELP:
+		d9a_usage(stdout);
+		rc = 0;
+		break;
+	case D9A_VERSION:
+		printf("d9top %s\n", D9TOP_VERSION);
+		rc = 0;
+		break;
+	case D9A_ADDR2LINE:
+		fprintf(stderr, "d9top: --addr2line is not built in\n");
+		rc = 2;
+		break;
+	default:
+		rc = run(&o);
+		break;
+	}
+	d9a_opts_free(&o);
+	return rc;
+}

@@ -1,0 +1,223 @@
+/*
+ * opts.c: one table lists every option with its help text; parsing and
+ * --help both follow it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/opts.h"
+
+enum { O_REPORT, O_JSON, O_WINDOW, O_WORST, O_CHAIN, O_FOLDED, O_BINARY,
+    O_DEBUG_DIR, O_FOLLOW, O_QUIET, O_VERSION, O_HELP, O_ADDR2LINE };
+
+static const struct opt {
+	const char	*name;
+	int		 id;
+	const char	*arg;		/* NULL: a flag */
+	const char	*help;
+} opts[] = {
+	{ "--report", O_REPORT, NULL, "print the text diagnosis and exit" },
+	{ "--json", O_JSON, NULL, "print the figures as one JSON object and exit" },
+	{ "--window", O_WINDOW, "A..B", "only events in [A, B] ms from trace start"
+	    " (A or B may be left out)" },
+	{ "--worst", O_WORST, "N", "how many worst polls to list (default 10)" },
+	{ "--chain", O_CHAIN, "TASK", "with --json/--report: the wake chain of TASK" },
+	{ "--folded", O_FOLDED, "cpu|offcpu|alloc", "print folded stacks "
+	    "(flamegraph.pl / inferno input) and exit" },
+	{ "--binary", O_BINARY, "ELF", "DWARF for raw addresses (repeatable)" },
+	{ "--debug-dir", O_DEBUG_DIR, "DIR", "find debug files by build id "
+	    "under DIR" },
+	{ "--follow", O_FOLLOW, NULL, "keep reading new segments (directory or "
+	    "stdin)" },
+	{ "--quiet", O_QUIET, NULL, "do not print input problems on stderr" },
+	{ "--addr2line", O_ADDR2LINE, "-e ELF ADDR...", "print function and "
+	    "file:line of addresses, like addr2line -f -i -C" },
+	{ "--version", O_VERSION, NULL, "print the version and exit" },
+	{ "--help", O_HELP, NULL, "print this help and exit" },
+};
+
+void
+d9a_usage(FILE *f)
+{
+	fputs("usage: d9top [OPTIONS] [PATH ...]\n"
+	    "  PATH: a trace file, a directory of segments (recursive), or - "
+	    "for stdin;\n"
+	    "  raw, gzip and zstd containers in any mix. Without --report, "
+	    "--json or\n"
+	    "  --folded, d9top opens the interactive browser.\n\n", f);
+	for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+		char left[48];
+
+		snprintf(left, sizeof left, "%s%s%s", opts[i].name,
+		    opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
+		fprintf(f, "  %-28s %s\n", left, opts[i].help);
+	}
+	fputs("\nexit status: 0 ok, 1 bad input (nothing could be read), "
+	    "2 bad usage\n", f);
+}
+
+static int
+parse_ms(const char *s, size_t len, double *out)
+{
+	char buf[64], *end;
+
+	if (len == 0 || len >= sizeof buf)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*out = strtod(buf, &end);
+	return *end != '\0' || errno != 0 || *out < 0 ? -1 : 0;
+}
+
+static int
+parse_window(struct d9a_opts *o, const char *v)
+{
+	const char *dots = strstr(v, "..");
+
+	if (dots == NULL)
+		return -1;
+	o->win_lo_ms = 0;
+	o->win_hi_ms = -1;	/* open end */
+	if (dots > v && parse_ms(v, (size_t)(dots - v), &o->win_lo_ms) < 0)
+		return -1;
+	if (dots[2] != '\0' && parse_ms(dots + 2, strlen(dots + 2),
+	    &o->win_hi_ms) < 0)
+		return -1;
+	if (o->win_hi_ms >= 0 && o->win_hi_ms < o->win_lo_ms)
+		return -1;
+	o->have_window = 1;
+	return 0;
+}
+
+static int
+parse_u64(const char *v, uint64_t *out)
+{
+	char *end;
+
+	if (*v < '0' || *v > '9')
+		return -1;
+	errno = 0;
+	*out = strtoull(v, &end, 10);
+	return *end != '\0' || errno != 0 ? -1 : 0;
+}
+
+int
+d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
+    size_t errlen)
+{
+	int no_more = 0;
+
+	memset(o, 0, sizeof *o);
+	o->worst = 10;
+	o->paths = calloc((size_t)argc + 1, sizeof *o->paths);
+	o->binaries = calloc((size_t)argc + 1, sizeof *o->binaries);
+	if (o->paths == NULL || o->binaries == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL, *eq;
+		const struct opt *op = NULL;
+		size_t nlen;
+		uint64_t u;
+
+		if (no_more || a[0] != '-' || strcmp(a, "-") == 0) {
+			o->paths[o->npaths++] = a;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			no_more = 1;
+			continue;
+		}
+		eq = strchr(a, '=');
+		nlen = eq ? (size_t)(eq - a) : strlen(a);
+		for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++)
+			if (strlen(opts[k].name) == nlen &&
+			    strncmp(opts[k].name, a, nlen) == 0)
+				op = &opts[k];
+		if (op == NULL) {
+			snprintf(err, errlen, "unknown option %s", a);
+			return -1;
+		}
+		if (op->id == O_ADDR2LINE) {
+			o->mode = D9A_ADDR2LINE;
+			o->addr2line_argc = argc - i - 1;
+			o->addr2line_argv = argv + i + 1;
+			return 0;
+		}
+		if (op->arg != NULL) {
+			if (eq)
+				v = eq + 1;
+			else if (i + 1 < argc)
+				v = argv[++i];
+			else {
+				snprintf(err, errlen, "%s needs %s", op->name,
+				    op->arg);
+				return -1;
+			}
+		} else if (eq) {
+			snprintf(err, errlen, "%s takes no value", op->name);
+			return -1;
+		}
+		switch (op->id) {
+		case O_REPORT: o->mode = D9A_REPORT; break;
+		case O_JSON: o->mode = D9A_JSON; break;
+		case O_VERSION: o->mode = D9A_VERSION; return 0;
+		case O_HELP: o->mode = D9A_HELP; return 0;
+		case O_FOLLOW: o->follow = 1; break;
+		case O_QUIET: o->quiet = 1; break;
+		case O_DEBUG_DIR: o->debug_dir = v; break;
+		case O_BINARY: o->binaries[o->nbinaries++] = v; break;
+		case O_WINDOW:
+			if (parse_window(o, v) < 0) {
+				snprintf(err, errlen, "--window wants A..B in "
+				    "milliseconds, A <= B, got '%s'", v);
+				return -1;
+			}
+			break;
+		case O_WORST:
+			if (parse_u64(v, &u) < 0 || u > 100000) {
+				snprintf(err, errlen, "--worst wants a number "
+				    "from 0 to 100000, got '%s'", v);
+				return -1;
+			}
+			o->worst = (size_t)u;
+			break;
+		case O_CHAIN:
+			if (parse_u64(v, &o->chain) < 0 || o->chain == 0) {
+				snprintf(err, errlen, "--chain wants a task id, "
+				    "got '%s'", v);
+				return -1;
+			}
+			o->have_chain = 1;
+			break;
+		case O_FOLDED:
+			if (strcmp(v, "cpu") != 0 && strcmp(v, "offcpu") != 0 &&
+			    strcmp(v, "alloc") != 0) {
+				snprintf(err, errlen, "--folded wants cpu, offcpu "
+				    "or alloc, got '%s'", v);
+				return -1;
+			}
+			o->mode = D9A_FOLDED;
+			o->folded = v;
+			break;
+		}
+	}
+	if (o->npaths == 0 && o->mode != D9A_HELP && o->mode != D9A_VERSION) {
+		snprintf(err, errlen, "no trace given (a file, a directory, "
+		    "or - for stdin)");
+		return -1;
+	}
+	return 0;
+}
+
+void
+d9a_opts_free(struct d9a_opts *o)
+{
+	free(o->paths);
+	free(o->binaries);
+	o->paths = o->binaries = NULL;
+}

@@ -1,0 +1,40 @@
+/*
+ * opts.h: the command line of DESIGN.md, parsed into plain data. Usage
+ * errors are reported by the caller with exit status 2.
+ */
+#ifndef D9A_OPTS_H
+#define D9A_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum d9a_mode { D9A_BROWSE, D9A_REPORT, D9A_JSON, D9A_FOLDED, D9A_HELP,
+    D9A_VERSION, D9A_ADDR2LINE };
+
+struct d9a_opts {
+	enum d9a_mode	 mode;
+	const char	**paths;	/* into argv */
+	size_t		 npaths;
+	int		 have_window;
+	double		 win_lo_ms, win_hi_ms;	/* from trace start */
+	size_t		 worst;
+	uint64_t	 chain;
+	int		 have_chain;
+	const char	*folded;
+	const char	**binaries;
+	size_t		 nbinaries;
+	const char	*debug_dir;
+	int		 follow;
+	int		 quiet;
+	int		 addr2line_argc;	/* arguments after --addr2line */
+	char		**addr2line_argv;
+};
+
+/* 0, or -1 with a message in err. */
+int	d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
+	    size_t errlen);
+void	d9a_opts_free(struct d9a_opts *o);
+void	d9a_usage(FILE *f);
+
+#endif

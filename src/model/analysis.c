@@ -1,0 +1,449 @@
+/*
+ * analysis.c: the driver, shared helpers, and the worker, poll and CPU
+ * sections. Window rule: a poll, period, sample or span belongs to the
+ * window when it starts inside it; period lengths are clipped to it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+#include "base/wire.h"
+#include "model/analysis.h"
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t
+d9m_rank(size_t n, unsigned p)
+{
+	/* p % of n rounded to the nearest rank, at least 1: the rank
+	 * HdrHistogram (and so dial9's report) uses; the value returned is
+	 * the exact sample, not a bucket bound */
+	size_t r = (n * p + 50) / 100;
+
+	return r < 1 ? 1 : r > n ? n : r;
+}
+
+void
+d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out)
+{
+	memset(out, 0, sizeof *out);
+	out->count = n;
+	if (n == 0)
+		return;
+	qsort(v, n, sizeof *v, cmp_u64);
+	out->p50 = v[d9m_rank(n, 50) - 1];
+	out->p99 = v[d9m_rank(n, 99) - 1];
+	out->max = v[n - 1];
+}
+
+struct grow_key {
+	uint32_t	stack, seg;
+};
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const struct grow_key *x = a, *y = b;
+
+	if (x->stack != y->stack)
+		return x->stack < y->stack ? -1 : 1;
+	return x->seg < y->seg ? -1 : x->seg > y->seg;
+}
+
+static int
+cmp_group(const void *a, const void *b)
+{
+	const struct d9m_stack_group *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->stack < y->stack ? -1 : x->stack > y->stack;
+}
+
+int
+d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows, size_t n,
+    struct d9m_stack_group **out, size_t *nout)
+{
+	struct grow_key *k = malloc((n ? n : 1) * sizeof *k);
+	struct d9m_stack_group *g = malloc((n ? n : 1) * sizeof *g);
+	size_t ng = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (k == NULL || g == NULL) {
+		free(k);
+		free(g);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		k[i].stack = m->cpu.stack[rows[i]];
+		k[i].seg = m->cpu.seg[rows[i]];
+	}
+	qsort(k, n, sizeof *k, cmp_key);
+	for (size_t i = 0; i < n; i++) {
+		if (ng > 0 && g[ng - 1].stack == k[i].stack &&
+		    g[ng - 1].seg == k[i].seg) {
+			g[ng - 1].count++;
+			continue;
+		}
+		g[ng].stack = k[i].stack;
+		g[ng].seg = k[i].seg;
+		g[ng].count = 1;
+		ng++;
+	}
+	free(k);
+	qsort(g, ng, sizeof *g, cmp_group);
+	*out = g;
+	*nout = ng;
+	return 0;
+}
+
+static uint64_t
+clip_len(const struct d9m_window *w, uint64_t s, uint64_t e)
+{
+	if (s < w->lo)
+		s = w->lo;
+	if (e > w->hi)
+		e = w->hi;
+	return e > s ? e - s : 0;
+}
+
+int
+d9m_an_workers(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	const struct d9m_window *w = &o->win;
+
+	a->workers = calloc(m->nworkers ? m->nworkers : 1, sizeof *a->workers);
+	if (a->workers == NULL)
+		return -1;
+	a->nworkers = m->nworkers;
+	for (size_t s = 0; s < m->nworkers; s++) {
+		const struct d9m_worker *wk = &m->workers[s];
+		struct d9m_worker_fig *f = &a->workers[s];
+		double rsum = 0, wsum = 0, wlen = 0;
+
+		f->id = wk->id;
+		for (size_t i = wk->poll0; i < wk->poll0 + wk->npolls; i++)
+			f->polls += d9m_in_window(w, m->polls.start[i]);
+		for (size_t i = wk->park0; i < wk->park0 + wk->nparks; i++) {
+			uint64_t sw = m->parks.sched_wait[i];
+
+			f->parked_ns += clip_len(w, m->parks.start[i],
+			    m->parks.end[i]);
+			if (!d9m_in_window(w, m->parks.start[i]))
+				continue;
+			f->parks++;
+			if (sw == D9M_ABSENT || sw == 0)
+				continue;
+			f->sched_wait_n++;
+			f->sched_wait_over1ms += sw > 1000000;
+			if (sw > f->sched_wait_max)
+				f->sched_wait_max = sw;
+		}
+		for (size_t i = wk->act0; i < wk->act0 + wk->nacts; i++) {
+			uint64_t len = clip_len(w, m->actives.start[i],
+			    m->actives.end[i]);
+			double r = m->actives.ratio[i];
+
+			f->active_ns += len;
+			if (!d9m_in_window(w, m->actives.start[i]))
+				continue;
+			f->actives++;
+			rsum += r;
+			r = r < 0 ? 0 : r > 1 ? 1 : r;
+			wsum += r * (double)len;
+			wlen += (double)len;
+		}
+		f->util = f->active_ns + f->parked_ns ? (double)f->active_ns /
+		    (double)(f->active_ns + f->parked_ns) : 0;
+		f->cpu_ratio = f->actives ? rsum / (double)f->actives : 0;
+		f->cpu_ratio_weighted = wlen > 0 ? wsum / wlen : 0;
+	}
+	return 0;
+}
+
+int
+d9m_an_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	size_t want = o->worst, n = 0;
+	uint32_t *top = malloc((want ? want : 1) * sizeof *top);
+
+	if (top == NULL)
+		return -1;
+	for (size_t i = 0; i < m->polls.n; i++) {
+		uint64_t d = m->polls.end[i] - m->polls.start[i];
+		int open = m->polls.flags[i] & D9M_POLL_OPEN_ENDED;
+		size_t j;
+
+		if (!d9m_in_window(&o->win, m->polls.start[i]))
+			continue;
+		a->npolls++;
+		a->open_ended += open != 0;
+		if (d > 1000000) {
+			a->long_polls++;
+			a->long_polls_closed += !open;
+		}
+		if (want == 0 || (n == want && d <= m->polls.end[top[n - 1]] -
+		    m->polls.start[top[n - 1]]))
+			continue;
+		/* insert into the top list, longest first, earlier on ties */
+		j = n < want ? n++ : n - 1;
+		for (; j > 0; j--) {
+			uint32_t p = top[j - 1];
+
+			if (m->polls.end[p] - m->polls.start[p] >= d)
+				break;
+			top[j] = p;
+		}
+		top[j] = (uint32_t)i;
+	}
+	a->worst = calloc(n ? n : 1, sizeof *a->worst);
+	if (a->worst == NULL) {
+		free(top);
+		return -1;
+	}
+	a->nworst = n;
+	for (size_t i = 0; i < n; i++)
+		a->worst[i].poll = top[i];
+	free(top);
+	return 0;
+}
+
+/* Samples attached to each worst poll, grouped by stack. */
+static int
+worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
+{
+	uint32_t *rows = malloc((m->cpu.n ? m->cpu.n : 1) * sizeof *rows);
+
+	if (rows == NULL)
+		return -1;
+	for (size_t k = 0; k < a->nworst; k++) {
+		struct d9m_worst *w = &a->worst[k];
+
+		for (int src = 0; src < 2; src++) {
+			size_t n = 0;
+
+			for (size_t i = 0; i < m->cpu.n; i++)
+				if (m->cpu.poll[i] == w->poll &&
+				    (m->cpu.source[i] == D9_SOURCE_SCHED) == src)
+					rows[n++] = (uint32_t)i;
+			if (d9m_group_stacks(m, rows, n, src ? &w->off : &w->cpu,
+			    src ? &w->noff : &w->ncpu) < 0) {
+				free(rows);
+				return -1;
+			}
+		}
+	}
+	free(rows);
+	return 0;
+}
+
+int
+d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	uint32_t *on = malloc((m->cpu.n ? m->cpu.n : 1) * sizeof *on);
+	uint32_t *inp = malloc((m->cpu.n ? m->cpu.n : 1) * sizeof *inp);
+	size_t non = 0, ninp = 0;
+	int rc = -1;
+
+	if (on == NULL || inp == NULL)
+		goto out;
+	for (size_t i = 0; i < m->cpu.n; i++) {
+		if (!d9m_in_window(&o->win, m->cpu.ts[i]))
+			continue;
+		a->cpu_samples++;
+		if (m->cpu.source[i] == D9_SOURCE_CPU) {
+			a->on_cpu++;
+			on[non++] = (uint32_t)i;
+		} else if (m->cpu.source[i] == D9_SOURCE_SCHED) {
+			a->off_cpu++;
+			if (m->cpu.poll[i] != D9_NONE) {
+				a->off_in_poll++;
+				inp[ninp++] = (uint32_t)i;
+			} else if (!m->cpu.lane[i])
+				a->off_no_worker++;
+		}
+	}
+	a->off_idle = a->off_cpu - a->off_in_poll;
+	if (d9m_group_stacks(m, on, non, &a->cpu_groups, &a->ncpu_groups) < 0 ||
+	    d9m_group_stacks(m, inp, ninp, &a->off_groups,
+	    &a->noff_groups) < 0)
+		goto out;
+	rc = worst_stacks(m, a);
+out:
+	free(on);
+	free(inp);
+	return rc;
+}
+
+static void
+queue_figures(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < m->queue.n; i++) {
+		if (!d9m_in_window(&o->win, m->queue.ts[i]))
+			continue;
+		a->queue_samples++;
+		sum += m->queue.global[i];
+		if (m->queue.global[i] > a->queue_max)
+			a->queue_max = m->queue.global[i];
+	}
+	a->queue_avg = a->queue_samples ? sum / (double)a->queue_samples : 0;
+	for (size_t i = 0; i < m->rt.n; i++)
+		if (d9m_in_window(&o->win, m->rt.ts[i]) &&
+		    m->rt.kind[i] != D9M_RT_POLL_END &&
+		    m->rt.lq[i] > a->local_queue_max)
+			a->local_queue_max = m->rt.lq[i];
+}
+
+static void
+count_events(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	const uint64_t *cols[] = { m->rt.ts, m->wakes.ts, m->queue.ts };
+	const size_t ns[] = { m->rt.n, m->wakes.n, m->queue.n };
+
+	for (size_t c = 0; c < 3; c++)
+		for (size_t i = 0; i < ns[c]; i++) {
+			uint64_t ts = cols[c][i];
+
+			if (!d9m_in_window(&o->win, ts))
+				continue;
+			a->event_count++;
+			lo = ts < lo ? ts : lo;
+			hi = ts > hi ? ts : hi;
+		}
+	a->duration_ns = a->event_count ? hi - lo : 0;
+}
+
+/* Distinct (segment, address) pairs of sampled stacks, named or not. */
+struct segaddr {
+	uint64_t	addr;
+	uint32_t	seg;
+};
+
+static int
+cmp_segaddr(const void *x, const void *y)
+{
+	const struct segaddr *a = x, *b = y;
+
+	if (a->seg != b->seg)
+		return a->seg < b->seg ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static void
+count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	struct d9m_frame f[8];
+	uint8_t *seen = calloc(m->stacks.n ? m->stacks.n : 1, 1);
+	struct segaddr *v = NULL;
+	size_t n = 0, cap = 0;
+
+	if (seen == NULL)
+		return;
+	for (size_t i = 0; i < m->cpu.n + m->allocs.n + m->dumps.n; i++) {
+		size_t j = i, nf;
+		uint32_t st, seg;
+		const uint8_t *p;
+
+		if (j < m->cpu.n) {
+			st = m->cpu.stack[j];
+			seg = m->cpu.seg[j];
+		} else if ((j -= m->cpu.n) < m->allocs.n) {
+			st = m->allocs.stack[j];
+			seg = m->allocs.seg[j];
+		} else {
+			j -= m->allocs.n;
+			st = m->dumps.stack[j];
+			seg = m->dumps.seg[j];
+		}
+		if (seen[st])
+			continue;
+		seen[st] = 1;
+		p = d9m_stack(m, st, &nf);
+		if (d9_grow(&v, &cap, n + nf, sizeof *v) < 0)
+			break;
+		for (size_t k = 0; k < nf; k++) {
+			v[n].addr = d9p_le64(p + 8 * k);
+			v[n++].seg = seg;
+		}
+	}
+	qsort(v, n, sizeof *v, cmp_segaddr);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && v[i].seg == v[i - 1].seg &&
+		    v[i].addr == v[i - 1].addr)
+			continue;
+		if (d9m_frames_of(m, o->resolver, v[i].seg, v[i].addr, 0, f,
+		    8) > 0 && f[0].name != NULL)
+			a->frames_named++;
+		else
+			a->frames_unnamed++;
+	}
+	free(v);
+	free(seen);
+}
+
+int
+d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	memset(a, 0, sizeof *a);
+	a->win = o->win;
+	a->sched_worst_poll = D9_NONE;
+	a->leak_loc = D9_NONE;
+	if (!m->finished)
+		return -1;
+	count_events(m, o, a);
+	queue_figures(m, o, a);
+	count_symbols(m, o, a);
+	if (d9m_an_workers(m, o, a) < 0 || d9m_an_polls(m, o, a) < 0 ||
+	    d9m_an_cpu(m, o, a) < 0 || d9m_an_tasks(m, o, a) < 0 ||
+	    d9m_an_sched(m, o, a) < 0 || d9m_an_spans(m, o, a) < 0 ||
+	    d9m_an_memory(m, o, a) < 0 || d9m_an_flags(m, o, a) < 0) {
+		d9m_analysis_free(a);
+		return -1;
+	}
+	if (o->chain_task) {
+		a->chain = calloc(64, sizeof *a->chain);
+		if (a->chain == NULL) {
+			d9m_analysis_free(a);
+			return -1;
+		}
+		a->nchain = d9m_wake_chain(m, o->chain_task, &o->win, a->chain,
+		    64);
+	}
+	return 0;
+}
+
+void
+d9m_analysis_free(struct d9m_analysis *a)
+{
+	free(a->workers);
+	for (size_t i = 0; i < a->nworst; i++) {
+		free(a->worst[i].cpu);
+		free(a->worst[i].off);
+	}
+	free(a->worst);
+	free(a->locs);
+	free(a->off_groups);
+	free(a->cpu_groups);
+	free(a->spans);
+	free(a->mem.sites);
+	free(a->chain);
+	free(a->flags);
+	memset(a, 0, sizeof *a);
+}

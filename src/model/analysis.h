@@ -1,0 +1,197 @@
+/*
+ * analysis.h: every figure of ANALYSIS.md sections 2-14, computed from a
+ * finished model for a time window, as plain data. The JSON output, the
+ * text report and the browser all render this one struct, so a figure
+ * has one definition.
+ *
+ * Figures that mirror dial9's own keep the reference's definition (open
+ * ended polls included); where the reference is wrong (ANALYSIS 15) the
+ * better figure sits beside it (fields marked "better"). Scheduling
+ * delay is counted right (stale wakes excluded, quirk 8).
+ */
+#ifndef D9M_ANALYSIS_H
+#define D9M_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/frames.h"
+#include "model/model.h"
+
+struct d9m_window {
+	uint64_t	lo, hi;		/* absolute ns, inclusive */
+};
+
+struct d9m_pct {
+	size_t		count;
+	uint64_t	p50, p99, max;	/* exact nearest rank; 0 when count 0 */
+};
+
+struct d9m_worker_fig {
+	uint32_t	id;
+	size_t		polls, parks, actives;
+	uint64_t	active_ns, parked_ns;
+	double		util;		/* active / (active + parked) */
+	double		cpu_ratio;	/* unweighted mean (reference) */
+	double		cpu_ratio_weighted;	/* better: by active time, clamped */
+	uint64_t	sched_wait_max;	/* over measured park periods */
+	size_t		sched_wait_over1ms, sched_wait_n;
+};
+
+struct d9m_stack_group {
+	uint32_t	stack;		/* stack id */
+	uint32_t	seg;		/* segment its symbols come from */
+	size_t		count;
+};
+
+struct d9m_worst {
+	uint32_t	poll;		/* row in m->polls */
+	struct d9m_stack_group *cpu, *off;	/* groups, count descending */
+	size_t		ncpu, noff;
+};
+
+struct d9m_loc_fig {
+	uint32_t	loc;		/* string id, D9_NONE = (unknown) */
+	size_t		tasks;		/* spawnCounts */
+	struct d9m_pct	poll;		/* pollByLoc */
+	size_t		alive, spawned;	/* spawned in window, never ended */
+	uint64_t	oldest_alive_ns;	/* age at window end */
+	size_t		in_poll_offcpu;	/* off-CPU samples inside its polls */
+};
+
+struct d9m_span_fig {
+	uint32_t	name;
+	struct d9m_pct	dur;		/* first enter .. last exit */
+	size_t		outliers;	/* > 10 x p50 (red flag rule) */
+};
+
+struct d9m_site {
+	uint32_t	stack, seg;
+	size_t		sampled;
+	double		est_bytes, est_count;
+	uint64_t	raw_bytes;
+};
+
+struct d9m_memory {
+	int		present;	/* any allocation events */
+	uint64_t	rate;		/* sample rate used (latest segment) */
+	int		rate_from_meta;
+	size_t		sampled, frees, unmatched;
+	uint64_t	sampled_bytes, unmatched_raw_bytes;
+	double		est_bytes, est_count, live_bytes;
+	uint64_t	dropped_allocs, dropped_frees;
+	struct d9m_site	*sites;		/* top sites by est_bytes */
+	size_t		nsites;
+};
+
+enum d9m_severity { D9M_INFO, D9M_WARNING, D9M_CRITICAL };
+
+struct d9m_flag {
+	enum d9m_severity sev;
+	const char	*check;		/* static name, e.g. "long-poll" */
+	char		 text[200];
+	uint64_t	 ts;		/* evidence time, or 0 */
+	uint32_t	 poll;		/* evidence poll row, or D9_NONE */
+};
+
+struct d9m_analysis {
+	struct d9m_window win;
+	uint64_t	duration_ns;	/* max - min over runtime events */
+	size_t		event_count;	/* runtime events in window */
+
+	struct d9m_worker_fig *workers;
+	size_t		nworkers;
+
+	size_t		npolls, long_polls, long_polls_closed, open_ended;
+	struct d9m_worst *worst;
+	size_t		nworst;
+
+	size_t		tasks_spawned, tasks_terminated, tasks_seen;
+	struct d9m_loc_fig *locs;	/* sorted by poll max descending */
+	size_t		nlocs;
+	/* task leak: reference rule and the per-location rule */
+	int		leak_ref;
+	size_t		leak_peak, leak_alive, leak_pre_existing;
+	int		leak_suspected;
+	uint32_t	leak_loc;
+	size_t		leak_loc_alive;
+
+	size_t		cpu_samples, on_cpu, off_cpu, off_in_poll, off_idle;
+	size_t		off_no_worker;	/* better: idle split, no lane */
+	struct d9m_stack_group *off_groups;	/* in-poll off-CPU groups */
+	size_t		noff_groups;
+	struct d9m_stack_group *cpu_groups;	/* on-CPU groups */
+	size_t		ncpu_groups;
+
+	struct d9m_pct	sched;		/* delays (stale wakes excluded) */
+	size_t		sched_over1ms, sched_over5ms, sched_no_wake;
+	uint32_t	sched_worst_poll;	/* poll row of the largest */
+
+	uint32_t	queue_max, local_queue_max;
+	double		queue_avg;
+	size_t		queue_samples;
+
+	struct d9m_span_fig *spans;	/* sorted by count descending */
+	size_t		nspans, unmatched_spans, spans_total;
+	size_t		spans_poll_max;	/* most spans fully inside one poll */
+	uint32_t	spans_poll_row;	/* that poll, D9_NONE */
+	size_t		spans_polls_over20;
+
+	struct d9m_memory mem;
+
+	uint64_t	*chain;		/* wake chain task ids, woken first */
+	size_t		nchain;
+
+	struct d9m_flag	*flags;
+	size_t		nflags;
+
+	size_t		frames_named, frames_unnamed;
+};
+
+struct d9m_analysis_opts {
+	struct d9m_window win;		/* {0, UINT64_MAX}: everything */
+	size_t		worst;		/* worst polls to list */
+	uint64_t	chain_task;	/* 0: no wake chain */
+	const struct d9m_resolver *resolver;	/* names beyond the trace's */
+};
+
+int	d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+	    struct d9m_analysis *a);
+void	d9m_analysis_free(struct d9m_analysis *a);
+
+/* Parts, each filling its section of *a (analysis_*.c). */
+int	d9m_an_workers(const struct d9m_model *, const struct d9m_analysis_opts *,
+	    struct d9m_analysis *);
+int	d9m_an_polls(const struct d9m_model *, const struct d9m_analysis_opts *,
+	    struct d9m_analysis *);
+int	d9m_an_cpu(const struct d9m_model *, const struct d9m_analysis_opts *,
+	    struct d9m_analysis *);
+int	d9m_an_tasks(const struct d9m_model *, const struct d9m_analysis_opts *,
+	    struct d9m_analysis *);
+int	d9m_an_sched(const struct d9m_model *, const struct d9m_analysis_opts *,
+	    struct d9m_analysis *);
+int	d9m_an_spans(const struct d9m_model *, const struct d9m_analysis_opts *,
+	    struct d9m_analysis *);
+int	d9m_an_memory(const struct d9m_model *, const struct d9m_analysis_opts *,
+	    struct d9m_analysis *);
+int	d9m_an_flags(const struct d9m_model *, const struct d9m_analysis_opts *,
+	    struct d9m_analysis *);
+/* Wake chain of a task id (ANALYSIS 5.3): ids woken first; returns n. */
+size_t	d9m_wake_chain(const struct d9m_model *m, uint64_t task,
+	    const struct d9m_window *w, uint64_t *out, size_t max);
+
+/* Rank (1-based) of the p-th percentile of n values. */
+size_t	d9m_rank(size_t n, unsigned p);
+/* Exact percentiles of v (sorted in place) at d9m_rank. */
+void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
+/* Stack groups of a set of CPU sample rows, count descending. */
+int	d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows,
+	    size_t n, struct d9m_stack_group **out, size_t *nout);
+
+static inline int
+d9m_in_window(const struct d9m_window *w, uint64_t ts)
+{
+	return ts >= w->lo && ts <= w->hi;
+}
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * analysis_flags.c: the red-flag checks of ANALYSIS 14, run on the other
+ * sections' figures. Where the reference's rule is noise (blocking calls
+ * counted over idle parking, the "ends at peak" leak rule) the better
+ * figure is used and the text says what was checked. Findings are
+ * sorted critical first.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "model/analysis.h"
+
+#define MAX_FLAGS 64
+
+static void
+flag(struct d9m_analysis *a, enum d9m_severity sev, const char *check,
+    uint64_t ts, uint32_t poll, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static void
+flag(struct d9m_analysis *a, enum d9m_severity sev, const char *check,
+    uint64_t ts, uint32_t poll, const char *fmt, ...)
+{
+	struct d9m_flag *f;
+	va_list ap;
+
+	if (a->nflags >= MAX_FLAGS)
+		return;
+	f = &a->flags[a->nflags++];
+	f->sev = sev;
+	f->check = check;
+	f->ts = ts;
+	f->poll = poll;
+	va_start(ap, fmt);
+	vsnprintf(f->text, sizeof f->text, fmt, ap);
+	va_end(ap);
+}
+
+static int
+cmp_flag(const void *x, const void *y)
+{
+	const struct d9m_flag *a = x, *b = y;
+
+	if (a->sev != b->sev)
+		return a->sev > b->sev ? -1 : 1;
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+static void
+long_polls(const struct d9m_model *m, const struct d9m_analysis *ac,
+    struct d9m_analysis *a)
+{
+	/* the worst list is longest first: flag its members over 10 ms */
+	for (size_t i = 0; i < ac->nworst; i++) {
+		uint32_t p = ac->worst[i].poll, t = m->polls.task[p];
+		uint64_t d = m->polls.end[p] - m->polls.start[p];
+
+		if (d <= 10000000)
+			break;
+		flag(a, d > 50000000 ? D9M_CRITICAL : D9M_WARNING, "long-poll",
+		    m->polls.start[p], p, "%.2f ms poll of task %" PRIu64
+		    " on worker %u (%s)%s", (double)d / 1e6,
+		    t != D9_NONE ? m->tasks.id[t] : 0,
+		    m->workers[m->polls.worker[p]].id,
+		    m->polls.loc[p] != D9_NONE ? d9m_str(m, m->polls.loc[p]) :
+		    "(unknown)", m->polls.flags[p] & D9M_POLL_OPEN_ENDED ?
+		    ", open-ended" : "");
+	}
+}
+
+static void
+workers(const struct d9m_model *m, struct d9m_analysis *a)
+{
+	size_t lo = SIZE_MAX, hi = 0;
+
+	(void)m;
+	for (size_t i = 0; i < a->nworkers; i++) {
+		const struct d9m_worker_fig *w = &a->workers[i];
+
+		lo = w->polls < lo ? w->polls : lo;
+		hi = w->polls > hi ? w->polls : hi;
+		if (w->sched_wait_over1ms > 0)
+			flag(a, w->sched_wait_max > 10000000 ? D9M_WARNING :
+			    D9M_INFO, "kernel-sched-wait", 0, D9_NONE,
+			    "worker %u waited for a CPU over 1 ms after %zu "
+			    "unparks (worst %.2f ms)", w->id,
+			    w->sched_wait_over1ms,
+			    (double)w->sched_wait_max / 1e6);
+	}
+	if (a->nworkers > 1 && lo > 0 && hi > 3 * lo)
+		flag(a, D9M_INFO, "worker-imbalance", 0, D9_NONE,
+		    "busiest worker ran %zu polls, the idlest %zu", hi, lo);
+}
+
+static void
+contention(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	for (size_t s = 0; s < m->nworkers; s++) {
+		const struct d9m_worker *wk = &m->workers[s];
+		size_t n = 0, low = 0;
+		double sum = 0;
+
+		for (size_t i = wk->act0; i < wk->act0 + wk->nacts; i++) {
+			if (!d9m_in_window(&o->win, m->actives.start[i]))
+				continue;
+			n++;
+			if (m->actives.ratio[i] < 0.5 &&
+			    m->actives.end[i] - m->actives.start[i] > 1000000) {
+				low++;
+				sum += m->actives.ratio[i];
+			}
+		}
+		if (n > 10 && low * 10 > n)
+			flag(a, D9M_WARNING, "cpu-contention", 0, D9_NONE,
+			    "worker %u: %zu of %zu active periods over 1 ms got "
+			    "under half a CPU (mean %.2f)", wk->id, low, n,
+			    sum / (double)low);
+	}
+}
+
+int
+d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	a->flags = calloc(MAX_FLAGS, sizeof *a->flags);
+	if (a->flags == NULL)
+		return -1;
+	long_polls(m, a, a);
+	if (a->leak_suspected)
+		flag(a, D9M_WARNING, "task-leak", 0, D9_NONE,
+		    "%zu tasks from %s are alive at the end and their number "
+		    "kept growing", a->leak_loc_alive,
+		    d9m_str(m, a->leak_loc));
+	if (a->sched_over5ms > 0)
+		flag(a, a->sched.max > 50000000 ? D9M_CRITICAL : D9M_WARNING,
+		    "sched-delay", a->sched_worst_poll != D9_NONE ?
+		    m->polls.start[a->sched_worst_poll] : 0, a->sched_worst_poll,
+		    "%zu wakes waited over 5 ms for a worker (worst %.2f ms)",
+		    a->sched_over5ms, (double)a->sched.max / 1e6);
+	if (a->noff_groups > 0 && a->off_groups[0].count > 5)
+		flag(a, D9M_WARNING, "blocking-calls", 0, D9_NONE,
+		    "%zu context switches inside polls, %zu with the same "
+		    "stack: a poll blocks its worker", a->off_in_poll,
+		    a->off_groups[0].count);
+	if (a->queue_max > 100)
+		flag(a, a->queue_max > 1000 ? D9M_CRITICAL : D9M_WARNING,
+		    "queue-depth", 0, D9_NONE, "global queue reached %u tasks",
+		    a->queue_max);
+	workers(m, a);
+	contention(m, o, a);
+	if (a->spans_polls_over20 > 0)
+		flag(a, D9M_WARNING, "many-spans-per-poll",
+		    m->polls.start[a->spans_poll_row], a->spans_poll_row,
+		    "%zu polls contain over 20 spans (most: %zu)",
+		    a->spans_polls_over20, a->spans_poll_max);
+	for (size_t i = 0; i < a->nspans; i++)
+		if (a->spans[i].outliers > 0)
+			flag(a, D9M_INFO, "span-duration-outlier", 0, D9_NONE,
+			    "%zu %s spans took over 10x the median (%.3f ms)",
+			    a->spans[i].outliers, d9m_str(m, a->spans[i].name),
+			    (double)a->spans[i].dur.p50 / 1e6);
+	if (a->unmatched_spans > 0)
+		flag(a, D9M_INFO, "unmatched-spans", 0, D9_NONE,
+		    "%zu spans entered and never exited", a->unmatched_spans);
+	qsort(a->flags, a->nflags, sizeof *a->flags, cmp_flag);
+	return 0;
+}

@@ -1,0 +1,319 @@
+/*
+ * analysis_tasks.c: tasks by spawn location, poll durations per location,
+ * the task-leak heuristics (ANALYSIS 5.2 and 15 #17), scheduling delays
+ * (5.1, with the stale-wake fix of 15 #8) and wake chains (5.3).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/analysis.h"
+#include "model/table.h"
+
+static int
+cmp_loc(const void *x, const void *y)
+{
+	const struct d9m_loc_fig *a = x, *b = y;
+
+	if (a->poll.max != b->poll.max)
+		return a->poll.max > b->poll.max ? -1 : 1;
+	if (a->tasks != b->tasks)
+		return a->tasks > b->tasks ? -1 : 1;
+	return a->loc < b->loc ? -1 : a->loc > b->loc;
+}
+
+/* Reference rule: replay +1 at spawns, -1 at terminations. */
+static void
+leak_reference(const struct d9m_model *m, struct d9m_analysis *a)
+{
+	const struct d9m_tasks *t = &m->tasks;
+	uint64_t *ts = malloc((2 * t->n + 1) * sizeof *ts);
+	uint32_t *perm = malloc((2 * t->n + 1) * sizeof *perm);
+	int8_t *step = malloc(2 * t->n + 1);
+	size_t n = 0, pre = 0;
+	long long run, peak;
+
+	if (ts == NULL || perm == NULL || step == NULL)
+		goto out;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->flags[i] & D9M_TASK_SPAWNED) {
+			ts[n] = t->spawn_ts[i];
+			step[n++] = 1;
+		}
+	for (size_t i = 0; i < t->n; i++)
+		if (t->flags[i] & D9M_TASK_TERMINATED) {
+			ts[n] = t->term_ts[i];
+			step[n++] = -1;
+			pre += !(t->flags[i] & D9M_TASK_SPAWNED);
+		}
+	if (n == 0 || d9m_sort_perm(ts, n, perm) < 0)
+		goto out;
+	run = peak = (long long)pre;
+	for (size_t i = 0; i < n; i++) {
+		run += step[perm[i]];
+		if (run > peak)
+			peak = run;
+	}
+	a->leak_pre_existing = pre;
+	a->leak_peak = (size_t)peak;
+	a->leak_alive = run > 0 ? (size_t)run : 0;
+	a->leak_ref = run > peak / 2.0 && run == peak && run > 0;
+out:
+	free(ts);
+	free(perm);
+	free(step);
+}
+
+/* The figure of a location, created on first use; slot maps string id
+ * (nstr for "unknown") to the figure's index. */
+static struct d9m_loc_fig *
+loc_fig(struct d9m_analysis *a, uint32_t *slot, size_t nstr, size_t *nl,
+    uint32_t loc)
+{
+	size_t k = loc == D9_NONE ? nstr : loc;
+
+	if (slot[k] == D9_NONE) {
+		a->locs[*nl].loc = loc;
+		slot[k] = (uint32_t)(*nl)++;
+	}
+	return &a->locs[slot[k]];
+}
+
+int
+d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	const struct d9m_tasks *t = &m->tasks;
+	uint32_t *slot = malloc((m->strs.n + 1) * sizeof *slot);
+	uint8_t *seen = calloc(t->n + 1, 1);
+	uint64_t *durs = NULL, end = o->win.hi < m->max_ts ? o->win.hi :
+	    m->max_ts, lo = o->win.lo > m->min_ts ? o->win.lo : m->min_ts;
+	uint64_t mid = lo + (end - lo) / 2;
+	size_t *fill = NULL, *alive_mid = NULL, nl = 0;
+	int rc = -1;
+
+	if (slot == NULL || seen == NULL)
+		goto out;
+	for (size_t i = 0; i <= m->strs.n; i++)
+		slot[i] = D9_NONE;
+	/* which tasks are in the window: spawned or polled in it */
+	for (size_t i = 0; i < m->polls.n; i++)
+		if (m->polls.task[i] != D9_NONE &&
+		    d9m_in_window(&o->win, m->polls.start[i]))
+			seen[m->polls.task[i]] = 1;
+	for (size_t i = 0; i < t->n; i++)
+		if ((t->flags[i] & D9M_TASK_SPAWNED) &&
+		    d9m_in_window(&o->win, t->spawn_ts[i]))
+			seen[i] = 1;
+	/* one figure per location; D9_NONE is stored in the last slot */
+	a->locs = calloc(m->strs.n + 1, sizeof *a->locs);
+	fill = calloc(m->strs.n + 1, sizeof *fill);
+	alive_mid = calloc(m->strs.n + 1, sizeof *alive_mid);
+	durs = malloc((m->polls.n ? m->polls.n : 1) * sizeof *durs);
+	if (a->locs == NULL || fill == NULL || durs == NULL ||
+	    alive_mid == NULL)
+		goto out;
+	for (size_t i = 0; i < t->n; i++) {
+		struct d9m_loc_fig *f;
+
+		a->tasks_spawned += (t->flags[i] & D9M_TASK_SPAWNED) &&
+		    seen[i];
+		a->tasks_terminated += (t->flags[i] & D9M_TASK_TERMINATED) &&
+		    d9m_in_window(&o->win, t->term_ts[i]);
+		if (!seen[i])
+			continue;
+		a->tasks_seen++;
+		if (t->loc[i] == D9_NONE)
+			continue;
+		f = loc_fig(a, slot, m->strs.n, &nl, t->loc[i]);
+		f->tasks++;
+		if (!(t->flags[i] & D9M_TASK_SPAWNED))
+			continue;
+		f->spawned++;
+		if (t->term_ts[i] == D9M_ABSENT || t->term_ts[i] > end) {
+			f->alive++;
+			if (end - t->spawn_ts[i] > f->oldest_alive_ns)
+				f->oldest_alive_ns = end - t->spawn_ts[i];
+		}
+		if (t->spawn_ts[i] <= mid && (t->term_ts[i] == D9M_ABSENT ||
+		    t->term_ts[i] > mid))
+			alive_mid[f - a->locs]++;
+	}
+	for (size_t i = 0; i < m->polls.n; i++)
+		if (d9m_in_window(&o->win, m->polls.start[i]))
+			loc_fig(a, slot, m->strs.n, &nl,
+			    m->polls.loc[i])->poll.count++;
+	/* durations grouped by location: offsets from counts */
+	for (size_t l = 0, sum = 0; l < nl; l++) {
+		fill[l] = sum;
+		sum += a->locs[l].poll.count;
+	}
+	for (size_t i = 0; i < m->polls.n; i++)
+		if (d9m_in_window(&o->win, m->polls.start[i]))
+			durs[fill[loc_fig(a, slot, m->strs.n, &nl,
+			    m->polls.loc[i]) - a->locs]++] =
+			    m->polls.end[i] - m->polls.start[i];
+	for (size_t l = 0, sum = 0; l < nl; l++) {
+		struct d9m_loc_fig *f = &a->locs[l];
+
+		d9m_pct_of(durs + sum, f->poll.count, &f->poll);
+		sum += f->poll.count;
+		/* better leak rule: many alive, most never ended, growing */
+		if (f->alive >= 10 && f->alive * 2 >= f->spawned &&
+		    f->alive * 2 >= alive_mid[l] * 3 &&
+		    f->alive > a->leak_loc_alive) {
+			a->leak_suspected = 1;
+			a->leak_loc = f->loc;
+			a->leak_loc_alive = f->alive;
+		}
+	}
+	a->nlocs = nl;
+	qsort(a->locs, nl, sizeof *a->locs, cmp_loc);
+	leak_reference(m, a);
+	rc = 0;
+out:
+	free(slot);
+	free(seen);
+	free(durs);
+	free(fill);
+	free(alive_mid);
+	return rc;
+}
+
+/* Poll rows grouped by task, each group sorted by start. */
+static int
+polls_by_task(const struct d9m_model *m, uint32_t **rows, size_t **off)
+{
+	size_t np = m->polls.n, nt = m->tasks.n;
+	uint32_t *perm = malloc((np ? np : 1) * sizeof *perm);
+	size_t *o = calloc(nt + 2, sizeof *o);
+	uint32_t *r = malloc((np ? np : 1) * sizeof *r);
+
+	*rows = NULL;
+	*off = NULL;
+	if (perm == NULL || o == NULL || r == NULL ||
+	    d9m_sort_perm(m->polls.start, np, perm) < 0) {
+		free(perm);
+		free(o);
+		free(r);
+		return -1;
+	}
+	for (size_t i = 0; i < np; i++)
+		if (m->polls.task[i] != D9_NONE)
+			o[m->polls.task[i] + 2]++;
+	for (size_t t = 0; t < nt; t++)
+		o[t + 2] += o[t + 1];
+	for (size_t i = 0; i < np; i++) {
+		uint32_t p = perm[i];
+
+		if (m->polls.task[p] != D9_NONE)
+			r[o[m->polls.task[p] + 1]++] = p;
+	}
+	free(perm);
+	*rows = r;
+	*off = o;
+	return 0;
+}
+
+/* Last wake of task t with lo < ts <= hi, or D9_NONE. */
+static uint32_t
+last_wake(const struct d9m_model *m, uint32_t t, uint64_t lo, int have_lo,
+    uint64_t hi)
+{
+	const struct d9m_wakes *w = &m->wakes;
+	size_t a = w->by_woken_off[t], b = w->by_woken_off[t + 1];
+
+	while (a < b) {
+		size_t mid = (a + b) / 2;
+
+		if (w->ts[w->by_woken[mid]] <= hi)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (a == w->by_woken_off[t])
+		return D9_NONE;
+	a--;
+	if (have_lo && w->ts[w->by_woken[a]] <= lo)
+		return D9_NONE;
+	return w->by_woken[a];
+}
+
+int
+d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	uint32_t *rows;
+	size_t *off, n = 0;
+	uint64_t *delays, worst = 0;
+
+	if (polls_by_task(m, &rows, &off) < 0)
+		return -1;
+	delays = malloc((m->polls.n ? m->polls.n : 1) * sizeof *delays);
+	if (delays == NULL) {
+		free(rows);
+		free(off);
+		return -1;
+	}
+	for (size_t t = 0; t < m->tasks.n; t++) {
+		if (m->wakes.by_woken_off[t] == m->wakes.by_woken_off[t + 1])
+			continue;	/* never woken: not instrumented */
+		for (size_t k = off[t]; k < off[t + 1]; k++) {
+			uint32_t p = rows[k], prev = k > off[t] ? rows[k - 1] :
+			    D9_NONE, wk;
+			uint64_t start = m->polls.start[p], eff, d;
+
+			if (!d9m_in_window(&o->win, start))
+				continue;
+			wk = last_wake(m, (uint32_t)t, prev != D9_NONE ?
+			    m->polls.start[prev] : 0, prev != D9_NONE, start);
+			if (wk == D9_NONE) {
+				a->sched_no_wake += prev != D9_NONE;
+				continue;
+			}
+			eff = m->wakes.ts[wk];
+			if (prev != D9_NONE && eff <= m->polls.end[prev])
+				eff = m->polls.end[prev];
+			if (start <= eff || (d = start - eff) >= 1000000000)
+				continue;
+			delays[n++] = d;
+			a->sched_over1ms += d > 1000000;
+			a->sched_over5ms += d > 5000000;
+			if (d > worst) {
+				worst = d;
+				a->sched_worst_poll = p;
+			}
+		}
+	}
+	d9m_pct_of(delays, n, &a->sched);
+	free(delays);
+	free(rows);
+	free(off);
+	return 0;
+}
+
+size_t
+d9m_wake_chain(const struct d9m_model *m, uint64_t task,
+    const struct d9m_window *w, uint64_t *out, size_t max)
+{
+	uint32_t t = d9m_task_find(m, task);
+	size_t n = 0;
+
+	if (max == 0)
+		return 0;
+	out[n++] = task;
+	while (t != D9_NONE && n < max) {
+		uint32_t wk = last_wake(m, t, 0, 0, w->hi), waker;
+
+		if (wk == D9_NONE || m->wakes.ts[wk] < w->lo)
+			break;
+		waker = m->wakes.waker[wk];
+		if (waker == D9_NONE)
+			break;
+		for (size_t i = 0; i < n; i++)
+			if (out[i] == m->tasks.id[waker])
+				return n;	/* a cycle */
+		out[n++] = m->tasks.id[waker];
+		t = waker;
+	}
+	return n;
+}

@@ -1,0 +1,764 @@
+/*
+ * build.c: from decoded events to rows.
+ *
+ * Segments: a new segment starts with every input and with the first
+ * header after a symbol-table appendix (a concatenation of segments,
+ * FORMAT 1.2), so symbols and metadata stay scoped to their segment.
+ * Pooled strings and stacks are interned once per pool entry through the
+ * entry's cache slot.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+#include "base/wire.h"
+#include "model/build.h"
+#include "model/tables.h"
+
+enum kind {
+	K_POLL_START, K_POLL_END, K_PARK, K_UNPARK, K_QUEUE, K_SPAWN,
+	K_TERMINATE, K_WAKE, K_CPU, K_DUMP, K_ALLOC, K_FREE, K_OVERFLOW,
+	K_CLOCK, K_META, K_SYMBOL, K_MAPS, K_SPAN_ENTER, K_SPAN_EXIT,
+	K_SPAN_CLOSE, K_CUSTOM
+};
+
+#define MAXF 6
+
+/* Schema names and the fields each kind reads, by name. */
+static const struct kind_def {
+	const char	*name;
+	uint8_t		 prefix;	/* match name as a prefix */
+	uint8_t		 kind;
+	const char	*fields[MAXF];
+} kinds[] = {
+	{ "PollStartEvent", 0, K_POLL_START,
+	    { "worker_id", "local_queue", "task_id", "spawn_loc" } },
+	{ "PollEndEvent", 0, K_POLL_END, { "worker_id" } },
+	{ "WorkerParkEvent", 0, K_PARK,
+	    { "worker_id", "local_queue", "cpu_time_ns", "tid" } },
+	{ "WorkerUnparkEvent", 0, K_UNPARK,
+	    { "worker_id", "local_queue", "cpu_time_ns", "tid",
+	    "sched_wait_ns" } },
+	{ "QueueSampleEvent", 0, K_QUEUE, { "global_queue" } },
+	{ "TaskSpawnEvent", 0, K_SPAWN,
+	    { "task_id", "spawn_loc", "instrumented" } },
+	{ "TaskTerminateEvent", 0, K_TERMINATE, { "task_id" } },
+	{ "WakeEventEvent", 0, K_WAKE,
+	    { "waker_task_id", "woken_task_id", "target_worker" } },
+	{ "CpuSampleEvent", 0, K_CPU,
+	    { "worker_id", "tid", "source", "thread_name", "callchain",
+	    "cpu" } },
+	{ "TaskDumpEvent", 0, K_DUMP, { "task_id", "callchain" } },
+	{ "AllocEvent", 0, K_ALLOC, { "tid", "size", "addr", "callchain" } },
+	{ "FreeEvent", 0, K_FREE,
+	    { "tid", "addr", "size", "alloc_timestamp_ns" } },
+	{ "MemoryProfileOverflowEvent", 0, K_OVERFLOW,
+	    { "dropped_allocs", "dropped_frees" } },
+	{ "ClockSyncEvent", 0, K_CLOCK, { "realtime_ns" } },
+	{ "SegmentMetadataEvent", 0, K_META, { "entries" } },
+	{ "SymbolTableEntry", 0, K_SYMBOL,
+	    { "addr", "symbol_name", "inline_depth", "source_file",
+	    "source_line" } },
+	{ "ProcMapsEntry", 0, K_MAPS,
+	    { "start", "end", "file_offset", "path", "build_id" } },
+	{ "SpanEnter:", 1, K_SPAN_ENTER,
+	    { "worker_id", "span_id", "parent_span_id", "span_name" } },
+	{ "SpanEnter__", 1, K_SPAN_ENTER,
+	    { "worker_id", "span_id", "parent_span_id", "span_name" } },
+	{ "SpanEnterEvent", 0, K_SPAN_ENTER,
+	    { "worker_id", "span_id", "parent_span_id", "span_name" } },
+	{ "SpanExit:", 1, K_SPAN_EXIT,
+	    { "worker_id", "span_id", "parent_span_id", "span_name" } },
+	{ "SpanExit__", 1, K_SPAN_EXIT,
+	    { "worker_id", "span_id", "parent_span_id", "span_name" } },
+	{ "SpanExitEvent", 0, K_SPAN_EXIT,
+	    { "worker_id", "span_id", "parent_span_id", "span_name" } },
+	{ "SpanClose__", 1, K_SPAN_CLOSE, { "span_id" } },
+	{ "SpanCloseEvent", 0, K_SPAN_CLOSE, { "span_id" } },
+};
+
+struct smap {
+	uint8_t		 kind;
+	int16_t		 f[MAXF];	/* field index per kind field, -1 */
+	uint32_t	 name;		/* schema name string id */
+	const struct d9p_schema *s;
+};
+
+struct d9m_builder {
+	struct d9m_model *m;
+	uint32_t	 seg;
+	int		 seg_used;	/* seg has received a batch */
+	int		 seg_symbols;	/* seg has a symbol appendix */
+	uint32_t	 input;		/* current input name id */
+	uint32_t	 null_id;	/* "null" */
+};
+
+int
+d9m_builder_new(struct d9m_model *m)
+{
+	struct d9m_builder *b = calloc(1, sizeof *b);
+
+	if (b == NULL)
+		return -1;
+	b->m = m;
+	b->seg = D9_NONE;
+	b->input = D9_NONE;
+	m->builder = b;
+	return 0;
+}
+
+void
+d9m_builder_free(struct d9m_model *m)
+{
+	free(m->builder);
+	m->builder = NULL;
+}
+
+static uint32_t
+intern_cstr(struct d9m_model *m, const char *s)
+{
+	return d9_intern(&m->strs, s, strlen(s));
+}
+
+static int
+new_segment(struct d9m_builder *b)
+{
+	size_t row = d9m_tab_push(&b->m->segs, &d9m_desc_segs);
+
+	if (row == SIZE_MAX)
+		return -1;
+	b->m->segs.input[row] = b->input;
+	b->seg = (uint32_t)row;
+	b->seg_used = 0;
+	b->seg_symbols = 0;
+	return 0;
+}
+
+static void
+on_input(void *ctx, const char *name)
+{
+	struct d9m_builder *b = ctx;
+
+	b->input = intern_cstr(b->m, name);
+	b->seg = D9_NONE;
+}
+
+static void
+on_batch(void *ctx, uint64_t off)
+{
+	struct d9m_builder *b = ctx;
+
+	(void)off;
+	if (b->seg == D9_NONE || b->seg_symbols)
+		new_segment(b);
+	b->seg_used = 1;
+}
+
+static int
+on_schema(void *ctx, struct d9p_schema *s)
+{
+	struct d9m_builder *b = ctx;
+	const struct kind_def *k = NULL;
+	struct smap *sm;
+
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		size_t len = strlen(kinds[i].name);
+
+		if (kinds[i].prefix ? strncmp(s->name, kinds[i].name, len) == 0 :
+		    strcmp(s->name, kinds[i].name) == 0) {
+			k = &kinds[i];
+			break;
+		}
+	}
+	sm = d9_arena_alloc(&b->m->arena, sizeof *sm, 8);
+	if (sm == NULL)
+		return -1;
+	sm->kind = k ? k->kind : K_CUSTOM;
+	sm->name = d9_intern(&b->m->strs, s->name, s->name_len);
+	sm->s = s;
+	for (int i = 0; i < MAXF; i++) {
+		sm->f[i] = -1;
+		if (k == NULL || k->fields[i] == NULL)
+			continue;
+		for (uint16_t j = 0; j < s->nfields; j++)
+			if (strcmp(s->fields[j].name, k->fields[i]) == 0) {
+				sm->f[i] = (int16_t)j;
+				break;
+			}
+	}
+	s->user = sm;
+	return 0;
+}
+
+/* ---- value helpers ---- */
+
+static int
+get_u64(const struct smap *sm, const struct d9p_value *v, int i, uint64_t *out)
+{
+	if (sm->f[i] < 0)
+		return -1;
+	return d9p_value_int(&v[sm->f[i]], out);
+}
+
+static uint64_t
+u64_or(const struct smap *sm, const struct d9p_value *v, int i, uint64_t def)
+{
+	uint64_t x;
+
+	return get_u64(sm, v, i, &x) == 0 ? x : def;
+}
+
+static uint32_t
+u32_or(const struct smap *sm, const struct d9p_value *v, int i, uint32_t def)
+{
+	uint64_t x;
+
+	if (get_u64(sm, v, i, &x) < 0)
+		return def;
+	return x > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)x;
+}
+
+/* Text of any value, interned; D9_NONE for an absent optional. */
+static uint32_t
+value_text(struct d9m_builder *b, const struct d9p_value *v)
+{
+	struct d9m_model *m = b->m;
+	char tmp[64];
+	int n;
+
+	if (!v->present)
+		return D9_NONE;
+	switch (v->type) {
+	case D9_FT_POOLED_STRING:
+		if (v->unresolved) {
+			n = snprintf(tmp, sizeof tmp, "<unresolved pool#%" PRIu64
+			    ">", v->u);
+			return d9_intern(&m->strs, tmp, (size_t)n);
+		}
+		if (*v->cache == D9_NONE)
+			*v->cache = d9_intern(&m->strs, v->p, v->count);
+		return *v->cache;
+	case D9_FT_STRING:
+		return d9_intern(&m->strs, v->p, v->count);
+	case D9_FT_BOOL:
+		return intern_cstr(m, v->u ? "true" : "false");
+	case D9_FT_I64:
+		n = snprintf(tmp, sizeof tmp, "%" PRId64, (int64_t)v->u);
+		return d9_intern(&m->strs, tmp, (size_t)n);
+	case D9_FT_F64: {
+		double d;
+
+		memcpy(&d, &v->u, sizeof d);
+		n = snprintf(tmp, sizeof tmp, "%.17g", d);
+		return d9_intern(&m->strs, tmp, (size_t)n);
+	}
+	case D9_FT_VARINT:
+	case D9_FT_U8:
+	case D9_FT_U16:
+	case D9_FT_U32:
+		n = snprintf(tmp, sizeof tmp, "%" PRIu64, v->u);
+		return d9_intern(&m->strs, tmp, (size_t)n);
+	case D9_FT_STACK:
+	case D9_FT_POOLED_STACK:
+		n = snprintf(tmp, sizeof tmp, "[%u frames]", v->count);
+		return d9_intern(&m->strs, tmp, (size_t)n);
+	case D9_FT_BYTES:
+		n = snprintf(tmp, sizeof tmp, "[%u bytes]", v->count);
+		return d9_intern(&m->strs, tmp, (size_t)n);
+	case D9_FT_STRING_MAP:
+		n = snprintf(tmp, sizeof tmp, "{%u entries}", v->count);
+		return d9_intern(&m->strs, tmp, (size_t)n);
+	default:
+		return intern_cstr(m, "[dynamic]");
+	}
+}
+
+/* Optional string: D9_NONE when absent or empty. */
+static uint32_t
+str_field(struct d9m_builder *b, const struct smap *sm,
+    const struct d9p_value *v, int i)
+{
+	uint32_t id;
+	uint32_t len;
+
+	if (sm->f[i] < 0)
+		return D9_NONE;
+	id = value_text(b, &v[sm->f[i]]);
+	if (id == D9_NONE)
+		return D9_NONE;
+	d9_intern_str(&b->m->strs, id, &len);
+	return len ? id : D9_NONE;
+}
+
+static uint32_t
+stack_field(struct d9m_builder *b, const struct smap *sm,
+    const struct d9p_value *v, int i)
+{
+	const struct d9p_value *x;
+
+	if (sm->f[i] < 0)
+		return d9_intern(&b->m->stacks, "", 0);
+	x = &v[sm->f[i]];
+	if (!x->present || x->unresolved ||
+	    (x->type != D9_FT_STACK && x->type != D9_FT_POOLED_STACK))
+		return d9_intern(&b->m->stacks, "", 0);
+	if (x->cache != NULL) {
+		if (*x->cache == D9_NONE)
+			*x->cache = d9_intern(&b->m->stacks, x->p,
+			    (size_t)x->count * 8);
+		return *x->cache;
+	}
+	return d9_intern(&b->m->stacks, x->p, (size_t)x->count * 8);
+}
+
+/* Task row of an id, created on first sight; D9_NONE for id 0. */
+static uint32_t
+task_row(struct d9m_model *m, uint64_t id)
+{
+	struct d9m_tasks *t = &m->tasks;
+	size_t mask, i, row;
+
+	if (id == 0)
+		return D9_NONE;
+	if ((t->n + 1) * 2 > t->nslots) {
+		size_t ns = t->nslots ? t->nslots * 2 : 1024;
+		uint32_t *s = calloc(ns, sizeof *s);
+
+		if (s == NULL)
+			return D9_NONE;
+		for (size_t r = 0; r < t->n; r++) {
+			i = (size_t)(t->id[r] * 0x9e3779b97f4a7c15ull >> 20) &
+			    (ns - 1);
+			while (s[i])
+				i = (i + 1) & (ns - 1);
+			s[i] = (uint32_t)r + 1;
+		}
+		free(t->slots);
+		t->slots = s;
+		t->nslots = ns;
+	}
+	mask = t->nslots - 1;
+	i = (size_t)(id * 0x9e3779b97f4a7c15ull >> 20) & mask;
+	for (; t->slots[i]; i = (i + 1) & mask)
+		if (t->id[t->slots[i] - 1] == id)
+			return t->slots[i] - 1;
+	row = d9m_tab_push(t, &d9m_desc_tasks);
+	if (row == SIZE_MAX)
+		return D9_NONE;
+	t->id[row] = id;
+	t->loc[row] = D9_NONE;
+	t->spawn_ts[row] = D9M_ABSENT;
+	t->term_ts[row] = D9M_ABSENT;
+	t->flags[row] = 0;
+	t->slots[i] = (uint32_t)row + 1;
+	return (uint32_t)row;
+}
+
+uint32_t
+d9m_task_find(const struct d9m_model *m, uint64_t id)
+{
+	const struct d9m_tasks *t = &m->tasks;
+	size_t mask, i;
+
+	if (t->nslots == 0 || id == 0)
+		return D9_NONE;
+	mask = t->nslots - 1;
+	i = (size_t)(id * 0x9e3779b97f4a7c15ull >> 20) & mask;
+	for (; t->slots[i]; i = (i + 1) & mask)
+		if (t->id[t->slots[i] - 1] == id)
+			return t->slots[i] - 1;
+	return D9_NONE;
+}
+
+/* Append to a (key, value) pair array used by the tid maps. */
+static int
+pair_set(uint32_t **keys, uint32_t **vals, size_t *n, size_t *cap,
+    uint32_t k, uint32_t v)
+{
+	for (size_t i = *n; i-- > 0; )
+		if ((*keys)[i] == k) {
+			(*vals)[i] = v;
+			return 0;
+		}
+	{
+		void **cols[] = { (void **)keys, (void **)vals };
+		const size_t el[] = { sizeof **keys, sizeof **vals };
+
+		if (d9_grow_cols(cap, *n + 1, 2, cols, el) < 0)
+			return -1;
+	}
+	(*keys)[*n] = k;
+	(*vals)[*n] = v;
+	(*n)++;
+	return 0;
+}
+
+/* Field list of an event: every field but the ones in skip (indexes). */
+static uint32_t
+field_list(struct d9m_builder *b, const struct d9p_schema *s,
+    const struct d9p_value *v, const int16_t *skip, int nskip, int *any)
+{
+	uint64_t pairs[64];
+	size_t n = 0;
+
+	*any = 0;
+	for (uint16_t i = 0; i < s->nfields && n < 64; i++) {
+		int skipped = 0;
+		uint32_t key, val;
+
+		for (int j = 0; j < nskip; j++)
+			if (skip[j] == (int16_t)i)
+				skipped = 1;
+		if (skipped)
+			continue;
+		*any = 1;
+		key = d9_intern(&b->m->strs, s->fields[i].name,
+		    s->fields[i].name_len);
+		if (v[i].type == D9_FT_STRING_MAP && v[i].present) {
+			/* legacy span fields: flatten the map */
+			size_t pos = 0;
+			const char *k, *x;
+			uint32_t kl, xl;
+
+			while (n < 64 && d9p_map_next(&v[i], &pos, &k, &kl, &x,
+			    &xl) == 0)
+				pairs[n++] = (uint64_t)d9_intern(&b->m->strs,
+				    k, kl) << 32 | d9_intern(&b->m->strs, x, xl);
+			continue;
+		}
+		val = value_text(b, &v[i]);
+		if (val == D9_NONE)
+			val = b->null_id;
+		pairs[n++] = (uint64_t)key << 32 | val;
+	}
+	return d9_intern(&b->m->lists, pairs, n * sizeof pairs[0]);
+}
+
+/* ---- one function per kind ---- */
+
+static int
+add_rt(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+    const struct d9p_value *v, enum d9m_rt_kind kind)
+{
+	struct d9m_model *m = b->m;
+	size_t row = d9m_tab_push(&m->rt, &d9m_desc_rt);
+
+	if (row == SIZE_MAX)
+		return -1;
+	m->rt.ts[row] = ts;
+	m->rt.kind[row] = (uint8_t)kind;
+	m->rt.worker[row] = u32_or(sm, v, 0, D9_WORKER_NONE);
+	m->rt.lq[row] = (uint8_t)u64_or(sm, v, 1, 0);
+	m->rt.a[row] = D9_NONE;
+	m->rt.loc[row] = D9_NONE;
+	if (kind == D9M_RT_POLL_START) {
+		uint32_t task = task_row(m, u64_or(sm, v, 2, 0));
+
+		m->rt.a[row] = task;
+		m->rt.loc[row] = str_field(b, sm, v, 3);
+		if (task != D9_NONE && m->tasks.loc[task] == D9_NONE)
+			m->tasks.loc[task] = m->rt.loc[row];
+	} else if (kind == D9M_RT_PARK || kind == D9M_RT_UNPARK) {
+		size_t p = d9m_tab_push(&m->parkinfo, &d9m_desc_parkinfo);
+		uint64_t tid;
+
+		if (p == SIZE_MAX)
+			return -1;
+		m->rt.a[row] = (uint32_t)p;
+		m->parkinfo.cpu_ns[p] = u64_or(sm, v, 2, 0);
+		m->parkinfo.tid[p] = u32_or(sm, v, 3, D9_NONE);
+		m->parkinfo.sched_wait[p] = kind == D9M_RT_UNPARK ?
+		    u64_or(sm, v, 4, D9M_ABSENT) : D9M_ABSENT;
+		if (get_u64(sm, v, 3, &tid) == 0 &&
+		    pair_set(&m->tidmap_tid, &m->tidmap_worker, &m->tidmap_n,
+		    &m->tidmap_cap, (uint32_t)tid, m->rt.worker[row]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+add_task_event(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+    const struct d9p_value *v, int spawn)
+{
+	struct d9m_model *m = b->m;
+	uint32_t t = task_row(m, u64_or(sm, v, 0, 0));
+	uint64_t instr;
+
+	if (t == D9_NONE)
+		return 0;
+	if (!spawn) {
+		m->tasks.term_ts[t] = ts;
+		m->tasks.flags[t] |= D9M_TASK_TERMINATED;
+		return 0;
+	}
+	m->tasks.spawn_ts[t] = ts;
+	m->tasks.flags[t] |= D9M_TASK_SPAWNED;
+	m->tasks.loc[t] = str_field(b, sm, v, 1);
+	if (get_u64(sm, v, 2, &instr) == 0) {
+		m->tasks.flags[t] |= D9M_TASK_INSTR_FIELD;
+		if (instr)
+			m->tasks.flags[t] |= D9M_TASK_INSTRUMENTED;
+		else
+			m->tasks.flags[t] &= (uint8_t)~D9M_TASK_INSTRUMENTED;
+	} else
+		m->tasks.flags[t] |= D9M_TASK_INSTRUMENTED;
+	return 0;
+}
+
+static int
+add_wake(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct d9m_model *m = b->m;
+	size_t row = d9m_tab_push(&m->wakes, &d9m_desc_wakes);
+
+	if (row == SIZE_MAX)
+		return -1;
+	m->wakes.ts[row] = ts;
+	m->wakes.waker[row] = task_row(m, u64_or(sm, v, 0, 0));
+	m->wakes.woken[row] = task_row(m, u64_or(sm, v, 1, 0));
+	m->wakes.worker[row] = u32_or(sm, v, 2, D9_WORKER_NONE);
+	if (m->wakes.woken[row] == D9_NONE)
+		m->wakes.n--;	/* a wake of task 0 names nobody */
+	return 0;
+}
+
+static int
+add_cpu(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct d9m_model *m = b->m;
+	size_t row = d9m_tab_push(&m->cpu, &d9m_desc_cpu);
+	uint32_t name, len;
+
+	if (row == SIZE_MAX)
+		return -1;
+	m->cpu.ts[row] = ts;
+	m->cpu.wire_worker[row] = u32_or(sm, v, 0, D9_WORKER_NONE);
+	m->cpu.tid[row] = u32_or(sm, v, 1, 0);
+	m->cpu.source[row] = (uint8_t)u64_or(sm, v, 2, 0);
+	m->cpu.stack[row] = stack_field(b, sm, v, 4);
+	m->cpu.cpu[row] = u32_or(sm, v, 5, D9_NONE);
+	m->cpu.seg[row] = b->seg;
+	name = str_field(b, sm, v, 3);
+	if (name != D9_NONE && strcmp(d9_intern_str(&m->strs, name, &len),
+	    "<no thread name>") != 0 &&
+	    pair_set(&m->tname_tid, &m->tname_name, &m->tname_n,
+	    &m->tname_cap, m->cpu.tid[row], name) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+add_span(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct d9m_model *m = b->m;
+	size_t row = d9m_tab_push(&m->spanev, &d9m_desc_spanev);
+	int any;
+
+	if (row == SIZE_MAX)
+		return -1;
+	m->spanev.ts[row] = ts;
+	m->spanev.kind[row] = sm->kind == K_SPAN_ENTER ? D9M_SPAN_ENTER :
+	    sm->kind == K_SPAN_EXIT ? D9M_SPAN_EXIT : D9M_SPAN_CLOSE;
+	m->spanev.worker[row] = u32_or(sm, v, 0, D9_WORKER_NONE);
+	m->spanev.span_id[row] = u64_or(sm, v, 1, 0);
+	m->spanev.parent[row] = u64_or(sm, v, 2, D9M_ABSENT);
+	m->spanev.name[row] = str_field(b, sm, v, 3);
+	m->spanev.site[row] = sm->name;
+	m->spanev.fields[row] = D9_NONE;
+	if (sm->kind == K_SPAN_CLOSE) {
+		m->spanev.span_id[row] = u64_or(sm, v, 0, 0);
+		return 0;
+	}
+	m->spanev.fields[row] = field_list(b, sm->s, v, sm->f, 4, &any);
+	if (!any)
+		m->spanev.fields[row] = D9_NONE;
+	return 0;
+}
+
+static int
+add_symbol(struct d9m_builder *b, const struct smap *sm,
+    const struct d9p_value *v)
+{
+	struct d9m_model *m = b->m;
+	size_t row = d9m_tab_push(&m->symbols, &d9m_desc_symbols);
+
+	if (row == SIZE_MAX)
+		return -1;
+	b->seg_symbols = 1;
+	m->symbols.seg[row] = b->seg;
+	m->symbols.addr[row] = u64_or(sm, v, 0, 0);
+	m->symbols.name[row] = str_field(b, sm, v, 1);
+	m->symbols.depth[row] = u32_or(sm, v, 2, 0);
+	m->symbols.file[row] = str_field(b, sm, v, 3);
+	m->symbols.line[row] = u32_or(sm, v, 4, 0);
+	return 0;
+}
+
+static int
+add_meta(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct d9m_model *m = b->m;
+	const struct d9p_value *x;
+	const char *k, *val;
+	uint32_t kl, vl;
+	size_t pos = 0;
+
+	if (ts >= D9_WALLCLOCK_MIN_NS && m->meta.legacy_wall == 0)
+		m->meta.legacy_wall = ts;
+	if (sm->f[0] < 0)
+		return 0;
+	x = &v[sm->f[0]];
+	while (d9p_map_next(x, &pos, &k, &kl, &val, &vl) == 0) {
+		size_t row = d9m_tab_push(&m->meta, &d9m_desc_meta);
+
+		if (row == SIZE_MAX)
+			return -1;
+		m->meta.seg[row] = b->seg;
+		m->meta.key[row] = d9_intern(&m->strs, k, kl);
+		m->meta.val[row] = d9_intern(&m->strs, val, vl);
+	}
+	return 0;
+}
+
+static int
+add_custom(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct d9m_model *m = b->m;
+	size_t row = d9m_tab_push(&m->custom, &d9m_desc_custom);
+	int any;
+
+	if (row == SIZE_MAX)
+		return -1;
+	m->custom.ts[row] = ts;
+	m->custom.name[row] = sm->name;
+	m->custom.seg[row] = b->seg;
+	m->custom.fields[row] = field_list(b, sm->s, v, NULL, 0, &any);
+	return 0;
+}
+
+static int
+on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct d9m_builder *b = ctx;
+	struct d9m_model *m = b->m;
+	const struct smap *sm = s->user;
+	size_t row;
+
+	if (sm == NULL)
+		return 0;
+	if (b->seg == D9_NONE && new_segment(b) < 0)
+		return -1;
+	switch (sm->kind) {
+	case K_POLL_START:
+		return add_rt(b, sm, ts, v, D9M_RT_POLL_START);
+	case K_POLL_END:
+		return add_rt(b, sm, ts, v, D9M_RT_POLL_END);
+	case K_PARK:
+		return add_rt(b, sm, ts, v, D9M_RT_PARK);
+	case K_UNPARK:
+		return add_rt(b, sm, ts, v, D9M_RT_UNPARK);
+	case K_QUEUE:
+		if ((row = d9m_tab_push(&m->queue, &d9m_desc_queue)) == SIZE_MAX)
+			return -1;
+		m->queue.ts[row] = ts;
+		m->queue.global[row] = u32_or(sm, v, 0, 0);
+		return 0;
+	case K_SPAWN:
+		return add_task_event(b, sm, ts, v, 1);
+	case K_TERMINATE:
+		return add_task_event(b, sm, ts, v, 0);
+	case K_WAKE:
+		return add_wake(b, sm, ts, v);
+	case K_CPU:
+		return add_cpu(b, sm, ts, v);
+	case K_DUMP:
+		if ((row = d9m_tab_push(&m->dumps, &d9m_desc_dumps)) == SIZE_MAX)
+			return -1;
+		m->dumps.ts[row] = ts;
+		m->dumps.task[row] = task_row(m, u64_or(sm, v, 0, 0));
+		m->dumps.stack[row] = stack_field(b, sm, v, 1);
+		m->dumps.seg[row] = b->seg;
+		return 0;
+	case K_ALLOC:
+		if ((row = d9m_tab_push(&m->allocs, &d9m_desc_allocs)) ==
+		    SIZE_MAX)
+			return -1;
+		m->allocs.ts[row] = ts;
+		m->allocs.tid[row] = u32_or(sm, v, 0, 0);
+		m->allocs.size[row] = u64_or(sm, v, 1, 0);
+		m->allocs.addr[row] = u64_or(sm, v, 2, 0);
+		m->allocs.stack[row] = stack_field(b, sm, v, 3);
+		m->allocs.seg[row] = b->seg;
+		return 0;
+	case K_FREE:
+		if ((row = d9m_tab_push(&m->frees, &d9m_desc_frees)) == SIZE_MAX)
+			return -1;
+		m->frees.ts[row] = ts;
+		m->frees.tid[row] = u32_or(sm, v, 0, 0);
+		m->frees.addr[row] = u64_or(sm, v, 1, 0);
+		m->frees.size[row] = u64_or(sm, v, 2, 0);
+		m->frees.alloc_ts[row] = u64_or(sm, v, 3, D9M_ABSENT);
+		return 0;
+	case K_OVERFLOW:
+		if ((row = d9m_tab_push(&m->overflow, &d9m_desc_overflow)) ==
+		    SIZE_MAX)
+			return -1;
+		m->overflow.ts[row] = ts;
+		m->overflow.allocs[row] = u64_or(sm, v, 0, 0);
+		m->overflow.frees[row] = u64_or(sm, v, 1, 0);
+		return 0;
+	case K_CLOCK:
+		if (u64_or(sm, v, 0, 0) == 0)
+			return 0;
+		if ((row = d9m_tab_push(&m->clock, &d9m_desc_clock)) == SIZE_MAX)
+			return -1;
+		m->clock.mono[row] = ts;
+		m->clock.real[row] = u64_or(sm, v, 0, 0);
+		m->clock.seg[row] = b->seg;
+		return 0;
+	case K_META:
+		return add_meta(b, sm, ts, v);
+	case K_SYMBOL:
+		return add_symbol(b, sm, v);
+	case K_MAPS:
+		if ((row = d9m_tab_push(&m->maps, &d9m_desc_maps)) == SIZE_MAX)
+			return -1;
+		m->maps.seg[row] = b->seg;
+		m->maps.start[row] = u64_or(sm, v, 0, 0);
+		m->maps.end[row] = u64_or(sm, v, 1, 0);
+		m->maps.off[row] = u64_or(sm, v, 2, 0);
+		m->maps.path[row] = str_field(b, sm, v, 3);
+		m->maps.build_id[row] = str_field(b, sm, v, 4);
+		return 0;
+	case K_SPAN_ENTER:
+	case K_SPAN_EXIT:
+	case K_SPAN_CLOSE:
+		return add_span(b, sm, ts, v);
+	default:
+		return add_custom(b, sm, ts, v);
+	}
+}
+
+void
+d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink)
+{
+	struct d9m_builder *b = m->builder;
+
+	b->null_id = intern_cstr(m, "null");
+	memset(sink, 0, sizeof *sink);
+	sink->ctx = b;
+	sink->schema = on_schema;
+	sink->event = on_event;
+	sink->batch = on_batch;
+	sink->input = on_input;
+}

@@ -1,0 +1,17 @@
+/*
+ * build.h: the parser sink that fills a model. The one switch from schema
+ * name to event kind lives here; it runs once per schema registration and
+ * leaves a field map on the schema, so events are routed without string
+ * compares.
+ */
+#ifndef D9M_BUILD_H
+#define D9M_BUILD_H
+
+#include "model/model.h"
+#include "parse/decoder.h"
+
+int	 d9m_builder_new(struct d9m_model *m);
+void	 d9m_builder_free(struct d9m_model *m);
+void	 d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink);
+
+#endif

@@ -1,0 +1,205 @@
+/*
+ * frames.c: the symbol table is sorted once by (segment, address, depth,
+ * arrival), so one address's inline levels are adjacent; a repeated
+ * (address, depth) keeps the latest definition.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/frames.h"
+#include "model/model.h"
+#include "model/tables.h"
+
+struct symkey {
+	uint32_t	seg, depth, row;
+	uint64_t	addr;
+};
+
+static int
+cmp_sym(const void *a, const void *b)
+{
+	const struct symkey *x = a, *y = b;
+
+	if (x->seg != y->seg)
+		return x->seg < y->seg ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+int
+d9m_symbols_index(struct d9m_model *m)
+{
+	size_t n = m->symbols.n;
+	struct symkey *k;
+	uint32_t *perm;
+	int rc;
+
+	if (n < 2)
+		return 0;
+	k = malloc(n * sizeof *k);
+	perm = malloc(n * sizeof *perm);
+	if (k == NULL || perm == NULL) {
+		free(k);
+		free(perm);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		k[i].seg = m->symbols.seg[i];
+		k[i].addr = m->symbols.addr[i];
+		k[i].depth = m->symbols.depth[i];
+		k[i].row = (uint32_t)i;
+	}
+	qsort(k, n, sizeof *k, cmp_sym);
+	for (size_t i = 0; i < n; i++)
+		perm[i] = k[i].row;
+	rc = d9m_tab_permute(&m->symbols, &d9m_desc_symbols, perm, n);
+	free(k);
+	free(perm);
+	return rc;
+}
+
+/* First row of (seg, addr), or n. */
+static size_t
+sym_first(const struct d9m_model *m, uint32_t seg, uint64_t addr)
+{
+	size_t lo = 0, hi = m->symbols.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->symbols.seg[mid] < seg || (m->symbols.seg[mid] == seg &&
+		    m->symbols.addr[mid] < addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < m->symbols.n && m->symbols.seg[lo] == seg &&
+	    m->symbols.addr[lo] == addr)
+		return lo;
+	return m->symbols.n;
+}
+
+int
+d9m_symbol_known(const struct d9m_model *m, uint32_t seg, uint64_t addr)
+{
+	size_t r = sym_first(m, seg, addr);
+	const char *name;
+
+	if (r == m->symbols.n)
+		return 0;
+	name = d9m_str(m, m->symbols.name[r]);
+	return strncmp(name, "[unknown]", 9) != 0 &&
+	    strncmp(name, "[symbolize-failed]", 18) != 0;
+}
+
+static void
+hex_frame(struct d9m_frame *f, uint64_t addr)
+{
+	memset(f, 0, sizeof *f);
+	snprintf(f->hex, sizeof f->hex, "0x%" PRIx64, addr);
+	f->kernel = addr >> 63;
+}
+
+size_t
+d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
+    uint32_t seg, uint64_t addr, int is_return, struct d9m_frame *out,
+    size_t max)
+{
+	size_t first = sym_first(m, seg, addr), last, n = 0;
+
+	if (max == 0)
+		return 0;
+	if ((first == m->symbols.n || !d9m_symbol_known(m, seg, addr)) &&
+	    r != NULL && r->resolve != NULL) {
+		n = r->resolve(r->ctx, m, seg, addr, is_return, out, max);
+		if (n > 0)
+			return n;
+	}
+	if (first == m->symbols.n) {
+		hex_frame(&out[0], addr);
+		return 1;
+	}
+	for (last = first; last + 1 < m->symbols.n &&
+	    m->symbols.seg[last + 1] == seg &&
+	    m->symbols.addr[last + 1] == addr; last++)
+		;
+	/* innermost (highest depth) first; of equal depths the latest,
+	 * which is the highest row of its run */
+	for (size_t i = last + 1, prev = SIZE_MAX; i-- > first && n < max; ) {
+		struct d9m_frame *f;
+
+		if (m->symbols.depth[i] == prev)
+			continue;
+		prev = m->symbols.depth[i];
+		f = &out[n++];
+		hex_frame(f, addr);
+		f->name = m->symbols.name[i] != D9_NONE ?
+		    d9m_str(m, m->symbols.name[i]) : NULL;
+		f->file = m->symbols.file[i] != D9_NONE ?
+		    d9m_str(m, m->symbols.file[i]) : NULL;
+		f->line = m->symbols.line[i];
+		f->inlined = m->symbols.depth[i] > 0;
+	}
+	if (n == 0)
+		hex_frame(&out[n++], addr);
+	return n;
+}
+
+size_t
+d9m_stack_frames(const struct d9m_model *m, const struct d9m_resolver *r,
+    uint32_t seg, uint32_t stack, struct d9m_frame *out, size_t max)
+{
+	size_t nf, n = 0;
+	const uint8_t *p = d9m_stack(m, stack, &nf);
+
+	for (size_t i = 0; i < nf && n < max; i++)
+		n += d9m_frames_of(m, r, seg, d9p_le64(p + 8 * i), i > 0,
+		    out + n, max - n);
+	return n;
+}
+
+int
+d9m_is_alloc_hook(const char *name)
+{
+	static const char *const hooks[] = {
+		"memory_profiling::hook::on_alloc",
+		"memory_profiling::allocator::Dial9Allocator",
+		"__rustc::__rust_alloc", "__rustc::__rust_realloc",
+		"d9rec_alloc_", "d9rec_malloc_hook",
+	};
+
+	if (name == NULL)
+		return 0;
+	for (size_t i = 0; i < sizeof hooks / sizeof hooks[0]; i++)
+		if (strstr(name, hooks[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+size_t
+d9m_alloc_frames(const struct d9m_model *m, const struct d9m_resolver *r,
+    uint32_t seg, uint32_t stack, struct d9m_frame *out, size_t max)
+{
+	size_t nf, n = 0, i = 0;
+	const uint8_t *p = d9m_stack(m, stack, &nf);
+
+	/* drop leading addresses any of whose inline names is a hook */
+	for (; i < nf; i++) {
+		size_t k = d9m_frames_of(m, r, seg, d9p_le64(p + 8 * i), i > 0,
+		    out, max), hook = 0;
+
+		for (size_t j = 0; j < k; j++)
+			hook |= (size_t)d9m_is_alloc_hook(out[j].name);
+		if (!hook)
+			break;
+	}
+	for (; i < nf && n < max; i++)
+		n += d9m_frames_of(m, r, seg, d9p_le64(p + 8 * i), i > 0,
+		    out + n, max - n);
+	return n;
+}

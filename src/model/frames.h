@@ -1,0 +1,59 @@
+/*
+ * frames.h: names for stack frames. First the trace's own symbol table
+ * (SymbolTableEntry, scoped per segment, inline levels expanded innermost
+ * first, as a leaf-first chain needs: ANALYSIS 8.1 and 15 #1), then an
+ * optional resolver (DWARF, src/symbolize) for addresses the trace left
+ * unnamed, else the address in hex.
+ */
+#ifndef D9M_FRAMES_H
+#define D9M_FRAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct d9m_model;
+
+struct d9m_frame {
+	const char	*name;		/* NULL: unnamed, see hex */
+	const char	*file;		/* NULL or "" when unknown */
+	uint32_t	 line;		/* 0 when unknown */
+	uint8_t		 inlined;	/* an inline level, not the outermost */
+	uint8_t		 kernel;	/* kernel address (top bit set) */
+	char		 hex[24];	/* "0x..." of the address */
+};
+
+struct d9m_resolver {
+	void	*ctx;
+	/* Frames for addr (innermost first) into out; 0 when unknown.
+	 * is_return: addr is a return address (look up addr - 1). */
+	size_t	(*resolve)(void *ctx, const struct d9m_model *m, uint32_t seg,
+		    uint64_t addr, int is_return, struct d9m_frame *out,
+		    size_t max);
+};
+
+static inline const char *
+d9m_frame_name(const struct d9m_frame *f)
+{
+	return f->name ? f->name : f->hex;
+}
+
+/* Frames of one address, innermost first; at least one (the hex). */
+size_t	d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
+	    uint32_t seg, uint64_t addr, int is_return, struct d9m_frame *out,
+	    size_t max);
+/* Frames of a whole stack, leaf first, inline levels expanded. */
+size_t	d9m_stack_frames(const struct d9m_model *m,
+	    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
+	    struct d9m_frame *out, size_t max);
+/* Whether a frame name is an allocator hook (ANALYSIS 7, heap graph). */
+int	d9m_is_alloc_hook(const char *name);
+/* Like d9m_stack_frames, without the leading allocator-hook addresses. */
+size_t	d9m_alloc_frames(const struct d9m_model *m,
+	    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
+	    struct d9m_frame *out, size_t max);
+/* Sort the symbol table by (segment, address, depth); from finish(). */
+int	d9m_symbols_index(struct d9m_model *m);
+/* Whether the trace's own table names this address. */
+int	d9m_symbol_known(const struct d9m_model *m, uint32_t seg, uint64_t addr);
+
+#endif

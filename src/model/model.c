@@ -1,0 +1,140 @@
+/*
+ * model.c: lifetime of the model and loading. Loading feeds the reader's
+ * events through the builder sink; d9m_model_finish() (timeline.c) then
+ * sorts and derives.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+#include "model/build.h"
+#include "model/tables.h"
+#include "model/timeline.h"
+
+struct d9m_model *
+d9m_model_new(void)
+{
+	struct d9m_model *m = calloc(1, sizeof *m);
+
+	if (m == NULL)
+		return NULL;
+	d9_arena_init(&m->arena, 256 * 1024);
+	d9_intern_init(&m->strs, &m->arena);
+	d9_intern_init(&m->stacks, &m->arena);
+	d9_intern_init(&m->lists, &m->arena);
+	if (d9m_builder_new(m) < 0) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void
+d9m_model_free(struct d9m_model **pm)
+{
+	struct d9m_model *m = *pm;
+	struct d9m_tabref t[32];
+	size_t n;
+
+	if (m == NULL)
+		return;
+	n = d9m_model_tables(m, t, 32);
+	for (size_t i = 0; i < n; i++)
+		d9m_tab_free(t[i].tab, t[i].desc);
+	d9m_timeline_free(m);
+	free(m->tasks.slots);
+	free(m->tidmap_tid);
+	free(m->tidmap_worker);
+	free(m->tname_tid);
+	free(m->tname_name);
+	for (size_t i = 0; i < m->nerrors; i++)
+		free(m->errors[i]);
+	free(m->errors);
+	d9m_builder_free(m);
+	d9_intern_free(&m->strs);
+	d9_intern_free(&m->stacks);
+	d9_intern_free(&m->lists);
+	d9_arena_free(&m->arena);
+	free(m);
+	*pm = NULL;
+}
+
+int
+d9m_model_add_error(struct d9m_model *m, const char *msg)
+{
+	char *copy;
+
+	if (d9_grow(&m->errors, &m->caperrors, m->nerrors + 1,
+	    sizeof *m->errors) < 0 || (copy = strdup(msg)) == NULL)
+		return -1;
+	m->errors[m->nerrors++] = copy;
+	return 0;
+}
+
+struct load_note {
+	struct d9m_model *m;
+	void		(*note)(void *, const char *);
+	void		*ctx;
+};
+
+static void
+on_note(void *ctx, const char *msg)
+{
+	struct load_note *ln = ctx;
+
+	d9m_model_add_error(ln->m, msg);
+	if (ln->note)
+		ln->note(ln->ctx, msg);
+}
+
+void
+d9m_model_sink(struct d9m_model *m, struct d9p_sink *sink)
+{
+	d9m_builder_sink(m, sink);
+}
+
+int
+d9m_model_load(struct d9m_model *m, const char *const *paths, size_t npaths,
+    struct d9p_progress *progress, void (*note)(void *, const char *),
+    void *note_ctx, struct d9p_read_stats *stats)
+{
+	struct load_note ln = { m, note, note_ctx };
+	struct d9p_read_opts o = { on_note, &ln, progress };
+	struct d9p_sink sink;
+
+	if (m->builder == NULL)
+		return -1;
+	d9m_builder_sink(m, &sink);
+	m->finished = 0;
+	return d9p_read_paths(paths, npaths, &sink, &o, stats);
+}
+
+uint32_t
+d9m_worker_slot(const struct d9m_model *m, uint32_t id)
+{
+	size_t lo = 0, hi = m->nworkers;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->workers[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nworkers && m->workers[lo].id == id ? (uint32_t)lo :
+	    D9_NONE;
+}
+
+const char *
+d9m_meta_get(const struct d9m_model *m, const char *key)
+{
+	uint32_t k = d9_intern_find(&m->strs, key, strlen(key));
+
+	if (k == D9_NONE)
+		return NULL;
+	for (size_t i = m->meta.n; i-- > 0; )
+		if (m->meta.key[i] == k)
+			return d9m_str(m, m->meta.val[i]);
+	return NULL;
+}

@@ -1,0 +1,324 @@
+/*
+ * model.h: the loaded trace as columns (struct of arrays), one table per
+ * event kind, each sorted by (timestamp, arrival order) once loading is
+ * done. Strings, stacks and field lists are interned once and referenced
+ * by uint32_t id; tasks are referenced by their row in the tasks table.
+ *
+ * Lifetime: d9m_model_new() ... d9m_model_load() ... d9m_model_finish()
+ * (sort + derive timelines) ... d9m_model_free(). Everything derived
+ * (polls, parks, per-worker ranges) is rebuilt by d9m_model_finish().
+ * Analyses are pure functions of a finished model (see analysis.h).
+ */
+#ifndef D9M_MODEL_H
+#define D9M_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/intern.h"
+#include "parse/reader.h"
+
+#define D9M_ABSENT	UINT64_MAX	/* optional u64 value not present */
+
+enum d9m_rt_kind {
+	D9M_RT_POLL_START,
+	D9M_RT_POLL_END,
+	D9M_RT_PARK,
+	D9M_RT_UNPARK
+};
+
+/* Runtime events of workers: PollStart/End, WorkerPark/Unpark. */
+struct d9m_rt {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint8_t		*kind;		/* enum d9m_rt_kind */
+	uint32_t	*worker;
+	uint32_t	*a;		/* start: task row; park/unpark: parkinfo row */
+	uint32_t	*loc;		/* start: spawn location string id */
+	uint8_t		*lq;		/* local queue (u8 on the wire) */
+};
+
+/* Extra columns of park/unpark events. */
+struct d9m_parkinfo {
+	size_t		 n, cap;
+	uint64_t	*cpu_ns;	/* thread CPU time */
+	uint64_t	*sched_wait;	/* unpark only; D9M_ABSENT */
+	uint32_t	*tid;		/* D9_NONE when absent */
+};
+
+struct d9m_wakes {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint32_t	*waker;		/* task row, D9_NONE for task id 0 */
+	uint32_t	*woken;		/* task row */
+	uint32_t	*worker;	/* target_worker: worker that issued it */
+	/* derived: rows sorted by (woken, ts); by_woken_off[task] .. +1 */
+	uint32_t	*by_woken;
+	uint32_t	*by_woken_off;	/* ntasks + 1 entries */
+};
+
+struct d9m_queue {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint32_t	*global;
+};
+
+enum {
+	D9M_TASK_SPAWNED = 1,		/* has a TaskSpawnEvent */
+	D9M_TASK_TERMINATED = 2,
+	D9M_TASK_INSTRUMENTED = 4,	/* field true or absent (reference) */
+	D9M_TASK_INSTR_FIELD = 8	/* the instrumented field was present */
+};
+
+struct d9m_tasks {
+	size_t		 n, cap;
+	uint64_t	*id;		/* the trace's task id */
+	uint32_t	*loc;		/* spawn location (spawn event wins) */
+	uint64_t	*spawn_ts;	/* last TaskSpawnEvent, D9M_ABSENT */
+	uint64_t	*term_ts;	/* last TaskTerminateEvent, D9M_ABSENT */
+	uint8_t		*flags;
+	uint32_t	*slots;		/* hash: id -> row + 1 */
+	size_t		 nslots;
+};
+
+struct d9m_cpu {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint32_t	*tid;
+	uint32_t	*wire_worker;	/* worker_id as recorded */
+	uint32_t	*worker;	/* derived: attributed worker (ADR-0001) */
+	uint8_t		*source;	/* 0 on-CPU, 1 context switch */
+	uint32_t	*stack;		/* stack id */
+	uint32_t	*cpu;		/* D9_NONE when absent */
+	uint32_t	*seg;
+	uint32_t	*poll;		/* derived: poll row, D9_NONE */
+	uint8_t		*lane;		/* derived: 1 if the worker has a lane */
+};
+
+struct d9m_dumps {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint32_t	*task;
+	uint32_t	*stack;
+	uint32_t	*seg;
+};
+
+struct d9m_allocs {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint64_t	*size;
+	uint64_t	*addr;
+	uint32_t	*tid;
+	uint32_t	*stack;
+	uint32_t	*seg;
+};
+
+struct d9m_frees {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint64_t	*addr;
+	uint64_t	*size;
+	uint64_t	*alloc_ts;
+	uint32_t	*tid;
+};
+
+enum d9m_span_kind { D9M_SPAN_ENTER, D9M_SPAN_EXIT, D9M_SPAN_CLOSE };
+
+/* Raw span events (SpanEnter:/SpanExit:/SpanClose and legacy names). */
+struct d9m_spanev {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint8_t		*kind;
+	uint32_t	*worker;
+	uint64_t	*span_id;
+	uint64_t	*parent;	/* D9M_ABSENT */
+	uint32_t	*name;		/* span_name string id */
+	uint32_t	*site;		/* schema name string id */
+	uint32_t	*fields;	/* field list id, D9_NONE: no fields */
+};
+
+/* Events of any other schema, fields rendered as text. */
+struct d9m_custom {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint32_t	*name;		/* schema name string id */
+	uint32_t	*fields;	/* field list id */
+	uint32_t	*seg;
+};
+
+/* One row per (segment, address, inline depth) of SymbolTableEntry. */
+struct d9m_symbols {
+	size_t		 n, cap;
+	uint32_t	*seg;
+	uint64_t	*addr;
+	uint32_t	*depth;
+	uint32_t	*name;
+	uint32_t	*file;		/* D9_NONE when unknown */
+	uint32_t	*line;
+};
+
+/* Memory maps written by libd9rec (ProcMapsEntry). */
+struct d9m_maps {
+	size_t		 n, cap;
+	uint32_t	*seg;
+	uint64_t	*start, *end, *off;
+	uint32_t	*path;
+	uint32_t	*build_id;	/* D9_NONE when absent */
+};
+
+struct d9m_clock {
+	size_t		 n, cap;
+	uint64_t	*mono;
+	uint64_t	*real;
+	uint32_t	*seg;
+};
+
+/* Segment metadata: every (segment, key, value) in arrival order. */
+struct d9m_meta {
+	size_t		 n, cap;
+	uint32_t	*seg;
+	uint32_t	*key;
+	uint32_t	*val;
+	uint64_t	 legacy_wall;	/* first wall-clock metadata ts, or 0 */
+};
+
+struct d9m_overflow {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint64_t	*allocs, *frees;
+};
+
+/* A segment: one input, or a part of a concatenated stream. */
+struct d9m_segs {
+	size_t		 n, cap;
+	uint32_t	*input;		/* input name string id */
+};
+
+/* ---- derived by d9m_model_finish() ---- */
+
+enum { D9M_POLL_OPEN_ENDED = 1 };
+
+/* Reconstructed polls, grouped by worker, each group sorted by start. */
+struct d9m_polls {
+	size_t		 n, cap;
+	uint64_t	*start, *end;
+	uint32_t	*task;		/* task row, D9_NONE */
+	uint32_t	*loc;
+	uint32_t	*worker;	/* worker slot (index in d9m_model.workers) */
+	uint8_t		*lq;
+	uint8_t		*flags;
+};
+
+/* Park periods [park, unpark] and active periods [unpark, park]. */
+struct d9m_periods {
+	size_t		 n, cap;
+	uint64_t	*start, *end;
+	uint32_t	*worker;	/* worker slot */
+	uint64_t	*sched_wait;	/* parks: D9M_ABSENT; actives: unused */
+	double		*ratio;		/* actives: CPU ratio; parks: unused */
+};
+
+/* Block-in-place hand-offs (ANALYSIS 3). */
+struct d9m_gaps {
+	size_t		 n, cap;
+	uint32_t	*worker;	/* worker id */
+	uint32_t	*from_tid, *to_tid;
+	uint64_t	*start, *end;
+};
+
+struct d9m_worker {
+	uint32_t	 id;
+	size_t		 poll0, npolls;		/* rows in polls */
+	size_t		 park0, nparks;		/* rows in parks */
+	size_t		 act0, nacts;		/* rows in actives */
+	uint32_t	 runtime;		/* string id of runtime name, D9_NONE */
+};
+
+struct d9m_model {
+	struct d9_arena	 arena;
+	struct d9_intern strs;		/* text */
+	struct d9_intern stacks;	/* little-endian u64 address lists */
+	struct d9_intern lists;		/* field lists: u64 (key id << 32 | value id) */
+
+	struct d9m_rt	 rt;
+	struct d9m_parkinfo parkinfo;
+	struct d9m_wakes wakes;
+	struct d9m_queue queue;
+	struct d9m_tasks tasks;
+	struct d9m_cpu	 cpu;
+	struct d9m_dumps dumps;
+	struct d9m_allocs allocs;
+	struct d9m_frees frees;
+	struct d9m_overflow overflow;
+	struct d9m_spanev spanev;
+	struct d9m_custom custom;
+	struct d9m_symbols symbols;
+	struct d9m_maps	 maps;
+	struct d9m_clock clock;
+	struct d9m_meta	 meta;
+	struct d9m_segs	 segs;
+
+	/* tid -> worker, last park/unpark wins (reference rule) */
+	uint32_t	*tidmap_tid, *tidmap_worker;
+	size_t		 tidmap_n, tidmap_cap;
+	/* tid -> thread name string id */
+	uint32_t	*tname_tid, *tname_name;
+	size_t		 tname_n, tname_cap;
+
+	char		**errors;	/* messages about skipped input */
+	size_t		 nerrors, caperrors;
+
+	/* derived */
+	struct d9m_polls polls;
+	struct d9m_periods parks;
+	struct d9m_periods actives;
+	struct d9m_gaps	 gaps;
+	struct d9m_worker *workers;	/* sorted by id */
+	size_t		 nworkers;
+	uint64_t	 min_ts, max_ts;	/* over runtime events */
+	uint64_t	 rt_events;		/* polls, parks, unparks, queue, wakes */
+	int		 finished;
+
+	struct d9m_builder *builder;	/* while loading */
+};
+
+struct d9m_model *d9m_model_new(void);
+void	 d9m_model_free(struct d9m_model **m);
+/* Read paths into the model (may be called more than once). Messages
+ * about bad input go to m->errors and, when note is set, to note too. */
+int	 d9m_model_load(struct d9m_model *m, const char *const *paths,
+	    size_t npaths, struct d9p_progress *progress,
+	    void (*note)(void *, const char *), void *note_ctx,
+	    struct d9p_read_stats *stats);
+/* The sink that feeds this model (for callers driving the reader). */
+void	 d9m_model_sink(struct d9m_model *m, struct d9p_sink *sink);
+/* Sort every table by time and derive the timelines. */
+int	 d9m_model_finish(struct d9m_model *m);
+int	 d9m_model_add_error(struct d9m_model *m, const char *msg);
+
+/* Task row of a task id, D9_NONE if unknown. */
+uint32_t d9m_task_find(const struct d9m_model *m, uint64_t id);
+/* Worker slot of a worker id, D9_NONE if it has no lane. */
+uint32_t d9m_worker_slot(const struct d9m_model *m, uint32_t id);
+/* Latest value of a metadata key (over all segments), or NULL. */
+const char *d9m_meta_get(const struct d9m_model *m, const char *key);
+
+static inline const char *
+d9m_str(const struct d9m_model *m, uint32_t id)
+{
+	return d9_intern_str(&m->strs, id, NULL);
+}
+
+/* Frames of a stack id: *n little-endian u64 at the returned pointer. */
+static inline const uint8_t *
+d9m_stack(const struct d9m_model *m, uint32_t id, size_t *n)
+{
+	uint32_t len;
+	const char *p = d9_intern_str(&m->stacks, id, &len);
+
+	*n = len / 8;
+	return (const uint8_t *)p;
+}
+
+#endif

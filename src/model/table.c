@@ -1,0 +1,159 @@
+/*
+ * table.c: columns are reached through the descriptor's offsets. The sort
+ * is an LSD radix sort on (key - min) in 11-bit digits, skipping digits
+ * that are the same for every key: traces span seconds, so three passes
+ * usually suffice, and equal keys keep their arrival order (stable),
+ * which is what the reference's stable sort by timestamp does.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+#include "model/table.h"
+
+static void **
+colp(void *tab, const struct d9m_col *c)
+{
+	return (void **)((char *)tab + c->off);
+}
+
+size_t
+d9m_tab_push(void *tab, const struct d9m_tabdesc *d)
+{
+	size_t *n = tab, *cap = n + 1;
+
+	if (*n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 256;
+
+		for (size_t i = 0; i < d->ncols; i++) {
+			void **p = colp(tab, &d->cols[i]);
+			void *q = realloc(*p, nc * d->cols[i].elem);
+
+			if (q == NULL)
+				return SIZE_MAX;
+			*p = q;
+		}
+		*cap = nc;
+	}
+	return (*n)++;
+}
+
+void
+d9m_tab_free(void *tab, const struct d9m_tabdesc *d)
+{
+	for (size_t i = 0; i < d->ncols; i++) {
+		void **p = colp(tab, &d->cols[i]);
+
+		free(*p);
+		*p = NULL;
+	}
+	((size_t *)tab)[0] = 0;
+	((size_t *)tab)[1] = 0;
+}
+
+int
+d9m_tab_permute(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
+    size_t n)
+{
+	size_t *cap = (size_t *)tab + 1;
+
+	for (size_t c = 0; c < d->ncols; c++) {
+		void **p = colp(tab, &d->cols[c]);
+		size_t el = d->cols[c].elem;
+		char *src = *p, *dst;
+
+		if (n == 0)
+			continue;
+		dst = malloc(n * el);
+		if (dst == NULL)
+			return -1;
+		switch (el) {
+		case 8:
+			for (size_t i = 0; i < n; i++)
+				((uint64_t *)(void *)dst)[i] =
+				    ((uint64_t *)(void *)src)[perm[i]];
+			break;
+		case 4:
+			for (size_t i = 0; i < n; i++)
+				((uint32_t *)(void *)dst)[i] =
+				    ((uint32_t *)(void *)src)[perm[i]];
+			break;
+		case 1:
+			for (size_t i = 0; i < n; i++)
+				dst[i] = src[perm[i]];
+			break;
+		default:
+			for (size_t i = 0; i < n; i++)
+				memcpy(dst + i * el, src + (size_t)perm[i] * el,
+				    el);
+		}
+		free(src);
+		*p = dst;
+	}
+	*(size_t *)tab = n;
+	*cap = n;
+	return 0;
+}
+
+int
+d9m_sort_perm(const uint64_t *keys, size_t n, uint32_t *perm)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, span;
+	uint32_t *tmp, *a = perm, *b;
+	size_t count[2048];
+
+	for (size_t i = 0; i < n; i++) {
+		perm[i] = (uint32_t)i;
+		if (keys[i] < lo)
+			lo = keys[i];
+		if (keys[i] > hi)
+			hi = keys[i];
+	}
+	if (n < 2)
+		return 0;
+	span = hi - lo;
+	if ((tmp = malloc(n * sizeof *tmp)) == NULL)
+		return -1;
+	b = tmp;
+	for (unsigned shift = 0; shift < 64 && (span >> shift) != 0;
+	    shift += 11) {
+		memset(count, 0, sizeof count);
+		for (size_t i = 0; i < n; i++)
+			count[((keys[a[i]] - lo) >> shift) & 2047]++;
+		for (size_t i = 0, sum = 0; i < 2048; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[((keys[a[i]] - lo) >> shift) & 2047]++] = a[i];
+		uint32_t *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != perm)
+		memcpy(perm, a, n * sizeof *perm);
+	free(tmp);
+	return 0;
+}
+
+int
+d9m_tab_sort(void *tab, const struct d9m_tabdesc *d)
+{
+	size_t n = d9m_tab_n(tab);
+	uint32_t *perm;
+	const uint64_t *keys;
+	int rc;
+
+	if (n < 2 || d->ts_off == SIZE_MAX)
+		return 0;
+	keys = *(uint64_t **)(void *)((char *)tab + d->ts_off);
+	if ((perm = malloc(n * sizeof *perm)) == NULL)
+		return -1;
+	rc = d9m_sort_perm(keys, n, perm);
+	if (rc == 0)
+		rc = d9m_tab_permute(tab, d, perm, n);
+	free(perm);
+	return rc;
+}

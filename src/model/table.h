@@ -1,0 +1,44 @@
+/*
+ * table.h: generic handling of the model's column tables. Every table
+ * struct begins with `size_t n, cap;` followed by column pointers; a
+ * table descriptor lists where its columns are and how wide an element
+ * is, so growing, sorting by time, filtering and freeing are written once.
+ */
+#ifndef D9M_TABLE_H
+#define D9M_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct d9m_col {
+	uint16_t	off;		/* offsetof the column pointer */
+	uint16_t	elem;		/* element size */
+};
+
+struct d9m_tabdesc {
+	const char		*name;
+	const struct d9m_col	*cols;
+	size_t			 ncols;
+	size_t			 ts_off;	/* column sorted by, or SIZE_MAX */
+};
+
+#define D9M_COL(T, f) { (uint16_t)offsetof(T, f), (uint16_t)sizeof(*((T *)0)->f) }
+
+/* Append one row (columns uninitialised); returns its index or SIZE_MAX. */
+size_t	d9m_tab_push(void *tab, const struct d9m_tabdesc *d);
+void	d9m_tab_free(void *tab, const struct d9m_tabdesc *d);
+/* Reorder every column by perm (new row i = old row perm[i]). */
+int	d9m_tab_permute(void *tab, const struct d9m_tabdesc *d,
+	    const uint32_t *perm, size_t n);
+/* Stable sort of the table by its ts column. */
+int	d9m_tab_sort(void *tab, const struct d9m_tabdesc *d);
+/* Stable permutation sorting keys ascending (LSD radix). */
+int	d9m_sort_perm(const uint64_t *keys, size_t n, uint32_t *perm);
+
+static inline size_t
+d9m_tab_n(const void *tab)
+{
+	return *(const size_t *)tab;
+}
+
+#endif

@@ -1,0 +1,83 @@
+/* tables.c: column lists of the model's tables (see table.h). */
+#include "model/tables.h"
+
+#define TAB(var, T, sorted, ...) \
+	static const struct d9m_col var##_cols[] = { __VA_ARGS__ }; \
+	const struct d9m_tabdesc var = { #T, var##_cols, \
+	    sizeof var##_cols / sizeof var##_cols[0], sorted }
+#define C(T, f) D9M_COL(struct T, f)
+#define BY(T, f) offsetof(struct T, f)
+#define UNSORTED SIZE_MAX
+
+TAB(d9m_desc_rt, d9m_rt, BY(d9m_rt, ts), C(d9m_rt, ts), C(d9m_rt, kind),
+    C(d9m_rt, worker), C(d9m_rt, a), C(d9m_rt, loc), C(d9m_rt, lq));
+TAB(d9m_desc_parkinfo, d9m_parkinfo, UNSORTED, C(d9m_parkinfo, cpu_ns),
+    C(d9m_parkinfo, sched_wait), C(d9m_parkinfo, tid));
+TAB(d9m_desc_wakes, d9m_wakes, BY(d9m_wakes, ts), C(d9m_wakes, ts),
+    C(d9m_wakes, waker), C(d9m_wakes, woken), C(d9m_wakes, worker));
+TAB(d9m_desc_queue, d9m_queue, BY(d9m_queue, ts), C(d9m_queue, ts),
+    C(d9m_queue, global));
+TAB(d9m_desc_tasks, d9m_tasks, UNSORTED, C(d9m_tasks, id),
+    C(d9m_tasks, loc), C(d9m_tasks, spawn_ts), C(d9m_tasks, term_ts),
+    C(d9m_tasks, flags));
+TAB(d9m_desc_cpu, d9m_cpu, BY(d9m_cpu, ts), C(d9m_cpu, ts), C(d9m_cpu, tid),
+    C(d9m_cpu, wire_worker), C(d9m_cpu, source), C(d9m_cpu, stack),
+    C(d9m_cpu, cpu), C(d9m_cpu, seg));
+TAB(d9m_desc_dumps, d9m_dumps, BY(d9m_dumps, ts), C(d9m_dumps, ts),
+    C(d9m_dumps, task), C(d9m_dumps, stack), C(d9m_dumps, seg));
+TAB(d9m_desc_allocs, d9m_allocs, BY(d9m_allocs, ts), C(d9m_allocs, ts),
+    C(d9m_allocs, size), C(d9m_allocs, addr), C(d9m_allocs, tid),
+    C(d9m_allocs, stack), C(d9m_allocs, seg));
+TAB(d9m_desc_frees, d9m_frees, BY(d9m_frees, ts), C(d9m_frees, ts),
+    C(d9m_frees, addr), C(d9m_frees, size), C(d9m_frees, alloc_ts),
+    C(d9m_frees, tid));
+TAB(d9m_desc_overflow, d9m_overflow, BY(d9m_overflow, ts),
+    C(d9m_overflow, ts), C(d9m_overflow, allocs), C(d9m_overflow, frees));
+TAB(d9m_desc_spanev, d9m_spanev, BY(d9m_spanev, ts), C(d9m_spanev, ts),
+    C(d9m_spanev, kind), C(d9m_spanev, worker), C(d9m_spanev, span_id),
+    C(d9m_spanev, parent), C(d9m_spanev, name), C(d9m_spanev, site),
+    C(d9m_spanev, fields));
+TAB(d9m_desc_custom, d9m_custom, BY(d9m_custom, ts), C(d9m_custom, ts),
+    C(d9m_custom, name), C(d9m_custom, fields), C(d9m_custom, seg));
+TAB(d9m_desc_symbols, d9m_symbols, UNSORTED, C(d9m_symbols, seg),
+    C(d9m_symbols, addr), C(d9m_symbols, depth), C(d9m_symbols, name),
+    C(d9m_symbols, file), C(d9m_symbols, line));
+TAB(d9m_desc_maps, d9m_maps, UNSORTED, C(d9m_maps, seg), C(d9m_maps, start),
+    C(d9m_maps, end), C(d9m_maps, off), C(d9m_maps, path),
+    C(d9m_maps, build_id));
+TAB(d9m_desc_clock, d9m_clock, BY(d9m_clock, mono), C(d9m_clock, mono),
+    C(d9m_clock, real), C(d9m_clock, seg));
+TAB(d9m_desc_meta, d9m_meta, UNSORTED, C(d9m_meta, seg), C(d9m_meta, key),
+    C(d9m_meta, val));
+TAB(d9m_desc_segs, d9m_segs, UNSORTED, C(d9m_segs, input));
+TAB(d9m_desc_polls, d9m_polls, UNSORTED, C(d9m_polls, start),
+    C(d9m_polls, end), C(d9m_polls, task), C(d9m_polls, loc),
+    C(d9m_polls, worker), C(d9m_polls, lq), C(d9m_polls, flags));
+TAB(d9m_desc_periods, d9m_periods, UNSORTED, C(d9m_periods, start),
+    C(d9m_periods, end), C(d9m_periods, worker), C(d9m_periods, sched_wait),
+    C(d9m_periods, ratio));
+TAB(d9m_desc_gaps, d9m_gaps, UNSORTED, C(d9m_gaps, worker),
+    C(d9m_gaps, from_tid), C(d9m_gaps, to_tid), C(d9m_gaps, start),
+    C(d9m_gaps, end));
+
+size_t
+d9m_model_tables(struct d9m_model *m, struct d9m_tabref *out, size_t max)
+{
+	struct d9m_tabref all[] = {
+		{ &m->rt, &d9m_desc_rt }, { &m->parkinfo, &d9m_desc_parkinfo },
+		{ &m->wakes, &d9m_desc_wakes }, { &m->queue, &d9m_desc_queue },
+		{ &m->tasks, &d9m_desc_tasks }, { &m->cpu, &d9m_desc_cpu },
+		{ &m->dumps, &d9m_desc_dumps }, { &m->allocs, &d9m_desc_allocs },
+		{ &m->frees, &d9m_desc_frees },
+		{ &m->overflow, &d9m_desc_overflow },
+		{ &m->spanev, &d9m_desc_spanev }, { &m->custom, &d9m_desc_custom },
+		{ &m->symbols, &d9m_desc_symbols }, { &m->maps, &d9m_desc_maps },
+		{ &m->clock, &d9m_desc_clock }, { &m->meta, &d9m_desc_meta },
+		{ &m->segs, &d9m_desc_segs },
+	};
+	size_t n = sizeof all / sizeof all[0];
+
+	for (size_t i = 0; i < n && i < max; i++)
+		out[i] = all[i];
+	return n;
+}

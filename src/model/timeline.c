@@ -1,0 +1,459 @@
+/*
+ * timeline.c: see timeline.h. Runtime events are bucketed by worker with
+ * a counting pass over the time-sorted table, which keeps equal
+ * timestamps in arrival order (the reference's stable sort).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/wire.h"
+#include "model/frames.h"
+#include "model/tables.h"
+#include "model/timeline.h"
+
+void
+d9m_timeline_free(struct d9m_model *m)
+{
+	d9m_tab_free(&m->polls, &d9m_desc_polls);
+	d9m_tab_free(&m->parks, &d9m_desc_periods);
+	d9m_tab_free(&m->actives, &d9m_desc_periods);
+	d9m_tab_free(&m->gaps, &d9m_desc_gaps);
+	free(m->workers);
+	m->workers = NULL;
+	m->nworkers = 0;
+	free(m->cpu.worker);
+	free(m->cpu.poll);
+	free(m->cpu.lane);
+	m->cpu.worker = m->cpu.poll = NULL;
+	m->cpu.lane = NULL;
+	free(m->wakes.by_woken);
+	free(m->wakes.by_woken_off);
+	m->wakes.by_woken = m->wakes.by_woken_off = NULL;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+find_workers(struct d9m_model *m)
+{
+	uint32_t *ids = malloc((m->rt.n + 1) * sizeof *ids);
+	size_t n = 0;
+
+	if (ids == NULL)
+		return -1;
+	for (size_t i = 0; i < m->rt.n; i++)
+		ids[n++] = m->rt.worker[i];
+	qsort(ids, n, sizeof *ids, cmp_u32);
+	m->workers = calloc(n ? n : 1, sizeof *m->workers);
+	if (m->workers == NULL) {
+		free(ids);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || ids[i] != ids[i - 1]) {
+			m->workers[m->nworkers].id = ids[i];
+			m->workers[m->nworkers].runtime = D9_NONE;
+			m->nworkers++;
+		}
+	free(ids);
+	return 0;
+}
+
+/* Gaps where a worker's OS thread changed (ANALYSIS 3). `order` is the
+ * rt rows grouped by worker slot, time-sorted within each. */
+static int
+find_gaps(struct d9m_model *m, const uint32_t *order, const size_t *off)
+{
+	for (size_t w = 0; w < m->nworkers; w++) {
+		uint32_t cur = D9_NONE, last = D9_NONE;
+		uint64_t last_ts = 0;
+
+		for (size_t k = off[w]; k < off[w + 1]; k++) {
+			uint32_t r = order[k], tid, expect;
+			uint8_t kind = m->rt.kind[r];
+
+			if (kind != D9M_RT_PARK && kind != D9M_RT_UNPARK)
+				continue;
+			tid = m->parkinfo.tid[m->rt.a[r]];
+			if (tid == D9_NONE)
+				continue;
+			expect = cur != D9_NONE ? cur : last;
+			if (expect != D9_NONE && tid != expect) {
+				size_t g = d9m_tab_push(&m->gaps, &d9m_desc_gaps);
+
+				if (g == SIZE_MAX)
+					return -1;
+				m->gaps.worker[g] = m->workers[w].id;
+				m->gaps.from_tid[g] = expect;
+				m->gaps.to_tid[g] = tid;
+				m->gaps.start[g] = last_ts;
+				m->gaps.end[g] = m->rt.ts[r];
+			}
+			cur = kind == D9M_RT_UNPARK ? tid : D9_NONE;
+			last = tid;
+			last_ts = m->rt.ts[r];
+		}
+	}
+	/* sort by start (few gaps: insertion sort keeps it simple) */
+	for (size_t i = 1; i < m->gaps.n; i++)
+		for (size_t j = i; j > 0 &&
+		    m->gaps.start[j - 1] > m->gaps.start[j]; j--) {
+			struct d9m_gaps *g = &m->gaps;
+			uint32_t t32;
+			uint64_t t64;
+
+#define SWAP(col, tmp) tmp = g->col[j]; g->col[j] = g->col[j - 1]; \
+	g->col[j - 1] = tmp
+			SWAP(worker, t32); SWAP(from_tid, t32); SWAP(to_tid, t32);
+			SWAP(start, t64); SWAP(end, t64);
+#undef SWAP
+		}
+	return 0;
+}
+
+static int
+overlaps_gap(const struct d9m_model *m, uint32_t worker, uint64_t unpark,
+    uint64_t park)
+{
+	for (size_t i = 0; i < m->gaps.n; i++)
+		if (m->gaps.worker[i] == worker && m->gaps.start[i] < park &&
+		    m->gaps.end[i] > unpark)
+			return 1;
+	return 0;
+}
+
+static size_t
+push_period(struct d9m_periods *p, uint32_t w, uint64_t start, uint64_t end)
+{
+	size_t r = d9m_tab_push(p, &d9m_desc_periods);
+
+	if (r != SIZE_MAX) {
+		p->start[r] = start;
+		p->end[r] = end;
+		p->worker[r] = w;
+		p->sched_wait[r] = D9M_ABSENT;
+		p->ratio[r] = 0;
+	}
+	return r;
+}
+
+struct open_poll {
+	int		 open;
+	uint64_t	 start;
+	uint32_t	 task, loc;
+	uint8_t		 lq;
+};
+
+static int
+emit_poll(struct d9m_model *m, uint32_t w, struct open_poll *op,
+    uint64_t end, int open_ended)
+{
+	size_t r = d9m_tab_push(&m->polls, &d9m_desc_polls);
+
+	if (r == SIZE_MAX)
+		return -1;
+	m->polls.start[r] = op->start;
+	m->polls.end[r] = end;
+	m->polls.task[r] = op->task;
+	m->polls.loc[r] = op->loc;
+	m->polls.worker[r] = w;
+	m->polls.lq[r] = op->lq;
+	m->polls.flags[r] = open_ended ? D9M_POLL_OPEN_ENDED : 0;
+	op->open = 0;
+	return 0;
+}
+
+/* ANALYSIS 2 for one worker. */
+static int
+walk_worker(struct d9m_model *m, uint32_t w, const uint32_t *rows, size_t n)
+{
+	struct d9m_worker *wk = &m->workers[w];
+	struct open_poll op = { 0 };
+	int have_park = 0, have_unpark = 0;
+	uint64_t park_ts = 0, unpark_ts = 0, unpark_cpu = 0;
+
+	wk->poll0 = m->polls.n;
+	wk->park0 = m->parks.n;
+	wk->act0 = m->actives.n;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t r = rows[k];
+		uint64_t ts = m->rt.ts[r];
+		size_t p;
+
+		switch (m->rt.kind[r]) {
+		case D9M_RT_POLL_START:
+			if (op.open && emit_poll(m, w, &op, ts, 1) < 0)
+				return -1;
+			op.open = 1;
+			op.start = ts;
+			op.task = m->rt.a[r];
+			op.loc = m->rt.loc[r];
+			op.lq = m->rt.lq[r];
+			break;
+		case D9M_RT_POLL_END:
+			if (op.open && emit_poll(m, w, &op, ts, 0) < 0)
+				return -1;
+			break;
+		case D9M_RT_PARK:
+			if (op.open && emit_poll(m, w, &op, ts, 1) < 0)
+				return -1;
+			have_park = 1;
+			park_ts = ts;
+			if (have_unpark) {
+				uint64_t cpu = m->parkinfo.cpu_ns[m->rt.a[r]];
+
+				have_unpark = 0;
+				if (overlaps_gap(m, wk->id, unpark_ts, ts))
+					break;
+				p = push_period(&m->actives, w, unpark_ts, ts);
+				if (p == SIZE_MAX)
+					return -1;
+				if (ts == unpark_ts)
+					m->actives.ratio[p] = 1.0;
+				else {
+					double r8 = (double)(int64_t)(cpu -
+					    unpark_cpu) / (double)(ts - unpark_ts);
+
+					m->actives.ratio[p] = r8 > 1 ? 1 : r8;
+				}
+			}
+			break;
+		case D9M_RT_UNPARK:
+			if (have_park) {
+				p = push_period(&m->parks, w, park_ts, ts);
+				if (p == SIZE_MAX)
+					return -1;
+				m->parks.sched_wait[p] =
+				    m->parkinfo.sched_wait[m->rt.a[r]];
+				have_park = 0;
+			}
+			have_unpark = 1;
+			unpark_ts = ts;
+			unpark_cpu = m->parkinfo.cpu_ns[m->rt.a[r]];
+			break;
+		}
+	}
+	if (have_park && push_period(&m->parks, w, park_ts, m->max_ts) ==
+	    SIZE_MAX)
+		return -1;
+	wk->npolls = m->polls.n - wk->poll0;
+	wk->nparks = m->parks.n - wk->park0;
+	wk->nacts = m->actives.n - wk->act0;
+	return 0;
+}
+
+uint32_t
+d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
+{
+	const struct d9m_worker *wk;
+	size_t lo, hi;
+
+	if (w >= m->nworkers)
+		return D9_NONE;
+	wk = &m->workers[w];
+	lo = wk->poll0;
+	hi = wk->poll0 + wk->npolls;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->polls.start[mid] <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > wk->poll0 ? (uint32_t)(lo - 1) : D9_NONE;
+}
+
+static uint32_t
+tid_worker(const struct d9m_model *m, uint32_t tid, uint32_t def)
+{
+	for (size_t i = 0; i < m->tidmap_n; i++)
+		if (m->tidmap_tid[i] == tid)
+			return m->tidmap_worker[i];
+	return def;
+}
+
+/* ANALYSIS 1 step 2-3 and section 4. */
+static int
+attribute_cpu(struct d9m_model *m)
+{
+	struct d9m_cpu *c = &m->cpu;
+	size_t n = c->n ? c->n : 1;
+
+	c->worker = malloc(n * sizeof *c->worker);
+	c->poll = malloc(n * sizeof *c->poll);
+	c->lane = malloc(n);
+	if (c->worker == NULL || c->poll == NULL || c->lane == NULL)
+		return -1;
+	for (size_t i = 0; i < c->n; i++) {
+		uint32_t w = tid_worker(m, c->tid[i], c->wire_worker[i]), slot, p;
+
+		for (size_t g = 0; g < m->gaps.n; g++)
+			if ((c->tid[i] == m->gaps.from_tid[g] ||
+			    c->tid[i] == m->gaps.to_tid[g]) &&
+			    c->ts[i] >= m->gaps.start[g] &&
+			    c->ts[i] < m->gaps.end[g]) {
+				w = D9_WORKER_NONE;
+				break;
+			}
+		c->worker[i] = w;
+		slot = d9m_worker_slot(m, w);
+		c->lane[i] = slot != D9_NONE;
+		c->poll[i] = D9_NONE;
+		if (slot == D9_NONE)
+			continue;
+		p = d9m_poll_at(m, slot, c->ts[i]);
+		if (p != D9_NONE && c->ts[i] <= m->polls.end[p])
+			c->poll[i] = p;
+	}
+	return 0;
+}
+
+static int
+index_wakes(struct d9m_model *m)
+{
+	struct d9m_wakes *wk = &m->wakes;
+	size_t nt = m->tasks.n;
+
+	wk->by_woken_off = calloc(nt + 2, sizeof *wk->by_woken_off);
+	wk->by_woken = malloc((wk->n ? wk->n : 1) * sizeof *wk->by_woken);
+	if (wk->by_woken_off == NULL || wk->by_woken == NULL)
+		return -1;
+	for (size_t i = 0; i < wk->n; i++)
+		wk->by_woken_off[wk->woken[i] + 2]++;
+	for (size_t t = 0; t < nt; t++)
+		wk->by_woken_off[t + 2] += wk->by_woken_off[t + 1];
+	for (size_t i = 0; i < wk->n; i++)
+		wk->by_woken[wk->by_woken_off[wk->woken[i] + 1]++] =
+		    (uint32_t)i;
+	return 0;
+}
+
+static void
+name_runtimes(struct d9m_model *m)
+{
+	/* each runtime.<name> claims its listed workers; first claim wins */
+	for (size_t i = 0; i < m->meta.n; i++) {
+		const char *k = d9m_str(m, m->meta.key[i]), *v;
+		uint32_t name;
+
+		if (strncmp(k, "runtime.", 8) != 0 || k[8] == '\0')
+			continue;
+		name = d9_intern(&m->strs, k + 8, strlen(k + 8));
+		for (v = d9m_str(m, m->meta.val[i]); *v; ) {
+			char *end;
+			unsigned long id = strtoul(v, &end, 10);
+			uint32_t slot;
+
+			if (end == v) {
+				v++;
+				continue;
+			}
+			slot = id <= UINT32_MAX ? d9m_worker_slot(m,
+			    (uint32_t)id) : D9_NONE;
+			if (slot != D9_NONE &&
+			    m->workers[slot].runtime == D9_NONE)
+				m->workers[slot].runtime = name;
+			v = end;
+		}
+	}
+}
+
+static int
+sort_tables(struct d9m_model *m)
+{
+	struct d9m_tabref t[32];
+	size_t n = d9m_model_tables(m, t, 32);
+
+	for (size_t i = 0; i < n; i++)
+		if (d9m_tab_sort(t[i].tab, t[i].desc) < 0)
+			return -1;
+	return 0;
+}
+
+static void
+bounds(struct d9m_model *m)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	if (m->rt.n) {
+		lo = m->rt.ts[0];
+		hi = m->rt.ts[m->rt.n - 1];
+	}
+	if (m->wakes.n) {
+		lo = m->wakes.ts[0] < lo ? m->wakes.ts[0] : lo;
+		hi = m->wakes.ts[m->wakes.n - 1] > hi ?
+		    m->wakes.ts[m->wakes.n - 1] : hi;
+	}
+	if (m->queue.n) {
+		lo = m->queue.ts[0] < lo ? m->queue.ts[0] : lo;
+		hi = m->queue.ts[m->queue.n - 1] > hi ?
+		    m->queue.ts[m->queue.n - 1] : hi;
+	}
+	m->min_ts = lo == UINT64_MAX ? 0 : lo;
+	m->max_ts = hi;
+	m->rt_events = m->rt.n + m->wakes.n + m->queue.n;
+}
+
+int
+d9m_model_finish(struct d9m_model *m)
+{
+	uint32_t *order = NULL;
+	size_t *off = NULL;
+	int rc = -1;
+
+	d9m_timeline_free(m);
+	if (sort_tables(m) < 0 || d9m_symbols_index(m) < 0)
+		return -1;
+	bounds(m);
+	if (find_workers(m) < 0)
+		return -1;
+	order = malloc((m->rt.n ? m->rt.n : 1) * sizeof *order);
+	off = calloc(m->nworkers + 1, sizeof *off);
+	if (order == NULL || off == NULL)
+		goto out;
+	{
+		uint32_t *slot = malloc((m->rt.n ? m->rt.n : 1) * sizeof *slot);
+		size_t *fill;
+
+		if (slot == NULL)
+			goto out;
+		for (size_t i = 0; i < m->rt.n; i++) {
+			slot[i] = d9m_worker_slot(m, m->rt.worker[i]);
+			off[slot[i] + 1]++;
+		}
+		for (size_t w = 0; w < m->nworkers; w++)
+			off[w + 1] += off[w];
+		fill = malloc((m->nworkers + 1) * sizeof *fill);
+		if (fill == NULL) {
+			free(slot);
+			goto out;
+		}
+		memcpy(fill, off, (m->nworkers + 1) * sizeof *fill);
+		for (size_t i = 0; i < m->rt.n; i++)
+			order[fill[slot[i]]++] = (uint32_t)i;
+		free(fill);
+		free(slot);
+	}
+	if (find_gaps(m, order, off) < 0)
+		goto out;
+	for (size_t w = 0; w < m->nworkers; w++)
+		if (walk_worker(m, (uint32_t)w, order + off[w],
+		    off[w + 1] - off[w]) < 0)
+			goto out;
+	if (attribute_cpu(m) < 0 || index_wakes(m) < 0)
+		goto out;
+	name_runtimes(m);
+	m->finished = 1;
+	rc = 0;
+out:
+	free(order);
+	free(off);
+	return rc;
+}

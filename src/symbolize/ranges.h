@@ -1,0 +1,37 @@
+/*
+ * ranges.h: the address ranges of one DIE, whatever the encoding:
+ * DW_AT_low_pc + DW_AT_high_pc (address or, DWARF 4+, length), DWARF 2-4
+ * DW_AT_ranges into .debug_ranges (entries relative to the CU base
+ * address, base selection entries honoured), DWARF 5 DW_AT_ranges as
+ * DW_FORM_rnglistx or DW_FORM_sec_offset into .debug_rnglists (libdwarf's
+ * "cooked" absolute addresses). Empty ranges are dropped.
+ */
+#ifndef D9S_RANGES_H
+#define D9S_RANGES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libdwarf/libdwarf.h>
+
+struct d9s_range {
+	uint64_t	lo, hi;		/* [lo, hi) */
+};
+
+struct d9s_ranges {
+	struct d9s_range	*r;
+	size_t			 n, cap;
+};
+
+/*
+ * Replace the contents of out with the ranges of die. cu_base is the CU's
+ * DW_AT_low_pc (0 when absent); cu_version its DWARF version. Returns 1
+ * when the DIE has range attributes, 0 when it has none, -1 on a libdwarf
+ * error (*err set) or when out of memory (*err untouched).
+ */
+int	d9s_ranges_read(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
+	    unsigned cu_version, uint64_t cu_base, Dwarf_Error *err);
+int	d9s_ranges_contain(const struct d9s_ranges *r, uint64_t addr);
+void	d9s_ranges_free(struct d9s_ranges *r);
+
+#endif
