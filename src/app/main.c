@@ -4,6 +4,9 @@
  * 1 bad input (nothing could be read), 2 bad usage.
  */
 #include <math.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +103,14 @@ main(int argc, char **argv)
 	struct d9a_opts o;
 	char err[256];
 	int rc;
+
+#ifdef __GLIBC__
+	/* Columns are large and short-lived while loading: a fixed mmap
+	 * threshold hands freed ones back to the system instead of letting
+	 * glibc's adaptive threshold keep them in the heap (4 MB less RSS
+	 * on the demo trace). */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 
 	if (d9a_opts_parse(&o, argc, argv, err, sizeof err) < 0) {
 		fprintf(stderr, "d9top: %s\n(d9top --help lists the options)\n",

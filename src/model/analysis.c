@@ -9,6 +9,7 @@
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/analysis.h"
+#include "model/table.h"
 
 static int
 cmp_u64(const void *a, const void *b)
@@ -36,7 +37,8 @@ d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out)
 	out->count = n;
 	if (n == 0)
 		return;
-	qsort(v, n, sizeof *v, cmp_u64);
+	if (d9m_sort_u64(v, n) < 0)
+		qsort(v, n, sizeof *v, cmp_u64);
 	out->p50 = v[d9m_rank(n, 50) - 1];
 	out->p99 = v[d9m_rank(n, 99) - 1];
 	out->max = v[n - 1];

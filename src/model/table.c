@@ -17,6 +17,25 @@ colp(void *tab, const struct d9m_col *c)
 	return (void **)((char *)tab + c->off);
 }
 
+int
+d9m_tab_reserve(void *tab, const struct d9m_tabdesc *d, size_t want)
+{
+	size_t *cap = (size_t *)tab + 1;
+
+	if (want <= *cap)
+		return 0;
+	for (size_t i = 0; i < d->ncols; i++) {
+		void **p = colp(tab, &d->cols[i]);
+		void *q = realloc(*p, want * d->cols[i].elem);
+
+		if (q == NULL)
+			return -1;
+		*p = q;
+	}
+	*cap = want;
+	return 0;
+}
+
 size_t
 d9m_tab_push(void *tab, const struct d9m_tabdesc *d)
 {
@@ -156,4 +175,42 @@ d9m_tab_sort(void *tab, const struct d9m_tabdesc *d)
 		rc = d9m_tab_permute(tab, d, perm, n);
 	free(perm);
 	return rc;
+}
+
+int
+d9m_sort_u64(uint64_t *v, size_t n)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, *tmp, *a = v, *b;
+	size_t count[2048];
+
+	for (size_t i = 0; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	if (n < 2 || lo == hi)
+		return 0;
+	if ((tmp = malloc(n * sizeof *tmp)) == NULL)
+		return -1;
+	b = tmp;
+	for (unsigned shift = 0; shift < 64 && ((hi - lo) >> shift) != 0;
+	    shift += 11) {
+		memset(count, 0, sizeof count);
+		for (size_t i = 0; i < n; i++)
+			count[((a[i] - lo) >> shift) & 2047]++;
+		for (size_t i = 0, sum = 0; i < 2048; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			b[count[((a[i] - lo) >> shift) & 2047]++] = a[i];
+		uint64_t *t = a;
+		a = b;
+		b = t;
+	}
+	if (a != v)
+		memcpy(v, a, n * sizeof *v);
+	free(tmp);
+	return 0;
 }

@@ -26,6 +26,8 @@ struct d9m_tabdesc {
 
 /* Append one row (columns uninitialised); returns its index or SIZE_MAX. */
 size_t	d9m_tab_push(void *tab, const struct d9m_tabdesc *d);
+/* Make room for want rows in total. */
+int	d9m_tab_reserve(void *tab, const struct d9m_tabdesc *d, size_t want);
 void	d9m_tab_free(void *tab, const struct d9m_tabdesc *d);
 /* Reorder every column by perm (new row i = old row perm[i]). */
 int	d9m_tab_permute(void *tab, const struct d9m_tabdesc *d,
@@ -34,6 +36,9 @@ int	d9m_tab_permute(void *tab, const struct d9m_tabdesc *d,
 int	d9m_tab_sort(void *tab, const struct d9m_tabdesc *d);
 /* Stable permutation sorting keys ascending (LSD radix). */
 int	d9m_sort_perm(const uint64_t *keys, size_t n, uint32_t *perm);
+
+/* Sort values ascending (radix; returns -1 only when out of memory). */
+int	d9m_sort_u64(uint64_t *v, size_t n);
 
 static inline size_t
 d9m_tab_n(const void *tab)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "base/wire.h"
 #include "model/frames.h"
 #include "model/tables.h"
@@ -39,28 +40,42 @@ cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Distinct worker ids of runtime events, sorted (workers are few). */
 static int
 find_workers(struct d9m_model *m)
 {
-	uint32_t *ids = malloc((m->rt.n + 1) * sizeof *ids);
-	size_t n = 0;
+	uint32_t *ids = NULL, last = D9_NONE;
+	size_t n = 0, cap = 0;
 
-	if (ids == NULL)
-		return -1;
-	for (size_t i = 0; i < m->rt.n; i++)
-		ids[n++] = m->rt.worker[i];
-	qsort(ids, n, sizeof *ids, cmp_u32);
+	for (size_t i = 0; i < m->rt.n; i++) {
+		uint32_t w = m->rt.worker[i];
+		size_t k;
+
+		if (w == last)
+			continue;
+		last = w;
+		for (k = 0; k < n && ids[k] != w; k++)
+			;
+		if (k < n)
+			continue;
+		if (d9_grow(&ids, &cap, n + 1, sizeof *ids) < 0) {
+			free(ids);
+			return -1;
+		}
+		ids[n++] = w;
+	}
+	if (n > 0)
+		qsort(ids, n, sizeof *ids, cmp_u32);
 	m->workers = calloc(n ? n : 1, sizeof *m->workers);
 	if (m->workers == NULL) {
 		free(ids);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		if (i == 0 || ids[i] != ids[i - 1]) {
-			m->workers[m->nworkers].id = ids[i];
-			m->workers[m->nworkers].runtime = D9_NONE;
-			m->nworkers++;
-		}
+	for (size_t i = 0; i < n; i++) {
+		m->workers[i].id = ids[i];
+		m->workers[i].runtime = D9_NONE;
+	}
+	m->nworkers = n;
 	free(ids);
 	return 0;
 }
@@ -443,6 +458,15 @@ d9m_model_finish(struct d9m_model *m)
 	}
 	if (find_gaps(m, order, off) < 0)
 		goto out;
+	{
+		/* at most one poll per PollStart: size the table once */
+		size_t starts = 0;
+
+		for (size_t i = 0; i < m->rt.n; i++)
+			starts += m->rt.kind[i] == D9M_RT_POLL_START;
+		if (d9m_tab_reserve(&m->polls, &d9m_desc_polls, starts) < 0)
+			goto out;
+	}
 	for (size_t w = 0; w < m->nworkers; w++)
 		if (walk_worker(m, (uint32_t)w, order + off[w],
 		    off[w + 1] - off[w]) < 0)

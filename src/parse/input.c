@@ -34,6 +34,7 @@ struct d9p_input {
 	z_stream	 z;
 	int		 z_init;
 	ZSTD_DStream	*zs;
+	struct d9_err	 pending;	/* an error behind the last bytes */
 };
 
 int
@@ -144,6 +145,21 @@ sniff(struct d9p_input *in, struct d9_err *e)
 	return 1;
 }
 
+/*
+ * A container error. Bytes the same call decoded before it are handed
+ * out first (they precede the damage); the error is then reported by
+ * this and every later read.
+ */
+static ssize_t
+container_error(struct d9p_input *in, size_t produced, struct d9_err *e)
+{
+	in->pending = *e;
+	if (produced == 0)
+		return -e->code;
+	d9_err_clear(e);
+	return (ssize_t)produced;
+}
+
 static ssize_t
 read_gzip(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
     struct d9_err *e)
@@ -168,9 +184,11 @@ read_gzip(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 		in->ipos += avail - in->z.avail_in;
 		if (zr == Z_STREAM_END)
 			in->mode = D9P_C_NONE;
-		else if (zr != Z_OK && zr != Z_BUF_ERROR)
-			return d9_err_set(e, D9_ERR_CONTAINER, in_off(in),
-			    "gzip: %s", in->z.msg ? in->z.msg : "bad data");
+		else if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			d9_err_set(e, D9_ERR_CONTAINER, in_off(in), "gzip: %s",
+			    in->z.msg ? in->z.msg : "bad data");
+			return container_error(in, cap - in->z.avail_out, e);
+		}
 		if (cap - in->z.avail_out > 0 || in->mode == D9P_C_NONE)
 			return (ssize_t)(cap - in->z.avail_out);
 	}
@@ -198,9 +216,11 @@ read_zstd(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 		}
 		zr = ZSTD_decompressStream(in->zs, &ob, &ib);
 		in->ipos += ib.pos;
-		if (ZSTD_isError(zr))
-			return d9_err_set(e, D9_ERR_CONTAINER, in_off(in),
-			    "zstd: %s", ZSTD_getErrorName(zr));
+		if (ZSTD_isError(zr)) {
+			d9_err_set(e, D9_ERR_CONTAINER, in_off(in), "zstd: %s",
+			    ZSTD_getErrorName(zr));
+			return container_error(in, ob.pos, e);
+		}
 		if (zr == 0)
 			in->mode = D9P_C_NONE;
 		if (ob.pos > 0 || in->mode == D9P_C_NONE)
@@ -213,6 +233,10 @@ d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
     struct d9_err *e)
 {
 	*cut = 0;
+	if (in->pending.code != 0) {
+		*e = in->pending;
+		return -e->code;
+	}
 	for (;;) {
 		ssize_t r;
 		size_t n;

@@ -1,0 +1,679 @@
+/*
+ * dwarf.c: index building and lookups. Layout of the index:
+ *
+ *	cu[]	one per compile unit: CU DIE offset, DWARF version, base
+ *		address, comp_dir, whether DW_AT_name is a linkage name
+ *		(C-like languages, as binutils' mangle_style() == 0), and
+ *		the decoded line table
+ *	fn[]	one row per function address range, sorted by lo; maxhi is
+ *		the running maximum of hi, so a backwards scan can stop as
+ *		soon as no earlier range can reach the address
+ *	seq[]	line-table sequences of all CUs, sorted: which CU's table
+ *		covers an address that no function covers
+ *	names	DIE offset -> resolved, demangled name (strings in arena)
+ *
+ * Like binutils, the function picked for an address is the smallest range
+ * containing it (nested functions), ties going to the later DIE. Strings
+ * from dwarf_formstring() point into libdwarf's section copies and stay
+ * valid until dwarf_finish(), which d9s_dwarf_free() calls.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>
+
+#include "base/arena.h"
+#include "base/vec.h"
+#include "symbolize/demangle.h"
+#include "symbolize/dwarf.h"
+#include "symbolize/hmap.h"
+#include "symbolize/lines.h"
+#include "symbolize/ranges.h"
+
+#define D9S_MAX_DEPTH	64	/* DIE nesting followed; deeper is ignored */
+#define D9S_MAX_HOPS	8	/* abstract_origin/specification hops */
+
+struct dcu {
+	Dwarf_Off		 off;
+	uint64_t		 base;
+	const char		*comp_dir;
+	unsigned		 version;
+	int			 c_like;
+	struct d9s_lines	 lines;
+};
+
+struct dfunc {
+	uint64_t	lo, hi, maxhi;
+	Dwarf_Off	off;
+	uint32_t	cu;
+};
+
+struct dseq {
+	uint64_t	lo, hi;
+	uint32_t	cu;
+};
+
+struct dname {
+	const char	*name;
+	uint32_t	 flags;
+};
+
+struct d9s_dwarf {
+	Dwarf_Debug		 dbg;
+	struct d9_arena		 arena;
+	struct dcu		*cu;
+	size_t			 ncu, cucap;
+	struct dfunc		*fn;
+	size_t			 nfn, fncap;
+	struct dseq		*seq;
+	size_t			 nseq, seqcap;
+	struct d9s_hmap		 name_of;
+	struct dname		*names;
+	size_t			 nnames, namescap;
+	struct d9s_ranges	 scratch;
+	struct d9s_dwarf_stats	 stats;
+};
+
+struct level {
+	Dwarf_Off	off;
+	uint64_t	call_file;
+	uint32_t	call_line;
+};
+
+/* Drop a libdwarf error we do not report. */
+static void
+forget(struct d9s_dwarf *d, Dwarf_Error *err)
+{
+	if (*err != NULL) {
+		dwarf_dealloc_error(d->dbg, *err);
+		*err = NULL;
+	}
+}
+
+static int
+c_like(Dwarf_Unsigned lang)
+{
+	switch (lang) {
+	case DW_LANG_C89: case DW_LANG_C: case DW_LANG_C99: case DW_LANG_C11:
+	case DW_LANG_Cobol74: case DW_LANG_Cobol85: case DW_LANG_Fortran77:
+	case DW_LANG_Pascal83: case DW_LANG_PLI: case DW_LANG_UPC:
+	case DW_LANG_Mips_Assembler: case DW_LANG_Upc:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static const char *
+attr_string(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Error err = NULL;
+	char *s = NULL;
+
+	if (dwarf_die_text(die, at, &s, &err) != DW_DLV_OK) {
+		forget(d, &err);
+		return NULL;
+	}
+	return s;
+}
+
+static int
+attr_udata(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at,
+    Dwarf_Unsigned *v)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Attribute attr;
+	int rc;
+
+	if (dwarf_attr(die, at, &attr, &err) != DW_DLV_OK) {
+		forget(d, &err);
+		return -1;
+	}
+	rc = dwarf_formudata(attr, v, &err);
+	forget(d, &err);
+	dwarf_dealloc_attribute(attr);
+	return rc == DW_DLV_OK ? 0 : -1;
+}
+
+static int
+attr_ref(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *off)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Attribute attr;
+	int rc;
+
+	if (dwarf_attr(die, at, &attr, &err) != DW_DLV_OK) {
+		forget(d, &err);
+		return -1;
+	}
+	rc = dwarf_global_formref(attr, off, &err);
+	forget(d, &err);
+	dwarf_dealloc_attribute(attr);
+	return rc == DW_DLV_OK ? 0 : -1;
+}
+
+/* ---- index building ---- */
+
+static int
+add_func(struct d9s_dwarf *d, Dwarf_Die die, uint32_t cu)
+{
+	const struct dcu *c = &d->cu[cu];
+	Dwarf_Error err = NULL;
+	Dwarf_Off off;
+	size_t i;
+	int rc;
+
+	rc = d9s_ranges_read(&d->scratch, d->dbg, die, c->version, c->base,
+	    &err);
+	if (rc == -1 && err == NULL)
+		return -1;
+	if (rc != 1) {
+		if (err != NULL)
+			d->stats.errors++;
+		forget(d, &err);
+		return 0;
+	}
+	if (dwarf_dieoffset(die, &off, &err) != DW_DLV_OK) {
+		forget(d, &err);
+		d->stats.errors++;
+		return 0;
+	}
+	for (i = 0; i < d->scratch.n; i++) {
+		struct dfunc *f;
+
+		if (d->scratch.r[i].lo == 0)
+			continue;
+		if (d9_grow(&d->fn, &d->fncap, d->nfn + 1, sizeof *d->fn) == -1)
+			return -1;
+		f = &d->fn[d->nfn++];
+		f->lo = d->scratch.r[i].lo;
+		f->hi = d->scratch.r[i].hi;
+		f->off = off;
+		f->cu = cu;
+	}
+	return 0;
+}
+
+static int
+walk(struct d9s_dwarf *d, Dwarf_Die parent, uint32_t cu, int depth)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Die die, next;
+	Dwarf_Half tag;
+	int rc;
+
+	rc = dwarf_child(parent, &die, &err);
+	while (rc == DW_DLV_OK) {
+		d->stats.dies++;
+		if (dwarf_tag(die, &tag, &err) != DW_DLV_OK) {
+			forget(d, &err);
+			tag = 0;
+		}
+		switch (tag) {
+		case DW_TAG_subprogram:
+			rc = add_func(d, die, cu);
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_module:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+		case DW_TAG_union_type:
+		case DW_TAG_interface_type:
+			rc = depth < D9S_MAX_DEPTH ? walk(d, die, cu, depth + 1) : 0;
+			break;
+		default:
+			rc = 0;
+		}
+		if (rc == -1) {
+			dwarf_dealloc_die(die);
+			return -1;
+		}
+		rc = dwarf_siblingof_b(d->dbg, die, 1, &next, &err);
+		dwarf_dealloc_die(die);
+		die = next;
+	}
+	if (rc == DW_DLV_ERROR) {
+		d->stats.errors++;
+		forget(d, &err);
+	}
+	return 0;
+}
+
+static int
+add_seqs(struct d9s_dwarf *d, uint32_t cu)
+{
+	const struct d9s_lines *l = &d->cu[cu].lines;
+	size_t i;
+
+	if (d9_grow(&d->seq, &d->seqcap, d->nseq + l->nseq, sizeof *d->seq) ==
+	    -1)
+		return -1;
+	for (i = 0; i < l->nseq; i++) {
+		d->seq[d->nseq].lo = l->seq_lo[i];
+		d->seq[d->nseq].hi = l->seq_hi[i];
+		d->seq[d->nseq].cu = cu;
+		d->nseq++;
+	}
+	return 0;
+}
+
+static int
+index_cu(struct d9s_dwarf *d, Dwarf_Die cudie, unsigned version)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Unsigned lang;
+	Dwarf_Addr base;
+	struct dcu *c;
+	uint32_t cu;
+
+	if (d->ncu >= UINT32_MAX ||
+	    d9_grow(&d->cu, &d->cucap, d->ncu + 1, sizeof *d->cu) == -1)
+		return -1;
+	cu = (uint32_t)d->ncu++;
+	c = &d->cu[cu];
+	memset(c, 0, sizeof *c);
+	c->version = version;
+	if (dwarf_dieoffset(cudie, &c->off, &err) != DW_DLV_OK)
+		forget(d, &err);
+	if (dwarf_lowpc(cudie, &base, &err) == DW_DLV_OK)
+		c->base = base;
+	forget(d, &err);
+	if (dwarf_srclang(cudie, &lang, &err) == DW_DLV_OK)
+		c->c_like = c_like(lang);
+	forget(d, &err);
+	c->comp_dir = attr_string(d, cudie, DW_AT_comp_dir);
+	if (d9s_lines_load(&c->lines, d->dbg, cudie, c->comp_dir, &d->arena,
+	    &err) != 0) {
+		if (err == NULL)
+			return -1;
+		/* a broken line table costs this CU its lines only */
+		d->stats.errors++;
+		forget(d, &err);
+		d9s_lines_free(&c->lines);
+	}
+	d->stats.rows += c->lines.nrow;
+	if (add_seqs(d, cu) == -1)
+		return -1;
+	return walk(d, cudie, cu, 0);
+}
+
+static int
+fn_cmp(const void *a, const void *b)
+{
+	const struct dfunc *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	if (x->hi != y->hi)
+		return x->hi < y->hi ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int
+seq_cmp(const void *a, const void *b)
+{
+	const struct dseq *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->cu < y->cu ? -1 : x->cu > y->cu;
+}
+
+static int
+build(struct d9s_dwarf *d, struct d9_err *e)
+{
+	Dwarf_Error err = NULL;
+	uint64_t maxhi = 0;
+	size_t i;
+	int rc;
+
+	for (;;) {
+		Dwarf_Unsigned len, typeoff, next;
+		Dwarf_Half version, asize, lsize, esize, cutype;
+		Dwarf_Off abbrev;
+		Dwarf_Sig8 sig;
+		Dwarf_Die cudie;
+
+		rc = dwarf_next_cu_header_d(d->dbg, 1, &len, &version, &abbrev,
+		    &asize, &lsize, &esize, &sig, &typeoff, &next, &cutype, &err);
+		if (rc == DW_DLV_NO_ENTRY)
+			break;
+		if (rc == DW_DLV_ERROR) {
+			/* the CU chain is broken: keep what was read */
+			d->stats.errors++;
+			forget(d, &err);
+			break;
+		}
+		if (dwarf_siblingof_b(d->dbg, NULL, 1, &cudie, &err) !=
+		    DW_DLV_OK) {
+			d->stats.errors++;
+			forget(d, &err);
+			continue;
+		}
+		rc = index_cu(d, cudie, version);
+		dwarf_dealloc_die(cudie);
+		if (rc == -1)
+			return d9_err_set(e, D9_ERR_NOMEM, 0, "DWARF index");
+		d->stats.cus++;
+	}
+	qsort(d->fn, d->nfn, sizeof *d->fn, fn_cmp);
+	for (i = 0; i < d->nfn; i++) {
+		if (d->fn[i].hi > maxhi)
+			maxhi = d->fn[i].hi;
+		d->fn[i].maxhi = maxhi;
+	}
+	qsort(d->seq, d->nseq, sizeof *d->seq, seq_cmp);
+	d->stats.funcs = d->nfn;
+	return 0;
+}
+
+int
+d9s_dwarf_open(struct d9s_dwarf **out, const char *path, struct d9_err *e)
+{
+	struct d9s_dwarf *d;
+	Dwarf_Error err = NULL;
+	int rc;
+
+	*out = NULL;
+	if ((d = calloc(1, sizeof *d)) == NULL)
+		return d9_err_set(e, D9_ERR_NOMEM, 0, "DWARF index");
+	d9_arena_init(&d->arena, 0);
+	d9s_hmap_init(&d->name_of);
+	rc = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
+	    NULL, NULL, &d->dbg, NULL, 0, NULL, &err);
+	if (rc != DW_DLV_OK) {
+		if (rc == DW_DLV_ERROR) {
+			rc = d9_err_set(e, D9_ERR_BAD_VALUE, 0,
+			    "cannot read DWARF: %s", dwarf_errmsg(err));
+			dwarf_dealloc_error(NULL, err);
+		} else
+			rc = d9_err_set(e, D9_ERR_BAD_VALUE, 0,
+			    "no DWARF sections");
+		d->dbg = NULL;
+		d9s_dwarf_free(&d);
+		return rc;
+	}
+	if ((rc = build(d, e)) != 0) {
+		d9s_dwarf_free(&d);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
+void
+d9s_dwarf_free(struct d9s_dwarf **dp)
+{
+	struct d9s_dwarf *d = *dp;
+	Dwarf_Error err = NULL;
+	size_t i;
+
+	if (d == NULL)
+		return;
+	for (i = 0; i < d->ncu; i++)
+		d9s_lines_free(&d->cu[i].lines);
+	if (d->dbg != NULL && dwarf_finish(d->dbg, &err) == DW_DLV_ERROR)
+		dwarf_dealloc_error(NULL, err);
+	free(d->cu);
+	free(d->fn);
+	free(d->seq);
+	free(d->names);
+	d9s_hmap_free(&d->name_of);
+	d9s_ranges_free(&d->scratch);
+	d9_arena_free(&d->arena);
+	free(d);
+	*dp = NULL;
+}
+
+void
+d9s_dwarf_stats(const struct d9s_dwarf *d, struct d9s_dwarf_stats *st)
+{
+	*st = d->stats;
+}
+
+/* ---- lookups ---- */
+
+/* Index of the smallest function range holding addr, or -1. */
+static ssize_t
+find_func(const struct d9s_dwarf *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->nfn, i;
+	ssize_t best = -1;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->fn[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i > 0 && d->fn[i - 1].maxhi > addr; i--) {
+		const struct dfunc *f = &d->fn[i - 1], *b;
+
+		if (addr >= f->hi)
+			continue;
+		b = best >= 0 ? &d->fn[best] : NULL;
+		if (b == NULL || f->hi - f->lo < b->hi - b->lo ||
+		    (f->hi - f->lo == b->hi - b->lo && f->off > b->off))
+			best = (ssize_t)(i - 1);
+	}
+	return best;
+}
+
+/* CU whose line table covers addr (no function does), or -1. */
+static ssize_t
+find_seq_cu(const struct d9s_dwarf *d, uint64_t addr)
+{
+	size_t lo = 0, hi = d->nseq, i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->seq[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* sequences of one binary rarely overlap; look back a little */
+	for (i = lo; i > 0 && lo - i < 16; i--)
+		if (addr < d->seq[i - 1].hi)
+			return d->seq[i - 1].cu;
+	return -1;
+}
+
+/*
+ * The inlined subroutine below parent that holds addr, looking through
+ * lexical blocks (and blocks without ranges). 1 and *out set (caller
+ * deallocates), 0 when none.
+ */
+static int
+find_inlined(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Die parent,
+    uint64_t addr, Dwarf_Die *out, int depth)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Die die, next;
+	Dwarf_Half tag;
+	int rc, r;
+
+	rc = dwarf_child(parent, &die, &err);
+	while (rc == DW_DLV_OK) {
+		if (dwarf_tag(die, &tag, &err) != DW_DLV_OK) {
+			forget(d, &err);
+			tag = 0;
+		}
+		if (tag == DW_TAG_inlined_subroutine ||
+		    tag == DW_TAG_lexical_block || tag == DW_TAG_try_block ||
+		    tag == DW_TAG_catch_block) {
+			r = d9s_ranges_read(&d->scratch, d->dbg, die, c->version,
+			    c->base, &err);
+			forget(d, &err);
+			if (r == 1 && d9s_ranges_contain(&d->scratch, addr) &&
+			    tag == DW_TAG_inlined_subroutine) {
+				*out = die;
+				return 1;
+			}
+			if (tag != DW_TAG_inlined_subroutine && depth <
+			    D9S_MAX_DEPTH && (r == 0 || (r == 1 &&
+			    d9s_ranges_contain(&d->scratch, addr))) &&
+			    find_inlined(d, c, die, addr, out, depth + 1) == 1) {
+				dwarf_dealloc_die(die);
+				return 1;
+			}
+		}
+		rc = dwarf_siblingof_b(d->dbg, die, 1, &next, &err);
+		dwarf_dealloc_die(die);
+		die = next;
+	}
+	forget(d, &err);
+	return 0;
+}
+
+static Dwarf_Die
+die_at(struct d9s_dwarf *d, Dwarf_Off off)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Die die;
+
+	if (dwarf_offdie_b(d->dbg, off, 1, &die, &err) != DW_DLV_OK) {
+		forget(d, &err);
+		return NULL;
+	}
+	return die;
+}
+
+/* Resolve the name of the DIE at off; -1 only when out of memory. */
+static int
+resolve_name(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Off off,
+    struct dname *out)
+{
+	const char *raw = NULL;
+	char *dem;
+	int hop;
+
+	out->name = NULL;
+	out->flags = 0;
+	for (hop = 0; hop < D9S_MAX_HOPS && raw == NULL; hop++) {
+		Dwarf_Die die = die_at(d, off);
+		Dwarf_Off ref;
+
+		if (die == NULL)
+			break;
+		if ((raw = attr_string(d, die, DW_AT_linkage_name)) != NULL ||
+		    (raw = attr_string(d, die, DW_AT_MIPS_linkage_name)) != NULL)
+			out->flags = D9S_FRAME_LINKAGE;
+		else if ((raw = attr_string(d, die, DW_AT_name)) != NULL)
+			out->flags = c->c_like ? D9S_FRAME_LINKAGE : 0;
+		else if (attr_ref(d, die, DW_AT_abstract_origin, &ref) == 0 ||
+		    attr_ref(d, die, DW_AT_specification, &ref) == 0)
+			off = ref;
+		else
+			hop = D9S_MAX_HOPS;
+		dwarf_dealloc_die(die);
+	}
+	if (raw == NULL)
+		return 0;
+	if ((dem = d9s_demangle(raw)) != NULL) {
+		out->name = d9_arena_memdup(&d->arena, dem, strlen(dem) + 1);
+		free(dem);
+	} else
+		out->name = raw;	/* lives in libdwarf's section copy */
+	return out->name == NULL ? -1 : 0;
+}
+
+static int
+name_of(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Off off,
+    struct d9s_frame *f)
+{
+	struct dname nm;
+	uint32_t idx;
+
+	if (d9s_hmap_get(&d->name_of, off, &idx) == -1) {
+		if (resolve_name(d, c, off, &nm) == -1 ||
+		    d9_grow(&d->names, &d->namescap, d->nnames + 1,
+		    sizeof *d->names) == -1)
+			return -1;
+		idx = (uint32_t)d->nnames;
+		d->names[d->nnames++] = nm;
+		if (d9s_hmap_put(&d->name_of, off, idx) == -1)
+			return -1;
+	}
+	f->function = d->names[idx].name;
+	f->flags |= d->names[idx].flags;
+	return 0;
+}
+
+/* Walk from the function DIE down the inline chain into lv[]. */
+static size_t
+inline_chain(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Off fn_off,
+    uint64_t addr, struct level *lv)
+{
+	Dwarf_Die die = die_at(d, fn_off), child;
+	size_t n = 1;
+
+	lv[0].off = fn_off;
+	while (die != NULL && n < D9S_MAX_FRAMES &&
+	    find_inlined(d, c, die, addr, &child, 0) == 1) {
+		Dwarf_Error err = NULL;
+		Dwarf_Unsigned v;
+
+		dwarf_dealloc_die(die);
+		die = child;
+		if (dwarf_dieoffset(die, &lv[n].off, &err) != DW_DLV_OK) {
+			forget(d, &err);
+			break;
+		}
+		lv[n].call_file = attr_udata(d, die, DW_AT_call_file, &v) == 0 ?
+		    v : UINT64_MAX;
+		lv[n].call_line = attr_udata(d, die, DW_AT_call_line, &v) == 0 &&
+		    v <= UINT32_MAX ? (uint32_t)v : 0;
+		n++;
+	}
+	if (die != NULL)
+		dwarf_dealloc_die(die);
+	return n;
+}
+
+int
+d9s_dwarf_lookup(struct d9s_dwarf *d, uint64_t addr, struct d9s_frame *frames,
+    size_t cap, struct d9_err *e)
+{
+	struct level lv[D9S_MAX_FRAMES];
+	const struct d9s_line_row *row;
+	const struct dcu *c;
+	ssize_t fi, cu;
+	size_t nlv, n, i;
+
+	if (cap == 0)
+		return 0;
+	fi = find_func(d, addr);
+	cu = fi >= 0 ? (ssize_t)d->fn[fi].cu : find_seq_cu(d, addr);
+	if (cu < 0)
+		return 0;
+	c = &d->cu[cu];
+	row = d9s_lines_find(&c->lines, addr);
+	memset(&frames[0], 0, sizeof frames[0]);
+	if (row != NULL) {
+		frames[0].file = d9s_lines_file(&c->lines, row->file);
+		frames[0].line = row->line;
+		frames[0].discriminator = row->disc;
+	}
+	if (fi < 0)
+		return row != NULL;
+	nlv = inline_chain(d, c, d->fn[fi].off, addr, lv);
+	n = nlv < cap ? nlv : cap;	/* keep the innermost frames */
+	for (i = 0; i < n; i++) {
+		if (i > 0) {
+			memset(&frames[i], 0, sizeof frames[i]);
+			frames[i].file = d9s_lines_file(&c->lines,
+			    lv[nlv - i].call_file);
+			frames[i].line = lv[nlv - i].call_line;
+		}
+		if (nlv - 1 - i > 0)
+			frames[i].flags |= D9S_FRAME_INLINED;
+		if (name_of(d, c, lv[nlv - 1 - i].off, &frames[i]) == -1)
+			return d9_err_set(e, D9_ERR_NOMEM, 0, "DWARF names");
+	}
+	return (int)n;
+}
