@@ -132,6 +132,16 @@ attr_udata(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at,
 	}
 	rc = dwarf_formudata(attr, v, &err);
 	forget(d, &err);
+	if (rc != DW_DLV_OK) {
+		/* DW_FORM_implicit_const (gcc, DWARF 5) reads only as signed */
+		Dwarf_Signed sv;
+
+		rc = dwarf_formsdata(attr, &sv, &err);
+		forget(d, &err);
+		if (rc == DW_DLV_OK && sv < 0)
+			rc = DW_DLV_ERROR;
+		*v = (Dwarf_Unsigned)sv;
+	}
 	dwarf_dealloc_attribute(attr);
 	return rc == DW_DLV_OK ? 0 : -1;
 }
@@ -659,6 +669,7 @@ d9s_dwarf_lookup(struct d9s_dwarf *d, uint64_t addr, struct d9s_frame *frames,
 		frames[0].line = row->line;
 		frames[0].discriminator = row->disc;
 	}
+	frames[0].flags = fi < 0 ? D9S_FRAME_NOFUNC : 0;
 	if (fi < 0)
 		return row != NULL;
 	nlv = inline_chain(d, c, d->fn[fi].off, addr, lv);

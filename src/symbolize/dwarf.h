@@ -28,6 +28,8 @@
 #define D9S_FRAME_LINKAGE	0x2	/* name is a linkage name (binutils'
 					   is_linkage: also DW_AT_name in C) */
 #define D9S_FRAME_SYMTAB	0x4	/* name from the ELF symbol table */
+#define D9S_FRAME_NOFUNC	0x8	/* no function DIE covers the address:
+					   file:line from the line table only */
 
 struct d9s_frame {
 	const char	*function;	/* NULL when unknown */

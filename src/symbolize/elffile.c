@@ -169,6 +169,7 @@ read_elf(struct d9s_elffile *f, Elf *elf, struct d9_err *e)
 		return d9_err_set(e, D9_ERR_BAD_VALUE, 0, "bad ELF header: %s",
 		    elf_errmsg(-1));
 	f->type = eh.e_type;
+	f->elfclass = eh.e_ident[EI_CLASS];
 	/* segments first: a PT_NOTE build id is what the loader sees */
 	if ((rc = read_segments(f, elf, e)) != 0 ||
 	    (rc = read_sections(f, elf, e)) != 0)

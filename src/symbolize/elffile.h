@@ -44,6 +44,7 @@ struct d9s_elffile {
 	int			 has_dwarf;	/* .debug_info with contents */
 	int			 zstd_dwarf;	/* ... compressed with zstd */
 	uint16_t		 type;		/* ET_EXEC, ET_DYN, ... */
+	uint8_t			 elfclass;	/* ELFCLASS32 or ELFCLASS64 */
 };
 
 /* 0 or -D9_ERR_*; on error f holds nothing to free. e->msg does not name
