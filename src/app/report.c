@@ -1,8 +1,381 @@
-/* report.c: --report (placeholder until the full report lands). */
+/*
+ * report.c: --report, the text diagnosis: the sections of ANALYSIS 12
+ * plus red flags, laid out for 80 columns. Trace strings go through
+ * d9_text_safe and are shortened from the left when too long, so no
+ * line wraps and no control character reaches the terminal.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "app/output.h"
+#include "app/stackinfo.h"
+#include "base/text.h"
+
+#define MAX_FRAMES 128
+
+/* x.xxs, x.xxms, x.xµs or Nns, as the reference formats durations. */
+static const char *
+dur(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 1000000000)
+		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
+	else if (ns >= 1000)
+		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
+	else
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	return buf;
+}
+
+/* A trace string made safe and cut to width columns (from the left). */
+static const char *
+fit(char *buf, size_t len, const char *s, size_t width)
+{
+	size_t n = d9_text_safe(buf, len, s, strlen(s)), cols = 0, start;
+
+	for (size_t i = 0; i < n; i++)
+		cols += ((unsigned char)buf[i] & 0xc0) != 0x80;
+	if (cols <= width || width < 4)
+		return buf;
+	/* keep the tail: "..." + the last width - 3 columns */
+	start = n;
+	for (size_t c = 0; start > 0 && c < width - 3; ) {
+		start--;
+		c += ((unsigned char)buf[start] & 0xc0) != 0x80;
+	}
+	memmove(buf + 3, buf + start, n - start + 1);
+	memcpy(buf, "...", 3);
+	return buf;
+}
+
+static void
+section(FILE *f, const char *title)
+{
+	fprintf(f, "\n%s\n", title);
+	for (size_t i = 0; title[i]; i++)
+		putc('-', f);
+	putc('\n', f);
+}
+
+static void
+summary(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	const struct d9m_model *m = o->m;
+	char b[64], s[256];
+
+	section(o->f, "TRACE SUMMARY");
+	for (size_t i = 0; i < o->ninputs; i++)
+		fprintf(o->f, "Input:        %s\n", fit(s, sizeof s,
+		    o->inputs[i], 64));
+	fprintf(o->f, "Duration:     %s", dur(b, sizeof b, a->duration_ns));
+	if (a->win.lo > 0 || a->win.hi != UINT64_MAX)
+		fprintf(o->f, " (window %.3f..%.3f ms)",
+		    (double)(a->win.lo > m->min_ts ? a->win.lo - m->min_ts : 0) /
+		    1e6, a->win.hi == UINT64_MAX ? (double)(m->max_ts -
+		    m->min_ts) / 1e6 : (double)(a->win.hi - m->min_ts) / 1e6);
+	fprintf(o->f, "\nWorkers:      %zu (", a->nworkers);
+	for (size_t i = 0; i < a->nworkers; i++)
+		fprintf(o->f, "%s%u", i ? ", " : "", a->workers[i].id);
+	fprintf(o->f, ")\nEvents:       %zu runtime events, %zu polls\n",
+	    a->event_count, a->npolls);
+	fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",
+	    a->cpu_samples, a->on_cpu, a->off_cpu);
+	fprintf(o->f, "Tasks:        %zu spawned, %zu terminated, %zu seen\n",
+	    a->tasks_spawned, a->tasks_terminated, a->tasks_seen);
+	fprintf(o->f, "Symbols:      %zu addresses named, %zu unnamed\n",
+	    a->frames_named, a->frames_unnamed);
+}
+
+static void
+workers(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	char b1[32], b2[32];
+
+	section(o->f, "WORKER UTILIZATION");
+	fprintf(o->f, "%-7s %8s %8s %7s %10s %10s %8s\n", "worker", "polls",
+	    "parks", "util", "active", "parked", "cpu");
+	for (size_t i = 0; i < a->nworkers; i++) {
+		const struct d9m_worker_fig *w = &a->workers[i];
+
+		fprintf(o->f, "%-7u %8zu %8zu %6.1f%% %10s %10s ", w->id,
+		    w->polls, w->parks, w->util * 100,
+		    dur(b1, sizeof b1, w->active_ns),
+		    dur(b2, sizeof b2, w->parked_ns));
+		if (w->actives)
+			fprintf(o->f, "%7.3f\n", w->cpu_ratio_weighted);
+		else
+			fprintf(o->f, "%7s\n", "N/A");
+	}
+	fprintf(o->f, "cpu = thread CPU time / wall time while unparked, "
+	    "weighted by time.\n");
+}
+
+static void
+long_polls(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	const struct d9m_model *m = o->m;
+	char b[32], s[256];
+
+	section(o->f, "LONG POLLS (>1ms)");
+	fprintf(o->f, "%zu polls over 1 ms", a->long_polls);
+	if (a->long_polls != a->long_polls_closed)
+		fprintf(o->f, " (%zu open-ended: cut by the next start or a "
+		    "park, e.g. block_in_place)", a->long_polls -
+		    a->long_polls_closed);
+	fprintf(o->f, "\n");
+	for (size_t i = 0; i < a->nworst; i++) {
+		const struct d9m_worst *w = &a->worst[i];
+		uint32_t p = w->poll, t = m->polls.task[p];
+
+		fprintf(o->f, "%2zu. %9s  worker %u  at +%.3f ms  task %" PRIu64
+		    "%s\n    %s\n", i + 1, dur(b, sizeof b, m->polls.end[p] -
+		    m->polls.start[p]), m->workers[m->polls.worker[p]].id,
+		    (double)(m->polls.start[p] - m->min_ts) / 1e6,
+		    t != D9_NONE ? m->tasks.id[t] : 0,
+		    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? "  (open-ended)" :
+		    "", fit(s, sizeof s, d9a_loc(m, m->polls.loc[p]), 74));
+		if (w->ncpu == 0 && w->noff == 0)
+			fprintf(o->f, "    no profiling samples in this poll\n");
+		for (size_t k = 0; k < w->noff && k < 3; k++)
+			d9a_stack_line(o, "off-CPU", &w->off[k], 4);
+		for (size_t k = 0; k < w->ncpu && k < 3; k++)
+			d9a_stack_line(o, "on-CPU", &w->cpu[k], 4);
+	}
+}
+
+static void
+sched(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	char b1[32], b2[32], b3[32];
+
+	section(o->f, "SCHEDULING DELAYS");
+	if (a->sched.count == 0) {
+		fprintf(o->f, "No wake-to-poll delays: no task was instrumented "
+		    "(wake events need dial9's instrumented spawn).\n");
+		return;
+	}
+	fprintf(o->f, "%zu delays, %zu over 1 ms; p50 %s, p99 %s, max %s\n",
+	    a->sched.count, a->sched_over1ms, dur(b1, sizeof b1, a->sched.p50),
+	    dur(b2, sizeof b2, a->sched.p99), dur(b3, sizeof b3, a->sched.max));
+	fprintf(o->f, "Counted from the last wake after the task's previous "
+	    "poll; %zu polls had\nno fresh wake (dial9's report reuses the old "
+	    "wake and counts them).\n", a->sched_no_wake);
+}
+
+static void
+locations(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	char b1[32], b2[32], b3[32], s[256];
+
+	section(o->f, "POLL DURATION BY SPAWN LOCATION");
+	for (size_t i = 0; i < a->nlocs; i++) {
+		const struct d9m_loc_fig *l = &a->locs[i];
+
+		if (l->poll.count == 0)
+			continue;
+		fprintf(o->f, "%s %s\n", l->poll.max > 10000000 ? "!!" :
+		    l->poll.max > 1000000 ? " !" : "  ",
+		    fit(s, sizeof s, d9a_loc(o->m, l->loc), 76));
+		fprintf(o->f, "     %8zu polls  p50 %9s  p99 %9s  max %9s\n",
+		    l->poll.count, dur(b1, sizeof b1, l->poll.p50),
+		    dur(b2, sizeof b2, l->poll.p99), dur(b3, sizeof b3,
+		    l->poll.max));
+	}
+}
+
+static void
+lifecycle(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	char s[256];
+
+	section(o->f, "TASK LIFECYCLE");
+	for (size_t i = 0; i < a->nlocs; i++) {
+		const struct d9m_loc_fig *l = &a->locs[i];
+
+		if (l->tasks == 0 || l->loc == D9_NONE)
+			continue;
+		fprintf(o->f, "%6zu tasks  %5zu alive  %s\n", l->tasks, l->alive,
+		    fit(s, sizeof s, d9m_str(o->m, l->loc), 58));
+	}
+	fprintf(o->f, "Peak %zu active tasks (%zu existed before the trace), "
+	    "%zu at the end.\n", a->leak_peak, a->leak_pre_existing,
+	    a->leak_alive);
+	if (a->leak_suspected)
+		fprintf(o->f, "Possible leak: %zu tasks from %s are still alive "
+		    "and their number kept growing.\n", a->leak_loc_alive,
+		    fit(s, sizeof s, d9m_str(o->m, a->leak_loc), 40));
+	else
+		fprintf(o->f, "No location keeps accumulating live tasks.\n");
+	if (a->leak_ref != a->leak_suspected)
+		fprintf(o->f, "(dial9's \"ends at its peak\" rule says %s.)\n",
+		    a->leak_ref ? "leak" : "no leak");
+}
+
+static void
+blocking(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+
+	section(o->f, "BLOCKING CALLS");
+	if (a->off_cpu == 0) {
+		fprintf(o->f, "No off-CPU (context switch) samples in the "
+		    "trace.\n");
+		return;
+	}
+	fprintf(o->f, "%zu context switches: %zu inside polls (a task blocked "
+	    "its worker),\n%zu outside polls (%zu of them on threads that are "
+	    "not workers).\n", a->off_cpu, a->off_in_poll, a->off_idle,
+	    a->off_no_worker);
+	for (size_t i = 0; i < a->noff_groups && i < 5; i++)
+		d9a_stack_line(o, "in poll", &a->off_groups[i], 1);
+	fprintf(o->f, "Counts are context switches, not time; an .await on an "
+	    "async lock ends\nthe poll, so such waits are not blocking.\n");
+}
+
+static void
+hotspots(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+
+	section(o->f, "CPU HOTSPOTS");
+	fprintf(o->f, "%zu on-CPU samples.\n", a->on_cpu);
+	for (size_t i = 0; i < a->ncpu_groups && i < 5; i++)
+		d9a_stack_line(o, "on-CPU", &a->cpu_groups[i], 1);
+}
+
+static void
+queues(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	char b[32];
+
+	section(o->f, "QUEUE DEPTH");
+	fprintf(o->f, "Global queue: max %u, mean %.2f over %zu samples%s\n",
+	    a->queue_max, a->queue_avg, a->queue_samples,
+	    a->queue_max > 100 ? "  (over 100: workers fall behind)" : "");
+	fprintf(o->f, "Local queue:  max %u\n", a->local_queue_max);
+	fprintf(o->f, "Queue lengths are recorded modulo 256 by dial9.\n");
+	section(o->f, "KERNEL SCHEDULING WAIT");
+	for (size_t i = 0; i < a->nworkers; i++) {
+		const struct d9m_worker_fig *w = &a->workers[i];
+
+		if (w->sched_wait_n == 0)
+			continue;
+		fprintf(o->f, "worker %-4u max %9s over %zu measured unparks, "
+		    "%zu over 1 ms\n", w->id, dur(b, sizeof b,
+		    w->sched_wait_max), w->sched_wait_n, w->sched_wait_over1ms);
+	}
+}
+
+static void
+spans(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	char b1[32], b2[32], b3[32], s[256];
+
+	if (a->nspans == 0)
+		return;
+	section(o->f, "SPAN DURATIONS");
+	fprintf(o->f, "%-30s %8s %10s %10s %10s\n", "span", "count", "p50",
+	    "p99", "max");
+	for (size_t i = 0; i < a->nspans; i++) {
+		const struct d9m_span_fig *sp = &a->spans[i];
+
+		fprintf(o->f, "%-30s %8zu %10s %10s %10s\n", fit(s, sizeof s,
+		    d9m_str(o->m, sp->name), 30), sp->dur.count,
+		    dur(b1, sizeof b1, sp->dur.p50), dur(b2, sizeof b2,
+		    sp->dur.p99), dur(b3, sizeof b3, sp->dur.max));
+	}
+	fprintf(o->f, "Durations run from the first enter to the last exit, "
+	    "time suspended\nat .await included.");
+	if (a->unmatched_spans)
+		fprintf(o->f, " %zu spans were entered and never exited.",
+		    a->unmatched_spans);
+	fprintf(o->f, "\n");
+}
+
+static void
+memory(const struct d9a_out *o)
+{
+	const struct d9m_memory *mem = &o->a->mem;
+	struct d9m_frame f[MAX_FRAMES];
+	char s[256];
+
+	if (!mem->present)
+		return;
+	section(o->f, "MEMORY ALLOCATIONS");
+	fprintf(o->f, "Sample rate R = %" PRIu64 " bytes (%s).\n", mem->rate,
+	    mem->rate_from_meta ? "from segment metadata" : "dial9's default");
+	fprintf(o->f, "%zu sampled allocations stand for about %.1f MB in "
+	    "%.0f allocations\n(each weighted by 1 / (1 - exp(-size/R))).\n",
+	    mem->sampled, mem->est_bytes / 1e6, mem->est_count);
+	fprintf(o->f, "%zu sampled frees; %zu sampled allocations never freed "
+	    "(about %.1f MB live).\n", mem->frees, mem->unmatched,
+	    mem->live_bytes / 1e6);
+	if (mem->dropped_allocs || mem->dropped_frees)
+		fprintf(o->f, "WARNING: the profiler dropped %" PRIu64
+		    " allocation and %" PRIu64 " free samples.\n",
+		    mem->dropped_allocs, mem->dropped_frees);
+	for (size_t i = 0; i < mem->nsites && i < 5; i++) {
+		const struct d9m_site *st = &mem->sites[i];
+		size_t n = d9m_alloc_frames(o->m, o->r, st->seg, st->stack, f,
+		    MAX_FRAMES);
+
+		fprintf(o->f, "%8.1f MB %5zu samples  %s\n", st->est_bytes / 1e6,
+		    st->sampled, n ? fit(s, sizeof s, d9m_frame_name(&f[0]),
+		    52) : "(empty stack)");
+	}
+}
+
+static void
+flags(const struct d9a_out *o)
+{
+	static const char *const sev[] = { "info", "WARNING", "CRITICAL" };
+	const struct d9m_analysis *a = o->a;
+	char s[256];
+
+	section(o->f, "RED FLAGS");
+	if (a->nflags == 0)
+		fprintf(o->f, "None.\n");
+	for (size_t i = 0; i < a->nflags; i++)
+		fprintf(o->f, "%-8s %-22s %s\n", sev[a->flags[i].sev],
+		    a->flags[i].check, fit(s, sizeof s, a->flags[i].text, 200));
+	if (o->chain) {
+		section(o->f, "WAKE CHAIN");
+		for (size_t i = 0; i < a->nchain; i++)
+			fprintf(o->f, "%stask %" PRIu64 "\n", i ? "  woken by " :
+			    "", a->chain[i]);
+	}
+	if (o->m->nerrors) {
+		section(o->f, "INPUT PROBLEMS");
+		for (size_t i = 0; i < o->m->nerrors; i++)
+			fprintf(o->f, "%s\n", fit(s, sizeof s, o->m->errors[i],
+			    200));
+	}
+}
 
 void
 d9a_report(const struct d9a_out *o)
 {
 	fprintf(o->f, "d9top report\n");
+	summary(o);
+	workers(o);
+	long_polls(o);
+	sched(o);
+	locations(o);
+	lifecycle(o);
+	blocking(o);
+	hotspots(o);
+	queues(o);
+	spans(o);
+	memory(o);
+	flags(o);
 }

@@ -1,0 +1,60 @@
+/* run.c: see run.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "minijson.h"
+#include "run.h"
+
+char *
+trace_path(const char *name)
+{
+	const char *dir = getenv("D9_TRACES");
+	char *p;
+
+	if (dir == NULL)
+		dir = "../shared/traces";
+	if (asprintf(&p, "%s/%s", dir, name) < 0)
+		abort();
+	return p;
+}
+
+int
+run_d9top(struct run_result *r, const char *stdin_path, const char *fmt, ...)
+{
+	char args[4096], *cmd, outp[] = "/tmp/d9e2e-out-XXXXXX",
+	    errp[] = "/tmp/d9e2e-err-XXXXXX";
+	const char *bin = getenv("D9TOP");
+	va_list ap;
+	int fo = mkstemp(outp), fe = mkstemp(errp), st;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof args, fmt, ap);
+	va_end(ap);
+	close(fo);
+	close(fe);
+	if (bin == NULL)
+		bin = "d9top";
+	if (asprintf(&cmd, "'%s' %s < '%s' > '%s' 2> '%s'", bin, args,
+	    stdin_path ? stdin_path : "/dev/null", outp, errp) < 0)
+		abort();
+	st = system(cmd);
+	free(cmd);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	r->out = mj_read_file(outp);
+	r->err = mj_read_file(errp);
+	unlink(outp);
+	unlink(errp);
+	return r->status;
+}
+
+void
+run_free(struct run_result *r)
+{
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof *r);
+}

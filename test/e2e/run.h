@@ -1,0 +1,19 @@
+/* run.h: running d9top from tests and capturing what it prints. */
+#ifndef E2E_RUN_H
+#define E2E_RUN_H
+
+struct run_result {
+	char	*out;		/* stdout, NUL-terminated */
+	char	*err;		/* stderr */
+	int	 status;	/* exit status, or -1 */
+};
+
+/* Run `$D9TOP args` through sh (args are shell words); stdin from
+ * stdin_path or /dev/null. */
+int	run_d9top(struct run_result *r, const char *stdin_path,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void	run_free(struct run_result *r);
+/* $D9_TRACES/name (static buffer per call site is not used: malloc'd). */
+char	*trace_path(const char *name);
+
+#endif
