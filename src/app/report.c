@@ -10,45 +10,10 @@
 
 #include "app/output.h"
 #include "app/stackinfo.h"
+#include "app/textfmt.h"
 #include "base/text.h"
 
 #define MAX_FRAMES 128
-
-/* x.xxs, x.xxms, x.xµs or Nns, as the reference formats durations. */
-static const char *
-dur(char *buf, size_t len, uint64_t ns)
-{
-	if (ns >= 1000000000)
-		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
-	else if (ns >= 1000000)
-		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
-	else if (ns >= 1000)
-		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
-	else
-		snprintf(buf, len, "%" PRIu64 "ns", ns);
-	return buf;
-}
-
-/* A trace string made safe and cut to width columns (from the left). */
-static const char *
-fit(char *buf, size_t len, const char *s, size_t width)
-{
-	size_t n = d9_text_safe(buf, len, s, strlen(s)), cols = 0, start;
-
-	for (size_t i = 0; i < n; i++)
-		cols += ((unsigned char)buf[i] & 0xc0) != 0x80;
-	if (cols <= width || width < 4)
-		return buf;
-	/* keep the tail: "..." + the last width - 3 columns */
-	start = n;
-	for (size_t c = 0; start > 0 && c < width - 3; ) {
-		start--;
-		c += ((unsigned char)buf[start] & 0xc0) != 0x80;
-	}
-	memmove(buf + 3, buf + start, n - start + 1);
-	memcpy(buf, "...", 3);
-	return buf;
-}
 
 static void
 section(FILE *f, const char *title)
@@ -68,9 +33,9 @@ summary(const struct d9a_out *o)
 
 	section(o->f, "TRACE SUMMARY");
 	for (size_t i = 0; i < o->ninputs; i++)
-		fprintf(o->f, "Input:        %s\n", fit(s, sizeof s,
+		fprintf(o->f, "Input:        %s\n", d9a_fit(s, sizeof s,
 		    o->inputs[i], 64));
-	fprintf(o->f, "Duration:     %s", dur(b, sizeof b, a->duration_ns));
+	fprintf(o->f, "Duration:     %s", d9a_dur(b, sizeof b, a->duration_ns));
 	if (a->win.lo > 0 || a->win.hi != UINT64_MAX)
 		fprintf(o->f, " (window %.3f..%.3f ms)",
 		    (double)(a->win.lo > m->min_ts ? a->win.lo - m->min_ts : 0) /
@@ -103,8 +68,8 @@ workers(const struct d9a_out *o)
 
 		fprintf(o->f, "%-7u %8zu %8zu %6.1f%% %10s %10s ", w->id,
 		    w->polls, w->parks, w->util * 100,
-		    dur(b1, sizeof b1, w->active_ns),
-		    dur(b2, sizeof b2, w->parked_ns));
+		    d9a_dur(b1, sizeof b1, w->active_ns),
+		    d9a_dur(b2, sizeof b2, w->parked_ns));
 		if (w->actives)
 			fprintf(o->f, "%7.3f\n", w->cpu_ratio_weighted);
 		else
@@ -133,12 +98,12 @@ long_polls(const struct d9a_out *o)
 		uint32_t p = w->poll, t = m->polls.task[p];
 
 		fprintf(o->f, "%2zu. %9s  worker %u  at +%.3f ms  task %" PRIu64
-		    "%s\n    %s\n", i + 1, dur(b, sizeof b, m->polls.end[p] -
+		    "%s\n    %s\n", i + 1, d9a_dur(b, sizeof b, m->polls.end[p] -
 		    m->polls.start[p]), m->workers[m->polls.worker[p]].id,
 		    (double)(m->polls.start[p] - m->min_ts) / 1e6,
 		    t != D9_NONE ? m->tasks.id[t] : 0,
 		    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? "  (open-ended)" :
-		    "", fit(s, sizeof s, d9a_loc(m, m->polls.loc[p]), 74));
+		    "", d9a_fit(s, sizeof s, d9a_loc(m, m->polls.loc[p]), 74));
 		if (w->ncpu == 0 && w->noff == 0)
 			fprintf(o->f, "    no profiling samples in this poll\n");
 		for (size_t k = 0; k < w->noff && k < 3; k++)
@@ -156,13 +121,13 @@ sched(const struct d9a_out *o)
 
 	section(o->f, "SCHEDULING DELAYS");
 	if (a->sched.count == 0) {
-		fprintf(o->f, "No wake-to-poll delays: no task was instrumented "
+		fprintf(o->f, "No wake-to-poll delays: no task was instrumented\n"
 		    "(wake events need dial9's instrumented spawn).\n");
 		return;
 	}
 	fprintf(o->f, "%zu delays, %zu over 1 ms; p50 %s, p99 %s, max %s\n",
-	    a->sched.count, a->sched_over1ms, dur(b1, sizeof b1, a->sched.p50),
-	    dur(b2, sizeof b2, a->sched.p99), dur(b3, sizeof b3, a->sched.max));
+	    a->sched.count, a->sched_over1ms, d9a_dur(b1, sizeof b1, a->sched.p50),
+	    d9a_dur(b2, sizeof b2, a->sched.p99), d9a_dur(b3, sizeof b3, a->sched.max));
 	fprintf(o->f, "Counted from the last wake after the task's previous "
 	    "poll; %zu polls had\nno fresh wake (dial9's report reuses the old "
 	    "wake and counts them).\n", a->sched_no_wake);
@@ -182,10 +147,10 @@ locations(const struct d9a_out *o)
 			continue;
 		fprintf(o->f, "%s %s\n", l->poll.max > 10000000 ? "!!" :
 		    l->poll.max > 1000000 ? " !" : "  ",
-		    fit(s, sizeof s, d9a_loc(o->m, l->loc), 76));
+		    d9a_fit(s, sizeof s, d9a_loc(o->m, l->loc), 76));
 		fprintf(o->f, "     %8zu polls  p50 %9s  p99 %9s  max %9s\n",
-		    l->poll.count, dur(b1, sizeof b1, l->poll.p50),
-		    dur(b2, sizeof b2, l->poll.p99), dur(b3, sizeof b3,
+		    l->poll.count, d9a_dur(b1, sizeof b1, l->poll.p50),
+		    d9a_dur(b2, sizeof b2, l->poll.p99), d9a_dur(b3, sizeof b3,
 		    l->poll.max));
 	}
 }
@@ -203,7 +168,7 @@ lifecycle(const struct d9a_out *o)
 		if (l->tasks == 0 || l->loc == D9_NONE)
 			continue;
 		fprintf(o->f, "%6zu tasks  %5zu alive  %s\n", l->tasks, l->alive,
-		    fit(s, sizeof s, d9m_str(o->m, l->loc), 58));
+		    d9a_fit(s, sizeof s, d9m_str(o->m, l->loc), 53));
 	}
 	fprintf(o->f, "Peak %zu active tasks (%zu existed before the trace), "
 	    "%zu at the end.\n", a->leak_peak, a->leak_pre_existing,
@@ -211,7 +176,7 @@ lifecycle(const struct d9a_out *o)
 	if (a->leak_suspected)
 		fprintf(o->f, "Possible leak: %zu tasks from %s are still alive "
 		    "and their number kept growing.\n", a->leak_loc_alive,
-		    fit(s, sizeof s, d9m_str(o->m, a->leak_loc), 40));
+		    d9a_fit(s, sizeof s, d9m_str(o->m, a->leak_loc), 40));
 	else
 		fprintf(o->f, "No location keeps accumulating live tasks.\n");
 	if (a->leak_ref != a->leak_suspected)
@@ -270,7 +235,7 @@ queues(const struct d9a_out *o)
 		if (w->sched_wait_n == 0)
 			continue;
 		fprintf(o->f, "worker %-4u max %9s over %zu measured unparks, "
-		    "%zu over 1 ms\n", w->id, dur(b, sizeof b,
+		    "%zu over 1 ms\n", w->id, d9a_dur(b, sizeof b,
 		    w->sched_wait_max), w->sched_wait_n, w->sched_wait_over1ms);
 	}
 }
@@ -289,10 +254,10 @@ spans(const struct d9a_out *o)
 	for (size_t i = 0; i < a->nspans; i++) {
 		const struct d9m_span_fig *sp = &a->spans[i];
 
-		fprintf(o->f, "%-30s %8zu %10s %10s %10s\n", fit(s, sizeof s,
+		fprintf(o->f, "%-30s %8zu %10s %10s %10s\n", d9a_fit(s, sizeof s,
 		    d9m_str(o->m, sp->name), 30), sp->dur.count,
-		    dur(b1, sizeof b1, sp->dur.p50), dur(b2, sizeof b2,
-		    sp->dur.p99), dur(b3, sizeof b3, sp->dur.max));
+		    d9a_dur(b1, sizeof b1, sp->dur.p50), d9a_dur(b2, sizeof b2,
+		    sp->dur.p99), d9a_dur(b3, sizeof b3, sp->dur.max));
 	}
 	fprintf(o->f, "Durations run from the first enter to the last exit, "
 	    "time suspended\nat .await included.");
@@ -330,7 +295,7 @@ memory(const struct d9a_out *o)
 		    MAX_FRAMES);
 
 		fprintf(o->f, "%8.1f MB %5zu samples  %s\n", st->est_bytes / 1e6,
-		    st->sampled, n ? fit(s, sizeof s, d9m_frame_name(&f[0]),
+		    st->sampled, n ? d9a_fit(s, sizeof s, d9m_frame_name(&f[0]),
 		    52) : "(empty stack)");
 	}
 }
@@ -340,14 +305,15 @@ flags(const struct d9a_out *o)
 {
 	static const char *const sev[] = { "info", "WARNING", "CRITICAL" };
 	const struct d9m_analysis *a = o->a;
-	char s[256];
 
 	section(o->f, "RED FLAGS");
 	if (a->nflags == 0)
 		fprintf(o->f, "None.\n");
-	for (size_t i = 0; i < a->nflags; i++)
-		fprintf(o->f, "%-8s %-22s %s\n", sev[a->flags[i].sev],
-		    a->flags[i].check, fit(s, sizeof s, a->flags[i].text, 200));
+	for (size_t i = 0; i < a->nflags; i++) {
+		fprintf(o->f, "%-8s %s\n", sev[a->flags[i].sev],
+		    a->flags[i].check);
+		d9a_wrap(o->f, a->flags[i].text, 9, 80);
+	}
 	if (o->chain) {
 		section(o->f, "WAKE CHAIN");
 		for (size_t i = 0; i < a->nchain; i++)
@@ -357,8 +323,7 @@ flags(const struct d9a_out *o)
 	if (o->m->nerrors) {
 		section(o->f, "INPUT PROBLEMS");
 		for (size_t i = 0; i < o->m->nerrors; i++)
-			fprintf(o->f, "%s\n", fit(s, sizeof s, o->m->errors[i],
-			    200));
+			d9a_wrap(o->f, o->m->errors[i], 0, 80);
 	}
 }
 

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "app/stackinfo.h"
+#include "app/textfmt.h"
 #include "base/text.h"
 
 #define MAX_FRAMES 128
@@ -30,6 +31,7 @@ static const char *const kernel_names[] = { "__", "do_", "sys_", "entry_",
 	"futex_", "sock_", "inet_", "tcp_", "vfs_", "filp_", "fd_install",
 	"ksys_", "fput", "fget", "el0", "invoke_syscall", NULL };
 static const char *const runtime_names[] = { "tokio::runtime::scheduler",
+	"core::", "alloc::", "std::", "<core::", "<alloc::", "<std::",
 	"tokio::runtime::task", "tokio::runtime::blocking",
 	"tokio::runtime::context", "tokio::runtime::coop", "std::panicking::",
 	"std::sys::", "std::thread::", "core::ops::function::",
@@ -77,7 +79,7 @@ d9a_stack_line(const struct d9a_out *o, const char *label,
 	size_t n = d9m_stack_frames(o->m, o->r, g->seg, g->stack, f,
 	    MAX_FRAMES);
 	const char *blocker = NULL, *sys = NULL, *app = NULL;
-	char b1[96], b2[96], b3[128];
+	char b1[256], b2[256], b3[256];
 
 	for (size_t i = 0; i < n && app == NULL; i++) {
 		enum d9a_frame_kind k = d9a_frame_kind(&f[i]);
@@ -90,18 +92,25 @@ d9a_stack_line(const struct d9a_out *o, const char *label,
 		else if (k == D9A_FK_APP)
 			app = name;
 	}
-	fprintf(o->f, "%*s%5zux %-7s", indent, "", g->count, label);
-	if (blocker)
-		fprintf(o->f, " in %s", (d9_text_safe(b1, sizeof b1, blocker,
-		    strlen(blocker)), b1));
-	if (sys)
-		fprintf(o->f, " via %s", (d9_text_safe(b2, sizeof b2, sys,
-		    strlen(sys)), b2));
+	/* one line: count, label, where it blocked; a second: the caller */
+	{
+		char line[160];
+		int len = snprintf(line, sizeof line, "%*s%5zux %-7s", indent,
+		    "", g->count, label);
+
+		if (blocker != NULL || sys != NULL)
+			snprintf(line + len, sizeof line - (size_t)len, "%s%s%s%s",
+			    blocker ? " in " : "", blocker ? d9a_fit(b1,
+			    sizeof b1, blocker, 30) : "", sys ? " via " : "",
+			    sys ? d9a_fit(b2, sizeof b2, sys, 24) : "");
+		else if (n > 0)
+			snprintf(line + len, sizeof line - (size_t)len, " at %s",
+			    d9a_fit(b1, sizeof b1, d9m_frame_name(&f[0]),
+			    (size_t)(76 - len)));
+		fprintf(o->f, "%s", line);
+	}
 	if (app)
-		fprintf(o->f, "\n%*sfrom %s", indent + 14, "",
-		    (d9_text_safe(b3, sizeof b3, app, strlen(app)), b3));
-	else if (n > 0 && !blocker && !sys)
-		fprintf(o->f, " %s", (d9_text_safe(b3, sizeof b3,
-		    d9m_frame_name(&f[0]), strlen(d9m_frame_name(&f[0]))), b3));
+		fprintf(o->f, "\n%*sfrom %s", indent + 8, "",
+		    d9a_fit(b3, sizeof b3, app, (size_t)(80 - indent - 13)));
 	fprintf(o->f, "\n");
 }

@@ -1,0 +1,74 @@
+/* textfmt.c: see textfmt.h. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/textfmt.h"
+#include "base/text.h"
+
+/* x.xxs, x.xxms, x.xµs or Nns, as the reference formats durations. */
+const char *
+d9a_dur(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 1000000000)
+		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
+	else if (ns >= 1000)
+		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
+	else
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	return buf;
+}
+
+/* A trace string made safe and cut to width columns (from the left). */
+const char *
+d9a_fit(char *buf, size_t len, const char *s, size_t width)
+{
+	size_t n = d9_text_safe(buf, len, s, strlen(s)), cols = 0, start;
+
+	for (size_t i = 0; i < n; i++)
+		cols += ((unsigned char)buf[i] & 0xc0) != 0x80;
+	if (cols <= width || width < 4)
+		return buf;
+	/* keep the tail: "..." + the last width - 3 columns */
+	start = n;
+	for (size_t c = 0; start > 0 && c < width - 3; ) {
+		start--;
+		c += ((unsigned char)buf[start] & 0xc0) != 0x80;
+	}
+	memmove(buf + 3, buf + start, n - start + 1);
+	memcpy(buf, "...", 3);
+	return buf;
+}
+
+
+void
+d9a_wrap(FILE *f, const char *text, int indent, size_t width)
+{
+	char buf[1024];
+	size_t n = d9_text_safe(buf, sizeof buf, text, strlen(text));
+	size_t room = width > (size_t)indent + 10 ? width - (size_t)indent : 10;
+	size_t i = 0;
+
+	while (i < n) {
+		size_t end = i, cols = 0, cut = 0;
+
+		/* the longest run of whole words that fits in room columns */
+		while (end < n && cols < room) {
+			if (buf[end] == ' ')
+				cut = end;
+			cols += ((unsigned char)buf[end] & 0xc0) != 0x80;
+			end++;
+		}
+		if (end < n && cut > i)
+			end = cut;
+		else if (end < n)	/* one long word: cut it at room */
+			while (end > i && ((unsigned char)buf[end] & 0xc0) == 0x80)
+				end--;
+		fprintf(f, "%*s%.*s\n", indent, "", (int)(end - i), buf + i);
+		i = end;
+		while (i < n && buf[i] == ' ')
+			i++;
+	}
+}
