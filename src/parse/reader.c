@@ -286,6 +286,10 @@ read_path(const char *path, int in_dir, const struct d9p_sink *sink,
 		note(o, "%s: directories nested too deep, skipped", path);
 		return 0;
 	}
+	/* opening a fifo would block until someone writes to it */
+	if (in_dir && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
+	    !S_ISDIR(sb.st_mode))
+		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &sb) < 0) {
 		note(o, "%s: %s", path, strerror(errno));

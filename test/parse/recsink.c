@@ -116,8 +116,10 @@ rec_value(struct tg *out, const struct d9p_field *f, const struct d9p_value *v)
 	case D9_FT_DYN_LIST:
 	case D9_FT_DYN_MAP:
 		tg_u8(out, '<');
-		for (uint64_t i = 0; i < v->u; i++)
-			tg_printf(out, "%02x", v->p[i]);
+		for (uint64_t i = 0; i < v->u; i++) {
+			tg_u8(out, (uint8_t)"0123456789abcdef"[v->p[i] >> 4]);
+			tg_u8(out, (uint8_t)"0123456789abcdef"[v->p[i] & 15]);
+		}
 		tg_u8(out, '>');
 		break;
 	default:
@@ -149,6 +151,8 @@ on_schema(void *ctx, struct d9p_schema *s)
 {
 	struct rec *r = ctx;
 
+	if (r->keep < 0)
+		return 0;
 	tg_printf(&r->scratch, "schema %u %s%s", s->id, s->name,
 	    s->has_ts ? "" : " nots");
 	for (uint16_t i = 0; i < s->nfields; i++)
@@ -168,6 +172,8 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 	if (r->stop_after && r->nevents >= r->stop_after)
 		return -1;
 	r->nevents++;
+	if (r->keep < 0)
+		return 0;
 	tg_printf(&r->scratch, "%s@%llu", s->name, (unsigned long long)ts);
 	for (uint16_t i = 0; i < s->nfields; i++) {
 		tg_printf(&r->scratch, " %s=", s->fields[i].name);
@@ -182,6 +188,8 @@ on_batch(void *ctx, uint64_t off)
 {
 	struct rec *r = ctx;
 
+	if (r->keep < 0)
+		return;
 	tg_printf(&r->scratch, "batch @%llu", (unsigned long long)off);
 	emit(r);
 }
@@ -191,6 +199,8 @@ on_input(void *ctx, const char *name)
 {
 	struct rec *r = ctx;
 
+	if (r->keep < 0)
+		return;
 	tg_printf(&r->scratch, "input %s", name);
 	emit(r);
 }

@@ -25,7 +25,8 @@ struct rec {
 	struct tg	 notes;		/* reader notes, one a line */
 	struct tg	 scratch;	/* one event while it is rendered */
 	size_t		 nnotes;
-	int		 keep;		/* 0: render, then drop (big traces) */
+	int		 keep;		/* 1: log; 0: render, then drop;
+					   -1: only count events */
 	uint64_t	 sum;		/* of every byte rendered (keep == 0) */
 	uint64_t	 stop_after;	/* event returns -1 after this many */
 	uint64_t	 nevents;

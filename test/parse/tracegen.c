@@ -70,15 +70,18 @@ tg_cstr(struct tg *t)
 void
 tg_vprintf(struct tg *t, const char *fmt, va_list ap)
 {
+	char *p = (char *)room(t, 0);
 	va_list ap2;
 	int len;
 
+	/* usually one pass: format into the room there is, grow if short */
 	va_copy(ap2, ap);
-	len = vsnprintf(NULL, 0, fmt, ap2);
+	len = vsnprintf(p, t->cap - t->n, fmt, ap2);
 	va_end(ap2);
 	if (len < 0)
 		die("bad format");
-	vsnprintf((char *)room(t, (size_t)len), (size_t)len + 1, fmt, ap);
+	if ((size_t)len >= t->cap - t->n)
+		vsnprintf((char *)room(t, (size_t)len), (size_t)len + 1, fmt, ap);
 	t->n += (size_t)len;
 }
 
@@ -415,6 +418,20 @@ tg_gunzip_file(const char *path, struct tg *out)
 		out->n += (size_t)r;
 	gzclose(f);
 	return r < 0 ? -1 : 0;
+}
+
+int
+tg_read_file(const char *path, struct tg *out)
+{
+	FILE *f = fopen(path, "rb");
+	size_t r;
+
+	if (f == NULL)
+		return -1;
+	while ((r = fread(room(out, 65536), 1, 65536, f)) > 0)
+		out->n += r;
+	fclose(f);
+	return 0;
 }
 
 const char *

@@ -81,6 +81,8 @@ void	tg_all_types_event(struct tg *t, uint32_t delta, int present);
 /* Containers: append one gzip member / zstd frame of p[0, n). */
 void	tg_gzip(struct tg *out, const void *p, size_t n);
 void	tg_zstd(struct tg *out, const void *p, size_t n);
+/* Append a whole file to out; -1 on error. */
+int	tg_read_file(const char *path, struct tg *out);
 /* Decompress a whole gzip file (all members) into out; -1 on error. */
 int	tg_gunzip_file(const char *path, struct tg *out);
 /* Path of a shared real trace (env D9_TRACES), or NULL when unset. */
