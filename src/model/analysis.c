@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/vec.h"
 #include "base/wire.h"
 #include "model/analysis.h"
 #include "model/table.h"
@@ -330,20 +329,47 @@ count_events(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	a->duration_ns = a->event_count ? hi - lo : 0;
 }
 
-/* Distinct (segment, address) pairs of sampled stacks, named or not. */
+/* Distinct (segment, address) pairs of sampled stacks, named or not,
+ * found through a hash set (stacks repeat addresses heavily). */
 struct segaddr {
 	uint64_t	addr;
-	uint32_t	seg;
+	uint32_t	seg, used;
 };
 
 static int
-cmp_segaddr(const void *x, const void *y)
+set_add(struct segaddr **tab, size_t *cap, size_t *n, uint32_t seg,
+    uint64_t addr)
 {
-	const struct segaddr *a = x, *b = y;
+	size_t mask, i;
 
-	if (a->seg != b->seg)
-		return a->seg < b->seg ? -1 : 1;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
+	if ((*n + 1) * 2 > *cap) {
+		size_t nc = *cap ? *cap * 2 : 4096;
+		struct segaddr *t = calloc(nc, sizeof *t);
+
+		if (t == NULL)
+			return -1;
+		for (size_t k = 0; k < *cap; k++)
+			if ((*tab)[k].used) {
+				i = (size_t)(((*tab)[k].addr ^ (*tab)[k].seg) *
+				    0x9e3779b97f4a7c15ull >> 20) & (nc - 1);
+				while (t[i].used)
+					i = (i + 1) & (nc - 1);
+				t[i] = (*tab)[k];
+			}
+		free(*tab);
+		*tab = t;
+		*cap = nc;
+	}
+	mask = *cap - 1;
+	i = (size_t)((addr ^ seg) * 0x9e3779b97f4a7c15ull >> 20) & mask;
+	for (; (*tab)[i].used; i = (i + 1) & mask)
+		if ((*tab)[i].addr == addr && (*tab)[i].seg == seg)
+			return 0;
+	(*tab)[i].addr = addr;
+	(*tab)[i].seg = seg;
+	(*tab)[i].used = 1;
+	(*n)++;
+	return 0;
 }
 
 static void
@@ -352,7 +378,7 @@ count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 {
 	struct d9m_frame f[8];
 	uint8_t *seen = calloc(m->stacks.n ? m->stacks.n : 1, 1);
-	struct segaddr *v = NULL;
+	struct segaddr *t = NULL;
 	size_t n = 0, cap = 0;
 
 	if (seen == NULL)
@@ -377,25 +403,21 @@ count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 			continue;
 		seen[st] = 1;
 		p = d9m_stack(m, st, &nf);
-		if (d9_grow(&v, &cap, n + nf, sizeof *v) < 0)
-			break;
-		for (size_t k = 0; k < nf; k++) {
-			v[n].addr = d9p_le64(p + 8 * k);
-			v[n++].seg = seg;
-		}
+		for (size_t k = 0; k < nf; k++)
+			if (set_add(&t, &cap, &n, seg, d9p_le64(p + 8 * k)) < 0)
+				goto out;
 	}
-	qsort(v, n, sizeof *v, cmp_segaddr);
-	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && v[i].seg == v[i - 1].seg &&
-		    v[i].addr == v[i - 1].addr)
+	for (size_t i = 0; i < cap; i++) {
+		if (!t[i].used)
 			continue;
-		if (d9m_frames_of(m, o->resolver, v[i].seg, v[i].addr, 0, f,
+		if (d9m_frames_of(m, o->resolver, t[i].seg, t[i].addr, 0, f,
 		    8) > 0 && f[0].name != NULL)
 			a->frames_named++;
 		else
 			a->frames_unnamed++;
 	}
-	free(v);
+out:
+	free(t);
 	free(seen);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/analysis.h"
+#include "model/table.h"
 #include "model/timeline.h"
 
 struct span_rec {
@@ -206,7 +207,8 @@ d9m_an_spans(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 			if (recs[i].nsegs > 0 &&
 			    d9m_in_window(&o->win, recs[i].first))
 				keys[n++] = (uint64_t)recs[i].name << 32 | i;
-		qsort(keys, n, sizeof *keys, cmp_u64);
+		if (d9m_sort_u64(keys, n) < 0)
+			qsort(keys, n, sizeof *keys, cmp_u64);
 		a->spans_total = n;
 		for (size_t i = 0, k; i < n; i += k) {
 			uint32_t name = (uint32_t)(keys[i] >> 32);

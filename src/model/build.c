@@ -85,6 +85,7 @@ struct smap {
 	int16_t		 f[MAXF];	/* field index per kind field, -1 */
 	uint32_t	 name;		/* schema name string id */
 	const struct d9p_schema *s;
+	uint32_t	*keys;		/* field name string ids */
 };
 
 struct d9m_builder {
@@ -179,6 +180,13 @@ on_schema(void *ctx, struct d9p_schema *s)
 	sm->kind = k ? k->kind : K_CUSTOM;
 	sm->name = d9_intern(&b->m->strs, s->name, s->name_len);
 	sm->s = s;
+	sm->keys = d9_arena_alloc(&b->m->arena, (s->nfields + 1u) *
+	    sizeof *sm->keys, 4);
+	if (sm->keys == NULL)
+		return -1;
+	for (uint16_t j = 0; j < s->nfields; j++)
+		sm->keys[j] = d9_intern(&b->m->strs, s->fields[j].name,
+		    s->fields[j].name_len);
 	for (int i = 0; i < MAXF; i++) {
 		sm->f[i] = -1;
 		if (k == NULL || k->fields[i] == NULL)
@@ -398,9 +406,10 @@ pair_set(uint32_t **keys, uint32_t **vals, size_t *n, size_t *cap,
 
 /* Field list of an event: every field but the ones in skip (indexes). */
 static uint32_t
-field_list(struct d9m_builder *b, const struct d9p_schema *s,
+field_list(struct d9m_builder *b, const struct smap *sm,
     const struct d9p_value *v, const int16_t *skip, int nskip, int *any)
 {
+	const struct d9p_schema *s = sm->s;
 	uint64_t pairs[64];
 	size_t n = 0;
 
@@ -415,8 +424,7 @@ field_list(struct d9m_builder *b, const struct d9p_schema *s,
 		if (skipped)
 			continue;
 		*any = 1;
-		key = d9_intern(&b->m->strs, s->fields[i].name,
-		    s->fields[i].name_len);
+		key = sm->keys[i];
 		if (v[i].type == D9_FT_STRING_MAP && v[i].present) {
 			/* legacy span fields: flatten the map */
 			size_t pos = 0;
@@ -576,7 +584,7 @@ add_span(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 		m->spanev.span_id[row] = u64_or(sm, v, 0, 0);
 		return 0;
 	}
-	m->spanev.fields[row] = field_list(b, sm->s, v, sm->f, 4, &any);
+	m->spanev.fields[row] = field_list(b, sm, v, sm->f, 4, &any);
 	if (!any)
 		m->spanev.fields[row] = D9_NONE;
 	return 0;
@@ -641,7 +649,7 @@ add_custom(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 	m->custom.ts[row] = ts;
 	m->custom.name[row] = sm->name;
 	m->custom.seg[row] = b->seg;
-	m->custom.fields[row] = field_list(b, sm->s, v, NULL, 0, &any);
+	m->custom.fields[row] = field_list(b, sm, v, NULL, 0, &any);
 	return 0;
 }
 

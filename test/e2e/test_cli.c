@@ -1,0 +1,279 @@
+/*
+ * test_cli.c: the command-line contract of DESIGN.md: exit statuses and
+ * messages for bad usage and bad input, stdin with raw, gzip and zstd
+ * segments concatenated, --window, --worst, --chain, --folded, and a
+ * report that fits 80 columns.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "minijson.h"
+#include "run.h"
+
+static char *
+tmpfile_with(const void *p, size_t n)
+{
+	char *path = strdup("/tmp/d9cli-XXXXXX");
+	int fd = mkstemp(path);
+
+	ck_assert(fd >= 0);
+	ck_assert(write(fd, p, n) == (ssize_t)n);
+	close(fd);
+	return path;
+}
+
+/* Whole decompressed content of a gzip file. */
+static unsigned char *
+gunzip_file(const char *path, size_t *n)
+{
+	gzFile g = gzopen(path, "rb");
+	size_t cap = 1 << 20;
+	unsigned char *b = malloc(cap);
+	int r;
+
+	ck_assert(g != NULL);
+	*n = 0;
+	while ((r = gzread(g, b + *n, (unsigned)(cap - *n))) > 0) {
+		*n += (size_t)r;
+		if (*n == cap)
+			b = realloc(b, cap *= 2);
+	}
+	gzclose(g);
+	return b;
+}
+
+static struct mj *
+json_of(struct run_result *r)
+{
+	char err[128];
+	struct mj *v = mj_parse(r->out, err, sizeof err);
+
+	ck_assert_msg(v != NULL, "bad JSON: %s", err);
+	return v;
+}
+
+START_TEST(test_usage)
+{
+	struct run_result r;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "%s", ""), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "no trace given"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--bogus x"), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "unknown option --bogus"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--window 5..2 x"), 2);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--folded heap x"), 2);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--help"), 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "--report"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--version"), 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "d9top "));
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_bad_inputs)
+{
+	struct run_result r;
+	char *empty = tmpfile_with("", 0);
+	char *text = tmpfile_with("hello, world\n", 13);
+	char *gz = trace_path("demo-2026-06.bin.gz");
+	char *good = trace_path("block-in-place-2026-05.bin");
+	size_t n;
+	unsigned char *raw = gunzip_file(gz, &n);
+	char *cut = tmpfile_with(raw, 100000);	/* cut mid-frame */
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json /nonexistent/x"), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "/nonexistent/x: No such file"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s'", empty), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, ": empty input"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s'", text), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, ": byte 0: not a dial9 trace"));
+	run_free(&r);
+	/* a segment cut mid-write: what came before is kept, exit 0 */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s'", cut), 0);
+	ck_assert_ptr_nonnull(strstr(r.err, ": truncated at byte "));
+	ck_assert_ptr_nonnull(strstr(r.out, "truncated at byte"));
+	run_free(&r);
+	/* one bad input among good ones: reported, the rest is read */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s' '%s'", text, good),
+	    0);
+	ck_assert_ptr_nonnull(strstr(r.err, "not a dial9 trace"));
+	ck_assert_ptr_nonnull(strstr(r.out, "\"eventCount\": 567"));
+	run_free(&r);
+	unlink(empty);
+	unlink(text);
+	unlink(cut);
+	free(empty);
+	free(text);
+	free(cut);
+	free(gz);
+	free(good);
+	free(raw);
+}
+END_TEST
+
+/* JSON text without its "errors" member (input names differ). */
+static char *
+strip_errors(const char *s)
+{
+	char *c = strdup(s), *e = strstr(c, "\"errors\"");
+
+	if (e != NULL)
+		*e = '\0';
+	return c;
+}
+
+START_TEST(test_stdin_concatenation)
+{
+	struct run_result a, b;
+	char *gz = trace_path("demo-2026-06.bin.gz");
+	char *p03 = trace_path("demo-2026-03.bin");
+	char *bip = trace_path("block-in-place-2026-05.bin");
+	size_t n06, n03, zn;
+	unsigned char *raw06 = gunzip_file(gz, &n06);
+	unsigned char *raw03 = gunzip_file(p03, &n03);
+	void *z = malloc(ZSTD_compressBound(n06));
+	char *fraw, *fzst, *fcat, *cmd, *x, *y;
+
+	zn = ZSTD_compress(z, ZSTD_compressBound(n06), raw06, n06, 3);
+	ck_assert(!ZSTD_isError(zn));
+	fraw = tmpfile_with(raw03, n03);	/* raw TRC bytes */
+	fzst = tmpfile_with(z, zn);		/* zstd frame */
+	fcat = strdup("/tmp/d9cat-XXXXXX");
+	close(mkstemp(fcat));
+	/* raw, then gzip, then zstd on one stream */
+	if (asprintf(&cmd, "cat '%s' '%s' '%s' > '%s'", fraw, bip, fzst,
+	    fcat) < 0)
+		abort();
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(run_d9top(&a, fcat, "--json -"), 0);
+	ck_assert_int_eq(run_d9top(&b, NULL, "--json '%s' '%s' '%s'", fraw,
+	    bip, fzst), 0);
+	x = strip_errors(a.out);
+	y = strip_errors(b.out);
+	ck_assert_msg(strcmp(x, y) == 0, "stdin and files differ");
+	/* and it is really all three traces: 294465 + 122075 + 567 */
+	ck_assert_ptr_nonnull(strstr(a.out, "\"eventCount\": 417107"));
+	ck_assert_str_eq(a.err, "");
+	run_free(&a);
+	run_free(&b);
+	unlink(fraw);
+	unlink(fzst);
+	unlink(fcat);
+	free(cmd); free(x); free(y); free(fraw); free(fzst); free(fcat);
+	free(raw06); free(raw03); free(z); free(gz); free(p03); free(bip);
+}
+END_TEST
+
+START_TEST(test_window_worst_chain)
+{
+	struct run_result r;
+	char *gz = trace_path("demo-2026-06.bin.gz");
+	struct mj *v;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --worst 3 --chain 55 "
+	    "--window 3000..4000 '%s'", gz), 0);
+	v = json_of(&r);
+	ck_assert_uint_eq(mj_get(v, "worstPolls")->n, 3);
+	/* the 1.01 ms poll at +3679.7 ms is inside, the 5.9 ms one is not */
+	ck_assert_int_eq((int)mj_get(v, "worstPolls.0.durNs")->num, 1013250);
+	ck_assert(mj_get(v, "eventCount")->num < 294465);
+	ck_assert(mj_get(v, "eventCount")->num > 50000);
+	ck_assert_int_eq((int)mj_get(v, "wakeChain.0")->num, 55);
+	ck_assert(mj_get(v, "wakeChain")->n >= 1);
+	mj_free(v);
+	run_free(&r);
+	free(gz);
+}
+END_TEST
+
+START_TEST(test_folded)
+{
+	struct run_result r, j;
+	char *gz = trace_path("demo-2026-06.bin.gz");
+	long sum = 0;
+	struct mj *v;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--folded offcpu '%s'", gz), 0);
+	ck_assert_int_eq(run_d9top(&j, NULL, "--json '%s'", gz), 0);
+	v = json_of(&j);
+	for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
+		char *sp = strrchr(line, ' ');
+
+		ck_assert_ptr_nonnull(sp);
+		ck_assert_ptr_nonnull(strchr(line, ';'));
+		sum += atol(sp + 1);
+	}
+	/* every off-CPU sample has a stack in this trace */
+	ck_assert_int_eq(sum, (long)mj_get(v, "offCpu")->num);
+	mj_free(v);
+	run_free(&r);
+	run_free(&j);
+	free(gz);
+}
+END_TEST
+
+START_TEST(test_report_80_columns)
+{
+	struct run_result r;
+	char *p = trace_path(_i == 0 ? "demo-2026-06.bin.gz" :
+	    "block-in-place-2026-05.bin");
+	int lineno = 0;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--report '%s'", p), 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "WORKER UTILIZATION"));
+	ck_assert_ptr_nonnull(strstr(r.out, "RED FLAGS"));
+	for (char *line = strtok(r.out, "\n"); line;
+	    line = strtok(NULL, "\n")) {
+		size_t cols = 0;
+
+		lineno++;
+		for (char *c = line; *c; c++)
+			cols += ((unsigned char)*c & 0xc0) != 0x80;
+		ck_assert_msg(cols <= 80, "report line %d has %zu columns: %s",
+		    lineno, cols, line);
+	}
+	run_free(&r);
+	free(p);
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+	Suite *s = suite_create("cli");
+	TCase *tc = tcase_create("cli");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_usage);
+	tcase_add_test(tc, test_bad_inputs);
+	tcase_add_test(tc, test_stdin_concatenation);
+	tcase_add_test(tc, test_window_worst_chain);
+	tcase_add_test(tc, test_folded);
+	tcase_add_loop_test(tc, test_report_80_columns, 0, 2);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
