@@ -115,49 +115,6 @@ d9m_tab_permute(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
 }
 
 int
-d9m_sort_perm(const uint64_t *keys, size_t n, uint32_t *perm)
-{
-	uint64_t lo = UINT64_MAX, hi = 0, span;
-	uint32_t *tmp, *a = perm, *b;
-	size_t count[2048];
-
-	for (size_t i = 0; i < n; i++) {
-		perm[i] = (uint32_t)i;
-		if (keys[i] < lo)
-			lo = keys[i];
-		if (keys[i] > hi)
-			hi = keys[i];
-	}
-	if (n < 2)
-		return 0;
-	span = hi - lo;
-	if ((tmp = malloc(n * sizeof *tmp)) == NULL)
-		return -1;
-	b = tmp;
-	for (unsigned shift = 0; shift < 64 && (span >> shift) != 0;
-	    shift += 11) {
-		memset(count, 0, sizeof count);
-		for (size_t i = 0; i < n; i++)
-			count[((keys[a[i]] - lo) >> shift) & 2047]++;
-		for (size_t i = 0, sum = 0; i < 2048; i++) {
-			size_t c = count[i];
-
-			count[i] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			b[count[((keys[a[i]] - lo) >> shift) & 2047]++] = a[i];
-		uint32_t *t = a;
-		a = b;
-		b = t;
-	}
-	if (a != perm)
-		memcpy(perm, a, n * sizeof *perm);
-	free(tmp);
-	return 0;
-}
-
-int
 d9m_tab_sort(void *tab, const struct d9m_tabdesc *d)
 {
 	size_t n = d9m_tab_n(tab);
@@ -177,15 +134,24 @@ d9m_tab_sort(void *tab, const struct d9m_tabdesc *d)
 	return rc;
 }
 
-int
-d9m_sort_u64(uint64_t *v, size_t n)
+/*
+ * One LSD radix sort for both uses: `items` are either the keys
+ * themselves (key == NULL) or row numbers into key[]. 11-bit digits of
+ * (key - min); digits equal for every key are skipped; stable.
+ */
+#define ITEM_KEY(i) (key ? key[(uint32_t)(i)] : (i))
+
+static int
+radix(uint64_t *items, size_t n, const uint64_t *key)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, *tmp, *a = v, *b;
+	uint64_t lo = UINT64_MAX, hi = 0, *tmp, *a = items, *b;
 	size_t count[2048];
 
 	for (size_t i = 0; i < n; i++) {
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
+		uint64_t k = ITEM_KEY(items[i]);
+
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
 	}
 	if (n < 2 || lo == hi)
 		return 0;
@@ -194,9 +160,11 @@ d9m_sort_u64(uint64_t *v, size_t n)
 	b = tmp;
 	for (unsigned shift = 0; shift < 64 && ((hi - lo) >> shift) != 0;
 	    shift += 11) {
+		uint64_t *t;
+
 		memset(count, 0, sizeof count);
 		for (size_t i = 0; i < n; i++)
-			count[((a[i] - lo) >> shift) & 2047]++;
+			count[((ITEM_KEY(a[i]) - lo) >> shift) & 2047]++;
 		for (size_t i = 0, sum = 0; i < 2048; i++) {
 			size_t c = count[i];
 
@@ -204,13 +172,38 @@ d9m_sort_u64(uint64_t *v, size_t n)
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			b[count[((a[i] - lo) >> shift) & 2047]++] = a[i];
-		uint64_t *t = a;
+			b[count[((ITEM_KEY(a[i]) - lo) >> shift) & 2047]++] = a[i];
+		t = a;
 		a = b;
 		b = t;
 	}
-	if (a != v)
-		memcpy(v, a, n * sizeof *v);
+	if (a != items)
+		memcpy(items, a, n * sizeof *items);
 	free(tmp);
+	return 0;
+}
+
+int
+d9m_sort_u64(uint64_t *v, size_t n)
+{
+	return radix(v, n, NULL);
+}
+
+int
+d9m_sort_perm(const uint64_t *keys, size_t n, uint32_t *perm)
+{
+	uint64_t *rows = malloc((n ? n : 1) * sizeof *rows);
+
+	if (rows == NULL)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		rows[i] = i;
+	if (radix(rows, n, keys) < 0) {
+		free(rows);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		perm[i] = (uint32_t)rows[i];
+	free(rows);
 	return 0;
 }

@@ -58,3 +58,15 @@ run_free(struct run_result *r)
 	free(r->err);
 	memset(r, 0, sizeof *r);
 }
+
+int
+run_suite(Suite *s)
+{
+	SRunner *sr = srunner_create(s);
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

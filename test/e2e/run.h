@@ -16,4 +16,9 @@ void	run_free(struct run_result *r);
 /* $D9_TRACES/name (static buffer per call site is not used: malloc'd). */
 char	*trace_path(const char *name);
 
+#include <check.h>
+
+/* Run one suite, print Check's totals; exit status for main(). */
+int	run_suite(Suite *s);
+
 #endif
