@@ -85,14 +85,24 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	const struct d9m_tasks *t = &m->tasks;
 	uint32_t *slot = malloc((m->strs.n + 1) * sizeof *slot);
 	uint8_t *seen = calloc(t->n + 1, 1);
-	uint64_t *durs = NULL, end = o->win.hi < m->max_ts ? o->win.hi :
-	    m->max_ts, lo = o->win.lo > m->min_ts ? o->win.lo : m->min_ts;
-	uint64_t mid = lo + (end - lo) / 2;
+	uint64_t *durs = NULL, lo = m->min_ts, end = m->max_ts, mid;
 	size_t *fill = NULL, *alive_mid = NULL, nl = 0;
 	int rc = -1;
 
 	if (slot == NULL || seen == NULL)
 		goto out;
+	/* the span of the trace as tasks see it: runtime and task events */
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->spawn_ts[i] != D9M_ABSENT && t->spawn_ts[i] < lo)
+			lo = t->spawn_ts[i];
+		if (t->spawn_ts[i] != D9M_ABSENT && t->spawn_ts[i] > end)
+			end = t->spawn_ts[i];
+		if (t->term_ts[i] != D9M_ABSENT && t->term_ts[i] > end)
+			end = t->term_ts[i];
+	}
+	lo = o->win.lo > lo ? o->win.lo : lo;
+	end = o->win.hi < end ? o->win.hi : end;
+	mid = lo + (end > lo ? end - lo : 0) / 2;
 	for (size_t i = 0; i <= m->strs.n; i++)
 		slot[i] = D9_NONE;
 	/* which tasks are in the window: spawned or polled in it */

@@ -1,0 +1,141 @@
+/* test_base.c: arena, interning, safe text, growth, error records. */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/err.h"
+#include "base/intern.h"
+#include "base/text.h"
+#include "base/vec.h"
+#include "unit.h"
+
+START_TEST(test_arena_alignment_and_big)
+{
+	struct d9_arena a;
+	char *p, *big;
+
+	d9_arena_init(&a, 1024);
+	p = d9_arena_alloc(&a, 3, 1);
+	ck_assert_ptr_nonnull(p);
+	for (int i = 0; i < 100; i++) {
+		uint64_t *q = d9_arena_alloc(&a, 8, 8);
+
+		ck_assert_uint_eq((uintptr_t)q % 8, 0);
+		*q = (uint64_t)i;
+	}
+	big = d9_arena_alloc(&a, 100000, 1);	/* own chunk */
+	memset(big, 1, 100000);
+	ck_assert_uint_eq(a.used, 3 + 800 + 100000);
+	d9_arena_reset(&a);
+	ck_assert_uint_eq(a.used, 0);
+	ck_assert_ptr_nonnull(d9_arena_alloc(&a, 10, 1));
+	d9_arena_free(&a);
+}
+END_TEST
+
+START_TEST(test_intern_ids_stable)
+{
+	struct d9_arena a;
+	struct d9_intern t;
+	char buf[32];
+	uint32_t ids[5000], len;
+
+	d9_arena_init(&a, 0);
+	d9_intern_init(&t, &a);
+	for (int i = 0; i < 5000; i++) {
+		int n = snprintf(buf, sizeof buf, "s%d", i);
+
+		ids[i] = d9_intern(&t, buf, (size_t)n);
+		ck_assert_uint_eq(ids[i], (uint32_t)i);	/* dense, in order */
+	}
+	for (int i = 0; i < 5000; i++) {
+		int n = snprintf(buf, sizeof buf, "s%d", i);
+
+		ck_assert_uint_eq(d9_intern(&t, buf, (size_t)n), ids[i]);
+		ck_assert_str_eq(d9_intern_str(&t, ids[i], &len), buf);
+		ck_assert_uint_eq(len, (uint32_t)n);
+	}
+	/* embedded NUL bytes are part of the key */
+	ck_assert_uint_ne(d9_intern(&t, "a\0b", 3), d9_intern(&t, "a\0c", 3));
+	ck_assert_uint_eq(d9_intern_find(&t, "nope", 4), D9_NONE);
+	ck_assert_str_eq(d9_intern_str(&t, 999999, NULL), "");
+	d9_intern_free(&t);
+	d9_arena_free(&a);
+}
+END_TEST
+
+START_TEST(test_text_escapes_controls)
+{
+	char out[128];
+
+	d9_text_safe(out, sizeof out, "a\x1b[2Jb", 6);
+	ck_assert_str_eq(out, "a\\x1b[2Jb");
+	d9_text_safe(out, sizeof out, "caf\xc3\xa9", 5);	/* valid UTF-8 */
+	ck_assert_str_eq(out, "caf\xc3\xa9");
+	d9_text_safe(out, sizeof out, "\xc2\x9b" "x", 3);	/* C1 CSI */
+	ck_assert_str_eq(out, "\\xc2\\x9bx");
+	d9_text_safe(out, sizeof out, "\xff\xfe", 2);
+	ck_assert_str_eq(out, "\\xff\\xfe");
+	d9_text_safe(out, 8, "abcdefghijkl", 12);	/* bounded */
+	ck_assert_str_eq(out, "abcdefg");
+}
+END_TEST
+
+START_TEST(test_text_json)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	d9_text_put_json(f, "q\"\\\n\x01", 5);
+	fclose(f);
+	ck_assert_str_eq(buf, "\"q\\\"\\\\\\u000a\\u0001\"");
+	free(buf);
+}
+END_TEST
+
+START_TEST(test_grow_overflow)
+{
+	uint64_t *p = NULL;
+	size_t cap = 0;
+
+	ck_assert_int_eq(d9_grow(&p, &cap, 10, sizeof *p), 0);
+	ck_assert_uint_ge(cap, 10);
+	ck_assert_int_eq(d9_grow(&p, &cap, SIZE_MAX / 4, sizeof *p), -1);
+	ck_assert_ptr_nonnull(p);	/* unchanged on failure */
+	free(p);
+}
+END_TEST
+
+START_TEST(test_err_record)
+{
+	struct d9_err e;
+
+	d9_err_clear(&e);
+	ck_assert_int_eq(d9_err_set(&e, D9_ERR_BAD_TAG, 81234,
+	    "unknown frame tag 0x%02x", 0x77), -D9_ERR_BAD_TAG);
+	ck_assert_str_eq(e.msg, "unknown frame tag 0x77");
+	ck_assert_uint_eq(e.off, 81234);
+	ck_assert_str_eq(d9_err_name(-D9_ERR_TRUNCATED), "truncated");
+	ck_assert_str_eq(d9_err_name(12345), "unknown error");
+}
+END_TEST
+
+Suite *
+base_suite(void)
+{
+	Suite *s = suite_create("base");
+	TCase *tc = tcase_create("base");
+
+	tcase_add_test(tc, test_arena_alignment_and_big);
+	tcase_add_test(tc, test_intern_ids_stable);
+	tcase_add_test(tc, test_text_escapes_controls);
+	tcase_add_test(tc, test_text_json);
+	tcase_add_test(tc, test_grow_overflow);
+	tcase_add_test(tc, test_err_record);
+	suite_add_tcase(s, tc);
+	return s;
+}

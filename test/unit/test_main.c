@@ -1,0 +1,19 @@
+/* test_main.c: runs every unit suite; CK_RUN_SUITE picks one. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "unit.h"
+
+int
+main(void)
+{
+	SRunner *sr = srunner_create(base_suite());
+	int failed;
+
+	srunner_add_suite(sr, model_suite());
+	srunner_add_suite(sr, analysis_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

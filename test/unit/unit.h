@@ -1,0 +1,11 @@
+/* unit.h: the suites of the unit test program, one per module. */
+#ifndef D9_UNIT_H
+#define D9_UNIT_H
+
+#include <check.h>
+
+Suite	*base_suite(void);
+Suite	*model_suite(void);
+Suite	*analysis_suite(void);
+
+#endif
