@@ -1,0 +1,11 @@
+/* suites.h: the Check suites of test-symbolize (test_main.c runs them). */
+#ifndef D9S_SUITES_H
+#define D9S_SUITES_H
+
+#include <check.h>
+
+Suite	*suite_compare(void);
+Suite	*suite_unit(void);
+Suite	*suite_files(void);
+
+#endif

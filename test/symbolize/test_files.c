@@ -1,0 +1,387 @@
+/*
+ * test_files.c: files as they come: not ELF, truncated, corrupted
+ * (untrusted input must give clear errors, never a crash), a stripped
+ * binary with its DWARF behind .gnu_debuglink (beside it, in .debug/, and
+ * refused when the CRC is wrong), and one found only through
+ * --debug-dir's .build-id/xx/rest.debug layout.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <check.h>
+#include <gelf.h>
+
+#include "symbolize/addr2line.h"
+#include "symbolize/elffile.h"
+#include "symbolize/symbolizer.h"
+#include "suites.h"
+#include "tutil.h"
+
+#define NADDR 64
+
+/* Start addresses (and a middle byte) of up to NADDR/2 functions. */
+static size_t
+func_addrs(const char *bin, uint64_t *a)
+{
+	struct d9s_elffile f;
+	struct d9_err e;
+	size_t i, n = 0;
+
+	ck_assert_int_eq(d9s_elffile_open(&f, bin, &e), 0);
+	for (i = 0; i < f.syms.n && n + 2 <= NADDR; i++) {
+		if (f.syms.sym[i].size == 0)
+			continue;
+		a[n++] = f.syms.sym[i].addr;
+		a[n++] = f.syms.sym[i].addr + f.syms.sym[i].size / 2;
+	}
+	d9s_elffile_close(&f);
+	return n;
+}
+
+/* Open path and look up every address: must not crash; returns the
+ * add's result. */
+static int
+poke(const char *path, const uint64_t *a, size_t n, char *msg, size_t cap)
+{
+	struct d9s_symbolizer *sym;
+	const struct d9s_frame *fr;
+	struct d9_err e;
+	size_t i, nf;
+	uint32_t mod;
+	int rc;
+
+	ck_assert_int_eq(d9s_symbolizer_new(&sym, &e), 0);
+	rc = d9s_symbolizer_add(sym, path, NULL, 0, &mod, &e);
+	snprintf(msg, cap, "%s", rc == 0 ? "" : e.msg);
+	if (rc == 0) {
+		d9s_symbolizer_index(sym, mod, &e);
+		for (i = 0; i < n; i++)
+			ck_assert_int_eq(d9s_symbolizer_lookup(sym, mod, a[i],
+			    (int)(i & 1), &fr, &nf, &e), 0);
+	}
+	d9s_symbolizer_free(&sym);
+	return rc;
+}
+
+/* --addr2line on path: exit 0, or 1 with "d9top: PATH: why". */
+static void
+poke_cli(const char *path, const uint64_t *a, size_t n)
+{
+	char *argv[3 + NADDR], buf[NADDR][24], *errtext = NULL;
+	FILE *out = fopen("/dev/null", "w"), *err = tmpfile();
+	size_t i, len;
+	int rc;
+
+	ck_assert(out != NULL && err != NULL);
+	argv[0] = "-e";
+	argv[1] = (char *)path;
+	for (i = 0; i < n; i++) {
+		snprintf(buf[i], sizeof buf[i], "%" PRIx64, a[i]);
+		argv[2 + i] = buf[i];
+	}
+	rc = d9s_addr2line_stream((int)(2 + n), argv, stdin, out, err);
+	ck_assert_msg(rc == 0 || rc == 1, "%s: exit %d", path, rc);
+	len = (size_t)ftell(err);
+	rewind(err);
+	ck_assert_ptr_nonnull(errtext = calloc(1, len + 1));
+	ck_assert_uint_eq(fread(errtext, 1, len, err), len);
+	if (rc == 1)
+		ck_assert_msg(strncmp(errtext, "d9top: ", 7) == 0 &&
+		    strstr(errtext, path) != NULL, "%s", errtext);
+	free(errtext);
+	fclose(out);
+	fclose(err);
+}
+
+START_TEST(not_elf)
+{
+	static const char *const bodies[] = { "", "hello, world\n",
+	    "\177ELF", "\177ELF\002\001\001\0\0\0\0\0\0\0\0\0\003\0>\0" };
+	char path[PATH_MAX], msg[D9_ERR_MSG_MAX];
+	uint64_t a[1] = { 0x1000 };
+	struct tdir d;
+	size_t i;
+
+	tdir_make(&d);
+	for (i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		tdir_file(&d, "bad", path);
+		write_all(path, bodies[i], i == 3 ? 20 : strlen(bodies[i]));
+		ck_assert_int_ne(poke(path, a, 1, msg, sizeof msg), 0);
+		ck_assert_msg(strstr(msg, "ELF") != NULL, "%s", msg);
+		poke_cli(path, a, 1);
+	}
+	ck_assert_int_ne(poke(d.path, a, 1, msg, sizeof msg), 0);
+	ck_assert_str_eq(msg, "not a regular file");
+	tdir_remove(&d);
+}
+END_TEST
+
+static void
+truncations(const char *bin)
+{
+	char path[PATH_MAX], msg[D9_ERR_MSG_MAX];
+	uint64_t a[NADDR];
+	size_t n = func_addrs(bin, a), len, cut, i;
+	struct tdir d;
+	char *img = read_all(bin, &len);
+
+	tdir_make(&d);
+	tdir_file(&d, "cut", path);
+	for (i = 0; i < 48; i++) {
+		/* the headers byte by byte, then spread over the file */
+		cut = i < 16 ? i * 5 : i < 24 ? 64 + (i - 16) * 60 :
+		    len / 24 * (i - 24) + 1;
+		write_all(path, img, cut);
+		poke(path, a, n, msg, sizeof msg);
+		poke_cli(path, a, n);
+	}
+	free(img);
+	tdir_remove(&d);
+}
+
+START_TEST(truncated_c) { truncations(prog_path("C_O2_V5")); } END_TEST
+
+/* The file range of the .debug_* sections. */
+static void
+debug_range(const char *bin, size_t *lo, size_t *hi)
+{
+	FILE *f = fopen(bin, "rb");
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstr;
+
+	ck_assert_ptr_nonnull(f);
+	elf_version(EV_CURRENT);
+	ck_assert_ptr_nonnull(elf = elf_begin(fileno(f), ELF_C_READ, NULL));
+	ck_assert_int_eq(elf_getshdrstrndx(elf, &shstr), 0);
+	*lo = SIZE_MAX;
+	*hi = 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
+		ck_assert_ptr_nonnull(gelf_getshdr(scn, &sh));
+		name = elf_strptr(elf, shstr, sh.sh_name);
+		if (name == NULL || strncmp(name, ".debug_", 7) != 0)
+			continue;
+		if (sh.sh_offset < *lo)
+			*lo = sh.sh_offset;
+		if (sh.sh_offset + sh.sh_size > *hi)
+			*hi = sh.sh_offset + sh.sh_size;
+	}
+	elf_end(elf);
+	fclose(f);
+	ck_assert_uint_lt(*lo, *hi);
+}
+
+/* Flip bytes in the DWARF sections: a fixed pseudo-random sequence. */
+static void
+corruptions(const char *bin, int variants, int flips)
+{
+	char path[PATH_MAX], msg[D9_ERR_MSG_MAX];
+	uint64_t a[NADDR], x = 0x9e3779b97f4a7c15ULL;
+	size_t n = func_addrs(bin, a), len, lo, hi;
+	char *img = read_all(bin, &len), *copy = malloc(len);
+	struct tdir d;
+
+	ck_assert_ptr_nonnull(copy);
+	debug_range(bin, &lo, &hi);
+	tdir_make(&d);
+	tdir_file(&d, "corrupt", path);
+	for (int v = 0; v < variants; v++) {
+		memcpy(copy, img, len);
+		for (int k = 0; k < flips; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			copy[lo + x % (hi - lo)] ^= (char)(1 + (x >> 40) % 255);
+		}
+		write_all(path, copy, len);
+		poke(path, a, n, msg, sizeof msg);
+	}
+	free(copy);
+	free(img);
+	tdir_remove(&d);
+}
+
+START_TEST(corrupt_c) { corruptions(prog_path("C_O2_V5"), 60, 8); } END_TEST
+START_TEST(corrupt_c4) { corruptions(prog_path("C_O2_V4"), 60, 8); } END_TEST
+
+/* Every address gives the same frames in both modules. */
+static void
+same_frames(struct d9s_symbolizer *sym, uint32_t m1, uint32_t m2,
+    const uint64_t *a, size_t n)
+{
+	const struct d9s_frame *f1, *f2;
+	struct d9_err e;
+	size_t i, k, n1, n2;
+
+	for (i = 0; i < n; i++) {
+		ck_assert_int_eq(d9s_symbolizer_lookup(sym, m1, a[i], 0, &f1,
+		    &n1, &e), 0);
+		ck_assert_int_eq(d9s_symbolizer_lookup(sym, m2, a[i], 0, &f2,
+		    &n2, &e), 0);
+		ck_assert_uint_eq(n1, n2);
+		for (k = 0; k < n1; k++) {
+			ck_assert_pstr_eq(f1[k].function, f2[k].function);
+			ck_assert_pstr_eq(f1[k].file, f2[k].file);
+			ck_assert_uint_eq(f1[k].line, f2[k].line);
+		}
+	}
+}
+
+static int
+objcopy(const char *a1, const char *a2, const char *a3, const char *a4)
+{
+	char *argv[] = { (char *)prog_path("OBJCOPY"), (char *)a1, (char *)a2,
+	    (char *)a3, (char *)a4, NULL };
+
+	return run_cmd(argv, NULL, NULL);
+}
+
+/* Add path to a fresh symbolizer next to the original; 0 when both
+ * modules answer alike. debug_dir may be NULL. */
+static void
+check_split(const char *orig, const char *path, const char *debug_dir,
+    const char *want_debug)
+{
+	struct d9s_symbolizer *sym;
+	struct d9s_module_info info;
+	struct d9_err e;
+	uint64_t a[NADDR];
+	size_t n = func_addrs(orig, a);
+	uint32_t m1, m2;
+
+	ck_assert_int_eq(d9s_symbolizer_new(&sym, &e), 0);
+	if (debug_dir != NULL)
+		ck_assert_int_eq(d9s_symbolizer_add_debug_dir(sym, debug_dir,
+		    &e), 0);
+	ck_assert_int_eq(d9s_symbolizer_add(sym, orig, NULL, 0, &m1, &e), 0);
+	ck_assert_int_eq(d9s_symbolizer_add(sym, path, NULL, 0, &m2, &e), 0);
+	ck_assert_int_eq(d9s_symbolizer_info(sym, m2, &info, &e), 0);
+	ck_assert_msg(info.debug_path != NULL, "%s: %s", path, info.no_debug);
+	ck_assert_str_eq(info.debug_path, want_debug);
+	ck_assert_int_eq(d9s_symbolizer_index(sym, m2, &e), 0);
+	same_frames(sym, m1, m2, a, n);
+	d9s_symbolizer_free(&sym);
+}
+
+START_TEST(debuglink)
+{
+	const char *bin = prog_path("C_O2_V5");
+	char dbg[PATH_MAX], stripped[PATH_MAX], dotdir[PATH_MAX];
+	char moved[PATH_MAX], link[PATH_MAX + 32], msg[D9_ERR_MSG_MAX];
+	struct d9s_symbolizer *sym;
+	struct d9s_module_info info;
+	struct d9_err e;
+	struct tdir d;
+	uint32_t mod;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(prog_path("OBJCOPY"));
+	tdir_make(&d);
+	tdir_file(&d, "prog.debug", dbg);
+	tdir_file(&d, "prog", stripped);
+	snprintf(link, sizeof link, "--add-gnu-debuglink=%s", dbg);
+	ck_assert_int_eq(objcopy("--only-keep-debug", bin, dbg, NULL), 0);
+	ck_assert_int_eq(objcopy("--strip-debug", link, bin, stripped), 0);
+	check_split(bin, stripped, NULL, dbg);
+	/* in .debug/ beside the binary */
+	ck_assert_int_eq(mkdir(tdir_file(&d, ".debug", dotdir), 0755), 0);
+	ck_assert_int_eq(rename(dbg, tdir_file(&d, ".debug/prog.debug",
+	    moved)), 0);
+	check_split(bin, stripped, NULL, moved);
+	/* a debug file that changed since the link was made is refused */
+	ck_assert_ptr_nonnull(f = fopen(moved, "ab"));
+	fputc(0, f);
+	fclose(f);
+	ck_assert_int_eq(d9s_symbolizer_new(&sym, &e), 0);
+	ck_assert_int_eq(d9s_symbolizer_add(sym, stripped, NULL, 0, &mod, &e),
+	    0);
+	ck_assert_int_eq(d9s_symbolizer_info(sym, mod, &info, &e), 0);
+	ck_assert_ptr_null(info.debug_path);
+	ck_assert_msg(strstr(info.no_debug, "CRC does not match") != NULL,
+	    "%s", info.no_debug);
+	ck_assert_int_lt(d9s_symbolizer_index(sym, mod, &e), 0);
+	ck_assert_str_eq(e.msg, info.no_debug);
+	d9s_symbolizer_free(&sym);
+	(void)msg;
+	tdir_remove(&d);
+}
+END_TEST
+
+START_TEST(debug_dir)
+{
+	const char *bin = prog_path("C_O2_V4");
+	char dbg[2 * PATH_MAX], stripped[PATH_MAX], dir[PATH_MAX], sub[PATH_MAX];
+	char hex[2 * D9S_BUILD_ID_MAX + 1], file[PATH_MAX + 64];
+	char *out1, *out2;
+	struct d9s_elffile f;
+	struct d9_err e;
+	struct tdir d;
+	uint64_t a[NADDR];
+	size_t n = func_addrs(bin, a), i, len;
+
+	ck_assert_ptr_nonnull(prog_path("OBJCOPY"));
+	tdir_make(&d);
+	ck_assert_int_eq(d9s_elffile_open(&f, bin, &e), 0);
+	d9s_build_id_hex(f.build_id, f.build_id_len, hex);
+	d9s_elffile_close(&f);
+	ck_assert_int_eq(mkdir(tdir_file(&d, "dbg", dir), 0755), 0);
+	ck_assert_int_eq(mkdir(tdir_file(&d, "dbg/.build-id", sub), 0755), 0);
+	snprintf(file, sizeof file, "%s/%.2s", sub, hex);
+	ck_assert_int_eq(mkdir(file, 0755), 0);
+	snprintf(dbg, sizeof dbg, "%s/%s.debug", file, hex + 2);
+	ck_assert_int_eq(objcopy("--only-keep-debug", bin, dbg, NULL), 0);
+	ck_assert_int_eq(objcopy("--strip-all", bin,
+	    tdir_file(&d, "prog", stripped), NULL), 0);
+	check_split(bin, stripped, dir, dbg);
+	/* the same through --addr2line --debug-dir */
+	for (i = 0; i < 2; i++) {
+		char *argv[5 + NADDR], buf[NADDR][24];
+		FILE *out = tmpfile();
+		size_t k;
+
+		argv[0] = "--debug-dir";
+		argv[1] = dir;
+		argv[2] = "-e";
+		argv[3] = i == 0 ? (char *)bin : stripped;
+		for (k = 0; k < n; k++) {
+			snprintf(buf[k], sizeof buf[k], "%" PRIx64, a[k]);
+			argv[4 + k] = buf[k];
+		}
+		ck_assert_int_eq(d9s_addr2line_stream((int)(4 + n), argv, stdin,
+		    out, stderr), 0);
+		len = (size_t)ftell(out);
+		rewind(out);
+		ck_assert_ptr_nonnull(i == 0 ? (out1 = calloc(1, len + 1)) :
+		    (out2 = calloc(1, len + 1)));
+		ck_assert_uint_eq(fread(i == 0 ? out1 : out2, 1, len, out), len);
+		fclose(out);
+	}
+	ck_assert_str_eq(out1, out2);
+	free(out1);
+	free(out2);
+	tdir_remove(&d);
+}
+END_TEST
+
+Suite *
+suite_files(void)
+{
+	Suite *s = suite_create("files");
+	TCase *tc = tcase_create("files");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, not_elf);
+	tcase_add_test(tc, truncated_c);
+	tcase_add_test(tc, corrupt_c);
+	tcase_add_test(tc, corrupt_c4);
+	tcase_add_test(tc, debuglink);
+	tcase_add_test(tc, debug_dir);
+	suite_add_tcase(s, tc);
+	return s;
+}
