@@ -1,0 +1,199 @@
+/*
+ * d9rec.h: libd9rec, a recorder that writes dial9 trace segments from a C
+ * program (an event loop, a thread pool, a server), readable by d9top, the
+ * dial9 web viewer and the dial9 JS toolkit. See d9rec(3).
+ *
+ * Model: one writer per process (d9rec_open) owns a directory of segment
+ * files and a background flush thread. Every thread that records events
+ * registers once (d9rec_thread_register) and gets a handle whose ring
+ * buffer only that thread writes: the recording calls take no lock, make
+ * no allocation and never block; a full ring drops the event and counts
+ * it. The flush thread turns the rings into self-contained batches,
+ * rotates, seals and compresses segments, and adds CPU samples
+ * (perf_event_open) and allocation samples.
+ *
+ * Errors: functions that can fail return 0 or a negative errno value.
+ * Recording calls return nothing; what they could not record is counted
+ * (d9rec_stats) and written into the trace's segment metadata.
+ *
+ * Strings given to recording calls are copied, except spawn locations and
+ * span sites, which are registered once and referenced by id.
+ */
+#ifndef D9REC_H
+#define D9REC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct d9rec_writer d9rec_writer;
+struct d9rec_thread;
+
+#define D9REC_NO_WORKER		255u	/* thread is not a runtime worker */
+
+enum d9rec_compression {
+	D9REC_COMPRESS_NONE = 0,	/* sealed segments stay trace.N.bin */
+	D9REC_COMPRESS_GZIP = 1,	/* trace.N.bin.gz (default) */
+	D9REC_COMPRESS_ZSTD = 2		/* trace.N.bin.zst */
+};
+
+struct d9rec_options {
+	const char	*dir;		/* required; created if missing (0700) */
+	const char	*service;	/* metadata "service"; default: program name */
+	uint64_t	 max_file_size;	/* rotate above this; 0: min(100 MiB, total/4) */
+	uint64_t	 max_total_size; /* delete oldest segments above; 0: 1 GiB */
+	uint64_t	 rotation_period_ms; /* 0: 60000 */
+	uint64_t	 flush_interval_ms;  /* drain rings this often; 0: 50 */
+	size_t		 thread_buffer_size; /* ring bytes per thread; 0: 1 MiB */
+	int		 compression;	/* enum d9rec_compression */
+	int		 cpu_profile;	/* cpu-clock samples of registered threads */
+	unsigned	 cpu_frequency_hz; /* 0: 99 */
+	int		 sched_profile;	/* context-switch samples (kernel rights) */
+	int		 alloc_profile;	/* allocation sampling */
+	uint64_t	 alloc_sample_rate; /* mean bytes between samples; 0: 524288 */
+	int		 symbols;	/* SymbolTableEntry appendix; env D9REC_SYMBOLS=0 */
+	/* Test hook: when set, every timestamp comes from here (ns). */
+	uint64_t	(*clock)(void *ctx);
+	void		*clock_ctx;
+};
+
+/* Counters, cumulative since d9rec_open. */
+struct d9rec_stats {
+	uint64_t	 events;	/* events accepted into thread rings */
+	uint64_t	 dropped;	/* events lost to a full ring */
+	uint64_t	 written_events; /* events written to segment files */
+	uint64_t	 bytes_written;
+	uint64_t	 write_errors;	/* failed writes (ENOSPC, EIO, EFBIG ...) */
+	uint64_t	 lost_batches;	/* batches not written after an error */
+	uint64_t	 segments;	/* segments sealed */
+	uint64_t	 deleted_segments; /* removed by the size cap */
+	uint64_t	 cpu_samples;
+	uint64_t	 cpu_lost;	/* perf ring overruns (PERF_RECORD_LOST) */
+	uint64_t	 alloc_samples, free_samples;
+	uint64_t	 alloc_dropped, free_dropped; /* memory ring overflow */
+	int		 last_errno;	/* of the last failed write, or 0 */
+	int		 stopped;	/* writing stopped (disk error, size cap) */
+	int		 cpu_profile_on, sched_profile_on;
+};
+
+/* Field types of custom events (wire types of FORMAT 2.9). */
+enum d9rec_type {
+	D9REC_T_U64 = 9,	/* LEB128 varint */
+	D9REC_T_I64 = 1,
+	D9REC_T_F64 = 2,
+	D9REC_T_BOOL = 3,
+	D9REC_T_STR = 7,	/* pooled string */
+	D9REC_T_U8 = 11,
+	D9REC_T_U16 = 12,
+	D9REC_T_U32 = 13
+};
+
+struct d9rec_field {
+	const char	*name;
+	int		 type;		/* enum d9rec_type */
+};
+
+union d9rec_value {
+	uint64_t	 u;
+	int64_t		 i;
+	double		 f;
+	const char	*s;		/* D9REC_T_STR; NULL records "" */
+};
+
+/* Defaults for every option; dir must still be set. */
+void	d9rec_options_init(struct d9rec_options *o);
+
+/*
+ * Create the writer, its directory and the first segment, and start the
+ * flush thread. Stale *.active files of an earlier writer are removed and
+ * numbering continues after the highest retained segment.
+ */
+int	d9rec_open(d9rec_writer **out, const struct d9rec_options *o);
+/* Flush, seal and compress the last segment, stop, free; *w = NULL. Every
+ * thread handle must have been unregistered (or is released here). */
+int	d9rec_close(d9rec_writer **w);
+/* Drain every ring and write it now (blocks until done). */
+int	d9rec_flush(d9rec_writer *w);
+/* Seal the current segment and start the next one (blocks until done). */
+int	d9rec_rotate(d9rec_writer *w);
+void	d9rec_stats(d9rec_writer *w, struct d9rec_stats *st);
+/* Current time on the trace clock (ns, CLOCK_MONOTONIC). */
+uint64_t d9rec_now(d9rec_writer *w);
+
+/* Segment metadata key/value (written with the next batch). */
+int	d9rec_set_meta(d9rec_writer *w, const char *key, const char *value);
+/* Declare a named runtime of workers first .. first+n-1
+ * (metadata runtime.<name> = "first,...,first+n-1"). */
+int	d9rec_runtime(d9rec_writer *w, const char *name, uint32_t first,
+	    uint32_t n);
+
+/*
+ * Register the calling thread. worker_id: its runtime worker id (< 255)
+ * or D9REC_NO_WORKER. name: thread name for CPU samples (NULL: comm).
+ * Starts CPU sampling of the thread when enabled. NULL on failure.
+ */
+struct d9rec_thread *d9rec_thread_register(d9rec_writer *w, const char *name,
+	    uint32_t worker_id);
+/* From the registered thread itself; its ring is still flushed. */
+void	d9rec_thread_unregister(struct d9rec_thread **t);
+
+/* Intern a spawn location ("file.c:123:1"); ids are stable until close.
+ * Returns the id, or UINT32_MAX when out of memory. */
+uint32_t d9rec_location(d9rec_writer *w, const char *loc);
+
+/* ---- runtime events, hot path: call from the registered thread ---- */
+void	d9rec_poll_start(struct d9rec_thread *t, uint64_t task_id,
+	    uint32_t spawn_loc, unsigned local_queue);
+void	d9rec_poll_end(struct d9rec_thread *t);
+/* Park/unpark read the thread's CPU time (CLOCK_THREAD_CPUTIME_ID). */
+void	d9rec_park(struct d9rec_thread *t, unsigned local_queue);
+void	d9rec_unpark(struct d9rec_thread *t, unsigned local_queue);
+/* waker_task 0: woken from outside any task. */
+void	d9rec_wake(struct d9rec_thread *t, uint64_t waker_task,
+	    uint64_t woken_task);
+void	d9rec_spawn(struct d9rec_thread *t, uint64_t task_id,
+	    uint32_t spawn_loc);
+void	d9rec_terminate(struct d9rec_thread *t, uint64_t task_id);
+void	d9rec_queue_sample(struct d9rec_thread *t, unsigned global_queue);
+
+/* ---- custom events ---- */
+/* Register a schema once; returns its id (>= 0) or a negative errno. */
+int	d9rec_schema(d9rec_writer *w, const char *name,
+	    const struct d9rec_field *fields, unsigned nfields);
+/* vals: one per field of the schema, in order. */
+void	d9rec_event(struct d9rec_thread *t, int schema,
+	    const union d9rec_value *vals);
+
+/* ---- spans: SpanEnter:{target}::{name}:{file}:{line} ---- */
+/* fields: names of the span's declared fields (values are strings).
+ * Returns a site id (>= 0) or a negative errno. */
+int	d9rec_span_site(d9rec_writer *w, const char *target, const char *name,
+	    const char *file, unsigned line, const char *const *fields,
+	    unsigned nfields);
+/* parent 0: no explicit parent. values: one per declared field, NULL =
+ * not recorded (absent). */
+void	d9rec_span_enter(struct d9rec_thread *t, int site, uint64_t span_id,
+	    uint64_t parent, const char *const *values);
+void	d9rec_span_exit(struct d9rec_thread *t, int site, uint64_t span_id,
+	    const char *const *values);
+void	d9rec_span_close(struct d9rec_thread *t, uint64_t span_id);
+
+/* ---- allocation profiling (alloc_profile option) ---- */
+/* Wrappers around malloc & co. that sample with the Poisson rule. */
+void	*d9rec_malloc(size_t size);
+void	*d9rec_calloc(size_t n, size_t size);
+void	*d9rec_realloc(void *p, size_t size);
+void	 d9rec_free(void *p);
+/* Hooks for allocators (and for libd9rec-malloc.so): report an
+ * allocation that returned p, and a free of p. Cheap when not sampled. */
+void	 d9rec_alloc_hook(void *p, size_t size);
+void	 d9rec_free_hook(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,353 @@
+/*
+ * enc.c: the wire encoder of the flush thread (FORMAT 2.10).
+ *
+ * One struct enc holds the bytes of one batch at a time. A batch starts
+ * with a TRC header and is self-contained: schemas are declared before
+ * their first event, strings and stacks are pooled before the event that
+ * uses them, and every batch starts with empty pools and base 0. "In this
+ * batch" is tracked with generation numbers, so starting a batch costs
+ * nothing per schema or string.
+ *
+ * Type ids are the writer's schema index + 1, identical in every batch.
+ * Pool ids are dense from 0 in every batch. Inline strings (custom event
+ * and span values) are pooled by their 64-bit hash.
+ *
+ * Out of memory: the batch is marked (e->oom) and dropped by the caller.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/wire.h"
+#include "rec/rec.h"
+
+int
+d9rec_enc_init(struct enc *e)
+{
+	memset(e, 0, sizeof *e);
+	e->cap = 1 << 16;
+	e->p = malloc(e->cap);
+	e->ih_cap = 256;
+	e->ih_key = calloc(e->ih_cap, sizeof *e->ih_key);
+	e->ih_id = calloc(e->ih_cap, sizeof *e->ih_id);
+	if (e->p == NULL || e->ih_key == NULL || e->ih_id == NULL) {
+		d9rec_enc_free(e);
+		return -1;
+	}
+	return 0;
+}
+
+void
+d9rec_enc_free(struct enc *e)
+{
+	free(e->p);
+	free(e->sch_gen);
+	free(e->str_gen);
+	free(e->str_pool);
+	free(e->ih_key);
+	free(e->ih_id);
+	memset(e, 0, sizeof *e);
+}
+
+static int
+reserve(struct enc *e, size_t n)
+{
+	size_t nc;
+	uint8_t *q;
+
+	if (e->oom)
+		return -1;
+	if (e->n + n <= e->cap)
+		return 0;
+	nc = e->cap * 2;
+	while (nc < e->n + n)
+		nc *= 2;
+	q = realloc(e->p, nc);
+	if (q == NULL) {
+		e->oom = 1;
+		return -1;
+	}
+	e->p = q;
+	e->cap = nc;
+	return 0;
+}
+
+void
+d9rec_enc_bytes(struct enc *e, const void *p, size_t n)
+{
+	if (reserve(e, n) < 0)
+		return;
+	memcpy(e->p + e->n, p, n);
+	e->n += n;
+}
+
+void
+d9rec_enc_u8(struct enc *e, uint8_t v)
+{
+	d9rec_enc_bytes(e, &v, 1);
+}
+
+void
+d9rec_enc_u16(struct enc *e, uint16_t v)
+{
+	uint8_t b[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
+
+	d9rec_enc_bytes(e, b, 2);
+}
+
+void
+d9rec_enc_u32(struct enc *e, uint32_t v)
+{
+	uint8_t b[4];
+
+	for (int i = 0; i < 4; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	d9rec_enc_bytes(e, b, 4);
+}
+
+void
+d9rec_enc_u64(struct enc *e, uint64_t v)
+{
+	uint8_t b[8];
+
+	for (int i = 0; i < 8; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	d9rec_enc_bytes(e, b, 8);
+}
+
+void
+d9rec_enc_varint(struct enc *e, uint64_t v)
+{
+	uint8_t b[10];
+	size_t n = 0;
+
+	do {
+		b[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			b[n] |= 0x80;
+		n++;
+	} while (v);
+	d9rec_enc_bytes(e, b, n);
+}
+
+void
+d9rec_enc_str(struct enc *e, const char *s, size_t n)
+{
+	d9rec_enc_u32(e, (uint32_t)n);
+	d9rec_enc_bytes(e, s, n);
+}
+
+void
+d9rec_enc_clear(struct enc *e)
+{
+	e->n = 0;
+	e->oom = 0;
+	e->events = 0;
+}
+
+void
+d9rec_enc_batch(struct enc *e)
+{
+	static const uint8_t hdr[D9_HEADER_LEN] = { 'T', 'R', 'C', 0,
+	    D9_VERSION };
+
+	e->gen++;
+	if (e->gen == 0) {	/* wrapped: forget every old generation */
+		memset(e->sch_gen, 0, e->nsch_gen * sizeof *e->sch_gen);
+		memset(e->str_gen, 0, e->nstr_gen * sizeof *e->str_gen);
+		e->gen = 1;
+	}
+	e->base = 0;
+	e->next_str = 0;
+	e->next_stack = 0;
+	memset(e->ih_key, 0, e->ih_cap * sizeof *e->ih_key);
+	e->ih_n = 0;
+	d9rec_enc_bytes(e, hdr, sizeof hdr);
+}
+
+/* Make gen arrays cover index i. */
+static int
+grow_gen(uint32_t **a, uint32_t **b, size_t *n, size_t i)
+{
+	size_t nn = *n ? *n : 64;
+	uint32_t *x;
+
+	if (i < *n)
+		return 0;
+	while (nn <= i)
+		nn *= 2;
+	if ((x = realloc(*a, nn * sizeof *x)) == NULL)
+		return -1;
+	memset(x + *n, 0, (nn - *n) * sizeof *x);
+	*a = x;
+	if (b != NULL) {
+		if ((x = realloc(*b, nn * sizeof *x)) == NULL)
+			return -1;
+		memset(x + *n, 0, (nn - *n) * sizeof *x);
+		*b = x;
+	}
+	*n = nn;
+	return 0;
+}
+
+static void
+declare(struct enc *e, uint32_t id, const struct schema *s)
+{
+	size_t len = strlen(s->name);
+
+	d9rec_enc_u8(e, D9_TAG_SCHEMA);
+	d9rec_enc_u16(e, (uint16_t)(id + 1));
+	d9rec_enc_u16(e, (uint16_t)len);
+	d9rec_enc_bytes(e, s->name, len);
+	d9rec_enc_u8(e, 1);		/* has_timestamp: always (2.10) */
+	d9rec_enc_u16(e, s->nfields);
+	for (uint16_t i = 0; i < s->nfields; i++) {
+		len = strlen(s->fields[i].name);
+		d9rec_enc_u16(e, (uint16_t)len);
+		d9rec_enc_bytes(e, s->fields[i].name, len);
+		d9rec_enc_u8(e, s->fields[i].type);
+	}
+}
+
+void
+d9rec_enc_event(struct d9rec_writer *w, struct enc *e, uint32_t sch,
+    uint64_t ts)
+{
+	uint64_t d;
+
+	if (grow_gen(&e->sch_gen, NULL, &e->nsch_gen, sch) < 0) {
+		e->oom = 1;
+		return;
+	}
+	if (e->sch_gen[sch] != e->gen) {
+		declare(e, sch, d9rec_schema_get(w, sch));
+		e->sch_gen[sch] = e->gen;
+	}
+	if (ts < e->base || ts - e->base > D9_TS_DELTA_MAX) {
+		d9rec_enc_u8(e, D9_TAG_TS_RESET);
+		d9rec_enc_u64(e, ts);
+		e->base = ts;
+	}
+	d = ts - e->base;
+	e->base = ts;
+	d9rec_enc_u8(e, D9_TAG_EVENT);
+	d9rec_enc_u16(e, (uint16_t)(sch + 1));
+	d9rec_enc_u8(e, (uint8_t)d);
+	d9rec_enc_u16(e, (uint16_t)(d >> 8));
+	e->events++;
+}
+
+static uint32_t
+pool_frame(struct enc *e, const char *s, size_t n)
+{
+	uint32_t id = e->next_str++;
+
+	d9rec_enc_u8(e, D9_TAG_STRING_POOL);
+	d9rec_enc_u32(e, 1);
+	d9rec_enc_u32(e, id);
+	d9rec_enc_str(e, s, n);
+	return id;
+}
+
+uint32_t
+d9rec_enc_pool_id(struct d9rec_writer *w, struct enc *e, uint32_t strid)
+{
+	const char *s;
+
+	if (grow_gen(&e->str_gen, &e->str_pool, &e->nstr_gen, strid) < 0) {
+		e->oom = 1;
+		return 0;
+	}
+	if (e->str_gen[strid] == e->gen)
+		return e->str_pool[strid];
+	s = d9rec_str(w, strid);
+	e->str_gen[strid] = e->gen;
+	e->str_pool[strid] = pool_frame(e, s, strlen(s));
+	return e->str_pool[strid];
+}
+
+static uint64_t
+hash64(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
+	h ^= (uint64_t)n * 0x9e3779b97f4a7c15ull;
+	return h ^ (h >> 29);
+}
+
+static int
+ih_grow(struct enc *e)
+{
+	uint32_t nc = e->ih_cap * 2;
+	uint64_t *k = calloc(nc, sizeof *k);
+	uint32_t *id = calloc(nc, sizeof *id);
+
+	if (k == NULL || id == NULL) {
+		free(k);
+		free(id);
+		return -1;
+	}
+	for (uint32_t i = 0; i < e->ih_cap; i++) {
+		uint32_t j;
+
+		if (e->ih_key[i] == 0)
+			continue;
+		for (j = (uint32_t)e->ih_key[i] & (nc - 1); k[j];
+		    j = (j + 1) & (nc - 1))
+			;
+		k[j] = e->ih_key[i];
+		id[j] = e->ih_id[i];
+	}
+	free(e->ih_key);
+	free(e->ih_id);
+	e->ih_key = k;
+	e->ih_id = id;
+	e->ih_cap = nc;
+	return 0;
+}
+
+uint32_t
+d9rec_enc_pool_str(struct enc *e, const char *s, size_t n)
+{
+	uint64_t h = hash64(s, n) | 1;
+	uint32_t i;
+
+	if ((e->ih_n + 1) * 2 > e->ih_cap && ih_grow(e) < 0) {
+		e->oom = 1;
+		return 0;
+	}
+	for (i = (uint32_t)h & (e->ih_cap - 1); e->ih_key[i];
+	    i = (i + 1) & (e->ih_cap - 1))
+		if (e->ih_key[i] == h)
+			return e->ih_id[i];
+	e->ih_key[i] = h;
+	e->ih_id[i] = pool_frame(e, s, n);
+	e->ih_n++;
+	return e->ih_id[i];
+}
+
+uint32_t
+d9rec_enc_pool_stack(struct enc *e, const uint64_t *f, uint32_t n)
+{
+	uint32_t id = e->next_stack++;
+
+	d9rec_enc_u8(e, D9_TAG_STACK_POOL);
+	d9rec_enc_u32(e, 1);
+	d9rec_enc_u32(e, id);
+	d9rec_enc_u32(e, n);
+	for (uint32_t i = 0; i < n; i++)
+		d9rec_enc_u64(e, f[i]);
+	return id;
+}
+
+void
+d9rec_enc_map(struct enc *e, const struct meta_kv *kv, size_t n)
+{
+	d9rec_enc_u32(e, (uint32_t)n);
+	for (size_t i = 0; i < n; i++) {
+		d9rec_enc_str(e, kv[i].key, strlen(kv[i].key));
+		d9rec_enc_str(e, kv[i].val, strlen(kv[i].val));
+	}
+}

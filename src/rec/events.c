@@ -1,0 +1,276 @@
+/*
+ * events.c: the recording calls (the hot path).
+ *
+ * Each call stamps the time, reserves a record in the calling thread's
+ * ring, fills it and publishes the new head with one release store. The
+ * ring is single-producer single-consumer: the thread owns head and its
+ * counters, the flush thread owns tail. The producer re-reads tail only
+ * when its cached copy says the ring is full; if it still is, the event
+ * is dropped and counted. A record that would cross the end of the ring
+ * is preceded by a pad record up to the end. No lock, no allocation, no
+ * system call (except the thread CPU clock of park/unpark).
+ *
+ * Variable records (custom events, spans) carry their values after the
+ * 16-byte header: 8 bytes per number, u32 length + bytes per string
+ * (UINT32_MAX: absent), padded to 8.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "rec/rec.h"
+
+#define NOSTR	UINT32_MAX
+
+static inline uint64_t
+stamp(struct d9rec_thread *t)
+{
+	if (__builtin_expect(t->clock != NULL, 0))
+		return t->clock(t->clock_ctx);
+	return d9rec_raw_now();
+}
+
+static inline void
+count(_Atomic uint64_t *c)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) +
+	    1, memory_order_relaxed);
+}
+
+static inline uint8_t *
+reserve(struct d9rec_thread *t, uint64_t size)
+{
+	uint64_t head = t->head_local, cap = t->mask + 1;
+	uint64_t pos = head & t->mask, room = cap - pos;
+	uint64_t need = size <= room ? size : size + room;
+
+	if (head + need - t->cached_tail > cap) {
+		t->cached_tail = atomic_load_explicit(&t->tail,
+		    memory_order_acquire);
+		if (head + need - t->cached_tail > cap) {
+			count(&t->dropped);
+			return NULL;
+		}
+	}
+	if (size > room) {
+		struct rrec *pad = (struct rrec *)(void *)(t->buf + pos);
+
+		pad->kind = R_PAD;
+		pad->size = 0;
+		pad->a = (uint32_t)room;
+		head += room;
+		pos = 0;
+	}
+	t->head_local = head + size;
+	return t->buf + pos;
+}
+
+static inline void
+commit(struct d9rec_thread *t)
+{
+	atomic_store_explicit(&t->head, t->head_local, memory_order_release);
+	count(&t->events);
+}
+
+static inline void
+fixed(struct d9rec_thread *t, uint16_t kind, uint32_t a, uint64_t b,
+    uint64_t c)
+{
+	struct rrec *r;
+	uint64_t ts;
+
+	if (t == NULL)
+		return;
+	ts = stamp(t);
+	if ((r = (struct rrec *)(void *)reserve(t, sizeof *r)) == NULL)
+		return;
+	r->kind = kind;
+	r->size = sizeof *r;
+	r->a = a;
+	r->ts = ts;
+	r->b = b;
+	r->c = c;
+	commit(t);
+}
+
+void
+d9rec_poll_start(struct d9rec_thread *t, uint64_t task_id, uint32_t spawn_loc,
+    unsigned local_queue)
+{
+	fixed(t, R_POLL_START, spawn_loc, task_id, local_queue);
+}
+
+void
+d9rec_poll_end(struct d9rec_thread *t)
+{
+	fixed(t, R_POLL_END, 0, 0, 0);
+}
+
+static uint64_t
+thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void
+d9rec_park(struct d9rec_thread *t, unsigned local_queue)
+{
+	if (t != NULL)
+		fixed(t, R_PARK, 0, thread_cpu_ns(), local_queue);
+}
+
+void
+d9rec_unpark(struct d9rec_thread *t, unsigned local_queue)
+{
+	if (t != NULL)
+		fixed(t, R_UNPARK, 0, thread_cpu_ns(), local_queue);
+}
+
+void
+d9rec_wake(struct d9rec_thread *t, uint64_t waker_task, uint64_t woken_task)
+{
+	fixed(t, R_WAKE, 0, waker_task, woken_task);
+}
+
+void
+d9rec_spawn(struct d9rec_thread *t, uint64_t task_id, uint32_t spawn_loc)
+{
+	fixed(t, R_SPAWN, spawn_loc, task_id, 0);
+}
+
+void
+d9rec_terminate(struct d9rec_thread *t, uint64_t task_id)
+{
+	fixed(t, R_TERMINATE, 0, task_id, 0);
+}
+
+void
+d9rec_queue_sample(struct d9rec_thread *t, unsigned global_queue)
+{
+	fixed(t, R_QUEUE, global_queue, 0, 0);
+}
+
+void
+d9rec_span_close(struct d9rec_thread *t, uint64_t span_id)
+{
+	fixed(t, R_SPAN_CLOSE, 0, span_id, 0);
+}
+
+/* ---- variable records ---- */
+
+static size_t
+str_len(const char *s)
+{
+	return s != NULL ? strlen(s) : 0;
+}
+
+static uint8_t *
+put_str(uint8_t *p, const char *s, int absent)
+{
+	uint32_t n = absent ? NOSTR : (uint32_t)str_len(s);
+
+	memcpy(p, &n, 4);
+	if (absent)
+		return p + 4;
+	memcpy(p + 4, s ? s : "", n);
+	return p + 4 + n;
+}
+
+/* Reserve a variable record; payload bytes follow the header. */
+static struct rrec *
+var_begin(struct d9rec_thread *t, uint16_t kind, uint32_t a, size_t payload,
+    uint64_t *ts)
+{
+	size_t size = (RREC_HDR + payload + 7) & ~(size_t)7;
+	struct rrec *r;
+
+	*ts = stamp(t);
+	if (size > RREC_MAX) {
+		count(&t->dropped);
+		return NULL;
+	}
+	if ((r = (struct rrec *)(void *)reserve(t, size)) == NULL)
+		return NULL;
+	r->kind = kind;
+	r->size = (uint16_t)size;
+	r->a = a;
+	r->ts = *ts;
+	return r;
+}
+
+void
+d9rec_event(struct d9rec_thread *t, int schema, const union d9rec_value *vals)
+{
+	const struct schema *s;
+	size_t payload = 0;
+	struct rrec *r;
+	uint8_t *p;
+	uint64_t ts;
+
+	if (t == NULL || schema < S_NBUILTIN ||
+	    (uint32_t)schema >= atomic_load_explicit(&t->w->schemas.n,
+	    memory_order_acquire))
+		return;
+	s = d9rec_schema_get(t->w, (uint32_t)schema);
+	for (uint16_t i = 0; i < s->nfields; i++)
+		payload += s->fields[i].type == D9REC_T_STR ?
+		    4 + str_len(vals[i].s) : 8;
+	if ((r = var_begin(t, R_CUSTOM, (uint32_t)schema, payload, &ts)) ==
+	    NULL)
+		return;
+	p = (uint8_t *)r + RREC_HDR;
+	for (uint16_t i = 0; i < s->nfields; i++) {
+		if (s->fields[i].type == D9REC_T_STR)
+			p = put_str(p, vals[i].s, 0);
+		else {
+			memcpy(p, &vals[i].u, 8);
+			p += 8;
+		}
+	}
+	commit(t);
+}
+
+static void
+span(struct d9rec_thread *t, uint16_t kind, int site, uint64_t span_id,
+    uint64_t parent, const char *const *values)
+{
+	const struct schema *s;
+	size_t payload = 16;	/* b, c */
+	struct rrec *r;
+	uint8_t *p;
+	uint64_t ts;
+
+	if (t == NULL || site < S_NBUILTIN ||
+	    (uint32_t)site + 1 >= atomic_load_explicit(&t->w->schemas.n,
+	    memory_order_acquire))
+		return;
+	s = d9rec_schema_get(t->w, (uint32_t)site);
+	for (uint16_t i = 0; i < s->ndeclared; i++)
+		payload += 4 + (values && values[i] ? strlen(values[i]) : 0);
+	if ((r = var_begin(t, kind, (uint32_t)site, payload, &ts)) == NULL)
+		return;
+	r->b = span_id;
+	r->c = parent;
+	p = (uint8_t *)r + RREC_HDR + 16;
+	for (uint16_t i = 0; i < s->ndeclared; i++)
+		p = put_str(p, values ? values[i] : NULL,
+		    values == NULL || values[i] == NULL);
+	commit(t);
+}
+
+void
+d9rec_span_enter(struct d9rec_thread *t, int site, uint64_t span_id,
+    uint64_t parent, const char *const *values)
+{
+	span(t, R_SPAN_ENTER, site, span_id, parent, values);
+}
+
+void
+d9rec_span_exit(struct d9rec_thread *t, int site, uint64_t span_id,
+    const char *const *values)
+{
+	span(t, R_SPAN_EXIT, site, span_id, 0, values);
+}

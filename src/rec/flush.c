@@ -1,0 +1,329 @@
+/*
+ * flush.c: the flush thread. Every flush interval (or on request) it
+ * drains each thread's ring into batches of that thread's events (a new
+ * batch every ~1 MiB), then writes one "sources" batch with the CPU
+ * samples and allocation samples gathered since the last cycle, then
+ * rotates when the segment is too big or too old. Threads that were
+ * unregistered are freed once their ring is empty.
+ *
+ * The flush thread is the only one that touches the segment file and the
+ * encoder, so none of this needs a lock except the thread list.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/wire.h"
+#include "rec/rec.h"
+
+#define BATCH_MAX	(1023u << 10)	/* like dial9: ~1 MiB per batch */
+
+static void
+enc_custom(struct d9rec_writer *w, struct enc *e, const struct rrec *r,
+    uint64_t ts)
+{
+	const struct schema *s = d9rec_schema_get(w, r->a);
+	const uint8_t *p = (const uint8_t *)r + RREC_HDR;
+	uint32_t ids[64], len;
+
+	for (uint16_t i = 0; i < s->nfields; i++) {
+		if (s->fields[i].type == D9REC_T_STR) {
+			memcpy(&len, p, 4);
+			ids[i] = d9rec_enc_pool_str(e, (const char *)p + 4, len);
+			p += 4 + len;
+		} else
+			p += 8;
+	}
+	d9rec_enc_event(w, e, r->a, ts);
+	p = (const uint8_t *)r + RREC_HDR;
+	for (uint16_t i = 0; i < s->nfields; i++) {
+		uint64_t v;
+
+		if (s->fields[i].type == D9REC_T_STR) {
+			memcpy(&len, p, 4);
+			d9rec_enc_u32(e, ids[i]);
+			p += 4 + len;
+			continue;
+		}
+		memcpy(&v, p, 8);
+		p += 8;
+		switch (s->fields[i].type) {
+		case D9REC_T_U64:
+			d9rec_enc_varint(e, v);
+			break;
+		case D9REC_T_BOOL:
+			d9rec_enc_u8(e, v != 0);
+			break;
+		case D9REC_T_U8:
+			d9rec_enc_u8(e, (uint8_t)v);
+			break;
+		case D9REC_T_U16:
+			d9rec_enc_u16(e, (uint16_t)v);
+			break;
+		case D9REC_T_U32:
+			d9rec_enc_u32(e, (uint32_t)v);
+			break;
+		default:	/* I64, F64: 8 raw bytes */
+			d9rec_enc_u64(e, v);
+			break;
+		}
+	}
+}
+
+static void
+enc_span(struct d9rec_writer *w, struct enc *e, const struct rrec *r,
+    uint64_t ts, uint32_t worker)
+{
+	uint32_t sch = r->kind == R_SPAN_ENTER ? r->a : r->a + 1;
+	const struct schema *s = d9rec_schema_get(w, r->a);
+	const uint8_t *p = (const uint8_t *)r + RREC_HDR + 16;
+	uint32_t ids[32], len, name;
+
+	name = d9rec_enc_pool_id(w, e, s->span_name);
+	for (uint16_t i = 0; i < s->ndeclared; i++) {
+		memcpy(&len, p, 4);
+		ids[i] = len == UINT32_MAX ? UINT32_MAX :
+		    d9rec_enc_pool_str(e, (const char *)p + 4, len);
+		p += 4 + (len == UINT32_MAX ? 0 : len);
+	}
+	d9rec_enc_event(w, e, sch, ts);
+	d9rec_enc_varint(e, worker);
+	d9rec_enc_varint(e, r->b);
+	if (r->kind == R_SPAN_ENTER) {
+		d9rec_enc_u8(e, r->c != 0);
+		if (r->c != 0)
+			d9rec_enc_varint(e, r->c);
+	}
+	d9rec_enc_u32(e, name);
+	for (uint16_t i = 0; i < s->ndeclared; i++) {
+		d9rec_enc_u8(e, ids[i] != UINT32_MAX);
+		if (ids[i] != UINT32_MAX)
+			d9rec_enc_u32(e, ids[i]);
+	}
+}
+
+static void
+enc_record(struct d9rec_writer *w, struct enc *e, struct d9rec_thread *t,
+    const struct rrec *r)
+{
+	uint64_t ts = d9rec_raw_to_ns(w, r->ts);
+	uint32_t loc;
+
+	switch (r->kind) {
+	case R_POLL_START:
+		loc = d9rec_enc_pool_id(w, e, r->a);
+		d9rec_enc_event(w, e, S_POLL_START, ts);
+		d9rec_enc_varint(e, t->worker);
+		d9rec_enc_u8(e, (uint8_t)r->c);
+		d9rec_enc_varint(e, r->b);
+		d9rec_enc_u32(e, loc);
+		break;
+	case R_POLL_END:
+		d9rec_enc_event(w, e, S_POLL_END, ts);
+		d9rec_enc_varint(e, t->worker);
+		break;
+	case R_PARK:
+	case R_UNPARK:
+		d9rec_enc_event(w, e, r->kind == R_PARK ? S_PARK : S_UNPARK,
+		    ts);
+		d9rec_enc_varint(e, t->worker);
+		d9rec_enc_u8(e, (uint8_t)r->c);
+		d9rec_enc_varint(e, r->b);
+		if (r->kind == R_UNPARK)
+			d9rec_enc_u8(e, 0);	/* sched_wait_ns absent */
+		d9rec_enc_u32(e, t->tid);
+		break;
+	case R_WAKE:
+		d9rec_enc_event(w, e, S_WAKE, ts);
+		d9rec_enc_varint(e, r->b);
+		d9rec_enc_varint(e, r->c);
+		d9rec_enc_u8(e, (uint8_t)t->worker);
+		break;
+	case R_SPAWN:
+		loc = d9rec_enc_pool_id(w, e, r->a);
+		d9rec_enc_event(w, e, S_SPAWN, ts);
+		d9rec_enc_varint(e, r->b);
+		d9rec_enc_u32(e, loc);
+		d9rec_enc_u8(e, 1);
+		break;
+	case R_TERMINATE:
+		d9rec_enc_event(w, e, S_TERMINATE, ts);
+		d9rec_enc_varint(e, r->b);
+		break;
+	case R_QUEUE:
+		d9rec_enc_event(w, e, S_QUEUE, ts);
+		d9rec_enc_u8(e, (uint8_t)r->a);
+		break;
+	case R_SPAN_CLOSE:
+		d9rec_enc_event(w, e, S_SPAN_CLOSE, ts);
+		d9rec_enc_varint(e, r->b);
+		break;
+	case R_CUSTOM:
+		enc_custom(w, e, r, ts);
+		break;
+	case R_SPAN_ENTER:
+	case R_SPAN_EXIT:
+		enc_span(w, e, r, ts, t->worker);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Write the batch in e (if it has events) and clear it. */
+static void
+put_batch(struct d9rec_writer *w, struct enc *e, int data)
+{
+	if (e->events > 0 || !data)
+		d9rec_seg_write(w, e, data);
+	d9rec_enc_clear(e);
+}
+
+/* Drain one ring into batches. Returns 1 if the ring was empty. */
+static int
+drain(struct d9rec_writer *w, struct d9rec_thread *t)
+{
+	struct enc *e = &w->enc;
+	uint64_t head = atomic_load_explicit(&t->head, memory_order_acquire);
+	uint64_t tail = atomic_load_explicit(&t->tail, memory_order_relaxed);
+
+	if (tail == head)
+		return 1;
+	d9rec_enc_clear(e);
+	d9rec_enc_batch(e);
+	while (tail != head) {
+		const struct rrec *r = (const struct rrec *)(const void *)
+		    (t->buf + (tail & t->mask));
+
+		if (r->kind == R_PAD) {
+			tail += r->a;
+			continue;
+		}
+		enc_record(w, e, t, r);
+		tail += r->size;
+		if (e->n >= BATCH_MAX) {
+			put_batch(w, e, 1);
+			d9rec_enc_batch(e);
+		}
+	}
+	atomic_store_explicit(&t->tail, tail, memory_order_release);
+	put_batch(w, e, 1);
+	return 0;
+}
+
+/* The CPU and allocation samples of this cycle, as one batch. */
+void
+d9rec_sources_batch(struct d9rec_writer *w)
+{
+	struct enc *e = &w->enc;
+	struct d9rec_thread *t;
+
+	d9rec_enc_clear(e);
+	d9rec_enc_batch(e);
+	pthread_mutex_lock(&w->lock);
+	t = w->threads;
+	pthread_mutex_unlock(&w->lock);
+	for (; t != NULL; t = t->next)
+		d9rec_perf_drain(w, t, e);
+	d9rec_alloc_drain(w, e);
+	put_batch(w, e, 1);
+}
+
+/* Drain every ring; free threads that are gone and drained. */
+static void
+cycle(struct d9rec_writer *w)
+{
+	struct d9rec_thread *t, **pp;
+	int meta;
+
+	d9rec_clock_anchor(w);
+	pthread_mutex_lock(&w->lock);
+	t = w->threads;
+	meta = w->meta_written != w->meta_version;
+	pthread_mutex_unlock(&w->lock);
+	if (w->fd >= 0 && meta)
+		d9rec_seg_meta(w);
+	for (; t != NULL; t = t->next)
+		drain(w, t);
+	d9rec_sources_batch(w);
+	pthread_mutex_lock(&w->lock);
+	for (pp = &w->threads; (t = *pp) != NULL; ) {
+		if (atomic_load_explicit(&t->dead, memory_order_acquire) &&
+		    atomic_load(&t->head) == atomic_load(&t->tail)) {
+			*pp = t->next;
+			atomic_fetch_add(&w->retired_events,
+			    atomic_load(&t->events));
+			atomic_fetch_add(&w->retired_dropped,
+			    atomic_load(&t->dropped));
+			d9rec_perf_close(t);
+			free(t->buf);
+			free(t);
+		} else
+			pp = &t->next;
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
+static int
+must_rotate(struct d9rec_writer *w)
+{
+	uint64_t now = d9rec_mono_ns();
+
+	if (w->fd < 0)
+		return 0;
+	if (w->seg_bytes >= w->opt.max_file_size)
+		return 1;
+	return now - w->seg_start_ns >= w->opt.rotation_period_ms * 1000000u;
+}
+
+static void
+rotate(struct d9rec_writer *w)
+{
+	d9rec_seg_seal(w, 0);
+	if (!atomic_load(&w->stopped))
+		d9rec_seg_open(w);
+}
+
+void *
+d9rec_flush_main(void *arg)
+{
+	struct d9rec_writer *w = arg;
+	uint64_t seq;
+	int rot;
+
+	pthread_mutex_lock(&w->lock);
+	while (!w->stop) {
+		if (w->req_flush == w->done_flush) {
+			struct timespec ts;
+			uint64_t ns;
+
+			clock_gettime(CLOCK_REALTIME, &ts);
+			ns = (uint64_t)ts.tv_nsec + w->opt.flush_interval_ms *
+			    1000000u;
+			ts.tv_sec += (time_t)(ns / 1000000000u);
+			ts.tv_nsec = (long)(ns % 1000000000u);
+			pthread_cond_timedwait(&w->cond, &w->lock, &ts);
+			if (w->stop)
+				break;
+		}
+		seq = w->req_flush;
+		rot = w->req_rotate;
+		w->req_rotate = 0;
+		pthread_mutex_unlock(&w->lock);
+		cycle(w);
+		if (rot || must_rotate(w))
+			rotate(w);
+		pthread_mutex_lock(&w->lock);
+		w->done_flush = seq;
+		pthread_cond_broadcast(&w->done);
+	}
+	pthread_mutex_unlock(&w->lock);
+	cycle(w);
+	d9rec_seg_seal(w, 1);
+	pthread_mutex_lock(&w->lock);
+	w->done_flush = w->req_flush;
+	w->flush_exited = 1;
+	pthread_cond_broadcast(&w->done);
+	pthread_cond_broadcast(&w->cq_cond);
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}

@@ -1,0 +1,245 @@
+/*
+ * perf.c: CPU profiling of registered threads with perf_event_open.
+ *
+ * Per thread, two software events stamped with CLOCK_MONOTONIC: cpu-clock
+ * sampling at opt.cpu_frequency_hz with user callchains (CpuSampleEvent
+ * source 0; exclude_kernel, so it works at perf_event_paranoid 2), and
+ * context-switch sampling with kernel+user callchains (source 1), which
+ * needs kernel sampling rights. Each event has its own mmap ring, read
+ * by the flush thread without signals (DEPENDENCIES 9: an inheriting
+ * per-process event cannot be mmapped, hence one event per thread).
+ *
+ * d9rec_perf_probe() tries both on the opening thread once; when the
+ * kernel refuses, that kind is off for the writer's life and the reason
+ * goes into the metadata (d9rec.cpu_profile, d9rec.sched_profile). A
+ * thread whose event cannot be opened later just has no samples.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rec/rec.h"
+
+#define CPU_PAGES	16
+#define SCHED_PAGES	64
+#define MAX_FRAMES	128
+
+static size_t
+map_len(int sched)
+{
+	return (size_t)(1 + (sched ? SCHED_PAGES : CPU_PAGES)) *
+	    (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static int
+perf_open(struct d9rec_writer *w, pid_t tid, int sched)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_SOFTWARE;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.exclude_hv = 1;
+	if (sched) {
+		a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+		a.sample_period = 1;
+	} else {
+		a.config = PERF_COUNT_SW_CPU_CLOCK;
+		a.freq = 1;
+		a.sample_freq = w->opt.cpu_frequency_hz;
+		a.exclude_kernel = 1;
+	}
+	return (int)syscall(SYS_perf_event_open, &a, tid, -1, -1,
+	    PERF_FLAG_FD_CLOEXEC);
+}
+
+static uint8_t *
+perf_map(int fd, int sched)
+{
+	void *p = mmap(NULL, map_len(sched), PROT_READ | PROT_WRITE,
+	    MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int
+paranoid(void)
+{
+	FILE *fp = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int v = -100;
+
+	if (fp != NULL) {
+		if (fscanf(fp, "%d", &v) != 1)
+			v = -100;
+		fclose(fp);
+	}
+	return v;
+}
+
+static int
+probe(struct d9rec_writer *w, int sched, char *reason, size_t n)
+{
+	int fd = perf_open(w, (pid_t)gettid(), sched), err;
+	uint8_t *m;
+
+	if (fd < 0) {
+		err = errno;
+		snprintf(reason, n, "off: perf_event_open: %s "
+		    "(perf_event_paranoid=%d)", strerror(err), paranoid());
+		return 0;
+	}
+	if ((m = perf_map(fd, sched)) == NULL) {
+		snprintf(reason, n, "off: mmap: %s", strerror(errno));
+		close(fd);
+		return 0;
+	}
+	munmap(m, map_len(sched));
+	close(fd);
+	snprintf(reason, n, "on");
+	return 1;
+}
+
+void
+d9rec_perf_probe(struct d9rec_writer *w)
+{
+	snprintf(w->cpu_reason, sizeof w->cpu_reason, "off: disabled");
+	snprintf(w->sched_reason, sizeof w->sched_reason, "off: disabled");
+	if (w->opt.cpu_profile)
+		w->cpu_on = probe(w, 0, w->cpu_reason, sizeof w->cpu_reason);
+	if (w->opt.sched_profile)
+		w->sched_on = probe(w, 1, w->sched_reason,
+		    sizeof w->sched_reason);
+}
+
+void
+d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t)
+{
+	int on[2] = { w->cpu_on, w->sched_on };
+
+	for (int k = 0; k < 2; k++) {
+		t->perf_fd[k] = -1;
+		t->perf_map[k] = NULL;
+		if (!on[k] || (t->perf_fd[k] = perf_open(w, (pid_t)t->tid,
+		    k)) < 0)
+			continue;
+		if ((t->perf_map[k] = perf_map(t->perf_fd[k], k)) == NULL) {
+			close(t->perf_fd[k]);
+			t->perf_fd[k] = -1;
+		}
+	}
+}
+
+void
+d9rec_perf_close(struct d9rec_thread *t)
+{
+	for (int k = 0; k < 2; k++) {
+		if (t->perf_map[k] != NULL)
+			munmap(t->perf_map[k], map_len(k));
+		if (t->perf_fd[k] >= 0)
+			close(t->perf_fd[k]);
+		t->perf_map[k] = NULL;
+		t->perf_fd[k] = -1;
+	}
+}
+
+static uint64_t
+rd64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* One PERF_RECORD_SAMPLE (ip, pid/tid, time, cpu/res, nr, ips). */
+static void
+sample(struct d9rec_writer *w, struct d9rec_thread *t, struct enc *e,
+    const uint8_t *p, size_t len, int source)
+{
+	uint64_t frames[MAX_FRAMES], ts, nr;
+	uint32_t tid, cpu, n = 0, name = 0, stack;
+
+	if (len < 8 + 8 + 8 + 8 + 8)
+		return;
+	memcpy(&tid, p + 12, 4);
+	ts = rd64(p + 16);
+	memcpy(&cpu, p + 24, 4);
+	nr = rd64(p + 32);
+	if (nr > (len - 40) / 8)
+		return;
+	for (uint64_t i = 0; i < nr && n < MAX_FRAMES; i++) {
+		uint64_t ip = rd64(p + 40 + 8 * i);
+
+		if (ip != 0 && ip < (uint64_t)-4095)	/* no context marks */
+			frames[n++] = ip;
+	}
+	d9rec_addrs_add(&w->addrs, frames, n);
+	if (source == 0)
+		name = d9rec_enc_pool_id(w, e, t->name);
+	stack = d9rec_enc_pool_stack(e, frames, n);
+	d9rec_enc_event(w, e, S_CPU, ts);
+	d9rec_enc_varint(e, t->worker);
+	d9rec_enc_u32(e, tid);
+	d9rec_enc_u8(e, (uint8_t)source);
+	d9rec_enc_u8(e, source == 0);
+	if (source == 0)
+		d9rec_enc_u32(e, name);
+	d9rec_enc_u32(e, stack);
+	d9rec_enc_u8(e, 1);
+	d9rec_enc_varint(e, cpu);
+	atomic_fetch_add(&w->cpu_samples, 1);
+}
+
+void
+d9rec_perf_drain(struct d9rec_writer *w, struct d9rec_thread *t,
+    struct enc *e)
+{
+	uint8_t rec[65536];
+
+	for (int k = 0; k < 2; k++) {
+		struct perf_event_mmap_page *pg = (void *)t->perf_map[k];
+		uint64_t head, tail, size;
+		const uint8_t *data;
+
+		if (pg == NULL)
+			continue;
+		head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+		tail = pg->data_tail;
+		size = pg->data_size;
+		data = t->perf_map[k] + pg->data_offset;
+		while (tail + sizeof(struct perf_event_header) <= head) {
+			struct perf_event_header h;
+			uint64_t off = tail % size;
+
+			for (size_t i = 0; i < sizeof h; i++)
+				((uint8_t *)&h)[i] = data[(off + i) % size];
+			if (h.size < sizeof h || tail + h.size > head)
+				break;
+			if (off + h.size <= size)
+				memcpy(rec, data + off, h.size);
+			else {
+				memcpy(rec, data + off, size - off);
+				memcpy(rec + (size - off), data,
+				    h.size - (size - off));
+			}
+			if (h.type == PERF_RECORD_SAMPLE)
+				sample(w, t, e, rec + sizeof h,
+				    h.size - sizeof h, k);
+			else if (h.type == PERF_RECORD_LOST &&
+			    h.size >= sizeof h + 16)
+				atomic_fetch_add(&w->cpu_lost,
+				    rd64(rec + sizeof h + 8));
+			tail += h.size;
+		}
+		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	}
+}

@@ -1,0 +1,285 @@
+/*
+ * rec.h: the insides of libd9rec shared by its files.
+ *
+ * Ownership: a thread handle's ring is written only by its thread
+ * (producer: head, counters) and read only by the flush thread
+ * (consumer: tail). Everything about segment files (fd, index, sizes,
+ * encoder, address set) belongs to the flush thread. The writer's lock
+ * protects the thread list, the metadata and the string/schema tables'
+ * growth; the tables themselves are chunked so the flush thread reads
+ * published entries without the lock. The compressor thread owns only
+ * its job queue (cq_* under the writer's lock).
+ */
+#ifndef D9REC_REC_H
+#define D9REC_REC_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "rec/d9rec.h"
+
+/* Ring records. Every record is 8-byte aligned; the first 8 bytes are
+ * kind, size and a 32-bit argument, so a pad fits at any position. */
+enum rec_kind {
+	R_PAD = 0, R_POLL_START, R_POLL_END, R_PARK, R_UNPARK, R_WAKE,
+	R_SPAWN, R_TERMINATE, R_QUEUE, R_CUSTOM, R_SPAN_ENTER, R_SPAN_EXIT,
+	R_SPAN_CLOSE
+};
+
+struct rrec {
+	uint16_t	 kind;
+	uint16_t	 size;		/* bytes, header included */
+	uint32_t	 a;		/* loc / schema / site / queue */
+	uint64_t	 ts;		/* raw stamp (tsc or clock hook) */
+	uint64_t	 b;		/* task, cpu time, span id */
+	uint64_t	 c;		/* local queue, woken task, parent */
+};
+
+#define RREC_HDR	16		/* kind, size, a, ts */
+#define RREC_MAX	4096		/* largest variable record */
+
+/* Built-in schemas: type id = index + 1 in every batch. */
+enum sch_builtin {
+	S_CLOCK, S_META, S_POLL_START, S_POLL_END, S_PARK, S_UNPARK, S_WAKE,
+	S_SPAWN, S_TERMINATE, S_QUEUE, S_CPU, S_ALLOC, S_FREE, S_OVERFLOW,
+	S_SPAN_CLOSE, S_MAPS, S_SYMBOL, S_NBUILTIN
+};
+
+struct sch_field {
+	char		*name;
+	uint8_t		 type;		/* wire type, optional bit included */
+};
+
+struct schema {
+	char		*name;
+	uint16_t	 nfields;
+	struct sch_field *fields;
+	uint16_t	 ndeclared;	/* span sites: declared string fields */
+	uint32_t	 span_name;	/* span sites: string id of the name */
+};
+
+/* Chunked tables: entries never move once published. */
+#define TAB_CHUNK	1024
+#define TAB_CHUNKS	1024
+
+struct strtab {
+	char		**chunk[TAB_CHUNKS];
+	_Atomic uint32_t n;		/* published entries */
+};
+
+struct schtab {
+	struct schema	*chunk[TAB_CHUNKS];
+	_Atomic uint32_t n;
+};
+
+struct d9rec_thread {
+	/* producer side */
+	uint8_t		*buf;
+	uint64_t	 mask;
+	uint64_t	 head_local;
+	uint64_t	 cached_tail;
+	uint64_t	(*clock)(void *);
+	void		*clock_ctx;
+	_Atomic uint64_t head;
+	_Atomic uint64_t events;
+	_Atomic uint64_t dropped;
+	/* consumer side */
+	_Alignas(64) _Atomic uint64_t tail;
+	struct d9rec_writer *w;
+	uint32_t	 worker;
+	uint32_t	 tid;
+	uint32_t	 name;		/* string id */
+	int		 perf_fd[2];	/* cpu clock, context switches */
+	uint8_t		*perf_map[2];
+	_Atomic int	 dead;
+	struct d9rec_thread *next;
+};
+
+struct meta_kv {
+	char		*key, *val;
+};
+
+/* Growing byte buffer of the encoder (flush thread only). */
+struct enc {
+	uint8_t		*p;
+	size_t		 n, cap;
+	int		 oom;
+	uint64_t	 base;		/* timestamp base */
+	uint32_t	 gen;		/* batch generation */
+	uint32_t	*sch_gen;	/* per schema: gen when declared */
+	size_t		 nsch_gen;
+	uint32_t	*str_gen;	/* per string id: gen when pooled */
+	uint32_t	*str_pool;	/* per string id: pool id */
+	size_t		 nstr_gen;
+	uint32_t	 next_str;	/* next pool id in this batch */
+	uint32_t	 next_stack;
+	/* inline strings pooled in this batch: hash -> (off, len, id) */
+	uint64_t	*ih_key;	/* hash | 1, 0 empty */
+	uint32_t	*ih_id;
+	uint32_t	 ih_n, ih_cap;
+	uint64_t	 events;	/* events encoded in this batch */
+};
+
+/* Set of addresses seen in a segment's callchains. */
+struct addrset {
+	uint64_t	*v;
+	size_t		 n, cap;
+};
+
+struct memring;
+struct livetab;
+
+struct d9rec_writer {
+	struct d9rec_options opt;
+	char		*dir;
+	int		 dirfd;
+	int		 lockfd;
+	pid_t		 pid;
+	_Atomic int	 forked;
+	char		 boot_id[32];
+	char		 host[256];
+
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 cond;		/* flush thread wake-ups */
+	pthread_cond_t	 done;		/* flush / rotate completions */
+	pthread_t	 flusher;
+	int		 flusher_started;
+	int		 stop;
+	uint64_t	 req_flush, done_flush;	/* sequence numbers */
+	int		 req_rotate;
+
+	struct d9rec_thread *threads;
+
+	struct strtab	 strs;
+	struct schtab	 schemas;
+	struct meta_kv	*meta;
+	size_t		 nmeta;
+	uint64_t	 meta_version;
+	uint64_t	 meta_written;	/* version in the current segment */
+	uint32_t	*loc_slots;	/* location hash: string id + 1 */
+	size_t		 nloc_slots, nlocs;
+
+	/* clock: ns = anchor_ns + (raw - anchor_raw) * rate */
+	int		 tsc;
+	uint64_t	 raw0, ns0;
+	uint64_t	 anchor_raw, anchor_ns;
+	double		 rate;
+
+	/* flush thread: the active segment */
+	struct enc	 enc;
+	int		 fd;		/* -1 when none */
+	uint32_t	 index;
+	uint64_t	 seg_bytes;
+	uint64_t	 seg_start_ns;	/* monotonic, for the period */
+	int		 seg_data;	/* data batches written */
+	struct addrset	 addrs;
+	uint64_t	 total_sealed;	/* bytes of sealed segments on disk */
+	void		*symcache;
+
+	/* compressor thread */
+	pthread_t	 compressor;
+	int		 compressor_started;
+	pthread_cond_t	 cq_cond;
+	uint32_t	*cq;
+	size_t		 cq_n, cq_cap;
+	int		 cq_busy;
+	int		 flush_exited;	/* no more jobs will come */
+
+	/* profiling */
+	int		 cpu_on, sched_on;
+	char		 cpu_reason[160], sched_reason[160];
+	struct memring	*mem;
+	struct livetab	*live;
+	uint64_t	 mem_dropped_reported[2];	/* ring counts at start */
+	uint64_t	 mem_samples_base[2];
+	uint64_t	 mem_overflow_written[2];	/* since start */
+
+	/* counters (flush thread writes, anyone reads) */
+	_Atomic uint64_t written_events, bytes_written, write_errors;
+	_Atomic uint64_t lost_batches, segments, deleted_segments;
+	_Atomic uint64_t cpu_samples, cpu_lost;
+	_Atomic uint64_t retired_events, retired_dropped;
+	_Atomic int	 last_errno, stopped;
+};
+
+/* ---- clock (writer.c) ---- */
+static inline uint64_t
+d9rec_raw_now(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __builtin_ia32_rdtsc();
+#else
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+uint64_t d9rec_mono_ns(void);
+uint64_t d9rec_raw_to_ns(struct d9rec_writer *w, uint64_t raw);
+void	 d9rec_clock_anchor(struct d9rec_writer *w);
+const char *d9rec_str(struct d9rec_writer *w, uint32_t id);
+struct schema *d9rec_schema_get(struct d9rec_writer *w, uint32_t id);
+uint32_t d9rec_strtab_add(struct d9rec_writer *w, const char *s);
+
+/* ---- encoder (enc.c) ---- */
+int	 d9rec_enc_init(struct enc *e);
+void	 d9rec_enc_free(struct enc *e);
+void	 d9rec_enc_batch(struct enc *e);		/* header + reset state */
+void	 d9rec_enc_clear(struct enc *e);		/* drop bytes */
+void	 d9rec_enc_event(struct d9rec_writer *w, struct enc *e, uint32_t sch,
+	    uint64_t ts);
+void	 d9rec_enc_u8(struct enc *e, uint8_t v);
+void	 d9rec_enc_u16(struct enc *e, uint16_t v);
+void	 d9rec_enc_u32(struct enc *e, uint32_t v);
+void	 d9rec_enc_u64(struct enc *e, uint64_t v);
+void	 d9rec_enc_varint(struct enc *e, uint64_t v);
+void	 d9rec_enc_bytes(struct enc *e, const void *p, size_t n);
+void	 d9rec_enc_str(struct enc *e, const char *s, size_t n); /* inline */
+/* Pool entries must precede their event: get the ids first, then call
+ * d9rec_enc_event, then write the fields (ids as u32). */
+uint32_t d9rec_enc_pool_id(struct d9rec_writer *w, struct enc *e,
+	    uint32_t strid);
+uint32_t d9rec_enc_pool_str(struct enc *e, const char *s, size_t n);
+uint32_t d9rec_enc_pool_stack(struct enc *e, const uint64_t *f, uint32_t n);
+void	 d9rec_enc_map(struct enc *e, const struct meta_kv *kv, size_t n);
+
+/* ---- flush thread (flush.c) ---- */
+void	*d9rec_flush_main(void *arg);
+void	 d9rec_sources_batch(struct d9rec_writer *w);
+
+/* ---- segment files (segment.c) ---- */
+int	 d9rec_seg_scan(struct d9rec_writer *w);
+int	 d9rec_seg_open(struct d9rec_writer *w);
+void	 d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data);
+void	 d9rec_seg_seal(struct d9rec_writer *w, int final);
+void	 d9rec_seg_meta(struct d9rec_writer *w);
+void	*d9rec_compress_main(void *arg);
+int	 d9rec_compress_file(struct d9rec_writer *w, uint32_t index);
+
+/* ---- symbols and maps (syms.c) ---- */
+void	 d9rec_addrs_add(struct addrset *s, const uint64_t *f, uint32_t n);
+void	 d9rec_addrs_clear(struct addrset *s);
+void	 d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols);
+void	 d9rec_symcache_free(struct d9rec_writer *w);
+
+/* ---- profiling (perf.c, alloc.c) ---- */
+void	 d9rec_perf_probe(struct d9rec_writer *w);
+void	 d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t);
+void	 d9rec_perf_close(struct d9rec_thread *t);
+void	 d9rec_perf_drain(struct d9rec_writer *w, struct d9rec_thread *t,
+	    struct enc *e);
+int	 d9rec_alloc_start(struct d9rec_writer *w);
+void	 d9rec_alloc_stop(struct d9rec_writer *w);
+void	 d9rec_alloc_drain(struct d9rec_writer *w, struct enc *e);
+void	 d9rec_alloc_stats(struct d9rec_writer *w, struct d9rec_stats *st);
+
+/* ---- process-wide registry for fork (fork.c) ---- */
+void	 d9rec_fork_register(struct d9rec_writer *w);
+void	 d9rec_fork_unregister(struct d9rec_writer *w);
+
+#endif

@@ -1,0 +1,520 @@
+/*
+ * segment.c: segment files (FORMAT 1.4 to 1.6).
+ *
+ * {dir}/trace.N.bin.active while open, trace.N.bin once sealed (rename),
+ * trace.N.bin.gz or .zst once the compressor thread is done with it (the
+ * compressed copy is written as the hidden .trace.N.bin.gz.tmp, renamed,
+ * then the .bin is removed). Every file is created with O_EXCL |
+ * O_NOFOLLOW and mode 0600. The directory holds a .lock file that the
+ * writer keeps flock()ed, so that removing stale .active files at start
+ * cannot hit a live writer.
+ *
+ * A segment starts with a ClockSyncEvent batch and a metadata batch;
+ * sealing writes the metadata again (with the drop counters) and the
+ * appendix batch (ProcMapsEntry rows, SymbolTableEntry table). Each batch
+ * goes out in one write(), so a kill -9 leaves complete frames only. The
+ * first failing write (ENOSPC, EFBIG, EIO) stops all writing; the loss is
+ * counted.
+ *
+ * The size cap runs after each seal under the writer's lock (the
+ * compressor takes it for its rename): the oldest sealed segments go
+ * until the directory fits in max_total_size.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "rec/rec.h"
+
+#define OFLAGS	(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
+
+/* "trace.N.bin<rest>": 0 and the index, or -1. */
+static int
+parse_name(const char *name, uint32_t *idx, const char **rest)
+{
+	char *end;
+	unsigned long v;
+
+	if (strncmp(name, "trace.", 6) != 0 || name[6] < '0' || name[6] > '9')
+		return -1;
+	v = strtoul(name + 6, &end, 10);
+	if (v > UINT32_MAX || strncmp(end, ".bin", 4) != 0)
+		return -1;
+	*idx = (uint32_t)v;
+	*rest = end + 4;
+	return 0;
+}
+
+static void
+seg_name(char *buf, size_t n, uint32_t idx, const char *suffix)
+{
+	snprintf(buf, n, "trace.%" PRIu32 ".bin%s", idx, suffix);
+}
+
+int
+d9rec_seg_scan(struct d9rec_writer *w)
+{
+	uint32_t idx, max = 0;
+	int found = 0, fd;
+	struct dirent *de;
+	const char *rest;
+	DIR *d;
+
+	if (mkdir(w->dir, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	w->dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (w->dirfd < 0)
+		return -errno;
+	w->lockfd = openat(w->dirfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW |
+	    O_CLOEXEC, 0600);
+	if (w->lockfd < 0)
+		return -errno;
+	if (flock(w->lockfd, LOCK_EX | LOCK_NB) < 0)
+		return errno == EWOULDBLOCK ? -EBUSY : -errno;
+	if ((fd = dup(w->dirfd)) < 0 || (d = fdopendir(fd)) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	while ((de = readdir(d)) != NULL) {
+		size_t len = strlen(de->d_name);
+
+		if (strncmp(de->d_name, ".trace.", 7) == 0 && len > 4 &&
+		    strcmp(de->d_name + len - 4, ".tmp") == 0) {
+			unlinkat(w->dirfd, de->d_name, 0);
+			continue;
+		}
+		if (parse_name(de->d_name, &idx, &rest) < 0)
+			continue;
+		if (strcmp(rest, ".active") == 0) {
+			unlinkat(w->dirfd, de->d_name, 0);
+			continue;
+		}
+		if (!found || idx > max)
+			max = idx;
+		found = 1;
+	}
+	closedir(d);
+	w->index = found ? max + 1 : 0;
+	return 0;
+}
+
+void
+d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data)
+{
+	const uint8_t *p = e->p;
+	size_t n = e->n;
+
+	if (n == 0)
+		return;
+	if (w->fd < 0 || atomic_load(&w->stopped) || e->oom) {
+		atomic_fetch_add(&w->lost_batches, 1);
+		return;
+	}
+	if (w->seg_bytes + n > w->opt.max_total_size) {
+		/* the active segment alone would exceed the budget */
+		atomic_store(&w->stopped, 1);
+		atomic_fetch_add(&w->lost_batches, 1);
+		return;
+	}
+	while (n > 0) {
+		ssize_t k = write(w->fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			atomic_store(&w->last_errno, k < 0 ? errno : EIO);
+			atomic_fetch_add(&w->write_errors, 1);
+			atomic_fetch_add(&w->lost_batches, 1);
+			atomic_store(&w->stopped, 1);
+			return;
+		}
+		p += k;
+		n -= (size_t)k;
+		w->seg_bytes += (uint64_t)k;
+		atomic_fetch_add(&w->bytes_written, (uint64_t)k);
+	}
+	if (data) {
+		w->seg_data = 1;
+		atomic_fetch_add(&w->written_events, e->events);
+	}
+}
+
+/* ClockSyncEvent: realtime read between two monotonic reads. */
+static void
+clock_event(struct d9rec_writer *w, struct enc *e)
+{
+	struct timespec rt;
+	uint64_t a = d9rec_mono_ns(), b, ts;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	b = d9rec_mono_ns();
+	ts = w->opt.clock ? w->opt.clock(w->opt.clock_ctx) : a + (b - a) / 2;
+	d9rec_enc_event(w, e, S_CLOCK, ts);
+	d9rec_enc_varint(e, (uint64_t)rt.tv_sec * 1000000000u +
+	    (uint64_t)rt.tv_nsec);
+}
+
+void
+d9rec_seg_meta(struct d9rec_writer *w)
+{
+	struct enc *e = &w->enc;
+
+	d9rec_enc_clear(e);
+	d9rec_enc_batch(e);
+	d9rec_enc_event(w, e, S_META, d9rec_now(w));
+	pthread_mutex_lock(&w->lock);
+	d9rec_enc_map(e, w->meta, w->nmeta);
+	w->meta_written = w->meta_version;
+	pthread_mutex_unlock(&w->lock);
+	clock_event(w, e);
+	d9rec_seg_write(w, e, 0);
+	d9rec_enc_clear(e);
+}
+
+int
+d9rec_seg_open(struct d9rec_writer *w)
+{
+	char name[64];
+	int fd = -1;
+
+	for (int tries = 0; tries < 1000; tries++) {
+		seg_name(name, sizeof name, w->index, ".active");
+		fd = openat(w->dirfd, name, O_WRONLY | OFLAGS, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+		w->index++;
+	}
+	if (fd < 0)
+		return -errno;
+	w->fd = fd;
+	w->seg_bytes = 0;
+	w->seg_data = 0;
+	w->seg_start_ns = d9rec_mono_ns();
+	d9rec_addrs_clear(&w->addrs);
+	d9rec_enc_clear(&w->enc);
+	d9rec_enc_batch(&w->enc);
+	clock_event(w, &w->enc);
+	d9rec_seg_write(w, &w->enc, 0);
+	d9rec_enc_clear(&w->enc);
+	d9rec_seg_meta(w);
+	return 0;
+}
+
+/* Drop counters into the metadata, so the trace tells what it lacks. */
+static void
+counters_meta(struct d9rec_writer *w)
+{
+	static const char *const keys[] = { "d9rec.dropped_events",
+	    "d9rec.write_errors", "d9rec.lost_batches", "d9rec.cpu_lost",
+	    "d9rec.alloc_dropped", "d9rec.free_dropped" };
+	struct d9rec_stats st;
+	uint64_t v[6];
+	char buf[32];
+
+	d9rec_stats(w, &st);
+	v[0] = st.dropped;
+	v[1] = st.write_errors;
+	v[2] = st.lost_batches;
+	v[3] = st.cpu_lost;
+	v[4] = st.alloc_dropped;
+	v[5] = st.free_dropped;
+	for (size_t i = 0; i < 6; i++) {
+		snprintf(buf, sizeof buf, "%" PRIu64, v[i]);
+		d9rec_set_meta(w, keys[i], buf);
+	}
+}
+
+struct segsize {
+	uint32_t	 idx;
+	uint64_t	 bytes;
+};
+
+static int
+segsize_cmp(const void *a, const void *b)
+{
+	const struct segsize *x = a, *y = b;
+
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void
+remove_segment(struct d9rec_writer *w, uint32_t victim)
+{
+	int fd = dup(w->dirfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	const char *rest;
+	uint32_t idx;
+
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL)
+		if (parse_name(de->d_name, &idx, &rest) == 0 && idx == victim)
+			unlinkat(w->dirfd, de->d_name, 0);
+	closedir(d);
+	atomic_fetch_add(&w->deleted_segments, 1);
+}
+
+/* Delete the oldest sealed segments until the directory fits. */
+static void
+retention(struct d9rec_writer *w)
+{
+	struct segsize *v = NULL, *q;
+	size_t n = 0, cap = 0, i;
+	uint64_t total = w->seg_bytes;
+	int fd = dup(w->dirfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	const char *rest;
+	struct stat sb;
+	uint32_t idx;
+
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (parse_name(de->d_name, &idx, &rest) < 0 ||
+		    strcmp(rest, ".active") == 0 ||
+		    fstatat(w->dirfd, de->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		total += (uint64_t)sb.st_size;
+		for (i = 0; i < n && v[i].idx != idx; i++)
+			;
+		if (i == n) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				if ((q = realloc(v, cap * sizeof *q)) == NULL)
+					break;
+				v = q;
+			}
+			v[n].idx = idx;
+			v[n++].bytes = 0;
+		}
+		v[i].bytes += (uint64_t)sb.st_size;
+	}
+	closedir(d);
+	if (v != NULL)
+		qsort(v, n, sizeof *v, segsize_cmp);
+	for (i = 0; i < n && total > w->opt.max_total_size; i++) {
+		remove_segment(w, v[i].idx);
+		total -= v[i].bytes;
+	}
+	free(v);
+}
+
+void
+d9rec_seg_seal(struct d9rec_writer *w, int final)
+{
+	char from[64], to[64];
+	uint32_t *q;
+
+	(void)final;
+	if (w->fd < 0)
+		return;
+	seg_name(from, sizeof from, w->index, ".active");
+	if (!w->seg_data) {
+		/* nothing but framing: delete instead of sealing */
+		close(w->fd);
+		w->fd = -1;
+		unlinkat(w->dirfd, from, 0);
+		return;
+	}
+	counters_meta(w);
+	d9rec_seg_meta(w);
+	d9rec_enc_clear(&w->enc);
+	d9rec_appendix(w, &w->enc, w->opt.symbols);
+	d9rec_seg_write(w, &w->enc, 0);
+	d9rec_enc_clear(&w->enc);
+	close(w->fd);
+	w->fd = -1;
+	w->seg_bytes = 0;
+	seg_name(to, sizeof to, w->index, "");
+	pthread_mutex_lock(&w->lock);
+	if (renameat(w->dirfd, from, w->dirfd, to) == 0) {
+		atomic_fetch_add(&w->segments, 1);
+		if (w->opt.compression != D9REC_COMPRESS_NONE) {
+			if (w->cq_n == w->cq_cap) {
+				size_t nc = w->cq_cap ? w->cq_cap * 2 : 8;
+
+				if ((q = realloc(w->cq, nc * sizeof *q)) != NULL) {
+					w->cq = q;
+					w->cq_cap = nc;
+				}
+			}
+			if (w->cq_n < w->cq_cap) {
+				w->cq[w->cq_n++] = w->index;
+				pthread_cond_signal(&w->cq_cond);
+			}
+		}
+	}
+	w->index++;
+	retention(w);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* ---- compression ---- */
+
+static int
+write_all(int fd, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	while (n > 0) {
+		ssize_t k = write(fd, b, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		b += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+static int
+gzip_fd(int in, int out)
+{
+	uint8_t ib[1 << 16], ob[1 << 16];
+	z_stream z;
+	ssize_t k;
+	int rc = 0, zr;
+
+	memset(&z, 0, sizeof z);
+	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK)
+		return -1;
+	do {
+		k = read(in, ib, sizeof ib);
+		if (k < 0) {
+			rc = -1;
+			break;
+		}
+		z.next_in = ib;
+		z.avail_in = (uInt)k;
+		do {
+			z.next_out = ob;
+			z.avail_out = sizeof ob;
+			zr = deflate(&z, k == 0 ? Z_FINISH : Z_NO_FLUSH);
+			if (zr == Z_STREAM_ERROR || write_all(out, ob,
+			    sizeof ob - z.avail_out) < 0) {
+				rc = -1;
+				break;
+			}
+		} while (z.avail_out == 0);
+	} while (rc == 0 && k > 0);
+	deflateEnd(&z);
+	return rc;
+}
+
+static int
+zstd_fd(int in, int out)
+{
+	uint8_t ib[1 << 16], ob[1 << 16];
+	ZSTD_CStream *z = ZSTD_createCStream();
+	ZSTD_inBuffer zi;
+	ZSTD_outBuffer zo;
+	size_t r;
+	ssize_t k;
+	int rc = 0;
+
+	if (z == NULL || ZSTD_isError(ZSTD_initCStream(z, 3))) {
+		ZSTD_freeCStream(z);
+		return -1;
+	}
+	do {
+		if ((k = read(in, ib, sizeof ib)) < 0) {
+			rc = -1;
+			break;
+		}
+		zi.src = ib;
+		zi.size = (size_t)k;
+		zi.pos = 0;
+		do {
+			zo.dst = ob;
+			zo.size = sizeof ob;
+			zo.pos = 0;
+			r = k == 0 ? ZSTD_endStream(z, &zo) :
+			    ZSTD_compressStream(z, &zo, &zi);
+			if (ZSTD_isError(r) || write_all(out, ob, zo.pos) < 0) {
+				rc = -1;
+				break;
+			}
+		} while (k == 0 ? r != 0 : zi.pos < zi.size);
+	} while (rc == 0 && k > 0);
+	ZSTD_freeCStream(z);
+	return rc;
+}
+
+int
+d9rec_compress_file(struct d9rec_writer *w, uint32_t index)
+{
+	const char *ext = w->opt.compression == D9REC_COMPRESS_ZSTD ? ".zst" :
+	    ".gz";
+	char src[64], dst[64], tmp[80], sfx[16];
+	int in, out, rc;
+	struct stat sb;
+
+	seg_name(src, sizeof src, index, "");
+	seg_name(dst, sizeof dst, index, ext);
+	snprintf(sfx, sizeof sfx, "%s.tmp", ext);
+	tmp[0] = '.';
+	seg_name(tmp + 1, sizeof tmp - 1, index, sfx);
+	if ((in = openat(w->dirfd, src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -errno;
+	if ((out = openat(w->dirfd, tmp, O_WRONLY | OFLAGS, 0600)) < 0) {
+		rc = -errno;
+		close(in);
+		return rc;
+	}
+	rc = w->opt.compression == D9REC_COMPRESS_ZSTD ? zstd_fd(in, out) :
+	    gzip_fd(in, out);
+	close(in);
+	if (close(out) < 0)
+		rc = -1;
+	pthread_mutex_lock(&w->lock);
+	if (rc == 0 && fstatat(w->dirfd, src, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    renameat(w->dirfd, tmp, w->dirfd, dst) == 0)
+		unlinkat(w->dirfd, src, 0);
+	else
+		unlinkat(w->dirfd, tmp, 0);
+	pthread_mutex_unlock(&w->lock);
+	return rc;
+}
+
+void *
+d9rec_compress_main(void *arg)
+{
+	struct d9rec_writer *w = arg;
+	uint32_t idx;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (w->cq_n == 0 && !w->flush_exited)
+			pthread_cond_wait(&w->cq_cond, &w->lock);
+		if (w->cq_n == 0)
+			break;
+		idx = w->cq[0];
+		memmove(w->cq, w->cq + 1, --w->cq_n * sizeof *w->cq);
+		pthread_mutex_unlock(&w->lock);
+		d9rec_compress_file(w, idx);
+		pthread_mutex_lock(&w->lock);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}

@@ -1,0 +1,438 @@
+/*
+ * syms.c: what a sealed segment needs to be symbolized: the executable
+ * file mappings of the process (ProcMapsEntry, with the GNU build id) and
+ * a SymbolTableEntry for every callchain address of the segment, named
+ * from the ELF symbol tables (.symtab, else .dynsym) of the mapped files.
+ * No DWARF: inline_depth is 0, source_file "" and source_line 0.
+ *
+ * The flush thread adds every callchain address to the segment's address
+ * set as it encodes it. ELF files are parsed once per writer (mapped
+ * read-only, every offset checked against the file size) and kept in the
+ * symbol cache until close.
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rec/rec.h"
+
+struct sym {
+	uint64_t	 addr, size;
+	const char	*name;		/* inside the file mapping */
+};
+
+struct elfinfo {
+	char		*path;
+	uint8_t		*map;
+	size_t		 len;
+	struct sym	*syms;
+	size_t		 nsyms;
+	Elf64_Phdr	 loads[16];
+	int		 nloads;
+	char		 build_id[96];
+};
+
+struct symcache {
+	struct elfinfo	*v;
+	size_t		 n;
+};
+
+struct mapping {
+	uint64_t	 start, end, off;
+	char		*path;
+};
+
+/* ---- address set ---- */
+
+static uint64_t
+slot_of(uint64_t a, size_t cap)
+{
+	return (a * 0x9e3779b97f4a7c15ull >> 17) & (cap - 1);
+}
+
+void
+d9rec_addrs_add(struct addrset *s, const uint64_t *f, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		uint64_t i;
+
+		if (f[k] == 0)
+			continue;
+		if ((s->n + 1) * 2 > s->cap) {
+			size_t nc = s->cap ? s->cap * 2 : 4096;
+			uint64_t *v = calloc(nc, sizeof *v);
+
+			if (v == NULL)
+				return;
+			for (size_t j = 0; j < s->cap; j++) {
+				if (s->v[j] == 0)
+					continue;
+				for (i = slot_of(s->v[j], nc); v[i];
+				    i = (i + 1) & (nc - 1))
+					;
+				v[i] = s->v[j];
+			}
+			free(s->v);
+			s->v = v;
+			s->cap = nc;
+		}
+		for (i = slot_of(f[k], s->cap); s->v[i] && s->v[i] != f[k];
+		    i = (i + 1) & (s->cap - 1))
+			;
+		if (s->v[i] == 0) {
+			s->v[i] = f[k];
+			s->n++;
+		}
+	}
+}
+
+void
+d9rec_addrs_clear(struct addrset *s)
+{
+	if (s->v != NULL)
+		memset(s->v, 0, s->cap * sizeof *s->v);
+	s->n = 0;
+}
+
+/* ---- ELF ---- */
+
+static int
+in_file(const struct elfinfo *f, uint64_t off, uint64_t size)
+{
+	return off <= f->len && size <= f->len - off;
+}
+
+static int
+sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void
+elf_notes(struct elfinfo *f, const Elf64_Phdr *ph)
+{
+	uint64_t off = ph->p_offset, end = ph->p_offset + ph->p_filesz;
+
+	while (off + sizeof(Elf64_Nhdr) <= end &&
+	    in_file(f, off, sizeof(Elf64_Nhdr))) {
+		Elf64_Nhdr nh;
+		uint64_t name, desc;
+
+		memcpy(&nh, f->map + off, sizeof nh);
+		name = off + sizeof nh;
+		desc = name + ((nh.n_namesz + 3) & ~3u);
+		off = desc + ((nh.n_descsz + 3) & ~3u);
+		if (!in_file(f, name, nh.n_namesz) ||
+		    !in_file(f, desc, nh.n_descsz))
+			return;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    memcmp(f->map + name, "GNU", 4) == 0 &&
+		    nh.n_descsz * 2 < sizeof f->build_id) {
+			for (uint32_t i = 0; i < nh.n_descsz; i++)
+				sprintf(f->build_id + 2 * i, "%02x",
+				    f->map[desc + i]);
+			return;
+		}
+	}
+}
+
+static void
+elf_symbols(struct elfinfo *f, const Elf64_Ehdr *eh)
+{
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(const void *)
+	    (f->map + eh->e_shoff);
+	int pass;
+
+	if (eh->e_shentsize != sizeof *sh || !in_file(f, eh->e_shoff,
+	    (uint64_t)eh->e_shnum * sizeof *sh))
+		return;
+	for (pass = 0; pass < 2 && f->nsyms == 0; pass++) {
+		uint32_t want = pass == 0 ? SHT_SYMTAB : SHT_DYNSYM;
+
+		for (uint16_t i = 0; i < eh->e_shnum; i++) {
+			const Elf64_Shdr *st;
+			const Elf64_Sym *s;
+			size_t n;
+
+			if (sh[i].sh_type != want || sh[i].sh_link >= eh->e_shnum)
+				continue;
+			st = &sh[sh[i].sh_link];
+			if (!in_file(f, sh[i].sh_offset, sh[i].sh_size) ||
+			    !in_file(f, st->sh_offset, st->sh_size) ||
+			    st->sh_size == 0 ||
+			    f->map[st->sh_offset + st->sh_size - 1] != 0)
+				continue;
+			s = (const Elf64_Sym *)(const void *)(f->map +
+			    sh[i].sh_offset);
+			n = sh[i].sh_size / sizeof *s;
+			free(f->syms);
+			if ((f->syms = calloc(n ? n : 1, sizeof *f->syms)) ==
+			    NULL)
+				return;
+			f->nsyms = 0;
+			for (size_t j = 0; j < n; j++) {
+				int type = ELF64_ST_TYPE(s[j].st_info);
+
+				if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+				    s[j].st_shndx == SHN_UNDEF ||
+				    s[j].st_value == 0 ||
+				    s[j].st_name >= st->sh_size)
+					continue;
+				f->syms[f->nsyms].addr = s[j].st_value;
+				f->syms[f->nsyms].size = s[j].st_size;
+				f->syms[f->nsyms++].name = (const char *)f->map +
+				    st->sh_offset + s[j].st_name;
+			}
+			qsort(f->syms, f->nsyms, sizeof *f->syms, sym_cmp);
+			break;
+		}
+	}
+}
+
+static void
+elf_load(struct elfinfo *f)
+{
+	const Elf64_Ehdr *eh;
+	const Elf64_Phdr *ph;
+	struct stat sb;
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &sb) < 0 || sb.st_size < (off_t)sizeof *eh) {
+		close(fd);
+		return;
+	}
+	f->len = (size_t)sb.st_size;
+	f->map = mmap(NULL, f->len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (f->map == MAP_FAILED) {
+		f->map = NULL;
+		return;
+	}
+	eh = (const Elf64_Ehdr *)(const void *)f->map;
+	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh->e_phentsize != sizeof *ph ||
+	    !in_file(f, eh->e_phoff, (uint64_t)eh->e_phnum * sizeof *ph))
+		return;
+	ph = (const Elf64_Phdr *)(const void *)(f->map + eh->e_phoff);
+	for (uint16_t i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_LOAD && f->nloads < 16)
+			f->loads[f->nloads++] = ph[i];
+		else if (ph[i].p_type == PT_NOTE && f->build_id[0] == 0)
+			elf_notes(f, &ph[i]);
+	}
+	elf_symbols(f, eh);
+}
+
+static struct elfinfo *
+elf_get(struct d9rec_writer *w, const char *path)
+{
+	struct symcache *c = w->symcache;
+	struct elfinfo *v;
+
+	if (c == NULL && (c = w->symcache = calloc(1, sizeof *c)) == NULL)
+		return NULL;
+	for (size_t i = 0; i < c->n; i++)
+		if (strcmp(c->v[i].path, path) == 0)
+			return &c->v[i];
+	if ((v = realloc(c->v, (c->n + 1) * sizeof *v)) == NULL)
+		return NULL;
+	c->v = v;
+	v = &c->v[c->n];
+	memset(v, 0, sizeof *v);
+	if ((v->path = strdup(path)) == NULL)
+		return NULL;
+	c->n++;
+	elf_load(v);
+	return v;
+}
+
+void
+d9rec_symcache_free(struct d9rec_writer *w)
+{
+	struct symcache *c = w->symcache;
+
+	if (c == NULL)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->v[i].map != NULL)
+			munmap(c->v[i].map, c->v[i].len);
+		free(c->v[i].syms);
+		free(c->v[i].path);
+	}
+	free(c->v);
+	free(c);
+	w->symcache = NULL;
+}
+
+/* Symbol of an address inside mapping m, or NULL. */
+static const char *
+lookup(struct d9rec_writer *w, const struct mapping *m, uint64_t addr)
+{
+	struct elfinfo *f = elf_get(w, m->path);
+	uint64_t off = addr - m->start + m->off, va = 0;
+	size_t lo = 0, hi;
+	int found = 0;
+
+	if (f == NULL || f->nsyms == 0)
+		return NULL;
+	for (int i = 0; i < f->nloads; i++)
+		if (off >= f->loads[i].p_offset &&
+		    off < f->loads[i].p_offset + f->loads[i].p_filesz) {
+			va = off - f->loads[i].p_offset + f->loads[i].p_vaddr;
+			found = 1;
+			break;
+		}
+	if (!found)
+		return NULL;
+	hi = f->nsyms;
+	while (lo < hi) {	/* first symbol above va */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].addr <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return NULL;
+	lo--;
+	if (f->syms[lo].size != 0 && va >= f->syms[lo].addr +
+	    f->syms[lo].size)
+		return NULL;
+	return f->syms[lo].name;
+}
+
+/* ---- maps ---- */
+
+static size_t
+read_maps(struct mapping **out)
+{
+	FILE *fp = fopen("/proc/self/maps", "re");
+	struct mapping *v = NULL, *q;
+	size_t n = 0, cap = 0;
+	char line[4096];
+
+	*out = NULL;
+	if (fp == NULL)
+		return 0;
+	while (fgets(line, sizeof line, fp) != NULL) {
+		unsigned long long s, e, off;
+		char perms[8];
+		int pos = 0;
+		char *path, *nl;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &s, &e, perms,
+		    &off, &pos) < 4 || pos == 0 || strchr(perms, 'x') == NULL)
+			continue;
+		path = line + pos;
+		if ((nl = strchr(path, '\n')) != NULL)
+			*nl = 0;
+		if (path[0] != '/')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			if ((q = realloc(v, cap * sizeof *q)) == NULL)
+				break;
+			v = q;
+		}
+		if ((v[n].path = strdup(path)) == NULL)
+			break;
+		v[n].start = s;
+		v[n].end = e;
+		v[n++].off = off;
+	}
+	fclose(fp);
+	*out = v;
+	return n;
+}
+
+static int
+u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+symbol_entry(struct d9rec_writer *w, struct enc *e, uint64_t addr,
+    const char *name, const char *file)
+{
+	uint32_t nid = d9rec_enc_pool_str(e, name, strlen(name));
+	uint32_t fid = d9rec_enc_pool_str(e, file, strlen(file));
+
+	d9rec_enc_event(w, e, S_SYMBOL, 0);
+	d9rec_enc_varint(e, addr);
+	d9rec_enc_varint(e, 0);
+	d9rec_enc_u32(e, nid);
+	d9rec_enc_varint(e, 0);
+	d9rec_enc_u32(e, fid);
+	d9rec_enc_varint(e, 0);
+}
+
+void
+d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols)
+{
+	struct mapping *maps;
+	size_t nmaps = read_maps(&maps), na = 0;
+	uint64_t *addrs = NULL;
+	char tmp[64];
+
+	d9rec_enc_batch(e);
+	for (size_t i = 0; i < nmaps; i++) {
+		struct elfinfo *f = elf_get(w, maps[i].path);
+		const char *bid = f ? f->build_id : "";
+		uint32_t pid = d9rec_enc_pool_str(e, maps[i].path,
+		    strlen(maps[i].path));
+
+		d9rec_enc_event(w, e, S_MAPS, 0);
+		d9rec_enc_varint(e, maps[i].start);
+		d9rec_enc_varint(e, maps[i].end);
+		d9rec_enc_varint(e, maps[i].off);
+		d9rec_enc_u32(e, pid);
+		d9rec_enc_str(e, bid, strlen(bid));
+	}
+	if (symbols && w->addrs.n > 0 &&
+	    (addrs = malloc(w->addrs.n * sizeof *addrs)) != NULL) {
+		for (size_t i = 0; i < w->addrs.cap; i++)
+			if (w->addrs.v[i] != 0)
+				addrs[na++] = w->addrs.v[i];
+		qsort(addrs, na, sizeof *addrs, u64_cmp);
+	}
+	for (size_t i = 0, m = 0; i < na; i++) {
+		const char *name;
+
+		if (addrs[i] >> 63) {
+			snprintf(tmp, sizeof tmp, "[kernel] 0x%" PRIx64,
+			    addrs[i]);
+			symbol_entry(w, e, addrs[i], tmp, "kernel");
+			continue;
+		}
+		for (m = 0; m < nmaps && !(addrs[i] >= maps[m].start &&
+		    addrs[i] < maps[m].end); m++)
+			;
+		if (m == nmaps)
+			continue;	/* anonymous, vdso: no entry (3.2.2) */
+		if ((name = lookup(w, &maps[m], addrs[i])) == NULL) {
+			snprintf(tmp, sizeof tmp, "[unknown] 0x%" PRIx64,
+			    addrs[i]);
+			name = tmp;
+		}
+		symbol_entry(w, e, addrs[i], name, "");
+	}
+	free(addrs);
+	for (size_t i = 0; i < nmaps; i++)
+		free(maps[i].path);
+	free(maps);
+}
