@@ -292,6 +292,25 @@ d9a_json(const struct d9a_out *o)
 			d9a_jw_u64(w, a->chain[i]);
 		d9a_jw_end(w, ']');
 	}
+	if (a->wall_start_ns)
+		d9a_jw_ku64(w, "wallClockStartNs", a->wall_start_ns);
+	d9a_jw_key(w, "process");
+	if (a->proc_samples == 0)
+		d9a_jw_null(w);
+	else {
+		d9a_jw_obj(w);
+		d9a_jw_ku64(w, "samples", a->proc_samples);
+		d9a_jw_key(w, "avgCores");
+		if (a->proc_avg_cores >= 0)
+			d9a_jw_dbl(w, a->proc_avg_cores);
+		else
+			d9a_jw_null(w);
+		d9a_jw_ku64(w, "maxRssBytes", a->proc_max_rss);
+		if (a->proc_parallelism)
+			d9a_jw_ku64(w, "availableParallelism",
+			    a->proc_parallelism);
+		d9a_jw_end(w, '}');
+	}
 	d9a_jw_key(w, "symbols");
 	d9a_jw_obj(w);
 	d9a_jw_ku64(w, "resolved", a->frames_named);

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "app/output.h"
 #include "app/stackinfo.h"
@@ -41,6 +42,16 @@ summary(const struct d9a_out *o)
 		    (double)(a->win.lo > m->min_ts ? a->win.lo - m->min_ts : 0) /
 		    1e6, a->win.hi == UINT64_MAX ? (double)(m->max_ts -
 		    m->min_ts) / 1e6 : (double)(a->win.hi - m->min_ts) / 1e6);
+	if (a->wall_start_ns) {
+		time_t t = (time_t)(a->wall_start_ns / 1000000000);
+		struct tm tm;
+		char when[64];
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+		fprintf(o->f, "\nStarted:      %s.%03u UTC", when,
+		    (unsigned)(a->wall_start_ns / 1000000 % 1000));
+	}
 	fprintf(o->f, "\nWorkers:      %zu (", a->nworkers);
 	for (size_t i = 0; i < a->nworkers; i++)
 		fprintf(o->f, "%s%u", i ? ", " : "", a->workers[i].id);
@@ -52,6 +63,10 @@ summary(const struct d9a_out *o)
 	    a->tasks_spawned, a->tasks_terminated, a->tasks_seen);
 	fprintf(o->f, "Symbols:      %zu addresses named, %zu unnamed\n",
 	    a->frames_named, a->frames_unnamed);
+	if (a->proc_avg_cores >= 0)
+		fprintf(o->f, "Process:      %.2f cores used on average (of %lu), "
+		    "max RSS %.1f MB\n", a->proc_avg_cores,
+		    a->proc_parallelism, (double)a->proc_max_rss / 1e6);
 }
 
 static void

@@ -437,7 +437,8 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (d9m_an_workers(m, o, a) < 0 || d9m_an_polls(m, o, a) < 0 ||
 	    d9m_an_cpu(m, o, a) < 0 || d9m_an_tasks(m, o, a) < 0 ||
 	    d9m_an_sched(m, o, a) < 0 || d9m_an_spans(m, o, a) < 0 ||
-	    d9m_an_memory(m, o, a) < 0 || d9m_an_flags(m, o, a) < 0) {
+	    d9m_an_memory(m, o, a) < 0 || d9m_an_setup(m, o, a) < 0 ||
+	    d9m_an_flags(m, o, a) < 0) {
 		d9m_analysis_free(a);
 		return -1;
 	}

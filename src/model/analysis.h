@@ -146,6 +146,16 @@ struct d9m_analysis {
 	size_t		nflags;
 
 	size_t		frames_named, frames_unnamed;
+
+	/* how it was recorded (ANALYSIS 13) */
+	int		setup_short_stacks, setup_no_wakes, setup_no_symbols,
+			setup_no_sched;
+	/* process (ANALYSIS 11) */
+	size_t		proc_samples;
+	double		proc_avg_cores;	/* -1 when unknown */
+	uint64_t	proc_max_rss;
+	unsigned long	proc_parallelism;
+	uint64_t	wall_start_ns;	/* wall clock of the start, 0 unknown */
 };
 
 struct d9m_analysis_opts {
@@ -174,8 +184,13 @@ int	d9m_an_spans(const struct d9m_model *, const struct d9m_analysis_opts *,
 	    struct d9m_analysis *);
 int	d9m_an_memory(const struct d9m_model *, const struct d9m_analysis_opts *,
 	    struct d9m_analysis *);
+int	d9m_an_setup(const struct d9m_model *, const struct d9m_analysis_opts *,
+	    struct d9m_analysis *);
 int	d9m_an_flags(const struct d9m_model *, const struct d9m_analysis_opts *,
 	    struct d9m_analysis *);
+/* Wall-clock ns of a monotonic time: nearest earlier ClockSync anchor of
+ * the segment (D9_NONE: any), else legacy metadata; 0 when unknown. */
+uint64_t d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono);
 /* Wake chain of a task id (ANALYSIS 5.3): ids woken first; returns n. */
 size_t	d9m_wake_chain(const struct d9m_model *m, uint64_t task,
 	    const struct d9m_window *w, uint64_t *out, size_t max);

@@ -49,9 +49,12 @@ cmp_flag(const void *x, const void *y)
 }
 
 static void
-long_polls(const struct d9m_model *m, const struct d9m_analysis *ac,
-    struct d9m_analysis *a)
+long_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    const struct d9m_analysis *ac, struct d9m_analysis *a)
 {
+	size_t over = 0, listed = 0;
+	uint64_t worst = 0;
+
 	/* the worst list is longest first: flag its members over 10 ms */
 	for (size_t i = 0; i < ac->nworst; i++) {
 		uint32_t p = ac->worst[i].poll, t = m->polls.task[p];
@@ -59,6 +62,7 @@ long_polls(const struct d9m_model *m, const struct d9m_analysis *ac,
 
 		if (d <= 10000000)
 			break;
+		listed++;
 		flag(a, d > 50000000 ? D9M_CRITICAL : D9M_WARNING, "long-poll",
 		    m->polls.start[p], p, "%.2f ms poll of task %" PRIu64
 		    " on worker %u (%s)%s", (double)d / 1e6,
@@ -68,6 +72,18 @@ long_polls(const struct d9m_model *m, const struct d9m_analysis *ac,
 		    "(unknown)", m->polls.flags[p] & D9M_POLL_OPEN_ENDED ?
 		    ", open-ended" : "");
 	}
+	for (size_t i = 0; i < m->polls.n; i++) {
+		uint64_t d = m->polls.end[i] - m->polls.start[i];
+
+		if (d > 10000000 && d9m_in_window(&o->win, m->polls.start[i])) {
+			over++;
+			worst = d > worst ? d : worst;
+		}
+	}
+	if (over > listed)
+		flag(a, worst > 50000000 ? D9M_CRITICAL : D9M_WARNING,
+		    "long-poll", 0, D9_NONE, "%zu polls over 10 ms in all, %zu "
+		    "of them listed above", over, listed);
 }
 
 static void
@@ -128,7 +144,7 @@ d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	a->flags = calloc(MAX_FLAGS, sizeof *a->flags);
 	if (a->flags == NULL)
 		return -1;
-	long_polls(m, a, a);
+	long_polls(m, o, a, a);
 	if (a->leak_suspected)
 		flag(a, D9M_WARNING, "task-leak", 0, D9_NONE,
 		    "%zu tasks from %s are alive at the end and their number "
@@ -165,6 +181,22 @@ d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (a->unmatched_spans > 0)
 		flag(a, D9M_INFO, "unmatched-spans", 0, D9_NONE,
 		    "%zu spans entered and never exited", a->unmatched_spans);
+	if (a->setup_short_stacks)
+		flag(a, D9M_CRITICAL, "missing-frame-pointers", 0, D9_NONE,
+		    "on-CPU stacks average under 3 frames: build with frame "
+		    "pointers (-C force-frame-pointers=yes)");
+	if (a->setup_no_wakes)
+		flag(a, D9M_WARNING, "missing-wake-events", 0, D9_NONE,
+		    "tasks were spawned but no wake was recorded: spawn through "
+		    "dial9's instrumented spawn to see scheduling delays");
+	if (a->setup_no_symbols)
+		flag(a, D9M_WARNING, "missing-debug-symbols", 0, D9_NONE,
+		    "under a tenth of the sampled addresses have names: give "
+		    "the binary with --binary, or keep its symbols");
+	if (a->setup_no_sched)
+		flag(a, D9M_INFO, "no-scheduling-events", 0, D9_NONE,
+		    "no context-switch samples: off-CPU time (blocking) is not "
+		    "visible in this trace");
 	qsort(a->flags, a->nflags, sizeof *a->flags, cmp_flag);
 	return 0;
 }
