@@ -30,6 +30,7 @@
 #include "symbolize/hmap.h"
 #include "symbolize/lines.h"
 #include "symbolize/ranges.h"
+#include "symbolize/search.h"
 
 #define D9S_MAX_DEPTH	64	/* DIE nesting followed; deeper is ignored */
 #define D9S_MAX_HOPS	8	/* abstract_origin/specification hops */
@@ -118,29 +119,41 @@ attr_string(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at)
 	return s;
 }
 
+/* The attribute at of die, or NULL (absent or unreadable). */
+static Dwarf_Attribute
+attr_get(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Attribute attr;
+
+	if (dwarf_attr(die, at, &attr, &err) != DW_DLV_OK) {
+		forget(d, &err);
+		return NULL;
+	}
+	return attr;
+}
+
 static int
 attr_udata(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at,
     Dwarf_Unsigned *v)
 {
+	Dwarf_Attribute attr = attr_get(d, die, at);
 	Dwarf_Error err = NULL;
-	Dwarf_Attribute attr;
+	Dwarf_Signed sv;
 	int rc;
 
-	if (dwarf_attr(die, at, &attr, &err) != DW_DLV_OK) {
-		forget(d, &err);
+	if (attr == NULL)
 		return -1;
-	}
 	rc = dwarf_formudata(attr, v, &err);
 	forget(d, &err);
 	if (rc != DW_DLV_OK) {
 		/* DW_FORM_implicit_const (gcc, DWARF 5) reads only as signed */
-		Dwarf_Signed sv;
-
 		rc = dwarf_formsdata(attr, &sv, &err);
 		forget(d, &err);
-		if (rc == DW_DLV_OK && sv < 0)
+		if (rc == DW_DLV_OK && sv >= 0)
+			*v = (Dwarf_Unsigned)sv;
+		else
 			rc = DW_DLV_ERROR;
-		*v = (Dwarf_Unsigned)sv;
 	}
 	dwarf_dealloc_attribute(attr);
 	return rc == DW_DLV_OK ? 0 : -1;
@@ -149,14 +162,12 @@ attr_udata(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at,
 static int
 attr_ref(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *off)
 {
+	Dwarf_Attribute attr = attr_get(d, die, at);
 	Dwarf_Error err = NULL;
-	Dwarf_Attribute attr;
 	int rc;
 
-	if (dwarf_attr(die, at, &attr, &err) != DW_DLV_OK) {
-		forget(d, &err);
+	if (attr == NULL)
 		return -1;
-	}
 	rc = dwarf_global_formref(attr, off, &err);
 	forget(d, &err);
 	dwarf_dealloc_attribute(attr);
@@ -448,18 +459,10 @@ d9s_dwarf_stats(const struct d9s_dwarf *d, struct d9s_dwarf_stats *st)
 static ssize_t
 find_func(const struct d9s_dwarf *d, uint64_t addr)
 {
-	size_t lo = 0, hi = d->nfn, i;
+	size_t i = d9s_upper_bound(d->fn, d->nfn, sizeof *d->fn, addr);
 	ssize_t best = -1;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->fn[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i > 0 && d->fn[i - 1].maxhi > addr; i--) {
+	for (; i > 0 && d->fn[i - 1].maxhi > addr; i--) {
 		const struct dfunc *f = &d->fn[i - 1], *b;
 
 		if (addr >= f->hi)
@@ -476,18 +479,10 @@ find_func(const struct d9s_dwarf *d, uint64_t addr)
 static ssize_t
 find_seq_cu(const struct d9s_dwarf *d, uint64_t addr)
 {
-	size_t lo = 0, hi = d->nseq, i;
+	size_t end = d9s_upper_bound(d->seq, d->nseq, sizeof *d->seq, addr), i;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->seq[mid].lo <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* sequences of one binary rarely overlap; look back a little */
-	for (i = lo; i > 0 && lo - i < 16; i--)
+	for (i = end; i > 0 && end - i < 16; i--)
 		if (addr < d->seq[i - 1].hi)
 			return d->seq[i - 1].cu;
 	return -1;

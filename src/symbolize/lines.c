@@ -21,6 +21,7 @@
 
 #include "base/vec.h"
 #include "symbolize/lines.h"
+#include "symbolize/search.h"
 
 struct raw_row {
 	struct d9s_line_row	r;
@@ -241,19 +242,11 @@ d9s_lines_free(struct d9s_lines *l)
 const struct d9s_line_row *
 d9s_lines_find(const struct d9s_lines *l, uint64_t addr)
 {
-	size_t lo = 0, hi = l->nrow;
+	size_t i = d9s_upper_bound(l->row, l->nrow, sizeof *l->row, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (l->row[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || l->row[lo - 1].end)
+	if (i == 0 || l->row[i - 1].end)
 		return NULL;
-	return &l->row[lo - 1];
+	return &l->row[i - 1];
 }
 
 const char *

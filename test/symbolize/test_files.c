@@ -70,9 +70,9 @@ poke(const char *path, const uint64_t *a, size_t n, char *msg, size_t cap)
 static void
 poke_cli(const char *path, const uint64_t *a, size_t n)
 {
-	char *argv[3 + NADDR], buf[NADDR][24], *errtext = NULL;
+	char *argv[3 + NADDR], buf[NADDR][24], *errtext;
 	FILE *out = fopen("/dev/null", "w"), *err = tmpfile();
-	size_t i, len;
+	size_t i;
 	int rc;
 
 	ck_assert(out != NULL && err != NULL);
@@ -84,16 +84,12 @@ poke_cli(const char *path, const uint64_t *a, size_t n)
 	}
 	rc = d9s_addr2line_stream((int)(2 + n), argv, stdin, out, err);
 	ck_assert_msg(rc == 0 || rc == 1, "%s: exit %d", path, rc);
-	len = (size_t)ftell(err);
-	rewind(err);
-	ck_assert_ptr_nonnull(errtext = calloc(1, len + 1));
-	ck_assert_uint_eq(fread(errtext, 1, len, err), len);
+	errtext = stream_text(err);
 	if (rc == 1)
 		ck_assert_msg(strncmp(errtext, "d9top: ", 7) == 0 &&
 		    strstr(errtext, path) != NULL, "%s", errtext);
 	free(errtext);
 	fclose(out);
-	fclose(err);
 }
 
 START_TEST(not_elf)
@@ -323,7 +319,7 @@ START_TEST(debug_dir)
 	struct d9_err e;
 	struct tdir d;
 	uint64_t a[NADDR];
-	size_t n = func_addrs(bin, a), i, len;
+	size_t n = func_addrs(bin, a), i;
 
 	ck_assert_ptr_nonnull(prog_path("OBJCOPY"));
 	tdir_make(&d);
@@ -345,6 +341,7 @@ START_TEST(debug_dir)
 		FILE *out = tmpfile();
 		size_t k;
 
+		ck_assert_ptr_nonnull(out);
 		argv[0] = "--debug-dir";
 		argv[1] = dir;
 		argv[2] = "-e";
@@ -355,12 +352,7 @@ START_TEST(debug_dir)
 		}
 		ck_assert_int_eq(d9s_addr2line_stream((int)(4 + n), argv, stdin,
 		    out, stderr), 0);
-		len = (size_t)ftell(out);
-		rewind(out);
-		ck_assert_ptr_nonnull(i == 0 ? (out1 = calloc(1, len + 1)) :
-		    (out2 = calloc(1, len + 1)));
-		ck_assert_uint_eq(fread(i == 0 ? out1 : out2, 1, len, out), len);
-		fclose(out);
+		*(i == 0 ? &out1 : &out2) = stream_text(out);
 	}
 	ck_assert_str_eq(out1, out2);
 	free(out1);

@@ -215,23 +215,14 @@ static int
 cli(int argc, char **argv, const char *stdin_text, char **out, char **err)
 {
 	FILE *in = tmpfile(), *o = tmpfile(), *er = tmpfile();
-	size_t len;
 	int rc;
 
 	ck_assert(in != NULL && o != NULL && er != NULL);
 	fputs(stdin_text, in);
 	rewind(in);
 	rc = d9s_addr2line_stream(argc, argv, in, o, er);
-	for (int k = 0; k < 2; k++) {
-		FILE *f = k == 0 ? o : er;
-		char **dst = k == 0 ? out : err;
-
-		len = (size_t)ftell(f);
-		rewind(f);
-		ck_assert_ptr_nonnull(*dst = calloc(1, len + 1));
-		ck_assert_uint_eq(fread(*dst, 1, len, f), len);
-		fclose(f);
-	}
+	*out = stream_text(o);
+	*err = stream_text(er);
 	fclose(in);
 	return rc;
 }

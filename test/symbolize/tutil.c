@@ -94,6 +94,20 @@ read_all(const char *path, size_t *len)
 	return p;
 }
 
+char *
+stream_text(FILE *f)
+{
+	long len = ftell(f);
+	char *p;
+
+	ck_assert_int_ge(len, 0);
+	rewind(f);
+	ck_assert_ptr_nonnull(p = calloc(1, (size_t)len + 1));
+	ck_assert_uint_eq(fread(p, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	return p;
+}
+
 void
 write_all(const char *path, const void *p, size_t len)
 {

@@ -9,6 +9,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 struct tdir {
@@ -36,6 +37,8 @@ char		*tdir_file(const struct tdir *d, const char *name, char *out);
 int		 run_cmd(char *const argv[], const char *in_path,
 		    const char *out_path);
 char		*read_all(const char *path, size_t *len);
+/* Everything written to f (a tmpfile), as a string; closes f. */
+char		*stream_text(FILE *f);
 void		 write_all(const char *path, const void *p, size_t len);
 /* Path given for key on the command line; NULL when absent or empty. */
 const char	*prog_path(const char *key);
