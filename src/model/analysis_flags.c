@@ -82,8 +82,8 @@ long_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	}
 	if (over > listed)
 		flag(a, worst > 50000000 ? D9M_CRITICAL : D9M_WARNING,
-		    "long-poll", 0, D9_NONE, "%zu polls over 10 ms in all, %zu "
-		    "of them listed above", over, listed);
+		    "long-poll", 0, D9_NONE, "%zu polls over 10 ms in all (the %zu "
+		    "longest are flagged one by one)", over, listed);
 }
 
 static void
