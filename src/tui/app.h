@@ -1,0 +1,141 @@
+/*
+ * app.h: the browser's whole state (no globals) and its two entry points
+ * from the loop: d9t_app_key() changes state and ORs in dirty bits
+ * (handlers never draw), d9t_app_render() fills the canvas from the state
+ * (the one draw point). Tests drive an app without a terminal.
+ */
+#ifndef D9T_APP_H
+#define D9T_APP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/analysis.h"
+#include "tui/canvas.h"
+#include "tui/index.h"
+#include "tui/jobs.h"
+#include "tui/keys.h"
+#include "tui/list.h"
+#include "tui/tui.h"
+
+enum { D9T_DIRTY_BODY = 1, D9T_DIRTY_STATUS = 2, D9T_DIRTY_ALL = 0xff };
+
+#define D9T_UNDO	32
+#define D9T_STACK	16
+#define D9T_CHAIN	32
+
+struct d9t_hop {
+	uint32_t	task;		/* task row */
+	uint32_t	poll;		/* its poll, D9_NONE */
+	uint32_t	waker;		/* task row, D9_NONE: outside a task */
+	uint64_t	wake_ts;	/* 0: no wake found */
+	uint64_t	delay;		/* wake to poll start */
+};
+
+struct d9t_app {
+	const struct d9t_config	*cfg;
+	struct d9m_model	*m;	/* NULL while loading */
+	struct d9t_index	*ix;
+	struct d9t_jobs		*jobs;
+	const char *const	*paths;
+	size_t			 npaths;
+	int			 utf8, color;
+	int			 w, h;
+	unsigned		 dirty;
+	int			 quit;
+	uint64_t		 gen;	/* bumped when lists must rebuild */
+
+	/* loading (filled by the loop from the loader) */
+	int			 loading;
+	uint64_t		 ld_bytes, ld_total, ld_events;
+
+	/* time window and cursor (absolute ns) */
+	uint64_t		 lo, hi, cursor;
+	uint64_t		 undo_lo[D9T_UNDO], undo_hi[D9T_UNDO];
+	size_t			 nundo;
+	uint32_t		 lane;		/* selected worker slot */
+	uint32_t		 sel;		/* selected poll row, D9_NONE */
+	size_t			 worst_pos;	/* next rank for w */
+	uint64_t		 worst_lo, worst_hi;
+	int			 lane_top;	/* first lane shown */
+
+	/* filters shared by the timeline and the flame trees */
+	uint32_t		 f_task, f_loc;
+
+	/* views */
+	enum d9t_view		 view;
+	enum d9t_view		 stack[D9T_STACK];
+	size_t			 nstack;
+	enum d9t_view		 help_of;
+	struct d9t_list		 lists[D9T_V_COUNT];
+	uint32_t		 flame_root[3];	/* zoomed node per tree */
+	const void		*flame_seen[3];	/* tree the root belongs to */
+	int			 off_inpoll, alloc_count, alloc_live;
+	uint32_t		 slow_name;	/* span name of view SLOW */
+	char			 field[128];	/* span field filter */
+	uint32_t		 detail;	/* poll of the detail view */
+	struct d9t_hop		 hops[D9T_CHAIN];
+	size_t			 nhops;
+
+	/* prompt and messages */
+	int			 prompt;	/* 0, 'g', '/', 'f' */
+	char			 pbuf[120];
+	size_t			 plen;
+	char			 search[120];
+	char			 msg[256];
+	int			 updating;	/* a view shows a stale result */
+};
+
+/* An app for cfg; the model comes later (d9t_app_set_model). */
+int	d9t_app_init(struct d9t_app *app, const struct d9t_config *cfg,
+	    const char *const *paths, size_t npaths, int utf8, int color);
+void	d9t_app_free(struct d9t_app *app);
+/* Adopt a finished model and its index (the app frees them). */
+int	d9t_app_set_model(struct d9t_app *app, struct d9m_model *m,
+	    struct d9t_index *ix);
+void	d9t_app_resize(struct d9t_app *app, int w, int h);
+void	d9t_app_key(struct d9t_app *app, int key);
+/* A mouse event at (x, y): button 1 click, 4 wheel up, 5 wheel down. */
+void	d9t_app_mouse(struct d9t_app *app, int x, int y, int button);
+/* Fill cv (sized w x h) from the state; clears the dirty bits. */
+void	d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv);
+
+/* ---- shared between the app's files ---- */
+void	d9t_app_dirty(struct d9t_app *app);	/* state changed: rebuild */
+void	d9t_msg(struct d9t_app *app, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	d9t_set_window(struct d9t_app *app, uint64_t lo, uint64_t hi, int undo);
+/* Select poll p: lane, cursor, window (kept if p is inside). */
+void	d9t_select_poll(struct d9t_app *app, uint32_t p);
+void	d9t_push_view(struct d9t_app *app, enum d9t_view v);
+void	d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out,
+	    size_t cap);
+uint64_t d9t_task_id(const struct d9t_app *app, uint32_t row);
+/* The analysis of the current window, or NULL while it is computed. */
+const struct d9m_analysis *d9t_analysis(struct d9t_app *app);
+void	d9t_req_init(const struct d9t_app *app, struct d9t_req *q);
+/* Wake that preceded poll p (ANALYSIS 5.1 with the stale-wake fix). */
+uint32_t d9t_wake_of(const struct d9t_app *app, uint32_t p, uint64_t *eff);
+
+/* Timeline (view_timeline.c). */
+void	d9t_timeline_draw(struct d9t_app *app, struct d9t_canvas *cv, int y0,
+	    int rows);
+void	d9t_timeline_click(struct d9t_app *app, int x, int y, int y0);
+int	d9t_timeline_x0(const struct d9t_app *app);
+/* Select the longest poll of the lane in the cursor's column. */
+void	d9t_select_at_cursor(struct d9t_app *app);
+
+/* List views (view_poll.c, view_flame.c, view_tables.c). */
+void	d9t_build_detail(struct d9t_app *app, struct d9t_list *l);
+void	d9t_build_chain(struct d9t_app *app, struct d9t_list *l);
+void	d9t_chain_compute(struct d9t_app *app, uint32_t poll);
+void	d9t_build_flame(struct d9t_app *app, struct d9t_list *l);
+void	d9t_flame_action(struct d9t_app *app, enum d9t_action a);
+int	d9t_flame_search(struct d9t_app *app, const char *text);
+void	d9t_build_tasks(struct d9t_app *app, struct d9t_list *l);
+void	d9t_build_spans(struct d9t_app *app, struct d9t_list *l);
+void	d9t_build_slow(struct d9t_app *app, struct d9t_list *l);
+void	d9t_build_report(struct d9t_app *app, struct d9t_list *l);
+void	d9t_build_help(struct d9t_app *app, struct d9t_list *l);
+
+#endif

@@ -1,0 +1,366 @@
+/*
+ * index.c: see index.h. Everything here is a pure function of a finished
+ * model; the model is never written.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/intern.h"
+#include "tui/index.h"
+
+size_t
+d9t_lower(const uint64_t *v, size_t n, uint64_t ts)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static uint64_t
+dur(const struct d9m_model *m, size_t p)
+{
+	return m->polls.end[p] - m->polls.start[p];
+}
+
+/* Sorting context-free: keys packed with the row. */
+struct kv {
+	uint64_t	k1, k2;
+	uint32_t	row;
+};
+
+static int
+cmp_kv(const void *x, const void *y)
+{
+	const struct kv *a = x, *b = y;
+
+	if (a->k1 != b->k1)
+		return a->k1 < b->k1 ? -1 : 1;
+	if (a->k2 != b->k2)
+		return a->k2 < b->k2 ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+static int
+lanes(const struct d9m_model *m, struct d9t_index *ix)
+{
+	size_t nb = 0;
+
+	ix->busy = malloc((m->polls.n + m->nworkers + 1) * sizeof *ix->busy);
+	ix->boff = malloc((m->nworkers + 1) * sizeof *ix->boff);
+	if (ix->busy == NULL || ix->boff == NULL)
+		return -1;
+	for (size_t w = 0; w < m->nworkers; w++) {
+		ix->boff[w] = nb;
+		nb += (m->workers[w].npolls + D9T_BLOCK - 1) / D9T_BLOCK;
+	}
+	ix->boff[m->nworkers] = nb;
+	ix->bmax = calloc(nb ? nb : 1, sizeof *ix->bmax);
+	if (ix->bmax == NULL)
+		return -1;
+	for (size_t w = 0; w < m->nworkers; w++) {
+		const struct d9m_worker *wk = &m->workers[w];
+		uint64_t *b = ix->busy + wk->poll0 + w, sum = 0;
+
+		for (size_t i = 0; i < wk->npolls; i++) {
+			uint64_t d = dur(m, wk->poll0 + i);
+			uint64_t *mx = &ix->bmax[ix->boff[w] + i / D9T_BLOCK];
+
+			b[i] = sum;
+			sum += d;
+			if (d > *mx)
+				*mx = d;
+		}
+		b[wk->npolls] = sum;
+	}
+	return 0;
+}
+
+static int
+orders(const struct d9m_model *m, struct d9t_index *ix)
+{
+	size_t n = m->polls.n, nl = 0;
+	struct kv *k = malloc((n ? n : 1) * sizeof *k);
+
+	ix->by_dur = malloc((n ? n : 1) * sizeof *ix->by_dur);
+	ix->by_task = malloc((n ? n : 1) * sizeof *ix->by_task);
+	ix->task_off = calloc(m->tasks.n + 1, sizeof *ix->task_off);
+	if (k == NULL || ix->by_dur == NULL || ix->by_task == NULL ||
+	    ix->task_off == NULL) {
+		free(k);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		k[i].k1 = UINT64_MAX - dur(m, i);
+		k[i].k2 = m->polls.start[i];
+		k[i].row = (uint32_t)i;
+		nl += dur(m, i) > 1000000;
+	}
+	qsort(k, n, sizeof *k, cmp_kv);
+	for (size_t i = 0; i < n; i++)
+		ix->by_dur[i] = k[i].row;
+	ix->longp = malloc((nl ? nl : 1) * sizeof *ix->longp);
+	if (ix->longp == NULL) {
+		free(k);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		k[i].k1 = m->polls.start[i];
+		k[i].k2 = 0;
+		k[i].row = (uint32_t)i;
+	}
+	qsort(k, n, sizeof *k, cmp_kv);
+	for (size_t i = 0; i < n; i++)
+		if (dur(m, k[i].row) > 1000000)
+			ix->longp[ix->nlong++] = k[i].row;
+	/* by task: counting sort of the start order keeps starts sorted */
+	for (size_t i = 0; i < n; i++)
+		if (m->polls.task[i] != D9_NONE)
+			ix->task_off[m->polls.task[i] + 1]++;
+	for (size_t t = 0; t < m->tasks.n; t++)
+		ix->task_off[t + 1] += ix->task_off[t];
+	{
+		size_t *fill = malloc((m->tasks.n + 1) * sizeof *fill);
+
+		if (fill == NULL) {
+			free(k);
+			return -1;
+		}
+		memcpy(fill, ix->task_off, (m->tasks.n + 1) * sizeof *fill);
+		for (size_t i = 0; i < n; i++) {
+			uint32_t t = m->polls.task[k[i].row];
+
+			if (t != D9_NONE)
+				ix->by_task[fill[t]++] = k[i].row;
+		}
+		free(fill);
+	}
+	free(k);
+	return 0;
+}
+
+static int
+active_series(const struct d9m_model *m, struct d9t_index *ix)
+{
+	const struct d9m_tasks *t = &m->tasks;
+	struct kv *k = malloc((2 * t->n + 1) * sizeof *k);
+	size_t n = 0;
+	long long run = 0;
+
+	if (k == NULL)
+		return -1;
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->flags[i] & D9M_TASK_SPAWNED) {
+			k[n].k1 = t->spawn_ts[i];
+			k[n].k2 = 0;
+			k[n++].row = 1;
+		}
+		if (t->flags[i] & D9M_TASK_TERMINATED) {
+			k[n].k1 = t->term_ts[i];
+			k[n].k2 = 1;
+			k[n++].row = 0;
+		}
+	}
+	qsort(k, n, sizeof *k, cmp_kv);
+	ix->act_ts = malloc((n ? n : 1) * sizeof *ix->act_ts);
+	ix->act_val = malloc((n ? n : 1) * sizeof *ix->act_val);
+	if (ix->act_ts == NULL || ix->act_val == NULL) {
+		free(k);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		run += k[i].row ? 1 : -1;
+		ix->act_ts[i] = k[i].k1;
+		ix->act_val[i] = run > 0 ? (uint32_t)run : 0;
+	}
+	ix->nact = n;
+	free(k);
+	return 0;
+}
+
+static uint64_t
+free_key(uint64_t addr, uint64_t ts)
+{
+	uint64_t h = addr * 0x9e3779b97f4a7c15ull ^ ts;
+
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return h ? h : 1;
+}
+
+static int
+freed_set(const struct d9m_model *m, struct d9t_index *ix)
+{
+	size_t ns = 16;
+
+	while (ns < m->frees.n * 2)
+		ns *= 2;
+	ix->freed = calloc(ns, sizeof *ix->freed);
+	if (ix->freed == NULL)
+		return -1;
+	ix->nfreed_slots = ns;
+	for (size_t i = 0; i < m->frees.n; i++) {
+		uint64_t h = free_key(m->frees.addr[i], m->frees.alloc_ts[i]);
+		size_t s = h & (ns - 1);
+
+		while (ix->freed[s] && ix->freed[s] != h)
+			s = (s + 1) & (ns - 1);
+		ix->freed[s] = h;
+	}
+	return 0;
+}
+
+int
+d9t_freed(const struct d9m_model *m, const struct d9t_index *ix, size_t i)
+{
+	uint64_t h = free_key(m->allocs.addr[i], m->allocs.ts[i]);
+	size_t s = h & (ix->nfreed_slots - 1);
+
+	while (ix->freed[s]) {
+		if (ix->freed[s] == h)
+			return 1;
+		s = (s + 1) & (ix->nfreed_slots - 1);
+	}
+	return 0;
+}
+
+struct d9t_index *
+d9t_index_build(const struct d9m_model *m)
+{
+	struct d9t_index *ix = calloc(1, sizeof *ix);
+
+	if (ix == NULL)
+		return NULL;
+	if (lanes(m, ix) < 0 || orders(m, ix) < 0 || active_series(m, ix) < 0 ||
+	    freed_set(m, ix) < 0)
+		d9t_index_free(&ix);
+	return ix;
+}
+
+void
+d9t_index_free(struct d9t_index **pix)
+{
+	struct d9t_index *ix = *pix;
+
+	if (ix == NULL)
+		return;
+	free(ix->busy);
+	free(ix->bmax);
+	free(ix->boff);
+	free(ix->by_dur);
+	free(ix->longp);
+	free(ix->by_task);
+	free(ix->task_off);
+	free(ix->act_ts);
+	free(ix->act_val);
+	free(ix->freed);
+	free(ix);
+	*pix = NULL;
+}
+
+size_t
+d9t_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts)
+{
+	const struct d9m_worker *wk = &m->workers[w];
+	size_t lo = wk->poll0, hi = wk->poll0 + wk->npolls;
+
+	/* polls of a lane do not overlap: ends are sorted like starts */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->polls.end[mid] < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint64_t
+d9t_busy(const struct d9m_model *m, const struct d9t_index *ix, uint32_t w,
+    uint64_t a, uint64_t b)
+{
+	const struct d9m_worker *wk = &m->workers[w];
+	const uint64_t *busy = ix->busy + wk->poll0 + w;
+	size_t i = d9t_first_poll(m, w, a), j, end = wk->poll0 + wk->npolls;
+	uint64_t sum;
+
+	if (i >= end || m->polls.start[i] >= b)
+		return 0;
+	j = d9t_lower(m->polls.start + i, end - i, b) + i;	/* first >= b */
+	sum = busy[j - wk->poll0] - busy[i - wk->poll0];
+	if (m->polls.start[i] < a)
+		sum -= a - m->polls.start[i];
+	if (m->polls.end[j - 1] > b)
+		sum -= m->polls.end[j - 1] - b;
+	return sum;
+}
+
+uint32_t
+d9t_longest(const struct d9m_model *m, const struct d9t_index *ix,
+    uint32_t w, uint64_t a, uint64_t b)
+{
+	const struct d9m_worker *wk = &m->workers[w];
+	size_t i = d9t_first_poll(m, w, a), end = wk->poll0 + wk->npolls, j;
+	uint64_t best = 0;
+	uint32_t row = D9_NONE;
+
+	if (i >= end || m->polls.start[i] >= b)
+		return D9_NONE;
+	j = d9t_lower(m->polls.start + i, end - i, b) + i;
+	while (i < j) {
+		size_t r = i - wk->poll0;
+
+		if (r % D9T_BLOCK == 0 && i + D9T_BLOCK <= j) {
+			uint64_t mx = ix->bmax[ix->boff[w] + r / D9T_BLOCK];
+
+			if (mx <= best && row != D9_NONE) {
+				i += D9T_BLOCK;
+				continue;
+			}
+		}
+		if (dur(m, i) > best || row == D9_NONE) {
+			best = dur(m, i);
+			row = (uint32_t)i;
+		}
+		i++;
+	}
+	return row;
+}
+
+uint32_t
+d9t_active_at(const struct d9t_index *ix, uint64_t ts)
+{
+	size_t i = d9t_lower(ix->act_ts, ix->nact, ts + 1);
+
+	return i ? ix->act_val[i - 1] : 0;
+}
+
+uint32_t
+d9t_task_poll_at(const struct d9m_model *m, const struct d9t_index *ix,
+    uint32_t t, uint64_t ts)
+{
+	size_t a, b;
+
+	if (t == D9_NONE || t >= m->tasks.n)
+		return D9_NONE;
+	a = ix->task_off[t];
+	b = ix->task_off[t + 1];
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+
+		if (m->polls.start[ix->by_task[mid]] <= ts)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	return a > ix->task_off[t] ? ix->by_task[a - 1] : D9_NONE;
+}

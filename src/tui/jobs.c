@@ -1,0 +1,225 @@
+/*
+ * jobs.c: see jobs.h. One worker thread; a mutex guards the request and
+ * result slots; the model and index are read-only once loaded, so the
+ * computations themselves run unlocked.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/jobs.h"
+
+struct slot {
+	struct d9t_req	 want;		/* queued request */
+	int		 queued;
+	struct d9t_req	 fresh_q;
+	void		*fresh;		/* done, not yet adopted */
+	struct d9t_req	 have_q;
+	void		*have;		/* adopted by the UI thread */
+	int		 running;
+	struct d9t_req	 run_q;
+};
+
+struct d9t_jobs {
+	const struct d9m_model	*m;
+	const struct d9t_index	*ix;
+	const struct d9m_resolver *r;
+	int			 sync, started, stop;
+	pthread_t		 th;
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	struct slot		 s[D9T_J_COUNT];
+	atomic_int		 arrived;
+};
+
+static int
+same(const struct d9t_req *a, const struct d9t_req *b)
+{
+	return a->lo == b->lo && a->hi == b->hi && a->task == b->task &&
+	    a->loc == b->loc && a->opt1 == b->opt1 && a->opt2 == b->opt2 &&
+	    a->worst == b->worst && strcmp(a->text, b->text) == 0;
+}
+
+static void
+drop(enum d9t_job k, void *p)
+{
+	if (p == NULL)
+		return;
+	if (k == D9T_J_ANALYSIS) {
+		d9m_analysis_free(p);
+		free(p);
+	} else if (k == D9T_J_SPANS) {
+		struct d9t_spans *s = p;
+
+		d9t_spans_free(&s);
+	} else {
+		struct d9t_flame *f = p;
+
+		d9t_flame_free(&f);
+	}
+}
+
+static void *
+compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
+{
+	if (k == D9T_J_ANALYSIS) {
+		struct d9m_analysis *a = calloc(1, sizeof *a);
+		struct d9m_analysis_opts o;
+
+		if (a == NULL)
+			return NULL;
+		memset(&o, 0, sizeof o);
+		o.win.lo = q->lo;
+		o.win.hi = q->hi;
+		o.worst = q->worst;
+		o.resolver = j->r;
+		if (d9m_analyze(j->m, &o, a) < 0) {
+			free(a);
+			return NULL;
+		}
+		return a;
+	}
+	if (k == D9T_J_SPANS)
+		return d9t_spans_build(j->m, q->lo, q->hi, q->text);
+	{
+		struct d9t_flame_req fq;
+
+		memset(&fq, 0, sizeof fq);
+		fq.kind = k == D9T_J_CPU ? D9T_F_CPU : k == D9T_J_OFF ?
+		    D9T_F_OFF : D9T_F_ALLOC;
+		fq.lo = q->lo;
+		fq.hi = q->hi;
+		fq.task = q->task;
+		fq.loc = q->loc;
+		fq.inpoll = k == D9T_J_OFF && q->opt1;
+		fq.count = k == D9T_J_ALLOC && q->opt1;
+		fq.liveset = k == D9T_J_ALLOC && q->opt2;
+		return d9t_flame_build(j->m, j->ix, j->r, &fq);
+	}
+}
+
+static void *
+worker(void *arg)
+{
+	struct d9t_jobs *j = arg;
+
+	pthread_mutex_lock(&j->mu);
+	for (;;) {
+		int k;
+		void *res;
+
+		for (k = 0; k < D9T_J_COUNT && !j->s[k].queued; k++)
+			;
+		if (j->stop)
+			break;
+		if (k == D9T_J_COUNT) {
+			pthread_cond_wait(&j->cv, &j->mu);
+			continue;
+		}
+		j->s[k].queued = 0;
+		j->s[k].running = 1;
+		j->s[k].run_q = j->s[k].want;
+		pthread_mutex_unlock(&j->mu);
+		res = compute(j, (enum d9t_job)k, &j->s[k].run_q);
+		pthread_mutex_lock(&j->mu);
+		j->s[k].running = 0;
+		drop((enum d9t_job)k, j->s[k].fresh);
+		j->s[k].fresh = res;
+		j->s[k].fresh_q = j->s[k].run_q;
+		atomic_store(&j->arrived, 1);
+	}
+	pthread_mutex_unlock(&j->mu);
+	return NULL;
+}
+
+struct d9t_jobs *
+d9t_jobs_new(const struct d9m_model *m, const struct d9t_index *ix,
+    const struct d9m_resolver *r, int sync)
+{
+	struct d9t_jobs *j = calloc(1, sizeof *j);
+
+	if (j == NULL)
+		return NULL;
+	j->m = m;
+	j->ix = ix;
+	j->r = r;
+	j->sync = sync;
+	pthread_mutex_init(&j->mu, NULL);
+	pthread_cond_init(&j->cv, NULL);
+	if (!sync) {
+		if (pthread_create(&j->th, NULL, worker, j) == 0)
+			j->started = 1;
+		else
+			j->sync = 1;
+	}
+	return j;
+}
+
+void
+d9t_jobs_free(struct d9t_jobs **pj)
+{
+	struct d9t_jobs *j = *pj;
+
+	if (j == NULL)
+		return;
+	if (j->started) {
+		pthread_mutex_lock(&j->mu);
+		j->stop = 1;
+		pthread_cond_signal(&j->cv);
+		pthread_mutex_unlock(&j->mu);
+		pthread_join(j->th, NULL);
+	}
+	for (int k = 0; k < D9T_J_COUNT; k++) {
+		drop((enum d9t_job)k, j->s[k].fresh);
+		drop((enum d9t_job)k, j->s[k].have);
+	}
+	pthread_mutex_destroy(&j->mu);
+	pthread_cond_destroy(&j->cv);
+	free(j);
+	*pj = NULL;
+}
+
+void *
+d9t_jobs_get(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q,
+    void **stale)
+{
+	struct slot *s = &j->s[k];
+	void *res = NULL;
+
+	if (stale)
+		*stale = NULL;
+	if (s->have && same(&s->have_q, q))
+		return s->have;
+	if (j->sync) {
+		drop(k, s->have);
+		s->have = compute(j, k, q);
+		s->have_q = *q;
+		return s->have;
+	}
+	pthread_mutex_lock(&j->mu);
+	if (s->fresh) {
+		drop(k, s->have);
+		s->have = s->fresh;
+		s->have_q = s->fresh_q;
+		s->fresh = NULL;
+	}
+	if (s->have && same(&s->have_q, q))
+		res = s->have;
+	else if (!(s->running && same(&s->run_q, q)) &&
+	    !(s->queued && same(&s->want, q))) {
+		s->want = *q;
+		s->queued = 1;
+		pthread_cond_signal(&j->cv);
+	}
+	pthread_mutex_unlock(&j->mu);
+	if (res == NULL && stale)
+		*stale = s->have;
+	return res;
+}
+
+int
+d9t_jobs_poll(struct d9t_jobs *j)
+{
+	return atomic_exchange(&j->arrived, 0);
+}

@@ -1,0 +1,43 @@
+/*
+ * jobs.h: the derived data views show for the current window (the
+ * analysis, three flame trees, spans), computed off the UI thread so a
+ * key press never waits for a whole-trace pass. One request slot per
+ * kind: a newer request replaces a queued one. The UI thread owns every
+ * result it was handed and is the only one that frees them; until the
+ * wanted result arrives it keeps showing the previous one ("updating").
+ * With sync set everything is computed in the caller (tests, benches).
+ */
+#ifndef D9T_JOBS_H
+#define D9T_JOBS_H
+
+#include <stdint.h>
+
+#include "model/analysis.h"
+#include "tui/flame.h"
+#include "tui/index.h"
+#include "tui/spans.h"
+
+enum d9t_job { D9T_J_ANALYSIS, D9T_J_CPU, D9T_J_OFF, D9T_J_ALLOC, D9T_J_SPANS,
+	D9T_J_COUNT };
+
+struct d9t_req {
+	uint64_t	lo, hi;
+	uint32_t	task, loc;	/* filters, D9_NONE: none */
+	int		opt1, opt2;	/* inpoll / count, liveset */
+	size_t		worst;
+	char		text[128];	/* spans: field filter */
+};
+
+struct d9t_jobs;
+
+struct d9t_jobs *d9t_jobs_new(const struct d9m_model *m,
+	    const struct d9t_index *ix, const struct d9m_resolver *r, int sync);
+void	 d9t_jobs_free(struct d9t_jobs **j);
+/* The result of kind k for q, or NULL while it is computed (then *stale,
+ * if not NULL, gets the newest result of that kind, maybe NULL). */
+void	*d9t_jobs_get(struct d9t_jobs *j, enum d9t_job k,
+	    const struct d9t_req *q, void **stale);
+/* 1 when a result arrived since the last call (the UI redraws). */
+int	 d9t_jobs_poll(struct d9t_jobs *j);
+
+#endif

@@ -1,0 +1,161 @@
+/*
+ * list.c: see list.h.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "base/vec.h"
+#include "tui/list.h"
+
+void
+d9t_list_init(struct d9t_list *l)
+{
+	memset(l, 0, sizeof *l);
+	d9_arena_init(&l->arena, 64 * 1024);
+}
+
+void
+d9t_list_free(struct d9t_list *l)
+{
+	free(l->v);
+	d9_arena_free(&l->arena);
+	memset(l, 0, sizeof *l);
+}
+
+void
+d9t_list_reset(struct d9t_list *l)
+{
+	l->n = 0;
+	d9_arena_reset(&l->arena);
+	l->built = 1;
+}
+
+static struct d9t_line *
+add_text(struct d9t_list *l, uint16_t attr, const char *s, size_t len)
+{
+	struct d9t_line *ln;
+	char *t;
+
+	if (d9_grow(&l->v, &l->cap, l->n + 1, sizeof *l->v) < 0 ||
+	    (t = d9_arena_alloc(&l->arena, len + 1, 1)) == NULL)
+		return NULL;
+	memcpy(t, s, len);
+	t[len] = '\0';
+	ln = &l->v[l->n++];
+	memset(ln, 0, sizeof *ln);
+	ln->text = t;
+	ln->attr = attr;
+	return ln;
+}
+
+struct d9t_line *
+d9t_list_add(struct d9t_list *l, uint16_t attr, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof buf)
+		n = sizeof buf - 1;
+	return add_text(l, attr, buf, (size_t)n);
+}
+
+struct d9t_line *
+d9t_list_add_safe(struct d9t_list *l, uint16_t attr, const char *prefix,
+    const char *s)
+{
+	char buf[1024];
+	size_t n = strlen(prefix);
+
+	if (n >= sizeof buf / 2)
+		n = sizeof buf / 2;
+	memcpy(buf, prefix, n);
+	n += d9_text_safe(buf + n, sizeof buf - n, s, strlen(s));
+	return add_text(l, attr, buf, n);
+}
+
+void
+d9t_list_set_target(struct d9t_line *ln, enum d9t_target t, uint32_t a,
+    uint64_t b)
+{
+	if (ln == NULL)
+		return;
+	ln->target = (uint8_t)t;
+	ln->a = a;
+	ln->b = b;
+}
+
+void
+d9t_list_move(struct d9t_list *l, long delta, int rows)
+{
+	long s = (long)l->sel + delta;
+
+	(void)rows;
+	if (s < 0 || l->n == 0)
+		s = 0;
+	else if ((size_t)s >= l->n)
+		s = (long)l->n - 1;
+	l->sel = (size_t)s;
+}
+
+int
+d9t_contains(const char *hay, const char *needle)
+{
+	size_t nl = strlen(needle);
+
+	if (nl == 0)
+		return 0;
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, nl) == 0)
+			return 1;
+	return 0;
+}
+
+int
+d9t_list_find(struct d9t_list *l, const char *needle)
+{
+	for (size_t k = 1; k <= l->n; k++) {
+		size_t i = (l->sel + k) % l->n;
+
+		if (d9t_contains(l->v[i].text, needle)) {
+			l->sel = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void
+d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0, int rows,
+    const char *hl)
+{
+	if (rows < 1)
+		return;
+	if (l->n && l->sel >= l->n)
+		l->sel = l->n - 1;
+	if (l->sel < l->top)
+		l->top = l->sel;
+	if (l->sel >= l->top + (size_t)rows)
+		l->top = l->sel - (size_t)rows + 1;
+	if (l->top + (size_t)rows > l->n)
+		l->top = l->n > (size_t)rows ? l->n - (size_t)rows : 0;
+	for (int r = 0; r < rows && l->top + (size_t)r < l->n; r++) {
+		const struct d9t_line *ln = &l->v[l->top + (size_t)r];
+		uint16_t attr = ln->attr;
+
+		if (hl && *hl && d9t_contains(ln->text, hl))
+			attr = (attr & ~D9T_A_COLOR) | D9T_C_YELLOW | D9T_A_BOLD;
+		d9t_canvas_put(cv, 0, y0 + r, attr, ln->text);
+		if (l->top + (size_t)r == l->sel)
+			d9t_canvas_attr(cv, 0, y0 + r, cv->w, D9T_A_REVERSE);
+	}
+}

@@ -1,0 +1,65 @@
+/*
+ * list.h: a scrollable list of text lines with a selection, the body of
+ * every view but the timeline (tmux's mode-tree: build the lines, then
+ * draw the visible ones). A line may carry a target that Enter acts on.
+ * Line text lives in the list's arena until the next rebuild.
+ */
+#ifndef D9T_LIST_H
+#define D9T_LIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "tui/canvas.h"
+
+enum d9t_target {
+	D9T_T_NONE,
+	D9T_T_POLL,		/* a: poll row */
+	D9T_T_LOC,		/* a: spawn location string id */
+	D9T_T_NODE,		/* a: flame node */
+	D9T_T_SPAN_NAME,	/* a: span name string id */
+	D9T_T_TIME		/* b: absolute ns, a: worker slot or D9_NONE */
+};
+
+struct d9t_line {
+	const char	*text;
+	uint16_t	 attr;
+	uint8_t		 target;	/* enum d9t_target */
+	uint32_t	 a;
+	uint64_t	 b;
+};
+
+struct d9t_list {
+	struct d9t_line	*v;
+	size_t		 n, cap;
+	struct d9_arena	 arena;
+	size_t		 sel, top;
+	uint64_t	 gen;		/* app generation it was built for */
+	int		 built;
+};
+
+void	d9t_list_init(struct d9t_list *l);
+void	d9t_list_free(struct d9t_list *l);
+/* Drop the lines (the selection is kept, clamped on draw). */
+void	d9t_list_reset(struct d9t_list *l);
+/* Append a line; returns it (text already formatted), NULL on OOM. */
+struct d9t_line *d9t_list_add(struct d9t_list *l, uint16_t attr,
+	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Append a trace string line, escaped. */
+struct d9t_line *d9t_list_add_safe(struct d9t_list *l, uint16_t attr,
+	    const char *prefix, const char *s);
+void	d9t_list_set_target(struct d9t_line *ln, enum d9t_target t,
+	    uint32_t a, uint64_t b);
+/* Move the selection by delta lines (clamped); rows is the page size. */
+void	d9t_list_move(struct d9t_list *l, long delta, int rows);
+/* Select the next line after the selection containing needle (case
+ * insensitive, wrapping); 0 when found. */
+int	d9t_list_find(struct d9t_list *l, const char *needle);
+/* Draw rows lines from y0; lines containing hl are highlighted. */
+void	d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0,
+	    int rows, const char *hl);
+/* Case-insensitive substring test. */
+int	d9t_contains(const char *hay, const char *needle);
+
+#endif

@@ -1,0 +1,253 @@
+/*
+ * render.c: the one draw point. Screen: a header (trace, window,
+ * workers), a row of view tabs, the active view, and a status line with
+ * the prompt, a message, or the keys that matter in this view (taken from
+ * the key table).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "tui/app.h"
+#include "tui/timeaxis.h"
+
+#define BODY_Y	2
+
+static void
+header(struct d9t_app *app, struct d9t_canvas *cv)
+{
+	char in[96], a[40], b[40], d[32], wall[48] = "", line[512];
+	const char *p = app->npaths ? app->paths[0] : "-";
+	const struct d9m_model *m = app->m;
+	int have = 0;
+	int64_t wl;
+
+	d9_text_safe(in, sizeof in, p, strlen(p));
+	if (app->npaths > 1)
+		snprintf(in + strlen(in), sizeof in - strlen(in), " +%zu",
+		    app->npaths - 1);
+	if (m == NULL) {
+		snprintf(line, sizeof line, "d9top  %s  loading", in);
+	} else {
+		d9t_fmt_rel(a, sizeof a, app->lo - m->min_ts, 3);
+		d9t_fmt_rel(b, sizeof b, app->hi - m->min_ts, 3);
+		d9t_fmt_dur(d, sizeof d, app->hi - app->lo, app->utf8);
+		wl = d9t_wall(m, app->lo, &have);
+		if (have) {
+			strcpy(wall, "  ");
+			d9t_fmt_wall(wall + 2, sizeof wall - 2, wl, 1);
+			strcat(wall, " UTC");
+		}
+		snprintf(line, sizeof line, "d9top  %s  window %s..%s (%s)  "
+		    "%zu workers%s%s%s", in, a, b, d, m->nworkers, wall,
+		    m->nerrors ? "  input problems: " : "",
+		    m->nerrors ? "see report" : "");
+	}
+	d9t_canvas_put(cv, 0, 0, D9T_A_BOLD, line);
+	if (app->updating)
+		d9t_canvas_put(cv, cv->w - 10, 0, D9T_C_YELLOW | D9T_A_BOLD,
+		    " updating");
+}
+
+static void
+tabs(struct d9t_app *app, struct d9t_canvas *cv)
+{
+	static const char *const names[] = { "timeline", "tasks", "cpu",
+	    "off-cpu", "alloc", "spans", "report" };
+	enum d9t_view top = app->view;
+	int x = 0;
+
+	for (size_t i = app->nstack; top > D9T_V_REPORT && i-- > 0; )
+		top = app->stack[i];
+	for (int i = 0; i < 7; i++) {
+		char t[32];
+		int n;
+
+		snprintf(t, sizeof t, "%d %s", i + 1, names[i]);
+		n = d9t_canvas_put(cv, x, 1, (int)top == i ? D9T_A_REVERSE |
+		    D9T_A_BOLD : D9T_A_DIM, t);
+		x += n + 1;
+	}
+	if (app->view > D9T_V_REPORT)
+		d9t_canvas_printf(cv, x + 1, 1, D9T_A_BOLD, "> %s",
+		    d9t_view_name(app->view));
+	if (app->f_task != D9_NONE || app->f_loc != D9_NONE)
+		d9t_canvas_put(cv, cv->w - 9, 1, D9T_C_MAGENTA | D9T_A_BOLD,
+		    " filtered");
+}
+
+/* Key hints of a view, from the table. */
+static void
+hints(struct d9t_app *app, struct d9t_canvas *cv, int y)
+{
+	static const enum d9t_action tl[] = { D9T_A_HELP, D9T_A_BACK,
+	    D9T_A_WORST, D9T_A_NEXT_LONG, D9T_A_ENTER, D9T_A_CHAIN,
+	    D9T_A_ZOOM_IN, D9T_A_ZOOM_OUT, D9T_A_PAN_LEFT, D9T_A_GOTO,
+	    D9T_A_SEARCH, D9T_A_NONE };
+	static const enum d9t_action ls[] = { D9T_A_HELP, D9T_A_BACK,
+	    D9T_A_ENTER, D9T_A_FOLD, D9T_A_SEARCH, D9T_A_SEARCH_NEXT,
+	    D9T_A_FILTER_TASK, D9T_A_BYTES, D9T_A_LIVESET, D9T_A_INPOLL,
+	    D9T_A_FIELD_FILTER, D9T_A_NONE };
+	static const char *const words[D9T_A_COUNT] = {
+		[D9T_A_HELP] = "help", [D9T_A_BACK] = "back",
+		[D9T_A_WORST] = "worst", [D9T_A_NEXT_LONG] = "long",
+		[D9T_A_ENTER] = "open", [D9T_A_CHAIN] = "chain",
+		[D9T_A_ZOOM_IN] = "zoom", [D9T_A_ZOOM_OUT] = "out",
+		[D9T_A_PAN_LEFT] = "pan", [D9T_A_GOTO] = "go to",
+		[D9T_A_SEARCH] = "search", [D9T_A_SEARCH_NEXT] = "next",
+		[D9T_A_FOLD] = "fold", [D9T_A_FILTER_TASK] = "task",
+		[D9T_A_BYTES] = "bytes/count", [D9T_A_LIVESET] = "liveset",
+		[D9T_A_INPOLL] = "in-poll", [D9T_A_FIELD_FILTER] = "field",
+	};
+	const enum d9t_action *v = app->view == D9T_V_TIMELINE ? tl : ls;
+	int x = 0;
+
+	for (; *v != D9T_A_NONE && x < cv->w; v++) {
+		char k[32], t[64];
+
+		if (d9t_keys_of(app->view, *v, k, sizeof k) == 0)
+			continue;
+		if (strchr(k, '/') && *v != D9T_A_SEARCH)
+			*strchr(k, '/') = '\0';
+		if (*v == D9T_A_BACK && app->nstack == 0)
+			snprintf(t, sizeof t, "%s:quit", k);
+		else
+			snprintf(t, sizeof t, "%s:%s", k, words[*v]);
+		if (x + (int)strlen(t) > cv->w)
+			break;
+		x += d9t_canvas_put(cv, x, y, D9T_A_DIM, t) + 1;
+	}
+}
+
+static void
+status(struct d9t_app *app, struct d9t_canvas *cv)
+{
+	int y = cv->h - 1;
+
+	if (app->prompt) {
+		const char *what = app->prompt == 'g' ? "go to (1.5s, 250ms, "
+		    "+5ms, 12:00:03.5): " : app->prompt == '/' ? "search: " :
+		    "span field contains: ";
+		char buf[160];
+		int x;
+
+		snprintf(buf, sizeof buf, "%.*s", (int)app->plen, app->pbuf);
+		x = d9t_canvas_put(cv, 0, y, D9T_A_BOLD, what);
+		x += d9t_canvas_put(cv, x, y, 0, buf);
+		d9t_canvas_putc(cv, x, y, D9T_A_REVERSE, ' ');
+	} else if (app->msg[0])
+		d9t_canvas_put(cv, 0, y, D9T_C_CYAN | D9T_A_BOLD, app->msg);
+	else
+		hints(app, cv, y);
+}
+
+static void
+loading(struct d9t_app *app, struct d9t_canvas *cv)
+{
+	char line[256];
+	int bar = cv->w - 4 > 60 ? 60 : cv->w - 4;
+	int fill = app->ld_total ? (int)((double)app->ld_bytes * bar /
+	    (double)app->ld_total) : 0;
+
+	if (app->ld_total)
+		snprintf(line, sizeof line, "loading: %.1f MB of %.1f MB read, "
+		    "%" PRIu64 " events", (double)app->ld_bytes / 1e6,
+		    (double)app->ld_total / 1e6, app->ld_events);
+	else
+		snprintf(line, sizeof line, "loading: %.1f MB read, %" PRIu64
+		    " events", (double)app->ld_bytes / 1e6, app->ld_events);
+	d9t_canvas_put(cv, 2, BODY_Y + 1, D9T_A_BOLD, line);
+	if (fill > bar)
+		fill = bar;
+	for (int i = 0; i < bar && app->ld_total; i++)
+		d9t_canvas_putc(cv, 2 + i, BODY_Y + 2, i < fill ? D9T_C_GREEN :
+		    D9T_A_DIM, i < fill ? (app->utf8 ? 0x2588 : '#') :
+		    (app->utf8 ? 0x2591 : '.'));
+	d9t_canvas_put(cv, 2, BODY_Y + 4, 0,
+	    "keys work while loading: q quits, ? shows the keys");
+}
+
+static void
+build_list(struct d9t_app *app, struct d9t_list *l)
+{
+	if (l->built && l->gen == app->gen)
+		return;
+	d9t_list_reset(l);
+	l->gen = app->gen;
+	switch (app->view) {
+	case D9T_V_DETAIL: d9t_build_detail(app, l); break;
+	case D9T_V_CHAIN: d9t_build_chain(app, l); break;
+	case D9T_V_CPU: case D9T_V_OFFCPU: case D9T_V_ALLOC:
+		d9t_build_flame(app, l);
+		break;
+	case D9T_V_TASKS: d9t_build_tasks(app, l); break;
+	case D9T_V_SPANS: d9t_build_spans(app, l); break;
+	case D9T_V_SLOW: d9t_build_slow(app, l); break;
+	case D9T_V_REPORT: d9t_build_report(app, l); break;
+	case D9T_V_HELP: d9t_build_help(app, l); break;
+	default: break;
+	}
+	/* a list that came out empty keeps no stale "updating" */
+}
+
+void
+d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv)
+{
+	int rows = cv->h - BODY_Y - 1;
+
+	if (cv->w != app->w || cv->h != app->h)
+		d9t_app_resize(app, cv->w, cv->h);
+	d9t_canvas_clear(cv);
+	app->updating = 0;
+	if (app->view == D9T_V_HELP || app->m != NULL) {
+		if (app->view == D9T_V_TIMELINE)
+			d9t_timeline_draw(app, cv, BODY_Y, rows);
+		else {
+			struct d9t_list *l = &app->lists[app->view];
+
+			build_list(app, l);
+			if (app->updating)
+				l->built = 0;	/* rebuild when it arrives */
+			d9t_list_draw(l, cv, BODY_Y, rows, app->search);
+		}
+	} else
+		loading(app, cv);
+	header(app, cv);
+	tabs(app, cv);
+	status(app, cv);
+	app->dirty = 0;
+}
+
+void
+d9t_app_mouse(struct d9t_app *app, int x, int y, int button)
+{
+	if (app->m == NULL || app->prompt)
+		return;
+	if (app->view == D9T_V_TIMELINE) {
+		if (button == 4 || button == 5) {
+			struct d9t_axis ax = { app->lo, app->hi,
+			    d9t_timeline_x0(app), app->w -
+			    d9t_timeline_x0(app) };
+
+			if (x >= ax.x0)
+				app->cursor = d9t_axis_t(&ax, x);
+			d9t_app_key(app, button == 4 ? '+' : '-');
+			return;
+		}
+		d9t_timeline_click(app, x, y, BODY_Y);
+		app->dirty |= D9T_DIRTY_ALL;
+		return;
+	}
+	if (button == 4 || button == 5) {
+		d9t_list_move(&app->lists[app->view], button == 4 ? -3 : 3,
+		    app->h);
+	} else if (y >= BODY_Y && y < app->h - 1) {
+		struct d9t_list *l = &app->lists[app->view];
+		size_t i = l->top + (size_t)(y - BODY_Y);
+
+		if (i < l->n)
+			l->sel = i;
+	}
+	app->dirty |= D9T_DIRTY_ALL;
+}

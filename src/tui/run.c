@@ -1,0 +1,151 @@
+/*
+ * run.c: d9t_run(), the loop of STYLE.md: draw when dirty, wait for a
+ * key (the timeout paces the progress line and background results),
+ * dispatch. SIGINT, SIGTERM and SIGHUP are blocked in every thread and
+ * picked up here with sigtimedwait(), so they end the loop like q and
+ * the terminal is always restored.
+ */
+#include <langinfo.h>
+#include <pthread.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/app.h"
+#include "tui/loader.h"
+#include "tui/term.h"
+#include "tui/tui.h"
+
+void
+d9t_config_init(struct d9t_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->worst = 10;
+	cfg->win_hi_ms = -1;
+}
+
+static int
+signalled(const sigset_t *set)
+{
+	struct timespec zero = { 0, 0 };
+
+	return sigtimedwait(set, NULL, &zero) > 0;
+}
+
+/* Take the model when the loader is done; -1: nothing to show. */
+static int
+poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
+    size_t errlen)
+{
+	struct d9m_model *m;
+	struct d9t_index *ix;
+	struct d9p_read_stats st;
+	uint64_t b, t, e;
+
+	d9t_loader_progress(ld, &b, &t, &e);
+	if (b != app->ld_bytes || e != app->ld_events) {
+		app->ld_bytes = b;
+		app->ld_total = t;
+		app->ld_events = e;
+		app->dirty |= D9T_DIRTY_BODY;
+	}
+	if (d9t_loader_state(ld) != 2)
+		return 0;
+	d9t_loader_take(ld, &m, &ix, &st);
+	if (m == NULL) {
+		snprintf(err, errlen, "out of memory while loading");
+		return -1;
+	}
+	if (st.read_ok == 0) {
+		snprintf(err, errlen, "no events could be read");
+		app->m = m;	/* freed with the app; errors printed */
+		app->ix = ix;
+		return -1;
+	}
+	if (d9t_app_set_model(app, m, ix) < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+int
+d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
+{
+	struct d9t_app app;
+	struct d9t_term term;
+	struct d9t_canvas cv = { 0, 0, NULL };
+	struct d9t_loader *ld = NULL;
+	sigset_t sigs, old;
+	const char *nc = getenv("NO_COLOR");
+	char err[256] = "";
+	int utf8, rc = 0, w, h;
+
+	setlocale(LC_ALL, "");
+	utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &sigs, &old);
+	d9t_app_init(&app, cfg, paths, npaths, utf8, !(nc && *nc));
+	if (d9t_term_open(&term, app.color) < 0) {
+		fprintf(stderr, "d9top: no terminal for the browser (use "
+		    "--report or --json)\n");
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		d9t_app_free(&app);
+		return 1;
+	}
+	app.color = term.color && app.color;
+	ld = d9t_loader_start(paths, npaths);
+	if (ld == NULL) {
+		snprintf(err, sizeof err, "cannot start the loader");
+		rc = 1;
+	}
+	while (rc == 0 && !app.quit) {
+		int key, x = 0, y = 0, b = 0, full;
+
+		if (signalled(&sigs))
+			break;
+		if (app.loading && poll_loader(&app, ld, err, sizeof err) < 0) {
+			rc = 1;
+			break;
+		}
+		if (app.jobs && d9t_jobs_poll(app.jobs))
+			d9t_app_dirty(&app);
+		if (app.dirty) {
+			full = (app.dirty & 0x100) != 0;
+			d9t_term_size(&term, &w, &h);
+			if ((w != cv.w || h != cv.h) &&
+			    d9t_canvas_init(&cv, w, h) < 0) {
+				snprintf(err, sizeof err, "out of memory");
+				rc = 1;
+				break;
+			}
+			d9t_app_render(&app, &cv);
+			d9t_term_draw(&term, &cv, full, app.utf8);
+		}
+		key = d9t_term_key(&term, app.loading || app.updating ? 50 : 200,
+		    &x, &y, &b);
+		if (key == D9T_TERM_MOUSE)
+			d9t_app_mouse(&app, x, y, b);
+		else if (key == D9T_KEY_RESIZE)
+			app.dirty |= D9T_DIRTY_ALL | 0x100;
+		else if (key != D9T_TERM_NONE)
+			d9t_app_key(&app, key);
+	}
+	d9t_term_close(&term);
+	d9t_loader_free(&ld);
+	if (app.m && !cfg->quiet)
+		for (size_t i = 0; i < app.m->nerrors; i++)
+			fprintf(stderr, "d9top: %s\n", app.m->errors[i]);
+	if (err[0])
+		fprintf(stderr, "d9top: %s\n", err);
+	d9t_canvas_free(&cv);
+	d9t_app_free(&app);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}

@@ -1,0 +1,168 @@
+/*
+ * term.c: see term.h. Colours: one pair per d9t_color on the terminal's
+ * default background; none when the caller says so (NO_COLOR).
+ */
+#include <curses.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "tui/keys.h"
+#include "tui/term.h"
+
+int
+d9t_term_open(struct d9t_term *t, int color)
+{
+	static const short fg[D9T_C_COUNT] = { -1, COLOR_GREEN, COLOR_CYAN,
+	    COLOR_YELLOW, COLOR_RED, COLOR_MAGENTA, COLOR_BLUE, COLOR_WHITE };
+	FILE *in = stdin, *out = stdout;
+	SCREEN *s;
+
+	t->tty = NULL;
+	t->open = 0;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		t->tty = fopen("/dev/tty", "r+");
+		if (t->tty == NULL)
+			return -1;
+		in = out = t->tty;
+	}
+	s = newterm(NULL, out, in);
+	if (s == NULL) {
+		if (t->tty)
+			fclose(t->tty);
+		t->tty = NULL;
+		return -1;
+	}
+	t->screen = s;
+	t->open = 1;
+	set_term(s);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED |
+	    BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
+	t->color = 0;
+	if (color && has_colors() && start_color() == OK) {
+		use_default_colors();
+		for (short i = 1; i < D9T_C_COUNT; i++)
+			init_pair(i, fg[i], -1);
+		t->color = 1;
+	}
+	return 0;
+}
+
+void
+d9t_term_close(struct d9t_term *t)
+{
+	if (!t->open)
+		return;
+	curs_set(1);
+	endwin();
+	delscreen(t->screen);
+	if (t->tty)
+		fclose(t->tty);
+	t->tty = NULL;
+	t->open = 0;
+}
+
+void
+d9t_term_size(struct d9t_term *t, int *w, int *h)
+{
+	(void)t;
+	getmaxyx(stdscr, *h, *w);
+}
+
+static uint32_t
+ascii_of(uint32_t ch)
+{
+	if (ch < 0x80)
+		return ch;
+	if (ch == 0x2502)
+		return '|';
+	if (ch >= 0x2500 && ch < 0x2580)
+		return '-';
+	if (ch >= 0x2580 && ch < 0x25a0)
+		return '#';
+	return '?';
+}
+
+void
+d9t_term_draw(struct d9t_term *t, const struct d9t_canvas *cv, int full,
+    int utf8)
+{
+	if (full)
+		clear();
+	for (int y = 0; y < cv->h; y++)
+		for (int x = 0; x < cv->w; x++) {
+			const struct d9t_cell *c = &cv->cells[(size_t)y *
+			    (size_t)cv->w + (size_t)x];
+			attr_t a = 0;
+			short pair = t->color ? (short)(c->attr & D9T_A_COLOR) : 0;
+			wchar_t wc[2] = { (wchar_t)(utf8 ? c->ch :
+			    ascii_of(c->ch)), 0 };
+			cchar_t cc;
+
+			if (c->attr & D9T_A_BOLD)
+				a |= A_BOLD;
+			if (c->attr & D9T_A_REVERSE)
+				a |= A_REVERSE;
+			if (c->attr & D9T_A_DIM)
+				a |= A_DIM;
+			if (c->attr & D9T_A_UNDERLINE)
+				a |= A_UNDERLINE;
+			setcchar(&cc, wc, a, pair, NULL);
+			mvadd_wch(y, x, &cc);
+		}
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+int
+d9t_term_key(struct d9t_term *t, int ms, int *x, int *y, int *button)
+{
+	wint_t ch;
+	int r;
+	MEVENT ev;
+
+	(void)t;
+	timeout(ms);
+	r = get_wch(&ch);
+	if (r == ERR)
+		return D9T_TERM_NONE;
+	if (r == OK) {
+		if (ch == '\r')
+			return D9T_KEY_ENTER;
+		if (ch == 8)
+			return D9T_KEY_BACKSPACE;
+		return (int)ch;
+	}
+	switch (ch) {
+	case KEY_UP: return D9T_KEY_UP;
+	case KEY_DOWN: return D9T_KEY_DOWN;
+	case KEY_LEFT: return D9T_KEY_LEFT;
+	case KEY_RIGHT: return D9T_KEY_RIGHT;
+	case KEY_SLEFT: return D9T_KEY_SLEFT;
+	case KEY_SRIGHT: return D9T_KEY_SRIGHT;
+	case KEY_PPAGE: return D9T_KEY_PGUP;
+	case KEY_NPAGE: return D9T_KEY_PGDN;
+	case KEY_HOME: return D9T_KEY_HOME;
+	case KEY_END: return D9T_KEY_END;
+	case KEY_ENTER: return D9T_KEY_ENTER;
+	case KEY_BACKSPACE: return D9T_KEY_BACKSPACE;
+	case KEY_RESIZE: return D9T_KEY_RESIZE;
+	case KEY_MOUSE:
+		if (getmouse(&ev) != OK)
+			return D9T_TERM_NONE;
+		*x = ev.x;
+		*y = ev.y;
+		*button = ev.bstate & BUTTON4_PRESSED ? 4 :
+		    ev.bstate & BUTTON5_PRESSED ? 5 : 1;
+		return D9T_TERM_MOUSE;
+	default:
+		return D9T_TERM_NONE;
+	}
+}

@@ -1,0 +1,32 @@
+/*
+ * tui.h: the interactive browser (DESIGN.md "The browser"). d9t_run()
+ * opens the terminal (/dev/tty when stdin or stdout is not one, so
+ * `cat segments | d9top -` works), shows the UI at once, loads the inputs
+ * in a background thread and runs until the user quits. The terminal is
+ * restored on every exit: q, SIGINT, SIGTERM, SIGHUP, a fatal error.
+ */
+#ifndef D9T_TUI_H
+#define D9T_TUI_H
+
+#include <stddef.h>
+
+struct d9m_resolver;
+
+struct d9t_config {
+	size_t		 worst;		/* worst polls in the report (10) */
+	int		 have_window;	/* initial window, ms from start */
+	double		 win_lo_ms, win_hi_ms;	/* hi < 0: open end */
+	int		 quiet;		/* input problems not on stderr */
+	int		 no_color;	/* also when NO_COLOR is set */
+	int		 ascii;		/* ASCII glyphs even in UTF-8 */
+	int		 sync;		/* no background work (tests) */
+	const struct d9m_resolver *resolver;	/* DWARF names, or NULL */
+};
+
+/* Set the defaults (worst 10, everything else off). */
+void	d9t_config_init(struct d9t_config *cfg);
+/* Exit status: 0 ok, 1 nothing readable or no terminal. */
+int	d9t_run(const char *const *paths, size_t npaths,
+	    const struct d9t_config *cfg);
+
+#endif

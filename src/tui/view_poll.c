@@ -1,0 +1,295 @@
+/*
+ * view_poll.c: the detail pane of one poll (duration, task, spawn
+ * location, worker, queue depth, scheduling delay, on-CPU and off-CPU
+ * stacks grouped leaf first, spans inside it, who woke it) and the wake
+ * chain anchored at a poll: each hop is the wake ANALYSIS 5.1 picks for
+ * the poll, then the waker's poll running when it issued the wake.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/wire.h"
+#include "model/timeline.h"
+#include "tui/app.h"
+#include "tui/spans.h"
+#include "tui/timeaxis.h"
+
+uint32_t
+d9t_wake_of(const struct d9t_app *app, uint32_t p, uint64_t *eff)
+{
+	const struct d9m_model *m = app->m;
+	const struct d9t_index *ix = app->ix;
+	const struct d9m_wakes *w = &m->wakes;
+	uint32_t t = m->polls.task[p], prev = D9_NONE;
+	uint64_t start = m->polls.start[p];
+	size_t a, b, k;
+
+	if (t == D9_NONE)
+		return D9_NONE;
+	for (k = ix->task_off[t]; k < ix->task_off[t + 1]; k++)
+		if (ix->by_task[k] == p) {
+			prev = k > ix->task_off[t] ? ix->by_task[k - 1] : D9_NONE;
+			break;
+		}
+	a = w->by_woken_off[t];
+	b = w->by_woken_off[t + 1];
+	while (a < b) {
+		size_t mid = (a + b) / 2;
+
+		if (w->ts[w->by_woken[mid]] <= start)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (a == w->by_woken_off[t])
+		return D9_NONE;
+	k = w->by_woken[a - 1];
+	if (prev != D9_NONE && w->ts[k] <= m->polls.start[prev])
+		return D9_NONE;	/* stale: already consumed */
+	*eff = w->ts[k];
+	if (prev != D9_NONE && *eff <= m->polls.end[prev])
+		*eff = m->polls.end[prev];
+	return (uint32_t)k;
+}
+
+static void
+stacks(struct d9t_app *app, struct d9t_list *l, uint32_t p, int off)
+{
+	const struct d9m_model *m = app->m;
+	size_t i = d9t_lower(m->cpu.ts, m->cpu.n, m->polls.start[p]), n = 0;
+	uint32_t *rows = NULL;
+	struct d9m_stack_group *g = NULL;
+	size_t ng = 0, cap = 0;
+
+	for (; i < m->cpu.n && m->cpu.ts[i] <= m->polls.end[p]; i++) {
+		if (m->cpu.poll[i] != p ||
+		    (m->cpu.source[i] == D9_SOURCE_SCHED) != off)
+			continue;
+		if (n == cap) {
+			uint32_t *r = realloc(rows, (cap = cap ? cap * 2 : 64) *
+			    sizeof *r);
+
+			if (r == NULL)
+				break;
+			rows = r;
+		}
+		rows[n++] = (uint32_t)i;
+	}
+	d9t_list_add(l, D9T_A_BOLD, "%s stacks sampled during the poll: %zu "
+	    "sample%s", off ? "Off-CPU" : "On-CPU", n, n == 1 ? "" : "s");
+	if (n > 0 && d9m_group_stacks(m, rows, n, &g, &ng) == 0) {
+		for (size_t k = 0; k < ng && k < 20; k++) {
+			struct d9m_frame fr[64];
+			size_t nf = d9m_stack_frames(m, app->cfg->resolver,
+			    g[k].seg, g[k].stack, fr, 64);
+
+			d9t_list_add(l, D9T_C_CYAN, "  %zu x (%.0f%%)", g[k].count,
+			    100.0 * (double)g[k].count / (double)n);
+			for (size_t f = 0; f < nf && f < 24; f++) {
+				char pre[32], loc[160] = "";
+
+				if (fr[f].file && *fr[f].file)
+					snprintf(loc, sizeof loc, "  %s:%" PRIu32,
+					    fr[f].file, fr[f].line);
+				snprintf(pre, sizeof pre, "    %s", f == 0 ?
+				    "leaf " : "     ");
+				{
+					char name[600];
+
+					snprintf(name, sizeof name, "%s%s",
+					    d9m_frame_name(&fr[f]), loc);
+					d9t_list_add_safe(l, f == 0 ? D9T_A_BOLD :
+					    0, pre, name);
+				}
+			}
+			if (nf > 24)
+				d9t_list_add(l, D9T_A_DIM, "          ... %zu more "
+				    "frames", nf - 24);
+		}
+		free(g);
+	}
+	free(rows);
+}
+
+static void
+spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
+{
+	const struct d9m_model *m = app->m;
+	struct d9t_spans *s = d9t_spans_build(m, m->polls.start[p],
+	    m->polls.end[p], NULL);
+	uint32_t wid = m->workers[m->polls.worker[p]].id;
+	size_t shown = 0;
+
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		shown += s->v[i].worker == wid;
+	d9t_list_add(l, D9T_A_BOLD, "Spans inside the poll: %zu", shown);
+	for (size_t i = 0, k = 0; i < s->n && k < 30; i++) {
+		char d[32], f[300], line[400];
+
+		if (s->v[i].worker != wid)
+			continue;
+		k++;
+		d9t_fmt_dur(d, sizeof d, s->v[i].end - s->v[i].start,
+		    app->utf8);
+		d9t_fields_text(m, s->v[i].fields, f, sizeof f);
+		snprintf(line, sizeof line, "  %-10s ", d);
+		d9t_list_set_target(d9t_list_add_safe(l, 0, line,
+		    d9m_str(m, s->v[i].name)), D9T_T_TIME, D9_NONE,
+		    s->v[i].start);
+		if (f[0])
+			d9t_list_add(l, D9T_A_DIM, "             %s", f);
+	}
+	d9t_spans_free(&s);
+}
+
+void
+d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
+{
+	const struct d9m_model *m = app->m;
+	uint32_t p = app->detail, wk;
+	char d[32], st[40], loc[200], dl[32];
+	uint64_t eff = 0;
+	size_t qi;
+
+	if (p == D9_NONE)
+		return;
+	d9t_fmt_dur(d, sizeof d, m->polls.end[p] - m->polls.start[p],
+	    app->utf8);
+	d9t_fmt_rel(st, sizeof st, m->polls.start[p] - m->min_ts, 6);
+	d9t_fmt_loc(app, m->polls.loc[p], loc, sizeof loc);
+	d9t_list_add(l, D9T_A_BOLD, "Poll of %s%s", d,
+	    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? " (open ended: no "
+	    "PollEnd, ends at the next event)" : "");
+	d9t_list_set_target(d9t_list_add(l, 0, "  task       %" PRIu64,
+	    d9t_task_id(app, m->polls.task[p])), D9T_T_POLL, p, 0);
+	d9t_list_add(l, 0, "  spawned at %s", loc);
+	d9t_list_add(l, 0, "  worker     %" PRIu32 "   started %s after trace "
+	    "start", m->workers[m->polls.worker[p]].id, st);
+	qi = d9t_lower(m->queue.ts, m->queue.n, m->polls.start[p] + 1);
+	if (qi > 0)
+		d9t_list_add(l, 0, "  queues     local %u, global %" PRIu32,
+		    m->polls.lq[p], m->queue.global[qi - 1]);
+	else
+		d9t_list_add(l, 0, "  queues     local %u", m->polls.lq[p]);
+	wk = d9t_wake_of(app, p, &eff);
+	if (wk == D9_NONE) {
+		d9t_list_add(l, 0, "  sched delay  n/a (no wake before this "
+		    "poll: first poll, or task not instrumented)");
+		d9t_list_add(l, 0, "  woken by   (no wake recorded)");
+	} else {
+		uint32_t waker = m->wakes.waker[wk];
+		uint32_t wp = waker == D9_NONE ? D9_NONE :
+		    d9t_task_poll_at(m, app->ix, waker, m->wakes.ts[wk]);
+
+		d9t_fmt_dur(dl, sizeof dl, m->polls.start[p] - eff, app->utf8);
+		d9t_list_add(l, 0, "  sched delay  %s (wake to poll start)", dl);
+		if (waker == D9_NONE)
+			d9t_list_add(l, 0, "  woken by   outside any task "
+			    "(I/O driver, timer or another thread)");
+		else {
+			char wl[200];
+
+			d9t_fmt_loc(app, m->tasks.loc[waker], wl, sizeof wl);
+			d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN,
+			    "  woken by   task %" PRIu64 " (%s)  Enter: its poll",
+			    d9t_task_id(app, waker), wl), wp != D9_NONE ?
+			    D9T_T_POLL : D9T_T_NONE, wp, 0);
+		}
+	}
+	d9t_list_add(l, 0, "%s", "");
+	stacks(app, l, p, 0);
+	d9t_list_add(l, 0, "%s", "");
+	stacks(app, l, p, 1);
+	d9t_list_add(l, 0, "%s", "");
+	spans_in(app, l, p);
+}
+
+void
+d9t_chain_compute(struct d9t_app *app, uint32_t poll)
+{
+	const struct d9m_model *m = app->m;
+
+	app->nhops = 0;
+	while (poll != D9_NONE && app->nhops < D9T_CHAIN) {
+		struct d9t_hop *h = &app->hops[app->nhops++];
+		uint64_t eff = 0;
+		uint32_t wk;
+
+		memset(h, 0, sizeof *h);
+		h->task = m->polls.task[poll];
+		h->poll = poll;
+		h->waker = D9_NONE;
+		wk = d9t_wake_of(app, poll, &eff);
+		if (wk == D9_NONE)
+			break;
+		h->wake_ts = m->wakes.ts[wk];
+		h->delay = m->polls.start[poll] - eff;
+		h->waker = m->wakes.waker[wk];
+		if (h->waker == D9_NONE)
+			break;
+		for (size_t i = 0; i < app->nhops; i++)
+			if (app->hops[i].task == h->waker)
+				return;	/* a cycle */
+		poll = d9t_task_poll_at(m, app->ix, h->waker, h->wake_ts);
+		if (poll == D9_NONE) {
+			struct d9t_hop *e = &app->hops[app->nhops++];
+
+			memset(e, 0, sizeof *e);
+			e->task = h->waker;
+			e->poll = D9_NONE;
+			e->waker = D9_NONE;
+			break;
+		}
+	}
+}
+
+void
+d9t_build_chain(struct d9t_app *app, struct d9t_list *l)
+{
+	const struct d9m_model *m = app->m;
+
+	if (app->nhops == 0)
+		return;
+	d9t_list_add(l, D9T_A_BOLD, "Wake chain of task %" PRIu64 ": each hop "
+	    "was woken by the next (Enter jumps to that poll)",
+	    d9t_task_id(app, app->hops[0].task));
+	for (size_t i = 0; i < app->nhops; i++) {
+		const struct d9t_hop *h = &app->hops[i];
+		char loc[200], d[32], st[40], dl[32];
+
+		d9t_fmt_loc(app, m->tasks.loc[h->task], loc, sizeof loc);
+		if (h->poll != D9_NONE) {
+			d9t_fmt_dur(d, sizeof d, m->polls.end[h->poll] -
+			    m->polls.start[h->poll], app->utf8);
+			d9t_fmt_rel(st, sizeof st, m->polls.start[h->poll] -
+			    m->min_ts, 6);
+		} else {
+			strcpy(d, "-");
+			strcpy(st, "(not polled then)");
+		}
+		d9t_list_set_target(d9t_list_add(l, i == 0 ? D9T_A_BOLD : 0,
+		    "#%zu task %" PRIu64 "  poll %s at %s  %s", i,
+		    d9t_task_id(app, h->task), d, st, loc),
+		    h->poll != D9_NONE ? D9T_T_POLL : D9T_T_NONE, h->poll, 0);
+		if (h->wake_ts == 0) {
+			if (h->poll != D9_NONE)
+				d9t_list_add(l, D9T_A_DIM, "     no earlier wake:"
+				    " the chain starts here");
+			continue;
+		}
+		d9t_fmt_dur(dl, sizeof dl, h->delay, app->utf8);
+		if (h->waker == D9_NONE)
+			d9t_list_add(l, D9T_C_CYAN, "     woken from outside any "
+			    "task, %s before its poll", dl);
+		else
+			d9t_list_add(l, D9T_C_CYAN, "     woken by task %"
+			    PRIu64 ", %s before its poll",
+			    d9t_task_id(app, h->waker), dl);
+	}
+	if (app->nhops == D9T_CHAIN)
+		d9t_list_add(l, D9T_A_DIM, "(stopped after %d hops)", D9T_CHAIN);
+}

@@ -1,0 +1,374 @@
+/*
+ * view_timeline.c: view 1. One lane per worker (under a runtime heading
+ * when segment metadata names runtimes), one cell per column: its height
+ * (eighth blocks; ASCII levels without UTF-8) is the share of the cell's
+ * time spent in polls, its colour the duration class of the longest poll
+ * touching it. Parked time is blank, block-in-place gaps are shaded.
+ * Below: global queue depth and active tasks, then the selection and the
+ * cursor. Columns map to time through timeaxis only.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "tui/app.h"
+#include "tui/timeaxis.h"
+
+#define LABEL	7
+
+int
+d9t_timeline_x0(const struct d9t_app *app)
+{
+	(void)app;
+	return LABEL;
+}
+
+static struct d9t_axis
+axis(const struct d9t_app *app, int w)
+{
+	struct d9t_axis ax = { app->lo, app->hi, LABEL, w - LABEL };
+
+	if (ax.w < 1)
+		ax.w = 1;
+	return ax;
+}
+
+static int
+grouped(const struct d9m_model *m)
+{
+	for (size_t i = 0; i < m->nworkers; i++)
+		if (m->workers[i].runtime != D9_NONE)
+			return 1;
+	return 0;
+}
+
+/* Rows of the lanes region: lane slot or -1 (a heading); returns count. */
+static int
+layout(const struct d9t_app *app, int avail, int32_t *row_lane, int *top)
+{
+	const struct d9m_model *m = app->m;
+	int n = 0, g = grouped(m), sel_row = 0;
+	uint32_t last = D9_NONE - 1;
+	int32_t all[4096];
+	int total = 0;
+
+	for (size_t s = 0; s < m->nworkers && total < 4000; s++) {
+		if (g && m->workers[s].runtime != last) {
+			last = m->workers[s].runtime;
+			all[total++] = -1 - (int32_t)s;
+		}
+		if (s == app->lane)
+			sel_row = total;
+		all[total++] = (int32_t)s;
+	}
+	*top = 0;
+	if (total > avail && avail > 0) {
+		*top = sel_row - avail / 2;
+		if (*top > total - avail)
+			*top = total - avail;
+		if (*top < 0)
+			*top = 0;
+	}
+	for (int r = *top; r < total && n < avail; r++)
+		row_lane[n++] = all[r];
+	return n;
+}
+
+static uint16_t
+dur_class(const struct d9t_app *app, uint64_t d)
+{
+	uint16_t c = d < 100000 ? D9T_C_GREEN : d < 1000000 ? D9T_C_CYAN :
+	    d < 10000000 ? D9T_C_YELLOW : D9T_C_RED;
+
+	return app->color ? c : d > 1000000 ? D9T_A_BOLD : 0;
+}
+
+static uint32_t
+level_glyph(const struct d9t_app *app, int lvl)
+{
+	static const char ascii[] = " ..ooOOO#";
+
+	if (lvl < 1)
+		return ' ';
+	if (lvl > 8)
+		lvl = 8;
+	return app->utf8 ? 0x2580 + (uint32_t)lvl : (uint32_t)ascii[lvl];
+}
+
+static int
+in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
+{
+	for (size_t g = 0; g < m->gaps.n; g++)
+		if (m->gaps.worker[g] == wid && m->gaps.start[g] < b &&
+		    m->gaps.end[g] > a)
+			return 1;
+	return 0;
+}
+
+static int
+parked_at(const struct d9m_model *m, uint32_t s, uint64_t t)
+{
+	const struct d9m_worker *wk = &m->workers[s];
+	size_t i = d9t_lower(m->parks.start + wk->park0, wk->nparks, t + 1);
+
+	return i > 0 && m->parks.end[wk->park0 + i - 1] >= t;
+}
+
+struct fcell {
+	uint64_t	busy, longest;
+};
+
+/* Matching polls of the filter, per column, in one pass over the lane. */
+static void
+filtered(const struct d9t_app *app, const struct d9t_axis *ax, uint32_t s,
+    struct fcell *fc)
+{
+	const struct d9m_model *m = app->m;
+	const struct d9m_worker *wk = &m->workers[s];
+	size_t i = d9t_first_poll(m, s, ax->lo);
+
+	memset(fc, 0, (size_t)ax->w * sizeof *fc);
+	for (; i < wk->poll0 + wk->npolls && m->polls.start[i] < ax->hi; i++) {
+		uint64_t st = m->polls.start[i], en = m->polls.end[i];
+		int x0, x1;
+
+		if ((app->f_loc != D9_NONE && m->polls.loc[i] != app->f_loc) ||
+		    (app->f_task != D9_NONE && m->polls.task[i] != app->f_task))
+			continue;
+		x0 = d9t_axis_x(ax, st) - ax->x0;
+		x1 = d9t_axis_x(ax, en) - ax->x0;
+		for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < ax->w; x++) {
+			uint64_t a = d9t_axis_t(ax, x + ax->x0),
+			    b = d9t_axis_t(ax, x + ax->x0 + 1);
+			uint64_t s0 = st > a ? st : a, e0 = en < b ? en : b;
+
+			if (e0 > s0)
+				fc[x].busy += e0 - s0;
+			if (en - st > fc[x].longest)
+				fc[x].longest = en - st;
+			if (fc[x].longest == 0)
+				fc[x].longest = 1;
+		}
+	}
+}
+
+static void
+lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
+    int y, uint32_t s, struct fcell *fc)
+{
+	const struct d9m_model *m = app->m;
+	int filt = app->f_loc != D9_NONE || app->f_task != D9_NONE;
+	int cx = d9t_axis_x(ax, app->cursor);
+	uint64_t sel_s = 0, sel_e = 0;
+
+	if (app->sel != D9_NONE && m->polls.worker[app->sel] == s) {
+		sel_s = m->polls.start[app->sel];
+		sel_e = m->polls.end[app->sel];
+	}
+	d9t_canvas_printf(cv, 0, y, s == app->lane ? D9T_A_REVERSE |
+	    D9T_A_BOLD : D9T_A_BOLD, "w%-4" PRIu32, m->workers[s].id);
+	d9t_canvas_putc(cv, LABEL - 1, y, D9T_A_DIM, app->utf8 ? 0x2502 : '|');
+	if (filt)
+		filtered(app, ax, s, fc);
+	for (int x = 0; x < ax->w; x++) {
+		uint64_t a = d9t_axis_t(ax, x + ax->x0),
+		    b = d9t_axis_t(ax, x + ax->x0 + 1), span = b > a ? b - a : 1;
+		uint64_t busy = d9t_busy(m, app->ix, s, a, b), longest = 0;
+		uint32_t p;
+		uint16_t attr;
+		uint32_t ch;
+		int lvl;
+
+		if (busy > 0 && (p = d9t_longest(m, app->ix, s, a, b)) != D9_NONE)
+			longest = m->polls.end[p] - m->polls.start[p];
+		if (filt) {
+			if (fc[x].longest) {
+				busy = fc[x].busy;
+				longest = fc[x].longest;
+			} else if (busy) {
+				lvl = (int)ceil((double)busy * 8 / (double)span);
+				d9t_canvas_putc(cv, x + ax->x0, y, D9T_A_DIM,
+				    level_glyph(app, lvl));
+				continue;
+			}
+		}
+		if (busy > 0 || longest > 0) {
+			lvl = (int)ceil((double)busy * 8 / (double)span);
+			ch = level_glyph(app, lvl < 1 ? 1 : lvl);
+			attr = dur_class(app, longest);
+		} else if (in_gap(m, m->workers[s].id, a, b)) {
+			ch = app->utf8 ? 0x2591 : 'x';
+			attr = app->color ? D9T_C_MAGENTA : 0;
+		} else if (parked_at(m, s, a + span / 2)) {
+			ch = ' ';
+			attr = 0;
+		} else {
+			ch = app->utf8 ? 0x00b7 : ' ';
+			attr = D9T_A_DIM;
+		}
+		if (sel_e && sel_s < b && sel_e >= a)
+			attr |= D9T_A_REVERSE;
+		if (x + ax->x0 == cx)
+			attr |= D9T_A_UNDERLINE;
+		d9t_canvas_putc(cv, x + ax->x0, y, attr, ch);
+	}
+}
+
+static void
+axis_row(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
+    int y)
+{
+	uint64_t span = ax->hi - ax->lo, min = app->m->min_ts;
+	uint64_t step = d9t_tick_step(span, ax->w, 16), t;
+	int dec = step >= 1000000000ull ? 0 :
+	    9 - (int)floor(log10((double)step));
+	int cx = d9t_axis_x(ax, app->cursor);
+
+	t = (ax->lo - min + step - 1) / step * step + min;
+	for (; t <= ax->hi; t += step) {
+		char l[40];
+		int x = d9t_axis_x(ax, t);
+
+		d9t_fmt_rel(l, sizeof l, t - min, dec);
+		d9t_canvas_putc(cv, x, y, D9T_A_DIM, app->utf8 ? 0x2577 : '|');
+		d9t_canvas_put(cv, x + 1, y, D9T_A_DIM, l);
+		if (step == 0 || t > UINT64_MAX - step)
+			break;
+	}
+	d9t_canvas_put(cv, 0, y, D9T_A_DIM, "time");
+	if (cx >= ax->x0 && cx < ax->x0 + ax->w)
+		d9t_canvas_putc(cv, cx, y, D9T_C_YELLOW | D9T_A_BOLD,
+		    app->utf8 ? 0x25bc : 'v');
+}
+
+static void
+strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
+    int y)
+{
+	const struct d9m_model *m = app->m;
+	uint32_t *q = calloc((size_t)ax->w * 2, sizeof *q), qmax = 0, amax = 0;
+	uint32_t *act = q + ax->w;
+
+	if (q == NULL)
+		return;
+	for (int x = 0; x < ax->w; x++) {
+		uint64_t a = d9t_axis_t(ax, x + ax->x0),
+		    b = d9t_axis_t(ax, x + ax->x0 + 1);
+		size_t i = d9t_lower(m->queue.ts, m->queue.n, a);
+
+		for (; i < m->queue.n && m->queue.ts[i] < b; i++)
+			if (m->queue.global[i] > q[x])
+				q[x] = m->queue.global[i];
+		act[x] = d9t_active_at(app->ix, b);
+		qmax = q[x] > qmax ? q[x] : qmax;
+		amax = act[x] > amax ? act[x] : amax;
+	}
+	d9t_canvas_put(cv, 0, y, D9T_A_DIM, "queue");
+	d9t_canvas_put(cv, 0, y + 1, D9T_A_DIM, "tasks");
+	for (int x = 0; x < ax->w; x++) {
+		int lq = qmax ? (int)ceil(8.0 * q[x] / qmax) : 0,
+		    la = amax ? (int)ceil(8.0 * act[x] / amax) : 0;
+
+		d9t_canvas_putc(cv, x + ax->x0, y, app->color ? D9T_C_BLUE : 0,
+		    level_glyph(app, lq));
+		d9t_canvas_putc(cv, x + ax->x0, y + 1, app->color ? D9T_C_MAGENTA :
+		    0, level_glyph(app, la));
+	}
+	if (app->ix->nact == 0)
+		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, "(no spawn events)");
+	free(q);
+}
+
+static void
+info(struct d9t_app *app, struct d9t_canvas *cv, int y)
+{
+	const struct d9m_model *m = app->m;
+	char cur[40], d[32], st[40], loc[200], wall[48] = "";
+	int have;
+	int64_t wl = d9t_wall(m, app->cursor, &have);
+
+	d9t_fmt_rel(cur, sizeof cur, app->cursor - m->min_ts, 6);
+	if (have) {
+		strcpy(wall, "  wall ");
+		d9t_fmt_wall(wall + 7, sizeof wall - 7, wl, 0);
+	}
+	d9t_canvas_printf(cv, 0, y + 1, D9T_A_DIM, "cursor %s%s  active tasks "
+	    "%" PRIu32 "%s", cur, wall, d9t_active_at(app->ix, app->cursor),
+	    app->f_loc != D9_NONE || app->f_task != D9_NONE ?
+	    "  filter on (x clears)" : "");
+	if (app->sel == D9_NONE) {
+		d9t_canvas_put(cv, 0, y, D9T_A_DIM, "no poll selected: w worst, "
+		    "n/N long polls, , . cursor, j/k worker");
+		return;
+	}
+	d9t_fmt_dur(d, sizeof d, m->polls.end[app->sel] -
+	    m->polls.start[app->sel], app->utf8);
+	d9t_fmt_rel(st, sizeof st, m->polls.start[app->sel] - m->min_ts, 6);
+	d9t_fmt_loc(app, m->polls.loc[app->sel], loc, sizeof loc);
+	d9t_canvas_printf(cv, 0, y, D9T_A_BOLD, "poll %s  task %" PRIu64
+	    "  worker %" PRIu32 "  at %s  %s", d, d9t_task_id(app,
+	    m->polls.task[app->sel]), m->workers[m->polls.worker[app->sel]].id,
+	    st, loc);
+}
+
+void
+d9t_timeline_draw(struct d9t_app *app, struct d9t_canvas *cv, int y0,
+    int rows)
+{
+	struct d9t_axis ax = axis(app, cv->w);
+	int32_t rl[512];
+	int top, nl, avail = rows - 5;
+	struct fcell *fc = calloc((size_t)ax.w, sizeof *fc);
+
+	if (fc == NULL)
+		return;
+	axis_row(app, cv, &ax, y0);
+	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
+	for (int r = 0; r < nl; r++) {
+		if (rl[r] < 0) {
+			uint32_t rt = app->m->workers[-1 - rl[r]].runtime;
+			char name[100];
+
+			d9t_fmt_loc(app, rt, name, sizeof name);
+			d9t_canvas_printf(cv, 0, y0 + 1 + r, D9T_C_CYAN |
+			    D9T_A_BOLD, "runtime %s", rt == D9_NONE ? "main" :
+			    name);
+			continue;
+		}
+		lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r], fc);
+	}
+	strips(app, cv, &ax, y0 + 1 + nl);
+	info(app, cv, y0 + rows - 2);
+	free(fc);
+}
+
+void
+d9t_select_at_cursor(struct d9t_app *app)
+{
+	struct d9t_axis ax = axis(app, app->w);
+	int x = d9t_axis_x(&ax, app->cursor);
+	uint64_t a = d9t_axis_t(&ax, x), b = d9t_axis_t(&ax, x + 1);
+
+	if (app->m == NULL || app->lane >= app->m->nworkers)
+		return;
+	app->sel = d9t_longest(app->m, app->ix, app->lane, a, b > a ? b : a + 1);
+	app->gen++;
+}
+
+void
+d9t_timeline_click(struct d9t_app *app, int x, int y, int y0)
+{
+	struct d9t_axis ax = axis(app, app->w);
+	int32_t rl[512];
+	int top, avail = app->h - y0 - 1 - 5, nl, r = y - y0 - 1;
+
+	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
+	if (r >= 0 && r < nl && rl[r] >= 0)
+		app->lane = (uint32_t)rl[r];
+	if (x >= ax.x0)
+		app->cursor = d9t_axis_t(&ax, x);
+	d9t_select_at_cursor(app);
+}
