@@ -175,6 +175,40 @@ START_TEST(truncated_old_trace)
 }
 END_TEST
 
+/* The gzip file itself cut anywhere: one truncation note, events kept. */
+START_TEST(truncated_gzip_file)
+{
+	struct tg t, gz;
+	struct rec full, r;
+	char path[4096];
+
+	if (!load(reals[0].file, &t))
+		return;
+	tg_init(&gz);
+	ck_assert_int_eq(tg_read_file(tg_trace_path(reals[0].file, path,
+	    sizeof path), &gz), 0);
+	rec_init(&full);
+	rec_read(&full, t.p, t.n);
+	rec_init(&r);
+	/* from 2 bytes on: a lone 1f is not recognisable as gzip */
+	for (size_t n = 2; n < gz.n; n += 47) {
+		unsigned long long at;
+
+		rec_clear(&r);
+		rec_read(&r, gz.p, n);
+		ck_assert_uint_eq(r.nnotes, 1);
+		ck_assert_msg(sscanf(rec_notes(&r), "t: truncated at byte %llu",
+		    &at) == 1, "cut at %zu: %s", n, rec_notes(&r));
+		ck_assert_uint_le(at, t.n);
+		ck_log_prefix(&r, &full);
+	}
+	rec_free(&r);
+	rec_free(&full);
+	tg_free(&gz);
+	tg_free(&t);
+}
+END_TEST
+
 static uint64_t
 xorshift(uint64_t *s)
 {
@@ -283,6 +317,7 @@ suite_trace(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, truncated_real_trace);
 	tcase_add_test(tc, truncated_old_trace);
+	tcase_add_test(tc, truncated_gzip_file);
 	tcase_add_test(tc, flipped_bits);
 	suite_add_tcase(s, tc);
 	return s;
