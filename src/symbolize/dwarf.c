@@ -26,8 +26,10 @@
 #include "base/arena.h"
 #include "base/vec.h"
 #include "symbolize/demangle.h"
+#include "symbolize/die.h"
 #include "symbolize/dwarf.h"
 #include "symbolize/hmap.h"
+#include "symbolize/inltree.h"
 #include "symbolize/lines.h"
 #include "symbolize/ranges.h"
 #include "symbolize/search.h"
@@ -70,27 +72,14 @@ struct d9s_dwarf {
 	struct dseq		*seq;
 	size_t			 nseq, seqcap;
 	struct d9s_hmap		 name_of;
+	struct d9s_hmap		 tree_of;	/* function DIE -> trees[] */
+	struct d9s_inltree	*trees;
+	size_t			 ntrees, treecap;
 	struct dname		*names;
 	size_t			 nnames, namescap;
 	struct d9s_ranges	 scratch;
 	struct d9s_dwarf_stats	 stats;
 };
-
-struct level {
-	Dwarf_Off	off;
-	uint64_t	call_file;
-	uint32_t	call_line;
-};
-
-/* Drop a libdwarf error we do not report. */
-static void
-forget(struct d9s_dwarf *d, Dwarf_Error *err)
-{
-	if (*err != NULL) {
-		dwarf_dealloc_error(d->dbg, *err);
-		*err = NULL;
-	}
-}
 
 static int
 c_like(Dwarf_Unsigned lang)
@@ -106,74 +95,6 @@ c_like(Dwarf_Unsigned lang)
 	}
 }
 
-static const char *
-attr_string(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at)
-{
-	Dwarf_Error err = NULL;
-	char *s = NULL;
-
-	if (dwarf_die_text(die, at, &s, &err) != DW_DLV_OK) {
-		forget(d, &err);
-		return NULL;
-	}
-	return s;
-}
-
-/* The attribute at of die, or NULL (absent or unreadable). */
-static Dwarf_Attribute
-attr_get(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at)
-{
-	Dwarf_Error err = NULL;
-	Dwarf_Attribute attr;
-
-	if (dwarf_attr(die, at, &attr, &err) != DW_DLV_OK) {
-		forget(d, &err);
-		return NULL;
-	}
-	return attr;
-}
-
-static int
-attr_udata(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at,
-    Dwarf_Unsigned *v)
-{
-	Dwarf_Attribute attr = attr_get(d, die, at);
-	Dwarf_Error err = NULL;
-	Dwarf_Signed sv;
-	int rc;
-
-	if (attr == NULL)
-		return -1;
-	rc = dwarf_formudata(attr, v, &err);
-	forget(d, &err);
-	if (rc != DW_DLV_OK) {
-		/* DW_FORM_implicit_const (gcc, DWARF 5) reads only as signed */
-		rc = dwarf_formsdata(attr, &sv, &err);
-		forget(d, &err);
-		if (rc == DW_DLV_OK && sv >= 0)
-			*v = (Dwarf_Unsigned)sv;
-		else
-			rc = DW_DLV_ERROR;
-	}
-	dwarf_dealloc_attribute(attr);
-	return rc == DW_DLV_OK ? 0 : -1;
-}
-
-static int
-attr_ref(struct d9s_dwarf *d, Dwarf_Die die, Dwarf_Half at, Dwarf_Off *off)
-{
-	Dwarf_Attribute attr = attr_get(d, die, at);
-	Dwarf_Error err = NULL;
-	int rc;
-
-	if (attr == NULL)
-		return -1;
-	rc = dwarf_global_formref(attr, off, &err);
-	forget(d, &err);
-	dwarf_dealloc_attribute(attr);
-	return rc == DW_DLV_OK ? 0 : -1;
-}
-
 /* ---- index building ---- */
 
 static int
@@ -187,16 +108,16 @@ add_func(struct d9s_dwarf *d, Dwarf_Die die, uint32_t cu)
 
 	rc = d9s_ranges_read(&d->scratch, d->dbg, die, c->version, c->base,
 	    &err);
-	if (rc == -1 && err == NULL)
+	if (rc == D9S_RANGES_NOMEM)
 		return -1;
 	if (rc != 1) {
 		if (err != NULL)
 			d->stats.errors++;
-		forget(d, &err);
+		d9s_die_forget(d->dbg, &err);
 		return 0;
 	}
 	if (dwarf_dieoffset(die, &off, &err) != DW_DLV_OK) {
-		forget(d, &err);
+		d9s_die_forget(d->dbg, &err);
 		d->stats.errors++;
 		return 0;
 	}
@@ -228,7 +149,7 @@ walk(struct d9s_dwarf *d, Dwarf_Die parent, uint32_t cu, int depth)
 	while (rc == DW_DLV_OK) {
 		d->stats.dies++;
 		if (dwarf_tag(die, &tag, &err) != DW_DLV_OK) {
-			forget(d, &err);
+			d9s_die_forget(d->dbg, &err);
 			tag = 0;
 		}
 		switch (tag) {
@@ -256,7 +177,7 @@ walk(struct d9s_dwarf *d, Dwarf_Die parent, uint32_t cu, int depth)
 	}
 	if (rc == DW_DLV_ERROR) {
 		d->stats.errors++;
-		forget(d, &err);
+		d9s_die_forget(d->dbg, &err);
 	}
 	return 0;
 }
@@ -287,6 +208,7 @@ index_cu(struct d9s_dwarf *d, Dwarf_Die cudie, unsigned version)
 	Dwarf_Addr base;
 	struct dcu *c;
 	uint32_t cu;
+	int rc;
 
 	if (d->ncu >= UINT32_MAX ||
 	    d9_grow(&d->cu, &d->cucap, d->ncu + 1, sizeof *d->cu) == -1)
@@ -296,21 +218,21 @@ index_cu(struct d9s_dwarf *d, Dwarf_Die cudie, unsigned version)
 	memset(c, 0, sizeof *c);
 	c->version = version;
 	if (dwarf_dieoffset(cudie, &c->off, &err) != DW_DLV_OK)
-		forget(d, &err);
+		d9s_die_forget(d->dbg, &err);
 	if (dwarf_lowpc(cudie, &base, &err) == DW_DLV_OK)
 		c->base = base;
-	forget(d, &err);
+	d9s_die_forget(d->dbg, &err);
 	if (dwarf_srclang(cudie, &lang, &err) == DW_DLV_OK)
 		c->c_like = c_like(lang);
-	forget(d, &err);
-	c->comp_dir = attr_string(d, cudie, DW_AT_comp_dir);
-	if (d9s_lines_load(&c->lines, d->dbg, cudie, c->comp_dir, &d->arena,
-	    &err) != 0) {
-		if (err == NULL)
+	d9s_die_forget(d->dbg, &err);
+	c->comp_dir = d9s_die_string(d->dbg, cudie, DW_AT_comp_dir);
+	if ((rc = d9s_lines_load(&c->lines, d->dbg, cudie, c->comp_dir,
+	    &d->arena, &err)) != 0) {
+		if (rc == D9S_LINES_NOMEM)
 			return -1;
 		/* a broken line table costs this CU its lines only */
 		d->stats.errors++;
-		forget(d, &err);
+		d9s_die_forget(d->dbg, &err);
 		d9s_lines_free(&c->lines);
 	}
 	d->stats.rows += c->lines.nrow;
@@ -363,13 +285,13 @@ build(struct d9s_dwarf *d, struct d9_err *e)
 		if (rc == DW_DLV_ERROR) {
 			/* the CU chain is broken: keep what was read */
 			d->stats.errors++;
-			forget(d, &err);
+			d9s_die_forget(d->dbg, &err);
 			break;
 		}
 		if (dwarf_siblingof_b(d->dbg, NULL, 1, &cudie, &err) !=
 		    DW_DLV_OK) {
 			d->stats.errors++;
-			forget(d, &err);
+			d9s_die_forget(d->dbg, &err);
 			continue;
 		}
 		rc = index_cu(d, cudie, version);
@@ -401,6 +323,7 @@ d9s_dwarf_open(struct d9s_dwarf **out, const char *path, struct d9_err *e)
 		return d9_err_set(e, D9_ERR_NOMEM, 0, "DWARF index");
 	d9_arena_init(&d->arena, 0);
 	d9s_hmap_init(&d->name_of);
+	d9s_hmap_init(&d->tree_of);
 	rc = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
 	    NULL, NULL, &d->dbg, NULL, 0, NULL, &err);
 	if (rc != DW_DLV_OK) {
@@ -441,6 +364,10 @@ d9s_dwarf_free(struct d9s_dwarf **dp)
 	free(d->seq);
 	free(d->names);
 	d9s_hmap_free(&d->name_of);
+	for (i = 0; i < d->ntrees; i++)
+		d9s_inltree_free(&d->trees[i]);
+	free(d->trees);
+	d9s_hmap_free(&d->tree_of);
 	d9s_ranges_free(&d->scratch);
 	d9_arena_free(&d->arena);
 	free(d);
@@ -488,66 +415,6 @@ find_seq_cu(const struct d9s_dwarf *d, uint64_t addr)
 	return -1;
 }
 
-/*
- * The inlined subroutine below parent that holds addr, looking through
- * lexical blocks (and blocks without ranges). 1 and *out set (caller
- * deallocates), 0 when none.
- */
-static int
-find_inlined(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Die parent,
-    uint64_t addr, Dwarf_Die *out, int depth)
-{
-	Dwarf_Error err = NULL;
-	Dwarf_Die die, next;
-	Dwarf_Half tag;
-	int rc, r;
-
-	rc = dwarf_child(parent, &die, &err);
-	while (rc == DW_DLV_OK) {
-		if (dwarf_tag(die, &tag, &err) != DW_DLV_OK) {
-			forget(d, &err);
-			tag = 0;
-		}
-		if (tag == DW_TAG_inlined_subroutine ||
-		    tag == DW_TAG_lexical_block || tag == DW_TAG_try_block ||
-		    tag == DW_TAG_catch_block) {
-			r = d9s_ranges_read(&d->scratch, d->dbg, die, c->version,
-			    c->base, &err);
-			forget(d, &err);
-			if (r == 1 && d9s_ranges_contain(&d->scratch, addr) &&
-			    tag == DW_TAG_inlined_subroutine) {
-				*out = die;
-				return 1;
-			}
-			if (tag != DW_TAG_inlined_subroutine && depth <
-			    D9S_MAX_DEPTH && (r == 0 || (r == 1 &&
-			    d9s_ranges_contain(&d->scratch, addr))) &&
-			    find_inlined(d, c, die, addr, out, depth + 1) == 1) {
-				dwarf_dealloc_die(die);
-				return 1;
-			}
-		}
-		rc = dwarf_siblingof_b(d->dbg, die, 1, &next, &err);
-		dwarf_dealloc_die(die);
-		die = next;
-	}
-	forget(d, &err);
-	return 0;
-}
-
-static Dwarf_Die
-die_at(struct d9s_dwarf *d, Dwarf_Off off)
-{
-	Dwarf_Error err = NULL;
-	Dwarf_Die die;
-
-	if (dwarf_offdie_b(d->dbg, off, 1, &die, &err) != DW_DLV_OK) {
-		forget(d, &err);
-		return NULL;
-	}
-	return die;
-}
-
 /* Resolve the name of the DIE at off; -1 only when out of memory. */
 static int
 resolve_name(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Off off,
@@ -560,18 +427,18 @@ resolve_name(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Off off,
 	out->name = NULL;
 	out->flags = 0;
 	for (hop = 0; hop < D9S_MAX_HOPS && raw == NULL; hop++) {
-		Dwarf_Die die = die_at(d, off);
+		Dwarf_Die die = d9s_die_at(d->dbg, off);
 		Dwarf_Off ref;
 
 		if (die == NULL)
 			break;
-		if ((raw = attr_string(d, die, DW_AT_linkage_name)) != NULL ||
-		    (raw = attr_string(d, die, DW_AT_MIPS_linkage_name)) != NULL)
+		if ((raw = d9s_die_string(d->dbg, die, DW_AT_linkage_name)) != NULL ||
+		    (raw = d9s_die_string(d->dbg, die, DW_AT_MIPS_linkage_name)) != NULL)
 			out->flags = D9S_FRAME_LINKAGE;
-		else if ((raw = attr_string(d, die, DW_AT_name)) != NULL)
+		else if ((raw = d9s_die_string(d->dbg, die, DW_AT_name)) != NULL)
 			out->flags = c->c_like ? D9S_FRAME_LINKAGE : 0;
-		else if (attr_ref(d, die, DW_AT_abstract_origin, &ref) == 0 ||
-		    attr_ref(d, die, DW_AT_specification, &ref) == 0)
+		else if (d9s_die_ref(d->dbg, die, DW_AT_abstract_origin, &ref) == 0 ||
+		    d9s_die_ref(d->dbg, die, DW_AT_specification, &ref) == 0)
 			off = ref;
 		else
 			hop = D9S_MAX_HOPS;
@@ -609,46 +476,39 @@ name_of(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Off off,
 	return 0;
 }
 
-/* Walk from the function DIE down the inline chain into lv[]. */
-static size_t
-inline_chain(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Off fn_off,
-    uint64_t addr, struct level *lv)
+/* The inline tree of function row fi, built on first use; NULL when
+ * out of memory. */
+static const struct d9s_inltree *
+tree_of(struct d9s_dwarf *d, const struct dfunc *f)
 {
-	Dwarf_Die die = die_at(d, fn_off), child;
-	size_t n = 1;
+	const struct dcu *c = &d->cu[f->cu];
+	uint32_t idx;
 
-	lv[0].off = fn_off;
-	while (die != NULL && n < D9S_MAX_FRAMES &&
-	    find_inlined(d, c, die, addr, &child, 0) == 1) {
-		Dwarf_Error err = NULL;
-		Dwarf_Unsigned v;
-
-		dwarf_dealloc_die(die);
-		die = child;
-		if (dwarf_dieoffset(die, &lv[n].off, &err) != DW_DLV_OK) {
-			forget(d, &err);
-			break;
-		}
-		lv[n].call_file = attr_udata(d, die, DW_AT_call_file, &v) == 0 ?
-		    v : UINT64_MAX;
-		lv[n].call_line = attr_udata(d, die, DW_AT_call_line, &v) == 0 &&
-		    v <= UINT32_MAX ? (uint32_t)v : 0;
-		n++;
+	if (d9s_hmap_get(&d->tree_of, f->off, &idx) == 0)
+		return &d->trees[idx];
+	if (d->ntrees >= UINT32_MAX ||
+	    d9_grow(&d->trees, &d->treecap, d->ntrees + 1,
+	    sizeof *d->trees) == -1 ||
+	    d9s_inltree_build(&d->trees[d->ntrees], d->dbg, f->off, c->version,
+	    c->base, &d->scratch) == -1)
+		return NULL;
+	if (d9s_hmap_put(&d->tree_of, f->off, (uint32_t)d->ntrees) == -1) {
+		d9s_inltree_free(&d->trees[d->ntrees]);
+		return NULL;
 	}
-	if (die != NULL)
-		dwarf_dealloc_die(die);
-	return n;
+	return &d->trees[d->ntrees++];
 }
 
 int
 d9s_dwarf_lookup(struct d9s_dwarf *d, uint64_t addr, struct d9s_frame *frames,
     size_t cap, struct d9_err *e)
 {
-	struct level lv[D9S_MAX_FRAMES];
+	uint32_t chain[D9S_MAX_FRAMES];
+	const struct d9s_inltree *t;
 	const struct d9s_line_row *row;
 	const struct dcu *c;
 	ssize_t fi, cu;
-	size_t nlv, n, i;
+	size_t n, i;
 
 	if (cap == 0)
 		return 0;
@@ -667,18 +527,24 @@ d9s_dwarf_lookup(struct d9s_dwarf *d, uint64_t addr, struct d9s_frame *frames,
 	frames[0].flags = fi < 0 ? D9S_FRAME_NOFUNC : 0;
 	if (fi < 0)
 		return row != NULL;
-	nlv = inline_chain(d, c, d->fn[fi].off, addr, lv);
-	n = nlv < cap ? nlv : cap;	/* keep the innermost frames */
+	if ((t = tree_of(d, &d->fn[fi])) == NULL)
+		return d9_err_set(e, D9_ERR_NOMEM, 0, "DWARF inline tree");
+	n = d9s_inltree_chain(t, addr, chain, cap < D9S_MAX_FRAMES ? cap :
+	    D9S_MAX_FRAMES);
 	for (i = 0; i < n; i++) {
+		const struct d9s_inl_node *nd = &t->node[chain[i]];
+
 		if (i > 0) {
+			const struct d9s_inl_node *below = &t->node[chain[i - 1]];
+
 			memset(&frames[i], 0, sizeof frames[i]);
 			frames[i].file = d9s_lines_file(&c->lines,
-			    lv[nlv - i].call_file);
-			frames[i].line = lv[nlv - i].call_line;
+			    below->call_file);
+			frames[i].line = below->call_line;
 		}
-		if (nlv - 1 - i > 0)
+		if (chain[i] != 0)
 			frames[i].flags |= D9S_FRAME_INLINED;
-		if (name_of(d, c, lv[nlv - 1 - i].off, &frames[i]) == -1)
+		if (name_of(d, c, nd->off, &frames[i]) == -1)
 			return d9_err_set(e, D9_ERR_NOMEM, 0, "DWARF names");
 	}
 	return (int)n;

@@ -71,7 +71,7 @@ load_files(struct d9s_lines *l, Dwarf_Line_Context ctx, const char *comp_dir,
 	if (base < 0 || end < base || end > 1 << 24)
 		return 0;
 	if ((l->file = calloc((size_t)end + 1, sizeof *l->file)) == NULL)
-		return -1;
+		return D9S_LINES_NOMEM;
 	l->nfile = (size_t)end;
 	for (i = base; i < end; i++) {
 		Dwarf_Unsigned dirno, mtime, flen;
@@ -90,7 +90,7 @@ load_files(struct d9s_lines *l, Dwarf_Line_Context ctx, const char *comp_dir,
 		    (Dwarf_Signed)dirno, &dir, err) != DW_DLV_OK)
 			return -1;
 		if ((l->file[i] = join_name(a, comp_dir, dir, name)) == NULL)
-			return -1;
+			return D9S_LINES_NOMEM;
 	}
 	return 0;
 }
@@ -147,7 +147,7 @@ load_rows(struct d9s_lines *l, Dwarf_Line *lines, Dwarf_Signed n,
 	Dwarf_Signed i;
 
 	if ((raw = calloc((size_t)n, sizeof *raw)) == NULL)
-		return -1;
+		return D9S_LINES_NOMEM;
 	*rawp = raw;
 	for (i = 0; i < n; i++) {
 		struct raw_row *r = &raw[k];
@@ -162,7 +162,7 @@ load_rows(struct d9s_lines *l, Dwarf_Line *lines, Dwarf_Signed n,
 			continue;
 		}
 		if (d9_grow_cols(&seqcap, l->nseq + 1, 2, cols, elems) == -1)
-			return -1;
+			return D9S_LINES_NOMEM;
 		l->seq_lo[l->nseq] = raw[start].r.addr;
 		l->seq_hi[l->nseq] = r->r.addr;
 		l->nseq++;
@@ -179,7 +179,7 @@ sort_rows(struct d9s_lines *l, struct raw_row *raw, size_t n)
 
 	qsort(raw, n, sizeof *raw, row_cmp);
 	if ((l->row = malloc((n ? n : 1) * sizeof *l->row)) == NULL)
-		return -1;
+		return D9S_LINES_NOMEM;
 	for (i = 0; i < n; i++) {
 		/* a later non-end row at the same address replaces this one */
 		if (i + 1 < n && !raw[i].r.end && !raw[i + 1].r.end &&
@@ -215,12 +215,12 @@ d9s_lines_load(struct d9s_lines *l, Dwarf_Debug dbg, Dwarf_Die cudie,
 	if (rc != DW_DLV_OK)
 		return -1;
 	l->version = (unsigned)version;
-	rc = -1;
-	if (load_files(l, ctx, comp_dir, arena, err) != 0)
+	if ((rc = load_files(l, ctx, comp_dir, arena, err)) != 0)
 		goto out;
+	rc = -1;
 	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, err) != DW_DLV_OK)
 		goto out;
-	if (n > 0 && load_rows(l, lines, n, &raw, &nraw, err) != 0)
+	if (n > 0 && (rc = load_rows(l, lines, n, &raw, &nraw, err)) != 0)
 		goto out;
 	rc = sort_rows(l, raw, nraw);
 out:

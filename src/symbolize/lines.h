@@ -36,11 +36,14 @@ struct d9s_lines {
 	unsigned		 version;	/* line table version */
 };
 
+#define D9S_LINES_NOMEM	(-2)
+
 /*
  * Decode the line table of cudie. comp_dir may be NULL; names go into
  * arena. Sequences starting at address 0 (code dropped by the linker) are
- * left out. Returns 0 (also for a CU without a line table), or -1 with
- * *err set (libdwarf error) or, out of memory, err untouched.
+ * left out. Returns 0 (also for a CU without a line table), -1 when the
+ * table cannot be read (*err may be set: the caller deallocates it), or
+ * D9S_LINES_NOMEM.
  */
 int	d9s_lines_load(struct d9s_lines *l, Dwarf_Debug dbg, Dwarf_Die cudie,
 	    const char *comp_dir, struct d9_arena *arena, Dwarf_Error *err);

@@ -41,7 +41,7 @@ read_lowhigh(struct d9s_ranges *out, Dwarf_Die die, Dwarf_Error *err)
 		hi = lo + 1;		/* a lone low_pc: one address */
 	else if (cls == DW_FORM_CLASS_CONSTANT)
 		hi = hi > UINT64_MAX - lo ? UINT64_MAX : lo + hi;
-	return push(out, lo, hi) == 0 ? 1 : -1;
+	return push(out, lo, hi) == 0 ? 1 : D9S_RANGES_NOMEM;
 }
 
 static int
@@ -70,7 +70,7 @@ read_v4(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
 			base = rl[i].dwr_addr2;
 		else if (push(out, base + rl[i].dwr_addr1,
 		    base + rl[i].dwr_addr2) == -1) {
-			rc = -1;
+			rc = D9S_RANGES_NOMEM;
 			break;
 		}
 	}
@@ -114,7 +114,7 @@ read_v5(struct d9s_ranges *out, Dwarf_Attribute attr, Dwarf_Half form,
 		    unavailable)
 			continue;
 		if (push(out, lo, hi) == -1) {
-			rc = -1;
+			rc = D9S_RANGES_NOMEM;
 			break;
 		}
 	}

@@ -23,11 +23,14 @@ struct d9s_ranges {
 	size_t			 n, cap;
 };
 
+#define D9S_RANGES_NOMEM	(-2)
+
 /*
  * Replace the contents of out with the ranges of die. cu_base is the CU's
  * DW_AT_low_pc (0 when absent); cu_version its DWARF version. Returns 1
- * when the DIE has range attributes, 0 when it has none, -1 on a libdwarf
- * error (*err set) or when out of memory (*err untouched).
+ * when the DIE has range attributes, 0 when it has none, -1 when they
+ * cannot be read (*err may be set: the caller deallocates it), or
+ * D9S_RANGES_NOMEM.
  */
 int	d9s_ranges_read(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
 	    unsigned cu_version, uint64_t cu_base, Dwarf_Error *err);
