@@ -119,6 +119,10 @@ d9t_req_init(const struct d9t_app *app, struct d9t_req *q)
 	memset(q, 0, sizeof *q);
 	q->lo = app->lo;
 	q->hi = app->hi;
+	if (app->lo == app->m->min_ts && app->hi == app->m->max_ts) {
+		q->lo = 0;	/* the whole trace: figures match --json */
+		q->hi = UINT64_MAX;
+	}
 	q->task = app->f_task;
 	q->loc = app->f_loc;
 	q->worst = app->cfg->worst;
@@ -677,6 +681,8 @@ d9t_app_key(struct d9t_app *app, int key)
 	app->msg[0] = '\0';
 	app->dirty |= D9T_DIRTY_STATUS;
 	a = d9t_key_action(app->view, key);
+	if (app->m != NULL && app->view != D9T_V_TIMELINE)
+		d9t_build_list(app, l);	/* keys act on what is shown */
 	if (app->m == NULL && a != D9T_A_BACK && a != D9T_A_HELP &&
 	    a != D9T_A_REDRAW && !(app->view == D9T_V_HELP && a != D9T_A_NONE)) {
 		d9t_msg(app, "still loading: q quits, ? shows the keys");

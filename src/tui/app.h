@@ -125,6 +125,9 @@ int	d9t_timeline_x0(const struct d9t_app *app);
 /* Select the longest poll of the lane in the cursor's column. */
 void	d9t_select_at_cursor(struct d9t_app *app);
 
+/* Build the lines of the current list view if its state changed. */
+void	d9t_build_list(struct d9t_app *app, struct d9t_list *l);
+
 /* List views (view_poll.c, view_flame.c, view_tables.c). */
 void	d9t_build_detail(struct d9t_app *app, struct d9t_list *l);
 void	d9t_build_chain(struct d9t_app *app, struct d9t_list *l);

@@ -168,8 +168,8 @@ loading(struct d9t_app *app, struct d9t_canvas *cv)
 	    "keys work while loading: q quits, ? shows the keys");
 }
 
-static void
-build_list(struct d9t_app *app, struct d9t_list *l)
+void
+d9t_build_list(struct d9t_app *app, struct d9t_list *l)
 {
 	if (l->built && l->gen == app->gen)
 		return;
@@ -206,7 +206,7 @@ d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv)
 		else {
 			struct d9t_list *l = &app->lists[app->view];
 
-			build_list(app, l);
+			d9t_build_list(app, l);
 			if (app->updating)
 				l->built = 0;	/* rebuild when it arrives */
 			d9t_list_draw(l, cv, BODY_Y, rows, app->search);

@@ -1,0 +1,256 @@
+/*
+ * test_views.c: drill-down, wake chain, each view and search on the real
+ * traces, read from the canvas.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+
+#define DEMO	"demo-2026-06.bin.gz"
+#define LOC3	"examples/metrics-service/src/main.rs:289:14"
+
+START_TEST(timeline_lanes)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	ck_screen_has(&f, "1 timeline");
+	ck_screen_has(&f, "window 0.000s..4.145s");
+	ck_screen_has(&f, "w0    \xe2\x94\x82");
+	ck_screen_has(&f, "w1    \xe2\x94\x82");
+	ck_screen_has(&f, "queue");
+	ck_screen_has(&f, "tasks");
+	ck_screen_has(&f, "\xe2\x95\xb7" "2.0s");	/* a tick */
+	ck_screen_has(&f, "UTC");	/* clock sync: wall clock */
+	ck_screen_has(&f, "\xe2\x96\x81");	/* eighth blocks */
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(worst_poll_and_next)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "w");
+	ck_screen_has(&f, "worst in window: 5.90ms poll of task 3 (" LOC3 ")");
+	ck_screen_has(&f, "poll 5.90ms  task 3  worker 1");
+	fx_keys(&f, "w");
+	ck_screen_has(&f, "1.01ms poll of task 55");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(detail_pane)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "w\n");
+	ck_screen_has(&f, "> poll");
+	ck_screen_has(&f, "Poll of 5.90ms");
+	ck_screen_has(&f, "task       3");
+	ck_screen_has(&f, "spawned at " LOC3);
+	ck_screen_has(&f, "worker     1");
+	ck_screen_has(&f, "queues     local");
+	ck_screen_has(&f, "sched delay");
+	ck_screen_has(&f, "On-CPU stacks sampled during the poll");
+	ck_screen_has(&f, "Off-CPU stacks sampled during the poll");
+	ck_screen_has(&f, "Spans inside the poll");
+	fx_keys(&f, "q");
+	ck_screen_has(&f, "poll 5.90ms  task 3");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(wake_chain)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	/* the second worst poll belongs to a task woken by another task */
+	fx_keys(&f, "wwc");
+	ck_screen_has(&f, "Wake chain of task 55");
+	ck_screen_has(&f, "#0 task 55");
+	ck_screen_has(&f, "woken");
+	/* Enter on a hop: the timeline with that poll selected */
+	fx_keys(&f, "j\n");
+	ck_screen_has(&f, "1 timeline");
+	ck_screen_has(&f, "selected:");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(views_2_to_7)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "2");
+	ck_screen_has(&f, "Tasks by spawn location");
+	ck_screen_has(&f, LOC3);
+	ck_screen_has(&f, "5.90ms");
+	fx_keys(&f, "3");
+	ck_screen_has(&f, "CPU samples (on-CPU) in the window: 147");
+	ck_screen_has(&f, "100.0%");
+	fx_keys(&f, "4");
+	ck_screen_has(&f, "off-CPU samples (context switches) in the window: "
+	    "8846");
+	fx_keys(&f, "i");
+	ck_screen_has(&f, "only inside polls");
+	ck_screen_has(&f, "window: 3478");
+	fx_keys(&f, "5");
+	ck_screen_has(&f, "sampled allocations in the window: 911");
+	fx_keys(&f, "b");
+	ck_screen_has(&f, "estimated count");
+	fx_keys(&f, "6");
+	ck_screen_has(&f, "Spans by name");
+	ck_screen_has(&f, "record_metric");
+	ck_screen_has(&f, "22493");
+	fx_keys(&f, "7");
+	ck_screen_has(&f, "RED FLAGS");
+	fx_keys(&f, "q");
+	ck_screen_has(&f, "1 timeline");
+	fx_keys(&f, "q");
+	ck_assert_int_eq(f.app.quit, 1);
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(tasks_enter_filters_timeline)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "2jj\n");
+	ck_screen_has(&f, "1 timeline");
+	ck_screen_has(&f, "only polls spawned at");
+	ck_screen_has(&f, "filtered");
+	fx_keys(&f, "x");
+	ck_screen_lacks(&f, "filtered");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(flame_fold_zoom_search)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "4/futex\n");
+	ck_screen_has(&f, "match 'futex'");
+	fx_keys(&f, "\n");
+	ck_screen_has(&f, "zoomed into:");
+	fx_keys(&f, "\033");
+	ck_screen_lacks(&f, "zoomed into:");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(spans_slowest_and_field_filter)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "6/query_metric\n\n");
+	ck_screen_has(&f, "Slowest spans named query_metric");
+	ck_screen_has(&f, "54.55ms");
+	fx_keys(&f, "q");
+	fx_keys(&f, "fno-such-value\n");
+	ck_screen_has(&f, "fields containing 'no-such-value'");
+	ck_screen_has(&f, "(no spans in this window)");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(search_task_in_timeline)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "/55\n");
+	ck_screen_has(&f, "task: ");
+	ck_screen_has(&f, "of task 55");
+	fx_keys(&f, "/main.rs:311\n");
+	ck_screen_has(&f, "main.rs:311:24");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(report_flag_jumps)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "7");
+	ck_screen_has(&f, "RED FLAGS");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(small_terminal_ascii)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 80, 24, 0);
+	fx_keys(&f, "w");
+	ck_screen_has(&f, "w0    |");
+	ck_screen_has(&f, "poll 5.90ms  task 3");
+	for (const char *p = f.screen; *p; p++)
+		ck_assert_msg((unsigned char)*p < 0x80, "non-ASCII on screen");
+	fx_keys(&f, "\n");
+	ck_screen_has(&f, "Poll of 5.90ms");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(block_in_place_gaps)
+{
+	struct fx f;
+
+	fx_open(&f, "block-in-place-2026-05.bin", 160, 48, 1);
+	ck_screen_has(&f, "w3");
+	fx_keys(&f, "w\n");
+	ck_screen_has(&f, "Poll of");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(oldest_layout)
+{
+	struct fx f;
+
+	fx_open(&f, "demo-2026-03.bin", 160, 48, 1);
+	fx_keys(&f, "w");
+	ck_screen_has(&f, "worst in window");
+	fx_keys(&f, "3");
+	ck_screen_has(&f, "CPU samples");
+	fx_close(&f);
+}
+END_TEST
+
+Suite *
+suite_views(void)
+{
+	Suite *s = suite_create("views");
+	TCase *tc = tcase_create("demo");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, timeline_lanes);
+	tcase_add_test(tc, worst_poll_and_next);
+	tcase_add_test(tc, detail_pane);
+	tcase_add_test(tc, wake_chain);
+	tcase_add_test(tc, views_2_to_7);
+	tcase_add_test(tc, tasks_enter_filters_timeline);
+	tcase_add_test(tc, flame_fold_zoom_search);
+	tcase_add_test(tc, spans_slowest_and_field_filter);
+	tcase_add_test(tc, search_task_in_timeline);
+	tcase_add_test(tc, report_flag_jumps);
+	tcase_add_test(tc, small_terminal_ascii);
+	tcase_add_test(tc, block_in_place_gaps);
+	tcase_add_test(tc, oldest_layout);
+	suite_add_tcase(s, tc);
+	return s;
+}

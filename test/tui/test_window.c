@@ -1,0 +1,116 @@
+/*
+ * test_window.c: the time-window keys (pan, zoom, set start and end, go
+ * to, undo, whole trace) and n/N, read from the header and status.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+
+#define DEMO	"demo-2026-06.bin.gz"
+
+START_TEST(zoom_pan_undo)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "g2s\n");
+	ck_screen_has(&f, "cursor 2.000000s");
+	fx_keys(&f, "+");
+	ck_screen_has(&f, "(2.07s)");
+	fx_keys(&f, "+");
+	ck_screen_has(&f, "(1.04s)");
+	fx_keys(&f, "u");
+	ck_screen_has(&f, "(2.07s)");
+	fx_keys(&f, "l");
+	ck_screen_has(&f, "(2.07s)");
+	fx_keys(&f, "H");
+	ck_screen_has(&f, "window 0.000s..2.07");
+	fx_keys(&f, "0");
+	ck_screen_has(&f, "window 0.000s..4.145s");
+	fx_keys(&f, "-");
+	ck_screen_has(&f, "window 0.000s..4.145s");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(set_start_end)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "g1s\n[");
+	ck_screen_has(&f, "window 1.000s..4.145s");
+	fx_keys(&f, "g+500ms\n]");
+	ck_screen_has(&f, "window 1.000s..1.500s (500.00ms)");
+	fx_keys(&f, "3");
+	ck_screen_has(&f, "window 1.000s..1.500s");
+	fx_keys(&f, "1u");
+	ck_screen_has(&f, "window 1.000s..4.145s");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(long_polls_in_time)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "n");
+	ck_screen_has(&f, "long poll 1 of 2: 5.90ms");
+	fx_keys(&f, "n");
+	ck_screen_has(&f, "long poll 2 of 2: 1.01ms");
+	fx_keys(&f, "n");
+	ck_screen_has(&f, "no later long poll");
+	fx_keys(&f, "N");
+	ck_screen_has(&f, "long poll 1 of 2");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(cursor_lane_and_mouse)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "j......");
+	ck_screen_has(&f, "cursor 0.1");
+	d9t_app_mouse(&f.app, 100, 3, 1);
+	fx_render(&f);
+	ck_screen_has(&f, "poll ");
+	d9t_app_mouse(&f.app, 100, 3, 4);
+	fx_render(&f);
+	ck_screen_has(&f, "(2.07s)");
+	fx_close(&f);
+}
+END_TEST
+
+START_TEST(bad_goto_and_loading_keys)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "gsoon\n");
+	ck_screen_has(&f, "cannot read 'soon' as a time");
+	fx_keys(&f, "/zzzz-nothing\n");
+	ck_screen_has(&f, "no match for 'zzzz-nothing'");
+	fx_close(&f);
+}
+END_TEST
+
+Suite *
+suite_window(void)
+{
+	Suite *s = suite_create("window");
+	TCase *tc = tcase_create("keys");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, zoom_pan_undo);
+	tcase_add_test(tc, set_start_end);
+	tcase_add_test(tc, long_polls_in_time);
+	tcase_add_test(tc, cursor_lane_and_mouse);
+	tcase_add_test(tc, bad_goto_and_loading_keys);
+	suite_add_tcase(s, tc);
+	return s;
+}
