@@ -4,10 +4,10 @@
  *
  *	bench-symbolize BINARY
  *
- * prints, one "key=value" a line: the DWARF size, index_build_s (best of
- * three builds), lookup_us (100,000 random addresses inside functions,
- * fresh index, so every name is resolved once), lookup_warm_us (same
- * addresses again), cached_us (through the symbolizer's per-address
+ * prints, one "key=value" a line: the file size, index_build_s (best of
+ * three builds), lookup_us (100,000 random addresses inside functions on
+ * a fresh index: includes reading each CU's line table, each function's
+ * inline tree and each name once), lookup_warm_us (same addresses again), cached_us (through the symbolizer's per-address
  * cache), then addr2line_us and d9top_addr2line_us: wall time per
  * address of `addr2line -f -i -C` and of our --addr2line on 20,000 of the
  * addresses (process start and index build included), and their ratio
@@ -95,11 +95,13 @@ write_addrs(const char *path, const uint64_t *a, size_t n)
 static double
 time_binutils(const char *bin, const char *path)
 {
-	double t0 = now();
-	pid_t pid = fork();
+	double t0;
+	pid_t pid;
 	int status;
 
-	if (pid == -1)
+	fflush(stdout);			/* or the child repeats our output */
+	t0 = now();
+	if ((pid = fork()) == -1)
 		return -1;
 	if (pid == 0) {
 		if (freopen(path, "r", stdin) == NULL ||
@@ -153,8 +155,8 @@ bench_index(const char *bin, double *best)
 			*best = t;
 		if (i == 0) {
 			d9s_dwarf_stats(d, &st);
-			printf("cus=%zu\ndies=%zu\nfuncs=%zu\nrows=%zu\n", st.cus,
-			    st.dies, st.funcs, st.rows);
+			printf("cus=%zu\ndies=%zu\nfuncs=%zu\n", st.cus,
+			    st.dies, st.funcs);
 		}
 		d9s_dwarf_free(&d);
 	}
@@ -168,6 +170,7 @@ static double
 bench_lookup(const char *bin, const uint64_t *a)
 {
 	struct d9s_frame fr[D9S_MAX_FRAMES];
+	struct d9s_dwarf_stats st;
 	struct d9s_dwarf *d;
 	struct d9_err e;
 	double t0, cold, warm;
@@ -186,8 +189,10 @@ bench_lookup(const char *bin, const uint64_t *a)
 	for (i = 0; i < NLOOKUP; i++)
 		d9s_dwarf_lookup(d, a[i], fr, D9S_MAX_FRAMES, &e);
 	warm = (now() - t0) / NLOOKUP * 1e6;
-	printf("frames_per_lookup=%.2f\nlookup_us=%.2f\nlookup_warm_us=%.2f\n",
-	    (double)frames / NLOOKUP, cold, warm);
+	d9s_dwarf_stats(d, &st);
+	printf("line_rows=%zu\nframes_per_lookup=%.2f\nlookup_us=%.2f\n"
+	    "lookup_warm_us=%.2f\n", st.rows, (double)frames / NLOOKUP, cold,
+	    warm);
 	d9s_dwarf_free(&d);
 	return cold;
 }

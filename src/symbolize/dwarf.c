@@ -4,12 +4,15 @@
  *	cu[]	one per compile unit: CU DIE offset, DWARF version, base
  *		address, comp_dir, whether DW_AT_name is a linkage name
  *		(C-like languages, as binutils' mangle_style() == 0), and
- *		the decoded line table
+ *		its line table, decoded on the CU's first lookup (a third of
+ *		the index time otherwise)
  *	fn[]	one row per function address range, sorted by lo; maxhi is
  *		the running maximum of hi, so a backwards scan can stop as
  *		soon as no earlier range can reach the address
- *	seq[]	line-table sequences of all CUs, sorted: which CU's table
- *		covers an address that no function covers
+ *	span[]	address ranges of the CUs (DW_AT_ranges or low/high of the
+ *		CU DIE; the line-table sequences of a CU without them),
+ *		sorted: which CU's line table to ask about an address that
+ *		no function covers
  *	names	DIE offset -> resolved, demangled name (strings in arena)
  *
  * Like binutils, the function picked for an address is the smallest range
@@ -43,6 +46,7 @@ struct dcu {
 	const char		*comp_dir;
 	unsigned		 version;
 	int			 c_like;
+	int			 lines_state;	/* 0 not read, 1 read, -1 bad */
 	struct d9s_lines	 lines;
 };
 
@@ -52,7 +56,7 @@ struct dfunc {
 	uint32_t	cu;
 };
 
-struct dseq {
+struct dspan {
 	uint64_t	lo, hi;
 	uint32_t	cu;
 };
@@ -69,8 +73,8 @@ struct d9s_dwarf {
 	size_t			 ncu, cucap;
 	struct dfunc		*fn;
 	size_t			 nfn, fncap;
-	struct dseq		*seq;
-	size_t			 nseq, seqcap;
+	struct dspan		*span;
+	size_t			 nspan, spancap;
 	struct d9s_hmap		 name_of;
 	struct d9s_hmap		 tree_of;	/* function DIE -> trees[] */
 	struct d9s_inltree	*trees;
@@ -183,20 +187,75 @@ walk(struct d9s_dwarf *d, Dwarf_Die parent, uint32_t cu, int depth)
 }
 
 static int
-add_seqs(struct d9s_dwarf *d, uint32_t cu)
+add_span(struct d9s_dwarf *d, uint32_t cu, uint64_t lo, uint64_t hi)
 {
-	const struct d9s_lines *l = &d->cu[cu].lines;
-	size_t i;
-
-	if (d9_grow(&d->seq, &d->seqcap, d->nseq + l->nseq, sizeof *d->seq) ==
+	if (lo == 0)
+		return 0;		/* dropped by the linker */
+	if (d9_grow(&d->span, &d->spancap, d->nspan + 1, sizeof *d->span) ==
 	    -1)
 		return -1;
-	for (i = 0; i < l->nseq; i++) {
-		d->seq[d->nseq].lo = l->seq_lo[i];
-		d->seq[d->nseq].hi = l->seq_hi[i];
-		d->seq[d->nseq].cu = cu;
-		d->nseq++;
+	d->span[d->nspan].lo = lo;
+	d->span[d->nspan].hi = hi;
+	d->span[d->nspan].cu = cu;
+	d->nspan++;
+	return 0;
+}
+
+/* Decode the line table of c once; cudie may be NULL (looked up). -1 only
+ * when out of memory: a broken table costs the CU its lines only. */
+static int
+load_lines(struct d9s_dwarf *d, struct dcu *c, Dwarf_Die cudie)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Die own = NULL;
+	int rc;
+
+	if (c->lines_state != 0)
+		return 0;
+	c->lines_state = -1;
+	if (cudie == NULL && (cudie = own = d9s_die_at(d->dbg, c->off)) == NULL)
+		return 0;
+	rc = d9s_lines_load(&c->lines, d->dbg, cudie, c->comp_dir, &d->arena,
+	    &err);
+	if (own != NULL)
+		dwarf_dealloc_die(own);
+	if (rc != 0) {
+		d9s_die_forget(d->dbg, &err);
+		d9s_lines_free(&c->lines);
+		d->stats.errors++;
+		return rc == D9S_LINES_NOMEM ? -1 : 0;
 	}
+	c->lines_state = 1;
+	d->stats.rows += c->lines.nrow;
+	return 0;
+}
+
+/* Where CU cu lives: its DIE's ranges, else its line sequences. */
+static int
+add_cu_spans(struct d9s_dwarf *d, uint32_t cu, Dwarf_Die cudie)
+{
+	struct dcu *c = &d->cu[cu];
+	Dwarf_Error err = NULL;
+	size_t i;
+	int rc;
+
+	rc = d9s_ranges_read(&d->scratch, d->dbg, cudie, c->version, c->base,
+	    &err);
+	d9s_die_forget(d->dbg, &err);
+	if (rc == D9S_RANGES_NOMEM)
+		return -1;
+	if (rc == 1 && d->scratch.n > 0) {
+		for (i = 0; i < d->scratch.n; i++)
+			if (add_span(d, cu, d->scratch.r[i].lo,
+			    d->scratch.r[i].hi) == -1)
+				return -1;
+		return 0;
+	}
+	if (load_lines(d, c, cudie) == -1)
+		return -1;
+	for (i = 0; i < c->lines.nseq; i++)
+		if (add_span(d, cu, c->lines.seq_lo[i], c->lines.seq_hi[i]) == -1)
+			return -1;
 	return 0;
 }
 
@@ -208,7 +267,6 @@ index_cu(struct d9s_dwarf *d, Dwarf_Die cudie, unsigned version)
 	Dwarf_Addr base;
 	struct dcu *c;
 	uint32_t cu;
-	int rc;
 
 	if (d->ncu >= UINT32_MAX ||
 	    d9_grow(&d->cu, &d->cucap, d->ncu + 1, sizeof *d->cu) == -1)
@@ -226,17 +284,7 @@ index_cu(struct d9s_dwarf *d, Dwarf_Die cudie, unsigned version)
 		c->c_like = c_like(lang);
 	d9s_die_forget(d->dbg, &err);
 	c->comp_dir = d9s_die_string(d->dbg, cudie, DW_AT_comp_dir);
-	if ((rc = d9s_lines_load(&c->lines, d->dbg, cudie, c->comp_dir,
-	    &d->arena, &err)) != 0) {
-		if (rc == D9S_LINES_NOMEM)
-			return -1;
-		/* a broken line table costs this CU its lines only */
-		d->stats.errors++;
-		d9s_die_forget(d->dbg, &err);
-		d9s_lines_free(&c->lines);
-	}
-	d->stats.rows += c->lines.nrow;
-	if (add_seqs(d, cu) == -1)
+	if (add_cu_spans(d, cu, cudie) == -1)
 		return -1;
 	return walk(d, cudie, cu, 0);
 }
@@ -254,9 +302,9 @@ fn_cmp(const void *a, const void *b)
 }
 
 static int
-seq_cmp(const void *a, const void *b)
+span_cmp(const void *a, const void *b)
 {
-	const struct dseq *x = a, *y = b;
+	const struct dspan *x = a, *y = b;
 
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
@@ -306,7 +354,7 @@ build(struct d9s_dwarf *d, struct d9_err *e)
 			maxhi = d->fn[i].hi;
 		d->fn[i].maxhi = maxhi;
 	}
-	qsort(d->seq, d->nseq, sizeof *d->seq, seq_cmp);
+	qsort(d->span, d->nspan, sizeof *d->span, span_cmp);
 	d->stats.funcs = d->nfn;
 	return 0;
 }
@@ -323,6 +371,13 @@ d9s_dwarf_open(struct d9s_dwarf **out, const char *path, struct d9_err *e)
 		return d9_err_set(e, D9_ERR_NOMEM, 0, "DWARF index");
 	d9_arena_init(&d->arena, 0);
 	d9s_hmap_init(&d->name_of);
+	/*
+	 * libdwarf records every block it hands out in a search tree so that
+	 * dwarf_finish() can free what callers forgot: 30% of the index time
+	 * here. Everything is deallocated as we go, so switch it off (a
+	 * process-wide libdwarf setting; d9top has no other libdwarf user).
+	 */
+	dwarf_set_de_alloc_flag(0);
 	d9s_hmap_init(&d->tree_of);
 	rc = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
 	    NULL, NULL, &d->dbg, NULL, 0, NULL, &err);
@@ -361,7 +416,7 @@ d9s_dwarf_free(struct d9s_dwarf **dp)
 		dwarf_dealloc_error(NULL, err);
 	free(d->cu);
 	free(d->fn);
-	free(d->seq);
+	free(d->span);
 	free(d->names);
 	d9s_hmap_free(&d->name_of);
 	for (i = 0; i < d->ntrees; i++)
@@ -402,16 +457,17 @@ find_func(const struct d9s_dwarf *d, uint64_t addr)
 	return best;
 }
 
-/* CU whose line table covers addr (no function does), or -1. */
+/* CU holding addr (no function does), or -1. */
 static ssize_t
-find_seq_cu(const struct d9s_dwarf *d, uint64_t addr)
+find_span_cu(const struct d9s_dwarf *d, uint64_t addr)
 {
-	size_t end = d9s_upper_bound(d->seq, d->nseq, sizeof *d->seq, addr), i;
+	size_t end = d9s_upper_bound(d->span, d->nspan, sizeof *d->span, addr);
+	size_t i;
 
-	/* sequences of one binary rarely overlap; look back a little */
+	/* spans of one binary rarely overlap; look back a little */
 	for (i = end; i > 0 && end - i < 16; i--)
-		if (addr < d->seq[i - 1].hi)
-			return d->seq[i - 1].cu;
+		if (addr < d->span[i - 1].hi)
+			return d->span[i - 1].cu;
 	return -1;
 }
 
@@ -506,17 +562,19 @@ d9s_dwarf_lookup(struct d9s_dwarf *d, uint64_t addr, struct d9s_frame *frames,
 	uint32_t chain[D9S_MAX_FRAMES];
 	const struct d9s_inltree *t;
 	const struct d9s_line_row *row;
-	const struct dcu *c;
+	struct dcu *c;
 	ssize_t fi, cu;
 	size_t n, i;
 
 	if (cap == 0)
 		return 0;
 	fi = find_func(d, addr);
-	cu = fi >= 0 ? (ssize_t)d->fn[fi].cu : find_seq_cu(d, addr);
+	cu = fi >= 0 ? (ssize_t)d->fn[fi].cu : find_span_cu(d, addr);
 	if (cu < 0)
 		return 0;
 	c = &d->cu[cu];
+	if (load_lines(d, c, NULL) == -1)
+		return d9_err_set(e, D9_ERR_NOMEM, 0, "DWARF lines");
 	row = d9s_lines_find(&c->lines, addr);
 	memset(&frames[0], 0, sizeof frames[0]);
 	if (row != NULL) {

@@ -43,7 +43,8 @@ struct d9s_dwarf_stats {
 	size_t	cus;		/* compile units indexed */
 	size_t	dies;		/* DIEs visited while indexing */
 	size_t	funcs;		/* function address ranges */
-	size_t	rows;		/* line rows kept */
+	size_t	rows;		/* line rows decoded so far (tables are read
+				   on a CU's first lookup) */
 	size_t	errors;		/* libdwarf errors skipped while indexing */
 };
 
