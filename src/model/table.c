@@ -137,12 +137,13 @@ d9m_tab_sort(void *tab, const struct d9m_tabdesc *d)
 /*
  * One LSD radix sort for both uses: `items` are either the keys
  * themselves (key == NULL) or row numbers into key[]. 11-bit digits of
- * (key - min); digits equal for every key are skipped; stable.
+ * (key - min) from bit `first` up; digits equal for every key are
+ * skipped; stable.
  */
 #define ITEM_KEY(i) (key ? key[(uint32_t)(i)] : (i))
 
 static int
-radix(uint64_t *items, size_t n, const uint64_t *key)
+radix(uint64_t *items, size_t n, const uint64_t *key, unsigned first)
 {
 	uint64_t lo = UINT64_MAX, hi = 0, *tmp, *a = items, *b;
 	size_t count[2048];
@@ -158,7 +159,7 @@ radix(uint64_t *items, size_t n, const uint64_t *key)
 	if ((tmp = malloc(n * sizeof *tmp)) == NULL)
 		return -1;
 	b = tmp;
-	for (unsigned shift = 0; shift < 64 && ((hi - lo) >> shift) != 0;
+	for (unsigned shift = first; shift < 64 && ((hi - lo) >> shift) != 0;
 	    shift += 11) {
 		uint64_t *t;
 
@@ -186,24 +187,34 @@ radix(uint64_t *items, size_t n, const uint64_t *key)
 int
 d9m_sort_u64(uint64_t *v, size_t n)
 {
-	return radix(v, n, NULL);
+	return radix(v, n, NULL, 0);
 }
+
+#define ROW_BITS 24
 
 int
 d9m_sort_perm(const uint64_t *keys, size_t n, uint32_t *perm)
 {
-	uint64_t *rows = malloc((n ? n : 1) * sizeof *rows);
+	uint64_t *rows = malloc((n ? n : 1) * sizeof *rows), lo = UINT64_MAX,
+	    hi = 0;
+	int packed, rc;
 
 	if (rows == NULL)
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		rows[i] = i;
-	if (radix(rows, n, keys) < 0) {
-		free(rows);
-		return -1;
+	for (size_t i = 0; i < n; i++) {
+		lo = keys[i] < lo ? keys[i] : lo;
+		hi = keys[i] > hi ? keys[i] : hi;
 	}
+	/* when (key - min) and the row fit one word, sort the words: no
+	 * indirection, and the row bits keep equal keys in order */
+	packed = n < (1u << ROW_BITS) && n > 0 &&
+	    (hi - lo) < (1ull << (64 - ROW_BITS));
 	for (size_t i = 0; i < n; i++)
-		perm[i] = (uint32_t)rows[i];
+		rows[i] = packed ? (keys[i] - lo) << ROW_BITS | i : i;
+	rc = packed ? radix(rows, n, NULL, ROW_BITS) : radix(rows, n, keys, 0);
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		perm[i] = (uint32_t)(rows[i] & (packed ?
+		    (1u << ROW_BITS) - 1 : UINT64_MAX));
 	free(rows);
-	return 0;
+	return rc;
 }

@@ -211,9 +211,16 @@ decode_value(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
 	uint32_t u32;
 	int rc;
 
-	memset(v, 0, sizeof *v);
+	/* schemas were validated when registered; dynamic elements are
+	 * checked here */
 	v->type = t;
-	if (!valid_type(tag))
+	v->present = 0;
+	v->unresolved = 0;
+	v->count = 0;
+	v->u = 0;
+	v->p = NULL;
+	v->cache = NULL;
+	if (depth > 0 && !valid_type(tag))
 		return d9_err_set(d->e, D9_ERR_BAD_VALUE, at(d, pos),
 		    "unknown field type 0x%02x", tag);
 	if (tag & D9_FT_OPTIONAL) {
@@ -247,6 +254,10 @@ decode_value(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
 		v->u = u32;
 		break;
 	case D9_FT_VARINT:
+		if (b->pos < b->n && b->p[b->pos] < 0x80) {
+			v->u = b->p[b->pos++];	/* one-byte varint */
+			break;
+		}
 		rc = d9_buf_leb128(b, &v->u);
 		if (rc == -1)
 			return SHORT;
