@@ -2,8 +2,8 @@
  * test_files.c: files as they come: not ELF, truncated, corrupted
  * (untrusted input must give clear errors, never a crash), a stripped
  * binary with its DWARF behind .gnu_debuglink (beside it, in .debug/, and
- * refused when the CRC is wrong), and one found only through
- * --debug-dir's .build-id/xx/rest.debug layout.
+ * refused when the CRC is wrong), one found only through --debug-dir's
+ * .build-id/xx/rest.debug layout, and compressed debug sections.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -361,6 +361,58 @@ START_TEST(debug_dir)
 }
 END_TEST
 
+/* zlib-compressed DWARF reads like plain DWARF; zstd (unreadable for
+ * libdwarf 20210528, DEPENDENCIES 4.3) is a clear error, and --addr2line
+ * says so once and falls back to the symbol table. */
+START_TEST(compressed)
+{
+	const char *bin = prog_path("C_O2_V4");
+	char gz[PATH_MAX], zs[PATH_MAX], *out, *errtext;
+	char *argv[] = { "-e", zs, "0" };
+	struct d9s_symbolizer *sym;
+	struct d9_err e;
+	struct tdir d;
+	FILE *o, *er;
+	uint32_t mod;
+
+	ck_assert_ptr_nonnull(prog_path("OBJCOPY"));
+	tdir_make(&d);
+	ck_assert_int_eq(objcopy("--compress-debug-sections=zlib-gabi", bin,
+	    tdir_file(&d, "gz", gz), NULL), 0);
+	check_split(bin, gz, NULL, gz);
+	if (objcopy("--compress-debug-sections=zstd", bin,
+	    tdir_file(&d, "zs", zs), NULL) != 0) {
+		printf("objcopy cannot write zstd sections: part skipped\n");
+		tdir_remove(&d);
+		return;
+	}
+	ck_assert_int_eq(d9s_symbolizer_new(&sym, &e), 0);
+	ck_assert_int_eq(d9s_symbolizer_add(sym, zs, NULL, 0, &mod, &e), 0);
+	ck_assert_int_eq(d9s_symbolizer_index(sym, mod, &e), -D9_ERR_CONTAINER);
+	ck_assert_ptr_nonnull(strstr(e.msg, "compressed with zstd"));
+	d9s_symbolizer_free(&sym);
+	ck_assert_ptr_nonnull(o = tmpfile());
+	ck_assert_ptr_nonnull(er = tmpfile());
+	ck_assert_int_eq(d9s_addr2line_stream(3, argv, stdin, o, er), 0);
+	out = stream_text(o);
+	errtext = stream_text(er);
+	ck_assert_str_eq(out, "??\n??:0\n");
+	ck_assert_ptr_nonnull(strstr(errtext, "compressed with zstd are not "
+	    "supported; using the symbol table"));
+	free(out);
+	free(errtext);
+	tdir_remove(&d);
+}
+END_TEST
+
+START_TEST(corrupt_rs)
+{
+	if (prog_path("RS_V5") == NULL)
+		return;
+	corruptions(prog_path("RS_V5"), 12, 16);
+}
+END_TEST
+
 Suite *
 suite_files(void)
 {
@@ -374,6 +426,8 @@ suite_files(void)
 	tcase_add_test(tc, corrupt_c4);
 	tcase_add_test(tc, debuglink);
 	tcase_add_test(tc, debug_dir);
+	tcase_add_test(tc, compressed);
+	tcase_add_test(tc, corrupt_rs);
 	suite_add_tcase(s, tc);
 	return s;
 }
