@@ -114,6 +114,23 @@ d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out, size_t cap)
 }
 
 void
+d9t_short_loc(const char *loc, size_t max, char *out, size_t cap)
+{
+	size_t n = strlen(loc);
+	const char *p = loc;
+
+	if (n > max && max > 8) {
+		/* keep the tail from a path separator: file:line:col shows */
+		for (p = loc + n - (max - 3); p > loc && p[-1] != '/' &&
+		    p < loc + n; p++)
+			;
+		snprintf(out, cap, "...%s", p);
+		return;
+	}
+	snprintf(out, cap, "%s", loc);
+}
+
+void
 d9t_req_init(const struct d9t_app *app, struct d9t_req *q)
 {
 	memset(q, 0, sizeof *q);
@@ -281,11 +298,14 @@ top_view(struct d9t_app *app, enum d9t_view v)
 static void
 poll_msg(struct d9t_app *app, const char *what, uint32_t p)
 {
-	char d[32], loc[160];
+	char d[32], loc[160], sl[160];
+	size_t room = (size_t)app->w > strlen(what) + 60 ?
+	    (size_t)app->w - strlen(what) - 60 : 10;
 
 	d9t_fmt_dur(d, sizeof d, app->m->polls.end[p] - app->m->polls.start[p],
 	    app->utf8);
-	d9t_fmt_loc(app, app->m->polls.loc[p], loc, sizeof loc);
+	d9t_fmt_loc(app, app->m->polls.loc[p], sl, sizeof sl);
+	d9t_short_loc(sl, room, loc, sizeof loc);
 	d9t_msg(app, "%s: %s poll of task %" PRIu64 " (%s) on worker %" PRIu32,
 	    what, d, d9t_task_id(app, app->m->polls.task[p]), loc,
 	    app->m->workers[app->m->polls.worker[p]].id);

@@ -110,6 +110,8 @@ void	d9t_select_poll(struct d9t_app *app, uint32_t p);
 void	d9t_push_view(struct d9t_app *app, enum d9t_view v);
 void	d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out,
 	    size_t cap);
+/* loc, or "..." and its tail after a '/' when longer than max. */
+void	d9t_short_loc(const char *loc, size_t max, char *out, size_t cap);
 uint64_t d9t_task_id(const struct d9t_app *app, uint32_t row);
 /* The analysis of the current window, or NULL while it is computed. */
 const struct d9m_analysis *d9t_analysis(struct d9t_app *app);

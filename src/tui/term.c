@@ -10,6 +10,16 @@
 #include "tui/keys.h"
 #include "tui/term.h"
 
+static void
+close_ttys(struct d9t_term *t)
+{
+	if (t->tty_in)
+		fclose(t->tty_in);
+	if (t->tty_out)
+		fclose(t->tty_out);
+	t->tty_in = t->tty_out = NULL;
+}
+
 int
 d9t_term_open(struct d9t_term *t, int color)
 {
@@ -18,19 +28,23 @@ d9t_term_open(struct d9t_term *t, int color)
 	FILE *in = stdin, *out = stdout;
 	SCREEN *s;
 
-	t->tty = NULL;
+	t->tty_in = t->tty_out = NULL;
 	t->open = 0;
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		t->tty = fopen("/dev/tty", "r+");
-		if (t->tty == NULL)
+	if (!isatty(STDIN_FILENO)) {
+		if ((t->tty_in = fopen("/dev/tty", "r")) == NULL)
 			return -1;
-		in = out = t->tty;
+		in = t->tty_in;
+	}
+	if (!isatty(STDOUT_FILENO)) {
+		if ((t->tty_out = fopen("/dev/tty", "w")) == NULL) {
+			close_ttys(t);
+			return -1;
+		}
+		out = t->tty_out;
 	}
 	s = newterm(NULL, out, in);
 	if (s == NULL) {
-		if (t->tty)
-			fclose(t->tty);
-		t->tty = NULL;
+		close_ttys(t);
 		return -1;
 	}
 	t->screen = s;
@@ -63,9 +77,7 @@ d9t_term_close(struct d9t_term *t)
 	curs_set(1);
 	endwin();
 	delscreen(t->screen);
-	if (t->tty)
-		fclose(t->tty);
-	t->tty = NULL;
+	close_ttys(t);
 	t->open = 0;
 }
 

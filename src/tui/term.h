@@ -16,7 +16,7 @@
 
 struct d9t_term {
 	void		*screen;	/* SCREEN * */
-	FILE		*tty;		/* /dev/tty, or NULL for stdin/out */
+	FILE		*tty_in, *tty_out;	/* /dev/tty, or NULL */
 	int		 color, open;
 };
 

@@ -286,7 +286,8 @@ static void
 info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 {
 	const struct d9m_model *m = app->m;
-	char cur[40], d[32], st[40], loc[200], wall[48] = "";
+	char cur[40], d[32], st[40], loc[200], sl[200], wall[48] = "";
+	int x;
 	int have;
 	int64_t wl = d9t_wall(m, app->cursor, &have);
 
@@ -307,11 +308,14 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 	d9t_fmt_dur(d, sizeof d, m->polls.end[app->sel] -
 	    m->polls.start[app->sel], app->utf8);
 	d9t_fmt_rel(st, sizeof st, m->polls.start[app->sel] - m->min_ts, 6);
-	d9t_fmt_loc(app, m->polls.loc[app->sel], loc, sizeof loc);
-	d9t_canvas_printf(cv, 0, y, D9T_A_BOLD, "poll %s  task %" PRIu64
-	    "  worker %" PRIu32 "  at %s  %s", d, d9t_task_id(app,
+	d9t_fmt_loc(app, m->polls.loc[app->sel], sl, sizeof sl);
+	x = d9t_canvas_printf(cv, 0, y, D9T_A_BOLD, "poll %s  task %" PRIu64
+	    "  worker %" PRIu32 "  at %s  ", d, d9t_task_id(app,
 	    m->polls.task[app->sel]), m->workers[m->polls.worker[app->sel]].id,
-	    st, loc);
+	    st);
+	d9t_short_loc(sl, (size_t)(cv->w - x > 10 ? cv->w - x : 10), loc,
+	    sizeof loc);
+	d9t_canvas_put(cv, x, y, D9T_A_BOLD, loc);
 }
 
 void

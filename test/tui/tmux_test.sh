@@ -1,0 +1,128 @@
+#!/bin/sh
+# tmux_test.sh PROGRAM: screen tests of the browser. Drives PROGRAM (the
+# d9top binary, or d9top-tui-driver until main.c calls d9t_run) inside
+# tmux at 160x48 and 80x24 with send-keys and reads the screen with
+# capture-pane. Needs D9_TRACES; skipped (77) without tmux.
+set -u
+prog=$1
+traces=${D9_TRACES:?}
+demo=$traces/demo-2026-06.bin.gz
+command -v tmux >/dev/null 2>&1 || { echo "no tmux: skipped"; exit 77; }
+sock=d9t-$$
+fails=0
+checks=0
+T() { tmux -L "$sock" "$@"; }
+trap 'T kill-server 2>/dev/null' EXIT INT TERM
+
+start() {	# start W H CMD...
+	w=$1 h=$2
+	shift 2
+	T kill-session -t s 2>/dev/null
+	T new-session -d -s s -x "$w" -y "$h" \
+	    "env LANG=C.UTF-8 TERM=tmux-256color $*; echo EXITED \$?; sleep 30"
+}
+
+screen() { T capture-pane -p -t s; }
+
+# wait_for TEXT [SECONDS]: poll the screen until TEXT shows up
+wait_for() {
+	i=0
+	while [ $i -lt $((${2:-10} * 20)) ]; do
+		screen | grep -qF -- "$1" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	return 1
+}
+
+expect() {	# expect NAME TEXT
+	checks=$((checks + 1))
+	if wait_for "$2" 5; then
+		echo "ok $checks - $1"
+	else
+		fails=$((fails + 1))
+		echo "not ok $checks - $1: no '$2' on screen:"
+		screen | sed 's/^/    | /'
+	fi
+}
+
+keys() { T send-keys -t s "$@"; sleep 0.15; }
+
+for size in "160 48" "80 24"; do
+	set -- $size
+	echo "# $1x$2"
+	start "$1" "$2" "$prog" "$demo"
+	expect "timeline $1x$2" "1 timeline"
+	expect "loaded $1x$2" "(4.15s)"
+	expect "lanes $1x$2" "w1"
+	keys w
+	expect "worst poll $1x$2" "poll 5.90ms  task 3"
+	expect "worst spawn location $1x$2" "main.rs:289:14"
+	keys Enter
+	expect "detail $1x$2" "Poll of 5.90ms"
+	expect "detail stacks $1x$2" "On-CPU stacks"
+	keys q
+	keys w
+	expect "next worst $1x$2" "1.01ms poll of task 55"
+	keys c
+	expect "wake chain $1x$2" "Wake chain of task 55"
+	keys q
+	keys g 1 s Enter
+	expect "go to $1x$2" "cursor 1.000000s"
+	keys +
+	expect "zoom in $1x$2" "(2.07s)"
+	keys '['
+	keys u
+	keys 0
+	expect "whole trace $1x$2" "window 0.000s..4.145s"
+	keys 2
+	expect "tasks view $1x$2" "Tasks by spawn location"
+	keys 3
+	expect "cpu view $1x$2" "CPU samples (on-CPU)"
+	keys 4
+	expect "off-cpu view $1x$2" "off-CPU samples"
+	keys 5
+	expect "alloc view $1x$2" "sampled allocations"
+	keys 6
+	expect "spans view $1x$2" "Spans by name"
+	keys 7
+	expect "report view $1x$2" "RED FLAGS"
+	keys 1 / 5 5 Enter
+	expect "search $1x$2" "of task 55"
+	keys '?'
+	expect "help $1x$2" "Keys of the timeline view"
+	keys q q
+	expect "quit $1x$2" "EXITED 0"
+done
+
+echo "# pipe on stdin, keys from the terminal"
+start 120 40 sh -c "'cat $demo | $prog -'"
+expect "stdin pipe" "(4.15s)"
+keys w
+expect "stdin pipe keys" "poll 5.90ms"
+keys q
+expect "stdin pipe quit" "EXITED 0"
+
+echo "# SIGTERM restores the terminal"
+start 120 40 "$prog" "$demo"
+expect "before signal" "(4.15s)"
+pid=$(pgrep -n -f "$prog $demo" || true)
+if [ -n "$pid" ]; then
+	kill -TERM "$pid"
+	expect "signal exit" "EXITED"
+fi
+
+echo "# no colour, ASCII locale"
+T kill-session -t s 2>/dev/null
+T new-session -d -s s -x 100 -y 30 \
+    "env LANG=C LC_ALL=C NO_COLOR=1 $prog $demo; echo EXITED \$?; sleep 30"
+expect "ascii timeline" "w0    |"
+keys q
+expect "ascii quit" "EXITED 0"
+
+echo "# nothing readable"
+start 80 24 "$prog" /dev/null
+expect "bad input status" "EXITED 1"
+
+echo "$((checks - fails)) passed, $fails failed"
+[ $fails -eq 0 ]
