@@ -293,10 +293,10 @@ spawn_pair(struct rt *rt, struct d9rec_thread *th)
 	b->peer = a;
 	b->state = T_IDLE;
 	atomic_fetch_add(&rt->live_pings, 2);
-	push(rt, a);
-	pthread_mutex_unlock(&rt->lock);
 	d9rec_spawn(th, a->id, a->loc);
 	d9rec_spawn(th, b->id, b->loc);
+	push(rt, a);
+	pthread_mutex_unlock(&rt->lock);
 }
 
 static void

@@ -18,7 +18,9 @@
  *
  * The size cap runs after each seal under the writer's lock (the
  * compressor takes it for its rename): the oldest sealed segments go
- * until the directory fits in max_total_size.
+ * until they and a full next segment (max_file_size) fit in
+ * max_total_size, so the directory stays within the cap but for the
+ * batch being written.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -60,11 +62,28 @@ seg_name(char *buf, size_t n, uint32_t idx, const char *suffix)
 	snprintf(buf, n, "trace.%" PRIu32 ".bin%s", idx, suffix);
 }
 
+/* A fresh listing of the segment directory (the dup shares the offset
+ * of w->dirfd, hence the rewind). */
+static DIR *
+dir_open(struct d9rec_writer *w)
+{
+	int fd = dup(w->dirfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (d == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	rewinddir(d);
+	return d;
+}
+
 int
 d9rec_seg_scan(struct d9rec_writer *w)
 {
 	uint32_t idx, max = 0;
-	int found = 0, fd;
+	int found = 0;
 	struct dirent *de;
 	const char *rest;
 	DIR *d;
@@ -80,11 +99,8 @@ d9rec_seg_scan(struct d9rec_writer *w)
 		return -errno;
 	if (flock(w->lockfd, LOCK_EX | LOCK_NB) < 0)
 		return errno == EWOULDBLOCK ? -EBUSY : -errno;
-	if ((fd = dup(w->dirfd)) < 0 || (d = fdopendir(fd)) == NULL) {
-		if (fd >= 0)
-			close(fd);
+	if ((d = dir_open(w)) == NULL)
 		return -errno;
-	}
 	while ((de = readdir(d)) != NULL) {
 		size_t len = strlen(de->d_name);
 
@@ -250,17 +266,13 @@ segsize_cmp(const void *a, const void *b)
 static void
 remove_segment(struct d9rec_writer *w, uint32_t victim)
 {
-	int fd = dup(w->dirfd);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = dir_open(w);
 	struct dirent *de;
 	const char *rest;
 	uint32_t idx;
 
-	if (d == NULL) {
-		if (fd >= 0)
-			close(fd);
+	if (d == NULL)
 		return;
-	}
 	while ((de = readdir(d)) != NULL)
 		if (parse_name(de->d_name, &idx, &rest) == 0 && idx == victim)
 			unlinkat(w->dirfd, de->d_name, 0);
@@ -268,25 +280,22 @@ remove_segment(struct d9rec_writer *w, uint32_t victim)
 	atomic_fetch_add(&w->deleted_segments, 1);
 }
 
-/* Delete the oldest sealed segments until the directory fits. */
+/* Delete the oldest sealed segments until the directory, with room for
+ * a full next segment, fits. */
 static void
 retention(struct d9rec_writer *w)
 {
 	struct segsize *v = NULL, *q;
 	size_t n = 0, cap = 0, i;
-	uint64_t total = w->seg_bytes;
-	int fd = dup(w->dirfd);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	uint64_t total = w->seg_bytes, budget = w->opt.max_total_size;
+	DIR *d = dir_open(w);
 	struct dirent *de;
 	const char *rest;
 	struct stat sb;
 	uint32_t idx;
 
-	if (d == NULL) {
-		if (fd >= 0)
-			close(fd);
+	if (d == NULL)
 		return;
-	}
 	while ((de = readdir(d)) != NULL) {
 		if (parse_name(de->d_name, &idx, &rest) < 0 ||
 		    strcmp(rest, ".active") == 0 ||
@@ -310,7 +319,9 @@ retention(struct d9rec_writer *w)
 	closedir(d);
 	if (v != NULL)
 		qsort(v, n, sizeof *v, segsize_cmp);
-	for (i = 0; i < n && total > w->opt.max_total_size; i++) {
+	if (w->opt.max_file_size < budget)
+		budget -= w->opt.max_file_size;
+	for (i = 0; i < n && total > budget; i++) {
 		remove_segment(w, v[i].idx);
 		total -= v[i].bytes;
 	}
