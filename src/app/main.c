@@ -15,6 +15,8 @@
 #include "app/output.h"
 #include "model/analysis.h"
 #include "model/model.h"
+#include "symbolize/addr2line.h"
+#include "tui/tui.h"
 
 #ifndef D9TOP_VERSION
 #define D9TOP_VERSION "unknown"
@@ -97,6 +99,20 @@ out:
 	return rc;
 }
 
+static int
+browse(const struct d9a_opts *o)
+{
+	struct d9t_config cfg;
+
+	d9t_config_init(&cfg);
+	cfg.worst = o->worst;
+	cfg.have_window = o->have_window;
+	cfg.win_lo_ms = o->win_lo_ms;
+	cfg.win_hi_ms = o->win_hi_ms;
+	cfg.quiet = o->quiet;
+	return d9t_run(o->paths, o->npaths, &cfg);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -128,8 +144,10 @@ main(int argc, char **argv)
 		rc = 0;
 		break;
 	case D9A_ADDR2LINE:
-		fprintf(stderr, "d9top: --addr2line is not built in\n");
-		rc = 2;
+		rc = d9s_addr2line_run(o.addr2line_argc, o.addr2line_argv);
+		break;
+	case D9A_BROWSE:
+		rc = browse(&o);
 		break;
 	default:
 		rc = run(&o);
