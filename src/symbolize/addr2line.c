@@ -180,12 +180,13 @@ d9s_addr2line_stream(int argc, char **argv, FILE *in, FILE *out, FILE *err)
 			exe = arg + 2;
 		else if (strcmp(arg, "--debug-dir") == 0) {
 			if (++i == argc)
-				return usage(err, "--debug-dir needs a directory");
+				return usage(err,
+				    "--debug-dir needs a directory");
 			if (ndirs == sizeof dirs / sizeof dirs[0])
 				return usage(err, "too many --debug-dir");
 			dirs[ndirs++] = argv[i];
 		} else if (arg[1] >= '0' && arg[1] <= '9')
-			break;		/* not an option: a (negative) address */
+			break;		/* a negative address, not an option */
 		else {
 			fprintf(err, "d9top: unknown option %s\n", arg);
 			return usage(err, "bad --addr2line arguments");

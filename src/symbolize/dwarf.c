@@ -166,7 +166,8 @@ walk(struct d9s_dwarf *d, Dwarf_Die parent, uint32_t cu, int depth)
 		case DW_TAG_class_type:
 		case DW_TAG_union_type:
 		case DW_TAG_interface_type:
-			rc = depth < D9S_MAX_DEPTH ? walk(d, die, cu, depth + 1) : 0;
+			rc = depth < D9S_MAX_DEPTH ?
+			    walk(d, die, cu, depth + 1) : 0;
 			break;
 		default:
 			rc = 0;
@@ -254,7 +255,8 @@ add_cu_spans(struct d9s_dwarf *d, uint32_t cu, Dwarf_Die cudie)
 	if (load_lines(d, c, cudie) == -1)
 		return -1;
 	for (i = 0; i < c->lines.nseq; i++)
-		if (add_span(d, cu, c->lines.seq_lo[i], c->lines.seq_hi[i]) == -1)
+		if (add_span(d, cu, c->lines.seq_lo[i],
+		    c->lines.seq_hi[i]) == -1)
 			return -1;
 	return 0;
 }
@@ -327,7 +329,8 @@ build(struct d9s_dwarf *d, struct d9_err *e)
 		Dwarf_Die cudie;
 
 		rc = dwarf_next_cu_header_d(d->dbg, 1, &len, &version, &abbrev,
-		    &asize, &lsize, &esize, &sig, &typeoff, &next, &cutype, &err);
+		    &asize, &lsize, &esize, &sig, &typeoff, &next, &cutype,
+		    &err);
 		if (rc == DW_DLV_NO_ENTRY)
 			break;
 		if (rc == DW_DLV_ERROR) {
@@ -488,12 +491,16 @@ resolve_name(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Off off,
 
 		if (die == NULL)
 			break;
-		if ((raw = d9s_die_string(d->dbg, die, DW_AT_linkage_name)) != NULL ||
-		    (raw = d9s_die_string(d->dbg, die, DW_AT_MIPS_linkage_name)) != NULL)
+		if ((raw = d9s_die_string(d->dbg, die,
+		    DW_AT_linkage_name)) != NULL ||
+		    (raw = d9s_die_string(d->dbg, die,
+		    DW_AT_MIPS_linkage_name)) != NULL)
 			out->flags = D9S_FRAME_LINKAGE;
-		else if ((raw = d9s_die_string(d->dbg, die, DW_AT_name)) != NULL)
+		else if ((raw = d9s_die_string(d->dbg, die, DW_AT_name)) !=
+		    NULL)
 			out->flags = c->c_like ? D9S_FRAME_LINKAGE : 0;
-		else if (d9s_die_ref(d->dbg, die, DW_AT_abstract_origin, &ref) == 0 ||
+		else if (d9s_die_ref(d->dbg, die, DW_AT_abstract_origin,
+		    &ref) == 0 ||
 		    d9s_die_ref(d->dbg, die, DW_AT_specification, &ref) == 0)
 			off = ref;
 		else
@@ -593,12 +600,12 @@ d9s_dwarf_lookup(struct d9s_dwarf *d, uint64_t addr, struct d9s_frame *frames,
 		const struct d9s_inl_node *nd = &t->node[chain[i]];
 
 		if (i > 0) {
-			const struct d9s_inl_node *below = &t->node[chain[i - 1]];
+			const struct d9s_inl_node *in = &t->node[chain[i - 1]];
 
 			memset(&frames[i], 0, sizeof frames[i]);
 			frames[i].file = d9s_lines_file(&c->lines,
-			    below->call_file);
-			frames[i].line = below->call_line;
+			    in->call_file);
+			frames[i].line = in->call_line;
 		}
 		if (chain[i] != 0)
 			frames[i].flags |= D9S_FRAME_INLINED;

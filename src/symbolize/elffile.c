@@ -61,7 +61,8 @@ read_debuglink(struct d9s_elffile *f, Elf *elf, Elf_Scn *scn)
 		return -1;
 	ident = (const unsigned char *)elf_getident(elf, NULL);
 	if (ident != NULL && ident[EI_DATA] == ELFDATA2MSB)
-		crc = (uint32_t)p[crc_off] << 24 | (uint32_t)p[crc_off + 1] << 16 |
+		crc = (uint32_t)p[crc_off] << 24 |
+		    (uint32_t)p[crc_off + 1] << 16 |
 		    (uint32_t)p[crc_off + 2] << 8 | p[crc_off + 3];
 	else
 		crc = (uint32_t)p[crc_off + 3] << 24 |
@@ -76,7 +77,8 @@ check_compression(struct d9s_elffile *f, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	GElf_Chdr chdr;
 
-	if ((sh->sh_flags & SHF_COMPRESSED) && gelf_getchdr(scn, &chdr) != NULL &&
+	if ((sh->sh_flags & SHF_COMPRESSED) &&
+	    gelf_getchdr(scn, &chdr) != NULL &&
 	    chdr.ch_type == ELFCOMPRESS_ZSTD)
 		f->zstd_dwarf = 1;
 }
@@ -101,7 +103,8 @@ read_sections(struct d9s_elffile *f, Elf *elf, struct d9_err *e)
 		if (sh.sh_flags & SHF_ALLOC) {
 			if (d9_grow(&f->sec, &cap, f->nsec + 1,
 			    sizeof *f->sec) == -1)
-				return d9_err_set(e, D9_ERR_NOMEM, 0, "sections");
+				return d9_err_set(e, D9_ERR_NOMEM, 0,
+				    "sections");
 			f->sec[f->nsec].addr = sh.sh_addr;
 			f->sec[f->nsec].size = sh.sh_size;
 			f->sec[f->nsec].index = (uint32_t)elf_ndxscn(scn);
@@ -113,11 +116,11 @@ read_sections(struct d9s_elffile *f, Elf *elf, struct d9_err *e)
 			if (data != NULL)
 				scan_notes(f, data);
 		}
-		if (strcmp(name, ".gnu_debuglink") == 0 && f->debuglink == NULL &&
-		    read_debuglink(f, elf, scn) == -1)
+		if (strcmp(name, ".gnu_debuglink") == 0 &&
+		    f->debuglink == NULL && read_debuglink(f, elf, scn) == -1)
 			return d9_err_set(e, D9_ERR_NOMEM, 0, "debug link");
-		if (strcmp(name, ".debug_info") == 0 && sh.sh_type != SHT_NOBITS &&
-		    sh.sh_size > 0) {
+		if (strcmp(name, ".debug_info") == 0 &&
+		    sh.sh_type != SHT_NOBITS && sh.sh_size > 0) {
 			f->has_dwarf = 1;
 			check_compression(f, scn, &sh);
 		}
@@ -224,7 +227,8 @@ d9s_elffile_section(const struct d9s_elffile *f, uint64_t addr)
 	size_t i;
 
 	for (i = 0; i < f->nsec; i++)
-		if (addr >= f->sec[i].addr && addr - f->sec[i].addr < f->sec[i].size)
+		if (addr >= f->sec[i].addr &&
+		    addr - f->sec[i].addr < f->sec[i].size)
 			return &f->sec[i];
 	return NULL;
 }

@@ -39,7 +39,7 @@ struct d9s_elffile {
 	struct d9s_section	*sec;		/* SHF_ALLOC, in header order */
 	size_t			 nsec;
 	struct d9s_elfsyms	 syms;
-	const char		*debuglink;	/* .gnu_debuglink name or NULL */
+	const char		*debuglink;	/* .gnu_debuglink or NULL */
 	uint32_t		 debuglink_crc;
 	int			 has_dwarf;	/* .debug_info with contents */
 	int			 zstd_dwarf;	/* ... compressed with zstd */

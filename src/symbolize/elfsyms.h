@@ -34,8 +34,8 @@ struct d9s_elfsyms {
 
 /* Read the symbols of elf; names are copied into arena. An absent table
  * is not an error (n = 0). 0 or -D9_ERR_*. */
-int	d9s_elfsyms_load(struct d9s_elfsyms *s, Elf *elf, struct d9_arena *arena,
-	    struct d9_err *e);
+int	d9s_elfsyms_load(struct d9s_elfsyms *s, Elf *elf,
+	    struct d9_arena *arena, struct d9_err *e);
 void	d9s_elfsyms_free(struct d9s_elfsyms *s);
 /*
  * The symbol binutils' _bfd_elf_find_function() picks for addr in section

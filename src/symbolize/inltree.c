@@ -80,8 +80,8 @@ walk(struct build *b, Dwarf_Die parent_die, uint32_t parent, int depth)
 			tag = 0;
 		}
 		if (tag == DW_TAG_inlined_subroutine) {
-			rc = d9s_ranges_read(b->scratch, b->dbg, die, b->version,
-			    b->base, &err);
+			rc = d9s_ranges_read(b->scratch, b->dbg, die,
+			    b->version, b->base, &err);
 			if (rc == D9S_RANGES_NOMEM)
 				r = -1;
 			d9s_die_forget(b->dbg, &err);

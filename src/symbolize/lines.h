@@ -29,7 +29,7 @@ struct d9s_line_row {
 struct d9s_lines {
 	struct d9s_line_row	*row;		/* sorted by addr */
 	size_t			 nrow;
-	const char		**file;		/* joined names, NULL if unknown */
+	const char		**file;		/* joined names or NULL */
 	size_t			 nfile;
 	uint64_t		*seq_lo, *seq_hi;	/* kept sequences */
 	size_t			 nseq;

@@ -121,8 +121,8 @@ find_by_link(struct d9s_module *m, const char *const *dirs, size_t ndirs)
 		return 0;
 	if ((slash = strrchr(dir, '/')) != NULL)
 		*slash = '\0';
-	if (snprintf(cand, sizeof cand, "%s/%s", dir, link) < (int)sizeof cand &&
-	    (rc = try_debug(m, cand, 1)) != 0)
+	if (snprintf(cand, sizeof cand, "%s/%s", dir, link) <
+	    (int)sizeof cand && (rc = try_debug(m, cand, 1)) != 0)
 		return rc;
 	if (snprintf(cand, sizeof cand, "%s/.debug/%s", dir, link) <
 	    (int)sizeof cand && (rc = try_debug(m, cand, 1)) != 0)
@@ -144,7 +144,8 @@ static int
 check_build_id(const struct d9s_module *m, const uint8_t *want,
     size_t want_len, struct d9_err *e)
 {
-	char have_hex[2 * D9S_BUILD_ID_MAX + 1], want_hex[2 * D9S_BUILD_ID_MAX + 1];
+	char have_hex[2 * D9S_BUILD_ID_MAX + 1];
+	char want_hex[2 * D9S_BUILD_ID_MAX + 1];
 	const struct d9s_elffile *f = &m->elf;
 
 	if (want_len == 0)

@@ -19,14 +19,14 @@
 
 struct d9s_module {
 	char			*path;		/* as given */
-	char			*debug_path;	/* file with the DWARF, or NULL */
+	char			*debug_path;	/* has the DWARF, or NULL */
 	struct d9_err		 nodebug;	/* why debug_path is NULL */
 	struct d9s_elffile	 elf;		/* the binary */
-	struct d9s_elffile	 dbg;		/* separate debug file, if any */
+	struct d9s_elffile	 dbg;		/* separate debug file */
 	int			 has_dbg;
-	const struct d9s_elfsyms *syms;		/* best symbol table of the two */
+	const struct d9s_elfsyms *syms;		/* the better of the two */
 	struct d9s_dwarf	*dwarf;		/* built on first use */
-	int			 dwarf_state;	/* 0 not tried, 1 built, -1 failed */
+	int			 dwarf_state;	/* 0 not yet, 1 ok, -1 failed */
 	struct d9_err		 dwarf_err;	/* why it failed */
 };
 

@@ -103,15 +103,15 @@ read_v5(struct d9s_ranges *out, Dwarf_Attribute attr, Dwarf_Half form,
 		Dwarf_Bool unavailable = 0;
 		unsigned len, code;
 
-		if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code, &raw1,
-		    &raw2, &unavailable, &lo, &hi, err) != DW_DLV_OK) {
+		if (dwarf_get_rnglists_entry_fields_a(head, i, &len, &code,
+		    &raw1, &raw2, &unavailable, &lo, &hi, err) != DW_DLV_OK) {
 			rc = -1;
 			break;
 		}
 		if (code == DW_RLE_end_of_list)
 			break;
-		if (code == DW_RLE_base_address || code == DW_RLE_base_addressx ||
-		    unavailable)
+		if (code == DW_RLE_base_address ||
+		    code == DW_RLE_base_addressx || unavailable)
 			continue;
 		if (push(out, lo, hi) == -1) {
 			rc = D9S_RANGES_NOMEM;

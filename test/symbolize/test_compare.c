@@ -184,9 +184,9 @@ check_with_llvm(const struct tdir *d, const char *bin, const uint64_t *a,
 		}
 		if (bad++ < 3)
 			fprintf(stderr, "%s %#" PRIx64 ": llvm-symbolizer "
-			    "disagrees too (%zu frames, ours %zu; first %s:%ld, "
-			    "ours %s:%ld)\n", bin, a[i], nl, no, fl[0], ll[0],
-			    fo[0], lo[0]);
+			    "disagrees too (%zu frames, ours %zu; first "
+			    "%s:%ld, ours %s:%ld)\n", bin, a[i], nl, no, fl[0],
+			    ll[0], fo[0], lo[0]);
 	}
 	free(buf);
 	return bad;
@@ -228,13 +228,14 @@ compare(const char *key, int dwarf5, size_t min_addrs)
 		if (strcmp(b.b[i].text, m.b[i].text) == 0)
 			continue;
 		if (!dwarf5 && ndiff < 3)
-			fprintf(stderr, "%s %#" PRIx64 ":\nbinutils:\n%s\nours:\n"
-			    "%s\n", key, s.a[i], b.b[i].text, m.b[i].text);
+			fprintf(stderr, "%s %#" PRIx64 ":\nbinutils:\n%s\n"
+			    "ours:\n%s\n", key, s.a[i], b.b[i].text,
+			    m.b[i].text);
 		diff[ndiff++] = s.a[i];
 	}
 	if (!dwarf5)
-		ck_assert_msg(ndiff == 0, "%s: %zu of %zu addresses differ from "
-		    "binutils", key, ndiff, s.n);
+		ck_assert_msg(ndiff == 0, "%s: %zu of %zu addresses differ "
+		    "from binutils", key, ndiff, s.n);
 	else if (ndiff > 0)
 		ck_assert_uint_eq(check_with_llvm(&d, bin, diff, ndiff, &m), 0);
 	printf("%s: %zu addresses, %zu as binutils, %zu where binutils 2.40 "

@@ -312,7 +312,8 @@ END_TEST
 START_TEST(debug_dir)
 {
 	const char *bin = prog_path("C_O2_V4");
-	char dbg[2 * PATH_MAX], stripped[PATH_MAX], dir[PATH_MAX], sub[PATH_MAX];
+	char dbg[2 * PATH_MAX], stripped[PATH_MAX], dir[PATH_MAX];
+	char sub[PATH_MAX];
 	char hex[2 * D9S_BUILD_ID_MAX + 1], file[PATH_MAX + 64];
 	char *out1, *out2;
 	struct d9s_elffile f;

@@ -239,7 +239,8 @@ START_TEST(cli_usage)
 
 		ck_assert_int_eq(cli(4, argv, "", &out, &err), 0);
 		ck_assert_ptr_nonnull(strstr(out, "fib\n"));
-		ck_assert_ptr_nonnull(strstr(out, "prog/inline.c:57\n??\n??:0\n"));
+		ck_assert_ptr_nonnull(strstr(out,
+		    "prog/inline.c:57\n??\n??:0\n"));
 		ck_assert_str_eq(err, "");
 		free(err);
 	}
@@ -259,8 +260,8 @@ START_TEST(cli_usage)
 		char *argv[] = { "-e", "/nonexistent/bin", addr };
 
 		ck_assert_int_eq(cli(3, argv, "", &out, &err), 1);
-		ck_assert_str_eq(err, "d9top: /nonexistent/bin: No such file or "
-		    "directory\n");
+		ck_assert_str_eq(err, "d9top: /nonexistent/bin: No such file "
+		    "or directory\n");
 		free(out);
 		free(err);
 	}
