@@ -1,0 +1,167 @@
+/*
+ * bench_tui.c: the browser on a synthetic trace of N events (default
+ * 10 million): time to the first frame while the trace loads in the
+ * background (budget 200 ms), then the time of each key press plus the
+ * frame after it, per view (budget 16 ms). Views whose figures are
+ * computed in the background are timed twice: the UI frame (async, as
+ * the program runs) and the computation itself (sync).
+ *   bench-tui [EVENTS]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gen.h"
+#include "tui/app.h"
+#include "tui/loader.h"
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+struct step {
+	const char	*name;
+	const char	*keys;
+};
+
+static const struct step steps[] = {
+	{ "timeline, whole trace", "" },
+	{ "w worst poll", "w" },
+	{ "w next worst", "w" },
+	{ "+ zoom in", "+" },
+	{ "l pan", "l" },
+	{ ". cursor", "." },
+	{ "Enter poll detail", "\n" },
+	{ "c wake chain", "c" },
+	{ "q back", "qq" },
+	{ "0 whole trace", "0" },
+	{ "n next long poll", "n" },
+	{ "2 tasks", "2" },
+	{ "j in tasks", "j" },
+	{ "3 cpu flame", "3" },
+	{ "4 off-cpu flame", "4" },
+	{ "5 alloc flame", "5" },
+	{ "6 spans", "6" },
+	{ "7 report", "7" },
+	{ "1 timeline", "1" },
+};
+
+static double
+press(struct d9t_app *app, struct d9t_canvas *cv, const char *keys)
+{
+	double t0 = now_ms();
+
+	for (const char *k = keys; *k; k++)
+		d9t_app_key(app, *k == '\n' ? D9T_KEY_ENTER : *k);
+	d9t_app_render(app, cv);
+	return now_ms() - t0;
+}
+
+static void
+run_steps(struct d9t_app *app, struct d9t_canvas *cv, int async)
+{
+	double worst = 0;
+
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		double ms = press(app, cv, steps[i].keys), wait = 0;
+
+		worst = ms > worst ? ms : worst;
+		if (async && app->updating) {
+			double t0 = now_ms();
+
+			while (!d9t_jobs_poll(app->jobs))
+				usleep(200);
+			d9t_app_dirty(app);
+			wait = now_ms() - t0;
+			ms = press(app, cv, "");
+		}
+		printf("tui %-5s %-24s %8.2f ms/frame", async ? "async" : "sync",
+		    steps[i].name, ms);
+		if (wait > 0)
+			printf("  (background result after %.0f ms)", wait);
+		printf("\n");
+	}
+	printf("tui %-5s %-24s %8.2f ms (target < 16)\n", async ? "async" : "sync",
+	    "worst key press", worst);
+}
+
+int
+main(int argc, char **argv)
+{
+	uint64_t want = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
+	struct gen_buf b = { NULL, 0, 0 };
+	struct d9t_config cfg;
+	struct d9t_app app;
+	struct d9t_canvas cv = { 0, 0, NULL };
+	struct d9t_loader *ld;
+	struct d9m_model *m;
+	struct d9t_index *ix;
+	struct d9p_read_stats st;
+	char path[64];
+	const char *paths[1] = { path };
+	double t0, first, load, frame_max = 0;
+	uint64_t n;
+	int fd, frames = 0;
+
+	n = gen_trace(&b, want, 8);
+	fd = memfd_create("trace", 0);
+	if (fd < 0 || write(fd, b.p, b.n) != (ssize_t)b.n) {
+		perror("bench-tui: memfd");
+		return 1;
+	}
+	free(b.p);
+	snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
+	printf("tui trace: %llu events, %.1f MB\n", (unsigned long long)n,
+	    (double)b.n / 1e6);
+
+	d9t_config_init(&cfg);
+	t0 = now_ms();
+	ld = d9t_loader_start(paths, 1);
+	d9t_app_init(&app, &cfg, paths, 1, 1, 1);
+	if (ld == NULL || d9t_canvas_init(&cv, 160, 48) < 0)
+		return 1;
+	d9t_app_render(&app, &cv);
+	first = now_ms() - t0;
+	while (d9t_loader_state(ld) != 2) {
+		double f0;
+
+		usleep(100 * 1000);
+		f0 = now_ms();
+		d9t_loader_progress(ld, &app.ld_bytes, &app.ld_total,
+		    &app.ld_events);
+		d9t_app_render(&app, &cv);
+		f0 = now_ms() - f0;
+		frame_max = f0 > frame_max ? f0 : frame_max;
+		frames++;
+	}
+	load = now_ms() - t0;
+	d9t_loader_take(ld, &m, &ix, &st);
+	d9t_loader_free(&ld);
+	printf("tui first frame while loading %8.2f ms (target < 200)\n", first);
+	printf("tui frames while loading: %d, slowest %.2f ms\n", frames,
+	    frame_max);
+	printf("tui load + finish + index     %8.0f ms\n", load);
+	if (m == NULL || d9t_app_set_model(&app, m, ix) < 0)
+		return 1;
+	run_steps(&app, &cv, 1);
+	/* the same steps with the figures computed in the UI thread */
+	d9t_jobs_free(&app.jobs);
+	app.jobs = d9t_jobs_new(m, ix, NULL, 1);
+	app.view = D9T_V_TIMELINE;
+	app.nstack = 0;
+	d9t_set_window(&app, m->min_ts, m->max_ts, 0);
+	app.sel = D9_NONE;
+	run_steps(&app, &cv, 0);
+	d9t_app_free(&app);
+	d9t_canvas_free(&cv);
+	close(fd);
+	return 0;
+}
