@@ -2,6 +2,10 @@
  * d9demo.c: a small task runtime that records itself with libd9rec.
  *
  *	d9demo --out DIR --seconds N [--workers K] [--no-compress]
+ *	    [--no-profile] [--no-sched]
+ *
+ * (--no-profile: no CPU sampling at all; --no-sched: no context-switch
+ * samples; both exist to measure what profiling costs.)
  *
  * A pool of K worker threads (default 2) polls tasks from one run queue.
  * A driver thread spawns, every few milliseconds, pairs of "ping" tasks
@@ -327,7 +331,7 @@ static int
 usage(void)
 {
 	fprintf(stderr, "usage: d9demo --out DIR --seconds N [--workers K] "
-	    "[--no-compress]\n");
+	    "[--no-compress] [--no-profile] [--no-sched]\n");
 	return 2;
 }
 
@@ -354,6 +358,10 @@ main(int argc, char **argv)
 			nworkers = (unsigned)atoi(argv[++i]);
 		else if (strcmp(argv[i], "--no-compress") == 0)
 			o.compression = D9REC_COMPRESS_NONE;
+		else if (strcmp(argv[i], "--no-profile") == 0)
+			o.cpu_profile = o.sched_profile = 0;
+		else if (strcmp(argv[i], "--no-sched") == 0)
+			o.sched_profile = 0;
 		else
 			return usage();
 	}

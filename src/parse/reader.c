@@ -140,6 +140,8 @@ stream(struct d9p_input *in, struct d9p_decoder *dec, const char *name,
 				free(w.p);
 				return -1;
 			}
+			if (eof == 2)
+				break;	/* a symptom of the damage noted above */
 			if (e.code == D9_ERR_BAD_MAGIC && in_dir &&
 			    d9p_decoder_events(dec) == ev0) {
 				note(o, "%s: not a dial9 trace, skipped", name);

@@ -177,7 +177,7 @@ START_TEST(gzip_garbage)
 	static const uint8_t bad_block[] = { 0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0,
 	    0, 3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	size_t hdr[NBATCH + 1], mid[NBATCH];
-	struct tg t, c;
+	struct tg t, c, u;
 
 	tg_init(&c);
 	tg_raw(&c, bad_method, sizeof bad_method);
@@ -194,6 +194,20 @@ START_TEST(gzip_garbage)
 	tg_gzip(&c, t.p + hdr[1], hdr[2] - hdr[1]);
 	c.p[c.n - 8] ^= 1;
 	ck_note(&c, 0, 10, "t: byte %zu: gzip: incorrect data check", c.n - 4);
+
+	/*
+	 * A bad CRC behind a frame cut by the damage: the container error
+	 * is the one note, not also the frame it left incomplete.
+	 */
+	tg_reset(&c);
+	tg_init(&u);
+	tg_header(&u);
+	tg_u8(&u, D9_TAG_STRING_POOL);
+	tg_u32(&u, UINT32_MAX);
+	tg_gzip(&c, u.p, u.n);
+	c.p[c.n - 8] ^= 1;
+	ck_note(&c, 0, 0, "t: byte %zu: gzip: incorrect data check", c.n - 4);
+	tg_free(&u);
 
 	/* raw bytes, then a gzip magic and junk */
 	tg_reset(&c);
