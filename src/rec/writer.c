@@ -438,6 +438,7 @@ d9rec_thread_register(d9rec_writer *w, const char *name, uint32_t worker_id)
 		free(t);
 		return NULL;
 	}
+	memset(t->buf, 0, cap);	/* fault the pages in now, not when recording */
 	t->mask = cap - 1;
 	t->clock = w->opt.clock;
 	t->clock_ctx = w->opt.clock_ctx;

@@ -1,0 +1,184 @@
+/*
+ * d9rec-bench.c: cost of recording with libd9rec.
+ *
+ *	d9rec-bench [D9DEMO]
+ *
+ * Recording: poll start/end events on 1 thread, then on 2 threads at
+ * once, timed with CLOCK_MONOTONIC around the recording loops only (the
+ * flush between rounds is not timed; rings are big enough that nothing
+ * is dropped, which is checked). Each thread times its own loop; a
+ * figure is the best round, and ns_per_event_2threads is the mean of the
+ * two threads' figures: the cost one event has for its thread while
+ * another thread records at the same time.
+ *
+ * Profiling: when the path of d9demo is given, it runs d9demo for 3 s
+ * without CPU profiling, with cpu-clock sampling only, and with the
+ * default (cpu-clock at 99 Hz + context switches), and prints the CPU
+ * time of each run (user + system, from wait4) and the overhead.
+ *
+ * The last two lines are always ns_per_event_1thread=X and
+ * ns_per_event_2threads=Y.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "d9rec.h"
+
+#define PER_ROUND	1000000		/* events per thread and round */
+#define ROUNDS		5
+
+struct arg {
+	d9rec_writer	*w;
+	struct d9rec_thread *t;
+	uint32_t	 loc;
+	pthread_barrier_t *start;
+	double		 best;		/* ns per event */
+};
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void
+record(struct arg *a)
+{
+	double t0 = now_s();
+
+	for (uint64_t i = 0; i < PER_ROUND / 2; i++) {
+		d9rec_poll_start(a->t, i + 1, a->loc, 0);
+		d9rec_poll_end(a->t);
+	}
+	t0 = (now_s() - t0) * 1e9 / PER_ROUND;
+	if (t0 < a->best)
+		a->best = t0;
+}
+
+static void *
+second(void *p)
+{
+	struct arg *a = p;
+
+	a->t = d9rec_thread_register(a->w, "bench-2", 1);
+	for (int r = 0; r < ROUNDS; r++) {
+		pthread_barrier_wait(a->start);
+		record(a);
+		pthread_barrier_wait(a->start);
+	}
+	d9rec_thread_unregister(&a->t);
+	return NULL;
+}
+
+/* Best round, in ns per event per thread. */
+static double
+bench(int threads)
+{
+	char dir[] = "/tmp/d9rec-bench-XXXXXX", cmd[64];
+	struct d9rec_options o;
+	struct d9rec_stats st;
+	pthread_barrier_t start;
+	struct arg a[2];
+	pthread_t th;
+
+	if (mkdtemp(dir) == NULL)
+		exit(1);
+	d9rec_options_init(&o);
+	o.dir = dir;
+	o.compression = D9REC_COMPRESS_NONE;
+	o.cpu_profile = o.sched_profile = o.alloc_profile = 0;
+	o.flush_interval_ms = 3600 * 1000;
+	o.thread_buffer_size = (size_t)64 << 20;
+	o.max_total_size = (uint64_t)4 << 30;
+	o.max_file_size = (uint64_t)1 << 30;
+	if (d9rec_open(&a[0].w, &o) < 0)
+		exit(1);
+	a[1].w = a[0].w;
+	a[0].loc = a[1].loc = d9rec_location(a[0].w, "bench.c:1:1");
+	a[0].t = d9rec_thread_register(a[0].w, "bench-1", 0);
+	pthread_barrier_init(&start, NULL, (unsigned)threads);
+	a[0].start = a[1].start = &start;
+	a[0].best = a[1].best = 1e9;
+	if (threads == 2)
+		pthread_create(&th, NULL, second, &a[1]);
+	for (int r = 0; r < ROUNDS; r++) {
+		if (threads == 2)
+			pthread_barrier_wait(&start);
+		record(&a[0]);
+		if (threads == 2)
+			pthread_barrier_wait(&start);
+		d9rec_flush(a[0].w);
+	}
+	if (threads == 2)
+		pthread_join(th, NULL);
+	d9rec_thread_unregister(&a[0].t);
+	d9rec_stats(a[0].w, &st);
+	printf("%d thread(s): %llu events, %llu dropped, %.1f MB written\n",
+	    threads, (unsigned long long)st.events,
+	    (unsigned long long)st.dropped, (double)st.bytes_written / 1e6);
+	d9rec_close(&a[0].w);
+	pthread_barrier_destroy(&start);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return threads == 2 ? (a[0].best + a[1].best) / 2 : a[0].best;
+}
+
+/* CPU seconds of one d9demo run. */
+static double
+demo_cpu(const char *demo, const char *flag)
+{
+	char dir[] = "/tmp/d9rec-bench-demo-XXXXXX", cmd[64];
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	if (mkdtemp(dir) == NULL)
+		return -1;
+	if ((pid = fork()) == 0) {
+		execl(demo, demo, "--out", dir, "--seconds", "3", "--no-compress",
+		    flag, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0)
+		return -1;
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+	    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+int
+main(int argc, char **argv)
+{
+	double one, two;
+
+	if (argc > 1) {
+		double off = demo_cpu(argv[1], "--no-profile");
+		double cpu = demo_cpu(argv[1], "--no-sched");
+		double all = demo_cpu(argv[1], NULL);	/* the default */
+		if (off > 0 && cpu > 0 && all > 0)
+			printf("d9demo 3 s CPU time: no profiling %.3f s, "
+			    "cpu-clock 99 Hz %.3f s (%+.1f%%), cpu-clock + "
+			    "context switches %.3f s (%+.1f%%)\n", off, cpu,
+			    100 * (cpu - off) / off, all, 100 * (all - off) / off);
+		else
+			printf("d9demo runs failed\n");
+	}
+	one = bench(1);
+	two = bench(2);
+	printf("ns_per_event_1thread=%.2f\n", one);
+	printf("ns_per_event_2threads=%.2f\n", two);
+	return 0;
+}
