@@ -7,9 +7,12 @@
  * Half the small inputs (by their last byte; a thread per run is slow)
  * are read a second time through a pipe fed in small chunks: frames are decoded again whenever they were incomplete, so the
  * log and the notes must not depend on where the reads split the bytes.
- * A difference aborts, like a crash. One exception: where zlib or zstd
- * notice damage (the byte named, even the complaint) depends on how far
- * they had read ahead, so for those notes only the container counts.
+ * A difference aborts, like a crash. Exceptions: where zlib notices
+ * damage (the byte named, even the complaint) depends on how far it had
+ * read ahead, so for those notes only the container counts; and zstd
+ * decodes a damaged frame differently when it arrives whole (one pass,
+ * may fail before any output) or in pieces (block by block, may hand out
+ * garbage first), so inputs with a zstd error are not compared.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -79,8 +82,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rec_read_fd(&piped, tg_pipe_start(&tp, data, size,
 		    1 + (data[size - 1] ^ size) % 61), "t", 0);
 		tg_pipe_join(&tp);
-		same("notes", rec_notes(&whole), rec_notes(&piped), 1);
-		same("logs", rec_log(&whole), rec_log(&piped), 0);
+		if (strstr(rec_notes(&whole), ": zstd: ") == NULL &&
+		    strstr(rec_notes(&piped), ": zstd: ") == NULL) {
+			same("notes", rec_notes(&whole), rec_notes(&piped), 1);
+			same("logs", rec_log(&whole), rec_log(&piped), 0);
+		}
 		rec_free(&piped);
 	}
 	rec_free(&whole);
