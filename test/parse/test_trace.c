@@ -58,6 +58,53 @@ START_TEST(reads_cleanly)
 }
 END_TEST
 
+/* Units from annotation frames: name.field[unit] of each new pair. */
+static int
+unit_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct tg *out = ctx;
+
+	(void)ts;
+	(void)v;
+	for (uint16_t i = 0; i < s->nfields; i++)
+		if (s->fields[i].unit != NULL && s->user == NULL)
+			tg_printf(out, "%s.%s[%s] ", s->name, s->fields[i].name,
+			    s->fields[i].unit);
+	((struct d9p_schema *)s)->user = out;	/* once per schema (batch) */
+	return 0;
+}
+
+/* demo-2026-06 has annotation frames (FORMAT.md 2.8). */
+START_TEST(annotations_in_real_trace)
+{
+	char buf[4096];
+	const char *path = tg_trace_path(reals[2].file, buf, sizeof buf);
+	struct tg units;
+	struct d9p_sink sink = { &units, NULL, unit_event, NULL, NULL };
+	struct d9p_read_opts o = { NULL, NULL, NULL };
+	struct d9p_read_stats st;
+	size_t n = 0;
+
+	if (path == NULL)
+		return;
+	tg_init(&units);
+	ck_assert_int_eq(d9p_read_paths(&path, 1, &sink, &o, &st), 0);
+	/* four batches declare the first, two the second schema */
+	for (const char *p = tg_cstr(&units); (p = strchr(p, '[')) != NULL;
+	    p++)
+		n++;
+	ck_assert_uint_eq(n, 4 * 3 + 2);
+	ck_assert_ptr_nonnull(strstr(tg_cstr(&units),
+	    "ProcessResourceUsageEvent.user_cpu_ns[ns] "
+	    "ProcessResourceUsageEvent.system_cpu_ns[ns] "
+	    "ProcessResourceUsageEvent.max_rss_bytes[bytes] "));
+	ck_assert_ptr_nonnull(strstr(tg_cstr(&units),
+	    "ConnectionClosedWire.duration_us[us] "));
+	tg_free(&units);
+}
+END_TEST
+
 /* Read the first n bytes; return the note's offset (n for none). */
 static uint64_t
 read_prefix(struct rec *r, const struct tg *t, size_t n)
@@ -312,6 +359,7 @@ suite_trace(void)
 	tcase_add_loop_test(tc, reads_cleanly, 0,
 	    (int)(sizeof reals / sizeof reals[0]));
 	tcase_add_test(tc, real_trace_through_a_pipe);
+	tcase_add_test(tc, annotations_in_real_trace);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("damaged");
 	tcase_set_timeout(tc, 120);
