@@ -146,14 +146,15 @@ d9t_req_init(const struct d9t_app *app, struct d9t_req *q)
 }
 
 const struct d9m_analysis *
-d9t_analysis(struct d9t_app *app)
+d9t_analysis(struct d9t_app *app, int tasks_only)
 {
 	struct d9t_req q;
 	void *stale, *a;
 
 	d9t_req_init(app, &q);
 	q.task = q.loc = D9_NONE;
-	a = d9t_jobs_get(app->jobs, D9T_J_ANALYSIS, &q, &stale);
+	a = d9t_jobs_get(app->jobs, tasks_only ? D9T_J_TASKS : D9T_J_ANALYSIS,
+	    &q, &stale);
 	if (a == NULL) {
 		app->updating = 1;
 		a = stale;

@@ -113,8 +113,9 @@ void	d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out,
 /* loc, or "..." and its tail after a '/' when longer than max. */
 void	d9t_short_loc(const char *loc, size_t max, char *out, size_t cap);
 uint64_t d9t_task_id(const struct d9t_app *app, uint32_t row);
-/* The analysis of the current window, or NULL while it is computed. */
-const struct d9m_analysis *d9t_analysis(struct d9t_app *app);
+/* The analysis of the current window (tasks_only: just the task
+ * section), or NULL while it is computed. */
+const struct d9m_analysis *d9t_analysis(struct d9t_app *app, int tasks_only);
 void	d9t_req_init(const struct d9t_app *app, struct d9t_req *q);
 /* Wake that preceded poll p (ANALYSIS 5.1 with the stale-wake fix). */
 uint32_t d9t_wake_of(const struct d9t_app *app, uint32_t p, uint64_t *eff);

@@ -46,7 +46,7 @@ drop(enum d9t_job k, void *p)
 {
 	if (p == NULL)
 		return;
-	if (k == D9T_J_ANALYSIS) {
+	if (k == D9T_J_ANALYSIS || k == D9T_J_TASKS) {
 		d9m_analysis_free(p);
 		free(p);
 	} else if (k == D9T_J_SPANS) {
@@ -63,7 +63,7 @@ drop(enum d9t_job k, void *p)
 static void *
 compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 {
-	if (k == D9T_J_ANALYSIS) {
+	if (k == D9T_J_ANALYSIS || k == D9T_J_TASKS) {
 		struct d9m_analysis *a = calloc(1, sizeof *a);
 		struct d9m_analysis_opts o;
 
@@ -74,6 +74,16 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 		o.win.hi = q->hi;
 		o.worst = q->worst;
 		o.resolver = j->r;
+		if (k == D9T_J_TASKS) {
+			a->win = o.win;
+			a->leak_loc = D9_NONE;
+			if (d9m_an_tasks(j->m, &o, a) < 0) {
+				d9m_analysis_free(a);
+				free(a);
+				return NULL;
+			}
+			return a;
+		}
 		if (d9m_analyze(j->m, &o, a) < 0) {
 			free(a);
 			return NULL;

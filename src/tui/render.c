@@ -18,11 +18,14 @@ static void
 header(struct d9t_app *app, struct d9t_canvas *cv)
 {
 	char in[96], a[40], b[40], d[32], wall[48] = "", line[512];
-	const char *p = app->npaths ? app->paths[0] : "-";
+	const char *p = app->npaths ? app->paths[0] : "-", *slash;
 	const struct d9m_model *m = app->m;
 	int have = 0;
 	int64_t wl;
 
+	/* the name, not the path: the window must fit in 80 columns */
+	if ((slash = strrchr(p, '/')) != NULL && slash[1] != '\0')
+		p = slash + 1;
 	d9_text_safe(in, sizeof in, p, strlen(p));
 	if (app->npaths > 1)
 		snprintf(in + strlen(in), sizeof in - strlen(in), " +%zu",

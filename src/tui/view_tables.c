@@ -37,7 +37,7 @@ computing(struct d9t_app *app, struct d9t_list *l, const void *r)
 void
 d9t_build_tasks(struct d9t_app *app, struct d9t_list *l)
 {
-	const struct d9m_analysis *a = d9t_analysis(app);
+	const struct d9m_analysis *a = d9t_analysis(app, 1);
 
 	if (computing(app, l, a))
 		return;
@@ -145,7 +145,7 @@ void
 d9t_build_report(struct d9t_app *app, struct d9t_list *l)
 {
 	static const char *const sev[] = { "info", "WARNING", "CRITICAL" };
-	const struct d9m_analysis *a = d9t_analysis(app);
+	const struct d9m_analysis *a = d9t_analysis(app, 0);
 	struct d9a_out o;
 	char *buf = NULL;
 	size_t len = 0;

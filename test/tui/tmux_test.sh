@@ -13,6 +13,9 @@ fails=0
 checks=0
 T() { tmux -L "$sock" "$@"; }
 trap 'T kill-server 2>/dev/null' EXIT INT TERM
+# a session that outlives the others, so the server never exits between
+# two tests (killing the last session would end it)
+T new-session -d -s keep -x 20 -y 5 "sleep 600"
 
 start() {	# start W H CMD...
 	w=$1 h=$2
