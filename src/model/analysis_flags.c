@@ -60,7 +60,7 @@ long_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		uint32_t p = ac->worst[i].poll, t = m->polls.task[p];
 		uint64_t d = m->polls.end[p] - m->polls.start[p];
 
-		if (d <= 10000000)
+		if (d <= 10000000 || listed == 5)
 			break;
 		listed++;
 		flag(a, d > 50000000 ? D9M_CRITICAL : D9M_WARNING, "long-poll",

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tmux_test.sh PROGRAM: screen tests of the browser. Drives PROGRAM (the
-# d9top binary, or d9top-tui-driver until main.c calls d9t_run) inside
+# d9top binary) inside
 # tmux at 160x48 and 80x24 with send-keys and reads the screen with
 # capture-pane. Needs D9_TRACES; skipped (77) without tmux.
 set -u
