@@ -30,6 +30,7 @@
 #include "base/vec.h"
 #include "symbolize/demangle.h"
 #include "symbolize/die.h"
+#include "symbolize/dwcheck.h"
 #include "symbolize/dwarf.h"
 #include "symbolize/hmap.h"
 #include "symbolize/inltree.h"
@@ -382,6 +383,10 @@ d9s_dwarf_open(struct d9s_dwarf **out, const char *path, struct d9_err *e)
 	 */
 	dwarf_set_de_alloc_flag(0);
 	d9s_hmap_init(&d->tree_of);
+	if ((rc = d9s_dwcheck_lists(path, e)) != 0) {
+		d9s_dwarf_free(&d);
+		return rc;
+	}
 	rc = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
 	    NULL, NULL, &d->dbg, NULL, 0, NULL, &err);
 	if (rc != DW_DLV_OK) {
