@@ -1,10 +1,12 @@
 #!/bin/sh
-# tmux_test.sh PROGRAM: screen tests of the browser. Drives PROGRAM (the
-# d9top binary) inside
+# tmux_test.sh PROGRAM [D9DEMO]: screen tests of the browser. Drives
+# PROGRAM (the d9top binary), on the shared traces and on a recording
+# D9DEMO (examples/d9demo, libd9rec) makes, inside
 # tmux at 160x48 and 80x24 with send-keys and reads the screen with
 # capture-pane. Needs D9_TRACES; skipped (77) without tmux.
 set -u
 prog=$1
+d9demo=${2:-}
 traces=${D9_TRACES:?}
 demo=$traces/demo-2026-06.bin.gz
 command -v tmux >/dev/null 2>&1 || { echo "no tmux: skipped"; exit 77; }
@@ -122,6 +124,22 @@ T new-session -d -s s -x 100 -y 30 \
 expect "ascii timeline" "w0    |"
 keys q
 expect "ascii quit" "EXITED 0"
+
+if [ -n "$d9demo" ]; then
+	echo "# a recording made with libd9rec (examples/d9demo)"
+	rec=$(mktemp -d /tmp/d9t-rec-XXXXXX)
+	"$d9demo" --out "$rec/trace" --seconds 2 >/dev/null 2>&1
+	start 120 40 "$prog" "$rec/trace"
+	expect "recording loaded" "2 workers"
+	keys w
+	# d9demo's planted long poll: crunch_numbers for tens of ms
+	expect "recording worst poll" "examples/d9demo.c:crunch"
+	keys Enter
+	expect "recording on-CPU stack" "crunch_numbers"
+	keys q q
+	expect "recording quit" "EXITED 0"
+	rm -rf "$rec"
+fi
 
 echo "# nothing readable"
 start 80 24 "$prog" /dev/null
