@@ -86,6 +86,7 @@ struct smap {
 	uint32_t	 name;		/* schema name string id */
 	const struct d9p_schema *s;
 	uint32_t	*keys;		/* field name string ids */
+	uint64_t	 known;		/* bit i: field i is one the kind reads */
 };
 
 struct d9m_builder {
@@ -197,6 +198,9 @@ on_schema(void *ctx, struct d9p_schema *s)
 				break;
 			}
 	}
+	for (int i = 0; i < MAXF; i++)
+		if (sm->f[i] >= 0 && sm->f[i] < 64)
+			sm->known |= 1ull << sm->f[i];
 	s->user = sm;
 	return 0;
 }
@@ -404,10 +408,11 @@ pair_set(uint32_t **keys, uint32_t **vals, size_t *n, size_t *cap,
 	return 0;
 }
 
-/* Field list of an event: every field but the ones in skip (indexes). */
+/* Field list of an event: every field, or (skip_known) every field the
+ * kind does not read itself. */
 static uint32_t
 field_list(struct d9m_builder *b, const struct smap *sm,
-    const struct d9p_value *v, const int16_t *skip, int nskip, int *any)
+    const struct d9p_value *v, int skip_known, int *any)
 {
 	const struct d9p_schema *s = sm->s;
 	uint64_t pairs[64];
@@ -415,13 +420,9 @@ field_list(struct d9m_builder *b, const struct smap *sm,
 
 	*any = 0;
 	for (uint16_t i = 0; i < s->nfields && n < 64; i++) {
-		int skipped = 0;
 		uint32_t key, val;
 
-		for (int j = 0; j < nskip; j++)
-			if (skip[j] == (int16_t)i)
-				skipped = 1;
-		if (skipped)
+		if (skip_known && i < 64 && (sm->known >> i & 1))
 			continue;
 		*any = 1;
 		key = sm->keys[i];
@@ -437,8 +438,9 @@ field_list(struct d9m_builder *b, const struct smap *sm,
 				    k, kl) << 32 | d9_intern(&b->m->strs, x, xl);
 			continue;
 		}
-		val = value_text(b, &v[i]);
-		if (val == D9_NONE)
+		if (v[i].cache != NULL && *v[i].cache != D9_NONE)
+			val = *v[i].cache;	/* pooled, already interned */
+		else if ((val = value_text(b, &v[i])) == D9_NONE)
 			val = b->null_id;
 		pairs[n++] = (uint64_t)key << 32 | val;
 	}
@@ -584,7 +586,7 @@ add_span(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 		m->spanev.span_id[row] = u64_or(sm, v, 0, 0);
 		return 0;
 	}
-	m->spanev.fields[row] = field_list(b, sm, v, sm->f, 4, &any);
+	m->spanev.fields[row] = field_list(b, sm, v, 1, &any);
 	if (!any)
 		m->spanev.fields[row] = D9_NONE;
 	return 0;
@@ -649,7 +651,7 @@ add_custom(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 	m->custom.ts[row] = ts;
 	m->custom.name[row] = sm->name;
 	m->custom.seg[row] = b->seg;
-	m->custom.fields[row] = field_list(b, sm, v, NULL, 0, &any);
+	m->custom.fields[row] = field_list(b, sm, v, 0, &any);
 	return 0;
 }
 

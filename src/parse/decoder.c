@@ -460,6 +460,79 @@ frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 	return 0;
 }
 
+/*
+ * The common cases of a field, inline: integers, bools and pooled
+ * strings, optional or not, whose bytes are all there. Anything else,
+ * and anything short or wrong, goes through decode_value from the
+ * field's first byte again.
+ */
+static inline int
+decode_field(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
+    struct d9p_value *v)
+{
+	size_t pos0 = b->pos;
+	uint8_t t = tag & (uint8_t)~D9_FT_OPTIONAL;
+	const uint8_t *p;
+	uint32_t id;
+
+	v->type = t;
+	v->unresolved = 0;
+	v->count = 0;
+	v->u = 0;
+	v->p = NULL;
+	v->cache = NULL;
+	if (tag & D9_FT_OPTIONAL) {
+		if (b->pos >= b->n)
+			goto slow;
+		if (b->p[b->pos++] == 0) {
+			v->present = 0;
+			return 0;
+		}
+	}
+	p = b->p + b->pos;
+	switch (t) {
+	case D9_FT_VARINT:
+		if (d9_buf_leb128(b, &v->u) < 0)
+			goto slow;
+		break;
+	case D9_FT_U8:
+	case D9_FT_BOOL:
+		if (b->pos >= b->n)
+			goto slow;
+		v->u = t == D9_FT_BOOL ? p[0] != 0 : p[0];
+		b->pos++;
+		break;
+	case D9_FT_U32:
+		if (d9_buf_u32(b, &id) < 0)
+			goto slow;
+		v->u = id;
+		break;
+	case D9_FT_POOLED_STRING: {
+		struct d9p_pool_entry *pe;
+
+		if (d9_buf_u32(b, &id) < 0)
+			goto slow;
+		v->u = id;
+		pe = d9p_pool_get(&d->strings, id);
+		if (pe == NULL)
+			v->unresolved = 1;
+		else {
+			v->p = pe->p;
+			v->count = pe->len;
+			v->cache = &pe->cache;
+		}
+		break;
+	}
+	default:
+		goto slow;
+	}
+	v->present = 1;
+	return 0;
+slow:
+	b->pos = pos0;
+	return decode_value(d, b, tag, v, 0);
+}
+
 static int
 frame_event(struct d9p_decoder *d, struct d9_buf *b)
 {
@@ -482,7 +555,7 @@ frame_event(struct d9p_decoder *d, struct d9_buf *b)
 		uint8_t tag = s->fields[i].type |
 		    (s->fields[i].optional ? D9_FT_OPTIONAL : 0);
 
-		if ((rc = decode_value(d, b, tag, &d->vals[i], 0)) != 0)
+		if ((rc = decode_field(d, b, tag, &d->vals[i])) != 0)
 			return rc;
 	}
 	ts = d->base + delta;
