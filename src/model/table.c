@@ -74,43 +74,46 @@ int
 d9m_tab_permute(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
     size_t n)
 {
-	size_t *cap = (size_t *)tab + 1;
+	size_t maxel = 0;
+	char *tmp;
 
-	for (size_t c = 0; c < d->ncols; c++) {
+	/* gather each column into one scratch buffer and copy it back: the
+	 * columns keep their memory, so no fresh pages are touched per
+	 * column (page faults were a fifth of the load time) */
+	for (size_t c = 0; c < d->ncols; c++)
+		maxel = d->cols[c].elem > maxel ? d->cols[c].elem : maxel;
+	if (n > 0 && (tmp = malloc(n * maxel)) == NULL)
+		return -1;
+	for (size_t c = 0; n > 0 && c < d->ncols; c++) {
 		void **p = colp(tab, &d->cols[c]);
 		size_t el = d->cols[c].elem;
-		char *src = *p, *dst;
+		char *src = *p;
 
-		if (n == 0)
-			continue;
-		dst = malloc(n * el);
-		if (dst == NULL)
-			return -1;
 		switch (el) {
 		case 8:
 			for (size_t i = 0; i < n; i++)
-				((uint64_t *)(void *)dst)[i] =
+				((uint64_t *)(void *)tmp)[i] =
 				    ((uint64_t *)(void *)src)[perm[i]];
 			break;
 		case 4:
 			for (size_t i = 0; i < n; i++)
-				((uint32_t *)(void *)dst)[i] =
+				((uint32_t *)(void *)tmp)[i] =
 				    ((uint32_t *)(void *)src)[perm[i]];
 			break;
 		case 1:
 			for (size_t i = 0; i < n; i++)
-				dst[i] = src[perm[i]];
+				tmp[i] = src[perm[i]];
 			break;
 		default:
 			for (size_t i = 0; i < n; i++)
-				memcpy(dst + i * el, src + (size_t)perm[i] * el,
+				memcpy(tmp + i * el, src + (size_t)perm[i] * el,
 				    el);
 		}
-		free(src);
-		*p = dst;
+		memcpy(src, tmp, n * el);
 	}
+	if (n > 0)
+		free(tmp);
 	*(size_t *)tab = n;
-	*cap = n;
 	return 0;
 }
 
