@@ -2,6 +2,13 @@
  * main.c: d9top. Parse the command line, load the inputs into a model,
  * analyse the window and print one of the renderings. Exit status: 0 ok,
  * 1 bad input (nothing could be read), 2 bad usage.
+ *
+ * Every run has a resolver (src/symbolize/resolver.h): the trace's own
+ * symbol table comes first, the resolver names what it leaves unnamed
+ * from the recorded maps, --binary, --debug-dir and --kallsyms. Its
+ * messages go to stderr as they arise (after the browser has closed
+ * the terminal, in browse mode); its warnings also join the model's
+ * errors, so --json lists them.
  */
 #include <math.h>
 #ifdef __GLIBC__
@@ -14,8 +21,10 @@
 #include "app/opts.h"
 #include "app/output.h"
 #include "model/analysis.h"
+#include "model/frames.h"
 #include "model/model.h"
 #include "symbolize/addr2line.h"
+#include "symbolize/resolver.h"
 #include "tui/tui.h"
 
 #ifndef D9TOP_VERSION
@@ -27,6 +36,42 @@ print_note(void *ctx, const char *msg)
 {
 	(void)ctx;
 	fprintf(stderr, "d9top: %s\n", msg);
+}
+
+/* The resolver for o; NULL and a message on stderr when a file given is
+ * unusable. m may be NULL (bound at the first lookup). */
+static struct d9m_resolver *
+resolver_of(const struct d9a_opts *o, const struct d9m_model *m, int speak)
+{
+	struct d9s_resolver_opts ro;
+	struct d9m_resolver *r;
+	struct d9_err e;
+
+	memset(&ro, 0, sizeof ro);
+	ro.binaries = o->binaries;
+	ro.nbinaries = o->nbinaries;
+	ro.debug_dir = o->debug_dir;
+	ro.kallsyms = o->kallsyms;
+	ro.have_load_base = o->have_load_base;
+	ro.load_base = o->load_base;
+	ro.note = speak && !o->quiet ? print_note : NULL;
+	if (d9s_resolver_new(m, &ro, &r, &e) != 0) {
+		fprintf(stderr, "d9top: %s\n", e.msg);
+		return NULL;
+	}
+	return r;
+}
+
+/* The resolver's warnings so far, from the first not yet copied. */
+static void
+copy_warnings(struct d9m_resolver *r, struct d9m_model *m, size_t *done)
+{
+	size_t n;
+	const struct d9s_note *nt = d9s_resolver_notes(r, &n);
+
+	for (; *done < n; (*done)++)
+		if (nt[*done].warning)
+			d9m_model_add_error(m, nt[*done].msg);
 }
 
 static struct d9m_window
@@ -50,11 +95,17 @@ run(const struct d9a_opts *o)
 	struct d9m_analysis a;
 	struct d9m_analysis_opts ao;
 	struct d9a_out out;
+	struct d9m_resolver *res;
+	size_t copied = 0;
 	int rc = 1;
 
 	if (m == NULL) {
 		fprintf(stderr, "d9top: out of memory\n");
 		return 1;
+	}
+	if ((res = resolver_of(o, NULL, 1)) == NULL) {
+		d9m_model_free(&m);
+		return 2;
 	}
 	if (d9m_model_load(m, o->paths, o->npaths, NULL,
 	    o->quiet ? NULL : print_note, NULL, &st) < 0 ||
@@ -70,13 +121,17 @@ run(const struct d9a_opts *o)
 	ao.win = window_of(o, m);
 	ao.worst = o->worst;
 	ao.chain_task = o->have_chain ? o->chain : 0;
+	ao.resolver = res;
 	if (d9m_analyze(m, &ao, &a) < 0) {
 		fprintf(stderr, "d9top: out of memory\n");
 		goto out;
 	}
+	/* the analysis looked up every address: the files are all tried */
+	copy_warnings(res, m, &copied);
 	memset(&out, 0, sizeof out);
 	out.m = m;
 	out.a = &a;
+	out.r = res;
 	out.f = stdout;
 	out.inputs = o->paths;
 	out.ninputs = o->npaths;
@@ -95,6 +150,7 @@ run(const struct d9a_opts *o)
 	d9m_analysis_free(&a);
 	rc = fflush(stdout) == 0 ? 0 : 1;
 out:
+	d9s_resolver_free(&res);
 	d9m_model_free(&m);
 	return rc;
 }
@@ -103,14 +159,27 @@ static int
 browse(const struct d9a_opts *o)
 {
 	struct d9t_config cfg;
+	struct d9m_resolver *res;
+	const struct d9s_note *nt;
+	size_t n;
+	int rc;
 
+	/* silent while the browser owns the terminal; told afterwards */
+	if ((res = resolver_of(o, NULL, 0)) == NULL)
+		return 2;
 	d9t_config_init(&cfg);
 	cfg.worst = o->worst;
 	cfg.have_window = o->have_window;
 	cfg.win_lo_ms = o->win_lo_ms;
 	cfg.win_hi_ms = o->win_hi_ms;
 	cfg.quiet = o->quiet;
-	return d9t_run(o->paths, o->npaths, &cfg);
+	cfg.resolver = res;
+	rc = d9t_run(o->paths, o->npaths, &cfg);
+	nt = d9s_resolver_notes(res, &n);
+	for (size_t i = 0; i < n && !o->quiet; i++)
+		print_note(NULL, nt[i].msg);
+	d9s_resolver_free(&res);
+	return rc;
 }
 
 int
@@ -134,11 +203,10 @@ main(int argc, char **argv)
 		d9a_opts_free(&o);
 		return 2;
 	}
-	if (o.follow || o.nbinaries > 0 || o.debug_dir != NULL) {
+	if (o.follow) {
 		/* accepted by the parser (DESIGN.md), not built yet: say so
-		 * instead of silently ignoring them */
-		fprintf(stderr, "d9top: %s is not supported yet\n", o.follow ?
-		    "--follow" : o.nbinaries ? "--binary" : "--debug-dir");
+		 * instead of silently ignoring it */
+		fprintf(stderr, "d9top: --follow is not supported yet\n");
 		d9a_opts_free(&o);
 		return 2;
 	}

@@ -10,7 +10,8 @@
 #include "app/opts.h"
 
 enum { O_REPORT, O_JSON, O_WINDOW, O_WORST, O_CHAIN, O_FOLDED, O_BINARY,
-    O_DEBUG_DIR, O_FOLLOW, O_QUIET, O_VERSION, O_HELP, O_ADDR2LINE };
+    O_DEBUG_DIR, O_LOAD_BASE, O_KALLSYMS, O_FOLLOW, O_QUIET, O_VERSION,
+    O_HELP, O_ADDR2LINE };
 
 static const struct opt {
 	const char	*name;
@@ -26,9 +27,14 @@ static const struct opt {
 	{ "--chain", O_CHAIN, "TASK", "with --json/--report: the wake chain of TASK" },
 	{ "--folded", O_FOLDED, "cpu|offcpu|alloc", "print folded stacks "
 	    "(flamegraph.pl / inferno input) and exit" },
-	{ "--binary", O_BINARY, "ELF", "DWARF for raw addresses (repeatable)" },
-	{ "--debug-dir", O_DEBUG_DIR, "DIR", "find debug files by build id "
-	    "under DIR" },
+	{ "--binary", O_BINARY, "ELF", "names for addresses the trace leaves "
+	    "unnamed (repeatable)" },
+	{ "--debug-dir", O_DEBUG_DIR, "DIR", "find binaries and debug files "
+	    "by build id under DIR" },
+	{ "--load-base", O_LOAD_BASE, "ADDR", "where the first --binary was "
+	    "loaded (else inferred)" },
+	{ "--kallsyms", O_KALLSYMS, "FILE", "name kernel frames from a copy "
+	    "of /proc/kallsyms" },
 	{ "--follow", O_FOLLOW, NULL, "keep reading new segments (directory or "
 	    "stdin)" },
 	{ "--quiet", O_QUIET, NULL, "do not print input problems on stderr" },
@@ -123,6 +129,7 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		const struct opt *op = NULL;
 		size_t nlen;
 		uint64_t u;
+		char *end;
 
 		if (no_more || a[0] != '-' || strcmp(a, "-") == 0) {
 			o->paths[o->npaths++] = a;
@@ -171,6 +178,18 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		case O_QUIET: o->quiet = 1; break;
 		case O_DEBUG_DIR: o->debug_dir = v; break;
 		case O_BINARY: o->binaries[o->nbinaries++] = v; break;
+		case O_KALLSYMS: o->kallsyms = v; break;
+		case O_LOAD_BASE:
+			errno = 0;
+			o->load_base = strtoull(v, &end, 0);
+			if (*v < '0' || *v > '9' || *end != '\0' ||
+			    errno != 0) {
+				snprintf(err, errlen, "--load-base wants an "
+				    "address (0x... or decimal), got '%s'", v);
+				return -1;
+			}
+			o->have_load_base = 1;
+			break;
 		case O_WINDOW:
 			if (parse_window(o, v) < 0) {
 				snprintf(err, errlen, "--window wants A..B in "
@@ -205,6 +224,10 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 			o->folded = v;
 			break;
 		}
+	}
+	if (o->have_load_base && o->nbinaries == 0) {
+		snprintf(err, errlen, "--load-base needs --binary");
+		return -1;
 	}
 	if (o->npaths == 0 && o->mode != D9A_HELP && o->mode != D9A_VERSION) {
 		snprintf(err, errlen, "no trace given (a file, a directory, "

@@ -25,6 +25,9 @@ struct d9a_opts {
 	const char	**binaries;
 	size_t		 nbinaries;
 	const char	*debug_dir;
+	const char	*kallsyms;
+	int		 have_load_base;
+	uint64_t	 load_base;	/* --load-base: first --binary's base */
 	int		 follow;
 	int		 quiet;
 	int		 addr2line_argc;	/* arguments after --addr2line */

@@ -114,7 +114,8 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 
 	if (max == 0)
 		return 0;
-	if ((first == m->symbols.n || !d9m_symbol_known(m, seg, addr)) &&
+	if ((first == m->symbols.n || !d9m_symbol_known(m, seg, addr) ||
+	    strncmp(d9m_str(m, m->symbols.name[first]), "[kernel]", 8) == 0) &&
 	    r != NULL && r->resolve != NULL) {
 		n = r->resolve(r->ctx, m, seg, addr, is_return, out, max);
 		if (n > 0)

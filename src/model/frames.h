@@ -19,7 +19,9 @@ struct d9m_frame {
 	uint32_t	 line;		/* 0 when unknown */
 	uint8_t		 inlined;	/* an inline level, not the outermost */
 	uint8_t		 kernel;	/* kernel address (top bit set) */
-	char		 hex[24];	/* "0x..." of the address */
+	/* "0x..." of the address; a resolver may add the module,
+	 * "0x... (libfoo.so)", or mark a kernel one, "[kernel] 0x..." */
+	char		 hex[64];
 };
 
 struct d9m_resolver {

@@ -6,6 +6,7 @@
  * out never move. Demangled ELF symbol names are kept per module (symbol
  * index -> string) so a function is demangled once.
  */
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -272,5 +273,35 @@ d9s_symbolizer_info(const struct d9s_symbolizer *sym, uint32_t module,
 	info->no_debug = m->debug_path == NULL ? m->nodebug.msg : NULL;
 	info->build_id = m->elf.build_id;
 	info->build_id_len = m->elf.build_id_len;
+	info->vaddr_lo = info->vaddr_hi = info->exec_lo = info->exec_hi = 0;
+	for (size_t i = 0; i < m->elf.nseg; i++) {
+		const struct d9s_segment *s = &m->elf.seg[i];
+		uint64_t end = s->vaddr + s->memsz;
+		int first = info->vaddr_lo == info->vaddr_hi;
+
+		if (first || s->vaddr < info->vaddr_lo)
+			info->vaddr_lo = s->vaddr;
+		if (first || end > info->vaddr_hi)
+			info->vaddr_hi = end;
+		if (!(s->flags & PF_X))
+			continue;
+		first = info->exec_lo == info->exec_hi;
+		if (first || s->vaddr < info->exec_lo)
+			info->exec_lo = s->vaddr;
+		if (first || end > info->exec_hi)
+			info->exec_hi = end;
+	}
+	return 0;
+}
+
+int
+d9s_symbolizer_symbols(const struct d9s_symbolizer *sym, uint32_t module,
+    const struct d9s_elfsyms **syms, struct d9_err *e)
+{
+	const struct smod *sm = get_mod(sym, module, e);
+
+	if (sm == NULL)
+		return -D9_ERR_USAGE;
+	*syms = sm->m->syms;
 	return 0;
 }

@@ -38,6 +38,7 @@
 #include "symbolize/dwarf.h"
 
 struct d9s_symbolizer;
+struct d9s_elfsyms;
 
 struct d9s_module_info {
 	const char	*path;
@@ -45,6 +46,10 @@ struct d9s_module_info {
 	const char	*no_debug;	/* why there is none, or NULL */
 	const uint8_t	*build_id;
 	size_t		 build_id_len;
+	uint64_t	 vaddr_lo;	/* lowest PT_LOAD p_vaddr */
+	uint64_t	 vaddr_hi;	/* end of the highest PT_LOAD */
+	uint64_t	 exec_lo;	/* span of the executable PT_LOADs */
+	uint64_t	 exec_hi;	/* (lo == hi: none) */
 };
 
 int	d9s_symbolizer_new(struct d9s_symbolizer **out, struct d9_err *e);
@@ -72,5 +77,9 @@ int	d9s_symbolizer_file_addr(const struct d9s_symbolizer *sym,
 	    struct d9_err *e);
 int	d9s_symbolizer_info(const struct d9s_symbolizer *sym, uint32_t module,
 	    struct d9s_module_info *info, struct d9_err *e);
+/* The module's ELF symbol table (raw names; load-bias inference). */
+int	d9s_symbolizer_symbols(const struct d9s_symbolizer *sym,
+	    uint32_t module, const struct d9s_elfsyms **syms,
+	    struct d9_err *e);
 
 #endif

@@ -20,6 +20,8 @@ static const struct {
 	{ "compare",	suite_compare },
 	{ "unit",	suite_unit },
 	{ "files",	suite_files },
+	{ "resolve",	suite_resolve },
+	{ "demo",	suite_demo },
 };
 
 int

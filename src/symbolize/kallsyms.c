@@ -1,0 +1,146 @@
+/*
+ * kallsyms.c: the file is read whole; names are copied into an arena and
+ * the (address, name) pairs sorted once. Lines that do not parse are
+ * skipped, as /proc/kallsyms has no other format to be strict about.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/vec.h"
+#include "symbolize/kallsyms.h"
+
+struct ksym {
+	uint64_t	 addr;
+	const char	*name;
+};
+
+struct d9s_kallsyms {
+	struct ksym	*sym;
+	size_t		 n, cap;
+	struct d9_arena	 arena;
+};
+
+static int
+cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* One line; 1 when it is a text symbol, stored. -1 on no memory. */
+static int
+parse_line(struct d9s_kallsyms *k, char *line, size_t *zero)
+{
+	char *end, *type, *name, *stop;
+	uint64_t addr;
+
+	errno = 0;
+	addr = strtoull(line, &end, 16);
+	if (end == line || errno != 0 || (*end != ' ' && *end != '\t'))
+		return 0;
+	type = end + strspn(end, " \t");
+	if (strchr("tTwW", *type) == NULL || *type == '\0' ||
+	    (type[1] != ' ' && type[1] != '\t'))
+		return 0;
+	name = type + 1 + strspn(type + 1, " \t");
+	stop = name + strcspn(name, " \t\r\n");
+	if (stop == name)
+		return 0;
+	if (addr == 0) {
+		(*zero)++;
+		return 0;
+	}
+	if (d9_grow(&k->sym, &k->cap, k->n + 1, sizeof *k->sym) == -1)
+		return -1;
+	*stop = '\0';
+	k->sym[k->n].addr = addr;
+	if ((k->sym[k->n].name = d9_arena_memdup(&k->arena, name,
+	    (size_t)(stop - name) + 1)) == NULL)
+		return -1;
+	k->n++;
+	return 1;
+}
+
+int
+d9s_kallsyms_load(struct d9s_kallsyms **out, const char *path,
+    struct d9_err *e)
+{
+	struct d9s_kallsyms *k;
+	char *line = NULL;
+	size_t cap = 0, zero = 0;
+	FILE *f;
+
+	*out = NULL;
+	if ((f = fopen(path, "r")) == NULL)
+		return d9_err_set(e, D9_ERR_IO, 0, "%s: %s", path,
+		    strerror(errno));
+	if ((k = calloc(1, sizeof *k)) == NULL) {
+		fclose(f);
+		return d9_err_set(e, D9_ERR_NOMEM, 0, "kallsyms");
+	}
+	d9_arena_init(&k->arena, 0);
+	while (getline(&line, &cap, f) != -1)
+		if (parse_line(k, line, &zero) < 0) {
+			free(line);
+			fclose(f);
+			d9s_kallsyms_free(&k);
+			return d9_err_set(e, D9_ERR_NOMEM, 0, "kallsyms");
+		}
+	free(line);
+	if (ferror(f)) {
+		fclose(f);
+		d9s_kallsyms_free(&k);
+		return d9_err_set(e, D9_ERR_IO, 0, "%s: read error", path);
+	}
+	fclose(f);
+	if (k->n == 0) {
+		d9s_kallsyms_free(&k);
+		return d9_err_set(e, D9_ERR_BAD_VALUE, 0, zero > 0 ?
+		    "%s: every address is zero (read under kptr_restrict; "
+		    "copy /proc/kallsyms as root)" : "%s: no kernel text "
+		    "symbols (not a /proc/kallsyms copy?)", path);
+	}
+	qsort(k->sym, k->n, sizeof *k->sym, cmp_ksym);
+	*out = k;
+	return 0;
+}
+
+void
+d9s_kallsyms_free(struct d9s_kallsyms **kp)
+{
+	struct d9s_kallsyms *k = *kp;
+
+	if (k == NULL)
+		return;
+	free(k->sym);
+	d9_arena_free(&k->arena);
+	free(k);
+	*kp = NULL;
+}
+
+const char *
+d9s_kallsyms_find(const struct d9s_kallsyms *k, uint64_t addr)
+{
+	size_t lo = 0, hi = k->n;
+
+	/* first symbol above addr; the one before it holds addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->sym[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo == 0 ? NULL : k->sym[lo - 1].name;
+}
+
+size_t
+d9s_kallsyms_count(const struct d9s_kallsyms *k)
+{
+	return k->n;
+}

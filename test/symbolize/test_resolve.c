@@ -1,0 +1,424 @@
+/*
+ * test_resolve.c: d9top naming the addresses a trace leaves unnamed
+ * (src/symbolize/resolver.h), end to end through `d9top --json`:
+ *
+ *  - a dial9-like trace (no maps) of the test program c_o2_v5, its
+ *    addresses moved by an ASLR bias, whose symbol table names only some
+ *    of them: --binary infers the bias and names the rest, --load-base
+ *    gives the same answer, too few named addresses give no bias;
+ *  - a libd9rec-like trace (ProcMapsEntry rows, no symbol table): the
+ *    recorded path is used when its build id matches and refused, with a
+ *    message, when not; a missing file is found through --binary or, as
+ *    a separate debug file, through --debug-dir;
+ *  - kernel addresses labelled "[kernel] 0x...", or named by --kallsyms.
+ *
+ * Every trace has one poll on worker 0 (thread 100) with three on-CPU
+ * samples of one callchain, so its frames appear in worstPolls.
+ */
+#include <check.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../e2e/minijson.h"
+#include "../e2e/run.h"
+#include "../unit/mktrace.h"
+#include "suites.h"
+#include "symbolize/elffile.h"
+#include "tutil.h"
+
+#define BIAS		((uint64_t)0x55d4c0000000)
+#define MAP_BASE	((uint64_t)0x7f1234500000)
+#define T0		1000000000ULL
+#define S_MAPS		40		/* our schema id for ProcMapsEntry */
+
+/* Callchain of the test program, leaf first. */
+static const char *const chain_fns[] = { "op_c", "op_b", "parse_arg",
+	"build_and_weigh", "fib", "op_a", "main", "_start" };
+#define NCHAIN (sizeof chain_fns / sizeof chain_fns[0])
+
+struct prog {
+	const char	*path;
+	uint64_t	 addr[NCHAIN];	/* link address inside each function */
+	char		 id[2 * D9S_BUILD_ID_MAX + 1];
+	uint64_t	 exec_off, exec_vaddr, exec_size;
+};
+
+static int
+load_prog(struct prog *p)
+{
+	struct d9s_elffile f;
+	struct d9_err e;
+
+	memset(p, 0, sizeof *p);
+	if ((p->path = prog_path("C_O2_V5")) == NULL)
+		return -1;
+	ck_assert_int_eq(d9s_elffile_open(&f, p->path, &e), 0);
+	for (size_t i = 0; i < NCHAIN; i++) {
+		for (size_t k = 0; k < f.syms.n; k++)
+			if (strcmp(f.syms.sym[k].name, chain_fns[i]) == 0 &&
+			    f.syms.sym[k].size >= 2)
+				/* mid-function: addr - 1 is inside too */
+				p->addr[i] = f.syms.sym[k].addr +
+				    f.syms.sym[k].size / 2;
+		ck_assert_msg(p->addr[i] != 0, "no %s in %s", chain_fns[i],
+		    p->path);
+	}
+	for (size_t k = 0; k < f.nseg; k++)
+		if (f.seg[k].flags & 1) {	/* PF_X */
+			p->exec_off = f.seg[k].off;
+			p->exec_vaddr = f.seg[k].vaddr;
+			p->exec_size = f.seg[k].filesz;
+		}
+	ck_assert_uint_gt(f.build_id_len, 0);
+	d9s_build_id_hex(f.build_id, f.build_id_len, p->id);
+	d9s_elffile_close(&f);
+	return 0;
+}
+
+static void
+d9top_env(void)
+{
+	const char *top = prog_path("D9TOP");
+
+	ck_assert_msg(top != NULL, "D9TOP=path not given");
+	setenv("D9TOP", top, 1);
+}
+
+/* The poll and its samples; chain holds runtime addresses. */
+static void
+poll_with_samples(struct mt *m, size_t n, const uint64_t *chain)
+{
+	mt_unpark(m, T0, 0, 0, 100, 0);
+	mt_poll_start(m, T0 + 1000, 0, 1, "src/main.rs:1:1");
+	for (int k = 0; k < 3; k++)
+		mt_cpu(m, T0 + 2000000 + (uint64_t)k * 1000000, 100, 0, n,
+		    chain);
+	mt_poll_end(m, T0 + 20000000, 0);
+	mt_park(m, T0 + 21000000, 0, 0, 100);
+}
+
+/* A dial9-like trace: biased chain, the first nnamed functions (from the
+ * root end) named in the symbol table, parse_arg as "[unknown] 0x...". */
+static char *
+dial9_trace(const struct prog *p, size_t nnamed)
+{
+	uint64_t chain[NCHAIN];
+	char ph[64];
+	struct mt m;
+	char *path;
+
+	for (size_t i = 0; i < NCHAIN; i++)
+		chain[i] = p->addr[i] + BIAS;
+	mt_begin(&m);
+	poll_with_samples(&m, NCHAIN, chain);
+	for (size_t i = NCHAIN; i-- > NCHAIN - nnamed; )
+		mt_symbol(&m, chain[i], chain_fns[i], 0);
+	snprintf(ph, sizeof ph, "[unknown] 0x%" PRIx64, chain[2]);
+	mt_symbol(&m, chain[2], ph, 0);
+	path = mt_write(&m);
+	tg_free(&m.tg);
+	return path;
+}
+
+static int
+has_frame(const char *json, const char *name)
+{
+	char q[128];
+
+	snprintf(q, sizeof q, "\"%s\"", name);
+	return strstr(json, q) != NULL;
+}
+
+START_TEST(test_dial9_bias)
+{
+	struct prog p;
+	struct run_result r0, r1, r2;
+	char *trace, hex[32];
+
+	if (load_prog(&p) != 0)
+		return;
+	d9top_env();
+	trace = dial9_trace(&p, 5);
+
+	/* without --binary the three stay unnamed */
+	run_d9top(&r0, NULL, "--json '%s'", trace);
+	ck_assert_msg(r0.status == 0, "%s", r0.err);
+	for (size_t i = 3; i < NCHAIN; i++)
+		ck_assert_msg(has_frame(r0.out, chain_fns[i]), "no %s",
+		    chain_fns[i]);
+	snprintf(hex, sizeof hex, "\"0x%" PRIx64 "\"", p.addr[0] + BIAS);
+	ck_assert_msg(strstr(r0.out, hex) != NULL, "no %s in %s", hex, r0.out);
+	ck_assert(!has_frame(r0.out, "op_c"));
+
+	/* --binary: bias inferred from the five names, the rest named */
+	run_d9top(&r1, NULL, "--json --binary '%s' '%s'", p.path, trace);
+	ck_assert_msg(r1.status == 0, "%s", r1.err);
+	for (size_t i = 0; i < NCHAIN; i++)
+		ck_assert_msg(has_frame(r1.out, chain_fns[i]), "no %s: %s",
+		    chain_fns[i], r1.out);
+	ck_assert_msg(strstr(r1.out, "0x55d4c") == NULL, "%s", r1.out);
+	ck_assert_msg(strstr(r1.err, "load bias 0x55d4c0000000 inferred "
+	    "from 5 of 5 named addresses") != NULL, "%s", r1.err);
+
+	/* --load-base: the same frames (PIE: lowest PT_LOAD at 0) */
+	run_d9top(&r2, NULL, "--json --binary '%s' --load-base 0x55d4c0000000"
+	    " '%s'", p.path, trace);
+	ck_assert_msg(r2.status == 0, "%s", r2.err);
+	ck_assert_str_eq(r2.out, r1.out);
+	ck_assert_msg(strstr(r2.err, "from --load-base") != NULL, "%s",
+	    r2.err);
+	run_free(&r0);
+	run_free(&r1);
+	run_free(&r2);
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
+START_TEST(test_dial9_too_few)
+{
+	struct prog p;
+	struct run_result r;
+	char *trace;
+
+	if (load_prog(&p) != 0)
+		return;
+	d9top_env();
+	trace = dial9_trace(&p, 2);
+	run_d9top(&r, NULL, "--json --binary '%s' '%s'", p.path, trace);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "no load bias: only 2 of 2") != NULL,
+	    "%s", r.err);
+	ck_assert(!has_frame(r.out, "op_c"));
+	run_free(&r);
+	/* a wrong --load-base names nothing, a bad one is refused */
+	run_d9top(&r, NULL, "--json --binary '%s' --load-base 0x1000 '%s'",
+	    p.path, trace);
+	ck_assert_int_eq(r.status, 0);
+	ck_assert(!has_frame(r.out, "op_c"));
+	run_free(&r);
+	run_d9top(&r, NULL, "--json --load-base 0x1000 '%s'", trace);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--load-base needs --binary"));
+	run_free(&r);
+	run_d9top(&r, NULL, "--json --binary /nonexistent '%s'", trace);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--binary /nonexistent"));
+	run_free(&r);
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
+/* A libd9rec-like trace: one executable mapping of `path` with build id
+ * `id`, the chain inside it, no symbol table. */
+static char *
+maps_trace(const struct prog *p, const char *path, const char *id)
+{
+	static const struct tg_field f[] = { { "start", 9 }, { "end", 9 },
+		{ "file_offset", 9 }, { "path", 4 }, { "build_id", 4 } };
+	uint64_t chain[NCHAIN], page = p->exec_off & ~(uint64_t)0xfff;
+	uint64_t start = MAP_BASE + (p->exec_vaddr & ~(uint64_t)0xfff);
+	uint64_t len = (p->exec_vaddr & 0xfff) + p->exec_size;
+	struct mt m;
+	char *out;
+
+	for (size_t i = 0; i < NCHAIN; i++)
+		chain[i] = p->addr[i] + MAP_BASE;
+	mt_begin(&m);
+	tg_schema(&m.tg, S_MAPS, "ProcMapsEntry", 1, 5, f);
+	poll_with_samples(&m, NCHAIN, chain);
+	tg_event(&m.tg, S_MAPS, 0);
+	tg_leb(&m.tg, start);
+	tg_leb(&m.tg, start + ((len + 0xfff) & ~(uint64_t)0xfff));
+	tg_leb(&m.tg, page);
+	tg_str32(&m.tg, path);
+	tg_str32(&m.tg, id);
+	out = mt_write(&m);
+	tg_free(&m.tg);
+	return out;
+}
+
+static void
+copy_file(const char *from, const char *to)
+{
+	size_t n;
+	char *b = read_all(from, &n);
+
+	ck_assert_ptr_nonnull(b);
+	write_all(to, b, n);
+	free(b);
+}
+
+static void
+assert_named(const char *json)
+{
+	for (size_t i = 0; i < NCHAIN; i++)
+		ck_assert_msg(has_frame(json, chain_fns[i]), "no %s: %s",
+		    chain_fns[i], json);
+	ck_assert_msg(strstr(json, "0x7f12345") == NULL, "%s", json);
+}
+
+START_TEST(test_maps)
+{
+	struct prog p;
+	struct tdir d;
+	struct run_result r;
+	char app[PATH_MAX], gone[PATH_MAX], label[96], msg[PATH_MAX + 256];
+	char *trace;
+	const char *fake = "00112233445566778899aabbccddeeff00112233";
+
+	if (load_prog(&p) != 0)
+		return;
+	d9top_env();
+	tdir_make(&d);
+	copy_file(p.path, tdir_file(&d, "app", app));
+
+	/* the recorded path, right build id */
+	trace = maps_trace(&p, app, p.id);
+	run_d9top(&r, NULL, "--json '%s'", trace);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	assert_named(r.out);
+	ck_assert_str_eq(r.err, "");
+	run_free(&r);
+	unlink(trace);
+	free(trace);
+
+	/* another build id: refused, told once, frames keep the module */
+	trace = maps_trace(&p, app, fake);
+	run_d9top(&r, NULL, "--json '%s'", trace);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	snprintf(msg, sizeof msg, "d9top: %s: build id differs from the "
+	    "trace's (%s vs %s), not used\n", app, p.id, fake);
+	ck_assert_str_eq(r.err, msg);
+	ck_assert_ptr_nonnull(strstr(r.out, "build id differs"));
+	snprintf(label, sizeof label, "\"0x%" PRIx64 " (app)\"",
+	    p.addr[0] + MAP_BASE);
+	ck_assert_msg(strstr(r.out, label) != NULL, "no %s: %s", label,
+	    r.out);
+	ck_assert(!has_frame(r.out, "op_c"));
+	run_free(&r);
+	unlink(trace);
+	free(trace);
+
+	/* the recorded file is gone: --binary with its build id */
+	trace = maps_trace(&p, tdir_file(&d, "gone", gone), p.id);
+	run_d9top(&r, NULL, "--json '%s'", trace);
+	ck_assert_ptr_nonnull(strstr(r.err, "its addresses stay unnamed"));
+	ck_assert(!has_frame(r.out, "op_c"));
+	run_free(&r);
+	run_d9top(&r, NULL, "--json --binary '%s' '%s'", app, trace);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	assert_named(r.out);
+	ck_assert_str_eq(r.err, "");
+	run_free(&r);
+
+	/* ... or its separate debug file under --debug-dir */
+	if (prog_path("OBJCOPY") != NULL) {
+		char dbg[PATH_MAX + 32], cmd[5 * PATH_MAX];
+
+		snprintf(dbg, sizeof dbg, "%s/.build-id/%.2s", d.path, p.id);
+		snprintf(cmd, sizeof cmd, "mkdir -p '%s' && '%s' "
+		    "--only-keep-debug '%s' '%s/%s.debug'", dbg,
+		    prog_path("OBJCOPY"), app, dbg, p.id + 2);
+		ck_assert_int_eq(system(cmd), 0);
+		run_d9top(&r, NULL, "--json --debug-dir '%s' '%s'", d.path,
+		    trace);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		assert_named(r.out);
+		run_free(&r);
+	}
+	unlink(trace);
+	free(trace);
+	tdir_remove(&d);
+}
+END_TEST
+
+/* The frames of the worst poll's first CPU stack, comma-joined. */
+static void
+assert_frames(const char *json, const char *want)
+{
+	char err[128], got[1024] = "";
+	struct mj *doc = mj_parse(json, err, sizeof err);
+	const struct mj *f;
+
+	ck_assert_msg(doc != NULL, "%s", err);
+	f = mj_get(doc, "worstPolls.0.cpuStacks.0.frames");
+	ck_assert_ptr_nonnull(f);
+	for (size_t i = 0; i < f->n; i++)
+		snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s",
+		    i ? "," : "", f->kids[i].str);
+	ck_assert_str_eq(got, want);
+	mj_free(doc);
+}
+
+START_TEST(test_kernel)
+{
+	static const char ks[] =
+	    "0000000000000000 A fixed_percpu_data\n"
+	    "ffffffff81000000 T _stext\n"
+	    "ffffffff81001000 T schedule\n"
+	    "ffffffff81001800 d some_data\n"
+	    "ffffffff81002000 t futex_wait\n"
+	    "ffffffff81003000 T do_syscall_64\n"
+	    "ffffffffc0001000 t nf_hook\t[nf_tables]\n";
+	uint64_t chain[] = { 0xffffffff81001900ULL, 0xffffffff81002001ULL,
+		0xffffffff81003010ULL, 0x401000 };
+	struct tdir d;
+	struct run_result r;
+	struct mt m;
+	char kpath[PATH_MAX], zpath[PATH_MAX], *trace;
+
+	d9top_env();
+	tdir_make(&d);
+	write_all(tdir_file(&d, "kallsyms", kpath), ks, sizeof ks - 1);
+	write_all(tdir_file(&d, "zero", zpath),
+	    "0000000000000000 T schedule\n", 28);
+	mt_begin(&m);
+	poll_with_samples(&m, 4, chain);
+	/* the recorder's placeholder for an unreadable kallsyms */
+	mt_symbol(&m, chain[2], "[kernel] 0xffffffff81003010", 0);
+	trace = mt_write(&m);
+	tg_free(&m.tg);
+
+	run_d9top(&r, NULL, "--json '%s'", trace);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert(has_frame(r.out, "[kernel] 0xffffffff81001900"));
+	ck_assert(has_frame(r.out, "[kernel] 0xffffffff81002001"));
+	ck_assert(has_frame(r.out, "[kernel] 0xffffffff81003010"));
+	ck_assert(has_frame(r.out, "0x401000"));
+	run_free(&r);
+
+	/* nearest lower text symbol; the return address looks at addr - 1 */
+	run_d9top(&r, NULL, "--json --kallsyms '%s' '%s'", kpath, trace);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	assert_frames(r.out, "schedule,futex_wait,do_syscall_64,0x401000");
+	run_free(&r);
+
+	run_d9top(&r, NULL, "--json --kallsyms '%s' '%s'", zpath, trace);
+	ck_assert_int_eq(r.status, 2);
+	ck_assert_msg(strstr(r.err, "kptr_restrict") != NULL, "%s", r.err);
+	run_free(&r);
+	unlink(trace);
+	free(trace);
+	tdir_remove(&d);
+}
+END_TEST
+
+Suite *
+suite_resolve(void)
+{
+	Suite *s = suite_create("resolve");
+	TCase *tc = tcase_create("resolve");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_dial9_bias);
+	tcase_add_test(tc, test_dial9_too_few);
+	tcase_add_test(tc, test_maps);
+	tcase_add_test(tc, test_kernel);
+	suite_add_tcase(s, tc);
+	return s;
+}
