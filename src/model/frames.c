@@ -3,8 +3,7 @@
  * arrival), so one address's inline levels are adjacent; a repeated
  * (address, depth) keeps the latest definition.
  */
-#include <inttypes.h>
-#include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,25 +83,45 @@ sym_first(const struct d9m_model *m, uint32_t seg, uint64_t addr)
 	return m->symbols.n;
 }
 
+/* Whether row r names its address only by a recorder's placeholder:
+ * 1 "[unknown]"/"[symbolize-failed]", 2 "[kernel]" (kallsyms was
+ * unreadable; a resolver may still name it), else 0. */
+static int
+placeholder(const struct d9m_model *m, size_t r)
+{
+	const char *name = d9m_str(m, m->symbols.name[r]);
+
+	if (name[0] != '[')
+		return 0;
+	if (strncmp(name, "[unknown]", 9) == 0 ||
+	    strncmp(name, "[symbolize-failed]", 18) == 0)
+		return 1;
+	return strncmp(name, "[kernel]", 8) == 0 ? 2 : 0;
+}
+
 int
 d9m_symbol_known(const struct d9m_model *m, uint32_t seg, uint64_t addr)
 {
 	size_t r = sym_first(m, seg, addr);
-	const char *name;
 
-	if (r == m->symbols.n)
-		return 0;
-	name = d9m_str(m, m->symbols.name[r]);
-	return strncmp(name, "[unknown]", 9) != 0 &&
-	    strncmp(name, "[symbolize-failed]", 18) != 0;
+	return r < m->symbols.n && placeholder(m, r) != 1;
 }
 
+/* Every frame starts as the bare address (no snprintf: this runs for
+ * each frame of each stack shown). */
 static void
 hex_frame(struct d9m_frame *f, uint64_t addr)
 {
-	memset(f, 0, sizeof *f);
-	snprintf(f->hex, sizeof f->hex, "0x%" PRIx64, addr);
+	static const char digits[] = "0123456789abcdef";
+	size_t n = (size_t)(67 - __builtin_clzll(addr | 1)) / 4;
+
+	memset(f, 0, offsetof(struct d9m_frame, hex));
 	f->kernel = addr >> 63;
+	f->hex[0] = '0';
+	f->hex[1] = 'x';
+	f->hex[2 + n] = '\0';
+	for (size_t i = n + 1; i >= 2; i--, addr >>= 4)
+		f->hex[i] = digits[addr & 15];
 }
 
 size_t
@@ -111,12 +130,12 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
     size_t max)
 {
 	size_t first = sym_first(m, seg, addr), last, n = 0;
+	struct d9m_frame bare;
 
 	if (max == 0)
 		return 0;
-	if ((first == m->symbols.n || !d9m_symbol_known(m, seg, addr) ||
-	    strncmp(d9m_str(m, m->symbols.name[first]), "[kernel]", 8) == 0) &&
-	    r != NULL && r->resolve != NULL) {
+	if (r != NULL && r->resolve != NULL &&
+	    (first == m->symbols.n || placeholder(m, first) != 0)) {
 		n = r->resolve(r->ctx, m, seg, addr, is_return, out, max);
 		if (n > 0)
 			return n;
@@ -131,6 +150,7 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 		;
 	/* innermost (highest depth) first; of equal depths the latest,
 	 * which is the highest row of its run */
+	hex_frame(&bare, addr);
 	for (size_t i = last + 1, prev = SIZE_MAX; i-- > first && n < max; ) {
 		struct d9m_frame *f;
 
@@ -138,7 +158,7 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 			continue;
 		prev = m->symbols.depth[i];
 		f = &out[n++];
-		hex_frame(f, addr);
+		*f = bare;
 		f->name = m->symbols.name[i] != D9_NONE ?
 		    d9m_str(m, m->symbols.name[i]) : NULL;
 		f->file = m->symbols.file[i] != D9_NONE ?
