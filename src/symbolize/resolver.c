@@ -293,6 +293,16 @@ open_file(struct res *r, struct mapfile *f)
 	memset(&info, 0, sizeof info);
 	f->state = MF_NONE;
 	set_base(f->base, path);
+	/* a --binary with the recorded build id (the file is open already)
+	 * or, when none was recorded, the same name */
+	for (size_t k = 0; k < r->nbins; k++)
+		if (len > 0 ? r->bins[k].info.build_id_len == len &&
+		    memcmp(r->bins[k].info.build_id, id, len) == 0 :
+		    strcmp(r->bins[k].base, f->base) == 0) {
+			f->mod = r->bins[k].mod;
+			f->state = MF_OK;
+			return;
+		}
 	if (d9s_symbolizer_add(r->sym, path, NULL, 0, &f->mod, &e) != 0)
 		snprintf(why, sizeof why, "%s", e.msg);
 	else if (len == 0 || (d9s_symbolizer_info(r->sym, f->mod, &info,
@@ -309,13 +319,6 @@ open_file(struct res *r, struct mapfile *f)
 		say(r, 1, "%s: build id differs from the trace's (%s vs %s), "
 		    "not used", path, have, want);
 	}
-	for (size_t k = 0; k < r->nbins && len > 0; k++)
-		if (r->bins[k].info.build_id_len == len &&
-		    memcmp(r->bins[k].info.build_id, id, len) == 0) {
-			f->mod = r->bins[k].mod;
-			f->state = MF_OK;
-			return;
-		}
 	if (len > 0 && by_debug_dir(r, id, len, &f->mod) == 0) {
 		f->state = MF_OK;
 		f->debug_only = 1;

@@ -316,6 +316,20 @@ START_TEST(test_maps)
 	ck_assert_str_eq(r.err, "");
 	run_free(&r);
 
+	/* no build id recorded: a --binary of the same name */
+	{
+		char moved[PATH_MAX + 8], *t2;
+
+		snprintf(moved, sizeof moved, "%s/old/app", d.path);
+		t2 = maps_trace(&p, moved, "");
+		run_d9top(&r, NULL, "--json --binary '%s' '%s'", app, t2);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		assert_named(r.out);
+		run_free(&r);
+		unlink(t2);
+		free(t2);
+	}
+
 	/* ... or its separate debug file under --debug-dir */
 	if (prog_path("OBJCOPY") != NULL) {
 		char dbg[PATH_MAX + 32], cmd[5 * PATH_MAX];
