@@ -198,6 +198,7 @@ on_schema(void *ctx, struct d9p_schema *s)
 				break;
 			}
 	}
+	sm->known = 0;
 	for (int i = 0; i < MAXF; i++)
 		if (sm->f[i] >= 0 && sm->f[i] < 64)
 			sm->known |= 1ull << sm->f[i];
