@@ -139,7 +139,8 @@ d9m_tab_sort(void *tab, const struct d9m_tabdesc *d)
 
 /*
  * One LSD radix sort for both uses: `items` are either the keys
- * themselves (key == NULL) or row numbers into key[]. 11-bit digits of
+ * themselves (key == NULL) or row numbers into key[]. 11- or 16-bit
+ * digits of
  * (key - min) from bit `first` up; digits equal for every key are
  * skipped; stable.
  */
@@ -149,7 +150,10 @@ static int
 radix(uint64_t *items, size_t n, const uint64_t *key, unsigned first)
 {
 	uint64_t lo = UINT64_MAX, hi = 0, *tmp, *a = items, *b;
-	size_t count[2048];
+	/* wide digits pay off once the count array is small next to n */
+	unsigned bits = n >= (1u << 17) ? 16 : 11;
+	size_t nb = (size_t)1 << bits, mask = nb - 1;
+	uint32_t *count;
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t k = ITEM_KEY(items[i]);
@@ -159,24 +163,30 @@ radix(uint64_t *items, size_t n, const uint64_t *key, unsigned first)
 	}
 	if (n < 2 || lo == hi)
 		return 0;
-	if ((tmp = malloc(n * sizeof *tmp)) == NULL)
+	tmp = malloc(n * sizeof *tmp);
+	count = malloc(nb * sizeof *count);
+	if (tmp == NULL || count == NULL || n > UINT32_MAX) {
+		free(tmp);
+		free(count);
 		return -1;
+	}
 	b = tmp;
 	for (unsigned shift = first; shift < 64 && ((hi - lo) >> shift) != 0;
-	    shift += 11) {
+	    shift += bits) {
 		uint64_t *t;
+		uint32_t sum = 0;
 
-		memset(count, 0, sizeof count);
+		memset(count, 0, nb * sizeof *count);
 		for (size_t i = 0; i < n; i++)
-			count[((ITEM_KEY(a[i]) - lo) >> shift) & 2047]++;
-		for (size_t i = 0, sum = 0; i < 2048; i++) {
-			size_t c = count[i];
+			count[((ITEM_KEY(a[i]) - lo) >> shift) & mask]++;
+		for (size_t i = 0; i < nb; i++) {
+			uint32_t c = count[i];
 
 			count[i] = sum;
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			b[count[((ITEM_KEY(a[i]) - lo) >> shift) & 2047]++] = a[i];
+			b[count[((ITEM_KEY(a[i]) - lo) >> shift) & mask]++] = a[i];
 		t = a;
 		a = b;
 		b = t;
@@ -184,6 +194,7 @@ radix(uint64_t *items, size_t n, const uint64_t *key, unsigned first)
 	if (a != items)
 		memcpy(items, a, n * sizeof *items);
 	free(tmp);
+	free(count);
 	return 0;
 }
 
