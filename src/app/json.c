@@ -285,6 +285,16 @@ d9a_json(const struct d9a_out *o)
 	cpu_and_sched(w, a);
 	spans(w, o);
 	memory(w, o);
+	d9a_jw_key(w, "waitingOn");
+	d9a_jw_arr(w);
+	for (size_t i = 0; i < a->nidle && i < 10; i++) {
+		d9a_jw_obj(w);
+		d9a_jw_ku64(w, "idleNs", a->idle[i].idle_ns);
+		d9a_jw_ku64(w, "count", a->idle[i].count);
+		frames(w, o, a->idle[i].seg, a->idle[i].stack, 0);
+		d9a_jw_end(w, '}');
+	}
+	d9a_jw_end(w, ']');
 	if (o->chain) {
 		d9a_jw_key(w, "wakeChain");
 		d9a_jw_arr(w);

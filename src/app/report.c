@@ -283,6 +283,28 @@ spans(const struct d9a_out *o)
 }
 
 static void
+waiting(const struct d9a_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	struct d9m_frame f[MAX_FRAMES];
+	char b[32], s[256];
+
+	if (a->nidle == 0)
+		return;
+	section(o->f, "WAITING ON (task dumps)");
+	fprintf(o->f, "%zu dumps of idle tasks, weighted by the idle gap each "
+	    "describes:\n", a->dumps);
+	for (size_t i = 0; i < a->nidle && i < 5; i++) {
+		size_t n = d9m_stack_frames(o->m, o->r, a->idle[i].seg,
+		    a->idle[i].stack, f, MAX_FRAMES);
+
+		fprintf(o->f, "%9s %6zux  %s\n", d9a_dur(b, sizeof b,
+		    a->idle[i].idle_ns), a->idle[i].count, n ?
+		    d9a_fit(s, sizeof s, d9m_frame_name(&f[0]), 60) : "");
+	}
+}
+
+static void
 memory(const struct d9a_out *o)
 {
 	const struct d9m_memory *mem = &o->a->mem;
@@ -356,6 +378,7 @@ d9a_report(const struct d9a_out *o)
 	hotspots(o);
 	queues(o);
 	spans(o);
+	waiting(o);
 	memory(o);
 	flags(o);
 }

@@ -438,6 +438,7 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	    d9m_an_cpu(m, o, a) < 0 || d9m_an_tasks(m, o, a) < 0 ||
 	    d9m_an_sched(m, o, a) < 0 || d9m_an_spans(m, o, a) < 0 ||
 	    d9m_an_memory(m, o, a) < 0 || d9m_an_setup(m, o, a) < 0 ||
+	    d9m_an_dumps(m, o, a) < 0 ||
 	    d9m_an_flags(m, o, a) < 0) {
 		d9m_analysis_free(a);
 		return -1;
@@ -469,6 +470,7 @@ d9m_analysis_free(struct d9m_analysis *a)
 	free(a->spans);
 	free(a->mem.sites);
 	free(a->chain);
+	free(a->idle);
 	free(a->flags);
 	memset(a, 0, sizeof *a);
 }

@@ -44,6 +44,13 @@ struct d9m_stack_group {
 	size_t		count;
 };
 
+/* Task dumps grouped by stack, weighted by the idle gap they describe. */
+struct d9m_idle_group {
+	uint32_t	stack, seg;
+	size_t		count;
+	uint64_t	idle_ns;
+};
+
 struct d9m_worst {
 	uint32_t	poll;		/* row in m->polls */
 	struct d9m_stack_group *cpu, *off;	/* groups, count descending */
@@ -139,6 +146,9 @@ struct d9m_analysis {
 
 	struct d9m_memory mem;
 
+	struct d9m_idle_group *idle;	/* by idle_ns descending */
+	size_t		nidle, dumps;
+
 	uint64_t	*chain;		/* wake chain task ids, woken first */
 	size_t		nchain;
 
@@ -183,6 +193,8 @@ int	d9m_an_sched(const struct d9m_model *, const struct d9m_analysis_opts *,
 int	d9m_an_spans(const struct d9m_model *, const struct d9m_analysis_opts *,
 	    struct d9m_analysis *);
 int	d9m_an_memory(const struct d9m_model *, const struct d9m_analysis_opts *,
+	    struct d9m_analysis *);
+int	d9m_an_dumps(const struct d9m_model *, const struct d9m_analysis_opts *,
 	    struct d9m_analysis *);
 int	d9m_an_setup(const struct d9m_model *, const struct d9m_analysis_opts *,
 	    struct d9m_analysis *);

@@ -327,3 +327,99 @@ d9m_wake_chain(const struct d9m_model *m, uint64_t task,
 	}
 	return n;
 }
+
+static int
+cmp_idle(const void *x, const void *y)
+{
+	const struct d9m_idle_group *a = x, *b = y;
+
+	if (a->stack != b->stack)
+		return a->stack < b->stack ? -1 : 1;
+	return a->seg < b->seg ? -1 : a->seg > b->seg;
+}
+
+static int
+cmp_idle_ns(const void *x, const void *y)
+{
+	const struct d9m_idle_group *a = x, *b = y;
+
+	if (a->idle_ns != b->idle_ns)
+		return a->idle_ns > b->idle_ns ? -1 : 1;
+	return a->stack < b->stack ? -1 : a->stack > b->stack;
+}
+
+/*
+ * ANALYSIS 5.4 with the right rule (15 #16): a TaskDumpEvent is stamped
+ * with the start of the poll after which the task went idle, so it
+ * describes the gap from that poll's end to the task's next poll (or
+ * the end of the trace), and weighs that gap.
+ */
+int
+d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	struct d9m_idle_group *g;
+	uint32_t *rows;
+	size_t *off, n = 0;
+
+	if (m->dumps.n == 0)
+		return 0;
+	if (polls_by_task(m, &rows, &off) < 0)
+		return -1;
+	g = malloc(m->dumps.n * sizeof *g);
+	if (g == NULL) {
+		free(rows);
+		free(off);
+		return -1;
+	}
+	for (size_t i = 0; i < m->dumps.n; i++) {
+		uint32_t t = m->dumps.task[i];
+		size_t lo, hi, k;
+		uint64_t ts = m->dumps.ts[i], end, next;
+
+		if (t == D9_NONE || !d9m_in_window(&o->win, ts))
+			continue;
+		/* the task's last poll starting at or before the stamp */
+		lo = off[t];
+		hi = off[t + 1];
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (m->polls.start[rows[mid]] <= ts)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == off[t])
+			continue;
+		k = lo - 1;
+		end = m->polls.end[rows[k]];
+		next = k + 1 < off[t + 1] ? m->polls.start[rows[k + 1]] :
+		    m->max_ts;
+		g[n].stack = m->dumps.stack[i];
+		g[n].seg = m->dumps.seg[i];
+		g[n].count = 1;
+		g[n++].idle_ns = next > end ? next - end : 0;
+	}
+	a->dumps = n;
+	qsort(g, n, sizeof *g, cmp_idle);
+	{
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (k > 0 && g[k - 1].stack == g[i].stack &&
+			    g[k - 1].seg == g[i].seg) {
+				g[k - 1].count++;
+				g[k - 1].idle_ns += g[i].idle_ns;
+			} else
+				g[k++] = g[i];
+		}
+		n = k;
+	}
+	qsort(g, n, sizeof *g, cmp_idle_ns);
+	a->idle = g;
+	a->nidle = n;
+	free(rows);
+	free(off);
+	return 0;
+}

@@ -8,7 +8,7 @@
 #include "mktrace.h"
 
 enum { S_START = 1, S_END, S_PARK, S_UNPARK, S_WAKE, S_SPAWN, S_TERM, S_CPU,
-    S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM };
+    S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP };
 
 void
 mt_begin(struct mt *m)
@@ -42,6 +42,8 @@ mt_begin(struct mt *m)
 	static const struct tg_field sym[] = { { "addr", 9 }, { "size", 9 },
 		{ "symbol_name", 4 }, { "inline_depth", 9 },
 		{ "source_file", 4 }, { "source_line", 9 } };
+	static const struct tg_field dump[] = { { "task_id", 9 },
+		{ "callchain", 8 } };
 #define S(id, name, f) tg_schema(&m->tg, id, name, 1, \
 	sizeof f / sizeof f[0], f)
 
@@ -63,6 +65,7 @@ mt_begin(struct mt *m)
 	S(S_FREE, "FreeEvent", freef);
 	S(S_META, "SegmentMetadataEvent", meta);
 	S(S_SYM, "SymbolTableEntry", sym);
+	S(S_DUMP, "TaskDumpEvent", dump);
 #undef S
 }
 
@@ -191,6 +194,15 @@ mt_free(struct mt *m, uint64_t ts, uint64_t addr, uint64_t size,
 	tg_leb(&m->tg, addr);
 	tg_leb(&m->tg, size);
 	tg_leb(&m->tg, alloc_ts);
+}
+
+void
+mt_dump(struct mt *m, uint64_t ts, uint64_t task, size_t n,
+    const uint64_t *frames)
+{
+	ev(m, S_DUMP, ts);
+	tg_leb(&m->tg, task);
+	tg_v_stack(&m->tg, n, frames);
 }
 
 void

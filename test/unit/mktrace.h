@@ -37,6 +37,8 @@ void	mt_alloc(struct mt *m, uint64_t ts, uint64_t size, uint64_t addr,
 	    size_t n, const uint64_t *frames);
 void	mt_free(struct mt *m, uint64_t ts, uint64_t addr, uint64_t size,
 	    uint64_t alloc_ts);
+void	mt_dump(struct mt *m, uint64_t ts, uint64_t task, size_t n,
+	    const uint64_t *frames);
 void	mt_meta(struct mt *m, const char *key, const char *value);
 void	mt_symbol(struct mt *m, uint64_t addr, const char *name,
 	    unsigned depth);

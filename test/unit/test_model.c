@@ -280,6 +280,32 @@ START_TEST(test_task_leak_rule)
 }
 END_TEST
 
+START_TEST(test_dumps_weigh_the_gap_after_their_poll)
+{
+	struct mt t;
+	struct d9m_model *m;
+	struct d9m_analysis a;
+	const uint64_t f1[] = { 0x100 }, f2[] = { 0x200 };
+
+	mt_begin(&t);
+	mt_poll_start(&t, 100, 0, 5, "d.rs:1:1");
+	mt_poll_end(&t, 200, 0);
+	mt_poll_start(&t, 1000, 0, 5, "d.rs:1:1");
+	mt_poll_end(&t, 1100, 0);
+	mt_dump(&t, 101, 5, 1, f1);	/* stamped with the first poll */
+	mt_dump(&t, 1001, 5, 1, f2);	/* the last poll: until trace end */
+	mt_wake(&t, 5000, 0, 5, 0);	/* trace end */
+	m = mt_finish(&t);
+	a = analyze(m, all, 0);
+	ck_assert_uint_eq(a.dumps, 2);
+	ck_assert_uint_eq(a.nidle, 2);
+	ck_assert_uint_eq(a.idle[0].idle_ns, 5000 - 1100);
+	ck_assert_uint_eq(a.idle[1].idle_ns, 1000 - 200);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_ranks_and_sort)
 {
 	uint64_t v[] = { 5, 3, 9, 1, 1, UINT64_MAX, 0 };
@@ -326,6 +352,7 @@ analysis_suite(void)
 	tcase_add_test(tc, test_memory_weights);
 	tcase_add_test(tc, test_wake_chain_and_window);
 	tcase_add_test(tc, test_task_leak_rule);
+	tcase_add_test(tc, test_dumps_weigh_the_gap_after_their_poll);
 	suite_add_tcase(s, tc);
 	return s;
 }
