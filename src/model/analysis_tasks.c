@@ -189,41 +189,6 @@ out:
 	return rc;
 }
 
-/* Poll rows grouped by task, each group sorted by start. */
-static int
-polls_by_task(const struct d9m_model *m, uint32_t **rows, size_t **off)
-{
-	size_t np = m->polls.n, nt = m->tasks.n;
-	uint32_t *perm = malloc((np ? np : 1) * sizeof *perm);
-	size_t *o = calloc(nt + 2, sizeof *o);
-	uint32_t *r = malloc((np ? np : 1) * sizeof *r);
-
-	*rows = NULL;
-	*off = NULL;
-	if (perm == NULL || o == NULL || r == NULL ||
-	    d9m_sort_perm(m->polls.start, np, perm) < 0) {
-		free(perm);
-		free(o);
-		free(r);
-		return -1;
-	}
-	for (size_t i = 0; i < np; i++)
-		if (m->polls.task[i] != D9_NONE)
-			o[m->polls.task[i] + 2]++;
-	for (size_t t = 0; t < nt; t++)
-		o[t + 2] += o[t + 1];
-	for (size_t i = 0; i < np; i++) {
-		uint32_t p = perm[i];
-
-		if (m->polls.task[p] != D9_NONE)
-			r[o[m->polls.task[p] + 1]++] = p;
-	}
-	free(perm);
-	*rows = r;
-	*off = o;
-	return 0;
-}
-
 /* Last wake of task t with lo < ts <= hi, or D9_NONE. */
 static uint32_t
 last_wake(const struct d9m_model *m, uint32_t t, uint64_t lo, int have_lo,
@@ -252,18 +217,14 @@ int
 d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	uint32_t *rows;
-	size_t *off, n = 0;
+	const uint32_t *rows = m->task_polls;
+	const size_t *off = m->task_polls_off;
+	size_t n = 0;
 	uint64_t *delays, worst = 0;
 
-	if (polls_by_task(m, &rows, &off) < 0)
-		return -1;
 	delays = malloc((m->polls.n ? m->polls.n : 1) * sizeof *delays);
-	if (delays == NULL) {
-		free(rows);
-		free(off);
+	if (delays == NULL)
 		return -1;
-	}
 	for (size_t t = 0; t < m->tasks.n; t++) {
 		if (m->wakes.by_woken_off[t] == m->wakes.by_woken_off[t + 1])
 			continue;	/* never woken: not instrumented */
@@ -296,8 +257,6 @@ d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	}
 	d9m_pct_of(delays, n, &a->sched);
 	free(delays);
-	free(rows);
-	free(off);
 	return 0;
 }
 
@@ -358,20 +317,16 @@ int
 d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
+	const uint32_t *rows = m->task_polls;
+	const size_t *off = m->task_polls_off;
 	struct d9m_idle_group *g;
-	uint32_t *rows;
-	size_t *off, n = 0;
+	size_t n = 0;
 
 	if (m->dumps.n == 0)
 		return 0;
-	if (polls_by_task(m, &rows, &off) < 0)
-		return -1;
 	g = malloc(m->dumps.n * sizeof *g);
-	if (g == NULL) {
-		free(rows);
-		free(off);
+	if (g == NULL)
 		return -1;
-	}
 	for (size_t i = 0; i < m->dumps.n; i++) {
 		uint32_t t = m->dumps.task[i];
 		size_t lo, hi, k;
@@ -419,7 +374,5 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	qsort(g, n, sizeof *g, cmp_idle_ns);
 	a->idle = g;
 	a->nidle = n;
-	free(rows);
-	free(off);
 	return 0;
 }

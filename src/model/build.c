@@ -525,16 +525,17 @@ add_wake(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
     const struct d9p_value *v)
 {
 	struct d9m_model *m = b->m;
-	size_t row = d9m_tab_push(&m->wakes, &d9m_desc_wakes);
+	uint32_t woken = task_row(m, u64_or(sm, v, 1, 0));
+	size_t row;
 
-	if (row == SIZE_MAX)
+	if (woken == D9_NONE)
+		return 0;	/* a wake of task 0 names nobody */
+	if ((row = d9m_tab_push(&m->wakes, &d9m_desc_wakes)) == SIZE_MAX)
 		return -1;
 	m->wakes.ts[row] = ts;
 	m->wakes.waker[row] = task_row(m, u64_or(sm, v, 0, 0));
-	m->wakes.woken[row] = task_row(m, u64_or(sm, v, 1, 0));
+	m->wakes.woken[row] = woken;
 	m->wakes.worker[row] = u32_or(sm, v, 2, D9_WORKER_NONE);
-	if (m->wakes.woken[row] == D9_NONE)
-		m->wakes.n--;	/* a wake of task 0 names nobody */
 	return 0;
 }
 

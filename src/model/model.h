@@ -274,6 +274,10 @@ struct d9m_model {
 	struct d9m_periods parks;
 	struct d9m_periods actives;
 	struct d9m_gaps	 gaps;
+	/* poll rows grouped by task, each group sorted by start:
+	 * task_polls[task_polls_off[t] .. task_polls_off[t + 1]) */
+	uint32_t	*task_polls;
+	size_t		*task_polls_off;	/* ntasks + 1 entries */
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */

@@ -9,6 +9,7 @@
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/frames.h"
+#include "model/table.h"
 #include "model/tables.h"
 #include "model/timeline.h"
 
@@ -30,6 +31,10 @@ d9m_timeline_free(struct d9m_model *m)
 	free(m->wakes.by_woken);
 	free(m->wakes.by_woken_off);
 	m->wakes.by_woken = m->wakes.by_woken_off = NULL;
+	free(m->task_polls);
+	free(m->task_polls_off);
+	m->task_polls = NULL;
+	m->task_polls_off = NULL;
 }
 
 static int
@@ -350,6 +355,39 @@ index_wakes(struct d9m_model *m)
 	return 0;
 }
 
+/* Poll rows grouped by task, each group sorted by start. */
+static int
+index_task_polls(struct d9m_model *m)
+{
+	size_t np = m->polls.n, nt = m->tasks.n;
+	uint32_t *perm = malloc((np ? np : 1) * sizeof *perm);
+	size_t *o = calloc(nt + 2, sizeof *o);
+	uint32_t *r = malloc((np ? np : 1) * sizeof *r);
+
+	if (perm == NULL || o == NULL || r == NULL ||
+	    d9m_sort_perm(m->polls.start, np, perm) < 0) {
+		free(perm);
+		free(o);
+		free(r);
+		return -1;
+	}
+	for (size_t i = 0; i < np; i++)
+		if (m->polls.task[i] != D9_NONE)
+			o[m->polls.task[i] + 2]++;
+	for (size_t t = 0; t < nt; t++)
+		o[t + 2] += o[t + 1];
+	for (size_t i = 0; i < np; i++) {
+		uint32_t p = perm[i];
+
+		if (m->polls.task[p] != D9_NONE)
+			r[o[m->polls.task[p] + 1]++] = p;
+	}
+	free(perm);
+	m->task_polls = r;
+	m->task_polls_off = o;
+	return 0;
+}
+
 static void
 name_runtimes(struct d9m_model *m)
 {
@@ -471,7 +509,8 @@ d9m_model_finish(struct d9m_model *m)
 		if (walk_worker(m, (uint32_t)w, order + off[w],
 		    off[w + 1] - off[w]) < 0)
 			goto out;
-	if (attribute_cpu(m) < 0 || index_wakes(m) < 0)
+	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
+	    index_task_polls(m) < 0)
 		goto out;
 	name_runtimes(m);
 	m->finished = 1;
