@@ -54,6 +54,22 @@ d9_intern_free(struct d9_intern *t)
 	memset(t, 0, sizeof *t);
 }
 
+int
+d9_intern_share(struct d9_intern *dst, const struct d9_intern *src)
+{
+	if (d9_dup(&dst->blob, src->blob, src->n, sizeof *src->blob) < 0 ||
+	    d9_dup(&dst->len, src->len, src->n, sizeof *src->len) < 0 ||
+	    d9_dup(&dst->hash, src->hash, src->n, sizeof *src->hash) < 0 ||
+	    d9_dup(&dst->slots, src->slots, src->nslots,
+	    sizeof *src->slots) < 0) {
+		d9_intern_free(dst);
+		return -1;
+	}
+	dst->n = dst->cap = src->n;
+	dst->nslots = src->nslots;
+	return 0;
+}
+
 static uint32_t
 lookup(const struct d9_intern *t, const void *p, size_t len, uint32_t h,
     size_t *slot)

@@ -26,6 +26,10 @@ struct d9_intern {
 
 void		 d9_intern_init(struct d9_intern *t, struct d9_arena *arena);
 void		 d9_intern_free(struct d9_intern *t);
+/* Make dst (initialised, empty) hold src's ids. The blobs are shared,
+ * not copied: src's arena must outlive dst. New ids go to dst's arena. */
+int		 d9_intern_share(struct d9_intern *dst,
+		    const struct d9_intern *src);
 /* The id of these bytes, added when new; D9_NONE when out of memory. */
 uint32_t	 d9_intern(struct d9_intern *t, const void *p, size_t len);
 /* The id if present, else D9_NONE. */

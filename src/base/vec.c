@@ -1,6 +1,7 @@
 /* vec.c: overflow-checked growth of realloc'd arrays. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/vec.h"
 
@@ -56,5 +57,19 @@ d9_grow_cols(size_t *cap, size_t need, size_t ncols, void **cols[],
 		*cols[i] = q;
 	}
 	*cap = c;
+	return 0;
+}
+
+int
+d9_dup(void *pp, const void *p, size_t n, size_t elem)
+{
+	void **d = pp;
+
+	*d = NULL;
+	if (n == 0)
+		return 0;
+	if (n > SIZE_MAX / elem || (*d = malloc(n * elem)) == NULL)
+		return -1;
+	memcpy(*d, p, n * elem);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/vec.h"
+#include "parse/follow.h"
 #include "model/build.h"
 #include "model/tables.h"
 #include "model/timeline.h"
@@ -59,6 +60,59 @@ d9m_model_free(struct d9m_model **pm)
 	*pm = NULL;
 }
 
+static int
+copy_tables(struct d9m_model *dst, const struct d9m_model *src)
+{
+	struct d9m_tabref td[32], ts[32];
+	size_t n = d9m_model_tables(dst, td, 32);
+
+	d9m_model_tables((struct d9m_model *)src, ts, 32);
+	for (size_t i = 0; i < n; i++)
+		if (d9m_tab_copy(td[i].tab, ts[i].tab, td[i].desc) < 0)
+			return -1;
+	dst->meta.legacy_wall = src->meta.legacy_wall;
+	return 0;
+}
+
+static int
+copy_maps(struct d9m_model *d, const struct d9m_model *s)
+{
+	if (d9_dup(&d->tasks.slots, s->tasks.slots, s->tasks.nslots,
+	    sizeof *s->tasks.slots) < 0 ||
+	    d9_dup(&d->tidmap_tid, s->tidmap_tid, s->tidmap_n,
+	    sizeof *s->tidmap_tid) < 0 ||
+	    d9_dup(&d->tidmap_worker, s->tidmap_worker, s->tidmap_n,
+	    sizeof *s->tidmap_worker) < 0 ||
+	    d9_dup(&d->tname_tid, s->tname_tid, s->tname_n,
+	    sizeof *s->tname_tid) < 0 ||
+	    d9_dup(&d->tname_name, s->tname_name, s->tname_n,
+	    sizeof *s->tname_name) < 0)
+		return -1;
+	d->tasks.nslots = s->tasks.nslots;
+	d->tidmap_n = d->tidmap_cap = s->tidmap_n;
+	d->tname_n = d->tname_cap = s->tname_n;
+	for (size_t i = 0; i < s->nerrors; i++)
+		if (d9m_model_add_error(d, s->errors[i]) < 0)
+			return -1;
+	return 0;
+}
+
+struct d9m_model *
+d9m_model_snapshot(const struct d9m_model *src)
+{
+	struct d9m_model *m = d9m_model_new();
+
+	if (m == NULL)
+		return NULL;
+	d9m_builder_free(m);
+	if (d9_intern_share(&m->strs, &src->strs) < 0 ||
+	    d9_intern_share(&m->stacks, &src->stacks) < 0 ||
+	    d9_intern_share(&m->lists, &src->lists) < 0 ||
+	    copy_tables(m, src) < 0 || copy_maps(m, src) < 0)
+		d9m_model_free(&m);
+	return m;
+}
+
 int
 d9m_model_add_error(struct d9m_model *m, const char *msg)
 {
@@ -107,6 +161,21 @@ d9m_model_load(struct d9m_model *m, const char *const *paths, size_t npaths,
 	d9m_builder_sink(m, &sink);
 	m->finished = 0;
 	return d9p_read_paths(paths, npaths, &sink, &o, stats);
+}
+
+int
+d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
+    struct d9p_progress *progress, struct d9p_read_stats *stats)
+{
+	struct load_note ln = { m, NULL, NULL };
+	struct d9p_read_opts o = { on_note, &ln, progress };
+	struct d9p_sink sink;
+
+	if (m->builder == NULL)
+		return -1;
+	d9m_builder_sink(m, &sink);
+	m->finished = 0;
+	return d9p_follow_poll(f, &sink, &o, stats);
 }
 
 uint32_t

@@ -295,8 +295,19 @@ int	 d9m_model_load(struct d9m_model *m, const char *const *paths,
 	    size_t npaths, struct d9p_progress *progress,
 	    void (*note)(void *, const char *), void *note_ctx,
 	    struct d9p_read_stats *stats);
+/* Read what is new in f's inputs (see parse/follow.h). */
+struct d9p_follow;
+int	 d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
+	    struct d9p_progress *progress, struct d9p_read_stats *stats);
 /* The sink that feeds this model (for callers driving the reader). */
 void	 d9m_model_sink(struct d9m_model *m, struct d9p_sink *sink);
+/*
+ * A copy of what src has loaded so far, not finished, that cannot load
+ * more (for showing a trace while it still loads). Strings and stacks are
+ * shared with src, whose arena must outlive the copy. NULL when out of
+ * memory.
+ */
+struct d9m_model *d9m_model_snapshot(const struct d9m_model *src);
 /* Sort every table by time and derive the timelines. */
 int	 d9m_model_finish(struct d9m_model *m);
 int	 d9m_model_add_error(struct d9m_model *m, const char *msg);

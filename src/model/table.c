@@ -36,6 +36,20 @@ d9m_tab_reserve(void *tab, const struct d9m_tabdesc *d, size_t want)
 	return 0;
 }
 
+int
+d9m_tab_copy(void *dst, const void *src, const struct d9m_tabdesc *d)
+{
+	size_t n = d9m_tab_n(src);
+
+	if (d9m_tab_reserve(dst, d, n ? n : 1) < 0)
+		return -1;
+	for (size_t i = 0; i < d->ncols; i++)
+		memcpy(*colp(dst, &d->cols[i]), *colp((void *)src, &d->cols[i]),
+		    n * d->cols[i].elem);
+	*(size_t *)dst = n;
+	return 0;
+}
+
 size_t
 d9m_tab_push(void *tab, const struct d9m_tabdesc *d)
 {

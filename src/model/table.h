@@ -29,6 +29,8 @@ size_t	d9m_tab_push(void *tab, const struct d9m_tabdesc *d);
 /* Make room for want rows in total. */
 int	d9m_tab_reserve(void *tab, const struct d9m_tabdesc *d, size_t want);
 void	d9m_tab_free(void *tab, const struct d9m_tabdesc *d);
+/* Make dst (empty) a copy of src's rows. */
+int	d9m_tab_copy(void *dst, const void *src, const struct d9m_tabdesc *d);
 /* Reorder every column by perm (new row i = old row perm[i]). */
 int	d9m_tab_permute(void *tab, const struct d9m_tabdesc *d,
 	    const uint32_t *perm, size_t n);

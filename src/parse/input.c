@@ -279,6 +279,12 @@ d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 	}
 }
 
+void
+d9p_input_rearm(struct d9p_input *in)
+{
+	in->eof = 0;
+}
+
 int
 d9p_input_pushback(struct d9p_input *in, const uint8_t *p, size_t n)
 {

@@ -1,8 +1,6 @@
 /*
- * reader.c: the window between input and decoder. Decoded bytes are
- * appended to a window; the decoder consumes whole frames from its front;
- * the unconsumed tail is moved to the front before the next read. A frame
- * larger than the window doubles it, up to MAX_WINDOW.
+ * reader.c: paths into streams: stdin, files, directories walked in
+ * version order (stream.c does the reading).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -14,197 +12,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "parse/input.h"
 #include "parse/reader.h"
-
-#define READ_CHUNK	(256 * 1024)
-#define MAX_WINDOW	(512u << 20)
-
-static void
-note(const struct d9p_read_opts *o, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-note(const struct d9p_read_opts *o, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (o && o->note)
-		o->note(o->note_ctx, msg);
-}
-
-struct window {
-	uint8_t	*p;
-	size_t	 len, cap;
-};
-
-static int
-window_room(struct window *w, size_t want)
-{
-	size_t nc = w->cap ? w->cap : 4 * READ_CHUNK;
-	uint8_t *q;
-
-	if (w->cap - w->len >= want)
-		return 0;
-	while (nc - w->len < want) {
-		if (nc >= MAX_WINDOW)
-			return -1;
-		nc *= 2;
-	}
-	if ((q = realloc(w->p, nc)) == NULL)
-		return -1;
-	w->p = q;
-	w->cap = nc;
-	return 0;
-}
-
-static int
-stream(struct d9p_input *in, struct d9p_decoder *dec, const char *name,
-    int in_dir, const struct d9p_read_opts *o, struct d9p_read_stats *st)
-{
-	struct window w = { NULL, 0, 0 };
-	uint64_t woff = 0;		/* decoded offset of w.p[0] */
-	size_t used;
-	int eof = 0, cut = 0, rc = 0, want_more = 1;
-	struct d9_err e;
-	uint64_t ev0 = d9p_decoder_events(dec), total = 0;
-	uint64_t consumed = 0, events = ev0;
-
-	for (;;) {
-		if (o->progress && atomic_load(&o->progress->cancel))
-			break;
-		if (!eof && want_more) {
-			ssize_t r;
-
-			if (window_room(&w, READ_CHUNK) < 0) {
-				note(o, "%s: byte %llu: frame larger than %u MiB",
-				    name, (unsigned long long)woff,
-				    MAX_WINDOW >> 20);
-				st->failed++;
-				break;
-			}
-			d9_err_clear(&e);
-			r = d9p_input_read(in, w.p + w.len, READ_CHUNK, &cut, &e);
-			if (o->progress) {
-				uint64_t c = d9p_input_consumed(in);
-
-				atomic_fetch_add(&o->progress->bytes_in,
-				    c - consumed);
-				consumed = c;
-			}
-			if (r < 0) {
-				note(o, "%s: byte %llu: %s", name,
-				    (unsigned long long)e.off, e.msg);
-				st->failed++;
-				/* decode what arrived before the bad data */
-				eof = 2;
-			} else if (r == 0)
-				eof = 1;
-			w.len += (size_t)(r > 0 ? r : 0);
-			total += (uint64_t)(r > 0 ? r : 0);
-		}
-		d9_err_clear(&e);
-		rc = d9p_decoder_feed(dec, w.p, w.len, woff, eof != 0,
-		    d9p_input_raw_since(in), &used, &e);
-		if (used > 0) {
-			memmove(w.p, w.p + used, w.len - used);
-			w.len -= used;
-			woff += used;
-		}
-		if (o->progress) {
-			uint64_t ev = d9p_decoder_events(dec);
-
-			atomic_fetch_add(&o->progress->events, ev - events);
-			events = ev;
-		}
-		if (rc == D9P_SWITCH) {
-			if (d9p_input_pushback(in, w.p, w.len) < 0) {
-				note(o, "%s: byte %llu: compressed data inside "
-				    "compressed data", name,
-				    (unsigned long long)woff);
-				st->failed++;
-				break;
-			}
-			total -= w.len;
-			w.len = 0;
-			eof = 0;
-			want_more = 1;
-			continue;
-		}
-		if (rc < 0) {
-			if (e.code == D9_ERR_NOMEM) {
-				free(w.p);
-				return -1;
-			}
-			if (eof == 2)
-				break;	/* a symptom of the damage noted above */
-			if (e.code == D9_ERR_BAD_MAGIC && in_dir &&
-			    d9p_decoder_events(dec) == ev0) {
-				note(o, "%s: not a dial9 trace, skipped", name);
-				st->skipped++;
-			} else {
-				note(o, "%s: byte %llu: %s%s", name,
-				    (unsigned long long)e.off, e.msg,
-				    d9p_decoder_events(dec) > ev0 ?
-				    "; later frames skipped" : "");
-				st->failed++;
-			}
-			break;
-		}
-		if (eof) {
-			if (eof == 2)
-				break;
-			if (total == 0 && !cut) {
-				note(o, "%s: empty input", name);
-				st->failed++;
-			} else if (rc == D9P_MORE) {
-				note(o, "%s: truncated at byte %llu", name,
-				    (unsigned long long)e.off);
-			} else if (cut) {
-				note(o, "%s: truncated at byte %llu "
-				    "(compressed data ends early)", name,
-				    (unsigned long long)woff);
-			}
-			break;
-		}
-		want_more = 1;
-	}
-	st->decoded += total;
-	st->consumed += d9p_input_consumed(in);
-	st->events += d9p_decoder_events(dec) - ev0;
-	if (d9p_decoder_events(dec) > ev0)
-		st->read_ok++;
-	free(w.p);
-	return 0;
-}
+#include "parse/stream.h"
 
 int
 d9p_read_fd(int fd, const char *name, int in_dir, const struct d9p_sink *sink,
     const struct d9p_read_opts *o, struct d9p_read_stats *st)
 {
-	struct d9p_input *in;
-	struct d9p_decoder *dec;
-	struct d9_err e;
+	struct d9p_stream *s = d9p_stream_open(fd, name, in_dir, sink, st);
 	int rc;
 
-	d9_err_clear(&e);
-	if (d9p_input_open_fd(&in, fd, &e) < 0)
+	if (s == NULL)
 		return -1;
-	if (d9p_decoder_new(&dec, sink) < 0) {
-		d9p_input_close(&in);
-		return -1;
-	}
-	st->inputs++;
-	if (sink->input)
-		sink->input(sink->ctx, name);
-	rc = stream(in, dec, name, in_dir, o, st);
-	d9p_decoder_free(&dec);
-	d9p_input_close(&in);
-	return rc;
+	rc = d9p_stream_pump(s, 0, o, st);
+	d9p_stream_close(&s, st);
+	return rc < 0 ? -1 : 0;
 }
 
 static int
@@ -213,12 +35,17 @@ path_cmp(const void *a, const void *b)
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int read_path(const char *path, int in_dir, const struct d9p_sink *,
-    const struct d9p_read_opts *, struct d9p_read_stats *, int depth);
+struct walk {
+	d9p_visit			 visit;
+	void				*ctx;
+	const struct d9p_read_opts	*o;
+	struct d9p_read_stats		*st;
+};
+
+static int walk_path(struct walk *wk, const char *path, int in_dir, int depth);
 
 static int
-read_dir(const char *path, const struct d9p_sink *sink,
-    const struct d9p_read_opts *o, struct d9p_read_stats *st, int depth)
+walk_dir(struct walk *wk, const char *path, int depth)
 {
 	DIR *dir = opendir(path);
 	struct dirent *de;
@@ -227,8 +54,8 @@ read_dir(const char *path, const struct d9p_sink *sink,
 	int rc = 0;
 
 	if (dir == NULL) {
-		note(o, "%s: %s", path, strerror(errno));
-		st->failed++;
+		d9p_note(wk->o, "%s: %s", path, strerror(errno));
+		wk->st->failed++;
 		return 0;
 	}
 	while ((de = readdir(dir)) != NULL) {
@@ -265,7 +92,7 @@ read_dir(const char *path, const struct d9p_sink *sink,
 				snprintf(full, len, "%s%s%s", path,
 				    path[strlen(path) - 1] == '/' ? "" : "/",
 				    names[i]);
-				rc = read_path(full, 1, sink, o, st, depth + 1);
+				rc = walk_path(wk, full, 1, depth + 1);
 				free(full);
 			}
 		}
@@ -276,16 +103,18 @@ read_dir(const char *path, const struct d9p_sink *sink,
 }
 
 static int
-read_path(const char *path, int in_dir, const struct d9p_sink *sink,
-    const struct d9p_read_opts *o, struct d9p_read_stats *st, int depth)
+walk_path(struct walk *wk, const char *path, int in_dir, int depth)
 {
 	struct stat sb;
 	int fd;
 
-	if (strcmp(path, "-") == 0)
-		return d9p_read_fd(dup(0), "stdin", 0, sink, o, st);
+	if (strcmp(path, "-") == 0) {
+		memset(&sb, 0, sizeof sb);
+		return wk->visit(wk->ctx, "stdin", dup(0), &sb, 0);
+	}
 	if (depth > 32) {
-		note(o, "%s: directories nested too deep, skipped", path);
+		d9p_note(wk->o, "%s: directories nested too deep, skipped",
+		    path);
 		return 0;
 	}
 	/* opening a fifo would block until someone writes to it */
@@ -294,24 +123,53 @@ read_path(const char *path, int in_dir, const struct d9p_sink *sink,
 		return 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &sb) < 0) {
-		note(o, "%s: %s", path, strerror(errno));
+		if (!(in_dir && errno == ENOENT)) {	/* gone meanwhile */
+			d9p_note(wk->o, "%s: %s", path, strerror(errno));
+			wk->st->failed++;
+		}
 		if (fd >= 0)
 			close(fd);
-		st->failed++;
 		return 0;
 	}
 	if (S_ISDIR(sb.st_mode)) {
 		close(fd);
-		return read_dir(path, sink, o, st, depth);
+		return walk_dir(wk, path, depth);
 	}
 	if (!S_ISREG(sb.st_mode) && in_dir) {
 		close(fd);
 		return 0;	/* sockets, fifos inside a directory */
 	}
-	if (S_ISREG(sb.st_mode) && o->progress)
-		atomic_fetch_add(&o->progress->bytes_total,
-		    (uint64_t)sb.st_size);
-	return d9p_read_fd(fd, path, in_dir, sink, o, st);
+	return wk->visit(wk->ctx, path, fd, &sb, in_dir);
+}
+
+int
+d9p_walk(const char *const *paths, size_t npaths, d9p_visit visit, void *ctx,
+    const struct d9p_read_opts *o, struct d9p_read_stats *st)
+{
+	struct walk wk = { visit, ctx, o, st };
+
+	for (size_t i = 0; i < npaths; i++)
+		if (walk_path(&wk, paths[i], 0, 0) < 0)
+			return -1;
+	return 0;
+}
+
+struct read_ctx {
+	const struct d9p_sink		*sink;
+	const struct d9p_read_opts	*o;
+	struct d9p_read_stats		*st;
+};
+
+static int
+read_visit(void *ctx, const char *path, int fd, const struct stat *sb,
+    int in_dir)
+{
+	struct read_ctx *rc = ctx;
+
+	if (S_ISREG(sb->st_mode) && rc->o->progress)
+		atomic_fetch_add(&rc->o->progress->bytes_total,
+		    (uint64_t)sb->st_size);
+	return d9p_read_fd(fd, path, in_dir, rc->sink, rc->o, rc->st);
 }
 
 int
@@ -319,9 +177,8 @@ d9p_read_paths(const char *const *paths, size_t npaths,
     const struct d9p_sink *sink, const struct d9p_read_opts *o,
     struct d9p_read_stats *st)
 {
+	struct read_ctx rc = { sink, o, st };
+
 	memset(st, 0, sizeof *st);
-	for (size_t i = 0; i < npaths; i++)
-		if (read_path(paths[i], 0, sink, o, st, 0) < 0)
-			return -1;
-	return 0;
+	return d9p_walk(paths, npaths, read_visit, &rc, o, st);
 }

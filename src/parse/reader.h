@@ -19,6 +19,10 @@ struct d9p_progress {
 	_Atomic uint64_t bytes_total;	/* known input size (files), or 0 */
 	_Atomic uint64_t events;
 	_Atomic int	 cancel;	/* set by another thread to stop */
+	/* Optional, called on the reading thread after each chunk was
+	 * decoded (every event before it has reached the sink). */
+	void		(*tick)(void *ctx);
+	void		*tick_ctx;
 };
 
 struct d9p_read_stats {
@@ -41,6 +45,15 @@ struct d9p_read_opts {
 /* Returns 0, or < 0 only when out of memory. */
 int	d9p_read_paths(const char *const *paths, size_t npaths,
 	    const struct d9p_sink *sink, const struct d9p_read_opts *opts,
+	    struct d9p_read_stats *stats);
+/* Every input of paths in reading order: regular files (in_dir set for
+ * those found in a directory) and stdin (path "stdin", sb zeroed); the
+ * visitor takes fd. A visitor's -1 (out of memory) stops the walk. */
+struct stat;
+typedef int (*d9p_visit)(void *ctx, const char *path, int fd,
+	    const struct stat *sb, int in_dir);
+int	d9p_walk(const char *const *paths, size_t npaths, d9p_visit visit,
+	    void *ctx, const struct d9p_read_opts *opts,
 	    struct d9p_read_stats *stats);
 /* Read one already-open stream (fd is closed). */
 int	d9p_read_fd(int fd, const char *name, int in_dir,

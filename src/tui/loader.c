@@ -1,5 +1,9 @@
 /*
- * loader.c: see loader.h.
+ * loader.c: see loader.h. The reader calls tick() between chunks; when a
+ * snapshot is due, the loaded tables are copied, the copy is finished and
+ * indexed here on the loading thread (the loader's own model is never
+ * touched by another thread), and the result waits in a one-slot mailbox
+ * that a newer snapshot replaces.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -7,7 +11,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "parse/follow.h"
 #include "tui/loader.h"
+
+#define FIRST_SNAP	0.15	/* s: first partial model after this */
+#define MIN_GAP		0.5	/* s: at least this between two */
+#define COST_FACTOR	4.0	/* gap >= this many times the last cost */
 
 struct d9t_loader {
 	pthread_t		 th;
@@ -15,32 +24,126 @@ struct d9t_loader {
 	atomic_int		 state;
 	const char *const	*paths;
 	size_t			 npaths;
+	int			 follow;
 	struct d9m_model	*m;
 	struct d9t_index	*ix;
 	struct d9p_read_stats	 st;
+
+	/* snapshots: schedule (loading thread) and mailbox (locked) */
+	double			 next_snap;
+	uint64_t		 snap_events;	/* events in the last one */
+	pthread_mutex_t		 mu;
+	struct d9m_model	*pm;
+	struct d9t_index	*pix;
 };
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void
+mailbox_put(struct d9t_loader *ld, struct d9m_model *m, struct d9t_index *ix)
+{
+	struct d9m_model *om;
+	struct d9t_index *oix;
+
+	pthread_mutex_lock(&ld->mu);
+	om = ld->pm;
+	oix = ld->pix;
+	ld->pm = m;
+	ld->pix = ix;
+	pthread_mutex_unlock(&ld->mu);
+	d9t_index_free(&oix);
+	d9m_model_free(&om);
+}
+
+/* A partial model now, if anything was read since the last one. */
+static void
+snapshot(struct d9t_loader *ld)
+{
+	uint64_t ev = atomic_load(&ld->prog.events);
+	struct d9m_model *s;
+	struct d9t_index *ix = NULL;
+	double t0 = now_s(), cost;
+
+	if (ev == ld->snap_events || atomic_load(&ld->prog.cancel))
+		return;
+	s = d9m_model_snapshot(ld->m);
+	if (s != NULL && d9m_model_finish(s) == 0)
+		ix = d9t_index_build(s);
+	if (ix == NULL) {
+		d9m_model_free(&s);
+		ld->next_snap = now_s() + 5 * MIN_GAP;	/* memory is short */
+		return;
+	}
+	mailbox_put(ld, s, ix);
+	ld->snap_events = ev;
+	cost = now_s() - t0;
+	ld->next_snap = now_s() + (cost * COST_FACTOR > MIN_GAP ?
+	    cost * COST_FACTOR : MIN_GAP);
+}
+
+static void
+tick(void *ctx)
+{
+	struct d9t_loader *ld = ctx;
+
+	if (now_s() >= ld->next_snap)
+		snapshot(ld);
+}
+
+static void
+follow(struct d9t_loader *ld)
+{
+	struct d9p_follow *f = d9p_follow_new(ld->paths, ld->npaths);
+
+	if (f == NULL)
+		return;
+	while (!atomic_load(&ld->prog.cancel)) {
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+		if (d9m_model_follow(ld->m, f, &ld->prog, &ld->st) < 0)
+			break;
+		/* what arrived shows within a second */
+		if (ld->next_snap > now_s() + 1)
+			ld->next_snap = now_s() + 1;
+		tick(ld);
+		nanosleep(&ts, NULL);
+	}
+	d9p_follow_free(&f);
+}
 
 static void *
 run(void *arg)
 {
 	struct d9t_loader *ld = arg;
 
+	ld->next_snap = now_s() + FIRST_SNAP;
 	ld->m = d9m_model_new();
-	if (ld->m != NULL && d9m_model_load(ld->m, ld->paths, ld->npaths,
-	    &ld->prog, NULL, NULL, &ld->st) == 0 &&
+	if (ld->m != NULL && ld->follow) {
+		follow(ld);
+	} else if (ld->m != NULL && d9m_model_load(ld->m, ld->paths,
+	    ld->npaths, &ld->prog, NULL, NULL, &ld->st) == 0 &&
 	    !atomic_load(&ld->prog.cancel)) {
 		atomic_store(&ld->state, 1);
 		if (d9m_model_finish(ld->m) == 0)
 			ld->ix = d9t_index_build(ld->m);
 	}
-	if (ld->ix == NULL)
-		d9m_model_free(&ld->m);
+	if (ld->ix == NULL && !ld->follow) {
+		/* partial models share its strings: keep it for free() */
+		mailbox_put(ld, NULL, NULL);
+	}
 	atomic_store(&ld->state, 2);
 	return NULL;
 }
 
 struct d9t_loader *
-d9t_loader_start(const char *const *paths, size_t npaths)
+d9t_loader_new(const char *const *paths, size_t npaths, int follow)
 {
 	struct d9t_loader *ld = calloc(1, sizeof *ld);
 
@@ -48,11 +151,22 @@ d9t_loader_start(const char *const *paths, size_t npaths)
 		return NULL;
 	ld->paths = paths;
 	ld->npaths = npaths;
+	ld->follow = follow;
+	ld->prog.tick = tick;
+	ld->prog.tick_ctx = ld;
+	pthread_mutex_init(&ld->mu, NULL);
 	if (pthread_create(&ld->th, NULL, run, ld) != 0) {
+		pthread_mutex_destroy(&ld->mu);
 		free(ld);
 		return NULL;
 	}
 	return ld;
+}
+
+struct d9t_loader *
+d9t_loader_start(const char *const *paths, size_t npaths)
+{
+	return d9t_loader_new(paths, npaths, 0);
 }
 
 int
@@ -70,14 +184,28 @@ d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes, uint64_t *total,
 	*events = atomic_load(&ld->prog.events);
 }
 
+int
+d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
+    struct d9t_index **ix)
+{
+	pthread_mutex_lock(&ld->mu);
+	*m = ld->pm;
+	*ix = ld->pix;
+	ld->pm = NULL;
+	ld->pix = NULL;
+	pthread_mutex_unlock(&ld->mu);
+	return *m != NULL;
+}
+
 void
 d9t_loader_take(struct d9t_loader *ld, struct d9m_model **m,
     struct d9t_index **ix, struct d9p_read_stats *st)
 {
-	*m = ld->m;
+	*m = ld->ix != NULL ? ld->m : NULL;
 	*ix = ld->ix;
 	*st = ld->st;
-	ld->m = NULL;
+	if (ld->ix != NULL)
+		ld->m = NULL;
 	ld->ix = NULL;
 }
 
@@ -100,6 +228,8 @@ d9t_loader_free(struct d9t_loader **pld)
 		return;
 	}
 	pthread_join(ld->th, NULL);
+	mailbox_put(ld, NULL, NULL);
+	pthread_mutex_destroy(&ld->mu);
 	d9t_index_free(&ld->ix);
 	d9m_model_free(&ld->m);
 	free(ld);

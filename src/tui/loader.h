@@ -1,8 +1,17 @@
 /*
  * loader.h: loading in a background thread, so the first frame never
  * waits for the input: read (with progress and cancel), finish the model,
- * build the browser's index. The UI thread polls d9t_loader_done() and
- * then takes the model; until then the loader owns it.
+ * build the browser's index.
+ *
+ * While it reads, the loader hands out partial models now and then: a
+ * snapshot of what was read so far, finished and indexed, so the views
+ * work during a long load. Snapshots are spaced so that they cost at
+ * most about a fifth of the loading time. A partial model shares strings
+ * with the loader's own model: free it before d9t_loader_free().
+ *
+ * With follow set the loader never finishes: after the inputs are read it
+ * keeps watching them for new segments (see parse/follow.h) and hands out
+ * a new partial model whenever some arrived.
  */
 #ifndef D9T_LOADER_H
 #define D9T_LOADER_H
@@ -14,11 +23,18 @@
 
 struct d9t_loader;
 
+struct d9t_loader *d9t_loader_new(const char *const *paths, size_t npaths,
+	    int follow);
+/* d9t_loader_new() without follow. */
 struct d9t_loader *d9t_loader_start(const char *const *paths, size_t npaths);
 /* 0 loading, 1 finishing, 2 done. */
 int	d9t_loader_state(struct d9t_loader *ld);
 void	d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes,
 	    uint64_t *total, uint64_t *events);
+/* The newest partial model and its index, if one was made since the last
+ * call (the caller owns both); 0 when there is none. */
+int	d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
+	    struct d9t_index **ix);
 /* After done: the model and index (caller owns them; NULL on OOM) and
  * the read statistics. */
 void	d9t_loader_take(struct d9t_loader *ld, struct d9m_model **m,

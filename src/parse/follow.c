@@ -1,0 +1,190 @@
+/*
+ * follow.c: see follow.h. One entry per file ever seen, keyed by inode
+ * (a rename keeps it) and by stem (a compressed copy gets a new inode but
+ * the same stem).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/vec.h"
+#include "parse/follow.h"
+#include "parse/stream.h"
+
+struct entry {
+	char			*stem;
+	dev_t			 dev;
+	ino_t			 ino;
+	struct d9p_stream	*tail;	/* open while the file is written */
+	int			 seen;	/* in this poll's walk */
+};
+
+struct d9p_follow {
+	const char *const	*paths;
+	size_t			 npaths;
+	struct entry		*v;
+	size_t			 n, cap;
+	int			 stdin_done;
+	/* this poll */
+	const struct d9p_sink	*sink;
+	const struct d9p_read_opts *o;
+	struct d9p_read_stats	*st;
+};
+
+static int
+ends_with(const char *s, size_t n, const char *suf)
+{
+	size_t k = strlen(suf);
+
+	return n >= k && memcmp(s + n - k, suf, k) == 0;
+}
+
+/* path without ".active", ".gz", ".zst" at its end (in any number). */
+static char *
+stem_of(const char *path)
+{
+	static const char *const suf[] = { ".active", ".gz", ".zst" };
+	size_t n = strlen(path), k;
+	char *s;
+
+	do {
+		for (k = 0; k < sizeof suf / sizeof suf[0]; k++)
+			if (ends_with(path, n, suf[k])) {
+				n -= strlen(suf[k]);
+				break;
+			}
+	} while (k < sizeof suf / sizeof suf[0]);
+	if ((s = malloc(n + 1)) != NULL) {
+		memcpy(s, path, n);
+		s[n] = '\0';
+	}
+	return s;
+}
+
+struct d9p_follow *
+d9p_follow_new(const char *const *paths, size_t npaths)
+{
+	struct d9p_follow *f = calloc(1, sizeof *f);
+
+	if (f != NULL) {
+		f->paths = paths;
+		f->npaths = npaths;
+	}
+	return f;
+}
+
+void
+d9p_follow_free(struct d9p_follow **pf)
+{
+	struct d9p_follow *f = *pf;
+	struct d9p_read_stats st;
+
+	if (f == NULL)
+		return;
+	*pf = NULL;
+	for (size_t i = 0; i < f->n; i++) {
+		d9p_stream_close(&f->v[i].tail, &st);
+		free(f->v[i].stem);
+	}
+	free(f->v);
+	free(f);
+}
+
+static struct entry *
+find(struct d9p_follow *f, const struct stat *sb, const char *stem)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if ((f->v[i].dev == sb->st_dev && f->v[i].ino == sb->st_ino) ||
+		    (stem && strcmp(f->v[i].stem, stem) == 0))
+			return &f->v[i];
+	return NULL;
+}
+
+/* Pump an open tail; the segment is done when sealed or at an error. */
+static int
+pump(struct d9p_follow *f, struct entry *e, int sealed)
+{
+	int rc = d9p_stream_pump(e->tail, !sealed, f->o, f->st);
+
+	if (rc <= 0)
+		d9p_stream_close(&e->tail, f->st);
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+visit_new(struct d9p_follow *f, const char *path, int fd,
+    const struct stat *sb, int in_dir, char *stem)
+{
+	struct entry *e;
+
+	if (d9_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v) < 0) {
+		free(stem);
+		close(fd);
+		return -1;
+	}
+	e = &f->v[f->n++];
+	memset(e, 0, sizeof *e);
+	e->stem = stem;
+	e->dev = sb->st_dev;
+	e->ino = sb->st_ino;
+	e->seen = 1;
+	if (!ends_with(path, strlen(path), ".active"))
+		return d9p_read_fd(fd, path, in_dir, f->sink, f->o, f->st);
+	if ((e->tail = d9p_stream_open(fd, path, in_dir, f->sink, f->st)) ==
+	    NULL)
+		return -1;
+	return pump(f, e, 0);
+}
+
+static int
+visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
+{
+	struct d9p_follow *f = ctx;
+	struct entry *e;
+	char *stem;
+
+	if (sb->st_ino == 0 && strcmp(path, "stdin") == 0) {
+		if (f->stdin_done) {
+			close(fd);
+			return 0;
+		}
+		f->stdin_done = 1;
+		return d9p_read_fd(fd, path, 0, f->sink, f->o, f->st);
+	}
+	if ((stem = stem_of(path)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	e = find(f, sb, stem);
+	if (e == NULL)
+		return visit_new(f, path, fd, sb, in_dir, stem);
+	close(fd);
+	e->seen |= e->dev == sb->st_dev && e->ino == sb->st_ino;
+	if (e->tail == NULL || !(e->dev == sb->st_dev && e->ino == sb->st_ino)) {
+		free(stem);
+		return 0;	/* done, or a copy of the segment being read */
+	}
+	free(e->stem);
+	e->stem = stem;		/* renamed when sealed */
+	return pump(f, e, !ends_with(path, strlen(path), ".active"));
+}
+
+int
+d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
+    const struct d9p_read_opts *o, struct d9p_read_stats *st)
+{
+	int rc;
+
+	f->sink = sink;
+	f->o = o;
+	f->st = st;
+	for (size_t i = 0; i < f->n; i++)
+		f->v[i].seen = 0;
+	rc = d9p_walk(f->paths, f->npaths, visit, f, o, st);
+	/* a segment that vanished while open: what it still holds */
+	for (size_t i = 0; rc == 0 && i < f->n; i++)
+		if (f->v[i].tail != NULL && !f->v[i].seen)
+			rc = pump(f, &f->v[i], 1);
+	return rc;
+}

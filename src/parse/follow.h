@@ -1,0 +1,26 @@
+/*
+ * follow.h: reading inputs that keep growing (--follow). Each poll walks
+ * the paths again and reads only what is new:
+ *  - a segment still being written (name ending in ".active") is read up
+ *    to its current end and kept open; later polls read what was added;
+ *  - when the recorder seals it (renamed, same inode) the rest is read
+ *    and the segment is done;
+ *  - a later copy of a segment already read (".bin" -> ".bin.gz", the
+ *    same name without ".active", ".gz", ".zst") is skipped, so no event
+ *    is counted twice;
+ *  - stdin is read to its end, once.
+ */
+#ifndef D9P_FOLLOW_H
+#define D9P_FOLLOW_H
+
+#include "parse/reader.h"
+
+struct d9p_follow;
+
+struct d9p_follow *d9p_follow_new(const char *const *paths, size_t npaths);
+void	d9p_follow_free(struct d9p_follow **f);
+/* Read what is new into sink; st accumulates. 0, or -1 out of memory. */
+int	d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
+	    const struct d9p_read_opts *o, struct d9p_read_stats *st);
+
+#endif

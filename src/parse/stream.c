@@ -1,0 +1,252 @@
+/*
+ * stream.c: see stream.h. The loop's locals live in struct d9p_stream so
+ * that a tail stream can stop at the end of its file and go on later.
+ */
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse/input.h"
+#include "parse/stream.h"
+
+#define READ_CHUNK	(256 * 1024)
+#define MAX_WINDOW	(512u << 20)
+
+struct d9p_stream {
+	struct d9p_input	*in;
+	struct d9p_decoder	*dec;
+	char			*name;
+	int			 in_dir;
+	uint8_t			*w;		/* the window */
+	size_t			 wlen, wcap;
+	uint64_t		 woff;		/* decoded offset of w[0] */
+	uint64_t		 ev0, events;	/* decoder events at open, seen */
+	uint64_t		 total;		/* decoded bytes */
+	uint64_t		 consumed;	/* input bytes reported */
+	int			 eof;		/* 1 end, 2 after an input error */
+	int			 cut;
+};
+
+void
+d9p_note(const struct d9p_read_opts *o, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (o && o->note)
+		o->note(o->note_ctx, msg);
+}
+
+static int
+window_room(struct d9p_stream *s, size_t want)
+{
+	size_t nc = s->wcap ? s->wcap : 4 * READ_CHUNK;
+	uint8_t *q;
+
+	if (s->wcap - s->wlen >= want)
+		return 0;
+	while (nc - s->wlen < want) {
+		if (nc >= MAX_WINDOW)
+			return -1;
+		nc *= 2;
+	}
+	if ((q = realloc(s->w, nc)) == NULL)
+		return -1;
+	s->w = q;
+	s->wcap = nc;
+	return 0;
+}
+
+struct d9p_stream *
+d9p_stream_open(int fd, const char *name, int in_dir,
+    const struct d9p_sink *sink, struct d9p_read_stats *st)
+{
+	struct d9p_stream *s = calloc(1, sizeof *s);
+	struct d9_err e;
+
+	d9_err_clear(&e);
+	if (s == NULL || (s->name = strdup(name)) == NULL ||
+	    d9p_input_open_fd(&s->in, fd, &e) < 0) {
+		if (s == NULL || s->name == NULL)
+			close(fd);
+		if (s)
+			free(s->name);
+		free(s);
+		return NULL;
+	}
+	if (d9p_decoder_new(&s->dec, sink) < 0) {
+		d9p_input_close(&s->in);
+		free(s->name);
+		free(s);
+		return NULL;
+	}
+	s->in_dir = in_dir;
+	st->inputs++;
+	if (sink->input)
+		sink->input(sink->ctx, name);
+	return s;
+}
+
+/* Read one chunk into the window (s->eof set at the end). */
+static int
+read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
+    struct d9p_read_stats *st)
+{
+	struct d9_err e;
+	ssize_t r;
+
+	if (window_room(s, READ_CHUNK) < 0) {
+		d9p_note(o, "%s: byte %llu: frame larger than %u MiB", s->name,
+		    (unsigned long long)s->woff, MAX_WINDOW >> 20);
+		st->failed++;
+		return -1;
+	}
+	d9_err_clear(&e);
+	r = d9p_input_read(s->in, s->w + s->wlen, READ_CHUNK, &s->cut, &e);
+	if (o->progress) {
+		uint64_t c = d9p_input_consumed(s->in);
+
+		atomic_fetch_add(&o->progress->bytes_in, c - s->consumed);
+		s->consumed = c;
+	}
+	if (r < 0) {
+		d9p_note(o, "%s: byte %llu: %s", s->name,
+		    (unsigned long long)e.off, e.msg);
+		st->failed++;
+		/* decode what arrived before the bad data */
+		s->eof = 2;
+	} else if (r == 0)
+		s->eof = 1;
+	s->wlen += (size_t)(r > 0 ? r : 0);
+	s->total += (uint64_t)(r > 0 ? r : 0);
+	return 0;
+}
+
+/* A decoder error: 0 the stream is over, -1 out of memory. */
+static int
+decode_error(struct d9p_stream *s, const struct d9_err *e,
+    const struct d9p_read_opts *o, struct d9p_read_stats *st)
+{
+	uint64_t ev = d9p_decoder_events(s->dec);
+
+	if (e->code == D9_ERR_NOMEM)
+		return -1;
+	if (s->eof == 2)
+		return 0;	/* a symptom of the damage noted before */
+	if (e->code == D9_ERR_BAD_MAGIC && s->in_dir && ev == s->ev0) {
+		d9p_note(o, "%s: not a dial9 trace, skipped", s->name);
+		st->skipped++;
+	} else {
+		d9p_note(o, "%s: byte %llu: %s%s", s->name,
+		    (unsigned long long)e->off, e->msg, ev > s->ev0 ?
+		    "; later frames skipped" : "");
+		st->failed++;
+	}
+	return 0;
+}
+
+/* The input ended with rc from the last feed: say how. */
+static void
+end_note(struct d9p_stream *s, int rc, const struct d9_err *e,
+    const struct d9p_read_opts *o, struct d9p_read_stats *st)
+{
+	if (s->eof == 2)
+		return;
+	if (s->total == 0 && !s->cut) {
+		d9p_note(o, "%s: empty input", s->name);
+		st->failed++;
+	} else if (rc == D9P_MORE) {
+		d9p_note(o, "%s: truncated at byte %llu", s->name,
+		    (unsigned long long)e->off);
+	} else if (s->cut) {
+		d9p_note(o, "%s: truncated at byte %llu (compressed data ends "
+		    "early)", s->name, (unsigned long long)s->woff);
+	}
+}
+
+int
+d9p_stream_pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
+    struct d9p_read_stats *st)
+{
+	int rc;
+	struct d9_err e;
+	size_t used;
+
+	if (s->eof == 1 && tail)
+		s->eof = 0;	/* the file may have grown */
+	d9p_input_rearm(s->in);
+	for (;;) {
+		int last;
+
+		if (o->progress && atomic_load(&o->progress->cancel))
+			return 0;
+		if (!s->eof && read_chunk(s, o, st) < 0)
+			return 0;
+		last = s->eof != 0 && !(tail && s->eof == 1);
+		d9_err_clear(&e);
+		rc = d9p_decoder_feed(s->dec, s->w, s->wlen, s->woff, last,
+		    d9p_input_raw_since(s->in), &used, &e);
+		if (used > 0) {
+			memmove(s->w, s->w + used, s->wlen - used);
+			s->wlen -= used;
+			s->woff += used;
+		}
+		if (o->progress) {
+			uint64_t ev = d9p_decoder_events(s->dec);
+
+			atomic_fetch_add(&o->progress->events, ev - s->events);
+			s->events = ev;
+			if (o->progress->tick)
+				o->progress->tick(o->progress->tick_ctx);
+		}
+		if (rc == D9P_SWITCH) {
+			if (d9p_input_pushback(s->in, s->w, s->wlen) < 0) {
+				d9p_note(o, "%s: byte %llu: compressed data "
+				    "inside compressed data", s->name,
+				    (unsigned long long)s->woff);
+				st->failed++;
+				return 0;
+			}
+			s->total -= s->wlen;
+			s->wlen = 0;
+			s->eof = 0;
+			continue;
+		}
+		if (rc < 0)
+			return decode_error(s, &e, o, st);
+		if (s->eof) {
+			if (!last)
+				return 1;
+			end_note(s, rc, &e, o, st);
+			return 0;
+		}
+	}
+}
+
+void
+d9p_stream_close(struct d9p_stream **ps, struct d9p_read_stats *st)
+{
+	struct d9p_stream *s = *ps;
+	uint64_t ev;
+
+	if (s == NULL)
+		return;
+	*ps = NULL;
+	ev = d9p_decoder_events(s->dec);
+	st->decoded += s->total;
+	st->consumed += d9p_input_consumed(s->in);
+	st->events += ev - s->ev0;
+	if (ev > s->ev0)
+		st->read_ok++;
+	d9p_decoder_free(&s->dec);
+	d9p_input_close(&s->in);
+	free(s->w);
+	free(s->name);
+	free(s);
+}
