@@ -173,6 +173,7 @@ browse(const struct d9a_opts *o)
 	cfg.win_lo_ms = o->win_lo_ms;
 	cfg.win_hi_ms = o->win_hi_ms;
 	cfg.quiet = o->quiet;
+	cfg.follow = o->follow;
 	cfg.resolver = res;
 	rc = d9t_run(o->paths, o->npaths, &cfg);
 	nt = d9s_resolver_notes(res, &n);
@@ -203,10 +204,10 @@ main(int argc, char **argv)
 		d9a_opts_free(&o);
 		return 2;
 	}
-	if (o.follow) {
-		/* accepted by the parser (DESIGN.md), not built yet: say so
-		 * instead of silently ignoring it */
-		fprintf(stderr, "d9top: --follow is not supported yet\n");
+	if (o.follow && o.mode != D9A_BROWSE) {
+		/* a report is of what is there now: it cannot follow */
+		fprintf(stderr, "d9top: --follow is for the browser; --report, "
+		    "--json and --folded read what is there and exit\n");
 		d9a_opts_free(&o);
 		return 2;
 	}

@@ -279,6 +279,18 @@ d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 	}
 }
 
+size_t
+d9p_input_buffered(const struct d9p_input *in)
+{
+	return in->iend - in->ipos;
+}
+
+int
+d9p_input_fd(const struct d9p_input *in)
+{
+	return in->fd;
+}
+
 void
 d9p_input_rearm(struct d9p_input *in)
 {

@@ -31,6 +31,9 @@ void		 d9p_input_close(struct d9p_input **in);
  * ends inside a gzip member or zstd frame sets *cut_off to 1 at the end. */
 ssize_t		 d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap,
 		    int *cut_off, struct d9_err *e);
+/* Bytes read from the file and not yet handed out (before decoding). */
+size_t		 d9p_input_buffered(const struct d9p_input *in);
+int		 d9p_input_fd(const struct d9p_input *in);
 /* Forget that the file ended: the next read tries again (it may have
  * grown since). */
 void		 d9p_input_rearm(struct d9p_input *in);

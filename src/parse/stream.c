@@ -2,12 +2,15 @@
  * stream.c: see stream.h. The loop's locals live in struct d9p_stream so
  * that a tail stream can stop at the end of its file and go on later.
  */
+#include <sys/stat.h>
+
+#include <poll.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "parse/input.h"
 #include "parse/stream.h"
@@ -26,6 +29,7 @@ struct d9p_stream {
 	uint64_t		 ev0, events;	/* decoder events at open, seen */
 	uint64_t		 total;		/* decoded bytes */
 	uint64_t		 consumed;	/* input bytes reported */
+	int			 pipe;		/* not a regular file */
 	int			 eof;		/* 1 end, 2 after an input error */
 	int			 cut;
 };
@@ -69,6 +73,7 @@ d9p_stream_open(int fd, const char *name, int in_dir,
 {
 	struct d9p_stream *s = calloc(1, sizeof *s);
 	struct d9_err e;
+	struct stat sb;
 
 	d9_err_clear(&e);
 	if (s == NULL || (s->name = strdup(name)) == NULL ||
@@ -87,10 +92,30 @@ d9p_stream_open(int fd, const char *name, int in_dir,
 		return NULL;
 	}
 	s->in_dir = in_dir;
+	s->pipe = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
 	st->inputs++;
 	if (sink->input)
 		sink->input(sink->ctx, name);
 	return s;
+}
+
+/* Wait for a pipe to have bytes, ticking meanwhile, so that what was
+ * read before a pause is shown and a cancel is seen. 0, or -1 cancelled. */
+static int
+wait_pipe(struct d9p_stream *s, const struct d9p_read_opts *o)
+{
+	struct pollfd p = { d9p_input_fd(s->in), POLLIN, 0 };
+	struct d9p_progress *pr = o->progress;
+
+	if (!s->pipe || pr == NULL || pr->tick == NULL ||
+	    d9p_input_buffered(s->in) > 0)
+		return 0;
+	while (poll(&p, 1, 200) == 0) {
+		if (atomic_load(&pr->cancel))
+			return -1;
+		pr->tick(pr->tick_ctx);
+	}
+	return 0;
 }
 
 /* Read one chunk into the window (s->eof set at the end). */
@@ -100,6 +125,9 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 {
 	struct d9_err e;
 	ssize_t r;
+
+	if (wait_pipe(s, o) < 0)
+		return -1;
 
 	if (window_room(s, READ_CHUNK) < 0) {
 		d9p_note(o, "%s: byte %llu: frame larger than %u MiB", s->name,

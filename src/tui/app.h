@@ -32,6 +32,15 @@ struct d9t_hop {
 	uint64_t	delay;		/* wake to poll start */
 };
 
+/* A model replaced while its background job still ran: freed once the
+ * job is over (d9t_app_reap), so a swap never waits for it. */
+struct d9t_retired {
+	struct d9t_jobs		*jobs;
+	struct d9m_model	*m;
+	struct d9t_index	*ix;
+};
+#define D9T_RETIRED	4
+
 struct d9t_app {
 	const struct d9t_config	*cfg;
 	struct d9m_model	*m;	/* NULL while loading */
@@ -45,7 +54,11 @@ struct d9t_app {
 	int			 quit;
 	uint64_t		 gen;	/* bumped when lists must rebuild */
 
-	/* loading (filled by the loop from the loader) */
+	struct d9t_retired	 retired[D9T_RETIRED];
+	size_t			 nretired;
+
+	/* loading (filled by the loop from the loader); while loading, m
+	 * may be a partial model that a newer one replaces */
 	int			 loading;
 	uint64_t		 ld_bytes, ld_total, ld_events;
 
@@ -90,9 +103,16 @@ struct d9t_app {
 int	d9t_app_init(struct d9t_app *app, const struct d9t_config *cfg,
 	    const char *const *paths, size_t npaths, int utf8, int color);
 void	d9t_app_free(struct d9t_app *app);
-/* Adopt a finished model and its index (the app frees them). */
+/* Adopt a finished model and its index (the app frees them). The window,
+ * selection, filters and views carry over from a partial model shown
+ * before; a window that showed the whole trace grows with it. */
 int	d9t_app_set_model(struct d9t_app *app, struct d9m_model *m,
 	    struct d9t_index *ix);
+/* The same for a partial model (the trace still loads). */
+int	d9t_app_set_partial(struct d9t_app *app, struct d9m_model *m,
+	    struct d9t_index *ix);
+/* Free replaced models whose background job is over (all: wait). */
+void	d9t_app_reap(struct d9t_app *app, int all);
 void	d9t_app_resize(struct d9t_app *app, int w, int h);
 void	d9t_app_key(struct d9t_app *app, int key);
 /* A mouse event at (x, y): button 1 click, 4 wheel up, 5 wheel down. */

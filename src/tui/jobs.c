@@ -167,6 +167,33 @@ d9t_jobs_new(const struct d9m_model *m, const struct d9t_index *ix,
 }
 
 void
+d9t_jobs_stop(struct d9t_jobs *j)
+{
+	if (!j->started)
+		return;
+	pthread_mutex_lock(&j->mu);
+	j->stop = 1;
+	for (int k = 0; k < D9T_J_COUNT; k++)
+		j->s[k].queued = 0;
+	pthread_cond_signal(&j->cv);
+	pthread_mutex_unlock(&j->mu);
+}
+
+int
+d9t_jobs_busy(struct d9t_jobs *j)
+{
+	int busy = 0;
+
+	if (!j->started)
+		return 0;
+	pthread_mutex_lock(&j->mu);
+	for (int k = 0; k < D9T_J_COUNT; k++)
+		busy |= j->s[k].running;
+	pthread_mutex_unlock(&j->mu);
+	return busy;
+}
+
+void
 d9t_jobs_free(struct d9t_jobs **pj)
 {
 	struct d9t_jobs *j = *pj;
@@ -174,10 +201,7 @@ d9t_jobs_free(struct d9t_jobs **pj)
 	if (j == NULL)
 		return;
 	if (j->started) {
-		pthread_mutex_lock(&j->mu);
-		j->stop = 1;
-		pthread_cond_signal(&j->cv);
-		pthread_mutex_unlock(&j->mu);
+		d9t_jobs_stop(j);
 		pthread_join(j->th, NULL);
 	}
 	for (int k = 0; k < D9T_J_COUNT; k++) {

@@ -38,6 +38,10 @@ void	 d9t_jobs_free(struct d9t_jobs **j);
  * if not NULL, gets the newest result of that kind, maybe NULL). */
 void	*d9t_jobs_get(struct d9t_jobs *j, enum d9t_job k,
 	    const struct d9t_req *q, void **stale);
+/* Stop taking requests: the worker ends after what it computes now. */
+void	 d9t_jobs_stop(struct d9t_jobs *j);
+/* Whether a computation is under way (d9t_jobs_free() would wait). */
+int	 d9t_jobs_busy(struct d9t_jobs *j);
 /* 1 when a result arrived since the last call (the UI redraws). */
 int	 d9t_jobs_poll(struct d9t_jobs *j);
 

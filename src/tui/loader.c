@@ -1,9 +1,10 @@
 /*
  * loader.c: see loader.h. The reader calls tick() between chunks; when a
- * snapshot is due, the loaded tables are copied, the copy is finished and
- * indexed here on the loading thread (the loader's own model is never
- * touched by another thread), and the result waits in a one-slot mailbox
- * that a newer snapshot replaces.
+ * snapshot is due and the finisher thread is idle, the loaded tables are
+ * copied on the loading thread (the loader's own model is never touched
+ * by another thread) and handed to the finisher, which sorts, derives and
+ * indexes the copy on the other core while reading goes on. The result
+ * waits in a one-slot mailbox that a newer snapshot replaces.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,7 +17,7 @@
 
 #define FIRST_SNAP	0.15	/* s: first partial model after this */
 #define MIN_GAP		0.5	/* s: at least this between two */
-#define COST_FACTOR	4.0	/* gap >= this many times the last cost */
+#define COST_FACTOR	2.0	/* gap >= this many times the last cost */
 
 struct d9t_loader {
 	pthread_t		 th;
@@ -29,10 +30,16 @@ struct d9t_loader {
 	struct d9t_index	*ix;
 	struct d9p_read_stats	 st;
 
-	/* snapshots: schedule (loading thread) and mailbox (locked) */
-	double			 next_snap;
+	/* snapshots: schedule (loading thread), finisher and mailbox
+	 * (both under mu) */
+	double			 t0, next_snap;
 	uint64_t		 snap_events;	/* events in the last one */
 	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	pthread_t		 fin;
+	int			 fin_started, fin_stop;
+	struct d9m_model	*todo;		/* copy to finish */
+	double			 cost;		/* of the last finish, s */
 	struct d9m_model	*pm;
 	struct d9t_index	*pix;
 };
@@ -62,28 +69,96 @@ mailbox_put(struct d9t_loader *ld, struct d9m_model *m, struct d9t_index *ix)
 	d9m_model_free(&om);
 }
 
-/* A partial model now, if anything was read since the last one. */
+/* The finisher thread: copies in, partial models out. */
+static void *
+finisher(void *arg)
+{
+	struct d9t_loader *ld = arg;
+
+	pthread_mutex_lock(&ld->mu);
+	for (;;) {
+		struct d9m_model *s;
+		struct d9t_index *ix = NULL;
+		double t0;
+
+		while (ld->todo == NULL && !ld->fin_stop)
+			pthread_cond_wait(&ld->cv, &ld->mu);
+		if (ld->fin_stop)
+			break;
+		s = ld->todo;
+		pthread_mutex_unlock(&ld->mu);
+		t0 = now_s();
+		if (d9m_model_finish(s) == 0)
+			ix = d9t_index_build(s);
+		pthread_mutex_lock(&ld->mu);
+		if (ld->fin_stop || ix == NULL) {	/* moot: drop it */
+			d9t_index_free(&ix);
+			d9m_model_free(&s);
+		} else {
+			d9t_index_free(&ld->pix);
+			d9m_model_free(&ld->pm);
+			ld->pm = s;
+			ld->pix = ix;
+		}
+		ld->cost = now_s() - t0;
+		ld->todo = NULL;
+	}
+	d9m_model_free(&ld->todo);
+	pthread_mutex_unlock(&ld->mu);
+	return NULL;
+}
+
+/* Whether a copy of ev events would be ready well before the whole
+ * model: the rest of the input at the pace so far, against the last
+ * finish scaled to ev. Unknown sizes (stdin) always get partial models. */
+static int
+worth_it(struct d9t_loader *ld, uint64_t ev, double cost)
+{
+	uint64_t in = atomic_load(&ld->prog.bytes_in);
+	uint64_t total = atomic_load(&ld->prog.bytes_total);
+	double rest, est;
+
+	if (total == 0 || in == 0 || in >= total || ld->snap_events == 0)
+		return total == 0 || in < total;
+	rest = (now_s() - ld->t0) * (double)(total - in) / (double)in;
+	est = cost * (double)ev / (double)ld->snap_events;
+	return rest > 2 * est;
+}
+
+/* A partial model now, if anything was read since the last one and the
+ * finisher is free. */
 static void
 snapshot(struct d9t_loader *ld)
 {
 	uint64_t ev = atomic_load(&ld->prog.events);
 	struct d9m_model *s;
-	struct d9t_index *ix = NULL;
-	double t0 = now_s(), cost;
+	double cost;
+	int busy;
 
 	if (ev == ld->snap_events || atomic_load(&ld->prog.cancel))
 		return;
-	s = d9m_model_snapshot(ld->m);
-	if (s != NULL && d9m_model_finish(s) == 0)
-		ix = d9t_index_build(s);
-	if (ix == NULL) {
-		d9m_model_free(&s);
+	pthread_mutex_lock(&ld->mu);
+	busy = ld->todo != NULL;
+	cost = ld->cost;
+	pthread_mutex_unlock(&ld->mu);
+	if (busy || !worth_it(ld, ev, cost))
+		return;
+	if (!ld->fin_started) {
+		if (pthread_create(&ld->fin, NULL, finisher, ld) != 0) {
+			ld->next_snap = 1e300;	/* no partial models then */
+			return;
+		}
+		ld->fin_started = 1;
+	}
+	if ((s = d9m_model_snapshot(ld->m)) == NULL) {
 		ld->next_snap = now_s() + 5 * MIN_GAP;	/* memory is short */
 		return;
 	}
-	mailbox_put(ld, s, ix);
+	pthread_mutex_lock(&ld->mu);
+	ld->todo = s;
+	pthread_cond_signal(&ld->cv);
+	pthread_mutex_unlock(&ld->mu);
 	ld->snap_events = ev;
-	cost = now_s() - t0;
 	ld->next_snap = now_s() + (cost * COST_FACTOR > MIN_GAP ?
 	    cost * COST_FACTOR : MIN_GAP);
 }
@@ -95,6 +170,23 @@ tick(void *ctx)
 
 	if (now_s() >= ld->next_snap)
 		snapshot(ld);
+}
+
+/* Tell the finisher to stop: what it finishes now is dropped. With
+ * join, wait for it. */
+static void
+finisher_stop(struct d9t_loader *ld, int join)
+{
+	if (!ld->fin_started)
+		return;
+	pthread_mutex_lock(&ld->mu);
+	ld->fin_stop = 1;
+	pthread_cond_signal(&ld->cv);
+	pthread_mutex_unlock(&ld->mu);
+	if (join) {
+		pthread_join(ld->fin, NULL);
+		ld->fin_started = 0;
+	}
 }
 
 static void
@@ -123,17 +215,23 @@ run(void *arg)
 {
 	struct d9t_loader *ld = arg;
 
-	ld->next_snap = now_s() + FIRST_SNAP;
+	ld->t0 = now_s();
+	ld->next_snap = ld->t0 + FIRST_SNAP;
 	ld->m = d9m_model_new();
 	if (ld->m != NULL && ld->follow) {
 		follow(ld);
 	} else if (ld->m != NULL && d9m_model_load(ld->m, ld->paths,
 	    ld->npaths, &ld->prog, NULL, NULL, &ld->st) == 0 &&
 	    !atomic_load(&ld->prog.cancel)) {
+		/* the whole model comes next: a copy in the works is moot
+		 * (it ends on the other core), one already made stays
+		 * shown meanwhile */
+		finisher_stop(ld, 0);
 		atomic_store(&ld->state, 1);
 		if (d9m_model_finish(ld->m) == 0)
 			ld->ix = d9t_index_build(ld->m);
 	}
+	finisher_stop(ld, 1);
 	if (ld->ix == NULL && !ld->follow) {
 		/* partial models share its strings: keep it for free() */
 		mailbox_put(ld, NULL, NULL);
@@ -155,7 +253,9 @@ d9t_loader_new(const char *const *paths, size_t npaths, int follow)
 	ld->prog.tick = tick;
 	ld->prog.tick_ctx = ld;
 	pthread_mutex_init(&ld->mu, NULL);
+	pthread_cond_init(&ld->cv, NULL);
 	if (pthread_create(&ld->th, NULL, run, ld) != 0) {
+		pthread_cond_destroy(&ld->cv);
 		pthread_mutex_destroy(&ld->mu);
 		free(ld);
 		return NULL;
@@ -229,6 +329,7 @@ d9t_loader_free(struct d9t_loader **pld)
 	}
 	pthread_join(ld->th, NULL);
 	mailbox_put(ld, NULL, NULL);
+	pthread_cond_destroy(&ld->cv);
 	pthread_mutex_destroy(&ld->mu);
 	d9t_index_free(&ld->ix);
 	d9m_model_free(&ld->m);

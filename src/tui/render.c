@@ -14,6 +14,30 @@
 
 #define BODY_Y	2
 
+/* Right end of the header: how loading goes, or that a view waits for
+ * its figures. */
+static void
+badge(struct d9t_app *app, struct d9t_canvas *cv)
+{
+	char t[48];
+
+	if (app->loading && app->m != NULL && app->cfg->follow)
+		snprintf(t, sizeof t, " following: %.1fM events",
+		    (double)app->ld_events / 1e6);
+	else if (app->loading && app->m != NULL && app->ld_total)
+		snprintf(t, sizeof t, " loading %d%%", (int)((double)
+		    app->ld_bytes * 100 / (double)app->ld_total));
+	else if (app->loading && app->m != NULL)
+		snprintf(t, sizeof t, " loading: %.1fM events",
+		    (double)app->ld_events / 1e6);
+	else if (app->updating)
+		snprintf(t, sizeof t, " updating");
+	else
+		return;
+	d9t_canvas_put(cv, cv->w - (int)strlen(t), 0, D9T_C_YELLOW |
+	    D9T_A_BOLD, t);
+}
+
 static void
 header(struct d9t_app *app, struct d9t_canvas *cv)
 {
@@ -48,9 +72,7 @@ header(struct d9t_app *app, struct d9t_canvas *cv)
 		    m->nerrors ? "see report" : "");
 	}
 	d9t_canvas_put(cv, 0, 0, D9T_A_BOLD, line);
-	if (app->updating)
-		d9t_canvas_put(cv, cv->w - 10, 0, D9T_C_YELLOW | D9T_A_BOLD,
-		    " updating");
+	badge(app, cv);
 }
 
 static void
@@ -168,7 +190,7 @@ loading(struct d9t_app *app, struct d9t_canvas *cv)
 		    D9T_A_DIM, i < fill ? (app->utf8 ? 0x2588 : '#') :
 		    (app->utf8 ? 0x2591 : '.'));
 	d9t_canvas_put(cv, 2, BODY_Y + 4, 0,
-	    "keys work while loading: q quits, ? shows the keys");
+	    "the views appear as soon as a part is read (q quits, ? keys)");
 }
 
 void

@@ -35,7 +35,8 @@ signalled(const sigset_t *set)
 	return sigtimedwait(set, NULL, &zero) > 0;
 }
 
-/* Take the model when the loader is done; -1: nothing to show. */
+/* Take partial models while loading, the whole model when the loader is
+ * done; -1: nothing to show. */
 static int
 poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
     size_t errlen)
@@ -52,17 +53,25 @@ poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
 		app->ld_events = e;
 		app->dirty |= D9T_DIRTY_BODY;
 	}
+	if (d9t_loader_partial(ld, &m, &ix) &&
+	    d9t_app_set_partial(app, m, ix) < 0)
+		d9t_msg(app, "out of memory: the view is not updated");
 	if (d9t_loader_state(ld) != 2)
 		return 0;
 	d9t_loader_take(ld, &m, &ix, &st);
+	if (m == NULL && app->m != NULL) {
+		app->loading = 0;
+		d9t_msg(app, "loading stopped (out of memory): showing the "
+		    "first %zu events", (size_t)app->ld_events);
+		return 0;
+	}
 	if (m == NULL) {
 		snprintf(err, errlen, "out of memory while loading");
 		return -1;
 	}
 	if (st.read_ok == 0) {
 		snprintf(err, errlen, "no events could be read");
-		app->m = m;	/* freed with the app; errors printed */
-		app->ix = ix;
+		d9t_app_set_model(app, m, ix);	/* errors printed from it */
 		return -1;
 	}
 	if (d9t_app_set_model(app, m, ix) < 0) {
@@ -100,7 +109,7 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 		return 1;
 	}
 	app.color = term.color && app.color;
-	ld = d9t_loader_start(paths, npaths);
+	ld = d9t_loader_new(paths, npaths, cfg->follow);
 	if (ld == NULL) {
 		snprintf(err, sizeof err, "cannot start the loader");
 		rc = 1;
@@ -114,6 +123,8 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 			rc = 1;
 			break;
 		}
+		if (app.nretired)
+			d9t_app_reap(&app, 0);
 		if (app.jobs && d9t_jobs_poll(app.jobs))
 			d9t_app_dirty(&app);
 		if (app.dirty) {
@@ -138,14 +149,15 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 			d9t_app_key(&app, key);
 	}
 	d9t_term_close(&term);
-	d9t_loader_free(&ld);
 	if (app.m && !cfg->quiet)
 		for (size_t i = 0; i < app.m->nerrors; i++)
 			fprintf(stderr, "d9top: %s\n", app.m->errors[i]);
 	if (err[0])
 		fprintf(stderr, "d9top: %s\n", err);
 	d9t_canvas_free(&cv);
+	/* partial models share the loader's strings: they go first */
 	d9t_app_free(&app);
+	d9t_loader_free(&ld);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return rc;
 }

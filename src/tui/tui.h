@@ -20,6 +20,7 @@ struct d9t_config {
 	int		 no_color;	/* also when NO_COLOR is set */
 	int		 ascii;		/* ASCII glyphs even in UTF-8 */
 	int		 sync;		/* no background work (tests) */
+	int		 follow;	/* keep reading new segments */
 	const struct d9m_resolver *resolver;	/* DWARF names, or NULL */
 };
 
