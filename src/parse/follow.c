@@ -1,7 +1,7 @@
 /*
- * follow.c: see follow.h. One entry per file ever seen, keyed by inode
- * (a rename keeps it) and by stem (a compressed copy gets a new inode but
- * the same stem).
+ * follow.c: see follow.h. One entry per segment ever seen, found by
+ * inode while it is open (a rename keeps the inode) and by stem (a
+ * compressed copy gets a new inode but the same stem).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -91,12 +91,17 @@ d9p_follow_free(struct d9p_follow **pf)
 	free(f);
 }
 
+/* The entry of this file: an open tail by inode (held open, its inode
+ * cannot be reused), else any entry by stem. */
 static struct entry *
 find(struct d9p_follow *f, const struct stat *sb, const char *stem)
 {
 	for (size_t i = 0; i < f->n; i++)
-		if ((f->v[i].dev == sb->st_dev && f->v[i].ino == sb->st_ino) ||
-		    (stem && strcmp(f->v[i].stem, stem) == 0))
+		if (f->v[i].tail != NULL && f->v[i].dev == sb->st_dev &&
+		    f->v[i].ino == sb->st_ino)
+			return &f->v[i];
+	for (size_t i = 0; i < f->n; i++)
+		if (strcmp(f->v[i].stem, stem) == 0)
 			return &f->v[i];
 	return NULL;
 }

@@ -79,7 +79,7 @@ walk_dir(struct walk *wk, const char *path, int depth)
 		n++;
 	}
 	closedir(dir);
-	if (rc == 0)
+	if (rc == 0 && n > 0)
 		qsort(names, n, sizeof *names, path_cmp);
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0) {

@@ -206,8 +206,8 @@ d9p_stream_pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 	struct d9_err e;
 	size_t used;
 
-	if (s->eof == 1 && tail)
-		s->eof = 0;	/* the file may have grown */
+	if (s->eof == 1)
+		s->eof = 0;	/* paused at the end: the file may have grown */
 	d9p_input_rearm(s->in);
 	for (;;) {
 		int last;

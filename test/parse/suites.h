@@ -17,6 +17,7 @@ Suite	*suite_decoder(void);
 Suite	*suite_bad(void);
 Suite	*suite_input(void);
 Suite	*suite_reader(void);
+Suite	*suite_follow(void);
 Suite	*suite_trace(void);
 
 /* Read t as input "t" and compare the whole log and all notes. */

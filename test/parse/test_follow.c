@@ -1,0 +1,183 @@
+/*
+ * test_follow.c: --follow's reading (parse/follow.c) on a directory that
+ * a recorder keeps writing: a segment that grows, a frame cut at the end
+ * of what was written so far, sealing by rename, a compressed copy that
+ * replaces the sealed file, a new segment, a file that is not a trace.
+ * Every event must arrive exactly once.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/wire.h"
+#include "parse/follow.h"
+#include "suites.h"
+
+static const struct tg_field one_u8[] = { { "v", D9_FT_U8 } };
+
+static void
+batch(struct tg *t, int n, int first)
+{
+	tg_header(t);
+	tg_schema(t, 1, "E", 1, 1, one_u8);
+	for (int i = 0; i < n; i++) {
+		tg_event(t, 1, 1);
+		tg_u8(t, (uint8_t)(first + i));
+	}
+}
+
+static void
+put(const char *dir, const char *name, const void *p, size_t n,
+    const char *mode)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	ck_assert_ptr_nonnull(f = fopen(path, mode));
+	ck_assert_uint_eq(fwrite(p, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static void
+poll_once(struct d9p_follow *f, struct rec *r)
+{
+	struct d9p_sink sink = rec_sink(r);
+	struct d9p_read_opts o = rec_opts(r);
+
+	ck_assert_int_eq(d9p_follow_poll(f, &sink, &o, &r->st), 0);
+}
+
+/* The values of the E events in the log, in order: "0 10 11 ...". */
+static const char *
+values(struct rec *r, char *out, size_t cap)
+{
+	const char *p = rec_log(r);
+	size_t n = 0;
+
+	out[0] = '\0';
+	while ((p = strstr(p, " v=")) != NULL && n + 8 < cap) {
+		p += 3;
+		n += (size_t)snprintf(out + n, cap - n, "%s%d", n ? " " : "",
+		    atoi(p));
+	}
+	return out;
+}
+
+START_TEST(follow_a_live_directory)
+{
+	char dir[] = "/tmp/d9-follow-XXXXXX", a[PATH_MAX], b[PATH_MAX];
+	char v[256], cmd[PATH_MAX + 32];
+	const char *paths[] = { dir };
+	struct d9p_follow *f;
+	struct tg t, gz;
+	struct rec r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tg_init(&t);
+	tg_init(&gz);
+	rec_init(&r);
+	batch(&t, 1, 0);
+	tg_gzip(&gz, t.p, t.n);
+	put(dir, "trace.0.bin.gz", gz.p, gz.n, "w");
+	tg_reset(&t);
+	batch(&t, 2, 10);
+	tg_event(&t, 1, 1);		/* its value is not written yet */
+	put(dir, "trace.1.bin.active", t.p, t.n, "w");
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 10 11");
+	ck_assert_str_eq(rec_notes(&r), "");	/* a cut frame is no error */
+
+	/* nothing new: nothing read */
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 10 11");
+
+	/* the writer finishes the frame and adds a batch */
+	tg_reset(&t);
+	tg_u8(&t, 12);
+	batch(&t, 1, 13);
+	put(dir, "trace.1.bin.active", t.p, t.n, "a");
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 10 11 12 13");
+
+	/* sealed (renamed), then replaced by a compressed copy */
+	snprintf(a, sizeof a, "%s/trace.1.bin.active", dir);
+	snprintf(b, sizeof b, "%s/trace.1.bin", dir);
+	ck_assert_int_eq(rename(a, b), 0);
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 10 11 12 13");
+	snprintf(cmd, sizeof cmd, "gzip '%s'", b);
+	ck_assert_int_eq(system(cmd), 0);
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 10 11 12 13");
+
+	/* a new segment, and a file that is not a trace (noted once) */
+	tg_reset(&t);
+	batch(&t, 1, 20);
+	put(dir, "trace.2.bin", t.p, t.n, "w");
+	put(dir, "notes.txt", "hello\n", 6, "w");
+	poll_once(f, &r);
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 10 11 12 13 20");
+	snprintf(cmd, sizeof cmd, "%s/notes.txt: not a dial9 trace, "
+	    "skipped\n", dir);
+	ck_assert_str_eq(rec_notes(&r), cmd);
+	ck_assert_uint_eq(r.st.events, 6);
+
+	d9p_follow_free(&f);
+	rec_free(&r);
+	tg_free(&gz);
+	tg_free(&t);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* A segment deleted while it is followed: what was written is kept. */
+START_TEST(follow_a_vanished_segment)
+{
+	char dir[] = "/tmp/d9-follow-XXXXXX", a[PATH_MAX], v[64];
+	char cmd[PATH_MAX + 32];
+	const char *paths[] = { dir };
+	struct d9p_follow *f;
+	struct tg t;
+	struct rec r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tg_init(&t);
+	rec_init(&r);
+	batch(&t, 1, 1);
+	put(dir, "trace.0.bin.active", t.p, t.n, "w");
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	poll_once(f, &r);
+	tg_reset(&t);
+	tg_event(&t, 1, 1);
+	tg_u8(&t, 2);
+	put(dir, "trace.0.bin.active", t.p, t.n, "a");
+	snprintf(a, sizeof a, "%s/trace.0.bin.active", dir);
+	ck_assert_int_eq(unlink(a), 0);
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "1 2");
+	d9p_follow_free(&f);
+	rec_free(&r);
+	tg_free(&t);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+Suite *
+suite_follow(void)
+{
+	Suite *s = suite_create("follow");
+	TCase *tc = tcase_create("follow");
+
+	tcase_add_test(tc, follow_a_live_directory);
+	tcase_add_test(tc, follow_a_vanished_segment);
+	suite_add_tcase(s, tc);
+	return s;
+}
