@@ -47,5 +47,6 @@ Suite	*suite_canvas(void);
 Suite	*suite_keys(void);
 Suite	*suite_views(void);
 Suite	*suite_window(void);
+Suite	*suite_partial(void);
 
 #endif

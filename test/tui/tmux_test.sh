@@ -141,6 +141,76 @@ if [ -n "$d9demo" ]; then
 	rm -rf "$rec"
 fi
 
+echo "# stdin that pauses: the part read so far is browsable"
+T kill-session -t s 2>/dev/null
+T new-session -d -s s -x 160 -y 48 "(cat $demo; sleep 4) | env \
+    LANG=C.UTF-8 TERM=tmux-256color $prog -; echo EXITED \$?; sleep 30"
+expect "pipe: partial model while stdin is open" "loading: 0.5M events"
+keys w
+expect "pipe: w on the partial model" "poll 5.90ms  task 3"
+checks=$((checks + 1))
+if wait_for "EXITED" 0 || ! screen | head -1 | grep -q "loading"; then
+	fails=$((fails + 1))
+	echo "not ok $checks - pipe: still loading before the end of stdin"
+else
+	echo "ok $checks - pipe: still loading before the end of stdin"
+fi
+sleep 4
+checks=$((checks + 1))
+if screen | head -1 | grep -q "loading"; then
+	fails=$((fails + 1))
+	echo "not ok $checks - pipe: whole model after the end of stdin"
+	screen | sed 's/^/    | /'
+else
+	echo "ok $checks - pipe: whole model after the end of stdin"
+fi
+expect "pipe: selection kept" "poll 5.90ms  task 3"
+keys q
+expect "pipe: quit" "EXITED 0"
+
+echo "# quit while stdin is silent"
+fifo=$(mktemp -u /tmp/d9t-fifo-XXXXXX)
+mkfifo "$fifo"
+(cat "$demo"; exec sleep 60) > "$fifo" 2>/dev/null &
+wpid=$!
+start 100 30 "$prog" - "<" "$fifo"
+expect "silent pipe: partial model" "loading: 0.5M events"
+keys q
+expect "silent pipe: q quits at once" "EXITED 0"
+kill $wpid 2>/dev/null
+rm -f "$fifo"
+
+if [ -n "$d9demo" ]; then
+	echo "# --follow on a directory d9demo is writing"
+	rec=$(mktemp -d /tmp/d9t-follow-XXXXXX)
+	"$d9demo" --out "$rec" --seconds 4 >/dev/null 2>&1 &
+	dpid=$!
+	sleep 0.3
+	start 120 40 "$prog" --follow "$rec"
+	expect "follow: badge" "following:"
+	sleep 1
+	a=$(screen | head -1 | sed -n 's/.*window 0.000s..\([0-9.]*\)s.*/\1/p')
+	wait $dpid
+	sleep 2
+	b=$(screen | head -1 | sed -n 's/.*window 0.000s..\([0-9.]*\)s.*/\1/p')
+	checks=$((checks + 1))
+	if [ -n "$a" ] && [ -n "$b" ] && awk "BEGIN { exit !($b > $a + 1) }"
+	then
+		echo "ok $checks - follow: the window grows ($a s, then $b s)"
+	else
+		fails=$((fails + 1))
+		echo "not ok $checks - follow: the window grows ($a s, then $b s)"
+		screen | sed 's/^/    | /'
+	fi
+	keys w
+	expect "follow: worst poll" "examples/d9demo.c:crunch"
+	keys Enter
+	expect "follow: symbolized stack" "crunch_numbers"
+	keys q q
+	expect "follow: quit" "EXITED 0"
+	rm -rf "$rec"
+fi
+
 echo "# nothing readable"
 start 80 24 "$prog" /dev/null
 expect "bad input status" "EXITED 1"

@@ -1,0 +1,168 @@
+/*
+ * test_partial.c: the browser while the trace still loads. A partial
+ * model (d9m_model_snapshot of what was read so far) must give the same
+ * figures as a model of just that input, must not disturb the loading
+ * model, and swapping in the whole model must keep the selection and let
+ * a whole-trace window grow.
+ */
+#include <stdlib.h>
+
+#include "fixture.h"
+#include "model/analysis.h"
+
+static const char *
+trace(const char *name)
+{
+	static char path[2][4096];
+	static int k;
+	const char *dir = getenv("D9_TRACES");
+
+	ck_assert_ptr_nonnull(dir);
+	k ^= 1;
+	snprintf(path[k], sizeof path[k], "%s/%s", dir, name);
+	return path[k];
+}
+
+static void
+load(struct d9m_model *m, const char *path)
+{
+	struct d9p_read_stats st;
+
+	ck_assert_int_eq(d9m_model_load(m, &path, 1, NULL, NULL, NULL, &st), 0);
+	ck_assert_uint_gt(st.read_ok, 0);
+}
+
+static struct d9m_model *
+finished(const char *path)
+{
+	struct d9m_model *m = d9m_model_new();
+
+	ck_assert_ptr_nonnull(m);
+	load(m, path);
+	ck_assert_int_eq(d9m_model_finish(m), 0);
+	return m;
+}
+
+static void
+ck_same_figures(const struct d9m_model *a, const struct d9m_model *b)
+{
+	struct d9m_analysis x, y;
+	struct d9m_analysis_opts o;
+
+	ck_assert_uint_eq(a->polls.n, b->polls.n);
+	ck_assert_uint_eq(a->nworkers, b->nworkers);
+	ck_assert_uint_eq(a->min_ts, b->min_ts);
+	ck_assert_uint_eq(a->max_ts, b->max_ts);
+	ck_assert_uint_eq(a->tasks.n, b->tasks.n);
+	ck_assert_uint_eq(a->cpu.n, b->cpu.n);
+	memset(&o, 0, sizeof o);
+	o.win.hi = UINT64_MAX;
+	o.worst = 3;
+	ck_assert_int_eq(d9m_analyze(a, &o, &x), 0);
+	ck_assert_int_eq(d9m_analyze(b, &o, &y), 0);
+	ck_assert_uint_eq(x.nworst, y.nworst);
+	for (size_t i = 0; i < x.nworst; i++)
+		ck_assert_uint_eq(a->polls.end[x.worst[i].poll] -
+		    a->polls.start[x.worst[i].poll], b->polls.end[y.worst[i].poll] -
+		    b->polls.start[y.worst[i].poll]);
+	ck_assert_uint_eq(x.long_polls, y.long_polls);
+	d9m_analysis_free(&x);
+	d9m_analysis_free(&y);
+}
+
+START_TEST(snapshot_equals_a_model_of_the_same_input)
+{
+	const char *a = trace("block-in-place-2026-05.bin");
+	const char *b = trace("demo-2026-03.bin");
+	struct d9m_model *m = d9m_model_new(), *s, *ra, *rab;
+
+	ck_assert_ptr_nonnull(m);
+	load(m, a);
+	ck_assert_ptr_nonnull(s = d9m_model_snapshot(m));
+	load(m, b);		/* loading goes on after the copy */
+	ck_assert_int_eq(d9m_model_finish(s), 0);
+	ck_assert_int_eq(d9m_model_finish(m), 0);
+	ra = finished(a);
+	ck_same_figures(s, ra);
+	rab = d9m_model_new();
+	ck_assert_ptr_nonnull(rab);
+	load(rab, a);
+	load(rab, b);
+	ck_assert_int_eq(d9m_model_finish(rab), 0);
+	ck_same_figures(m, rab);
+	/* strings interned after the copy stay out of it */
+	ck_assert_uint_lt(s->strs.n, m->strs.n);
+	d9m_model_free(&s);
+	d9m_model_free(&m);
+	d9m_model_free(&ra);
+	d9m_model_free(&rab);
+}
+END_TEST
+
+START_TEST(swap_keeps_selection_and_grows_the_window)
+{
+	const char *a = trace("demo-2026-03.bin");
+	const char *b = trace("block-in-place-2026-05.bin");
+	struct d9m_model *m = d9m_model_new(), *s;
+	struct d9t_index *ix;
+	struct fx f;
+	uint64_t start, dur;
+	uint32_t worker;
+
+	memset(&f, 0, sizeof f);
+	d9t_config_init(&f.cfg);
+	f.cfg.sync = 1;
+	f.path = a;
+	d9t_app_init(&f.app, &f.cfg, &f.path, 1, 1, 1);
+	ck_assert_int_eq(d9t_canvas_init(&f.cv, 120, 30), 0);
+	fx_render(&f);
+	ck_screen_has(&f, "loading");
+	fx_keys(&f, "w");
+	ck_screen_has(&f, "still loading");
+
+	ck_assert_ptr_nonnull(m);
+	load(m, a);
+	ck_assert_ptr_nonnull(s = d9m_model_snapshot(m));
+	ck_assert_int_eq(d9m_model_finish(s), 0);
+	ck_assert_ptr_nonnull(ix = d9t_index_build(s));
+	ck_assert_int_eq(d9t_app_set_partial(&f.app, s, ix), 0);
+	fx_keys(&f, "w");
+	ck_screen_has(&f, "worst in window");
+	ck_screen_has(&f, " loading");		/* the header badge */
+	ck_assert_uint_ne(f.app.sel, D9_NONE);
+	start = s->polls.start[f.app.sel];
+	dur = s->polls.end[f.app.sel] - start;
+	worker = s->workers[s->polls.worker[f.app.sel]].id;
+	fx_keys(&f, "\n");		/* the detail of that poll */
+	ck_screen_has(&f, "Poll of ");
+
+	load(m, b);
+	ck_assert_int_eq(d9m_model_finish(m), 0);
+	ck_assert_ptr_nonnull(ix = d9t_index_build(m));
+	ck_assert_int_eq(d9t_app_set_model(&f.app, m, ix), 0);
+	fx_render(&f);
+	ck_assert_int_eq(f.app.loading, 0);
+	ck_screen_lacks(&f, " loading");
+	ck_assert_uint_ne(f.app.sel, D9_NONE);
+	ck_assert_uint_eq(m->polls.start[f.app.sel], start);
+	ck_assert_uint_eq(m->polls.end[f.app.sel] - start, dur);
+	ck_assert_uint_eq(m->workers[m->polls.worker[f.app.sel]].id, worker);
+	ck_assert_uint_eq(f.app.detail, f.app.sel);
+	ck_assert_uint_eq(f.app.lo, m->min_ts);
+	ck_assert_uint_eq(f.app.hi, m->max_ts);
+	fx_close(&f);
+}
+END_TEST
+
+Suite *
+suite_partial(void)
+{
+	Suite *s = suite_create("partial");
+	TCase *tc = tcase_create("partial");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, snapshot_equals_a_model_of_the_same_input);
+	tcase_add_test(tc, swap_keeps_selection_and_grows_the_window);
+	suite_add_tcase(s, tc);
+	return s;
+}
