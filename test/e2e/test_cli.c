@@ -71,6 +71,9 @@ START_TEST(test_usage)
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--folded heap x"), 2);
 	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --follow x"), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--follow is for the browser"));
+	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--help"), 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "--report"));
 	run_free(&r);
