@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "tui/crash.h"
 #include "tui/keys.h"
 #include "tui/term.h"
 
@@ -42,8 +43,10 @@ d9t_term_open(struct d9t_term *t, int color)
 		}
 		out = t->tty_out;
 	}
+	d9t_crash_arm(fileno(out));	/* its modes, before curses's */
 	s = newterm(NULL, out, in);
 	if (s == NULL) {
+		d9t_crash_disarm();
 		close_ttys(t);
 		return -1;
 	}
@@ -77,6 +80,7 @@ d9t_term_close(struct d9t_term *t)
 	curs_set(1);
 	endwin();
 	delscreen(t->screen);
+	d9t_crash_disarm();
 	close_ttys(t);
 	t->open = 0;
 }

@@ -211,6 +211,28 @@ if [ -n "$d9demo" ]; then
 	rm -rf "$rec"
 fi
 
+echo "# a fatal signal: the terminal is restored"
+pidf=$(mktemp /tmp/d9t-pid-XXXXXX)
+T kill-session -t s 2>/dev/null
+T new-session -d -s s -x 100 -y 30 "s0=\$(stty -g); env LANG=C.UTF-8 \
+    TERM=tmux-256color sh -c 'echo \$\$ > $pidf; exec $prog $demo'; \
+    echo EXITED \$?; [ \"\$(stty -g)\" = \"\$s0\" ] && echo TTY-MODES-SAME; \
+    sleep 30"
+expect "crash: browser up" "(4.15s)"
+kill -SEGV "$(cat "$pidf")"
+expect "crash: exit status of SIGSEGV" "EXITED 139"
+expect "crash: message" "the terminal was restored"
+expect "crash: terminal modes restored" "TTY-MODES-SAME"
+checks=$((checks + 1))
+if [ "$(T display -p -t s '#{alternate_on}#{cursor_flag}#{mouse_any_flag}')" = 010 ]
+then
+	echo "ok $checks - crash: normal screen, cursor on, mouse off"
+else
+	fails=$((fails + 1))
+	echo "not ok $checks - crash: normal screen, cursor on, mouse off"
+fi
+rm -f "$pidf"
+
 echo "# nothing readable"
 start 80 24 "$prog" /dev/null
 expect "bad input status" "EXITED 1"
