@@ -147,20 +147,31 @@ d9m_model_sink(struct d9m_model *m, struct d9p_sink *sink)
 	d9m_builder_sink(m, sink);
 }
 
-int
-d9m_model_load(struct d9m_model *m, const char *const *paths, size_t npaths,
-    struct d9p_progress *progress, void (*note)(void *, const char *),
-    void *note_ctx, struct d9p_read_stats *stats)
+/* Read paths, or what is new in f when f is set, into m. */
+static int
+feed(struct d9m_model *m, const char *const *paths, size_t npaths,
+    struct d9p_follow *f, struct d9p_progress *progress,
+    struct load_note *ln, struct d9p_read_stats *stats)
 {
-	struct load_note ln = { m, note, note_ctx };
-	struct d9p_read_opts o = { on_note, &ln, progress };
+	struct d9p_read_opts o = { on_note, ln, progress };
 	struct d9p_sink sink;
 
 	if (m->builder == NULL)
 		return -1;
 	d9m_builder_sink(m, &sink);
 	m->finished = 0;
-	return d9p_read_paths(paths, npaths, &sink, &o, stats);
+	return f ? d9p_follow_poll(f, &sink, &o, stats) :
+	    d9p_read_paths(paths, npaths, &sink, &o, stats);
+}
+
+int
+d9m_model_load(struct d9m_model *m, const char *const *paths, size_t npaths,
+    struct d9p_progress *progress, void (*note)(void *, const char *),
+    void *note_ctx, struct d9p_read_stats *stats)
+{
+	struct load_note ln = { m, note, note_ctx };
+
+	return feed(m, paths, npaths, NULL, progress, &ln, stats);
 }
 
 int
@@ -168,14 +179,8 @@ d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
     struct d9p_progress *progress, struct d9p_read_stats *stats)
 {
 	struct load_note ln = { m, NULL, NULL };
-	struct d9p_read_opts o = { on_note, &ln, progress };
-	struct d9p_sink sink;
 
-	if (m->builder == NULL)
-		return -1;
-	d9m_builder_sink(m, &sink);
-	m->finished = 0;
-	return d9p_follow_poll(f, &sink, &o, stats);
+	return feed(m, NULL, 0, f, progress, &ln, stats);
 }
 
 uint32_t

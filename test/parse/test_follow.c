@@ -15,19 +15,6 @@
 #include "parse/follow.h"
 #include "suites.h"
 
-static const struct tg_field one_u8[] = { { "v", D9_FT_U8 } };
-
-static void
-batch(struct tg *t, int n, int first)
-{
-	tg_header(t);
-	tg_schema(t, 1, "E", 1, 1, one_u8);
-	for (int i = 0; i < n; i++) {
-		tg_event(t, 1, 1);
-		tg_u8(t, (uint8_t)(first + i));
-	}
-}
-
 static void
 put(const char *dir, const char *name, const void *p, size_t n,
     const char *mode)
@@ -79,11 +66,11 @@ START_TEST(follow_a_live_directory)
 	tg_init(&t);
 	tg_init(&gz);
 	rec_init(&r);
-	batch(&t, 1, 0);
+	tg_batch_e(&t, 1, 0);
 	tg_gzip(&gz, t.p, t.n);
 	put(dir, "trace.0.bin.gz", gz.p, gz.n, "w");
 	tg_reset(&t);
-	batch(&t, 2, 10);
+	tg_batch_e(&t, 2, 10);
 	tg_event(&t, 1, 1);		/* its value is not written yet */
 	put(dir, "trace.1.bin.active", t.p, t.n, "w");
 	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
@@ -99,7 +86,7 @@ START_TEST(follow_a_live_directory)
 	/* the writer finishes the frame and adds a batch */
 	tg_reset(&t);
 	tg_u8(&t, 12);
-	batch(&t, 1, 13);
+	tg_batch_e(&t, 1, 13);
 	put(dir, "trace.1.bin.active", t.p, t.n, "a");
 	poll_once(f, &r);
 	ck_assert_str_eq(values(&r, v, sizeof v), "0 10 11 12 13");
@@ -117,7 +104,7 @@ START_TEST(follow_a_live_directory)
 
 	/* a new segment, and a file that is not a trace (noted once) */
 	tg_reset(&t);
-	batch(&t, 1, 20);
+	tg_batch_e(&t, 1, 20);
 	put(dir, "trace.2.bin", t.p, t.n, "w");
 	put(dir, "notes.txt", "hello\n", 6, "w");
 	poll_once(f, &r);
@@ -150,7 +137,7 @@ START_TEST(follow_a_vanished_segment)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	tg_init(&t);
 	rec_init(&r);
-	batch(&t, 1, 1);
+	tg_batch_e(&t, 1, 1);
 	put(dir, "trace.0.bin.active", t.p, t.n, "w");
 	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
 	poll_once(f, &r);

@@ -14,20 +14,6 @@
 #include "base/wire.h"
 #include "suites.h"
 
-static const struct tg_field one_u8[] = { { "v", D9_FT_U8 } };
-
-/* A batch of n events of schema 1 "E" with values first, first + 1... */
-static void
-batch(struct tg *t, int n, int first)
-{
-	tg_header(t);
-	tg_schema(t, 1, "E", 1, 1, one_u8);
-	for (int i = 0; i < n; i++) {
-		tg_event(t, 1, 1);
-		tg_u8(t, (uint8_t)(first + i));
-	}
-}
-
 struct tmpdir {
 	char	 path[64];
 	char	 file[PATH_MAX];
@@ -63,13 +49,13 @@ START_TEST(directory_walk)
 	ck_assert_ptr_nonnull(mkdtemp(d.path));
 	tg_init(&t);
 	tg_init(&gz);
-	batch(&t, 1, 10);
+	tg_batch_e(&t, 1, 10);
 	tmp_file(&d, "trace.10.bin", &t);
 	tg_reset(&t);
-	batch(&t, 1, 2);
+	tg_batch_e(&t, 1, 2);
 	tmp_file(&d, "trace.2.bin", &t);
 	tg_reset(&t);
-	batch(&t, 1, 1);
+	tg_batch_e(&t, 1, 1);
 	tg_gzip(&gz, t.p, t.n);
 	tmp_file(&d, "trace.1.bin.gz", &gz);
 	tg_reset(&t);
@@ -79,7 +65,7 @@ START_TEST(directory_walk)
 	tg_reset(&t);
 	tmp_file(&d, "empty.bin", &t);
 	ck_assert_int_eq(mkdir(tmp_file(&d, "sub", NULL), 0700), 0);
-	batch(&t, 2, 0);
+	tg_batch_e(&t, 2, 0);
 	tmp_file(&d, "sub/trace.0.bin", &t);
 	ck_assert_int_eq(mkfifo(tmp_file(&d, "sub/fifo", NULL), 0600), 0);
 
@@ -128,7 +114,7 @@ START_TEST(inputs_are_separate_streams)
 	strcpy(d.path, "/tmp/d9-test-dir-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(d.path));
 	tg_init(&t);
-	batch(&t, 1, 0);
+	tg_batch_e(&t, 1, 0);
 	snprintf(a, sizeof a, "%s", tmp_file(&d, "a", &t));
 	tg_reset(&t);
 	tg_event(&t, 1, 1);		/* no header: schema 1 is not known */
@@ -156,7 +142,7 @@ START_TEST(stdin_dash)
 	int saved = dup(0);
 
 	tg_init(&t);
-	batch(&t, 3, 0);
+	tg_batch_e(&t, 3, 0);
 	ck_assert_int_ge(saved, 0);
 	ck_assert_int_eq(dup2(tg_memfd(t.p, t.n), 0), 0);
 	rec_init(&r);
@@ -183,7 +169,7 @@ START_TEST(progress_and_cancel)
 	strcpy(d.path, "/tmp/d9-test-dir-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(d.path));
 	tg_init(&t);
-	batch(&t, 100, 0);
+	tg_batch_e(&t, 100, 0);
 	paths[0] = tmp_file(&d, "p.bin", &t);
 	rec_init(&r);
 	sink = rec_sink(&r);

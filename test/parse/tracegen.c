@@ -175,6 +175,19 @@ tg_header(struct tg *t)
 }
 
 void
+tg_batch_e(struct tg *t, int n, int first)
+{
+	static const struct tg_field v[] = { { "v", D9_FT_U8 } };
+
+	tg_header(t);
+	tg_schema(t, 1, "E", 1, 1, v);
+	for (int i = 0; i < n; i++) {
+		tg_event(t, 1, 1);
+		tg_u8(t, (uint8_t)(first + i));
+	}
+}
+
+void
 tg_schema(struct tg *t, uint16_t id, const char *name, int has_ts, size_t n,
     const struct tg_field *f)
 {

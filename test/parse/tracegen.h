@@ -53,6 +53,9 @@ void	tg_str32(struct tg *t, const char *s);	/* u32 length + bytes */
 
 /* Frames. */
 void	tg_header(struct tg *t);		/* TRC\0 01 */
+/* A header, schema 1 "E" with one u8 "v", and n events 1 ns apart with
+ * the values first, first + 1, ... */
+void	tg_batch_e(struct tg *t, int n, int first);
 void	tg_schema(struct tg *t, uint16_t id, const char *name, int has_ts,
 	    size_t n, const struct tg_field *f);
 void	tg_event(struct tg *t, uint16_t id, uint32_t delta); /* + values */
