@@ -2,6 +2,8 @@
  * analysis.c: the driver, shared helpers, and the worker, poll and CPU
  * sections. Window rule: a poll, period, sample or span belongs to the
  * window when it starts inside it; period lengths are clipped to it.
+ * Every table is sorted by time (polls and periods per worker), so a
+ * window is found by binary search and costs what is inside it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,42 @@ cmp_u64(const void *a, const void *b)
 }
 
 size_t
+d9m_lower(const uint64_t *v, size_t n, uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void
+d9m_window_rows(const uint64_t *v, size_t n, const struct d9m_window *w,
+    size_t *a, size_t *b)
+{
+	*a = d9m_lower(v, n, w->lo);
+	*b = w->hi == UINT64_MAX ? n :
+	    *a + d9m_lower(v + *a, n - *a, w->hi + 1);
+}
+
+void
+d9m_window_polls(const struct d9m_model *m, size_t s,
+    const struct d9m_window *w, size_t *a, size_t *b)
+{
+	const struct d9m_worker *wk = &m->workers[s];
+
+	d9m_window_rows(m->polls.start + wk->poll0, wk->npolls, w, a, b);
+	*a += wk->poll0;
+	*b += wk->poll0;
+}
+
+size_t
 d9m_rank(size_t n, unsigned p)
 {
 	/* p % of n rounded to the nearest rank, at least 1: the rank
@@ -27,6 +65,38 @@ d9m_rank(size_t n, unsigned p)
 	size_t r = (n * p + 50) / 100;
 
 	return r < 1 ? 1 : r > n ? n : r;
+}
+
+int
+d9m_sort_rows(const uint64_t *keys, size_t n, uint32_t *perm)
+{
+	uint64_t *k, lo = UINT64_MAX;
+	uint32_t *p;
+	int rc = -1;
+
+	for (size_t i = 0; i < n; i++)
+		lo = keys[i] < lo ? keys[i] : lo;
+	/* when row 0 holds the smallest key, the smallest packed word has
+	 * no row bits and nothing borrows */
+	if (n == 0 || keys[0] == lo)
+		return d9m_sort_perm(keys, n, perm);
+	/* else sort a copy with such a row 0, which sorts first (stable)
+	 * and is dropped */
+	k = malloc((n + 1) * sizeof *k);
+	p = malloc((n + 1) * sizeof *p);
+	if (k == NULL || p == NULL)
+		goto out;
+	k[0] = lo;
+	memcpy(k + 1, keys, n * sizeof *k);
+	if (d9m_sort_perm(k, n + 1, p) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		perm[i] = p[i + 1] - 1;
+	rc = 0;
+out:
+	free(k);
+	free(p);
+	return rc;
 }
 
 void
@@ -43,20 +113,6 @@ d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out)
 	out->max = v[n - 1];
 }
 
-struct grow_key {
-	uint32_t	stack, seg;
-};
-
-static int
-cmp_key(const void *a, const void *b)
-{
-	const struct grow_key *x = a, *y = b;
-
-	if (x->stack != y->stack)
-		return x->stack < y->stack ? -1 : 1;
-	return x->seg < y->seg ? -1 : x->seg > y->seg;
-}
-
 static int
 cmp_group(const void *a, const void *b)
 {
@@ -71,30 +127,28 @@ int
 d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows, size_t n,
     struct d9m_stack_group **out, size_t *nout)
 {
-	struct grow_key *k = malloc((n ? n : 1) * sizeof *k);
+	/* (stack, segment) packed in one word: a radix sort groups them */
+	uint64_t *k = malloc((n ? n : 1) * sizeof *k);
 	struct d9m_stack_group *g = malloc((n ? n : 1) * sizeof *g);
 	size_t ng = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if (k == NULL || g == NULL) {
+	for (size_t i = 0; k != NULL && i < n; i++)
+		k[i] = (uint64_t)m->cpu.stack[rows[i]] << 32 |
+		    m->cpu.seg[rows[i]];
+	if (k == NULL || g == NULL || d9m_sort_u64(k, n) < 0) {
 		free(k);
 		free(g);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
-		k[i].stack = m->cpu.stack[rows[i]];
-		k[i].seg = m->cpu.seg[rows[i]];
-	}
-	qsort(k, n, sizeof *k, cmp_key);
-	for (size_t i = 0; i < n; i++) {
-		if (ng > 0 && g[ng - 1].stack == k[i].stack &&
-		    g[ng - 1].seg == k[i].seg) {
+		if (i > 0 && k[i] == k[i - 1]) {
 			g[ng - 1].count++;
 			continue;
 		}
-		g[ng].stack = k[i].stack;
-		g[ng].seg = k[i].seg;
+		g[ng].stack = (uint32_t)(k[i] >> 32);
+		g[ng].seg = (uint32_t)k[i];
 		g[ng].count = 1;
 		ng++;
 	}
@@ -115,6 +169,21 @@ clip_len(const struct d9m_window *w, uint64_t s, uint64_t e)
 	return e > s ? e - s : 0;
 }
 
+/*
+ * Rows [*a, *b) of the periods p[r0 .. r0 + n) of one worker that reach
+ * into the window. A worker's periods do not overlap, so besides those
+ * starting in it only the one just before can.
+ */
+static void
+period_rows(const struct d9m_periods *p, size_t r0, size_t n,
+    const struct d9m_window *w, size_t *a, size_t *b)
+{
+	d9m_window_rows(p->start + r0, n, w, a, b);
+	*a -= *a > 0;
+	*a += r0;
+	*b += r0;
+}
+
 int
 d9m_an_workers(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
@@ -129,11 +198,13 @@ d9m_an_workers(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		const struct d9m_worker *wk = &m->workers[s];
 		struct d9m_worker_fig *f = &a->workers[s];
 		double rsum = 0, wsum = 0, wlen = 0;
+		size_t i0, i1;
 
 		f->id = wk->id;
-		for (size_t i = wk->poll0; i < wk->poll0 + wk->npolls; i++)
-			f->polls += d9m_in_window(w, m->polls.start[i]);
-		for (size_t i = wk->park0; i < wk->park0 + wk->nparks; i++) {
+		d9m_window_polls(m, s, w, &i0, &i1);
+		f->polls = i1 - i0;
+		period_rows(&m->parks, wk->park0, wk->nparks, w, &i0, &i1);
+		for (size_t i = i0; i < i1; i++) {
 			uint64_t sw = m->parks.sched_wait[i];
 
 			f->parked_ns += clip_len(w, m->parks.start[i],
@@ -148,7 +219,8 @@ d9m_an_workers(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 			if (sw > f->sched_wait_max)
 				f->sched_wait_max = sw;
 		}
-		for (size_t i = wk->act0; i < wk->act0 + wk->nacts; i++) {
+		period_rows(&m->actives, wk->act0, wk->nacts, w, &i0, &i1);
+		for (size_t i = i0; i < i1; i++) {
 			uint64_t len = clip_len(w, m->actives.start[i],
 			    m->actives.end[i]);
 			double r = m->actives.ratio[i];
@@ -170,6 +242,36 @@ d9m_an_workers(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	return 0;
 }
 
+/* Count poll i and keep it in top[0 .. *n) (at most want rows) when it
+ * is among the longest: longest first, earlier on ties. */
+static void
+top_poll(const struct d9m_model *m, uint32_t i, size_t want, uint32_t *top,
+    size_t *n, struct d9m_analysis *a)
+{
+	uint64_t d = m->polls.end[i] - m->polls.start[i];
+	int open = m->polls.flags[i] & D9M_POLL_OPEN_ENDED;
+	size_t j;
+
+	a->npolls++;
+	a->open_ended += open != 0;
+	if (d > 1000000) {
+		a->long_polls++;
+		a->long_polls_closed += !open;
+	}
+	if (want == 0 || (*n == want && d <= m->polls.end[top[*n - 1]] -
+	    m->polls.start[top[*n - 1]]))
+		return;
+	j = *n < want ? (*n)++ : *n - 1;
+	for (; j > 0; j--) {
+		uint32_t p = top[j - 1];
+
+		if (m->polls.end[p] - m->polls.start[p] >= d)
+			break;
+		top[j] = p;
+	}
+	top[j] = i;
+}
+
 int
 d9m_an_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
@@ -179,32 +281,13 @@ d9m_an_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 
 	if (top == NULL)
 		return -1;
-	for (size_t i = 0; i < m->polls.n; i++) {
-		uint64_t d = m->polls.end[i] - m->polls.start[i];
-		int open = m->polls.flags[i] & D9M_POLL_OPEN_ENDED;
-		size_t j;
+	/* worker by worker: rows in table order, as ties want */
+	for (size_t s = 0; s < m->nworkers; s++) {
+		size_t i0, i1;
 
-		if (!d9m_in_window(&o->win, m->polls.start[i]))
-			continue;
-		a->npolls++;
-		a->open_ended += open != 0;
-		if (d > 1000000) {
-			a->long_polls++;
-			a->long_polls_closed += !open;
-		}
-		if (want == 0 || (n == want && d <= m->polls.end[top[n - 1]] -
-		    m->polls.start[top[n - 1]]))
-			continue;
-		/* insert into the top list, longest first, earlier on ties */
-		j = n < want ? n++ : n - 1;
-		for (; j > 0; j--) {
-			uint32_t p = top[j - 1];
-
-			if (m->polls.end[p] - m->polls.start[p] >= d)
-				break;
-			top[j] = p;
-		}
-		top[j] = (uint32_t)i;
+		d9m_window_polls(m, s, &o->win, &i0, &i1);
+		for (size_t i = i0; i < i1; i++)
+			top_poll(m, (uint32_t)i, want, top, &n, a);
 	}
 	a->worst = calloc(n ? n : 1, sizeof *a->worst);
 	if (a->worst == NULL) {
@@ -218,21 +301,25 @@ d9m_an_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	return 0;
 }
 
-/* Samples attached to each worst poll, grouped by stack. */
+/* Samples attached to each worst poll, grouped by stack: they were
+ * taken between its start and its end. */
 static int
 worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
 {
-	uint32_t *rows = malloc((m->cpu.n ? m->cpu.n : 1) * sizeof *rows);
-
-	if (rows == NULL)
-		return -1;
 	for (size_t k = 0; k < a->nworst; k++) {
 		struct d9m_worst *w = &a->worst[k];
+		struct d9m_window pw = { m->polls.start[w->poll],
+		    m->polls.end[w->poll] };
+		size_t i0, i1;
+		uint32_t *rows;
 
+		d9m_window_rows(m->cpu.ts, m->cpu.n, &pw, &i0, &i1);
+		if ((rows = malloc((i1 - i0 + 1) * sizeof *rows)) == NULL)
+			return -1;
 		for (int src = 0; src < 2; src++) {
 			size_t n = 0;
 
-			for (size_t i = 0; i < m->cpu.n; i++)
+			for (size_t i = i0; i < i1; i++)
 				if (m->cpu.poll[i] == w->poll &&
 				    (m->cpu.source[i] == D9_SOURCE_SCHED) == src)
 					rows[n++] = (uint32_t)i;
@@ -242,8 +329,8 @@ worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
 				return -1;
 			}
 		}
+		free(rows);
 	}
-	free(rows);
 	return 0;
 }
 
@@ -251,17 +338,17 @@ int
 d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	uint32_t *on = malloc((m->cpu.n ? m->cpu.n : 1) * sizeof *on);
-	uint32_t *inp = malloc((m->cpu.n ? m->cpu.n : 1) * sizeof *inp);
-	size_t non = 0, ninp = 0;
+	size_t i0, i1, non = 0, ninp = 0;
+	uint32_t *on, *inp;
 	int rc = -1;
 
+	d9m_window_rows(m->cpu.ts, m->cpu.n, &o->win, &i0, &i1);
+	on = malloc((i1 - i0 + 1) * sizeof *on);
+	inp = malloc((i1 - i0 + 1) * sizeof *inp);
 	if (on == NULL || inp == NULL)
 		goto out;
-	for (size_t i = 0; i < m->cpu.n; i++) {
-		if (!d9m_in_window(&o->win, m->cpu.ts[i]))
-			continue;
-		a->cpu_samples++;
+	a->cpu_samples = i1 - i0;
+	for (size_t i = i0; i < i1; i++) {
 		if (m->cpu.source[i] == D9_SOURCE_CPU) {
 			a->on_cpu++;
 			on[non++] = (uint32_t)i;
@@ -291,19 +378,19 @@ queue_figures(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
 	double sum = 0;
+	size_t i0, i1;
 
-	for (size_t i = 0; i < m->queue.n; i++) {
-		if (!d9m_in_window(&o->win, m->queue.ts[i]))
-			continue;
-		a->queue_samples++;
+	d9m_window_rows(m->queue.ts, m->queue.n, &o->win, &i0, &i1);
+	for (size_t i = i0; i < i1; i++) {
 		sum += m->queue.global[i];
 		if (m->queue.global[i] > a->queue_max)
 			a->queue_max = m->queue.global[i];
 	}
+	a->queue_samples = i1 - i0;
 	a->queue_avg = a->queue_samples ? sum / (double)a->queue_samples : 0;
-	for (size_t i = 0; i < m->rt.n; i++)
-		if (d9m_in_window(&o->win, m->rt.ts[i]) &&
-		    m->rt.kind[i] != D9M_RT_POLL_END &&
+	d9m_window_rows(m->rt.ts, m->rt.n, &o->win, &i0, &i1);
+	for (size_t i = i0; i < i1; i++)
+		if (m->rt.kind[i] != D9M_RT_POLL_END &&
 		    m->rt.lq[i] > a->local_queue_max)
 			a->local_queue_max = m->rt.lq[i];
 }
@@ -316,16 +403,16 @@ count_events(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	const uint64_t *cols[] = { m->rt.ts, m->wakes.ts, m->queue.ts };
 	const size_t ns[] = { m->rt.n, m->wakes.n, m->queue.n };
 
-	for (size_t c = 0; c < 3; c++)
-		for (size_t i = 0; i < ns[c]; i++) {
-			uint64_t ts = cols[c][i];
+	for (size_t c = 0; c < 3; c++) {
+		size_t i0, i1;
 
-			if (!d9m_in_window(&o->win, ts))
-				continue;
-			a->event_count++;
-			lo = ts < lo ? ts : lo;
-			hi = ts > hi ? ts : hi;
-		}
+		d9m_window_rows(cols[c], ns[c], &o->win, &i0, &i1);
+		if (i0 == i1)
+			continue;
+		a->event_count += i1 - i0;
+		lo = cols[c][i0] < lo ? cols[c][i0] : lo;
+		hi = cols[c][i1 - 1] > hi ? cols[c][i1 - 1] : hi;
+	}
 	a->duration_ns = a->event_count ? hi - lo : 0;
 }
 

@@ -211,9 +211,31 @@ size_t	d9m_wake_chain(const struct d9m_model *m, uint64_t task,
 size_t	d9m_rank(size_t n, unsigned p);
 /* Exact percentiles of v (sorted in place) at d9m_rank. */
 void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
+/* Stable permutation sorting keys ascending, as d9m_sort_perm() should:
+ * that one packs (key - min) and row in one word, then subtracts the
+ * smallest word, row bits included, so a key whose row is below that
+ * word's row borrows and sorts among the keys one below it. */
+int	d9m_sort_rows(const uint64_t *keys, size_t n, uint32_t *perm);
 /* Stack groups of a set of CPU sample rows, count descending. */
 int	d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows,
 	    size_t n, struct d9m_stack_group **out, size_t *nout);
+
+/* First index of an ascending column with v[i] >= x. */
+size_t	d9m_lower(const uint64_t *v, size_t n, uint64_t x);
+/* Rows [*a, *b) of an ascending column whose values are in the window:
+ * time-sorted tables, and the polls, parks or actives of one worker. */
+void	d9m_window_rows(const uint64_t *v, size_t n,
+	    const struct d9m_window *w, size_t *a, size_t *b);
+/* Poll rows of worker slot s that start in the window: [*a, *b). */
+void	d9m_window_polls(const struct d9m_model *m, size_t s,
+	    const struct d9m_window *w, size_t *a, size_t *b);
+
+/* Whole-trace parts of the analysis that do not depend on the window,
+ * derived once by d9m_model_finish(): span lives and their pairing
+ * (m->spanev.next, prev_enter, m->spans), scheduling delays of each
+ * poll (m->poll_sched; by_start: the poll rows by start, stable). */
+int	d9m_spans_derive(struct d9m_model *m);
+int	d9m_sched_derive(struct d9m_model *m, const uint32_t *by_start);
 
 static inline int
 d9m_in_window(const struct d9m_window *w, uint64_t ts)

@@ -72,12 +72,17 @@ long_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		    "(unknown)", m->polls.flags[p] & D9M_POLL_OPEN_ENDED ?
 		    ", open-ended" : "");
 	}
-	for (size_t i = 0; i < m->polls.n; i++) {
-		uint64_t d = m->polls.end[i] - m->polls.start[i];
+	for (size_t s = 0; s < m->nworkers; s++) {
+		size_t i0, i1;
 
-		if (d > 10000000 && d9m_in_window(&o->win, m->polls.start[i])) {
-			over++;
-			worst = d > worst ? d : worst;
+		d9m_window_polls(m, s, &o->win, &i0, &i1);
+		for (size_t i = i0; i < i1; i++) {
+			uint64_t d = m->polls.end[i] - m->polls.start[i];
+
+			if (d > 10000000) {
+				over++;
+				worst = d > worst ? d : worst;
+			}
 		}
 	}
 	if (over > listed)
@@ -116,13 +121,13 @@ contention(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 {
 	for (size_t s = 0; s < m->nworkers; s++) {
 		const struct d9m_worker *wk = &m->workers[s];
-		size_t n = 0, low = 0;
+		size_t n, low = 0, i0, i1;
 		double sum = 0;
 
-		for (size_t i = wk->act0; i < wk->act0 + wk->nacts; i++) {
-			if (!d9m_in_window(&o->win, m->actives.start[i]))
-				continue;
-			n++;
+		d9m_window_rows(m->actives.start + wk->act0, wk->nacts, &o->win,
+		    &i0, &i1);
+		n = i1 - i0;
+		for (size_t i = wk->act0 + i0; i < wk->act0 + i1; i++) {
 			if (m->actives.ratio[i] < 0.5 &&
 			    m->actives.end[i] - m->actives.start[i] > 1000000) {
 				low++;

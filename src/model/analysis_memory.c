@@ -103,7 +103,7 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	struct fkey *fk = NULL;
 	struct d9m_site *s = NULL;
 	uint64_t *r = NULL;
-	size_t nf = 0, ns = 0;
+	size_t nf = 0, ns = 0, f0, f1, a0, a1, v0, v1;
 	int rc = -1;
 
 	if (al->n == 0 && m->frees.n == 0)
@@ -111,26 +111,25 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	mem->present = 1;
 	if ((r = rates(m, mem)) == NULL)
 		return -1;
-	fk = malloc((m->frees.n ? m->frees.n : 1) * sizeof *fk);
-	s = malloc((al->n ? al->n : 1) * sizeof *s);
+	d9m_window_rows(m->frees.ts, m->frees.n, &o->win, &f0, &f1);
+	d9m_window_rows(al->ts, al->n, &o->win, &a0, &a1);
+	d9m_window_rows(m->overflow.ts, m->overflow.n, &o->win, &v0, &v1);
+	fk = malloc((f1 - f0 + 1) * sizeof *fk);
+	s = malloc((a1 - a0 + 1) * sizeof *s);
 	if (fk == NULL || s == NULL)
 		goto out;
-	for (size_t i = 0; i < m->frees.n; i++) {
-		if (!d9m_in_window(&o->win, m->frees.ts[i]))
-			continue;
+	for (size_t i = f0; i < f1; i++) {
 		fk[nf].addr = m->frees.addr[i];
 		fk[nf++].ts = m->frees.alloc_ts[i];
 	}
 	mem->frees = nf;
 	qsort(fk, nf, sizeof *fk, cmp_fkey);
-	for (size_t i = 0; i < al->n; i++) {
+	for (size_t i = a0; i < a1; i++) {
 		uint64_t rate = al->seg[i] < m->segs.n ? r[al->seg[i]] :
 		    mem->rate;
 		struct fkey k = { al->addr[i], al->ts[i] };
 		double wb, wc;
 
-		if (!d9m_in_window(&o->win, al->ts[i]))
-			continue;
 		ht_weights(al->size[i], rate, &wb, &wc);
 		mem->sampled++;
 		mem->sampled_bytes += al->size[i];
@@ -148,11 +147,10 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		s[ns].est_count = wc;
 		s[ns++].raw_bytes = al->size[i];
 	}
-	for (size_t i = 0; i < m->overflow.n; i++)
-		if (d9m_in_window(&o->win, m->overflow.ts[i])) {
-			mem->dropped_allocs += m->overflow.allocs[i];
-			mem->dropped_frees += m->overflow.frees[i];
-		}
+	for (size_t i = v0; i < v1; i++) {
+		mem->dropped_allocs += m->overflow.allocs[i];
+		mem->dropped_frees += m->overflow.frees[i];
+	}
 	/* merge rows of the same (stack, segment) into sites */
 	qsort(s, ns, sizeof *s, cmp_stack_seg);
 	{

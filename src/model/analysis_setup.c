@@ -61,14 +61,15 @@ process_usage(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	    kr = d9_intern_find(&m->strs, "max_rss_bytes", 13);
 	long double prev_cpu = -1, cpu_sum = 0, wall_sum = 0;
 	uint64_t prev_ts = 0;
+	size_t i0, i1;
 
 	if (name == D9_NONE || ku == D9_NONE || ks == D9_NONE)
 		return;
-	for (size_t i = 0; i < m->custom.n; i++) {
+	d9m_window_rows(m->custom.ts, m->custom.n, &o->win, &i0, &i1);
+	for (size_t i = i0; i < i1; i++) {
 		long double u, s, r;
 
-		if (m->custom.name[i] != name ||
-		    !d9m_in_window(&o->win, m->custom.ts[i]))
+		if (m->custom.name[i] != name)
 			continue;
 		u = field_num(m, m->custom.fields[i], ku);
 		s = field_num(m, m->custom.fields[i], ks);
@@ -98,13 +99,12 @@ static void
 setup_checks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	size_t on = 0, frames = 0, offs = 0, addrs = 0, named = 0;
+	size_t on = 0, frames = 0, offs = 0, addrs = 0, named = 0, i0, i1;
 
-	for (size_t i = 0; i < m->cpu.n; i++) {
+	d9m_window_rows(m->cpu.ts, m->cpu.n, &o->win, &i0, &i1);
+	for (size_t i = i0; i < i1; i++) {
 		size_t n;
 
-		if (!d9m_in_window(&o->win, m->cpu.ts[i]))
-			continue;
 		if (m->cpu.source[i] != D9_SOURCE_CPU) {
 			offs++;
 			continue;

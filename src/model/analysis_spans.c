@@ -2,46 +2,216 @@
  * analysis_spans.c: spans paired into intervals as ANALYSIS 6 defines
  * (raw duration = first enter to last exit, per span name), plus the
  * per-poll span counts and outliers the red flags need.
+ *
+ * The pairing does not depend on the window, so d9m_model_finish() does
+ * it once (d9m_spans_derive): span events are linked into lives (one
+ * span id up to its close), each life is paired, and the lives that
+ * exited are kept sorted by their first enter. A window then takes the
+ * lives that start in it by binary search.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/analysis.h"
 #include "model/table.h"
-#include "model/timeline.h"
 
-struct span_rec {
-	uint64_t	id;
-	uint64_t	open_ts;	/* enter time of the open pair */
-	uint64_t	first, last_start, last_end;
-	uint32_t	open_worker;
-	uint32_t	name;
-	uint32_t	nsegs;
-	uint8_t		open, live;	/* live: still in the id map */
-};
-
-struct span_map {
-	uint32_t	*slots;		/* rec index + 1 */
-	size_t		 nslots, nlive;
-};
-
-static uint32_t *
-map_slot(struct span_map *mp, const struct span_rec *recs, uint64_t id)
+/* Link every event to the next one of its life: events grouped by span
+ * id (a stable sort keeps their time order), cut after each close. */
+static int
+link_lives(struct d9m_spanev *e)
 {
-	size_t mask = mp->nslots - 1,
-	    i = (size_t)(id * 0x9e3779b97f4a7c15ull >> 17) & mask;
+	uint32_t *perm = malloc((e->n ? e->n : 1) * sizeof *perm);
+	uint32_t last = D9_NONE, enter = D9_NONE;
+	uint64_t id = 0;
 
-	for (; mp->slots[i]; i = (i + 1) & mask)
-		if (recs[mp->slots[i] - 1].live &&
-		    recs[mp->slots[i] - 1].id == id)
-			break;
-	return &mp->slots[i];
+	e->next = malloc((e->n ? e->n : 1) * sizeof *e->next);
+	e->prev_enter = malloc((e->n ? e->n : 1) * sizeof *e->prev_enter);
+	if (perm == NULL || e->next == NULL || e->prev_enter == NULL ||
+	    d9m_sort_rows(e->span_id, e->n, perm) < 0) {
+		free(perm);
+		return -1;
+	}
+	for (size_t k = 0; k < e->n; k++) {
+		uint32_t i = perm[k];
+
+		if (k > 0 && e->span_id[i] != id)
+			last = enter = D9_NONE;	/* another span id */
+		id = e->span_id[i];
+		e->next[i] = D9_NONE;
+		e->prev_enter[i] = enter;
+		if (last != D9_NONE)
+			e->next[last] = i;
+		last = i;
+		if (e->kind[i] == D9M_SPAN_ENTER)
+			enter = i;
+		else if (e->kind[i] == D9M_SPAN_CLOSE)
+			last = enter = D9_NONE;	/* the id may be reused */
+	}
+	free(perm);
+	return 0;
 }
 
-struct seg {
-	uint64_t	start, end;
-	uint32_t	worker;
+/* One life, paired from its first enter on. */
+struct life {
+	uint64_t	first, last_start, last_end;
+	uint64_t	open_ts;	/* enter of the open pair */
+	size_t		nsegs;
+	int		open;
 };
+
+/*
+ * Pair the life whose first enter is event i: an enter opens a pair
+ * (unless one is open), an exit closes it into a segment, a close ends
+ * the life. exit_of[enter] is set to the exit of each segment.
+ */
+static void
+pair_life(const struct d9m_spanev *e, uint32_t i, uint32_t *exit_of,
+    struct life *l)
+{
+	uint32_t opened = i;
+
+	memset(l, 0, sizeof *l);
+	l->open = 1;
+	l->open_ts = e->ts[i];
+	for (uint32_t j = e->next[i]; j != D9_NONE; j = e->next[j]) {
+		if (e->kind[j] == D9M_SPAN_CLOSE) {
+			l->open = 0;
+			break;
+		}
+		if (e->kind[j] == D9M_SPAN_ENTER) {
+			if (!l->open) {
+				l->open = 1;
+				l->open_ts = e->ts[j];
+				opened = j;
+			}
+			continue;
+		}
+		if (!l->open)
+			continue;
+		l->open = 0;
+		if (l->nsegs == 0 || l->open_ts < l->first)
+			l->first = l->open_ts;
+		if (l->nsegs == 0 || l->open_ts >= l->last_start) {
+			l->last_start = l->open_ts;
+			l->last_end = e->ts[j];
+		}
+		l->nsegs++;
+		exit_of[opened] = j;
+	}
+}
+
+/*
+ * Spans fully inside one poll of their worker (many-spans-per-poll),
+ * over the whole trace. Segments come by their enter, in time order, so
+ * the poll each worker runs is found by walking its polls along.
+ */
+struct in_polls {
+	uint32_t	*cnt;		/* per poll: segments inside it */
+	size_t		*cur;		/* per worker slot: its last poll
+					 * started so far */
+};
+
+static int
+in_polls_init(const struct d9m_model *m, struct in_polls *ip)
+{
+	ip->cnt = calloc(m->polls.n + 1, sizeof *ip->cnt);
+	ip->cur = malloc((m->nworkers + 1) * sizeof *ip->cur);
+	if (ip->cnt == NULL || ip->cur == NULL)
+		return -1;
+	for (size_t w = 0; w < m->nworkers; w++)
+		ip->cur[w] = m->workers[w].poll0;
+	return 0;
+}
+
+/* The segment from enter i to exit x. */
+static void
+in_polls_add(const struct d9m_model *m, struct in_polls *ip, size_t i,
+    uint32_t x)
+{
+	const struct d9m_spanev *e = &m->spanev;
+	uint32_t w = d9m_worker_slot(m, e->worker[i]);
+	size_t end, *p;
+
+	if (w == D9_NONE)
+		return;
+	end = m->workers[w].poll0 + m->workers[w].npolls;
+	for (p = &ip->cur[w]; *p + 1 < end && m->polls.start[*p + 1] <=
+	    e->ts[i]; ++*p)
+		;
+	if (*p < end && m->polls.start[*p] <= e->ts[i] &&
+	    e->ts[x] <= m->polls.end[*p])
+		ip->cnt[*p]++;
+}
+
+static void
+in_polls_figures(const struct d9m_model *m, const struct in_polls *ip,
+    struct d9m_spans *s)
+{
+	for (size_t p = 0; p < m->polls.n; p++) {
+		if (ip->cnt[p] > 20)
+			s->polls_over20++;
+		if (ip->cnt[p] > s->poll_max) {
+			s->poll_max = ip->cnt[p];
+			s->poll_row = (uint32_t)p;
+		}
+	}
+}
+
+int
+d9m_spans_derive(struct d9m_model *m)
+{
+	const struct d9m_spanev *e = &m->spanev;
+	struct d9m_spans *s = &m->spans;
+	struct in_polls ip = { NULL, NULL };
+	size_t nl = 0;
+	uint32_t *exit_of;
+	int rc = -1;
+
+	memset(s, 0, sizeof *s);
+	s->poll_row = D9_NONE;
+	if (link_lives(&m->spanev) < 0)
+		return -1;
+	for (size_t i = 0; i < e->n; i++)
+		nl += e->kind[i] == D9M_SPAN_ENTER &&
+		    e->prev_enter[i] == D9_NONE;
+	s->first = malloc((nl ? nl : 1) * sizeof *s->first);
+	s->dur = malloc((nl ? nl : 1) * sizeof *s->dur);
+	s->name = malloc((nl ? nl : 1) * sizeof *s->name);
+	s->open_ts = malloc((nl ? nl : 1) * sizeof *s->open_ts);
+	exit_of = malloc((e->n ? e->n : 1) * sizeof *exit_of);
+	if (s->first == NULL || s->dur == NULL || s->name == NULL ||
+	    s->open_ts == NULL || exit_of == NULL || in_polls_init(m, &ip) < 0)
+		goto out;
+	for (size_t i = 0; i < e->n; i++)
+		exit_of[i] = D9_NONE;
+	/* lives by first enter, which is where their first segment starts */
+	for (size_t i = 0; i < e->n; i++) {
+		struct life l;
+
+		if (e->kind[i] != D9M_SPAN_ENTER)
+			continue;
+		if (e->prev_enter[i] == D9_NONE) {
+			pair_life(e, (uint32_t)i, exit_of, &l);
+			if (l.nsegs > 0) {
+				s->first[s->n] = l.first;
+				s->dur[s->n] = l.last_end - l.first;
+				s->name[s->n++] = e->name[i];
+			}
+			if (l.open)
+				s->open_ts[s->nopen++] = l.open_ts;
+		}
+		/* set when its life was paired, at its first enter */
+		if (exit_of[i] != D9_NONE)
+			in_polls_add(m, &ip, i, exit_of[i]);
+	}
+	in_polls_figures(m, &ip, s);
+	rc = d9m_sort_u64(s->open_ts, s->nopen);
+out:
+	free(ip.cnt);
+	free(ip.cur);
+	free(exit_of);
+	return rc;
+}
 
 static int
 cmp_u64(const void *a, const void *b)
@@ -61,178 +231,53 @@ cmp_fig(const void *x, const void *y)
 	return a->name < b->name ? -1 : a->name > b->name;
 }
 
-/* Spans fully inside polls of their worker (many-spans-per-poll). */
-static int
-spans_in_polls(const struct d9m_model *m, const struct seg *sg, size_t n,
-    struct d9m_analysis *a)
-{
-	uint32_t *cnt = calloc(m->polls.n + 1, sizeof *cnt);
-
-	if (cnt == NULL)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t w = d9m_worker_slot(m, sg[i].worker), p;
-
-		if (w == D9_NONE)
-			continue;
-		p = d9m_poll_at(m, w, sg[i].start);
-		if (p != D9_NONE && sg[i].end <= m->polls.end[p])
-			cnt[p]++;
-	}
-	for (size_t p = 0; p < m->polls.n; p++) {
-		if (cnt[p] > 20)
-			a->spans_polls_over20++;
-		if (cnt[p] > a->spans_poll_max) {
-			a->spans_poll_max = cnt[p];
-			a->spans_poll_row = (uint32_t)p;
-		}
-	}
-	free(cnt);
-	return 0;
-}
-
 int
 d9m_an_spans(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	const struct d9m_spanev *e = &m->spanev;
-	struct span_rec *recs = NULL;
-	struct span_map mp = { NULL, 0, 0 };
-	struct seg *sg = NULL;
-	size_t nrec = 0, caprec = 0, nsg = 0, capsg = 0;
-	uint64_t *durs = NULL;
-	uint32_t unknown = d9_intern_find(&m->strs,
-	    "unknown", 7);
-	int rc = -1;
+	const struct d9m_spans *s = &m->spans;
+	uint32_t unknown = d9_intern_find(&m->strs, "unknown", 7);
+	uint64_t *keys, *durs;
+	size_t i0, i1, n;
 
-	a->spans_poll_row = D9_NONE;
-	if (e->n == 0)
+	a->spans_poll_max = s->poll_max;
+	a->spans_poll_row = s->poll_row;
+	a->spans_polls_over20 = s->polls_over20;
+	if (m->spanev.n == 0)
 		return 0;
-	for (mp.nslots = 64; mp.nslots < e->n * 2; mp.nslots *= 2)
-		;
-	mp.slots = calloc(mp.nslots, sizeof *mp.slots);
-	caprec = e->n / 2 + 16;
-	recs = malloc(caprec * sizeof *recs);
-	capsg = e->n / 2 + 16;
-	sg = malloc(capsg * sizeof *sg);
-	if (mp.slots == NULL || recs == NULL || sg == NULL)
-		goto out;
-	for (size_t i = 0; i < e->n; i++) {
-		uint32_t *slot = map_slot(&mp, recs, e->span_id[i]);
-		struct span_rec *r = *slot ? &recs[*slot - 1] : NULL;
-
-		switch (e->kind[i]) {
-		case D9M_SPAN_ENTER:
-			if (r != NULL && r->open)
-				break;
-			if (r == NULL) {
-				if (nrec == caprec) {
-					void *q = realloc(recs, 2 * caprec *
-					    sizeof *recs);
-
-					if (q == NULL)
-						goto out;
-					recs = q;
-					caprec *= 2;
-				}
-				r = &recs[nrec];
-				memset(r, 0, sizeof *r);
-				r->id = e->span_id[i];
-				r->name = e->name[i] != D9_NONE ? e->name[i] :
-				    unknown;
-				r->live = 1;
-				*slot = (uint32_t)++nrec;
-			}
-			r->open = 1;
-			r->open_ts = e->ts[i];
-			r->open_worker = e->worker[i];
-			break;
-		case D9M_SPAN_EXIT:
-			if (r == NULL || !r->open)
-				break;
-			r->open = 0;
-			if (r->nsegs == 0 || r->open_ts < r->first)
-				r->first = r->open_ts;
-			if (r->nsegs == 0 || r->open_ts >= r->last_start) {
-				r->last_start = r->open_ts;
-				r->last_end = e->ts[i];
-			}
-			r->nsegs++;
-			if (nsg == capsg) {
-				void *q = realloc(sg, 2 * capsg * sizeof *sg);
-
-				if (q == NULL)
-					goto out;
-				sg = q;
-				capsg *= 2;
-			}
-			sg[nsg].start = r->open_ts;
-			sg[nsg].end = e->ts[i];
-			sg[nsg++].worker = r->open_worker;
-			break;
-		case D9M_SPAN_CLOSE:
-			if (r == NULL)
-				break;
-			r->open = 0;
-			r->live = 0;	/* the id may be reused */
-			*slot = 0;
-			/* re-insert displaced entries of the probe run */
-			for (size_t k = (size_t)(slot - mp.slots + 1) &
-			    (mp.nslots - 1); mp.slots[k];
-			    k = (k + 1) & (mp.nslots - 1)) {
-				uint32_t v = mp.slots[k];
-
-				mp.slots[k] = 0;
-				*map_slot(&mp, recs, recs[v - 1].id) = v;
-			}
-			break;
-		}
-	}
-	/* finished spans (>= 1 segment) by name */
-	durs = malloc((nrec ? nrec : 1) * sizeof *durs);
-	a->spans = calloc(nrec ? nrec : 1, sizeof *a->spans);
-	if (durs == NULL || a->spans == NULL)
-		goto out;
-	for (size_t i = 0; i < nrec; i++)
-		a->unmatched_spans += recs[i].open && recs[i].live &&
-		    d9m_in_window(&o->win, recs[i].open_ts);
-	{
-		/* group finished records by name: sort (name, index) keys */
-		uint64_t *keys = malloc((nrec ? nrec : 1) * sizeof *keys);
-		size_t n = 0;
-
-		if (keys == NULL)
-			goto out;
-		for (size_t i = 0; i < nrec; i++)
-			if (recs[i].nsegs > 0 &&
-			    d9m_in_window(&o->win, recs[i].first))
-				keys[n++] = (uint64_t)recs[i].name << 32 | i;
-		if (d9m_sort_u64(keys, n) < 0)
-			qsort(keys, n, sizeof *keys, cmp_u64);
-		a->spans_total = n;
-		for (size_t i = 0, k; i < n; i += k) {
-			uint32_t name = (uint32_t)(keys[i] >> 32);
-			struct d9m_span_fig *f = &a->spans[a->nspans++];
-
-			for (k = 0; i + k < n && keys[i + k] >> 32 == name; k++) {
-				struct span_rec *r = &recs[(uint32_t)keys[i + k]];
-
-				durs[k] = r->last_end - r->first;
-			}
-			f->name = name;
-			d9m_pct_of(durs, k, &f->dur);
-			if (k >= 10)
-				for (size_t j = 0; j < k; j++)
-					f->outliers += durs[j] > 10 * durs[k / 2];
-		}
+	d9m_window_rows(s->open_ts, s->nopen, &o->win, &i0, &i1);
+	a->unmatched_spans = i1 - i0;
+	d9m_window_rows(s->first, s->n, &o->win, &i0, &i1);
+	n = i1 - i0;
+	/* group the lives by name: sort (name, index) keys */
+	keys = malloc((n ? n : 1) * sizeof *keys);
+	durs = malloc((n ? n : 1) * sizeof *durs);
+	a->spans = calloc(n ? n : 1, sizeof *a->spans);
+	if (keys == NULL || durs == NULL || a->spans == NULL) {
 		free(keys);
+		free(durs);
+		return -1;
 	}
-	qsort(a->spans, a->nspans, sizeof *a->spans, cmp_fig);
-	rc = spans_in_polls(m, sg, nsg, a);
-out:
-	free(mp.slots);
-	free(recs);
-	free(sg);
+	for (size_t i = 0; i < n; i++)
+		keys[i] = (uint64_t)(s->name[i0 + i] != D9_NONE ?
+		    s->name[i0 + i] : unknown) << 32 | i;
+	if (d9m_sort_u64(keys, n) < 0)
+		qsort(keys, n, sizeof *keys, cmp_u64);
+	a->spans_total = n;
+	for (size_t i = 0, k; i < n; i += k) {
+		uint32_t name = (uint32_t)(keys[i] >> 32);
+		struct d9m_span_fig *f = &a->spans[a->nspans++];
+
+		for (k = 0; i + k < n && keys[i + k] >> 32 == name; k++)
+			durs[k] = s->dur[i0 + (uint32_t)keys[i + k]];
+		f->name = name;
+		d9m_pct_of(durs, k, &f->dur);
+		if (k >= 10)
+			for (size_t j = 0; j < k; j++)
+				f->outliers += durs[j] > 10 * durs[k / 2];
+	}
+	free(keys);
 	free(durs);
-	return rc;
+	qsort(a->spans, a->nspans, sizeof *a->spans, cmp_fig);
+	return 0;
 }

@@ -78,6 +78,37 @@ loc_fig(struct d9m_analysis *a, uint32_t *slot, size_t nstr, size_t *nl,
 	return &a->locs[slot[k]];
 }
 
+/* Durations of the polls in the window grouped by location into durs:
+ * the group of figure l starts at fill[l] (on return: ends there). */
+static void
+poll_durations(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a, uint32_t *slot, size_t *nl, size_t *fill,
+    uint64_t *durs)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t s = 0; s < m->nworkers; s++) {
+			size_t i0, i1;
+
+			d9m_window_polls(m, s, &o->win, &i0, &i1);
+			for (size_t i = i0; i < i1; i++) {
+				struct d9m_loc_fig *f = loc_fig(a, slot,
+				    m->strs.n, nl, m->polls.loc[i]);
+
+				if (pass == 0)
+					f->poll.count++;
+				else
+					durs[fill[f - a->locs]++] =
+					    m->polls.end[i] - m->polls.start[i];
+			}
+		}
+		/* pass 0 counted: offsets from the counts */
+		for (size_t l = 0, sum = 0; pass == 0 && l < *nl; l++) {
+			fill[l] = sum;
+			sum += a->locs[l].poll.count;
+		}
+	}
+}
+
 int
 d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
@@ -106,10 +137,14 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	for (size_t i = 0; i <= m->strs.n; i++)
 		slot[i] = D9_NONE;
 	/* which tasks are in the window: spawned or polled in it */
-	for (size_t i = 0; i < m->polls.n; i++)
-		if (m->polls.task[i] != D9_NONE &&
-		    d9m_in_window(&o->win, m->polls.start[i]))
-			seen[m->polls.task[i]] = 1;
+	for (size_t s = 0; s < m->nworkers; s++) {
+		size_t i0, i1;
+
+		d9m_window_polls(m, s, &o->win, &i0, &i1);
+		for (size_t i = i0; i < i1; i++)
+			if (m->polls.task[i] != D9_NONE)
+				seen[m->polls.task[i]] = 1;
+	}
 	for (size_t i = 0; i < t->n; i++)
 		if ((t->flags[i] & D9M_TASK_SPAWNED) &&
 		    d9m_in_window(&o->win, t->spawn_ts[i]))
@@ -148,20 +183,7 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		    t->term_ts[i] > mid))
 			alive_mid[f - a->locs]++;
 	}
-	for (size_t i = 0; i < m->polls.n; i++)
-		if (d9m_in_window(&o->win, m->polls.start[i]))
-			loc_fig(a, slot, m->strs.n, &nl,
-			    m->polls.loc[i])->poll.count++;
-	/* durations grouped by location: offsets from counts */
-	for (size_t l = 0, sum = 0; l < nl; l++) {
-		fill[l] = sum;
-		sum += a->locs[l].poll.count;
-	}
-	for (size_t i = 0; i < m->polls.n; i++)
-		if (d9m_in_window(&o->win, m->polls.start[i]))
-			durs[fill[loc_fig(a, slot, m->strs.n, &nl,
-			    m->polls.loc[i]) - a->locs]++] =
-			    m->polls.end[i] - m->polls.start[i];
+	poll_durations(m, o, a, slot, &nl, fill, durs);
 	for (size_t l = 0, sum = 0; l < nl; l++) {
 		struct d9m_loc_fig *f = &a->locs[l];
 
@@ -189,10 +211,9 @@ out:
 	return rc;
 }
 
-/* Last wake of task t with lo < ts <= hi, or D9_NONE. */
+/* Last wake of task t with ts <= hi, or D9_NONE. */
 static uint32_t
-last_wake(const struct d9m_model *m, uint32_t t, uint64_t lo, int have_lo,
-    uint64_t hi)
+last_wake(const struct d9m_model *m, uint32_t t, uint64_t hi)
 {
 	const struct d9m_wakes *w = &m->wakes;
 	size_t a = w->by_woken_off[t], b = w->by_woken_off[t + 1];
@@ -207,51 +228,134 @@ last_wake(const struct d9m_model *m, uint32_t t, uint64_t lo, int have_lo,
 	}
 	if (a == w->by_woken_off[t])
 		return D9_NONE;
-	a--;
-	if (have_lo && w->ts[w->by_woken[a]] <= lo)
-		return D9_NONE;
-	return w->by_woken[a];
+	return w->by_woken[a - 1];
+}
+
+/* First entry of task t's polls (m->task_polls) starting after ts. */
+static size_t
+task_polls_after(const struct d9m_model *m, size_t t, uint64_t ts)
+{
+	size_t lo = m->task_polls_off[t], hi = m->task_polls_off[t + 1];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->polls.start[m->task_polls[mid]] <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* What the walk by time knows of a task. */
+struct task_state {
+	uint64_t	wake;		/* its last wake so far, D9M_ABSENT */
+	uint64_t	prev_start, prev_end;	/* its previous poll */
+	int		polled;		/* it has a previous poll */
+};
+
+/* Scheduling delay of a poll starting at start of a task in state ts. */
+static uint64_t
+sched_delay(const struct task_state *ts, uint64_t start)
+{
+	uint64_t wake = ts->wake, d;
+
+	/* the wake must have come since the previous poll started */
+	if (wake == D9M_ABSENT || (ts->polled && wake <= ts->prev_start))
+		return ts->polled ? D9M_SCHED_NO_WAKE : D9M_SCHED_NONE;
+	/* a wake while the previous poll still ran is stale (15 #8) */
+	if (ts->polled && wake <= ts->prev_end)
+		wake = ts->prev_end;
+	if (start <= wake || (d = start - wake) >= 1000000000)
+		return D9M_SCHED_NONE;
+	return d;
+}
+
+/*
+ * ANALYSIS 5.1 for every poll, into m->poll_sched: the delay from the
+ * task's last wake since its previous poll started to this poll's start.
+ * Polls and wakes are walked together by time, remembering per task its
+ * last wake and its previous poll.
+ */
+int
+d9m_sched_derive(struct d9m_model *m, const uint32_t *by_start)
+{
+	const struct d9m_wakes *w = &m->wakes;
+	size_t nt = m->tasks.n, j = 0;
+	struct task_state *st = malloc((nt ? nt : 1) * sizeof *st);
+
+	m->poll_sched = malloc((m->polls.n ? m->polls.n : 1) *
+	    sizeof *m->poll_sched);
+	if (st == NULL || m->poll_sched == NULL) {
+		free(st);
+		return -1;
+	}
+	for (size_t t = 0; t < nt; t++) {
+		st[t].wake = D9M_ABSENT;
+		st[t].polled = 0;
+	}
+	for (size_t k = 0; k < m->polls.n; k++) {
+		uint32_t p = by_start[k], t = m->polls.task[p];
+		uint64_t start = m->polls.start[p];
+
+		for (; j < w->n && w->ts[j] <= start; j++)
+			st[w->woken[j]].wake = w->ts[j];
+		m->poll_sched[p] = D9M_SCHED_NONE;
+		if (t == D9_NONE)
+			continue;
+		/* a task never woken is not instrumented */
+		if (w->by_woken_off[t] != w->by_woken_off[t + 1])
+			m->poll_sched[p] = sched_delay(&st[t], start);
+		st[t].prev_start = start;
+		st[t].prev_end = m->polls.end[p];
+		st[t].polled = 1;
+	}
+	free(st);
+	return 0;
+}
+
+/* Whether poll p comes before poll q in task order (m->task_polls: by
+ * task, then start, then row), the order the worst delay is picked in. */
+static int
+task_order_before(const struct d9m_model *m, uint32_t p, uint32_t q)
+{
+	if (m->polls.task[p] != m->polls.task[q])
+		return m->polls.task[p] < m->polls.task[q];
+	if (m->polls.start[p] != m->polls.start[q])
+		return m->polls.start[p] < m->polls.start[q];
+	return p < q;
 }
 
 int
 d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	const uint32_t *rows = m->task_polls;
-	const size_t *off = m->task_polls_off;
 	size_t n = 0;
 	uint64_t *delays, worst = 0;
 
 	delays = malloc((m->polls.n ? m->polls.n : 1) * sizeof *delays);
 	if (delays == NULL)
 		return -1;
-	for (size_t t = 0; t < m->tasks.n; t++) {
-		if (m->wakes.by_woken_off[t] == m->wakes.by_woken_off[t + 1])
-			continue;	/* never woken: not instrumented */
-		for (size_t k = off[t]; k < off[t + 1]; k++) {
-			uint32_t p = rows[k], prev = k > off[t] ? rows[k - 1] :
-			    D9_NONE, wk;
-			uint64_t start = m->polls.start[p], eff, d;
+	for (size_t s = 0; s < m->nworkers; s++) {
+		size_t i0, i1;
 
-			if (!d9m_in_window(&o->win, start))
-				continue;
-			wk = last_wake(m, (uint32_t)t, prev != D9_NONE ?
-			    m->polls.start[prev] : 0, prev != D9_NONE, start);
-			if (wk == D9_NONE) {
-				a->sched_no_wake += prev != D9_NONE;
-				continue;
-			}
-			eff = m->wakes.ts[wk];
-			if (prev != D9_NONE && eff <= m->polls.end[prev])
-				eff = m->polls.end[prev];
-			if (start <= eff || (d = start - eff) >= 1000000000)
+		d9m_window_polls(m, s, &o->win, &i0, &i1);
+		for (size_t i = i0; i < i1; i++) {
+			uint64_t d = m->poll_sched[i];
+
+			if (d == D9M_SCHED_NO_WAKE)
+				a->sched_no_wake++;
+			if (d == D9M_SCHED_NO_WAKE || d == D9M_SCHED_NONE)
 				continue;
 			delays[n++] = d;
 			a->sched_over1ms += d > 1000000;
 			a->sched_over5ms += d > 5000000;
-			if (d > worst) {
+			if (d > worst || (d == worst &&
+			    task_order_before(m, (uint32_t)i,
+			    a->sched_worst_poll))) {
 				worst = d;
-				a->sched_worst_poll = p;
+				a->sched_worst_poll = (uint32_t)i;
 			}
 		}
 	}
@@ -271,7 +375,7 @@ d9m_wake_chain(const struct d9m_model *m, uint64_t task,
 		return 0;
 	out[n++] = task;
 	while (t != D9_NONE && n < max) {
-		uint32_t wk = last_wake(m, t, 0, 0, w->hi), waker;
+		uint32_t wk = last_wake(m, t, w->hi), waker;
 
 		if (wk == D9_NONE || m->wakes.ts[wk] < w->lo)
 			break;
@@ -320,34 +424,26 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	const uint32_t *rows = m->task_polls;
 	const size_t *off = m->task_polls_off;
 	struct d9m_idle_group *g;
-	size_t n = 0;
+	size_t n = 0, i0, i1;
 
 	if (m->dumps.n == 0)
 		return 0;
-	g = malloc(m->dumps.n * sizeof *g);
+	d9m_window_rows(m->dumps.ts, m->dumps.n, &o->win, &i0, &i1);
+	g = malloc((i1 - i0 + 1) * sizeof *g);
 	if (g == NULL)
 		return -1;
-	for (size_t i = 0; i < m->dumps.n; i++) {
+	for (size_t i = i0; i < i1; i++) {
 		uint32_t t = m->dumps.task[i];
-		size_t lo, hi, k;
+		size_t k;
 		uint64_t ts = m->dumps.ts[i], end, next;
 
-		if (t == D9_NONE || !d9m_in_window(&o->win, ts))
+		if (t == D9_NONE)
 			continue;
 		/* the task's last poll starting at or before the stamp */
-		lo = off[t];
-		hi = off[t + 1];
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (m->polls.start[rows[mid]] <= ts)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == off[t])
+		k = task_polls_after(m, t, ts);
+		if (k == off[t])
 			continue;
-		k = lo - 1;
+		k--;
 		end = m->polls.end[rows[k]];
 		next = k + 1 < off[t + 1] ? m->polls.start[rows[k + 1]] :
 		    m->max_ts;

@@ -136,6 +136,10 @@ struct d9m_spanev {
 	uint32_t	*name;		/* span_name string id */
 	uint32_t	*site;		/* schema name string id */
 	uint32_t	*fields;	/* field list id, D9_NONE: no fields */
+	/* derived: the events of one span id up to and with its close are
+	 * one life of the span (the id may be reused after a close) */
+	uint32_t	*next;		/* next event of the life, D9_NONE */
+	uint32_t	*prev_enter;	/* its life's previous enter, D9_NONE */
 };
 
 /* Events of any other schema, fields rendered as text. */
@@ -199,6 +203,11 @@ struct d9m_segs {
 
 enum { D9M_POLL_OPEN_ENDED = 1 };
 
+/* poll_sched values that are no delay: none to count, or the task was
+ * polled again with no wake since its previous poll started */
+#define D9M_SCHED_NONE		UINT64_MAX
+#define D9M_SCHED_NO_WAKE	(UINT64_MAX - 1)
+
 /* Reconstructed polls, grouped by worker, each group sorted by start. */
 struct d9m_polls {
 	size_t		 n, cap;
@@ -225,6 +234,20 @@ struct d9m_gaps {
 	uint32_t	*worker;	/* worker id */
 	uint32_t	*from_tid, *to_tid;
 	uint64_t	*start, *end;
+};
+
+/* Span lives paired as ANALYSIS 6 defines, once for the whole trace. */
+struct d9m_spans {
+	size_t		 n;		/* lives that exited at least once */
+	uint64_t	*first;		/* first enter, ascending */
+	uint64_t	*dur;		/* first enter .. last exit */
+	uint32_t	*name;		/* of the first enter, D9_NONE */
+	size_t		 nopen;		/* lives open at the end: entered,
+					 * then neither exited nor closed */
+	uint64_t	*open_ts;	/* that enter, ascending */
+	/* spans fully inside one poll of their worker, over the trace */
+	size_t		 poll_max, polls_over20;
+	uint32_t	 poll_row;	/* the poll with poll_max, D9_NONE */
 };
 
 struct d9m_worker {
@@ -278,6 +301,10 @@ struct d9m_model {
 	 * task_polls[task_polls_off[t] .. task_polls_off[t + 1]) */
 	uint32_t	*task_polls;
 	size_t		*task_polls_off;	/* ntasks + 1 entries */
+	/* scheduling delay of each poll (ANALYSIS 5.1, stale wakes
+	 * excluded), D9M_SCHED_NONE or D9M_SCHED_NO_WAKE */
+	uint64_t	*poll_sched;
+	struct d9m_spans spans;
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */

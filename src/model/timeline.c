@@ -8,6 +8,7 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
+#include "model/analysis.h"
 #include "model/frames.h"
 #include "model/table.h"
 #include "model/tables.h"
@@ -33,8 +34,18 @@ d9m_timeline_free(struct d9m_model *m)
 	m->wakes.by_woken = m->wakes.by_woken_off = NULL;
 	free(m->task_polls);
 	free(m->task_polls_off);
+	free(m->poll_sched);
 	m->task_polls = NULL;
 	m->task_polls_off = NULL;
+	m->poll_sched = NULL;
+	free(m->spanev.next);
+	free(m->spanev.prev_enter);
+	m->spanev.next = m->spanev.prev_enter = NULL;
+	free(m->spans.first);
+	free(m->spans.dur);
+	free(m->spans.name);
+	free(m->spans.open_ts);
+	memset(&m->spans, 0, sizeof m->spans);
 }
 
 static int
@@ -355,18 +366,16 @@ index_wakes(struct d9m_model *m)
 	return 0;
 }
 
-/* Poll rows grouped by task, each group sorted by start. */
+/* Poll rows grouped by task, each group sorted by start (perm: the
+ * rows by start, stable). */
 static int
-index_task_polls(struct d9m_model *m)
+index_task_polls(struct d9m_model *m, const uint32_t *perm)
 {
 	size_t np = m->polls.n, nt = m->tasks.n;
-	uint32_t *perm = malloc((np ? np : 1) * sizeof *perm);
 	size_t *o = calloc(nt + 2, sizeof *o);
 	uint32_t *r = malloc((np ? np : 1) * sizeof *r);
 
-	if (perm == NULL || o == NULL || r == NULL ||
-	    d9m_sort_perm(m->polls.start, np, perm) < 0) {
-		free(perm);
+	if (o == NULL || r == NULL) {
 		free(o);
 		free(r);
 		return -1;
@@ -382,10 +391,24 @@ index_task_polls(struct d9m_model *m)
 		if (m->polls.task[p] != D9_NONE)
 			r[o[m->polls.task[p] + 1]++] = p;
 	}
-	free(perm);
 	m->task_polls = r;
 	m->task_polls_off = o;
 	return 0;
+}
+
+/* What is derived from the polls in start order. */
+static int
+polls_by_start(struct d9m_model *m)
+{
+	uint32_t *perm = malloc((m->polls.n ? m->polls.n : 1) * sizeof *perm);
+	int rc = -1;
+
+	if (perm != NULL && d9m_sort_rows(m->polls.start, m->polls.n,
+	    perm) == 0 && index_task_polls(m, perm) == 0 &&
+	    d9m_sched_derive(m, perm) == 0)
+		rc = 0;
+	free(perm);
+	return rc;
 }
 
 static void
@@ -510,7 +533,7 @@ d9m_model_finish(struct d9m_model *m)
 		    off[w + 1] - off[w]) < 0)
 			goto out;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
-	    index_task_polls(m) < 0)
+	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0)
 		goto out;
 	name_runtimes(m);
 	m->finished = 1;

@@ -6,22 +6,13 @@
 #include <string.h>
 
 #include "base/intern.h"
+#include "model/analysis.h"
 #include "tui/index.h"
 
 size_t
 d9t_lower(const uint64_t *v, size_t n, uint64_t ts)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return d9m_lower(v, n, ts);
 }
 
 static uint64_t

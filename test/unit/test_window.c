@@ -1,0 +1,543 @@
+/*
+ * test_window.c: figures of a time window, found by binary search and
+ * from what d9m_model_finish() derives once (span lives, scheduling
+ * delays), against the plain scans they replaced: every row of every
+ * table tested against the window, spans paired event by event. Random
+ * traces on a coarse time grid, so equal timestamps and equal durations
+ * (the tie rules) are common.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/wire.h"
+#include "mktrace.h"
+#include "model/analysis.h"
+#include "model/timeline.h"
+#include "tui/spans.h"
+#include "unit.h"
+
+#define NWORKERS	3
+#define NTASKS		8	/* task 8 is never woken */
+
+static uint64_t
+rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* One worker's life: unparks, polls of random tasks with samples and
+ * spans inside and across them, parks. */
+static void
+random_worker(struct mt *t, uint64_t *s, unsigned w)
+{
+	static const char *const names[] = { "a", "b", "c" };
+	static const char *const locs[] = { "x.rs:1:1", "y.rs:2:2" };
+	const uint64_t f[][2] = { { 0x10, 0x20 }, { 0x30, 0x20 } };
+	uint64_t ts = 10 * (rnd(s) % 4), cpu = 0;
+
+	for (int step = 0; step < 40; step++) {
+		uint64_t r = rnd(s), task = 1 + r % NTASKS;
+
+		ts += 10 * (1 + r % 3);
+		if (r % 7 == 0) {
+			mt_park(t, ts, w, cpu, 100 + w);
+			ts += 10 * (1 + r % 5);
+			cpu += 10 * (r % 3);
+			mt_unpark(t, ts, w, cpu, 100 + w, r % 2 ? 0 :
+			    r % 2000000);
+			continue;
+		}
+		mt_poll_start(t, ts, w, task, locs[r % 2]);
+		if (r % 3 == 0)
+			mt_cpu(t, ts + 10 * (r % 2), 100 + w, (r >> 8) % 2, 2,
+			    f[(r >> 9) % 2]);
+		if (r % 4 != 3)
+			mt_span(t, (int)((r >> 12) % 10 < 4 ? 0 :
+			    (r >> 12) % 10 < 9 ? 1 : 2), ts + 10 * (r % 2), w,
+			    1 + (r >> 16) % 5, names[(r >> 20) % 3]);
+		ts += 10 * ((r >> 24) % 4);
+		if (r % 11 != 0)	/* else open-ended */
+			mt_poll_end(t, ts, w);
+		if ((r >> 28) % 3 == 0)
+			mt_wake(t, ts - 5 * ((r >> 30) % 3), 1 + (r >> 32) %
+			    NTASKS, 1 + (r >> 36) % (NTASKS - 1), w);
+	}
+}
+
+static struct d9m_model *
+random_trace(uint64_t seed)
+{
+	struct mt t;
+	uint64_t s = seed * 0x9e3779b97f4a7c15ull | 1;
+
+	mt_begin(&t);
+	for (unsigned w = 0; w < NWORKERS; w++) {
+		mt_unpark(&t, 0, w, 0, 100 + w, 0);
+		random_worker(&t, &s, w);
+	}
+	return mt_finish(&t);
+}
+
+/* ---- the plain scans ---- */
+
+static uint64_t
+clip(const struct d9m_window *w, uint64_t s, uint64_t e)
+{
+	s = s < w->lo ? w->lo : s;
+	e = e > w->hi ? w->hi : e;
+	return e > s ? e - s : 0;
+}
+
+static void
+check_workers(const struct d9m_model *m, const struct d9m_window *w,
+    const struct d9m_analysis *a)
+{
+	for (size_t s = 0; s < m->nworkers; s++) {
+		const struct d9m_worker *wk = &m->workers[s];
+		uint64_t act = 0, parked = 0;
+		size_t polls = 0, parks = 0, acts = 0;
+		double wsum = 0, wlen = 0;
+
+		for (size_t i = wk->poll0; i < wk->poll0 + wk->npolls; i++)
+			polls += d9m_in_window(w, m->polls.start[i]);
+		for (size_t i = wk->park0; i < wk->park0 + wk->nparks; i++) {
+			parked += clip(w, m->parks.start[i], m->parks.end[i]);
+			parks += d9m_in_window(w, m->parks.start[i]);
+		}
+		for (size_t i = wk->act0; i < wk->act0 + wk->nacts; i++) {
+			uint64_t len = clip(w, m->actives.start[i],
+			    m->actives.end[i]);
+			double r = m->actives.ratio[i];
+
+			act += len;
+			if (!d9m_in_window(w, m->actives.start[i]))
+				continue;
+			acts++;
+			r = r < 0 ? 0 : r > 1 ? 1 : r;
+			wsum += r * (double)len;
+			wlen += (double)len;
+		}
+		ck_assert_uint_eq(a->workers[s].polls, polls);
+		ck_assert_uint_eq(a->workers[s].parks, parks);
+		ck_assert_uint_eq(a->workers[s].actives, acts);
+		ck_assert_uint_eq(a->workers[s].active_ns, act);
+		ck_assert_uint_eq(a->workers[s].parked_ns, parked);
+		ck_assert(a->workers[s].cpu_ratio_weighted ==
+		    (wlen > 0 ? wsum / wlen : 0));
+	}
+}
+
+static void
+check_polls_cpu(const struct d9m_model *m, const struct d9m_window *w,
+    const struct d9m_analysis *a)
+{
+	size_t np = 0, samples = 0, on = 0, inpoll = 0, events = 0;
+
+	for (size_t i = 0; i < m->polls.n; i++)
+		np += d9m_in_window(w, m->polls.start[i]);
+	for (size_t i = 0; i < m->cpu.n; i++) {
+		if (!d9m_in_window(w, m->cpu.ts[i]))
+			continue;
+		samples++;
+		on += m->cpu.source[i] == D9_SOURCE_CPU;
+		inpoll += m->cpu.source[i] == D9_SOURCE_SCHED &&
+		    m->cpu.poll[i] != D9_NONE;
+	}
+	for (size_t i = 0; i < m->rt.n; i++)
+		events += d9m_in_window(w, m->rt.ts[i]);
+	for (size_t i = 0; i < m->wakes.n; i++)
+		events += d9m_in_window(w, m->wakes.ts[i]);
+	ck_assert_uint_eq(a->event_count, events);
+	ck_assert_uint_eq(a->npolls, np);
+	ck_assert_uint_eq(a->cpu_samples, samples);
+	ck_assert_uint_eq(a->on_cpu, on);
+	ck_assert_uint_eq(a->off_in_poll, inpoll);
+	/* the worst polls' samples: every sample attached to the poll */
+	for (size_t k = 0; k < a->nworst; k++) {
+		size_t n[2] = { 0, 0 }, g[2] = { 0, 0 };
+
+		for (size_t i = 0; i < m->cpu.n; i++)
+			if (m->cpu.poll[i] == a->worst[k].poll)
+				n[m->cpu.source[i] == D9_SOURCE_SCHED]++;
+		for (size_t i = 0; i < a->worst[k].ncpu; i++)
+			g[0] += a->worst[k].cpu[i].count;
+		for (size_t i = 0; i < a->worst[k].noff; i++)
+			g[1] += a->worst[k].off[i].count;
+		ck_assert_uint_eq(g[0], n[0]);
+		ck_assert_uint_eq(g[1], n[1]);
+	}
+}
+
+/* Scheduling delays, task by task as ANALYSIS 5.1 reads. */
+static void
+check_sched(const struct d9m_model *m, const struct d9m_window *w,
+    const struct d9m_analysis *a)
+{
+	uint64_t *d = malloc((m->polls.n + 1) * sizeof *d), worst = 0;
+	size_t n = 0, no_wake = 0;
+	uint32_t worst_poll = D9_NONE;
+	struct d9m_pct pct;
+
+	for (uint32_t t = 0; t < m->tasks.n; t++) {
+		const size_t *off = m->task_polls_off;
+		int woken = 0;
+
+		for (size_t i = 0; i < m->wakes.n; i++)
+			woken |= m->wakes.woken[i] == t;
+		for (size_t k = off[t]; woken && k < off[t + 1]; k++) {
+			uint32_t p = m->task_polls[k], prev = k > off[t] ?
+			    m->task_polls[k - 1] : D9_NONE;
+			uint64_t start = m->polls.start[p], wk = 0, dd;
+			int have = 0;
+
+			if (!d9m_in_window(w, start))
+				continue;
+			for (size_t i = 0; i < m->wakes.n; i++)
+				if (m->wakes.woken[i] == t &&
+				    m->wakes.ts[i] <= start && (!have ||
+				    m->wakes.ts[i] >= wk)) {
+					wk = m->wakes.ts[i];
+					have = 1;
+				}
+			if (!have || (prev != D9_NONE &&
+			    wk <= m->polls.start[prev])) {
+				no_wake += prev != D9_NONE;
+				continue;
+			}
+			if (prev != D9_NONE && wk <= m->polls.end[prev])
+				wk = m->polls.end[prev];
+			if (start <= wk || (dd = start - wk) >= 1000000000)
+				continue;
+			d[n++] = dd;
+			if (dd > worst) {
+				worst = dd;
+				worst_poll = p;
+			}
+		}
+	}
+	d9m_pct_of(d, n, &pct);
+	ck_assert_uint_eq(a->sched.count, pct.count);
+	ck_assert_uint_eq(a->sched.p50, pct.p50);
+	ck_assert_uint_eq(a->sched.p99, pct.p99);
+	ck_assert_uint_eq(a->sched.max, pct.max);
+	ck_assert_uint_eq(a->sched_no_wake, no_wake);
+	ck_assert_uint_eq(a->sched_worst_poll, worst_poll);
+	free(d);
+}
+
+/* ANALYSIS 6 event by event over the whole trace: a record per span id
+ * until its close; an enter opens a pair unless one is open, an exit
+ * closes it. */
+struct rec {
+	uint64_t	id, open_ts, first, last_start, last_end;
+	uint32_t	name, worker, open_worker;
+	size_t		nsegs;
+	int		open, live;
+};
+
+static size_t
+ref_pair(const struct d9m_model *m, struct rec *r, uint32_t *cnt)
+{
+	const struct d9m_spanev *e = &m->spanev;
+	size_t n = 0;
+
+	for (size_t i = 0; i < e->n; i++) {
+		struct rec *x = NULL;
+		uint32_t w, p;
+
+		for (size_t k = 0; k < n; k++)
+			if (r[k].live && r[k].id == e->span_id[i])
+				x = &r[k];
+		if (e->kind[i] == D9M_SPAN_ENTER) {
+			if (x == NULL) {
+				x = &r[n++];
+				memset(x, 0, sizeof *x);
+				x->id = e->span_id[i];
+				x->name = e->name[i];
+				x->live = 1;
+			} else if (x->open)
+				continue;
+			x->open = 1;
+			x->open_ts = e->ts[i];
+			x->open_worker = e->worker[i];
+		} else if (e->kind[i] == D9M_SPAN_CLOSE && x != NULL)
+			x->open = x->live = 0;
+		else if (e->kind[i] == D9M_SPAN_EXIT && x != NULL && x->open) {
+			x->open = 0;
+			if (x->nsegs == 0 || x->open_ts < x->first)
+				x->first = x->open_ts;
+			if (x->nsegs == 0 || x->open_ts >= x->last_start) {
+				x->last_start = x->open_ts;
+				x->last_end = e->ts[i];
+			}
+			x->nsegs++;
+			w = d9m_worker_slot(m, x->open_worker);
+			p = w == D9_NONE ? D9_NONE :
+			    d9m_poll_at(m, w, x->open_ts);
+			if (p != D9_NONE && e->ts[i] <= m->polls.end[p])
+				cnt[p]++;
+		}
+	}
+	return n;
+}
+
+static void
+check_spans(const struct d9m_model *m, const struct d9m_window *w,
+    const struct d9m_analysis *a)
+{
+	struct rec *r = calloc(m->spanev.n + 1, sizeof *r);
+	uint32_t *cnt = calloc(m->polls.n + 1, sizeof *cnt);
+	uint32_t unknown = d9_intern_find(&m->strs, "unknown", 7);
+	size_t n = ref_pair(m, r, cnt), total = 0, unmatched = 0, max = 0,
+	    over = 0;
+	uint32_t row = D9_NONE;
+
+	for (size_t i = 0; i < n; i++) {
+		unmatched += r[i].open && r[i].live &&
+		    d9m_in_window(w, r[i].open_ts);
+		total += r[i].nsegs > 0 && d9m_in_window(w, r[i].first);
+	}
+	for (size_t p = 0; p < m->polls.n; p++) {
+		over += cnt[p] > 20;
+		if (cnt[p] > max) {
+			max = cnt[p];
+			row = (uint32_t)p;
+		}
+	}
+	ck_assert_uint_eq(a->unmatched_spans, unmatched);
+	ck_assert_uint_eq(a->spans_total, total);
+	ck_assert_uint_eq(a->spans_poll_max, max);
+	ck_assert_uint_eq(a->spans_poll_row, row);
+	ck_assert_uint_eq(a->spans_polls_over20, over);
+	for (size_t f = 0; f < a->nspans; f++) {
+		uint64_t *d = malloc((n + 1) * sizeof *d);
+		size_t k = 0, out = 0;
+		struct d9m_pct pct;
+
+		for (size_t i = 0; i < n; i++)
+			if (r[i].nsegs > 0 && d9m_in_window(w, r[i].first) &&
+			    (r[i].name != D9_NONE ? r[i].name : unknown) ==
+			    a->spans[f].name)
+				d[k++] = r[i].last_end - r[i].first;
+		d9m_pct_of(d, k, &pct);
+		for (size_t j = 0; k >= 10 && j < k; j++)
+			out += d[j] > 10 * d[k / 2];
+		ck_assert_uint_eq(a->spans[f].dur.count, pct.count);
+		ck_assert_uint_eq(a->spans[f].dur.p50, pct.p50);
+		ck_assert_uint_eq(a->spans[f].dur.p99, pct.p99);
+		ck_assert_uint_eq(a->spans[f].dur.max, pct.max);
+		ck_assert_uint_eq(a->spans[f].outliers, out);
+		total -= k;
+		free(d);
+	}
+	ck_assert_uint_eq(total, 0);	/* every name has its figure */
+	free(r);
+	free(cnt);
+}
+
+static int
+before(const struct d9t_span *x, const struct d9t_span *y)
+{
+	uint64_t dx = x->end - x->start, dy = y->end - y->start;
+
+	if (x->name != y->name)
+		return x->name < y->name;
+	return dx != dy ? dx > dy : x->start < y->start;
+}
+
+/* The browser's instances: paired from the window's first event on, in
+ * order of their first enter, then by name, longest first, start. */
+static size_t
+ref_instances(const struct d9m_model *m, uint64_t lo, uint64_t hi,
+    struct d9t_span *v, size_t *unmatched)
+{
+	const struct d9m_spanev *e = &m->spanev;
+	struct rec *r = calloc(e->n + 1, sizeof *r);
+	size_t n = 0, k = 0;
+
+	for (size_t i = 0; i < e->n; i++) {
+		struct rec *x = NULL;
+
+		if (e->ts[i] < lo || e->ts[i] > hi)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (r[j].live && r[j].id == e->span_id[i])
+				x = &r[j];
+		if (e->kind[i] == D9M_SPAN_CLOSE && x != NULL)
+			x->live = 0;
+		else if (e->kind[i] == D9M_SPAN_EXIT && x != NULL && x->open) {
+			v[x - r].end = e->ts[i];
+			v[x - r].fields = e->fields[i] != D9_NONE ?
+			    e->fields[i] : v[x - r].fields;
+			x->open = 0;
+		} else if (e->kind[i] == D9M_SPAN_ENTER && x != NULL)
+			x->open = 1;
+		else if (e->kind[i] == D9M_SPAN_ENTER) {
+			r[n].id = e->span_id[i];
+			r[n].live = r[n].open = 1;
+			v[n].start = e->ts[i];
+			v[n].end = 0;
+			v[n].name = e->name[i];
+			v[n].worker = e->worker[i];
+			v[n++].fields = e->fields[i];
+		}
+	}
+	*unmatched = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].end == 0) {
+			++*unmatched;
+			continue;
+		}
+		/* stable insertion by (name, longest first, start) */
+		{
+			struct d9t_span x = v[i];
+			size_t j = k++;
+
+			for (; j > 0 && before(&x, &v[j - 1]); j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	}
+	free(r);
+	return k;
+}
+
+static void
+check_tui_spans(const struct d9m_model *m, const struct d9m_window *w)
+{
+	struct d9t_span *v = calloc(m->spanev.n + 1, sizeof *v);
+	struct d9t_spans *s = d9t_spans_build(m, w->lo, w->hi, "");
+	size_t unmatched, n = ref_instances(m, w->lo, w->hi, v, &unmatched),
+	    names = 0;
+
+	ck_assert_ptr_nonnull(s);
+	ck_assert_uint_eq(s->n, n);
+	ck_assert_uint_eq(s->unmatched, unmatched);
+	for (size_t i = 0; i < n; i++) {
+		ck_assert_uint_eq(s->v[i].start, v[i].start);
+		ck_assert_uint_eq(s->v[i].end, v[i].end);
+		ck_assert_uint_eq(s->v[i].name, v[i].name);
+		ck_assert_uint_eq(s->v[i].worker, v[i].worker);
+		ck_assert_uint_eq(s->v[i].fields, v[i].fields);
+		names += i == 0 || v[i].name != v[i - 1].name;
+	}
+	ck_assert_uint_eq(s->nnames, names);
+	for (size_t i = 0; i < s->nnames; i++) {
+		const struct d9t_span_name *nm = &s->names[i];
+		uint64_t *d = malloc((nm->dur.count + 1) * sizeof *d);
+		struct d9m_pct pct;
+
+		for (size_t k = 0; k < nm->dur.count; k++)
+			d[k] = v[nm->first + k].end - v[nm->first + k].start;
+		d9m_pct_of(d, nm->dur.count, &pct);
+		ck_assert_uint_eq(nm->dur.p50, pct.p50);
+		ck_assert_uint_eq(nm->dur.p99, pct.p99);
+		ck_assert_uint_eq(nm->dur.max, pct.max);
+		ck_assert_uint_eq(v[nm->first].name, nm->name);
+		free(d);
+	}
+	d9t_spans_free(&s);
+	free(v);
+}
+
+START_TEST(test_windows_match_scans)
+{
+	struct d9m_model *m = random_trace((uint64_t)_i + 1);
+	uint64_t s = (uint64_t)_i * 31 + 7;
+
+	ck_assert_uint_gt(m->spanev.n, 20);
+	for (int k = 0; k < 40; k++) {
+		struct d9m_window w = { 0, UINT64_MAX };
+		struct d9m_analysis_opts o = { w, 5, 0, NULL };
+		struct d9m_analysis a;
+
+		/* the whole trace, then bounds on and between events */
+		if (k > 0) {
+			w.lo = m->min_ts + 5 * (rnd(&s) % 120);
+			w.hi = k % 9 == 0 ? UINT64_MAX : k % 7 == 0 ?
+			    w.lo - 5 : w.lo + 5 * (rnd(&s) % 100);
+			w.lo = k % 8 == 0 ? 0 : w.lo;
+		}
+		o.win = w;
+		ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+		check_workers(m, &w, &a);
+		check_polls_cpu(m, &w, &a);
+		check_sched(m, &w, &a);
+		check_spans(m, &w, &a);
+		check_tui_spans(m, &w);
+		d9m_analysis_free(&a);
+	}
+	d9m_model_free(&m);
+}
+END_TEST
+
+/* Lives: a close ends one, the id starts another; a re-enter while open
+ * keeps the first enter; the browser pairs from the window's start. */
+START_TEST(test_span_lives)
+{
+	struct mt t;
+	struct d9m_model *m;
+	struct d9t_spans *s;
+	const struct d9m_spanev *e;
+
+	mt_begin(&t);
+	mt_span(&t, 1, 50, 0, 7, "w");		/* exit before any enter */
+	mt_span(&t, 0, 100, 0, 7, "w");
+	mt_span(&t, 0, 120, 0, 7, "w");		/* re-enter: kept at 100 */
+	mt_span(&t, 1, 150, 0, 7, "w");
+	mt_span(&t, 0, 200, 1, 9, "v");
+	mt_span(&t, 2, 300, 0, 7, "");		/* close: 7 may be reused */
+	mt_span(&t, 0, 400, 0, 7, "w");
+	mt_span(&t, 1, 450, 0, 7, "w");
+	m = mt_finish(&t);
+	e = &m->spanev;
+	ck_assert_uint_eq(e->next[0], 1);
+	ck_assert_uint_eq(e->next[3], 5);	/* exit 150 -> close 300 */
+	ck_assert_uint_eq(e->next[5], D9_NONE);
+	ck_assert_uint_eq(e->prev_enter[6], D9_NONE);	/* a new life */
+	ck_assert_uint_eq(e->prev_enter[2], 1);
+	ck_assert_uint_eq(m->spans.n, 2);	/* 100..150, 400..450 */
+	ck_assert_uint_eq(m->spans.first[0], 100);
+	ck_assert_uint_eq(m->spans.dur[0], 50);
+	ck_assert_uint_eq(m->spans.nopen, 1);	/* 9 never exits */
+	ck_assert_uint_eq(m->spans.open_ts[0], 200);
+	/* from 110: 7 is entered at 120 and exits at 150 */
+	s = d9t_spans_build(m, 110, 350, "");
+	ck_assert_uint_eq(s->n, 1);
+	ck_assert_uint_eq(s->v[0].start, 120);
+	ck_assert_uint_eq(s->v[0].end, 150);
+	ck_assert_uint_eq(s->unmatched, 1);
+	d9t_spans_free(&s);
+	d9m_model_free(&m);
+}
+END_TEST
+
+/* Keys one apart, the smallest not in row 0; keys too far apart to pack. */
+START_TEST(test_sort_rows)
+{
+	const uint64_t near[] = { 1, 0, 1, 0 }, far[] = { UINT64_MAX, 0, 5, 0 };
+	uint32_t p[4];
+
+	ck_assert_int_eq(d9m_sort_rows(near, 4, p), 0);
+	ck_assert(p[0] == 1 && p[1] == 3 && p[2] == 0 && p[3] == 2);
+	ck_assert_int_eq(d9m_sort_rows(far, 4, p), 0);
+	ck_assert(p[0] == 1 && p[1] == 3 && p[2] == 2 && p[3] == 0);
+}
+END_TEST
+
+Suite *
+window_suite(void)
+{
+	Suite *s = suite_create("window");
+	TCase *tc = tcase_create("scans");
+
+	tcase_add_loop_test(tc, test_windows_match_scans, 0, 30);
+	tcase_add_test(tc, test_span_lives);
+	tcase_add_test(tc, test_sort_rows);
+	suite_add_tcase(s, tc);
+	return s;
+}
