@@ -1,13 +1,13 @@
 /*
- * spans.c: see spans.h. Span ids are matched through a small open
- * addressing table; a close forgets the id so it can be reused.
+ * spans.c: see spans.h. The model links the events of each span life
+ * (one span id up to its close), so pairing a window follows those links
+ * from the events inside it and costs what the window holds.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/text.h"
 #include "base/vec.h"
-#include "tui/index.h"
 #include "tui/list.h"
 #include "tui/spans.h"
 
@@ -41,35 +41,6 @@ d9t_fields_text(const struct d9m_model *m, uint32_t fields, char *out,
 	out[n < cap ? n : cap - 1] = '\0';
 }
 
-struct open_span {
-	uint64_t	id;
-	uint32_t	inst;		/* instance + 1, 0 = free slot */
-	uint8_t		open;
-};
-
-static struct open_span *
-find_slot(struct open_span *t, size_t ns, uint64_t id)
-{
-	size_t k = (size_t)(id * 0x9e3779b97f4a7c15ull >> 20) & (ns - 1);
-
-	while (t[k].inst && t[k].id != id)
-		k = (k + 1) & (ns - 1);
-	return &t[k];
-}
-
-static int
-cmp_span(const void *x, const void *y)
-{
-	const struct d9t_span *a = x, *b = y;
-	uint64_t da = a->end - a->start, db = b->end - b->start;
-
-	if (a->name != b->name)
-		return a->name < b->name ? -1 : 1;
-	if (da != db)
-		return da > db ? -1 : 1;
-	return a->start < b->start ? -1 : a->start > b->start;
-}
-
 static int
 cmp_name(const void *x, const void *y)
 {
@@ -80,87 +51,58 @@ cmp_name(const void *x, const void *y)
 	return a->name < b->name ? -1 : a->name > b->name;
 }
 
-/* Pair enters and exits of the window into s->v (end 0: never exited). */
+/* Instances of the window: each span life (see model.h) that enters in
+ * the window, from that first enter on, paired as a span is in the
+ * window alone (end 0: never exited in it). By start. */
 static int
 pair(const struct d9m_model *m, uint64_t lo, uint64_t hi, struct d9t_spans *s,
     size_t *cap)
 {
 	const struct d9m_spanev *e = &m->spanev;
-	size_t i = d9t_lower(e->ts, e->n, lo), ns = 1024, live = 0;
-	struct open_span *t = calloc(ns, sizeof *t);
+	struct d9m_window w = { lo, hi };
+	size_t i0, i1;
 
-	if (t == NULL)
-		return -1;
-	for (; i < e->n && e->ts[i] <= hi; i++) {
-		struct open_span *o = find_slot(t, ns, e->span_id[i]);
+	d9m_window_rows(e->ts, e->n, &w, &i0, &i1);
+	for (size_t i = i0; i < i1; i++) {
 		struct d9t_span *sp;
+		int open = 1;
 
-		if (e->kind[i] == D9M_SPAN_CLOSE) {
-			if (o->inst) {
-				/* tombstone: keep the chain, forget the id */
-				o->id = ~(uint64_t)0 - (uint64_t)i;
-				o->open = 0;
-			}
+		/* from the first enter of each life in the window */
+		if (e->kind[i] != D9M_SPAN_ENTER ||
+		    (e->prev_enter[i] != D9_NONE && e->prev_enter[i] >= i0))
 			continue;
-		}
-		if (e->kind[i] == D9M_SPAN_EXIT) {
-			if (o->inst && o->open) {
-				sp = &s->v[o->inst - 1];
-				sp->end = e->ts[i];
-				if (e->fields[i] != D9_NONE)
-					sp->fields = e->fields[i];
-				o->open = 0;
-			}
-			continue;
-		}
-		if (o->inst) {
-			o->open = 1;	/* re-entered: keep the first enter */
-			continue;
-		}
-		if (live * 2 >= ns) {
-			/* grow: re-insert every slot */
-			struct open_span *nt = calloc(ns * 2, sizeof *nt);
-
-			if (nt == NULL)
-				goto oom;
-			for (size_t k = 0; k < ns; k++)
-				if (t[k].inst)
-					*find_slot(nt, ns * 2, t[k].id) = t[k];
-			free(t);
-			t = nt;
-			ns *= 2;
-			o = find_slot(t, ns, e->span_id[i]);
-		}
 		if (d9_grow(&s->v, cap, s->n + 1, sizeof *s->v) < 0)
-			goto oom;
+			return -1;
 		sp = &s->v[s->n++];
 		sp->start = e->ts[i];
 		sp->end = 0;
 		sp->name = e->name[i];
 		sp->worker = e->worker[i];
 		sp->fields = e->fields[i];
-		o->id = e->span_id[i];
-		o->inst = (uint32_t)s->n;
-		o->open = 1;
-		live++;
+		/* re-entered: keep the first enter; the last exit ends it */
+		for (uint32_t j = e->next[i]; j != D9_NONE && j < i1;
+		    j = e->next[j]) {
+			if (e->kind[j] == D9M_SPAN_ENTER)
+				open = 1;
+			else if (e->kind[j] == D9M_SPAN_EXIT && open) {
+				sp->end = e->ts[j];
+				if (e->fields[j] != D9_NONE)
+					sp->fields = e->fields[j];
+				open = 0;
+			}
+		}
 	}
-	free(t);
 	return 0;
-oom:
-	free(t);
-	return -1;
 }
 
-struct d9t_spans *
-d9t_spans_build(const struct d9m_model *m, uint64_t lo, uint64_t hi,
+/* Keep the exited instances (and, with a filter, those whose fields
+ * contain it), in order; count the others as unmatched. */
+static void
+keep_exited(const struct d9m_model *m, struct d9t_spans *s,
     const char *filter)
 {
-	struct d9t_spans *s = calloc(1, sizeof *s);
-	size_t cap = 0, k = 0, nn = 0;
-	uint64_t *d;
+	size_t k = 0;
 
-	if (s == NULL || pair(m, lo, hi, s, &cap) < 0)
-		goto oom;
 	for (size_t i = 0; i < s->n; i++) {
 		char txt[512];
 
@@ -176,31 +118,130 @@ d9t_spans_build(const struct d9m_model *m, uint64_t lo, uint64_t hi,
 		s->v[k++] = s->v[i];
 	}
 	s->n = k;
-	qsort(s->v, s->n, sizeof *s->v, cmp_span);
-	s->names = calloc(s->n ? s->n : 1, sizeof *s->names);
-	d = malloc((s->n ? s->n : 1) * sizeof *d);
-	if (s->names == NULL || d == NULL) {
-		free(d);
-		goto oom;
-	}
-	for (size_t i = 0; i < s->n; ) {
-		size_t j = i;
+}
 
-		while (j < s->n && s->v[j].name == s->v[i].name) {
-			d[j] = s->v[j].end - s->v[j].start;
-			j++;
+static uint64_t
+dur(const struct d9t_span *sp)
+{
+	return sp->end - sp->start;
+}
+
+static int
+cmp_name_id(const void *x, const void *y)
+{
+	const struct d9t_span_name *a = x, *b = y;
+
+	return a->name < b->name ? -1 : a->name > b->name;
+}
+
+/* One entry per name in s->names, by name id, each counting its
+ * instances and saying where they start; slot: name id (strs.n for
+ * none) -> entry, D9_NONE before. */
+static void
+count_names(const struct d9m_model *m, struct d9t_spans *s, uint32_t *slot)
+{
+	size_t nn = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		uint32_t k = s->v[i].name == D9_NONE ? (uint32_t)m->strs.n :
+		    s->v[i].name;
+
+		if (slot[k] == D9_NONE) {
+			s->names[nn].name = s->v[i].name;
+			slot[k] = (uint32_t)nn++;
 		}
-		s->names[nn].name = s->v[i].name;
-		s->names[nn].first = i;
-		d9m_pct_of(d + i, j - i, &s->names[nn].dur);
-		nn++;
-		i = j;
+		s->names[slot[k]].dur.count++;
 	}
-	free(d);
+	qsort(s->names, nn, sizeof *s->names, cmp_name_id);
+	for (size_t i = 0, sum = 0; i < nn; i++) {
+		uint32_t k = s->names[i].name == D9_NONE ?
+		    (uint32_t)m->strs.n : s->names[i].name;
+
+		slot[k] = (uint32_t)i;
+		s->names[i].first = sum;
+		sum += s->names[i].dur.count;
+	}
 	s->nnames = nn;
-	qsort(s->names, nn, sizeof *s->names, cmp_name);
+}
+
+/* Order instances by name, then longest first, then start (they come by
+ * start): a stable radix sort by length, then each instance goes to its
+ * name's place (few names). */
+static int
+sort_instances(const struct d9m_model *m, struct d9t_spans *s,
+    uint32_t *slot)
+{
+	size_t n = s->n, *fill = calloc(s->nnames + 1, sizeof *fill);
+	uint64_t *key = malloc((n ? n : 1) * sizeof *key);
+	uint32_t *p = malloc((n ? n : 1) * sizeof *p);
+	struct d9t_span *v = malloc((n ? n : 1) * sizeof *v);
+	int rc = -1;
+
+	if (fill == NULL || key == NULL || p == NULL || v == NULL)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		key[i] = UINT64_MAX - dur(&s->v[i]);
+	if (d9m_sort_rows(key, n, p) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		const struct d9t_span *sp = &s->v[p[i]];
+		uint32_t k = slot[sp->name == D9_NONE ? (uint32_t)m->strs.n :
+		    sp->name];
+
+		v[s->names[k].first + fill[k]++] = *sp;
+	}
+	free(s->v);
+	s->v = v;
+	v = NULL;
+	rc = 0;
+out:
+	free(fill);
+	free(key);
+	free(p);
+	free(v);
+	return rc;
+}
+
+/* Percentiles of n instances longest first, at d9m_pct_of's ranks. */
+static void
+pct_desc(const struct d9t_span *v, size_t n, struct d9m_pct *out)
+{
+	memset(out, 0, sizeof *out);
+	out->count = n;
+	if (n == 0)
+		return;
+	out->p50 = dur(&v[n - d9m_rank(n, 50)]);
+	out->p99 = dur(&v[n - d9m_rank(n, 99)]);
+	out->max = dur(&v[0]);
+}
+
+struct d9t_spans *
+d9t_spans_build(const struct d9m_model *m, uint64_t lo, uint64_t hi,
+    const char *filter)
+{
+	struct d9t_spans *s = calloc(1, sizeof *s);
+	uint32_t *slot = malloc((m->strs.n + 1) * sizeof *slot);
+	size_t cap = 0;
+
+	if (s == NULL || slot == NULL || pair(m, lo, hi, s, &cap) < 0)
+		goto oom;
+	keep_exited(m, s, filter);
+	for (size_t i = 0; i <= m->strs.n; i++)
+		slot[i] = D9_NONE;
+	s->names = calloc(s->n ? s->n : 1, sizeof *s->names);
+	if (s->names == NULL)
+		goto oom;
+	count_names(m, s, slot);
+	if (sort_instances(m, s, slot) < 0)
+		goto oom;
+	for (size_t i = 0; i < s->nnames; i++)
+		pct_desc(s->v + s->names[i].first, s->names[i].dur.count,
+		    &s->names[i].dur);
+	qsort(s->names, s->nnames, sizeof *s->names, cmp_name);
+	free(slot);
 	return s;
 oom:
+	free(slot);
 	d9t_spans_free(&s);
 	return NULL;
 }
