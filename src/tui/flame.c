@@ -9,6 +9,7 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
+#include "model/analysis.h"
 #include "model/timeline.h"
 #include "tui/flame.h"
 
@@ -17,14 +18,35 @@ struct item {
 	double		w;
 };
 
-static int
-cmp_item(const void *x, const void *y)
+/* Items of one (stack, segment) merged into one, by (stack, segment),
+ * weights added in sample order: a stable radix sort of packed keys. */
+static struct item *
+merge_items(struct item *v, size_t n, size_t *nout)
 {
-	const struct item *a = x, *b = y;
+	uint64_t *key = malloc((n ? n : 1) * sizeof *key);
+	uint32_t *p = malloc((n ? n : 1) * sizeof *p);
+	struct item *g = malloc((n ? n : 1) * sizeof *g);
+	size_t k = 0;
 
-	if (a->stack != b->stack)
-		return a->stack < b->stack ? -1 : 1;
-	return a->seg < b->seg ? -1 : a->seg > b->seg;
+	for (size_t i = 0; key != NULL && i < n; i++)
+		key[i] = (uint64_t)v[i].stack << 32 | v[i].seg;
+	if (key == NULL || p == NULL || g == NULL ||
+	    d9m_sort_rows(key, n, p) < 0) {
+		free(g);
+		g = NULL;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && key[p[i]] == key[p[i - 1]])
+			g[k - 1].w += v[p[i]].w;
+		else
+			g[k++] = v[p[i]];
+	}
+	*nout = k;
+out:
+	free(key);
+	free(p);
+	return g;
 }
 
 uint32_t
@@ -237,7 +259,7 @@ d9t_flame_build(const struct d9m_model *m, const struct d9t_index *ix,
     const struct d9m_resolver *r, const struct d9t_flame_req *q)
 {
 	struct d9t_flame *f = calloc(1, sizeof *f);
-	struct item *v;
+	struct item *v, *g;
 	size_t n = 0, k = 0;
 
 	if (f == NULL)
@@ -255,22 +277,18 @@ d9t_flame_build(const struct d9m_model *m, const struct d9t_index *ix,
 	f->nodes[0].name = d9_intern(&f->names, "all", 3);
 	f->n = 1;
 	f->samples = n;
-	qsort(v, n, sizeof *v, cmp_item);
-	for (size_t i = 0; i < n; i++) {
-		if (k > 0 && v[k - 1].stack == v[i].stack &&
-		    v[k - 1].seg == v[i].seg) {
-			v[k - 1].w += v[i].w;
-			continue;
-		}
-		v[k++] = v[i];
-	}
-	for (size_t i = 0; i < k; i++)
-		if (insert(f, m, r, &v[i]) < 0) {
-			free(v);
-			d9t_flame_free(&f);
-			return NULL;
-		}
+	g = merge_items(v, n, &k);
 	free(v);
+	for (size_t i = 0; g != NULL && i < k; i++)
+		if (insert(f, m, r, &g[i]) < 0) {
+			free(g);
+			g = NULL;
+		}
+	if (g == NULL) {
+		d9t_flame_free(&f);
+		return NULL;
+	}
+	free(g);
 	free(f->slots);
 	f->slots = NULL;
 	if (finish(f) < 0)

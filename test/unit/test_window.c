@@ -2,7 +2,8 @@
  * test_window.c: figures of a time window, found by binary search and
  * from what d9m_model_finish() derives once (span lives, scheduling
  * delays), against the plain scans they replaced: every row of every
- * table tested against the window, spans paired event by event. Random
+ * table tested against the window, spans paired event by event; flame
+ * trees of the window count each of its samples once. Random
  * traces on a coarse time grid, so equal timestamps and equal durations
  * (the tie rules) are common.
  */
@@ -14,6 +15,7 @@
 #include "mktrace.h"
 #include "model/analysis.h"
 #include "model/timeline.h"
+#include "tui/flame.h"
 #include "tui/spans.h"
 #include "unit.h"
 
@@ -444,9 +446,36 @@ check_tui_spans(const struct d9m_model *m, const struct d9m_window *w)
 	free(v);
 }
 
+/* Flame trees: every sample of the window counted once, at the root and
+ * down each path. */
+static void
+check_flames(const struct d9m_model *m, const struct d9t_index *ix,
+    const struct d9m_window *w)
+{
+	for (int off = 0; off < 2; off++) {
+		struct d9t_flame_req q = { off ? D9T_F_OFF : D9T_F_CPU, w->lo,
+		    w->hi, D9_NONE, D9_NONE, 0, 0, 0 };
+		struct d9t_flame *f = d9t_flame_build(m, ix, NULL, &q);
+		size_t n = 0;
+		double kids = 0;
+
+		for (size_t i = 0; i < m->cpu.n; i++)
+			n += d9m_in_window(w, m->cpu.ts[i]) &&
+			    (m->cpu.source[i] == D9_SOURCE_SCHED) == off;
+		ck_assert_ptr_nonnull(f);
+		ck_assert_uint_eq(f->samples, n);
+		ck_assert(f->nodes[0].w == (double)n);
+		for (uint32_t k = 0; k < f->nodes[0].nkids; k++)
+			kids += f->nodes[f->kids[f->nodes[0].kid0 + k]].w;
+		ck_assert(kids == (double)n);
+		d9t_flame_free(&f);
+	}
+}
+
 START_TEST(test_windows_match_scans)
 {
 	struct d9m_model *m = random_trace((uint64_t)_i + 1);
+	struct d9t_index *ix = d9t_index_build(m);
 	uint64_t s = (uint64_t)_i * 31 + 7;
 
 	ck_assert_uint_gt(m->spanev.n, 20);
@@ -469,8 +498,10 @@ START_TEST(test_windows_match_scans)
 		check_sched(m, &w, &a);
 		check_spans(m, &w, &a);
 		check_tui_spans(m, &w);
+		check_flames(m, ix, &w);
 		d9m_analysis_free(&a);
 	}
+	d9t_index_free(&ix);
 	d9m_model_free(&m);
 }
 END_TEST
