@@ -15,7 +15,7 @@
 #include "parse/follow.h"
 #include "tui/loader.h"
 
-#define FIRST_SNAP	0.15	/* s: first partial model after this */
+#define FIRST_SNAP	0.05	/* s: first partial model after this */
 #define MIN_GAP		0.5	/* s: at least this between two */
 #define COST_FACTOR	2.0	/* gap >= this many times the last cost */
 
@@ -241,7 +241,7 @@ run(void *arg)
 }
 
 struct d9t_loader *
-d9t_loader_new(const char *const *paths, size_t npaths, int follow)
+d9t_loader_new(const char *const *paths, size_t npaths, int flags)
 {
 	struct d9t_loader *ld = calloc(1, sizeof *ld);
 
@@ -249,8 +249,9 @@ d9t_loader_new(const char *const *paths, size_t npaths, int follow)
 		return NULL;
 	ld->paths = paths;
 	ld->npaths = npaths;
-	ld->follow = follow;
-	ld->prog.tick = tick;
+	ld->follow = (flags & D9T_LOAD_FOLLOW) != 0;
+	if (!(flags & D9T_LOAD_WHOLE))
+		ld->prog.tick = tick;
 	ld->prog.tick_ctx = ld;
 	pthread_mutex_init(&ld->mu, NULL);
 	pthread_cond_init(&ld->cv, NULL);

@@ -23,9 +23,13 @@
 
 struct d9t_loader;
 
+enum {
+	D9T_LOAD_FOLLOW = 1,	/* keep reading (--follow) */
+	D9T_LOAD_WHOLE = 2	/* no partial models (benchmarks compare) */
+};
 struct d9t_loader *d9t_loader_new(const char *const *paths, size_t npaths,
-	    int follow);
-/* d9t_loader_new() without follow. */
+	    int flags);
+/* d9t_loader_new() without flags. */
 struct d9t_loader *d9t_loader_start(const char *const *paths, size_t npaths);
 /* 0 loading, 1 finishing, 2 done. */
 int	d9t_loader_state(struct d9t_loader *ld);
