@@ -26,6 +26,7 @@ struct d9p_follow {
 	struct entry		*v;
 	size_t			 n, cap;
 	int			 stdin_done;
+	int			 polls;
 	/* this poll */
 	const struct d9p_sink	*sink;
 	const struct d9p_read_opts *o;
@@ -179,14 +180,19 @@ int
 d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
     const struct d9p_read_opts *o, struct d9p_read_stats *st)
 {
+	/* a path that cannot be listed is told once, not at every poll
+	 * (the visitor reads with o itself, so read errors still show) */
+	struct d9p_read_opts quiet = *o;
 	int rc;
 
 	f->sink = sink;
 	f->o = o;
 	f->st = st;
+	if (f->polls++ > 0)
+		quiet.note = NULL;
 	for (size_t i = 0; i < f->n; i++)
 		f->v[i].seen = 0;
-	rc = d9p_walk(f->paths, f->npaths, visit, f, o, st);
+	rc = d9p_walk(f->paths, f->npaths, visit, f, &quiet, st);
 	/* a segment that vanished while open: what it still holds */
 	for (size_t i = 0; rc == 0 && i < f->n; i++)
 		if (f->v[i].tail != NULL && !f->v[i].seen)

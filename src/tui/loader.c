@@ -197,7 +197,7 @@ follow(struct d9t_loader *ld)
 	if (f == NULL)
 		return;
 	while (!atomic_load(&ld->prog.cancel)) {
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
+		struct timespec ts = { 0, 250 * 1000 * 1000 };
 
 		if (d9m_model_follow(ld->m, f, &ld->prog, &ld->st) < 0)
 			break;

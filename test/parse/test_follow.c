@@ -157,6 +157,24 @@ START_TEST(follow_a_vanished_segment)
 }
 END_TEST
 
+/* A path that is not there is told once, not at every poll. */
+START_TEST(follow_a_missing_path)
+{
+	const char *paths[] = { "/nonexistent/d9-follow" };
+	struct d9p_follow *f = d9p_follow_new(paths, 1);
+	struct rec r;
+
+	ck_assert_ptr_nonnull(f);
+	rec_init(&r);
+	for (int i = 0; i < 3; i++)
+		poll_once(f, &r);
+	ck_assert_str_eq(rec_notes(&r), "/nonexistent/d9-follow: No such file "
+	    "or directory\n");
+	d9p_follow_free(&f);
+	rec_free(&r);
+}
+END_TEST
+
 Suite *
 suite_follow(void)
 {
@@ -165,6 +183,7 @@ suite_follow(void)
 
 	tcase_add_test(tc, follow_a_live_directory);
 	tcase_add_test(tc, follow_a_vanished_segment);
+	tcase_add_test(tc, follow_a_missing_path);
 	suite_add_tcase(s, tc);
 	return s;
 }
