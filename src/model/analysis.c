@@ -67,38 +67,6 @@ d9m_rank(size_t n, unsigned p)
 	return r < 1 ? 1 : r > n ? n : r;
 }
 
-int
-d9m_sort_rows(const uint64_t *keys, size_t n, uint32_t *perm)
-{
-	uint64_t *k, lo = UINT64_MAX;
-	uint32_t *p;
-	int rc = -1;
-
-	for (size_t i = 0; i < n; i++)
-		lo = keys[i] < lo ? keys[i] : lo;
-	/* when row 0 holds the smallest key, the smallest packed word has
-	 * no row bits and nothing borrows */
-	if (n == 0 || keys[0] == lo)
-		return d9m_sort_perm(keys, n, perm);
-	/* else sort a copy with such a row 0, which sorts first (stable)
-	 * and is dropped */
-	k = malloc((n + 1) * sizeof *k);
-	p = malloc((n + 1) * sizeof *p);
-	if (k == NULL || p == NULL)
-		goto out;
-	k[0] = lo;
-	memcpy(k + 1, keys, n * sizeof *k);
-	if (d9m_sort_perm(k, n + 1, p) < 0)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		perm[i] = p[i + 1] - 1;
-	rc = 0;
-out:
-	free(k);
-	free(p);
-	return rc;
-}
-
 void
 d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out)
 {

@@ -211,11 +211,6 @@ size_t	d9m_wake_chain(const struct d9m_model *m, uint64_t task,
 size_t	d9m_rank(size_t n, unsigned p);
 /* Exact percentiles of v (sorted in place) at d9m_rank. */
 void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
-/* Stable permutation sorting keys ascending, as d9m_sort_perm() should:
- * that one packs (key - min) and row in one word, then subtracts the
- * smallest word, row bits included, so a key whose row is below that
- * word's row borrows and sorts among the keys one below it. */
-int	d9m_sort_rows(const uint64_t *keys, size_t n, uint32_t *perm);
 /* Stack groups of a set of CPU sample rows, count descending. */
 int	d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows,
 	    size_t n, struct d9m_stack_group **out, size_t *nout);

@@ -27,7 +27,7 @@ link_lives(struct d9m_spanev *e)
 	e->next = malloc((e->n ? e->n : 1) * sizeof *e->next);
 	e->prev_enter = malloc((e->n ? e->n : 1) * sizeof *e->prev_enter);
 	if (perm == NULL || e->next == NULL || e->prev_enter == NULL ||
-	    d9m_sort_rows(e->span_id, e->n, perm) < 0) {
+	    d9m_sort_perm(e->span_id, e->n, perm) < 0) {
 		free(perm);
 		return -1;
 	}

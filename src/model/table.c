@@ -175,6 +175,11 @@ radix(uint64_t *items, size_t n, const uint64_t *key, unsigned first)
 		lo = k < lo ? k : lo;
 		hi = k > hi ? k : hi;
 	}
+	/* the bits below `first` are not key (packed row numbers): the
+	 * smallest word's must not be subtracted, or its key's digits
+	 * borrow from the ones of every word with a smaller row */
+	if (first > 0 && first < 64)
+		lo &= ~((UINT64_C(1) << first) - 1);
 	if (n < 2 || lo == hi)
 		return 0;
 	tmp = malloc(n * sizeof *tmp);

@@ -403,7 +403,7 @@ polls_by_start(struct d9m_model *m)
 	uint32_t *perm = malloc((m->polls.n ? m->polls.n : 1) * sizeof *perm);
 	int rc = -1;
 
-	if (perm != NULL && d9m_sort_rows(m->polls.start, m->polls.n,
+	if (perm != NULL && d9m_sort_perm(m->polls.start, m->polls.n,
 	    perm) == 0 && index_task_polls(m, perm) == 0 &&
 	    d9m_sched_derive(m, perm) == 0)
 		rc = 0;

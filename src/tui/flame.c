@@ -10,6 +10,7 @@
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/analysis.h"
+#include "model/table.h"
 #include "model/timeline.h"
 #include "tui/flame.h"
 
@@ -31,7 +32,7 @@ merge_items(struct item *v, size_t n, size_t *nout)
 	for (size_t i = 0; key != NULL && i < n; i++)
 		key[i] = (uint64_t)v[i].stack << 32 | v[i].seg;
 	if (key == NULL || p == NULL || g == NULL ||
-	    d9m_sort_rows(key, n, p) < 0) {
+	    d9m_sort_perm(key, n, p) < 0) {
 		free(g);
 		g = NULL;
 		goto out;

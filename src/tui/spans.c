@@ -8,6 +8,7 @@
 
 #include "base/text.h"
 #include "base/vec.h"
+#include "model/table.h"
 #include "tui/list.h"
 #include "tui/spans.h"
 
@@ -181,7 +182,7 @@ sort_instances(const struct d9m_model *m, struct d9t_spans *s,
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		key[i] = UINT64_MAX - dur(&s->v[i]);
-	if (d9m_sort_rows(key, n, p) < 0)
+	if (d9m_sort_perm(key, n, p) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		const struct d9t_span *sp = &s->v[p[i]];

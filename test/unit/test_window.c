@@ -14,6 +14,7 @@
 #include "base/wire.h"
 #include "mktrace.h"
 #include "model/analysis.h"
+#include "model/table.h"
 #include "model/timeline.h"
 #include "tui/flame.h"
 #include "tui/spans.h"
@@ -548,14 +549,14 @@ START_TEST(test_span_lives)
 END_TEST
 
 /* Keys one apart, the smallest not in row 0; keys too far apart to pack. */
-START_TEST(test_sort_rows)
+START_TEST(test_sort_perm_packed)
 {
 	const uint64_t near[] = { 1, 0, 1, 0 }, far[] = { UINT64_MAX, 0, 5, 0 };
 	uint32_t p[4];
 
-	ck_assert_int_eq(d9m_sort_rows(near, 4, p), 0);
+	ck_assert_int_eq(d9m_sort_perm(near, 4, p), 0);
 	ck_assert(p[0] == 1 && p[1] == 3 && p[2] == 0 && p[3] == 2);
-	ck_assert_int_eq(d9m_sort_rows(far, 4, p), 0);
+	ck_assert_int_eq(d9m_sort_perm(far, 4, p), 0);
 	ck_assert(p[0] == 1 && p[1] == 3 && p[2] == 2 && p[3] == 0);
 }
 END_TEST
@@ -568,7 +569,7 @@ window_suite(void)
 
 	tcase_add_loop_test(tc, test_windows_match_scans, 0, 30);
 	tcase_add_test(tc, test_span_lives);
-	tcase_add_test(tc, test_sort_rows);
+	tcase_add_test(tc, test_sort_perm_packed);
 	suite_add_tcase(s, tc);
 	return s;
 }
