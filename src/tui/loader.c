@@ -53,20 +53,31 @@ now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Under mu: m and ix into the mailbox, what it held into *m and *ix (the
+ * caller frees them after unlocking). */
 static void
-mailbox_put(struct d9t_loader *ld, struct d9m_model *m, struct d9t_index *ix)
+mailbox_swap(struct d9t_loader *ld, struct d9m_model **m, struct d9t_index **ix)
 {
-	struct d9m_model *om;
-	struct d9t_index *oix;
+	struct d9m_model *om = ld->pm;
+	struct d9t_index *oix = ld->pix;
+
+	ld->pm = *m;
+	ld->pix = *ix;
+	*m = om;
+	*ix = oix;
+}
+
+static void
+mailbox_clear(struct d9t_loader *ld)
+{
+	struct d9m_model *m = NULL;
+	struct d9t_index *ix = NULL;
 
 	pthread_mutex_lock(&ld->mu);
-	om = ld->pm;
-	oix = ld->pix;
-	ld->pm = m;
-	ld->pix = ix;
+	mailbox_swap(ld, &m, &ix);
 	pthread_mutex_unlock(&ld->mu);
-	d9t_index_free(&oix);
-	d9m_model_free(&om);
+	d9t_index_free(&ix);
+	d9m_model_free(&m);
 }
 
 /* The finisher thread: copies in, partial models out. */
@@ -91,17 +102,14 @@ finisher(void *arg)
 		if (d9m_model_finish(s) == 0)
 			ix = d9t_index_build(s);
 		pthread_mutex_lock(&ld->mu);
-		if (ld->fin_stop || ix == NULL) {	/* moot: drop it */
-			d9t_index_free(&ix);
-			d9m_model_free(&s);
-		} else {
-			d9t_index_free(&ld->pix);
-			d9m_model_free(&ld->pm);
-			ld->pm = s;
-			ld->pix = ix;
-		}
+		if (!ld->fin_stop && ix != NULL)	/* else moot: drop it */
+			mailbox_swap(ld, &s, &ix);	/* s, ix: the older */
 		ld->cost = now_s() - t0;
 		ld->todo = NULL;
+		pthread_mutex_unlock(&ld->mu);
+		d9t_index_free(&ix);
+		d9m_model_free(&s);
+		pthread_mutex_lock(&ld->mu);
 	}
 	d9m_model_free(&ld->todo);
 	pthread_mutex_unlock(&ld->mu);
@@ -234,7 +242,7 @@ run(void *arg)
 	finisher_stop(ld, 1);
 	if (ld->ix == NULL && !ld->follow) {
 		/* partial models share its strings: keep it for free() */
-		mailbox_put(ld, NULL, NULL);
+		mailbox_clear(ld);
 	}
 	atomic_store(&ld->state, 2);
 	return NULL;
@@ -329,7 +337,7 @@ d9t_loader_free(struct d9t_loader **pld)
 		return;
 	}
 	pthread_join(ld->th, NULL);
-	mailbox_put(ld, NULL, NULL);
+	mailbox_clear(ld);
 	pthread_cond_destroy(&ld->cv);
 	pthread_mutex_destroy(&ld->mu);
 	d9t_index_free(&ld->ix);

@@ -1,0 +1,148 @@
+/*
+ * swap.c: a model taking the place of another in the browser: a partial
+ * model while the trace loads, then the whole one. The state that names
+ * rows of the old model (selected poll, detail, wake chain hops, lane)
+ * is carried over; the old model stays alive, with its background job,
+ * until that job is over (d9t_app_reap), so a swap never waits.
+ */
+#include "tui/app.h"
+
+void
+d9t_app_reap(struct d9t_app *app, int all)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < app->nretired; i++) {
+		struct d9t_retired *r = &app->retired[i];
+
+		if (!all && d9t_jobs_busy(r->jobs)) {
+			app->retired[k++] = *r;
+			continue;
+		}
+		d9t_jobs_free(&r->jobs);
+		d9t_index_free(&r->ix);
+		d9m_model_free(&r->m);
+	}
+	app->nretired = k;
+}
+
+/* The row of poll p of model o in model n (same worker, same start). */
+static uint32_t
+remap_poll(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
+{
+	uint32_t w;
+	uint64_t t;
+	size_t lo, hi;
+
+	if (p == D9_NONE || p >= o->polls.n ||
+	    (w = d9m_worker_slot(n, o->workers[o->polls.worker[p]].id)) ==
+	    D9_NONE)
+		return D9_NONE;
+	t = o->polls.start[p];
+	lo = n->workers[w].poll0;
+	hi = lo + n->workers[w].npolls;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (n->polls.start[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n->polls.n && n->polls.start[lo] == t &&
+	    n->polls.worker[lo] == w ? (uint32_t)lo : D9_NONE;
+}
+
+/* Carry the state that names rows of the old model over to m. Task rows,
+ * string ids and times are stable: a partial model is a prefix. */
+static void
+carry_over(struct d9t_app *app, const struct d9m_model *o,
+    const struct d9m_model *m)
+{
+	uint32_t lane = app->lane < o->nworkers ?
+	    d9m_worker_slot(m, o->workers[app->lane].id) : D9_NONE;
+	int whole = app->lo <= o->min_ts && app->hi >= o->max_ts;
+
+	app->sel = remap_poll(o, m, app->sel);
+	app->detail = remap_poll(o, m, app->detail);
+	for (size_t i = 0; i < app->nhops; i++)
+		app->hops[i].poll = remap_poll(o, m, app->hops[i].poll);
+	app->lane = lane != D9_NONE ? lane : 0;
+	app->worst_pos = 0;
+	app->worst_lo = app->worst_hi = 0;
+	for (int f = 0; f < 3; f++)
+		app->flame_seen[f] = NULL;
+	if (whole) {
+		app->lo = m->min_ts;
+		app->hi = m->max_ts > m->min_ts ? m->max_ts : m->min_ts + 1;
+	} else
+		d9t_set_window(app, app->lo, app->hi, 0);
+	if (app->cursor < app->lo || app->cursor > app->hi)
+		app->cursor = app->lo;
+}
+
+static void
+first_window(struct d9t_app *app)
+{
+	const struct d9t_config *c = app->cfg;
+	const struct d9m_model *m = app->m;
+
+	app->lo = m->min_ts;
+	app->hi = m->max_ts > m->min_ts ? m->max_ts : m->min_ts + 1;
+	if (c->have_window) {
+		uint64_t lo = m->min_ts + (uint64_t)(c->win_lo_ms * 1e6);
+		uint64_t hi = c->win_hi_ms >= 0 ? m->min_ts +
+		    (uint64_t)(c->win_hi_ms * 1e6) : app->hi;
+
+		if (hi > lo)
+			d9t_set_window(app, lo, hi, 0);
+	}
+	app->cursor = app->lo;
+}
+
+static int
+adopt(struct d9t_app *app, struct d9m_model *m, struct d9t_index *ix)
+{
+	const struct d9t_config *c = app->cfg;
+	struct d9t_jobs *jobs = d9t_jobs_new(m, ix, c->resolver, c->sync);
+	struct d9m_model *o = app->m;
+
+	if (jobs == NULL) {
+		d9t_index_free(&ix);
+		d9m_model_free(&m);
+		return -1;
+	}
+	if (o != NULL) {
+		if (app->nretired == D9T_RETIRED)
+			d9t_app_reap(app, 1);
+		d9t_jobs_stop(app->jobs);
+		app->retired[app->nretired++] = (struct d9t_retired){
+		    app->jobs, app->m, app->ix };
+	}
+	app->m = m;
+	app->ix = ix;
+	app->jobs = jobs;
+	if (o != NULL)
+		carry_over(app, o, m);
+	else
+		first_window(app);
+	d9t_app_dirty(app);
+	return 0;
+}
+
+int
+d9t_app_set_model(struct d9t_app *app, struct d9m_model *m,
+    struct d9t_index *ix)
+{
+	app->loading = 0;
+	return adopt(app, m, ix);
+}
+
+int
+d9t_app_set_partial(struct d9t_app *app, struct d9m_model *m,
+    struct d9t_index *ix)
+{
+	app->loading = 1;
+	return adopt(app, m, ix);
+}
+
