@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "app/opts.h"
-#include "app/output.h"
+#include "output/output.h"
 #include "model/analysis.h"
 #include "model/frames.h"
 #include "model/model.h"
@@ -94,7 +94,7 @@ run(const struct d9a_opts *o)
 	struct d9p_read_stats st;
 	struct d9m_analysis a;
 	struct d9m_analysis_opts ao;
-	struct d9a_out out;
+	struct d9o_out out;
 	struct d9m_resolver *res;
 	size_t copied = 0;
 	int rc = 1;
@@ -138,13 +138,13 @@ run(const struct d9a_opts *o)
 	out.chain = o->have_chain;
 	switch (o->mode) {
 	case D9A_JSON:
-		d9a_json(&out);
+		d9o_json(&out);
 		break;
 	case D9A_FOLDED:
-		d9a_folded(&out, o->folded, &ao.win);
+		d9o_folded(&out, o->folded, &ao.win);
 		break;
 	default:
-		d9a_report(&out);
+		d9o_report(&out);
 		break;
 	}
 	d9m_analysis_free(&a);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/output.h"
+#include "output/output.h"
 #include "tui/app.h"
 #include "tui/timeaxis.h"
 
@@ -146,7 +146,7 @@ d9t_build_report(struct d9t_app *app, struct d9t_list *l)
 {
 	static const char *const sev[] = { "info", "WARNING", "CRITICAL" };
 	const struct d9m_analysis *a = d9t_analysis(app, 0);
-	struct d9a_out o;
+	struct d9o_out o;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -183,7 +183,7 @@ d9t_build_report(struct d9t_app *app, struct d9t_list *l)
 	o.f = f;
 	o.inputs = app->paths;
 	o.ninputs = app->npaths;
-	d9a_report(&o);
+	d9o_report(&o);
 	fclose(f);
 	for (char *p = buf, *nl; p && *p; p = nl + 1) {
 		nl = strchr(p, '\n');

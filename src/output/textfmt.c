@@ -3,12 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app/textfmt.h"
+#include "output/textfmt.h"
 #include "base/text.h"
 
 /* x.xxs, x.xxms, x.xµs or Nns, as the reference formats durations. */
 const char *
-d9a_dur(char *buf, size_t len, uint64_t ns)
+d9o_dur(char *buf, size_t len, uint64_t ns)
 {
 	if (ns >= 1000000000)
 		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
@@ -23,7 +23,7 @@ d9a_dur(char *buf, size_t len, uint64_t ns)
 
 /* A trace string made safe and cut to width columns (from the left). */
 const char *
-d9a_fit(char *buf, size_t len, const char *s, size_t width)
+d9o_fit(char *buf, size_t len, const char *s, size_t width)
 {
 	size_t n = d9_text_safe(buf, len, s, strlen(s)), cols = 0, start;
 
@@ -44,7 +44,7 @@ d9a_fit(char *buf, size_t len, const char *s, size_t width)
 
 
 void
-d9a_wrap(FILE *f, const char *text, int indent, size_t width)
+d9o_wrap(FILE *f, const char *text, int indent, size_t width)
 {
 	char buf[1024];
 	size_t n = d9_text_safe(buf, sizeof buf, text, strlen(text));

@@ -3,18 +3,18 @@
 #include <math.h>
 #include <string.h>
 
-#include "app/jsonw.h"
+#include "output/jsonw.h"
 #include "base/text.h"
 
 void
-d9a_jw_init(struct d9a_jw *w, FILE *f)
+d9o_jw_init(struct d9o_jw *w, FILE *f)
 {
 	memset(w, 0, sizeof *w);
 	w->f = f;
 }
 
 static void
-indent(struct d9a_jw *w)
+indent(struct d9o_jw *w)
 {
 	putc('\n', w->f);
 	for (int i = 0; i < w->depth; i++)
@@ -23,7 +23,7 @@ indent(struct d9a_jw *w)
 
 /* Before a value: a comma and a new line unless it follows a key. */
 static void
-pre(struct d9a_jw *w)
+pre(struct d9o_jw *w)
 {
 	if (w->after_key) {
 		w->after_key = 0;
@@ -37,29 +37,29 @@ pre(struct d9a_jw *w)
 }
 
 static void
-open_(struct d9a_jw *w, char c)
+open_(struct d9o_jw *w, char c)
 {
 	pre(w);
 	putc(c, w->f);
-	if (w->depth + 1 < D9A_JSON_DEPTH)
+	if (w->depth + 1 < D9O_JSON_DEPTH)
 		w->depth++;
 	w->count[w->depth] = 0;
 }
 
 void
-d9a_jw_obj(struct d9a_jw *w)
+d9o_jw_obj(struct d9o_jw *w)
 {
 	open_(w, '{');
 }
 
 void
-d9a_jw_arr(struct d9a_jw *w)
+d9o_jw_arr(struct d9o_jw *w)
 {
 	open_(w, '[');
 }
 
 void
-d9a_jw_end(struct d9a_jw *w, char close)
+d9o_jw_end(struct d9o_jw *w, char close)
 {
 	int had = w->count[w->depth];
 
@@ -73,7 +73,7 @@ d9a_jw_end(struct d9a_jw *w, char close)
 }
 
 void
-d9a_jw_key(struct d9a_jw *w, const char *k)
+d9o_jw_key(struct d9o_jw *w, const char *k)
 {
 	pre(w);
 	d9_text_put_json(w->f, k, strlen(k));
@@ -82,27 +82,27 @@ d9a_jw_key(struct d9a_jw *w, const char *k)
 }
 
 void
-d9a_jw_strn(struct d9a_jw *w, const char *s, size_t n)
+d9o_jw_strn(struct d9o_jw *w, const char *s, size_t n)
 {
 	pre(w);
 	d9_text_put_json(w->f, s, n);
 }
 
 void
-d9a_jw_str(struct d9a_jw *w, const char *s)
+d9o_jw_str(struct d9o_jw *w, const char *s)
 {
-	d9a_jw_strn(w, s, strlen(s));
+	d9o_jw_strn(w, s, strlen(s));
 }
 
 void
-d9a_jw_u64(struct d9a_jw *w, uint64_t v)
+d9o_jw_u64(struct d9o_jw *w, uint64_t v)
 {
 	pre(w);
 	fprintf(w->f, "%" PRIu64, v);
 }
 
 void
-d9a_jw_dbl(struct d9a_jw *w, double v)
+d9o_jw_dbl(struct d9o_jw *w, double v)
 {
 	pre(w);
 	if (isfinite(v))
@@ -112,39 +112,39 @@ d9a_jw_dbl(struct d9a_jw *w, double v)
 }
 
 void
-d9a_jw_bool(struct d9a_jw *w, int v)
+d9o_jw_bool(struct d9o_jw *w, int v)
 {
 	pre(w);
 	fputs(v ? "true" : "false", w->f);
 }
 
 void
-d9a_jw_null(struct d9a_jw *w)
+d9o_jw_null(struct d9o_jw *w)
 {
 	pre(w);
 	fputs("null", w->f);
 }
 
 void
-d9a_jw_kstr(struct d9a_jw *w, const char *k, const char *s)
+d9o_jw_kstr(struct d9o_jw *w, const char *k, const char *s)
 {
-	d9a_jw_key(w, k);
+	d9o_jw_key(w, k);
 	if (s != NULL)
-		d9a_jw_str(w, s);
+		d9o_jw_str(w, s);
 	else
-		d9a_jw_null(w);
+		d9o_jw_null(w);
 }
 
 void
-d9a_jw_ku64(struct d9a_jw *w, const char *k, uint64_t v)
+d9o_jw_ku64(struct d9o_jw *w, const char *k, uint64_t v)
 {
-	d9a_jw_key(w, k);
-	d9a_jw_u64(w, v);
+	d9o_jw_key(w, k);
+	d9o_jw_u64(w, v);
 }
 
 void
-d9a_jw_kdbl(struct d9a_jw *w, const char *k, double v)
+d9o_jw_kdbl(struct d9o_jw *w, const char *k, double v)
 {
-	d9a_jw_key(w, k);
-	d9a_jw_dbl(w, v);
+	d9o_jw_key(w, k);
+	d9o_jw_dbl(w, v);
 }

@@ -3,14 +3,14 @@
  * DESIGN.md), the text report (ANALYSIS 12 sections plus red flags) and
  * folded stacks for flamegraph tools.
  */
-#ifndef D9A_OUTPUT_H
-#define D9A_OUTPUT_H
+#ifndef D9O_OUTPUT_H
+#define D9O_OUTPUT_H
 
 #include <stdio.h>
 
 #include "model/analysis.h"
 
-struct d9a_out {
+struct d9o_out {
 	const struct d9m_model		*m;
 	const struct d9m_analysis	*a;
 	const struct d9m_resolver	*r;
@@ -20,12 +20,12 @@ struct d9a_out {
 	int				 chain;	/* --chain given */
 };
 
-void	d9a_json(const struct d9a_out *o);
-void	d9a_report(const struct d9a_out *o);
+void	d9o_json(const struct d9o_out *o);
+void	d9o_report(const struct d9o_out *o);
 /* kind: "cpu", "offcpu" or "alloc"; returns -1 for another kind. */
-int	d9a_folded(const struct d9a_out *o, const char *kind,
+int	d9o_folded(const struct d9o_out *o, const char *kind,
 	    const struct d9m_window *w);
 /* The name a location id is shown under. */
-const char *d9a_loc(const struct d9m_model *m, uint32_t loc);
+const char *d9o_loc(const struct d9m_model *m, uint32_t loc);
 
 #endif

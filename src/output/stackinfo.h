@@ -4,16 +4,16 @@
  * through which system call wrapper, and the first application frame
  * (ANALYSIS 8.3, with kernel frames told by address, 15 #11).
  */
-#ifndef D9A_STACKINFO_H
-#define D9A_STACKINFO_H
+#ifndef D9O_STACKINFO_H
+#define D9O_STACKINFO_H
 
-#include "app/output.h"
+#include "output/output.h"
 
-enum d9a_frame_kind { D9A_FK_UNKNOWN, D9A_FK_KERNEL, D9A_FK_LIBC,
-    D9A_FK_ALLOCATOR, D9A_FK_RUNTIME, D9A_FK_APP };
+enum d9o_frame_kind { D9O_FK_UNKNOWN, D9O_FK_KERNEL, D9O_FK_LIBC,
+    D9O_FK_ALLOCATOR, D9O_FK_RUNTIME, D9O_FK_APP };
 
-enum d9a_frame_kind d9a_frame_kind(const struct d9m_frame *f);
-void	d9a_stack_line(const struct d9a_out *o, const char *label,
+enum d9o_frame_kind d9o_frame_kind(const struct d9m_frame *f);
+void	d9o_stack_line(const struct d9o_out *o, const char *label,
 	    const struct d9m_stack_group *g, int indent);
 
 #endif

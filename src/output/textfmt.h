@@ -3,17 +3,17 @@
  * them, and trace strings made safe and cut to a width (from the left,
  * so the distinctive end of a path or symbol stays).
  */
-#ifndef D9A_TEXTFMT_H
-#define D9A_TEXTFMT_H
+#ifndef D9O_TEXTFMT_H
+#define D9O_TEXTFMT_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-const char	*d9a_dur(char *buf, size_t len, uint64_t ns);
-const char	*d9a_fit(char *buf, size_t len, const char *s, size_t width);
+const char	*d9o_dur(char *buf, size_t len, uint64_t ns);
+const char	*d9o_fit(char *buf, size_t len, const char *s, size_t width);
 
 /* Print text made safe, word-wrapped to width, each line indented. */
-void		 d9a_wrap(FILE *f, const char *text, int indent, size_t width);
+void		 d9o_wrap(FILE *f, const char *text, int indent, size_t width);
 
 #endif

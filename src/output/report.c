@@ -9,9 +9,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "app/output.h"
-#include "app/stackinfo.h"
-#include "app/textfmt.h"
+#include "output/output.h"
+#include "output/stackinfo.h"
+#include "output/textfmt.h"
 #include "base/text.h"
 
 #define MAX_FRAMES 128
@@ -26,7 +26,7 @@ section(FILE *f, const char *title)
 }
 
 static void
-summary(const struct d9a_out *o)
+summary(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	const struct d9m_model *m = o->m;
@@ -34,9 +34,9 @@ summary(const struct d9a_out *o)
 
 	section(o->f, "TRACE SUMMARY");
 	for (size_t i = 0; i < o->ninputs; i++)
-		fprintf(o->f, "Input:        %s\n", d9a_fit(s, sizeof s,
+		fprintf(o->f, "Input:        %s\n", d9o_fit(s, sizeof s,
 		    o->inputs[i], 64));
-	fprintf(o->f, "Duration:     %s", d9a_dur(b, sizeof b, a->duration_ns));
+	fprintf(o->f, "Duration:     %s", d9o_dur(b, sizeof b, a->duration_ns));
 	if (a->win.lo > 0 || a->win.hi != UINT64_MAX)
 		fprintf(o->f, " (window %.3f..%.3f ms)",
 		    (double)(a->win.lo > m->min_ts ? a->win.lo - m->min_ts : 0) /
@@ -70,7 +70,7 @@ summary(const struct d9a_out *o)
 }
 
 static void
-workers(const struct d9a_out *o)
+workers(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32];
@@ -83,8 +83,8 @@ workers(const struct d9a_out *o)
 
 		fprintf(o->f, "%-7u %8zu %8zu %6.1f%% %10s %10s ", w->id,
 		    w->polls, w->parks, w->util * 100,
-		    d9a_dur(b1, sizeof b1, w->active_ns),
-		    d9a_dur(b2, sizeof b2, w->parked_ns));
+		    d9o_dur(b1, sizeof b1, w->active_ns),
+		    d9o_dur(b2, sizeof b2, w->parked_ns));
 		if (w->actives)
 			fprintf(o->f, "%7.3f\n", w->cpu_ratio_weighted);
 		else
@@ -95,7 +95,7 @@ workers(const struct d9a_out *o)
 }
 
 static void
-long_polls(const struct d9a_out *o)
+long_polls(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	const struct d9m_model *m = o->m;
@@ -113,23 +113,23 @@ long_polls(const struct d9a_out *o)
 		uint32_t p = w->poll, t = m->polls.task[p];
 
 		fprintf(o->f, "%2zu. %9s  worker %u  at +%.3f ms  task %" PRIu64
-		    "%s\n    %s\n", i + 1, d9a_dur(b, sizeof b, m->polls.end[p] -
+		    "%s\n    %s\n", i + 1, d9o_dur(b, sizeof b, m->polls.end[p] -
 		    m->polls.start[p]), m->workers[m->polls.worker[p]].id,
 		    (double)(m->polls.start[p] - m->min_ts) / 1e6,
 		    t != D9_NONE ? m->tasks.id[t] : 0,
 		    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? "  (open-ended)" :
-		    "", d9a_fit(s, sizeof s, d9a_loc(m, m->polls.loc[p]), 74));
+		    "", d9o_fit(s, sizeof s, d9o_loc(m, m->polls.loc[p]), 74));
 		if (w->ncpu == 0 && w->noff == 0)
 			fprintf(o->f, "    no profiling samples in this poll\n");
 		for (size_t k = 0; k < w->noff && k < 3; k++)
-			d9a_stack_line(o, "off-CPU", &w->off[k], 4);
+			d9o_stack_line(o, "off-CPU", &w->off[k], 4);
 		for (size_t k = 0; k < w->ncpu && k < 3; k++)
-			d9a_stack_line(o, "on-CPU", &w->cpu[k], 4);
+			d9o_stack_line(o, "on-CPU", &w->cpu[k], 4);
 	}
 }
 
 static void
-sched(const struct d9a_out *o)
+sched(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32], b3[32];
@@ -141,15 +141,15 @@ sched(const struct d9a_out *o)
 		return;
 	}
 	fprintf(o->f, "%zu delays, %zu over 1 ms; p50 %s, p99 %s, max %s\n",
-	    a->sched.count, a->sched_over1ms, d9a_dur(b1, sizeof b1, a->sched.p50),
-	    d9a_dur(b2, sizeof b2, a->sched.p99), d9a_dur(b3, sizeof b3, a->sched.max));
+	    a->sched.count, a->sched_over1ms, d9o_dur(b1, sizeof b1, a->sched.p50),
+	    d9o_dur(b2, sizeof b2, a->sched.p99), d9o_dur(b3, sizeof b3, a->sched.max));
 	fprintf(o->f, "Counted from the last wake after the task's previous "
 	    "poll; %zu polls had\nno fresh wake (dial9's report reuses the old "
 	    "wake and counts them).\n", a->sched_no_wake);
 }
 
 static void
-locations(const struct d9a_out *o)
+locations(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32], b3[32], s[256];
@@ -162,16 +162,16 @@ locations(const struct d9a_out *o)
 			continue;
 		fprintf(o->f, "%s %s\n", l->poll.max > 10000000 ? "!!" :
 		    l->poll.max > 1000000 ? " !" : "  ",
-		    d9a_fit(s, sizeof s, d9a_loc(o->m, l->loc), 76));
+		    d9o_fit(s, sizeof s, d9o_loc(o->m, l->loc), 76));
 		fprintf(o->f, "     %8zu polls  p50 %9s  p99 %9s  max %9s\n",
-		    l->poll.count, d9a_dur(b1, sizeof b1, l->poll.p50),
-		    d9a_dur(b2, sizeof b2, l->poll.p99), d9a_dur(b3, sizeof b3,
+		    l->poll.count, d9o_dur(b1, sizeof b1, l->poll.p50),
+		    d9o_dur(b2, sizeof b2, l->poll.p99), d9o_dur(b3, sizeof b3,
 		    l->poll.max));
 	}
 }
 
 static void
-lifecycle(const struct d9a_out *o)
+lifecycle(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	char s[256];
@@ -183,7 +183,7 @@ lifecycle(const struct d9a_out *o)
 		if (l->tasks == 0 || l->loc == D9_NONE)
 			continue;
 		fprintf(o->f, "%6zu tasks  %5zu alive  %s\n", l->tasks, l->alive,
-		    d9a_fit(s, sizeof s, d9m_str(o->m, l->loc), 53));
+		    d9o_fit(s, sizeof s, d9m_str(o->m, l->loc), 53));
 	}
 	fprintf(o->f, "Peak %zu active tasks (%zu existed before the trace), "
 	    "%zu at the end.\n", a->leak_peak, a->leak_pre_existing,
@@ -191,7 +191,7 @@ lifecycle(const struct d9a_out *o)
 	if (a->leak_suspected)
 		fprintf(o->f, "Possible leak: %zu tasks from %s are still alive "
 		    "and their number kept growing.\n", a->leak_loc_alive,
-		    d9a_fit(s, sizeof s, d9m_str(o->m, a->leak_loc), 40));
+		    d9o_fit(s, sizeof s, d9m_str(o->m, a->leak_loc), 40));
 	else
 		fprintf(o->f, "No location keeps accumulating live tasks.\n");
 	if (a->leak_ref != a->leak_suspected)
@@ -200,7 +200,7 @@ lifecycle(const struct d9a_out *o)
 }
 
 static void
-blocking(const struct d9a_out *o)
+blocking(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 
@@ -215,24 +215,24 @@ blocking(const struct d9a_out *o)
 	    "not workers).\n", a->off_cpu, a->off_in_poll, a->off_idle,
 	    a->off_no_worker);
 	for (size_t i = 0; i < a->noff_groups && i < 5; i++)
-		d9a_stack_line(o, "in poll", &a->off_groups[i], 1);
+		d9o_stack_line(o, "in poll", &a->off_groups[i], 1);
 	fprintf(o->f, "Counts are context switches, not time; an .await on an "
 	    "async lock ends\nthe poll, so such waits are not blocking.\n");
 }
 
 static void
-hotspots(const struct d9a_out *o)
+hotspots(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 
 	section(o->f, "CPU HOTSPOTS");
 	fprintf(o->f, "%zu on-CPU samples.\n", a->on_cpu);
 	for (size_t i = 0; i < a->ncpu_groups && i < 5; i++)
-		d9a_stack_line(o, "on-CPU", &a->cpu_groups[i], 1);
+		d9o_stack_line(o, "on-CPU", &a->cpu_groups[i], 1);
 }
 
 static void
-queues(const struct d9a_out *o)
+queues(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	char b[32];
@@ -250,13 +250,13 @@ queues(const struct d9a_out *o)
 		if (w->sched_wait_n == 0)
 			continue;
 		fprintf(o->f, "worker %-4u max %9s over %zu measured unparks, "
-		    "%zu over 1 ms\n", w->id, d9a_dur(b, sizeof b,
+		    "%zu over 1 ms\n", w->id, d9o_dur(b, sizeof b,
 		    w->sched_wait_max), w->sched_wait_n, w->sched_wait_over1ms);
 	}
 }
 
 static void
-spans(const struct d9a_out *o)
+spans(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32], b3[32], s[256];
@@ -269,10 +269,10 @@ spans(const struct d9a_out *o)
 	for (size_t i = 0; i < a->nspans; i++) {
 		const struct d9m_span_fig *sp = &a->spans[i];
 
-		fprintf(o->f, "%-30s %8zu %10s %10s %10s\n", d9a_fit(s, sizeof s,
+		fprintf(o->f, "%-30s %8zu %10s %10s %10s\n", d9o_fit(s, sizeof s,
 		    d9m_str(o->m, sp->name), 30), sp->dur.count,
-		    d9a_dur(b1, sizeof b1, sp->dur.p50), d9a_dur(b2, sizeof b2,
-		    sp->dur.p99), d9a_dur(b3, sizeof b3, sp->dur.max));
+		    d9o_dur(b1, sizeof b1, sp->dur.p50), d9o_dur(b2, sizeof b2,
+		    sp->dur.p99), d9o_dur(b3, sizeof b3, sp->dur.max));
 	}
 	fprintf(o->f, "Durations run from the first enter to the last exit, "
 	    "time suspended\nat .await included.");
@@ -283,7 +283,7 @@ spans(const struct d9a_out *o)
 }
 
 static void
-waiting(const struct d9a_out *o)
+waiting(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	struct d9m_frame f[MAX_FRAMES];
@@ -298,14 +298,14 @@ waiting(const struct d9a_out *o)
 		size_t n = d9m_stack_frames(o->m, o->r, a->idle[i].seg,
 		    a->idle[i].stack, f, MAX_FRAMES);
 
-		fprintf(o->f, "%9s %6zux  %s\n", d9a_dur(b, sizeof b,
+		fprintf(o->f, "%9s %6zux  %s\n", d9o_dur(b, sizeof b,
 		    a->idle[i].idle_ns), a->idle[i].count, n ?
-		    d9a_fit(s, sizeof s, d9m_frame_name(&f[0]), 60) : "");
+		    d9o_fit(s, sizeof s, d9m_frame_name(&f[0]), 60) : "");
 	}
 }
 
 static void
-memory(const struct d9a_out *o)
+memory(const struct d9o_out *o)
 {
 	const struct d9m_memory *mem = &o->a->mem;
 	struct d9m_frame f[MAX_FRAMES];
@@ -332,13 +332,13 @@ memory(const struct d9a_out *o)
 		    MAX_FRAMES);
 
 		fprintf(o->f, "%8.1f MB %5zu samples  %s\n", st->est_bytes / 1e6,
-		    st->sampled, n ? d9a_fit(s, sizeof s, d9m_frame_name(&f[0]),
+		    st->sampled, n ? d9o_fit(s, sizeof s, d9m_frame_name(&f[0]),
 		    52) : "(empty stack)");
 	}
 }
 
 static void
-flags(const struct d9a_out *o)
+flags(const struct d9o_out *o)
 {
 	static const char *const sev[] = { "info", "WARNING", "CRITICAL" };
 	const struct d9m_analysis *a = o->a;
@@ -349,7 +349,7 @@ flags(const struct d9a_out *o)
 	for (size_t i = 0; i < a->nflags; i++) {
 		fprintf(o->f, "%-8s %s\n", sev[a->flags[i].sev],
 		    a->flags[i].check);
-		d9a_wrap(o->f, a->flags[i].text, 9, 80);
+		d9o_wrap(o->f, a->flags[i].text, 9, 80);
 	}
 	if (o->chain) {
 		section(o->f, "WAKE CHAIN");
@@ -360,12 +360,12 @@ flags(const struct d9a_out *o)
 	if (o->m->nerrors) {
 		section(o->f, "INPUT PROBLEMS");
 		for (size_t i = 0; i < o->m->nerrors; i++)
-			d9a_wrap(o->f, o->m->errors[i], 0, 80);
+			d9o_wrap(o->f, o->m->errors[i], 0, 80);
 	}
 }
 
 void
-d9a_report(const struct d9a_out *o)
+d9o_report(const struct d9o_out *o)
 {
 	fprintf(o->f, "d9top report\n");
 	summary(o);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/output.h"
+#include "output/output.h"
 #include "base/text.h"
 #include "base/wire.h"
 
@@ -35,7 +35,7 @@ put_stack(FILE *f, const struct d9m_frame *fr, size_t n)
 }
 
 int
-d9a_folded(const struct d9a_out *o, const char *kind,
+d9o_folded(const struct d9o_out *o, const char *kind,
     const struct d9m_window *w)
 {
 	const struct d9m_model *m = o->m;

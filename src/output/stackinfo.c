@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app/stackinfo.h"
-#include "app/textfmt.h"
+#include "output/stackinfo.h"
+#include "output/textfmt.h"
 #include "base/text.h"
 
 #define MAX_FRAMES 128
@@ -41,28 +41,28 @@ static const char *const plumbing[] = { "__schedule", "schedule_timeout",
 	"__wait_for_common", "__wait_rcu_gp", "__arm64_sys_", "invoke_syscall",
 	"el0", "do_el0_svc", NULL };
 
-enum d9a_frame_kind
-d9a_frame_kind(const struct d9m_frame *f)
+enum d9o_frame_kind
+d9o_frame_kind(const struct d9m_frame *f)
 {
 	const char *s = f->name;
 
 	if (f->kernel)
-		return D9A_FK_KERNEL;
+		return D9O_FK_KERNEL;
 	if (s == NULL || *s == '\0' || strncmp(s, "0x", 2) == 0)
-		return D9A_FK_UNKNOWN;
+		return D9O_FK_UNKNOWN;
 	if (f->file != NULL && strcmp(f->file, "kernel") == 0)
-		return D9A_FK_KERNEL;
+		return D9O_FK_KERNEL;
 	if (strstr(s, "::") == NULL) {
 		if (starts(s, libc_names))
-			return D9A_FK_LIBC;
+			return D9O_FK_LIBC;
 		if (starts(s, alloc_names))
-			return D9A_FK_ALLOCATOR;
+			return D9O_FK_ALLOCATOR;
 		if (starts(s, kernel_names))
-			return D9A_FK_KERNEL;
+			return D9O_FK_KERNEL;
 	}
 	if (starts(s + (*s == '<'), runtime_names))
-		return D9A_FK_RUNTIME;
-	return D9A_FK_APP;
+		return D9O_FK_RUNTIME;
+	return D9O_FK_APP;
 }
 
 static int
@@ -72,7 +72,7 @@ is_plumbing(const char *s)
 }
 
 void
-d9a_stack_line(const struct d9a_out *o, const char *label,
+d9o_stack_line(const struct d9o_out *o, const char *label,
     const struct d9m_stack_group *g, int indent)
 {
 	struct d9m_frame f[MAX_FRAMES];
@@ -82,14 +82,14 @@ d9a_stack_line(const struct d9a_out *o, const char *label,
 	char b1[256], b2[256], b3[256];
 
 	for (size_t i = 0; i < n && app == NULL; i++) {
-		enum d9a_frame_kind k = d9a_frame_kind(&f[i]);
+		enum d9o_frame_kind k = d9o_frame_kind(&f[i]);
 		const char *name = d9m_frame_name(&f[i]);
 
-		if (k == D9A_FK_KERNEL && blocker == NULL && !is_plumbing(name))
+		if (k == D9O_FK_KERNEL && blocker == NULL && !is_plumbing(name))
 			blocker = name;
-		else if (k == D9A_FK_LIBC && sys == NULL)
+		else if (k == D9O_FK_LIBC && sys == NULL)
 			sys = name;
-		else if (k == D9A_FK_APP)
+		else if (k == D9O_FK_APP)
 			app = name;
 	}
 	/* one line: count, label, where it blocked; a second: the caller */
@@ -100,17 +100,17 @@ d9a_stack_line(const struct d9a_out *o, const char *label,
 
 		if (blocker != NULL || sys != NULL)
 			snprintf(line + len, sizeof line - (size_t)len, "%s%s%s%s",
-			    blocker ? " in " : "", blocker ? d9a_fit(b1,
+			    blocker ? " in " : "", blocker ? d9o_fit(b1,
 			    sizeof b1, blocker, 30) : "", sys ? " via " : "",
-			    sys ? d9a_fit(b2, sizeof b2, sys, 24) : "");
+			    sys ? d9o_fit(b2, sizeof b2, sys, 24) : "");
 		else if (n > 0)
 			snprintf(line + len, sizeof line - (size_t)len, " at %s",
-			    d9a_fit(b1, sizeof b1, d9m_frame_name(&f[0]),
+			    d9o_fit(b1, sizeof b1, d9m_frame_name(&f[0]),
 			    (size_t)(76 - len)));
 		fprintf(o->f, "%s", line);
 	}
 	if (app)
 		fprintf(o->f, "\n%*sfrom %s", indent + 8, "",
-		    d9a_fit(b3, sizeof b3, app, (size_t)(80 - indent - 13)));
+		    d9o_fit(b3, sizeof b3, app, (size_t)(80 - indent - 13)));
 	fprintf(o->f, "\n");
 }

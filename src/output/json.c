@@ -1,0 +1,331 @@
+/*
+ * json.c: --json. Key names are a contract (DESIGN.md "JSON keys"); keys
+ * beyond the contract carry the better figures of ANALYSIS 15 next to
+ * the reference-compatible ones.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "output/jsonw.h"
+#include "output/output.h"
+
+#define MAX_FRAMES 128
+
+const char *
+d9o_loc(const struct d9m_model *m, uint32_t loc)
+{
+	return loc == D9_NONE ? "(unknown)" : d9m_str(m, loc);
+}
+
+static void
+worker_map(struct d9o_jw *w, const struct d9m_analysis *a, const char *key,
+    int which)
+{
+	char id[16];
+
+	d9o_jw_key(w, key);
+	d9o_jw_obj(w);
+	for (size_t i = 0; i < a->nworkers; i++) {
+		const struct d9m_worker_fig *f = &a->workers[i];
+
+		snprintf(id, sizeof id, "%u", f->id);
+		d9o_jw_key(w, id);
+		switch (which) {
+		case 0: d9o_jw_u64(w, f->polls); break;
+		case 1: d9o_jw_u64(w, f->parks); break;
+		case 2: d9o_jw_dbl(w, f->util); break;
+		default: d9o_jw_dbl(w, f->cpu_ratio_weighted); break;
+		}
+	}
+	d9o_jw_end(w, '}');
+}
+
+static void
+frames(struct d9o_jw *w, const struct d9o_out *o, uint32_t seg,
+    uint32_t stack, int alloc)
+{
+	struct d9m_frame f[MAX_FRAMES];
+	size_t n = alloc ? d9m_alloc_frames(o->m, o->r, seg, stack, f,
+	    MAX_FRAMES) : d9m_stack_frames(o->m, o->r, seg, stack, f,
+	    MAX_FRAMES);
+
+	d9o_jw_key(w, "frames");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < n; i++)
+		d9o_jw_str(w, d9m_frame_name(&f[i]));
+	d9o_jw_end(w, ']');
+}
+
+static void
+stack_groups(struct d9o_jw *w, const struct d9o_out *o, const char *key,
+    const struct d9m_stack_group *g, size_t n)
+{
+	d9o_jw_key(w, key);
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < n; i++) {
+		d9o_jw_obj(w);
+		d9o_jw_ku64(w, "count", g[i].count);
+		frames(w, o, g[i].seg, g[i].stack, 0);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
+static void
+worst(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_model *m = o->m;
+
+	d9o_jw_key(w, "worstPolls");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < o->a->nworst; i++) {
+		const struct d9m_worst *x = &o->a->worst[i];
+		uint32_t p = x->poll, t = m->polls.task[p];
+
+		d9o_jw_obj(w);
+		d9o_jw_ku64(w, "durNs", m->polls.end[p] - m->polls.start[p]);
+		d9o_jw_ku64(w, "worker", m->workers[m->polls.worker[p]].id);
+		d9o_jw_ku64(w, "task", t != D9_NONE ? m->tasks.id[t] : 0);
+		d9o_jw_kstr(w, "spawn", d9o_loc(m, m->polls.loc[p]));
+		d9o_jw_ku64(w, "startNs", m->polls.start[p]);
+		d9o_jw_key(w, "openEnded");
+		d9o_jw_bool(w, m->polls.flags[p] & D9M_POLL_OPEN_ENDED);
+		stack_groups(w, o, "cpuStacks", x->cpu, x->ncpu);
+		stack_groups(w, o, "offCpuStacks", x->off, x->noff);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
+static void
+pct(struct d9o_jw *w, const struct d9m_pct *p, int with_count)
+{
+	d9o_jw_obj(w);
+	if (with_count)
+		d9o_jw_ku64(w, "count", p->count);
+	if (p->count) {
+		d9o_jw_ku64(w, "p50", p->p50);
+		d9o_jw_ku64(w, "p99", p->p99);
+		d9o_jw_ku64(w, "max", p->max);
+	} else {
+		d9o_jw_key(w, "p50"); d9o_jw_null(w);
+		d9o_jw_key(w, "p99"); d9o_jw_null(w);
+		d9o_jw_key(w, "max"); d9o_jw_null(w);
+	}
+}
+
+static void
+tasks(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+
+	d9o_jw_ku64(w, "tasksSpawned", a->tasks_spawned);
+	d9o_jw_key(w, "spawnCounts");
+	d9o_jw_obj(w);
+	for (size_t i = 0; i < a->nlocs; i++)
+		if (a->locs[i].tasks > 0 && a->locs[i].loc != D9_NONE) {
+			d9o_jw_key(w, d9o_loc(o->m, a->locs[i].loc));
+			d9o_jw_u64(w, a->locs[i].tasks);
+		}
+	d9o_jw_end(w, '}');
+	d9o_jw_key(w, "taskLeak");
+	d9o_jw_obj(w);
+	d9o_jw_key(w, "suspected");
+	d9o_jw_bool(w, a->leak_suspected);
+	d9o_jw_kstr(w, "location", a->leak_loc != D9_NONE ?
+	    d9m_str(o->m, a->leak_loc) : NULL);
+	d9o_jw_ku64(w, "alive", a->leak_suspected ? a->leak_loc_alive :
+	    a->leak_alive);
+	d9o_jw_key(w, "referenceSuspected");
+	d9o_jw_bool(w, a->leak_ref);
+	d9o_jw_ku64(w, "peak", a->leak_peak);
+	d9o_jw_ku64(w, "preExisting", a->leak_pre_existing);
+	d9o_jw_end(w, '}');
+	d9o_jw_key(w, "pollByLoc");
+	d9o_jw_obj(w);
+	for (size_t i = 0; i < a->nlocs; i++) {
+		if (a->locs[i].poll.count == 0)
+			continue;
+		d9o_jw_key(w, d9o_loc(o->m, a->locs[i].loc));
+		pct(w, &a->locs[i].poll, 1);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, '}');
+}
+
+static void
+cpu_and_sched(struct d9o_jw *w, const struct d9m_analysis *a)
+{
+	d9o_jw_ku64(w, "cpuSamples", a->cpu_samples);
+	d9o_jw_ku64(w, "onCpu", a->on_cpu);
+	d9o_jw_ku64(w, "offCpu", a->off_cpu);
+	d9o_jw_ku64(w, "offCpuInPoll", a->off_in_poll);
+	d9o_jw_ku64(w, "offCpuIdle", a->off_idle);
+	d9o_jw_ku64(w, "offCpuNoWorker", a->off_no_worker);
+	d9o_jw_key(w, "schedDelay");
+	pct(w, &a->sched, 1);
+	d9o_jw_ku64(w, "over1ms", a->sched_over1ms);
+	d9o_jw_ku64(w, "over5ms", a->sched_over5ms);
+	d9o_jw_ku64(w, "pollsWithoutFreshWake", a->sched_no_wake);
+	d9o_jw_end(w, '}');
+	d9o_jw_key(w, "queue");
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "max", a->queue_max);
+	d9o_jw_kdbl(w, "avg", a->queue_avg);
+	d9o_jw_ku64(w, "samples", a->queue_samples);
+	d9o_jw_ku64(w, "localMax", a->local_queue_max);
+	d9o_jw_end(w, '}');
+}
+
+static void
+spans(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+
+	d9o_jw_key(w, "spans");
+	d9o_jw_obj(w);
+	for (size_t i = 0; i < a->nspans; i++) {
+		d9o_jw_key(w, d9m_str(o->m, a->spans[i].name));
+		pct(w, &a->spans[i].dur, 1);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, '}');
+	d9o_jw_ku64(w, "unmatchedSpans", a->unmatched_spans);
+}
+
+static void
+memory(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_memory *mem = &o->a->mem;
+	struct d9m_frame f[MAX_FRAMES];
+
+	d9o_jw_key(w, "memory");
+	if (!mem->present) {
+		d9o_jw_null(w);
+		return;
+	}
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "sampleRateBytes", mem->rate);
+	d9o_jw_ku64(w, "estimatedTotalBytes", (uint64_t)(mem->est_bytes + 0.5));
+	d9o_jw_ku64(w, "estimatedTotalCount", (uint64_t)(mem->est_count + 0.5));
+	d9o_jw_ku64(w, "liveBytes", (uint64_t)(mem->live_bytes + 0.5));
+	d9o_jw_ku64(w, "sampledAllocs", mem->sampled);
+	d9o_jw_ku64(w, "sampledFrees", mem->frees);
+	d9o_jw_ku64(w, "sampledUnfreedBytes", mem->unmatched_raw_bytes);
+	d9o_jw_ku64(w, "droppedAllocs", mem->dropped_allocs);
+	d9o_jw_ku64(w, "droppedFrees", mem->dropped_frees);
+	d9o_jw_key(w, "topSites");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < mem->nsites && i < 10; i++) {
+		const struct d9m_site *s = &mem->sites[i];
+		size_t n = d9m_alloc_frames(o->m, o->r, s->seg, s->stack, f, 1);
+
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "leaf", n ? d9m_frame_name(&f[0]) : "");
+		d9o_jw_kdbl(w, "estimatedBytes", s->est_bytes);
+		d9o_jw_kdbl(w, "estimatedCount", s->est_count);
+		d9o_jw_ku64(w, "sampledCount", s->sampled);
+		frames(w, o, s->seg, s->stack, 1);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+	d9o_jw_end(w, '}');
+}
+
+static const char *const sev_names[] = { "info", "warning", "critical" };
+
+static void
+flags_and_errors(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+
+	d9o_jw_key(w, "redFlags");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < a->nflags; i++) {
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "severity", sev_names[a->flags[i].sev]);
+		d9o_jw_kstr(w, "check", a->flags[i].check);
+		d9o_jw_kstr(w, "text", a->flags[i].text);
+		if (a->flags[i].ts)
+			d9o_jw_ku64(w, "atNs", a->flags[i].ts);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+	d9o_jw_key(w, "errors");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < o->m->nerrors; i++)
+		d9o_jw_str(w, o->m->errors[i]);
+	d9o_jw_end(w, ']');
+}
+
+void
+d9o_json(const struct d9o_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	struct d9o_jw jw, *w = &jw;
+
+	d9o_jw_init(w, o->f);
+	d9o_jw_obj(w);
+	d9o_jw_kdbl(w, "durationMs", (double)a->duration_ns / 1e6);
+	d9o_jw_ku64(w, "eventCount", a->event_count);
+	d9o_jw_key(w, "workers");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < a->nworkers; i++)
+		d9o_jw_u64(w, a->workers[i].id);
+	d9o_jw_end(w, ']');
+	worker_map(w, a, "polls", 0);
+	worker_map(w, a, "parks", 1);
+	worker_map(w, a, "utilization", 2);
+	worker_map(w, a, "cpuRatio", 3);
+	d9o_jw_ku64(w, "longPolls", a->long_polls);
+	d9o_jw_ku64(w, "longPollsClosed", a->long_polls_closed);
+	d9o_jw_ku64(w, "openEndedPolls", a->open_ended);
+	worst(w, o);
+	tasks(w, o);
+	cpu_and_sched(w, a);
+	spans(w, o);
+	memory(w, o);
+	d9o_jw_key(w, "waitingOn");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < a->nidle && i < 10; i++) {
+		d9o_jw_obj(w);
+		d9o_jw_ku64(w, "idleNs", a->idle[i].idle_ns);
+		d9o_jw_ku64(w, "count", a->idle[i].count);
+		frames(w, o, a->idle[i].seg, a->idle[i].stack, 0);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+	if (o->chain) {
+		d9o_jw_key(w, "wakeChain");
+		d9o_jw_arr(w);
+		for (size_t i = 0; i < a->nchain; i++)
+			d9o_jw_u64(w, a->chain[i]);
+		d9o_jw_end(w, ']');
+	}
+	if (a->wall_start_ns)
+		d9o_jw_ku64(w, "wallClockStartNs", a->wall_start_ns);
+	d9o_jw_key(w, "process");
+	if (a->proc_samples == 0)
+		d9o_jw_null(w);
+	else {
+		d9o_jw_obj(w);
+		d9o_jw_ku64(w, "samples", a->proc_samples);
+		d9o_jw_key(w, "avgCores");
+		if (a->proc_avg_cores >= 0)
+			d9o_jw_dbl(w, a->proc_avg_cores);
+		else
+			d9o_jw_null(w);
+		d9o_jw_ku64(w, "maxRssBytes", a->proc_max_rss);
+		if (a->proc_parallelism)
+			d9o_jw_ku64(w, "availableParallelism",
+			    a->proc_parallelism);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_key(w, "symbols");
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "resolved", a->frames_named);
+	d9o_jw_ku64(w, "unresolved", a->frames_unnamed);
+	d9o_jw_end(w, '}');
+	flags_and_errors(w, o);
+	d9o_jw_end(w, '}');
+}
