@@ -15,7 +15,7 @@
 
 #include "gen.h"
 #include "model/analysis.h"
-#include "tui/flame.h"
+#include "model/flame.h"
 #include "tui/index.h"
 #include "tui/spans.h"
 
@@ -57,16 +57,16 @@ run_job(const struct d9m_model *m, const struct d9t_index *ix, enum job j,
 		if (d9m_analyze(m, &o, &a) == 0)
 			d9m_analysis_free(&a);
 	} else {
-		struct d9t_flame_req q;
-		struct d9t_flame *f;
+		struct d9m_flame_req q;
+		struct d9m_flame *f;
 
 		memset(&q, 0, sizeof q);
-		q.kind = j == J_CPU ? D9T_F_CPU : D9T_F_OFF;
-		q.lo = lo;
-		q.hi = hi;
+		q.kind = j == J_CPU ? D9M_F_CPU : D9M_F_OFF;
+		q.win.lo = lo;
+		q.win.hi = hi;
 		q.task = q.loc = D9_NONE;
-		f = d9t_flame_build(m, ix, NULL, &q);
-		d9t_flame_free(&f);
+		f = d9m_flame_build(m, NULL, &q);
+		d9m_flame_free(&f);
 	}
 	return now_ms() - t0;
 }

@@ -21,42 +21,6 @@ cmp_u64(const void *a, const void *b)
 }
 
 size_t
-d9m_lower(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-void
-d9m_window_rows(const uint64_t *v, size_t n, const struct d9m_window *w,
-    size_t *a, size_t *b)
-{
-	*a = d9m_lower(v, n, w->lo);
-	*b = w->hi == UINT64_MAX ? n :
-	    *a + d9m_lower(v + *a, n - *a, w->hi + 1);
-}
-
-void
-d9m_window_polls(const struct d9m_model *m, size_t s,
-    const struct d9m_window *w, size_t *a, size_t *b)
-{
-	const struct d9m_worker *wk = &m->workers[s];
-
-	d9m_window_rows(m->polls.start + wk->poll0, wk->npolls, w, a, b);
-	*a += wk->poll0;
-	*b += wk->poll0;
-}
-
-size_t
 d9m_rank(size_t n, unsigned p)
 {
 	/* p % of n rounded to the nearest rank, at least 1: the rank
@@ -499,13 +463,13 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		return -1;
 	}
 	if (o->chain_task) {
-		a->chain = calloc(64, sizeof *a->chain);
+		a->chain = calloc(D9M_CHAIN_MAX, sizeof *a->chain);
 		if (a->chain == NULL) {
 			d9m_analysis_free(a);
 			return -1;
 		}
-		a->nchain = d9m_wake_chain(m, o->chain_task, &o->win, a->chain,
-		    64);
+		a->nchain = d9m_task_chain(m, o->chain_task, &o->win, a->chain,
+		    D9M_CHAIN_MAX);
 	}
 	return 0;
 }

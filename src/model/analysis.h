@@ -17,10 +17,8 @@
 
 #include "model/frames.h"
 #include "model/model.h"
-
-struct d9m_window {
-	uint64_t	lo, hi;		/* absolute ns, inclusive */
-};
+#include "model/wake.h"
+#include "model/window.h"
 
 struct d9m_pct {
 	size_t		count;
@@ -149,7 +147,7 @@ struct d9m_analysis {
 	struct d9m_idle_group *idle;	/* by idle_ns descending */
 	size_t		nidle, dumps;
 
-	uint64_t	*chain;		/* wake chain task ids, woken first */
+	struct d9m_hop	*chain;		/* wake chain, woken first (wake.h) */
 	size_t		nchain;
 
 	struct d9m_flag	*flags;
@@ -203,9 +201,6 @@ int	d9m_an_flags(const struct d9m_model *, const struct d9m_analysis_opts *,
 /* Wall-clock ns of a monotonic time: nearest earlier ClockSync anchor of
  * the segment (D9_NONE: any), else legacy metadata; 0 when unknown. */
 uint64_t d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono);
-/* Wake chain of a task id (ANALYSIS 5.3): ids woken first; returns n. */
-size_t	d9m_wake_chain(const struct d9m_model *m, uint64_t task,
-	    const struct d9m_window *w, uint64_t *out, size_t max);
 
 /* Rank (1-based) of the p-th percentile of n values. */
 size_t	d9m_rank(size_t n, unsigned p);
@@ -215,15 +210,6 @@ void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
 int	d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows,
 	    size_t n, struct d9m_stack_group **out, size_t *nout);
 
-/* First index of an ascending column with v[i] >= x. */
-size_t	d9m_lower(const uint64_t *v, size_t n, uint64_t x);
-/* Rows [*a, *b) of an ascending column whose values are in the window:
- * time-sorted tables, and the polls, parks or actives of one worker. */
-void	d9m_window_rows(const uint64_t *v, size_t n,
-	    const struct d9m_window *w, size_t *a, size_t *b);
-/* Poll rows of worker slot s that start in the window: [*a, *b). */
-void	d9m_window_polls(const struct d9m_model *m, size_t s,
-	    const struct d9m_window *w, size_t *a, size_t *b);
 
 /* Whole-trace parts of the analysis that do not depend on the window,
  * derived once by d9m_model_finish(): span lives and their pairing
@@ -231,11 +217,5 @@ void	d9m_window_polls(const struct d9m_model *m, size_t s,
  * poll (m->poll_sched; by_start: the poll rows by start, stable). */
 int	d9m_spans_derive(struct d9m_model *m);
 int	d9m_sched_derive(struct d9m_model *m, const uint32_t *by_start);
-
-static inline int
-d9m_in_window(const struct d9m_window *w, uint64_t ts)
-{
-	return ts >= w->lo && ts <= w->hi;
-}
 
 #endif

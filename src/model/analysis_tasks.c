@@ -211,43 +211,6 @@ out:
 	return rc;
 }
 
-/* Last wake of task t with ts <= hi, or D9_NONE. */
-static uint32_t
-last_wake(const struct d9m_model *m, uint32_t t, uint64_t hi)
-{
-	const struct d9m_wakes *w = &m->wakes;
-	size_t a = w->by_woken_off[t], b = w->by_woken_off[t + 1];
-
-	while (a < b) {
-		size_t mid = (a + b) / 2;
-
-		if (w->ts[w->by_woken[mid]] <= hi)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	if (a == w->by_woken_off[t])
-		return D9_NONE;
-	return w->by_woken[a - 1];
-}
-
-/* First entry of task t's polls (m->task_polls) starting after ts. */
-static size_t
-task_polls_after(const struct d9m_model *m, size_t t, uint64_t ts)
-{
-	size_t lo = m->task_polls_off[t], hi = m->task_polls_off[t + 1];
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->polls.start[m->task_polls[mid]] <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* What the walk by time knows of a task. */
 struct task_state {
 	uint64_t	wake;		/* its last wake so far, D9M_ABSENT */
@@ -364,33 +327,6 @@ d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	return 0;
 }
 
-size_t
-d9m_wake_chain(const struct d9m_model *m, uint64_t task,
-    const struct d9m_window *w, uint64_t *out, size_t max)
-{
-	uint32_t t = d9m_task_find(m, task);
-	size_t n = 0;
-
-	if (max == 0)
-		return 0;
-	out[n++] = task;
-	while (t != D9_NONE && n < max) {
-		uint32_t wk = last_wake(m, t, w->hi), waker;
-
-		if (wk == D9_NONE || m->wakes.ts[wk] < w->lo)
-			break;
-		waker = m->wakes.waker[wk];
-		if (waker == D9_NONE)
-			break;
-		for (size_t i = 0; i < n; i++)
-			if (out[i] == m->tasks.id[waker])
-				return n;	/* a cycle */
-		out[n++] = m->tasks.id[waker];
-		t = waker;
-	}
-	return n;
-}
-
 static int
 cmp_idle(const void *x, const void *y)
 {
@@ -440,7 +376,7 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		if (t == D9_NONE)
 			continue;
 		/* the task's last poll starting at or before the stamp */
-		k = task_polls_after(m, t, ts);
+		k = d9m_task_polls_after(m, t, ts);
 		if (k == off[t])
 			continue;
 		k--;

@@ -305,6 +305,11 @@ struct d9m_model {
 	 * excluded), D9M_SCHED_NONE or D9M_SCHED_NO_WAKE */
 	uint64_t	*poll_sched;
 	struct d9m_spans spans;
+	/* allocation sample rate R per segment (samples.h), segs.n + 1
+	 * entries; the latest one given, and whether any was given */
+	uint64_t	*seg_rate;
+	uint64_t	 alloc_rate;
+	int		 alloc_rate_meta;
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */

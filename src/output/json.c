@@ -299,7 +299,7 @@ d9o_json(const struct d9o_out *o)
 		d9o_jw_key(w, "wakeChain");
 		d9o_jw_arr(w);
 		for (size_t i = 0; i < a->nchain; i++)
-			d9o_jw_u64(w, a->chain[i]);
+			d9o_jw_u64(w, o->m->tasks.id[a->chain[i].task]);
 		d9o_jw_end(w, ']');
 	}
 	if (a->wall_start_ns)

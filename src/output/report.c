@@ -337,6 +337,28 @@ memory(const struct d9o_out *o)
 	}
 }
 
+/* One hop of the wake chain: the task, the poll it is seen through,
+ * and the wake that woke it. */
+static void
+chain_hop(const struct d9o_out *o, const struct d9m_hop *h, size_t i)
+{
+	const struct d9m_model *m = o->m;
+	char d[32], dl[32];
+
+	fprintf(o->f, "%stask %" PRIu64, i ? "  woken by " : "",
+	    m->tasks.id[h->task]);
+	if (h->poll != D9_NONE)
+		fprintf(o->f, "  poll %s at +%.3f ms", d9o_dur(d, sizeof d,
+		    m->polls.end[h->poll] - m->polls.start[h->poll]),
+		    (double)(m->polls.start[h->poll] - m->min_ts) / 1e6);
+	if (h->wake != D9_NONE && h->poll != D9_NONE)
+		fprintf(o->f, ", woken %s before it", d9o_dur(dl, sizeof dl,
+		    h->delay));
+	if (h->wake != D9_NONE && h->waker == D9_NONE)
+		fprintf(o->f, ", from outside any task");
+	putc('\n', o->f);
+}
+
 static void
 flags(const struct d9o_out *o)
 {
@@ -354,8 +376,7 @@ flags(const struct d9o_out *o)
 	if (o->chain) {
 		section(o->f, "WAKE CHAIN");
 		for (size_t i = 0; i < a->nchain; i++)
-			fprintf(o->f, "%stask %" PRIu64 "\n", i ? "  woken by " :
-			    "", a->chain[i]);
+			chain_hop(o, &a->chain[i], i);
 	}
 	if (o->m->nerrors) {
 		section(o->f, "INPUT PROBLEMS");

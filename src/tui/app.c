@@ -359,12 +359,11 @@ search_timeline(struct d9t_app *app, const char *s)
 	uint32_t best = D9_NONE, t;
 
 	if (*s && *end == '\0' && (t = d9m_task_find(m, id)) != D9_NONE) {
-		const struct d9t_index *ix = app->ix;
-
-		for (size_t k = ix->task_off[t]; k < ix->task_off[t + 1]; k++)
-			if (best == D9_NONE || m->polls.start[ix->by_task[k]] <=
-			    app->cursor)
-				best = ix->by_task[k];
+		/* its poll at the cursor, else its first */
+		best = d9m_task_poll_at(m, t, app->cursor);
+		if (best == D9_NONE && m->task_polls_off[t] <
+		    m->task_polls_off[t + 1])
+			best = m->task_polls[m->task_polls_off[t]];
 		if (best == D9_NONE) {
 			d9t_msg(app, "task %llu was never polled", id);
 			return 0;
@@ -578,7 +577,7 @@ chain(struct d9t_app *app)
 		d9t_msg(app, "select a poll of a task first");
 		return;
 	}
-	d9t_chain_compute(app, p);
+	d9t_chain_compute(app, app->m, p);
 	d9t_push_view(app, D9T_V_CHAIN);
 }
 

@@ -22,15 +22,6 @@ enum { D9T_DIRTY_BODY = 1, D9T_DIRTY_STATUS = 2, D9T_DIRTY_ALL = 0xff };
 
 #define D9T_UNDO	32
 #define D9T_STACK	16
-#define D9T_CHAIN	32
-
-struct d9t_hop {
-	uint32_t	task;		/* task row */
-	uint32_t	poll;		/* its poll, D9_NONE */
-	uint32_t	waker;		/* task row, D9_NONE: outside a task */
-	uint64_t	wake_ts;	/* 0: no wake found */
-	uint64_t	delay;		/* wake to poll start */
-};
 
 /* A model replaced while its background job still ran: freed once the
  * job is over (d9t_app_reap), so a swap never waits for it. */
@@ -87,7 +78,7 @@ struct d9t_app {
 	uint32_t		 slow_name;	/* span name of view SLOW */
 	char			 field[128];	/* span field filter */
 	uint32_t		 detail;	/* poll of the detail view */
-	struct d9t_hop		 hops[D9T_CHAIN];
+	struct d9m_hop		 hops[D9M_CHAIN_MAX];
 	size_t			 nhops;
 
 	/* prompt and messages */
@@ -137,8 +128,6 @@ uint64_t d9t_task_id(const struct d9t_app *app, uint32_t row);
  * section), or NULL while it is computed. */
 const struct d9m_analysis *d9t_analysis(struct d9t_app *app, int tasks_only);
 void	d9t_req_init(const struct d9t_app *app, struct d9t_req *q);
-/* Wake that preceded poll p (ANALYSIS 5.1 with the stale-wake fix). */
-uint32_t d9t_wake_of(const struct d9t_app *app, uint32_t p, uint64_t *eff);
 
 /* Timeline (view_timeline.c). */
 void	d9t_timeline_draw(struct d9t_app *app, struct d9t_canvas *cv, int y0,
@@ -154,7 +143,9 @@ void	d9t_build_list(struct d9t_app *app, struct d9t_list *l);
 /* List views (view_poll.c, view_flame.c, view_tables.c). */
 void	d9t_build_detail(struct d9t_app *app, struct d9t_list *l);
 void	d9t_build_chain(struct d9t_app *app, struct d9t_list *l);
-void	d9t_chain_compute(struct d9t_app *app, uint32_t poll);
+/* The wake chain through poll of m into app->hops. */
+void	d9t_chain_compute(struct d9t_app *app, const struct d9m_model *m,
+	    uint32_t poll);
 void	d9t_build_flame(struct d9t_app *app, struct d9t_list *l);
 void	d9t_flame_action(struct d9t_app *app, enum d9t_action a);
 int	d9t_flame_search(struct d9t_app *app, const char *text);

@@ -54,9 +54,9 @@ drop(enum d9t_job k, void *p)
 
 		d9t_spans_free(&s);
 	} else {
-		struct d9t_flame *f = p;
+		struct d9m_flame *f = p;
 
-		d9t_flame_free(&f);
+		d9m_flame_free(&f);
 	}
 }
 
@@ -93,19 +93,19 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 	if (k == D9T_J_SPANS)
 		return d9t_spans_build(j->m, q->lo, q->hi, q->text);
 	{
-		struct d9t_flame_req fq;
+		struct d9m_flame_req fq;
 
 		memset(&fq, 0, sizeof fq);
-		fq.kind = k == D9T_J_CPU ? D9T_F_CPU : k == D9T_J_OFF ?
-		    D9T_F_OFF : D9T_F_ALLOC;
-		fq.lo = q->lo;
-		fq.hi = q->hi;
+		fq.kind = k == D9T_J_CPU ? D9M_F_CPU : k == D9T_J_OFF ?
+		    D9M_F_OFF : D9M_F_ALLOC;
+		fq.win.lo = q->lo;
+		fq.win.hi = q->hi;
 		fq.task = q->task;
 		fq.loc = q->loc;
 		fq.inpoll = k == D9T_J_OFF && q->opt1;
 		fq.count = k == D9T_J_ALLOC && q->opt1;
 		fq.liveset = k == D9T_J_ALLOC && q->opt2;
-		return d9t_flame_build(j->m, j->ix, j->r, &fq);
+		return d9m_flame_build(j->m, j->r, &fq);
 	}
 }
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "model/analysis.h"
-#include "tui/flame.h"
+#include "model/flame.h"
 #include "tui/index.h"
 #include "tui/spans.h"
 

@@ -65,8 +65,13 @@ carry_over(struct d9t_app *app, const struct d9m_model *o,
 
 	app->sel = remap_poll(o, m, app->sel);
 	app->detail = remap_poll(o, m, app->detail);
-	for (size_t i = 0; i < app->nhops; i++)
-		app->hops[i].poll = remap_poll(o, m, app->hops[i].poll);
+	if (app->nhops > 0) {
+		uint32_t p = remap_poll(o, m, app->hops[0].poll);
+
+		app->nhops = 0;
+		if (p != D9_NONE)
+			d9t_chain_compute(app, m, p);
+	}
 	app->lane = lane != D9_NONE ? lane : 0;
 	app->worst_pos = 0;
 	app->worst_lo = app->worst_hi = 0;

@@ -11,7 +11,7 @@
 #include "tui/app.h"
 #include "tui/timeaxis.h"
 
-static struct d9t_flame *
+static struct d9m_flame *
 tree(struct d9t_app *app, int f)
 {
 	struct d9t_req q;
@@ -37,9 +37,9 @@ tree(struct d9t_app *app, int f)
 }
 
 static void
-weight(const struct d9t_flame *t, double w, char *out, size_t cap)
+weight(const struct d9m_flame *t, double w, char *out, size_t cap)
 {
-	if (t->req.kind == D9T_F_ALLOC && !t->req.count) {
+	if (t->req.kind == D9M_F_ALLOC && !t->req.count) {
 		if (w >= 1e9)
 			snprintf(out, cap, "%.1f GB", w / 1e9);
 		else if (w >= 1e6)
@@ -53,7 +53,7 @@ weight(const struct d9t_flame *t, double w, char *out, size_t cap)
 }
 
 static void
-title(struct d9t_app *app, struct d9t_list *l, const struct d9t_flame *t,
+title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
     int f)
 {
 	static const char *const what[] = { "CPU samples (on-CPU)",
@@ -87,7 +87,7 @@ void
 d9t_build_flame(struct d9t_app *app, struct d9t_list *l)
 {
 	int f = app->view - D9T_V_CPU;
-	struct d9t_flame *t = tree(app, f);
+	struct d9m_flame *t = tree(app, f);
 	uint32_t root, *st;
 	size_t n = 0;
 	double total;
@@ -101,7 +101,7 @@ d9t_build_flame(struct d9t_app *app, struct d9t_list *l)
 	total = t->nodes[root].w;
 	if (root != 0)
 		d9t_list_add_safe(l, D9T_C_YELLOW, "zoomed into: ",
-		    d9t_flame_name(t, root));
+		    d9m_flame_name(t, root));
 	if (total <= 0) {
 		d9t_list_add(l, D9T_A_DIM, "(nothing sampled in this window)");
 		return;
@@ -112,7 +112,7 @@ d9t_build_flame(struct d9t_app *app, struct d9t_list *l)
 	st[n++] = root;
 	while (n > 0 && l->n < 20000) {
 		uint32_t id = st[--n];
-		const struct d9t_fnode *nd = &t->nodes[id];
+		const struct d9m_fnode *nd = &t->nodes[id];
 		int depth = (int)(nd->depth - t->nodes[root].depth);
 		char w[32], pre[160];
 
@@ -124,7 +124,7 @@ d9t_build_flame(struct d9t_app *app, struct d9t_list *l)
 		    nd->open ? (app->utf8 ? "\xe2\x96\xbe" : "-") :
 		    (app->utf8 ? "\xe2\x96\xb8" : "+"), 100.0 * nd->w / total, w);
 		d9t_list_set_target(d9t_list_add_safe(l, depth == 0 ?
-		    D9T_A_BOLD : 0, pre, d9t_flame_name(t, id)), D9T_T_NODE, id,
+		    D9T_A_BOLD : 0, pre, d9m_flame_name(t, id)), D9T_T_NODE, id,
 		    0);
 		if (!nd->open)
 			continue;
@@ -139,7 +139,7 @@ d9t_flame_action(struct d9t_app *app, enum d9t_action a)
 {
 	int f = app->view - D9T_V_CPU;
 	struct d9t_list *l = &app->lists[app->view];
-	struct d9t_flame *t;
+	struct d9m_flame *t;
 	uint32_t node;
 
 	if (f < 0 || f > 2)
@@ -149,7 +149,7 @@ d9t_flame_action(struct d9t_app *app, enum d9t_action a)
 	case D9T_A_LIVESET: app->alloc_live = !app->alloc_live; break;
 	case D9T_A_INPOLL: app->off_inpoll = !app->off_inpoll; break;
 	default:
-		t = (struct d9t_flame *)app->flame_seen[f];
+		t = (struct d9m_flame *)app->flame_seen[f];
 		if (t == NULL || l->sel >= l->n ||
 		    l->v[l->sel].target != D9T_T_NODE)
 			return;
@@ -173,14 +173,14 @@ int
 d9t_flame_search(struct d9t_app *app, const char *text)
 {
 	int f = app->view - D9T_V_CPU;
-	struct d9t_flame *t = tree(app, f);
+	struct d9m_flame *t = tree(app, f);
 	struct d9t_list *l = &app->lists[app->view];
 	size_t hits = 0;
 
 	if (t == NULL)
 		return -1;
 	for (size_t i = 1; i < t->n; i++) {
-		if (!d9t_contains(d9t_flame_name(t, (uint32_t)i), text))
+		if (!d9t_contains(d9m_flame_name(t, (uint32_t)i), text))
 			continue;
 		hits++;
 		for (uint32_t p = t->nodes[i].parent; p != D9_NONE;

@@ -12,47 +12,10 @@
 
 #include "base/wire.h"
 #include "model/timeline.h"
+#include "model/wake.h"
 #include "tui/app.h"
 #include "tui/spans.h"
 #include "tui/timeaxis.h"
-
-uint32_t
-d9t_wake_of(const struct d9t_app *app, uint32_t p, uint64_t *eff)
-{
-	const struct d9m_model *m = app->m;
-	const struct d9t_index *ix = app->ix;
-	const struct d9m_wakes *w = &m->wakes;
-	uint32_t t = m->polls.task[p], prev = D9_NONE;
-	uint64_t start = m->polls.start[p];
-	size_t a, b, k;
-
-	if (t == D9_NONE)
-		return D9_NONE;
-	for (k = ix->task_off[t]; k < ix->task_off[t + 1]; k++)
-		if (ix->by_task[k] == p) {
-			prev = k > ix->task_off[t] ? ix->by_task[k - 1] : D9_NONE;
-			break;
-		}
-	a = w->by_woken_off[t];
-	b = w->by_woken_off[t + 1];
-	while (a < b) {
-		size_t mid = (a + b) / 2;
-
-		if (w->ts[w->by_woken[mid]] <= start)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	if (a == w->by_woken_off[t])
-		return D9_NONE;
-	k = w->by_woken[a - 1];
-	if (prev != D9_NONE && w->ts[k] <= m->polls.start[prev])
-		return D9_NONE;	/* stale: already consumed */
-	*eff = w->ts[k];
-	if (prev != D9_NONE && *eff <= m->polls.end[prev])
-		*eff = m->polls.end[prev];
-	return (uint32_t)k;
-}
 
 static void
 stacks(struct d9t_app *app, struct d9t_list *l, uint32_t p, int off)
@@ -175,7 +138,7 @@ d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
 		    m->polls.lq[p], m->queue.global[qi - 1]);
 	else
 		d9t_list_add(l, 0, "  queues     local %u", m->polls.lq[p]);
-	wk = d9t_wake_of(app, p, &eff);
+	wk = d9m_wake_of(m, p, &eff);
 	if (wk == D9_NONE) {
 		d9t_list_add(l, 0, "  sched delay  n/a (no wake before this "
 		    "poll: first poll, or task not instrumented)");
@@ -183,7 +146,7 @@ d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
 	} else {
 		uint32_t waker = m->wakes.waker[wk];
 		uint32_t wp = waker == D9_NONE ? D9_NONE :
-		    d9t_task_poll_at(m, app->ix, waker, m->wakes.ts[wk]);
+		    d9m_task_poll_at(m, waker, m->wakes.ts[wk]);
 
 		d9t_fmt_dur(dl, sizeof dl, m->polls.start[p] - eff, app->utf8);
 		d9t_list_add(l, 0, "  sched delay  %s (wake to poll start)", dl);
@@ -209,42 +172,13 @@ d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
 }
 
 void
-d9t_chain_compute(struct d9t_app *app, uint32_t poll)
+d9t_chain_compute(struct d9t_app *app, const struct d9m_model *m,
+    uint32_t poll)
 {
-	const struct d9m_model *m = app->m;
+	struct d9m_window all = { 0, UINT64_MAX };
 
-	app->nhops = 0;
-	while (poll != D9_NONE && app->nhops < D9T_CHAIN) {
-		struct d9t_hop *h = &app->hops[app->nhops++];
-		uint64_t eff = 0;
-		uint32_t wk;
-
-		memset(h, 0, sizeof *h);
-		h->task = m->polls.task[poll];
-		h->poll = poll;
-		h->waker = D9_NONE;
-		wk = d9t_wake_of(app, poll, &eff);
-		if (wk == D9_NONE)
-			break;
-		h->wake_ts = m->wakes.ts[wk];
-		h->delay = m->polls.start[poll] - eff;
-		h->waker = m->wakes.waker[wk];
-		if (h->waker == D9_NONE)
-			break;
-		for (size_t i = 0; i < app->nhops; i++)
-			if (app->hops[i].task == h->waker)
-				return;	/* a cycle */
-		poll = d9t_task_poll_at(m, app->ix, h->waker, h->wake_ts);
-		if (poll == D9_NONE) {
-			struct d9t_hop *e = &app->hops[app->nhops++];
-
-			memset(e, 0, sizeof *e);
-			e->task = h->waker;
-			e->poll = D9_NONE;
-			e->waker = D9_NONE;
-			break;
-		}
-	}
+	app->nhops = d9m_chain(m, m->polls.task[poll], poll,
+	    m->polls.start[poll], &all, app->hops, D9M_CHAIN_MAX);
 }
 
 void
@@ -258,7 +192,7 @@ d9t_build_chain(struct d9t_app *app, struct d9t_list *l)
 	    "was woken by the next (Enter jumps to that poll)",
 	    d9t_task_id(app, app->hops[0].task));
 	for (size_t i = 0; i < app->nhops; i++) {
-		const struct d9t_hop *h = &app->hops[i];
+		const struct d9m_hop *h = &app->hops[i];
 		char loc[200], d[32], st[40], dl[32];
 
 		d9t_fmt_loc(app, m->tasks.loc[h->task], loc, sizeof loc);
@@ -275,7 +209,7 @@ d9t_build_chain(struct d9t_app *app, struct d9t_list *l)
 		    "#%zu task %" PRIu64 "  poll %s at %s  %s", i,
 		    d9t_task_id(app, h->task), d, st, loc),
 		    h->poll != D9_NONE ? D9T_T_POLL : D9T_T_NONE, h->poll, 0);
-		if (h->wake_ts == 0) {
+		if (h->wake == D9_NONE) {
 			if (h->poll != D9_NONE)
 				d9t_list_add(l, D9T_A_DIM, "     no earlier wake:"
 				    " the chain starts here");
@@ -284,12 +218,17 @@ d9t_build_chain(struct d9t_app *app, struct d9t_list *l)
 		d9t_fmt_dur(dl, sizeof dl, h->delay, app->utf8);
 		if (h->waker == D9_NONE)
 			d9t_list_add(l, D9T_C_CYAN, "     woken from outside any "
-			    "task, %s before its poll", dl);
+			    "task%s%s%s", h->poll != D9_NONE ? ", " : "",
+			    h->poll != D9_NONE ? dl : "",
+			    h->poll != D9_NONE ? " before its poll" : "");
 		else
 			d9t_list_add(l, D9T_C_CYAN, "     woken by task %"
-			    PRIu64 ", %s before its poll",
-			    d9t_task_id(app, h->waker), dl);
+			    PRIu64 "%s%s%s", d9t_task_id(app, h->waker),
+			    h->poll != D9_NONE ? ", " : "",
+			    h->poll != D9_NONE ? dl : "",
+			    h->poll != D9_NONE ? " before its poll" : "");
 	}
-	if (app->nhops == D9T_CHAIN)
-		d9t_list_add(l, D9T_A_DIM, "(stopped after %d hops)", D9T_CHAIN);
+	if (app->nhops == D9M_CHAIN_MAX)
+		d9t_list_add(l, D9T_A_DIM, "(stopped after %d hops)",
+		    D9M_CHAIN_MAX);
 }

@@ -16,7 +16,8 @@
 #include "model/analysis.h"
 #include "model/table.h"
 #include "model/timeline.h"
-#include "tui/flame.h"
+#include "model/flame.h"
+#include "tui/index.h"
 #include "tui/spans.h"
 #include "unit.h"
 
@@ -450,13 +451,12 @@ check_tui_spans(const struct d9m_model *m, const struct d9m_window *w)
 /* Flame trees: every sample of the window counted once, at the root and
  * down each path. */
 static void
-check_flames(const struct d9m_model *m, const struct d9t_index *ix,
-    const struct d9m_window *w)
+check_flames(const struct d9m_model *m, const struct d9m_window *w)
 {
 	for (int off = 0; off < 2; off++) {
-		struct d9t_flame_req q = { off ? D9T_F_OFF : D9T_F_CPU, w->lo,
-		    w->hi, D9_NONE, D9_NONE, 0, 0, 0 };
-		struct d9t_flame *f = d9t_flame_build(m, ix, NULL, &q);
+		struct d9m_flame_req q = { off ? D9M_F_OFF : D9M_F_CPU, *w,
+		    D9_NONE, D9_NONE, 0, 0, 0 };
+		struct d9m_flame *f = d9m_flame_build(m, NULL, &q);
 		size_t n = 0;
 		double kids = 0;
 
@@ -469,7 +469,7 @@ check_flames(const struct d9m_model *m, const struct d9t_index *ix,
 		for (uint32_t k = 0; k < f->nodes[0].nkids; k++)
 			kids += f->nodes[f->kids[f->nodes[0].kid0 + k]].w;
 		ck_assert(kids == (double)n);
-		d9t_flame_free(&f);
+		d9m_flame_free(&f);
 	}
 }
 
@@ -499,7 +499,7 @@ START_TEST(test_windows_match_scans)
 		check_sched(m, &w, &a);
 		check_spans(m, &w, &a);
 		check_tui_spans(m, &w);
-		check_flames(m, ix, &w);
+		check_flames(m, &w);
 		d9m_analysis_free(&a);
 	}
 	d9t_index_free(&ix);
