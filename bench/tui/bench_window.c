@@ -17,7 +17,7 @@
 #include "model/analysis.h"
 #include "model/flame.h"
 #include "tui/index.h"
-#include "tui/spans.h"
+#include "model/spanset.h"
 
 #define RUNS	3	/* best of */
 
@@ -43,9 +43,10 @@ run_job(const struct d9m_model *m, const struct d9t_index *ix, enum job j,
 	double t0 = now_ms();
 
 	if (j == J_SPANS) {
-		struct d9t_spans *s = d9t_spans_build(m, lo, hi, "");
+		struct d9m_window w = { lo, hi };
+		struct d9m_spanset *s = d9m_spanset_build(m, &w, "");
 
-		d9t_spans_free(&s);
+		d9m_spanset_free(&s);
 	} else if (j == J_REPORT) {
 		struct d9m_analysis a;
 		struct d9m_analysis_opts o;

@@ -210,12 +210,4 @@ void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
 int	d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows,
 	    size_t n, struct d9m_stack_group **out, size_t *nout);
 
-
-/* Whole-trace parts of the analysis that do not depend on the window,
- * derived once by d9m_model_finish(): span lives and their pairing
- * (m->spanev.next, prev_enter, m->spans), scheduling delays of each
- * poll (m->poll_sched; by_start: the poll rows by start, stable). */
-int	d9m_spans_derive(struct d9m_model *m);
-int	d9m_sched_derive(struct d9m_model *m, const uint32_t *by_start);
-
 #endif

@@ -242,6 +242,9 @@ struct d9m_spans {
 	uint64_t	*first;		/* first enter, ascending */
 	uint64_t	*dur;		/* first enter .. last exit */
 	uint32_t	*name;		/* of the first enter, D9_NONE */
+	uint32_t	*worker;	/* of the first enter */
+	uint32_t	*fields;	/* the first enter's, or the last exit's
+					 * with fields; D9_NONE */
 	size_t		 nopen;		/* lives open at the end: entered,
 					 * then neither exited nor closed */
 	uint64_t	*open_ts;	/* that enter, ascending */

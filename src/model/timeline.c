@@ -8,11 +8,12 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
-#include "model/analysis.h"
 #include "model/frames.h"
 #include "model/table.h"
 #include "model/tables.h"
 #include "model/samples.h"
+#include "model/sched.h"
+#include "model/spans.h"
 #include "model/timeline.h"
 
 void
@@ -45,6 +46,8 @@ d9m_timeline_free(struct d9m_model *m)
 	free(m->spans.first);
 	free(m->spans.dur);
 	free(m->spans.name);
+	free(m->spans.worker);
+	free(m->spans.fields);
 	free(m->spans.open_ts);
 	memset(&m->spans, 0, sizeof m->spans);
 	free(m->seg_rate);

@@ -380,7 +380,7 @@ search_timeline(struct d9t_app *app, const char *s)
 		if (hit == NULL)
 			return -1;
 		for (size_t i = 0; i < m->strs.n; i++)
-			hit[i] = (uint8_t)d9t_contains(d9m_str(m, (uint32_t)i), s);
+			hit[i] = (uint8_t)d9_text_contains(d9m_str(m, (uint32_t)i), s);
 		for (size_t i = 0; i < m->polls.n; i++) {
 			uint32_t l = m->polls.loc[i];
 

@@ -50,9 +50,9 @@ drop(enum d9t_job k, void *p)
 		d9m_analysis_free(p);
 		free(p);
 	} else if (k == D9T_J_SPANS) {
-		struct d9t_spans *s = p;
+		struct d9m_spanset *s = p;
 
-		d9t_spans_free(&s);
+		d9m_spanset_free(&s);
 	} else {
 		struct d9m_flame *f = p;
 
@@ -90,8 +90,11 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 		}
 		return a;
 	}
-	if (k == D9T_J_SPANS)
-		return d9t_spans_build(j->m, q->lo, q->hi, q->text);
+	if (k == D9T_J_SPANS) {
+		struct d9m_window w = { q->lo, q->hi };
+
+		return d9m_spanset_build(j->m, &w, q->text);
+	}
 	{
 		struct d9m_flame_req fq;
 

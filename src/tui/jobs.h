@@ -15,7 +15,7 @@
 #include "model/analysis.h"
 #include "model/flame.h"
 #include "tui/index.h"
-#include "tui/spans.h"
+#include "model/spanset.h"
 
 /* TASKS: only the task section of the analysis (view 2 needs no more). */
 enum d9t_job { D9T_J_ANALYSIS, D9T_J_CPU, D9T_J_OFF, D9T_J_ALLOC, D9T_J_SPANS,

@@ -59,7 +59,5 @@ int	d9t_list_find(struct d9t_list *l, const char *needle);
 /* Draw rows lines from y0; lines containing hl are highlighted. */
 void	d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0,
 	    int rows, const char *hl);
-/* Case-insensitive substring test. */
-int	d9t_contains(const char *hay, const char *needle);
 
 #endif

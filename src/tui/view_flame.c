@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "tui/app.h"
 #include "tui/timeaxis.h"
 
@@ -180,7 +181,7 @@ d9t_flame_search(struct d9t_app *app, const char *text)
 	if (t == NULL)
 		return -1;
 	for (size_t i = 1; i < t->n; i++) {
-		if (!d9t_contains(d9m_flame_name(t, (uint32_t)i), text))
+		if (!d9_text_contains(d9m_flame_name(t, (uint32_t)i), text))
 			continue;
 		hits++;
 		for (uint32_t p = t->nodes[i].parent; p != D9_NONE;

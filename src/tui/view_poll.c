@@ -14,7 +14,7 @@
 #include "model/timeline.h"
 #include "model/wake.h"
 #include "tui/app.h"
-#include "tui/spans.h"
+#include "model/spanset.h"
 #include "tui/timeaxis.h"
 
 static void
@@ -80,8 +80,8 @@ static void
 spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
 {
 	const struct d9m_model *m = app->m;
-	struct d9t_spans *s = d9t_spans_build(m, m->polls.start[p],
-	    m->polls.end[p], NULL);
+	struct d9m_window pw = { m->polls.start[p], m->polls.end[p] };
+	struct d9m_spanset *s = d9m_spanset_build(m, &pw, NULL);
 	uint32_t wid = m->workers[m->polls.worker[p]].id;
 	size_t shown = 0;
 
@@ -98,7 +98,7 @@ spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
 		k++;
 		d9t_fmt_dur(d, sizeof d, s->v[i].end - s->v[i].start,
 		    app->utf8);
-		d9t_fields_text(m, s->v[i].fields, f, sizeof f);
+		d9m_fields_text(m, s->v[i].fields, f, sizeof f);
 		snprintf(line, sizeof line, "  %-10s ", d);
 		d9t_list_set_target(d9t_list_add_safe(l, 0, line,
 		    d9m_str(m, s->v[i].name)), D9T_T_TIME, D9_NONE,
@@ -106,7 +106,7 @@ spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
 		if (f[0])
 			d9t_list_add(l, D9T_A_DIM, "             %s", f);
 	}
-	d9t_spans_free(&s);
+	d9m_spanset_free(&s);
 }
 
 void

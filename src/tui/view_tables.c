@@ -65,7 +65,7 @@ d9t_build_tasks(struct d9t_app *app, struct d9t_list *l)
 		    "looks like this)", a->leak_alive, a->leak_peak);
 }
 
-static const struct d9t_spans *
+static const struct d9m_spanset *
 spans(struct d9t_app *app)
 {
 	struct d9t_req q;
@@ -85,7 +85,7 @@ spans(struct d9t_app *app)
 void
 d9t_build_spans(struct d9t_app *app, struct d9t_list *l)
 {
-	const struct d9t_spans *s = spans(app);
+	const struct d9m_spanset *s = spans(app);
 
 	if (computing(app, l, s))
 		return;
@@ -111,25 +111,25 @@ d9t_build_spans(struct d9t_app *app, struct d9t_list *l)
 void
 d9t_build_slow(struct d9t_app *app, struct d9t_list *l)
 {
-	const struct d9t_spans *s = spans(app);
+	const struct d9m_spanset *s = spans(app);
 	const struct d9m_model *m = app->m;
 
 	if (computing(app, l, s))
 		return;
 	for (size_t i = 0; i < s->nnames; i++) {
-		const struct d9t_span_name *nm = &s->names[i];
+		const struct d9m_span_name *nm = &s->names[i];
 
 		if (nm->name != app->slow_name)
 			continue;
 		d9t_list_add_safe(l, D9T_A_BOLD, "Slowest spans named ",
 		    d9m_str(m, nm->name));
 		for (size_t k = 0; k < nm->dur.count && k < 200; k++) {
-			const struct d9t_span *sp = &s->v[nm->first + k];
+			const struct d9m_span *sp = &s->v[nm->first + k];
 			char d[32], st[40], f[400], pre[128];
 
 			d9t_fmt_dur(d, sizeof d, sp->end - sp->start, app->utf8);
 			d9t_fmt_rel(st, sizeof st, sp->start - m->min_ts, 6);
-			d9t_fields_text(m, sp->fields, f, sizeof f);
+			d9m_fields_text(m, sp->fields, f, sizeof f);
 			snprintf(pre, sizeof pre, "%9s at %s  worker %" PRIu32
 			    "  ", d, st, sp->worker);
 			d9t_list_set_target(d9t_list_add(l, 0, "%s%s", pre, f),
