@@ -37,7 +37,7 @@ static const char *const job_names[J_COUNT] = { "spans", "report",
 
 /* One computation of job j over [lo, hi]; returns its time in ms. */
 static double
-run_job(const struct d9m_model *m, const struct d9t_index *ix, enum job j,
+run_job(const struct d9m_model *m, enum job j,
     uint64_t lo, uint64_t hi)
 {
 	double t0 = now_ms();
@@ -118,7 +118,7 @@ main(int argc, char **argv)
 			double best = 0;
 
 			for (int r = 0; r < RUNS; r++) {
-				double ms = run_job(m, ix, (enum job)j, lo, hi);
+				double ms = run_job(m, (enum job)j, lo, hi);
 
 				best = r == 0 || ms < best ? ms : best;
 			}

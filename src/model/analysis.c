@@ -10,6 +10,7 @@
 
 #include "base/wire.h"
 #include "model/analysis.h"
+#include "model/samples.h"
 #include "model/table.h"
 
 static int
@@ -253,7 +254,8 @@ worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
 
 			for (size_t i = i0; i < i1; i++)
 				if (m->cpu.poll[i] == w->poll &&
-				    (m->cpu.source[i] == D9_SOURCE_SCHED) == src)
+				    d9m_cpu_class(m, i) == (src ? D9M_OFF_CPU :
+				    D9M_ON_CPU))
 					rows[n++] = (uint32_t)i;
 			if (d9m_group_stacks(m, rows, n, src ? &w->off : &w->cpu,
 			    src ? &w->noff : &w->ncpu) < 0) {
@@ -281,10 +283,10 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		goto out;
 	a->cpu_samples = i1 - i0;
 	for (size_t i = i0; i < i1; i++) {
-		if (m->cpu.source[i] == D9_SOURCE_CPU) {
+		if (d9m_cpu_class(m, i) == D9M_ON_CPU) {
 			a->on_cpu++;
 			on[non++] = (uint32_t)i;
-		} else if (m->cpu.source[i] == D9_SOURCE_SCHED) {
+		} else if (d9m_cpu_class(m, i) == D9M_OFF_CPU) {
 			a->off_cpu++;
 			if (m->cpu.poll[i] != D9_NONE) {
 				a->off_in_poll++;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "model/worst.h"
 #include "tui/app.h"
 #include "tui/timeaxis.h"
 
@@ -289,19 +290,16 @@ poll_msg(struct d9t_app *app, const char *what, uint32_t p)
 static void
 worst(struct d9t_app *app)
 {
-	const struct d9m_model *m = app->m;
+	struct d9m_window w = { app->lo, app->hi };
+	uint32_t p;
 
 	if (app->worst_lo != app->lo || app->worst_hi != app->hi) {
 		app->worst_pos = 0;
 		app->worst_lo = app->lo;
 		app->worst_hi = app->hi;
 	}
-	for (size_t i = app->worst_pos; i < m->polls.n; i++) {
-		uint32_t p = app->ix->by_dur[i];
-
-		if (m->polls.start[p] < app->lo || m->polls.start[p] > app->hi)
-			continue;
-		app->worst_pos = i + 1;
+	p = d9m_worst_next(app->m, app->ix->by_dur, &w, &app->worst_pos);
+	if (p != D9_NONE) {
 		d9t_select_poll(app, p);
 		poll_msg(app, "worst in window", p);
 		return;

@@ -7,6 +7,7 @@
 
 #include "base/intern.h"
 #include "model/analysis.h"
+#include "model/worst.h"
 #include "tui/index.h"
 
 size_t
@@ -80,20 +81,12 @@ orders(const struct d9m_model *m, struct d9t_index *ix)
 	size_t n = m->polls.n, nl = 0;
 	struct kv *k = malloc((n ? n : 1) * sizeof *k);
 
-	ix->by_dur = malloc((n ? n : 1) * sizeof *ix->by_dur);
-	if (k == NULL || ix->by_dur == NULL) {
+	if (k == NULL || d9m_polls_by_dur(m, &ix->by_dur) < 0) {
 		free(k);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		k[i].k1 = UINT64_MAX - dur(m, i);
-		k[i].k2 = m->polls.start[i];
-		k[i].row = (uint32_t)i;
-		nl += dur(m, i) > 1000000;
-	}
-	qsort(k, n, sizeof *k, cmp_kv);
 	for (size_t i = 0; i < n; i++)
-		ix->by_dur[i] = k[i].row;
+		nl += dur(m, i) > 1000000;
 	ix->longp = malloc((nl ? nl : 1) * sizeof *ix->longp);
 	if (ix->longp == NULL) {
 		free(k);

@@ -19,7 +19,7 @@ struct d9t_index {
 	uint64_t	*busy;		/* per worker slot w: poll0 + w + i */
 	uint64_t	*bmax;		/* longest poll per block, per lane */
 	size_t		*boff;		/* first block of lane w */
-	uint32_t	*by_dur;	/* poll rows, longest first */
+	uint32_t	*by_dur;	/* poll rows, worst first (worst.h) */
 	uint32_t	*longp;		/* polls > 1 ms, by start */
 	size_t		 nlong;
 	uint64_t	*act_ts;	/* active tasks after each step */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/wire.h"
+#include "model/samples.h"
 #include "model/timeline.h"
 #include "model/wake.h"
 #include "tui/app.h"
@@ -27,8 +28,8 @@ stacks(struct d9t_app *app, struct d9t_list *l, uint32_t p, int off)
 	size_t ng = 0, cap = 0;
 
 	for (; i < m->cpu.n && m->cpu.ts[i] <= m->polls.end[p]; i++) {
-		if (m->cpu.poll[i] != p ||
-		    (m->cpu.source[i] == D9_SOURCE_SCHED) != off)
+		if (m->cpu.poll[i] != p || d9m_cpu_class(m, i) !=
+		    (off ? D9M_OFF_CPU : D9M_ON_CPU))
 			continue;
 		if (n == cap) {
 			uint32_t *r = realloc(rows, (cap = cap ? cap * 2 : 64) *

@@ -48,5 +48,6 @@ Suite	*suite_keys(void);
 Suite	*suite_views(void);
 Suite	*suite_window(void);
 Suite	*suite_partial(void);
+Suite	*suite_engine(void);
 
 #endif

@@ -17,6 +17,7 @@
 #include "model/table.h"
 #include "model/timeline.h"
 #include "model/flame.h"
+#include "model/worst.h"
 #include "tui/index.h"
 #include "model/spanset.h"
 #include "unit.h"
@@ -383,6 +384,21 @@ check_span_set(const struct d9m_model *m, const struct d9m_window *w,
 	d9m_spanset_free(&s);
 }
 
+/* The browser's w steps through the window's polls in the order of the
+ * report's worst polls. */
+static void
+check_worst(const struct d9m_model *m, const uint32_t *by_dur,
+    const struct d9m_window *w, const struct d9m_analysis *a)
+{
+	size_t pos = 0;
+
+	for (size_t i = 0; i < a->nworst; i++)
+		ck_assert_uint_eq(d9m_worst_next(m, by_dur, w, &pos),
+		    a->worst[i].poll);
+	if (a->nworst < 5)
+		ck_assert_uint_eq(d9m_worst_next(m, by_dur, w, &pos), D9_NONE);
+}
+
 /* Flame trees: every sample of the window counted once, at the root and
  * down each path. */
 static void
@@ -434,6 +450,7 @@ START_TEST(test_windows_match_scans)
 		check_sched(m, &w, &a);
 		check_spans(m, &w, &a);
 		check_span_set(m, &w, &a);
+		check_worst(m, ix->by_dur, &w, &a);
 		check_flames(m, &w);
 		d9m_analysis_free(&a);
 	}
