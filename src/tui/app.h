@@ -17,8 +17,11 @@
 #include "tui/keys.h"
 #include "tui/list.h"
 #include "tui/tui.h"
+#include "tui/view.h"
 
-enum { D9T_DIRTY_BODY = 1, D9T_DIRTY_STATUS = 2, D9T_DIRTY_ALL = 0xff };
+/* What must be redrawn; CLEAR: the terminal too (C-l), beyond ALL. */
+enum { D9T_DIRTY_BODY = 1, D9T_DIRTY_STATUS = 2, D9T_DIRTY_ALL = 0xff,
+    D9T_DIRTY_CLEAR = 0x100 };
 
 #define D9T_UNDO	32
 #define D9T_STACK	16
@@ -66,23 +69,16 @@ struct d9t_app {
 	/* filters shared by the timeline and the flame trees */
 	uint32_t		 f_task, f_loc;
 
-	/* views */
+	/* views: each view's own state is behind vstate (view.h) */
 	enum d9t_view		 view;
 	enum d9t_view		 stack[D9T_STACK];
 	size_t			 nstack;
-	enum d9t_view		 help_of;
 	struct d9t_list		 lists[D9T_V_COUNT];
-	uint32_t		 flame_root[3];	/* zoomed node per tree */
-	const void		*flame_seen[3];	/* tree the root belongs to */
-	int			 off_inpoll, alloc_count, alloc_live;
-	uint32_t		 slow_name;	/* span name of view SLOW */
-	char			 field[128];	/* span field filter */
-	uint32_t		 detail;	/* poll of the detail view */
-	struct d9m_hop		 hops[D9M_CHAIN_MAX];
-	size_t			 nhops;
+	void			*vstate[D9T_V_COUNT];
 
 	/* prompt and messages */
-	int			 prompt;	/* 0, 'g', '/', 'f' */
+	int			 prompt;	/* 0, 'g', '/', or a view's */
+	const char		*plabel;	/* what the prompt asks */
 	char			 pbuf[120];
 	size_t			 plen;
 	char			 search[120];
@@ -116,9 +112,25 @@ void	d9t_app_dirty(struct d9t_app *app);	/* state changed: rebuild */
 void	d9t_msg(struct d9t_app *app, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	d9t_set_window(struct d9t_app *app, uint64_t lo, uint64_t hi, int undo);
+/* The window actions (window.c); D9T_UNHANDLED for others. */
+enum d9t_handled d9t_window_action(struct d9t_app *app, enum d9t_action a);
 /* Select poll p: lane, cursor, window (kept if p is inside). */
 void	d9t_select_poll(struct d9t_app *app, uint32_t p);
 void	d9t_push_view(struct d9t_app *app, enum d9t_view v);
+/* Make v the top view (over the timeline). */
+void	d9t_top_view(struct d9t_app *app, enum d9t_view v);
+/* Put ts in the window (same width) if outside; the cursor goes there. */
+void	d9t_show_time(struct d9t_app *app, uint64_t ts);
+/* Ask for a line of text; the current view's prompt handler gets it. */
+void	d9t_prompt(struct d9t_app *app, int kind, const char *label);
+/* "what: 5.90ms poll of task 3 (location) on worker 1" as the message. */
+void	d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p);
+/* Move the selection of the current list view (UP, DOWN, PGUP, ...);
+ * D9T_UNHANDLED for other actions. */
+enum d9t_handled d9t_list_action(struct d9t_app *app, enum d9t_action a);
+/* The row of poll p of model o in model n (same worker and start). */
+uint32_t d9t_remap_poll(const struct d9m_model *o, const struct d9m_model *n,
+	    uint32_t p);
 void	d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out,
 	    size_t cap);
 /* loc, or "..." and its tail after a '/' when longer than max. */
@@ -130,9 +142,6 @@ const struct d9m_analysis *d9t_analysis(struct d9t_app *app, int tasks_only);
 void	d9t_req_init(const struct d9t_app *app, struct d9t_req *q);
 
 /* Timeline (view_timeline.c). */
-void	d9t_timeline_draw(struct d9t_app *app, struct d9t_canvas *cv, int y0,
-	    int rows);
-void	d9t_timeline_click(struct d9t_app *app, int x, int y, int y0);
 int	d9t_timeline_x0(const struct d9t_app *app);
 /* Select the longest poll of the lane in the cursor's column. */
 void	d9t_select_at_cursor(struct d9t_app *app);
@@ -140,19 +149,16 @@ void	d9t_select_at_cursor(struct d9t_app *app);
 /* Build the lines of the current list view if its state changed. */
 void	d9t_build_list(struct d9t_app *app, struct d9t_list *l);
 
-/* List views (view_poll.c, view_flame.c, view_tables.c). */
-void	d9t_build_detail(struct d9t_app *app, struct d9t_list *l);
-void	d9t_build_chain(struct d9t_app *app, struct d9t_list *l);
-/* The wake chain through poll of m into app->hops. */
-void	d9t_chain_compute(struct d9t_app *app, const struct d9m_model *m,
-	    uint32_t poll);
-void	d9t_build_flame(struct d9t_app *app, struct d9t_list *l);
-void	d9t_flame_action(struct d9t_app *app, enum d9t_action a);
-int	d9t_flame_search(struct d9t_app *app, const char *text);
-void	d9t_build_tasks(struct d9t_app *app, struct d9t_list *l);
-void	d9t_build_spans(struct d9t_app *app, struct d9t_list *l);
-void	d9t_build_slow(struct d9t_app *app, struct d9t_list *l);
-void	d9t_build_report(struct d9t_app *app, struct d9t_list *l);
-void	d9t_build_help(struct d9t_app *app, struct d9t_list *l);
+/* The poll detail and the wake chain (view_poll.c). */
+void	d9t_poll_show(struct d9t_app *app, uint32_t p);
+void	d9t_chain_show(struct d9t_app *app, uint32_t p);
+/* The poll the detail view shows, D9_NONE. */
+uint32_t d9t_detail_poll(const struct d9t_app *app);
+/* The hops the chain view shows. */
+const struct d9m_hop *d9t_chain_hops(const struct d9t_app *app, size_t *n);
+/* Views 6 and its sub-view: the slowest spans of one name. */
+void	d9t_slow_show(struct d9t_app *app, uint32_t name);
+/* The help view of view v. */
+void	d9t_help_show(struct d9t_app *app, enum d9t_view v);
 
 #endif

@@ -110,12 +110,78 @@ spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
 	d9m_spanset_free(&s);
 }
 
+struct detail_view {
+	uint32_t	poll;		/* the poll shown, D9_NONE */
+};
+
+struct chain_view {
+	struct d9m_hop	hops[D9M_CHAIN_MAX];
+	size_t		n;
+};
+
+static void *
+detail_init(void)
+{
+	struct detail_view *v = malloc(sizeof *v);
+
+	if (v != NULL)
+		v->poll = D9_NONE;
+	return v;
+}
+
+static void *
+chain_init(void)
+{
+	return calloc(1, sizeof(struct chain_view));
+}
+
 void
-d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
+d9t_poll_show(struct d9t_app *app, uint32_t p)
+{
+	struct detail_view *v = app->vstate[D9T_V_DETAIL];
+
+	v->poll = p;
+	d9t_push_view(app, D9T_V_DETAIL);
+}
+
+uint32_t
+d9t_detail_poll(const struct d9t_app *app)
+{
+	return ((const struct detail_view *)app->vstate[D9T_V_DETAIL])->poll;
+}
+
+/* The wake chain through poll of m into v. */
+static void
+chain_compute(struct chain_view *v, const struct d9m_model *m, uint32_t poll)
+{
+	struct d9m_window all = { 0, UINT64_MAX };
+
+	v->n = d9m_chain(m, m->polls.task[poll], poll, m->polls.start[poll],
+	    &all, v->hops, D9M_CHAIN_MAX);
+}
+
+void
+d9t_chain_show(struct d9t_app *app, uint32_t p)
+{
+	chain_compute(app->vstate[D9T_V_CHAIN], app->m, p);
+	d9t_push_view(app, D9T_V_CHAIN);
+}
+
+const struct d9m_hop *
+d9t_chain_hops(const struct d9t_app *app, size_t *n)
+{
+	const struct chain_view *v = app->vstate[D9T_V_CHAIN];
+
+	*n = v->n;
+	return v->hops;
+}
+
+static void
+detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct d9m_model *m = app->m;
-	uint32_t p = app->detail, wk;
-	char d[32], st[40], loc[200], dl[32];
+	uint32_t p = ((struct detail_view *)st)->poll, wk;
+	char d[32], at[40], loc[200], dl[32];
 	uint64_t eff = 0;
 	size_t qi;
 
@@ -123,7 +189,7 @@ d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
 		return;
 	d9t_fmt_dur(d, sizeof d, m->polls.end[p] - m->polls.start[p],
 	    app->utf8);
-	d9t_fmt_rel(st, sizeof st, m->polls.start[p] - m->min_ts, 6);
+	d9t_fmt_rel(at, sizeof at, m->polls.start[p] - m->min_ts, 6);
 	d9t_fmt_loc(app, m->polls.loc[p], loc, sizeof loc);
 	d9t_list_add(l, D9T_A_BOLD, "Poll of %s%s", d,
 	    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? " (open ended: no "
@@ -132,7 +198,7 @@ d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
 	    d9t_task_id(app, m->polls.task[p])), D9T_T_POLL, p, 0);
 	d9t_list_add(l, 0, "  spawned at %s", loc);
 	d9t_list_add(l, 0, "  worker     %" PRIu32 "   started %s after trace "
-	    "start", m->workers[m->polls.worker[p]].id, st);
+	    "start", m->workers[m->polls.worker[p]].id, at);
 	qi = d9t_lower(m->queue.ts, m->queue.n, m->polls.start[p] + 1);
 	if (qi > 0)
 		d9t_list_add(l, 0, "  queues     local %u, global %" PRIu32,
@@ -172,43 +238,34 @@ d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
 	spans_in(app, l, p);
 }
 
-void
-d9t_chain_compute(struct d9t_app *app, const struct d9m_model *m,
-    uint32_t poll)
-{
-	struct d9m_window all = { 0, UINT64_MAX };
-
-	app->nhops = d9m_chain(m, m->polls.task[poll], poll,
-	    m->polls.start[poll], &all, app->hops, D9M_CHAIN_MAX);
-}
-
-void
-d9t_build_chain(struct d9t_app *app, struct d9t_list *l)
+static void
+chain_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct d9m_model *m = app->m;
+	const struct chain_view *v = st;
 
-	if (app->nhops == 0)
+	if (v->n == 0)
 		return;
 	d9t_list_add(l, D9T_A_BOLD, "Wake chain of task %" PRIu64 ": each hop "
 	    "was woken by the next (Enter jumps to that poll)",
-	    d9t_task_id(app, app->hops[0].task));
-	for (size_t i = 0; i < app->nhops; i++) {
-		const struct d9m_hop *h = &app->hops[i];
-		char loc[200], d[32], st[40], dl[32];
+	    d9t_task_id(app, v->hops[0].task));
+	for (size_t i = 0; i < v->n; i++) {
+		const struct d9m_hop *h = &v->hops[i];
+		char loc[200], d[32], at[40], dl[32];
 
 		d9t_fmt_loc(app, m->tasks.loc[h->task], loc, sizeof loc);
 		if (h->poll != D9_NONE) {
 			d9t_fmt_dur(d, sizeof d, m->polls.end[h->poll] -
 			    m->polls.start[h->poll], app->utf8);
-			d9t_fmt_rel(st, sizeof st, m->polls.start[h->poll] -
+			d9t_fmt_rel(at, sizeof at, m->polls.start[h->poll] -
 			    m->min_ts, 6);
 		} else {
 			strcpy(d, "-");
-			strcpy(st, "(not polled then)");
+			strcpy(at, "(not polled then)");
 		}
 		d9t_list_set_target(d9t_list_add(l, i == 0 ? D9T_A_BOLD : 0,
 		    "#%zu task %" PRIu64 "  poll %s at %s  %s", i,
-		    d9t_task_id(app, h->task), d, st, loc),
+		    d9t_task_id(app, h->task), d, at, loc),
 		    h->poll != D9_NONE ? D9T_T_POLL : D9T_T_NONE, h->poll, 0);
 		if (h->wake == D9_NONE) {
 			if (h->poll != D9_NONE)
@@ -229,7 +286,68 @@ d9t_build_chain(struct d9t_app *app, struct d9t_list *l)
 			    h->poll != D9_NONE ? dl : "",
 			    h->poll != D9_NONE ? " before its poll" : "");
 	}
-	if (app->nhops == D9M_CHAIN_MAX)
+	if (v->n == D9M_CHAIN_MAX)
 		d9t_list_add(l, D9T_A_DIM, "(stopped after %d hops)",
 		    D9M_CHAIN_MAX);
 }
+
+static enum d9t_handled
+detail_key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	const struct detail_view *v = st;
+
+	if (a != D9T_A_CHAIN)
+		return D9T_UNHANDLED;
+	if (v->poll == D9_NONE || app->m->polls.task[v->poll] == D9_NONE)
+		d9t_msg(app, "this poll belongs to no task");
+	else
+		d9t_chain_show(app, v->poll);
+	return D9T_HANDLED;
+}
+
+static void
+detail_swap(struct d9t_app *app, void *st, const struct d9m_model *old,
+    const struct d9m_model *m)
+{
+	struct detail_view *v = st;
+
+	(void)app;
+	v->poll = d9t_remap_poll(old, m, v->poll);
+}
+
+static void
+chain_swap(struct d9t_app *app, void *st, const struct d9m_model *old,
+    const struct d9m_model *m)
+{
+	struct chain_view *v = st;
+	uint32_t p = v->n > 0 ? d9t_remap_poll(old, m, v->hops[0].poll) :
+	    D9_NONE;
+
+	(void)app;
+	v->n = 0;
+	if (p != D9_NONE)
+		chain_compute(v, m, p);
+}
+
+static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
+	D9T_A_OPEN_LINE, D9T_A_CHAIN, D9T_A_SEARCH, D9T_A_SEARCH_NEXT,
+	D9T_A_NONE };
+
+const struct d9t_view_ops d9t_view_detail = {
+	.name = "poll",
+	.hints = hints,
+	.init = detail_init,
+	.free = free,
+	.build = detail_build,
+	.key = detail_key,
+	.swap = detail_swap,
+};
+
+const struct d9t_view_ops d9t_view_chain = {
+	.name = "wake chain",
+	.hints = hints,
+	.init = chain_init,
+	.free = free,
+	.build = chain_build,
+	.swap = chain_swap,
+};

@@ -5,7 +5,9 @@
  * time spent in polls, its colour the duration class of the longest poll
  * touching it. Parked time is blank, block-in-place gaps are shaded.
  * Below: global queue depth and active tasks, then the selection and the
- * cursor. Columns map to time through timeaxis only.
+ * cursor. Columns map to time through timeaxis only. Its keys: the worst
+ * and the long polls, the lanes, the poll detail and wake chain of the
+ * selection, search by task id or spawn location.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "model/worst.h"
 #include "tui/app.h"
 #include "tui/timeaxis.h"
 
@@ -318,15 +321,15 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 	d9t_canvas_put(cv, x, y, D9T_A_BOLD, loc);
 }
 
-void
-d9t_timeline_draw(struct d9t_app *app, struct d9t_canvas *cv, int y0,
-    int rows)
+static void
+draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 {
 	struct d9t_axis ax = axis(app, cv->w);
 	int32_t rl[512];
 	int top, nl, avail = rows - 5;
 	struct fcell *fc = calloc((size_t)ax.w, sizeof *fc);
 
+	(void)st;
 	if (fc == NULL)
 		return;
 	axis_row(app, cv, &ax, y0);
@@ -362,13 +365,14 @@ d9t_select_at_cursor(struct d9t_app *app)
 	app->gen++;
 }
 
-void
-d9t_timeline_click(struct d9t_app *app, int x, int y, int y0)
+static void
+click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
 	struct d9t_axis ax = axis(app, app->w);
 	int32_t rl[512];
 	int top, avail = app->h - y0 - 1 - 5, nl, r = y - y0 - 1;
 
+	(void)st;
 	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
 	if (r >= 0 && r < nl && rl[r] >= 0)
 		app->lane = (uint32_t)rl[r];
@@ -376,3 +380,175 @@ d9t_timeline_click(struct d9t_app *app, int x, int y, int y0)
 		app->cursor = d9t_axis_t(&ax, x);
 	d9t_select_at_cursor(app);
 }
+
+static void
+worst(struct d9t_app *app)
+{
+	struct d9m_window w = { app->lo, app->hi };
+	uint32_t p;
+
+	if (app->worst_lo != app->lo || app->worst_hi != app->hi) {
+		app->worst_pos = 0;
+		app->worst_lo = app->lo;
+		app->worst_hi = app->hi;
+	}
+	p = d9m_worst_next(app->m, app->ix->by_dur, &w, &app->worst_pos);
+	if (p != D9_NONE) {
+		d9t_select_poll(app, p);
+		d9t_poll_msg(app, "worst in window", p);
+		return;
+	}
+	app->worst_pos = 0;
+	d9t_msg(app, "no more polls in the window (w starts again)");
+}
+
+static void
+step_long(struct d9t_app *app, int dir)
+{
+	const struct d9m_model *m = app->m;
+	const struct d9t_index *ix = app->ix;
+	uint64_t ref = app->sel != D9_NONE ? m->polls.start[app->sel] :
+	    app->cursor;
+	size_t lo = 0, hi = ix->nlong;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->polls.start[ix->longp[mid]] < ref ||
+		    (m->polls.start[ix->longp[mid]] == ref && dir > 0 &&
+		    ix->longp[mid] == app->sel))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo: first long poll at or after ref (after the selection) */
+	if (dir > 0 && lo < ix->nlong && ix->longp[lo] == app->sel)
+		lo++;
+	if (dir < 0 ? lo == 0 : lo >= ix->nlong) {
+		d9t_msg(app, "no %s long poll (> 1 ms)", dir > 0 ? "later" :
+		    "earlier");
+		return;
+	}
+	lo = dir < 0 ? lo - 1 : lo;
+	d9t_select_poll(app, ix->longp[lo]);
+	{
+		char what[64];
+
+		snprintf(what, sizeof what, "long poll %zu of %zu", lo + 1,
+		    ix->nlong);
+		d9t_poll_msg(app, what, ix->longp[lo]);
+	}
+}
+
+static int
+search(struct d9t_app *app, void *st, const char *s)
+{
+	const struct d9m_model *m = app->m;
+	char *end;
+	unsigned long long id = strtoull(s, &end, 10);
+	uint32_t best = D9_NONE, t;
+
+	(void)st;
+	if (*s && *end == '\0' && (t = d9m_task_find(m, id)) != D9_NONE) {
+		/* its poll at the cursor, else its first */
+		best = d9m_task_poll_at(m, t, app->cursor);
+		if (best == D9_NONE && m->task_polls_off[t] <
+		    m->task_polls_off[t + 1])
+			best = m->task_polls[m->task_polls_off[t]];
+		if (best == D9_NONE) {
+			d9t_msg(app, "task %llu was never polled", id);
+			return 0;
+		}
+		d9t_select_poll(app, best);
+		d9t_poll_msg(app, "task", best);
+		return 0;
+	}
+	/* a spawn location: the next poll after the cursor, else the first */
+	{
+		uint8_t *hit = calloc(m->strs.n + 1, 1);
+		uint32_t first = D9_NONE;
+
+		if (hit == NULL)
+			return -1;
+		for (size_t i = 0; i < m->strs.n; i++)
+			hit[i] = (uint8_t)d9_text_contains(d9m_str(m, (uint32_t)i), s);
+		for (size_t i = 0; i < m->polls.n; i++) {
+			uint32_t l = m->polls.loc[i];
+
+			if (l == D9_NONE || !hit[l])
+				continue;
+			if (m->polls.start[i] > app->cursor && (best == D9_NONE ||
+			    m->polls.start[i] < m->polls.start[best]))
+				best = (uint32_t)i;
+			if (first == D9_NONE ||
+			    m->polls.start[i] < m->polls.start[first])
+				first = (uint32_t)i;
+		}
+		free(hit);
+		if (best == D9_NONE)
+			best = first;
+	}
+	if (best == D9_NONE)
+		return -1;
+	d9t_select_poll(app, best);
+	d9t_poll_msg(app, "match", best);
+	return 0;
+}
+
+static void
+chain(struct d9t_app *app)
+{
+	if (app->sel == D9_NONE || app->m->polls.task[app->sel] == D9_NONE) {
+		d9t_msg(app, "select a poll of a task first");
+		return;
+	}
+	d9t_chain_show(app, app->sel);
+}
+
+static enum d9t_handled
+key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	(void)st;
+	switch (a) {
+	case D9T_A_WORST: worst(app); break;
+	case D9T_A_NEXT_LONG: step_long(app, 1); break;
+	case D9T_A_PREV_LONG: step_long(app, -1); break;
+	case D9T_A_CHAIN: chain(app); break;
+	case D9T_A_OPEN_POLL:
+		if (app->sel == D9_NONE)
+			d9t_msg(app, "no poll selected (w, n, or click one)");
+		else
+			d9t_poll_show(app, app->sel);
+		break;
+	case D9T_A_LANE_UP:
+		if (app->lane > 0)
+			app->lane--;
+		d9t_select_at_cursor(app);
+		d9t_app_dirty(app);
+		break;
+	case D9T_A_LANE_DOWN:
+		if (app->lane + 1 < app->m->nworkers)
+			app->lane++;
+		d9t_select_at_cursor(app);
+		d9t_app_dirty(app);
+		break;
+	default:
+		return D9T_UNHANDLED;
+	}
+	return D9T_HANDLED;
+}
+
+static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
+	D9T_A_WORST, D9T_A_NEXT_LONG, D9T_A_OPEN_POLL, D9T_A_CHAIN,
+	D9T_A_ZOOM_IN, D9T_A_ZOOM_OUT, D9T_A_PAN_LEFT, D9T_A_GOTO,
+	D9T_A_SEARCH, D9T_A_NONE };
+
+const struct d9t_view_ops d9t_view_timeline = {
+	.name = "timeline",
+	.tab = 1,
+	.hints = hints,
+	.draw = draw,
+	.click = click,
+	.key = key,
+	.search = search,
+};
