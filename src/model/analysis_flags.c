@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "model/analysis.h"
@@ -142,6 +143,28 @@ contention(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	}
 }
 
+
+/* How the trace was recorded (ANALYSIS 13): a flag per setup finding. */
+static const struct {
+	size_t		off;		/* int field of struct d9m_analysis */
+	enum d9m_severity sev;
+	const char	*check, *text;
+} setup[] = {
+	{ offsetof(struct d9m_analysis, setup_short_stacks), D9M_CRITICAL,
+	    "missing-frame-pointers", "on-CPU stacks average under 3 frames: "
+	    "build with frame pointers (-C force-frame-pointers=yes)" },
+	{ offsetof(struct d9m_analysis, setup_no_wakes), D9M_WARNING,
+	    "missing-wake-events", "tasks were spawned but no wake was "
+	    "recorded: spawn through dial9's instrumented spawn to see "
+	    "scheduling delays" },
+	{ offsetof(struct d9m_analysis, setup_no_symbols), D9M_WARNING,
+	    "missing-debug-symbols", "under a tenth of the sampled addresses "
+	    "have names: give the binary with --binary, or keep its symbols" },
+	{ offsetof(struct d9m_analysis, setup_no_sched), D9M_INFO,
+	    "no-scheduling-events", "no context-switch samples: off-CPU time "
+	    "(blocking) is not visible in this trace" },
+};
+
 int
 d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
@@ -186,22 +209,10 @@ d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (a->unmatched_spans > 0)
 		flag(a, D9M_INFO, "unmatched-spans", 0, D9_NONE,
 		    "%zu spans entered and never exited", a->unmatched_spans);
-	if (a->setup_short_stacks)
-		flag(a, D9M_CRITICAL, "missing-frame-pointers", 0, D9_NONE,
-		    "on-CPU stacks average under 3 frames: build with frame "
-		    "pointers (-C force-frame-pointers=yes)");
-	if (a->setup_no_wakes)
-		flag(a, D9M_WARNING, "missing-wake-events", 0, D9_NONE,
-		    "tasks were spawned but no wake was recorded: spawn through "
-		    "dial9's instrumented spawn to see scheduling delays");
-	if (a->setup_no_symbols)
-		flag(a, D9M_WARNING, "missing-debug-symbols", 0, D9_NONE,
-		    "under a tenth of the sampled addresses have names: give "
-		    "the binary with --binary, or keep its symbols");
-	if (a->setup_no_sched)
-		flag(a, D9M_INFO, "no-scheduling-events", 0, D9_NONE,
-		    "no context-switch samples: off-CPU time (blocking) is not "
-		    "visible in this trace");
+	for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++)
+		if (*(const int *)((const char *)a + setup[i].off))
+			flag(a, setup[i].sev, setup[i].check, 0, D9_NONE, "%s",
+			    setup[i].text);
 	qsort(a->flags, a->nflags, sizeof *a->flags, cmp_flag);
 	return 0;
 }

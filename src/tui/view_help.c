@@ -54,9 +54,6 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_help = {
-	.name = "help",
-	.hints = hints,
-	.init = init,
-	.free = free,
-	.build = build,
+	.name = "help", .hints = hints, .init = init, .free = free,
+	.build = build
 };

@@ -334,20 +334,11 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_detail = {
-	.name = "poll",
-	.hints = hints,
-	.init = detail_init,
-	.free = free,
-	.build = detail_build,
-	.key = detail_key,
-	.swap = detail_swap,
+	.name = "poll", .hints = hints, .init = detail_init, .free = free,
+	.build = detail_build, .key = detail_key, .swap = detail_swap
 };
 
 const struct d9t_view_ops d9t_view_chain = {
-	.name = "wake chain",
-	.hints = hints,
-	.init = chain_init,
-	.free = free,
-	.build = chain_build,
-	.swap = chain_swap,
+	.name = "wake chain", .hints = hints, .init = chain_init,
+	.free = free, .build = chain_build, .swap = chain_swap
 };

@@ -125,15 +125,9 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_OPEN_LINE, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_tasks = {
-	.name = "tasks",
-	.tab = 2,
-	.hints = hints,
-	.build = tasks_build,
+	.name = "tasks", .tab = 2, .hints = hints, .build = tasks_build
 };
 
 const struct d9t_view_ops d9t_view_report = {
-	.name = "report",
-	.tab = 7,
-	.hints = hints,
-	.build = report_build,
+	.name = "report", .tab = 7, .hints = hints, .build = report_build
 };

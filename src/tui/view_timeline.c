@@ -544,11 +544,6 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_SEARCH, D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_timeline = {
-	.name = "timeline",
-	.tab = 1,
-	.hints = hints,
-	.draw = draw,
-	.click = click,
-	.key = key,
-	.search = search,
+	.name = "timeline", .tab = 1, .hints = hints, .draw = draw,
+	.click = click, .key = key, .search = search
 };
