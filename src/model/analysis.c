@@ -237,7 +237,8 @@ d9m_an_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 /* Samples attached to each worst poll, grouped by stack: they were
  * taken between its start and its end. */
 static int
-worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
+worst_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
+    struct d9m_analysis *a)
 {
 	for (size_t k = 0; k < a->nworst; k++) {
 		struct d9m_worst *w = &a->worst[k];
@@ -246,6 +247,8 @@ worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
 		size_t i0, i1;
 		uint32_t *rows;
 
+		if (d9m_poll_verdict(m, r, w->poll, &w->verdict) < 0)
+			return -1;
 		d9m_window_rows(m->cpu.ts, m->cpu.n, &pw, &i0, &i1);
 		if ((rows = malloc((i1 - i0 + 1) * sizeof *rows)) == NULL)
 			return -1;
@@ -300,7 +303,7 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	    d9m_group_stacks(m, inp, ninp, &a->off_groups,
 	    &a->noff_groups) < 0)
 		goto out;
-	rc = worst_stacks(m, a);
+	rc = worst_stacks(m, o->resolver, a);
 out:
 	free(on);
 	free(inp);
@@ -464,6 +467,10 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		d9m_analysis_free(a);
 		return -1;
 	}
+	if ((a->pois = d9m_pois_find(m, o->resolver, &o->win)) == NULL) {
+		d9m_analysis_free(a);
+		return -1;
+	}
 	if (o->chain_task) {
 		a->chain = calloc(D9M_CHAIN_MAX, sizeof *a->chain);
 		if (a->chain == NULL) {
@@ -493,5 +500,6 @@ d9m_analysis_free(struct d9m_analysis *a)
 	free(a->chain);
 	free(a->idle);
 	free(a->flags);
+	d9m_pois_free(&a->pois);
 	memset(a, 0, sizeof *a);
 }

@@ -17,6 +17,8 @@
 
 #include "model/frames.h"
 #include "model/model.h"
+#include "model/poi.h"
+#include "model/verdict.h"
 #include "model/wake.h"
 #include "model/window.h"
 
@@ -51,6 +53,7 @@ struct d9m_idle_group {
 
 struct d9m_worst {
 	uint32_t	poll;		/* row in m->polls */
+	struct d9m_verdict verdict;	/* why it was slow (verdict.h) */
 	struct d9m_stack_group *cpu, *off;	/* groups, count descending */
 	size_t		ncpu, noff;
 };
@@ -152,6 +155,8 @@ struct d9m_analysis {
 
 	struct d9m_flag	*flags;
 	size_t		nflags;
+
+	struct d9m_pois	*pois;		/* points of interest (poi.h) */
 
 	size_t		frames_named, frames_unnamed;
 

@@ -165,6 +165,37 @@ static const struct {
 	    "(blocking) is not visible in this trace" },
 };
 
+/*
+ * Context switches inside polls that block the worker (ANALYSIS 17:
+ * lock, sleep, io, fault, blocked; a preempted worker is CPU contention,
+ * not blocking): raised when one stack holds more than five of them.
+ */
+static void
+blocking(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
+{
+	struct d9m_frame f[256];
+	size_t total = 0, top = 0;
+
+	for (size_t i = 0; i < a->noff_groups; i++) {
+		const struct d9m_stack_group *g = &a->off_groups[i];
+		size_t n = d9m_stack_frames(m, o->resolver, g->seg, g->stack, f,
+		    256);
+		const char *why;
+
+		if (!d9m_vclass_blocks(d9m_stack_class(f, n, &why)))
+			continue;
+		total += g->count;
+		if (g->count > top)
+			top = g->count;
+	}
+	if (top > 5)
+		flag(a, D9M_WARNING, "blocking-calls", 0, D9_NONE,
+		    "%zu context switches inside polls block their worker "
+		    "(lock, sleep, I/O, page faults), %zu with the same stack",
+		    total, top);
+}
+
 int
 d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
@@ -184,11 +215,7 @@ d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		    m->polls.start[a->sched_worst_poll] : 0, a->sched_worst_poll,
 		    "%zu wakes waited over 5 ms for a worker (worst %.2f ms)",
 		    a->sched_over5ms, (double)a->sched.max / 1e6);
-	if (a->noff_groups > 0 && a->off_groups[0].count > 5)
-		flag(a, D9M_WARNING, "blocking-calls", 0, D9_NONE,
-		    "%zu context switches inside polls, %zu with the same "
-		    "stack: a poll blocks its worker", a->off_in_poll,
-		    a->off_groups[0].count);
+	blocking(m, o, a);
 	if (a->queue_max > 100)
 		flag(a, a->queue_max > 1000 ? D9M_CRITICAL : D9M_WARNING,
 		    "queue-depth", 0, D9_NONE, "global queue reached %u tasks",

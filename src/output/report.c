@@ -119,8 +119,8 @@ long_polls(const struct d9o_out *o)
 		    t != D9_NONE ? m->tasks.id[t] : 0,
 		    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? "  (open-ended)" :
 		    "", d9o_fit(s, sizeof s, d9o_loc(m, m->polls.loc[p]), 74));
-		if (w->ncpu == 0 && w->noff == 0)
-			fprintf(o->f, "    no profiling samples in this poll\n");
+		d9m_verdict_text(&w->verdict, s, sizeof s);
+		d9o_wrap(o->f, s, 4, 80);
 		for (size_t k = 0; k < w->noff && k < 3; k++)
 			d9o_stack_line(o, "off-CPU", &w->off[k], 4);
 		for (size_t k = 0; k < w->ncpu && k < 3; k++)
@@ -337,6 +337,34 @@ memory(const struct d9o_out *o)
 	}
 }
 
+/* The worst three points of interest of each kind (ANALYSIS 18). */
+static void
+points(const struct d9o_out *o)
+{
+	const struct d9m_pois *p = o->a->pois;
+
+	section(o->f, "POINTS OF INTEREST");
+	if (p == NULL || p->n == 0) {
+		fprintf(o->f, "None.\n");
+		return;
+	}
+	for (int k = 0; k < D9M_POI_COUNT; k++) {
+		if (p->total[k] == 0)
+			continue;
+		fprintf(o->f, "%s: %zu\n", d9m_poi_name((enum d9m_poi_kind)k),
+		    p->total[k]);
+		for (size_t i = p->first[k]; i < p->first[k + 1] &&
+		    i < p->first[k] + 3; i++) {
+			char line[320];
+
+			snprintf(line, sizeof line, "at %+.3f ms  %s",
+			    (double)(int64_t)(p->v[i].start - o->m->min_ts) / 1e6,
+			    p->v[i].text);
+			d9o_wrap(o->f, line, 4, 80);
+		}
+	}
+}
+
 /* One hop of the wake chain: the task, the poll it is seen through,
  * and the wake that woke it. */
 static void
@@ -401,5 +429,6 @@ d9o_report(const struct d9o_out *o)
 	spans(o);
 	waiting(o);
 	memory(o);
+	points(o);
 	flags(o);
 }

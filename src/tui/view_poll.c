@@ -13,6 +13,7 @@
 #include "base/wire.h"
 #include "model/samples.h"
 #include "model/timeline.h"
+#include "model/verdict.h"
 #include "model/wake.h"
 #include "tui/app.h"
 #include "model/spanset.h"
@@ -228,6 +229,17 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 			    "  woken by   task %" PRIu64 " (%s)  Enter: its poll",
 			    d9t_task_id(app, waker), wl), wp != D9_NONE ?
 			    D9T_T_POLL : D9T_T_NONE, wp, 0);
+		}
+	}
+	{
+		struct d9m_verdict v;
+		char txt[400];
+
+		if (d9m_poll_verdict(m, app->cfg->resolver, p, &v) == 0) {
+			d9m_verdict_text(&v, txt, sizeof txt);
+			d9t_list_add_safe(l, v.kind == D9M_V_CPU || v.kind ==
+			    D9M_V_UNKNOWN ? D9T_A_BOLD : D9T_C_YELLOW |
+			    D9T_A_BOLD, "verdict: ", txt);
 		}
 	}
 	d9t_list_add(l, 0, "%s", "");
