@@ -94,12 +94,29 @@ struct d9m_memory {
 
 enum d9m_severity { D9M_INFO, D9M_WARNING, D9M_CRITICAL };
 
+/* Where a red flag's evidence is: what to open to see it. */
+enum d9m_evidence {
+	D9M_EV_NONE,
+	D9M_EV_POLL,		/* the poll (flag.poll) */
+	D9M_EV_TIME,		/* a moment (flag.ts) on worker slot ev_arg */
+	D9M_EV_POI,		/* the points of interest of kind ev_arg */
+	D9M_EV_LOC,		/* the tasks of spawn location ev_arg */
+	D9M_EV_SPAN,		/* the slowest spans of name ev_arg */
+	D9M_EV_SPANS,		/* the spans by name */
+	D9M_EV_CPU_STACKS,	/* the on-CPU stacks */
+	D9M_EV_OFF_STACKS,	/* the off-CPU stacks */
+	D9M_EV_SECTION		/* the report section ev_section */
+};
+
 struct d9m_flag {
 	enum d9m_severity sev;
 	const char	*check;		/* static name, e.g. "long-poll" */
 	char		 text[200];
 	uint64_t	 ts;		/* evidence time, or 0 */
 	uint32_t	 poll;		/* evidence poll row, or D9_NONE */
+	enum d9m_evidence ev;
+	uint32_t	 ev_arg;
+	const char	*ev_section;	/* static report section title */
 };
 
 struct d9m_analysis {

@@ -36,8 +36,13 @@
 	X(LANE_UP, NULL, "select the worker above") \
 	X(LANE_DOWN, NULL, "select the worker below") \
 	X(WORST, "worst", "worst poll in the window (again: next worst)") \
-	X(NEXT_LONG, "long", "next long poll (> 1 ms) in time") \
-	X(PREV_LONG, NULL, "previous long poll in time") \
+	X(NEXT_LONG, "next", "next long poll (> 1 ms) in time, or next point "\
+	    "of interest of the kind last opened with p") \
+	X(PREV_LONG, NULL, "previous long poll, or point of interest, in time") \
+	X(POI, "interest", \
+	    "points of interest in the window, worst first; Enter jumps there") \
+	X(POI_KIND, "kind", \
+	    "points of interest: one kind only (again: the next kind, then all)") \
 	X(OPEN_POLL, "open", "details of the selected poll") \
 	X(OPEN_LINE, "open", "open the selected line (jump, zoom, filter)") \
 	X(CHAIN, "chain", "wake chain of the selected poll's task") \

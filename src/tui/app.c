@@ -30,6 +30,7 @@ d9t_app_init(struct d9t_app *app, const struct d9t_config *cfg,
 	app->w = 80;
 	app->h = 24;
 	app->sel = app->f_task = app->f_loc = D9_NONE;
+	app->poi_kind = -1;
 	app->loading = 1;
 	app->dirty = D9T_DIRTY_ALL;
 	for (int v = 0; v < D9T_V_COUNT; v++) {
@@ -378,6 +379,7 @@ shared_action(struct d9t_app *app, enum d9t_action a)
 			d9t_top_view(app, (enum d9t_view)(a - D9T_A_VIEW1));
 		break;
 	case D9T_A_SEARCH: d9t_prompt(app, '/', "search: "); break;
+	case D9T_A_POI: d9t_poi_show(app, -1); break;
 	case D9T_A_FILTER_TASK: filter_task(app); break;
 	case D9T_A_FILTER_CLEAR:
 		app->f_task = app->f_loc = D9_NONE;

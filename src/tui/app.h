@@ -66,6 +66,11 @@ struct d9t_app {
 	uint64_t		 worst_lo, worst_hi;
 	int			 lane_top;	/* first lane shown */
 
+	/* n/N step through this kind of point of interest (poi.h), from
+	 * the one at poi_ts; -1: long polls */
+	int			 poi_kind;
+	uint64_t		 poi_ts;
+
 	/* filters shared by the timeline and the flame trees */
 	uint32_t		 f_task, f_loc;
 
@@ -158,6 +163,13 @@ uint32_t d9t_detail_poll(const struct d9t_app *app);
 const struct d9m_hop *d9t_chain_hops(const struct d9t_app *app, size_t *n);
 /* Views 6 and its sub-view: the slowest spans of one name. */
 void	d9t_slow_show(struct d9t_app *app, uint32_t name);
+/* Jump to a point of interest: the timeline, its interval in view, its
+ * poll selected; n/N then step through its kind (view_poi.c). */
+void	d9t_poi_jump(struct d9t_app *app, const struct d9m_poi *x);
+/* The points of interest view, only kind (-1: every kind). */
+void	d9t_poi_show(struct d9t_app *app, int kind);
+/* The tasks view with the line of spawn location loc selected. */
+void	d9t_tasks_show(struct d9t_app *app, uint32_t loc);
 /* The help view of view v. */
 void	d9t_help_show(struct d9t_app *app, enum d9t_view v);
 

@@ -53,6 +53,10 @@ drop(enum d9t_job k, void *p)
 		struct d9m_spanset *s = p;
 
 		d9m_spanset_free(&s);
+	} else if (k == D9T_J_POIS) {
+		struct d9m_pois *s = p;
+
+		d9m_pois_free(&s);
 	} else {
 		struct d9m_flame *f = p;
 
@@ -90,9 +94,11 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 		}
 		return a;
 	}
-	if (k == D9T_J_SPANS) {
+	if (k == D9T_J_SPANS || k == D9T_J_POIS) {
 		struct d9m_window w = { q->lo, q->hi };
 
+		if (k == D9T_J_POIS)
+			return d9m_pois_find(j->m, j->r, &w);
 		return d9m_spanset_build(j->m, &w, q->text);
 	}
 	{

@@ -74,6 +74,8 @@ const struct d9t_binding d9t_bindings[] = {
 	{ D9T_VM(D9T_V_ALLOC), 'v', D9T_A_LIVESET, "v" },
 	{ D9T_VM(D9T_V_OFFCPU), 'i', D9T_A_INPOLL, "i" },
 	{ D9T_VM(D9T_V_SPANS), 'f', D9T_A_FIELD_FILTER, "f" },
+	{ ALL & ~D9T_VM(D9T_V_HELP), 'p', D9T_A_POI, "p" },
+	{ D9T_VM(D9T_V_POI), 'f', D9T_A_POI_KIND, "f" },
 };
 
 const size_t d9t_nbindings = sizeof d9t_bindings / sizeof d9t_bindings[0];

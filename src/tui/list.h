@@ -19,7 +19,9 @@ enum d9t_target {
 	D9T_T_LOC,		/* a: spawn location string id */
 	D9T_T_NODE,		/* a: flame node */
 	D9T_T_SPAN_NAME,	/* a: span name string id */
-	D9T_T_TIME		/* b: absolute ns, a: worker slot or D9_NONE */
+	D9T_T_TIME,		/* b: absolute ns, a: worker slot or D9_NONE */
+	D9T_T_POI,		/* a: index in the view's points of interest */
+	D9T_T_FLAG		/* a: index in the analysis's red flags */
 };
 
 struct d9t_line {

@@ -15,6 +15,7 @@ static const struct d9t_view_ops *const views[D9T_V_COUNT] = {
 	[D9T_V_CHAIN] = &d9t_view_chain,
 	[D9T_V_HELP] = &d9t_view_help,
 	[D9T_V_SLOW] = &d9t_view_slow,
+	[D9T_V_POI] = &d9t_view_poi,
 };
 
 const struct d9t_view_ops *

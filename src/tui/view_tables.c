@@ -33,12 +33,45 @@ d9t_computing(struct d9t_list *l, const void *r)
 	return 1;
 }
 
+struct tasks_view {
+	uint32_t	want_loc;	/* select this location's line, D9_NONE */
+};
+
+static void *
+tasks_init(void)
+{
+	struct tasks_view *v = malloc(sizeof *v);
+
+	if (v != NULL)
+		v->want_loc = D9_NONE;
+	return v;
+}
+
+void
+d9t_tasks_show(struct d9t_app *app, uint32_t loc)
+{
+	struct tasks_view *v = app->vstate[D9T_V_TASKS];
+
+	v->want_loc = loc;
+	d9t_top_view(app, D9T_V_TASKS);
+}
+
+/* The line of the location the tasks view was opened on, once built. */
+static void
+select_loc(struct tasks_view *v, struct d9t_list *l)
+{
+	for (size_t i = 0; v->want_loc != D9_NONE && i < l->n; i++)
+		if (l->v[i].target == D9T_T_LOC && l->v[i].a == v->want_loc) {
+			l->sel = i;
+			v->want_loc = D9_NONE;
+		}
+}
+
 static void
 tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct d9m_analysis *a = d9t_analysis(app, 1);
 
-	(void)st;
 	if (d9t_computing(l, a))
 		return;
 	d9t_list_add(l, D9T_A_BOLD, "Tasks by spawn location: %zu seen, %zu "
@@ -63,6 +96,7 @@ tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 		d9t_list_add(l, D9T_C_YELLOW, "reference leak rule: %zu alive at "
 		    "the end = peak %zu (any trace ending at its busiest moment "
 		    "looks like this)", a->leak_alive, a->leak_peak);
+	select_loc(st, l);
 }
 
 static void
@@ -90,10 +124,7 @@ report_build(struct d9t_app *app, void *st, struct d9t_list *l)
 		ln = d9t_list_add_safe(l, fl->sev == D9M_CRITICAL ? D9T_C_RED |
 		    D9T_A_BOLD : fl->sev == D9M_WARNING ? D9T_C_YELLOW : 0, pre,
 		    fl->text);
-		if (fl->poll != D9_NONE)
-			d9t_list_set_target(ln, D9T_T_POLL, fl->poll, 0);
-		else if (fl->ts)
-			d9t_list_set_target(ln, D9T_T_TIME, D9_NONE, fl->ts);
+		d9t_list_set_target(ln, D9T_T_FLAG, (uint32_t)i, 0);
 	}
 	if (a->nflags == 0)
 		d9t_list_add(l, D9T_C_GREEN, "  none");
@@ -121,13 +152,79 @@ report_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	free(buf);
 }
 
+/* Enter on a red flag: open what shows its evidence. */
+static void
+open_flag(struct d9t_app *app, const struct d9m_flag *f)
+{
+	struct d9t_list *l = &app->lists[D9T_V_REPORT];
+
+	switch (f->ev) {
+	case D9M_EV_POLL:
+		d9t_top_view(app, D9T_V_TIMELINE);
+		d9t_select_poll(app, f->poll);
+		d9t_poll_msg(app, f->check, f->poll);
+		return;
+	case D9M_EV_TIME:
+		d9t_top_view(app, D9T_V_TIMELINE);
+		if (f->ev_arg != D9_NONE && f->ev_arg < app->m->nworkers)
+			app->lane = f->ev_arg;
+		d9t_show_time(app, f->ts);
+		d9t_select_at_cursor(app);
+		break;
+	case D9M_EV_POI:
+		d9t_poi_show(app, (int)f->ev_arg);
+		break;
+	case D9M_EV_LOC:
+		d9t_tasks_show(app, f->ev_arg);
+		break;
+	case D9M_EV_SPAN:
+		d9t_top_view(app, D9T_V_SPANS);
+		d9t_slow_show(app, f->ev_arg);
+		break;
+	case D9M_EV_SPANS:
+		d9t_top_view(app, D9T_V_SPANS);
+		break;
+	case D9M_EV_CPU_STACKS:
+	case D9M_EV_OFF_STACKS:
+		d9t_top_view(app, f->ev == D9M_EV_CPU_STACKS ? D9T_V_CPU :
+		    D9T_V_OFFCPU);
+		break;
+	case D9M_EV_SECTION:
+		if (d9t_list_find(l, f->ev_section) < 0)
+			d9t_msg(app, "no %s section in the report", f->ev_section);
+		return;
+	default:
+		d9t_msg(app, "%s: nothing more to show than this line",
+		    f->check);
+		return;
+	}
+	d9t_msg(app, "%s: %.*s", f->check, 150, f->text);
+	d9t_app_dirty(app);
+}
+
+static enum d9t_handled
+report_key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	const struct d9m_analysis *an = d9t_analysis(app, 0);
+	struct d9t_list *l = &app->lists[app->view];
+
+	(void)st;
+	if (a != D9T_A_OPEN_LINE || an == NULL || l->sel >= l->n ||
+	    l->v[l->sel].target != D9T_T_FLAG || l->v[l->sel].a >= an->nflags)
+		return D9T_UNHANDLED;
+	open_flag(app, &an->flags[l->v[l->sel].a]);
+	return D9T_HANDLED;
+}
+
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_OPEN_LINE, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_tasks = {
-	.name = "tasks", .tab = 2, .hints = hints, .build = tasks_build
+	.name = "tasks", .tab = 2, .hints = hints, .init = tasks_init,
+	.free = free, .build = tasks_build
 };
 
 const struct d9t_view_ops d9t_view_report = {
-	.name = "report", .tab = 7, .hints = hints, .build = report_build
+	.name = "report", .tab = 7, .hints = hints, .build = report_build,
+	.key = report_key
 };

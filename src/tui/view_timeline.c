@@ -18,6 +18,7 @@
 #include "base/text.h"
 #include "model/worst.h"
 #include "tui/app.h"
+#include "tui/panel.h"
 #include "tui/timeaxis.h"
 
 #define LABEL	7
@@ -242,9 +243,14 @@ axis_row(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 			break;
 	}
 	d9t_canvas_put(cv, 0, y, D9T_A_DIM, "time");
-	if (cx >= ax->x0 && cx < ax->x0 + ax->w)
-		d9t_canvas_putc(cv, cx, y, D9T_C_YELLOW | D9T_A_BOLD,
-		    app->utf8 ? 0x25bc : 'v');
+	/* the cursor: a mark in a blank cell, a highlight on a label */
+	if (cx >= ax->x0 && cx < ax->x0 + ax->w) {
+		if (cv->cells[y * cv->w + cx].ch == ' ')
+			d9t_canvas_putc(cv, cx, y, D9T_C_YELLOW | D9T_A_BOLD,
+			    app->utf8 ? 0x25bc : 'v');
+		else
+			d9t_canvas_attr(cv, cx, y, 1, D9T_A_REVERSE);
+	}
 }
 
 static void
@@ -329,7 +335,6 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 	int top, nl, avail = rows - 5;
 	struct fcell *fc = calloc((size_t)ax.w, sizeof *fc);
 
-	(void)st;
 	if (fc == NULL)
 		return;
 	axis_row(app, cv, &ax, y0);
@@ -348,6 +353,8 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 		lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r], fc);
 	}
 	strips(app, cv, &ax, y0 + 1 + nl);
+	/* the rows between the strips and the info lines */
+	d9t_panel_draw(app, st, cv, y0 + 1 + nl + 3, rows - 2 - (1 + nl + 3));
 	info(app, cv, y0 + rows - 2);
 	free(fc);
 }
@@ -505,14 +512,49 @@ chain(struct d9t_app *app)
 	d9t_chain_show(app, app->sel);
 }
 
+/* n/N after a jump to a point of interest: the next one of its kind in
+ * time, over the whole trace (computed in the background once). */
+static void
+step_poi(struct d9t_app *app, int dir)
+{
+	struct d9t_req q;
+	void *stale;
+	const struct d9m_pois *p;
+	long i;
+
+	d9t_req_init(app, &q);
+	q.lo = 0;
+	q.hi = UINT64_MAX;
+	q.task = q.loc = D9_NONE;
+	p = d9t_jobs_get(app->jobs, D9T_J_POIS, &q, &stale);
+	if (p == NULL) {
+		d9t_msg(app, "finding the points of interest of the trace... "
+		    "(press again)");
+		return;
+	}
+	i = d9m_poi_step(p, (enum d9m_poi_kind)app->poi_kind, app->poi_ts,
+	    dir);
+	if (i < 0) {
+		d9t_msg(app, "no %s %s (p lists them)", dir > 0 ? "later" :
+		    "earlier", d9m_poi_name((enum d9m_poi_kind)app->poi_kind));
+		return;
+	}
+	d9t_poi_jump(app, &p->v[i]);
+}
+
 static enum d9t_handled
 key(struct d9t_app *app, void *st, enum d9t_action a)
 {
 	(void)st;
 	switch (a) {
 	case D9T_A_WORST: worst(app); break;
-	case D9T_A_NEXT_LONG: step_long(app, 1); break;
-	case D9T_A_PREV_LONG: step_long(app, -1); break;
+	case D9T_A_NEXT_LONG:
+	case D9T_A_PREV_LONG:
+		if (app->poi_kind >= 0)
+			step_poi(app, a == D9T_A_NEXT_LONG ? 1 : -1);
+		else
+			step_long(app, a == D9T_A_NEXT_LONG ? 1 : -1);
+		break;
 	case D9T_A_CHAIN: chain(app); break;
 	case D9T_A_OPEN_POLL:
 		if (app->sel == D9_NONE)
@@ -543,7 +585,18 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_ZOOM_IN, D9T_A_ZOOM_OUT, D9T_A_PAN_LEFT, D9T_A_GOTO,
 	D9T_A_SEARCH, D9T_A_NONE };
 
+static void *
+init(void)
+{
+	struct d9t_panel *p = malloc(sizeof *p);
+
+	if (p != NULL)
+		d9t_panel_init(p);
+	return p;
+}
+
 const struct d9t_view_ops d9t_view_timeline = {
-	.name = "timeline", .tab = 1, .hints = hints, .draw = draw,
-	.click = click, .key = key, .search = search
+	.name = "timeline", .tab = 1, .hints = hints, .init = init,
+	.free = free, .draw = draw, .click = click, .key = key,
+	.search = search
 };
