@@ -20,7 +20,7 @@ static const char *const libc_names[] = { "__GI_", "__libc_", "__pthread_",
 	"__clone", "start_thread", "__poll", "__epoll", "__futex", "malloc",
 	"free", "mmap", "munmap", "brk", "sbrk", "syscall", "read", "write",
 	"recv", "send", "nanosleep", "clock_nanosleep", "epoll_wait",
-	"pthread_", NULL };
+	"pthread_", "wait4", "waitpid", "waitid", NULL };
 static const char *const alloc_names[] = { "je_", "arena_", "tcache_",
 	"extent_", "large_", "slab_", "jemalloc", "mi_", "_mi_", "mimalloc",
 	"_int_malloc", "_int_free", NULL };

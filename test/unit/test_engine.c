@@ -7,12 +7,16 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "mktrace.h"
 #include "model/analysis.h"
 #include "model/flame.h"
+#include "output/output.h"
+#include "planted.h"
 #include "unit.h"
 
 static const struct d9m_window all = { 0, UINT64_MAX };
@@ -77,6 +81,110 @@ START_TEST(test_two_rates)
 }
 END_TEST
 
+/* One 12 ms poll of each verdict class: its verdict in the analysis,
+ * the JSON and the report. */
+START_TEST(test_verdict_classes)
+{
+	static const char *const kinds[8] = { "cpu", "preempted", "lock",
+	    "sleep", "io", "fault", "blocked", "unknown" };
+	static const char *const lines[8] = {
+	    "cpu: 8 of 8 samples on CPU, hottest in svc::compute",
+	    "preempted: 8 of 8 samples preempted by the kernel (CPU "
+	    "contention), under svc::spin",
+	    "lock: 8 of 8 samples waiting in futex, under "
+	    "hidden_svc::cache::get",
+	    "sleep: 8 of 8 samples sleeping in nanosleep, under svc::backoff",
+	    "io: 8 of 8 samples waiting for I/O in io_schedule, under "
+	    "svc::load_file",
+	    "fault: 8 of 8 samples in a page fault, under svc::touch",
+	    "blocked: 8 of 8 samples off CPU, under svc::reap",
+	    "unknown: no CPU samples in this poll" };
+	struct d9m_analysis_opts o = { all, 20, 0, NULL };
+	struct d9m_analysis a;
+	struct d9o_out out;
+	struct mt t;
+	struct d9m_model *m;
+	char *json = NULL, *rep = NULL, want[128];
+	size_t jl = 0, rl = 0, found = 0;
+
+	mt_planted(&t);
+	m = mt_finish(&t);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	for (size_t i = 0; i < a.nworst; i++) {
+		uint64_t id = m->tasks.id[m->polls.task[a.worst[i].poll]];
+		char txt[400];
+
+		if (id < 101 || id > 108)
+			continue;
+		found++;
+		ck_assert_str_eq(d9m_vclass_name(a.worst[i].verdict.kind),
+		    kinds[id - 101]);
+		d9m_verdict_text(&a.worst[i].verdict, txt, sizeof txt);
+		ck_assert_str_eq(txt, lines[id - 101]);
+	}
+	ck_assert_uint_eq(found, 8);
+	memset(&out, 0, sizeof out);
+	out.m = m;
+	out.a = &a;
+	out.f = open_memstream(&json, &jl);
+	d9o_json(&out);
+	fclose(out.f);
+	/* the JSON is indented: compare without white space */
+	for (char *r = json, *w = json; ; r++)
+		if (*r != ' ' && *r != '\n' && (*w++ = *r) == '\0')
+			break;
+	out.f = open_memstream(&rep, &rl);
+	d9o_report(&out);
+	fclose(out.f);
+	for (int k = 0; k < 8; k++) {
+		snprintf(want, sizeof want, "\"verdict\":{\"kind\":\"%s\","
+		    "\"samples\":%d,\"of\":%d}", kinds[k], k < 7 ? 8 : 0,
+		    k < 7 ? 8 : 0);
+		ck_assert_msg(strstr(json, want) != NULL, "no %s in JSON", want);
+	}
+	/* the report wraps at 80 columns: look for the start of each line */
+	for (int k = 0; k < 8; k++) {
+		snprintf(want, sizeof want, "    %.40s", lines[k]);
+		ck_assert_msg(strstr(rep, want) != NULL, "no '%s' in the report",
+		    want);
+	}
+	free(json);
+	free(rep);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
+/* The planted delays are points of interest, worst first. */
+START_TEST(test_planted_points)
+{
+	struct d9m_analysis_opts o = { all, 10, 0, NULL };
+	struct d9m_analysis a;
+	struct mt t;
+	struct d9m_model *m;
+	const struct d9m_pois *p;
+
+	mt_planted(&t);
+	m = mt_finish(&t);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	p = a.pois;
+	ck_assert_uint_eq(p->total[D9M_POI_SCHED_DELAY], 2);
+	ck_assert_uint_eq(p->v[p->first[D9M_POI_SCHED_DELAY]].dur, 6 * PL_MS);
+	ck_assert_uint_eq(p->v[p->first[D9M_POI_SCHED_DELAY] + 1].dur,
+	    4 * PL_MS);
+	ck_assert_uint_eq(p->v[p->first[D9M_POI_SCHED_DELAY] + 1].start,
+	    PL_DELAY4 - 4 * PL_MS);
+	ck_assert_uint_eq(p->total[D9M_POI_LONG_POLL], 8);
+	ck_assert_uint_eq(p->total[D9M_POI_KERNEL_WAIT], 1);
+	/* lock, sleep, io, fault, blocked polls; not cpu, not preempted */
+	ck_assert_uint_eq(p->total[D9M_POI_OFF_CPU], 5);
+	ck_assert_int_eq(d9m_poi_step(p, D9M_POI_SCHED_DELAY, 0, 1),
+	    (long)p->first[D9M_POI_SCHED_DELAY] + 1);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
 Suite *
 engine_suite(void)
 {
@@ -84,6 +192,8 @@ engine_suite(void)
 	TCase *tc = tcase_create("engine");
 
 	tcase_add_test(tc, test_two_rates);
+	tcase_add_test(tc, test_verdict_classes);
+	tcase_add_test(tc, test_planted_points);
 	suite_add_tcase(s, tc);
 	return s;
 }
