@@ -55,7 +55,7 @@ static const struct step steps[] = {
 	{ "7 report", "7" },
 	{ "1 timeline", "1" },
 	{ "p points of interest", "p" },
-	{ "Enter jump to one", "\n" },
+	{ "Enter jump to one", "jj\n" },
 	{ "n next of its kind", "n" },
 	{ "N previous of its kind", "N" },
 	{ "Enter poll verdict", "\n" },
