@@ -56,6 +56,12 @@
 	X(HOME, NULL, "first line") \
 	X(END, NULL, "last line") \
 	X(FOLD, "fold", "expand or collapse the node") \
+	X(COLLAPSE, NULL, "collapse the node, or go to its parent") \
+	X(INVERT, "invert", \
+	    "flame trees: from the leaf (who calls the hot frame), or back") \
+	X(SCROLL_LEFT, NULL, "scroll long lines left") \
+	X(SCROLL_RIGHT, NULL, "scroll long lines right") \
+	X(SAVE, "save", "save the view, whole, to d9top-VIEW-N.txt here") \
 	X(FILTER_TASK, "task", "flame trees: only the selected poll's task") \
 	X(FILTER_CLEAR, NULL, "clear the task and spawn location filters") \
 	X(BYTES, "bytes/count", "weigh by estimated bytes or by count") \

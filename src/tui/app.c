@@ -200,6 +200,26 @@ d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p)
 	    app->m->workers[app->m->polls.worker[p]].id);
 }
 
+void
+d9t_filters_text(const struct d9t_app *app, char *out, size_t cap)
+{
+	const struct d9m_model *m = app->m;
+	char a[40], b[40], loc[200];
+	int n;
+
+	d9t_fmt_rel(a, sizeof a, app->lo - m->min_ts, 6);
+	d9t_fmt_rel(b, sizeof b, app->hi - m->min_ts, 6);
+	n = snprintf(out, cap, "window %s..%s%s", a, b, app->lo <= m->min_ts &&
+	    app->hi >= m->max_ts ? " (the whole trace)" : "");
+	if (n > 0 && (size_t)n < cap && app->f_task != D9_NONE)
+		n += snprintf(out + n, cap - (size_t)n, ", task %" PRIu64,
+		    d9t_task_id(app, app->f_task));
+	if (n > 0 && (size_t)n < cap && app->f_loc != D9_NONE) {
+		d9t_fmt_loc(app, app->f_loc, loc, sizeof loc);
+		snprintf(out + n, cap - (size_t)n, ", spawned at %s", loc);
+	}
+}
+
 /* ---- prompts ---- */
 
 void
@@ -341,6 +361,10 @@ d9t_list_action(struct d9t_app *app, enum d9t_action a)
 			d9t_msg(app, "no match for '%s'", app->search);
 		break;
 	case D9T_A_OPEN_LINE: open_line(app); break;
+	case D9T_A_SCROLL_LEFT:
+		l->hscroll = l->hscroll > 8 ? l->hscroll - 8 : 0;
+		break;
+	case D9T_A_SCROLL_RIGHT: l->hscroll += 8; break;
 	default: return D9T_UNHANDLED;
 	}
 	return D9T_HANDLED;
@@ -380,6 +404,7 @@ shared_action(struct d9t_app *app, enum d9t_action a)
 		break;
 	case D9T_A_SEARCH: d9t_prompt(app, '/', "search: "); break;
 	case D9T_A_POI: d9t_poi_show(app, -1); break;
+	case D9T_A_SAVE: d9t_save(app); break;
 	case D9T_A_FILTER_TASK: filter_task(app); break;
 	case D9T_A_FILTER_CLEAR:
 		app->f_task = app->f_loc = D9_NONE;

@@ -89,6 +89,7 @@ struct d9t_app {
 	char			 search[120];
 	char			 msg[256];
 	int			 updating;	/* a view shows a stale result */
+	int			 saving;	/* views build whole (d9t_save) */
 };
 
 /* An app for cfg; the model comes later (d9t_app_set_model). */
@@ -170,6 +171,13 @@ void	d9t_poi_jump(struct d9t_app *app, const struct d9m_poi *x);
 void	d9t_poi_show(struct d9t_app *app, int kind);
 /* The tasks view with the line of spawn location loc selected. */
 void	d9t_tasks_show(struct d9t_app *app, uint32_t loc);
+/* "window 0.100s..0.200s, task 55, spawned at x.rs:1:1": what every
+ * figure of the views is filtered by. */
+void	d9t_filters_text(const struct d9t_app *app, char *out, size_t cap);
+/* Write the current view whole to d9top-VIEW-N.txt (save.c). */
+void	d9t_save(struct d9t_app *app);
+/* The flame tree the current view shows, NULL. */
+const struct d9m_flame *d9t_flame_shown(const struct d9t_app *app);
 /* The help view of view v. */
 void	d9t_help_show(struct d9t_app *app, enum d9t_view v);
 

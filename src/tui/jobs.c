@@ -38,6 +38,7 @@ same(const struct d9t_req *a, const struct d9t_req *b)
 {
 	return a->lo == b->lo && a->hi == b->hi && a->task == b->task &&
 	    a->loc == b->loc && a->opt1 == b->opt1 && a->opt2 == b->opt2 &&
+	    a->opt3 == b->opt3 &&
 	    a->worst == b->worst && strcmp(a->text, b->text) == 0;
 }
 
@@ -114,6 +115,7 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 		fq.inpoll = k == D9T_J_OFF && q->opt1;
 		fq.count = k == D9T_J_ALLOC && q->opt1;
 		fq.liveset = k == D9T_J_ALLOC && q->opt2;
+		fq.invert = q->opt3;
 		return d9m_flame_build(j->m, j->r, &fq);
 	}
 }

@@ -26,6 +26,7 @@ struct d9t_req {
 	uint64_t	lo, hi;
 	uint32_t	task, loc;	/* filters, D9_NONE: none */
 	int		opt1, opt2;	/* inpoll / count, liveset */
+	int		opt3;		/* flame trees: inverted */
 	size_t		worst;
 	char		text[128];	/* spans: field filter */
 };

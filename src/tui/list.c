@@ -121,6 +121,16 @@ d9t_list_find(struct d9t_list *l, const char *needle)
 	return -1;
 }
 
+/* s past its first n columns (one per code point). */
+static const char *
+skip_cols(const char *s, size_t n)
+{
+	for (; *s && n > 0; n--)
+		for (s++; (*s & 0xc0) == 0x80; s++)
+			;
+	return s;
+}
+
 void
 d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0, int rows,
     const char *hl)
@@ -141,7 +151,8 @@ d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0, int rows,
 
 		if (hl && *hl && d9_text_contains(ln->text, hl))
 			attr = (attr & ~D9T_A_COLOR) | D9T_C_YELLOW | D9T_A_BOLD;
-		d9t_canvas_put(cv, 0, y0 + r, attr, ln->text);
+		d9t_canvas_put(cv, 0, y0 + r, attr, skip_cols(ln->text,
+		    l->hscroll));
 		if (l->top + (size_t)r == l->sel)
 			d9t_canvas_attr(cv, 0, y0 + r, cv->w, D9T_A_REVERSE);
 	}

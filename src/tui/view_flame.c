@@ -23,6 +23,7 @@ struct flame_view {
 	const void	*seen;		/* the tree root belongs to */
 	int		 inpoll;	/* off-CPU: only inside polls */
 	int		 count, live;	/* allocations: by count, live only */
+	int		 invert;	/* from the leaf */
 };
 
 static void *
@@ -62,6 +63,7 @@ tree(struct d9t_app *app, struct flame_view *v)
 	d9t_req_init(app, &q);
 	q.opt1 = v->f == F_OFF ? v->inpoll : v->f == F_ALLOC ? v->count : 0;
 	q.opt2 = v->f == F_ALLOC ? v->live : 0;
+	q.opt3 = v->invert;
 	t = d9t_jobs_get(app->jobs, (enum d9t_job)(D9T_J_CPU + v->f), &q,
 	    &stale);
 	if (t == NULL) {
@@ -99,6 +101,8 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
 	    "off-CPU samples (context switches)", "sampled allocations" };
 	char extra[256] = "", w[32];
 
+	if (v->invert)
+		strcat(extra, ", inverted: leaf first, callers below (r: back)");
 	if (v->f == F_OFF)
 		strcat(extra, v->inpoll ? ", only inside polls (i: all)" :
 		    ", in and out of polls (i: in polls only)");
@@ -149,23 +153,23 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 	if (stk == NULL)
 		return;
 	stk[n++] = root;
-	while (n > 0 && l->n < 20000) {
+	while (n > 0 && (app->saving || l->n < 20000)) {
 		uint32_t id = stk[--n];
 		const struct d9m_fnode *nd = &t->nodes[id];
 		int depth = (int)(nd->depth - t->nodes[root].depth);
-		char w[32], pre[160];
+		char w[32], pre[640];
 
 		if (nd->w < total / 1000)
 			continue;
 		weight(t, nd->w, w, sizeof w);
 		snprintf(pre, sizeof pre, "%*s%s %5.1f%% %8s  ",
-		    2 * (depth > 30 ? 30 : depth), "", nd->nkids == 0 ? " " :
+		    2 * (depth < 280 ? depth : 280), "", nd->nkids == 0 ? " " :
 		    nd->open ? (app->utf8 ? "\xe2\x96\xbe" : "-") :
 		    (app->utf8 ? "\xe2\x96\xb8" : "+"), 100.0 * nd->w / total, w);
 		d9t_list_set_target(d9t_list_add_safe(l, depth == 0 ?
 		    D9T_A_BOLD : 0, pre, d9m_flame_name(t, id)), D9T_T_NODE, id,
 		    0);
-		if (!nd->open)
+		if (!nd->open && !app->saving)
 			continue;
 		for (uint32_t k = nd->nkids; k-- > 0; )
 			stk[n++] = t->kids[nd->kid0 + k];
@@ -185,6 +189,31 @@ node_at(struct d9t_app *app, const struct d9m_flame *t)
 	return l->v[l->sel].a;
 }
 
+/* Select the line of node id (when it is listed). */
+static void
+select_node(struct d9t_app *app, uint32_t id)
+{
+	struct d9t_list *l = &app->lists[app->view];
+
+	for (size_t i = 0; id != D9_NONE && i < l->n; i++)
+		if (l->v[i].target == D9T_T_NODE && l->v[i].a == id)
+			l->sel = i;
+}
+
+/* What Enter on a frame tells: where it is in the source, at which
+ * depth, and every filter the tree was built with. */
+static void
+frame_msg(struct d9t_app *app, const struct d9m_flame *t, uint32_t node)
+{
+	char where[300], filters[400];
+
+	d9m_flame_where(t, node, where, sizeof where);
+	d9t_filters_text(app, filters, sizeof filters);
+	d9t_msg(app, "%.80s at %s, depth %" PRIu32 "; %s (q: zoom out)",
+	    d9m_flame_name(t, node), where[0] ? where : "(no source line)",
+	    t->nodes[node].depth, filters);
+}
+
 static enum d9t_handled
 key(struct d9t_app *app, void *st, enum d9t_action a)
 {
@@ -193,6 +222,21 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 	uint32_t node = node_at(app, t);
 
 	switch (a) {
+	case D9T_A_INVERT:
+		v->invert = !v->invert;
+		v->root = 0;
+		app->lists[app->view].sel = 0;
+		d9t_msg(app, v->invert ? "inverted: each frame's children are "
+		    "its callers" : "from the root");
+		break;
+	case D9T_A_COLLAPSE:
+		if (node == D9_NONE)
+			return D9T_HANDLED;
+		if (t->nodes[node].open && t->nodes[node].nkids > 0)
+			t->nodes[node].open = 0;
+		else
+			select_node(app, t->nodes[node].parent);
+		break;
 	case D9T_A_BYTES: v->count = !v->count; break;
 	case D9T_A_LIVESET: v->live = !v->live; break;
 	case D9T_A_INPOLL: v->inpoll = !v->inpoll; break;
@@ -207,12 +251,16 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 		t->nodes[node].open = !t->nodes[node].open;
 		break;
 	case D9T_A_OPEN_LINE:
-		if (node == D9_NONE || t->nodes[node].nkids == 0)
+		if (node == D9_NONE)
 			return D9T_HANDLED;
+		if (t->nodes[node].nkids == 0) {
+			frame_msg(app, t, node);
+			return D9T_HANDLED;
+		}
 		v->root = node;
 		t->nodes[node].open = 1;
 		app->lists[app->view].sel = 0;
-		d9t_msg(app, "zoomed in (q or Esc zooms out)");
+		frame_msg(app, t, node);
 		break;
 	default:
 		return D9T_UNHANDLED;
@@ -263,9 +311,9 @@ swap(struct d9t_app *app, void *st, const struct d9m_model *old,
 }
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
-	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_SEARCH, D9T_A_SEARCH_NEXT,
-	D9T_A_FILTER_TASK, D9T_A_BYTES, D9T_A_LIVESET, D9T_A_INPOLL,
-	D9T_A_NONE };
+	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_INVERT, D9T_A_SEARCH,
+	D9T_A_SEARCH_NEXT, D9T_A_SAVE, D9T_A_FILTER_TASK, D9T_A_BYTES,
+	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_NONE };
 
 #define FLAME_VIEW(nm, n, make) { .name = nm, .tab = n, .hints = hints, \
 	.init = make, .free = free, .build = build, .key = key, \
@@ -276,3 +324,12 @@ const struct d9t_view_ops d9t_view_offcpu = FLAME_VIEW("off-cpu", 4,
     init_off);
 const struct d9t_view_ops d9t_view_alloc = FLAME_VIEW("alloc", 5,
     init_alloc);
+
+const struct d9m_flame *
+d9t_flame_shown(const struct d9t_app *app)
+{
+	const struct flame_view *v = app->view >= D9T_V_CPU &&
+	    app->view <= D9T_V_ALLOC ? app->vstate[app->view] : NULL;
+
+	return v != NULL ? v->seen : NULL;
+}

@@ -19,10 +19,66 @@
 #include "model/spanset.h"
 #include "tui/timeaxis.h"
 
+#define FOLD_AT		30	/* longer stacks show their ends */
+#define FOLD_LEAF	12	/* frames kept at the leaf end */
+#define FOLD_ROOT	8	/* and at the root end */
+#define MAX_FRAMES	512
+
+struct detail_view {
+	uint32_t	poll;		/* the poll shown, D9_NONE */
+	uint64_t	open[2];	/* per kind, unfolded stack groups */
+};
+
+/* One frame line: its name, then where it is in the source. */
 static void
-stacks(struct d9t_app *app, struct d9t_list *l, uint32_t p, int off)
+frame_line(struct d9t_list *l, const struct d9m_frame *f, int leaf)
+{
+	char loc[300] = "", name[900];
+
+	if (f->file && *f->file)
+		snprintf(loc, sizeof loc, "  %s:%" PRIu32, f->file, f->line);
+	snprintf(name, sizeof name, "%s%s", d9m_frame_name(f), loc);
+	d9t_list_set_target(d9t_list_add_safe(l, leaf ? D9T_A_BOLD : 0,
+	    leaf ? "    leaf " : "         ", name), D9T_T_FRAME, 0, 0);
+}
+
+/* The frames of stack group k (of kind off): whole, or its two ends and
+ * a line Enter unfolds (or folds again). */
+static void
+frames(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
+    const struct d9m_stack_group *g, int off, size_t k)
+{
+	struct d9m_frame *fr = malloc(MAX_FRAMES * sizeof *fr);
+	size_t nf;
+	int open = app->saving || (k < 64 && (v->open[off] >> k & 1));
+
+	if (fr == NULL)
+		return;
+	nf = d9m_stack_frames(app->m, app->cfg->resolver, g->seg, g->stack,
+	    fr, MAX_FRAMES);
+	for (size_t f = 0; f < nf; f++) {
+		if (!open && nf > FOLD_AT && f == FOLD_LEAF) {
+			d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN,
+			    "         ... %zu more frames (Enter: show them)",
+			    nf - FOLD_LEAF - FOLD_ROOT), D9T_T_EXPAND,
+			    (uint32_t)(off << 16 | (int)k), 0);
+			f = nf - FOLD_ROOT;
+		}
+		frame_line(l, &fr[f], f == 0);
+	}
+	if (open && !app->saving && nf > FOLD_AT)
+		d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN,
+		    "         (%zu frames; Enter: fold)", nf), D9T_T_EXPAND,
+		    (uint32_t)(off << 16 | (int)k), 0);
+	free(fr);
+}
+
+static void
+stacks(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
+    int off)
 {
 	const struct d9m_model *m = app->m;
+	uint32_t p = v->poll;
 	size_t i = d9t_lower(m->cpu.ts, m->cpu.n, m->polls.start[p]), n = 0;
 	uint32_t *rows = NULL;
 	struct d9m_stack_group *g = NULL;
@@ -46,33 +102,10 @@ stacks(struct d9t_app *app, struct d9t_list *l, uint32_t p, int off)
 	    "sample%s", off ? "Off-CPU" : "On-CPU", n, n == 1 ? "" : "s");
 	if (n > 0 && d9m_group_stacks(m, app->cfg->resolver, rows, n, &g,
 	    &ng) == 0) {
-		for (size_t k = 0; k < ng && k < 20; k++) {
-			struct d9m_frame fr[64];
-			size_t nf = d9m_stack_frames(m, app->cfg->resolver,
-			    g[k].seg, g[k].stack, fr, 64);
-
+		for (size_t k = 0; k < ng; k++) {
 			d9t_list_add(l, D9T_C_CYAN, "  %zu x (%.0f%%)", g[k].count,
 			    100.0 * (double)g[k].count / (double)n);
-			for (size_t f = 0; f < nf && f < 24; f++) {
-				char pre[32], loc[160] = "";
-
-				if (fr[f].file && *fr[f].file)
-					snprintf(loc, sizeof loc, "  %s:%" PRIu32,
-					    fr[f].file, fr[f].line);
-				snprintf(pre, sizeof pre, "    %s", f == 0 ?
-				    "leaf " : "     ");
-				{
-					char name[600];
-
-					snprintf(name, sizeof name, "%s%s",
-					    d9m_frame_name(&fr[f]), loc);
-					d9t_list_add_safe(l, f == 0 ? D9T_A_BOLD :
-					    0, pre, name);
-				}
-			}
-			if (nf > 24)
-				d9t_list_add(l, D9T_A_DIM, "          ... %zu more "
-				    "frames", nf - 24);
+			frames(app, l, v, &g[k], off, k);
 		}
 		free(g);
 	}
@@ -112,10 +145,6 @@ spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
 	d9m_spanset_free(&s);
 }
 
-struct detail_view {
-	uint32_t	poll;		/* the poll shown, D9_NONE */
-};
-
 struct chain_view {
 	struct d9m_hop	hops[D9M_CHAIN_MAX];
 	size_t		n;
@@ -124,7 +153,7 @@ struct chain_view {
 static void *
 detail_init(void)
 {
-	struct detail_view *v = malloc(sizeof *v);
+	struct detail_view *v = calloc(1, sizeof *v);
 
 	if (v != NULL)
 		v->poll = D9_NONE;
@@ -143,6 +172,7 @@ d9t_poll_show(struct d9t_app *app, uint32_t p)
 	struct detail_view *v = app->vstate[D9T_V_DETAIL];
 
 	v->poll = p;
+	v->open[0] = v->open[1] = 0;
 	d9t_push_view(app, D9T_V_DETAIL);
 }
 
@@ -244,9 +274,9 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 		}
 	}
 	d9t_list_add(l, 0, "%s", "");
-	stacks(app, l, p, 0);
+	stacks(app, l, st, 0);
 	d9t_list_add(l, 0, "%s", "");
-	stacks(app, l, p, 1);
+	stacks(app, l, st, 1);
 	d9t_list_add(l, 0, "%s", "");
 	spans_in(app, l, p);
 }
@@ -307,8 +337,24 @@ chain_build(struct d9t_app *app, void *st, struct d9t_list *l)
 static enum d9t_handled
 detail_key(struct d9t_app *app, void *st, enum d9t_action a)
 {
-	const struct detail_view *v = st;
+	struct detail_view *v = st;
+	struct d9t_list *l = &app->lists[app->view];
+	const struct d9t_line *ln = l->sel < l->n ? &l->v[l->sel] : NULL;
 
+	if (a == D9T_A_OPEN_LINE && ln != NULL &&
+	    ln->target == D9T_T_EXPAND && (ln->a & 0xffff) < 64) {
+		v->open[ln->a >> 16 & 1] ^= 1ull << (ln->a & 0xffff);
+		d9t_app_dirty(app);
+		return D9T_HANDLED;
+	}
+	if (a == D9T_A_OPEN_LINE && ln != NULL && ln->target == D9T_T_FRAME) {
+		char filters[400];
+
+		d9t_filters_text(app, filters, sizeof filters);
+		d9t_msg(app, "%.160s; %s", ln->text + strspn(ln->text, " "),
+		    filters);
+		return D9T_HANDLED;
+	}
 	if (a != D9T_A_CHAIN)
 		return D9T_UNHANDLED;
 	if (v->poll == D9_NONE || app->m->polls.task[v->poll] == D9_NONE)

@@ -12,6 +12,7 @@
 
 #include "fixture.h"
 #include "model/wake.h"
+#include "output/output.h"
 #include "planted.h"
 
 static const char *const traces[] = { "demo-2026-06.bin.gz",
@@ -59,6 +60,20 @@ START_TEST(chain_browser_equals_cli)
 	fx_close(&f);
 }
 END_TEST
+
+/* The flame tree the current view shows. */
+static const struct d9m_flame *
+tree_of(struct fx *f)
+{
+	return d9t_flame_shown(&f->app);
+}
+
+static uint32_t
+first_child(const struct d9m_flame *t, uint32_t node)
+{
+	ck_assert_uint_gt(t->nodes[node].nkids, 0);
+	return t->kids[t->nodes[node].kid0];
+}
 
 /* The planted trace in a temporary file (removed by the caller). */
 static char *
@@ -198,6 +213,73 @@ START_TEST(verdict_and_points)
 }
 END_TEST
 
+/* The deep stack: one folded line of 70 frames, count 20; the saved
+ * poll detail holds the 70 frames once with its 20 samples; the
+ * inverted CPU tree starts at the leaf. */
+START_TEST(deep_stack_whole)
+{
+	struct mt t;
+	char *p, *buf = NULL, line[64], cwd[4096], dir[] = "/tmp/d9saveXXXXXX";
+	size_t len = 0, frames = 0;
+	struct d9o_out o;
+	struct d9m_window all = { 0, UINT64_MAX };
+	struct fx f;
+	FILE *in;
+
+	mt_deep(&t);
+	p = mt_write(&t);
+	tg_free(&t.tg);
+	fx_open(&f, p, 120, 40, 1);
+	/* --folded cpu */
+	memset(&o, 0, sizeof o);
+	o.m = f.app.m;
+	o.f = open_memstream(&buf, &len);
+	ck_assert_int_eq(d9o_folded(&o, "cpu", &all), 0);
+	fclose(o.f);
+	ck_assert_ptr_null(strchr(buf, '\n') + 1 < buf + len ?
+	    strchr(strchr(buf, '\n') + 1, '\n') : NULL);
+	for (char *c = buf; *c; c++)
+		frames += *c == ';';
+	ck_assert_uint_eq(frames + 1, PL_DEEP);
+	ck_assert_ptr_nonnull(strstr(buf, ";deep::leaf 20\n"));
+	ck_assert(strncmp(buf, "deep::level_69;", 15) == 0);
+	free(buf);
+	/* the poll detail, saved whole */
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(chdir(dir), 0);
+	fx_keys(&f, "w\n");
+	ck_screen_has(&f, "more frames (Enter: show them)");
+	fx_keys(&f, "s");
+	ck_screen_has(&f, "saved ");
+	ck_screen_has(&f, "d9top-poll-1.txt");
+	in = fopen("d9top-poll-1.txt", "r");
+	ck_assert_ptr_nonnull(in);
+	frames = 0;
+	while (fgets(line, sizeof line, in)) {
+		frames += strstr(line, "deep::") != NULL &&
+		    strncmp(line, "verdict:", 8) != 0;
+		if (strstr(line, "20 x (100%)"))
+			frames += 1000;
+	}
+	fclose(in);
+	ck_assert_uint_eq(frames, 1000 + PL_DEEP);
+	unlink("d9top-poll-1.txt");
+	ck_assert_int_eq(chdir(cwd), 0);
+	rmdir(dir);
+	/* the inverted CPU tree: the leaf under the root */
+	fx_keys(&f, "3r");
+	ck_screen_has(&f, "inverted");
+	ck_assert_str_eq(d9m_flame_name(tree_of(&f), first_child(tree_of(&f),
+	    0)), "deep::leaf");
+	ck_assert_str_eq(d9m_flame_name(tree_of(&f), first_child(tree_of(&f),
+	    first_child(tree_of(&f), 0))), "deep::level_1");
+	fx_close(&f);
+	unlink(p);
+	free(p);
+}
+END_TEST
+
 Suite *
 suite_engine(void)
 {
@@ -208,6 +290,7 @@ suite_engine(void)
 	tcase_add_loop_test(tc, chain_browser_equals_cli, 0, 3);
 	tcase_add_loop_test(tc, flags_open_their_evidence, 0, 4);
 	tcase_add_test(tc, verdict_and_points);
+	tcase_add_test(tc, deep_stack_whole);
 	suite_add_tcase(s, tc);
 	return s;
 }

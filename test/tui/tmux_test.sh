@@ -261,6 +261,19 @@ if [ -n "$mkplanted" ]; then
 		expect "red flags $1x$2" "RED FLAGS"
 	done
 	rm -f "$pl"
+	echo "# a 70-frame stack: inverted CPU tree, from the leaf"
+	pl=$(mktemp /tmp/d9deep-XXXXXX)
+	"$mkplanted" --deep "$pl"
+	start 160 48 "$prog" "$pl"
+	expect "deep loaded" "1 timeline"
+	keys 3
+	expect "cpu tree" "20, weight 20"
+	keys r
+	expect "inverted tree" "inverted: leaf first"
+	expect "leaf under the root" "100.0%       20  deep::leaf"
+	keys j j Enter
+	expect "frame's source line" "deep::leaf at src/lib.rs:42"
+	rm -f "$pl"
 fi
 
 echo "# nothing readable"

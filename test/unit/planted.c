@@ -1,5 +1,6 @@
 /* planted.c: see planted.h. Events are written in time order. */
 #include <stddef.h>
+#include <stdio.h>
 
 #include "base/wire.h"
 #include "planted.h"
@@ -121,4 +122,29 @@ mt_planted(struct mt *t)
 	mt_poll_start(t, PL_DELAY6, 0, 121, "svc/src/delay.rs:6:1");
 	mt_poll_end(t, PL_DELAY6 + 100000, 0);
 	mt_park(t, 500 * PL_MS, 0, 60 * PL_MS, 11);
+}
+
+void
+mt_deep(struct mt *t)
+{
+	uint64_t f[PL_DEEP];
+	char name[32];
+
+	mt_begin(t);
+	for (int i = 0; i < PL_DEEP; i++) {
+		f[i] = 0x400000 + 0x40 * (uint64_t)i;
+		snprintf(name, sizeof name, i ? "deep::level_%d" : "deep::leaf",
+		    i);
+		mt_symbol(t, f[i], name, 0);
+	}
+	mt_symbol(t, 0x400008, "deep::leaf", 0);	/* its second address */
+	mt_spawn(t, PL_MS, 7, "deep/src/main.rs:1:1");
+	mt_unpark(t, 2 * PL_MS, 0, 0, 11, 0);
+	mt_poll_start(t, 5 * PL_MS, 0, 7, "deep/src/main.rs:1:1");
+	for (uint64_t i = 0; i < 20; i++) {
+		f[0] = i % 2 ? 0x400008 : 0x400000;
+		mt_cpu(t, 6 * PL_MS + i * 500000, 11, D9_SOURCE_CPU, PL_DEEP, f);
+	}
+	mt_poll_end(t, 25 * PL_MS, 0);
+	mt_park(t, 30 * PL_MS, 0, 20 * PL_MS, 11);
 }

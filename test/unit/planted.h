@@ -25,4 +25,10 @@
  * 6 blocked, 7 none) is task 101 + k at PL_T0 + k * PL_GAP. */
 void	mt_planted(struct mt *t);
 
+/* A 20 ms poll of task 7 on worker 0 with 20 on-CPU samples of one
+ * 70-frame stack, half of them at a second address of the leaf function
+ * deep::leaf (the frames above it are deep::level_1 .. deep::level_69). */
+#define PL_DEEP		70
+void	mt_deep(struct mt *t);
+
 #endif
