@@ -71,6 +71,7 @@ copy_tables(struct d9m_model *dst, const struct d9m_model *src)
 		if (d9m_tab_copy(td[i].tab, ts[i].tab, td[i].desc) < 0)
 			return -1;
 	dst->meta.legacy_wall = src->meta.legacy_wall;
+	dst->segs.copies = src->segs.copies;
 	return 0;
 }
 

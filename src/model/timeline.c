@@ -10,6 +10,7 @@
 #include "base/wire.h"
 #include "model/analysis.h"
 #include "model/frames.h"
+#include "model/loss.h"
 #include "model/table.h"
 #include "model/tables.h"
 #include "model/timeline.h"
@@ -533,7 +534,8 @@ d9m_model_finish(struct d9m_model *m)
 		    off[w + 1] - off[w]) < 0)
 			goto out;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
-	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0)
+	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
+	    d9m_loss_derive(m) < 0)
 		goto out;
 	name_runtimes(m);
 	m->finished = 1;

@@ -22,6 +22,8 @@ struct fx {
 
 /* Load $D9_TRACES/name into a w x h app (utf8: UTF-8 glyphs). */
 void	fx_open(struct fx *f, const char *name, int w, int h, int utf8);
+/* The same for any path (it must outlive the fixture). */
+void	fx_open_path(struct fx *f, const char *path, int w, int h, int utf8);
 void	fx_close(struct fx *f);
 /* Feed keys: plain characters, "\n" for Enter, "\033" for Esc; then
  * render and return the screen. */
