@@ -10,7 +10,9 @@
  * deltas instead: they are summed per boot, and a boot that has both
  * (libd9rec writes both) counts the larger. A segment is incomplete when
  * its input was cut short or its latest metadata says
- * segment.complete=false.
+ * segment.complete=false (libd9rec says so until it seals a segment),
+ * except, when following, a segment whose .active file is still being
+ * written.
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -84,6 +86,25 @@ per_segment(const struct d9m_model *m, struct segloss *sl)
 	}
 }
 
+/* Whether segment s is marked incomplete. */
+static int
+incomplete(const struct d9m_model *m, const struct segloss *sl, size_t s,
+    uint32_t no)
+{
+	const char *in;
+	size_t n;
+
+	if (m->segs.cut[s])
+		return 1;
+	if (no == D9_NONE || sl[s].complete != no)
+		return 0;
+	if (!m->following || m->segs.input[s] == D9_NONE)
+		return 1;
+	in = d9m_str(m, m->segs.input[s]);
+	n = strlen(in);
+	return !(n >= 7 && strcmp(in + n - 7, ".active") == 0);
+}
+
 static uint64_t
 max64(uint64_t a, uint64_t b)
 {
@@ -121,8 +142,7 @@ d9m_loss_derive(struct d9m_model *m)
 	/* segments grouped by boot (no boot_id: one group of their own) */
 	for (size_t s = 0; s < n; s++) {
 		order[s] = (uint64_t)sl[s].boot << 32 | s;
-		l->incomplete += m->segs.cut[s] ||
-		    (no != D9_NONE && sl[s].complete == no);
+		l->incomplete += (uint64_t)incomplete(m, sl, s, no);
 	}
 	if (d9m_sort_u64(order, n) < 0) {
 		free(sl);

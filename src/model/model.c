@@ -72,6 +72,7 @@ copy_tables(struct d9m_model *dst, const struct d9m_model *src)
 			return -1;
 	dst->meta.legacy_wall = src->meta.legacy_wall;
 	dst->segs.copies = src->segs.copies;
+	dst->following = src->following;
 	return 0;
 }
 
@@ -181,6 +182,7 @@ d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
 {
 	struct load_note ln = { m, NULL, NULL };
 
+	m->following = 1;
 	return feed(m, NULL, 0, f, progress, &ln, stats);
 }
 

@@ -326,6 +326,8 @@ struct d9m_model {
 	uint64_t	 min_ts, max_ts;	/* over runtime events */
 	uint64_t	 rt_events;		/* polls, parks, unparks, queue, wakes */
 	struct d9m_loss	 loss;
+	int		 following;	/* read by d9m_model_follow: its .active
+					 * inputs are segments still written */
 	int		 finished;
 
 	struct d9m_builder *builder;	/* while loading */

@@ -3,15 +3,18 @@
  * counters count since the recorder started: per boot_id the latest
  * value, summed over boots, never over segments; overflow events are
  * deltas; segment.complete=false and a file cut short make a segment
- * incomplete; a copy of a segment is read once. Any loss raises the
+ * incomplete (not a segment followed while it is written); a copy of a
+ * segment is read once. Any loss raises the
  * events-lost red flag; a clean trace has zeros and no flag.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "mktrace.h"
+#include "parse/follow.h"
 #include "model/analysis.h"
 #include "model/loss.h"
 #include "unit.h"
@@ -132,6 +135,41 @@ START_TEST(test_incomplete_segments)
 }
 END_TEST
 
+/* A segment still being written says segment.complete=false: told when
+ * read as it is, not while following it. */
+START_TEST(test_live_segment_followed)
+{
+	char dir[] = "/tmp/d9unit-live-XXXXXX", path[64], *tmp;
+	const char *paths[] = { dir };
+	struct d9p_read_stats st;
+	struct d9p_follow *f;
+	struct d9m_model *m;
+	struct mt t;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	mt_begin(&t);
+	mt_poll_start(&t, 1000, 0, 1, "a.rs:1:1");
+	mt_meta(&t, "segment.complete", "false");
+	tmp = mt_write(&t);
+	tg_free(&t.tg);
+	snprintf(path, sizeof path, "%s/trace.0.bin.active", dir);
+	ck_assert_int_eq(rename(tmp, path), 0);
+	free(tmp);
+	m = mt_load(paths, 1);
+	ck_assert_uint_eq(m->loss.incomplete, 1);
+	d9m_model_free(&m);
+	ck_assert_ptr_nonnull(m = d9m_model_new());
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	ck_assert_int_eq(d9m_model_follow(m, f, NULL, &st), 0);
+	ck_assert_int_eq(d9m_model_finish(m), 0);
+	ck_assert_uint_eq(m->loss.incomplete, 0);
+	d9p_follow_free(&f);
+	d9m_model_free(&m);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_copies_read_once)
 {
 	char *p[2];
@@ -191,6 +229,7 @@ loss_suite(void)
 
 	tcase_add_test(tc, test_counters_per_boot);
 	tcase_add_test(tc, test_incomplete_segments);
+	tcase_add_test(tc, test_live_segment_followed);
 	tcase_add_test(tc, test_copies_read_once);
 	tcase_add_test(tc, test_nothing_lost);
 	suite_add_tcase(s, tc);
