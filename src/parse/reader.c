@@ -81,6 +81,8 @@ path_cmp(const void *a, const void *b)
 struct entry {
 	char		*path;		/* NULL: stdin */
 	int		 in_dir;
+	int		 regular;	/* a regular file (not a pipe: its
+					 * bytes can be read twice) */
 	int		 copy;		/* not read: a copy of another entry */
 };
 
@@ -128,7 +130,7 @@ reached(struct walk *wk, const struct stat *sb)
 }
 
 static int
-push(struct walk *wk, const char *path, int in_dir)
+push(struct walk *wk, const char *path, int in_dir, int regular)
 {
 	struct entry *e;
 
@@ -139,6 +141,7 @@ push(struct walk *wk, const char *path, int in_dir)
 	if (path != NULL && (e->path = strdup(path)) == NULL)
 		return -1;
 	e->in_dir = in_dir;
+	e->regular = regular;
 	wk->n++;
 	return 0;
 }
@@ -200,7 +203,7 @@ walk_path(struct walk *wk, const char *path, int in_dir, int depth)
 	int r;
 
 	if (strcmp(path, "-") == 0)
-		return push(wk, NULL, 0);
+		return push(wk, NULL, 0, 0);
 	if (depth > 32) {
 		d9p_note(wk->o, "%s: directories nested too deep, skipped",
 		    path);
@@ -225,7 +228,7 @@ walk_path(struct walk *wk, const char *path, int in_dir, int depth)
 	}
 	if (S_ISDIR(sb.st_mode))
 		return walk_dir(wk, path, depth);
-	return push(wk, path, in_dir);
+	return push(wk, path, in_dir, S_ISREG(sb.st_mode));
 }
 
 static int
@@ -335,7 +338,8 @@ d9p_walk(const char *const *paths, size_t npaths, d9p_visit visit, void *ctx,
  * Mark every file that holds a segment another file holds too, but for
  * the one with the most decoded bytes (the first of equals): a sealed
  * file holds all of its .active prefix, a processed .gz adds the symbol
- * table. Files that are not traces have no identity and are all read.
+ * table. Files that are not traces have no identity and are all read;
+ * pipes and devices are not looked at before they are read.
  */
 static int
 find_copies(struct walk *wk)
@@ -358,7 +362,7 @@ find_copies(struct walk *wk)
 		if (pr != NULL && atomic_load(&pr->cancel))
 			break;
 		size[i] = -2;		/* not known yet */
-		if (e->path == NULL || d9p_segid_of(e->path, &id) < 0)
+		if (!e->regular || d9p_segid_of(e->path, &id) < 0)
 			continue;
 		k = d9_intern(&ids, &id, offsetof(struct d9p_segid, boot) +
 		    strlen(id.boot));

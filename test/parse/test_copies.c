@@ -6,7 +6,8 @@
  * .gz, an .active prefix of a sealed file) the fullest is read and the
  * others are counted and noted; the same first batch under another
  * boot_id is another segment. A file sealed while the reader runs is
- * read under its new name, and an input cut short is told to the sink.
+ * read under its new name, a pipe is read once, and an input cut short
+ * is told to the sink.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -280,6 +281,32 @@ START_TEST(sealed_while_reading)
 }
 END_TEST
 
+/* A pipe given by path (a shell's <(...)) is not looked at before it is
+ * read: its bytes come once. */
+START_TEST(pipe_read_once)
+{
+	struct tg_pipe tp;
+	char path[64];
+	const char *paths[] = { path };
+	struct tg t;
+	struct rec r;
+	int fd;
+
+	tg_init(&t);
+	tg_batch_e(&t, 3, 0);
+	fd = tg_pipe_start(&tp, t.p, t.n, 7);
+	snprintf(path, sizeof path, "/dev/fd/%d", fd);
+	rec_init(&r);
+	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
+	tg_pipe_join(&tp);
+	close(fd);
+	ck_assert_uint_eq(r.st.events, 3);
+	ck_assert_str_eq(rec_notes(&r), "");
+	rec_free(&r);
+	tg_free(&t);
+}
+END_TEST
+
 START_TEST(cut_short_is_told)
 {
 	struct tg t, gz;
@@ -312,6 +339,7 @@ suite_copies(void)
 	tcase_add_test(tc, files_reached_twice);
 	tcase_add_test(tc, copies_of_a_segment);
 	tcase_add_test(tc, sealed_while_reading);
+	tcase_add_test(tc, pipe_read_once);
 	tcase_add_test(tc, cut_short_is_told);
 	suite_add_tcase(s, tc);
 	return s;
