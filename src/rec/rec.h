@@ -177,6 +177,7 @@ struct d9rec_writer {
 	int		 seg_data;	/* data batches written */
 	uint64_t	 seg_batches;	/* how many */
 	uint64_t	 counters_ns;	/* loss counters last put in the metadata */
+	uint64_t	 loss_sealed;	/* their sum in the last sealed segment */
 	struct addrset	 addrs;
 	uint64_t	 total_sealed;	/* bytes of sealed segments on disk */
 	void		*symcache;
@@ -263,7 +264,7 @@ int	 d9rec_seg_open(struct d9rec_writer *w);
 void	 d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data);
 void	 d9rec_seg_seal(struct d9rec_writer *w, int final);
 void	 d9rec_seg_meta(struct d9rec_writer *w);
-void	 d9rec_seg_counters(struct d9rec_writer *w);	/* into the metadata */
+uint64_t d9rec_seg_counters(struct d9rec_writer *w);	/* into the metadata */
 void	*d9rec_compress_main(void *arg);
 int	 d9rec_compress_file(struct d9rec_writer *w, uint32_t index);
 

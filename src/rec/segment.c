@@ -211,15 +211,16 @@ d9rec_seg_scan(struct d9rec_writer *w)
 }
 
 /* Drop counters into the metadata, so the trace tells what it lacks
- * (d9top, ANALYSIS 19: counts since the writer started). */
-void
+ * (d9top, ANALYSIS 19: counts since the writer started). Returns their
+ * sum. */
+uint64_t
 d9rec_seg_counters(struct d9rec_writer *w)
 {
 	static const char *const keys[] = { "d9rec.dropped_events",
 	    "d9rec.write_errors", "d9rec.lost_batches", "d9rec.cpu_lost",
 	    "d9rec.alloc_dropped", "d9rec.free_dropped" };
 	struct d9rec_stats st;
-	uint64_t v[6];
+	uint64_t v[6], sum = 0;
 	char buf[32];
 
 	d9rec_stats(w, &st);
@@ -232,7 +233,19 @@ d9rec_seg_counters(struct d9rec_writer *w)
 	for (size_t i = 0; i < 6; i++) {
 		snprintf(buf, sizeof buf, "%" PRIu64, v[i]);
 		d9rec_set_meta(w, keys[i], buf);
+		sum += v[i];
 	}
+	return sum;
+}
+
+static uint64_t
+loss_sum(struct d9rec_writer *w)
+{
+	struct d9rec_stats st;
+
+	d9rec_stats(w, &st);
+	return st.dropped + st.write_errors + st.lost_batches + st.cpu_lost +
+	    st.alloc_dropped + st.free_dropped;
 }
 
 /* ClockSyncEvent: realtime read between two monotonic reads. */
@@ -343,10 +356,11 @@ retention(struct d9rec_writer *w)
 }
 
 /* The active file, closed, becomes trace.N.bin (queued for the
- * compressor); the next segment is N + 1. When the file is gone (its
- * directory was removed) its batches are lost. */
+ * compressor); the next segment is N + 1. written: the sum of the loss
+ * counters its metadata holds, UINT64_MAX when they did not fit. When
+ * the file is gone (its directory was removed) its batches are lost. */
 static void
-seal_file(struct d9rec_writer *w)
+seal_file(struct d9rec_writer *w, uint64_t written)
 {
 	char from[64], to[64];
 
@@ -356,6 +370,8 @@ seal_file(struct d9rec_writer *w)
 	if (renameat(w->dirfd, from, w->dirfd, to) == 0) {
 		atomic_fetch_add(&w->segments, 1);
 		queue_compress(w, w->index);
+		if (written != UINT64_MAX)
+			w->loss_sealed = written;
 	} else if (errno == ENOENT)
 		atomic_fetch_add(&w->lost_batches, w->seg_batches);
 	w->index++;
@@ -363,18 +379,20 @@ seal_file(struct d9rec_writer *w)
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* Close the active file: a segment with data is sealed, one with
- * nothing but framing is deleted. */
+/* Close the active file: a segment with data is sealed, and so is one
+ * whose metadata holds loss counters no sealed segment has yet (written:
+ * their sum, see seal_file); one with nothing else is deleted. */
 static void
-seg_close(struct d9rec_writer *w)
+seg_close(struct d9rec_writer *w, uint64_t written)
 {
 	char name[64];
 
 	close(w->fd);
 	w->fd = -1;
 	w->seg_bytes = 0;
-	if (w->seg_data) {
-		seal_file(w);
+	if (w->seg_data || (written != UINT64_MAX &&
+	    written != w->loss_sealed)) {
+		seal_file(w, written);
 		return;
 	}
 	seg_name(name, sizeof name, w->index, ".active");
@@ -411,18 +429,23 @@ static void
 seg_cut(struct d9rec_writer *w, uint64_t off)
 {
 	struct enc *e = &w->enc;
+	uint64_t written = UINT64_MAX;
 
-	(void)!ftruncate(w->fd, (off_t)off);
-	if (w->seg_data) {
-		d9rec_set_meta(w, "segment.complete", "false");
-		d9rec_seg_counters(w);
-		meta_batch(w, e);
-		if (e->oom || write_all(w->fd, e->p, e->n) < 0)
-			(void)!ftruncate(w->fd, (off_t)off);
-		d9rec_enc_clear(e);
-	}
 	atomic_store(&w->suspended, 1);
-	seg_close(w);
+	if (!w->seg_data) {
+		seg_close(w, written);	/* a start that found no room */
+		return;
+	}
+	(void)!ftruncate(w->fd, (off_t)off);
+	d9rec_set_meta(w, "segment.complete", "false");
+	written = d9rec_seg_counters(w);
+	meta_batch(w, e);
+	if (e->oom || write_all(w->fd, e->p, e->n) < 0) {
+		(void)!ftruncate(w->fd, (off_t)off);
+		written = UINT64_MAX;
+	}
+	d9rec_enc_clear(e);
+	seg_close(w, written);
 }
 
 void
@@ -508,25 +531,30 @@ d9rec_seg_open(struct d9rec_writer *w)
 	return 0;
 }
 
+/* A segment without data is deleted, unless its metadata is the first
+ * to hold the loss counters as they are now. */
 void
 d9rec_seg_seal(struct d9rec_writer *w, int final)
 {
+	uint64_t written;
+
 	(void)final;
 	if (w->fd < 0)
 		return;
-	if (w->seg_data) {
-		d9rec_set_meta(w, "segment.complete", "true");
-		d9rec_seg_counters(w);
-		d9rec_seg_meta(w);
-		d9rec_enc_clear(&w->enc);
-		if (w->fd >= 0)
-			d9rec_appendix(w, &w->enc, w->opt.symbols);
-		d9rec_seg_write(w, &w->enc, 0);
-		d9rec_enc_clear(&w->enc);
-		if (w->fd < 0)
-			return;		/* cut and closed */
+	if (!w->seg_data && loss_sum(w) == w->loss_sealed) {
+		seg_close(w, UINT64_MAX);
+		return;
 	}
-	seg_close(w);
+	d9rec_set_meta(w, "segment.complete", "true");
+	written = d9rec_seg_counters(w);
+	d9rec_seg_meta(w);
+	d9rec_enc_clear(&w->enc);
+	if (w->fd >= 0 && w->seg_data)
+		d9rec_appendix(w, &w->enc, w->opt.symbols);
+	d9rec_seg_write(w, &w->enc, 0);
+	d9rec_enc_clear(&w->enc);
+	if (w->fd >= 0)		/* else cut and closed */
+		seg_close(w, written);
 }
 
 /* ---- compression ---- */
