@@ -5,6 +5,7 @@
  * change a colour or end a JSON string.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "base/text.h"
 
@@ -123,4 +124,17 @@ d9_text_put_json(FILE *f, const char *s, size_t len)
 		}
 	}
 	putc('"', f);
+}
+
+int
+d9_text_contains(const char *hay, const char *needle)
+{
+	size_t nl = strlen(needle);
+
+	if (nl == 0)
+		return 0;
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, nl) == 0)
+			return 1;
+	return 0;
 }

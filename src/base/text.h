@@ -18,5 +18,7 @@ void	d9_text_put_json(FILE *f, const char *s, size_t len);
 size_t	d9_text_safe(char *out, size_t cap, const char *s, size_t len);
 /* Number of bytes of a valid UTF-8 sequence starting at s, 0 if invalid. */
 size_t	d9_text_utf8_len(const unsigned char *s, size_t left);
+/* Whether hay contains needle, ASCII case ignored; never for "". */
+int	d9_text_contains(const char *hay, const char *needle);
 
 #endif

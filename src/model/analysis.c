@@ -10,6 +10,7 @@
 
 #include "base/wire.h"
 #include "model/analysis.h"
+#include "model/samples.h"
 #include "model/table.h"
 
 static int
@@ -18,42 +19,6 @@ cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-size_t
-d9m_lower(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-void
-d9m_window_rows(const uint64_t *v, size_t n, const struct d9m_window *w,
-    size_t *a, size_t *b)
-{
-	*a = d9m_lower(v, n, w->lo);
-	*b = w->hi == UINT64_MAX ? n :
-	    *a + d9m_lower(v + *a, n - *a, w->hi + 1);
-}
-
-void
-d9m_window_polls(const struct d9m_model *m, size_t s,
-    const struct d9m_window *w, size_t *a, size_t *b)
-{
-	const struct d9m_worker *wk = &m->workers[s];
-
-	d9m_window_rows(m->polls.start + wk->poll0, wk->npolls, w, a, b);
-	*a += wk->poll0;
-	*b += wk->poll0;
 }
 
 size_t
@@ -272,7 +237,8 @@ d9m_an_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 /* Samples attached to each worst poll, grouped by stack: they were
  * taken between its start and its end. */
 static int
-worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
+worst_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
+    struct d9m_analysis *a)
 {
 	for (size_t k = 0; k < a->nworst; k++) {
 		struct d9m_worst *w = &a->worst[k];
@@ -281,6 +247,8 @@ worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
 		size_t i0, i1;
 		uint32_t *rows;
 
+		if (d9m_poll_verdict(m, r, w->poll, &w->verdict) < 0)
+			return -1;
 		d9m_window_rows(m->cpu.ts, m->cpu.n, &pw, &i0, &i1);
 		if ((rows = malloc((i1 - i0 + 1) * sizeof *rows)) == NULL)
 			return -1;
@@ -289,7 +257,8 @@ worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
 
 			for (size_t i = i0; i < i1; i++)
 				if (m->cpu.poll[i] == w->poll &&
-				    (m->cpu.source[i] == D9_SOURCE_SCHED) == src)
+				    d9m_cpu_class(m, i) == (src ? D9M_OFF_CPU :
+				    D9M_ON_CPU))
 					rows[n++] = (uint32_t)i;
 			if (d9m_group_stacks(m, rows, n, src ? &w->off : &w->cpu,
 			    src ? &w->noff : &w->ncpu) < 0) {
@@ -317,10 +286,10 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		goto out;
 	a->cpu_samples = i1 - i0;
 	for (size_t i = i0; i < i1; i++) {
-		if (m->cpu.source[i] == D9_SOURCE_CPU) {
+		if (d9m_cpu_class(m, i) == D9M_ON_CPU) {
 			a->on_cpu++;
 			on[non++] = (uint32_t)i;
-		} else if (m->cpu.source[i] == D9_SOURCE_SCHED) {
+		} else if (d9m_cpu_class(m, i) == D9M_OFF_CPU) {
 			a->off_cpu++;
 			if (m->cpu.poll[i] != D9_NONE) {
 				a->off_in_poll++;
@@ -334,7 +303,7 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	    d9m_group_stacks(m, inp, ninp, &a->off_groups,
 	    &a->noff_groups) < 0)
 		goto out;
-	rc = worst_stacks(m, a);
+	rc = worst_stacks(m, o->resolver, a);
 out:
 	free(on);
 	free(inp);
@@ -498,14 +467,18 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		d9m_analysis_free(a);
 		return -1;
 	}
+	if ((a->pois = d9m_pois_find(m, o->resolver, &o->win)) == NULL) {
+		d9m_analysis_free(a);
+		return -1;
+	}
 	if (o->chain_task) {
-		a->chain = calloc(64, sizeof *a->chain);
+		a->chain = calloc(D9M_CHAIN_MAX, sizeof *a->chain);
 		if (a->chain == NULL) {
 			d9m_analysis_free(a);
 			return -1;
 		}
-		a->nchain = d9m_wake_chain(m, o->chain_task, &o->win, a->chain,
-		    64);
+		a->nchain = d9m_task_chain(m, o->chain_task, &o->win, a->chain,
+		    D9M_CHAIN_MAX);
 	}
 	return 0;
 }
@@ -527,5 +500,6 @@ d9m_analysis_free(struct d9m_analysis *a)
 	free(a->chain);
 	free(a->idle);
 	free(a->flags);
+	d9m_pois_free(&a->pois);
 	memset(a, 0, sizeof *a);
 }

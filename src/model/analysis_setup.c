@@ -9,6 +9,7 @@
 
 #include "base/wire.h"
 #include "model/analysis.h"
+#include "model/samples.h"
 
 uint64_t
 d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono)
@@ -105,7 +106,7 @@ setup_checks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	for (size_t i = i0; i < i1; i++) {
 		size_t n;
 
-		if (m->cpu.source[i] != D9_SOURCE_CPU) {
+		if (d9m_cpu_class(m, i) != D9M_ON_CPU) {
 			offs++;
 			continue;
 		}

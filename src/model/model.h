@@ -245,6 +245,9 @@ struct d9m_spans {
 	uint64_t	*first;		/* first enter, ascending */
 	uint64_t	*dur;		/* first enter .. last exit */
 	uint32_t	*name;		/* of the first enter, D9_NONE */
+	uint32_t	*worker;	/* of the first enter */
+	uint32_t	*fields;	/* the first enter's, or the last exit's
+					 * with fields; D9_NONE */
 	size_t		 nopen;		/* lives open at the end: entered,
 					 * then neither exited nor closed */
 	uint64_t	*open_ts;	/* that enter, ascending */
@@ -321,6 +324,11 @@ struct d9m_model {
 	 * excluded), D9M_SCHED_NONE or D9M_SCHED_NO_WAKE */
 	uint64_t	*poll_sched;
 	struct d9m_spans spans;
+	/* allocation sample rate R per segment (samples.h), segs.n + 1
+	 * entries; the latest one given, and whether any was given */
+	uint64_t	*seg_rate;
+	uint64_t	 alloc_rate;
+	int		 alloc_rate_meta;
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */

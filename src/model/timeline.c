@@ -8,11 +8,13 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
-#include "model/analysis.h"
 #include "model/frames.h"
 #include "model/loss.h"
 #include "model/table.h"
 #include "model/tables.h"
+#include "model/samples.h"
+#include "model/sched.h"
+#include "model/spans.h"
 #include "model/timeline.h"
 
 void
@@ -45,8 +47,12 @@ d9m_timeline_free(struct d9m_model *m)
 	free(m->spans.first);
 	free(m->spans.dur);
 	free(m->spans.name);
+	free(m->spans.worker);
+	free(m->spans.fields);
 	free(m->spans.open_ts);
 	memset(&m->spans, 0, sizeof m->spans);
+	free(m->seg_rate);
+	m->seg_rate = NULL;
 }
 
 static int
@@ -302,8 +308,8 @@ d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
 	return lo > wk->poll0 ? (uint32_t)(lo - 1) : D9_NONE;
 }
 
-static uint32_t
-tid_worker(const struct d9m_model *m, uint32_t tid, uint32_t def)
+uint32_t
+d9m_tid_worker(const struct d9m_model *m, uint32_t tid, uint32_t def)
 {
 	for (size_t i = 0; i < m->tidmap_n; i++)
 		if (m->tidmap_tid[i] == tid)
@@ -324,7 +330,8 @@ attribute_cpu(struct d9m_model *m)
 	if (c->worker == NULL || c->poll == NULL || c->lane == NULL)
 		return -1;
 	for (size_t i = 0; i < c->n; i++) {
-		uint32_t w = tid_worker(m, c->tid[i], c->wire_worker[i]), slot, p;
+		uint32_t w = d9m_tid_worker(m, c->tid[i], c->wire_worker[i]);
+		uint32_t slot, p;
 
 		for (size_t g = 0; g < m->gaps.n; g++)
 			if ((c->tid[i] == m->gaps.from_tid[g] ||
@@ -535,7 +542,7 @@ d9m_model_finish(struct d9m_model *m)
 			goto out;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
-	    d9m_loss_derive(m) < 0)
+	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0)
 		goto out;
 	name_runtimes(m);
 	m->finished = 1;

@@ -92,6 +92,37 @@ worst(struct d9o_jw *w, const struct d9o_out *o)
 		d9o_jw_bool(w, m->polls.flags[p] & D9M_POLL_OPEN_ENDED);
 		stack_groups(w, o, "cpuStacks", x->cpu, x->ncpu);
 		stack_groups(w, o, "offCpuStacks", x->off, x->noff);
+		d9o_jw_key(w, "verdict");
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "kind", d9m_vclass_name(x->verdict.kind));
+		d9o_jw_ku64(w, "samples", x->verdict.samples);
+		d9o_jw_ku64(w, "of", x->verdict.of);
+		d9o_jw_end(w, '}');
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
+static void
+pois(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_pois *p = o->a->pois;
+	const struct d9m_model *m = o->m;
+
+	d9o_jw_key(w, "pointsOfInterest");
+	d9o_jw_arr(w);
+	for (size_t i = 0; p != NULL && i < p->n; i++) {
+		const struct d9m_poi *x = &p->v[i];
+
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "kind", d9m_poi_name(x->kind));
+		d9o_jw_ku64(w, "startNs", x->start);
+		d9o_jw_ku64(w, "durNs", x->dur);
+		if (x->worker != D9_NONE)
+			d9o_jw_ku64(w, "worker", x->worker);
+		if (x->task != D9_NONE)
+			d9o_jw_ku64(w, "task", m->tasks.id[x->task]);
+		d9o_jw_kstr(w, "text", x->text);
 		d9o_jw_end(w, '}');
 	}
 	d9o_jw_end(w, ']');
@@ -297,6 +328,7 @@ d9o_json(const struct d9o_out *o)
 	d9o_jw_ku64(w, "longPollsClosed", a->long_polls_closed);
 	d9o_jw_ku64(w, "openEndedPolls", a->open_ended);
 	worst(w, o);
+	pois(w, o);
 	tasks(w, o);
 	cpu_and_sched(w, a);
 	spans(w, o);
@@ -315,7 +347,7 @@ d9o_json(const struct d9o_out *o)
 		d9o_jw_key(w, "wakeChain");
 		d9o_jw_arr(w);
 		for (size_t i = 0; i < a->nchain; i++)
-			d9o_jw_u64(w, a->chain[i]);
+			d9o_jw_u64(w, o->m->tasks.id[a->chain[i].task]);
 		d9o_jw_end(w, ']');
 	}
 	if (a->wall_start_ns)

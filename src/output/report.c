@@ -152,8 +152,8 @@ long_polls(const struct d9o_out *o)
 		    t != D9_NONE ? m->tasks.id[t] : 0,
 		    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? "  (open-ended)" :
 		    "", d9o_fit(s, sizeof s, d9o_loc(m, m->polls.loc[p]), 74));
-		if (w->ncpu == 0 && w->noff == 0)
-			fprintf(o->f, "    no profiling samples in this poll\n");
+		d9m_verdict_text(&w->verdict, s, sizeof s);
+		d9o_wrap(o->f, s, 4, 80);
 		for (size_t k = 0; k < w->noff && k < 3; k++)
 			d9o_stack_line(o, "off-CPU", &w->off[k], 4);
 		for (size_t k = 0; k < w->ncpu && k < 3; k++)
@@ -370,6 +370,56 @@ memory(const struct d9o_out *o)
 	}
 }
 
+/* The worst three points of interest of each kind (ANALYSIS 18). */
+static void
+points(const struct d9o_out *o)
+{
+	const struct d9m_pois *p = o->a->pois;
+
+	section(o->f, "POINTS OF INTEREST");
+	if (p == NULL || p->n == 0) {
+		fprintf(o->f, "None.\n");
+		return;
+	}
+	for (int k = 0; k < D9M_POI_COUNT; k++) {
+		if (p->total[k] == 0)
+			continue;
+		fprintf(o->f, "%s: %zu\n", d9m_poi_name((enum d9m_poi_kind)k),
+		    p->total[k]);
+		for (size_t i = p->first[k]; i < p->first[k + 1] &&
+		    i < p->first[k] + 3; i++) {
+			char line[320];
+
+			snprintf(line, sizeof line, "at %+.3f ms  %s",
+			    (double)(int64_t)(p->v[i].start - o->m->min_ts) / 1e6,
+			    p->v[i].text);
+			d9o_wrap(o->f, line, 4, 80);
+		}
+	}
+}
+
+/* One hop of the wake chain: the task, the poll it is seen through,
+ * and the wake that woke it. */
+static void
+chain_hop(const struct d9o_out *o, const struct d9m_hop *h, size_t i)
+{
+	const struct d9m_model *m = o->m;
+	char d[32], dl[32];
+
+	fprintf(o->f, "%stask %" PRIu64, i ? "  woken by " : "",
+	    m->tasks.id[h->task]);
+	if (h->poll != D9_NONE)
+		fprintf(o->f, "  poll %s at +%.3f ms", d9o_dur(d, sizeof d,
+		    m->polls.end[h->poll] - m->polls.start[h->poll]),
+		    (double)(m->polls.start[h->poll] - m->min_ts) / 1e6);
+	if (h->wake != D9_NONE && h->poll != D9_NONE)
+		fprintf(o->f, ", woken %s before it", d9o_dur(dl, sizeof dl,
+		    h->delay));
+	if (h->wake != D9_NONE && h->waker == D9_NONE)
+		fprintf(o->f, ", from outside any task");
+	putc('\n', o->f);
+}
+
 static void
 flags(const struct d9o_out *o)
 {
@@ -387,8 +437,7 @@ flags(const struct d9o_out *o)
 	if (o->chain) {
 		section(o->f, "WAKE CHAIN");
 		for (size_t i = 0; i < a->nchain; i++)
-			fprintf(o->f, "%stask %" PRIu64 "\n", i ? "  woken by " :
-			    "", a->chain[i]);
+			chain_hop(o, &a->chain[i], i);
 	}
 	if (o->m->nerrors) {
 		section(o->f, "INPUT PROBLEMS");
@@ -414,5 +463,6 @@ d9o_report(const struct d9o_out *o)
 	spans(o);
 	waiting(o);
 	memory(o);
+	points(o);
 	flags(o);
 }

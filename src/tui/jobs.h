@@ -13,13 +13,14 @@
 #include <stdint.h>
 
 #include "model/analysis.h"
-#include "tui/flame.h"
+#include "model/flame.h"
 #include "tui/index.h"
-#include "tui/spans.h"
+#include "model/spanset.h"
 
 /* TASKS: only the task section of the analysis (view 2 needs no more). */
+/* POIS: the points of interest alone (poi.h). */
 enum d9t_job { D9T_J_ANALYSIS, D9T_J_CPU, D9T_J_OFF, D9T_J_ALLOC, D9T_J_SPANS,
-	D9T_J_TASKS, D9T_J_COUNT };
+	D9T_J_TASKS, D9T_J_POIS, D9T_J_COUNT };
 
 struct d9t_req {
 	uint64_t	lo, hi;

@@ -19,7 +19,9 @@ enum d9t_target {
 	D9T_T_LOC,		/* a: spawn location string id */
 	D9T_T_NODE,		/* a: flame node */
 	D9T_T_SPAN_NAME,	/* a: span name string id */
-	D9T_T_TIME		/* b: absolute ns, a: worker slot or D9_NONE */
+	D9T_T_TIME,		/* b: absolute ns, a: worker slot or D9_NONE */
+	D9T_T_POI,		/* a: index in the view's points of interest */
+	D9T_T_FLAG		/* a: index in the analysis's red flags */
 };
 
 struct d9t_line {
@@ -59,7 +61,5 @@ int	d9t_list_find(struct d9t_list *l, const char *needle);
 /* Draw rows lines from y0; lines containing hl are highlighted. */
 void	d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0,
 	    int rows, const char *hl);
-/* Case-insensitive substring test. */
-int	d9t_contains(const char *hay, const char *needle);
 
 #endif

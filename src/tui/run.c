@@ -128,7 +128,7 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 		if (app.jobs && d9t_jobs_poll(app.jobs))
 			d9t_app_dirty(&app);
 		if (app.dirty) {
-			full = (app.dirty & 0x100) != 0;
+			full = (app.dirty & D9T_DIRTY_CLEAR) != 0;
 			d9t_term_size(&term, &w, &h);
 			if ((w != cv.w || h != cv.h) &&
 			    d9t_canvas_init(&cv, w, h) < 0) {
@@ -144,7 +144,7 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 		if (key == D9T_TERM_MOUSE)
 			d9t_app_mouse(&app, x, y, b);
 		else if (key == D9T_KEY_RESIZE)
-			app.dirty |= D9T_DIRTY_ALL | 0x100;
+			app.dirty |= D9T_DIRTY_ALL | D9T_DIRTY_CLEAR;
 		else if (key != D9T_TERM_NONE)
 			d9t_app_key(&app, key);
 	}

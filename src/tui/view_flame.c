@@ -1,45 +1,84 @@
 /*
- * view_flame.c: views 3-5, a flame tree as an indented, collapsible list
- * (icicle rows in a terminal): share of the (zoomed) root, weight, frame.
- * Nodes under 0.1 % of the root are not listed (ANALYSIS 9).
+ * view_flame.c: views 3-5, a flame tree (model/flame.h) as an indented,
+ * collapsible list (icicle rows in a terminal): share of the (zoomed)
+ * root, weight, frame. Nodes under 0.1 % of the root are not listed
+ * (ANALYSIS 9). Each of the three views keeps its own state: the node it
+ * is zoomed into and its options (off-CPU: inside polls only;
+ * allocations: by count, live only).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "tui/app.h"
 #include "tui/timeaxis.h"
 
-static struct d9t_flame *
-tree(struct d9t_app *app, int f)
+enum { F_CPU, F_OFF, F_ALLOC };
+
+struct flame_view {
+	int		 f;		/* F_CPU, F_OFF, F_ALLOC */
+	uint32_t	 root;		/* zoomed node of seen */
+	const void	*seen;		/* the tree root belongs to */
+	int		 inpoll;	/* off-CPU: only inside polls */
+	int		 count, live;	/* allocations: by count, live only */
+};
+
+static void *
+init_kind(int f)
+{
+	struct flame_view *v = calloc(1, sizeof *v);
+
+	if (v != NULL)
+		v->f = f;
+	return v;
+}
+
+static void *
+init_cpu(void)
+{
+	return init_kind(F_CPU);
+}
+
+static void *
+init_off(void)
+{
+	return init_kind(F_OFF);
+}
+
+static void *
+init_alloc(void)
+{
+	return init_kind(F_ALLOC);
+}
+
+static struct d9m_flame *
+tree(struct d9t_app *app, struct flame_view *v)
 {
 	struct d9t_req q;
 	void *stale, *t;
 
 	d9t_req_init(app, &q);
-	if (f == 1)
-		q.opt1 = app->off_inpoll;
-	if (f == 2) {
-		q.opt1 = app->alloc_count;
-		q.opt2 = app->alloc_live;
-	}
-	t = d9t_jobs_get(app->jobs, (enum d9t_job)(D9T_J_CPU + f), &q, &stale);
+	q.opt1 = v->f == F_OFF ? v->inpoll : v->f == F_ALLOC ? v->count : 0;
+	q.opt2 = v->f == F_ALLOC ? v->live : 0;
+	t = d9t_jobs_get(app->jobs, (enum d9t_job)(D9T_J_CPU + v->f), &q,
+	    &stale);
 	if (t == NULL) {
 		app->updating = 1;
 		t = stale;
 	}
-	if (t != app->flame_seen[f]) {
-		app->flame_seen[f] = t;
-		app->flame_root[f] = 0;
+	if (t != v->seen) {
+		v->seen = t;
+		v->root = 0;
 	}
 	return t;
 }
 
 static void
-weight(const struct d9t_flame *t, double w, char *out, size_t cap)
+weight(const struct d9m_flame *t, double w, char *out, size_t cap)
 {
-	if (t->req.kind == D9T_F_ALLOC && !t->req.count) {
+	if (t->req.kind == D9M_F_ALLOC && !t->req.count) {
 		if (w >= 1e9)
 			snprintf(out, cap, "%.1f GB", w / 1e9);
 		else if (w >= 1e6)
@@ -53,20 +92,20 @@ weight(const struct d9t_flame *t, double w, char *out, size_t cap)
 }
 
 static void
-title(struct d9t_app *app, struct d9t_list *l, const struct d9t_flame *t,
-    int f)
+title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
+    const struct flame_view *v)
 {
 	static const char *const what[] = { "CPU samples (on-CPU)",
 	    "off-CPU samples (context switches)", "sampled allocations" };
 	char extra[256] = "", w[32];
 
-	if (f == 1)
-		strcat(extra, app->off_inpoll ? ", only inside polls (i: all)" :
+	if (v->f == F_OFF)
+		strcat(extra, v->inpoll ? ", only inside polls (i: all)" :
 		    ", in and out of polls (i: in polls only)");
-	if (f == 2)
-		strcat(extra, app->alloc_count ? ", estimated count (b: bytes)" :
+	if (v->f == F_ALLOC)
+		strcat(extra, v->count ? ", estimated count (b: bytes)" :
 		    ", estimated bytes (b: count)");
-	if (f == 2 && app->alloc_live)
+	if (v->f == F_ALLOC && v->live)
 		strcat(extra, ", never freed (v: all)");
 	if (app->f_task != D9_NONE)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
@@ -79,16 +118,16 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9t_flame *t,
 		    ", spawned at %s", loc);
 	}
 	weight(t, t->nodes[0].w, w, sizeof w);
-	d9t_list_add(l, D9T_A_BOLD, "%s in the window: %zu, weight %s%s", what[f],
-	    t->samples, w, extra);
+	d9t_list_add(l, D9T_A_BOLD, "%s in the window: %zu, weight %s%s",
+	    what[v->f], t->samples, w, extra);
 }
 
-void
-d9t_build_flame(struct d9t_app *app, struct d9t_list *l)
+static void
+build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
-	int f = app->view - D9T_V_CPU;
-	struct d9t_flame *t = tree(app, f);
-	uint32_t root, *st;
+	struct flame_view *v = st;
+	struct d9m_flame *t = tree(app, v);
+	uint32_t root, *stk;
 	size_t n = 0;
 	double total;
 
@@ -96,23 +135,23 @@ d9t_build_flame(struct d9t_app *app, struct d9t_list *l)
 		d9t_list_add(l, D9T_A_DIM, "computing the tree for this window...");
 		return;
 	}
-	title(app, l, t, f);
-	root = app->flame_root[f] < t->n ? app->flame_root[f] : 0;
+	title(app, l, t, v);
+	root = v->root < t->n ? v->root : 0;
 	total = t->nodes[root].w;
 	if (root != 0)
 		d9t_list_add_safe(l, D9T_C_YELLOW, "zoomed into: ",
-		    d9t_flame_name(t, root));
+		    d9m_flame_name(t, root));
 	if (total <= 0) {
 		d9t_list_add(l, D9T_A_DIM, "(nothing sampled in this window)");
 		return;
 	}
-	st = malloc((t->n + 1) * sizeof *st);
-	if (st == NULL)
+	stk = malloc((t->n + 1) * sizeof *stk);
+	if (stk == NULL)
 		return;
-	st[n++] = root;
+	stk[n++] = root;
 	while (n > 0 && l->n < 20000) {
-		uint32_t id = st[--n];
-		const struct d9t_fnode *nd = &t->nodes[id];
+		uint32_t id = stk[--n];
+		const struct d9m_fnode *nd = &t->nodes[id];
 		int depth = (int)(nd->depth - t->nodes[root].depth);
 		char w[32], pre[160];
 
@@ -124,63 +163,75 @@ d9t_build_flame(struct d9t_app *app, struct d9t_list *l)
 		    nd->open ? (app->utf8 ? "\xe2\x96\xbe" : "-") :
 		    (app->utf8 ? "\xe2\x96\xb8" : "+"), 100.0 * nd->w / total, w);
 		d9t_list_set_target(d9t_list_add_safe(l, depth == 0 ?
-		    D9T_A_BOLD : 0, pre, d9t_flame_name(t, id)), D9T_T_NODE, id,
+		    D9T_A_BOLD : 0, pre, d9m_flame_name(t, id)), D9T_T_NODE, id,
 		    0);
 		if (!nd->open)
 			continue;
 		for (uint32_t k = nd->nkids; k-- > 0; )
-			st[n++] = t->kids[nd->kid0 + k];
+			stk[n++] = t->kids[nd->kid0 + k];
 	}
-	free(st);
+	free(stk);
 }
 
-void
-d9t_flame_action(struct d9t_app *app, enum d9t_action a)
+/* The node on the selected line, D9_NONE. */
+static uint32_t
+node_at(struct d9t_app *app, const struct d9m_flame *t)
 {
-	int f = app->view - D9T_V_CPU;
 	struct d9t_list *l = &app->lists[app->view];
-	struct d9t_flame *t;
-	uint32_t node;
 
-	if (f < 0 || f > 2)
-		return;
+	if (t == NULL || l->sel >= l->n || l->v[l->sel].target != D9T_T_NODE ||
+	    l->v[l->sel].a >= t->n)
+		return D9_NONE;
+	return l->v[l->sel].a;
+}
+
+static enum d9t_handled
+key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	struct flame_view *v = st;
+	struct d9m_flame *t = (struct d9m_flame *)v->seen;
+	uint32_t node = node_at(app, t);
+
 	switch (a) {
-	case D9T_A_BYTES: app->alloc_count = !app->alloc_count; break;
-	case D9T_A_LIVESET: app->alloc_live = !app->alloc_live; break;
-	case D9T_A_INPOLL: app->off_inpoll = !app->off_inpoll; break;
-	default:
-		t = (struct d9t_flame *)app->flame_seen[f];
-		if (t == NULL || l->sel >= l->n ||
-		    l->v[l->sel].target != D9T_T_NODE)
-			return;
-		node = l->v[l->sel].a;
-		if (node >= t->n)
-			return;
-		if (a == D9T_A_FOLD)
-			t->nodes[node].open = !t->nodes[node].open;
-		else if (t->nodes[node].nkids > 0) {
-			app->flame_root[f] = node;
-			t->nodes[node].open = 1;
-			l->sel = 0;
-			d9t_msg(app, "zoomed in (q or Esc zooms out)");
-		}
+	case D9T_A_BYTES: v->count = !v->count; break;
+	case D9T_A_LIVESET: v->live = !v->live; break;
+	case D9T_A_INPOLL: v->inpoll = !v->inpoll; break;
+	case D9T_A_BACK:
+		if (v->root == 0)
+			return D9T_UNHANDLED;
+		v->root = 0;
 		break;
+	case D9T_A_FOLD:
+		if (node == D9_NONE)
+			return D9T_HANDLED;
+		t->nodes[node].open = !t->nodes[node].open;
+		break;
+	case D9T_A_OPEN_LINE:
+		if (node == D9_NONE || t->nodes[node].nkids == 0)
+			return D9T_HANDLED;
+		v->root = node;
+		t->nodes[node].open = 1;
+		app->lists[app->view].sel = 0;
+		d9t_msg(app, "zoomed in (q or Esc zooms out)");
+		break;
+	default:
+		return D9T_UNHANDLED;
 	}
 	d9t_app_dirty(app);
+	return D9T_HANDLED;
 }
 
-int
-d9t_flame_search(struct d9t_app *app, const char *text)
+static int
+search(struct d9t_app *app, void *st, const char *text)
 {
-	int f = app->view - D9T_V_CPU;
-	struct d9t_flame *t = tree(app, f);
+	struct d9m_flame *t = tree(app, st);
 	struct d9t_list *l = &app->lists[app->view];
 	size_t hits = 0;
 
 	if (t == NULL)
 		return -1;
 	for (size_t i = 1; i < t->n; i++) {
-		if (!d9t_contains(d9t_flame_name(t, (uint32_t)i), text))
+		if (!d9_text_contains(d9m_flame_name(t, (uint32_t)i), text))
 			continue;
 		hits++;
 		for (uint32_t p = t->nodes[i].parent; p != D9_NONE;
@@ -190,10 +241,38 @@ d9t_flame_search(struct d9t_app *app, const char *text)
 	if (hits == 0)
 		return -1;
 	d9t_list_reset(l);
-	d9t_build_flame(app, l);
+	build(app, st, l);
 	l->gen = app->gen;
 	l->sel = 0;
 	d9t_msg(app, "%zu frame%s match '%s' (highlighted; n: next)", hits,
 	    hits == 1 ? "" : "s", text);
-	return d9t_list_find(l, text) < 0 ? 0 : 0;
+	d9t_list_find(l, text);
+	return 0;
 }
+
+static void
+swap(struct d9t_app *app, void *st, const struct d9m_model *old,
+    const struct d9m_model *m)
+{
+	struct flame_view *v = st;
+
+	(void)app;
+	(void)old;
+	(void)m;
+	v->seen = NULL;		/* the tree comes again for the new model */
+}
+
+static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
+	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_SEARCH, D9T_A_SEARCH_NEXT,
+	D9T_A_FILTER_TASK, D9T_A_BYTES, D9T_A_LIVESET, D9T_A_INPOLL,
+	D9T_A_NONE };
+
+#define FLAME_VIEW(nm, n, make) { .name = nm, .tab = n, .hints = hints, \
+	.init = make, .free = free, .build = build, .key = key, \
+	.search = search, .swap = swap }
+
+const struct d9t_view_ops d9t_view_cpu = FLAME_VIEW("cpu", 3, init_cpu);
+const struct d9t_view_ops d9t_view_offcpu = FLAME_VIEW("off-cpu", 4,
+    init_off);
+const struct d9t_view_ops d9t_view_alloc = FLAME_VIEW("alloc", 5,
+    init_alloc);

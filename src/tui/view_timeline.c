@@ -5,7 +5,9 @@
  * time spent in polls, its colour the duration class of the longest poll
  * touching it. Parked time is blank, block-in-place gaps are shaded.
  * Below: global queue depth and active tasks, then the selection and the
- * cursor. Columns map to time through timeaxis only.
+ * cursor. Columns map to time through timeaxis only. Its keys: the worst
+ * and the long polls, the lanes, the poll detail and wake chain of the
+ * selection, search by task id or spawn location.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -14,7 +16,9 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "model/worst.h"
 #include "tui/app.h"
+#include "tui/panel.h"
 #include "tui/timeaxis.h"
 
 #define LABEL	7
@@ -239,9 +243,14 @@ axis_row(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 			break;
 	}
 	d9t_canvas_put(cv, 0, y, D9T_A_DIM, "time");
-	if (cx >= ax->x0 && cx < ax->x0 + ax->w)
-		d9t_canvas_putc(cv, cx, y, D9T_C_YELLOW | D9T_A_BOLD,
-		    app->utf8 ? 0x25bc : 'v');
+	/* the cursor: a mark in a blank cell, a highlight on a label */
+	if (cx >= ax->x0 && cx < ax->x0 + ax->w) {
+		if (cv->cells[y * cv->w + cx].ch == ' ')
+			d9t_canvas_putc(cv, cx, y, D9T_C_YELLOW | D9T_A_BOLD,
+			    app->utf8 ? 0x25bc : 'v');
+		else
+			d9t_canvas_attr(cv, cx, y, 1, D9T_A_REVERSE);
+	}
 }
 
 static void
@@ -318,9 +327,8 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 	d9t_canvas_put(cv, x, y, D9T_A_BOLD, loc);
 }
 
-void
-d9t_timeline_draw(struct d9t_app *app, struct d9t_canvas *cv, int y0,
-    int rows)
+static void
+draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 {
 	struct d9t_axis ax = axis(app, cv->w);
 	int32_t rl[512];
@@ -345,6 +353,8 @@ d9t_timeline_draw(struct d9t_app *app, struct d9t_canvas *cv, int y0,
 		lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r], fc);
 	}
 	strips(app, cv, &ax, y0 + 1 + nl);
+	/* the rows between the strips and the info lines */
+	d9t_panel_draw(app, st, cv, y0 + 1 + nl + 3, rows - 2 - (1 + nl + 3));
 	info(app, cv, y0 + rows - 2);
 	free(fc);
 }
@@ -362,13 +372,14 @@ d9t_select_at_cursor(struct d9t_app *app)
 	app->gen++;
 }
 
-void
-d9t_timeline_click(struct d9t_app *app, int x, int y, int y0)
+static void
+click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
 	struct d9t_axis ax = axis(app, app->w);
 	int32_t rl[512];
 	int top, avail = app->h - y0 - 1 - 5, nl, r = y - y0 - 1;
 
+	(void)st;
 	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
 	if (r >= 0 && r < nl && rl[r] >= 0)
 		app->lane = (uint32_t)rl[r];
@@ -376,3 +387,216 @@ d9t_timeline_click(struct d9t_app *app, int x, int y, int y0)
 		app->cursor = d9t_axis_t(&ax, x);
 	d9t_select_at_cursor(app);
 }
+
+static void
+worst(struct d9t_app *app)
+{
+	struct d9m_window w = { app->lo, app->hi };
+	uint32_t p;
+
+	if (app->worst_lo != app->lo || app->worst_hi != app->hi) {
+		app->worst_pos = 0;
+		app->worst_lo = app->lo;
+		app->worst_hi = app->hi;
+	}
+	p = d9m_worst_next(app->m, app->ix->by_dur, &w, &app->worst_pos);
+	if (p != D9_NONE) {
+		d9t_select_poll(app, p);
+		d9t_poll_msg(app, "worst in window", p);
+		return;
+	}
+	app->worst_pos = 0;
+	d9t_msg(app, "no more polls in the window (w starts again)");
+}
+
+static void
+step_long(struct d9t_app *app, int dir)
+{
+	const struct d9m_model *m = app->m;
+	const struct d9t_index *ix = app->ix;
+	uint64_t ref = app->sel != D9_NONE ? m->polls.start[app->sel] :
+	    app->cursor;
+	size_t lo = 0, hi = ix->nlong;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->polls.start[ix->longp[mid]] < ref ||
+		    (m->polls.start[ix->longp[mid]] == ref && dir > 0 &&
+		    ix->longp[mid] == app->sel))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo: first long poll at or after ref (after the selection) */
+	if (dir > 0 && lo < ix->nlong && ix->longp[lo] == app->sel)
+		lo++;
+	if (dir < 0 ? lo == 0 : lo >= ix->nlong) {
+		d9t_msg(app, "no %s long poll (> 1 ms)", dir > 0 ? "later" :
+		    "earlier");
+		return;
+	}
+	lo = dir < 0 ? lo - 1 : lo;
+	d9t_select_poll(app, ix->longp[lo]);
+	{
+		char what[64];
+
+		snprintf(what, sizeof what, "long poll %zu of %zu", lo + 1,
+		    ix->nlong);
+		d9t_poll_msg(app, what, ix->longp[lo]);
+	}
+}
+
+static int
+search(struct d9t_app *app, void *st, const char *s)
+{
+	const struct d9m_model *m = app->m;
+	char *end;
+	unsigned long long id = strtoull(s, &end, 10);
+	uint32_t best = D9_NONE, t;
+
+	(void)st;
+	if (*s && *end == '\0' && (t = d9m_task_find(m, id)) != D9_NONE) {
+		/* its poll at the cursor, else its first */
+		best = d9m_task_poll_at(m, t, app->cursor);
+		if (best == D9_NONE && m->task_polls_off[t] <
+		    m->task_polls_off[t + 1])
+			best = m->task_polls[m->task_polls_off[t]];
+		if (best == D9_NONE) {
+			d9t_msg(app, "task %llu was never polled", id);
+			return 0;
+		}
+		d9t_select_poll(app, best);
+		d9t_poll_msg(app, "task", best);
+		return 0;
+	}
+	/* a spawn location: the next poll after the cursor, else the first */
+	{
+		uint8_t *hit = calloc(m->strs.n + 1, 1);
+		uint32_t first = D9_NONE;
+
+		if (hit == NULL)
+			return -1;
+		for (size_t i = 0; i < m->strs.n; i++)
+			hit[i] = (uint8_t)d9_text_contains(d9m_str(m, (uint32_t)i), s);
+		for (size_t i = 0; i < m->polls.n; i++) {
+			uint32_t l = m->polls.loc[i];
+
+			if (l == D9_NONE || !hit[l])
+				continue;
+			if (m->polls.start[i] > app->cursor && (best == D9_NONE ||
+			    m->polls.start[i] < m->polls.start[best]))
+				best = (uint32_t)i;
+			if (first == D9_NONE ||
+			    m->polls.start[i] < m->polls.start[first])
+				first = (uint32_t)i;
+		}
+		free(hit);
+		if (best == D9_NONE)
+			best = first;
+	}
+	if (best == D9_NONE)
+		return -1;
+	d9t_select_poll(app, best);
+	d9t_poll_msg(app, "match", best);
+	return 0;
+}
+
+static void
+chain(struct d9t_app *app)
+{
+	if (app->sel == D9_NONE || app->m->polls.task[app->sel] == D9_NONE) {
+		d9t_msg(app, "select a poll of a task first");
+		return;
+	}
+	d9t_chain_show(app, app->sel);
+}
+
+/* n/N after a jump to a point of interest: the next one of its kind in
+ * time, over the whole trace (computed in the background once). */
+static void
+step_poi(struct d9t_app *app, int dir)
+{
+	struct d9t_req q;
+	void *stale;
+	const struct d9m_pois *p;
+	long i;
+
+	d9t_req_init(app, &q);
+	q.lo = 0;
+	q.hi = UINT64_MAX;
+	q.task = q.loc = D9_NONE;
+	p = d9t_jobs_get(app->jobs, D9T_J_POIS, &q, &stale);
+	if (p == NULL) {
+		d9t_msg(app, "finding the points of interest of the trace... "
+		    "(press again)");
+		return;
+	}
+	i = d9m_poi_step(p, (enum d9m_poi_kind)app->poi_kind, app->poi_ts,
+	    dir);
+	if (i < 0) {
+		d9t_msg(app, "no %s %s (p lists them)", dir > 0 ? "later" :
+		    "earlier", d9m_poi_name((enum d9m_poi_kind)app->poi_kind));
+		return;
+	}
+	d9t_poi_jump(app, &p->v[i]);
+}
+
+static enum d9t_handled
+key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	(void)st;
+	switch (a) {
+	case D9T_A_WORST: worst(app); break;
+	case D9T_A_NEXT_LONG:
+	case D9T_A_PREV_LONG:
+		if (app->poi_kind >= 0)
+			step_poi(app, a == D9T_A_NEXT_LONG ? 1 : -1);
+		else
+			step_long(app, a == D9T_A_NEXT_LONG ? 1 : -1);
+		break;
+	case D9T_A_CHAIN: chain(app); break;
+	case D9T_A_OPEN_POLL:
+		if (app->sel == D9_NONE)
+			d9t_msg(app, "no poll selected (w, n, or click one)");
+		else
+			d9t_poll_show(app, app->sel);
+		break;
+	case D9T_A_LANE_UP:
+		if (app->lane > 0)
+			app->lane--;
+		d9t_select_at_cursor(app);
+		d9t_app_dirty(app);
+		break;
+	case D9T_A_LANE_DOWN:
+		if (app->lane + 1 < app->m->nworkers)
+			app->lane++;
+		d9t_select_at_cursor(app);
+		d9t_app_dirty(app);
+		break;
+	default:
+		return D9T_UNHANDLED;
+	}
+	return D9T_HANDLED;
+}
+
+static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
+	D9T_A_WORST, D9T_A_NEXT_LONG, D9T_A_OPEN_POLL, D9T_A_CHAIN,
+	D9T_A_ZOOM_IN, D9T_A_ZOOM_OUT, D9T_A_PAN_LEFT, D9T_A_GOTO,
+	D9T_A_SEARCH, D9T_A_NONE };
+
+static void *
+init(void)
+{
+	struct d9t_panel *p = malloc(sizeof *p);
+
+	if (p != NULL)
+		d9t_panel_init(p);
+	return p;
+}
+
+const struct d9t_view_ops d9t_view_timeline = {
+	.name = "timeline", .tab = 1, .hints = hints, .init = init,
+	.free = free, .draw = draw, .click = click, .key = key,
+	.search = search
+};

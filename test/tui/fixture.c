@@ -12,20 +12,16 @@ fx_open(struct fx *f, const char *name, int w, int h, int utf8)
 {
 	static char path[4096];
 	const char *dir = getenv("D9_TRACES");
-
-	ck_assert_ptr_nonnull(dir);
-	snprintf(path, sizeof path, "%s/%s", dir, name);
-	fx_open_path(f, path, w, h, utf8);
-}
-
-void
-fx_open_path(struct fx *f, const char *path, int w, int h, int utf8)
-{
 	struct d9m_model *m = d9m_model_new();
 	struct d9p_read_stats st;
 	struct d9t_index *ix;
 
 	memset(f, 0, sizeof *f);
+	ck_assert_ptr_nonnull(dir);
+	if (name[0] == '/')
+		snprintf(path, sizeof path, "%s", name);
+	else
+		snprintf(path, sizeof path, "%s/%s", dir, name);
 	f->path = path;
 	ck_assert_ptr_nonnull(m);
 	ck_assert_int_eq(d9m_model_load(m, &f->path, 1, NULL, NULL, NULL, &st),

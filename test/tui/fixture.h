@@ -20,10 +20,9 @@ struct fx {
 	char			*screen;	/* last render, malloc'd */
 };
 
-/* Load $D9_TRACES/name into a w x h app (utf8: UTF-8 glyphs). */
+/* Load $D9_TRACES/name (or name, an absolute path) into a w x h app
+ * (utf8: UTF-8 glyphs). */
 void	fx_open(struct fx *f, const char *name, int w, int h, int utf8);
-/* The same for any path (it must outlive the fixture). */
-void	fx_open_path(struct fx *f, const char *path, int w, int h, int utf8);
 void	fx_close(struct fx *f);
 /* Feed keys: plain characters, "\n" for Enter, "\033" for Esc; then
  * render and return the screen. */
@@ -50,5 +49,6 @@ Suite	*suite_keys(void);
 Suite	*suite_views(void);
 Suite	*suite_window(void);
 Suite	*suite_partial(void);
+Suite	*suite_engine(void);
 
 #endif

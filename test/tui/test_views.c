@@ -254,7 +254,7 @@ START_TEST(lost_data_in_header)
 	ck_assert_ptr_nonnull(out = fdopen(fd, "wb"));
 	ck_assert_uint_eq(fwrite(buf, 1, n - 200, out), n - 200);
 	fclose(out);
-	fx_open_path(&f, cut, 120, 30, 1);
+	fx_open(&f, cut, 120, 30, 1);
 	ck_screen_has(&f, " lost: 1 segment incomplete");
 	fx_close(&f);
 	unlink(cut);

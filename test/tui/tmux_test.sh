@@ -1,5 +1,6 @@
 #!/bin/sh
-# tmux_test.sh PROGRAM [D9DEMO]: screen tests of the browser. Drives
+# tmux_test.sh PROGRAM [D9DEMO [MKPLANTED]]: screen tests of the browser.
+# Drives
 # PROGRAM (the d9top binary), on the shared traces and on a recording
 # D9DEMO (examples/d9demo, libd9rec) makes, inside
 # tmux at 160x48 and 80x24 with send-keys and reads the screen with
@@ -7,6 +8,7 @@
 set -u
 prog=$1
 d9demo=${2:-}
+mkplanted=${3:-}
 traces=${D9_TRACES:?}
 demo=$traces/demo-2026-06.bin.gz
 command -v tmux >/dev/null 2>&1 || { echo "no tmux: skipped"; exit 77; }
@@ -232,6 +234,34 @@ else
 	echo "not ok $checks - crash: normal screen, cursor on, mouse off"
 fi
 rm -f "$pidf"
+
+if [ -n "$mkplanted" ]; then
+	echo "# verdicts and points of interest on the planted trace"
+	pl=$(mktemp /tmp/d9planted-XXXXXX)
+	"$mkplanted" "$pl"
+	for size in "160 48" "80 24"; do
+		set -- $size
+		start "$1" "$2" "$prog" "$pl"
+		expect "planted loaded $1x$2" "(4"
+		keys w Enter
+		expect "verdict in the detail $1x$2" "verdict: cpu: 8 of 8"
+		keys q
+		expect "verdict below the lanes $1x$2" "verdict: cpu: 8 of 8"
+		keys p
+		expect "points of interest $1x$2" "sched-delay: 2"
+		keys f f
+		expect "one kind $1x$2" "only sched-delay"
+		keys j j j Enter
+		expect "jump to the 4 ms delay $1x$2" \
+		    "sched-delay: task 120 waited 4.000 ms"
+		expect "its poll selected $1x$2" "task 120  worker 0"
+		keys n
+		expect "next delay $1x$2" "task 121 waited 6.000 ms"
+		keys 7
+		expect "red flags $1x$2" "RED FLAGS"
+	done
+	rm -f "$pl"
+fi
 
 echo "# nothing readable"
 start 80 24 "$prog" /dev/null

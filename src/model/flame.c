@@ -9,64 +9,12 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
-#include "model/analysis.h"
-#include "model/table.h"
-#include "model/timeline.h"
-#include "tui/flame.h"
-
-struct item {
-	uint32_t	stack, seg;
-	double		w;
-};
-
-/* Items of one (stack, segment) merged into one, by (stack, segment),
- * weights added in sample order: a stable radix sort of packed keys. */
-static struct item *
-merge_items(struct item *v, size_t n, size_t *nout)
-{
-	uint64_t *key = malloc((n ? n : 1) * sizeof *key);
-	uint32_t *p = malloc((n ? n : 1) * sizeof *p);
-	struct item *g = malloc((n ? n : 1) * sizeof *g);
-	size_t k = 0;
-
-	for (size_t i = 0; key != NULL && i < n; i++)
-		key[i] = (uint64_t)v[i].stack << 32 | v[i].seg;
-	if (key == NULL || p == NULL || g == NULL ||
-	    d9m_sort_perm(key, n, p) < 0) {
-		free(g);
-		g = NULL;
-		goto out;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && key[p[i]] == key[p[i - 1]])
-			g[k - 1].w += v[p[i]].w;
-		else
-			g[k++] = v[p[i]];
-	}
-	*nout = k;
-out:
-	free(key);
-	free(p);
-	return g;
-}
-
-uint32_t
-d9t_poll_of_tid(const struct d9m_model *m, uint32_t tid, uint64_t ts)
-{
-	uint32_t w = D9_NONE, slot, p;
-
-	for (size_t i = 0; i < m->tidmap_n; i++)
-		if (m->tidmap_tid[i] == tid)
-			w = m->tidmap_worker[i];
-	slot = w == D9_NONE ? D9_NONE : d9m_worker_slot(m, w);
-	if (slot == D9_NONE)
-		return D9_NONE;
-	p = d9m_poll_at(m, slot, ts);
-	return p != D9_NONE && ts <= m->polls.end[p] ? p : D9_NONE;
-}
+#include "model/flame.h"
+#include "model/samples.h"
+#include "model/window.h"
 
 static int
-want_poll(const struct d9m_model *m, const struct d9t_flame_req *q,
+want_poll(const struct d9m_model *m, const struct d9m_flame_req *q,
     uint32_t p)
 {
 	if (q->task == D9_NONE && q->loc == D9_NONE)
@@ -77,64 +25,82 @@ want_poll(const struct d9m_model *m, const struct d9t_flame_req *q,
 	    (q->loc == D9_NONE || m->polls.loc[p] == q->loc);
 }
 
-/* Weighted items of the request, unsorted. */
-static struct item *
-collect(const struct d9m_model *m, const struct d9t_index *ix,
-    const struct d9t_flame_req *q, size_t *nout)
+static int
+push(struct d9m_wstack **v, size_t *n, size_t *cap, uint32_t stack,
+    uint32_t seg, double w)
 {
-	struct item *v = NULL;
+	if (d9_grow(v, cap, *n + 1, sizeof **v) < 0)
+		return -1;
+	(*v)[*n].stack = stack;
+	(*v)[*n].seg = seg;
+	(*v)[*n].w = w;
+	(*v)[(*n)++].n = 1;
+	return 0;
+}
+
+static int
+collect_cpu(const struct d9m_model *m, const struct d9m_flame_req *q,
+    struct d9m_wstack **v, size_t *n, size_t *cap)
+{
+	enum d9m_cpu_class want = q->kind == D9M_F_OFF ? D9M_OFF_CPU :
+	    D9M_ON_CPU;
+	size_t i0, i1;
+
+	d9m_window_rows(m->cpu.ts, m->cpu.n, &q->win, &i0, &i1);
+	for (size_t i = i0; i < i1; i++) {
+		if (d9m_cpu_class(m, i) != want ||
+		    (q->inpoll && m->cpu.poll[i] == D9_NONE) ||
+		    !want_poll(m, q, m->cpu.poll[i]))
+			continue;
+		if (push(v, n, cap, m->cpu.stack[i], m->cpu.seg[i], 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+collect_alloc(const struct d9m_model *m, const struct d9m_flame_req *q,
+    struct d9m_wstack **v, size_t *n, size_t *cap)
+{
+	uint8_t *live;
+	size_t a0, a1;
+	int rc = 0;
+
+	if (d9m_alloc_live(m, &q->win, &a0, &a1, &live) < 0)
+		return -1;
+	for (size_t i = a0; i < a1 && rc == 0; i++) {
+		double wb, wc;
+
+		if (q->liveset && !live[i - a0])
+			continue;
+		if ((q->task != D9_NONE || q->loc != D9_NONE) &&
+		    !want_poll(m, q, d9m_poll_of_tid(m, m->allocs.tid[i],
+		    m->allocs.ts[i])))
+			continue;
+		d9m_alloc_weight(m, i, &wb, &wc);
+		rc = push(v, n, cap, m->allocs.stack[i], m->allocs.seg[i],
+		    q->count ? wc : wb);
+	}
+	free(live);
+	return rc;
+}
+
+/* Weighted samples of the request, unsorted. */
+static struct d9m_wstack *
+collect(const struct d9m_model *m, const struct d9m_flame_req *q,
+    size_t *nout)
+{
+	struct d9m_wstack *v = NULL;
 	size_t n = 0, cap = 0;
+	int rc = q->kind == D9M_F_ALLOC ? collect_alloc(m, q, &v, &n, &cap) :
+	    collect_cpu(m, q, &v, &n, &cap);
 
-	if (q->kind != D9T_F_ALLOC) {
-		size_t i = d9t_lower(m->cpu.ts, m->cpu.n, q->lo);
-
-		for (; i < m->cpu.n && m->cpu.ts[i] <= q->hi; i++) {
-			int sched = m->cpu.source[i] == D9_SOURCE_SCHED;
-
-			if ((q->kind == D9T_F_OFF) != sched)
-				continue;
-			if (q->inpoll && m->cpu.poll[i] == D9_NONE)
-				continue;
-			if (!want_poll(m, q, m->cpu.poll[i]))
-				continue;
-			if (d9_grow(&v, &cap, n + 1, sizeof *v) < 0)
-				goto oom;
-			v[n].stack = m->cpu.stack[i];
-			v[n].seg = m->cpu.seg[i];
-			v[n++].w = 1;
-		}
-	} else {
-		const char *rs = d9m_meta_get(m, "memory.sample_rate_bytes");
-		double rate = rs ? strtod(rs, NULL) : 0;
-		size_t i = d9t_lower(m->allocs.ts, m->allocs.n, q->lo);
-
-		if (!(rate > 0))
-			rate = 524288;
-		for (; i < m->allocs.n && m->allocs.ts[i] <= q->hi; i++) {
-			double s = (double)m->allocs.size[i], p;
-
-			if (q->liveset && d9t_freed(m, ix, i))
-				continue;
-			if ((q->task != D9_NONE || q->loc != D9_NONE) &&
-			    !want_poll(m, q, d9t_poll_of_tid(m,
-			    m->allocs.tid[i], m->allocs.ts[i])))
-				continue;
-			if (d9_grow(&v, &cap, n + 1, sizeof *v) < 0)
-				goto oom;
-			p = s > 0 ? 1 - exp(-s / rate) : 1;
-			v[n].stack = m->allocs.stack[i];
-			v[n].seg = m->allocs.seg[i];
-			if (q->count)
-				v[n++].w = p > 0 ? 1 / p : 1;
-			else
-				v[n++].w = s <= 0 ? 0 : s / rate > 50 ? s : s / p;
-		}
+	if (rc < 0) {
+		free(v);
+		return NULL;
 	}
 	*nout = n;
 	return v ? v : calloc(1, sizeof *v);
-oom:
-	free(v);
-	return NULL;
 }
 
 static uint32_t
@@ -146,7 +112,7 @@ slot_hash(uint32_t parent, uint32_t name)
 }
 
 static int
-rehash(struct d9t_flame *f)
+rehash(struct d9m_flame *f)
 {
 	size_t ns = f->nslots ? f->nslots * 2 : 1024;
 	uint32_t *s = calloc(ns, sizeof *s);
@@ -168,10 +134,10 @@ rehash(struct d9t_flame *f)
 }
 
 static uint32_t
-child(struct d9t_flame *f, uint32_t parent, uint32_t name)
+child(struct d9m_flame *f, uint32_t parent, uint32_t name)
 {
 	size_t k;
-	struct d9t_fnode *nd;
+	struct d9m_fnode *nd;
 
 	if ((f->n + 1) * 2 > f->nslots && rehash(f) < 0)
 		return D9_NONE;
@@ -193,11 +159,11 @@ child(struct d9t_flame *f, uint32_t parent, uint32_t name)
 }
 
 static int
-insert(struct d9t_flame *f, const struct d9m_model *m,
-    const struct d9m_resolver *r, const struct item *it)
+insert(struct d9m_flame *f, const struct d9m_model *m,
+    const struct d9m_resolver *r, const struct d9m_wstack *it)
 {
 	struct d9m_frame fr[256];
-	size_t nf = f->req.kind == D9T_F_ALLOC ?
+	size_t nf = f->req.kind == D9M_F_ALLOC ?
 	    d9m_alloc_frames(m, r, it->seg, it->stack, fr, 256) :
 	    d9m_stack_frames(m, r, it->seg, it->stack, fr, 256);
 	uint32_t node = 0;
@@ -215,7 +181,7 @@ insert(struct d9t_flame *f, const struct d9m_model *m,
 }
 
 static int
-finish(struct d9t_flame *f)
+finish(struct d9m_flame *f)
 {
 	uint32_t *fill;
 
@@ -232,7 +198,7 @@ finish(struct d9t_flame *f)
 		sum += f->nodes[i].nkids;
 	}
 	for (size_t i = 1; i < f->n; i++) {
-		struct d9t_fnode *p = &f->nodes[f->nodes[i].parent];
+		struct d9m_fnode *p = &f->nodes[f->nodes[i].parent];
 
 		f->kids[p->kid0 + fill[f->nodes[i].parent]++] = (uint32_t)i;
 	}
@@ -255,12 +221,12 @@ finish(struct d9t_flame *f)
 	return 0;
 }
 
-struct d9t_flame *
-d9t_flame_build(const struct d9m_model *m, const struct d9t_index *ix,
-    const struct d9m_resolver *r, const struct d9t_flame_req *q)
+struct d9m_flame *
+d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
+    const struct d9m_flame_req *q)
 {
-	struct d9t_flame *f = calloc(1, sizeof *f);
-	struct item *v, *g;
+	struct d9m_flame *f = calloc(1, sizeof *f);
+	struct d9m_wstack *v, *g = NULL;
 	size_t n = 0, k = 0;
 
 	if (f == NULL)
@@ -269,8 +235,8 @@ d9t_flame_build(const struct d9m_model *m, const struct d9t_index *ix,
 	d9_arena_init(&f->arena, 64 * 1024);
 	d9_intern_init(&f->names, &f->arena);
 	if (d9_grow(&f->nodes, &f->cap, 1, sizeof *f->nodes) < 0 ||
-	    (v = collect(m, ix, q, &n)) == NULL) {
-		d9t_flame_free(&f);
+	    (v = collect(m, q, &n)) == NULL) {
+		d9m_flame_free(&f);
 		return NULL;
 	}
 	memset(&f->nodes[0], 0, sizeof f->nodes[0]);
@@ -278,7 +244,8 @@ d9t_flame_build(const struct d9m_model *m, const struct d9t_index *ix,
 	f->nodes[0].name = d9_intern(&f->names, "all", 3);
 	f->n = 1;
 	f->samples = n;
-	g = merge_items(v, n, &k);
+	if (d9m_wstack_merge(v, n, &g, &k) < 0)
+		g = NULL;
 	free(v);
 	for (size_t i = 0; g != NULL && i < k; i++)
 		if (insert(f, m, r, &g[i]) < 0) {
@@ -286,21 +253,21 @@ d9t_flame_build(const struct d9m_model *m, const struct d9t_index *ix,
 			g = NULL;
 		}
 	if (g == NULL) {
-		d9t_flame_free(&f);
+		d9m_flame_free(&f);
 		return NULL;
 	}
 	free(g);
 	free(f->slots);
 	f->slots = NULL;
 	if (finish(f) < 0)
-		d9t_flame_free(&f);
+		d9m_flame_free(&f);
 	return f;
 }
 
 void
-d9t_flame_free(struct d9t_flame **pf)
+d9m_flame_free(struct d9m_flame **pf)
 {
-	struct d9t_flame *f = *pf;
+	struct d9m_flame *f = *pf;
 
 	if (f == NULL)
 		return;
@@ -314,7 +281,7 @@ d9t_flame_free(struct d9t_flame **pf)
 }
 
 const char *
-d9t_flame_name(const struct d9t_flame *f, uint32_t node)
+d9m_flame_name(const struct d9m_flame *f, uint32_t node)
 {
 	return d9_intern_str(&f->names, f->nodes[node].name, NULL);
 }

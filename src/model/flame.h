@@ -1,0 +1,59 @@
+/*
+ * flame.h: flame trees (ANALYSIS 9) as collapsible trees: root first,
+ * children by weight, built for one window and filter: on-CPU and
+ * off-CPU samples (samples.h; off-CPU optionally only inside polls) and
+ * allocations (estimated bytes or count with each segment's rate,
+ * allocator hooks stripped; optionally only those live at the window's
+ * end). The same weights as the analysis (analysis.h), so a tree's total
+ * is the figure the report and JSON give. Names are interned per tree.
+ */
+#ifndef D9M_FLAME_H
+#define D9M_FLAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/intern.h"
+#include "model/frames.h"
+#include "model/model.h"
+#include "model/window.h"
+
+enum d9m_flame_kind { D9M_F_CPU, D9M_F_OFF, D9M_F_ALLOC };
+
+struct d9m_flame_req {
+	enum d9m_flame_kind kind;
+	struct d9m_window win;
+	uint32_t	task;		/* task row, D9_NONE: any */
+	uint32_t	loc;		/* spawn location id, D9_NONE: any */
+	int		inpoll;		/* off-CPU: only samples in polls */
+	int		count;		/* alloc: weigh by count, not bytes */
+	int		liveset;	/* alloc: only never freed */
+};
+
+struct d9m_fnode {
+	uint32_t	name;		/* id in names */
+	uint32_t	parent;		/* D9_NONE for the root */
+	uint32_t	kid0, nkids;	/* children in kids[], heaviest first */
+	double		w;
+	uint32_t	depth;
+	uint8_t		open;
+};
+
+struct d9m_flame {
+	struct d9m_flame_req req;
+	struct d9m_fnode *nodes;	/* node 0 is the root */
+	size_t		 n, cap;
+	uint32_t	*kids;
+	struct d9_arena	 arena;
+	struct d9_intern names;
+	size_t		 samples;	/* events that went in */
+	uint32_t	*slots;		/* build: (parent, name) -> node + 1 */
+	size_t		 nslots;
+};
+
+struct d9m_flame *d9m_flame_build(const struct d9m_model *m,
+	    const struct d9m_resolver *r, const struct d9m_flame_req *q);
+void	 d9m_flame_free(struct d9m_flame **f);
+const char *d9m_flame_name(const struct d9m_flame *f, uint32_t node);
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * panel.h: what the timeline shows in the rows below its lanes: the
+ * selected poll's summary (duration, task, spawn location, its verdict
+ * and its most sampled stack) and the points of interest inside the
+ * window, worst first. The summary of a poll is computed once and kept.
+ */
+#ifndef D9T_PANEL_H
+#define D9T_PANEL_H
+
+#include <stdint.h>
+
+struct d9t_app;
+struct d9t_canvas;
+struct d9m_model;
+
+struct d9t_panel {
+	const struct d9m_model	*m;	/* the model poll belongs to */
+	uint32_t		 poll;	/* summarised poll, D9_NONE */
+	char			 verdict[400];
+	char			 stack[400];
+};
+
+void	d9t_panel_init(struct d9t_panel *p);
+/* Draw into rows [y, y + rows) of cv; nothing when rows < 1. */
+void	d9t_panel_draw(struct d9t_app *app, struct d9t_panel *p,
+	    struct d9t_canvas *cv, int y, int rows);
+
+#endif
