@@ -10,6 +10,7 @@
 
 #include "base/wire.h"
 #include "model/analysis.h"
+#include "model/byname.h"
 #include "model/samples.h"
 #include "model/table.h"
 
@@ -57,37 +58,39 @@ cmp_group(const void *a, const void *b)
 }
 
 int
-d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows, size_t n,
-    struct d9m_stack_group **out, size_t *nout)
+d9m_group_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
+    const uint32_t *rows, size_t n, struct d9m_stack_group **out,
+    size_t *nout)
 {
-	/* (stack, segment) packed in one word: a radix sort groups them */
-	uint64_t *k = malloc((n ? n : 1) * sizeof *k);
-	struct d9m_stack_group *g = malloc((n ? n : 1) * sizeof *g);
+	struct d9m_wstack *v = malloc((n ? n : 1) * sizeof *v), *g = NULL;
+	struct d9m_stack_group *sg = NULL;
 	size_t ng = 0;
 
 	*out = NULL;
 	*nout = 0;
-	for (size_t i = 0; k != NULL && i < n; i++)
-		k[i] = (uint64_t)m->cpu.stack[rows[i]] << 32 |
-		    m->cpu.seg[rows[i]];
-	if (k == NULL || g == NULL || d9m_sort_u64(k, n) < 0) {
-		free(k);
+	for (size_t i = 0; v != NULL && i < n; i++) {
+		v[i].stack = m->cpu.stack[rows[i]];
+		v[i].seg = m->cpu.seg[rows[i]];
+		v[i].w = 1;
+		v[i].n = 1;
+	}
+	/* by (stack, segment), then by what their frames are named */
+	if (v == NULL || d9m_wstack_merge(v, n, &g, &ng) < 0 ||
+	    d9m_merge_by_name(m, r, 0, g, &ng) < 0 ||
+	    (sg = malloc((ng ? ng : 1) * sizeof *sg)) == NULL) {
+		free(v);
 		free(g);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && k[i] == k[i - 1]) {
-			g[ng - 1].count++;
-			continue;
-		}
-		g[ng].stack = (uint32_t)(k[i] >> 32);
-		g[ng].seg = (uint32_t)k[i];
-		g[ng].count = 1;
-		ng++;
+	for (size_t i = 0; i < ng; i++) {
+		sg[i].stack = g[i].stack;
+		sg[i].seg = g[i].seg;
+		sg[i].count = g[i].n;
 	}
-	free(k);
-	qsort(g, ng, sizeof *g, cmp_group);
-	*out = g;
+	free(v);
+	free(g);
+	qsort(sg, ng, sizeof *sg, cmp_group);
+	*out = sg;
 	*nout = ng;
 	return 0;
 }
@@ -260,7 +263,8 @@ worst_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
 				    d9m_cpu_class(m, i) == (src ? D9M_OFF_CPU :
 				    D9M_ON_CPU))
 					rows[n++] = (uint32_t)i;
-			if (d9m_group_stacks(m, rows, n, src ? &w->off : &w->cpu,
+			if (d9m_group_stacks(m, r, rows, n, src ? &w->off :
+			    &w->cpu,
 			    src ? &w->noff : &w->ncpu) < 0) {
 				free(rows);
 				return -1;
@@ -299,8 +303,9 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		}
 	}
 	a->off_idle = a->off_cpu - a->off_in_poll;
-	if (d9m_group_stacks(m, on, non, &a->cpu_groups, &a->ncpu_groups) < 0 ||
-	    d9m_group_stacks(m, inp, ninp, &a->off_groups,
+	if (d9m_group_stacks(m, o->resolver, on, non, &a->cpu_groups,
+	    &a->ncpu_groups) < 0 ||
+	    d9m_group_stacks(m, o->resolver, inp, ninp, &a->off_groups,
 	    &a->noff_groups) < 0)
 		goto out;
 	rc = worst_stacks(m, o->resolver, a);

@@ -228,8 +228,10 @@ uint64_t d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono);
 size_t	d9m_rank(size_t n, unsigned p);
 /* Exact percentiles of v (sorted in place) at d9m_rank. */
 void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
-/* Stack groups of a set of CPU sample rows, count descending. */
-int	d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows,
-	    size_t n, struct d9m_stack_group **out, size_t *nout);
+/* Stack groups of a set of CPU sample rows, merged by what their frames
+ * are named (byname.h; names through r), count descending. */
+int	d9m_group_stacks(const struct d9m_model *m,
+	    const struct d9m_resolver *r, const uint32_t *rows, size_t n,
+	    struct d9m_stack_group **out, size_t *nout);
 
 #endif

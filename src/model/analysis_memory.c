@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model/analysis.h"
+#include "model/byname.h"
 #include "model/samples.h"
 
 static int
@@ -29,6 +30,50 @@ cmp_stack_seg(const void *x, const void *y)
 	if (a->stack != b->stack)
 		return a->stack < b->stack ? -1 : 1;
 	return a->seg < b->seg ? -1 : a->seg > b->seg;
+}
+
+/* Sites whose stacks show the same names (hooks stripped) are one. */
+static int
+merge_sites_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
+    struct d9m_site *s, size_t *ns)
+{
+	uint32_t *stack = malloc((*ns + 1) * sizeof *stack);
+	uint32_t *seg = malloc((*ns + 1) * sizeof *seg);
+	uint32_t *id = malloc((*ns + 1) * sizeof *id);
+	uint32_t *at = calloc(*ns + 1, sizeof *at);
+	size_t k = 0;
+	int rc = -1;
+
+	if (stack == NULL || seg == NULL || id == NULL || at == NULL)
+		goto out;
+	for (size_t i = 0; i < *ns; i++) {
+		stack[i] = s[i].stack;
+		seg[i] = s[i].seg;
+	}
+	if (d9m_name_ids(m, r, 1, stack, seg, *ns, id) < 0)
+		goto out;
+	for (size_t i = 0; i < *ns; i++) {
+		struct d9m_site *d;
+
+		if (at[id[i]] == 0) {
+			s[k] = s[i];
+			at[id[i]] = (uint32_t)++k;
+			continue;
+		}
+		d = &s[at[id[i]] - 1];
+		d->sampled += s[i].sampled;
+		d->est_bytes += s[i].est_bytes;
+		d->est_count += s[i].est_count;
+		d->raw_bytes += s[i].raw_bytes;
+	}
+	*ns = k;
+	rc = 0;
+out:
+	free(stack);
+	free(seg);
+	free(id);
+	free(at);
+	return rc;
 }
 
 int
@@ -94,6 +139,8 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		}
 		ns = k;
 	}
+	if (merge_sites_by_name(m, o->resolver, s, &ns) < 0)
+		goto out;
 	qsort(s, ns, sizeof *s, cmp_site);
 	mem->sites = s;
 	mem->nsites = ns;

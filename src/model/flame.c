@@ -3,7 +3,9 @@
  * segment) pairs with summed weights, so symbol lookups happen once per
  * distinct stack, not per sample.
  */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -153,6 +155,7 @@ child(struct d9m_flame *f, uint32_t parent, uint32_t name)
 	memset(nd, 0, sizeof *nd);
 	nd->name = name;
 	nd->parent = parent;
+	nd->file = D9_NONE;
 	nd->depth = f->nodes[parent].depth + 1;
 	f->slots[k] = (uint32_t)f->n + 1;
 	return (uint32_t)f->n++;
@@ -169,12 +172,19 @@ insert(struct d9m_flame *f, const struct d9m_model *m,
 	uint32_t node = 0;
 
 	f->nodes[0].w += it->w;
-	for (size_t i = nf; i-- > 0; ) {
-		const char *nm = d9m_frame_name(&fr[i]);
+	for (size_t k = 0; k < nf; k++) {
+		/* root first, or leaf first when inverted */
+		const struct d9m_frame *x = &fr[f->req.invert ? k : nf - 1 - k];
+		const char *nm = d9m_frame_name(x);
 		uint32_t id = d9_intern(&f->names, nm, strlen(nm));
 
 		if (id == D9_NONE || (node = child(f, node, id)) == D9_NONE)
 			return -1;
+		if (f->nodes[node].w == 0 && x->file != NULL && *x->file) {
+			f->nodes[node].file = d9_intern(&f->names, x->file,
+			    strlen(x->file));
+			f->nodes[node].line = x->line;
+		}
 		f->nodes[node].w += it->w;
 	}
 	return 0;
@@ -241,6 +251,7 @@ d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
 	}
 	memset(&f->nodes[0], 0, sizeof f->nodes[0]);
 	f->nodes[0].parent = D9_NONE;
+	f->nodes[0].file = D9_NONE;
 	f->nodes[0].name = d9_intern(&f->names, "all", 3);
 	f->n = 1;
 	f->samples = n;
@@ -284,4 +295,18 @@ const char *
 d9m_flame_name(const struct d9m_flame *f, uint32_t node)
 {
 	return d9_intern_str(&f->names, f->nodes[node].name, NULL);
+}
+
+void
+d9m_flame_where(const struct d9m_flame *f, uint32_t node, char *out,
+    size_t cap)
+{
+	const struct d9m_fnode *nd = &f->nodes[node];
+
+	if (nd->file == D9_NONE) {
+		snprintf(out, cap, "%s", "");
+		return;
+	}
+	snprintf(out, cap, "%s:%" PRIu32, d9_intern_str(&f->names, nd->file,
+	    NULL), nd->line);
 }

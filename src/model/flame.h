@@ -5,7 +5,9 @@
  * allocations (estimated bytes or count with each segment's rate,
  * allocator hooks stripped; optionally only those live at the window's
  * end). The same weights as the analysis (analysis.h), so a tree's total
- * is the figure the report and JSON give. Names are interned per tree.
+ * is the figure the report and JSON give. Inverted, a tree starts from
+ * the leaf frames and each node's children are its callers (what perf
+ * report calls callers). Names are interned per tree.
  */
 #ifndef D9M_FLAME_H
 #define D9M_FLAME_H
@@ -28,6 +30,7 @@ struct d9m_flame_req {
 	int		inpoll;		/* off-CPU: only samples in polls */
 	int		count;		/* alloc: weigh by count, not bytes */
 	int		liveset;	/* alloc: only never freed */
+	int		invert;		/* from the leaf: who calls it */
 };
 
 struct d9m_fnode {
@@ -36,6 +39,8 @@ struct d9m_fnode {
 	uint32_t	kid0, nkids;	/* children in kids[], heaviest first */
 	double		w;
 	uint32_t	depth;
+	uint32_t	file;		/* source file id in names, D9_NONE */
+	uint32_t	line;		/* 0 when unknown */
 	uint8_t		open;
 };
 
@@ -55,5 +60,8 @@ struct d9m_flame *d9m_flame_build(const struct d9m_model *m,
 	    const struct d9m_resolver *r, const struct d9m_flame_req *q);
 void	 d9m_flame_free(struct d9m_flame **f);
 const char *d9m_flame_name(const struct d9m_flame *f, uint32_t node);
+/* "file:line" of a node's frame (the first sample's), "" when unknown. */
+void	 d9m_flame_where(const struct d9m_flame *f, uint32_t node, char *out,
+	    size_t cap);
 
 #endif

@@ -41,7 +41,7 @@ top_stack(struct d9t_app *app, uint32_t poll, char *out, size_t cap)
 	for (size_t i = i0; i < i1 && n < 512; i++)
 		if (m->cpu.poll[i] == poll)
 			rows[n++] = (uint32_t)i;
-	if (n == 0 || d9m_group_stacks(m, rows, n, &g, &ng) < 0 || ng == 0) {
+	if (n == 0 || d9m_group_stacks(m, app->cfg->resolver, rows, n, &g, &ng) < 0 || ng == 0) {
 		free(g);
 		return;
 	}

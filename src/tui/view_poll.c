@@ -44,7 +44,8 @@ stacks(struct d9t_app *app, struct d9t_list *l, uint32_t p, int off)
 	}
 	d9t_list_add(l, D9T_A_BOLD, "%s stacks sampled during the poll: %zu "
 	    "sample%s", off ? "Off-CPU" : "On-CPU", n, n == 1 ? "" : "s");
-	if (n > 0 && d9m_group_stacks(m, rows, n, &g, &ng) == 0) {
+	if (n > 0 && d9m_group_stacks(m, app->cfg->resolver, rows, n, &g,
+	    &ng) == 0) {
 		for (size_t k = 0; k < ng && k < 20; k++) {
 			struct d9m_frame fr[64];
 			size_t nf = d9m_stack_frames(m, app->cfg->resolver,
