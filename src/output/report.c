@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -26,20 +27,30 @@ section(FILE *f, const char *title)
 	putc('\n', f);
 }
 
-/* Always a line: what the recording lost (ANALYSIS 19). */
+/* Always a line (or more, wrapped under the value): what the recording
+ * lost (ANALYSIS 19). */
 static void
 lost(const struct d9o_out *o)
 {
 	const struct d9m_loss *l = &o->m->loss;
-	char t[256];
+	char t[320];
+	size_t n = d9m_loss_text(l, t, sizeof t), len;
+	char *lines = NULL;
+	FILE *mf;
 
-	if (d9m_loss_text(l, t, sizeof t) == 0)
-		snprintf(t, sizeof t, "nothing");
-	fprintf(o->f, "Lost:         %s", t);
+	if (n == 0)
+		n = (size_t)snprintf(t, sizeof t, "nothing");
 	if (l->copies)
-		fprintf(o->f, " (%" PRIu64 " duplicate segment file%s read "
-		    "once)", l->copies, l->copies == 1 ? "" : "s");
-	fprintf(o->f, "\n");
+		snprintf(t + n, sizeof t - n, " (%" PRIu64 " duplicate segment "
+		    "file%s read once)", l->copies, l->copies == 1 ? "" : "s");
+	if ((mf = open_memstream(&lines, &len)) == NULL)
+		return;
+	d9o_wrap(mf, t, 14, 80);
+	fclose(mf);
+	if (lines != NULL && len >= 14)
+		memcpy(lines, "Lost:", 5);	/* over the first indent */
+	fputs(lines != NULL ? lines : "", o->f);
+	free(lines);
 }
 
 /* Before any figure: they count only what was recorded. */
