@@ -2,8 +2,9 @@
  * analysis_flags.c: the red-flag checks of ANALYSIS 14, run on the other
  * sections' figures. Where the reference's rule is noise (blocking calls
  * counted over idle parking, the "ends at peak" leak rule) the better
- * figure is used and the text says what was checked. Findings are
- * sorted critical first.
+ * figure is used and the text says what was checked. A trace that lost
+ * data (ANALYSIS 19) raises events-lost. Findings are sorted critical
+ * first.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "model/analysis.h"
+#include "model/loss.h"
 
 #define MAX_FLAGS 64
 
@@ -320,6 +322,13 @@ d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (a->unmatched_spans > 0)
 		flag(a, D9M_INFO, "unmatched-spans", 0, D9_NONE,
 		    "%zu spans entered and never exited", a->unmatched_spans);
+	if (d9m_loss_any(&m->loss)) {
+		char t[160];
+
+		d9m_loss_text(&m->loss, t, sizeof t);
+		flag(a, D9M_WARNING, "events-lost", 0, D9_NONE, "%s: figures "
+		    "count only what was recorded", t);
+	}
 	for (size_t i = 0; i < sizeof setup / sizeof setup[0]; i++)
 		if (*(const int *)((const char *)a + setup[i].off))
 			flag(a, setup[i].sev, setup[i].check, 0, D9_NONE, "%s",

@@ -133,6 +133,7 @@ new_segment(struct d9m_builder *b)
 	if (row == SIZE_MAX)
 		return -1;
 	b->m->segs.input[row] = b->input;
+	b->m->segs.cut[row] = 0;
 	b->seg = (uint32_t)row;
 	b->seg_used = 0;
 	b->seg_symbols = 0;
@@ -157,6 +158,17 @@ on_batch(void *ctx, uint64_t off)
 	if (b->seg == D9_NONE || b->seg_symbols)
 		new_segment(b);
 	b->seg_used = 1;
+}
+
+static void
+on_loss(void *ctx, int what)
+{
+	struct d9m_builder *b = ctx;
+
+	if (what == D9P_LOSS_COPY)
+		b->m->segs.copies++;
+	else if (b->seg != D9_NONE)
+		b->m->segs.cut[b->seg] = 1;
 }
 
 static int
@@ -728,6 +740,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		m->overflow.ts[row] = ts;
 		m->overflow.allocs[row] = u64_or(sm, v, 0, 0);
 		m->overflow.frees[row] = u64_or(sm, v, 1, 0);
+		m->overflow.seg[row] = b->seg;
 		return 0;
 	case K_CLOCK:
 		if (u64_or(sm, v, 0, 0) == 0)
@@ -773,4 +786,5 @@ d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink)
 	sink->event = on_event;
 	sink->batch = on_batch;
 	sink->input = on_input;
+	sink->loss = on_loss;
 }

@@ -71,6 +71,8 @@ copy_tables(struct d9m_model *dst, const struct d9m_model *src)
 		if (d9m_tab_copy(td[i].tab, ts[i].tab, td[i].desc) < 0)
 			return -1;
 	dst->meta.legacy_wall = src->meta.legacy_wall;
+	dst->segs.copies = src->segs.copies;
+	dst->following = src->following;
 	return 0;
 }
 
@@ -180,6 +182,7 @@ d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
 {
 	struct load_note ln = { m, NULL, NULL };
 
+	m->following = 1;
 	return feed(m, NULL, 0, f, progress, &ln, stats);
 }
 

@@ -191,12 +191,15 @@ struct d9m_overflow {
 	size_t		 n, cap;
 	uint64_t	*ts;
 	uint64_t	*allocs, *frees;
+	uint32_t	*seg;
 };
 
 /* A segment: one input, or a part of a concatenated stream. */
 struct d9m_segs {
 	size_t		 n, cap;
 	uint32_t	*input;		/* input name string id */
+	uint8_t		*cut;		/* its input ended or broke early */
+	uint64_t	 copies;	/* files not read: copies of a segment */
 };
 
 /* ---- derived by d9m_model_finish() ---- */
@@ -251,6 +254,19 @@ struct d9m_spans {
 	/* spans fully inside one poll of their worker, over the trace */
 	size_t		 poll_max, polls_over20;
 	uint32_t	 poll_row;	/* the poll with poll_max, D9_NONE */
+};
+
+/* What the trace lost (ANALYSIS 19): libd9rec's counters (per boot the
+ * latest, summed over boots), dial9's overflow events, incomplete
+ * segments; and the copies of segments that were read once. */
+struct d9m_loss {
+	uint64_t	 dropped_events;	/* runtime events not recorded */
+	uint64_t	 lost_batches;		/* batches not written */
+	uint64_t	 dropped_allocs, dropped_frees;
+	uint64_t	 lost_cpu;		/* CPU samples lost */
+	uint64_t	 incomplete;		/* segments cut short or marked
+						 * segment.complete=false */
+	uint64_t	 copies;		/* duplicate segments */
 };
 
 struct d9m_worker {
@@ -317,6 +333,9 @@ struct d9m_model {
 	size_t		 nworkers;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */
 	uint64_t	 rt_events;		/* polls, parks, unparks, queue, wakes */
+	struct d9m_loss	 loss;
+	int		 following;	/* read by d9m_model_follow: its .active
+					 * inputs are segments still written */
 	int		 finished;
 
 	struct d9m_builder *builder;	/* while loading */

@@ -32,7 +32,8 @@ TAB(d9m_desc_frees, d9m_frees, BY(d9m_frees, ts), C(d9m_frees, ts),
     C(d9m_frees, addr), C(d9m_frees, size), C(d9m_frees, alloc_ts),
     C(d9m_frees, tid));
 TAB(d9m_desc_overflow, d9m_overflow, BY(d9m_overflow, ts),
-    C(d9m_overflow, ts), C(d9m_overflow, allocs), C(d9m_overflow, frees));
+    C(d9m_overflow, ts), C(d9m_overflow, allocs), C(d9m_overflow, frees),
+    C(d9m_overflow, seg));
 TAB(d9m_desc_spanev, d9m_spanev, BY(d9m_spanev, ts), C(d9m_spanev, ts),
     C(d9m_spanev, kind), C(d9m_spanev, worker), C(d9m_spanev, span_id),
     C(d9m_spanev, parent), C(d9m_spanev, name), C(d9m_spanev, site),
@@ -49,7 +50,8 @@ TAB(d9m_desc_clock, d9m_clock, BY(d9m_clock, mono), C(d9m_clock, mono),
     C(d9m_clock, real), C(d9m_clock, seg));
 TAB(d9m_desc_meta, d9m_meta, UNSORTED, C(d9m_meta, seg), C(d9m_meta, key),
     C(d9m_meta, val));
-TAB(d9m_desc_segs, d9m_segs, UNSORTED, C(d9m_segs, input));
+TAB(d9m_desc_segs, d9m_segs, UNSORTED, C(d9m_segs, input),
+    C(d9m_segs, cut));
 TAB(d9m_desc_polls, d9m_polls, UNSORTED, C(d9m_polls, start),
     C(d9m_polls, end), C(d9m_polls, task), C(d9m_polls, loc),
     C(d9m_polls, worker), C(d9m_polls, lq), C(d9m_polls, flags));

@@ -9,6 +9,7 @@
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/frames.h"
+#include "model/loss.h"
 #include "model/table.h"
 #include "model/tables.h"
 #include "model/samples.h"
@@ -541,7 +542,7 @@ d9m_model_finish(struct d9m_model *m)
 			goto out;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
-	    d9m_rates_derive(m) < 0)
+	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0)
 		goto out;
 	name_runtimes(m);
 	m->finished = 1;

@@ -263,6 +263,22 @@ memory(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_end(w, '}');
 }
 
+/* Always present, zeros when nothing was lost (ANALYSIS 19). */
+static void
+loss(struct d9o_jw *w, const struct d9m_loss *l)
+{
+	d9o_jw_key(w, "loss");
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "droppedEvents", l->dropped_events);
+	d9o_jw_ku64(w, "lostBatches", l->lost_batches);
+	d9o_jw_ku64(w, "droppedAllocs", l->dropped_allocs);
+	d9o_jw_ku64(w, "droppedFrees", l->dropped_frees);
+	d9o_jw_ku64(w, "lostCpuSamples", l->lost_cpu);
+	d9o_jw_ku64(w, "incompleteSegments", l->incomplete);
+	d9o_jw_ku64(w, "duplicateSegments", l->copies);
+	d9o_jw_end(w, '}');
+}
+
 static const char *const sev_names[] = { "info", "warning", "critical" };
 
 static void
@@ -358,6 +374,7 @@ d9o_json(const struct d9o_out *o)
 	d9o_jw_ku64(w, "resolved", a->frames_named);
 	d9o_jw_ku64(w, "unresolved", a->frames_unnamed);
 	d9o_jw_end(w, '}');
+	loss(w, &o->m->loss);
 	flags_and_errors(w, o);
 	d9o_jw_end(w, '}');
 }

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,6 +14,7 @@
 #include "output/stackinfo.h"
 #include "output/textfmt.h"
 #include "base/text.h"
+#include "model/loss.h"
 
 #define MAX_FRAMES 128
 
@@ -23,6 +25,47 @@ section(FILE *f, const char *title)
 	for (size_t i = 0; title[i]; i++)
 		putc('-', f);
 	putc('\n', f);
+}
+
+/* Always a line (or more, wrapped under the value): what the recording
+ * lost (ANALYSIS 19). */
+static void
+lost(const struct d9o_out *o)
+{
+	const struct d9m_loss *l = &o->m->loss;
+	char t[320];
+	size_t n = d9m_loss_text(l, t, sizeof t), len;
+	char *lines = NULL;
+	FILE *mf;
+
+	if (n == 0)
+		n = (size_t)snprintf(t, sizeof t, "nothing");
+	if (l->copies)
+		snprintf(t + n, sizeof t - n, " (%" PRIu64 " duplicate segment "
+		    "file%s read once)", l->copies, l->copies == 1 ? "" : "s");
+	if ((mf = open_memstream(&lines, &len)) == NULL)
+		return;
+	d9o_wrap(mf, t, 14, 80);
+	fclose(mf);
+	if (lines != NULL && len >= 14)
+		memcpy(lines, "Lost:", 5);	/* over the first indent */
+	fputs(lines != NULL ? lines : "", o->f);
+	free(lines);
+}
+
+/* Before any figure: they count only what was recorded. */
+static void
+loss_warning(const struct d9o_out *o)
+{
+	char t[256], w[400];
+
+	if (!d9m_loss_any(&o->m->loss))
+		return;
+	d9m_loss_text(&o->m->loss, t, sizeof t);
+	snprintf(w, sizeof w, "WARNING: this recording lost data (%s). Every "
+	    "figure below counts only what was recorded.", t);
+	putc('\n', o->f);
+	d9o_wrap(o->f, w, 0, 80);
 }
 
 static void
@@ -57,6 +100,7 @@ summary(const struct d9o_out *o)
 		fprintf(o->f, "%s%u", i ? ", " : "", a->workers[i].id);
 	fprintf(o->f, ")\nEvents:       %zu runtime events, %zu polls\n",
 	    a->event_count, a->npolls);
+	lost(o);
 	fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",
 	    a->cpu_samples, a->on_cpu, a->off_cpu);
 	fprintf(o->f, "Tasks:        %zu spawned, %zu terminated, %zu seen\n",
@@ -418,6 +462,7 @@ d9o_report(const struct d9o_out *o)
 {
 	fprintf(o->f, "d9top report\n");
 	summary(o);
+	loss_warning(o);
 	workers(o);
 	long_polls(o);
 	sched(o);

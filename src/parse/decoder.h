@@ -24,6 +24,17 @@ struct d9p_sink {
 	void	(*batch)(void *ctx, uint64_t off);
 	/* The reader starts a new input (file or stdin) (optional). */
 	void	(*input)(void *ctx, const char *name);
+	/* The reader lost part of the input (optional): what is an enum
+	 * d9p_loss. */
+	void	(*loss)(void *ctx, int what);
+};
+
+enum d9p_loss {
+	D9P_LOSS_CUT,		/* the current input ended or broke before
+				 * its last frame: the rest is lost */
+	D9P_LOSS_COPY		/* a file not read: it holds a segment read
+				 * from another file, or is a file reached
+				 * twice (ANALYSIS 19) */
 };
 
 enum {

@@ -21,6 +21,7 @@
 struct d9p_stream {
 	struct d9p_input	*in;
 	struct d9p_decoder	*dec;
+	const struct d9p_sink	*sink;
 	char			*name;
 	int			 in_dir;
 	uint8_t			*w;		/* the window */
@@ -45,6 +46,15 @@ d9p_note(const struct d9p_read_opts *o, const char *fmt, ...)
 	va_end(ap);
 	if (o && o->note)
 		o->note(o->note_ctx, msg);
+}
+
+/* The rest of the input cannot be read: the sink counts the segment
+ * as cut. */
+static void
+cut_short(struct d9p_stream *s)
+{
+	if (s->sink->loss)
+		s->sink->loss(s->sink->ctx, D9P_LOSS_CUT);
 }
 
 static int
@@ -91,6 +101,7 @@ d9p_stream_open(int fd, const char *name, int in_dir,
 		free(s);
 		return NULL;
 	}
+	s->sink = sink;
 	s->in_dir = in_dir;
 	s->pipe = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
 	st->inputs++;
@@ -133,6 +144,7 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 		d9p_note(o, "%s: byte %llu: frame larger than %u MiB", s->name,
 		    (unsigned long long)s->woff, MAX_WINDOW >> 20);
 		st->failed++;
+		cut_short(s);
 		return -1;
 	}
 	d9_err_clear(&e);
@@ -147,6 +159,7 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 		d9p_note(o, "%s: byte %llu: %s", s->name,
 		    (unsigned long long)e.off, e.msg);
 		st->failed++;
+		cut_short(s);
 		/* decode what arrived before the bad data */
 		s->eof = 2;
 	} else if (r == 0)
@@ -175,6 +188,7 @@ decode_error(struct d9p_stream *s, const struct d9_err *e,
 		    (unsigned long long)e->off, e->msg, ev > s->ev0 ?
 		    "; later frames skipped" : "");
 		st->failed++;
+		cut_short(s);
 	}
 	return 0;
 }
@@ -192,9 +206,11 @@ end_note(struct d9p_stream *s, int rc, const struct d9_err *e,
 	} else if (rc == D9P_MORE) {
 		d9p_note(o, "%s: truncated at byte %llu", s->name,
 		    (unsigned long long)e->off);
+		cut_short(s);
 	} else if (s->cut) {
 		d9p_note(o, "%s: truncated at byte %llu (compressed data ends "
 		    "early)", s->name, (unsigned long long)s->woff);
+		cut_short(s);
 	}
 }
 
@@ -239,6 +255,7 @@ d9p_stream_pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 				    "inside compressed data", s->name,
 				    (unsigned long long)s->woff);
 				st->failed++;
+				cut_short(s);
 				return 0;
 			}
 			s->total -= s->wlen;

@@ -6,6 +6,10 @@
  * rotates when the segment is too big or too old. Threads that were
  * unregistered are freed once their ring is empty.
  *
+ * After a failed write no segment is open: each cycle tries a new one
+ * first. Once a second the loss counters go into the metadata when they
+ * changed.
+ *
  * The flush thread is the only one that touches the segment file and the
  * encoder, so none of this needs a lock except the thread list.
  */
@@ -236,6 +240,14 @@ cycle(struct d9rec_writer *w)
 	int meta;
 
 	d9rec_clock_anchor(w);
+	if (w->fd < 0 && !atomic_load(&w->stopped))
+		d9rec_seg_open(w);	/* after a failed write: try again */
+	if (d9rec_mono_ns() - w->counters_ns >= 1000000000u) {
+		/* losses go into the trace as they happen, not only at
+		 * sealing (a crash would lose them) */
+		w->counters_ns = d9rec_mono_ns();
+		d9rec_seg_counters(w);
+	}
 	pthread_mutex_lock(&w->lock);
 	t = w->threads;
 	meta = w->meta_written != w->meta_version;

@@ -175,6 +175,9 @@ struct d9rec_writer {
 	uint64_t	 seg_bytes;
 	uint64_t	 seg_start_ns;	/* monotonic, for the period */
 	int		 seg_data;	/* data batches written */
+	uint64_t	 seg_batches;	/* how many */
+	uint64_t	 counters_ns;	/* loss counters last put in the metadata */
+	uint64_t	 loss_sealed;	/* their sum in the last sealed segment */
 	struct addrset	 addrs;
 	uint64_t	 total_sealed;	/* bytes of sealed segments on disk */
 	void		*symcache;
@@ -202,7 +205,10 @@ struct d9rec_writer {
 	_Atomic uint64_t lost_batches, segments, deleted_segments;
 	_Atomic uint64_t cpu_samples, cpu_lost;
 	_Atomic uint64_t retired_events, retired_dropped;
-	_Atomic int	 last_errno, stopped;
+	_Atomic uint64_t recovered;	/* crashed writers' segments sealed */
+	_Atomic int	 last_errno;
+	_Atomic int	 stopped;	/* for good: the size budget */
+	_Atomic int	 suspended;	/* no segment open after a failed write */
 };
 
 /* ---- clock (writer.c) ---- */
@@ -258,6 +264,7 @@ int	 d9rec_seg_open(struct d9rec_writer *w);
 void	 d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data);
 void	 d9rec_seg_seal(struct d9rec_writer *w, int final);
 void	 d9rec_seg_meta(struct d9rec_writer *w);
+uint64_t d9rec_seg_counters(struct d9rec_writer *w);	/* into the metadata */
 void	*d9rec_compress_main(void *arg);
 int	 d9rec_compress_file(struct d9rec_writer *w, uint32_t index);
 

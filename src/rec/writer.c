@@ -383,6 +383,10 @@ d9rec_set_meta(d9rec_writer *w, const char *key, const char *value)
 	pthread_mutex_lock(&w->lock);
 	for (size_t i = 0; i < w->nmeta; i++)
 		if (strcmp(w->meta[i].key, key) == 0) {
+			if (strcmp(w->meta[i].val, v) == 0) {
+				free(v);	/* no change: nothing to write */
+				goto out;
+			}
 			free(w->meta[i].val);
 			w->meta[i].val = v;
 			goto done;
@@ -685,11 +689,12 @@ d9rec_stats(d9rec_writer *w, struct d9rec_stats *st)
 	st->write_errors = atomic_load(&w->write_errors);
 	st->lost_batches = atomic_load(&w->lost_batches);
 	st->segments = atomic_load(&w->segments);
+	st->recovered_segments = atomic_load(&w->recovered);
 	st->deleted_segments = atomic_load(&w->deleted_segments);
 	st->cpu_samples = atomic_load(&w->cpu_samples);
 	st->cpu_lost = atomic_load(&w->cpu_lost);
 	st->last_errno = atomic_load(&w->last_errno);
-	st->stopped = atomic_load(&w->stopped);
+	st->stopped = atomic_load(&w->stopped) || atomic_load(&w->suspended);
 	st->cpu_profile_on = w->cpu_on;
 	st->sched_profile_on = w->sched_on;
 	d9rec_alloc_stats(w, st);

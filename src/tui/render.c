@@ -9,14 +9,15 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "model/loss.h"
 #include "tui/app.h"
 #include "tui/timeaxis.h"
 
 #define BODY_Y	2
 
 /* Right end of the header: how loading goes, or that a view waits for
- * its figures. */
-static void
+ * its figures. Returns its width. */
+static int
 badge(struct d9t_app *app, struct d9t_canvas *cv)
 {
 	char t[48];
@@ -33,9 +34,28 @@ badge(struct d9t_app *app, struct d9t_canvas *cv)
 	else if (app->updating)
 		snprintf(t, sizeof t, " updating");
 	else
-		return;
+		return 0;
 	d9t_canvas_put(cv, cv->w - (int)strlen(t), 0, D9T_C_YELLOW |
 	    D9T_A_BOLD, t);
+	return (int)strlen(t);
+}
+
+/* A trace that lost data says so on every screen (ANALYSIS 19): the
+ * first loss, right-aligned left of the badge; the report has them all. */
+static void
+lost(struct d9t_app *app, struct d9t_canvas *cv, int right)
+{
+	char t[160], mark[200];
+	char *more;
+
+	if (app->m == NULL || !d9m_loss_any(&app->m->loss))
+		return;
+	d9m_loss_text(&app->m->loss, t, sizeof t);
+	if ((more = strstr(t, ", ")) != NULL)
+		strcpy(more, ", ...");
+	snprintf(mark, sizeof mark, " lost: %s ", t);
+	d9t_canvas_put(cv, cv->w - right - (int)strlen(mark), 0, D9T_C_RED |
+	    D9T_A_BOLD | D9T_A_REVERSE, mark);
 }
 
 static void
@@ -72,7 +92,7 @@ header(struct d9t_app *app, struct d9t_canvas *cv)
 		    m->nerrors ? "see report" : "");
 	}
 	d9t_canvas_put(cv, 0, 0, D9T_A_BOLD, line);
-	badge(app, cv);
+	lost(app, cv, badge(app, cv));
 }
 
 /* The top views by number; the sub-view shown over one, after it. */

@@ -6,6 +6,7 @@
  * within 1 % (the reference's HDR histogram reads up to 0.1 % high),
  * span p50 within 2 %, estimated bytes within 0.1 %, and scheduling
  * delays over 1 ms never above the reference (it counts stale wakes).
+ * None of them lost anything: loss is all zeros.
  */
 #include <check.h>
 #include <math.h>
@@ -132,6 +133,28 @@ START_TEST(test_counts)
 }
 END_TEST
 
+/* The real traces lost nothing: loss is there, all zeros (ANALYSIS 19). */
+START_TEST(test_nothing_lost)
+{
+	static const char *const keys[] = { "droppedEvents", "lostBatches",
+		"droppedAllocs", "droppedFrees", "lostCpuSamples",
+		"incompleteSegments", "duplicateSegments" };
+	const char *t = traces[_i];
+	struct pair p = load_pair(t);
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		char key[64];
+		const struct mj *v;
+
+		snprintf(key, sizeof key, "loss.%s", keys[i]);
+		v = mj_get(p.got, key);
+		ck_assert_msg(v != NULL && v->type == MJ_NUM && v->num == 0,
+		    "%s: %s missing or not 0", t, key);
+	}
+	free_pair(&p);
+}
+END_TEST
+
 START_TEST(test_worst_polls)
 {
 	const char *t = traces[_i];
@@ -233,6 +256,7 @@ suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_counts, 0, NTRACES);
+	tcase_add_loop_test(tc, test_nothing_lost, 0, NTRACES);
 	tcase_add_loop_test(tc, test_worst_polls, 0, NTRACES);
 	tcase_add_loop_test(tc, test_spawn_locations, 0, NTRACES);
 	tcase_add_loop_test(tc, test_spans_memory_sched, 0, NTRACES);

@@ -18,6 +18,7 @@ Suite	*suite_bad(void);
 Suite	*suite_input(void);
 Suite	*suite_reader(void);
 Suite	*suite_follow(void);
+Suite	*suite_copies(void);
 Suite	*suite_trace(void);
 
 /* Read t as input "t" and compare the whole log and all notes. */

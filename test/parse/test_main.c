@@ -54,6 +54,7 @@ main(void)
 	srunner_add_suite(sr, suite_input());
 	srunner_add_suite(sr, suite_reader());
 	srunner_add_suite(sr, suite_follow());
+	srunner_add_suite(sr, suite_copies());
 	srunner_add_suite(sr, suite_trace());
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);

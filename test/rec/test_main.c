@@ -1,7 +1,7 @@
 /*
  * test_main.c: the libd9rec suite ('rec'): round trips through
- * src/parse + src/model, segment files, robustness, and d9demo + d9top
- * end to end.
+ * src/parse + src/model, segment files, robustness, loss, and d9demo +
+ * d9top end to end.
  */
 #include <stdlib.h>
 
@@ -17,6 +17,7 @@ main(void)
 	suite_add_tcase(s, rt_tcase_roundtrip());
 	suite_add_tcase(s, rt_tcase_files());
 	suite_add_tcase(s, rt_tcase_robust());
+	suite_add_tcase(s, rt_tcase_loss());
 	suite_add_tcase(s, rt_tcase_e2e());
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

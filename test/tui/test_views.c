@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixture.h"
 
@@ -231,6 +232,38 @@ START_TEST(oldest_layout)
 }
 END_TEST
 
+/* A trace cut short (the last bytes of its gzip member gone) says so in
+ * the header, left of nothing else; a whole one does not. */
+START_TEST(lost_data_in_header)
+{
+	static char cut[] = "/tmp/d9-tui-cut-XXXXXX";
+	char src[4096], buf[1 << 16];
+	const char *dir = getenv("D9_TRACES");
+	struct fx f;
+	FILE *in, *out;
+	size_t n;
+	int fd;
+
+	ck_assert_ptr_nonnull(dir);
+	snprintf(src, sizeof src, "%s/block-in-place-2026-05.bin", dir);
+	ck_assert_ptr_nonnull(in = fopen(src, "rb"));
+	n = fread(buf, 1, sizeof buf, in);
+	fclose(in);
+	ck_assert_uint_gt(n, 1000);
+	ck_assert_int_ge(fd = mkstemp(cut), 0);
+	ck_assert_ptr_nonnull(out = fdopen(fd, "wb"));
+	ck_assert_uint_eq(fwrite(buf, 1, n - 200, out), n - 200);
+	fclose(out);
+	fx_open(&f, cut, 120, 30, 1);
+	ck_screen_has(&f, " lost: 1 segment incomplete");
+	fx_close(&f);
+	unlink(cut);
+	fx_open(&f, "block-in-place-2026-05.bin", 120, 30, 1);
+	ck_screen_lacks(&f, "lost:");
+	fx_close(&f);
+}
+END_TEST
+
 Suite *
 suite_views(void)
 {
@@ -251,6 +284,7 @@ suite_views(void)
 	tcase_add_test(tc, small_terminal_ascii);
 	tcase_add_test(tc, block_in_place_gaps);
 	tcase_add_test(tc, oldest_layout);
+	tcase_add_test(tc, lost_data_in_header);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,7 +8,7 @@
 #include "mktrace.h"
 
 enum { S_START = 1, S_END, S_PARK, S_UNPARK, S_WAKE, S_SPAWN, S_TERM, S_CPU,
-    S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP };
+    S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP, S_OVERFLOW };
 
 void
 mt_begin(struct mt *m)
@@ -44,6 +44,8 @@ mt_begin(struct mt *m)
 		{ "source_file", 4 }, { "source_line", 9 } };
 	static const struct tg_field dump[] = { { "task_id", 9 },
 		{ "callchain", 8 } };
+	static const struct tg_field overflow[] = { { "dropped_allocs", 9 },
+		{ "dropped_frees", 9 } };
 #define S(id, name, f) tg_schema(&m->tg, id, name, 1, \
 	sizeof f / sizeof f[0], f)
 
@@ -66,6 +68,7 @@ mt_begin(struct mt *m)
 	S(S_META, "SegmentMetadataEvent", meta);
 	S(S_SYM, "SymbolTableEntry", sym);
 	S(S_DUMP, "TaskDumpEvent", dump);
+	S(S_OVERFLOW, "MemoryProfileOverflowEvent", overflow);
 #undef S
 }
 
@@ -212,6 +215,14 @@ mt_meta(struct mt *m, const char *key, const char *value)
 
 	ev(m, S_META, m->base);
 	tg_v_map(&m->tg, 1, kv);
+}
+
+void
+mt_overflow(struct mt *m, uint64_t ts, uint64_t allocs, uint64_t frees)
+{
+	ev(m, S_OVERFLOW, ts);
+	tg_leb(&m->tg, allocs);
+	tg_leb(&m->tg, frees);
 }
 
 void

@@ -9,5 +9,6 @@ Suite	*model_suite(void);
 Suite	*analysis_suite(void);
 Suite	*window_suite(void);
 Suite	*engine_suite(void);
+Suite	*loss_suite(void);
 
 #endif
