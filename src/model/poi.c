@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/vec.h"
+#include "model/loss.h"
 #include "model/poi.h"
 #include "model/samples.h"
 #include "model/table.h"
@@ -246,6 +247,40 @@ spawns(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
 	}
 }
 
+/* What was lost: each overflow event where it happened, and what the
+ * recorder's counters or cut segments say, at the end of the trace. */
+static void
+losses(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
+{
+	const struct d9m_loss *l = &m->loss;
+	uint64_t n = l->dropped_events + l->dropped_allocs + l->dropped_frees +
+	    l->lost_cpu;
+	size_t i0, i1;
+	struct d9m_poi *x;
+
+	d9m_window_rows(m->overflow.ts, m->overflow.n, w, &i0, &i1);
+	for (size_t i = i0; i < i1; i++) {
+		uint64_t k = m->overflow.allocs[i] + m->overflow.frees[i];
+
+		if (k > 0 && (x = add(c, D9M_POI_EVENTS_LOST, m->overflow.ts[i],
+		    0, k, D9_NONE, D9_NONE, D9_NONE)) != NULL)
+			snprintf(x->text, sizeof x->text, "the profiler dropped "
+			    "%" PRIu64 " allocations and %" PRIu64 " frees",
+			    m->overflow.allocs[i], m->overflow.frees[i]);
+	}
+	if ((l->dropped_events || l->lost_batches || l->lost_cpu ||
+	    l->incomplete) && d9m_in_window(w, m->max_ts) &&
+	    (x = add(c, D9M_POI_EVENTS_LOST, m->max_ts, 0, n ? n :
+	    l->lost_batches + l->incomplete, D9_NONE, D9_NONE, D9_NONE)) !=
+	    NULL) {
+		char what[200];
+
+		d9m_loss_text(l, what, sizeof what);
+		snprintf(x->text, sizeof x->text, "the recording lost data: %s",
+		    what);
+	}
+}
+
 static int
 cmp_worst(const void *x, const void *y)
 {
@@ -328,6 +363,7 @@ d9m_pois_find(const struct d9m_model *m, const struct d9m_resolver *r,
 	kernel_waits(m, w, &c);
 	off_cpu(m, r, w, &c);
 	spawns(m, w, &c);
+	losses(m, w, &c);
 	if (!c.oom)
 		p = gather(&c);
 	for (int k = 0; k < D9M_POI_COUNT; k++)

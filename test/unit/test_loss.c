@@ -96,6 +96,18 @@ START_TEST(test_counters_per_boot)
 	ck_assert_str_eq(f->text, "257 runtime events dropped, 1 batch not "
 	    "written, 5 allocation samples dropped, 1 free sample dropped, "
 	    "3 CPU samples lost: figures count only what was recorded");
+	/* points of interest: the recorder's loss (the most), the two
+	 * overflows where they happened */
+	{
+		const struct d9m_pois *pi = a.pois;
+		const struct d9m_poi *x = &pi->v[pi->first[D9M_POI_EVENTS_LOST]];
+
+		ck_assert_uint_eq(pi->total[D9M_POI_EVENTS_LOST], 3);
+		ck_assert_uint_eq(x[0].value, 257 + 5 + 1 + 3);
+		ck_assert_uint_eq(x[1].start, 4100);
+		ck_assert_uint_eq(x[1].value, 5);
+		ck_assert_uint_eq(x[2].start, 4200);
+	}
 	d9m_analysis_free(&a);
 	d9m_model_free(&m);
 	unlink_all(p, 4);
