@@ -1,8 +1,8 @@
 /*
- * intern.c: open addressing with linear probing over id+1 slots; the
- * table doubles at 50 % load. Blobs get a NUL after their bytes so that
- * interned text can be used as a C string (traces may contain NULs inside
- * strings; users of the length see all of them).
+ * intern.c: ids are dense rows of two columns (bytes, length); the map
+ * finds a row from the hash of its bytes. Blobs get a NUL after their
+ * bytes so that interned text can be used as a C string (traces may
+ * contain NULs inside strings; users of the length see all of them).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +49,7 @@ d9_intern_free(struct d9_intern *t)
 {
 	free(t->blob);
 	free(t->len);
-	free(t->hash);
-	free(t->slots);
+	d9_hmap_free(&t->ids);
 	memset(t, 0, sizeof *t);
 }
 
@@ -59,101 +58,72 @@ d9_intern_share(struct d9_intern *dst, const struct d9_intern *src)
 {
 	if (d9_dup(&dst->blob, src->blob, src->n, sizeof *src->blob) < 0 ||
 	    d9_dup(&dst->len, src->len, src->n, sizeof *src->len) < 0 ||
-	    d9_dup(&dst->hash, src->hash, src->n, sizeof *src->hash) < 0 ||
-	    d9_dup(&dst->slots, src->slots, src->nslots,
-	    sizeof *src->slots) < 0) {
+	    d9_hmap_copy(&dst->ids, &src->ids) < 0) {
 		d9_intern_free(dst);
 		return -1;
 	}
 	dst->n = dst->cap = src->n;
-	dst->nslots = src->nslots;
 	return 0;
+}
+
+/* The bytes looked for, in t; to is t when they may be added. */
+struct key {
+	const struct d9_intern *t;
+	struct d9_intern *to;
+	const void	*p;
+	size_t		 len;
+};
+
+static int
+same(const void *ctx, uint32_t id)
+{
+	const struct key *k = ctx;
+
+	return k->t->len[id] == k->len &&
+	    memcmp(k->t->blob[id], k->p, k->len) == 0;
 }
 
 static uint32_t
-lookup(const struct d9_intern *t, const void *p, size_t len, uint32_t h,
-    size_t *slot)
+add(void *ctx)
 {
-	size_t mask = t->nslots - 1, i = h & mask;
+	struct key *k = ctx;
+	struct d9_intern *t = k->to;
+	uint32_t id;
+	char *copy;
 
-	for (;; i = (i + 1) & mask) {
-		uint32_t id = t->slots[i];
+	if (t->n == t->cap) {
+		void **cols[] = { (void **)&t->blob, (void **)&t->len };
+		const size_t el[] = { sizeof *t->blob, sizeof *t->len };
 
-		if (id == 0) {
-			*slot = i;
+		if (d9_grow_cols(&t->cap, t->n + 1, 2, cols, el) < 0)
 			return D9_NONE;
-		}
-		id--;
-		if (t->hash[id] == h && t->len[id] == len &&
-		    memcmp(t->blob[id], p, len) == 0)
-			return id;
 	}
-}
-
-static int
-rehash(struct d9_intern *t)
-{
-	size_t n = t->nslots ? t->nslots * 2 : 1024, mask = n - 1;
-	uint32_t *s = calloc(n, sizeof *s);
-
-	if (s == NULL)
-		return -1;
-	for (size_t id = 0; id < t->n; id++) {
-		size_t i = t->hash[id] & mask;
-
-		while (s[i] != 0)
-			i = (i + 1) & mask;
-		s[i] = (uint32_t)id + 1;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = n;
-	return 0;
+	copy = d9_arena_alloc(t->arena, k->len + 1, 8);
+	if (copy == NULL)
+		return D9_NONE;
+	if (k->len)
+		memcpy(copy, k->p, k->len);
+	copy[k->len] = '\0';
+	id = (uint32_t)t->n++;
+	t->blob[id] = copy;
+	t->len[id] = (uint32_t)k->len;
+	return id;
 }
 
 uint32_t
 d9_intern_find(const struct d9_intern *t, const void *p, size_t len)
 {
-	size_t slot;
+	struct key k = { t, NULL, p, len };
 
-	if (t->nslots == 0)
-		return D9_NONE;
-	return lookup(t, p, len, (uint32_t)d9_hash(p, len), &slot);
+	return d9_hmap_find(&t->ids, d9_hash(p, len), same, &k);
 }
 
 uint32_t
 d9_intern(struct d9_intern *t, const void *p, size_t len)
 {
-	uint32_t h = (uint32_t)d9_hash(p, len), id;
-	size_t slot;
-	char *copy;
+	struct key k = { t, t, p, len };
 
 	if (len > UINT32_MAX - 8 || t->n >= UINT32_MAX - 1)
 		return D9_NONE;
-	if ((t->n + 1) * 2 > t->nslots && rehash(t) < 0)
-		return D9_NONE;
-	id = lookup(t, p, len, h, &slot);
-	if (id != D9_NONE)
-		return id;
-	if (t->n == t->cap) {
-		void **cols[] = { (void **)&t->blob, (void **)&t->len,
-		    (void **)&t->hash };
-		const size_t el[] = { sizeof *t->blob, sizeof *t->len,
-		    sizeof *t->hash };
-
-		if (d9_grow_cols(&t->cap, t->n + 1, 3, cols, el) < 0)
-			return D9_NONE;
-	}
-	copy = d9_arena_alloc(t->arena, len + 1, 8);
-	if (copy == NULL)
-		return D9_NONE;
-	if (len)
-		memcpy(copy, p, len);
-	copy[len] = '\0';
-	id = (uint32_t)t->n++;
-	t->blob[id] = copy;
-	t->len[id] = (uint32_t)len;
-	t->hash[id] = h;
-	t->slots[slot] = id + 1;
-	return id;
+	return d9_hmap_find_or_add(&t->ids, d9_hash(p, len), same, add, &k);
 }

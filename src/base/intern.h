@@ -11,17 +11,14 @@
 #include <stdint.h>
 
 #include "base/arena.h"
-
-#define D9_NONE UINT32_MAX	/* "no id" for every uint32_t id column */
+#include "base/hmap.h"
 
 struct d9_intern {
 	struct d9_arena	*arena;		/* borrowed: where blobs live */
 	size_t		 n, cap;	/* ids in use, capacity of the columns */
 	const void	**blob;		/* id -> bytes */
 	uint32_t	*len;		/* id -> length in bytes */
-	uint32_t	*hash;		/* id -> hash, to grow the table cheaply */
-	uint32_t	*slots;		/* open addressing: id + 1, 0 = empty */
-	size_t		 nslots;	/* power of two */
+	struct d9_hmap	 ids;		/* d9_hash of the bytes -> id */
 };
 
 void		 d9_intern_init(struct d9_intern *t, struct d9_arena *arena);

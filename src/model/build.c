@@ -339,63 +339,44 @@ stack_field(struct d9m_builder *b, const struct smap *sm,
 	return d9_intern(&b->m->stacks, x->p, (size_t)x->count * 8);
 }
 
-/* Task row of an id, created on first sight; D9_NONE for id 0. */
+/* A task row for an id not seen before. */
+struct new_task {
+	struct d9m_tasks *t;
+	uint64_t	 id;
+};
+
 static uint32_t
-task_row(struct d9m_model *m, uint64_t id)
+add_task(void *ctx)
 {
-	struct d9m_tasks *t = &m->tasks;
-	size_t mask, i, row;
+	struct new_task *nt = ctx;
+	struct d9m_tasks *t = nt->t;
+	size_t row = d9m_tab_push(t, &d9m_desc_tasks);
 
-	if (id == 0)
+	if (row == SIZE_MAX || row >= D9_NONE)
 		return D9_NONE;
-	if ((t->n + 1) * 2 > t->nslots) {
-		size_t ns = t->nslots ? t->nslots * 2 : 1024;
-		uint32_t *s = calloc(ns, sizeof *s);
-
-		if (s == NULL)
-			return D9_NONE;
-		for (size_t r = 0; r < t->n; r++) {
-			i = (size_t)(t->id[r] * 0x9e3779b97f4a7c15ull >> 20) &
-			    (ns - 1);
-			while (s[i])
-				i = (i + 1) & (ns - 1);
-			s[i] = (uint32_t)r + 1;
-		}
-		free(t->slots);
-		t->slots = s;
-		t->nslots = ns;
-	}
-	mask = t->nslots - 1;
-	i = (size_t)(id * 0x9e3779b97f4a7c15ull >> 20) & mask;
-	for (; t->slots[i]; i = (i + 1) & mask)
-		if (t->id[t->slots[i] - 1] == id)
-			return t->slots[i] - 1;
-	row = d9m_tab_push(t, &d9m_desc_tasks);
-	if (row == SIZE_MAX)
-		return D9_NONE;
-	t->id[row] = id;
+	t->id[row] = nt->id;
 	t->loc[row] = D9_NONE;
 	t->spawn_ts[row] = D9M_ABSENT;
 	t->term_ts[row] = D9M_ABSENT;
 	t->flags[row] = 0;
-	t->slots[i] = (uint32_t)row + 1;
 	return (uint32_t)row;
+}
+
+/* Task row of an id, created on first sight; D9_NONE for id 0. */
+static uint32_t
+task_row(struct d9m_model *m, uint64_t id)
+{
+	struct new_task nt = { &m->tasks, id };
+
+	if (id == 0)
+		return D9_NONE;
+	return d9_hmap_find_or_add(&m->tasks.rows, id, NULL, add_task, &nt);
 }
 
 uint32_t
 d9m_task_find(const struct d9m_model *m, uint64_t id)
 {
-	const struct d9m_tasks *t = &m->tasks;
-	size_t mask, i;
-
-	if (t->nslots == 0 || id == 0)
-		return D9_NONE;
-	mask = t->nslots - 1;
-	i = (size_t)(id * 0x9e3779b97f4a7c15ull >> 20) & mask;
-	for (; t->slots[i]; i = (i + 1) & mask)
-		if (t->id[t->slots[i] - 1] == id)
-			return t->slots[i] - 1;
-	return D9_NONE;
+	return id == 0 ? D9_NONE : d9_hmap_get(&m->tasks.rows, id);
 }
 
 /* Append to a (key, value) pair array used by the tid maps. */

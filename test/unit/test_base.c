@@ -1,4 +1,4 @@
-/* test_base.c: arena, interning, safe text, growth, error records. */
+/* test_base.c: arena, hash map, interning, safe text, growth, errors. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 
 #include "base/arena.h"
 #include "base/err.h"
+#include "base/hmap.h"
 #include "base/intern.h"
 #include "base/text.h"
 #include "base/vec.h"
@@ -33,6 +34,120 @@ START_TEST(test_arena_alignment_and_big)
 	ck_assert_uint_eq(a.used, 0);
 	ck_assert_ptr_nonnull(d9_arena_alloc(&a, 10, 1));
 	d9_arena_free(&a);
+}
+END_TEST
+
+/* u64 keys: the checks the symbolizer's own map had, on the base map. */
+START_TEST(test_hmap_u64)
+{
+	struct d9_hmap m;
+	uint64_t k;
+
+	d9_hmap_init(&m);
+	ck_assert_uint_eq(d9_hmap_get(&m, 1), D9_NONE);
+	for (k = 0; k < 5000; k++)
+		ck_assert_int_eq(d9_hmap_put(&m, k * 0x1000, (uint32_t)k), 0);
+	ck_assert_int_eq(d9_hmap_put(&m, 0x1000, 77), 0);
+	ck_assert_int_eq(d9_hmap_put(&m, 5, D9_NONE), -1);
+	ck_assert_uint_eq(m.n, 5000);
+	ck_assert_uint_eq(m.nslots & (m.nslots - 1), 0);	/* power of 2 */
+	ck_assert_uint_ge(m.nslots, 2 * m.n);
+	for (k = 0; k < 5000; k++)
+		ck_assert_uint_eq(d9_hmap_get(&m, k * 0x1000), k == 1 ? 77 : k);
+	ck_assert_uint_eq(d9_hmap_get(&m, 0x1001), D9_NONE);
+	/* no key is reserved as a marker */
+	ck_assert_int_eq(d9_hmap_put(&m, UINT64_MAX, 3), 0);
+	ck_assert_int_eq(d9_hmap_put(&m, 0, 4), 0);
+	ck_assert_uint_eq(d9_hmap_get(&m, UINT64_MAX), 3);
+	ck_assert_uint_eq(d9_hmap_get(&m, 0), 4);
+	d9_hmap_free(&m);
+	d9_hmap_free(&m);
+}
+END_TEST
+
+START_TEST(test_hmap_clear_copy_next)
+{
+	struct d9_hmap m, c;
+	struct d9_hslot *slots;
+	uint64_t key, sum = 0;
+	uint32_t val;
+	size_t n = 0;
+
+	d9_hmap_init(&m);
+	d9_hmap_init(&c);
+	ck_assert_int_eq(d9_hmap_reserve(&m, 100), 0);
+	slots = m.slot;
+	for (uint64_t k = 1; k <= 100; k++)
+		ck_assert_int_eq(d9_hmap_put(&m, k << 40, (uint32_t)k), 0);
+	ck_assert_ptr_eq(m.slot, slots);	/* reserved: no growth */
+	for (size_t pos = 0; d9_hmap_next(&m, &pos, &key, &val); n++) {
+		ck_assert_uint_eq(key, (uint64_t)val << 40);
+		sum += val;
+	}
+	ck_assert_uint_eq(n, 100);
+	ck_assert_uint_eq(sum, 5050);
+	ck_assert_int_eq(d9_hmap_copy(&c, &m), 0);
+	d9_hmap_clear(&m);
+	ck_assert_uint_eq(m.n, 0);
+	ck_assert_uint_eq(d9_hmap_get(&m, 7ull << 40), D9_NONE);
+	ck_assert_uint_eq(d9_hmap_get(&c, 7ull << 40), 7);
+	ck_assert_uint_eq(c.n, 100);
+	d9_hmap_free(&m);
+	d9_hmap_free(&c);
+}
+END_TEST
+
+/* Rows: every key hashes to the same value, so eq decides. */
+struct rows {
+	const char	*v[8];
+	uint32_t	 n;
+	const char	*want;
+	int		 fail;
+};
+
+static int
+row_eq(const void *ctx, uint32_t row)
+{
+	const struct rows *r = ctx;
+
+	return strcmp(r->v[row], r->want) == 0;
+}
+
+static uint32_t
+row_make(void *ctx)
+{
+	struct rows *r = ctx;
+
+	if (r->fail)
+		return D9_NONE;
+	r->v[r->n] = r->want;
+	return r->n++;
+}
+
+START_TEST(test_hmap_rows)
+{
+	static const char *const names[] = { "a", "b", "c", "b", "a" };
+	static const uint32_t ids[] = { 0, 1, 2, 1, 0 };
+	struct rows r = { .n = 0 };
+	struct d9_hmap m;
+
+	d9_hmap_init(&m);
+	for (size_t i = 0; i < 5; i++) {
+		r.want = names[i];
+		ck_assert_uint_eq(d9_hmap_find_or_add(&m, 42, row_eq, row_make,
+		    &r), ids[i]);
+	}
+	ck_assert_uint_eq(r.n, 3);
+	r.want = "d";
+	r.fail = 1;		/* make fails: nothing is stored */
+	ck_assert_uint_eq(d9_hmap_find_or_add(&m, 42, row_eq, row_make, &r),
+	    D9_NONE);
+	ck_assert_uint_eq(m.n, 3);
+	ck_assert_uint_eq(d9_hmap_find(&m, 42, row_eq, &r), D9_NONE);
+	r.want = "c";
+	ck_assert_uint_eq(d9_hmap_find(&m, 42, row_eq, &r), 2);
+	ck_assert_uint_eq(d9_hmap_find(&m, 43, row_eq, &r), D9_NONE);
+	d9_hmap_free(&m);
 }
 END_TEST
 
@@ -131,6 +246,9 @@ base_suite(void)
 	TCase *tc = tcase_create("base");
 
 	tcase_add_test(tc, test_arena_alignment_and_big);
+	tcase_add_test(tc, test_hmap_u64);
+	tcase_add_test(tc, test_hmap_clear_copy_next);
+	tcase_add_test(tc, test_hmap_rows);
 	tcase_add_test(tc, test_intern_ids_stable);
 	tcase_add_test(tc, test_text_escapes_controls);
 	tcase_add_test(tc, test_text_json);
