@@ -1,16 +1,17 @@
 /*
- * hmap.c: the slot of a key is the top bits of key * 2^64/phi (Fibonacci
- * hashing), so dense ids, aligned addresses and ready-made hashes all
- * spread over the table; collisions probe the next slots. The table
- * starts at MIN_SLOTS and doubles; growing re-places the stored keys.
+ * hmap.c: the out-of-line part of the map (the lookups are inline in
+ * hmap.h): growth, copies, and u64 keys, which are rows of the map's own
+ * key and value columns found with an eq of its own. Growth re-places
+ * each slot from its tag alone. The table starts at MIN_SLOTS.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/hmap.h"
+#include "base/vec.h"
 
 #define MIN_SLOTS	16
-#define FIB		0x9e3779b97f4a7c15ull
+#define MAX_KEYS	((size_t)1 << 30)	/* slots stay below 2^32 */
 
 void
 d9_hmap_init(struct d9_hmap *m)
@@ -22,6 +23,8 @@ void
 d9_hmap_free(struct d9_hmap *m)
 {
 	free(m->slot);
+	free(m->key);
+	free(m->val);
 	memset(m, 0, sizeof *m);
 }
 
@@ -34,56 +37,30 @@ d9_hmap_clear(struct d9_hmap *m)
 	m->n = 0;
 }
 
-static size_t
-home(const struct d9_hmap *m, uint64_t key)
-{
-	return (size_t)((key * FIB) >> m->shift);
-}
-
-/* The slot holding key (*found = 1) or the empty slot where it would go. */
-static size_t
-probe(const struct d9_hmap *m, uint64_t key,
-    int (*eq)(const void *, uint32_t), const void *ctx, int *found)
-{
-	size_t mask = m->nslots - 1, i = home(m, key);
-
-	for (;; i = (i + 1) & mask) {
-		const struct d9_hslot *s = &m->slot[i];
-
-		if (!s->used) {
-			*found = 0;
-			return i;
-		}
-		if (s->key == key && (eq == NULL || eq(ctx, s->val))) {
-			*found = 1;
-			return i;
-		}
-	}
-}
-
 static int
 resize(struct d9_hmap *m, size_t nslots)
 {
-	struct d9_hmap g = { .nslots = nslots, .n = m->n };
+	struct d9_hslot *s = calloc(nslots, sizeof *s);
 	unsigned bits = 0;
 
+	if (s == NULL)
+		return -1;
 	while (((size_t)1 << bits) < nslots)
 		bits++;
-	g.shift = 64 - bits;
-	if ((g.slot = calloc(nslots, sizeof *g.slot)) == NULL)
-		return -1;
 	for (size_t i = 0; i < m->nslots; i++) {
 		size_t j;
 
-		if (!m->slot[i].used)
+		if (m->slot[i].val1 == 0)
 			continue;
-		for (j = home(&g, m->slot[i].key); g.slot[j].used;
+		for (j = m->slot[i].tag >> (32 - bits); s[j].val1 != 0;
 		    j = (j + 1) & (nslots - 1))
 			;
-		g.slot[j] = m->slot[i];
+		s[j] = m->slot[i];
 	}
 	free(m->slot);
-	*m = g;
+	m->slot = s;
+	m->nslots = nslots;
+	m->tshift = 32 - bits;
 	return 0;
 }
 
@@ -92,7 +69,7 @@ d9_hmap_reserve(struct d9_hmap *m, size_t n)
 {
 	size_t ns = m->nslots ? m->nslots : MIN_SLOTS;
 
-	if (n > SIZE_MAX / 4 / sizeof *m->slot)
+	if (n > MAX_KEYS)
 		return -1;
 	while (n * 2 > ns)
 		ns *= 2;
@@ -102,101 +79,85 @@ d9_hmap_reserve(struct d9_hmap *m, size_t n)
 int
 d9_hmap_copy(struct d9_hmap *dst, const struct d9_hmap *src)
 {
+	size_t nkeys = src->key != NULL ? src->n : 0;
+
 	d9_hmap_free(dst);
-	if (src->nslots == 0)
-		return 0;
-	if ((dst->slot = malloc(src->nslots * sizeof *src->slot)) == NULL)
+	if (d9_dup(&dst->slot, src->slot, src->nslots, sizeof *src->slot) < 0 ||
+	    d9_dup(&dst->key, src->key, nkeys, sizeof *src->key) < 0 ||
+	    d9_dup(&dst->val, src->val, nkeys, sizeof *src->val) < 0) {
+		d9_hmap_free(dst);
 		return -1;
-	memcpy(dst->slot, src->slot, src->nslots * sizeof *src->slot);
+	}
 	dst->n = src->n;
 	dst->nslots = src->nslots;
-	dst->shift = src->shift;
+	dst->tshift = src->tshift;
+	dst->cap = nkeys;
 	return 0;
 }
 
-uint32_t
-d9_hmap_find(const struct d9_hmap *m, uint64_t key,
-    int (*eq)(const void *ctx, uint32_t val), const void *ctx)
-{
-	size_t i;
-	int found;
+/* u64 keys: the key looked for, and the map it goes to when new. */
+struct want {
+	const struct d9_hmap *m;
+	struct d9_hmap	*to;
+	uint64_t	 key;
+	uint32_t	 val;
+};
 
-	if (m->n == 0)
+static int
+key_eq(const void *ctx, uint32_t row)
+{
+	const struct want *w = ctx;
+
+	return w->m->key[row] == w->key;
+}
+
+static uint32_t
+key_add(void *ctx)
+{
+	const struct want *w = ctx;
+	struct d9_hmap *m = w->to;
+	void **cols[] = { (void **)&m->key, (void **)&m->val };
+	const size_t el[] = { sizeof *m->key, sizeof *m->val };
+
+	if (d9_grow_cols(&m->cap, m->n + 1, 2, cols, el) < 0)
 		return D9_NONE;
-	i = probe(m, key, eq, ctx, &found);
-	return found ? m->slot[i].val : D9_NONE;
+	m->key[m->n] = w->key;
+	m->val[m->n] = w->val;
+	return (uint32_t)m->n;
 }
 
 uint32_t
 d9_hmap_get(const struct d9_hmap *m, uint64_t key)
 {
-	return d9_hmap_find(m, key, NULL, NULL);
-}
+	struct want w = { m, NULL, key, 0 };
+	uint32_t row = d9_hmap_find(m, key, key_eq, &w);
 
-/* The slot of key, claimed (used, val D9_NONE) when it was absent. */
-static struct d9_hslot *
-claim(struct d9_hmap *m, uint64_t key, int (*eq)(const void *, uint32_t),
-    const void *ctx, int *found)
-{
-	if (d9_hmap_reserve(m, m->n + 1) < 0)
-		return NULL;
-	return &m->slot[probe(m, key, eq, ctx, found)];
+	return row == D9_NONE ? D9_NONE : m->val[row];
 }
 
 int
 d9_hmap_put(struct d9_hmap *m, uint64_t key, uint32_t val)
 {
-	struct d9_hslot *s;
-	int found;
+	struct want w = { m, m, key, val };
+	uint32_t row;
 
-	if (val == D9_NONE || (s = claim(m, key, NULL, NULL, &found)) == NULL)
+	if (val == D9_NONE ||
+	    (row = d9_hmap_find_or_add(m, key, key_eq, key_add, &w)) == D9_NONE)
 		return -1;
-	if (!found) {
-		s->key = key;
-		s->used = 1;
-		m->n++;
-	}
-	s->val = val;
+	m->val[row] = val;
 	return 0;
-}
-
-uint32_t
-d9_hmap_find_or_add(struct d9_hmap *m, uint64_t key,
-    int (*eq)(const void *ctx, uint32_t val), uint32_t (*make)(void *ctx),
-    void *ctx)
-{
-	struct d9_hslot *s;
-	uint32_t val;
-	int found;
-
-	if ((s = claim(m, key, eq, ctx, &found)) == NULL)
-		return D9_NONE;
-	if (found)
-		return s->val;
-	if ((val = make(ctx)) == D9_NONE)
-		return D9_NONE;
-	s->key = key;
-	s->val = val;
-	s->used = 1;
-	m->n++;
-	return val;
 }
 
 int
 d9_hmap_next(const struct d9_hmap *m, size_t *pos, uint64_t *key,
     uint32_t *val)
 {
-	for (; *pos < m->nslots; (*pos)++) {
-		const struct d9_hslot *s = &m->slot[*pos];
-
-		if (!s->used)
-			continue;
-		if (key != NULL)
-			*key = s->key;
-		if (val != NULL)
-			*val = s->val;
-		(*pos)++;
-		return 1;
-	}
-	return 0;
+	if (*pos >= m->n || m->key == NULL)
+		return 0;
+	if (key != NULL)
+		*key = m->key[*pos];
+	if (val != NULL)
+		*val = m->val[*pos];
+	(*pos)++;
+	return 1;
 }

@@ -339,22 +339,31 @@ stack_field(struct d9m_builder *b, const struct smap *sm,
 	return d9_intern(&b->m->stacks, x->p, (size_t)x->count * 8);
 }
 
-/* A task row for an id not seen before. */
-struct new_task {
-	struct d9m_tasks *t;
+/* The task id looked for, and the table it goes to when new. */
+struct want_task {
+	const struct d9m_tasks *t;
+	struct d9m_tasks *to;
 	uint64_t	 id;
 };
+
+static int
+same_task(const void *ctx, uint32_t row)
+{
+	const struct want_task *w = ctx;
+
+	return w->t->id[row] == w->id;
+}
 
 static uint32_t
 add_task(void *ctx)
 {
-	struct new_task *nt = ctx;
-	struct d9m_tasks *t = nt->t;
+	const struct want_task *w = ctx;
+	struct d9m_tasks *t = w->to;
 	size_t row = d9m_tab_push(t, &d9m_desc_tasks);
 
 	if (row == SIZE_MAX || row >= D9_NONE)
 		return D9_NONE;
-	t->id[row] = nt->id;
+	t->id[row] = w->id;
 	t->loc[row] = D9_NONE;
 	t->spawn_ts[row] = D9M_ABSENT;
 	t->term_ts[row] = D9M_ABSENT;
@@ -366,17 +375,22 @@ add_task(void *ctx)
 static uint32_t
 task_row(struct d9m_model *m, uint64_t id)
 {
-	struct new_task nt = { &m->tasks, id };
+	struct want_task w = { &m->tasks, &m->tasks, id };
 
 	if (id == 0)
 		return D9_NONE;
-	return d9_hmap_find_or_add(&m->tasks.rows, id, NULL, add_task, &nt);
+	return d9_hmap_find_or_add(&m->tasks.rows, id, same_task, add_task,
+	    &w);
 }
 
 uint32_t
 d9m_task_find(const struct d9m_model *m, uint64_t id)
 {
-	return id == 0 ? D9_NONE : d9_hmap_get(&m->tasks.rows, id);
+	struct want_task w = { &m->tasks, NULL, id };
+
+	if (id == 0)
+		return D9_NONE;
+	return d9_hmap_find(&m->tasks.rows, id, same_task, &w);
 }
 
 /* Append to a (key, value) pair array used by the tid maps. */

@@ -26,14 +26,31 @@ d9p_pool_clear(struct d9p_pool *p)
 	p->n = 0;
 }
 
+/* The id looked for, and the pool it goes to when new. */
+struct want {
+	const struct d9p_pool *p;
+	struct d9p_pool	*to;
+	uint32_t	 id;
+};
+
+static int
+same_id(const void *ctx, uint32_t row)
+{
+	const struct want *w = ctx;
+
+	return w->p->e[row].id == w->id;
+}
+
 static uint32_t
 new_row(void *ctx)
 {
-	struct d9p_pool *p = ctx;
+	const struct want *w = ctx;
+	struct d9p_pool *p = w->to;
 
 	if (p->n >= D9_NONE ||
 	    d9_grow(&p->e, &p->cap, p->n + 1, sizeof *p->e) < 0)
 		return D9_NONE;
+	p->e[p->n].id = w->id;
 	return (uint32_t)p->n++;
 }
 
@@ -41,16 +58,16 @@ int
 d9p_pool_put(struct d9p_pool *p, uint32_t id, const uint8_t *bytes,
     uint32_t len)
 {
+	struct want w = { p, p, id };
 	struct d9p_pool_entry *s;
 	uint32_t row;
 
 	if (len == UINT32_MAX)
 		return -1;
-	row = d9_hmap_find_or_add(&p->rows, id, NULL, new_row, p);
+	row = d9_hmap_find_or_add(&p->rows, id, same_id, new_row, &w);
 	if (row == D9_NONE)
 		return -1;
 	s = &p->e[row];
-	s->id = id;
 	s->len = len;
 	s->p = bytes;
 	s->cache = D9_NONE;
@@ -60,7 +77,8 @@ d9p_pool_put(struct d9p_pool *p, uint32_t id, const uint8_t *bytes,
 struct d9p_pool_entry *
 d9p_pool_get(struct d9p_pool *p, uint32_t id)
 {
-	uint32_t row = d9_hmap_get(&p->rows, id);
+	struct want w = { p, NULL, id };
+	uint32_t row = d9_hmap_find(&p->rows, id, same_id, &w);
 
 	return row == D9_NONE ? NULL : &p->e[row];
 }
