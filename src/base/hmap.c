@@ -2,7 +2,8 @@
  * hmap.c: the out-of-line part of the map (the lookups are inline in
  * hmap.h): growth, copies, and u64 keys, which are rows of the map's own
  * key and value columns found with an eq of its own. Growth re-places
- * each slot from its tag alone. The table starts at MIN_SLOTS.
+ * each slot from its tag alone. The table starts at MIN_SLOTS. d9_hash
+ * reads 8 bytes at a time and mixes the whole state at the end.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,33 @@
 
 #define MIN_SLOTS	16
 #define MAX_KEYS	((size_t)1 << 30)	/* slots stay below 2^32 */
+
+uint64_t
+d9_hash(const void *p, size_t len)
+{
+	const uint8_t *s = p;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
+
+	while (len >= 8) {
+		uint64_t w;
+
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		s += 8;
+		len -= 8;
+	}
+	if (len) {
+		uint64_t w = 0;
+
+		memcpy(&w, s, len);
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	}
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return h;
+}
 
 void
 d9_hmap_init(struct d9_hmap *m)

@@ -47,6 +47,9 @@ struct d9_hmap {
 	size_t		 cap;
 };
 
+/* A 64-bit hash of bytes, for rows keyed by text or blobs. */
+uint64_t	 d9_hash(const void *p, size_t len);
+
 void		 d9_hmap_init(struct d9_hmap *m);
 void		 d9_hmap_free(struct d9_hmap *m);
 /* Forget every key; the memory stays allocated. */

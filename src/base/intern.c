@@ -10,33 +10,6 @@
 #include "base/intern.h"
 #include "base/vec.h"
 
-uint64_t
-d9_hash(const void *p, size_t len)
-{
-	const uint8_t *s = p;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len;
-
-	while (len >= 8) {
-		uint64_t w;
-
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-		s += 8;
-		len -= 8;
-	}
-	if (len) {
-		uint64_t w = 0;
-
-		memcpy(&w, s, len);
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	}
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 32;
-	return h;
-}
-
 void
 d9_intern_init(struct d9_intern *t, struct d9_arena *arena)
 {

@@ -32,7 +32,6 @@ uint32_t	 d9_intern(struct d9_intern *t, const void *p, size_t len);
 /* The id if present, else D9_NONE. */
 uint32_t	 d9_intern_find(const struct d9_intern *t, const void *p,
 		    size_t len);
-uint64_t	 d9_hash(const void *p, size_t len);
 
 static inline const char *
 d9_intern_str(const struct d9_intern *t, uint32_t id, uint32_t *len)

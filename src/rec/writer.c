@@ -201,54 +201,37 @@ schtab_add(struct d9rec_writer *w, char *name, struct sch_field *f,
 	return (int)n;
 }
 
-static uint64_t
-str_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
+/* A location looked for in the writer's string table. */
+struct want_loc {
+	struct d9rec_writer *w;
+	const char	*loc;
+};
 
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-	return h;
+static int
+same_loc(const void *ctx, uint32_t id)
+{
+	const struct want_loc *q = ctx;
+
+	return strcmp(d9rec_str(q->w, id), q->loc) == 0;
+}
+
+static uint32_t
+add_loc(void *ctx)
+{
+	const struct want_loc *q = ctx;
+
+	return d9rec_strtab_add(q->w, q->loc);	/* UINT32_MAX is D9_NONE */
 }
 
 uint32_t
 d9rec_location(d9rec_writer *w, const char *loc)
 {
-	uint32_t id = UINT32_MAX;
-	size_t i, mask;
+	struct want_loc q = { w, loc };
+	uint32_t id;
 
 	pthread_mutex_lock(&w->lock);
-	if ((w->nlocs + 1) * 2 > w->nloc_slots) {
-		size_t ns = w->nloc_slots ? w->nloc_slots * 2 : 256;
-		uint32_t *s = calloc(ns, sizeof *s);
-
-		if (s == NULL)
-			goto out;
-		for (size_t j = 0; j < w->nloc_slots; j++) {
-			uint32_t v = w->loc_slots[j];
-
-			if (v == 0)
-				continue;
-			for (i = str_hash(d9rec_str(w, v - 1)) & (ns - 1); s[i];
-			    i = (i + 1) & (ns - 1))
-				;
-			s[i] = v;
-		}
-		free(w->loc_slots);
-		w->loc_slots = s;
-		w->nloc_slots = ns;
-	}
-	mask = w->nloc_slots - 1;
-	for (i = str_hash(loc) & mask; w->loc_slots[i]; i = (i + 1) & mask)
-		if (strcmp(d9rec_str(w, w->loc_slots[i] - 1), loc) == 0) {
-			id = w->loc_slots[i] - 1;
-			goto out;
-		}
-	if ((id = d9rec_strtab_add(w, loc)) != UINT32_MAX) {
-		w->loc_slots[i] = id + 1;
-		w->nlocs++;
-	}
-out:
+	id = d9_hmap_find_or_add(&w->locs, d9_hash(loc, strlen(loc)), same_loc,
+	    add_loc, &q);
 	pthread_mutex_unlock(&w->lock);
 	return id;
 }
@@ -715,7 +698,7 @@ writer_free(struct d9rec_writer *w)
 	d9rec_alloc_stop(w);
 	d9rec_symcache_free(w);
 	d9rec_enc_free(&w->enc);
-	free(w->addrs.v);
+	d9_hmap_free(&w->addrs);
 	n = atomic_load(&w->strs.n);
 	for (uint32_t i = 0; i < n; i++)
 		free(w->strs.chunk[i / TAB_CHUNK][i % TAB_CHUNK]);
@@ -735,7 +718,7 @@ writer_free(struct d9rec_writer *w)
 		free(w->meta[i].val);
 	}
 	free(w->meta);
-	free(w->loc_slots);
+	d9_hmap_free(&w->locs);
 	free(w->cq);
 	if (w->fd >= 0)
 		close(w->fd);
