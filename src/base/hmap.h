@@ -40,7 +40,8 @@ struct d9_hmap {
 	struct d9_hslot	*slot;
 	size_t		 n;		/* keys stored */
 	size_t		 nslots;	/* 0 or a power of two >= 2 n */
-	unsigned	 tshift;	/* a tag's top bits place it: 32 - log2 */
+	unsigned	 tshift;	/* 32 - log2(nslots): a tag's top
+					 * bits place it */
 	/* u64 keys only: entry i is (key[i], val[i]); slots hold i */
 	uint64_t	*key;
 	uint32_t	*val;

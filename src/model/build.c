@@ -139,11 +139,9 @@ on_schema(void *ctx, struct d9p_schema *s)
 		sm->f[i] = -1;
 		if (def == NULL || i >= def->nfields)
 			continue;
-		for (uint16_t j = 0; j < s->nfields; j++)
-			if (strcmp(s->fields[j].name, def->fields[i].name) == 0) {
+		for (uint16_t j = 0; j < s->nfields && sm->f[i] < 0; j++)
+			if (strcmp(s->fields[j].name, def->fields[i].name) == 0)
 				sm->f[i] = (int16_t)j;
-				break;
-			}
 	}
 	sm->known = 0;
 	for (int i = 0; i < D9_NF_MAX; i++)
