@@ -1,7 +1,7 @@
 /*
  * hmap.h: the one hash map of d9top (and of libd9rec): open addressing
- * with linear probing over 8-byte slots (32 bits of the key's hash, and
- * a 32-bit value).
+ * with linear probing over 8-byte slots (a 32-bit tag mixed from the
+ * key's hash, and a 32-bit value).
  *
  * Two ways to use a map (one per map, never both):
  *   - rows the caller keeps (interned blobs, tasks, pool entries): the
@@ -19,9 +19,11 @@
  * (never calling back into the caller). Nothing is ever deleted (clear
  * forgets all), so a probe stops at the first empty slot. D9_NONE is the
  * "absent" answer and cannot be stored as a value. Memory is allocated
- * only on insert, clear and reserve keep it. Not thread-safe: one owner
- * at a time (the recorder's lock-free live-allocation table in
- * rec/alloc.c, written from allocator hooks, is another structure).
+ * only by inserts and d9_hmap_reserve() (which presizes the table, so
+ * that inserts up to its count never rehash); clear keeps it. Not
+ * thread-safe: one owner at a time (the recorder's lock-free
+ * live-allocation table in rec/alloc.c, written from allocator hooks,
+ * is another structure).
  */
 #ifndef D9_HMAP_H
 #define D9_HMAP_H
