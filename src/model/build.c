@@ -20,12 +20,14 @@
 #include "model/tables.h"
 
 #define K_CUSTOM	D9_SCH_COUNT	/* an application's own schema */
+#define NO_FIELD	D9_NF_MAX	/* a field the schema does not have */
 
 /* What the builder knows of a trace's schema. */
 struct smap {
 	uint8_t		 kind;		/* enum d9_schema, or K_CUSTOM */
-	int16_t		 f[D9_NF_MAX];	/* trace field index of each of the
-					 * kind's fields (D9_F_), -1 */
+	int16_t		 f[D9_NF_MAX + 1]; /* trace field index of each of
+					 * the kind's fields (D9_F_), -1;
+					 * f[NO_FIELD] is always -1 */
 	uint32_t	 name;		/* schema name string id */
 	const struct d9p_schema *s;
 	uint32_t	*keys;		/* field name string ids */
@@ -135,7 +137,7 @@ on_schema(void *ctx, struct d9p_schema *s)
 	for (uint16_t j = 0; j < s->nfields; j++)
 		sm->keys[j] = d9_intern(&b->m->strs, s->fields[j].name,
 		    s->fields[j].name_len);
-	for (int i = 0; i < D9_NF_MAX; i++) {
+	for (int i = 0; i <= NO_FIELD; i++) {
 		sm->f[i] = -1;
 		if (def == NULL || i >= def->nfields)
 			continue;
@@ -156,7 +158,7 @@ on_schema(void *ctx, struct d9p_schema *s)
 static int
 get_u64(const struct smap *sm, const struct d9p_value *v, int i, uint64_t *out)
 {
-	if (i < 0 || sm->f[i] < 0)
+	if (sm->f[i] < 0)
 		return -1;
 	return d9p_value_int(&v[sm->f[i]], out);
 }
@@ -242,7 +244,7 @@ str_field(struct d9m_builder *b, const struct smap *sm,
 	uint32_t id;
 	uint32_t len;
 
-	if (i < 0 || sm->f[i] < 0)
+	if (sm->f[i] < 0)
 		return D9_NONE;
 	id = value_text(b, &v[sm->f[i]]);
 	if (id == D9_NONE)
@@ -391,21 +393,23 @@ field_list(struct d9m_builder *b, const struct smap *sm,
 /* ---- one function per kind ---- */
 
 /* Where runtime events keep the fields they share (D9_F_ of their
- * schema; -1: the schema has no such field). */
+ * schema, or NO_FIELD). */
 static const struct rt_fields {
 	int	worker, lq, cpu, tid, wait;
 } rt_fields[] = {
 	[D9M_RT_POLL_START] = { D9_F_POLL_START_WORKER_ID,
-	    D9_F_POLL_START_LOCAL_QUEUE, -1, -1, -1 },
-	[D9M_RT_POLL_END] = { D9_F_POLL_END_WORKER_ID, -1, -1, -1, -1 },
+	    D9_F_POLL_START_LOCAL_QUEUE, NO_FIELD, NO_FIELD, NO_FIELD },
+	[D9M_RT_POLL_END] = { D9_F_POLL_END_WORKER_ID, NO_FIELD, NO_FIELD,
+	    NO_FIELD, NO_FIELD },
 	[D9M_RT_PARK] = { D9_F_PARK_WORKER_ID, D9_F_PARK_LOCAL_QUEUE,
-	    D9_F_PARK_CPU_TIME_NS, D9_F_PARK_TID, -1 },
+	    D9_F_PARK_CPU_TIME_NS, D9_F_PARK_TID, NO_FIELD },
 	[D9M_RT_UNPARK] = { D9_F_UNPARK_WORKER_ID, D9_F_UNPARK_LOCAL_QUEUE,
 	    D9_F_UNPARK_CPU_TIME_NS, D9_F_UNPARK_TID,
 	    D9_F_UNPARK_SCHED_WAIT_NS },
 };
 
-static int
+/* Inline: with kind constant at each call, the field positions are too. */
+static inline int
 add_rt(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
     const struct d9p_value *v, enum d9m_rt_kind kind)
 {
@@ -526,16 +530,16 @@ add_cpu(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 	return 0;
 }
 
-/* The span fields of each span schema (-1: it has no such field). */
+/* The fields of each span schema (NO_FIELD: it has no such field). */
 static const struct span_fields {
 	uint8_t	kind;		/* D9M_SPAN_* */
 	int	worker, id, parent, name;
 } span_fields[] = {
 	{ D9M_SPAN_ENTER, D9_F_SPAN_ENTER_WORKER_ID, D9_F_SPAN_ENTER_SPAN_ID,
 	    D9_F_SPAN_ENTER_PARENT_SPAN_ID, D9_F_SPAN_ENTER_SPAN_NAME },
-	{ D9M_SPAN_EXIT, D9_F_SPAN_EXIT_WORKER_ID, D9_F_SPAN_EXIT_SPAN_ID, -1,
-	    D9_F_SPAN_EXIT_SPAN_NAME },
-	{ D9M_SPAN_CLOSE, -1, D9_F_SPAN_CLOSE_SPAN_ID, -1, -1 },
+	{ D9M_SPAN_EXIT, D9_F_SPAN_EXIT_WORKER_ID, D9_F_SPAN_EXIT_SPAN_ID,
+	    NO_FIELD, D9_F_SPAN_EXIT_SPAN_NAME },
+	{ D9M_SPAN_CLOSE, NO_FIELD, D9_F_SPAN_CLOSE_SPAN_ID, NO_FIELD, NO_FIELD },
 };
 
 static int
