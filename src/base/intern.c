@@ -59,7 +59,7 @@ same(const void *ctx, uint32_t id)
 static uint32_t
 add(void *ctx)
 {
-	struct key *k = ctx;
+	const struct key *k = ctx;
 	struct d9_intern *t = k->to;
 	uint32_t id;
 	char *copy;
