@@ -1,9 +1,10 @@
 /*
  * hmap.c: the out-of-line part of the map (the lookups are inline in
  * hmap.h): growth, copies, and u64 keys, which are rows of the map's own
- * key and value columns found with an eq of its own. Growth re-places
- * each slot from its tag alone. The table starts at MIN_SLOTS. d9_hash
- * reads 8 bytes at a time and mixes the whole state at the end.
+ * key and value columns with rows functions of its own. Growth asks the
+ * rows for their hashes to re-place them. The table starts at
+ * MIN_SLOTS. d9_hash reads 8 bytes at a time and mixes the whole state
+ * at the end.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -66,42 +67,53 @@ d9_hmap_clear(struct d9_hmap *m)
 }
 
 static int
-resize(struct d9_hmap *m, size_t nslots)
+resize(struct d9_hmap *m, size_t nslots, const struct d9_hmap_rows *rows,
+    const void *ctx)
 {
-	struct d9_hslot *s = calloc(nslots, sizeof *s);
+	struct d9_hmap g = *m;
 	unsigned bits = 0;
 
-	if (s == NULL)
-		return -1;
 	while (((size_t)1 << bits) < nslots)
 		bits++;
+	g.shift = 64 - bits;
+	g.nslots = nslots;
+	if ((g.slot = calloc(nslots, sizeof *g.slot)) == NULL)
+		return -1;
 	for (size_t i = 0; i < m->nslots; i++) {
 		size_t j;
 
-		if (m->slot[i].val1 == 0)
+		if (m->slot[i] == 0)
 			continue;
-		for (j = m->slot[i].tag >> (32 - bits); s[j].val1 != 0;
-		    j = (j + 1) & (nslots - 1))
+		for (j = d9_hmap_home_(&g, rows->hash(ctx, m->slot[i] - 1));
+		    g.slot[j] != 0; j = (j + 1) & (nslots - 1))
 			;
-		s[j] = m->slot[i];
+		g.slot[j] = m->slot[i];
 	}
 	free(m->slot);
-	m->slot = s;
-	m->nslots = nslots;
-	m->tshift = 32 - bits;
+	*m = g;
 	return 0;
 }
 
-int
-d9_hmap_reserve(struct d9_hmap *m, size_t n)
+/* The slots for n keys, or 0 when that is too many. */
+static size_t
+slots_for(const struct d9_hmap *m, size_t n)
 {
 	size_t ns = m->nslots ? m->nslots : MIN_SLOTS;
 
 	if (n > MAX_KEYS)
-		return -1;
+		return 0;
 	while (n * 2 > ns)
 		ns *= 2;
-	return ns == m->nslots ? 0 : resize(m, ns);
+	return ns;
+}
+
+int
+d9_hmap_grow(struct d9_hmap *m, const struct d9_hmap_rows *rows,
+    const void *ctx)
+{
+	size_t ns = slots_for(m, m->n + 1);
+
+	return ns == 0 ? -1 : ns == m->nslots ? 0 : resize(m, ns, rows, ctx);
 }
 
 int
@@ -118,7 +130,7 @@ d9_hmap_copy(struct d9_hmap *dst, const struct d9_hmap *src)
 	}
 	dst->n = src->n;
 	dst->nslots = src->nslots;
-	dst->tshift = src->tshift;
+	dst->shift = src->shift;
 	dst->cap = nkeys;
 	return 0;
 }
@@ -139,6 +151,14 @@ key_eq(const void *ctx, uint32_t row)
 	return w->m->key[row] == w->key;
 }
 
+static uint64_t
+key_hash(const void *ctx, uint32_t row)
+{
+	const struct want *w = ctx;
+
+	return w->m->key[row];
+}
+
 static uint32_t
 key_add(void *ctx)
 {
@@ -152,6 +172,19 @@ key_add(void *ctx)
 	m->key[m->n] = w->key;
 	m->val[m->n] = w->val;
 	return (uint32_t)m->n;
+}
+
+static const struct d9_hmap_rows key_rows = { key_hash, key_add };
+
+int
+d9_hmap_reserve(struct d9_hmap *m, size_t n)
+{
+	struct want w = { m, NULL, 0, 0 };
+	size_t ns = slots_for(m, n);
+
+	if (ns == 0 || (m->n > 0 && m->key == NULL))
+		return -1;
+	return ns == m->nslots ? 0 : resize(m, ns, &key_rows, &w);
 }
 
 uint32_t
@@ -170,7 +203,7 @@ d9_hmap_put(struct d9_hmap *m, uint64_t key, uint32_t val)
 	uint32_t row;
 
 	if (val == D9_NONE ||
-	    (row = d9_hmap_find_or_add(m, key, key_eq, key_add, &w)) == D9_NONE)
+	    (row = d9_hmap_find_or_add(m, key, key_eq, &key_rows, &w)) == D9_NONE)
 		return -1;
 	m->val[row] = val;
 	return 0;

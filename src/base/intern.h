@@ -18,6 +18,7 @@ struct d9_intern {
 	size_t		 n, cap;	/* ids in use, capacity of the columns */
 	const void	**blob;		/* id -> bytes */
 	uint32_t	*len;		/* id -> length in bytes */
+	uint32_t	*hash;		/* id -> d9_hash, to compare and grow */
 	struct d9_hmap	 ids;		/* d9_hash of the bytes -> id */
 };
 

@@ -381,6 +381,20 @@ same_pair(const void *ctx, uint32_t row)
 	return s->v[row].addr == s->want.addr && s->v[row].seg == s->want.seg;
 }
 
+static uint64_t
+pair_hash(uint64_t addr, uint32_t seg)
+{
+	return addr + seg * 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t
+hash_of_pair(const void *ctx, uint32_t row)
+{
+	const struct segaddrs *s = ctx;
+
+	return pair_hash(s->v[row].addr, s->v[row].seg);
+}
+
 static uint32_t
 add_pair(void *ctx)
 {
@@ -393,13 +407,15 @@ add_pair(void *ctx)
 	return (uint32_t)s->n++;
 }
 
+static const struct d9_hmap_rows pair_rows = { hash_of_pair, add_pair };
+
 static int
 set_add(struct segaddrs *s, uint32_t seg, uint64_t addr)
 {
 	s->want.addr = addr;
 	s->want.seg = seg;
-	return d9_hmap_find_or_add(&s->rows, addr + seg * 0x9e3779b97f4a7c15ull,
-	    same_pair, add_pair, s) == D9_NONE ? -1 : 0;
+	return d9_hmap_find_or_add(&s->rows, pair_hash(addr, seg), same_pair,
+	    &pair_rows, s) == D9_NONE ? -1 : 0;
 }
 
 static void

@@ -289,6 +289,14 @@ same_task(const void *ctx, uint32_t row)
 	return w->t->id[row] == w->id;
 }
 
+static uint64_t
+task_id(const void *ctx, uint32_t row)
+{
+	const struct want_task *w = ctx;
+
+	return w->t->id[row];
+}
+
 static uint32_t
 add_task(void *ctx)
 {
@@ -306,6 +314,8 @@ add_task(void *ctx)
 	return (uint32_t)row;
 }
 
+static const struct d9_hmap_rows task_rows = { task_id, add_task };
+
 /* Task row of an id, created on first sight; D9_NONE for id 0. */
 static uint32_t
 task_row(struct d9m_model *m, uint64_t id)
@@ -314,7 +324,7 @@ task_row(struct d9m_model *m, uint64_t id)
 
 	if (id == 0)
 		return D9_NONE;
-	return d9_hmap_find_or_add(&m->tasks.rows, id, same_task, add_task,
+	return d9_hmap_find_or_add(&m->tasks.rows, id, same_task, &task_rows,
 	    &w);
 }
 

@@ -41,6 +41,14 @@ same_id(const void *ctx, uint32_t row)
 	return w->p->e[row].id == w->id;
 }
 
+static uint64_t
+id_of(const void *ctx, uint32_t row)
+{
+	const struct want *w = ctx;
+
+	return w->p->e[row].id;
+}
+
 static uint32_t
 new_row(void *ctx)
 {
@@ -54,6 +62,8 @@ new_row(void *ctx)
 	return (uint32_t)p->n++;
 }
 
+static const struct d9_hmap_rows rows = { id_of, new_row };
+
 int
 d9p_pool_put(struct d9p_pool *p, uint32_t id, const uint8_t *bytes,
     uint32_t len)
@@ -64,7 +74,7 @@ d9p_pool_put(struct d9p_pool *p, uint32_t id, const uint8_t *bytes,
 
 	if (len == UINT32_MAX)
 		return -1;
-	row = d9_hmap_find_or_add(&p->rows, id, same_id, new_row, &w);
+	row = d9_hmap_find_or_add(&p->rows, id, same_id, &rows, &w);
 	if (row == D9_NONE)
 		return -1;
 	s = &p->e[row];

@@ -191,6 +191,15 @@ same_loc(const void *ctx, uint32_t id)
 	return strcmp(d9rec_str(q->w, id), q->loc) == 0;
 }
 
+static uint64_t
+loc_hash(const void *ctx, uint32_t id)
+{
+	const struct want_loc *q = ctx;
+	const char *s = d9rec_str(q->w, id);
+
+	return d9_hash(s, strlen(s));
+}
+
 static uint32_t
 add_loc(void *ctx)
 {
@@ -198,6 +207,8 @@ add_loc(void *ctx)
 
 	return d9rec_strtab_add(q->w, q->loc);	/* UINT32_MAX is D9_NONE */
 }
+
+static const struct d9_hmap_rows loc_rows = { loc_hash, add_loc };
 
 uint32_t
 d9rec_location(d9rec_writer *w, const char *loc)
@@ -207,7 +218,7 @@ d9rec_location(d9rec_writer *w, const char *loc)
 
 	pthread_mutex_lock(&w->lock);
 	id = d9_hmap_find_or_add(&w->locs, d9_hash(loc, strlen(loc)), same_loc,
-	    add_loc, &q);
+	    &loc_rows, &q);
 	pthread_mutex_unlock(&w->lock);
 	return id;
 }

@@ -68,7 +68,7 @@ END_TEST
 START_TEST(test_hmap_clear_copy_next)
 {
 	struct d9_hmap m, c;
-	struct d9_hslot *slots;
+	uint32_t *slots;
 	uint64_t key, sum = 0;
 	uint32_t val;
 	size_t n = 0;
@@ -97,13 +97,19 @@ START_TEST(test_hmap_clear_copy_next)
 }
 END_TEST
 
-/* Rows: every key hashes to the same value, so eq decides. */
+/* Rows: names kept by the test; the map holds their row numbers. */
 struct rows {
-	const char	*v[8];
+	char		 v[300][8];
 	uint32_t	 n;
 	const char	*want;
-	int		 fail;
+	int		 fail, same_hash;
 };
+
+static uint64_t
+name_hash(const struct rows *r, const char *name)
+{
+	return r->same_hash ? 42 : d9_hash(name, strlen(name));
+}
 
 static int
 row_eq(const void *ctx, uint32_t row)
@@ -113,6 +119,14 @@ row_eq(const void *ctx, uint32_t row)
 	return strcmp(r->v[row], r->want) == 0;
 }
 
+static uint64_t
+row_hash(const void *ctx, uint32_t row)
+{
+	const struct rows *r = ctx;
+
+	return name_hash(r, r->v[row]);
+}
+
 static uint32_t
 row_make(void *ctx)
 {
@@ -120,34 +134,55 @@ row_make(void *ctx)
 
 	if (r->fail)
 		return D9_NONE;
-	r->v[r->n] = r->want;
+	snprintf(r->v[r->n], sizeof r->v[r->n], "%s", r->want);
 	return r->n++;
+}
+
+static const struct d9_hmap_rows test_rows = { row_hash, row_make };
+
+static uint32_t
+row_of(struct d9_hmap *m, struct rows *r, const char *name)
+{
+	r->want = name;
+	return d9_hmap_find_or_add(m, name_hash(r, name), row_eq, &test_rows, r);
 }
 
 START_TEST(test_hmap_rows)
 {
 	static const char *const names[] = { "a", "b", "c", "b", "a" };
 	static const uint32_t ids[] = { 0, 1, 2, 1, 0 };
-	struct rows r = { .n = 0 };
+	struct rows *r = calloc(1, sizeof *r);
 	struct d9_hmap m;
+	char name[8];
 
+	/* every name hashes alike: eq decides */
+	r->same_hash = 1;
 	d9_hmap_init(&m);
-	for (size_t i = 0; i < 5; i++) {
-		r.want = names[i];
-		ck_assert_uint_eq(d9_hmap_find_or_add(&m, 42, row_eq, row_make,
-		    &r), ids[i]);
-	}
-	ck_assert_uint_eq(r.n, 3);
-	r.want = "d";
-	r.fail = 1;		/* make fails: nothing is stored */
-	ck_assert_uint_eq(d9_hmap_find_or_add(&m, 42, row_eq, row_make, &r),
-	    D9_NONE);
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_uint_eq(row_of(&m, r, names[i]), ids[i]);
+	ck_assert_uint_eq(r->n, 3);
+	r->fail = 1;		/* make fails: nothing is stored */
+	ck_assert_uint_eq(row_of(&m, r, "d"), D9_NONE);
 	ck_assert_uint_eq(m.n, 3);
-	ck_assert_uint_eq(d9_hmap_find(&m, 42, row_eq, &r), D9_NONE);
-	r.want = "c";
-	ck_assert_uint_eq(d9_hmap_find(&m, 42, row_eq, &r), 2);
-	ck_assert_uint_eq(d9_hmap_find(&m, 43, row_eq, &r), D9_NONE);
+	ck_assert_uint_eq(d9_hmap_find(&m, 42, row_eq, r), D9_NONE);
+	r->want = "c";
+	ck_assert_uint_eq(d9_hmap_find(&m, 42, row_eq, r), 2);
 	d9_hmap_free(&m);
+	/* real hashes, the table growing: rows are re-placed by row_hash */
+	memset(r, 0, sizeof *r);
+	for (uint32_t i = 0; i < 300; i++) {
+		snprintf(name, sizeof name, "n%u", i);
+		ck_assert_uint_eq(row_of(&m, r, name), i);
+	}
+	ck_assert_uint_ge(m.nslots, 600);
+	for (uint32_t i = 0; i < 300; i++) {
+		snprintf(name, sizeof name, "n%u", i);
+		r->want = name;
+		ck_assert_uint_eq(d9_hmap_find(&m, d9_hash(name, strlen(name)),
+		    row_eq, r), i);
+	}
+	d9_hmap_free(&m);
+	free(r);
 }
 END_TEST
 
