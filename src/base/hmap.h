@@ -46,7 +46,8 @@ struct d9_hmap {
 };
 
 /* How a map re-places and adds the caller's rows. ctx is the caller's:
- * its table, and the key looked for. */
+ * its table, and the key looked for. hash must give a stored row the
+ * hash it was added under. */
 struct d9_hmap_rows {
 	uint64_t	(*hash)(const void *ctx, uint32_t row);
 	uint32_t	(*make)(void *ctx);	/* its row, or D9_NONE */
@@ -63,8 +64,8 @@ void		 d9_hmap_clear(struct d9_hmap *m);
  * insert up to n regrows the table: 0, or -1 when out of memory (or
  * when the map holds rows, which only d9_hmap_grow can re-place). */
 int		 d9_hmap_reserve(struct d9_hmap *m, size_t n);
-/* Double the table, re-placing the rows by rows->hash: 0, or -1 when out
- * of memory. For the inline insert below. */
+/* Make room for one more key (doubling the table, re-placing the rows
+ * by rows->hash): 0, or -1 when out of memory. For the inline insert. */
 int		 d9_hmap_grow(struct d9_hmap *m, const struct d9_hmap_rows *rows,
 		    const void *ctx);
 /* dst (initialised) becomes a copy of src: 0, or -1 when out of memory
