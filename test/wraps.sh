@@ -46,16 +46,18 @@ if [ -n "$missing" ]; then
 	echo "wraps.sh: fetching Debian's sources for:$missing"
 	command -v apt-get >/dev/null 2>&1 ||
 	    skip "no apt-get here: Debian's source packages cannot be fetched"
-	site=$(apt-get indextargets --format \
-	    '$(SITE) $(RELEASE) $(COMPONENT) $(IDENTIFIER)' 2>/dev/null |
-	    awk '$2 == "bookworm" && $3 == "main" && $4 == "Packages" {
-		print $1; exit }')
+	targets=$(apt-get indextargets --format \
+	    '$(SITE) $(RELEASE) $(COMPONENT) $(IDENTIFIER)') ||
+	    skip "apt-get indextargets failed: no apt sources to start from"
+	site=$(echo "$targets" | awk '$2 == "bookworm" && $3 == "main" &&
+	    $4 == "Packages" { print $1; exit }')
 	[ -n "$site" ] ||
 	    skip "this machine's apt sources have no bookworm main entry"
 	apt=$(mktemp -d "${TMPDIR:-/tmp}/d9top-wraps.XXXXXX")
 	trap 'rm -rf "$apt"' EXIT
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial" \
 	    "$apt/parts" "$apt/dl"
+	chmod 755 "$apt"
 	{
 		echo "Types: deb-src"
 		echo "URIs: $site"
