@@ -258,7 +258,8 @@ d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
 			best = why;
 			v->why = g[k].why;
 		}
-		if (g[k].where[0] && where > v->where_n) {
+		if (g[k].where[0] && (where > v->where_n || (where ==
+		    v->where_n && strcmp(g[k].where, v->where) < 0))) {
 			v->where_n = where;
 			snprintf(v->where, sizeof v->where, "%s", g[k].where);
 		}
