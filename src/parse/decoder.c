@@ -15,6 +15,7 @@
 
 #include "base/arena.h"
 #include "base/buf.h"
+#include "base/text.h"
 #include "base/wire.h"
 #include "parse/decoder.h"
 #include "parse/pool.h"
@@ -417,10 +418,15 @@ frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 		tpos = b->pos;
 		if (d9_buf_u8(b, &t) < 0)
 			return SHORT;
-		if (!valid_type(t))
+		if (!valid_type(t)) {
+			char sn[96], fn[96];	/* escaped, NULs shown */
+
+			d9_text_safe(sn, sizeof sn, s.name, s.name_len);
+			d9_text_safe(fn, sizeof fn, f->name, f->name_len);
 			return d9_err_set(d->e, D9_ERR_BAD_SCHEMA, at(d, tpos),
 			    "schema %s: field %s has unknown type 0x%02x",
-			    s.name, f->name, t);
+			    sn, fn, t);
+		}
 		f->type = t & (uint8_t)~D9_FT_OPTIONAL;
 		f->optional = (t & D9_FT_OPTIONAL) != 0;
 	}

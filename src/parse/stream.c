@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "parse/input.h"
 #include "parse/stream.h"
 
@@ -42,7 +43,7 @@ d9p_note(const struct d9p_read_opts *o, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	d9_text_vformat(msg, sizeof msg, fmt, ap);	/* names are untrusted */
 	va_end(ap);
 	if (o && o->note)
 		o->note(o->note_ctx, msg);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/text.h"
 #include "tui/app.h"
 #include "tui/loader.h"
 #include "tui/term.h"
@@ -151,9 +152,9 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	d9t_term_close(&term);
 	if (app.m && !cfg->quiet)
 		for (size_t i = 0; i < app.m->nerrors; i++)
-			fprintf(stderr, "d9top: %s\n", app.m->errors[i]);
+			d9_text_put_line(stderr, "d9top: ", app.m->errors[i]);
 	if (err[0])
-		fprintf(stderr, "d9top: %s\n", err);
+		d9_text_put_line(stderr, "d9top: ", err);
 	d9t_canvas_free(&cv);
 	/* partial models share the loader's strings: they go first */
 	d9t_app_free(&app);

