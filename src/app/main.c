@@ -181,6 +181,7 @@ browse(const struct d9a_opts *o)
 	for (size_t i = 0; i < n && !o->quiet; i++)
 		print_note(NULL, nt[i].msg);
 	d9s_resolver_free(&res);
+	d9t_exit_signal(rc);	/* a signal ended the browser: it ends d9top */
 	return rc;
 }
 
