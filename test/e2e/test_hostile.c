@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hostile.h"
@@ -146,6 +147,53 @@ START_TEST(test_arguments_escaped)
 }
 END_TEST
 
+/* What d9top reads whole must be a regular file: refused at once,
+ * with the file's name, as bad usage. */
+START_TEST(test_special_files)
+{
+	static const char *const opts[] = { "--kallsyms", "--binary",
+	    "--debug-dir" };
+	char *trace = trace_path("block-in-place-2026-05.bin");
+	char fifo[96];
+	struct run_result r;
+
+	snprintf(fifo, sizeof fifo, "%s/fifo", tmpdir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert_int_eq(run_d9top(&r, NULL, "--json %s /dev/zero '%s'",
+		    opts[i], trace), 2);
+		assert_has("stderr", r.err, i == 2 ?
+		    "d9top: /dev/zero: not a directory" : "/dev/zero: not a "
+		    "regular file");
+		run_free(&r);
+	}
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --kallsyms '%s' '%s'",
+	    fifo, trace), 2);
+	assert_has("stderr", r.err, "/fifo: not a regular file");
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --binary '%s' '%s'",
+	    fifo, trace), 2);
+	assert_has("stderr", r.err, "/fifo: not a regular file");
+	run_free(&r);
+	free(trace);
+}
+END_TEST
+
+START_TEST(test_window_not_a_number)
+{
+	static const char *const bad[] = { "nan..5", "1..nan", "inf..",
+	    "0..inf", "-1..5", "x..5", "1..2x", "1e300..", "0x..1" };
+	struct run_result r;
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(run_d9top(&r, NULL, "--json --window '%s' x",
+		    bad[i]) == 2, "--window %s: status %d", bad[i], r.status);
+		assert_has("stderr", r.err, "--window wants A..B");
+		run_free(&r);
+	}
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -159,6 +207,8 @@ suite(void)
 	tcase_add_test(tc, test_json_escaped);
 	tcase_add_test(tc, test_folded_escaped);
 	tcase_add_test(tc, test_arguments_escaped);
+	tcase_add_test(tc, test_special_files);
+	tcase_add_test(tc, test_window_not_a_number);
 	suite_add_tcase(s, tc);
 	return s;
 }
