@@ -168,8 +168,11 @@ hostile_bomb(const char *path, unsigned n, size_t len)
 		tg_u32(&t, 1);
 		tg_u32(&t, i);
 		tg_u32(&t, (uint32_t)len);
+		/* each string its own, so that interning cannot merge them */
+		tg_printf(&t, "%.*u", len < 10 ? (int)len : 10, i);
 		gz_put(&g, t.p, t.n, Z_NO_FLUSH);
-		for (size_t done = 0; done < len; done += sizeof block)
+		for (size_t done = len < 10 ? len : 10; done < len;
+		    done += sizeof block)
 			gz_put(&g, block, len - done < sizeof block ?
 			    len - done : sizeof block, Z_NO_FLUSH);
 		tg_reset(&t);

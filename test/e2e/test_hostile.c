@@ -2,14 +2,16 @@
  * test_hostile.c: nothing let in. Traces and file names holding escape
  * sequences, bidirectional controls, zero-width and combining marks,
  * NULs and bytes that are not UTF-8 (hostile.h) reach stdout and stderr
- * of every mode only escaped; a string bomb is read within a memory
- * limit; files that are not regular are refused where d9top reads them
- * whole; a --window that is not a number is a usage error.
+ * of every mode only escaped; string bombs (long strings, many pooled
+ * strings) are read within a memory limit and said; files that are not
+ * regular are refused where d9top reads them whole; a --window that is
+ * not a number is a usage error.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -194,6 +196,42 @@ START_TEST(test_window_not_a_number)
 }
 END_TEST
 
+/* d9top on a bomb of n pooled strings of len bytes, within 1 GiB of
+ * address space: it finishes (0) and says what it cut or dropped. */
+static void
+ck_bomb(unsigned n, size_t len, const char *say)
+{
+	struct rlimit lim = { 1ul << 30, 1ul << 30 };
+	struct run_result r;
+	char path[96];
+
+	snprintf(path, sizeof path, "%s/bomb.bin.gz", tmpdir);
+	hostile_bomb(path, n, len);
+	/* this test's own process (Check forks one per test) and d9top */
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s'", path), 0);
+	assert_has("stderr", r.err, say);
+	assert_has("json", r.out, say);
+	run_free(&r);
+}
+
+START_TEST(test_string_bomb)
+{
+	/* 800 MB said by 3 MB of gzip: 1.7 GB before they were cut */
+	ck_bomb(8, 100000000, "bomb.bin.gz: byte 39: 8 values longer than 64 "
+	    "KiB (strings, stacks) cut to 64 KiB; the longest had 100000000 "
+	    "bytes");
+}
+END_TEST
+
+START_TEST(test_pool_bomb)
+{
+	/* 8192 strings of 64 KiB: the first 256 MiB are kept */
+	ck_bomb(8192, 65536, "bomb.bin.gz: string and stack pools over 256 "
+	    "MiB: 4096 later entries dropped (shown unresolved)");
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -209,6 +247,8 @@ suite(void)
 	tcase_add_test(tc, test_arguments_escaped);
 	tcase_add_test(tc, test_special_files);
 	tcase_add_test(tc, test_window_not_a_number);
+	tcase_add_test(tc, test_string_bomb);
+	tcase_add_test(tc, test_pool_bomb);
 	suite_add_tcase(s, tc);
 	return s;
 }
