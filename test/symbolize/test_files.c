@@ -459,6 +459,44 @@ START_TEST(special_files)
 }
 END_TEST
 
+/* A binary's names reach --addr2line's output escaped. */
+START_TEST(hostile_names)
+{
+	const char *bin = prog_path("C_O2_V5");
+	char path[PATH_MAX], addr[32], *out, *errtext;
+	char *argv[] = { "-e", path, addr };
+	struct d9s_elffile f;
+	struct d9_err e;
+	struct tdir d;
+	FILE *o, *er;
+
+	ck_assert_ptr_nonnull(prog_path("OBJCOPY"));
+	ck_assert_int_eq(d9s_elffile_open(&f, bin, &e), 0);
+	addr[0] = '\0';
+	for (size_t i = 0; i < f.syms.n; i++)
+		if (strcmp(f.syms.sym[i].name, "fib") == 0)
+			snprintf(addr, sizeof addr, "%#" PRIx64,
+			    f.syms.sym[i].addr);
+	d9s_elffile_close(&f);
+	ck_assert_str_ne(addr, "");
+	tdir_make(&d);
+	ck_assert_int_eq(objcopy("--strip-debug", "--redefine-sym=fib=fib"
+	    "\033]0;PWNED\007\342\200\256x", bin, tdir_file(&d, "bin", path)),
+	    0);
+	ck_assert_ptr_nonnull(o = tmpfile());
+	ck_assert_ptr_nonnull(er = tmpfile());
+	ck_assert_int_eq(d9s_addr2line_stream(3, argv, stdin, o, er), 0);
+	out = stream_text(o);
+	errtext = stream_text(er);
+	ck_assert_msg(strncmp(out, "fib\\x1b]0;PWNED\\x07\\u202ex\n", 27) == 0,
+	    "%s", out);
+	ck_assert_str_eq(errtext, "");
+	free(out);
+	free(errtext);
+	tdir_remove(&d);
+}
+END_TEST
+
 START_TEST(corrupt_rs)
 {
 	if (prog_path("RS_V5") == NULL)
@@ -482,6 +520,7 @@ suite_files(void)
 	tcase_add_test(tc, debug_dir);
 	tcase_add_test(tc, compressed);
 	tcase_add_test(tc, special_files);
+	tcase_add_test(tc, hostile_names);
 	tcase_add_test(tc, corrupt_rs);
 	suite_add_tcase(s, tc);
 	return s;
