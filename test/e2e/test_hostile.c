@@ -65,67 +65,45 @@ assert_has(const char *what, const char *hay, const char *needle)
 	    needle, hay);
 }
 
-START_TEST(test_stderr_escaped)
+/* What each mode must show, escaped, on stdout or stderr. */
+static const struct {
+	const char	*mode;
+	int		 on_stderr;
+	const char	*has[5];
+} shows[] = {
+	/* the file name, the schema name (its NUL shown), the field, a
+	 * mapped file named by the trace */
+	{ "--report", 1, { "x\\x1b[2J\\x1b]0;PWNED\\x07\\u2066inv\\x9b.bin: "
+	    "not a dial9 trace", "schema Bad\\x1b]0;PWNED\\x07\\u202e\\0"
+	    HOSTILE_TAIL ": field field\\x1b]52;c;UFdORUQ=\\x07 has unknown",
+	    "/nonexistent/lib<\\x1b]0;PWNED" } },
+	/* names are cut from the left to fit: the tail of the payload; the
+	 * location's NUL does not cut it */
+	{ "--report", 0, { "Input:        ", "/d\\x1b]0;PWNED\\x07\\u202edir\n",
+	    "|bom:\\ufeff|comb:e\\u0301|c1:\\xc2\\x9b|inv:\\x9b|del:\\x7f>",
+	    "del:\\x7f>\\0" HOSTILE_TAIL "\n" } },
+	/* JSON escapes; a byte that is not UTF-8 is text; the messages in
+	 * "errors" are escaped text */
+	{ "--json", 0, { "\\u001b]0;PWNED\\u0007", "rlo:\\u202e|lri:\\u2066|"
+	    "pdi:\\u2069|zw:\\u200b|bom:\\ufeff|comb:e\\u0301|c1:\\u009b|"
+	    "inv:\\\\x9b|del:\\u007f>", "\\u0000" HOSTILE_TAIL,
+	    "schema Bad\\\\x1b]0;PWNED\\\\x07" } },
+	/* ';' separates frames: the names' own become ',' */
+	{ "--folded cpu", 0, { "fn<\\x1b]0,PWNED\\x07\\x1b]52,c,UFdORUQ=\\x07"
+	    "\\x1b[2Jrlo:\\u202e|" } },
+};
+
+START_TEST(test_modes_escaped)
 {
 	struct run_result r;
 
-	run_mode(&r, "--report");
+	run_mode(&r, shows[_i].mode);
 	ck_assert_int_eq(r.status, 0);
-	/* the file name, the schema name (its NUL shown) and the field */
-	assert_has("stderr", r.err, "x\\x1b[2J\\x1b]0;PWNED\\x07\\u2066inv"
-	    "\\x9b.bin: not a dial9 trace");
-	assert_has("stderr", r.err, "schema Bad\\x1b]0;PWNED\\x07\\u202e\\0"
-	    HOSTILE_TAIL ": field field\\x1b]52;c;UFdORUQ=\\x07 has unknown");
-	/* a mapped file named by the trace */
-	assert_has("stderr", r.err, "/nonexistent/lib<\\x1b]0;PWNED");
-	run_free(&r);
-}
-END_TEST
-
-START_TEST(test_report_escaped)
-{
-	struct run_result r;
-
-	run_mode(&r, "--report");
-	/* names are cut from the left to fit: the tail of the payload */
-	assert_has("report", r.out, "Input:        ");
-	assert_has("report", r.out, "/d\\x1b]0;PWNED\\x07\\u202edir\n");
-	assert_has("report", r.out, "|bom:\\ufeff|comb:e\\u0301|c1:\\xc2\\x9b|"
-	    "inv:\\x9b|del:\\x7f>");
-	/* the location's NUL does not cut it */
-	assert_has("report", r.out, "del:\\x7f>\\0" HOSTILE_TAIL "\n");
-	run_free(&r);
-}
-END_TEST
-
-START_TEST(test_json_escaped)
-{
-	struct run_result r;
-
-	run_mode(&r, "--json");
-	ck_assert_int_eq(r.status, 0);
-	assert_has("json", r.out, "\\u001b]0;PWNED\\u0007");
-	assert_has("json", r.out, "rlo:\\u202e|lri:\\u2066|pdi:\\u2069|"
-	    "zw:\\u200b|bom:\\ufeff|comb:e\\u0301|c1:\\u009b|inv:\\\\x9b|"
-	    "del:\\u007f>");
+	for (size_t k = 0; k < 5 && shows[_i].has[k] != NULL; k++)
+		assert_has(shows[_i].mode, shows[_i].on_stderr ? r.err : r.out,
+		    shows[_i].has[k]);
 	/* a byte that is not UTF-8 never becomes a C1 control */
 	ck_assert_ptr_null(strstr(r.out, "inv:\\u009b"));
-	assert_has("json", r.out, "\\u0000" HOSTILE_TAIL);
-	/* the messages in "errors" are escaped text */
-	assert_has("json", r.out, "schema Bad\\\\x1b]0;PWNED\\\\x07");
-	run_free(&r);
-}
-END_TEST
-
-START_TEST(test_folded_escaped)
-{
-	struct run_result r;
-
-	run_mode(&r, "--folded cpu");
-	ck_assert_int_eq(r.status, 0);
-	/* ';' separates frames: the names' own become ',' */
-	assert_has("folded", r.out, "fn<\\x1b]0,PWNED\\x07\\x1b]52,c,"
-	    "UFdORUQ=\\x07\\x1b[2Jrlo:\\u202e|");
 	run_free(&r);
 }
 END_TEST
@@ -240,10 +218,8 @@ suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_stderr_escaped);
-	tcase_add_test(tc, test_report_escaped);
-	tcase_add_test(tc, test_json_escaped);
-	tcase_add_test(tc, test_folded_escaped);
+	tcase_add_loop_test(tc, test_modes_escaped, 0,
+	    sizeof shows / sizeof shows[0]);
 	tcase_add_test(tc, test_arguments_escaped);
 	tcase_add_test(tc, test_special_files);
 	tcase_add_test(tc, test_window_not_a_number);
