@@ -294,7 +294,8 @@ if [ -n "$mkplanted" ]; then
 	pl=$(mktemp /tmp/d9deep-XXXXXX)
 	"$mkplanted" --deep "$pl"
 	start 160 48 "$prog" "$pl"
-	expect "deep loaded" "1 timeline"
+	# the window's length shows once loading is over (keys wait till then)
+	expect "deep loaded" "(28.00ms)"
 	keys 3
 	expect "cpu tree" "20, weight 20"
 	keys r

@@ -227,7 +227,7 @@ mt_meta(struct mt *m, const char *key, const char *value)
 void
 mt_overflow(struct mt *m, uint64_t ts, uint64_t allocs, uint64_t frees)
 {
-	ev(m, S_OVERFLOW, ts);
+	mt_event(m, S_OVERFLOW, ts);
 	tg_leb(&m->tg, allocs);
 	tg_leb(&m->tg, frees);
 }
