@@ -13,7 +13,7 @@
 
 /* The limits of the callers, in bytes. */
 #define D9_FILE_MAX_TEXT	(256ull << 20)	/* a kallsyms copy */
-#define D9_FILE_MAX_ELF		(4ull << 30)	/* a binary, a debug file */
+#define D9_FILE_MAX_ELF		(4ull << 30)	/* a binary or debug file */
 
 /* A read-only, close-on-exec descriptor of path, its size in *size
  * (when size is not NULL); or -1 with e saying why, without the path:

@@ -43,7 +43,7 @@ struct d9p_stream {
 	int			 eof;		/* 1 end, 2 after an input error */
 	int			 cut;
 	/* values cut to KEEP_MAX */
-	size_t			 drop_at;	/* window position of the drop */
+	size_t			 drop_at;	/* window position of drops */
 	uint64_t		 drop_left;	/* bytes still to drop there */
 	uint64_t		 gap;		/* bytes dropped there so far */
 	uint64_t		 ncut, longest, first_cut;
@@ -59,7 +59,7 @@ d9p_note(const struct d9p_read_opts *o, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	d9_text_vformat(msg, sizeof msg, fmt, ap);	/* names are untrusted */
+	d9_text_vformat(msg, sizeof msg, fmt, ap);	/* quotes names */
 	va_end(ap);
 	if (o && o->note)
 		o->note(o->note_ctx, msg);
@@ -220,8 +220,8 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 		return -1;
 
 	if (window_room(s, READ_CHUNK) < 0) {
-		end_say(s, o, "%s: byte %llu: frame larger than %u MiB", s->name,
-		    (unsigned long long)s->woff, MAX_WINDOW >> 20);
+		end_say(s, o, "%s: byte %llu: frame larger than %u MiB",
+		    s->name, (unsigned long long)s->woff, MAX_WINDOW >> 20);
 		st->failed++;
 		cut_short(s);
 		return -1;
@@ -331,8 +331,8 @@ end_note(struct d9p_stream *s, int rc, const struct d9_err *e,
 		    (unsigned long long)s->last_cut);
 		cut_short(s);
 	} else if (s->cut) {
-		end_say(s, o, "%s: truncated at byte %llu (compressed data ends "
-		    "early)", s->name, (unsigned long long)s->woff);
+		end_say(s, o, "%s: truncated at byte %llu (compressed data "
+		    "ends early)", s->name, (unsigned long long)s->woff);
 		cut_short(s);
 	}
 }
@@ -422,8 +422,9 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 		}
 		if (rc == D9P_ELIDE) {
 			/* the frames before it are consumed already */
-			if (cut_value(s, d9p_decoder_elision(s->dec)->pos - used,
-			    o, st) < 0)
+			size_t at = d9p_decoder_elision(s->dec)->pos - used;
+
+			if (cut_value(s, at, o, st) < 0)
 				return 0;
 			continue;
 		}

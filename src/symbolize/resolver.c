@@ -88,7 +88,7 @@ say(struct res *r, int warning, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	d9_text_vformat(buf, sizeof buf, fmt, ap);	/* paths from the trace */
+	d9_text_vformat(buf, sizeof buf, fmt, ap);	/* trace's paths */
 	va_end(ap);
 	if (r->note != NULL)
 		r->note(r->note_ctx, buf);

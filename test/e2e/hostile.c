@@ -114,7 +114,8 @@ hostile_dir(const char *dir)
 	free(p);
 	write_bad_schema(p = join(d, "bad.bin"));
 	free(p);
-	p = join(d, "x" HOSTILE_CLEAR HOSTILE_TITLE "\xe2\x81\xa6" "inv\x9b.bin");
+	p = join(d, "x" HOSTILE_CLEAR HOSTILE_TITLE "\xe2\x81\xa6"
+	    "inv\x9b.bin");
 	tg_write_file(p, "hello, world\n", 13);
 	free(p);
 	return d;
