@@ -3,12 +3,14 @@
  * of their d9_hash, by which the map places them and which is compared
  * before the bytes). Blobs get a NUL after their bytes so that interned
  * text can be used as a C string (traces may contain NULs inside
- * strings; users of the length see all of them).
+ * strings; users of the length see all of them, and d9_intern_text keeps
+ * them visible to the others).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/intern.h"
+#include "base/text.h"
 #include "base/vec.h"
 
 void
@@ -116,4 +118,19 @@ d9_intern(struct d9_intern *t, const void *p, size_t len)
 	if (len > UINT32_MAX - 8 || t->n >= UINT32_MAX - 1)
 		return D9_NONE;
 	return d9_hmap_find_or_add(&t->ids, k.hash, same, &rows, &k);
+}
+
+uint32_t
+d9_intern_text(struct d9_intern *t, const void *p, size_t len)
+{
+	char *tmp;
+	uint32_t id;
+
+	if (len == 0 || memchr(p, 0, len) == NULL)
+		return d9_intern(t, p, len);
+	if ((tmp = malloc(2 * len)) == NULL)
+		return D9_NONE;
+	id = d9_intern(t, tmp, d9_text_hide_nul(tmp, p, len));
+	free(tmp);
+	return id;
 }
