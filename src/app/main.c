@@ -48,14 +48,11 @@ resolver_of(const struct d9a_opts *o, const struct d9m_model *m, int speak)
 	struct d9m_resolver *r;
 	struct d9_err e;
 
-	memset(&ro, 0, sizeof ro);
-	ro.binaries = o->binaries;
-	ro.nbinaries = o->nbinaries;
-	ro.debug_dir = o->debug_dir;
-	ro.kallsyms = o->kallsyms;
-	ro.have_load_base = o->have_load_base;
-	ro.load_base = o->load_base;
-	ro.note = speak && !o->quiet ? print_note : NULL;
+	ro = (struct d9s_resolver_opts){ .binaries = o->binaries,
+	    .nbinaries = o->nbinaries, .debug_dir = o->debug_dir,
+	    .kallsyms = o->kallsyms, .have_load_base = o->have_load_base,
+	    .load_base = o->load_base,
+	    .note = speak && !o->quiet ? print_note : NULL };
 	if (d9s_resolver_new(m, &ro, &r, &e) != 0) {
 		print_note(NULL, e.msg);
 		return NULL;
@@ -168,14 +165,10 @@ browse(const struct d9a_opts *o)
 	/* silent while the browser owns the terminal; told afterwards */
 	if ((res = resolver_of(o, NULL, 0)) == NULL)
 		return 2;
-	d9t_config_init(&cfg);
-	cfg.worst = o->worst;
-	cfg.have_window = o->have_window;
-	cfg.win_lo_ms = o->win_lo_ms;
-	cfg.win_hi_ms = o->win_hi_ms;
-	cfg.quiet = o->quiet;
-	cfg.follow = o->follow;
-	cfg.resolver = res;
+	cfg = (struct d9t_config){ .worst = o->worst, .have_window =
+	    o->have_window, .win_lo_ms = o->win_lo_ms, .win_hi_ms =
+	    o->win_hi_ms, .quiet = o->quiet, .follow = o->follow,
+	    .resolver = res };
 	rc = d9t_run(o->paths, o->npaths, &cfg);
 	nt = d9s_resolver_notes(res, &n);
 	for (size_t i = 0; i < n && !o->quiet; i++)
