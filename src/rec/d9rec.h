@@ -43,8 +43,11 @@ enum d9rec_compression {
 struct d9rec_options {
 	const char	*dir;		/* required; created if missing (0700) */
 	const char	*service;	/* metadata "service"; default: program name */
-	uint64_t	 max_file_size;	/* rotate above this; 0: min(100 MiB, total/4) */
-	uint64_t	 max_total_size; /* delete oldest segments above; 0: 1 GiB */
+	uint64_t	 max_file_size;	/* rotate above this; 0: min(100 MiB,
+					 * total/4); at least 16 KiB */
+	uint64_t	 max_total_size; /* delete oldest segments above (never
+					 * the newest); 0: 1 GiB; at least
+					 * 2 * max_file_size */
 	uint64_t	 rotation_period_ms; /* 0: 60000 */
 	uint64_t	 flush_interval_ms;  /* drain rings this often; 0: 50 */
 	size_t		 thread_buffer_size; /* ring bytes per thread; 0: 1 MiB */
@@ -71,13 +74,14 @@ struct d9rec_stats {
 	uint64_t	 segments;	/* segments sealed */
 	uint64_t	 recovered_segments; /* a crashed writer's, sealed at open */
 	uint64_t	 deleted_segments; /* removed by the size cap */
+	uint64_t	 deleted_bytes;	/* their size on disk */
 	uint64_t	 cpu_samples;
 	uint64_t	 cpu_lost;	/* perf ring overruns (PERF_RECORD_LOST) */
 	uint64_t	 alloc_samples, free_samples;
 	uint64_t	 alloc_dropped, free_dropped; /* memory ring overflow */
 	int		 last_errno;	/* of the last failed write, or 0 */
 	int		 stopped;	/* not writing now (disk error: until a new
-					 * segment can be written; size cap) */
+					 * segment can be written) */
 	int		 cpu_profile_on, sched_profile_on;
 };
 
@@ -107,6 +111,13 @@ union d9rec_value {
 
 /* Defaults for every option; dir must still be set. */
 void	d9rec_options_init(struct d9rec_options *o);
+/*
+ * Whether d9rec_open would accept o: 0, or -EINVAL with the reason in
+ * msg (NUL-terminated, cut to len). A size cap must hold two segments
+ * (the newest complete one and the one being written).
+ */
+int	d9rec_options_check(const struct d9rec_options *o, char *msg,
+	    size_t len);
 
 /*
  * Create the writer, its directory and the first segment, and start the

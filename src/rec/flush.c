@@ -19,7 +19,6 @@
 #include "base/wire.h"
 #include "rec/rec.h"
 
-#define BATCH_MAX	(1023u << 10)	/* like dial9: ~1 MiB per batch */
 
 static void
 enc_custom(struct d9rec_writer *w, struct enc *e, const struct rrec *r,
@@ -204,7 +203,7 @@ drain(struct d9rec_writer *w, struct d9rec_thread *t)
 		}
 		enc_record(w, e, t, r);
 		tail += r->size;
-		if (e->n >= BATCH_MAX) {
+		if (e->n >= w->batch_max) {
 			put_batch(w, e, 1);
 			d9rec_enc_batch(e);
 		}
@@ -240,7 +239,7 @@ cycle(struct d9rec_writer *w)
 	int meta;
 
 	d9rec_clock_anchor(w);
-	if (w->fd < 0 && !atomic_load(&w->stopped))
+	if (w->fd < 0)
 		d9rec_seg_open(w);	/* after a failed write: try again */
 	if (d9rec_mono_ns() - w->counters_ns >= 1000000000u) {
 		/* losses go into the trace as they happen, not only at
@@ -278,7 +277,7 @@ cycle(struct d9rec_writer *w)
 static int
 must_rotate(struct d9rec_writer *w)
 {
-	uint64_t now = d9rec_mono_ns();
+	uint64_t now = d9rec_now(w);	/* the test clock, when set */
 
 	if (w->fd < 0)
 		return 0;
@@ -291,8 +290,7 @@ static void
 rotate(struct d9rec_writer *w)
 {
 	d9rec_seg_seal(w, 0);
-	if (!atomic_load(&w->stopped))
-		d9rec_seg_open(w);
+	d9rec_seg_open(w);
 }
 
 void *

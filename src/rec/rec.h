@@ -13,6 +13,7 @@
 #ifndef D9REC_REC_H
 #define D9REC_REC_H
 
+#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -125,6 +126,11 @@ struct enc {
 struct memring;
 struct livetab;
 
+struct seg_victim {
+	uint32_t	 idx;
+	uint64_t	 bytes;
+};
+
 struct d9rec_writer {
 	struct d9rec_options opt;
 	char		*dir;
@@ -161,11 +167,16 @@ struct d9rec_writer {
 	double		 rate;
 
 	/* flush thread: the active segment */
-	struct enc	 enc;
+	struct enc	 enc;		/* data batches */
+	struct enc	 aux;		/* headers, metadata, seals */
+	size_t		 batch_max;	/* cut data batches at this size */
 	int		 fd;		/* -1 when none */
 	uint32_t	 index;
 	uint64_t	 seg_bytes;
-	uint64_t	 seg_start_ns;	/* monotonic, for the period */
+	uint64_t	 seg_start_ns;	/* d9rec_now, for the period */
+	struct seg_victim *plan;	/* segments the seal deletes */
+	size_t		 plan_n, plan_cap;
+	uint64_t	 plan_bytes;
 	int		 seg_data;	/* data batches written */
 	uint64_t	 seg_batches;	/* how many */
 	uint64_t	 counters_ns;	/* loss counters last put in the metadata */
@@ -195,12 +206,12 @@ struct d9rec_writer {
 
 	/* counters (flush thread writes, anyone reads) */
 	_Atomic uint64_t written_events, bytes_written, write_errors;
-	_Atomic uint64_t lost_batches, segments, deleted_segments;
+	_Atomic uint64_t lost_batches, segments;
+	_Atomic uint64_t deleted_segments, deleted_bytes;
 	_Atomic uint64_t cpu_samples, cpu_lost;
 	_Atomic uint64_t retired_events, retired_dropped;
 	_Atomic uint64_t recovered;	/* crashed writers' segments sealed */
 	_Atomic int	 last_errno;
-	_Atomic int	 stopped;	/* for good: the size budget */
 	_Atomic int	 suspended;	/* no segment open after a failed write */
 };
 
@@ -252,6 +263,9 @@ void	*d9rec_flush_main(void *arg);
 void	 d9rec_sources_batch(struct d9rec_writer *w);
 
 /* ---- segment files (segment.c) ---- */
+int	 d9rec_seg_parse_name(const char *name, uint32_t *idx,
+	    const char **rest);
+DIR	*d9rec_seg_dir(struct d9rec_writer *w);	/* a fresh listing */
 int	 d9rec_seg_scan(struct d9rec_writer *w);
 int	 d9rec_seg_open(struct d9rec_writer *w);
 void	 d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data);
@@ -260,6 +274,10 @@ void	 d9rec_seg_meta(struct d9rec_writer *w);
 uint64_t d9rec_seg_counters(struct d9rec_writer *w);	/* into the metadata */
 void	*d9rec_compress_main(void *arg);
 int	 d9rec_compress_file(struct d9rec_writer *w, uint32_t index);
+
+/* ---- the size cap (retain.c) ---- */
+void	 d9rec_retain_plan(struct d9rec_writer *w, uint64_t reserve);
+void	 d9rec_retain_apply(struct d9rec_writer *w);	/* lock held */
 
 /* ---- symbols and maps (syms.c) ---- */
 void	 d9rec_addrs_add(struct d9_hmap *s, const uint64_t *f, uint32_t n);

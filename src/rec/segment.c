@@ -25,11 +25,13 @@
  * in a re-created directory when the old one was removed. Nothing here
  * blocks or stops the host program.
  *
- * The size cap runs after each seal under the writer's lock (the
- * compressor takes it for its rename): the oldest sealed segments go
- * until they and a full next segment (max_file_size) fit in
- * max_total_size, so the directory stays within the cap but for the
- * batch being written.
+ * The size cap (retain.c) is planned as a seal begins, so that the
+ * seal's metadata counts what it deletes, and carried out once the seal
+ * is renamed. A data batch that would take the active segment past
+ * max_file_size first seals it and opens the next: segments stay near
+ * max_file_size whatever a flush cycle drains. Headers, metadata and
+ * seals are encoded in w->aux, so that rotating never touches the data
+ * batch waiting in w->enc.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -49,8 +51,8 @@
 #define OFLAGS	(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
 
 /* "trace.N.bin<rest>": 0 and the index, or -1. */
-static int
-parse_name(const char *name, uint32_t *idx, const char **rest)
+int
+d9rec_seg_parse_name(const char *name, uint32_t *idx, const char **rest)
 {
 	char *end;
 	unsigned long v;
@@ -73,8 +75,8 @@ seg_name(char *buf, size_t n, uint32_t idx, const char *suffix)
 
 /* A fresh listing of the segment directory (the dup shares the offset
  * of w->dirfd, hence the rewind). */
-static DIR *
-dir_open(struct d9rec_writer *w)
+DIR *
+d9rec_seg_dir(struct d9rec_writer *w)
 {
 	int fd = dup(w->dirfd);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -181,7 +183,7 @@ d9rec_seg_scan(struct d9rec_writer *w)
 
 	if ((rc = dir_lock(w)) < 0)
 		return rc;
-	if ((d = dir_open(w)) == NULL)
+	if ((d = d9rec_seg_dir(w)) == NULL)
 		return -errno;
 	while ((de = readdir(d)) != NULL) {
 		size_t len = strlen(de->d_name);
@@ -191,7 +193,7 @@ d9rec_seg_scan(struct d9rec_writer *w)
 			unlinkat(w->dirfd, de->d_name, 0);
 			continue;
 		}
-		if (parse_name(de->d_name, &idx, &rest) < 0)
+		if (d9rec_seg_parse_name(de->d_name, &idx, &rest) < 0)
 			continue;
 		if (strcmp(rest, ".active") == 0 &&
 		    recover(w, de->d_name, idx) == 0)
@@ -235,6 +237,13 @@ d9rec_seg_counters(struct d9rec_writer *w)
 		d9rec_set_meta(w, keys[i], buf);
 		sum += v[i];
 	}
+	/* retention, not loss: readers learn what the cap removed, with
+	 * what the seal being written is about to remove */
+	snprintf(buf, sizeof buf, "%" PRIu64, st.deleted_segments + w->plan_n);
+	d9rec_set_meta(w, "d9rec.deleted_segments", buf);
+	snprintf(buf, sizeof buf, "%" PRIu64, st.deleted_bytes +
+	    w->plan_bytes);
+	d9rec_set_meta(w, "d9rec.deleted_bytes", buf);
 	return sum;
 }
 
@@ -277,84 +286,6 @@ meta_batch(struct d9rec_writer *w, struct enc *e)
 	clock_event(w, e);
 }
 
-struct segsize {
-	uint32_t	 idx;
-	uint64_t	 bytes;
-};
-
-static int
-segsize_cmp(const void *a, const void *b)
-{
-	const struct segsize *x = a, *y = b;
-
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static void
-remove_segment(struct d9rec_writer *w, uint32_t victim)
-{
-	DIR *d = dir_open(w);
-	struct dirent *de;
-	const char *rest;
-	uint32_t idx;
-
-	if (d == NULL)
-		return;
-	while ((de = readdir(d)) != NULL)
-		if (parse_name(de->d_name, &idx, &rest) == 0 && idx == victim)
-			unlinkat(w->dirfd, de->d_name, 0);
-	closedir(d);
-	atomic_fetch_add(&w->deleted_segments, 1);
-}
-
-/* Delete the oldest sealed segments until the directory, with room for
- * a full next segment, fits. */
-static void
-retention(struct d9rec_writer *w)
-{
-	struct segsize *v = NULL, *q;
-	size_t n = 0, cap = 0, i;
-	uint64_t total = w->seg_bytes, budget = w->opt.max_total_size;
-	DIR *d = dir_open(w);
-	struct dirent *de;
-	const char *rest;
-	struct stat sb;
-	uint32_t idx;
-
-	if (d == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		if (parse_name(de->d_name, &idx, &rest) < 0 ||
-		    strcmp(rest, ".active") == 0 ||
-		    fstatat(w->dirfd, de->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		total += (uint64_t)sb.st_size;
-		for (i = 0; i < n && v[i].idx != idx; i++)
-			;
-		if (i == n) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 16;
-				if ((q = realloc(v, cap * sizeof *q)) == NULL)
-					break;
-				v = q;
-			}
-			v[n].idx = idx;
-			v[n++].bytes = 0;
-		}
-		v[i].bytes += (uint64_t)sb.st_size;
-	}
-	closedir(d);
-	if (v != NULL)
-		qsort(v, n, sizeof *v, segsize_cmp);
-	if (w->opt.max_file_size < budget)
-		budget -= w->opt.max_file_size;
-	for (i = 0; i < n && total > budget; i++) {
-		remove_segment(w, v[i].idx);
-		total -= v[i].bytes;
-	}
-	free(v);
-}
-
 /* The active file, closed, becomes trace.N.bin (queued for the
  * compressor); the next segment is N + 1. written: the sum of the loss
  * counters its metadata holds, UINT64_MAX when they did not fit. When
@@ -363,11 +294,12 @@ static void
 seal_file(struct d9rec_writer *w, uint64_t written)
 {
 	char from[64], to[64];
+	int sealed;
 
 	seg_name(from, sizeof from, w->index, ".active");
 	seg_name(to, sizeof to, w->index, "");
 	pthread_mutex_lock(&w->lock);
-	if (renameat(w->dirfd, from, w->dirfd, to) == 0) {
+	if ((sealed = renameat(w->dirfd, from, w->dirfd, to) == 0)) {
 		atomic_fetch_add(&w->segments, 1);
 		queue_compress(w, w->index);
 		if (written != UINT64_MAX)
@@ -375,7 +307,9 @@ seal_file(struct d9rec_writer *w, uint64_t written)
 	} else if (errno == ENOENT)
 		atomic_fetch_add(&w->lost_batches, w->seg_batches);
 	w->index++;
-	retention(w);
+	if (sealed && w->plan_n > 0)
+		d9rec_retain_apply(w);	/* now the newest complete one */
+	w->plan_n = w->plan_bytes = 0;
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -395,6 +329,7 @@ seg_close(struct d9rec_writer *w, uint64_t written)
 		seal_file(w, written);
 		return;
 	}
+	w->plan_n = w->plan_bytes = 0;	/* nothing sealed, nothing goes */
 	seg_name(name, sizeof name, w->index, ".active");
 	unlinkat(w->dirfd, name, 0);
 }
@@ -428,7 +363,7 @@ write_all(int fd, const void *p, size_t n)
 static void
 seg_cut(struct d9rec_writer *w, uint64_t off)
 {
-	struct enc *e = &w->enc;
+	struct enc *e = &w->aux;
 	uint64_t written = UINT64_MAX;
 
 	atomic_store(&w->suspended, 1);
@@ -448,22 +383,26 @@ seg_cut(struct d9rec_writer *w, uint64_t off)
 	seg_close(w, written);
 }
 
+static int seg_start(struct d9rec_writer *w, int keep_addrs);
+
 void
 d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data)
 {
-	uint64_t off = w->seg_bytes;
+	uint64_t off;
 
 	if (e->n == 0)
 		return;
-	if (w->fd < 0 || atomic_load(&w->stopped) || e->oom) {
+	if (data && w->fd >= 0 && w->seg_data &&
+	    w->seg_bytes + e->n > w->opt.max_file_size) {
+		/* the batch's callchain addresses are in w->addrs already:
+		 * the next segment keeps them for its symbol table */
+		d9rec_seg_seal(w, 0);
+		seg_start(w, 1);
+	}
+	off = w->seg_bytes;
+	if (w->fd < 0 || e->oom) {
 		if (data)
 			atomic_fetch_add(&w->lost_batches, 1);
-		return;
-	}
-	if (w->seg_bytes + e->n > w->opt.max_total_size) {
-		/* the active segment alone would exceed the budget */
-		atomic_store(&w->stopped, 1);
-		atomic_fetch_add(&w->lost_batches, data != 0);
 		return;
 	}
 	if (write_all(w->fd, e->p, e->n) < 0) {
@@ -485,13 +424,15 @@ d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data)
 void
 d9rec_seg_meta(struct d9rec_writer *w)
 {
-	meta_batch(w, &w->enc);
-	d9rec_seg_write(w, &w->enc, 0);
-	d9rec_enc_clear(&w->enc);
+	meta_batch(w, &w->aux);
+	d9rec_seg_write(w, &w->aux, 0);
+	d9rec_enc_clear(&w->aux);
 }
 
-int
-d9rec_seg_open(struct d9rec_writer *w)
+/* A new active segment; keep_addrs: the address set carries over (a
+ * rotation in the middle of a cycle). 0 or -errno. */
+static int
+seg_start(struct d9rec_writer *w, int keep_addrs)
 {
 	char name[64];
 	int fd = -1;
@@ -517,30 +458,40 @@ d9rec_seg_open(struct d9rec_writer *w)
 	w->seg_bytes = 0;
 	w->seg_data = 0;
 	w->seg_batches = 0;
-	w->seg_start_ns = d9rec_mono_ns();
+	w->seg_start_ns = d9rec_now(w);
 	atomic_store(&w->suspended, 0);
-	d9_hmap_clear(&w->addrs);
+	if (!keep_addrs)
+		d9_hmap_clear(&w->addrs);
 	d9rec_set_meta(w, "segment.complete", "false");
 	d9rec_seg_counters(w);
-	d9rec_enc_clear(&w->enc);
-	d9rec_enc_batch(&w->enc);
-	clock_event(w, &w->enc);
-	d9rec_seg_write(w, &w->enc, 0);
-	d9rec_enc_clear(&w->enc);
+	d9rec_enc_clear(&w->aux);
+	d9rec_enc_batch(&w->aux);
+	clock_event(w, &w->aux);
+	d9rec_seg_write(w, &w->aux, 0);
+	d9rec_enc_clear(&w->aux);
 	d9rec_seg_meta(w);
 	return 0;
 }
 
+int
+d9rec_seg_open(struct d9rec_writer *w)
+{
+	return seg_start(w, 0);
+}
+
 /* A segment without data is deleted, unless its metadata is the first
- * to hold the loss counters as they are now. */
+ * to hold the loss counters as they are now. The last one (final) has
+ * no next segment to make room for: the cap is applied before its
+ * metadata, which so counts every deletion; after any other seal the
+ * next segment's metadata does. */
 void
 d9rec_seg_seal(struct d9rec_writer *w, int final)
 {
 	uint64_t written;
 
-	(void)final;
 	if (w->fd < 0)
 		return;
+	d9rec_retain_plan(w, final ? 0 : w->opt.max_file_size);
 	if (!w->seg_data && loss_sum(w) == w->loss_sealed) {
 		seg_close(w, UINT64_MAX);
 		return;
@@ -548,11 +499,11 @@ d9rec_seg_seal(struct d9rec_writer *w, int final)
 	d9rec_set_meta(w, "segment.complete", "true");
 	written = d9rec_seg_counters(w);
 	d9rec_seg_meta(w);
-	d9rec_enc_clear(&w->enc);
+	d9rec_enc_clear(&w->aux);
 	if (w->fd >= 0 && w->seg_data)
-		d9rec_appendix(w, &w->enc, w->opt.symbols);
-	d9rec_seg_write(w, &w->enc, 0);
-	d9rec_enc_clear(&w->enc);
+		d9rec_appendix(w, &w->aux, w->opt.symbols);
+	d9rec_seg_write(w, &w->aux, 0);
+	d9rec_enc_clear(&w->aux);
 	if (w->fd >= 0)		/* else cut and closed */
 		seg_close(w, written);
 }

@@ -545,6 +545,51 @@ apply_defaults(struct d9rec_options *o)
 		o->symbols = 0;
 }
 
+/* A segment's own headers and seal take about a KiB. */
+#define MIN_FILE_SIZE	((uint64_t)16 << 10)
+#define BATCH_MAX	((size_t)1023 << 10)	/* like dial9: ~1 MiB */
+
+int
+d9rec_options_check(const struct d9rec_options *o, char *msg, size_t len)
+{
+	struct d9rec_options d;
+	char none[1];
+
+	if (msg == NULL || len == 0) {
+		msg = none;
+		len = sizeof none;
+	}
+	msg[0] = 0;
+	if (o == NULL || o->dir == NULL) {
+		snprintf(msg, len, "no trace directory (dir)");
+		return -EINVAL;
+	}
+	if (o->compression < 0 || o->compression > D9REC_COMPRESS_ZSTD) {
+		snprintf(msg, len, "compression %d is not one of "
+		    "D9REC_COMPRESS_NONE, _GZIP, _ZSTD", o->compression);
+		return -EINVAL;
+	}
+	d = *o;
+	apply_defaults(&d);
+	if (d.max_file_size < MIN_FILE_SIZE) {
+		snprintf(msg, len, "max_file_size %llu is below %llu bytes "
+		    "(a segment's own headers need room)",
+		    (unsigned long long)d.max_file_size,
+		    (unsigned long long)MIN_FILE_SIZE);
+		return -EINVAL;
+	}
+	if (d.max_total_size / 2 < d.max_file_size) {
+		snprintf(msg, len, "max_total_size %llu cannot hold two "
+		    "segments of max_file_size %llu (the newest complete one "
+		    "and the one being written): raise it to %llu or lower "
+		    "max_file_size", (unsigned long long)d.max_total_size,
+		    (unsigned long long)d.max_file_size,
+		    (unsigned long long)d.max_file_size * 2);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static void writer_free(struct d9rec_writer *w);
 
 int
@@ -554,13 +599,14 @@ d9rec_open(d9rec_writer **out, const struct d9rec_options *o)
 	int rc;
 
 	*out = NULL;
-	if (o == NULL || o->dir == NULL || o->compression < 0 ||
-	    o->compression > D9REC_COMPRESS_ZSTD)
-		return -EINVAL;
+	if ((rc = d9rec_options_check(o, NULL, 0)) < 0)
+		return rc;
 	if ((w = calloc(1, sizeof *w)) == NULL)
 		return -ENOMEM;
 	w->opt = *o;
 	apply_defaults(&w->opt);
+	w->batch_max = w->opt.max_file_size / 4 < BATCH_MAX ?
+	    (size_t)(w->opt.max_file_size / 4) : BATCH_MAX;
 	w->fd = w->dirfd = w->lockfd = -1;
 	w->pid = getpid();
 	pthread_mutex_init(&w->lock, NULL);
@@ -584,6 +630,7 @@ d9rec_open(d9rec_writer **out, const struct d9rec_options *o)
 	    (o->service != NULL && (rc = d9rec_set_meta(w, "service",
 	    o->service)) < 0) ||
 	    (rc = d9rec_enc_init(&w->enc) < 0 ? -ENOMEM : 0) < 0 ||
+	    (rc = d9rec_enc_init(&w->aux) < 0 ? -ENOMEM : 0) < 0 ||
 	    (rc = d9rec_seg_scan(w)) < 0 ||
 	    (rc = d9rec_seg_open(w)) < 0) {
 		writer_free(w);
@@ -660,10 +707,11 @@ d9rec_stats(d9rec_writer *w, struct d9rec_stats *st)
 	st->segments = atomic_load(&w->segments);
 	st->recovered_segments = atomic_load(&w->recovered);
 	st->deleted_segments = atomic_load(&w->deleted_segments);
+	st->deleted_bytes = atomic_load(&w->deleted_bytes);
 	st->cpu_samples = atomic_load(&w->cpu_samples);
 	st->cpu_lost = atomic_load(&w->cpu_lost);
 	st->last_errno = atomic_load(&w->last_errno);
-	st->stopped = atomic_load(&w->stopped) || atomic_load(&w->suspended);
+	st->stopped = atomic_load(&w->suspended);
 	st->cpu_profile_on = w->cpu_on;
 	st->sched_profile_on = w->sched_on;
 	d9rec_alloc_stats(w, st);
@@ -684,6 +732,7 @@ writer_free(struct d9rec_writer *w)
 	d9rec_alloc_stop(w);
 	d9rec_symcache_free(w);
 	d9rec_enc_free(&w->enc);
+	d9rec_enc_free(&w->aux);
 	d9_hmap_free(&w->addrs);
 	n = atomic_load(&w->strs.n);
 	for (uint32_t i = 0; i < n; i++)
@@ -706,6 +755,7 @@ writer_free(struct d9rec_writer *w)
 	free(w->meta);
 	d9_hmap_free(&w->locs);
 	free(w->cq);
+	free(w->plan);
 	if (w->fd >= 0)
 		close(w->fd);
 	if (w->lockfd >= 0)

@@ -38,6 +38,7 @@ TCase	*rt_tcase_roundtrip(void);
 TCase	*rt_tcase_files(void);
 TCase	*rt_tcase_robust(void);
 TCase	*rt_tcase_loss(void);
+TCase	*rt_tcase_retain(void);
 TCase	*rt_tcase_e2e(void);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * test_main.c: the libd9rec suite ('rec'): round trips through
- * src/parse + src/model, segment files, robustness, loss, and d9demo +
- * d9top end to end. Where the kernel refuses perf events, the CPU sample
+ * src/parse + src/model, segment files, robustness, loss, retention,
+ * and d9demo + d9top end to end. Where the kernel refuses perf events, the CPU sample
  * checks cannot run: the fallback is still checked and the run exits 77
  * (skipped) unless a test failed.
  */
@@ -21,6 +21,7 @@ main(void)
 	suite_add_tcase(s, rt_tcase_files());
 	suite_add_tcase(s, rt_tcase_robust());
 	suite_add_tcase(s, rt_tcase_loss());
+	suite_add_tcase(s, rt_tcase_retain());
 	suite_add_tcase(s, rt_tcase_e2e());
 	sr = srunner_create(s);
 	t_skip_init();
