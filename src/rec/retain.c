@@ -109,20 +109,13 @@ d9rec_retain_apply(struct d9rec_writer *w)
 	if ((d = d9rec_seg_dir(w)) == NULL)
 		return;
 	while ((de = readdir(d)) != NULL) {
-		size_t lo = 0, hi = w->plan_n;
+		struct seg_victim key;
 
 		if (d9rec_seg_parse_name(de->d_name, &idx, &rest) < 0 ||
 		    strcmp(rest, ".active") == 0)
 			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (w->plan[mid].idx < idx)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < w->plan_n && w->plan[lo].idx == idx)
+		key.idx = idx;
+		if (bsearch(&key, w->plan, w->plan_n, sizeof key, victim_cmp))
 			unlinkat(w->dirfd, de->d_name, 0);
 	}
 	closedir(d);
