@@ -54,14 +54,20 @@ struct d9rec_options {
 	int		 compression;	/* enum d9rec_compression */
 	int		 cpu_profile;	/* cpu-clock samples of registered threads */
 	unsigned	 cpu_frequency_hz; /* 0: 99 */
-	int		 sched_profile;	/* context-switch samples (kernel rights) */
+	int		 sched_profile;	/* context-switch samples (kernel rights),
+					 * 1 in sched_sample_period */
 	int		 alloc_profile;	/* allocation sampling */
 	uint64_t	 alloc_sample_rate; /* mean bytes between samples; 0: 524288 */
 	int		 symbols;	/* SymbolTableEntry appendix; env D9REC_SYMBOLS=0 */
 	/* Test hook: when set, every timestamp comes from here (ns). */
 	uint64_t	(*clock)(void *ctx);
 	void		*clock_ctx;
+	/* Sample one context switch in N per thread; 0: D9REC_SCHED_PERIOD,
+	 * 1: every switch (metadata d9rec.sched_sample_period). */
+	unsigned	 sched_sample_period;
 };
+
+#define D9REC_SCHED_PERIOD	16u	/* default context-switch period */
 
 /* Counters, cumulative since d9rec_open. */
 struct d9rec_stats {

@@ -51,7 +51,7 @@ perf_open(struct d9rec_writer *w, pid_t tid, int sched)
 	a.exclude_hv = 1;
 	if (sched) {
 		a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
-		a.sample_period = 1;
+		a.sample_period = w->opt.sched_sample_period;
 	} else {
 		a.config = PERF_COUNT_SW_CPU_CLOCK;
 		a.freq = 1;

@@ -498,6 +498,10 @@ default_meta(struct d9rec_writer *w)
 	}
 	rc |= d9rec_set_meta(w, "d9rec.cpu_profile", w->cpu_reason);
 	rc |= d9rec_set_meta(w, "d9rec.sched_profile", w->sched_reason);
+	if (w->sched_on) {
+		snprintf(buf, sizeof buf, "%u", w->opt.sched_sample_period);
+		rc |= d9rec_set_meta(w, "d9rec.sched_sample_period", buf);
+	}
 	return rc ? -ENOMEM : 0;
 }
 
@@ -541,6 +545,8 @@ apply_defaults(struct d9rec_options *o)
 		o->cpu_frequency_hz = 99;
 	if (o->alloc_sample_rate == 0)
 		o->alloc_sample_rate = 524288;
+	if (o->sched_sample_period == 0)
+		o->sched_sample_period = D9REC_SCHED_PERIOD;
 	if (env != NULL && strcmp(env, "0") == 0)
 		o->symbols = 0;
 }

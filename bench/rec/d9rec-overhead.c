@@ -1,0 +1,372 @@
+/*
+ * d9rec-overhead.c: what recording costs a program's throughput.
+ *
+ *	d9rec-overhead [ROUNDS]
+ *
+ * A fixed CPU-and-wake workload, d9demo-like: two worker threads poll
+ * tasks from one run queue and park on a condition variable when it is
+ * empty; a driver keeps PAIRS_LIVE pairs of "ping" tasks alive, each task
+ * of a pair waking the other for PAIR_ROUNDS polls, until PAIRS pairs
+ * have run; every poll burns WORK iterations of integer hashing (a fixed
+ * amount of CPU, not of time) and allocates through d9rec_malloc. The
+ * same workload runs with recording off (no writer: the recording calls
+ * get NULL handles), with the default options (CPU samples, sampled
+ * context switches, allocation sampling, events) and with everything on
+ * (every context switch sampled), ROUNDS times each (default 5),
+ * interleaved, each run in a child process of its own.
+ *
+ * Figures per mode, medians of the rounds: wall time, CPU time of the
+ * whole process (user + system, from wait4: recorder threads included)
+ * and context switches; then the throughput ratio (off wall time / mode
+ * wall time) and the CPU ratio (off CPU / mode CPU) of each mode. Wall
+ * time on a shared machine is noisy; CPU time measures what recording
+ * takes from a program that has no spare core. The last lines are
+ * overhead_default_pct=X and overhead_full_pct=Y (CPU).
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "d9rec.h"
+
+#define WORKERS		2
+#define PAIRS		3000
+#define PAIRS_LIVE	4
+#define PAIR_ROUNDS	20
+#define WORK		12000	/* iterations per poll: ~15 us here */
+#define MAX_ROUNDS	15
+
+/* What each mode records: the sources on top of the runtime events. */
+static const struct mode {
+	const char	*name;
+	int		 on, cpu, sched, alloc;
+	unsigned	 sched_period;	/* 0: the default */
+	int		 compression;
+} modes[] = {
+	{ "off", 0, 0, 0, 0, 0, D9REC_COMPRESS_NONE },
+	{ "default", 1, 1, 1, 1, 0, D9REC_COMPRESS_GZIP },
+	{ "full", 1, 1, 1, 1, 1, D9REC_COMPRESS_GZIP },
+	{ "events", 1, 0, 0, 0, 0, D9REC_COMPRESS_NONE },
+	{ "+gzip", 1, 0, 0, 0, 0, D9REC_COMPRESS_GZIP },
+	{ "+cpu", 1, 1, 0, 0, 0, D9REC_COMPRESS_NONE },
+	{ "+sched", 1, 0, 1, 0, 0, D9REC_COMPRESS_NONE },
+	{ "+sched1", 1, 0, 1, 0, 1, D9REC_COMPRESS_NONE },
+	{ "+alloc", 1, 0, 0, 1, 0, D9REC_COMPRESS_NONE },
+};
+
+#define M_N	(int)(sizeof modes / sizeof modes[0])
+#define M_OFF	0
+#define M_DEFAULT 1
+#define M_FULL	2
+
+struct task {
+	uint64_t	 id;
+	int		 rounds;
+	int		 queued, running, notified, done;
+	struct task	*peer, *next;
+	char		*buf;
+};
+
+struct pool {
+	d9rec_writer	*w;
+	uint32_t	 loc;
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 work, room;
+	struct task	*head, *tail;
+	int		 live, stop;
+	uint64_t	 next_id, sink;
+};
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* The fixed CPU work of one poll. */
+static __attribute__((noinline)) uint64_t
+burn(uint64_t x)
+{
+	for (int i = 0; i < WORK; i++)
+		x = (x ^ (x >> 31)) * 0x9e3779b97f4a7c15u + (uint64_t)i;
+	return x;
+}
+
+/* With p->lock held. */
+static void
+push(struct pool *p, struct task *t)
+{
+	t->queued = 1;
+	t->next = NULL;
+	if (p->tail != NULL)
+		p->tail->next = t;
+	else
+		p->head = t;
+	p->tail = t;
+	pthread_cond_signal(&p->work);
+}
+
+/* One poll: burn, reallocate the scratch buffer; 1 when done. */
+static int
+poll_task(struct pool *p, struct task *t)
+{
+	uint64_t x = burn(t->id);
+
+	d9rec_free(t->buf);
+	t->buf = d9rec_malloc(64 + (size_t)(t->rounds % 16) * 64);
+	if (t->buf != NULL)
+		t->buf[0] = (char)x;
+	__atomic_fetch_add(&p->sink, x & 1, __ATOMIC_RELAXED);
+	return --t->rounds <= 0;
+}
+
+/* After a poll of t (p->lock held): wake the peer, finish or requeue. */
+static void
+after_poll(struct pool *p, struct d9rec_thread *th, struct task *t, int done)
+{
+	struct task *peer = t->peer;
+
+	t->running = 0;
+	if (peer != NULL && !peer->done) {
+		d9rec_wake(th, t->id, peer->id);
+		if (peer->running)
+			peer->notified = 1;
+		else if (!peer->queued)
+			push(p, peer);
+	}
+	if (done) {
+		t->done = 1;
+		d9rec_terminate(th, t->id);
+		if (peer == NULL || peer->done) {
+			d9rec_free(t->buf);
+			if (peer != NULL)
+				d9rec_free(peer->buf);
+			free(peer);
+			free(t);
+			p->live--;
+			pthread_cond_signal(&p->room);
+		}
+	} else if (t->notified) {
+		t->notified = 0;
+		push(p, t);
+	}
+}
+
+struct worker {
+	struct pool	*p;
+	uint32_t	 id;
+	pthread_t	 th;
+};
+
+static void *
+worker_main(void *arg)
+{
+	struct worker *wk = arg;
+	struct pool *p = wk->p;
+	struct d9rec_thread *th = p->w ? d9rec_thread_register(p->w, NULL,
+	    wk->id) : NULL;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		struct task *t = p->head;
+		int done;
+
+		if (t == NULL) {
+			if (p->stop)
+				break;
+			pthread_mutex_unlock(&p->lock);
+			d9rec_park(th, 0);
+			pthread_mutex_lock(&p->lock);
+			while (p->head == NULL && !p->stop)
+				pthread_cond_wait(&p->work, &p->lock);
+			pthread_mutex_unlock(&p->lock);
+			d9rec_unpark(th, 0);
+			pthread_mutex_lock(&p->lock);
+			continue;
+		}
+		if ((p->head = t->next) == NULL)
+			p->tail = NULL;
+		t->queued = 0;
+		t->running = 1;
+		pthread_mutex_unlock(&p->lock);
+		d9rec_poll_start(th, t->id, p->loc, 0);
+		done = poll_task(p, t);
+		d9rec_poll_end(th);
+		pthread_mutex_lock(&p->lock);
+		after_poll(p, th, t, done);
+	}
+	pthread_mutex_unlock(&p->lock);
+	d9rec_thread_unregister(&th);
+	return NULL;
+}
+
+/* The driver: PAIRS pairs, at most PAIRS_LIVE alive at once. */
+static void
+drive(struct pool *p)
+{
+	struct d9rec_thread *th = p->w ? d9rec_thread_register(p->w, "driver",
+	    D9REC_NO_WORKER) : NULL;
+
+	pthread_mutex_lock(&p->lock);
+	for (int i = 0; i < PAIRS; i++) {
+		struct task *a, *b;
+
+		while (p->live >= PAIRS_LIVE)
+			pthread_cond_wait(&p->room, &p->lock);
+		a = calloc(1, sizeof *a);
+		b = calloc(1, sizeof *b);
+		if (a == NULL || b == NULL)
+			exit(1);
+		a->id = ++p->next_id;
+		b->id = ++p->next_id;
+		a->rounds = b->rounds = PAIR_ROUNDS;
+		a->peer = b;
+		b->peer = a;
+		p->live++;
+		d9rec_spawn(th, a->id, p->loc);
+		d9rec_spawn(th, b->id, p->loc);
+		push(p, a);
+	}
+	while (p->live > 0)
+		pthread_cond_wait(&p->room, &p->lock);
+	p->stop = 1;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->lock);
+	d9rec_thread_unregister(&th);
+}
+
+/* One run of the workload in this (child) process. */
+static int
+run(const struct mode *m, const char *dir)
+{
+	struct worker wk[WORKERS];
+	struct d9rec_options o;
+	struct pool p;
+
+	memset(&p, 0, sizeof p);
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.work, NULL);
+	pthread_cond_init(&p.room, NULL);
+	if (m->on) {
+		d9rec_options_init(&o);
+		o.dir = dir;
+		o.service = "d9rec-overhead";
+		o.cpu_profile = m->cpu;
+		o.sched_profile = m->sched;
+		o.alloc_profile = m->alloc;
+		o.sched_sample_period = m->sched_period;
+		o.compression = m->compression;
+		if (d9rec_open(&p.w, &o) < 0)
+			return 1;
+		p.loc = d9rec_location(p.w, "bench/rec/d9rec-overhead.c:1:1");
+	}
+	for (uint32_t i = 0; i < WORKERS; i++) {
+		wk[i].p = &p;
+		wk[i].id = i;
+		pthread_create(&wk[i].th, NULL, worker_main, &wk[i]);
+	}
+	drive(&p);
+	for (int i = 0; i < WORKERS; i++)
+		pthread_join(wk[i].th, NULL);
+	return p.w != NULL && d9rec_close(&p.w) < 0;
+}
+
+struct sample {
+	double		 wall, cpu, switches;
+};
+
+static struct sample
+measure(const struct mode *m)
+{
+	char dir[] = "/tmp/d9rec-overhead-XXXXXX", cmd[64];
+	struct sample s = { -1, -1, -1 };
+	struct rusage ru;
+	double t0;
+	int status;
+	pid_t pid;
+
+	if (mkdtemp(dir) == NULL)
+		return s;
+	t0 = now_s();
+	if ((pid = fork()) == 0)
+		_exit(run(m, dir));
+	if (pid > 0 && wait4(pid, &status, 0, &ru) == pid && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0) {
+		s.wall = now_s() - t0;
+		s.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+		s.switches = (double)(ru.ru_nvcsw + ru.ru_nivcsw);
+	}
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return s;
+}
+
+static int
+dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double
+median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, dbl_cmp);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int
+main(int argc, char **argv)
+{
+	double wall[M_N][MAX_ROUNDS], cpu[M_N][MAX_ROUNDS], sw[M_N][MAX_ROUNDS];
+	double mw[M_N], mc[M_N], ms[M_N];
+	int n = argc > 2 && strcmp(argv[2], "--sources") == 0 ? M_N : 3;
+	int rounds = argc > 1 ? atoi(argv[1]) : 5;
+
+	if (rounds < 1 || rounds > MAX_ROUNDS) {
+		fprintf(stderr, "usage: d9rec-overhead [ROUNDS (1..%d) "
+		    "[--sources]]\n",
+		    MAX_ROUNDS);
+		return 2;
+	}
+	printf("workload: %d workers, %d pairs of tasks x %d polls x %d "
+	    "iterations, %d pairs alive at once; %d rounds\n", WORKERS, PAIRS,
+	    2 * PAIR_ROUNDS, WORK, PAIRS_LIVE, rounds);
+	for (int r = 0; r < rounds; r++)
+		for (int m = 0; m < n; m++) {
+			struct sample s = measure(&modes[m]);
+
+			if (s.wall < 0) {
+				printf("run %s failed\n", modes[m].name);
+				return 1;
+			}
+			wall[m][r] = s.wall;
+			cpu[m][r] = s.cpu;
+			sw[m][r] = s.switches;
+		}
+	printf("%-8s %10s %10s %12s %11s %9s\n", "mode", "wall_s", "cpu_s",
+	    "switches", "throughput", "cpu_ratio");
+	for (int m = 0; m < n; m++) {
+		mw[m] = median(wall[m], rounds);
+		mc[m] = median(cpu[m], rounds);
+		ms[m] = median(sw[m], rounds);
+		printf("%-8s %10.3f %10.3f %12.0f %11.3f %9.3f\n", modes[m].name,
+		    mw[m], mc[m], ms[m], mw[M_OFF] / mw[m], mc[M_OFF] / mc[m]);
+	}
+	printf("overhead_default_pct=%.1f\n", 100 * (mc[M_DEFAULT] / mc[M_OFF] -
+	    1));
+	printf("overhead_full_pct=%.1f\n", 100 * (mc[M_FULL] / mc[M_OFF] - 1));
+	return 0;
+}
