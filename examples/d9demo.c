@@ -2,10 +2,11 @@
  * d9demo.c: a small task runtime that records itself with libd9rec.
  *
  *	d9demo --out DIR --seconds N [--workers K] [--no-compress]
- *	    [--no-profile] [--no-sched]
+ *	    [--no-profile] [--no-sched] [--sched-period N]
  *
  * (--no-profile: no CPU sampling at all; --no-sched: no context-switch
- * samples; both exist to measure what profiling costs.)
+ * samples; --sched-period N: sample one context switch in N, 1 for
+ * every one; they exist to measure what profiling costs.)
  *
  * A pool of K worker threads (default 2) polls tasks from one run queue.
  * A driver thread spawns, every few milliseconds, pairs of "ping" tasks
@@ -331,7 +332,8 @@ static int
 usage(void)
 {
 	fprintf(stderr, "usage: d9demo --out DIR --seconds N [--workers K] "
-	    "[--no-compress] [--no-profile] [--no-sched]\n");
+	    "[--no-compress] [--no-profile] [--no-sched]\n"
+	    "    [--sched-period N]\n");
 	return 2;
 }
 
@@ -362,6 +364,8 @@ main(int argc, char **argv)
 			o.cpu_profile = o.sched_profile = 0;
 		else if (strcmp(argv[i], "--no-sched") == 0)
 			o.sched_profile = 0;
+		else if (strcmp(argv[i], "--sched-period") == 0 && i + 1 < argc)
+			o.sched_sample_period = (unsigned)atoi(argv[++i]);
 		else
 			return usage();
 	}

@@ -1,7 +1,7 @@
 /*
  * d9rec-overhead.c: what recording costs a program's throughput.
  *
- *	d9rec-overhead [ROUNDS]
+ *	d9rec-overhead [ROUNDS [--sources]] | --only MODE
  *
  * A fixed CPU-and-wake workload, d9demo-like: two worker threads poll
  * tasks from one run queue and park on a condition variable when it is
@@ -21,7 +21,9 @@
  * wall time) and the CPU ratio (off CPU / mode CPU) of each mode. Wall
  * time on a shared machine is noisy; CPU time measures what recording
  * takes from a program that has no spare core. The last lines are
- * overhead_default_pct=X and overhead_full_pct=Y (CPU).
+ * overhead_default_pct=X and overhead_full_pct=Y (CPU). With --sources,
+ * one mode per source shows what each costs; --only MODE runs one mode
+ * once in this process (for a profiler) and leaves its trace in /tmp.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -334,6 +336,16 @@ main(int argc, char **argv)
 	double mw[M_N], mc[M_N], ms[M_N];
 	int n = argc > 2 && strcmp(argv[2], "--sources") == 0 ? M_N : 3;
 	int rounds = argc > 1 ? atoi(argv[1]) : 5;
+
+	if (argc == 3 && strcmp(argv[1], "--only") == 0) {
+		char dir[] = "/tmp/d9rec-overhead-XXXXXX";
+
+		for (int m = 0; m < M_N; m++)
+			if (strcmp(argv[2], modes[m].name) == 0 &&
+			    mkdtemp(dir) != NULL)
+				return run(&modes[m], dir);	/* dir kept */
+		return 2;
+	}
 
 	if (rounds < 1 || rounds > MAX_ROUNDS) {
 		fprintf(stderr, "usage: d9rec-overhead [ROUNDS (1..%d) "
