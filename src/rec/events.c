@@ -71,25 +71,37 @@ commit(struct d9rec_thread *t)
 	count(&t->events);
 }
 
+/* A fixed record; one without b and c (poll end, queue sample) takes
+ * only the 16-byte header: less ring, less memory traffic. */
 static inline void
-fixed(struct d9rec_thread *t, uint16_t kind, uint32_t a, uint64_t b,
-    uint64_t c)
+fixed_rec(struct d9rec_thread *t, uint16_t kind, uint32_t a, uint64_t b,
+    uint64_t c, int short_rec)
 {
+	uint16_t size = short_rec ? RREC_HDR : sizeof(struct rrec);
 	struct rrec *r;
 	uint64_t ts;
 
 	if (t == NULL)
 		return;
 	ts = stamp(t);
-	if ((r = (struct rrec *)(void *)reserve(t, sizeof *r)) == NULL)
+	if ((r = (struct rrec *)(void *)reserve(t, size)) == NULL)
 		return;
 	r->kind = kind;
-	r->size = sizeof *r;
+	r->size = size;
 	r->a = a;
 	r->ts = ts;
-	r->b = b;
-	r->c = c;
+	if (!short_rec) {
+		r->b = b;
+		r->c = c;
+	}
 	commit(t);
+}
+
+static inline void
+fixed(struct d9rec_thread *t, uint16_t kind, uint32_t a, uint64_t b,
+    uint64_t c)
+{
+	fixed_rec(t, kind, a, b, c, 0);
 }
 
 void
@@ -102,7 +114,7 @@ d9rec_poll_start(struct d9rec_thread *t, uint64_t task_id, uint32_t spawn_loc,
 void
 d9rec_poll_end(struct d9rec_thread *t)
 {
-	fixed(t, R_POLL_END, 0, 0, 0);
+	fixed_rec(t, R_POLL_END, 0, 0, 0, 1);
 }
 
 static uint64_t
@@ -150,7 +162,7 @@ d9rec_terminate(struct d9rec_thread *t, uint64_t task_id)
 void
 d9rec_queue_sample(struct d9rec_thread *t, unsigned global_queue)
 {
-	fixed(t, R_QUEUE, global_queue, 0, 0);
+	fixed_rec(t, R_QUEUE, global_queue, 0, 0, 1);
 }
 
 void
