@@ -33,6 +33,8 @@ typedef struct d9rec_writer d9rec_writer;
 struct d9rec_thread;
 
 #define D9REC_NO_WORKER		255u	/* thread is not a runtime worker */
+#define D9REC_BLOCKING_WORKER	254u	/* thread of a blocking pool (an event
+					 * loop's thread pool): no worker lane */
 
 enum d9rec_compression {
 	D9REC_COMPRESS_NONE = 0,	/* sealed segments stay trace.N.bin */
@@ -174,6 +176,10 @@ void	d9rec_unpark(struct d9rec_thread *t, unsigned local_queue);
 /* waker_task 0: woken from outside any task. */
 void	d9rec_wake(struct d9rec_thread *t, uint64_t waker_task,
 	    uint64_t woken_task);
+/* The task whose poll runs on t now (between d9rec_poll_start and
+ * d9rec_poll_end), 0 outside a poll or for a NULL handle: the waker of
+ * what the running callback starts (a timer, a write, a job). */
+uint64_t d9rec_current_task(const struct d9rec_thread *t);
 void	d9rec_spawn(struct d9rec_thread *t, uint64_t task_id,
 	    uint32_t spawn_loc);
 void	d9rec_terminate(struct d9rec_thread *t, uint64_t task_id);

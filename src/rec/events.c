@@ -108,13 +108,23 @@ void
 d9rec_poll_start(struct d9rec_thread *t, uint64_t task_id, uint32_t spawn_loc,
     unsigned local_queue)
 {
+	if (t != NULL)
+		t->cur_task = task_id;
 	fixed(t, R_POLL_START, spawn_loc, task_id, local_queue);
 }
 
 void
 d9rec_poll_end(struct d9rec_thread *t)
 {
+	if (t != NULL)
+		t->cur_task = 0;
 	fixed_rec(t, R_POLL_END, 0, 0, 0, 1);
+}
+
+uint64_t
+d9rec_current_task(const struct d9rec_thread *t)
+{
+	return t != NULL ? t->cur_task : 0;
 }
 
 static uint64_t

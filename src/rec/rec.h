@@ -85,6 +85,7 @@ struct d9rec_thread {
 	uint64_t	 cached_tail;
 	uint64_t	(*clock)(void *);
 	void		*clock_ctx;
+	uint64_t	 cur_task;	/* being polled, 0 outside a poll */
 	_Atomic uint64_t head;
 	_Atomic uint64_t events;
 	_Atomic uint64_t dropped;

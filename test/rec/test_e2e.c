@@ -4,7 +4,9 @@
  * on-CPU stacks, CPU samples, a non-zero allocation estimate. The two
  * programs come from the build (env D9DEMO, D9TOP). Without perf rights
  * the CPU parts are skipped (skip.h). A recording through a ring far too
- * small: d9top reports exactly the drops the recorder counted.
+ * small: d9top reports exactly the drops the recorder counted. d9uv, the
+ * libuv example, records wake chains from timer and I/O callbacks that
+ * `d9top --chain` follows (skipped where libuv was not found).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +134,73 @@ START_TEST(test_tiny_ring)
 }
 END_TEST
 
+/* The task ids of the wake chain of task in d9top's --json of dir. */
+static size_t
+chain(const char *top, const char *dir, unsigned task, uint64_t *ids,
+    size_t max)
+{
+	char cmd[1024], *json, *p, *end;
+	size_t n = 0;
+
+	snprintf(cmd, sizeof cmd, "%s --json --quiet --chain %u %s", top, task,
+	    dir);
+	json = run(cmd);
+	p = strstr(json, "\"wakeChain\":");
+	ck_assert_ptr_nonnull(p);
+	p = strchr(p, '[');
+	ck_assert_ptr_nonnull(p);
+	for (p++; n < max; p = end) {
+		while (*p == ' ' || *p == ',')
+			p++;
+		ids[n] = strtoull(p, &end, 10);
+		if (end == p)
+			break;
+		n++;
+	}
+	free(json);
+	return n;
+}
+
+/* d9uv (libuv echo server + load) records a trace whose wake chains run
+ * from a server connection (I/O: read what a client wrote) through that
+ * client (timer: kicked by the pacer) to the pacer. */
+START_TEST(test_libuv)
+{
+	const char *uv = getenv("D9UV"), *top = getenv("D9TOP");
+	char *dir = rt_tmpdir(), cmd[1024], *json;
+	const char *from;
+	uint64_t ids[8];
+	size_t n;
+
+	if (uv == NULL) {
+		t_skip("e2e: no libuv, no d9uv: the libuv example not checked");
+		rt_rmdir(&dir);
+		return;
+	}
+	snprintf(cmd, sizeof cmd, "%s --out %s --clients 3 --messages 40 "
+	    "--seconds 30", uv, dir);
+	free(run(cmd));
+	snprintf(cmd, sizeof cmd, "%s --json --quiet %s", top, dir);
+	json = run(cmd);
+	/* the loop is worker 0; its polls: at least each message read by
+	 * its connection and by its client */
+	from = strstr(json, "\"polls\":");
+	ck_assert_ptr_nonnull(from);
+	ck_assert_double_ge(num(json, "0", &from), 2 * 3 * 40);
+	ck_assert_double_eq(num(json, "droppedEvents", NULL), 0);
+	free(json);
+	n = chain(top, dir, 100, ids, 8);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_uint_eq(ids[0], 100);
+	ck_assert(ids[1] >= 10 && ids[1] < 13);		/* a client */
+	ck_assert_uint_eq(ids[2], 2);			/* the pacer */
+	n = chain(top, dir, (unsigned)ids[1], ids, 8);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(ids[1], 2);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 TCase *
 rt_tcase_e2e(void)
 {
@@ -140,5 +209,6 @@ rt_tcase_e2e(void)
 	tcase_set_timeout(tc, 40);
 	tcase_add_test(tc, test_demo);
 	tcase_add_test(tc, test_tiny_ring);
+	tcase_add_test(tc, test_libuv);
 	return tc;
 }
