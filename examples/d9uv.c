@@ -126,19 +126,18 @@ poll_end(struct app *a)
 	d9rec_poll_end(a->th);
 }
 
-static void
-put_u64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
+/* A message: its writer's task, then a sequence number. */
+struct msg {
+	uint64_t	 task, seq;
+};
 
-static uint64_t
-get_u64(const uint8_t *p)
+static struct msg
+msg_at(const uint8_t *p)
 {
-	uint64_t v;
+	struct msg m;
 
-	memcpy(&v, p, 8);
-	return v;
+	memcpy(&m, p, sizeof m);
+	return m;
 }
 
 static void
@@ -177,8 +176,7 @@ send_msg(struct peer *p, uint64_t seq)
 		return;
 	}
 	wr->p = p;
-	put_u64(wr->msg, p->task);
-	put_u64(wr->msg + 8, seq);
+	memcpy(wr->msg, &(struct msg){ p->task, seq }, MSG);
 	b = uv_buf_init((char *)wr->msg, MSG);
 	if (uv_write(&wr->req, (uv_stream_t *)&p->tcp, &b, 1, on_written) < 0) {
 		p->app->failed = 1;
@@ -208,7 +206,7 @@ static void
 job_work(uv_work_t *req)
 {
 	struct job *j = req->data;
-	uint64_t x = get_u64(j->msg + 8) | 1;
+	uint64_t x = msg_at(j->msg).seq | 1;
 
 	if (pool_thread == NULL)
 		pool_thread = d9rec_thread_register(j->app->w, "uv-pool",
@@ -269,7 +267,7 @@ messages(struct peer *p, void (*f)(struct peer *, const uint8_t *))
 static void
 echo(struct peer *p, const uint8_t *msg)
 {
-	uint64_t seq = get_u64(msg + 8);
+	uint64_t seq = msg_at(msg).seq;
 
 	send_msg(p, seq);	/* the reply names this connection's task */
 	if (++p->echoed % 16 == 0)
@@ -279,7 +277,7 @@ echo(struct peer *p, const uint8_t *msg)
 static void
 answered(struct peer *p, const uint8_t *msg)
 {
-	if (get_u64(msg + 8) != (uint64_t)p->answered)
+	if (msg_at(msg).seq != (uint64_t)p->answered)
 		p->app->failed = 1;
 	p->answered++;
 }
@@ -293,8 +291,8 @@ on_read(uv_stream_t *s, ssize_t nread, const uv_buf_t *buf)
 	(void)buf;
 	if (nread == 0)
 		return;		/* EAGAIN: nothing happened */
-	if (nread >= 8 && p->n % MSG == 0)
-		p->from = get_u64(p->buf + p->n);	/* the writer's task */
+	if (nread >= MSG && p->n % MSG == 0)
+		p->from = msg_at(p->buf + p->n).task;	/* the writer's */
 	poll_begin(a, p->task, p->loc, 1, p->from);
 	if (nread < 0) {	/* EOF: the peer (p->from) closed */
 		if (nread != UV_EOF)

@@ -9,6 +9,10 @@
  * set as it encodes it. ELF files are parsed once per writer (mapped
  * read-only, every offset checked against the file size) and kept in the
  * symbol cache until close.
+ *
+ * Names are demangled here (C++ and Rust, with libiberty as d9top does,
+ * base/demangle.c), once per symbol and writer, so that every reader of
+ * the table (d9top, dial9's viewer and toolkit) shows the same names.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -20,11 +24,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/demangle.h"
 #include "rec/rec.h"
 
 struct sym {
 	uint64_t	 addr, size;
 	const char	*name;		/* inside the file mapping */
+	char		*demangled;	/* malloc'd once looked up, or NULL */
+	int		 looked;	/* demangled was tried */
 };
 
 struct elfinfo {
@@ -225,12 +232,26 @@ d9rec_symcache_free(struct d9rec_writer *w)
 	for (size_t i = 0; i < c->n; i++) {
 		if (c->v[i].map != NULL)
 			munmap(c->v[i].map, c->v[i].len);
+		for (size_t k = 0; k < c->v[i].nsyms; k++)
+			free(c->v[i].syms[k].demangled);
 		free(c->v[i].syms);
 		free(c->v[i].path);
 	}
 	free(c->v);
 	free(c);
 	w->symcache = NULL;
+}
+
+/* The name to show: demangled when it is mangled (out of memory: as
+ * it is). */
+static const char *
+sym_name(struct sym *s)
+{
+	if (!s->looked) {
+		s->looked = 1;
+		s->demangled = d9_demangle(s->name);
+	}
+	return s->demangled != NULL ? s->demangled : s->name;
 }
 
 /* Symbol of an address inside mapping m, or NULL. */
@@ -268,7 +289,7 @@ lookup(struct d9rec_writer *w, const struct mapping *m, uint64_t addr)
 	if (f->syms[lo].size != 0 && va >= f->syms[lo].addr +
 	    f->syms[lo].size)
 		return NULL;
-	return f->syms[lo].name;
+	return sym_name(&f->syms[lo]);
 }
 
 /* ---- maps ---- */

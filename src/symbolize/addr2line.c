@@ -24,7 +24,7 @@
 #include "base/err.h"
 #include "base/text.h"
 #include "symbolize/addr2line.h"
-#include "symbolize/demangle.h"
+#include "base/demangle.h"
 #include "symbolize/module.h"
 
 struct a2l {
@@ -43,7 +43,7 @@ put_name(FILE *out, const char *name, int demangle)
 		fputs("??\n", out);
 		return;
 	}
-	if (demangle && (dem = d9s_demangle(name)) != NULL) {
+	if (demangle && (dem = d9_demangle(name)) != NULL) {
 		d9_text_put_line(out, "", dem);
 		free(dem);
 	} else

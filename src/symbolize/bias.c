@@ -12,7 +12,7 @@
 #include "base/vec.h"
 #include "model/model.h"
 #include "symbolize/bias.h"
-#include "symbolize/demangle.h"
+#include "base/demangle.h"
 #include "symbolize/elfsyms.h"
 
 #define MAX_CANDIDATES	16	/* larger functions say too little */
@@ -119,7 +119,7 @@ match_symbols(struct ctx *c, const struct d9s_elfsyms *syms)
 			continue;
 		/* only mangled names need the demangler */
 		if (strstr(raw, "_Z") != NULL || strstr(raw, "_R") != NULL)
-			dem = d9s_demangle(raw);
+			dem = d9_demangle(raw);
 		id = dem != NULL ? find_name(c, dem) : D9_NONE;
 		if (id == D9_NONE)
 			id = find_name(c, raw);

@@ -3,7 +3,7 @@
  * maps (dial9's), inferred from the addresses the trace already names.
  *
  * Each depth-0 SymbolTableEntry whose name is exactly one function of the
- * binary's symbol table (names demangled as d9s_demangle() does, Rust
+ * binary's symbol table (names demangled as d9_demangle() does, Rust
  * hashes hidden on both sides) says the bias b satisfies
  * start <= addr - b < start + size. Biases are page multiples (4096), so
  * a small function allows one or two; each match votes for those. The

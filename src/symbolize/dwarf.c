@@ -29,7 +29,7 @@
 #include "base/arena.h"
 #include "base/hmap.h"
 #include "base/vec.h"
-#include "symbolize/demangle.h"
+#include "base/demangle.h"
 #include "symbolize/die.h"
 #include "symbolize/dwcheck.h"
 #include "symbolize/dwarf.h"
@@ -514,7 +514,7 @@ resolve_name(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Off off,
 	}
 	if (raw == NULL)
 		return 0;
-	if ((dem = d9s_demangle(raw)) != NULL) {
+	if ((dem = d9_demangle(raw)) != NULL) {
 		out->name = d9_arena_memdup(&d->arena, dem, strlen(dem) + 1);
 		free(dem);
 	} else

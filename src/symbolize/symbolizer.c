@@ -15,7 +15,7 @@
 #include "base/arena.h"
 #include "base/hmap.h"
 #include "base/vec.h"
-#include "symbolize/demangle.h"
+#include "base/demangle.h"
 #include "symbolize/module.h"
 #include "symbolize/symbolizer.h"
 
@@ -156,7 +156,7 @@ sym_name(struct d9s_symbolizer *sym, struct smod *sm,
 	if ((idx = d9_hmap_get(&sm->symname, key)) != D9_NONE)
 		return sym->str[idx];
 	name = s->name;
-	if ((dem = d9s_demangle(s->name)) != NULL) {
+	if ((dem = d9_demangle(s->name)) != NULL) {
 		name = d9_arena_memdup(&sym->arena, dem, strlen(dem) + 1);
 		free(dem);
 	}

@@ -221,19 +221,28 @@ allocate_here(int i)
 	__asm__ volatile("" ::: "memory");
 }
 
-START_TEST(test_alloc_samples)
+/* A writer in dir that samples every allocation. */
+static d9rec_writer *
+alloc_writer(const char *dir)
 {
-	char *dir = rt_tmpdir();
 	struct d9rec_options o;
-	struct d9rec_stats st;
-	struct d9m_model *m;
 	d9rec_writer *w;
-	size_t nerr, with_build_id = 0;
 
 	rt_opts(&o, dir, NULL);
 	o.alloc_profile = 1;
-	o.alloc_sample_rate = 1;	/* every allocation is sampled */
+	o.alloc_sample_rate = 1;
 	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	return w;
+}
+
+START_TEST(test_alloc_samples)
+{
+	char *dir = rt_tmpdir();
+	d9rec_writer *w = alloc_writer(dir);
+	struct d9rec_stats st;
+	struct d9m_model *m;
+	size_t nerr, with_build_id = 0;
+
 	for (int i = 0; i < 10; i++)
 		allocate_here(i);
 	for (int i = 0; i < 5; i++)
@@ -277,6 +286,41 @@ START_TEST(test_alloc_samples)
 			with_build_id++;
 	}
 	ck_assert_uint_gt(with_build_id, 0);
+	d9m_model_free(&m);
+	rt_rmdir(&dir);
+}
+END_TEST
+
+/* A function whose symbol is a C++ one (as g++ would name
+ * app::math::Hasher<unsigned long>::spin(unsigned long, long)). */
+void	cxx_spin(int i) __asm__("_ZN3app4math6HasherImE4spinEml");
+
+__attribute__((noinline)) void
+cxx_spin(int i)
+{
+	allocate_here(i);
+	__asm__ volatile("" ::: "memory");	/* a frame, not a tail call */
+}
+
+/* The symbol table holds demangled names: no reader sees _Z... */
+START_TEST(test_demangled_names)
+{
+	char *dir = rt_tmpdir();
+	d9rec_writer *w = alloc_writer(dir);
+	struct d9m_model *m;
+	size_t nerr;
+
+	cxx_spin(0);
+	d9rec_free(ptrs[0]);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	ck_assert_uint_eq(m->allocs.n, 1);
+	ck_assert(rt_stack_has(m, m->allocs.seg[0], m->allocs.stack[0],
+	    "app::math::Hasher<unsigned long>::spin(unsigned long, long)"));
+	for (size_t i = 0; i < m->symbols.n; i++)
+		ck_assert_msg(strncmp(d9m_str(m, m->symbols.name[i]), "_Z",
+		    2) != 0, "mangled: %s", d9m_str(m, m->symbols.name[i]));
 	d9m_model_free(&m);
 	rt_rmdir(&dir);
 }
@@ -348,6 +392,7 @@ rt_tcase_roundtrip(void)
 	tcase_add_test(tc, test_runtime_events);
 	tcase_add_test(tc, test_custom_and_spans);
 	tcase_add_test(tc, test_alloc_samples);
+	tcase_add_test(tc, test_demangled_names);
 	tcase_add_test(tc, test_cpu_samples);
 	return tc;
 }

@@ -12,7 +12,7 @@
 #include <check.h>
 
 #include "symbolize/addr2line.h"
-#include "symbolize/demangle.h"
+#include "base/demangle.h"
 #include "symbolize/elffile.h"
 #include "symbolize/symbolizer.h"
 #include "suites.h"
@@ -46,7 +46,7 @@ START_TEST(demangle)
 
 	for (i = 0; i < sizeof demangle_table / sizeof demangle_table[0];
 	    i++) {
-		char *got = d9s_demangle(demangle_table[i].in);
+		char *got = d9_demangle(demangle_table[i].in);
 
 		if (demangle_table[i].out == NULL)
 			ck_assert_msg(got == NULL, "%s -> %s",
@@ -57,7 +57,7 @@ START_TEST(demangle)
 			    "%s -> %s", demangle_table[i].in, got);
 		free(got);
 	}
-	ck_assert_ptr_null(d9s_demangle(NULL));
+	ck_assert_ptr_null(d9_demangle(NULL));
 }
 END_TEST
 

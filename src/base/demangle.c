@@ -8,12 +8,12 @@
 
 #include <libiberty/demangle.h>
 
-#include "symbolize/demangle.h"
+#include "base/demangle.h"
 
-#define D9S_DMGL_FLAGS (DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO)
+#define D9_DMGL_FLAGS (DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO)
 
 char *
-d9s_demangle(const char *sym)
+d9_demangle(const char *sym)
 {
 	const char *pre = sym, *suf;
 	char *base = NULL, *res, *out;
@@ -33,7 +33,7 @@ d9s_demangle(const char *sym)
 			return NULL;
 		sym = base;
 	}
-	res = cplus_demangle(sym, D9S_DMGL_FLAGS);
+	res = cplus_demangle(sym, D9_DMGL_FLAGS);
 	free(base);
 	if (res == NULL || (pre_len == 0 && suf == NULL))
 		return res;

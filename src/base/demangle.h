@@ -6,11 +6,11 @@
  * DMGL_AUTO) (Rust legacy and v0 first, then the C++ ABI; hashes and crate
  * disambiguators hidden), and the pieces are put back.
  */
-#ifndef D9S_DEMANGLE_H
-#define D9S_DEMANGLE_H
+#ifndef D9_DEMANGLE_H
+#define D9_DEMANGLE_H
 
 /* A malloc'd demangled copy of sym, or NULL when sym is not mangled (show
  * it as is) or memory ran out. */
-char	*d9s_demangle(const char *sym);
+char	*d9_demangle(const char *sym);
 
 #endif
