@@ -50,7 +50,8 @@ resolver_of(const struct d9a_opts *o, const struct d9m_model *m, int speak)
 
 	ro = (struct d9s_resolver_opts){ .binaries = o->binaries,
 	    .nbinaries = o->nbinaries, .debug_dir = o->debug_dir,
-	    .kallsyms = o->kallsyms, .have_load_base = o->have_load_base,
+	    .kallsyms = o->kallsyms, .prefer_dwarf = o->prefer_dwarf,
+	    .have_load_base = o->have_load_base,
 	    .load_base = o->load_base,
 	    .note = speak && !o->quiet ? print_note : NULL };
 	if (d9s_resolver_new(m, &ro, &r, &e) != 0) {

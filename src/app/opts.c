@@ -14,8 +14,8 @@
 #define D9A_WINDOW_MAX_MS	9e12
 
 enum { O_REPORT, O_JSON, O_WINDOW, O_WORST, O_CHAIN, O_FOLDED, O_BINARY,
-    O_DEBUG_DIR, O_LOAD_BASE, O_KALLSYMS, O_FOLLOW, O_QUIET, O_VERSION,
-    O_HELP, O_ADDR2LINE };
+    O_DEBUG_DIR, O_LOAD_BASE, O_KALLSYMS, O_PREFER_DWARF, O_FOLLOW, O_QUIET,
+    O_VERSION, O_HELP, O_ADDR2LINE };
 
 static const struct opt {
 	const char	*name;
@@ -39,6 +39,9 @@ static const struct opt {
 	    "loaded (else inferred)" },
 	{ "--kallsyms", O_KALLSYMS, "FILE", "name kernel frames from a copy "
 	    "of /proc/kallsyms" },
+	{ "--prefer-dwarf", O_PREFER_DWARF, NULL, "names from DWARF (--binary, "
+	    "--debug-dir, the recorded files) even where the trace names the "
+	    "address" },
 	{ "--follow", O_FOLLOW, NULL, "keep reading new segments (directory or "
 	    "stdin)" },
 	{ "--quiet", O_QUIET, NULL, "do not print input problems on stderr" },
@@ -185,6 +188,7 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		case O_DEBUG_DIR: o->debug_dir = v; break;
 		case O_BINARY: o->binaries[o->nbinaries++] = v; break;
 		case O_KALLSYMS: o->kallsyms = v; break;
+		case O_PREFER_DWARF: o->prefer_dwarf = 1; break;
 		case O_LOAD_BASE:
 			errno = 0;
 			o->load_base = strtoull(v, &end, 0);

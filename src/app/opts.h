@@ -26,6 +26,7 @@ struct d9a_opts {
 	size_t		 nbinaries;
 	const char	*debug_dir;
 	const char	*kallsyms;
+	int		 prefer_dwarf;	/* DWARF names over the trace's */
 	int		 have_load_base;
 	uint64_t	 load_base;	/* --load-base: first --binary's base */
 	int		 follow;

@@ -130,15 +130,16 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
     size_t max)
 {
 	size_t first = sym_first(m, seg, addr), last, n = 0;
+	int named = first != m->symbols.n && placeholder(m, first) == 0;
 	struct d9m_frame bare;
 
 	if (max == 0)
 		return 0;
-	if (r != NULL && r->resolve != NULL &&
-	    (first == m->symbols.n || placeholder(m, first) != 0)) {
+	if (r != NULL && r->resolve != NULL && (!named || r->prefer)) {
 		n = r->resolve(r->ctx, m, seg, addr, is_return, out, max);
-		if (n > 0)
+		if (n > 0 && (!named || out[0].name != NULL))
 			return n;
+		n = 0;
 	}
 	if (first == m->symbols.n) {
 		hex_frame(&out[0], addr);

@@ -3,7 +3,9 @@
  * (SymbolTableEntry, scoped per segment, inline levels expanded innermost
  * first, as a leaf-first chain needs: ANALYSIS 8.1 and 15 #1), then an
  * optional resolver (DWARF, src/symbolize) for addresses the trace left
- * unnamed, else the address in hex.
+ * unnamed, else the address in hex. A resolver that prefers its names
+ * (--prefer-dwarf) is asked first; the table stays the fallback where it
+ * finds no name.
  */
 #ifndef D9M_FRAMES_H
 #define D9M_FRAMES_H
@@ -31,6 +33,7 @@ struct d9m_resolver {
 	size_t	(*resolve)(void *ctx, const struct d9m_model *m, uint32_t seg,
 		    uint64_t addr, int is_return, struct d9m_frame *out,
 		    size_t max);
+	int	 prefer;	/* asked first, even where the table names */
 };
 
 static inline const char *

@@ -530,6 +530,7 @@ d9s_resolver_new(const struct d9m_model *m,
 	d9_arena_init(&r->arena, 0);
 	r->pub.ctx = r;
 	r->pub.resolve = resolve;
+	r->pub.prefer = o->prefer_dwarf;
 	r->note = o->note;
 	r->note_ctx = o->note_ctx;
 	pub = &r->pub;

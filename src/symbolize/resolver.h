@@ -13,7 +13,9 @@
  *  - a segment without maps (dial9's): each --binary whose load bias is
  *    known (--load-base for the first one, else inferred: bias.h).
  * DWARF then gives the frames (inline levels innermost first); an
- * address in a known file with no name shows "0x... (file)".
+ * address in a known file with no name shows "0x... (file)". The model
+ * asks only for addresses its trace leaves unnamed, unless prefer_dwarf
+ * (then a name found here wins over the trace's own).
  *
  * Files are opened when an address first needs them, and their DWARF
  * index is built on first lookup; answers are cached per (module,
@@ -40,6 +42,8 @@ struct d9s_resolver_opts {
 	size_t		 nbinaries;
 	const char	*debug_dir;	/* --debug-dir, or NULL */
 	const char	*kallsyms;	/* --kallsyms, or NULL */
+	int		 prefer_dwarf;	/* --prefer-dwarf: asked first, even for
+					 * addresses the trace names */
 	int		 have_load_base;
 	uint64_t	 load_base;	/* --load-base: first binary's base */
 	void		(*note)(void *ctx, const char *msg);

@@ -134,6 +134,54 @@ START_TEST(test_tiny_ring)
 }
 END_TEST
 
+static void *inl_ptr;
+
+static inline __attribute__((always_inline)) void
+inlined_alloc(void)
+{
+	inl_ptr = d9rec_malloc(128);
+	__asm__ volatile("" ::: "memory");
+}
+
+static __attribute__((noinline)) void
+outer_alloc(void)
+{
+	inlined_alloc();
+	__asm__ volatile("" ::: "memory");	/* a frame, not a tail call */
+}
+
+/* The trace's table names outer_alloc; --prefer-dwarf takes DWARF's
+ * frames instead (the recorded binary, this one), which see the inlined
+ * call as well. */
+START_TEST(test_prefer_dwarf)
+{
+	const char *top = getenv("D9TOP");
+	char *dir = rt_tmpdir(), cmd[1024], *out;
+	struct d9rec_options o;
+	d9rec_writer *w;
+
+	ck_assert_ptr_nonnull(top);
+	rt_opts(&o, dir, NULL);
+	o.alloc_profile = 1;
+	o.alloc_sample_rate = 1;
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	outer_alloc();
+	d9rec_free(inl_ptr);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+	snprintf(cmd, sizeof cmd, "%s --folded alloc --quiet %s", top, dir);
+	out = run(cmd);
+	ck_assert_ptr_nonnull(strstr(out, "outer_alloc"));
+	ck_assert_ptr_null(strstr(out, "inlined_alloc"));
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s --folded alloc --quiet --prefer-dwarf %s",
+	    top, dir);
+	out = run(cmd);
+	ck_assert_ptr_nonnull(strstr(out, "outer_alloc;inlined_alloc"));
+	free(out);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 /* The task ids of the wake chain of task in d9top's --json of dir. */
 static size_t
 chain(const char *top, const char *dir, unsigned task, uint64_t *ids,
@@ -210,5 +258,6 @@ rt_tcase_e2e(void)
 	tcase_add_test(tc, test_demo);
 	tcase_add_test(tc, test_tiny_ring);
 	tcase_add_test(tc, test_libuv);
+	tcase_add_test(tc, test_prefer_dwarf);
 	return tc;
 }
