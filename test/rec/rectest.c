@@ -176,3 +176,41 @@ rt_count_kind(const struct d9m_model *m, int kind)
 		n += m->rt.kind[i] == kind;
 	return n;
 }
+
+void
+rt_rounds(d9rec_writer *w, struct d9rec_thread *t, uint64_t first, int rounds,
+    int per)
+{
+	for (int i = 0; i < rounds; i++) {
+		for (uint64_t k = 0; k < (uint64_t)per; k++) {
+			d9rec_poll_start(t, first + (uint64_t)(i * per) + k, 0,
+			    0);
+			d9rec_poll_end(t);
+		}
+		d9rec_flush(w);
+	}
+}
+
+int
+rt_stats_save(const char *path, const struct d9rec_stats *st)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (f == NULL || fwrite(st, sizeof *st, 1, f) != 1) {
+		if (f != NULL)
+			fclose(f);
+		return -1;
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+void
+rt_stats_load(const char *path, struct d9rec_stats *st)
+{
+	FILE *f = fopen(path, "rb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fread(st, sizeof *st, 1, f), 1);
+	fclose(f);
+	unlink(path);
+}

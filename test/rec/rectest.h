@@ -33,12 +33,20 @@ const char *rt_symbol(const struct d9m_model *m, uint32_t seg, uint64_t addr);
 int	 rt_stack_has(const struct d9m_model *m, uint32_t seg, uint32_t stack,
 	    const char *name);
 size_t	 rt_count_kind(const struct d9m_model *m, int kind);
+/* per poll pairs of tasks first.. and a flush, rounds times. */
+void	 rt_rounds(d9rec_writer *w, struct d9rec_thread *t, uint64_t first,
+	    int rounds, int per);
+/* Stats handed from a child process to the test: save returns 0 or -1
+ * (for the child's exit status), load asserts. */
+int	 rt_stats_save(const char *path, const struct d9rec_stats *st);
+void	 rt_stats_load(const char *path, struct d9rec_stats *st);
 
 TCase	*rt_tcase_roundtrip(void);
 TCase	*rt_tcase_files(void);
 TCase	*rt_tcase_robust(void);
 TCase	*rt_tcase_loss(void);
 TCase	*rt_tcase_retain(void);
+TCase	*rt_tcase_disk(void);
 TCase	*rt_tcase_e2e(void);
 
 #endif

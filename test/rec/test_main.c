@@ -22,6 +22,7 @@ main(void)
 	suite_add_tcase(s, rt_tcase_robust());
 	suite_add_tcase(s, rt_tcase_loss());
 	suite_add_tcase(s, rt_tcase_retain());
+	suite_add_tcase(s, rt_tcase_disk());
 	suite_add_tcase(s, rt_tcase_e2e());
 	sr = srunner_create(s);
 	t_skip_init();
