@@ -233,9 +233,13 @@ d9rec_raw_now(void)
 uint64_t d9rec_mono_ns(void);
 uint64_t d9rec_raw_to_ns(struct d9rec_writer *w, uint64_t raw);
 void	 d9rec_clock_anchor(struct d9rec_writer *w);
+
+/* ---- tables (tables.c) ---- */
 const char *d9rec_str(struct d9rec_writer *w, uint32_t id);
 struct schema *d9rec_schema_get(struct d9rec_writer *w, uint32_t id);
 uint32_t d9rec_strtab_add(struct d9rec_writer *w, const char *s);
+int	 d9rec_tables_init(struct d9rec_writer *w);	/* built-in schemas */
+void	 d9rec_tables_free(struct d9rec_writer *w);
 
 /* ---- encoder (enc.c) ---- */
 int	 d9rec_enc_init(struct enc *e);

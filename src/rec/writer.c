@@ -1,7 +1,7 @@
 /*
  * writer.c: the writer's life (open, close, flush, rotate, stats), its
- * tables (strings, schemas, metadata), thread registration and the trace
- * clock.
+ * options, thread registration and the trace clock (its tables:
+ * tables.c).
  *
  * Clock: on x86 the hot path stores raw TSC values (about 10 ns cheaper
  * than clock_gettime here) and the flush thread converts them to
@@ -19,24 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/schemas.h"
-#include "base/wire.h"
 #include "rec/rec.h"
 
 #define D9REC_VERSION	"0.1.0"
-
-/* Built-in schemas, in enum sch_builtin order (the type id of schema i
- * is i + 1); names and fields come from base/schemas.h. */
-static const uint8_t builtins[S_NBUILTIN] = {
-	[S_CLOCK] = D9_SCH_CLOCK_SYNC, [S_META] = D9_SCH_SEGMENT_META,
-	[S_POLL_START] = D9_SCH_POLL_START, [S_POLL_END] = D9_SCH_POLL_END,
-	[S_PARK] = D9_SCH_PARK, [S_UNPARK] = D9_SCH_UNPARK,
-	[S_WAKE] = D9_SCH_WAKE, [S_SPAWN] = D9_SCH_SPAWN,
-	[S_TERMINATE] = D9_SCH_TERMINATE, [S_QUEUE] = D9_SCH_QUEUE,
-	[S_CPU] = D9_SCH_CPU, [S_ALLOC] = D9_SCH_ALLOC, [S_FREE] = D9_SCH_FREE,
-	[S_OVERFLOW] = D9_SCH_MEM_OVERFLOW, [S_SPAN_CLOSE] = D9_SCH_SPAN_CLOSE,
-	[S_MAPS] = D9_SCH_MAPS, [S_SYMBOL] = D9_SCH_SYMBOL,
-};
 
 void
 d9rec_options_init(struct d9rec_options *o)
@@ -119,287 +104,6 @@ d9rec_now(d9rec_writer *w)
 	if (w->opt.clock != NULL)
 		return w->opt.clock(w->opt.clock_ctx);
 	return d9rec_mono_ns();
-}
-
-/* ---- tables ---- */
-
-const char *
-d9rec_str(struct d9rec_writer *w, uint32_t id)
-{
-	return w->strs.chunk[id / TAB_CHUNK][id % TAB_CHUNK];
-}
-
-struct schema *
-d9rec_schema_get(struct d9rec_writer *w, uint32_t id)
-{
-	return &w->schemas.chunk[id / TAB_CHUNK][id % TAB_CHUNK];
-}
-
-/* With w->lock held. */
-uint32_t
-d9rec_strtab_add(struct d9rec_writer *w, const char *s)
-{
-	uint32_t n = atomic_load_explicit(&w->strs.n, memory_order_relaxed);
-	char **c;
-
-	if (n >= TAB_CHUNK * TAB_CHUNKS)
-		return UINT32_MAX;
-	if ((c = w->strs.chunk[n / TAB_CHUNK]) == NULL) {
-		if ((c = calloc(TAB_CHUNK, sizeof *c)) == NULL)
-			return UINT32_MAX;
-		w->strs.chunk[n / TAB_CHUNK] = c;
-	}
-	if ((c[n % TAB_CHUNK] = strdup(s)) == NULL)
-		return UINT32_MAX;
-	atomic_store_explicit(&w->strs.n, n + 1, memory_order_release);
-	return n;
-}
-
-/* With w->lock held; takes ownership of name and fields. */
-static int
-schtab_add(struct d9rec_writer *w, char *name, struct sch_field *f,
-    uint16_t nf)
-{
-	uint32_t n = atomic_load_explicit(&w->schemas.n, memory_order_relaxed);
-	struct schema *c;
-
-	if (n >= 65535 - 1)
-		return -ENOSPC;
-	if ((c = w->schemas.chunk[n / TAB_CHUNK]) == NULL) {
-		if ((c = calloc(TAB_CHUNK, sizeof *c)) == NULL)
-			return -ENOMEM;
-		w->schemas.chunk[n / TAB_CHUNK] = c;
-	}
-	c[n % TAB_CHUNK].name = name;
-	c[n % TAB_CHUNK].fields = f;
-	c[n % TAB_CHUNK].nfields = nf;
-	atomic_store_explicit(&w->schemas.n, n + 1, memory_order_release);
-	return (int)n;
-}
-
-/* A location looked for in the writer's string table. */
-struct want_loc {
-	struct d9rec_writer *w;
-	const char	*loc;
-};
-
-static int
-same_loc(const void *ctx, uint32_t id)
-{
-	const struct want_loc *q = ctx;
-
-	return strcmp(d9rec_str(q->w, id), q->loc) == 0;
-}
-
-static uint64_t
-loc_hash(const void *ctx, uint32_t id)
-{
-	const struct want_loc *q = ctx;
-	const char *s = d9rec_str(q->w, id);
-
-	return d9_hash(s, strlen(s));
-}
-
-static uint32_t
-add_loc(void *ctx)
-{
-	const struct want_loc *q = ctx;
-
-	return d9rec_strtab_add(q->w, q->loc);	/* UINT32_MAX is D9_NONE */
-}
-
-static const struct d9_hmap_rows loc_rows = { loc_hash, add_loc };
-
-uint32_t
-d9rec_location(d9rec_writer *w, const char *loc)
-{
-	struct want_loc q = { w, loc };
-	uint32_t id;
-
-	pthread_mutex_lock(&w->lock);
-	id = d9_hmap_find_or_add(&w->locs, d9_hash(loc, strlen(loc)), same_loc,
-	    &loc_rows, &q);
-	pthread_mutex_unlock(&w->lock);
-	return id;
-}
-
-static struct sch_field *
-fields_new(unsigned n)
-{
-	return calloc(n ? n : 1, sizeof(struct sch_field));
-}
-
-static void
-fields_free(struct sch_field *f, unsigned n)
-{
-	for (unsigned i = 0; f != NULL && i < n; i++)
-		free(f[i].name);
-	free(f);
-}
-
-/* A copy of the fields of def, then n declared fields (span sites:
- * optional pooled strings); NULL when out of memory. */
-static struct sch_field *
-fields_of(const struct d9_schema_def *def, const char *const *declared,
-    unsigned n)
-{
-	unsigned nf = def->nfields + n;
-	struct sch_field *f = fields_new(nf);
-
-	for (unsigned i = 0; f != NULL && i < nf; i++) {
-		int fixed = i < def->nfields;
-
-		f[i].type = fixed ? def->fields[i].type :
-		    D9_FT_POOLED_STRING | D9_FT_OPTIONAL;
-		f[i].name = strdup(fixed ? def->fields[i].name :
-		    declared[i - def->nfields]);
-		if (f[i].name == NULL) {
-			fields_free(f, nf);
-			return NULL;
-		}
-	}
-	return f;
-}
-
-int
-d9rec_schema(d9rec_writer *w, const char *name,
-    const struct d9rec_field *fields, unsigned nfields)
-{
-	struct sch_field *f;
-	char *nm;
-	int rc;
-
-	if (name == NULL || nfields > 64)
-		return -EINVAL;
-	for (unsigned i = 0; i < nfields; i++)
-		switch (fields[i].type) {
-		case D9REC_T_U64: case D9REC_T_I64: case D9REC_T_F64:
-		case D9REC_T_BOOL: case D9REC_T_STR: case D9REC_T_U8:
-		case D9REC_T_U16: case D9REC_T_U32:
-			break;
-		default:
-			return -EINVAL;
-		}
-	if ((f = fields_new(nfields)) == NULL || (nm = strdup(name)) == NULL) {
-		free(f);
-		return -ENOMEM;
-	}
-	for (unsigned i = 0; i < nfields; i++) {
-		f[i].type = (uint8_t)fields[i].type;
-		if ((f[i].name = strdup(fields[i].name)) == NULL) {
-			fields_free(f, nfields);
-			free(nm);
-			return -ENOMEM;
-		}
-	}
-	pthread_mutex_lock(&w->lock);
-	rc = schtab_add(w, nm, f, (uint16_t)nfields);
-	pthread_mutex_unlock(&w->lock);
-	if (rc < 0) {
-		fields_free(f, nfields);
-		free(nm);
-	}
-	return rc;
-}
-
-/* One span schema: enter (with parent) or exit, named after the site. */
-static int
-span_schema(d9rec_writer *w, enum d9_schema sch, const char *site,
-    const char *const *fields, unsigned nfields, uint32_t nameid)
-{
-	const struct d9_schema_def *def = d9_schema(sch);
-	unsigned nf = def->nfields + nfields;
-	struct sch_field *f = fields_of(def, fields, nfields);
-	char *nm = malloc(strlen(def->name) + strlen(site) + 1);
-	int rc = -ENOMEM;
-
-	if (f == NULL || nm == NULL)
-		goto fail;
-	sprintf(nm, "%s%s", def->name, site);
-	if ((rc = schtab_add(w, nm, f, (uint16_t)nf)) < 0)
-		goto fail;
-	d9rec_schema_get(w, (uint32_t)rc)->ndeclared = (uint16_t)nfields;
-	d9rec_schema_get(w, (uint32_t)rc)->span_name = nameid;
-	return rc;
-fail:
-	fields_free(f, nf);
-	free(nm);
-	return rc;
-}
-
-int
-d9rec_span_site(d9rec_writer *w, const char *target, const char *name,
-    const char *file, unsigned line, const char *const *fields,
-    unsigned nfields)
-{
-	char site[1024];
-	uint32_t nameid;
-	int rc;
-
-	if (name == NULL || nfields > 32)
-		return -EINVAL;
-	snprintf(site, sizeof site, "%s::%s:%s:%u", target ? target : "",
-	    name, file ? file : "", line);
-	pthread_mutex_lock(&w->lock);
-	nameid = d9rec_strtab_add(w, name);
-	rc = nameid == UINT32_MAX ? -ENOMEM :
-	    span_schema(w, D9_SCH_SPAN_ENTER, site, fields, nfields, nameid);
-	if (rc >= 0 && span_schema(w, D9_SCH_SPAN_EXIT, site, fields, nfields,
-	    nameid) < 0)
-		rc = -ENOMEM;	/* the orphan enter schema is harmless */
-	pthread_mutex_unlock(&w->lock);
-	return rc;
-}
-
-int
-d9rec_set_meta(d9rec_writer *w, const char *key, const char *value)
-{
-	struct meta_kv *kv;
-	char *v;
-	int rc = 0;
-
-	if ((v = strdup(value)) == NULL)
-		return -ENOMEM;
-	pthread_mutex_lock(&w->lock);
-	for (size_t i = 0; i < w->nmeta; i++)
-		if (strcmp(w->meta[i].key, key) == 0) {
-			if (strcmp(w->meta[i].val, v) == 0) {
-				free(v);	/* no change: nothing to write */
-				goto out;
-			}
-			free(w->meta[i].val);
-			w->meta[i].val = v;
-			goto done;
-		}
-	if ((kv = realloc(w->meta, (w->nmeta + 1) * sizeof *kv)) == NULL ||
-	    (kv[w->nmeta].key = strdup(key)) == NULL) {
-		if (kv != NULL)
-			w->meta = kv;
-		free(v);
-		rc = -ENOMEM;
-		goto out;
-	}
-	w->meta = kv;
-	kv[w->nmeta++].val = v;
-done:
-	w->meta_version++;
-out:
-	pthread_mutex_unlock(&w->lock);
-	return rc;
-}
-
-int
-d9rec_runtime(d9rec_writer *w, const char *name, uint32_t first, uint32_t n)
-{
-	char key[256], val[2048];
-	size_t len = 0;
-
-	snprintf(key, sizeof key, "runtime.%s", name);
-	val[0] = 0;
-	for (uint32_t i = 0; i < n && len + 12 < sizeof val; i++)
-		len += (size_t)snprintf(val + len, sizeof val - len, "%s%u",
-		    i ? "," : "", first + i);
-	return d9rec_set_meta(w, key, val);
 }
 
 /* ---- threads ---- */
@@ -503,24 +207,6 @@ default_meta(struct d9rec_writer *w)
 		rc |= d9rec_set_meta(w, "d9rec.sched_sample_period", buf);
 	}
 	return rc ? -ENOMEM : 0;
-}
-
-static int
-builtin_schemas(struct d9rec_writer *w)
-{
-	for (int i = 0; i < S_NBUILTIN; i++) {
-		const struct d9_schema_def *def = d9_schema(builtins[i]);
-		struct sch_field *f = fields_of(def, NULL, 0);
-		char *nm = NULL;
-
-		if (f == NULL || (nm = strdup(def->name)) == NULL ||
-		    schtab_add(w, nm, f, def->nfields) < 0) {
-			free(nm);
-			fields_free(f, def->nfields);
-			return -ENOMEM;
-		}
-	}
-	return 0;
 }
 
 static void
@@ -631,7 +317,7 @@ d9rec_open(d9rec_writer **out, const struct d9rec_options *o)
 		strcpy(w->host, "unknown");
 	clock_init(w);
 	d9rec_perf_probe(w);
-	if ((rc = builtin_schemas(w)) < 0 ||
+	if ((rc = d9rec_tables_init(w)) < 0 ||
 	    (rc = default_meta(w)) < 0 ||
 	    (o->service != NULL && (rc = d9rec_set_meta(w, "service",
 	    o->service)) < 0) ||
@@ -727,7 +413,6 @@ static void
 writer_free(struct d9rec_writer *w)
 {
 	struct d9rec_thread *t, *next;
-	uint32_t n;
 
 	for (t = w->threads; t != NULL; t = next) {
 		next = t->next;
@@ -740,26 +425,7 @@ writer_free(struct d9rec_writer *w)
 	d9rec_enc_free(&w->enc);
 	d9rec_enc_free(&w->aux);
 	d9_hmap_free(&w->addrs);
-	n = atomic_load(&w->strs.n);
-	for (uint32_t i = 0; i < n; i++)
-		free(w->strs.chunk[i / TAB_CHUNK][i % TAB_CHUNK]);
-	for (uint32_t i = 0; i < TAB_CHUNKS; i++)
-		free(w->strs.chunk[i]);
-	n = atomic_load(&w->schemas.n);
-	for (uint32_t i = 0; i < n; i++) {
-		struct schema *s = d9rec_schema_get(w, i);
-
-		free(s->name);
-		fields_free(s->fields, s->nfields);
-	}
-	for (uint32_t i = 0; i < TAB_CHUNKS; i++)
-		free(w->schemas.chunk[i]);
-	for (size_t i = 0; i < w->nmeta; i++) {
-		free(w->meta[i].key);
-		free(w->meta[i].val);
-	}
-	free(w->meta);
-	d9_hmap_free(&w->locs);
+	d9rec_tables_free(w);
 	free(w->cq);
 	free(w->plan);
 	if (w->fd >= 0)
