@@ -79,56 +79,6 @@ d9rec_enc_bytes(struct enc *e, const void *p, size_t n)
 }
 
 void
-d9rec_enc_u8(struct enc *e, uint8_t v)
-{
-	d9rec_enc_bytes(e, &v, 1);
-}
-
-void
-d9rec_enc_u16(struct enc *e, uint16_t v)
-{
-	uint8_t b[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
-
-	d9rec_enc_bytes(e, b, 2);
-}
-
-void
-d9rec_enc_u32(struct enc *e, uint32_t v)
-{
-	uint8_t b[4];
-
-	for (int i = 0; i < 4; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
-	d9rec_enc_bytes(e, b, 4);
-}
-
-void
-d9rec_enc_u64(struct enc *e, uint64_t v)
-{
-	uint8_t b[8];
-
-	for (int i = 0; i < 8; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
-	d9rec_enc_bytes(e, b, 8);
-}
-
-void
-d9rec_enc_varint(struct enc *e, uint64_t v)
-{
-	uint8_t b[10];
-	size_t n = 0;
-
-	do {
-		b[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			b[n] |= 0x80;
-		n++;
-	} while (v);
-	d9rec_enc_bytes(e, b, n);
-}
-
-void
 d9rec_enc_str(struct enc *e, const char *s, size_t n)
 {
 	d9rec_enc_u32(e, (uint32_t)n);

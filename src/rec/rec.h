@@ -248,12 +248,75 @@ void	 d9rec_enc_batch(struct enc *e);		/* header + reset state */
 void	 d9rec_enc_clear(struct enc *e);		/* drop bytes */
 void	 d9rec_enc_event(struct d9rec_writer *w, struct enc *e, uint32_t sch,
 	    uint64_t ts);
-void	 d9rec_enc_u8(struct enc *e, uint8_t v);
-void	 d9rec_enc_u16(struct enc *e, uint16_t v);
-void	 d9rec_enc_u32(struct enc *e, uint32_t v);
-void	 d9rec_enc_u64(struct enc *e, uint64_t v);
-void	 d9rec_enc_varint(struct enc *e, uint64_t v);
 void	 d9rec_enc_bytes(struct enc *e, const void *p, size_t n);
+
+/* Fixed-width little-endian fields and LEB128 varints: written in place
+ * while the buffer has room (the flush thread's inner loop), else
+ * through d9rec_enc_bytes, which grows it or marks it oom. */
+static inline int
+d9rec_enc_room(const struct enc *e, size_t n)
+{
+	return __builtin_expect(!e->oom && e->cap - e->n >= n, 1);
+}
+
+static inline void
+d9rec_enc_le(struct enc *e, uint64_t v, size_t n)
+{
+	uint8_t b[8];
+
+	if (d9rec_enc_room(e, n)) {
+		for (size_t i = 0; i < n; i++)
+			e->p[e->n++] = (uint8_t)(v >> (8 * i));
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		b[i] = (uint8_t)(v >> (8 * i));
+	d9rec_enc_bytes(e, b, n);
+}
+
+static inline void
+d9rec_enc_u8(struct enc *e, uint8_t v)
+{
+	d9rec_enc_le(e, v, 1);
+}
+
+static inline void
+d9rec_enc_u16(struct enc *e, uint16_t v)
+{
+	d9rec_enc_le(e, v, 2);
+}
+
+static inline void
+d9rec_enc_u32(struct enc *e, uint32_t v)
+{
+	d9rec_enc_le(e, v, 4);
+}
+
+static inline void
+d9rec_enc_u64(struct enc *e, uint64_t v)
+{
+	d9rec_enc_le(e, v, 8);
+}
+
+static inline void
+d9rec_enc_varint(struct enc *e, uint64_t v)
+{
+	uint8_t b[10], *q;
+	size_t n = 0;
+
+	q = d9rec_enc_room(e, sizeof b) ? e->p + e->n : b;
+	do {
+		q[n] = (uint8_t)(v & 0x7f);
+		v >>= 7;
+		if (v)
+			q[n] |= 0x80;
+		n++;
+	} while (v);
+	if (q == b)
+		d9rec_enc_bytes(e, b, n);
+	else
+		e->n += n;
+}
 void	 d9rec_enc_str(struct enc *e, const char *s, size_t n); /* inline */
 /* Pool entries must precede their event: get the ids first, then call
  * d9rec_enc_event, then write the fields (ids as u32). */
