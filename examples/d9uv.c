@@ -374,6 +374,8 @@ on_kick(uv_timer_t *t)
 static void
 stop_all(struct app *a)
 {
+	d9rec_terminate(a->th, ID_LISTENER);
+	d9rec_terminate(a->th, ID_PACER);
 	uv_close((uv_handle_t *)&a->listener, NULL);
 	uv_close((uv_handle_t *)&a->pacer, NULL);
 	uv_close((uv_handle_t *)&a->deadline, NULL);
