@@ -16,6 +16,8 @@
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/build.h"
+#include "model/groups.h"
+#include "model/ids.h"
 #include "model/tables.h"
 
 enum kind {
@@ -96,6 +98,7 @@ struct d9m_builder {
 	int		 seg_symbols;	/* seg has a symbol appendix */
 	uint32_t	 input;		/* current input name id */
 	uint32_t	 null_id;	/* "null" */
+	struct d9m_pending pend;	/* the process of seg (groups.h) */
 };
 
 int
@@ -134,6 +137,8 @@ new_segment(struct d9m_builder *b)
 		return -1;
 	b->m->segs.input[row] = b->input;
 	b->m->segs.cut[row] = 0;
+	b->m->segs.group[row] = D9_NONE;
+	d9m_pending_reset(&b->pend);
 	b->seg = (uint32_t)row;
 	b->seg_used = 0;
 	b->seg_symbols = 0;
@@ -246,6 +251,29 @@ u32_or(const struct smap *sm, const struct d9p_value *v, int i, uint32_t def)
 	return x > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)x;
 }
 
+/* Ids of the segment's process (ids.h). */
+static uint32_t
+worker_of(const struct d9m_builder *b, const struct smap *sm,
+    const struct d9p_value *v, int i)
+{
+	return d9m_group_worker(b->pend.group, u32_or(sm, v, i,
+	    D9_WORKER_NONE));
+}
+
+static uint32_t
+tid_of(const struct d9m_builder *b, const struct smap *sm,
+    const struct d9p_value *v, int i, uint32_t def)
+{
+	return d9m_group_tid(b->pend.group, u32_or(sm, v, i, def));
+}
+
+static uint32_t
+task_of(struct d9m_builder *b, const struct smap *sm,
+    const struct d9p_value *v, int i)
+{
+	return d9m_task_row(b->m, b->pend.group, u64_or(sm, v, i, 0));
+}
+
 /* Text of any value, interned; D9_NONE for an absent optional. */
 static uint32_t
 value_text(struct d9m_builder *b, const struct d9p_value *v)
@@ -339,65 +367,6 @@ stack_field(struct d9m_builder *b, const struct smap *sm,
 	return d9_intern(&b->m->stacks, x->p, (size_t)x->count * 8);
 }
 
-/* Task row of an id, created on first sight; D9_NONE for id 0. */
-static uint32_t
-task_row(struct d9m_model *m, uint64_t id)
-{
-	struct d9m_tasks *t = &m->tasks;
-	size_t mask, i, row;
-
-	if (id == 0)
-		return D9_NONE;
-	if ((t->n + 1) * 2 > t->nslots) {
-		size_t ns = t->nslots ? t->nslots * 2 : 1024;
-		uint32_t *s = calloc(ns, sizeof *s);
-
-		if (s == NULL)
-			return D9_NONE;
-		for (size_t r = 0; r < t->n; r++) {
-			i = (size_t)(t->id[r] * 0x9e3779b97f4a7c15ull >> 20) &
-			    (ns - 1);
-			while (s[i])
-				i = (i + 1) & (ns - 1);
-			s[i] = (uint32_t)r + 1;
-		}
-		free(t->slots);
-		t->slots = s;
-		t->nslots = ns;
-	}
-	mask = t->nslots - 1;
-	i = (size_t)(id * 0x9e3779b97f4a7c15ull >> 20) & mask;
-	for (; t->slots[i]; i = (i + 1) & mask)
-		if (t->id[t->slots[i] - 1] == id)
-			return t->slots[i] - 1;
-	row = d9m_tab_push(t, &d9m_desc_tasks);
-	if (row == SIZE_MAX)
-		return D9_NONE;
-	t->id[row] = id;
-	t->loc[row] = D9_NONE;
-	t->spawn_ts[row] = D9M_ABSENT;
-	t->term_ts[row] = D9M_ABSENT;
-	t->flags[row] = 0;
-	t->slots[i] = (uint32_t)row + 1;
-	return (uint32_t)row;
-}
-
-uint32_t
-d9m_task_find(const struct d9m_model *m, uint64_t id)
-{
-	const struct d9m_tasks *t = &m->tasks;
-	size_t mask, i;
-
-	if (t->nslots == 0 || id == 0)
-		return D9_NONE;
-	mask = t->nslots - 1;
-	i = (size_t)(id * 0x9e3779b97f4a7c15ull >> 20) & mask;
-	for (; t->slots[i]; i = (i + 1) & mask)
-		if (t->id[t->slots[i] - 1] == id)
-			return t->slots[i] - 1;
-	return D9_NONE;
-}
-
 /* Append to a (key, value) pair array used by the tid maps. */
 static int
 pair_set(uint32_t **keys, uint32_t **vals, size_t *n, size_t *cap,
@@ -474,12 +443,12 @@ add_rt(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 		return -1;
 	m->rt.ts[row] = ts;
 	m->rt.kind[row] = (uint8_t)kind;
-	m->rt.worker[row] = u32_or(sm, v, 0, D9_WORKER_NONE);
+	m->rt.worker[row] = worker_of(b, sm, v, 0);
 	m->rt.lq[row] = (uint8_t)u64_or(sm, v, 1, 0);
 	m->rt.a[row] = D9_NONE;
 	m->rt.loc[row] = D9_NONE;
 	if (kind == D9M_RT_POLL_START) {
-		uint32_t task = task_row(m, u64_or(sm, v, 2, 0));
+		uint32_t task = task_of(b, sm, v, 2);
 
 		m->rt.a[row] = task;
 		m->rt.loc[row] = str_field(b, sm, v, 3);
@@ -487,18 +456,17 @@ add_rt(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 			m->tasks.loc[task] = m->rt.loc[row];
 	} else if (kind == D9M_RT_PARK || kind == D9M_RT_UNPARK) {
 		size_t p = d9m_tab_push(&m->parkinfo, &d9m_desc_parkinfo);
-		uint64_t tid;
 
 		if (p == SIZE_MAX)
 			return -1;
 		m->rt.a[row] = (uint32_t)p;
 		m->parkinfo.cpu_ns[p] = u64_or(sm, v, 2, 0);
-		m->parkinfo.tid[p] = u32_or(sm, v, 3, D9_NONE);
+		m->parkinfo.tid[p] = tid_of(b, sm, v, 3, D9_NONE);
 		m->parkinfo.sched_wait[p] = kind == D9M_RT_UNPARK ?
 		    u64_or(sm, v, 4, D9M_ABSENT) : D9M_ABSENT;
-		if (get_u64(sm, v, 3, &tid) == 0 &&
+		if (m->parkinfo.tid[p] != D9_NONE &&
 		    pair_set(&m->tidmap_tid, &m->tidmap_worker, &m->tidmap_n,
-		    &m->tidmap_cap, (uint32_t)tid, m->rt.worker[row]) < 0)
+		    &m->tidmap_cap, m->parkinfo.tid[p], m->rt.worker[row]) < 0)
 			return -1;
 	}
 	return 0;
@@ -509,7 +477,7 @@ add_task_event(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
     const struct d9p_value *v, int spawn)
 {
 	struct d9m_model *m = b->m;
-	uint32_t t = task_row(m, u64_or(sm, v, 0, 0));
+	uint32_t t = task_of(b, sm, v, 0);
 	uint64_t instr;
 
 	if (t == D9_NONE)
@@ -538,7 +506,7 @@ add_wake(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
     const struct d9p_value *v)
 {
 	struct d9m_model *m = b->m;
-	uint32_t woken = task_row(m, u64_or(sm, v, 1, 0));
+	uint32_t woken = task_of(b, sm, v, 1);
 	size_t row;
 
 	if (woken == D9_NONE)
@@ -546,9 +514,9 @@ add_wake(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 	if ((row = d9m_tab_push(&m->wakes, &d9m_desc_wakes)) == SIZE_MAX)
 		return -1;
 	m->wakes.ts[row] = ts;
-	m->wakes.waker[row] = task_row(m, u64_or(sm, v, 0, 0));
+	m->wakes.waker[row] = task_of(b, sm, v, 0);
 	m->wakes.woken[row] = woken;
-	m->wakes.worker[row] = u32_or(sm, v, 2, D9_WORKER_NONE);
+	m->wakes.worker[row] = worker_of(b, sm, v, 2);
 	return 0;
 }
 
@@ -563,8 +531,8 @@ add_cpu(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 	if (row == SIZE_MAX)
 		return -1;
 	m->cpu.ts[row] = ts;
-	m->cpu.wire_worker[row] = u32_or(sm, v, 0, D9_WORKER_NONE);
-	m->cpu.tid[row] = u32_or(sm, v, 1, 0);
+	m->cpu.wire_worker[row] = worker_of(b, sm, v, 0);
+	m->cpu.tid[row] = tid_of(b, sm, v, 1, 0);
 	m->cpu.source[row] = (uint8_t)u64_or(sm, v, 2, 0);
 	m->cpu.stack[row] = stack_field(b, sm, v, 4);
 	m->cpu.cpu[row] = u32_or(sm, v, 5, D9_NONE);
@@ -591,14 +559,19 @@ add_span(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 	m->spanev.ts[row] = ts;
 	m->spanev.kind[row] = sm->kind == K_SPAN_ENTER ? D9M_SPAN_ENTER :
 	    sm->kind == K_SPAN_EXIT ? D9M_SPAN_EXIT : D9M_SPAN_CLOSE;
-	m->spanev.worker[row] = u32_or(sm, v, 0, D9_WORKER_NONE);
-	m->spanev.span_id[row] = u64_or(sm, v, 1, 0);
+	m->spanev.worker[row] = worker_of(b, sm, v, 0);
+	m->spanev.span_id[row] = d9m_group_span(b->pend.group,
+	    u64_or(sm, v, 1, 0));
 	m->spanev.parent[row] = u64_or(sm, v, 2, D9M_ABSENT);
+	if (m->spanev.parent[row] != D9M_ABSENT)
+		m->spanev.parent[row] = d9m_group_span(b->pend.group,
+		    m->spanev.parent[row]);
 	m->spanev.name[row] = str_field(b, sm, v, 3);
 	m->spanev.site[row] = sm->name;
 	m->spanev.fields[row] = D9_NONE;
 	if (sm->kind == K_SPAN_CLOSE) {
-		m->spanev.span_id[row] = u64_or(sm, v, 0, 0);
+		m->spanev.span_id[row] = d9m_group_span(b->pend.group,
+		    u64_or(sm, v, 0, 0));
 		return 0;
 	}
 	m->spanev.fields[row] = field_list(b, sm, v, 1, &any);
@@ -649,6 +622,9 @@ add_meta(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 		m->meta.seg[row] = b->seg;
 		m->meta.key[row] = d9_intern_text(&m->strs, k, kl);
 		m->meta.val[row] = d9_intern_text(&m->strs, val, vl);
+		if (b->pend.group == D9_NONE)
+			d9m_pending_meta(m, &b->pend, m->meta.key[row],
+			    m->meta.val[row]);
 	}
 	return 0;
 }
@@ -683,6 +659,17 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		return 0;
 	if (b->seg == D9_NONE && new_segment(b) < 0)
 		return -1;
+	if (b->pend.group == D9_NONE) {
+		/* what names the process comes first; then the rows */
+		if (sm->kind == K_CLOCK && u64_or(sm, v, 0, 0) != 0)
+			d9m_pending_clock(&b->pend, ts, u64_or(sm, v, 0, 0));
+		else if (sm->kind != K_META && sm->kind != K_SYMBOL &&
+		    sm->kind != K_MAPS &&
+		    d9m_group_resolve(m, &b->pend, b->seg, ts) < 0)
+			return -1;
+	}
+	if (b->pend.group != D9_NONE && sm->kind != K_META)
+		ts = d9m_pending_ts(&b->pend, ts);
 	switch (sm->kind) {
 	case K_POLL_START:
 		return add_rt(b, sm, ts, v, D9M_RT_POLL_START);
@@ -710,7 +697,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		if ((row = d9m_tab_push(&m->dumps, &d9m_desc_dumps)) == SIZE_MAX)
 			return -1;
 		m->dumps.ts[row] = ts;
-		m->dumps.task[row] = task_row(m, u64_or(sm, v, 0, 0));
+		m->dumps.task[row] = task_of(b, sm, v, 0);
 		m->dumps.stack[row] = stack_field(b, sm, v, 1);
 		m->dumps.seg[row] = b->seg;
 		return 0;
@@ -719,7 +706,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		    SIZE_MAX)
 			return -1;
 		m->allocs.ts[row] = ts;
-		m->allocs.tid[row] = u32_or(sm, v, 0, 0);
+		m->allocs.tid[row] = tid_of(b, sm, v, 0, 0);
 		m->allocs.size[row] = u64_or(sm, v, 1, 0);
 		m->allocs.addr[row] = u64_or(sm, v, 2, 0);
 		m->allocs.stack[row] = stack_field(b, sm, v, 3);
@@ -729,10 +716,13 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		if ((row = d9m_tab_push(&m->frees, &d9m_desc_frees)) == SIZE_MAX)
 			return -1;
 		m->frees.ts[row] = ts;
-		m->frees.tid[row] = u32_or(sm, v, 0, 0);
+		m->frees.tid[row] = tid_of(b, sm, v, 0, 0);
 		m->frees.addr[row] = u64_or(sm, v, 1, 0);
 		m->frees.size[row] = u64_or(sm, v, 2, 0);
 		m->frees.alloc_ts[row] = u64_or(sm, v, 3, D9M_ABSENT);
+		if (m->frees.alloc_ts[row] != D9M_ABSENT)
+			m->frees.alloc_ts[row] = d9m_pending_ts(&b->pend,
+			    m->frees.alloc_ts[row]);
 		return 0;
 	case K_OVERFLOW:
 		if ((row = d9m_tab_push(&m->overflow, &d9m_desc_overflow)) ==

@@ -9,6 +9,7 @@
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/frames.h"
+#include "model/ids.h"
 #include "model/loss.h"
 #include "model/table.h"
 #include "model/tables.h"
@@ -97,6 +98,8 @@ find_workers(struct d9m_model *m)
 	for (size_t i = 0; i < n; i++) {
 		m->workers[i].id = ids[i];
 		m->workers[i].runtime = D9_NONE;
+		m->workers[i].group = d9m_worker_group(m->groups.n, ids[i]);
+		m->workers[i].own = d9m_worker_own(m->groups.n, ids[i]);
 	}
 	m->nworkers = n;
 	free(ids);
@@ -338,7 +341,9 @@ attribute_cpu(struct d9m_model *m)
 			    c->tid[i] == m->gaps.to_tid[g]) &&
 			    c->ts[i] >= m->gaps.start[g] &&
 			    c->ts[i] < m->gaps.end[g]) {
-				w = D9_WORKER_NONE;
+				w = d9m_group_worker(d9m_worker_group(
+				    m->groups.n, m->gaps.worker[g]),
+				    D9_WORKER_NONE);
 				break;
 			}
 		c->worker[i] = w;
@@ -425,7 +430,8 @@ name_runtimes(struct d9m_model *m)
 	/* each runtime.<name> claims its listed workers; first claim wins */
 	for (size_t i = 0; i < m->meta.n; i++) {
 		const char *k = d9m_str(m, m->meta.key[i]), *v;
-		uint32_t name;
+		uint32_t name, seg = m->meta.seg[i], grp = seg < m->segs.n &&
+		    m->segs.group[seg] != D9_NONE ? m->segs.group[seg] : 0;
 
 		if (strncmp(k, "runtime.", 8) != 0 || k[8] == '\0')
 			continue;
@@ -440,7 +446,7 @@ name_runtimes(struct d9m_model *m)
 				continue;
 			}
 			slot = id <= UINT32_MAX ? d9m_worker_slot(m,
-			    (uint32_t)id) : D9_NONE;
+			    d9m_group_worker(grp, (uint32_t)id)) : D9_NONE;
 			if (slot != D9_NONE &&
 			    m->workers[slot].runtime == D9_NONE)
 				m->workers[slot].runtime = name;
