@@ -2,6 +2,7 @@
  * ids.c: see ids.h. Task rows are found through an open-addressing hash
  * of (group, task id) -> row + 1 that grows at half load.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "model/ids.h"
@@ -89,4 +90,15 @@ d9m_task_find(const struct d9m_model *m, uint64_t id)
 		if ((r = lookup(&m->tasks, g, id, &i)) != D9_NONE)
 			return r;
 	return D9_NONE;
+}
+
+void
+d9m_worker_label(size_t ngroups, uint32_t id, char *out, size_t cap)
+{
+	uint32_t g = d9m_worker_group(ngroups, id);
+
+	if (g == 0)
+		snprintf(out, cap, "%u", d9m_worker_own(ngroups, id));
+	else
+		snprintf(out, cap, "%u:%u", g, d9m_worker_own(ngroups, id));
 }

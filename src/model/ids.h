@@ -11,6 +11,7 @@
 #ifndef D9M_IDS_H
 #define D9M_IDS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/intern.h"
@@ -49,6 +50,9 @@ d9m_worker_own(size_t ngroups, uint32_t id)
 {
 	return ngroups > 1 ? id & 0xffffu : id;
 }
+
+/* A worker as people read it: "3", or "1:3" for worker 3 of group 1. */
+void	d9m_worker_label(size_t ngroups, uint32_t id, char *out, size_t cap);
 
 /* Task row of (group, id), created on first sight; D9_NONE for id 0. */
 uint32_t d9m_task_row(struct d9m_model *m, uint32_t g, uint64_t id);

@@ -265,6 +265,53 @@ memory(struct d9o_jw *w, const struct d9o_out *o)
 
 /* Always present, zeros when nothing was lost (ANALYSIS 19). */
 static void
+name_or_null(struct d9o_jw *w, const struct d9m_model *m, const char *k,
+    uint32_t id)
+{
+	d9o_jw_key(w, k);
+	if (id == D9_NONE)
+		d9o_jw_null(w);
+	else
+		d9o_jw_str(w, d9m_str(m, id));
+}
+
+/* One entry per source group (model/groups.h). */
+static void
+sources(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_model *m = o->m;
+
+	d9o_jw_key(w, "sources");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < o->a->nsources; i++) {
+		const struct d9m_source *s = &o->a->sources[i];
+
+		d9o_jw_obj(w);
+		name_or_null(w, m, "service", m->groups.service[s->group]);
+		name_or_null(w, m, "host", m->groups.host[s->group]);
+		name_or_null(w, m, "boot", m->groups.boot[s->group]);
+		d9o_jw_ku64(w, "segments", s->segments);
+		d9o_jw_ku64(w, "startNs", s->start);
+		d9o_jw_ku64(w, "endNs", s->end);
+		d9o_jw_key(w, "shiftNs");
+		d9o_jw_i64(w, s->shift);
+		d9o_jw_key(w, "wallAligned");
+		d9o_jw_bool(w, s->aligned);
+		d9o_jw_key(w, "workers");
+		d9o_jw_arr(w);
+		for (size_t k = 0; k < s->nworkers; k++)
+			d9o_jw_u64(w, s->workers[k]);
+		d9o_jw_end(w, ']');
+		d9o_jw_ku64(w, "polls", s->polls);
+		d9o_jw_ku64(w, "longPolls", s->long_polls);
+		d9o_jw_ku64(w, "tasks", s->tasks);
+		d9o_jw_ku64(w, "cpuSamples", s->cpu_samples);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
+static void
 loss(struct d9o_jw *w, const struct d9m_loss *l)
 {
 	d9o_jw_key(w, "loss");
@@ -369,6 +416,7 @@ d9o_json(const struct d9o_out *o)
 			    a->proc_parallelism);
 		d9o_jw_end(w, '}');
 	}
+	sources(w, o);
 	d9o_jw_key(w, "symbols");
 	d9o_jw_obj(w);
 	d9o_jw_ku64(w, "resolved", a->frames_named);

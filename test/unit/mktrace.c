@@ -8,7 +8,8 @@
 #include "mktrace.h"
 
 enum { S_START = 1, S_END, S_PARK, S_UNPARK, S_WAKE, S_SPAWN, S_TERM, S_CPU,
-    S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP, S_OVERFLOW };
+    S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP, S_OVERFLOW,
+    S_CLOCK };
 
 void
 mt_begin(struct mt *m)
@@ -46,6 +47,7 @@ mt_begin(struct mt *m)
 		{ "callchain", 8 } };
 	static const struct tg_field overflow[] = { { "dropped_allocs", 9 },
 		{ "dropped_frees", 9 } };
+	static const struct tg_field clock[] = { { "realtime_ns", 9 } };
 #define S(id, name, f) tg_schema(&m->tg, id, name, 1, \
 	sizeof f / sizeof f[0], f)
 
@@ -69,6 +71,7 @@ mt_begin(struct mt *m)
 	S(S_SYM, "SymbolTableEntry", sym);
 	S(S_DUMP, "TaskDumpEvent", dump);
 	S(S_OVERFLOW, "MemoryProfileOverflowEvent", overflow);
+	S(S_CLOCK, "ClockSyncEvent", clock);
 #undef S
 }
 
@@ -222,6 +225,13 @@ mt_meta(struct mt *m, const char *key, const char *value)
 
 	mt_event(m, S_META, m->base);
 	tg_v_map(&m->tg, 1, kv);
+}
+
+void
+mt_clock(struct mt *m, uint64_t ts, uint64_t realtime)
+{
+	mt_event(m, S_CLOCK, ts);
+	tg_leb(&m->tg, realtime);
 }
 
 void
