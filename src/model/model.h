@@ -277,6 +277,15 @@ struct d9m_spans {
 	uint32_t	 poll_row;	/* the poll with poll_max, D9_NONE */
 };
 
+/* Application events (appev.h): custom rows in time order, each on the
+ * lane of the worker that recorded it and in the poll running there. */
+struct d9m_appev {
+	size_t		 n;
+	uint32_t	*row;		/* row in custom */
+	uint32_t	*lane;		/* worker slot, D9_NONE */
+	uint32_t	*poll;		/* poll row, D9_NONE */
+};
+
 /* What the trace lost (ANALYSIS 19): libd9rec's counters (per boot the
  * latest, summed over boots), dial9's overflow events, incomplete
  * segments; and the copies of segments that were read once. */
@@ -348,6 +357,7 @@ struct d9m_model {
 	 * excluded), D9M_SCHED_NONE or D9M_SCHED_NO_WAKE */
 	uint64_t	*poll_sched;
 	struct d9m_spans spans;
+	struct d9m_appev appev;
 	/* allocation sample rate R per segment (samples.h), segs.n + 1
 	 * entries; the latest one given, and whether any was given */
 	uint64_t	*seg_rate;

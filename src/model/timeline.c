@@ -8,6 +8,7 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
+#include "model/appev.h"
 #include "model/frames.h"
 #include "model/ids.h"
 #include "model/loss.h"
@@ -54,6 +55,7 @@ d9m_timeline_free(struct d9m_model *m)
 	memset(&m->spans, 0, sizeof m->spans);
 	free(m->seg_rate);
 	m->seg_rate = NULL;
+	d9m_appev_free(m);
 }
 
 static int
@@ -548,7 +550,8 @@ d9m_model_finish(struct d9m_model *m)
 			goto out;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
-	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0)
+	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0 ||
+	    d9m_appev_derive(m) < 0)
 		goto out;
 	name_runtimes(m);
 	m->finished = 1;

@@ -26,6 +26,7 @@ const struct d9t_binding d9t_bindings[] = {
 	{ ALL, '5', D9T_A_VIEW5, "5" },
 	{ ALL, '6', D9T_A_VIEW6, "6" },
 	{ ALL, '7', D9T_A_VIEW7, "7" },
+	{ ALL, '8', D9T_A_VIEW8, "8" },
 	{ TL, 'h', D9T_A_PAN_LEFT, "h" },
 	{ TL, D9T_KEY_LEFT, D9T_A_PAN_LEFT, "Left" },
 	{ TL, 'l', D9T_A_PAN_RIGHT, "l" },
@@ -79,7 +80,8 @@ const struct d9t_binding d9t_bindings[] = {
 	{ D9T_VM(D9T_V_ALLOC), 'b', D9T_A_BYTES, "b" },
 	{ D9T_VM(D9T_V_ALLOC), 'v', D9T_A_LIVESET, "v" },
 	{ D9T_VM(D9T_V_OFFCPU), 'i', D9T_A_INPOLL, "i" },
-	{ D9T_VM(D9T_V_SPANS), 'f', D9T_A_FIELD_FILTER, "f" },
+	{ D9T_VM(D9T_V_SPANS) | D9T_VM(D9T_V_EVENTS), 'f', D9T_A_FIELD_FILTER,
+	    "f" },
 	{ ALL & ~D9T_VM(D9T_V_HELP), 'p', D9T_A_POI, "p" },
 	{ D9T_VM(D9T_V_POI), 'f', D9T_A_POI_KIND, "f" },
 };

@@ -148,3 +148,66 @@ mt_deep(struct mt *t)
 	mt_poll_end(t, 25 * PL_MS, 0);
 	mt_park(t, 30 * PL_MS, 0, 20 * PL_MS, 11);
 }
+
+enum { S_LOG = 40, S_HENTER, S_HEXIT };
+
+static void
+logline(struct mt *t, uint64_t ts, int worker, int tid, const char *req,
+    const char *msg)
+{
+	mt_event(t, S_LOG, ts);
+	tg_u8(&t->tg, worker >= 0);
+	if (worker >= 0)
+		tg_leb(&t->tg, (uint64_t)worker);
+	tg_u8(&t->tg, tid >= 0);
+	if (tid >= 0)
+		tg_u32(&t->tg, (uint32_t)tid);
+	tg_str32(&t->tg, req);
+	tg_str32(&t->tg, msg);
+}
+
+static void
+handle(struct mt *t, int kind, uint64_t ts, unsigned w, const char *req)
+{
+	mt_event(t, kind ? S_HEXIT : S_HENTER, ts);
+	tg_leb(&t->tg, w);
+	tg_leb(&t->tg, 77);
+	if (!kind)
+		tg_u8(&t->tg, 0);
+	tg_str32(&t->tg, "handle");
+	tg_str32(&t->tg, req);
+}
+
+void
+mt_events(struct mt *t)
+{
+	static const struct tg_field log[] = { { "worker_id", 0x89 },
+		{ "tid", 0x8d }, { "request_id", 4 }, { "msg", 4 } };
+	static const struct tg_field enter[] = { { "worker_id", 9 },
+		{ "span_id", 9 }, { "parent_span_id", 0x89 },
+		{ "span_name", 4 }, { "request_id", 4 } };
+	static const struct tg_field exitf[] = { { "worker_id", 9 },
+		{ "span_id", 9 }, { "span_name", 4 }, { "request_id", 4 } };
+
+	mt_begin(t);
+	tg_schema(&t->tg, S_LOG, "LogLine", 1, 4, log);
+	tg_schema(&t->tg, S_HENTER, "SpanEnter:app::handle:src/main.rs:5", 1,
+	    5, enter);
+	tg_schema(&t->tg, S_HEXIT, "SpanExit:app::handle:src/main.rs:5", 1,
+	    4, exitf);
+	mt_unpark(t, 10 * PL_MS, 0, 0, 100, 0);
+	mt_unpark(t, 10 * PL_MS + 1, 1, 0, 101, 0);
+	mt_poll_start(t, 20 * PL_MS, 0, 1, "app/src/main.rs:10:5");
+	logline(t, PL_EV_A, 0, -1, "req-7", "start");
+	mt_poll_end(t, 30 * PL_MS, 0);
+	mt_poll_start(t, 40 * PL_MS, 1, 2, "app/src/db.rs:20:5");
+	handle(t, 0, PL_EV_SPAN, 1, "req-7");
+	logline(t, PL_EV_B, -1, 101, "req-7", "query");
+	handle(t, 1, 49 * PL_MS, 1, "req-7");
+	mt_poll_end(t, 50 * PL_MS, 1);
+	mt_poll_start(t, 60 * PL_MS, 0, 3, "app/src/main.rs:10:5");
+	logline(t, PL_EV_C, 0, -1, "req-9", "start");
+	mt_poll_end(t, 70 * PL_MS, 0);
+	mt_park(t, 80 * PL_MS, 0, 1000, 100);
+	mt_park(t, 80 * PL_MS + 1, 1, 1000, 101);
+}

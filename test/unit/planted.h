@@ -31,4 +31,18 @@ void	mt_planted(struct mt *t);
 #define PL_DEEP		70
 void	mt_deep(struct mt *t);
 
+/*
+ * Application events: workers 0 and 1 (threads 100 and 101) poll tasks
+ * 1 (20..30 ms, worker 0), 2 (40..50 ms, worker 1) and 3 (60..70 ms,
+ * worker 0). LogLine events {worker_id?, tid?, request_id, msg}: at
+ * 25 ms worker_id 0 req-7, at 45 ms tid 101 (no worker_id) req-7, at
+ * 65 ms worker_id 0 req-9. A span "handle" with request_id req-7 on
+ * worker 1 from 41 to 49 ms.
+ */
+#define PL_EV_A		(25 * PL_MS)
+#define PL_EV_B		(45 * PL_MS)
+#define PL_EV_C		(65 * PL_MS)
+#define PL_EV_SPAN	(41 * PL_MS)
+void	mt_events(struct mt *t);
+
 #endif

@@ -11,5 +11,6 @@ Suite	*window_suite(void);
 Suite	*engine_suite(void);
 Suite	*loss_suite(void);
 Suite	*sources_suite(void);
+Suite	*events_suite(void);
 
 #endif
