@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "app/opts.h"
+#include "base/text.h"
 #include "output/output.h"
 #include "model/analysis.h"
 #include "model/frames.h"
@@ -35,7 +36,7 @@ static void
 print_note(void *ctx, const char *msg)
 {
 	(void)ctx;
-	fprintf(stderr, "d9top: %s\n", msg);
+	d9_text_put_line(stderr, "d9top: ", msg);
 }
 
 /* The resolver for o; NULL and a message on stderr when a file given is
@@ -56,7 +57,7 @@ resolver_of(const struct d9a_opts *o, const struct d9m_model *m, int speak)
 	ro.load_base = o->load_base;
 	ro.note = speak && !o->quiet ? print_note : NULL;
 	if (d9s_resolver_new(m, &ro, &r, &e) != 0) {
-		fprintf(stderr, "d9top: %s\n", e.msg);
+		print_note(NULL, e.msg);
 		return NULL;
 	}
 	return r;
@@ -180,6 +181,7 @@ browse(const struct d9a_opts *o)
 	for (size_t i = 0; i < n && !o->quiet; i++)
 		print_note(NULL, nt[i].msg);
 	d9s_resolver_free(&res);
+	d9t_exit_signal(rc);	/* a signal ended the browser: it ends d9top */
 	return rc;
 }
 
@@ -199,8 +201,8 @@ main(int argc, char **argv)
 #endif
 
 	if (d9a_opts_parse(&o, argc, argv, err, sizeof err) < 0) {
-		fprintf(stderr, "d9top: %s\n(d9top --help lists the options)\n",
-		    err);
+		print_note(NULL, err);	/* it may quote an argument */
+		fputs("(d9top --help lists the options)\n", stderr);
 		d9a_opts_free(&o);
 		return 2;
 	}

@@ -3,11 +3,15 @@
  * --help both follow it.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/opts.h"
+
+/* --window bounds: 2^63 ns from the start, less a margin */
+#define D9A_WINDOW_MAX_MS	9e12
 
 enum { O_REPORT, O_JSON, O_WINDOW, O_WORST, O_CHAIN, O_FOLDED, O_BINARY,
     O_DEBUG_DIR, O_LOAD_BASE, O_KALLSYMS, O_FOLLOW, O_QUIET, O_VERSION,
@@ -83,7 +87,9 @@ parse_ms(const char *s, size_t len, double *out)
 	buf[len] = '\0';
 	errno = 0;
 	*out = strtod(buf, &end);
-	return *end != '\0' || errno != 0 || *out < 0 ? -1 : 0;
+	/* not nan, inf, negative or beyond what ns from the start hold */
+	return *end != '\0' || errno != 0 || !isfinite(*out) || *out < 0 ||
+	    *out > D9A_WINDOW_MAX_MS ? -1 : 0;
 }
 
 static int

@@ -2,12 +2,14 @@
  * intern.c: open addressing with linear probing over id+1 slots; the
  * table doubles at 50 % load. Blobs get a NUL after their bytes so that
  * interned text can be used as a C string (traces may contain NULs inside
- * strings; users of the length see all of them).
+ * strings; users of the length see all of them, and d9_intern_text keeps
+ * them visible to the others).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/intern.h"
+#include "base/text.h"
 #include "base/vec.h"
 
 uint64_t
@@ -155,5 +157,20 @@ d9_intern(struct d9_intern *t, const void *p, size_t len)
 	t->len[id] = (uint32_t)len;
 	t->hash[id] = h;
 	t->slots[slot] = id + 1;
+	return id;
+}
+
+uint32_t
+d9_intern_text(struct d9_intern *t, const void *p, size_t len)
+{
+	char *tmp;
+	uint32_t id;
+
+	if (len == 0 || memchr(p, 0, len) == NULL)
+		return d9_intern(t, p, len);
+	if ((tmp = malloc(2 * len)) == NULL)
+		return D9_NONE;
+	id = d9_intern(t, tmp, d9_text_hide_nul(tmp, p, len));
+	free(tmp);
 	return id;
 }

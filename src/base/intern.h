@@ -32,6 +32,9 @@ int		 d9_intern_share(struct d9_intern *dst,
 		    const struct d9_intern *src);
 /* The id of these bytes, added when new; D9_NONE when out of memory. */
 uint32_t	 d9_intern(struct d9_intern *t, const void *p, size_t len);
+/* The same for text from a trace: a NUL inside is kept as C0 80 (text.h),
+ * so the whole string shows wherever it is used as a C string. */
+uint32_t	 d9_intern_text(struct d9_intern *t, const void *p, size_t len);
 /* The id if present, else D9_NONE. */
 uint32_t	 d9_intern_find(const struct d9_intern *t, const void *p,
 		    size_t len);

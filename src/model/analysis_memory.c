@@ -40,39 +40,31 @@ merge_sites_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
 	uint32_t *stack = malloc((*ns + 1) * sizeof *stack);
 	uint32_t *seg = malloc((*ns + 1) * sizeof *seg);
 	uint32_t *id = malloc((*ns + 1) * sizeof *id);
-	uint32_t *at = calloc(*ns + 1, sizeof *at);
 	size_t k = 0;
 	int rc = -1;
 
-	if (stack == NULL || seg == NULL || id == NULL || at == NULL)
-		goto out;
-	for (size_t i = 0; i < *ns; i++) {
+	for (size_t i = 0; stack != NULL && seg != NULL && i < *ns; i++) {
 		stack[i] = s[i].stack;
 		seg[i] = s[i].seg;
 	}
-	if (d9m_name_ids(m, r, 1, stack, seg, *ns, id) < 0)
-		goto out;
-	for (size_t i = 0; i < *ns; i++) {
-		struct d9m_site *d;
-
-		if (at[id[i]] == 0) {
-			s[k] = s[i];
-			at[id[i]] = (uint32_t)++k;
-			continue;
+	if (stack != NULL && seg != NULL && id != NULL &&
+	    d9m_name_ids(m, r, 1, stack, seg, *ns, id) == 0) {
+		for (size_t i = 0; i < *ns; i++) {
+			if (id[i] == k) {
+				s[k++] = s[i];
+				continue;
+			}
+			s[id[i]].sampled += s[i].sampled;
+			s[id[i]].est_bytes += s[i].est_bytes;
+			s[id[i]].est_count += s[i].est_count;
+			s[id[i]].raw_bytes += s[i].raw_bytes;
 		}
-		d = &s[at[id[i]] - 1];
-		d->sampled += s[i].sampled;
-		d->est_bytes += s[i].est_bytes;
-		d->est_count += s[i].est_count;
-		d->raw_bytes += s[i].raw_bytes;
+		*ns = k;
+		rc = 0;
 	}
-	*ns = k;
-	rc = 0;
-out:
 	free(stack);
 	free(seg);
 	free(id);
-	free(at);
 	return rc;
 }
 

@@ -191,14 +191,14 @@ on_schema(void *ctx, struct d9p_schema *s)
 	if (sm == NULL)
 		return -1;
 	sm->kind = k ? k->kind : K_CUSTOM;
-	sm->name = d9_intern(&b->m->strs, s->name, s->name_len);
+	sm->name = d9_intern_text(&b->m->strs, s->name, s->name_len);
 	sm->s = s;
 	sm->keys = d9_arena_alloc(&b->m->arena, (s->nfields + 1u) *
 	    sizeof *sm->keys, 4);
 	if (sm->keys == NULL)
 		return -1;
 	for (uint16_t j = 0; j < s->nfields; j++)
-		sm->keys[j] = d9_intern(&b->m->strs, s->fields[j].name,
+		sm->keys[j] = d9_intern_text(&b->m->strs, s->fields[j].name,
 		    s->fields[j].name_len);
 	for (int i = 0; i < MAXF; i++) {
 		sm->f[i] = -1;
@@ -264,10 +264,10 @@ value_text(struct d9m_builder *b, const struct d9p_value *v)
 			return d9_intern(&m->strs, tmp, (size_t)n);
 		}
 		if (*v->cache == D9_NONE)
-			*v->cache = d9_intern(&m->strs, v->p, v->count);
+			*v->cache = d9_intern_text(&m->strs, v->p, v->count);
 		return *v->cache;
 	case D9_FT_STRING:
-		return d9_intern(&m->strs, v->p, v->count);
+		return d9_intern_text(&m->strs, v->p, v->count);
 	case D9_FT_BOOL:
 		return intern_cstr(m, v->u ? "true" : "false");
 	case D9_FT_I64:
@@ -447,8 +447,9 @@ field_list(struct d9m_builder *b, const struct smap *sm,
 
 			while (n < 64 && d9p_map_next(&v[i], &pos, &k, &kl, &x,
 			    &xl) == 0)
-				pairs[n++] = (uint64_t)d9_intern(&b->m->strs,
-				    k, kl) << 32 | d9_intern(&b->m->strs, x, xl);
+				pairs[n++] = (uint64_t)d9_intern_text(
+				    &b->m->strs, k, kl) << 32 |
+				    d9_intern_text(&b->m->strs, x, xl);
 			continue;
 		}
 		if (v[i].cache != NULL && *v[i].cache != D9_NONE)
@@ -646,8 +647,8 @@ add_meta(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 		if (row == SIZE_MAX)
 			return -1;
 		m->meta.seg[row] = b->seg;
-		m->meta.key[row] = d9_intern(&m->strs, k, kl);
-		m->meta.val[row] = d9_intern(&m->strs, val, vl);
+		m->meta.key[row] = d9_intern_text(&m->strs, k, kl);
+		m->meta.val[row] = d9_intern_text(&m->strs, val, vl);
 	}
 	return 0;
 }

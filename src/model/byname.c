@@ -70,11 +70,10 @@ d9m_merge_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
 	uint32_t *stack = malloc((*n + 1) * sizeof *stack);
 	uint32_t *seg = malloc((*n + 1) * sizeof *seg);
 	uint32_t *id = malloc((*n + 1) * sizeof *id);
-	uint32_t *at = calloc(*n + 1, sizeof *at);	/* id -> kept + 1 */
 	size_t k = 0;
 	int rc = -1;
 
-	if (stack == NULL || seg == NULL || id == NULL || at == NULL)
+	if (stack == NULL || seg == NULL || id == NULL)
 		goto out;
 	for (size_t i = 0; i < *n; i++) {
 		stack[i] = v[i].stack;
@@ -82,15 +81,14 @@ d9m_merge_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
 	}
 	if (d9m_name_ids(m, r, alloc, stack, seg, *n, id) < 0)
 		goto out;
-	/* ids are dense, in order of first meeting: id < i + 1 */
+	/* ids come in order of first meeting: a new one is the next kept */
 	for (size_t i = 0; i < *n; i++) {
-		if (at[id[i]] != 0) {
-			v[at[id[i]] - 1].w += v[i].w;
-			v[at[id[i]] - 1].n += v[i].n;
+		if (id[i] == k) {
+			v[k++] = v[i];
 			continue;
 		}
-		v[k] = v[i];
-		at[id[i]] = (uint32_t)++k;
+		v[id[i]].w += v[i].w;
+		v[id[i]].n += v[i].n;
 	}
 	*n = k;
 	rc = 0;
@@ -98,6 +96,5 @@ out:
 	free(stack);
 	free(seg);
 	free(id);
-	free(at);
 	return rc;
 }

@@ -17,7 +17,8 @@
 #include "model/samples.h"
 
 /* A dense id per distinct name stack (0, 1, ... in order of first
- * meeting) for each of the n (stack, segment) pairs, into id. */
+ * meeting: the first pair of a new name gets the next id) for each of
+ * the n (stack, segment) pairs, into id. */
 int	d9m_name_ids(const struct d9m_model *m, const struct d9m_resolver *r,
 	    int alloc, const uint32_t *stack, const uint32_t *seg, size_t n,
 	    uint32_t *id);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "base/vec.h"
 #include "parse/follow.h"
 #include "model/build.h"
@@ -115,14 +116,18 @@ d9m_model_snapshot(const struct d9m_model *src)
 	return m;
 }
 
+/* Every message is escaped here too: whoever made it, the report, the
+ * JSON, the browser and stderr show m->errors as they are. */
 int
 d9m_model_add_error(struct d9m_model *m, const char *msg)
 {
+	size_t cap = 4 * strlen(msg) + 1;
 	char *copy;
 
 	if (d9_grow(&m->errors, &m->caperrors, m->nerrors + 1,
-	    sizeof *m->errors) < 0 || (copy = strdup(msg)) == NULL)
+	    sizeof *m->errors) < 0 || (copy = malloc(cap)) == NULL)
 		return -1;
+	d9_text_safe(copy, cap, msg, strlen(msg));
 	m->errors[m->nerrors++] = copy;
 	return 0;
 }

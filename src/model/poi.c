@@ -48,14 +48,8 @@ add(struct acc *c, enum d9m_poi_kind k, uint64_t start, uint64_t dur,
 		return NULL;
 	}
 	p = &c->v[k][c->n[k]++];
-	p->kind = k;
-	p->start = start;
-	p->dur = dur;
-	p->value = value;
-	p->worker = worker;
-	p->task = task;
-	p->poll = poll;
-	p->text[0] = '\0';
+	*p = (struct d9m_poi){ .kind = k, .start = start, .dur = dur,
+	    .value = value, .worker = worker, .task = task, .poll = poll };
 	return p;
 }
 

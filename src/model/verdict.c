@@ -160,15 +160,10 @@ d9m_sample_class(const struct d9m_model *m, const struct d9m_resolver *r,
 	}
 }
 
-/* The first application frame of sample row i, "" when none. */
+/* The first application frame of a stack, "" when none. */
 static void
-app_frame(const struct d9m_model *m, const struct d9m_resolver *r, size_t i,
-    char *out, size_t cap)
+app_frame(const struct d9m_frame *f, size_t n, char *out, size_t cap)
 {
-	struct d9m_frame f[MAX_FRAMES];
-	size_t n = d9m_stack_frames(m, r, m->cpu.seg[i], m->cpu.stack[i], f,
-	    MAX_FRAMES);
-
 	out[0] = '\0';
 	for (size_t k = 0; k < n; k++)
 		if (d9m_frame_kind(&f[k]) == D9M_FK_APP) {
@@ -177,91 +172,99 @@ app_frame(const struct d9m_model *m, const struct d9m_resolver *r, size_t i,
 		}
 }
 
-/* The most frequent of n strings (each cap bytes), "" when n is 0. */
-static const char *
-most_common(char *v, size_t n, size_t cap)
+/* A distinct stack of the poll's samples: its class, what decided it,
+ * its first application frame, how many samples. */
+struct vgroup {
+	enum d9m_vclass	 cls;
+	const char	*why;
+	char		 where[256];
+	size_t		 n;
+};
+
+/* Classify each distinct (stack, segment, on or off CPU) of poll p's
+ * samples once. */
+static struct vgroup *
+groups(const struct d9m_model *m, const struct d9m_resolver *r, uint32_t p,
+    size_t *ng)
 {
-	const char *best = "";
-	size_t bestn = 0;
+	struct d9m_window w = { m->polls.start[p], m->polls.end[p] };
+	struct d9m_wstack *v, *g = NULL;
+	struct d9m_frame *f = malloc(MAX_FRAMES * sizeof *f);
+	struct vgroup *out = NULL;
+	size_t i0, i1, n = 0;
 
-	qsort(v, n, cap, (int (*)(const void *, const void *))strcmp);
-	for (size_t i = 0, k; i < n; i += k) {
-		for (k = 1; i + k < n && strcmp(v + i * cap, v + (i + k) *
-		    cap) == 0; k++)
-			;
-		if (v[i * cap] != '\0' && k > bestn) {
-			best = v + i * cap;
-			bestn = k;
-		}
+	d9m_window_rows(m->cpu.ts, m->cpu.n, &w, &i0, &i1);
+	v = malloc((i1 - i0 + 1) * sizeof *v);
+	for (size_t i = i0; v != NULL && i < i1; i++) {
+		enum d9m_cpu_class c = d9m_cpu_class(m, i);
+
+		if (m->cpu.poll[i] != p || c == D9M_OTHER_CPU)
+			continue;
+		/* the segment's id, doubled, carries on or off CPU */
+		v[n++] = (struct d9m_wstack){ m->cpu.stack[i],
+		    m->cpu.seg[i] * 2 + (c == D9M_OFF_CPU), 1, 1 };
 	}
-	return best;
-}
+	if (f != NULL && v != NULL && d9m_wstack_merge(v, n, &g, ng) == 0)
+		out = calloc(*ng + 1, sizeof *out);
+	for (size_t k = 0; out != NULL && k < *ng; k++) {
+		size_t nf = d9m_stack_frames(m, r, g[k].seg / 2, g[k].stack, f,
+		    MAX_FRAMES);
 
-#define WHERE_CAP	256
+		out[k].cls = g[k].seg & 1 ? d9m_stack_class(f, nf,
+		    &out[k].why) : D9M_V_CPU;
+		app_frame(f, nf, out[k].where, sizeof out[k].where);
+		out[k].n = g[k].n;
+	}
+	free(f);
+	free(v);
+	free(g);
+	return out;
+}
 
 int
 d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
     uint32_t p, struct d9m_verdict *v)
 {
-	struct d9m_window w = { m->polls.start[p], m->polls.end[p] };
-	size_t cnt[D9M_V_COUNT] = { 0 }, i0, i1, nw = 0;
-	const char *why[D9M_V_COUNT][8] = { { NULL } };
-	size_t whyn[D9M_V_COUNT][8] = { { 0 } };
-	enum d9m_vclass *cls;
-	char *where;
+	size_t cnt[D9M_V_COUNT] = { 0 }, ng = 0, best = 0;
+	struct vgroup *g = groups(m, r, p, &ng);
 
 	memset(v, 0, sizeof *v);
 	v->kind = D9M_V_UNKNOWN;
-	d9m_window_rows(m->cpu.ts, m->cpu.n, &w, &i0, &i1);
-	cls = malloc((i1 - i0 + 1) * sizeof *cls);
-	where = malloc((i1 - i0 + 1) * WHERE_CAP);
-	if (cls == NULL || where == NULL) {
-		free(cls);
-		free(where);
+	if (g == NULL)
 		return -1;
-	}
-	for (size_t i = i0; i < i1; i++) {
-		const char *y;
-
-		cls[i - i0] = D9M_V_UNKNOWN;
-		if (m->cpu.poll[i] != p)
-			continue;
-		cls[i - i0] = d9m_sample_class(m, r, i, &y);
-		if (cls[i - i0] == D9M_V_UNKNOWN)
-			continue;
-		cnt[cls[i - i0]]++;
-		v->of++;
-		/* the reasons of a class: a few distinct static strings */
-		for (size_t k = 0; y != NULL && k < 8; k++)
-			if (why[cls[i - i0]][k] == NULL ||
-			    why[cls[i - i0]][k] == y) {
-				why[cls[i - i0]][k] = y;
-				whyn[cls[i - i0]][k]++;
-				break;
-			}
+	for (size_t k = 0; k < ng; k++) {
+		cnt[g[k].cls] += g[k].n;
+		v->of += g[k].n;
 	}
 	for (int c = 0; c < D9M_V_UNKNOWN; c++)
 		if (cnt[c] > v->samples) {
 			v->samples = cnt[c];
 			v->kind = (enum d9m_vclass)c;
 		}
-	if (v->kind != D9M_V_UNKNOWN) {
-		size_t best = 0;
+	/* the reason and the frame most of the winning class's samples
+	 * have (few groups: a quadratic count is fine) */
+	for (size_t k = 0; v->kind != D9M_V_UNKNOWN && k < ng; k++) {
+		size_t why = 0, where = 0;
 
-		for (size_t k = 0; k < 8; k++)
-			if (whyn[v->kind][k] > best) {
-				best = whyn[v->kind][k];
-				v->why = why[v->kind][k];
-			}
-		for (size_t i = i0; i < i1; i++)
-			if (cls[i - i0] == v->kind)
-				app_frame(m, r, i, where + WHERE_CAP * nw++,
-				    WHERE_CAP);
-		snprintf(v->where, sizeof v->where, "%s",
-		    most_common(where, nw, WHERE_CAP));
+		if (g[k].cls != v->kind)
+			continue;
+		for (size_t j = 0; j < ng; j++) {
+			if (g[j].cls != v->kind)
+				continue;
+			why += g[j].why == g[k].why ? g[j].n : 0;
+			where += strcmp(g[j].where, g[k].where) == 0 ? g[j].n : 0;
+		}
+		if (g[k].why != NULL && why > best) {
+			best = why;
+			v->why = g[k].why;
+		}
+		if (g[k].where[0] && (where > v->where_n || (where ==
+		    v->where_n && strcmp(g[k].where, v->where) < 0))) {
+			v->where_n = where;
+			snprintf(v->where, sizeof v->where, "%s", g[k].where);
+		}
 	}
-	free(cls);
-	free(where);
+	free(g);
 	return 0;
 }
 

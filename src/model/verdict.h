@@ -27,6 +27,7 @@ struct d9m_verdict {
 	const char	*why;		/* "futex", "read", "page fault"...;
 					 * static, or NULL */
 	char		 where[256];	/* hottest application frame, "" */
+	size_t		 where_n;	/* samples under it */
 };
 
 /* "cpu", "lock", ... as JSON names them. */

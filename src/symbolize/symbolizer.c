@@ -7,8 +7,10 @@
  * index -> string) so a function is demangled once.
  */
 #include <elf.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/arena.h"
 #include "base/vec.h"
@@ -77,8 +79,16 @@ int
 d9s_symbolizer_add_debug_dir(struct d9s_symbolizer *sym, const char *dir,
     struct d9_err *e)
 {
+	struct stat st;
 	char *copy;
 
+	/* files are looked up under it: it must be a directory */
+	if (stat(dir, &st) == -1)
+		return d9_err_set(e, D9_ERR_USAGE, 0, "%s: %s", dir,
+		    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return d9_err_set(e, D9_ERR_USAGE, 0, "%s: not a directory",
+		    dir);
 	if (d9_grow(&sym->dirs, &sym->dircap, sym->ndirs + 1,
 	    sizeof *sym->dirs) == -1 || (copy = strdup(dir)) == NULL)
 		return d9_err_set(e, D9_ERR_NOMEM, 0, "debug directory");

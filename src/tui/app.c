@@ -76,7 +76,7 @@ d9t_msg(struct d9t_app *app, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(app->msg, sizeof app->msg, fmt, ap);
+	d9_text_vformat(app->msg, sizeof app->msg, fmt, ap);
 	va_end(ap);
 	app->dirty |= D9T_DIRTY_STATUS;
 }

@@ -120,9 +120,7 @@ slow_build(struct d9t_app *app, void *st, struct d9t_list *l)
 void
 d9t_slow_show(struct d9t_app *app, uint32_t name)
 {
-	struct slow_view *v = app->vstate[D9T_V_SLOW];
-
-	v->name = name;
+	((struct slow_view *)app->vstate[D9T_V_SLOW])->name = name;
 	d9t_push_view(app, D9T_V_SLOW);
 }
 

@@ -50,9 +50,7 @@ tasks_init(void)
 void
 d9t_tasks_show(struct d9t_app *app, uint32_t loc)
 {
-	struct tasks_view *v = app->vstate[D9T_V_TASKS];
-
-	v->want_loc = loc;
+	((struct tasks_view *)app->vstate[D9T_V_TASKS])->want_loc = loc;
 	d9t_top_view(app, D9T_V_TASKS);
 }
 

@@ -44,8 +44,8 @@ run_d9top(struct run_result *r, const char *stdin_path, const char *fmt, ...)
 	st = system(cmd);
 	free(cmd);
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	r->out = mj_read_file(outp);
-	r->err = mj_read_file(errp);
+	r->out = mj_read_file_n(outp, &r->nout);
+	r->err = mj_read_file_n(errp, &r->nerr);
 	unlink(outp);
 	unlink(errp);
 	return r->status;

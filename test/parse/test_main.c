@@ -56,6 +56,7 @@ main(void)
 	srunner_add_suite(sr, suite_follow());
 	srunner_add_suite(sr, suite_copies());
 	srunner_add_suite(sr, suite_trace());
+	srunner_add_suite(sr, suite_limits());
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "tui/canvas.h"
 
 #define DEMO	"demo-2026-06.bin.gz"
 #define LOC3	"examples/metrics-service/src/main.rs:289:14"
@@ -264,6 +265,23 @@ START_TEST(lost_data_in_header)
 }
 END_TEST
 
+/* Whatever a view draws, a character that reorders or hides text never
+ * reaches the screen: bidirectional controls sit among the arrows and
+ * punctuation the canvas allows. */
+START_TEST(canvas_hides_bidi)
+{
+	static const char want[] = "a?b?c?d?e";
+	struct d9t_canvas cv = { 0, 0, NULL };
+
+	ck_assert_int_eq(d9t_canvas_init(&cv, 9, 1), 0);
+	d9t_canvas_putn(&cv, 0, 0, -1, 0, "a\xe2\x80\xae" "b\xe2\x81\xa6"
+	    "c\xe2\x80\x8b" "d\xcc\x81" "e");
+	for (int x = 0; x < 9; x++)
+		ck_assert_uint_eq(cv.cells[x].ch, (unsigned char)want[x]);
+	d9t_canvas_free(&cv);
+}
+END_TEST
+
 Suite *
 suite_views(void)
 {
@@ -285,6 +303,7 @@ suite_views(void)
 	tcase_add_test(tc, block_in_place_gaps);
 	tcase_add_test(tc, oldest_layout);
 	tcase_add_test(tc, lost_data_in_header);
+	tcase_add_test(tc, canvas_hides_bidi);
 	suite_add_tcase(s, tc);
 	return s;
 }

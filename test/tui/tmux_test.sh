@@ -1,14 +1,16 @@
 #!/bin/sh
-# tmux_test.sh PROGRAM [D9DEMO [MKPLANTED]]: screen tests of the browser.
-# Drives
-# PROGRAM (the d9top binary), on the shared traces and on a recording
-# D9DEMO (examples/d9demo, libd9rec) makes, inside
+# tmux_test.sh PROGRAM [D9DEMO [MKPLANTED [MKHOSTILE]]]: screen tests of
+# the browser. Drives PROGRAM (the d9top binary), on the shared traces, on
+# a recording D9DEMO (examples/d9demo, libd9rec) makes, on the planted
+# trace MKPLANTED writes and on the hostile inputs MKHOSTILE
+# (test/e2e/mkhostile.c) makes, inside
 # tmux at 160x48 and 80x24 with send-keys and reads the screen with
 # capture-pane. Needs D9_TRACES; skipped (77) without tmux.
 set -u
 prog=$1
 d9demo=${2:-}
 mkplanted=${3:-}
+mkhostile=${4:-}
 traces=${D9_TRACES:?}
 demo=$traces/demo-2026-06.bin.gz
 command -v tmux >/dev/null 2>&1 || { echo "no tmux: skipped"; exit 77; }
@@ -213,26 +215,53 @@ if [ -n "$d9demo" ]; then
 	rm -rf "$rec"
 fi
 
+# signal_test SIG STATUS TRACE READY: the browser on TRACE, up once READY
+# shows, ended by SIG (a name for kill(1), or C-\\ typed as a key): exit
+# status STATUS (128 + signal), terminal modes as before, normal screen,
+# cursor on, mouse reporting off
+signal_test() {
+	T kill-session -t s 2>/dev/null
+	rm -f "$pidf"
+	T new-session -d -s s -x 100 -y 30 "ulimit -c 0; s0=\$(stty -g); \
+	    env LANG=C.UTF-8 TERM=tmux-256color sh -c 'echo \$\$ > $pidf; \
+	    exec $prog $3'; echo EXITED \$?; [ \"\$(stty -g)\" = \"\$s0\" ] && \
+	    echo TTY-MODES-SAME; sleep 30"
+	expect "$1: browser up" "$4"
+	case $1 in
+	C-*) T send-keys -t s "$1" ;;
+	*) kill -s "$1" "$(cat "$pidf")" ;;
+	esac
+	expect "$1: exit status" "EXITED $2"
+	expect "$1: terminal modes restored" "TTY-MODES-SAME"
+	checks=$((checks + 1))
+	if [ "$(T display -p -t s \
+	    '#{alternate_on}#{cursor_flag}#{mouse_any_flag}')" = 010 ]; then
+		echo "ok $checks - $1: normal screen, cursor on, mouse off"
+	else
+		fails=$((fails + 1))
+		echo "not ok $checks - $1: normal screen, cursor on, mouse off"
+	fi
+}
+
 echo "# a fatal signal: the terminal is restored"
 pidf=$(mktemp /tmp/d9t-pid-XXXXXX)
-T kill-session -t s 2>/dev/null
-T new-session -d -s s -x 100 -y 30 "s0=\$(stty -g); env LANG=C.UTF-8 \
-    TERM=tmux-256color sh -c 'echo \$\$ > $pidf; exec $prog $demo'; \
-    echo EXITED \$?; [ \"\$(stty -g)\" = \"\$s0\" ] && echo TTY-MODES-SAME; \
-    sleep 30"
-expect "crash: browser up" "(4.15s)"
-kill -SEGV "$(cat "$pidf")"
-expect "crash: exit status of SIGSEGV" "EXITED 139"
+signal_test SEGV 139 "$demo" "(4.15s)"
 expect "crash: message" "the terminal was restored"
-expect "crash: terminal modes restored" "TTY-MODES-SAME"
-checks=$((checks + 1))
-if [ "$(T display -p -t s '#{alternate_on}#{cursor_flag}#{mouse_any_flag}')" = 010 ]
-then
-	echo "ok $checks - crash: normal screen, cursor on, mouse off"
-else
-	fails=$((fails + 1))
-	echo "not ok $checks - crash: normal screen, cursor on, mouse off"
-fi
+
+echo "# every signal that ends d9top restores the terminal, status 128 + N"
+small=$traces/block-in-place-2026-05.bin
+signum() {	# the number of signal NAME (kill -l N prints N's name)
+	n=1
+	while [ $n -lt 64 ] && [ "$(kill -l $n)" != "$1" ]; do
+		n=$((n + 1))
+	done
+	echo $n
+}
+for s in HUP INT QUIT PIPE ALRM TERM USR1 USR2 VTALRM PROF XCPU XFSZ; do
+	signal_test $s $((128 + $(signum $s))) "$small" "(646.49ms)"
+done
+# Ctrl-\ sends SIGQUIT: the loop takes it like the others
+signal_test 'C-\' $((128 + $(signum QUIT))) "$small" "(646.49ms)"
 rm -f "$pidf"
 
 if [ -n "$mkplanted" ]; then
@@ -265,7 +294,8 @@ if [ -n "$mkplanted" ]; then
 	pl=$(mktemp /tmp/d9deep-XXXXXX)
 	"$mkplanted" --deep "$pl"
 	start 160 48 "$prog" "$pl"
-	expect "deep loaded" "1 timeline"
+	# the window's length shows once loading is over (keys wait till then)
+	expect "deep loaded" "(28.00ms)"
 	keys 3
 	expect "cpu tree" "20, weight 20"
 	keys r
@@ -274,6 +304,46 @@ if [ -n "$mkplanted" ]; then
 	keys j j Enter
 	expect "frame's source line" "deep::leaf at src/lib.rs:42"
 	rm -f "$pl"
+fi
+
+if [ -n "$mkhostile" ]; then
+	echo "# hostile names and trace strings reach the screen escaped"
+	hd=$(mktemp -d /tmp/d9t-hostile-XXXXXX)
+	"$mkhostile" dir "$hd"
+	# OSC 52 from a pane would make a paste buffer
+	T set -g set-clipboard on
+	# the shell sees the hostile names only through a glob
+	start 160 40 sh -c "'exec $prog $hd/d*'"
+	expect "hostile: header escaped" 'd\x1b]0;PWNED\x07\u202edir  window'
+	keys 2
+	expect "hostile: spawn location escaped" \
+	    'src/<\x1b]0;PWNED\x07\x1b]52;c;UFdORUQ=\x07\x1b[2Jrlo:\u202e|'
+	raw=$(T capture-pane -e -p -t s | LC_ALL=C grep -c \
+	    -e "$(printf '\033]')" -e "$(printf '\342\200\256')" \
+	    -e "$(printf '\342\201\246')" -e "$(printf '\342\200\213')" \
+	    -e "$(printf '\357\273\277')" -e "$(printf '\314\201')")
+	checks=$((checks + 1))
+	if [ "$raw" = 0 ]; then
+		echo "ok $checks - hostile: no raw control on the screen"
+	else
+		fails=$((fails + 1))
+		echo "not ok $checks - hostile: $raw lines with raw controls"
+	fi
+	keys q q
+	expect "hostile: stderr after the browser" \
+	    'schema Bad\x1b]0;PWNED\x07\u202e\0TAIL-AFTER-NUL: field'
+	expect "hostile: file name on stderr" \
+	    '\u2066inv\x9b.bin: not a dial9 trace, skipped'
+	expect "hostile: exit" "EXITED 0"
+	checks=$((checks + 1))
+	if T display -p -t s '#{pane_title}' | grep -q PWNED ||
+	    [ -n "$(T list-buffers)" ]; then
+		fails=$((fails + 1))
+		echo "not ok $checks - hostile: title or clipboard was set"
+	else
+		echo "ok $checks - hostile: title and clipboard untouched"
+	fi
+	rm -rf "$hd"
 fi
 
 echo "# nothing readable"

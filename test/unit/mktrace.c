@@ -72,8 +72,8 @@ mt_begin(struct mt *m)
 #undef S
 }
 
-static void
-ev(struct mt *m, uint16_t id, uint64_t ts)
+void
+mt_event(struct mt *m, uint16_t id, uint64_t ts)
 {
 	if (ts < m->base || ts - m->base > D9_TS_DELTA_MAX) {
 		tg_ts_reset(&m->tg, ts);
@@ -87,24 +87,31 @@ void
 mt_poll_start(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
     const char *loc)
 {
-	ev(m, S_START, ts);
+	mt_poll_start_n(m, ts, w, task, loc, strlen(loc));
+}
+
+void
+mt_poll_start_n(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
+    const char *loc, size_t len)
+{
+	mt_event(m, S_START, ts);
 	tg_leb(&m->tg, w);
 	tg_u8(&m->tg, 0);
 	tg_leb(&m->tg, task);
-	tg_str32(&m->tg, loc);
+	tg_str32n(&m->tg, loc, len);
 }
 
 void
 mt_poll_end(struct mt *m, uint64_t ts, unsigned w)
 {
-	ev(m, S_END, ts);
+	mt_event(m, S_END, ts);
 	tg_leb(&m->tg, w);
 }
 
 void
 mt_park(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid)
 {
-	ev(m, S_PARK, ts);
+	mt_event(m, S_PARK, ts);
 	tg_leb(&m->tg, w);
 	tg_u8(&m->tg, 0);
 	tg_leb(&m->tg, cpu);
@@ -115,7 +122,7 @@ void
 mt_unpark(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid,
     uint64_t sched_wait)
 {
-	ev(m, S_UNPARK, ts);
+	mt_event(m, S_UNPARK, ts);
 	tg_leb(&m->tg, w);
 	tg_u8(&m->tg, 0);
 	tg_leb(&m->tg, cpu);
@@ -127,7 +134,7 @@ mt_unpark(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid,
 void
 mt_wake(struct mt *m, uint64_t ts, uint64_t waker, uint64_t woken, unsigned w)
 {
-	ev(m, S_WAKE, ts);
+	mt_event(m, S_WAKE, ts);
 	tg_leb(&m->tg, waker);
 	tg_leb(&m->tg, woken);
 	tg_u8(&m->tg, (uint8_t)w);
@@ -136,7 +143,7 @@ mt_wake(struct mt *m, uint64_t ts, uint64_t waker, uint64_t woken, unsigned w)
 void
 mt_spawn(struct mt *m, uint64_t ts, uint64_t task, const char *loc)
 {
-	ev(m, S_SPAWN, ts);
+	mt_event(m, S_SPAWN, ts);
 	tg_leb(&m->tg, task);
 	tg_str32(&m->tg, loc);
 }
@@ -144,7 +151,7 @@ mt_spawn(struct mt *m, uint64_t ts, uint64_t task, const char *loc)
 void
 mt_term(struct mt *m, uint64_t ts, uint64_t task)
 {
-	ev(m, S_TERM, ts);
+	mt_event(m, S_TERM, ts);
 	tg_leb(&m->tg, task);
 }
 
@@ -152,7 +159,7 @@ void
 mt_cpu(struct mt *m, uint64_t ts, uint32_t tid, unsigned source, size_t n,
     const uint64_t *frames)
 {
-	ev(m, S_CPU, ts);
+	mt_event(m, S_CPU, ts);
 	tg_leb(&m->tg, 255);
 	tg_u32(&m->tg, tid);
 	tg_u8(&m->tg, (uint8_t)source);
@@ -163,7 +170,7 @@ void
 mt_span(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t id,
     const char *name)
 {
-	ev(m, kind == 0 ? S_ENTER : kind == 1 ? S_EXIT : S_CLOSE, ts);
+	mt_event(m, kind == 0 ? S_ENTER : kind == 1 ? S_EXIT : S_CLOSE, ts);
 	if (kind == 2) {
 		tg_leb(&m->tg, id);
 		return;
@@ -181,7 +188,7 @@ void
 mt_alloc(struct mt *m, uint64_t ts, uint64_t size, uint64_t addr, size_t n,
     const uint64_t *frames)
 {
-	ev(m, S_ALLOC, ts);
+	mt_event(m, S_ALLOC, ts);
 	tg_u32(&m->tg, 1);
 	tg_leb(&m->tg, size);
 	tg_leb(&m->tg, addr);
@@ -192,7 +199,7 @@ void
 mt_free(struct mt *m, uint64_t ts, uint64_t addr, uint64_t size,
     uint64_t alloc_ts)
 {
-	ev(m, S_FREE, ts);
+	mt_event(m, S_FREE, ts);
 	tg_u32(&m->tg, 1);
 	tg_leb(&m->tg, addr);
 	tg_leb(&m->tg, size);
@@ -203,7 +210,7 @@ void
 mt_dump(struct mt *m, uint64_t ts, uint64_t task, size_t n,
     const uint64_t *frames)
 {
-	ev(m, S_DUMP, ts);
+	mt_event(m, S_DUMP, ts);
 	tg_leb(&m->tg, task);
 	tg_v_stack(&m->tg, n, frames);
 }
@@ -213,14 +220,14 @@ mt_meta(struct mt *m, const char *key, const char *value)
 {
 	const char *kv[] = { key, value };
 
-	ev(m, S_META, m->base);
+	mt_event(m, S_META, m->base);
 	tg_v_map(&m->tg, 1, kv);
 }
 
 void
 mt_overflow(struct mt *m, uint64_t ts, uint64_t allocs, uint64_t frees)
 {
-	ev(m, S_OVERFLOW, ts);
+	mt_event(m, S_OVERFLOW, ts);
 	tg_leb(&m->tg, allocs);
 	tg_leb(&m->tg, frees);
 }
@@ -228,7 +235,7 @@ mt_overflow(struct mt *m, uint64_t ts, uint64_t allocs, uint64_t frees)
 void
 mt_symbol(struct mt *m, uint64_t addr, const char *name, unsigned depth)
 {
-	ev(m, S_SYM, m->base);
+	mt_event(m, S_SYM, m->base);
 	tg_leb(&m->tg, addr);
 	tg_leb(&m->tg, 0);
 	tg_str32(&m->tg, name);

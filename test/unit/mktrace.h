@@ -18,8 +18,15 @@ struct mt {
 };
 
 void	mt_begin(struct mt *m);
+/* An event header of schema id at ts (a reset first when needed); the
+ * caller appends the values. Ids from 32 up are free for the caller's
+ * own schemas. */
+void	mt_event(struct mt *m, uint16_t id, uint64_t ts);
 void	mt_poll_start(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
 	    const char *loc);
+/* The same with a location that may hold NULs. */
+void	mt_poll_start_n(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
+	    const char *loc, size_t len);
 void	mt_poll_end(struct mt *m, uint64_t ts, unsigned w);
 void	mt_park(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu,
 	    uint32_t tid);

@@ -84,6 +84,50 @@ START_TEST(test_text_escapes_controls)
 }
 END_TEST
 
+START_TEST(test_text_hidden_and_nul)
+{
+	char out[128], nul[16];
+	size_t n;
+
+	/* bidirectional controls, zero-width and combining marks */
+	d9_text_safe(out, sizeof out, "a\xe2\x80\xae" "b\xe2\x81\xa6"
+	    "c\xe2\x80\x8b" "d\xef\xbb\xbf" "e\xcc\x81", 19);
+	ck_assert_str_eq(out, "a\\u202eb\\u2066c\\u200bd\\ufeffe\\u0301");
+	d9_text_safe(out, sizeof out, "\xf3\xa0\x80\x81", 4);	/* tag */
+	ck_assert_str_eq(out, "\\U000e0001");
+	ck_assert_uint_eq(d9_text_utf8_len((const unsigned char *)
+	    "\xe2\x80\xae", 3), 0);
+	/* a NUL, raw or kept by the model, does not end the text */
+	d9_text_safe(out, sizeof out, "a\0b", 3);
+	ck_assert_str_eq(out, "a\\0b");
+	n = d9_text_hide_nul(nul, "a\0b", 3);
+	ck_assert_uint_eq(n, 4);
+	nul[n] = '\0';
+	ck_assert_uint_eq(strlen(nul), 4);
+	d9_text_safe(out, sizeof out, nul, n);
+	ck_assert_str_eq(out, "a\\0b");
+	/* escaped text stays as it is */
+	d9_text_safe(nul, sizeof nul, out, strlen(out));
+	ck_assert_str_eq(nul, out);
+}
+END_TEST
+
+START_TEST(test_text_json_hostile)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	/* not UTF-8: text, never the C1 control U+009B */
+	d9_text_put_json(f, "\x9b" "\xc2\x9b" "\xe2\x80\xae" "\xc0\x80"
+	    "\xf3\xa0\x80\x81", 12);
+	fclose(f);
+	ck_assert_str_eq(buf, "\"\\\\x9b\\u009b\\u202e\\u0000"
+	    "\\udb40\\udc01\"");
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_text_json)
 {
 	char *buf = NULL;
@@ -134,6 +178,8 @@ base_suite(void)
 	tcase_add_test(tc, test_intern_ids_stable);
 	tcase_add_test(tc, test_text_escapes_controls);
 	tcase_add_test(tc, test_text_json);
+	tcase_add_test(tc, test_text_hidden_and_nul);
+	tcase_add_test(tc, test_text_json_hostile);
 	tcase_add_test(tc, test_grow_overflow);
 	tcase_add_test(tc, test_err_record);
 	suite_add_tcase(s, tc);
