@@ -228,16 +228,10 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 			}
 			o->have_chain = 1;
 			break;
-		case O_DIFF:
-			o->mode = D9A_DIFF;
-			o->diff_old = v;
-			break;
-		case O_CHECK:
-			o->mode = D9A_CHECK;
-			o->checks[o->nchecks++] = v;
-			break;
+		case O_DIFF: o->diff_old = v; break;
+		case O_CHECK: o->checks[o->nchecks++] = v; break;
 		case O_BASELINE: o->baseline = v; break;
-		case O_CHROME: o->mode = D9A_CHROME; break;
+		case O_CHROME: o->chrome = 1; break;
 		case O_FOLDED:
 			if (strcmp(v, "cpu") != 0 && strcmp(v, "offcpu") != 0 &&
 			    strcmp(v, "alloc") != 0) {
@@ -254,6 +248,18 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		snprintf(err, errlen, "--load-base needs --binary");
 		return -1;
 	}
+	if ((o->diff_old != NULL) + (o->nchecks > 0) + o->chrome > 1) {
+		snprintf(err, errlen, "--diff, --check and --chrome are modes of "
+		    "their own: give one");
+		return -1;
+	}
+	if (o->diff_old != NULL) {
+		o->json = o->mode == D9A_JSON;	/* the diff as JSON */
+		o->mode = D9A_DIFF;
+	} else if (o->nchecks > 0)
+		o->mode = D9A_CHECK;
+	else if (o->chrome)
+		o->mode = D9A_CHROME;
 	if (o->mode == D9A_DIFF && o->npaths != 1) {
 		snprintf(err, errlen, "--diff wants OLD NEW: two traces, "
 		    "directories or --json outputs");

@@ -31,6 +31,8 @@ struct d9a_opts {
 	int		 follow;
 	int		 quiet;
 	const char	*diff_old;	/* --diff OLD; NEW is paths[0] */
+	int		 json;		/* --diff with --json */
+	int		 chrome;
 	const char	**checks;	/* --check RULES, each given */
 	size_t		 nchecks;
 	const char	*baseline;	/* --baseline FILE */

@@ -29,7 +29,7 @@ signed_dur(char *buf, size_t len, int64_t d)
 static const char *
 dur_or_none(char *buf, size_t len, const struct d9m_pct *p, int which)
 {
-	if (p == NULL)
+	if (p == NULL || p->count == 0)
 		return "-";
 	return d9o_dur(buf, len, which == 0 ? p->p50 : which == 1 ? p->p99 :
 	    p->max);
