@@ -115,11 +115,12 @@ site_rows(FILE *f, const struct d9m_dweight *r, size_t n)
 	fprintf(f, "%10s %10s %10s  %s\n", "change", "old", "new",
 	    "site (leaf)");
 	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
-		char a[32], b[32], c[32], nm[128];
+		char a[32], b[32], c[32], sc[40], nm[128];
 
 		bytes(c, sizeof c, r[i].new - r[i].old);
-		fprintf(f, "%s%9s %10s %10s  %s\n", r[i].new > r[i].old ? "+" :
-		    " ", c, bytes(a, sizeof a, r[i].old),
+		snprintf(sc, sizeof sc, "%s%s", r[i].new > r[i].old ? "+" : "",
+		    c);
+		fprintf(f, "%10s %10s %10s  %s\n", sc, bytes(a, sizeof a, r[i].old),
 		    bytes(b, sizeof b, r[i].new),
 		    d9o_fit(nm, sizeof nm, r[i].name, 44));
 	}
