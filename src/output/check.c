@@ -102,9 +102,11 @@ key_ok(const char *k)
 			if (*k == '\0' || *k == '.')
 				return 0;
 		} else {
-			if (!need_name && k[-1] == ']')
+			size_t n = strcspn(k, ".[");
+
+			if ((!need_name && k[-1] == ']') || memchr(k, ']', n))
 				return 0;
-			k += strcspn(k, ".[");
+			k += n;
 			need_name = 0;
 		}
 	}
