@@ -319,47 +319,59 @@ key_at(const void *v, size_t i, size_t stride, size_t off)
 	return *k;
 }
 
-/* Pairs of the same key in two arrays of one element type: (*m)[i] is
- * the index in o of n's key i, SIZE_MAX when absent; (*used)[j] is set
- * for each j of o met. Both malloc'd. */
-static int
-match(const void *o, size_t no, const void *n, size_t nn, size_t stride,
-    size_t off, size_t **m, uint8_t **used)
+/* One key of either side: its index in each, SIZE_MAX where absent. */
+struct pair {
+	size_t	o, n;
+};
+
+/* The keys of two arrays of one element type (the key at offset off),
+ * new's in order, then old's not in new; *np of them, malloc'd. */
+static struct pair *
+pairs(const void *o, size_t no, const void *n, size_t nn, size_t stride,
+    size_t off, size_t *np)
 {
 	struct d9_arena ar;
 	struct d9_intern t;
-	size_t *at = malloc((no + 1) * sizeof *at);
-	int rc = -1;
+	size_t *at = malloc((no + 1) * sizeof *at), k = 0;
+	uint8_t *used = calloc(no + 1, 1);
+	struct pair *p = malloc((no + nn + 1) * sizeof *p);
 
 	d9_arena_init(&ar, 0);
 	d9_intern_init(&t, &ar);
-	*m = malloc((nn + 1) * sizeof **m);
-	*used = calloc(no + 1, 1);
-	if (at == NULL || *m == NULL || *used == NULL)
-		goto out;
+	if (at == NULL || used == NULL || p == NULL)
+		goto fail;
 	for (size_t j = 0; j < no; j++) {
-		const char *k = key_at(o, j, stride, off);
-		uint32_t id = d9_intern(&t, k, strlen(k));
+		const char *key = key_at(o, j, stride, off);
+		uint32_t id = d9_intern(&t, key, strlen(key));
 
 		if (id == D9_NONE)
-			goto out;
+			goto fail;
 		if (id == t.n - 1)
 			at[id] = j;	/* the first of a repeated name */
 	}
 	for (size_t i = 0; i < nn; i++) {
-		const char *k = key_at(n, i, stride, off);
-		uint32_t id = d9_intern_find(&t, k, strlen(k));
+		const char *key = key_at(n, i, stride, off);
+		uint32_t id = d9_intern_find(&t, key, strlen(key));
 
-		(*m)[i] = id == D9_NONE ? SIZE_MAX : at[id];
-		if ((*m)[i] != SIZE_MAX)
-			(*used)[(*m)[i]] = 1;
+		p[k].n = i;
+		p[k++].o = id == D9_NONE ? SIZE_MAX : at[id];
+		if (id != D9_NONE)
+			used[at[id]] = 1;
 	}
-	rc = 0;
+	for (size_t j = 0; j < no; j++)
+		if (!used[j])
+			p[k++] = (struct pair){ j, SIZE_MAX };
+	*np = k;
+	goto out;
+fail:
+	free(p);
+	p = NULL;
 out:
 	free(at);
+	free(used);
 	d9_intern_free(&t);
 	d9_arena_free(&ar);
-	return rc;
+	return p;
 }
 
 static double
@@ -376,47 +388,28 @@ static int
 diff_pct(const struct d9m_npct *o, size_t no, const struct d9m_npct *n,
     size_t nn, struct d9m_dpct **out, size_t *nout)
 {
-	size_t *m = NULL, k = 0;
-	uint8_t *used = NULL;
 	double to = total(o, no), tn = total(n, nn);
-	struct d9m_dpct *r = calloc(no + nn + 1, sizeof *r);
-	int rc = -1;
+	struct pair *p = pairs(o, no, n, nn, sizeof *o,
+	    offsetof(struct d9m_npct, name), nout);
+	struct d9m_dpct *r = p ? calloc(*nout + 1, sizeof *r) : NULL;
 
-	if (match(o, no, n, nn, sizeof *o, offsetof(struct d9m_npct, name),
-	    &m, &used) < 0 || r == NULL)
-		goto out;
-	for (size_t i = 0; i < nn; i++) {
-		r[k].name = n[i].name;
-		r[k].new = &n[i].v;
-		r[k].inew = i;
-		r[k].iold = m[i];
-		r[k].new_share = tn > 0 ? (double)n[i].v.count / tn : 0;
-		if (m[i] != SIZE_MAX) {
-			r[k].old = &o[m[i]].v;
-			r[k].old_share = to > 0 ? (double)o[m[i]].v.count / to :
-			    0;
-		}
-		k++;
+	for (size_t k = 0; r != NULL && k < *nout; k++) {
+		const struct d9m_npct *x = p[k].o != SIZE_MAX ? &o[p[k].o] :
+		    NULL, *y = p[k].n != SIZE_MAX ? &n[p[k].n] : NULL;
+
+		r[k].name = y ? y->name : x->name;
+		r[k].old = x ? &x->v : NULL;
+		r[k].new = y ? &y->v : NULL;
+		r[k].iold = p[k].o;
+		r[k].inew = p[k].n;
+		r[k].old_share = x && to > 0 ? (double)x->v.count / to : 0;
+		r[k].new_share = y && tn > 0 ? (double)y->v.count / tn : 0;
 	}
-	for (size_t j = 0; j < no; j++) {
-		if (used[j])
-			continue;
-		r[k].name = o[j].name;
-		r[k].old = &o[j].v;
-		r[k].iold = j;
-		r[k].inew = SIZE_MAX;
-		r[k++].old_share = to > 0 ? (double)o[j].v.count / to : 0;
-	}
-	qsort(r, k, sizeof *r, cmp_dpct);
+	free(p);
+	if (r != NULL)
+		qsort(r, *nout, sizeof *r, cmp_dpct);
 	*out = r;
-	*nout = k;
-	r = NULL;
-	rc = 0;
-out:
-	free(m);
-	free(used);
-	free(r);
-	return rc;
+	return r != NULL ? 0 : -1;
 }
 
 /* Weights compared as shares of their totals (0: as they are). */
@@ -425,32 +418,25 @@ diff_weight(const struct d9m_nweight *o, size_t no, double to,
     const struct d9m_nweight *n, size_t nn, double tn,
     struct d9m_dweight **out, size_t *nout)
 {
-	size_t *m = NULL, k = 0;
-	uint8_t *used = NULL;
-	struct d9m_dweight *r = calloc(no + nn + 1, sizeof *r);
 	double so = to > 0 ? 1 / to : 1, sn = tn > 0 ? 1 / tn : 1;
-	int rc = -1;
+	struct pair *p = pairs(o, no, n, nn, sizeof *o,
+	    offsetof(struct d9m_nweight, key), nout);
+	struct d9m_dweight *r = p ? calloc(*nout + 1, sizeof *r) : NULL;
 
-	if (match(o, no, n, nn, sizeof *o, offsetof(struct d9m_nweight, key),
-	    &m, &used) < 0 || r == NULL)
-		goto out;
-	for (size_t i = 0; i < nn; i++)
-		r[k++] = (struct d9m_dweight){ n[i].name, n[i].key,
-		    m[i] == SIZE_MAX ? 0 : o[m[i]].w * so, n[i].w * sn };
-	for (size_t j = 0; j < no; j++)
-		if (!used[j])
-			r[k++] = (struct d9m_dweight){ o[j].name, o[j].key,
-			    o[j].w * so, 0 };
-	qsort(r, k, sizeof *r, cmp_dweight);
+	for (size_t k = 0; r != NULL && k < *nout; k++) {
+		const struct d9m_nweight *x = p[k].o != SIZE_MAX ? &o[p[k].o] :
+		    NULL, *y = p[k].n != SIZE_MAX ? &n[p[k].n] : NULL;
+
+		r[k].name = y ? y->name : x->name;
+		r[k].key = y ? y->key : x->key;
+		r[k].old = x ? x->w * so : 0;
+		r[k].new = y ? y->w * sn : 0;
+	}
+	free(p);
+	if (r != NULL)
+		qsort(r, *nout, sizeof *r, cmp_dweight);
 	*out = r;
-	*nout = k;
-	r = NULL;
-	rc = 0;
-out:
-	free(m);
-	free(used);
-	free(r);
-	return rc;
+	return r != NULL ? 0 : -1;
 }
 
 int
