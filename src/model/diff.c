@@ -111,12 +111,12 @@ d9m_side_weight(struct d9m_side *s, int which, const char *name,
 
 int
 d9m_side_locs(struct d9m_side *s, const struct d9m_model *m,
-    const struct d9m_analysis *a)
+    const struct d9m_analysis *a, int all)
 {
 	for (size_t i = 0; i < a->nlocs; i++) {
 		const struct d9m_loc_fig *f = &a->locs[i];
 
-		if (f->poll.count > 0 && d9m_side_loc(s, f->loc == D9_NONE ?
+		if ((all || f->poll.count > 0) && d9m_side_loc(s, f->loc == D9_NONE ?
 		    "(unknown)" : d9m_str(m, f->loc), &f->poll) < 0)
 			return -1;
 	}
@@ -221,7 +221,7 @@ int
 d9m_side_of(struct d9m_side *s, const struct d9m_model *m,
     const struct d9m_resolver *r, const struct d9m_analysis *a)
 {
-	if (d9m_side_locs(s, m, a) < 0 || d9m_side_leaves(s, m, r, a) < 0 ||
+	if (d9m_side_locs(s, m, a, 0) < 0 || d9m_side_leaves(s, m, r, a) < 0 ||
 	    sites(s, m, r, &a->mem) < 0)
 		return -1;
 	for (size_t i = 0; i < a->nspans; i++)

@@ -28,6 +28,7 @@
 #include "base/arena.h"
 #include "base/intern.h"
 #include "model/analysis.h"
+#include "model/flame.h"
 #include "model/spanset.h"
 
 /* A named distribution (a spawn location's polls, a span name). */
@@ -83,9 +84,11 @@ int	d9m_side_of(struct d9m_side *s, const struct d9m_model *m,
 /* Only the leaf frames of the on-CPU and in-poll off-CPU samples. */
 int	d9m_side_leaves(struct d9m_side *s, const struct d9m_model *m,
 	    const struct d9m_resolver *r, const struct d9m_analysis *a);
-/* Only the spawn locations (the tasks section), or only the spans. */
+/* Only the spawn locations (the tasks section; with all, also those
+ * without polls, so side and analysis have one index), or only the
+ * spans (the spanset's order). */
 int	d9m_side_locs(struct d9m_side *s, const struct d9m_model *m,
-	    const struct d9m_analysis *a);
+	    const struct d9m_analysis *a, int all);
 int	d9m_side_spans(struct d9m_side *s, const struct d9m_model *m,
 	    const struct d9m_spanset *ss);
 
@@ -123,5 +126,26 @@ int	d9m_diff(const struct d9m_side *old, const struct d9m_side *new,
 void	d9m_diff_free(struct d9m_diff *d);
 /* The change of a row's p99 (new - old; a side without it counts 0). */
 int64_t	d9m_dpct_change(const struct d9m_dpct *r);
+
+/*
+ * A flame tree compared with the same tree of a baseline window
+ * (flamediff.c): for each node of cur the weight of the node at the same
+ * path of frame names in base (0 where base has none), and each node's
+ * children ordered by the change of their share of the whole tree (cur's
+ * minus base's), largest increase first, ties by weight. Nodes only in
+ * base are not in cur's tree and have no row.
+ */
+struct d9m_fdiff {
+	double		*base_w;	/* per node of cur */
+	double		 base_total;	/* base's root weight */
+	uint32_t	*kids;		/* as cur->kids, each run by change */
+};
+
+int	d9m_flame_diff(const struct d9m_flame *cur, const struct d9m_flame *base,
+	    struct d9m_fdiff *d);
+void	d9m_fdiff_free(struct d9m_fdiff *d);
+/* The change of node i's share of its tree, from base to cur. */
+double	d9m_fdiff_change(const struct d9m_flame *cur,
+	    const struct d9m_fdiff *d, uint32_t i);
 
 #endif

@@ -107,8 +107,8 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
 		strcat(extra, v->inpoll ? ", only inside polls (i: all)" :
 		    ", in and out of polls (i: in polls only)");
 	if (v->f == F_ALLOC)
-		strcat(extra, v->count ? ", estimated count (b: bytes)" :
-		    ", estimated bytes (b: count)");
+		strcat(extra, v->count ? ", estimated count (B: bytes)" :
+		    ", estimated bytes (B: count)");
 	if (v->f == F_ALLOC && v->live)
 		strcat(extra, ", never freed (v: all)");
 	if (app->f_task != D9_NONE)
