@@ -21,6 +21,21 @@ d9t_baseline_text(const struct d9t_app *app, char *out, size_t cap)
 }
 
 void
+d9t_baseline_line(struct d9t_app *app, struct d9t_list *l, int cmp,
+    const char *what, const char *rows)
+{
+	char base[96];
+
+	if (!app->have_base)
+		return;
+	d9t_baseline_text(app, base, sizeof base);
+	d9t_list_add(l, D9T_C_CYAN, "%s the baseline window %s: %s%s%s%s",
+	    cmp ? "compared with" : "computing", base, what, !cmp ? "" :
+	    app->by_change ? ", " : " (d: ", !cmp ? "" : rows, !cmp ? "" :
+	    app->by_change ? "by change (d: back)" : "by change)");
+}
+
+void
 d9t_baseline_toggle(struct d9t_app *app)
 {
 	char t[96];
@@ -155,7 +170,9 @@ d9t_cmp_cols(const struct d9t_app *app, const struct d9m_dpct *r, char *out,
 		return;
 	}
 	ch = d9m_dpct_change(r);
-	d9t_fmt_dur(d, sizeof d, (uint64_t)(ch < 0 ? -ch : ch), app->utf8);
-	snprintf(out, cap, "%s%*s %+6.1f%%", ch > 0 ? "+" : ch < 0 ? "-" : " ",
-	    8, d, 100 * (r->new_share - r->old_share));
+	d9t_fmt_dur(d + 1, sizeof d - 1, (uint64_t)(ch < 0 ? -ch : ch),
+	    app->utf8);
+	d[0] = ch > 0 ? '+' : ch < 0 ? '-' : ' ';
+	snprintf(out, cap, "%9s %+6.1f%%", d, 100 * (r->new_share -
+	    r->old_share));
 }

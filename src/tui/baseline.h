@@ -33,6 +33,10 @@ void	*d9t_baseline_get(struct d9t_app *app, enum d9t_job k,
 	    const struct d9t_req *q);
 /* "0.000s..0.202s", the baseline window. */
 void	d9t_baseline_text(const struct d9t_app *app, char *out, size_t cap);
+/* The line over a compared table: what is compared with which window
+ * (cmp 0: still computing), and how its rows (the word) are ordered. */
+void	d9t_baseline_line(struct d9t_app *app, struct d9t_list *l, int cmp,
+	    const char *what, const char *rows);
 /* Compare the analyses' spawn locations (base NULL: no comparison), or
  * the spansets' names. -1 when there is nothing to compare. */
 int	d9t_cmp_locs(struct d9t_cmp *c, const struct d9m_model *m,

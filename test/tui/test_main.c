@@ -17,6 +17,7 @@ main(void)
 	srunner_add_suite(sr, suite_window());
 	srunner_add_suite(sr, suite_partial());
 	srunner_add_suite(sr, suite_engine());
+	srunner_add_suite(sr, suite_baseline());
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
