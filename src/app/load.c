@@ -27,14 +27,11 @@ d9a_resolver(const struct d9a_opts *o, int speak)
 	struct d9m_resolver *r;
 	struct d9_err e;
 
-	memset(&ro, 0, sizeof ro);
-	ro.binaries = o->binaries;
-	ro.nbinaries = o->nbinaries;
-	ro.debug_dir = o->debug_dir;
-	ro.kallsyms = o->kallsyms;
-	ro.have_load_base = o->have_load_base;
-	ro.load_base = o->load_base;
-	ro.note = speak && !o->quiet ? d9a_note : NULL;
+	ro = (struct d9s_resolver_opts){ .binaries = o->binaries,
+	    .nbinaries = o->nbinaries, .debug_dir = o->debug_dir,
+	    .kallsyms = o->kallsyms, .have_load_base = o->have_load_base,
+	    .load_base = o->load_base,
+	    .note = speak && !o->quiet ? d9a_note : NULL };
 	if (d9s_resolver_new(NULL, &ro, &r, &e) != 0) {
 		d9a_note(NULL, e.msg);
 		return NULL;

@@ -79,14 +79,10 @@ browse(const struct d9a_opts *o)
 	/* silent while the browser owns the terminal; told afterwards */
 	if ((res = d9a_resolver(o, 0)) == NULL)
 		return 2;
-	d9t_config_init(&cfg);
-	cfg.worst = o->worst;
-	cfg.have_window = o->have_window;
-	cfg.win_lo_ms = o->win_lo_ms;
-	cfg.win_hi_ms = o->win_hi_ms;
-	cfg.quiet = o->quiet;
-	cfg.follow = o->follow;
-	cfg.resolver = res;
+	cfg = (struct d9t_config){ .worst = o->worst, .have_window =
+	    o->have_window, .win_lo_ms = o->win_lo_ms, .win_hi_ms =
+	    o->win_hi_ms, .quiet = o->quiet, .follow = o->follow,
+	    .resolver = res };
 	rc = d9t_run(o->paths, o->npaths, &cfg);
 	nt = d9s_resolver_notes(res, &n);
 	for (size_t i = 0; i < n && !o->quiet; i++)

@@ -78,8 +78,7 @@ struct d9m_tasks {
 	uint64_t	*spawn_ts;	/* last TaskSpawnEvent, D9M_ABSENT */
 	uint64_t	*term_ts;	/* last TaskTerminateEvent, D9M_ABSENT */
 	uint8_t		*flags;
-	uint32_t	*slots;		/* hash: id -> row + 1 */
-	size_t		 nslots;
+	struct d9_hmap	 rows;		/* id -> row */
 };
 
 struct d9m_cpu {

@@ -157,9 +157,13 @@ sort_instances(const struct d9m_model *m, struct d9m_spanset *s,
 
 		v[s->names[k].first + fill[k]++] = *sp;
 	}
-	free(s->v);
-	s->v = v;
-	v = NULL;
+	/* the sorted copy takes the place of the old, freed below */
+	{
+		struct d9m_span *old = s->v;
+
+		s->v = v;
+		v = old;
+	}
 	rc = 0;
 out:
 	free(fill);

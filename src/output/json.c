@@ -314,8 +314,6 @@ loss(struct d9o_jw *w, const struct d9m_loss *l)
 	d9o_jw_end(w, '}');
 }
 
-static const char *const sev_names[] = { "info", "warning", "critical" };
-
 static void
 flags_and_errors(struct d9o_jw *w, const struct d9o_out *o)
 {
@@ -325,7 +323,8 @@ flags_and_errors(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_arr(w);
 	for (size_t i = 0; i < a->nflags; i++) {
 		d9o_jw_obj(w);
-		d9o_jw_kstr(w, "severity", sev_names[a->flags[i].sev]);
+		d9o_jw_kstr(w, "severity", d9m_severity_name(a->flags[i].sev,
+		    0));
 		d9o_jw_kstr(w, "check", a->flags[i].check);
 		d9o_jw_kstr(w, "text", a->flags[i].text);
 		if (a->flags[i].ts)

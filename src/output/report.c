@@ -425,14 +425,13 @@ chain_hop(const struct d9o_out *o, const struct d9m_hop *h, size_t i)
 static void
 flags(const struct d9o_out *o)
 {
-	static const char *const sev[] = { "info", "WARNING", "CRITICAL" };
 	const struct d9m_analysis *a = o->a;
 
 	d9o_section(o->f, "RED FLAGS");
 	if (a->nflags == 0)
 		fprintf(o->f, "None.\n");
 	for (size_t i = 0; i < a->nflags; i++) {
-		fprintf(o->f, "%-8s %s\n", sev[a->flags[i].sev],
+		fprintf(o->f, "%-8s %s\n", d9m_severity_name(a->flags[i].sev, 1),
 		    a->flags[i].check);
 		d9o_wrap(o->f, a->flags[i].text, 9, 80);
 	}

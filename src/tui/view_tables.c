@@ -133,7 +133,6 @@ tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 static void
 report_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
-	static const char *const sev[] = { "info", "WARNING", "CRITICAL" };
 	const struct d9m_analysis *a = d9t_analysis(app, 0);
 	struct d9o_out o;
 	char *buf = NULL;
@@ -150,8 +149,8 @@ report_build(struct d9t_app *app, void *st, struct d9t_list *l)
 		char pre[64];
 		struct d9t_line *ln;
 
-		snprintf(pre, sizeof pre, "  %-8s %-22s ", sev[fl->sev],
-		    fl->check);
+		snprintf(pre, sizeof pre, "  %-8s %-22s ",
+		    d9m_severity_name(fl->sev, 1), fl->check);
 		ln = d9t_list_add_safe(l, fl->sev == D9M_CRITICAL ? D9T_C_RED |
 		    D9T_A_BOLD : fl->sev == D9M_WARNING ? D9T_C_YELLOW : 0, pre,
 		    fl->text);
