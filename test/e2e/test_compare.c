@@ -131,6 +131,12 @@ START_TEST(diff_text)
 	    DP_SPLIT_MS - 2, both, DP_SPLIT_MS - 2), 0);
 	assert_text_ranks(r.out);
 	run_free(&r);
+	/* --window applies to both: the first 5 slots of each */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--window 0..50 --diff %s %s",
+	    base, new), 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "Long polls (>1ms): 0 -> 5 (+5)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "(window 0..50 ms)"));
+	run_free(&r);
 }
 END_TEST
 
