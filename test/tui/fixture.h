@@ -50,5 +50,6 @@ Suite	*suite_views(void);
 Suite	*suite_window(void);
 Suite	*suite_partial(void);
 Suite	*suite_engine(void);
+Suite	*suite_baseline(void);
 
 #endif

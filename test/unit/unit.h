@@ -10,5 +10,6 @@ Suite	*analysis_suite(void);
 Suite	*window_suite(void);
 Suite	*engine_suite(void);
 Suite	*loss_suite(void);
+Suite	*diff_suite(void);
 
 #endif
