@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "base/wire.h"
 #include "model/analysis.h"
 #include "model/byname.h"
@@ -362,43 +363,59 @@ count_events(const struct d9m_model *m, const struct d9m_analysis_opts *o,
  * found through a hash set (stacks repeat addresses heavily). */
 struct segaddr {
 	uint64_t	addr;
-	uint32_t	seg, used;
+	uint32_t	seg;
+};
+
+struct segaddrs {
+	struct segaddr	*v;
+	size_t		 n, cap;
+	struct d9_hmap	 rows;		/* hash of a pair -> row of v */
+	struct segaddr	 want;
 };
 
 static int
-set_add(struct segaddr **tab, size_t *cap, size_t *n, uint32_t seg,
-    uint64_t addr)
+same_pair(const void *ctx, uint32_t row)
 {
-	size_t mask, i;
+	const struct segaddrs *s = ctx;
 
-	if ((*n + 1) * 2 > *cap) {
-		size_t nc = *cap ? *cap * 2 : 4096;
-		struct segaddr *t = calloc(nc, sizeof *t);
+	return s->v[row].addr == s->want.addr && s->v[row].seg == s->want.seg;
+}
 
-		if (t == NULL)
-			return -1;
-		for (size_t k = 0; k < *cap; k++)
-			if ((*tab)[k].used) {
-				i = (size_t)(((*tab)[k].addr ^ (*tab)[k].seg) *
-				    0x9e3779b97f4a7c15ull >> 20) & (nc - 1);
-				while (t[i].used)
-					i = (i + 1) & (nc - 1);
-				t[i] = (*tab)[k];
-			}
-		free(*tab);
-		*tab = t;
-		*cap = nc;
-	}
-	mask = *cap - 1;
-	i = (size_t)((addr ^ seg) * 0x9e3779b97f4a7c15ull >> 20) & mask;
-	for (; (*tab)[i].used; i = (i + 1) & mask)
-		if ((*tab)[i].addr == addr && (*tab)[i].seg == seg)
-			return 0;
-	(*tab)[i].addr = addr;
-	(*tab)[i].seg = seg;
-	(*tab)[i].used = 1;
-	(*n)++;
-	return 0;
+static uint64_t
+pair_hash(uint64_t addr, uint32_t seg)
+{
+	return addr + seg * 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t
+hash_of_pair(const void *ctx, uint32_t row)
+{
+	const struct segaddrs *s = ctx;
+
+	return pair_hash(s->v[row].addr, s->v[row].seg);
+}
+
+static uint32_t
+add_pair(void *ctx)
+{
+	struct segaddrs *s = ctx;
+
+	if (s->n >= D9_NONE || d9_grow(&s->v, &s->cap, s->n + 1,
+	    sizeof *s->v) < 0)
+		return D9_NONE;
+	s->v[s->n] = s->want;
+	return (uint32_t)s->n++;
+}
+
+static const struct d9_hmap_rows pair_rows = { hash_of_pair, add_pair };
+
+static int
+set_add(struct segaddrs *s, uint32_t seg, uint64_t addr)
+{
+	s->want.addr = addr;
+	s->want.seg = seg;
+	return d9_hmap_find_or_add(&s->rows, pair_hash(addr, seg), same_pair,
+	    &pair_rows, s) == D9_NONE ? -1 : 0;
 }
 
 static void
@@ -407,8 +424,7 @@ count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 {
 	struct d9m_frame f[8];
 	uint8_t *seen = calloc(m->stacks.n ? m->stacks.n : 1, 1);
-	struct segaddr *t = NULL;
-	size_t n = 0, cap = 0;
+	struct segaddrs t = { 0 };
 
 	if (seen == NULL)
 		return;
@@ -433,20 +449,19 @@ count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		seen[st] = 1;
 		p = d9m_stack(m, st, &nf);
 		for (size_t k = 0; k < nf; k++)
-			if (set_add(&t, &cap, &n, seg, d9p_le64(p + 8 * k)) < 0)
+			if (set_add(&t, seg, d9p_le64(p + 8 * k)) < 0)
 				goto out;
 	}
-	for (size_t i = 0; i < cap; i++) {
-		if (!t[i].used)
-			continue;
-		if (d9m_frames_of(m, o->resolver, t[i].seg, t[i].addr, 0, f,
+	for (size_t i = 0; i < t.n; i++) {
+		if (d9m_frames_of(m, o->resolver, t.v[i].seg, t.v[i].addr, 0, f,
 		    8) > 0 && f[0].name != NULL)
 			a->frames_named++;
 		else
 			a->frames_unnamed++;
 	}
 out:
-	free(t);
+	d9_hmap_free(&t.rows);
+	free(t.v);
 	free(seen);
 }
 

@@ -92,7 +92,19 @@ struct d9m_memory {
 	size_t		nsites;
 };
 
-enum d9m_severity { D9M_INFO, D9M_WARNING, D9M_CRITICAL };
+/* Severities of red flags: constant, name in --json, name as the report
+ * and the browser print it (warnings and worse in capitals). */
+#define D9M_SEVERITIES(X) \
+	X(D9M_INFO, "info", "info") \
+	X(D9M_WARNING, "warning", "WARNING") \
+	X(D9M_CRITICAL, "critical", "CRITICAL")
+
+#define D9M_SEVERITY_ENUM_(id, name, shout)	id,
+enum d9m_severity { D9M_SEVERITIES(D9M_SEVERITY_ENUM_) };
+
+/* The name of a severity: as --json writes it, or (shout) as the report
+ * and the browser print it. */
+const char	*d9m_severity_name(enum d9m_severity sev, int shout);
 
 /* Where a red flag's evidence is: what to open to see it. */
 enum d9m_evidence {

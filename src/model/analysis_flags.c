@@ -57,6 +57,18 @@ locate(struct d9m_flag *f)
 		f->ev = D9M_EV_POLL;
 }
 
+const char *
+d9m_severity_name(enum d9m_severity sev, int shout)
+{
+#define NAME_(id, name, loud)	[id] = { name, loud },
+	static const char *const names[][2] = { D9M_SEVERITIES(NAME_) };
+#undef NAME_
+
+	if ((unsigned)sev >= sizeof names / sizeof names[0])
+		return "?";
+	return names[sev][shout != 0];
+}
+
 static void
 flag(struct d9m_analysis *a, enum d9m_severity sev, const char *check,
     uint64_t ts, uint32_t poll, const char *fmt, ...)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/schemas.h"
 #include "base/wire.h"
 #include "model/analysis.h"
 #include "model/samples.h"
@@ -52,14 +53,25 @@ field_num(const struct d9m_model *m, uint32_t list, uint32_t key)
 	return -1;
 }
 
+/* The string id of ProcessResourceUsageEvent's name (field -1) or of
+ * one of its field names; D9_NONE when the trace has none. */
+static uint32_t
+usage_str(const struct d9m_model *m, int field)
+{
+	const struct d9_schema_def *d = d9_schema(D9_SCH_PROCESS_USAGE);
+	const char *s = field < 0 ? d->name : d->fields[field].name;
+
+	return d9_intern_find(&m->strs, s, strlen(s));
+}
+
 static void
 process_usage(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	uint32_t name = d9_intern_find(&m->strs, "ProcessResourceUsageEvent",
-	    25), ku = d9_intern_find(&m->strs, "user_cpu_ns", 11),
-	    ks = d9_intern_find(&m->strs, "system_cpu_ns", 13),
-	    kr = d9_intern_find(&m->strs, "max_rss_bytes", 13);
+	uint32_t name = usage_str(m, -1),
+	    ku = usage_str(m, D9_F_PROCESS_USAGE_USER_CPU_NS),
+	    ks = usage_str(m, D9_F_PROCESS_USAGE_SYSTEM_CPU_NS),
+	    kr = usage_str(m, D9_F_PROCESS_USAGE_MAX_RSS_BYTES);
 	long double prev_cpu = -1, cpu_sum = 0, wall_sum = 0;
 	uint64_t prev_ts = 0;
 	size_t i0, i1;

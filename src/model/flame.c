@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hmap.h"
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/flame.h"
@@ -105,60 +106,63 @@ collect(const struct d9m_model *m, const struct d9m_flame_req *q,
 	return v ? v : calloc(1, sizeof *v);
 }
 
-static uint32_t
-slot_hash(uint32_t parent, uint32_t name)
-{
-	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull;
+/* A child looked for: under parent, named name (d9_hmap rows mode). */
+struct want {
+	struct d9m_flame	*f;
+	uint32_t		 parent, name;
+};
 
-	return (uint32_t)(h >> 32);
+static uint64_t
+key_hash(uint32_t parent, uint32_t name)
+{
+	return (uint64_t)parent << 32 | name;
+}
+
+static uint64_t
+node_hash(const void *ctx, uint32_t row)
+{
+	const struct d9m_fnode *nd = &((const struct want *)ctx)->f->nodes[row];
+
+	return key_hash(nd->parent, nd->name);
 }
 
 static int
-rehash(struct d9m_flame *f)
+node_eq(const void *ctx, uint32_t row)
 {
-	size_t ns = f->nslots ? f->nslots * 2 : 1024;
-	uint32_t *s = calloc(ns, sizeof *s);
+	const struct want *w = ctx;
+	const struct d9m_fnode *nd = &w->f->nodes[row];
 
-	if (s == NULL)
-		return -1;
-	for (size_t i = 1; i < f->n; i++) {
-		size_t k = slot_hash(f->nodes[i].parent, f->nodes[i].name) &
-		    (ns - 1);
-
-		while (s[k])
-			k = (k + 1) & (ns - 1);
-		s[k] = (uint32_t)i + 1;
-	}
-	free(f->slots);
-	f->slots = s;
-	f->nslots = ns;
-	return 0;
+	return nd->parent == w->parent && nd->name == w->name;
 }
 
 static uint32_t
-child(struct d9m_flame *f, uint32_t parent, uint32_t name)
+node_make(void *ctx)
 {
-	size_t k;
+	struct want *w = ctx;
+	struct d9m_flame *f = w->f;
 	struct d9m_fnode *nd;
 
-	if ((f->n + 1) * 2 > f->nslots && rehash(f) < 0)
-		return D9_NONE;
-	k = slot_hash(parent, name) & (f->nslots - 1);
-	for (; f->slots[k]; k = (k + 1) & (f->nslots - 1)) {
-		nd = &f->nodes[f->slots[k] - 1];
-		if (nd->parent == parent && nd->name == name)
-			return f->slots[k] - 1;
-	}
 	if (d9_grow(&f->nodes, &f->cap, f->n + 1, sizeof *f->nodes) < 0)
 		return D9_NONE;
 	nd = &f->nodes[f->n];
 	memset(nd, 0, sizeof *nd);
-	nd->name = name;
-	nd->parent = parent;
+	nd->name = w->name;
+	nd->parent = w->parent;
 	nd->file = D9_NONE;
-	nd->depth = f->nodes[parent].depth + 1;
-	f->slots[k] = (uint32_t)f->n + 1;
+	nd->depth = f->nodes[w->parent].depth + 1;
 	return (uint32_t)f->n++;
+}
+
+static const struct d9_hmap_rows node_rows = { node_hash, node_make };
+
+/* The child of parent named name, added when new; D9_NONE out of memory. */
+static uint32_t
+child(struct d9m_flame *f, uint32_t parent, uint32_t name)
+{
+	struct want w = { f, parent, name };
+
+	return d9_hmap_find_or_add(&f->children, key_hash(parent, name),
+	    node_eq, &node_rows, &w);
 }
 
 static int
@@ -242,6 +246,7 @@ d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
 	if (f == NULL)
 		return NULL;
 	f->req = *q;
+	d9_hmap_init(&f->children);
 	d9_arena_init(&f->arena, 64 * 1024);
 	d9_intern_init(&f->names, &f->arena);
 	if (d9_grow(&f->nodes, &f->cap, 1, sizeof *f->nodes) < 0 ||
@@ -268,8 +273,7 @@ d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
 		return NULL;
 	}
 	free(g);
-	free(f->slots);
-	f->slots = NULL;
+	d9_hmap_free(&f->children);
 	if (finish(f) < 0)
 		d9m_flame_free(&f);
 	return f;
@@ -284,7 +288,7 @@ d9m_flame_free(struct d9m_flame **pf)
 		return;
 	free(f->nodes);
 	free(f->kids);
-	free(f->slots);
+	d9_hmap_free(&f->children);
 	d9_intern_free(&f->names);
 	d9_arena_free(&f->arena);
 	free(f);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hmap.h"
 #include "base/intern.h"
 #include "model/frames.h"
 #include "model/model.h"
@@ -52,8 +53,7 @@ struct d9m_flame {
 	struct d9_arena	 arena;
 	struct d9_intern names;
 	size_t		 samples;	/* events that went in */
-	uint32_t	*slots;		/* build: (parent, name) -> node + 1 */
-	size_t		 nslots;
+	struct d9_hmap	 children;	/* build: (parent, name) -> node */
 };
 
 struct d9m_flame *d9m_flame_build(const struct d9m_model *m,

@@ -1,94 +1,92 @@
 /*
- * ids.c: see ids.h. Task rows are found through an open-addressing hash
- * of (group, task id) -> row + 1 that grows at half load.
+ * ids.c: see ids.h. Task rows are found through the model's hash map
+ * (base/hmap.h) by (group, task id): the hash of the id with the group
+ * in its top byte, then both compared.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
+#include "base/hmap.h"
 #include "model/ids.h"
 #include "model/model.h"
 #include "model/tables.h"
 
-static size_t
-slot_of(uint32_t g, uint64_t id, size_t mask)
+/* The task looked for, and the table it goes to when new. */
+struct want_task {
+	const struct d9m_tasks *t;
+	struct d9m_tasks *to;
+	uint32_t	 group;
+	uint64_t	 id;
+};
+
+static uint64_t
+key(uint32_t g, uint64_t id)
 {
-	return (size_t)((id ^ (uint64_t)g << 56) * 0x9e3779b97f4a7c15ull >>
-	    20) & mask;
+	return id ^ (uint64_t)g << 56;
 }
 
 static int
-rehash(struct d9m_tasks *t)
+same_task(const void *ctx, uint32_t row)
 {
-	size_t ns = t->nslots ? t->nslots * 2 : 1024, i;
-	uint32_t *s = calloc(ns, sizeof *s);
+	const struct want_task *w = ctx;
 
-	if (s == NULL)
-		return -1;
-	for (size_t r = 0; r < t->n; r++) {
-		for (i = slot_of(t->group[r], t->id[r], ns - 1); s[i];
-		    i = (i + 1) & (ns - 1))
-			;
-		s[i] = (uint32_t)r + 1;
-	}
-	free(t->slots);
-	t->slots = s;
-	t->nslots = ns;
-	return 0;
+	return w->t->id[row] == w->id && w->t->group[row] == w->group;
+}
+
+static uint64_t
+task_hash(const void *ctx, uint32_t row)
+{
+	const struct want_task *w = ctx;
+
+	return key(w->t->group[row], w->t->id[row]);
 }
 
 static uint32_t
-lookup(const struct d9m_tasks *t, uint32_t g, uint64_t id, size_t *at)
+add_task(void *ctx)
 {
-	size_t mask = t->nslots - 1, i = slot_of(g, id, mask);
+	const struct want_task *w = ctx;
+	struct d9m_tasks *t = w->to;
+	size_t row = d9m_tab_push(t, &d9m_desc_tasks);
 
-	for (; t->slots[i]; i = (i + 1) & mask) {
-		uint32_t r = t->slots[i] - 1;
-
-		if (t->id[r] == id && t->group[r] == g)
-			return r;
-	}
-	*at = i;
-	return D9_NONE;
-}
-
-uint32_t
-d9m_task_row(struct d9m_model *m, uint32_t g, uint64_t id)
-{
-	struct d9m_tasks *t = &m->tasks;
-	size_t i, row;
-	uint32_t r;
-
-	if (id == 0)
+	if (row == SIZE_MAX || row >= D9_NONE)
 		return D9_NONE;
-	if ((t->n + 1) * 2 > t->nslots && rehash(t) < 0)
-		return D9_NONE;
-	if ((r = lookup(t, g, id, &i)) != D9_NONE)
-		return r;
-	row = d9m_tab_push(t, &d9m_desc_tasks);
-	if (row == SIZE_MAX)
-		return D9_NONE;
-	t->id[row] = id;
-	t->group[row] = g;
+	t->id[row] = w->id;
+	t->group[row] = w->group;
 	t->loc[row] = D9_NONE;
 	t->spawn_ts[row] = D9M_ABSENT;
 	t->term_ts[row] = D9M_ABSENT;
 	t->flags[row] = 0;
-	t->slots[i] = (uint32_t)row + 1;
 	return (uint32_t)row;
+}
+
+static const struct d9_hmap_rows task_rows = { task_hash, add_task };
+
+uint32_t
+d9m_task_row(struct d9m_model *m, uint32_t g, uint64_t id)
+{
+	struct want_task w = { &m->tasks, &m->tasks, g, id };
+
+	if (id == 0)
+		return D9_NONE;
+	return d9_hmap_find_or_add(&m->tasks.rows, key(g, id), same_task,
+	    &task_rows, &w);
 }
 
 /* The first group's task of that id (the id a person types). */
 uint32_t
 d9m_task_find(const struct d9m_model *m, uint64_t id)
 {
-	size_t ng = m->groups.n ? m->groups.n : 1, i;
-	uint32_t r;
+	size_t ng = m->groups.n ? m->groups.n : 1;
 
-	if (m->tasks.nslots == 0 || id == 0)
+	if (id == 0)
 		return D9_NONE;
-	for (uint32_t g = 0; g < ng; g++)
-		if ((r = lookup(&m->tasks, g, id, &i)) != D9_NONE)
+	for (uint32_t g = 0; g < ng; g++) {
+		struct want_task w = { &m->tasks, NULL, g, id };
+		uint32_t r = d9_hmap_find(&m->tasks.rows, key(g, id),
+		    same_task, &w);
+
+		if (r != D9_NONE)
 			return r;
+	}
 	return D9_NONE;
 }
 

@@ -44,7 +44,7 @@ d9m_model_free(struct d9m_model **pm)
 	for (size_t i = 0; i < n; i++)
 		d9m_tab_free(t[i].tab, t[i].desc);
 	d9m_timeline_free(m);
-	free(m->tasks.slots);
+	d9_hmap_free(&m->tasks.rows);
 	free(m->tidmap_tid);
 	free(m->tidmap_worker);
 	free(m->tname_tid);
@@ -80,8 +80,7 @@ copy_tables(struct d9m_model *dst, const struct d9m_model *src)
 static int
 copy_maps(struct d9m_model *d, const struct d9m_model *s)
 {
-	if (d9_dup(&d->tasks.slots, s->tasks.slots, s->tasks.nslots,
-	    sizeof *s->tasks.slots) < 0 ||
+	if (d9_hmap_copy(&d->tasks.rows, &s->tasks.rows) < 0 ||
 	    d9_dup(&d->tidmap_tid, s->tidmap_tid, s->tidmap_n,
 	    sizeof *s->tidmap_tid) < 0 ||
 	    d9_dup(&d->tidmap_worker, s->tidmap_worker, s->tidmap_n,
@@ -91,7 +90,6 @@ copy_maps(struct d9m_model *d, const struct d9m_model *s)
 	    d9_dup(&d->tname_name, s->tname_name, s->tname_n,
 	    sizeof *s->tname_name) < 0)
 		return -1;
-	d->tasks.nslots = s->tasks.nslots;
 	d->tidmap_n = d->tidmap_cap = s->tidmap_n;
 	d->tname_n = d->tname_cap = s->tname_n;
 	for (size_t i = 0; i < s->nerrors; i++)

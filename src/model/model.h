@@ -79,8 +79,7 @@ struct d9m_tasks {
 	uint64_t	*term_ts;	/* last TaskTerminateEvent, D9M_ABSENT */
 	uint8_t		*flags;
 	uint32_t	*group;		/* source group (groups.h) */
-	uint32_t	*slots;		/* hash: (group, id) -> row + 1 */
-	size_t		 nslots;
+	struct d9_hmap	 rows;		/* (group, id) -> row */
 };
 
 struct d9m_cpu {

@@ -4,8 +4,10 @@
  * the reference-compatible ones.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "model/diff.h"
 #include "output/jsonw.h"
 #include "output/output.h"
 
@@ -208,6 +210,39 @@ cpu_and_sched(struct d9o_jw *w, const struct d9m_analysis *a)
 	d9o_jw_end(w, '}');
 }
 
+/* Samples by leaf frame (model/diff.h), heaviest first: what --diff
+ * compares when it reads this output back. */
+static void
+leaf_map(struct d9o_jw *w, const struct d9m_side *s, const char *key,
+    int which)
+{
+	const struct d9m_nweight *v = which == D9M_SIDE_CPU ? s->cpu : s->off;
+	size_t *ord = d9m_side_order(s, which);
+	size_t n = which == D9M_SIDE_CPU ? s->ncpu : s->noff;
+
+	d9o_jw_key(w, key);
+	d9o_jw_obj(w);
+	for (size_t i = 0; ord != NULL && i < n; i++) {
+		d9o_jw_key(w, v[ord[i]].name);
+		d9o_jw_u64(w, (uint64_t)v[ord[i]].w);
+	}
+	d9o_jw_end(w, '}');
+	free(ord);
+}
+
+static void
+leaves(struct d9o_jw *w, const struct d9o_out *o)
+{
+	struct d9m_side s;
+
+	d9m_side_init(&s);
+	if (d9m_side_leaves(&s, o->m, o->r, o->a) == 0) {
+		leaf_map(w, &s, "cpuLeaves", D9M_SIDE_CPU);
+		leaf_map(w, &s, "offCpuLeaves", D9M_SIDE_OFF);
+	}
+	d9m_side_free(&s);
+}
+
 static void
 spans(struct d9o_jw *w, const struct d9o_out *o)
 {
@@ -326,8 +361,6 @@ loss(struct d9o_jw *w, const struct d9m_loss *l)
 	d9o_jw_end(w, '}');
 }
 
-static const char *const sev_names[] = { "info", "warning", "critical" };
-
 static void
 flags_and_errors(struct d9o_jw *w, const struct d9o_out *o)
 {
@@ -337,7 +370,8 @@ flags_and_errors(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_arr(w);
 	for (size_t i = 0; i < a->nflags; i++) {
 		d9o_jw_obj(w);
-		d9o_jw_kstr(w, "severity", sev_names[a->flags[i].sev]);
+		d9o_jw_kstr(w, "severity", d9m_severity_name(a->flags[i].sev,
+		    0));
 		d9o_jw_kstr(w, "check", a->flags[i].check);
 		d9o_jw_kstr(w, "text", a->flags[i].text);
 		if (a->flags[i].ts)
@@ -378,6 +412,7 @@ d9o_json(const struct d9o_out *o)
 	pois(w, o);
 	tasks(w, o);
 	cpu_and_sched(w, a);
+	leaves(w, o);
 	spans(w, o);
 	memory(w, o);
 	d9o_jw_key(w, "waitingOn");

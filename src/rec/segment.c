@@ -519,7 +519,7 @@ d9rec_seg_open(struct d9rec_writer *w)
 	w->seg_batches = 0;
 	w->seg_start_ns = d9rec_mono_ns();
 	atomic_store(&w->suspended, 0);
-	d9rec_addrs_clear(&w->addrs);
+	d9_hmap_clear(&w->addrs);
 	d9rec_set_meta(w, "segment.complete", "false");
 	d9rec_seg_counters(w);
 	d9rec_enc_clear(&w->enc);

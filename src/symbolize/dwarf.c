@@ -27,12 +27,12 @@
 #include <libdwarf/libdwarf.h>
 
 #include "base/arena.h"
+#include "base/hmap.h"
 #include "base/vec.h"
 #include "symbolize/demangle.h"
 #include "symbolize/die.h"
 #include "symbolize/dwcheck.h"
 #include "symbolize/dwarf.h"
-#include "symbolize/hmap.h"
 #include "symbolize/inltree.h"
 #include "symbolize/lines.h"
 #include "symbolize/ranges.h"
@@ -76,8 +76,8 @@ struct d9s_dwarf {
 	size_t			 nfn, fncap;
 	struct dspan		*span;
 	size_t			 nspan, spancap;
-	struct d9s_hmap		 name_of;
-	struct d9s_hmap		 tree_of;	/* function DIE -> trees[] */
+	struct d9_hmap		 name_of;
+	struct d9_hmap		 tree_of;	/* function DIE -> trees[] */
 	struct d9s_inltree	*trees;
 	size_t			 ntrees, treecap;
 	struct dname		*names;
@@ -374,7 +374,7 @@ d9s_dwarf_open(struct d9s_dwarf **out, const char *path, struct d9_err *e)
 	if ((d = calloc(1, sizeof *d)) == NULL)
 		return d9_err_set(e, D9_ERR_NOMEM, 0, "DWARF index");
 	d9_arena_init(&d->arena, 0);
-	d9s_hmap_init(&d->name_of);
+	d9_hmap_init(&d->name_of);
 	/*
 	 * libdwarf records every block it hands out in a search tree so that
 	 * dwarf_finish() can free what callers forgot: 30% of the index time
@@ -382,7 +382,7 @@ d9s_dwarf_open(struct d9s_dwarf **out, const char *path, struct d9_err *e)
 	 * process-wide libdwarf setting; d9top has no other libdwarf user).
 	 */
 	dwarf_set_de_alloc_flag(0);
-	d9s_hmap_init(&d->tree_of);
+	d9_hmap_init(&d->tree_of);
 	if ((rc = d9s_dwcheck_lists(path, e)) != 0) {
 		d9s_dwarf_free(&d);
 		return rc;
@@ -426,11 +426,11 @@ d9s_dwarf_free(struct d9s_dwarf **dp)
 	free(d->fn);
 	free(d->span);
 	free(d->names);
-	d9s_hmap_free(&d->name_of);
+	d9_hmap_free(&d->name_of);
 	for (i = 0; i < d->ntrees; i++)
 		d9s_inltree_free(&d->trees[i]);
 	free(d->trees);
-	d9s_hmap_free(&d->tree_of);
+	d9_hmap_free(&d->tree_of);
 	d9s_ranges_free(&d->scratch);
 	d9_arena_free(&d->arena);
 	free(d);
@@ -529,14 +529,14 @@ name_of(struct d9s_dwarf *d, const struct dcu *c, Dwarf_Off off,
 	struct dname nm;
 	uint32_t idx;
 
-	if (d9s_hmap_get(&d->name_of, off, &idx) == -1) {
+	if ((idx = d9_hmap_get(&d->name_of, off)) == D9_NONE) {
 		if (resolve_name(d, c, off, &nm) == -1 ||
 		    d9_grow(&d->names, &d->namescap, d->nnames + 1,
 		    sizeof *d->names) == -1)
 			return -1;
 		idx = (uint32_t)d->nnames;
 		d->names[d->nnames++] = nm;
-		if (d9s_hmap_put(&d->name_of, off, idx) == -1)
+		if (d9_hmap_put(&d->name_of, off, idx) < 0)
 			return -1;
 	}
 	f->function = d->names[idx].name;
@@ -552,7 +552,7 @@ tree_of(struct d9s_dwarf *d, const struct dfunc *f)
 	const struct dcu *c = &d->cu[f->cu];
 	uint32_t idx;
 
-	if (d9s_hmap_get(&d->tree_of, f->off, &idx) == 0)
+	if ((idx = d9_hmap_get(&d->tree_of, f->off)) != D9_NONE)
 		return &d->trees[idx];
 	if (d->ntrees >= UINT32_MAX ||
 	    d9_grow(&d->trees, &d->treecap, d->ntrees + 1,
@@ -560,7 +560,7 @@ tree_of(struct d9s_dwarf *d, const struct dfunc *f)
 	    d9s_inltree_build(&d->trees[d->ntrees], d->dbg, f->off, c->version,
 	    c->base, &d->scratch) == -1)
 		return NULL;
-	if (d9s_hmap_put(&d->tree_of, f->off, (uint32_t)d->ntrees) == -1) {
+	if (d9_hmap_put(&d->tree_of, f->off, (uint32_t)d->ntrees) < 0) {
 		d9s_inltree_free(&d->trees[d->ntrees]);
 		return NULL;
 	}

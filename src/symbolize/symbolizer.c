@@ -13,16 +13,16 @@
 #include <sys/stat.h>
 
 #include "base/arena.h"
+#include "base/hmap.h"
 #include "base/vec.h"
 #include "symbolize/demangle.h"
-#include "symbolize/hmap.h"
 #include "symbolize/module.h"
 #include "symbolize/symbolizer.h"
 
 struct smod {
 	struct d9s_module	*m;
-	struct d9s_hmap		 cache;		/* address -> entry */
-	struct d9s_hmap		 symname;	/* symbol index -> string */
+	struct d9_hmap		 cache;		/* address -> entry */
+	struct d9_hmap		 symname;	/* symbol index -> string */
 };
 
 struct entry {
@@ -61,8 +61,8 @@ d9s_symbolizer_free(struct d9s_symbolizer **symp)
 		return;
 	for (i = 0; i < sym->nmod; i++) {
 		d9s_module_free(&sym->mod[i].m);
-		d9s_hmap_free(&sym->mod[i].cache);
-		d9s_hmap_free(&sym->mod[i].symname);
+		d9_hmap_free(&sym->mod[i].cache);
+		d9_hmap_free(&sym->mod[i].symname);
 	}
 	for (i = 0; i < sym->ndirs; i++)
 		free(sym->dirs[i]);
@@ -115,8 +115,8 @@ d9s_symbolizer_add(struct d9s_symbolizer *sym, const char *path,
 		return rc;
 	sm = &sym->mod[sym->nmod];
 	sm->m = m;
-	d9s_hmap_init(&sm->cache);
-	d9s_hmap_init(&sm->symname);
+	d9_hmap_init(&sm->cache);
+	d9_hmap_init(&sm->symname);
 	*module = (uint32_t)sym->nmod++;
 	return 0;
 }
@@ -153,7 +153,7 @@ sym_name(struct d9s_symbolizer *sym, struct smod *sm,
 	uint32_t idx;
 	char *dem;
 
-	if (d9s_hmap_get(&sm->symname, key, &idx) == 0)
+	if ((idx = d9_hmap_get(&sm->symname, key)) != D9_NONE)
 		return sym->str[idx];
 	name = s->name;
 	if ((dem = d9s_demangle(s->name)) != NULL) {
@@ -164,7 +164,7 @@ sym_name(struct d9s_symbolizer *sym, struct smod *sm,
 	    d9_grow(&sym->str, &sym->strcap, sym->nstr + 1,
 	    sizeof *sym->str) == -1)
 		return NULL;
-	if (d9s_hmap_put(&sm->symname, key, (uint32_t)sym->nstr) == -1)
+	if (d9_hmap_put(&sm->symname, key, (uint32_t)sym->nstr) < 0)
 		return NULL;
 	sym->str[sym->nstr++] = name;
 	return name;
@@ -236,14 +236,14 @@ d9s_symbolizer_lookup(struct d9s_symbolizer *sym, uint32_t module,
 		return 0;		/* kernel: not ours to resolve */
 	if (is_return_address && link_addr > 0)
 		link_addr--;
-	if (d9s_hmap_get(&sm->cache, link_addr, &idx) == -1) {
+	if ((idx = d9_hmap_get(&sm->cache, link_addr)) == D9_NONE) {
 		if ((rc = resolve(sym, sm, link_addr, &ent, e)) != 0)
 			return rc;
 		if (sym->nent >= UINT32_MAX ||
 		    d9_grow(&sym->ent, &sym->entcap, sym->nent + 1,
 		    sizeof *sym->ent) == -1 ||
-		    d9s_hmap_put(&sm->cache, link_addr,
-		    (uint32_t)sym->nent) == -1)
+		    d9_hmap_put(&sm->cache, link_addr,
+		    (uint32_t)sym->nent) < 0)
 			return d9_err_set(e, D9_ERR_NOMEM, 0, "lookup cache");
 		idx = (uint32_t)sym->nent;
 		sym->ent[sym->nent++] = ent;

@@ -70,7 +70,12 @@
 	X(BYTES, "bytes/count", "weigh by estimated bytes or by count") \
 	X(LIVESET, "liveset", "only allocations never freed (liveset)") \
 	X(INPOLL, "in-poll", "only samples inside polls, or all") \
-	X(FIELD_FILTER, "field", "filter spans or events by a field value")
+	X(FIELD_FILTER, "field", "filter spans or events by a field value") \
+	X(BASELINE, "baseline", "mark the window as the baseline: tasks, spans " \
+	    "and flame trees show each row's change against it (on the " \
+	    "baseline: clear it)") \
+	X(BY_CHANGE, "by change", \
+	    "with a baseline: rows by their change against it, or back")
 
 enum d9t_action {
 	D9T_A_NONE,

@@ -13,6 +13,7 @@
 
 #include "base/text.h"
 #include "tui/app.h"
+#include "tui/baseline.h"
 #include "tui/timeaxis.h"
 
 enum { F_CPU, F_OFF, F_ALLOC };
@@ -54,16 +55,22 @@ init_alloc(void)
 	return init_kind(F_ALLOC);
 }
 
+static void
+tree_req(struct d9t_app *app, const struct flame_view *v, struct d9t_req *q)
+{
+	d9t_req_init(app, q);
+	q->opt1 = v->f == F_OFF ? v->inpoll : v->f == F_ALLOC ? v->count : 0;
+	q->opt2 = v->f == F_ALLOC ? v->live : 0;
+	q->opt3 = v->invert;
+}
+
 static struct d9m_flame *
 tree(struct d9t_app *app, struct flame_view *v)
 {
 	struct d9t_req q;
 	void *stale, *t;
 
-	d9t_req_init(app, &q);
-	q.opt1 = v->f == F_OFF ? v->inpoll : v->f == F_ALLOC ? v->count : 0;
-	q.opt2 = v->f == F_ALLOC ? v->live : 0;
-	q.opt3 = v->invert;
+	tree_req(app, v, &q);
 	t = d9t_jobs_get(app->jobs, (enum d9t_job)(D9T_J_CPU + v->f), &q,
 	    &stale);
 	if (t == NULL) {
@@ -107,8 +114,8 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
 		strcat(extra, v->inpoll ? ", only inside polls (i: all)" :
 		    ", in and out of polls (i: in polls only)");
 	if (v->f == F_ALLOC)
-		strcat(extra, v->count ? ", estimated count (b: bytes)" :
-		    ", estimated bytes (b: count)");
+		strcat(extra, v->count ? ", estimated count (B: bytes)" :
+		    ", estimated bytes (B: count)");
 	if (v->f == F_ALLOC && v->live)
 		strcat(extra, ", never freed (v: all)");
 	if (app->f_task != D9_NONE)
@@ -126,55 +133,87 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
 	    what[v->f], t->samples, w, extra);
 }
 
+/* The same tree of the baseline window compared with t: 1 and *d
+ * filled, 0 without a baseline (or while it is computed). */
+static int
+compare(struct d9t_app *app, const struct flame_view *v,
+    const struct d9m_flame *t, struct d9t_list *l, struct d9m_fdiff *d)
+{
+	const struct d9m_flame *b;
+	struct d9t_req q;
+	int cmp;
+
+	if (!app->have_base)
+		return 0;
+	tree_req(app, v, &q);
+	b = d9t_baseline_get(app, (enum d9t_job)(D9T_J_CPU + v->f), &q);
+	cmp = b != NULL && d9m_flame_diff(t, b, d) == 0;
+	d9t_baseline_line(app, l, cmp, "change of each frame's share of the "
+	    "tree", "children ");
+	return cmp;
+}
+
 static void
 build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	struct flame_view *v = st;
 	struct d9m_flame *t = tree(app, v);
+	struct d9m_fdiff fd;
+	const uint32_t *kids;
 	uint32_t root, *stk;
 	size_t n = 0;
 	double total;
+	int cmp;
 
 	if (t == NULL) {
 		d9t_list_add(l, D9T_A_DIM, "computing the tree for this window...");
 		return;
 	}
 	title(app, l, t, v);
+	cmp = compare(app, v, t, l, &fd);
+	kids = cmp && app->by_change ? fd.kids : t->kids;
 	root = v->root < t->n ? v->root : 0;
 	total = t->nodes[root].w;
 	if (root != 0)
 		d9t_list_add_safe(l, D9T_C_YELLOW, "zoomed into: ",
 		    d9m_flame_name(t, root));
-	if (total <= 0) {
-		d9t_list_add(l, D9T_A_DIM, "(nothing sampled in this window)");
+	if (total <= 0 || (stk = malloc((t->n + 1) * sizeof *stk)) == NULL) {
+		if (total <= 0)
+			d9t_list_add(l, D9T_A_DIM, "(nothing sampled in this "
+			    "window)");
+		if (cmp)
+			d9m_fdiff_free(&fd);
 		return;
 	}
-	stk = malloc((t->n + 1) * sizeof *stk);
-	if (stk == NULL)
-		return;
 	stk[n++] = root;
 	while (n > 0 && (app->saving || l->n < 20000)) {
 		uint32_t id = stk[--n];
 		const struct d9m_fnode *nd = &t->nodes[id];
 		int depth = (int)(nd->depth - t->nodes[root].depth);
-		char w[32], pre[640];
+		char w[32], ch[16] = "", pre[640];
 
 		if (nd->w < total / 1000)
 			continue;
 		weight(t, nd->w, w, sizeof w);
-		snprintf(pre, sizeof pre, "%*s%s %5.1f%% %8s  ",
+		if (cmp)
+			snprintf(ch, sizeof ch, " %+6.1f%%", 100 *
+			    d9m_fdiff_change(t, &fd, id));
+		snprintf(pre, sizeof pre, "%*s%s %5.1f%%%s %8s  ",
 		    2 * (depth < 280 ? depth : 280), "", nd->nkids == 0 ? " " :
 		    nd->open ? (app->utf8 ? "\xe2\x96\xbe" : "-") :
-		    (app->utf8 ? "\xe2\x96\xb8" : "+"), 100.0 * nd->w / total, w);
+		    (app->utf8 ? "\xe2\x96\xb8" : "+"), 100.0 * nd->w / total,
+		    ch, w);
 		d9t_list_set_target(d9t_list_add_safe(l, depth == 0 ?
 		    D9T_A_BOLD : 0, pre, d9m_flame_name(t, id)), D9T_T_NODE, id,
 		    0);
 		if (!nd->open && !app->saving)
 			continue;
 		for (uint32_t k = nd->nkids; k-- > 0; )
-			stk[n++] = t->kids[nd->kid0 + k];
+			stk[n++] = kids[nd->kid0 + k];
 	}
 	free(stk);
+	if (cmp)
+		d9m_fdiff_free(&fd);
 }
 
 /* The node on the selected line, D9_NONE. */
@@ -313,7 +352,8 @@ swap(struct d9t_app *app, void *st, const struct d9m_model *old,
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_INVERT, D9T_A_SEARCH,
 	D9T_A_SEARCH_NEXT, D9T_A_SAVE, D9T_A_FILTER_TASK, D9T_A_BYTES,
-	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_NONE };
+	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_BASELINE, D9T_A_BY_CHANGE,
+	D9T_A_NONE };
 
 #define FLAME_VIEW(nm, n, make) { .name = nm, .tab = n, .hints = hints, \
 	.init = make, .free = free, .build = build, .key = key, \

@@ -393,7 +393,7 @@ heading(struct d9t_app *app, struct d9t_canvas *cv, int y, uint32_t s)
 {
 	const struct d9m_model *m = app->m;
 	uint32_t rt = m->workers[s].runtime;
-	char name[100], src[200] = "", safe[220];
+	char name[100], src[300] = "", safe[220];
 	int x = 0;
 
 	if (m->groups.n > 1) {
@@ -534,7 +534,7 @@ show_match(struct d9t_app *app, struct tl_state *ts, size_t i)
 {
 	const struct d9m_model *m = app->m;
 	const struct d9m_match *x = &ts->match[i];
-	char what[120], f[300], lane[24] = "no worker";
+	char what[120], f[300], lane[140] = "no worker";
 	const char *name;
 	uint32_t fields, p = D9_NONE;
 

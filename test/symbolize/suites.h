@@ -9,5 +9,7 @@ Suite	*suite_unit(void);
 Suite	*suite_files(void);
 Suite	*suite_resolve(void);
 Suite	*suite_demo(void);
+Suite	*suite_rust(void);		/* test_compare.c */
+TCase	*tcase_files_rust(void);	/* test_files.c, in suite_rust */
 
 #endif

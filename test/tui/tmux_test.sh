@@ -1,27 +1,56 @@
 #!/bin/sh
-# tmux_test.sh PROGRAM [D9DEMO [MKPLANTED [MKHOSTILE]]]: screen tests of
-# the browser. Drives PROGRAM (the d9top binary), on the shared traces, on
-# a recording D9DEMO (examples/d9demo, libd9rec) makes, on the planted
-# trace MKPLANTED writes and on the hostile inputs MKHOSTILE
-# (test/e2e/mkhostile.c) makes, inside
+# tmux_test.sh PROGRAM [D9DEMO [MKPLANTED [MKHOSTILE [MKDIFFPAIR]]]]:
+# screen tests of the browser. Drives PROGRAM (the d9top binary), on the
+# shared traces, on a recording D9DEMO (examples/d9demo, libd9rec) makes,
+# on the planted trace MKPLANTED writes, on the hostile inputs MKHOSTILE
+# (test/e2e/mkhostile.c) makes and on the two runs in one trace
+# MKDIFFPAIR (test/unit/mkdiffpair.c) writes, inside
 # tmux at 160x48 and 80x24 with send-keys and reads the screen with
-# capture-pane. Needs D9_TRACES; skipped (77) without tmux.
+# capture-pane. What cannot run is skipped, never passed: exit 77
+# (meson's "skipped") without tmux or the shared trace (D9_TRACES), and
+# at the end when D9DEMO, MKPLANTED, MKHOSTILE or MKDIFFPAIR was missing
+# and nothing failed.
 set -u
 prog=$1
 d9demo=${2:-}
 mkplanted=${3:-}
 mkhostile=${4:-}
-traces=${D9_TRACES:?}
-demo=$traces/demo-2026-06.bin.gz
-command -v tmux >/dev/null 2>&1 || { echo "no tmux: skipped"; exit 77; }
+mkdiffpair=${5:-}
+skip() { echo "SKIP: $*"; exit 77; }
+[ -n "${D9_TRACES:-}" ] || skip "D9_TRACES unset"
+demo=$D9_TRACES/demo-2026-06.bin.gz
+[ -r "$demo" ] || skip "no $demo"
+command -v tmux >/dev/null 2>&1 || skip "no tmux"
 sock=d9t-$$
 fails=0
 checks=0
+skipped=0
 T() { tmux -L "$sock" "$@"; }
 trap 'T kill-server 2>/dev/null' EXIT INT TERM
 # a session that outlives the others, so the server never exits between
 # two tests (killing the last session would end it)
-T new-session -d -s keep -x 20 -y 5 "sleep 600"
+T new-session -d -s keep -x 20 -y 5 "sleep 600" ||
+    skip "tmux cannot start a server here"
+if [ -z "$d9demo" ] || [ ! -x "$d9demo" ]; then
+	echo "SKIP: no d9demo: the recording tests do not run"
+	skipped=1
+	d9demo=
+fi
+if [ -z "$mkplanted" ] || [ ! -x "$mkplanted" ]; then
+	echo "SKIP: no mkplanted: the planted-trace tests do not run"
+	skipped=1
+	mkplanted=
+fi
+if [ -z "$mkhostile" ] || [ ! -x "$mkhostile" ]; then
+	echo "SKIP: no mkhostile: the hostile-input tests do not run"
+	skipped=1
+	mkhostile=
+fi
+if [ -z "$mkdiffpair" ] || [ ! -x "$mkdiffpair" ]; then
+	echo "SKIP: no mkdiffpair: the baseline tests do not run"
+	skipped=1
+	mkdiffpair=
+fi
 
 start() {	# start W H CMD...
 	w=$1 h=$2
@@ -249,7 +278,7 @@ signal_test SEGV 139 "$demo" "(4.15s)"
 expect "crash: message" "the terminal was restored"
 
 echo "# every signal that ends d9top restores the terminal, status 128 + N"
-small=$traces/block-in-place-2026-05.bin
+small=$D9_TRACES/block-in-place-2026-05.bin
 signum() {	# the number of signal NAME (kill -l N prints N's name)
 	n=1
 	while [ $n -lt 64 ] && [ "$(kill -l $n)" != "$1" ]; do
@@ -346,9 +375,38 @@ if [ -n "$mkhostile" ]; then
 	rm -rf "$hd"
 fi
 
+if [ -n "$mkdiffpair" ]; then
+	echo "# a baseline window: the base run, then the regressed one"
+	pl=$(mktemp /tmp/d9both-XXXXXX)
+	"$mkdiffpair" both "$pl"
+	for size in "160 48" "80 24"; do
+		set -- $size
+		start "$1" "$2" "$prog" "$pl"
+		expect "both runs loaded $1x$2" "(401.00ms)"
+		keys g 200ms Enter ]
+		keys b
+		expect "baseline marked $1x$2" "baseline: window 0.000s..0.200s"
+		keys 0 g 202ms Enter '['
+		keys 2
+		expect "tasks compared $1x$2" "compared with the baseline window"
+		expect "the API's p99 change $1x$2" "+4.90ms"
+		keys d
+		expect "tasks by change $1x$2" "rows by their change against the"
+		keys 3
+		expect "the hot function's change $1x$2" "+59.7%"
+		keys b
+		expect "a new baseline $1x$2" "baseline: window 0.202s..0.401s"
+		keys b
+		expect "baseline cleared $1x$2" "baseline cleared"
+	done
+	T kill-session -t s 2>/dev/null
+	rm -f "$pl"
+fi
+
 echo "# nothing readable"
 start 80 24 "$prog" /dev/null
 expect "bad input status" "EXITED 1"
 
 echo "$((checks - fails)) passed, $fails failed"
-[ $fails -eq 0 ]
+[ $fails -eq 0 ] || exit 1
+[ $skipped -eq 0 ] || exit 77

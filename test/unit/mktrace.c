@@ -1,78 +1,84 @@
-/* mktrace.c: see mktrace.h. Type ids are fixed per schema. */
+/* mktrace.c: see mktrace.h. Type ids are fixed per schema; names, fields
+ * and types come from base/schemas.h, strings and stacks written inline. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/schemas.h"
 #include "base/wire.h"
 #include "mktrace.h"
 
 enum { S_START = 1, S_END, S_PARK, S_UNPARK, S_WAKE, S_SPAWN, S_TERM, S_CPU,
-    S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP, S_OVERFLOW,
-    S_CLOCK };
+    S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP,
+    S_OVERFLOW, S_CLOCK };
+
+/* The wire type a writer without pools declares for a list type. */
+static uint8_t
+inline_form(uint8_t type)
+{
+	uint8_t opt = type & D9_FT_OPTIONAL;
+
+	switch (type & ~D9_FT_OPTIONAL) {
+	case D9_FT_POOLED_STRING:
+		return D9_FT_STRING | opt;
+	case D9_FT_POOLED_STACK:
+		return D9_FT_STACK | opt;
+	default:
+		return type;
+	}
+}
+
+/* Schema sch of base/schemas.h as type id `id`: its name followed by
+ * site, its fields in list order (strings and stacks inline), then the
+ * declared field `extra` when not NULL. */
+static void
+schema(struct mt *m, uint16_t id, enum d9_schema sch, const char *site,
+    const struct tg_field *extra)
+{
+	const struct d9_schema_def *d = d9_schema(sch);
+	struct tg_field f[D9_NF_MAX + 1];
+	char name[128];
+	size_t n;
+
+	for (n = 0; n < d->nfields; n++) {
+		f[n].name = d->fields[n].name;
+		f[n].type = inline_form(d->fields[n].type);
+	}
+	if (extra != NULL)
+		f[n++] = *extra;
+	snprintf(name, sizeof name, "%s%s", d->name, site);
+	tg_schema(&m->tg, id, name, 1, n, f);
+}
 
 void
 mt_begin(struct mt *m)
 {
-	static const struct tg_field start[] = { { "worker_id", 9 },
-		{ "local_queue", 11 }, { "task_id", 9 }, { "spawn_loc", 4 } };
-	static const struct tg_field end[] = { { "worker_id", 9 } };
-	static const struct tg_field park[] = { { "worker_id", 9 },
-		{ "local_queue", 11 }, { "cpu_time_ns", 9 }, { "tid", 13 } };
-	static const struct tg_field unpark[] = { { "worker_id", 9 },
-		{ "local_queue", 11 }, { "cpu_time_ns", 9 },
-		{ "sched_wait_ns", 0x89 }, { "tid", 13 } };
-	static const struct tg_field wake[] = { { "waker_task_id", 9 },
-		{ "woken_task_id", 9 }, { "target_worker", 11 } };
-	static const struct tg_field spawn[] = { { "task_id", 9 },
-		{ "spawn_loc", 4 } };
-	static const struct tg_field term[] = { { "task_id", 9 } };
-	static const struct tg_field cpu[] = { { "worker_id", 9 },
-		{ "tid", 13 }, { "source", 11 }, { "callchain", 8 } };
-	static const struct tg_field enter[] = { { "worker_id", 9 },
-		{ "span_id", 9 }, { "parent_span_id", 0x89 },
-		{ "span_name", 4 }, { "user", 0x84 } };
-	static const struct tg_field exitf[] = { { "worker_id", 9 },
-		{ "span_id", 9 }, { "span_name", 4 }, { "user", 0x84 } };
-	static const struct tg_field closef[] = { { "span_id", 9 } };
-	static const struct tg_field alloc[] = { { "tid", 13 }, { "size", 9 },
-		{ "addr", 9 }, { "callchain", 8 } };
-	static const struct tg_field freef[] = { { "tid", 13 }, { "addr", 9 },
-		{ "size", 9 }, { "alloc_timestamp_ns", 9 } };
-	static const struct tg_field meta[] = { { "entries", 10 } };
-	static const struct tg_field sym[] = { { "addr", 9 }, { "size", 9 },
-		{ "symbol_name", 4 }, { "inline_depth", 9 },
-		{ "source_file", 4 }, { "source_line", 9 } };
-	static const struct tg_field dump[] = { { "task_id", 9 },
-		{ "callchain", 8 } };
-	static const struct tg_field overflow[] = { { "dropped_allocs", 9 },
-		{ "dropped_frees", 9 } };
-	static const struct tg_field clock[] = { { "realtime_ns", 9 } };
-#define S(id, name, f) tg_schema(&m->tg, id, name, 1, \
-	sizeof f / sizeof f[0], f)
+	static const uint8_t sch[] = {
+		[S_START] = D9_SCH_POLL_START, [S_END] = D9_SCH_POLL_END,
+		[S_PARK] = D9_SCH_PARK, [S_UNPARK] = D9_SCH_UNPARK,
+		[S_WAKE] = D9_SCH_WAKE, [S_SPAWN] = D9_SCH_SPAWN,
+		[S_TERM] = D9_SCH_TERMINATE, [S_CPU] = D9_SCH_CPU,
+		[S_ENTER] = D9_SCH_SPAN_ENTER, [S_EXIT] = D9_SCH_SPAN_EXIT,
+		[S_CLOSE] = D9_SCH_SPAN_CLOSE, [S_ALLOC] = D9_SCH_ALLOC,
+		[S_FREE] = D9_SCH_FREE, [S_META] = D9_SCH_SEGMENT_META,
+		[S_SYM] = D9_SCH_SYMBOL, [S_DUMP] = D9_SCH_TASK_DUMP,
+		[S_OVERFLOW] = D9_SCH_MEM_OVERFLOW,
+		[S_CLOCK] = D9_SCH_CLOCK_SYNC,
+	};
+	static const struct tg_field user = { "user",
+	    D9_FT_STRING | D9_FT_OPTIONAL };
 
 	tg_init(&m->tg);
 	m->base = 0;
 	tg_header(&m->tg);
-	S(S_START, "PollStartEvent", start);
-	S(S_END, "PollEndEvent", end);
-	S(S_PARK, "WorkerParkEvent", park);
-	S(S_UNPARK, "WorkerUnparkEvent", unpark);
-	S(S_WAKE, "WakeEventEvent", wake);
-	S(S_SPAWN, "TaskSpawnEvent", spawn);
-	S(S_TERM, "TaskTerminateEvent", term);
-	S(S_CPU, "CpuSampleEvent", cpu);
-	S(S_ENTER, "SpanEnter:app::work:src/lib.rs:10", enter);
-	S(S_EXIT, "SpanExit:app::work:src/lib.rs:10", exitf);
-	S(S_CLOSE, "SpanCloseEvent", closef);
-	S(S_ALLOC, "AllocEvent", alloc);
-	S(S_FREE, "FreeEvent", freef);
-	S(S_META, "SegmentMetadataEvent", meta);
-	S(S_SYM, "SymbolTableEntry", sym);
-	S(S_DUMP, "TaskDumpEvent", dump);
-	S(S_OVERFLOW, "MemoryProfileOverflowEvent", overflow);
-	S(S_CLOCK, "ClockSyncEvent", clock);
-#undef S
+	for (uint16_t id = S_START; id <= S_CLOCK; id++) {
+		int span = id == S_ENTER || id == S_EXIT;
+
+		schema(m, id, sch[id], span ? "app::work:src/lib.rs:10" : "",
+		    span ? &user : NULL);
+	}
 }
 
 void
@@ -149,6 +155,7 @@ mt_spawn(struct mt *m, uint64_t ts, uint64_t task, const char *loc)
 	mt_event(m, S_SPAWN, ts);
 	tg_leb(&m->tg, task);
 	tg_str32(&m->tg, loc);
+	tg_u8(&m->tg, 1);		/* instrumented */
 }
 
 void
@@ -166,7 +173,9 @@ mt_cpu(struct mt *m, uint64_t ts, uint32_t tid, unsigned source, size_t n,
 	tg_leb(&m->tg, 255);
 	tg_u32(&m->tg, tid);
 	tg_u8(&m->tg, (uint8_t)source);
+	tg_u8(&m->tg, 0);		/* no thread name */
 	tg_v_stack(&m->tg, n, frames);
+	tg_u8(&m->tg, 0);		/* no cpu */
 }
 
 void
