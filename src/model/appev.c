@@ -8,6 +8,7 @@
 #include "base/text.h"
 #include "model/appev.h"
 #include "model/ids.h"
+#include "model/spanset.h"
 #include "model/timeline.h"
 
 static const char *const samples[] = { "ProcessResourceUsageEvent",
@@ -20,25 +21,6 @@ d9m_appev_free(struct d9m_model *m)
 	free(m->appev.lane);
 	free(m->appev.poll);
 	memset(&m->appev, 0, sizeof m->appev);
-}
-
-/* Value id of key in a field list, D9_NONE. */
-static uint32_t
-field(const struct d9m_model *m, uint32_t list, uint32_t key)
-{
-	uint32_t len;
-	const char *p = d9_intern_str(&m->lists, list, &len);
-
-	if (key == D9_NONE || list == D9_NONE)
-		return D9_NONE;
-	for (uint32_t i = 0; i + 8 <= len; i += 8) {
-		uint64_t kv;
-
-		memcpy(&kv, p + i, 8);
-		if ((uint32_t)(kv >> 32) == key)
-			return (uint32_t)kv;
-	}
-	return D9_NONE;
 }
 
 static int
@@ -66,10 +48,10 @@ lane_of(const struct d9m_model *m, size_t r, uint32_t kw, uint32_t kt)
 
 	if (seg < m->segs.n && m->segs.group[seg] != D9_NONE)
 		g = m->segs.group[seg];
-	if (number(m, field(m, m->custom.fields[r], kw), &v) == 0)
+	if (number(m, d9m_field(m, m->custom.fields[r], kw), &v) == 0)
 		slot = d9m_worker_slot(m, d9m_group_worker(g, v));
 	if (slot == D9_NONE &&
-	    number(m, field(m, m->custom.fields[r], kt), &v) == 0) {
+	    number(m, d9m_field(m, m->custom.fields[r], kt), &v) == 0) {
 		v = d9m_tid_worker(m, d9m_group_tid(g, v), D9_NONE);
 		slot = v == D9_NONE ? D9_NONE : d9m_worker_slot(m, v);
 	}
