@@ -27,6 +27,7 @@
 #include "model/worst.h"
 #include "tui/app.h"
 #include "tui/panel.h"
+#include "tui/strip.h"
 #include "tui/timeaxis.h"
 
 #define LABEL	7
@@ -108,18 +109,6 @@ dur_class(const struct d9t_app *app, uint64_t d)
 	    d < 10000000 ? D9T_C_YELLOW : D9T_C_RED;
 
 	return app->color ? c : d > 1000000 ? D9T_A_BOLD : 0;
-}
-
-static uint32_t
-level_glyph(const struct d9t_app *app, int lvl)
-{
-	static const char ascii[] = " ..ooOOO#";
-
-	if (lvl < 1)
-		return ' ';
-	if (lvl > 8)
-		lvl = 8;
-	return app->utf8 ? 0x2580 + (uint32_t)lvl : (uint32_t)ascii[lvl];
 }
 
 static int
@@ -254,13 +243,13 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 			} else if (busy) {
 				lvl = (int)ceil((double)busy * 8 / (double)span);
 				d9t_canvas_putc(cv, x + ax->x0, y, D9T_A_DIM,
-				    level_glyph(app, lvl));
+				    d9t_level_glyph(app->utf8, lvl));
 				continue;
 			}
 		}
 		if (busy > 0 || longest > 0) {
 			lvl = (int)ceil((double)busy * 8 / (double)span);
-			ch = level_glyph(app, lvl < 1 ? 1 : lvl);
+			ch = d9t_level_glyph(app->utf8, lvl < 1 ? 1 : lvl);
 			attr = dur_class(app, longest);
 		} else if (in_gap(m, m->workers[s].id, a, b)) {
 			ch = app->utf8 ? 0x2591 : 'x';
@@ -311,44 +300,6 @@ axis_row(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 		else
 			d9t_canvas_attr(cv, cx, y, 1, D9T_A_REVERSE);
 	}
-}
-
-static void
-strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
-    int y)
-{
-	const struct d9m_model *m = app->m;
-	uint32_t *q = calloc((size_t)ax->w * 2, sizeof *q), qmax = 0, amax = 0;
-	uint32_t *act = q + ax->w;
-
-	if (q == NULL)
-		return;
-	for (int x = 0; x < ax->w; x++) {
-		uint64_t a = d9t_axis_t(ax, x + ax->x0),
-		    b = d9t_axis_t(ax, x + ax->x0 + 1);
-		size_t i = d9t_lower(m->queue.ts, m->queue.n, a);
-
-		for (; i < m->queue.n && m->queue.ts[i] < b; i++)
-			if (m->queue.global[i] > q[x])
-				q[x] = m->queue.global[i];
-		act[x] = d9t_active_at(app->ix, b);
-		qmax = q[x] > qmax ? q[x] : qmax;
-		amax = act[x] > amax ? act[x] : amax;
-	}
-	d9t_canvas_put(cv, 0, y, D9T_A_DIM, "queue");
-	d9t_canvas_put(cv, 0, y + 1, D9T_A_DIM, "tasks");
-	for (int x = 0; x < ax->w; x++) {
-		int lq = qmax ? (int)ceil(8.0 * q[x] / qmax) : 0,
-		    la = amax ? (int)ceil(8.0 * act[x] / amax) : 0;
-
-		d9t_canvas_putc(cv, x + ax->x0, y, app->color ? D9T_C_BLUE : 0,
-		    level_glyph(app, lq));
-		d9t_canvas_putc(cv, x + ax->x0, y + 1, app->color ? D9T_C_MAGENTA :
-		    0, level_glyph(app, la));
-	}
-	if (app->ix->nact == 0)
-		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, "(no spawn events)");
-	free(q);
 }
 
 static void
@@ -418,7 +369,7 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 	struct tl_state *ts = st;
 	struct d9t_axis ax = axis(app, cv->w);
 	int32_t rl[512];
-	int top, nl, avail = rows - 5;
+	int top, nl, avail = rows - 1 - D9T_STRIPS - 2;
 	struct fcell *fc = calloc((size_t)ax.w, sizeof *fc);
 
 	if (fc == NULL)
@@ -432,10 +383,10 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 		}
 		lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r], fc);
 	}
-	strips(app, cv, &ax, y0 + 1 + nl);
+	d9t_panel_strips(app, cv, &ax, y0 + 1 + nl);
 	/* the rows between the strips and the info lines */
-	d9t_panel_draw(app, &ts->panel, cv, y0 + 1 + nl + 3,
-	    rows - 2 - (1 + nl + 3));
+	d9t_panel_draw(app, &ts->panel, cv, y0 + 1 + nl + D9T_STRIPS + 1,
+	    rows - 2 - (1 + nl + D9T_STRIPS + 1));
 	info(app, cv, y0 + rows - 2);
 	free(fc);
 }
@@ -458,7 +409,8 @@ click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
 	struct d9t_axis ax = axis(app, app->w);
 	int32_t rl[512];
-	int top, avail = app->h - y0 - 1 - 5, nl, r = y - y0 - 1;
+	int top, avail = app->h - y0 - 1 - 1 - D9T_STRIPS - 2, nl,
+	    r = y - y0 - 1;
 
 	(void)st;
 	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
