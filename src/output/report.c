@@ -79,9 +79,10 @@ sources(const struct d9o_out *o)
 
 		d9m_group_name(o->m, s->group, name, sizeof name);
 		d9_text_safe(safe, sizeof safe, name, strlen(name));
-		fprintf(o->f, "  %zu %-40s %zu segment%s, %zu workers, %zu polls,"
+		fprintf(o->f, "  %zu %-40s %zu segment%s, %zu worker%s, %zu polls,"
 		    " %s..%s%s\n", i, d9o_fit(fit, sizeof fit, safe, 40),
 		    s->segments, s->segments == 1 ? "" : "s", s->nworkers,
+		    s->nworkers == 1 ? "" : "s",
 		    s->polls, d9o_dur(b1, sizeof b1, s->start > min ?
 		    s->start - min : 0), d9o_dur(b2, sizeof b2, s->end > min ?
 		    s->end - min : 0), s->aligned ? "" : " (no common clock: "

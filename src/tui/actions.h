@@ -70,6 +70,8 @@
 	X(BYTES, "bytes/count", "weigh by estimated bytes or by count") \
 	X(LIVESET, "liveset", "only allocations never freed (liveset)") \
 	X(INPOLL, "in-poll", "only samples inside polls, or all") \
+	X(DUMPS, "awaiting", "what idle tasks were awaiting (task dumps, by "\
+	    "idle time), or back to off-CPU samples") \
 	X(FIELD_FILTER, "field", "filter spans or events by a field value") \
 	X(BASELINE, "baseline", "mark the window as the baseline: tasks, spans " \
 	    "and flame trees show each row's change against it (on the " \

@@ -81,6 +81,7 @@ const struct d9t_binding d9t_bindings[] = {
 	{ D9T_VM(D9T_V_ALLOC), 'B', D9T_A_BYTES, "B" },
 	{ D9T_VM(D9T_V_ALLOC), 'v', D9T_A_LIVESET, "v" },
 	{ D9T_VM(D9T_V_OFFCPU), 'i', D9T_A_INPOLL, "i" },
+	{ D9T_VM(D9T_V_OFFCPU), 'a', D9T_A_DUMPS, "a" },
 	{ D9T_VM(D9T_V_SPANS) | D9T_VM(D9T_V_EVENTS), 'f', D9T_A_FIELD_FILTER,
 	    "f" },
 	{ ALL & ~D9T_VM(D9T_V_HELP), 'p', D9T_A_POI, "p" },

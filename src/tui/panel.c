@@ -178,7 +178,7 @@ series_strip(struct d9t_app *app, struct d9t_canvas *cv,
 	else
 		snprintf(max, sizeof max, "%.0f", top);
 	d9t_strip_draw(cv, ax, y, app->utf8, app->color ? attr : 0, label, v,
-	    max);
+	    k == D9M_S_CPU && top <= 0 ? NULL : max);
 	if (k == D9M_S_CPU && top <= 0)
 		d9t_canvas_put(cv, ax->x0, y, D9T_A_DIM, "(no process CPU "
 		    "samples)");

@@ -66,6 +66,8 @@ d9t_strip_draw(struct d9t_canvas *cv, const struct d9t_axis *ax, int y,
 	for (int x = 0; x < ax->w; x++)
 		d9t_canvas_putc(cv, ax->x0 + x, y, attr, d9t_level_glyph(utf8,
 		    d9t_level(v[x], top)));
+	if (max == NULL)
+		return;
 	n = snprintf(text, sizeof text, " max %s", max);
 	if (n > 0 && n < ax->w)
 		d9t_canvas_put(cv, ax->x0 + ax->w - n, y, D9T_A_DIM, text);

@@ -22,7 +22,8 @@ uint64_t *d9t_axis_edges(const struct d9t_axis *ax);
 /* The largest of v[0..n). */
 double	d9t_strip_max(const double *v, size_t n);
 /* Row y: label at the left, the levels of v over ax's columns in attr,
- * and "max TEXT" at the right end over the last columns. */
+ * and "max TEXT" (max not NULL) at the right end over its last
+ * columns. */
 void	d9t_strip_draw(struct d9t_canvas *cv, const struct d9t_axis *ax,
 	    int y, int utf8, uint16_t attr, const char *label,
 	    const double *v, const char *max);

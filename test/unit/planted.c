@@ -211,3 +211,48 @@ mt_events(struct mt *t)
 	mt_park(t, 80 * PL_MS, 0, 1000, 100);
 	mt_park(t, 80 * PL_MS + 1, 1, 1000, 101);
 }
+
+void
+mt_memory(struct mt *t)
+{
+	/* leaf first: app::buf called by app::cache or app::parse */
+	static const uint64_t cache[] = { 0x8000, 0x5000 },
+	    parse[] = { 0x8000, 0x6000 }, wait = 0x7000;
+
+	mt_begin(t);
+	mt_meta(t, "memory.sample_rate_bytes", "1");
+	mt_symbol(t, 0x5000, "app::cache", 0);
+	mt_symbol(t, 0x6000, "app::parse", 0);
+	mt_symbol(t, 0x7000, "app::wait", 0);
+	mt_symbol(t, 0x8000, "app::buf", 0);
+	mt_poll_start(t, 10 * PL_MS, 0, 1, "app/src/main.rs:1:1");
+	mt_alloc(t, 10 * PL_MS, 1000, 0xa000, 2, cache);
+	mt_poll_end(t, 11 * PL_MS, 0);
+	mt_dump(t, 10 * PL_MS + 1, 1, 1, &wait);
+	mt_poll_start(t, 20 * PL_MS, 0, 1, "app/src/main.rs:1:1");
+	mt_alloc(t, 20 * PL_MS, 2000, 0xb000, 2, parse);
+	mt_poll_end(t, 21 * PL_MS, 0);
+	mt_free(t, 30 * PL_MS, 0xa000, 1000, 10 * PL_MS);
+	mt_alloc(t, 40 * PL_MS, 4000, 0xc000, 2, cache);
+	mt_park(t, PL_MEM_END, 0, 1000, 7);
+}
+
+void
+mt_process(struct mt *t, const char *host, const char *boot, uint64_t t0,
+    uint64_t wall, int clock, unsigned nw, unsigned npolls)
+{
+	mt_begin(t);
+	if (clock)
+		mt_clock(t, t0, wall);
+	mt_meta(t, "service", "api");
+	mt_meta(t, "host", host);
+	mt_meta(t, "boot_id", boot);
+	for (unsigned k = 0; k < npolls; k++)
+		for (unsigned w = 0; w < nw; w++) {
+			uint64_t ts = t0 + k * 10 * PL_MS + w * 1000;
+
+			mt_poll_start(t, ts, w, 1 + w, "src/main.rs:1:1");
+			mt_poll_end(t, ts + (k == 3 ? 2 * PL_MS : PL_MS / 10),
+			    w);
+		}
+}

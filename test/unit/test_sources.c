@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "mktrace.h"
+#include "planted.h"
 #include "model/analysis.h"
 #include "model/ids.h"
 #include "unit.h"
@@ -23,27 +23,6 @@
 #define S	1000000000ull
 #define WALL	(1780000000ull * S)	/* both began near this wall time */
 #define FAR	(1000000ull * S)	/* the second host's clock is ahead */
-
-/* A process: its metadata, a clock sync (unless !clock), nw workers with
- * polls of task 1 every 10 ms for 1 s from t0. */
-static void
-process(struct mt *t, const char *host, const char *boot, uint64_t t0,
-    uint64_t wall, int clock, unsigned nw, unsigned npolls)
-{
-	mt_begin(t);
-	if (clock)
-		mt_clock(t, t0, wall);
-	mt_meta(t, "service", "api");
-	mt_meta(t, "host", host);
-	mt_meta(t, "boot_id", boot);
-	for (unsigned k = 0; k < npolls; k++)
-		for (unsigned w = 0; w < nw; w++) {
-			uint64_t ts = t0 + k * 10000000ull + w * 1000;
-
-			mt_poll_start(t, ts, w, 1 + w, "src/main.rs:1:1");
-			mt_poll_end(t, ts + (k == 3 ? 2000000 : 100000), w);
-		}
-}
 
 static struct d9m_model *
 load_two(int clock, char **dir)
@@ -55,8 +34,8 @@ load_two(int clock, char **dir)
 
 	*dir = strdup("/tmp/d9sources-XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(*dir));
-	process(&a, "h1", "abcd-1", 50 * S, WALL, 1, 2, 100);
-	process(&b, "h2", "wxyz-2", FAR + 7 * S, WALL + 2 * S, clock, 1, 40);
+	mt_process(&a, "h1", "abcd-1", 50 * S, WALL, 1, 2, 100);
+	mt_process(&b, "h2", "wxyz-2", FAR + 7 * S, WALL + 2 * S, clock, 1, 40);
 	snprintf(path, sizeof path, "%s/a.bin", *dir);
 	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
 	fwrite(a.tg.p, 1, a.tg.n, f);

@@ -12,6 +12,7 @@ Suite	*engine_suite(void);
 Suite	*loss_suite(void);
 Suite	*sources_suite(void);
 Suite	*events_suite(void);
+Suite	*series_suite(void);
 Suite	*diff_suite(void);
 
 #endif
