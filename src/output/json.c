@@ -105,6 +105,8 @@ worst(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_end(w, ']');
 }
 
+#define JSON_POIS	100	/* points of interest per kind */
+
 static void
 pois(struct d9o_jw *w, const struct d9o_out *o)
 {
@@ -115,6 +117,10 @@ pois(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_arr(w);
 	for (size_t i = 0; p != NULL && i < p->n; i++) {
 		const struct d9m_poi *x = &p->v[i];
+
+		/* the worst JSON_POIS of each kind */
+		if (i - p->first[x->kind] >= JSON_POIS)
+			continue;
 
 		d9o_jw_obj(w);
 		d9o_jw_kstr(w, "kind", d9m_poi_name(x->kind));
