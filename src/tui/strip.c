@@ -60,7 +60,7 @@ d9t_strip_draw(struct d9t_canvas *cv, const struct d9t_axis *ax, int y,
 {
 	double top = d9t_strip_max(v, (size_t)ax->w);
 	char text[48];
-	int n;
+	int n, cols;
 
 	d9t_canvas_put(cv, 0, y, D9T_A_DIM, label);
 	for (int x = 0; x < ax->w; x++)
@@ -69,8 +69,11 @@ d9t_strip_draw(struct d9t_canvas *cv, const struct d9t_axis *ax, int y,
 	if (max == NULL)
 		return;
 	n = snprintf(text, sizeof text, " max %s", max);
-	if (n > 0 && n < ax->w)
-		d9t_canvas_put(cv, ax->x0 + ax->w - n, y, D9T_A_DIM, text);
+	cols = 0;
+	for (int i = 0; i < n && text[i]; i++)
+		cols += (text[i] & 0xc0) != 0x80;	/* code points */
+	if (n > 0 && cols < ax->w)
+		d9t_canvas_put(cv, ax->x0 + ax->w - cols, y, D9T_A_DIM, text);
 }
 
 void
