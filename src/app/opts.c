@@ -15,7 +15,7 @@
 
 enum { O_REPORT, O_JSON, O_WINDOW, O_WORST, O_CHAIN, O_FOLDED, O_BINARY,
     O_DEBUG_DIR, O_LOAD_BASE, O_KALLSYMS, O_PREFER_DWARF, O_FOLLOW, O_QUIET,
-    O_VERSION, O_HELP, O_ADDR2LINE };
+    O_VERSION, O_HELP, O_ADDR2LINE, O_DIFF, O_CHECK, O_BASELINE, O_CHROME };
 
 static const struct opt {
 	const char	*name;
@@ -42,6 +42,14 @@ static const struct opt {
 	{ "--prefer-dwarf", O_PREFER_DWARF, NULL, "names from DWARF (--binary, "
 	    "--debug-dir, the recorded files) even where the trace names the "
 	    "address" },
+	{ "--diff", O_DIFF, "OLD NEW", "compare two runs (traces, directories "
+	    "or --json outputs; OLD@A..B: a window of one)" },
+	{ "--check", O_CHECK, "RULES", "check rules (KEY OP VALUE, comma-"
+	    "separated) against the figures; exit 3 if one fails" },
+	{ "--baseline", O_BASELINE, "FILE", "the --json output of an earlier "
+	    "run, for --check rules like +10%" },
+	{ "--chrome", O_CHROME, NULL, "print Chrome trace event JSON (Perfetto "
+	    "UI, chrome://tracing) and exit" },
 	{ "--follow", O_FOLLOW, NULL, "keep reading new segments (directory or "
 	    "stdin)" },
 	{ "--quiet", O_QUIET, NULL, "do not print input problems on stderr" },
@@ -68,7 +76,7 @@ d9a_usage(FILE *f)
 		fprintf(f, "  %-28s %s\n", left, opts[i].help);
 	}
 	fputs("\nexit status: 0 ok, 1 bad input (nothing could be read), "
-	    "2 bad usage\n", f);
+	    "2 bad usage,\n  3 a --check rule failed\n", f);
 }
 
 static int
@@ -129,7 +137,8 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 	o->worst = 10;
 	o->paths = calloc((size_t)argc + 1, sizeof *o->paths);
 	o->binaries = calloc((size_t)argc + 1, sizeof *o->binaries);
-	if (o->paths == NULL || o->binaries == NULL) {
+	o->checks = calloc((size_t)argc + 1, sizeof *o->checks);
+	if (o->paths == NULL || o->binaries == NULL || o->checks == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -223,6 +232,10 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 			}
 			o->have_chain = 1;
 			break;
+		case O_DIFF: o->diff_old = v; break;
+		case O_CHECK: o->checks[o->nchecks++] = v; break;
+		case O_BASELINE: o->baseline = v; break;
+		case O_CHROME: o->chrome = 1; break;
 		case O_FOLDED:
 			if (strcmp(v, "cpu") != 0 && strcmp(v, "offcpu") != 0 &&
 			    strcmp(v, "alloc") != 0) {
@@ -239,6 +252,27 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		snprintf(err, errlen, "--load-base needs --binary");
 		return -1;
 	}
+	if ((o->diff_old != NULL) + (o->nchecks > 0) + o->chrome > 1) {
+		snprintf(err, errlen, "--diff, --check and --chrome are modes of "
+		    "their own: give one");
+		return -1;
+	}
+	if (o->diff_old != NULL) {
+		o->json = o->mode == D9A_JSON;	/* the diff as JSON */
+		o->mode = D9A_DIFF;
+	} else if (o->nchecks > 0)
+		o->mode = D9A_CHECK;
+	else if (o->chrome)
+		o->mode = D9A_CHROME;
+	if (o->mode == D9A_DIFF && o->npaths != 1) {
+		snprintf(err, errlen, "--diff wants OLD NEW: two traces, "
+		    "directories or --json outputs");
+		return -1;
+	}
+	if (o->baseline != NULL && o->mode != D9A_CHECK) {
+		snprintf(err, errlen, "--baseline is for --check");
+		return -1;
+	}
 	if (o->npaths == 0 && o->mode != D9A_HELP && o->mode != D9A_VERSION) {
 		snprintf(err, errlen, "no trace given (a file, a directory, "
 		    "or - for stdin)");
@@ -252,5 +286,19 @@ d9a_opts_free(struct d9a_opts *o)
 {
 	free(o->paths);
 	free(o->binaries);
-	o->paths = o->binaries = NULL;
+	free(o->checks);
+	o->paths = o->binaries = o->checks = NULL;
+}
+
+int
+d9a_window_arg(const char *v, double *lo_ms, double *hi_ms)
+{
+	struct d9a_opts t;
+
+	memset(&t, 0, sizeof t);
+	if (parse_window(&t, v) < 0)
+		return -1;
+	*lo_ms = t.win_lo_ms;
+	*hi_ms = t.win_hi_ms;
+	return 0;
 }

@@ -77,7 +77,6 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	struct d9m_site *s = NULL;
 	uint8_t *live = NULL;
 	size_t ns = 0, f0, f1, a0, a1, v0, v1;
-	int rc = -1;
 
 	if (al->n == 0 && m->frees.n == 0)
 		return 0;
@@ -134,12 +133,12 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (merge_sites_by_name(m, o->resolver, s, &ns) < 0)
 		goto out;
 	qsort(s, ns, sizeof *s, cmp_site);
-	mem->sites = s;
+	mem->sites = s;		/* the analysis owns the sites now */
 	mem->nsites = ns;
-	s = NULL;
-	rc = 0;
+	free(live);
+	return 0;
 out:
 	free(live);
 	free(s);
-	return rc;
+	return -1;
 }

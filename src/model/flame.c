@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hmap.h"
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/flame.h"
@@ -25,6 +26,14 @@ want_poll(const struct d9m_model *m, const struct d9m_flame_req *q,
 		return 0;
 	return (q->task == D9_NONE || m->polls.task[p] == q->task) &&
 	    (q->loc == D9_NONE || m->polls.loc[p] == q->loc);
+}
+
+int
+d9m_flame_takes_alloc(const struct d9m_model *m,
+    const struct d9m_flame_req *q, size_t i)
+{
+	return (q->task == D9_NONE && q->loc == D9_NONE) || want_poll(m, q,
+	    d9m_poll_of_tid(m, m->allocs.tid[i], m->allocs.ts[i]));
 }
 
 static int
@@ -75,15 +84,35 @@ collect_alloc(const struct d9m_model *m, const struct d9m_flame_req *q,
 
 		if (q->liveset && !live[i - a0])
 			continue;
-		if ((q->task != D9_NONE || q->loc != D9_NONE) &&
-		    !want_poll(m, q, d9m_poll_of_tid(m, m->allocs.tid[i],
-		    m->allocs.ts[i])))
+		if (!d9m_flame_takes_alloc(m, q, i))
 			continue;
 		d9m_alloc_weight(m, i, &wb, &wc);
 		rc = push(v, n, cap, m->allocs.stack[i], m->allocs.seg[i],
 		    q->count ? wc : wb);
 	}
 	free(live);
+	return rc;
+}
+
+/* Task dumps stamped in the window, weighted by their idle gap (ns). */
+static int
+collect_dump(const struct d9m_model *m, const struct d9m_flame_req *q,
+    struct d9m_wstack **v, size_t *n, size_t *cap)
+{
+	size_t i0, i1;
+	int rc = 0;
+
+	d9m_window_rows(m->dumps.ts, m->dumps.n, &q->win, &i0, &i1);
+	for (size_t i = i0; i < i1 && rc == 0; i++) {
+		uint64_t idle = d9m_dump_idle(m, i);
+		uint32_t t = m->dumps.task[i];
+
+		if (idle == UINT64_MAX || (q->task != D9_NONE && t != q->task) ||
+		    (q->loc != D9_NONE && m->tasks.loc[t] != q->loc))
+			continue;
+		rc = push(v, n, cap, m->dumps.stack[i], m->dumps.seg[i],
+		    q->count ? 1 : (double)idle);
+	}
 	return rc;
 }
 
@@ -95,6 +124,7 @@ collect(const struct d9m_model *m, const struct d9m_flame_req *q,
 	struct d9m_wstack *v = NULL;
 	size_t n = 0, cap = 0;
 	int rc = q->kind == D9M_F_ALLOC ? collect_alloc(m, q, &v, &n, &cap) :
+	    q->kind == D9M_F_DUMP ? collect_dump(m, q, &v, &n, &cap) :
 	    collect_cpu(m, q, &v, &n, &cap);
 
 	if (rc < 0) {
@@ -105,60 +135,74 @@ collect(const struct d9m_model *m, const struct d9m_flame_req *q,
 	return v ? v : calloc(1, sizeof *v);
 }
 
-static uint32_t
-slot_hash(uint32_t parent, uint32_t name)
-{
-	uint64_t h = ((uint64_t)parent << 32 | name) * 0x9e3779b97f4a7c15ull;
+/* A child looked for: under parent, named name (d9_hmap rows mode). */
+struct want {
+	struct d9m_flame	*f;
+	uint32_t		 parent, name;
+};
 
-	return (uint32_t)(h >> 32);
+static uint64_t
+key_hash(uint32_t parent, uint32_t name)
+{
+	return (uint64_t)parent << 32 | name;
+}
+
+static uint64_t
+node_hash(const void *ctx, uint32_t row)
+{
+	const struct d9m_fnode *nd = &((const struct want *)ctx)->f->nodes[row];
+
+	return key_hash(nd->parent, nd->name);
 }
 
 static int
-rehash(struct d9m_flame *f)
+node_eq(const void *ctx, uint32_t row)
 {
-	size_t ns = f->nslots ? f->nslots * 2 : 1024;
-	uint32_t *s = calloc(ns, sizeof *s);
+	const struct want *w = ctx;
+	const struct d9m_fnode *nd = &w->f->nodes[row];
 
-	if (s == NULL)
-		return -1;
-	for (size_t i = 1; i < f->n; i++) {
-		size_t k = slot_hash(f->nodes[i].parent, f->nodes[i].name) &
-		    (ns - 1);
-
-		while (s[k])
-			k = (k + 1) & (ns - 1);
-		s[k] = (uint32_t)i + 1;
-	}
-	free(f->slots);
-	f->slots = s;
-	f->nslots = ns;
-	return 0;
+	return nd->parent == w->parent && nd->name == w->name;
 }
 
 static uint32_t
-child(struct d9m_flame *f, uint32_t parent, uint32_t name)
+node_make(void *ctx)
 {
-	size_t k;
+	struct want *w = ctx;
+	struct d9m_flame *f = w->f;
 	struct d9m_fnode *nd;
 
-	if ((f->n + 1) * 2 > f->nslots && rehash(f) < 0)
-		return D9_NONE;
-	k = slot_hash(parent, name) & (f->nslots - 1);
-	for (; f->slots[k]; k = (k + 1) & (f->nslots - 1)) {
-		nd = &f->nodes[f->slots[k] - 1];
-		if (nd->parent == parent && nd->name == name)
-			return f->slots[k] - 1;
-	}
 	if (d9_grow(&f->nodes, &f->cap, f->n + 1, sizeof *f->nodes) < 0)
 		return D9_NONE;
 	nd = &f->nodes[f->n];
 	memset(nd, 0, sizeof *nd);
-	nd->name = name;
-	nd->parent = parent;
+	nd->name = w->name;
+	nd->parent = w->parent;
 	nd->file = D9_NONE;
-	nd->depth = f->nodes[parent].depth + 1;
-	f->slots[k] = (uint32_t)f->n + 1;
+	nd->depth = f->nodes[w->parent].depth + 1;
 	return (uint32_t)f->n++;
+}
+
+static const struct d9_hmap_rows node_rows = { node_hash, node_make };
+
+/* The child of parent named name, added when new; D9_NONE out of memory. */
+static uint32_t
+child(struct d9m_flame *f, uint32_t parent, uint32_t name)
+{
+	struct want w = { f, parent, name };
+
+	return d9_hmap_find_or_add(&f->children, key_hash(parent, name),
+	    node_eq, &node_rows, &w);
+}
+
+/* The frames of a sample as the tree takes them (allocator hooks
+ * stripped from allocations), leaf first. */
+static size_t
+frames(const struct d9m_flame *f, const struct d9m_model *m,
+    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
+    struct d9m_frame *fr)
+{
+	return f->req.kind == D9M_F_ALLOC ? d9m_alloc_frames(m, r, seg, stack,
+	    fr, 256) : d9m_stack_frames(m, r, seg, stack, fr, 256);
 }
 
 static int
@@ -166,9 +210,7 @@ insert(struct d9m_flame *f, const struct d9m_model *m,
     const struct d9m_resolver *r, const struct d9m_wstack *it)
 {
 	struct d9m_frame fr[256];
-	size_t nf = f->req.kind == D9M_F_ALLOC ?
-	    d9m_alloc_frames(m, r, it->seg, it->stack, fr, 256) :
-	    d9m_stack_frames(m, r, it->seg, it->stack, fr, 256);
+	size_t nf = frames(f, m, r, it->seg, it->stack, fr);
 	uint32_t node = 0;
 
 	f->nodes[0].w += it->w;
@@ -242,6 +284,7 @@ d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
 	if (f == NULL)
 		return NULL;
 	f->req = *q;
+	d9_hmap_init(&f->children);
 	d9_arena_init(&f->arena, 64 * 1024);
 	d9_intern_init(&f->names, &f->arena);
 	if (d9_grow(&f->nodes, &f->cap, 1, sizeof *f->nodes) < 0 ||
@@ -268,8 +311,7 @@ d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
 		return NULL;
 	}
 	free(g);
-	free(f->slots);
-	f->slots = NULL;
+	d9_hmap_free(&f->children);
 	if (finish(f) < 0)
 		d9m_flame_free(&f);
 	return f;
@@ -284,7 +326,7 @@ d9m_flame_free(struct d9m_flame **pf)
 		return;
 	free(f->nodes);
 	free(f->kids);
-	free(f->slots);
+	d9_hmap_free(&f->children);
 	d9_intern_free(&f->names);
 	d9_arena_free(&f->arena);
 	free(f);
@@ -309,4 +351,29 @@ d9m_flame_where(const struct d9m_flame *f, uint32_t node, char *out,
 	}
 	snprintf(out, cap, "%s:%" PRIu32, d9_intern_str(&f->names, nd->file,
 	    NULL), nd->line);
+}
+
+int
+d9m_flame_under(const struct d9m_flame *f, const struct d9m_model *m,
+    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
+    uint32_t node)
+{
+	struct d9m_frame fr[256];
+	size_t nf, d;
+
+	if (node == 0 || node >= f->n)
+		return 1;
+	d = f->nodes[node].depth;
+	nf = frames(f, m, r, seg, stack, fr);
+	if (nf < d)
+		return 0;
+	/* node is at depth d: compare its path up to the root */
+	for (uint32_t x = node; x != 0; x = f->nodes[x].parent, d--) {
+		const struct d9m_frame *y = &fr[f->req.invert ? d - 1 :
+		    nf - d];
+
+		if (strcmp(d9m_flame_name(f, x), d9m_frame_name(y)) != 0)
+			return 0;
+	}
+	return 1;
 }

@@ -8,7 +8,9 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
+#include "model/appev.h"
 #include "model/frames.h"
+#include "model/ids.h"
 #include "model/loss.h"
 #include "model/table.h"
 #include "model/tables.h"
@@ -53,6 +55,7 @@ d9m_timeline_free(struct d9m_model *m)
 	memset(&m->spans, 0, sizeof m->spans);
 	free(m->seg_rate);
 	m->seg_rate = NULL;
+	d9m_appev_free(m);
 }
 
 static int
@@ -97,6 +100,8 @@ find_workers(struct d9m_model *m)
 	for (size_t i = 0; i < n; i++) {
 		m->workers[i].id = ids[i];
 		m->workers[i].runtime = D9_NONE;
+		m->workers[i].group = d9m_worker_group(m->groups.n, ids[i]);
+		m->workers[i].own = d9m_worker_own(m->groups.n, ids[i]);
 	}
 	m->nworkers = n;
 	free(ids);
@@ -338,7 +343,9 @@ attribute_cpu(struct d9m_model *m)
 			    c->tid[i] == m->gaps.to_tid[g]) &&
 			    c->ts[i] >= m->gaps.start[g] &&
 			    c->ts[i] < m->gaps.end[g]) {
-				w = D9_WORKER_NONE;
+				w = d9m_group_worker(d9m_worker_group(
+				    m->groups.n, m->gaps.worker[g]),
+				    D9_WORKER_NONE);
 				break;
 			}
 		c->worker[i] = w;
@@ -425,7 +432,8 @@ name_runtimes(struct d9m_model *m)
 	/* each runtime.<name> claims its listed workers; first claim wins */
 	for (size_t i = 0; i < m->meta.n; i++) {
 		const char *k = d9m_str(m, m->meta.key[i]), *v;
-		uint32_t name;
+		uint32_t name, seg = m->meta.seg[i], grp = seg < m->segs.n &&
+		    m->segs.group[seg] != D9_NONE ? m->segs.group[seg] : 0;
 
 		if (strncmp(k, "runtime.", 8) != 0 || k[8] == '\0')
 			continue;
@@ -440,7 +448,7 @@ name_runtimes(struct d9m_model *m)
 				continue;
 			}
 			slot = id <= UINT32_MAX ? d9m_worker_slot(m,
-			    (uint32_t)id) : D9_NONE;
+			    d9m_group_worker(grp, (uint32_t)id)) : D9_NONE;
 			if (slot != D9_NONE &&
 			    m->workers[slot].runtime == D9_NONE)
 				m->workers[slot].runtime = name;
@@ -542,7 +550,8 @@ d9m_model_finish(struct d9m_model *m)
 			goto out;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
-	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0)
+	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0 ||
+	    d9m_appev_derive(m) < 0)
 		goto out;
 	name_runtimes(m);
 	m->finished = 1;

@@ -14,18 +14,11 @@
 #include "output/stackinfo.h"
 #include "output/textfmt.h"
 #include "base/text.h"
+#include "model/groups.h"
+#include "model/ids.h"
 #include "model/loss.h"
 
 #define MAX_FRAMES 128
-
-static void
-section(FILE *f, const char *title)
-{
-	fprintf(f, "\n%s\n", title);
-	for (size_t i = 0; title[i]; i++)
-		putc('-', f);
-	putc('\n', f);
-}
 
 /* Always a line (or more, wrapped under the value): what the recording
  * lost (ANALYSIS 19). */
@@ -68,6 +61,35 @@ loss_warning(const struct d9o_out *o)
 	d9o_wrap(o->f, w, 0, 80);
 }
 
+/* Sources, when the trace holds more than one process (model/groups.h):
+ * worker g:w is worker w of source g. */
+static void
+sources(const struct d9o_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	char name[200], safe[200], fit[64], b1[32], b2[32];
+	uint64_t min = o->m->min_ts;
+
+	if (a->nsources < 2)
+		return;
+	fprintf(o->f, "Sources:      %zu processes (worker g:w is worker w of "
+	    "source g)\n", a->nsources);
+	for (size_t i = 0; i < a->nsources; i++) {
+		const struct d9m_source *s = &a->sources[i];
+
+		d9m_group_name(o->m, s->group, name, sizeof name);
+		d9_text_safe(safe, sizeof safe, name, strlen(name));
+		fprintf(o->f, "  %zu %-40s %zu segment%s, %zu worker%s, %zu polls,"
+		    " %s..%s%s\n", i, d9o_fit(fit, sizeof fit, safe, 40),
+		    s->segments, s->segments == 1 ? "" : "s", s->nworkers,
+		    s->nworkers == 1 ? "" : "s",
+		    s->polls, d9o_dur(b1, sizeof b1, s->start > min ?
+		    s->start - min : 0), d9o_dur(b2, sizeof b2, s->end > min ?
+		    s->end - min : 0), s->aligned ? "" : " (no common clock: "
+		    "aligned at the start)");
+	}
+}
+
 static void
 summary(const struct d9o_out *o)
 {
@@ -75,7 +97,7 @@ summary(const struct d9o_out *o)
 	const struct d9m_model *m = o->m;
 	char b[64], s[256];
 
-	section(o->f, "TRACE SUMMARY");
+	d9o_section(o->f, "TRACE SUMMARY");
 	for (size_t i = 0; i < o->ninputs; i++)
 		fprintf(o->f, "Input:        %s\n", d9o_fit(s, sizeof s,
 		    o->inputs[i], 64));
@@ -96,9 +118,13 @@ summary(const struct d9o_out *o)
 		    (unsigned)(a->wall_start_ns / 1000000 % 1000));
 	}
 	fprintf(o->f, "\nWorkers:      %zu (", a->nworkers);
-	for (size_t i = 0; i < a->nworkers; i++)
-		fprintf(o->f, "%s%u", i ? ", " : "", a->workers[i].id);
-	fprintf(o->f, ")\nEvents:       %zu runtime events, %zu polls\n",
+	for (size_t i = 0; i < a->nworkers; i++) {
+		d9m_worker_label(m->groups.n, a->workers[i].id, b, sizeof b);
+		fprintf(o->f, "%s%s", i ? ", " : "", b);
+	}
+	fprintf(o->f, ")\n");
+	sources(o);
+	fprintf(o->f, "Events:       %zu runtime events, %zu polls\n",
 	    a->event_count, a->npolls);
 	lost(o);
 	fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",
@@ -119,7 +145,7 @@ workers(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32];
 
-	section(o->f, "WORKER UTILIZATION");
+	d9o_section(o->f, "WORKER UTILIZATION");
 	fprintf(o->f, "%-7s %8s %8s %7s %10s %10s %8s\n", "worker", "polls",
 	    "parks", "util", "active", "parked", "cpu");
 	for (size_t i = 0; i < a->nworkers; i++) {
@@ -145,7 +171,7 @@ long_polls(const struct d9o_out *o)
 	const struct d9m_model *m = o->m;
 	char b[32], s[256];
 
-	section(o->f, "LONG POLLS (>1ms)");
+	d9o_section(o->f, "LONG POLLS (>1ms)");
 	fprintf(o->f, "%zu polls over 1 ms", a->long_polls);
 	if (a->long_polls != a->long_polls_closed)
 		fprintf(o->f, " (%zu open-ended: cut by the next start or a "
@@ -178,7 +204,7 @@ sched(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32], b3[32];
 
-	section(o->f, "SCHEDULING DELAYS");
+	d9o_section(o->f, "SCHEDULING DELAYS");
 	if (a->sched.count == 0) {
 		fprintf(o->f, "No wake-to-poll delays: no task was instrumented\n"
 		    "(wake events need dial9's instrumented spawn).\n");
@@ -198,7 +224,7 @@ locations(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32], b3[32], s[256];
 
-	section(o->f, "POLL DURATION BY SPAWN LOCATION");
+	d9o_section(o->f, "POLL DURATION BY SPAWN LOCATION");
 	for (size_t i = 0; i < a->nlocs; i++) {
 		const struct d9m_loc_fig *l = &a->locs[i];
 
@@ -220,7 +246,7 @@ lifecycle(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	char s[256];
 
-	section(o->f, "TASK LIFECYCLE");
+	d9o_section(o->f, "TASK LIFECYCLE");
 	for (size_t i = 0; i < a->nlocs; i++) {
 		const struct d9m_loc_fig *l = &a->locs[i];
 
@@ -248,7 +274,7 @@ blocking(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 
-	section(o->f, "BLOCKING CALLS");
+	d9o_section(o->f, "BLOCKING CALLS");
 	if (a->off_cpu == 0) {
 		fprintf(o->f, "No off-CPU (context switch) samples in the "
 		    "trace.\n");
@@ -269,7 +295,7 @@ hotspots(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 
-	section(o->f, "CPU HOTSPOTS");
+	d9o_section(o->f, "CPU HOTSPOTS");
 	fprintf(o->f, "%zu on-CPU samples.\n", a->on_cpu);
 	for (size_t i = 0; i < a->ncpu_groups && i < 5; i++)
 		d9o_stack_line(o, "on-CPU", &a->cpu_groups[i], 1);
@@ -281,13 +307,13 @@ queues(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	char b[32];
 
-	section(o->f, "QUEUE DEPTH");
+	d9o_section(o->f, "QUEUE DEPTH");
 	fprintf(o->f, "Global queue: max %u, mean %.2f over %zu samples%s\n",
 	    a->queue_max, a->queue_avg, a->queue_samples,
 	    a->queue_max > 100 ? "  (over 100: workers fall behind)" : "");
 	fprintf(o->f, "Local queue:  max %u\n", a->local_queue_max);
 	fprintf(o->f, "Queue lengths are recorded modulo 256 by dial9.\n");
-	section(o->f, "KERNEL SCHEDULING WAIT");
+	d9o_section(o->f, "KERNEL SCHEDULING WAIT");
 	for (size_t i = 0; i < a->nworkers; i++) {
 		const struct d9m_worker_fig *w = &a->workers[i];
 
@@ -307,7 +333,7 @@ spans(const struct d9o_out *o)
 
 	if (a->nspans == 0)
 		return;
-	section(o->f, "SPAN DURATIONS");
+	d9o_section(o->f, "SPAN DURATIONS");
 	fprintf(o->f, "%-30s %8s %10s %10s %10s\n", "span", "count", "p50",
 	    "p99", "max");
 	for (size_t i = 0; i < a->nspans; i++) {
@@ -335,7 +361,7 @@ waiting(const struct d9o_out *o)
 
 	if (a->nidle == 0)
 		return;
-	section(o->f, "WAITING ON (task dumps)");
+	d9o_section(o->f, "WAITING ON (task dumps)");
 	fprintf(o->f, "%zu dumps of idle tasks, weighted by the idle gap each "
 	    "describes:\n", a->dumps);
 	for (size_t i = 0; i < a->nidle && i < 5; i++) {
@@ -357,7 +383,7 @@ memory(const struct d9o_out *o)
 
 	if (!mem->present)
 		return;
-	section(o->f, "MEMORY ALLOCATIONS");
+	d9o_section(o->f, "MEMORY ALLOCATIONS");
 	fprintf(o->f, "Sample rate R = %" PRIu64 " bytes (%s).\n", mem->rate,
 	    mem->rate_from_meta ? "from segment metadata" : "dial9's default");
 	fprintf(o->f, "%zu sampled allocations stand for about %.1f MB in "
@@ -387,7 +413,7 @@ points(const struct d9o_out *o)
 {
 	const struct d9m_pois *p = o->a->pois;
 
-	section(o->f, "POINTS OF INTEREST");
+	d9o_section(o->f, "POINTS OF INTEREST");
 	if (p == NULL || p->n == 0) {
 		fprintf(o->f, "None.\n");
 		return;
@@ -436,7 +462,7 @@ flags(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 
-	section(o->f, "RED FLAGS");
+	d9o_section(o->f, "RED FLAGS");
 	if (a->nflags == 0)
 		fprintf(o->f, "None.\n");
 	for (size_t i = 0; i < a->nflags; i++) {
@@ -445,12 +471,12 @@ flags(const struct d9o_out *o)
 		d9o_wrap(o->f, a->flags[i].text, 9, 80);
 	}
 	if (o->chain) {
-		section(o->f, "WAKE CHAIN");
+		d9o_section(o->f, "WAKE CHAIN");
 		for (size_t i = 0; i < a->nchain; i++)
 			chain_hop(o, &a->chain[i], i);
 	}
 	if (o->m->nerrors) {
-		section(o->f, "INPUT PROBLEMS");
+		d9o_section(o->f, "INPUT PROBLEMS");
 		for (size_t i = 0; i < o->m->nerrors; i++)
 			d9o_wrap(o->f, o->m->errors[i], 0, 80);
 	}

@@ -15,6 +15,7 @@
 
 #include "base/text.h"
 #include "tui/app.h"
+#include "tui/baseline.h"
 #include "tui/timeaxis.h"
 
 int
@@ -398,7 +399,7 @@ shared_action(struct d9t_app *app, enum d9t_action a)
 	case D9T_A_REDRAW: app->dirty = D9T_DIRTY_ALL | D9T_DIRTY_CLEAR; break;
 	case D9T_A_VIEW1: case D9T_A_VIEW2: case D9T_A_VIEW3:
 	case D9T_A_VIEW4: case D9T_A_VIEW5: case D9T_A_VIEW6:
-	case D9T_A_VIEW7:
+	case D9T_A_VIEW7: case D9T_A_VIEW8:
 		if (app->m != NULL)
 			d9t_top_view(app, (enum d9t_view)(a - D9T_A_VIEW1));
 		break;
@@ -406,6 +407,8 @@ shared_action(struct d9t_app *app, enum d9t_action a)
 	case D9T_A_POI: d9t_poi_show(app, -1); break;
 	case D9T_A_SAVE: d9t_save(app); break;
 	case D9T_A_FILTER_TASK: filter_task(app); break;
+	case D9T_A_BASELINE: d9t_baseline_toggle(app); break;
+	case D9T_A_BY_CHANGE: d9t_baseline_sort(app); break;
 	case D9T_A_FILTER_CLEAR:
 		app->f_task = app->f_loc = D9_NONE;
 		d9t_msg(app, "filters cleared");

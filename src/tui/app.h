@@ -74,6 +74,11 @@ struct d9t_app {
 	/* filters shared by the timeline and the flame trees */
 	uint32_t		 f_task, f_loc;
 
+	/* the baseline window (b, baseline.h) and whether the comparing
+	 * views list their rows by change (d) */
+	int			 have_base, by_change;
+	uint64_t		 base_lo, base_hi;
+
 	/* views: each view's own state is behind vstate (view.h) */
 	enum d9t_view		 view;
 	enum d9t_view		 stack[D9T_STACK];

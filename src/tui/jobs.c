@@ -47,6 +47,7 @@ drop(enum d9t_job k, void *p)
 {
 	if (p == NULL)
 		return;
+	k = (enum d9t_job)(k % D9T_J_KINDS);	/* a baseline twin */
 	if (k == D9T_J_ANALYSIS || k == D9T_J_TASKS) {
 		d9m_analysis_free(p);
 		free(p);
@@ -68,6 +69,7 @@ drop(enum d9t_job k, void *p)
 static void *
 compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 {
+	k = (enum d9t_job)(k % D9T_J_KINDS);	/* a baseline twin */
 	if (k == D9T_J_ANALYSIS || k == D9T_J_TASKS) {
 		struct d9m_analysis *a = calloc(1, sizeof *a);
 		struct d9m_analysis_opts o;
@@ -107,7 +109,7 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 
 		memset(&fq, 0, sizeof fq);
 		fq.kind = k == D9T_J_CPU ? D9M_F_CPU : k == D9T_J_OFF ?
-		    D9M_F_OFF : D9M_F_ALLOC;
+		    (q->opt2 ? D9M_F_DUMP : D9M_F_OFF) : D9M_F_ALLOC;
 		fq.win.lo = q->lo;
 		fq.win.hi = q->hi;
 		fq.task = q->task;

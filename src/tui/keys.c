@@ -13,6 +13,7 @@
 #define FLAME	D9T_VM_FLAME
 #define WIN	D9T_VM_WINDOW
 #define NOTL	(D9T_VM_LIST & ~D9T_VM(D9T_V_HELP))
+#define CMP	(FLAME | D9T_VM(D9T_V_TASKS) | D9T_VM(D9T_V_SPANS))
 
 const struct d9t_binding d9t_bindings[] = {
 	{ ALL, '?', D9T_A_HELP, "?" },
@@ -26,6 +27,7 @@ const struct d9t_binding d9t_bindings[] = {
 	{ ALL, '5', D9T_A_VIEW5, "5" },
 	{ ALL, '6', D9T_A_VIEW6, "6" },
 	{ ALL, '7', D9T_A_VIEW7, "7" },
+	{ ALL, '8', D9T_A_VIEW8, "8" },
 	{ TL, 'h', D9T_A_PAN_LEFT, "h" },
 	{ TL, D9T_KEY_LEFT, D9T_A_PAN_LEFT, "Left" },
 	{ TL, 'l', D9T_A_PAN_RIGHT, "l" },
@@ -76,12 +78,16 @@ const struct d9t_binding d9t_bindings[] = {
 	{ ALL & ~D9T_VM(D9T_V_HELP), 's', D9T_A_SAVE, "s" },
 	{ FLAME | TL, 't', D9T_A_FILTER_TASK, "t" },
 	{ FLAME | TL | D9T_VM(D9T_V_TASKS), 'x', D9T_A_FILTER_CLEAR, "x" },
-	{ D9T_VM(D9T_V_ALLOC), 'b', D9T_A_BYTES, "b" },
+	{ D9T_VM(D9T_V_ALLOC), 'B', D9T_A_BYTES, "B" },
 	{ D9T_VM(D9T_V_ALLOC), 'v', D9T_A_LIVESET, "v" },
 	{ D9T_VM(D9T_V_OFFCPU), 'i', D9T_A_INPOLL, "i" },
-	{ D9T_VM(D9T_V_SPANS), 'f', D9T_A_FIELD_FILTER, "f" },
+	{ D9T_VM(D9T_V_OFFCPU), 'a', D9T_A_DUMPS, "a" },
+	{ D9T_VM(D9T_V_SPANS) | D9T_VM(D9T_V_EVENTS), 'f', D9T_A_FIELD_FILTER,
+	    "f" },
 	{ ALL & ~D9T_VM(D9T_V_HELP), 'p', D9T_A_POI, "p" },
 	{ D9T_VM(D9T_V_POI), 'f', D9T_A_POI_KIND, "f" },
+	{ ALL & ~D9T_VM(D9T_V_HELP), 'b', D9T_A_BASELINE, "b" },
+	{ CMP, 'd', D9T_A_BY_CHANGE, "d" },
 };
 
 const size_t d9t_nbindings = sizeof d9t_bindings / sizeof d9t_bindings[0];

@@ -10,9 +10,11 @@
 
 #include "base/text.h"
 #include "model/framekind.h"
+#include "model/series.h"
 #include "model/verdict.h"
 #include "tui/app.h"
 #include "tui/panel.h"
+#include "tui/strip.h"
 #include "tui/timeaxis.h"
 
 #define MAX_FRAMES	128
@@ -155,4 +157,78 @@ d9t_panel_draw(struct d9t_app *app, struct d9t_panel *p,
 		d9_text_safe(safe, sizeof safe, p->stack, strlen(p->stack));
 		d9t_canvas_put(cv, 0, y + rows - 1, D9T_A_DIM, safe);
 	}
+}
+
+/* A strip of the series of kind k over ax; its maximum in max. */
+static void
+series_strip(struct d9t_app *app, struct d9t_canvas *cv,
+    const struct d9t_axis *ax, int y, const uint64_t *edges, double *v,
+    enum d9m_series_kind k, uint32_t arg, const char *label, uint16_t attr)
+{
+	char max[40];
+	double top;
+
+	if (d9m_series(app->m, k, arg, edges, (size_t)ax->w, v) < 0)
+		return;
+	top = d9t_strip_max(v, (size_t)ax->w);
+	if (k == D9M_S_SCHED_WAIT)
+		d9t_fmt_dur(max, sizeof max, (uint64_t)top, app->utf8);
+	else if (k == D9M_S_CPU)
+		snprintf(max, sizeof max, "%.2f cores", top);
+	else
+		snprintf(max, sizeof max, "%.0f", top);
+	d9t_strip_draw(cv, ax, y, app->utf8, app->color ? attr : 0, label, v,
+	    k == D9M_S_CPU && top <= 0 ? NULL : max);
+	if (k == D9M_S_CPU && top <= 0)
+		d9t_canvas_put(cv, ax->x0, y, D9T_A_DIM, "(no process CPU "
+		    "samples)");
+}
+
+/* The strips under the lanes: global queue, active tasks, then the
+ * selected worker's local queue and kernel scheduling waits and its
+ * process's CPU use; each labels its maximum. */
+void
+d9t_panel_strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
+    int y)
+{
+	const struct d9m_model *m = app->m;
+	double *v = calloc((size_t)ax->w * 2, sizeof *v), *act = v + ax->w;
+	uint64_t *edges = d9t_axis_edges(ax);
+	char lbl[16], max[24], id[16];
+	uint32_t s = app->lane < m->nworkers ? app->lane : D9_NONE;
+
+	if (v == NULL || edges == NULL) {
+		free(v);
+		free(edges);
+		return;
+	}
+	for (int x = 0; x < ax->w; x++) {
+		size_t i = d9t_lower(m->queue.ts, m->queue.n, edges[x]);
+
+		for (; i < m->queue.n && m->queue.ts[i] < edges[x + 1]; i++)
+			if (m->queue.global[i] > v[x])
+				v[x] = m->queue.global[i];
+		act[x] = d9t_active_at(app->ix, edges[x + 1]);
+	}
+	snprintf(max, sizeof max, "%.0f", d9t_strip_max(v, (size_t)ax->w));
+	d9t_strip_draw(cv, ax, y, app->utf8, app->color ? D9T_C_BLUE : 0,
+	    "queue", v, max);
+	snprintf(max, sizeof max, "%.0f", d9t_strip_max(act, (size_t)ax->w));
+	d9t_strip_draw(cv, ax, y + 1, app->utf8, app->color ? D9T_C_MAGENTA :
+	    0, "tasks", act, max);
+	if (app->ix->nact == 0)
+		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, "(no spawn events)");
+	if (s != D9_NONE) {
+		snprintf(id, sizeof id, "%" PRIu32, m->workers[s].own);
+		snprintf(lbl, sizeof lbl, "lq w%.2s", id);
+		series_strip(app, cv, ax, y + 2, edges, v, D9M_S_LOCAL_QUEUE, s,
+		    lbl, D9T_C_CYAN);
+		snprintf(lbl, sizeof lbl, "kw w%.2s", id);
+		series_strip(app, cv, ax, y + 3, edges, v, D9M_S_SCHED_WAIT, s,
+		    lbl, D9T_C_YELLOW);
+		series_strip(app, cv, ax, y + 4, edges, v, D9M_S_CPU,
+		    m->workers[s].group, "cpu", D9T_C_GREEN);
+	}
+	free(v);
+	free(edges);
 }

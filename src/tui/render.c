@@ -11,6 +11,7 @@
 #include "base/text.h"
 #include "model/loss.h"
 #include "tui/app.h"
+#include "tui/baseline.h"
 #include "tui/timeaxis.h"
 
 #define BODY_Y	2
@@ -87,9 +88,17 @@ header(struct d9t_app *app, struct d9t_canvas *cv)
 			strcat(wall, " UTC");
 		}
 		snprintf(line, sizeof line, "d9top  %s  window %s..%s (%s)  "
-		    "%zu workers%s%s%s", in, a, b, d, m->nworkers, wall,
+		    "%zu worker%s%s%s%s", in, a, b, d, m->nworkers,
+		    m->nworkers == 1 ? "" : "s", wall,
 		    m->nerrors ? "  input problems: " : "",
 		    m->nerrors ? "see report" : "");
+		if (app->have_base) {
+			char base[96];
+
+			d9t_baseline_text(app, base, sizeof base);
+			snprintf(line + strlen(line), sizeof line - strlen(line),
+			    "  vs baseline %s", base);
+		}
 	}
 	d9t_canvas_put(cv, 0, 0, D9T_A_BOLD, line);
 	lost(app, cv, badge(app, cv));

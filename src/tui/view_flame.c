@@ -3,8 +3,10 @@
  * collapsible list (icicle rows in a terminal): share of the (zoomed)
  * root, weight, frame. Nodes under 0.1 % of the root are not listed
  * (ANALYSIS 9). Each of the three views keeps its own state: the node it
- * is zoomed into and its options (off-CPU: inside polls only;
- * allocations: by count, live only).
+ * is zoomed into and its options (off-CPU: inside polls only, or what
+ * idle tasks awaited from their task dumps; allocations: by count, live
+ * only). Over the allocation tree, a strip of the estimated live bytes
+ * across the window of the node zoomed into (model/series.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +15,9 @@
 
 #include "base/text.h"
 #include "tui/app.h"
+#include "model/series.h"
+#include "tui/baseline.h"
+#include "tui/strip.h"
 #include "tui/timeaxis.h"
 
 enum { F_CPU, F_OFF, F_ALLOC };
@@ -22,6 +27,7 @@ struct flame_view {
 	uint32_t	 root;		/* zoomed node of seen */
 	const void	*seen;		/* the tree root belongs to */
 	int		 inpoll;	/* off-CPU: only inside polls */
+	int		 dumps;		/* off-CPU: task dumps instead */
 	int		 count, live;	/* allocations: by count, live only */
 	int		 invert;	/* from the leaf */
 };
@@ -54,16 +60,22 @@ init_alloc(void)
 	return init_kind(F_ALLOC);
 }
 
+static void
+tree_req(struct d9t_app *app, const struct flame_view *v, struct d9t_req *q)
+{
+	d9t_req_init(app, q);
+	q->opt1 = v->f == F_OFF ? v->inpoll : v->f == F_ALLOC ? v->count : 0;
+	q->opt2 = v->f == F_ALLOC ? v->live : v->f == F_OFF ? v->dumps : 0;
+	q->opt3 = v->invert;
+}
+
 static struct d9m_flame *
 tree(struct d9t_app *app, struct flame_view *v)
 {
 	struct d9t_req q;
 	void *stale, *t;
 
-	d9t_req_init(app, &q);
-	q.opt1 = v->f == F_OFF ? v->inpoll : v->f == F_ALLOC ? v->count : 0;
-	q.opt2 = v->f == F_ALLOC ? v->live : 0;
-	q.opt3 = v->invert;
+	tree_req(app, v, &q);
 	t = d9t_jobs_get(app->jobs, (enum d9t_job)(D9T_J_CPU + v->f), &q,
 	    &stale);
 	if (t == NULL) {
@@ -80,7 +92,9 @@ tree(struct d9t_app *app, struct flame_view *v)
 static void
 weight(const struct d9m_flame *t, double w, char *out, size_t cap)
 {
-	if (t->req.kind == D9M_F_ALLOC && !t->req.count) {
+	if (t->req.kind == D9M_F_DUMP)
+		d9t_fmt_dur(out, cap, (uint64_t)w, 0);
+	else if (t->req.kind == D9M_F_ALLOC && !t->req.count) {
 		if (w >= 1e9)
 			snprintf(out, cap, "%.1f GB", w / 1e9);
 		else if (w >= 1e6)
@@ -103,12 +117,14 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
 
 	if (v->invert)
 		strcat(extra, ", inverted: leaf first, callers below (r: back)");
-	if (v->f == F_OFF)
+	if (v->f == F_OFF && v->dumps)
+		strcat(extra, ", weighted by idle time (a: off-CPU samples)");
+	else if (v->f == F_OFF)
 		strcat(extra, v->inpoll ? ", only inside polls (i: all)" :
 		    ", in and out of polls (i: in polls only)");
 	if (v->f == F_ALLOC)
-		strcat(extra, v->count ? ", estimated count (b: bytes)" :
-		    ", estimated bytes (b: count)");
+		strcat(extra, v->count ? ", estimated count (B: bytes)" :
+		    ", estimated bytes (B: count)");
 	if (v->f == F_ALLOC && v->live)
 		strcat(extra, ", never freed (v: all)");
 	if (app->f_task != D9_NONE)
@@ -123,7 +139,55 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
 	}
 	weight(t, t->nodes[0].w, w, sizeof w);
 	d9t_list_add(l, D9T_A_BOLD, "%s in the window: %zu, weight %s%s",
+	    v->f == F_OFF && v->dumps ? "task dumps (what idle tasks awaited)" :
 	    what[v->f], t->samples, w, extra);
+}
+
+/* The liveset strip: the estimated live bytes (or count) of the node
+ * zoomed into over the window, one level per column. */
+static void
+live_strip(struct d9t_app *app, struct d9t_list *l,
+    const struct d9m_flame *t, uint32_t root)
+{
+	struct d9t_axis ax = { app->lo, app->hi, 0, app->w - 22 };
+	struct d9m_live_req q = { t->req.win, t, root, app->cfg->resolver };
+	uint64_t *edges;
+	double *v;
+	char w[32], text[4 * 512];
+
+	if (ax.w < 8 || ax.w > 512 || ax.hi <= ax.lo)
+		return;
+	edges = d9t_axis_edges(&ax);
+	v = malloc((size_t)ax.w * sizeof *v);
+	if (edges != NULL && v != NULL &&
+	    d9m_series_live(app->m, &q, edges, (size_t)ax.w, v) == 0) {
+		d9t_strip_text(v, (size_t)ax.w, app->utf8, text, sizeof text);
+		weight(t, d9t_strip_max(v, (size_t)ax.w), w, sizeof w);
+		d9t_list_add(l, app->color ? D9T_C_GREEN : 0, "live %s max %s",
+		    text, w);
+	}
+	free(edges);
+	free(v);
+}
+
+/* The same tree of the baseline window compared with t: 1 and *d
+ * filled, 0 without a baseline (or while it is computed). */
+static int
+compare(struct d9t_app *app, const struct flame_view *v,
+    const struct d9m_flame *t, struct d9t_list *l, struct d9m_fdiff *d)
+{
+	const struct d9m_flame *b;
+	struct d9t_req q;
+	int cmp;
+
+	if (!app->have_base)
+		return 0;
+	tree_req(app, v, &q);
+	b = d9t_baseline_get(app, (enum d9t_job)(D9T_J_CPU + v->f), &q);
+	cmp = b != NULL && d9m_flame_diff(t, b, d) == 0;
+	d9t_baseline_line(app, l, cmp, "change of each frame's share of the "
+	    "tree", "children ");
+	return cmp;
 }
 
 static void
@@ -131,50 +195,64 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	struct flame_view *v = st;
 	struct d9m_flame *t = tree(app, v);
+	struct d9m_fdiff fd;
+	const uint32_t *kids;
 	uint32_t root, *stk;
 	size_t n = 0;
 	double total;
+	int cmp;
 
 	if (t == NULL) {
 		d9t_list_add(l, D9T_A_DIM, "computing the tree for this window...");
 		return;
 	}
 	title(app, l, t, v);
+	cmp = compare(app, v, t, l, &fd);
+	kids = cmp && app->by_change ? fd.kids : t->kids;
 	root = v->root < t->n ? v->root : 0;
 	total = t->nodes[root].w;
 	if (root != 0)
 		d9t_list_add_safe(l, D9T_C_YELLOW, "zoomed into: ",
 		    d9m_flame_name(t, root));
-	if (total <= 0) {
-		d9t_list_add(l, D9T_A_DIM, "(nothing sampled in this window)");
+	if (v->f == F_ALLOC)
+		live_strip(app, l, t, root);
+	if (total <= 0 || (stk = malloc((t->n + 1) * sizeof *stk)) == NULL) {
+		if (total <= 0)
+			d9t_list_add(l, D9T_A_DIM, "(nothing sampled in this "
+			    "window)");
+		if (cmp)
+			d9m_fdiff_free(&fd);
 		return;
 	}
-	stk = malloc((t->n + 1) * sizeof *stk);
-	if (stk == NULL)
-		return;
 	stk[n++] = root;
 	while (n > 0 && (app->saving || l->n < 20000)) {
 		uint32_t id = stk[--n];
 		const struct d9m_fnode *nd = &t->nodes[id];
 		int depth = (int)(nd->depth - t->nodes[root].depth);
-		char w[32], pre[640];
+		char w[32], ch[16] = "", pre[640];
 
 		if (nd->w < total / 1000)
 			continue;
 		weight(t, nd->w, w, sizeof w);
-		snprintf(pre, sizeof pre, "%*s%s %5.1f%% %8s  ",
+		if (cmp)
+			snprintf(ch, sizeof ch, " %+6.1f%%", 100 *
+			    d9m_fdiff_change(t, &fd, id));
+		snprintf(pre, sizeof pre, "%*s%s %5.1f%%%s %8s  ",
 		    2 * (depth < 280 ? depth : 280), "", nd->nkids == 0 ? " " :
 		    nd->open ? (app->utf8 ? "\xe2\x96\xbe" : "-") :
-		    (app->utf8 ? "\xe2\x96\xb8" : "+"), 100.0 * nd->w / total, w);
+		    (app->utf8 ? "\xe2\x96\xb8" : "+"), 100.0 * nd->w / total,
+		    ch, w);
 		d9t_list_set_target(d9t_list_add_safe(l, depth == 0 ?
 		    D9T_A_BOLD : 0, pre, d9m_flame_name(t, id)), D9T_T_NODE, id,
 		    0);
 		if (!nd->open && !app->saving)
 			continue;
 		for (uint32_t k = nd->nkids; k-- > 0; )
-			stk[n++] = t->kids[nd->kid0 + k];
+			stk[n++] = kids[nd->kid0 + k];
 	}
 	free(stk);
+	if (cmp)
+		d9m_fdiff_free(&fd);
 }
 
 /* The node on the selected line, D9_NONE. */
@@ -240,6 +318,10 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 	case D9T_A_BYTES: v->count = !v->count; break;
 	case D9T_A_LIVESET: v->live = !v->live; break;
 	case D9T_A_INPOLL: v->inpoll = !v->inpoll; break;
+	case D9T_A_DUMPS:
+		v->dumps = !v->dumps;
+		v->root = 0;
+		break;
 	case D9T_A_BACK:
 		if (v->root == 0)
 			return D9T_UNHANDLED;
@@ -313,7 +395,8 @@ swap(struct d9t_app *app, void *st, const struct d9m_model *old,
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_INVERT, D9T_A_SEARCH,
 	D9T_A_SEARCH_NEXT, D9T_A_SAVE, D9T_A_FILTER_TASK, D9T_A_BYTES,
-	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_NONE };
+	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_DUMPS, D9T_A_BASELINE, D9T_A_BY_CHANGE,
+	D9T_A_NONE };
 
 #define FLAME_VIEW(nm, n, make) { .name = nm, .tab = n, .hints = hints, \
 	.init = make, .free = free, .build = build, .key = key, \

@@ -257,9 +257,13 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 
 			d9t_fmt_loc(app, m->tasks.loc[waker], wl, sizeof wl);
 			d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN,
-			    "  woken by   task %" PRIu64 " (%s)  Enter: its poll",
-			    d9t_task_id(app, waker), wl), wp != D9_NONE ?
-			    D9T_T_POLL : D9T_T_NONE, wp, 0);
+			    "  woken by   task %" PRIu64 " %s%s%s%s",
+			    d9t_task_id(app, waker), m->tasks.loc[waker] !=
+			    D9_NONE ? "(" : "", m->tasks.loc[waker] != D9_NONE ?
+			    wl : "(spawn location unknown)", m->tasks.loc[waker] !=
+			    D9_NONE ? ")" : "", wp != D9_NONE ? "  Enter: its poll" :
+			    "  (not polled then)"), wp != D9_NONE ? D9T_T_POLL :
+			    D9T_T_NONE, wp, 0);
 		}
 	}
 	{

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/baseline.h"
 #include "tui/tables.h"
 #include "tui/timeaxis.h"
 
@@ -37,17 +38,25 @@ slow_init(void)
 	return v;
 }
 
-/* The span instances of the window with the spans view's filter. */
+/* The request for the span instances of the window with the spans
+ * view's filter. */
+static void
+spans_req(struct d9t_app *app, struct d9t_req *q)
+{
+	const struct spans_view *v = app->vstate[D9T_V_SPANS];
+
+	d9t_req_init(app, q);
+	q->task = q->loc = D9_NONE;
+	snprintf(q->text, sizeof q->text, "%s", v->field);
+}
+
 static const struct d9m_spanset *
 spans(struct d9t_app *app)
 {
-	const struct spans_view *v = app->vstate[D9T_V_SPANS];
 	struct d9t_req q;
 	void *stale, *s;
 
-	d9t_req_init(app, &q);
-	q.task = q.loc = D9_NONE;
-	snprintf(q.text, sizeof q.text, "%s", v->field);
+	spans_req(app, &q);
 	s = d9t_jobs_get(app->jobs, D9T_J_SPANS, &q, &stale);
 	if (s == NULL) {
 		app->updating = 1;
@@ -57,28 +66,56 @@ spans(struct d9t_app *app)
 }
 
 static void
+span_line(struct d9t_app *app, struct d9t_list *l,
+    const struct d9m_span_name *nm, const struct d9m_dpct *r, int cmp)
+{
+	char pc[128], dc[64] = "", pre[256];
+
+	d9t_pct_cols(app, &nm->dur, pc, sizeof pc);
+	if (cmp)
+		d9t_cmp_cols(app, r, dc, sizeof dc);
+	snprintf(pre, sizeof pre, "%8zu %s %s%s ", nm->dur.count, pc, dc,
+	    cmp ? " " : "");
+	d9t_list_set_target(d9t_list_add_safe(l, 0, pre, d9m_str(app->m,
+	    nm->name)), D9T_T_SPAN_NAME, nm->name, 0);
+}
+
+static void
 spans_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct spans_view *v = st;
 	const struct d9m_spanset *s = spans(app);
+	struct d9t_req q;
+	struct d9t_cmp c;
+	int cmp;
 
 	if (d9t_computing(l, s))
 		return;
+	spans_req(app, &q);
+	cmp = d9t_cmp_spans(&c, app->m, d9t_baseline_get(app, D9T_J_SPANS,
+	    &q), s) == 0;
 	d9t_list_add(l, D9T_A_BOLD, "Spans by name: %zu in the window, %zu "
 	    "never exited%s%s%s (Enter: the slowest; f: field filter)", s->n,
 	    s->unmatched, v->field[0] ? ", fields containing '" : "",
 	    v->field, v->field[0] ? "'" : "");
-	d9t_list_add(l, D9T_A_UNDERLINE, "%8s %9s %9s %9s  %s", "count", "p50",
-	    "p99", "max", "name");
-	for (size_t i = 0; i < s->nnames; i++) {
-		char pc[128], pre[256];
-
-		d9t_pct_cols(app, &s->names[i].dur, pc, sizeof pc);
-		snprintf(pre, sizeof pre, "%8zu %s  ", s->names[i].dur.count, pc);
-		d9t_list_set_target(d9t_list_add_safe(l, 0, pre,
-		    d9m_str(app->m, s->names[i].name)), D9T_T_SPAN_NAME,
-		    s->names[i].name, 0);
+	d9t_baseline_line(app, l, cmp, "change of p99 and of the share of "
+	    "spans", "");
+	d9t_list_add(l, D9T_A_UNDERLINE, cmp ? "%8s %9s %9s %9s %9s %7s  %s" :
+	    "%8s %9s %9s %9s  %s%s%s", "count", "p50", "p99", "max",
+	    cmp ? "+/-p99" : "name", cmp ? "+/-%" : "", cmp ? "name" : "");
+	for (size_t k = 0; cmp && app->by_change && k < c.nrows; k++) {
+		if (c.rows[k].inew != SIZE_MAX)
+			span_line(app, l, &s->names[c.rows[k].inew], &c.rows[k],
+			    1);
+		else
+			d9t_list_add_safe(l, D9T_A_DIM, "  (gone: in the "
+			    "baseline only) ", c.rows[k].name);
 	}
+	for (size_t i = 0; !(cmp && app->by_change) && i < s->nnames; i++)
+		span_line(app, l, &s->names[i], cmp && c.row_of[i] != SIZE_MAX ?
+		    &c.rows[c.row_of[i]] : NULL, cmp);
+	if (cmp)
+		d9t_cmp_free(&c);
 	if (s->nnames == 0)
 		d9t_list_add(l, D9T_A_DIM, "(no spans in this window)");
 }
@@ -168,7 +205,7 @@ spans_search(struct d9t_app *app, void *st, const char *text)
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_OPEN_LINE, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_FIELD_FILTER,
-	D9T_A_NONE };
+	D9T_A_BASELINE, D9T_A_BY_CHANGE, D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_spans = {
 	.name = "spans", .tab = 6, .hints = hints, .init = spans_init,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "output/output.h"
+#include "tui/baseline.h"
 #include "tui/tables.h"
 #include "tui/timeaxis.h"
 
@@ -65,31 +66,63 @@ select_loc(struct tasks_view *v, struct d9t_list *l)
 		}
 }
 
+/* The line of spawn location i of a, with its change r (NULL: none). */
+static void
+loc_line(struct d9t_app *app, struct d9t_list *l,
+    const struct d9m_analysis *a, size_t i, const struct d9m_dpct *r,
+    int cmp)
+{
+	const struct d9m_loc_fig *f = &a->locs[i];
+	char pc[128], dc[64] = "", pre[320];
+	int leak = a->leak_suspected && f->loc == a->leak_loc;
+
+	d9t_pct_cols(app, &f->poll, pc, sizeof pc);
+	if (cmp)
+		d9t_cmp_cols(app, r, dc, sizeof dc);
+	snprintf(pre, sizeof pre, "%6zu %8zu %s %6zu%s %s%s", f->tasks,
+	    f->poll.count, pc, f->alive, leak ? " LEAK?" : "", dc,
+	    cmp ? "  " : " ");
+	d9t_list_set_target(d9t_list_add_safe(l, leak ? D9T_C_RED |
+	    D9T_A_BOLD : f->poll.max > 10000000 ? D9T_C_YELLOW : 0, pre,
+	    f->loc == D9_NONE ? "(unknown)" : d9m_str(app->m, f->loc)),
+	    D9T_T_LOC, f->loc, 0);
+}
+
 static void
 tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct d9m_analysis *a = d9t_analysis(app, 1);
+	struct d9t_req q;
+	struct d9t_cmp c;
+	int cmp;
 
 	if (d9t_computing(l, a))
 		return;
+	d9t_req_init(app, &q);
+	q.task = q.loc = D9_NONE;
+	cmp = d9t_cmp_locs(&c, app->m, d9t_baseline_get(app, D9T_J_TASKS, &q),
+	    a) == 0;
 	d9t_list_add(l, D9T_A_BOLD, "Tasks by spawn location: %zu seen, %zu "
 	    "spawned, %zu terminated in the window (Enter: timeline of that "
 	    "location)", a->tasks_seen, a->tasks_spawned, a->tasks_terminated);
-	d9t_list_add(l, D9T_A_UNDERLINE, "%6s %8s %9s %9s %9s %6s  %s",
-	    "tasks", "polls", "poll p50", "p99", "max", "alive", "location");
-	for (size_t i = 0; i < a->nlocs; i++) {
-		const struct d9m_loc_fig *f = &a->locs[i];
-		char pc[128], pre[256];
-		int leak = a->leak_suspected && f->loc == a->leak_loc;
-
-		d9t_pct_cols(app, &f->poll, pc, sizeof pc);
-		snprintf(pre, sizeof pre, "%6zu %8zu %s %6zu%s ", f->tasks,
-		    f->poll.count, pc, f->alive, leak ? " LEAK?" : "");
-		d9t_list_set_target(d9t_list_add_safe(l, leak ? D9T_C_RED |
-		    D9T_A_BOLD : f->poll.max > 10000000 ? D9T_C_YELLOW : 0, pre,
-		    f->loc == D9_NONE ? "(unknown)" : d9m_str(app->m, f->loc)),
-		    D9T_T_LOC, f->loc, 0);
+	d9t_baseline_line(app, l, cmp, "change of p99 and of the share of "
+	    "polls", "");
+	d9t_list_add(l, D9T_A_UNDERLINE, cmp ? "%6s %8s %9s %9s %9s %6s %9s "
+	    "%7s  %s" : "%6s %8s %9s %9s %9s %6s  %s%s%s", "tasks", "polls",
+	    "poll p50", "p99", "max", "alive", cmp ? "+/-p99" : "location",
+	    cmp ? "+/-%" : "", cmp ? "location" : "");
+	for (size_t k = 0; cmp && app->by_change && k < c.nrows; k++) {
+		if (c.rows[k].inew != SIZE_MAX)
+			loc_line(app, l, a, c.rows[k].inew, &c.rows[k], 1);
+		else
+			d9t_list_add_safe(l, D9T_A_DIM, "  (gone: polled in the "
+			    "baseline only) ", c.rows[k].name);
 	}
+	for (size_t i = 0; !(cmp && app->by_change) && i < a->nlocs; i++)
+		loc_line(app, l, a, i, cmp ? c.row_of[i] != SIZE_MAX ?
+		    &c.rows[c.row_of[i]] : NULL : NULL, cmp);
+	if (cmp)
+		d9t_cmp_free(&c);
 	if (a->leak_ref)
 		d9t_list_add(l, D9T_C_YELLOW, "reference leak rule: %zu alive at "
 		    "the end = peak %zu (any trace ending at its busiest moment "
@@ -214,7 +247,8 @@ report_key(struct d9t_app *app, void *st, enum d9t_action a)
 }
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
-	D9T_A_OPEN_LINE, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_NONE };
+	D9T_A_OPEN_LINE, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_BASELINE,
+	D9T_A_BY_CHANGE, D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_tasks = {
 	.name = "tasks", .tab = 2, .hints = hints, .init = tasks_init,

@@ -22,6 +22,8 @@ main(void)
 	srunner_add_suite(sr, suite_window());
 	srunner_add_suite(sr, suite_partial());
 	srunner_add_suite(sr, suite_engine());
+	srunner_add_suite(sr, suite_baseline());
+	srunner_add_suite(sr, suite_events());
 	t_skip_init();
 	srunner_run_all(sr, CK_ENV);
 	status = t_exit_status(sr);

@@ -1,19 +1,21 @@
 #!/bin/sh
-# tmux_test.sh PROGRAM [D9DEMO [MKPLANTED [MKHOSTILE]]]: screen tests of
-# the browser. Drives PROGRAM (the d9top binary), on the shared traces, on
-# a recording D9DEMO (examples/d9demo, libd9rec) makes, on the planted
-# trace MKPLANTED writes and on the hostile inputs MKHOSTILE
-# (test/e2e/mkhostile.c) makes, inside
+# tmux_test.sh PROGRAM [D9DEMO [MKPLANTED [MKHOSTILE [MKDIFFPAIR]]]]:
+# screen tests of the browser. Drives PROGRAM (the d9top binary), on the
+# shared traces, on a recording D9DEMO (examples/d9demo, libd9rec) makes,
+# on the planted trace MKPLANTED writes, on the hostile inputs MKHOSTILE
+# (test/e2e/mkhostile.c) makes and on the two runs in one trace
+# MKDIFFPAIR (test/unit/mkdiffpair.c) writes, inside
 # tmux at 160x48 and 80x24 with send-keys and reads the screen with
 # capture-pane. What cannot run is skipped, never passed: exit 77
 # (meson's "skipped") without tmux or the shared trace (D9_TRACES), and
-# at the end when D9DEMO, MKPLANTED or MKHOSTILE was missing and nothing
-# failed.
+# at the end when D9DEMO, MKPLANTED, MKHOSTILE or MKDIFFPAIR was missing
+# and nothing failed.
 set -u
 prog=$1
 d9demo=${2:-}
 mkplanted=${3:-}
 mkhostile=${4:-}
+mkdiffpair=${5:-}
 skip() { echo "SKIP: $*"; exit 77; }
 [ -n "${D9_TRACES:-}" ] || skip "D9_TRACES unset"
 demo=$D9_TRACES/demo-2026-06.bin.gz
@@ -43,6 +45,11 @@ if [ -z "$mkhostile" ] || [ ! -x "$mkhostile" ]; then
 	echo "SKIP: no mkhostile: the hostile-input tests do not run"
 	skipped=1
 	mkhostile=
+fi
+if [ -z "$mkdiffpair" ] || [ ! -x "$mkdiffpair" ]; then
+	echo "SKIP: no mkdiffpair: the baseline tests do not run"
+	skipped=1
+	mkdiffpair=
 fi
 
 start() {	# start W H CMD...
@@ -366,6 +373,78 @@ if [ -n "$mkhostile" ]; then
 		echo "ok $checks - hostile: title and clipboard untouched"
 	fi
 	rm -rf "$hd"
+fi
+
+if [ -n "$mkdiffpair" ]; then
+	echo "# a baseline window: the base run, then the regressed one"
+	pl=$(mktemp /tmp/d9both-XXXXXX)
+	"$mkdiffpair" both "$pl"
+	for size in "160 48" "80 24"; do
+		set -- $size
+		start "$1" "$2" "$prog" "$pl"
+		expect "both runs loaded $1x$2" "(401.00ms)"
+		keys g 200ms Enter ]
+		keys b
+		expect "baseline marked $1x$2" "baseline: window 0.000s..0.200s"
+		keys 0 g 202ms Enter '['
+		keys 2
+		expect "tasks compared $1x$2" "compared with the baseline window"
+		expect "the API's p99 change $1x$2" "+4.90ms"
+		keys d
+		expect "tasks by change $1x$2" "rows by their change against the"
+		keys 3
+		expect "the hot function's change $1x$2" "+59.7%"
+		keys b
+		expect "a new baseline $1x$2" "baseline: window 0.202s..0.401s"
+		keys b
+		expect "baseline cleared $1x$2" "baseline cleared"
+	done
+	T kill-session -t s 2>/dev/null
+	rm -f "$pl"
+fi
+
+if [ -n "$mkplanted" ]; then
+	echo "# application events, two processes, liveset, task dumps"
+	ev=$(mktemp /tmp/d9events-XXXXXX)
+	mem=$(mktemp /tmp/d9memory-XXXXXX)
+	srcdir=$(mktemp -d /tmp/d9sources-XXXXXX)
+	"$mkplanted" --events "$ev"
+	"$mkplanted" --memory "$mem"
+	"$mkplanted" --sources "$srcdir"
+	for size in "160 48" "80 24"; do
+		set -- $size
+		start "$1" "$2" "$prog" "$ev"
+		expect "events loaded $1x$2" "(70.00ms)"
+		expect "event marks on the lanes $1x$2" "◆"
+		keys 8
+		expect "view 8 $1x$2" "Application events: 3 in the window"
+		expect "view 8 fields $1x$2" "worker_id=null tid=101"
+		keys / req-7 Enter
+		expect "matches in spans and events $1x$2" \
+		    "Matches of 'req-7' in spans and events: 3"
+		keys n Enter
+		expect "Enter jumps to the span $1x$2" "cursor 0.031000s"
+		keys / req-9 Enter
+		expect "timeline search $1x$2" "match 1 of 1: event LogLine"
+		keys q
+		expect "events quit $1x$2" "EXITED 0"
+		start "$1" "$2" "$prog" "$srcdir"
+		expect "first source $1x$2" "source 0 api h1 abcd-1"
+		expect "second source $1x$2" "source 1 api h2 wxyz-2"
+		expect "one axis of seconds $1x$2" "(2.39s)"
+		start "$1" "$2" "$prog" "$mem"
+		expect "memory loaded $1x$2" "(40.00ms)"
+		keys 5
+		expect "liveset strip $1x$2" "max 6.0 kB"
+		keys / app::parse Enter Enter
+		expect "liveset of a call site $1x$2" "max 2.0 kB"
+		keys 4 a
+		expect "task-dump tree $1x$2" \
+		    "task dumps (what idle tasks awaited) in the window: 1"
+		expect "idle time $1x$2" "9.00ms  app::wait"
+	done
+	T kill-session -t s 2>/dev/null
+	rm -rf "$ev" "$mem" "$srcdir"
 fi
 
 echo "# nothing readable"

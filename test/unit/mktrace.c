@@ -12,7 +12,7 @@
 
 enum { S_START = 1, S_END, S_PARK, S_UNPARK, S_WAKE, S_SPAWN, S_TERM, S_CPU,
     S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP,
-    S_OVERFLOW };
+    S_OVERFLOW, S_CLOCK };
 
 /* The wire type a writer without pools declares for a list type. */
 static uint8_t
@@ -65,6 +65,7 @@ mt_begin(struct mt *m)
 		[S_FREE] = D9_SCH_FREE, [S_META] = D9_SCH_SEGMENT_META,
 		[S_SYM] = D9_SCH_SYMBOL, [S_DUMP] = D9_SCH_TASK_DUMP,
 		[S_OVERFLOW] = D9_SCH_MEM_OVERFLOW,
+		[S_CLOCK] = D9_SCH_CLOCK_SYNC,
 	};
 	static const struct tg_field user = { "user",
 	    D9_FT_STRING | D9_FT_OPTIONAL };
@@ -72,7 +73,7 @@ mt_begin(struct mt *m)
 	tg_init(&m->tg);
 	m->base = 0;
 	tg_header(&m->tg);
-	for (uint16_t id = S_START; id <= S_OVERFLOW; id++) {
+	for (uint16_t id = S_START; id <= S_CLOCK; id++) {
 		int span = id == S_ENTER || id == S_EXIT;
 
 		schema(m, id, sch[id], span ? "app::work:src/lib.rs:10" : "",
@@ -233,6 +234,13 @@ mt_meta(struct mt *m, const char *key, const char *value)
 
 	mt_event(m, S_META, m->base);
 	tg_v_map(&m->tg, 1, kv);
+}
+
+void
+mt_clock(struct mt *m, uint64_t ts, uint64_t realtime)
+{
+	mt_event(m, S_CLOCK, ts);
+	tg_leb(&m->tg, realtime);
 }
 
 void
