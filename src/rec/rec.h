@@ -276,29 +276,10 @@ d9rec_enc_le(struct enc *e, uint64_t v, size_t n)
 	d9rec_enc_bytes(e, b, n);
 }
 
-static inline void
-d9rec_enc_u8(struct enc *e, uint8_t v)
-{
-	d9rec_enc_le(e, v, 1);
-}
-
-static inline void
-d9rec_enc_u16(struct enc *e, uint16_t v)
-{
-	d9rec_enc_le(e, v, 2);
-}
-
-static inline void
-d9rec_enc_u32(struct enc *e, uint32_t v)
-{
-	d9rec_enc_le(e, v, 4);
-}
-
-static inline void
-d9rec_enc_u64(struct enc *e, uint64_t v)
-{
-	d9rec_enc_le(e, v, 8);
-}
+#define d9rec_enc_u8(e, v)	d9rec_enc_le((e), (uint8_t)(v), 1)
+#define d9rec_enc_u16(e, v)	d9rec_enc_le((e), (uint16_t)(v), 2)
+#define d9rec_enc_u32(e, v)	d9rec_enc_le((e), (uint32_t)(v), 4)
+#define d9rec_enc_u64(e, v)	d9rec_enc_le((e), (uint64_t)(v), 8)
 
 static inline void
 d9rec_enc_varint(struct enc *e, uint64_t v)
