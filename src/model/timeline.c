@@ -44,13 +44,7 @@ d9m_timeline_free(struct d9m_model *m)
 	free(m->spanev.next);
 	free(m->spanev.prev_enter);
 	m->spanev.next = m->spanev.prev_enter = NULL;
-	free(m->spans.first);
-	free(m->spans.dur);
-	free(m->spans.name);
-	free(m->spans.worker);
-	free(m->spans.fields);
-	free(m->spans.open_ts);
-	memset(&m->spans, 0, sizeof m->spans);
+	d9m_spans_free(&m->spans);
 	free(m->seg_rate);
 	m->seg_rate = NULL;
 }

@@ -170,7 +170,7 @@ START_TEST(test_custom_and_spans)
 	d9rec_span_enter(t, site, sid, 77, enter_vals);
 	clk += 20000000;
 	d9rec_span_exit(t, site, sid, exit_vals);
-	d9rec_span_close(t, sid);
+	d9rec_span_close(t, site, sid, T0 + 5, 77, exit_vals);
 	d9rec_thread_unregister(&t);
 	ck_assert_int_eq(d9rec_close(&w), 0);
 
