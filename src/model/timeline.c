@@ -12,6 +12,7 @@
 #include "model/loss.h"
 #include "model/table.h"
 #include "model/tables.h"
+#include "model/runtimes.h"
 #include "model/samples.h"
 #include "model/sched.h"
 #include "model/spans.h"
@@ -24,6 +25,7 @@ d9m_timeline_free(struct d9m_model *m)
 	d9m_tab_free(&m->parks, &d9m_desc_periods);
 	d9m_tab_free(&m->actives, &d9m_desc_periods);
 	d9m_tab_free(&m->gaps, &d9m_desc_gaps);
+	d9m_runtimes_free(m);
 	free(m->workers);
 	m->workers = NULL;
 	m->nworkers = 0;
@@ -57,7 +59,9 @@ cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Distinct worker ids of runtime events, sorted (workers are few). */
+/* Distinct worker ids of runtime events, sorted (workers are few). The
+ * ids 254 and 255 name no worker (FORMAT 5: the blocking pool, a thread
+ * that is not a worker): their events have no lane. */
 static int
 find_workers(struct d9m_model *m)
 {
@@ -68,7 +72,7 @@ find_workers(struct d9m_model *m)
 		uint32_t w = m->rt.worker[i];
 		size_t k;
 
-		if (w == last)
+		if (w == last || w == D9_WORKER_NONE || w == D9_WORKER_BLOCKING)
 			continue;
 		last = w;
 		for (k = 0; k < n && ids[k] != w; k++)
@@ -413,36 +417,6 @@ polls_by_start(struct d9m_model *m)
 	return rc;
 }
 
-static void
-name_runtimes(struct d9m_model *m)
-{
-	/* each runtime.<name> claims its listed workers; first claim wins */
-	for (size_t i = 0; i < m->meta.n; i++) {
-		const char *k = d9m_str(m, m->meta.key[i]), *v;
-		uint32_t name;
-
-		if (strncmp(k, "runtime.", 8) != 0 || k[8] == '\0')
-			continue;
-		name = d9_intern(&m->strs, k + 8, strlen(k + 8));
-		for (v = d9m_str(m, m->meta.val[i]); *v; ) {
-			char *end;
-			unsigned long id = strtoul(v, &end, 10);
-			uint32_t slot;
-
-			if (end == v) {
-				v++;
-				continue;
-			}
-			slot = id <= UINT32_MAX ? d9m_worker_slot(m,
-			    (uint32_t)id) : D9_NONE;
-			if (slot != D9_NONE &&
-			    m->workers[slot].runtime == D9_NONE)
-				m->workers[slot].runtime = name;
-			v = end;
-		}
-	}
-}
-
 static int
 sort_tables(struct d9m_model *m)
 {
@@ -504,7 +478,8 @@ d9m_model_finish(struct d9m_model *m)
 			goto out;
 		for (size_t i = 0; i < m->rt.n; i++) {
 			slot[i] = d9m_worker_slot(m, m->rt.worker[i]);
-			off[slot[i] + 1]++;
+			if (slot[i] != D9_NONE)
+				off[slot[i] + 1]++;
 		}
 		for (size_t w = 0; w < m->nworkers; w++)
 			off[w + 1] += off[w];
@@ -515,7 +490,8 @@ d9m_model_finish(struct d9m_model *m)
 		}
 		memcpy(fill, off, (m->nworkers + 1) * sizeof *fill);
 		for (size_t i = 0; i < m->rt.n; i++)
-			order[fill[slot[i]]++] = (uint32_t)i;
+			if (slot[i] != D9_NONE)
+				order[fill[slot[i]]++] = (uint32_t)i;
 		free(fill);
 		free(slot);
 	}
@@ -536,9 +512,9 @@ d9m_model_finish(struct d9m_model *m)
 			goto out;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
-	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0)
+	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0 ||
+	    d9m_runtimes_derive(m) < 0)
 		goto out;
-	name_runtimes(m);
 	m->finished = 1;
 	rc = 0;
 out:
