@@ -177,8 +177,9 @@ mt_unpark(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid,
 	tg_leb(&m->tg, w);
 	tg_u8(&m->tg, 0);
 	tg_leb(&m->tg, cpu);
-	tg_u8(&m->tg, 1);
-	tg_leb(&m->tg, sched_wait);
+	tg_u8(&m->tg, sched_wait != UINT64_MAX);
+	if (sched_wait != UINT64_MAX)
+		tg_leb(&m->tg, sched_wait);
 	tg_u32(&m->tg, tid);
 }
 

@@ -34,6 +34,7 @@ void	mt_poll_start_n(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
 void	mt_poll_end(struct mt *m, uint64_t ts, unsigned w);
 void	mt_park(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu,
 	    uint32_t tid);
+/* sched_wait UINT64_MAX: not measured (absent). */
 void	mt_unpark(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu,
 	    uint32_t tid, uint64_t sched_wait);
 void	mt_wake(struct mt *m, uint64_t ts, uint64_t waker, uint64_t woken,

@@ -11,5 +11,6 @@ Suite	*window_suite(void);
 Suite	*engine_suite(void);
 Suite	*loss_suite(void);
 Suite	*diff_suite(void);
+Suite	*dial95_suite(void);
 
 #endif
