@@ -4,10 +4,11 @@
  * (eighth blocks; ASCII levels without UTF-8) is the share of the cell's
  * time spent in polls, its colour the duration class of the longest poll
  * touching it. Parked time is blank, block-in-place gaps are shaded.
- * Below: global queue depth and active tasks, then the selection and the
- * cursor. Columns map to time through timeaxis only. Its keys: the worst
- * and the long polls, the lanes, the poll detail and wake chain of the
- * selection, search by task id or spawn location.
+ * Below: global queue depth and alive tasks per runtime group, the metric
+ * chosen with m as a lane, then the selection and the cursor. Columns map
+ * to time through timeaxis only. Its keys: the worst and the long polls,
+ * the lanes, the poll detail and wake chain of the selection, metrics,
+ * search by task id or spawn location.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "model/metrics.h"
 #include "model/worst.h"
 #include "tui/app.h"
 #include "tui/panel.h"
@@ -253,42 +255,152 @@ axis_row(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 	}
 }
 
+/* Rows under the lanes: a queue and a tasks strip per runtime group,
+ * and the metric lane. */
+static int
+strip_rows(const struct d9t_app *app)
+{
+	const struct d9m_model *m = app->m;
+
+	return 2 * (int)(m->nruntimes > 1 ? m->nruntimes : 1) +
+	    (app->metric < m->metrics.n);
+}
+
+/* The strips of runtime group g (all samples when the trace has none):
+ * its global queue depth, and its alive tasks when its samples say,
+ * else (one group) the tasks alive by spawn and terminate events. */
 static void
-strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
-    int y)
+group_strips(struct d9t_app *app, struct d9t_canvas *cv,
+    const struct d9t_axis *ax, int y, uint32_t g)
 {
 	const struct d9m_model *m = app->m;
 	uint32_t *q = calloc((size_t)ax->w * 2, sizeof *q), qmax = 0, amax = 0;
 	uint32_t *act = q + ax->w;
+	int alive = 0, one = m->nruntimes <= 1;
+	char lq[LABEL], la[LABEL];
 
 	if (q == NULL)
 		return;
+	for (size_t i = 0; i < m->queue.n; i++)
+		alive |= (one || m->queue.group[i] == g) &&
+		    m->queue.alive[i] != D9_NONE;
 	for (int x = 0; x < ax->w; x++) {
 		uint64_t a = d9t_axis_t(ax, x + ax->x0),
 		    b = d9t_axis_t(ax, x + ax->x0 + 1);
 		size_t i = d9t_lower(m->queue.ts, m->queue.n, a);
 
-		for (; i < m->queue.n && m->queue.ts[i] < b; i++)
+		for (; i < m->queue.n && m->queue.ts[i] < b; i++) {
+			if (!one && m->queue.group[i] != g)
+				continue;
 			if (m->queue.global[i] > q[x])
 				q[x] = m->queue.global[i];
-		act[x] = d9t_active_at(app->ix, b);
+			if (alive && m->queue.alive[i] != D9_NONE &&
+			    m->queue.alive[i] > act[x])
+				act[x] = m->queue.alive[i];
+		}
+		if (!alive && one)
+			act[x] = d9t_active_at(app->ix, b);
 		qmax = q[x] > qmax ? q[x] : qmax;
 		amax = act[x] > amax ? act[x] : amax;
 	}
-	d9t_canvas_put(cv, 0, y, D9T_A_DIM, "queue");
-	d9t_canvas_put(cv, 0, y + 1, D9T_A_DIM, "tasks");
+	if (one) {
+		snprintf(lq, sizeof lq, "queue");
+		snprintf(la, sizeof la, "tasks");
+	} else {
+		const char *name = d9m_str(m, m->runtimes[g].name);
+
+		snprintf(lq, sizeof lq, "q %s", *name ? name : "main");
+		snprintf(la, sizeof la, "t %s", *name ? name : "main");
+	}
+	d9t_canvas_put(cv, 0, y, D9T_A_DIM, lq);
+	d9t_canvas_put(cv, 0, y + 1, D9T_A_DIM, la);
 	for (int x = 0; x < ax->w; x++) {
-		int lq = qmax ? (int)ceil(8.0 * q[x] / qmax) : 0,
-		    la = amax ? (int)ceil(8.0 * act[x] / amax) : 0;
+		int lvq = qmax ? (int)ceil(8.0 * q[x] / qmax) : 0,
+		    lva = amax ? (int)ceil(8.0 * act[x] / amax) : 0;
 
 		d9t_canvas_putc(cv, x + ax->x0, y, app->color ? D9T_C_BLUE : 0,
-		    level_glyph(app, lq));
+		    level_glyph(app, lvq));
 		d9t_canvas_putc(cv, x + ax->x0, y + 1, app->color ? D9T_C_MAGENTA :
-		    0, level_glyph(app, la));
+		    0, level_glyph(app, lva));
 	}
-	if (app->ix->nact == 0)
-		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, "(no spawn events)");
+	if (!alive && (!one || app->ix->nact == 0))
+		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, one ?
+		    "(no spawn events)" : "(alive tasks not recorded)");
 	free(q);
+}
+
+/* The chosen metric: per column a counter's growth or a series' highest
+ * sample, scaled from its lowest to its highest value in view. */
+static void
+metric_lane(struct d9t_app *app, struct d9t_canvas *cv,
+    const struct d9t_axis *ax, int y)
+{
+	const struct d9m_model *m = app->m;
+	uint64_t *edges = malloc(((size_t)ax->w + 1) * sizeof *edges);
+	double *v = malloc((size_t)ax->w * sizeof *v), lo = NAN, hi = NAN;
+	char label[LABEL];
+
+	if (edges == NULL || v == NULL)
+		goto out;
+	for (int x = 0; x <= ax->w; x++)
+		edges[x] = d9t_axis_t(ax, x + ax->x0);
+	if (d9m_metric_columns(m, app->metric, edges, (size_t)ax->w, v) < 0)
+		goto out;
+	for (int x = 0; x < ax->w; x++) {
+		lo = isnan(lo) || v[x] < lo ? v[x] : lo;
+		hi = isnan(hi) || v[x] > hi ? v[x] : hi;
+	}
+	snprintf(label, sizeof label, "m %s", d9m_str(m,
+	    m->metrics.name[app->metric]));
+	d9t_canvas_put(cv, 0, y, D9T_A_DIM, label);
+	for (int x = 0; x < ax->w; x++)
+		if (!isnan(v[x]))
+			d9t_canvas_putc(cv, x + ax->x0, y, app->color ?
+			    D9T_C_GREEN : 0, level_glyph(app, hi > lo ?
+			    1 + (int)floor(7.0 * (v[x] - lo) / (hi - lo)) : 4));
+out:
+	free(edges);
+	free(v);
+}
+
+static void
+strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
+    int y)
+{
+	const struct d9m_model *m = app->m;
+	size_t ng = m->nruntimes > 1 ? m->nruntimes : 1;
+
+	for (size_t g = 0; g < ng; g++)
+		group_strips(app, cv, ax, y + 2 * (int)g, (uint32_t)g);
+	if (app->metric < m->metrics.n)
+		metric_lane(app, cv, ax, y + 2 * (int)ng);
+}
+
+/* m: the next metric series as a lane, after the last none. */
+static void
+next_metric(struct d9t_app *app)
+{
+	const struct d9m_model *m = app->m;
+	uint32_t r;
+
+	if (m->metrics.n == 0) {
+		d9t_msg(app, "this trace has no metrics");
+		return;
+	}
+	app->metric = app->metric == D9_NONE ? 0 : app->metric + 1;
+	if (app->metric >= m->metrics.n) {
+		app->metric = D9_NONE;
+		d9t_msg(app, "no metric lane");
+	} else {
+		r = app->metric;
+		d9t_msg(app, "metric %s (%s%s%s), %u of %zu: m for the next",
+		    d9m_str(m, m->metrics.name[r]),
+		    d9m_metric_kind_name(m->metrics.kind[r]),
+		    m->metrics.unit[r] != D9_NONE ? ", " : "",
+		    m->metrics.unit[r] != D9_NONE ? d9m_str(m,
+		    m->metrics.unit[r]) : "", r + 1, m->metrics.n);
+	}
+	d9t_app_dirty(app);
 }
 
 static void
@@ -332,7 +444,7 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 {
 	struct d9t_axis ax = axis(app, cv->w);
 	int32_t rl[512];
-	int top, nl, avail = rows - 5;
+	int top, nl, below = strip_rows(app), avail = rows - 3 - below;
 	struct fcell *fc = calloc((size_t)ax.w, sizeof *fc);
 
 	if (fc == NULL)
@@ -354,7 +466,8 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 	}
 	strips(app, cv, &ax, y0 + 1 + nl);
 	/* the rows between the strips and the info lines */
-	d9t_panel_draw(app, st, cv, y0 + 1 + nl + 3, rows - 2 - (1 + nl + 3));
+	d9t_panel_draw(app, st, cv, y0 + 1 + nl + below + 1,
+	    rows - 2 - (1 + nl + below + 1));
 	info(app, cv, y0 + rows - 2);
 	free(fc);
 }
@@ -377,7 +490,8 @@ click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
 	struct d9t_axis ax = axis(app, app->w);
 	int32_t rl[512];
-	int top, avail = app->h - y0 - 1 - 5, nl, r = y - y0 - 1;
+	int top, avail = app->h - y0 - 1 - 3 - strip_rows(app), nl,
+	    r = y - y0 - 1;
 
 	(void)st;
 	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
@@ -556,6 +670,7 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 			step_long(app, a == D9T_A_NEXT_LONG ? 1 : -1);
 		break;
 	case D9T_A_CHAIN: chain(app); break;
+	case D9T_A_METRIC: next_metric(app); break;
 	case D9T_A_OPEN_POLL:
 		if (app->sel == D9_NONE)
 			d9t_msg(app, "no poll selected (w, n, or click one)");

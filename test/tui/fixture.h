@@ -51,5 +51,6 @@ Suite	*suite_window(void);
 Suite	*suite_partial(void);
 Suite	*suite_engine(void);
 Suite	*suite_baseline(void);
+Suite	*suite_dial95(void);
 
 #endif
