@@ -1,7 +1,8 @@
 /*
  * test_dial95.c: the timeline on a dial9 0.5 trace: a queue and a tasks
  * strip per runtime group, labelled with its name, and a metric drawn as
- * a lane with m (again: the next, then none).
+ * a lane with m (again: the next, then none); the slowest spans of a
+ * name with their entered time and their parent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,13 @@ two_runtimes(void)
 		mt_event(&t, 40, ts + 600000);
 		tg_leb(&t.tg, 10 * i * i);
 	}
+	/* a request span and its child, ended by their closes */
+	mt_mspan(&t, 0, 60000000, 0, 1, 7, "req");
+	mt_mspan(&t, 0, 60100000, 0, 2, 7, "sub");
+	mt_mspan(&t, 1, 60300000, 0, 2, 7, "sub");
+	mt_mspan(&t, 1, 60500000, 0, 1, 7, "req");
+	mt_mclose(&t, 60600000, 2, 60050000, "sub", 1, NULL, NULL);
+	mt_mclose(&t, 61000000, 1, 59000000, "req", 0, NULL, NULL);
 	p = mt_write(&t);
 	tg_free(&t.tg);
 	return p;
@@ -60,6 +68,12 @@ START_TEST(strips_per_runtime_and_metric_lane)
 	fx_keys(&f, "m");
 	ck_screen_has(&f, "no metric lane");
 	ck_screen_lacks(&f, "m requ");
+	/* the slowest "sub": its lifecycle, entered 200 us, in "req" */
+	fx_keys(&f, "6/sub\n\n");
+	ck_screen_has(&f, "Slowest spans named sub");
+	ck_screen_has(&f, "550.0");
+	ck_screen_has(&f, "entered 200.0");
+	ck_screen_has(&f, "in req");
 	fx_close(&f);
 	unlink(path);
 	free(path);
