@@ -228,9 +228,18 @@ d9_text_put_json(FILE *f, const char *s, size_t len)
 	putc('"', f);
 	while (i < len) {
 		uint32_t cp;
-		size_t n;
+		size_t n, j = i;
 		int k;
 
+		/* a run of plain ASCII goes out as it is */
+		while (j < len && u[j] >= 0x20 && u[j] < 0x7f && u[j] != '"' &&
+		    u[j] != '\\')
+			j++;
+		if (j > i) {
+			fwrite(s + i, 1, j - i, f);
+			i = j;
+			continue;
+		}
 		if (u[i] == '"' || u[i] == '\\') {
 			putc('\\', f);
 			putc(u[i], f);

@@ -489,7 +489,7 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	    d9m_an_cpu(m, o, a) < 0 || d9m_an_tasks(m, o, a) < 0 ||
 	    d9m_an_sched(m, o, a) < 0 || d9m_an_spans(m, o, a) < 0 ||
 	    d9m_an_memory(m, o, a) < 0 || d9m_an_setup(m, o, a) < 0 ||
-	    d9m_an_dumps(m, o, a) < 0 ||
+	    d9m_an_dumps(m, o, a) < 0 || d9m_an_sources(m, o, a) < 0 ||
 	    d9m_an_flags(m, o, a) < 0) {
 		d9m_analysis_free(a);
 		return -1;
@@ -529,6 +529,9 @@ d9m_analysis_free(struct d9m_analysis *a)
 	free(a->chain);
 	free(a->idle);
 	free(a->flags);
+	for (size_t i = 0; i < a->nsources; i++)
+		free(a->sources[i].workers);
+	free(a->sources);
 	d9m_pois_free(&a->pois);
 	memset(a, 0, sizeof *a);
 }

@@ -133,6 +133,17 @@ struct d9m_flag {
 	const char	*ev_section;	/* static report section title */
 };
 
+/* One source group (groups.h): where its rows are and its own figures. */
+struct d9m_source {
+	uint32_t	group;
+	size_t		segments;
+	uint64_t	start, end;	/* its events, on the model's clock */
+	int64_t		shift;		/* added to its recorded times */
+	int		aligned;	/* by the wall clock */
+	uint32_t	*workers;	/* own ids, ascending */
+	size_t		nworkers, polls, long_polls, tasks, cpu_samples;
+};
+
 struct d9m_analysis {
 	struct d9m_window win;
 	uint64_t	duration_ns;	/* max - min over runtime events */
@@ -203,6 +214,9 @@ struct d9m_analysis {
 	uint64_t	proc_max_rss;
 	unsigned long	proc_parallelism;
 	uint64_t	wall_start_ns;	/* wall clock of the start, 0 unknown */
+
+	struct d9m_source *sources;	/* one per group, in group order */
+	size_t		nsources;
 };
 
 struct d9m_analysis_opts {
@@ -237,6 +251,8 @@ int	d9m_an_setup(const struct d9m_model *, const struct d9m_analysis_opts *,
 	    struct d9m_analysis *);
 int	d9m_an_flags(const struct d9m_model *, const struct d9m_analysis_opts *,
 	    struct d9m_analysis *);
+int	d9m_an_sources(const struct d9m_model *,
+	    const struct d9m_analysis_opts *, struct d9m_analysis *);
 /* Wall-clock ns of a monotonic time: nearest earlier ClockSync anchor of
  * the segment (D9_NONE: any), else legacy metadata; 0 when unknown. */
 uint64_t d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/analysis.h"
+#include "model/samples.h"
 #include "model/table.h"
 
 static int
@@ -290,8 +291,6 @@ int
 d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	const uint32_t *rows = m->task_polls;
-	const size_t *off = m->task_polls_off;
 	struct d9m_idle_group *g;
 	size_t n = 0, i0, i1;
 
@@ -302,24 +301,14 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (g == NULL)
 		return -1;
 	for (size_t i = i0; i < i1; i++) {
-		uint32_t t = m->dumps.task[i];
-		size_t k;
-		uint64_t ts = m->dumps.ts[i], end, next;
+		uint64_t idle = d9m_dump_idle(m, i);
 
-		if (t == D9_NONE)
+		if (idle == UINT64_MAX)
 			continue;
-		/* the task's last poll starting at or before the stamp */
-		k = d9m_task_polls_after(m, t, ts);
-		if (k == off[t])
-			continue;
-		k--;
-		end = m->polls.end[rows[k]];
-		next = k + 1 < off[t + 1] ? m->polls.start[rows[k + 1]] :
-		    m->max_ts;
 		g[n].stack = m->dumps.stack[i];
 		g[n].seg = m->dumps.seg[i];
 		g[n].count = 1;
-		g[n++].idle_ns = next > end ? next - end : 0;
+		g[n++].idle_ns = idle;
 	}
 	a->dumps = n;
 	qsort(g, n, sizeof *g, cmp_idle);

@@ -18,6 +18,8 @@
 #include "base/wire.h"
 #include "model/build.h"
 #include "model/build_int.h"
+#include "model/groups.h"
+#include "model/ids.h"
 #include "model/tables.h"
 
 int
@@ -56,6 +58,8 @@ new_segment(struct d9m_builder *b)
 		return -1;
 	b->m->segs.input[row] = b->input;
 	b->m->segs.cut[row] = 0;
+	b->m->segs.group[row] = D9_NONE;
+	d9m_pending_reset(&b->pend);
 	b->seg = (uint32_t)row;
 	b->seg_used = 0;
 	b->seg_symbols = 0;
@@ -134,6 +138,28 @@ on_schema(void *ctx, struct d9p_schema *s)
 }
 
 /* ---- value helpers ---- */
+
+uint32_t
+d9m_b_worker(const struct d9m_builder *b, const struct d9m_smap *sm,
+    const struct d9p_value *v, int i)
+{
+	return d9m_group_worker(b->pend.group, d9m_b_u32(sm, v, i,
+	    D9_WORKER_NONE));
+}
+
+uint32_t
+d9m_b_tid(const struct d9m_builder *b, const struct d9m_smap *sm,
+    const struct d9p_value *v, int i, uint32_t def)
+{
+	return d9m_group_tid(b->pend.group, d9m_b_u32(sm, v, i, def));
+}
+
+static uint32_t
+task_of(struct d9m_builder *b, const struct d9m_smap *sm,
+    const struct d9p_value *v, int i)
+{
+	return d9m_task_row(b->m, b->pend.group, d9m_b_u64(sm, v, i, 0));
+}
 
 uint32_t
 d9m_b_text(struct d9m_builder *b, const struct d9p_value *v)
@@ -224,71 +250,6 @@ stack_field(struct d9m_builder *b, const struct d9m_smap *sm,
 		return *x->cache;
 	}
 	return d9_intern(&b->m->stacks, x->p, (size_t)x->count * 8);
-}
-
-/* The task id looked for, and the table it goes to when new. */
-struct want_task {
-	const struct d9m_tasks *t;
-	struct d9m_tasks *to;
-	uint64_t	 id;
-};
-
-static int
-same_task(const void *ctx, uint32_t row)
-{
-	const struct want_task *w = ctx;
-
-	return w->t->id[row] == w->id;
-}
-
-static uint64_t
-task_id(const void *ctx, uint32_t row)
-{
-	const struct want_task *w = ctx;
-
-	return w->t->id[row];
-}
-
-static uint32_t
-add_task(void *ctx)
-{
-	const struct want_task *w = ctx;
-	struct d9m_tasks *t = w->to;
-	size_t row = d9m_tab_push(t, &d9m_desc_tasks);
-
-	if (row == SIZE_MAX || row >= D9_NONE)
-		return D9_NONE;
-	t->id[row] = w->id;
-	t->loc[row] = D9_NONE;
-	t->spawn_ts[row] = D9M_ABSENT;
-	t->term_ts[row] = D9M_ABSENT;
-	t->spawn_worker[row] = D9_NONE;
-	t->flags[row] = 0;
-	return (uint32_t)row;
-}
-
-static const struct d9_hmap_rows task_rows = { task_id, add_task };
-
-/* Task row of an id, created on first sight; D9_NONE for id 0. */
-static uint32_t
-task_row(struct d9m_model *m, uint64_t id)
-{
-	struct want_task w = { &m->tasks, &m->tasks, id };
-
-	if (id == 0)
-		return D9_NONE;
-	return d9_hmap_find_or_add(&m->tasks.rows, id, same_task, &task_rows,
-	    &w);
-}
-
-uint32_t
-d9m_task_find(const struct d9m_model *m, uint64_t id)
-{
-	struct want_task w = { &m->tasks, NULL, id };
-
-	if (id == 0)
-		return D9_NONE;
-	return d9_hmap_find(&m->tasks.rows, id, same_task, &w);
 }
 
 /* Append to a (key, value) pair array used by the tid maps. */
@@ -402,13 +363,12 @@ add_rt(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		return -1;
 	m->rt.ts[row] = ts;
 	m->rt.kind[row] = (uint8_t)kind;
-	m->rt.worker[row] = d9m_b_u32(sm, v, f->worker, D9_WORKER_NONE);
+	m->rt.worker[row] = d9m_b_worker(b, sm, v, f->worker);
 	m->rt.lq[row] = (uint8_t)d9m_b_u64(sm, v, f->lq, 0);
 	m->rt.a[row] = D9_NONE;
 	m->rt.loc[row] = D9_NONE;
 	if (kind == D9M_RT_POLL_START) {
-		uint32_t task = task_row(m, d9m_b_u64(sm, v,
-		    D9_F_POLL_START_TASK_ID, 0));
+		uint32_t task = task_of(b, sm, v, D9_F_POLL_START_TASK_ID);
 
 		m->rt.a[row] = task;
 		m->rt.loc[row] = d9m_b_str(b, sm, v, D9_F_POLL_START_SPAWN_LOC);
@@ -416,17 +376,16 @@ add_rt(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 			m->tasks.loc[task] = m->rt.loc[row];
 	} else if (kind == D9M_RT_PARK || kind == D9M_RT_UNPARK) {
 		size_t p = d9m_tab_push(&m->parkinfo, &d9m_desc_parkinfo);
-		uint64_t tid;
 
 		if (p == SIZE_MAX)
 			return -1;
 		m->rt.a[row] = (uint32_t)p;
 		m->parkinfo.cpu_ns[p] = d9m_b_u64(sm, v, f->cpu, 0);
-		m->parkinfo.tid[p] = d9m_b_u32(sm, v, f->tid, D9_NONE);
+		m->parkinfo.tid[p] = d9m_b_tid(b, sm, v, f->tid, D9_NONE);
 		m->parkinfo.sched_wait[p] = d9m_b_u64(sm, v, f->wait, D9M_ABSENT);
-		if (d9m_b_int(sm, v, f->tid, &tid) == 0 &&
+		if (m->parkinfo.tid[p] != D9_NONE &&
 		    pair_set(&m->tidmap_tid, &m->tidmap_worker, &m->tidmap_n,
-		    &m->tidmap_cap, (uint32_t)tid, m->rt.worker[row]) < 0)
+		    &m->tidmap_cap, m->parkinfo.tid[p], m->rt.worker[row]) < 0)
 			return -1;
 	}
 	return 0;
@@ -437,8 +396,8 @@ add_task_event(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
     const struct d9p_value *v, int spawn)
 {
 	struct d9m_model *m = b->m;
-	uint32_t t = task_row(m, d9m_b_u64(sm, v, spawn ? D9_F_SPAWN_TASK_ID :
-	    D9_F_TERMINATE_TASK_ID, 0));
+	uint32_t t = task_of(b, sm, v, spawn ? D9_F_SPAWN_TASK_ID :
+	    D9_F_TERMINATE_TASK_ID);
 	uint64_t instr;
 
 	if (t == D9_NONE)
@@ -449,8 +408,11 @@ add_task_event(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		return 0;
 	}
 	m->tasks.spawn_ts[t] = ts;
-	m->tasks.spawn_worker[t] = d9m_b_u32(sm, v, D9_F_SPAWN_WORKER_ID,
-	    D9_NONE);
+	m->tasks.spawn_worker[t] = D9_NONE;
+	if (sm->f[D9_F_SPAWN_WORKER_ID] >= 0 &&
+	    v[sm->f[D9_F_SPAWN_WORKER_ID]].present)
+		m->tasks.spawn_worker[t] = d9m_b_worker(b, sm, v,
+		    D9_F_SPAWN_WORKER_ID);
 	m->tasks.flags[t] |= D9M_TASK_SPAWNED;
 	m->tasks.loc[t] = d9m_b_str(b, sm, v, D9_F_SPAWN_SPAWN_LOC);
 	if (d9m_b_int(sm, v, D9_F_SPAWN_INSTRUMENTED, &instr) == 0) {
@@ -469,8 +431,7 @@ add_wake(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
     const struct d9p_value *v)
 {
 	struct d9m_model *m = b->m;
-	uint32_t woken = task_row(m, d9m_b_u64(sm, v, D9_F_WAKE_WOKEN_TASK_ID,
-	    0));
+	uint32_t woken = task_of(b, sm, v, D9_F_WAKE_WOKEN_TASK_ID);
 	size_t row;
 
 	if (woken == D9_NONE)
@@ -478,11 +439,9 @@ add_wake(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	if ((row = d9m_tab_push(&m->wakes, &d9m_desc_wakes)) == SIZE_MAX)
 		return -1;
 	m->wakes.ts[row] = ts;
-	m->wakes.waker[row] = task_row(m, d9m_b_u64(sm, v,
-	    D9_F_WAKE_WAKER_TASK_ID, 0));
+	m->wakes.waker[row] = task_of(b, sm, v, D9_F_WAKE_WAKER_TASK_ID);
 	m->wakes.woken[row] = woken;
-	m->wakes.worker[row] = d9m_b_u32(sm, v, D9_F_WAKE_TARGET_WORKER,
-	    D9_WORKER_NONE);
+	m->wakes.worker[row] = d9m_b_worker(b, sm, v, D9_F_WAKE_TARGET_WORKER);
 	return 0;
 }
 
@@ -497,9 +456,8 @@ add_cpu(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	if (row == SIZE_MAX)
 		return -1;
 	m->cpu.ts[row] = ts;
-	m->cpu.wire_worker[row] = d9m_b_u32(sm, v, D9_F_CPU_WORKER_ID,
-	    D9_WORKER_NONE);
-	m->cpu.tid[row] = d9m_b_u32(sm, v, D9_F_CPU_TID, 0);
+	m->cpu.wire_worker[row] = d9m_b_worker(b, sm, v, D9_F_CPU_WORKER_ID);
+	m->cpu.tid[row] = d9m_b_tid(b, sm, v, D9_F_CPU_TID, 0);
 	m->cpu.source[row] = (uint8_t)d9m_b_u64(sm, v, D9_F_CPU_SOURCE, 0);
 	m->cpu.stack[row] = stack_field(b, sm, v, D9_F_CPU_CALLCHAIN);
 	m->cpu.cpu[row] = d9m_b_u32(sm, v, D9_F_CPU_CPU, D9_NONE);
@@ -602,6 +560,9 @@ add_meta(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		m->meta.seg[row] = b->seg;
 		m->meta.key[row] = d9_intern_text(&m->strs, k, kl);
 		m->meta.val[row] = d9_intern_text(&m->strs, val, vl);
+		if (b->pend.group == D9_NONE)
+			d9m_pending_meta(m, &b->pend, m->meta.key[row],
+			    m->meta.val[row]);
 	}
 	return 0;
 }
@@ -636,6 +597,21 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		return 0;
 	if (b->seg == D9_NONE && new_segment(b) < 0)
 		return -1;
+	if (b->pend.group == D9_NONE) {
+		/* what names the process comes first; then the rows */
+		uint64_t real = sm->kind == D9_SCH_CLOCK_SYNC ? d9m_b_u64(sm, v,
+		    D9_F_CLOCK_SYNC_REALTIME_NS, 0) : 0;
+
+		if (real != 0)
+			d9m_pending_clock(&b->pend, ts, real);
+		else if (sm->kind != D9_SCH_CLOCK_SYNC &&
+		    sm->kind != D9_SCH_SEGMENT_META &&
+		    sm->kind != D9_SCH_SYMBOL && sm->kind != D9_SCH_MAPS &&
+		    d9m_group_resolve(m, &b->pend, b->seg, ts) < 0)
+			return -1;
+	}
+	if (b->pend.group != D9_NONE && sm->kind != D9_SCH_SEGMENT_META)
+		ts = d9m_pending_ts(&b->pend, ts);
 	switch (sm->kind) {
 	case D9_SCH_POLL_START:
 		return add_rt(b, sm, ts, v, D9M_RT_POLL_START);
@@ -660,8 +636,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		if ((row = d9m_tab_push(&m->dumps, &d9m_desc_dumps)) == SIZE_MAX)
 			return -1;
 		m->dumps.ts[row] = ts;
-		m->dumps.task[row] = task_row(m, d9m_b_u64(sm, v,
-		    D9_F_TASK_DUMP_TASK_ID, 0));
+		m->dumps.task[row] = task_of(b, sm, v, D9_F_TASK_DUMP_TASK_ID);
 		m->dumps.stack[row] = stack_field(b, sm, v,
 		    D9_F_TASK_DUMP_CALLCHAIN);
 		m->dumps.seg[row] = b->seg;
@@ -671,7 +646,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		    SIZE_MAX)
 			return -1;
 		m->allocs.ts[row] = ts;
-		m->allocs.tid[row] = d9m_b_u32(sm, v, D9_F_ALLOC_TID, 0);
+		m->allocs.tid[row] = d9m_b_tid(b, sm, v, D9_F_ALLOC_TID, 0);
 		m->allocs.size[row] = d9m_b_u64(sm, v, D9_F_ALLOC_SIZE, 0);
 		m->allocs.addr[row] = d9m_b_u64(sm, v, D9_F_ALLOC_ADDR, 0);
 		m->allocs.stack[row] = stack_field(b, sm, v,
@@ -682,11 +657,14 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		if ((row = d9m_tab_push(&m->frees, &d9m_desc_frees)) == SIZE_MAX)
 			return -1;
 		m->frees.ts[row] = ts;
-		m->frees.tid[row] = d9m_b_u32(sm, v, D9_F_FREE_TID, 0);
+		m->frees.tid[row] = d9m_b_tid(b, sm, v, D9_F_FREE_TID, 0);
 		m->frees.addr[row] = d9m_b_u64(sm, v, D9_F_FREE_ADDR, 0);
 		m->frees.size[row] = d9m_b_u64(sm, v, D9_F_FREE_SIZE, 0);
 		m->frees.alloc_ts[row] = d9m_b_u64(sm, v, D9_F_FREE_ALLOC_TS,
 		    D9M_ABSENT);
+		if (m->frees.alloc_ts[row] != D9M_ABSENT)
+			m->frees.alloc_ts[row] = d9m_pending_ts(&b->pend,
+			    m->frees.alloc_ts[row]);
 		return 0;
 	case D9_SCH_MEM_OVERFLOW:
 		if ((row = d9m_tab_push(&m->overflow, &d9m_desc_overflow)) ==

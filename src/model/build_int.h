@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/schemas.h"
+#include "model/groups.h"
 #include "model/model.h"
 #include "parse/schema.h"
 
@@ -42,6 +43,7 @@ struct d9m_builder {
 	int		 seg_symbols;	/* seg has a symbol appendix */
 	uint32_t	 input;		/* current input name id */
 	uint32_t	 null_id;	/* "null" */
+	struct d9m_pending pend;	/* the process of seg (groups.h) */
 };
 
 /* Integer value of the kind's field i (D9_F_ constant): 0, or -1 when
@@ -75,6 +77,18 @@ d9m_b_u32(const struct d9m_smap *sm, const struct d9p_value *v, int i,
 	return x > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)x;
 }
 
+/* A time of the segment's process on the model's clock (groups.h). */
+static inline uint64_t
+d9m_b_ts(const struct d9m_builder *b, uint64_t ts)
+{
+	return b->pend.group != D9_NONE ? d9m_pending_ts(&b->pend, ts) : ts;
+}
+
+/* Worker and thread ids of the segment's process (ids.h). */
+uint32_t d9m_b_worker(const struct d9m_builder *b, const struct d9m_smap *sm,
+	    const struct d9p_value *v, int i);
+uint32_t d9m_b_tid(const struct d9m_builder *b, const struct d9m_smap *sm,
+	    const struct d9p_value *v, int i, uint32_t def);
 /* Text of any value, interned; D9_NONE for an absent optional. */
 uint32_t d9m_b_text(struct d9m_builder *b, const struct d9p_value *v);
 /* The kind's field i as text: D9_NONE when absent or empty. */
@@ -86,7 +100,6 @@ uint32_t d9m_b_fields(struct d9m_builder *b, const struct d9m_smap *sm,
 	    const struct d9p_value *v, int skip_known, int *any);
 /* Field list of a StringMap value's entries, D9_NONE when it has none. */
 uint32_t d9m_b_map(struct d9m_builder *b, const struct d9p_value *v);
-/* Row of a new segment-scoped event needs b->seg: see build.c. */
 
 /* build_spans.c */
 int	 d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm,
@@ -94,6 +107,8 @@ int	 d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm,
 /* A custom schema's annotations, at its first event: whether its events
  * are single-event spans (sm->sev set). -1 when out of memory. */
 int	 d9m_b_sev_compile(struct d9m_builder *b, struct d9m_smap *sm);
+/* One single-event span: 0, 1 when its timing cannot place it (it stays
+ * an application event), -1 when out of memory. */
 int	 d9m_b_sev_event(struct d9m_builder *b, const struct d9m_smap *sm,
 	    uint64_t ts, const struct d9p_value *v);
 

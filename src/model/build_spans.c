@@ -9,13 +9,15 @@
  * whose roles do not make a span (a role on a field of the wrong type,
  * a role twice, an unknown unit, fewer than two of start, duration and
  * end) stays an application event, and so does an event whose timing
- * cannot be read. Pairing is spans.c's.
+ * cannot be read. Ids and times are those of the segment's process on
+ * the model (ids.h, groups.h). Pairing is spans.c's.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "base/wire.h"
 #include "model/build_int.h"
+#include "model/ids.h"
 #include "model/tables.h"
 
 /* The fields of each span schema (D9M_NO_FIELD: it has no such field). */
@@ -71,14 +73,21 @@ d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 
 	if (row == SIZE_MAX)
 		return -1;
-	e->worker[row] = d9m_b_u32(sm, v, f->worker, D9_WORKER_NONE);
-	e->span_id[row] = d9m_b_u64(sm, v, f->id, 0);
+	e->worker[row] = d9m_b_worker(b, sm, v, f->worker);
+	e->span_id[row] = d9m_group_span(b->pend.group,
+	    d9m_b_u64(sm, v, f->id, 0));
 	e->inst[row] = d9m_b_u64(sm, v, f->inst, 0);
-	e->tid[row] = d9m_b_u32(sm, v, f->tid, D9_NONE);
+	if (e->inst[row] != 0)
+		e->inst[row] = d9m_group_span(b->pend.group, e->inst[row]);
+	e->tid[row] = d9m_b_tid(b, sm, v, f->tid, D9_NONE);
 	e->parent[row] = d9m_b_u64(sm, v, f->parent, D9M_ABSENT);
+	if (e->parent[row] != D9M_ABSENT)
+		e->parent[row] = d9m_group_span(b->pend.group, e->parent[row]);
 	e->name[row] = d9m_b_str(b, sm, v, f->name);
 	if (f->kind == D9M_SPAN_CLOSE) {
 		e->start[row] = d9m_b_u64(sm, v, f->start, D9M_ABSENT);
+		if (e->start[row] != D9M_ABSENT)
+			e->start[row] = d9m_b_ts(b, e->start[row]);
 		if (sm->f[f->attrs] >= 0)
 			e->fields[row] = d9m_b_map(b, &v[sm->f[f->attrs]]);
 		return 0;
@@ -205,16 +214,18 @@ role_value(const struct d9m_sevspan *l, const struct d9p_value *v, int r,
 }
 
 /* [*start, *end) of the event: any two of start, duration and the
- * event's own time (its end). -1 when they cannot place it. */
+ * event's own time (its end, ts). -1 when they cannot place it. */
 static int
-timing(const struct d9m_smap *sm, uint64_t ts, const struct d9p_value *v,
-    uint64_t *start, uint64_t *end)
+timing(const struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
+    const struct d9p_value *v, uint64_t *start, uint64_t *end)
 {
 	const struct d9m_sevspan *l = sm->sev;
 	uint64_t s, d;
 	int has_s = role_value(l, v, R_START, &s) == 0,
 	    has_d = role_value(l, v, R_DURATION, &d) == 0;
 
+	if (has_s)
+		s = d9m_b_ts(b, s);
 	if (sm->s->has_ts && has_s) {
 		if (s > ts)
 			return -1;
@@ -244,15 +255,16 @@ d9m_b_sev_event(struct d9m_builder *b, const struct d9m_smap *sm,
 	size_t row;
 	int any;
 
-	if (timing(sm, ts, v, &start, &end) < 0)
+	if (timing(b, sm, ts, v, &start, &end) < 0)
 		return 1;
 	if ((row = push(b, sm, end, D9M_SPAN_SINGLE)) == SIZE_MAX)
 		return -1;
 	e->start[row] = start;
-	e->worker[row] = role_value(l, v, R_WORKER, &x) == 0 &&
-	    x < D9_WORKER_NONE ? (uint32_t)x : D9_WORKER_NONE;
-	e->tid[row] = role_value(l, v, R_THREAD, &x) == 0 && x < D9_NONE ?
-	    (uint32_t)x : D9_NONE;
+	e->worker[row] = d9m_group_worker(b->pend.group, role_value(l, v,
+	    R_WORKER, &x) == 0 && x < D9_WORKER_NONE ? (uint32_t)x :
+	    D9_WORKER_NONE);
+	e->tid[row] = d9m_group_tid(b->pend.group, role_value(l, v, R_THREAD,
+	    &x) == 0 && x < D9_NONE ? (uint32_t)x : D9_NONE);
 	if (l->at[R_NAME] >= 0) {
 		uint32_t len;
 		const char *p;

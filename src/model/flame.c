@@ -28,6 +28,14 @@ want_poll(const struct d9m_model *m, const struct d9m_flame_req *q,
 	    (q->loc == D9_NONE || m->polls.loc[p] == q->loc);
 }
 
+int
+d9m_flame_takes_alloc(const struct d9m_model *m,
+    const struct d9m_flame_req *q, size_t i)
+{
+	return (q->task == D9_NONE && q->loc == D9_NONE) || want_poll(m, q,
+	    d9m_poll_of_tid(m, m->allocs.tid[i], m->allocs.ts[i]));
+}
+
 static int
 push(struct d9m_wstack **v, size_t *n, size_t *cap, uint32_t stack,
     uint32_t seg, double w)
@@ -76,15 +84,35 @@ collect_alloc(const struct d9m_model *m, const struct d9m_flame_req *q,
 
 		if (q->liveset && !live[i - a0])
 			continue;
-		if ((q->task != D9_NONE || q->loc != D9_NONE) &&
-		    !want_poll(m, q, d9m_poll_of_tid(m, m->allocs.tid[i],
-		    m->allocs.ts[i])))
+		if (!d9m_flame_takes_alloc(m, q, i))
 			continue;
 		d9m_alloc_weight(m, i, &wb, &wc);
 		rc = push(v, n, cap, m->allocs.stack[i], m->allocs.seg[i],
 		    q->count ? wc : wb);
 	}
 	free(live);
+	return rc;
+}
+
+/* Task dumps stamped in the window, weighted by their idle gap (ns). */
+static int
+collect_dump(const struct d9m_model *m, const struct d9m_flame_req *q,
+    struct d9m_wstack **v, size_t *n, size_t *cap)
+{
+	size_t i0, i1;
+	int rc = 0;
+
+	d9m_window_rows(m->dumps.ts, m->dumps.n, &q->win, &i0, &i1);
+	for (size_t i = i0; i < i1 && rc == 0; i++) {
+		uint64_t idle = d9m_dump_idle(m, i);
+		uint32_t t = m->dumps.task[i];
+
+		if (idle == UINT64_MAX || (q->task != D9_NONE && t != q->task) ||
+		    (q->loc != D9_NONE && m->tasks.loc[t] != q->loc))
+			continue;
+		rc = push(v, n, cap, m->dumps.stack[i], m->dumps.seg[i],
+		    q->count ? 1 : (double)idle);
+	}
 	return rc;
 }
 
@@ -96,6 +124,7 @@ collect(const struct d9m_model *m, const struct d9m_flame_req *q,
 	struct d9m_wstack *v = NULL;
 	size_t n = 0, cap = 0;
 	int rc = q->kind == D9M_F_ALLOC ? collect_alloc(m, q, &v, &n, &cap) :
+	    q->kind == D9M_F_DUMP ? collect_dump(m, q, &v, &n, &cap) :
 	    collect_cpu(m, q, &v, &n, &cap);
 
 	if (rc < 0) {
@@ -165,14 +194,23 @@ child(struct d9m_flame *f, uint32_t parent, uint32_t name)
 	    node_eq, &node_rows, &w);
 }
 
+/* The frames of a sample as the tree takes them (allocator hooks
+ * stripped from allocations), leaf first. */
+static size_t
+frames(const struct d9m_flame *f, const struct d9m_model *m,
+    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
+    struct d9m_frame *fr)
+{
+	return f->req.kind == D9M_F_ALLOC ? d9m_alloc_frames(m, r, seg, stack,
+	    fr, 256) : d9m_stack_frames(m, r, seg, stack, fr, 256);
+}
+
 static int
 insert(struct d9m_flame *f, const struct d9m_model *m,
     const struct d9m_resolver *r, const struct d9m_wstack *it)
 {
 	struct d9m_frame fr[256];
-	size_t nf = f->req.kind == D9M_F_ALLOC ?
-	    d9m_alloc_frames(m, r, it->seg, it->stack, fr, 256) :
-	    d9m_stack_frames(m, r, it->seg, it->stack, fr, 256);
+	size_t nf = frames(f, m, r, it->seg, it->stack, fr);
 	uint32_t node = 0;
 
 	f->nodes[0].w += it->w;
@@ -313,4 +351,29 @@ d9m_flame_where(const struct d9m_flame *f, uint32_t node, char *out,
 	}
 	snprintf(out, cap, "%s:%" PRIu32, d9_intern_str(&f->names, nd->file,
 	    NULL), nd->line);
+}
+
+int
+d9m_flame_under(const struct d9m_flame *f, const struct d9m_model *m,
+    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
+    uint32_t node)
+{
+	struct d9m_frame fr[256];
+	size_t nf, d;
+
+	if (node == 0 || node >= f->n)
+		return 1;
+	d = f->nodes[node].depth;
+	nf = frames(f, m, r, seg, stack, fr);
+	if (nf < d)
+		return 0;
+	/* node is at depth d: compare its path up to the root */
+	for (uint32_t x = node; x != 0; x = f->nodes[x].parent, d--) {
+		const struct d9m_frame *y = &fr[f->req.invert ? d - 1 :
+		    nf - d];
+
+		if (strcmp(d9m_flame_name(f, x), d9m_frame_name(y)) != 0)
+			return 0;
+	}
+	return 1;
 }

@@ -4,7 +4,8 @@
  * off-CPU samples (samples.h; off-CPU optionally only inside polls) and
  * allocations (estimated bytes or count with each segment's rate,
  * allocator hooks stripped; optionally only those live at the window's
- * end). The same weights as the analysis (analysis.h), so a tree's total
+ * end), and task dumps (what idle tasks awaited, each weighted by the
+ * idle gap it describes, samples.h). The same weights as the analysis (analysis.h), so a tree's total
  * is the figure the report and JSON give. Inverted, a tree starts from
  * the leaf frames and each node's children are its callers (what perf
  * report calls callers). Names are interned per tree.
@@ -21,7 +22,7 @@
 #include "model/model.h"
 #include "model/window.h"
 
-enum d9m_flame_kind { D9M_F_CPU, D9M_F_OFF, D9M_F_ALLOC };
+enum d9m_flame_kind { D9M_F_CPU, D9M_F_OFF, D9M_F_ALLOC, D9M_F_DUMP };
 
 struct d9m_flame_req {
 	enum d9m_flame_kind kind;
@@ -60,6 +61,15 @@ struct d9m_flame *d9m_flame_build(const struct d9m_model *m,
 	    const struct d9m_resolver *r, const struct d9m_flame_req *q);
 void	 d9m_flame_free(struct d9m_flame **f);
 const char *d9m_flame_name(const struct d9m_flame *f, uint32_t node);
+/* Whether an allocation tree for q takes allocation row i by its task
+ * and spawn location filters (the poll running on its thread). */
+int	 d9m_flame_takes_alloc(const struct d9m_model *m,
+	    const struct d9m_flame_req *q, size_t i);
+/* Whether the frames of (seg, stack) go through node (f's own order,
+ * names and rules): the samples a node's weight counts. */
+int	 d9m_flame_under(const struct d9m_flame *f, const struct d9m_model *m,
+	    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
+	    uint32_t node);
 /* "file:line" of a node's frame (the first sample's), "" when unknown. */
 void	 d9m_flame_where(const struct d9m_flame *f, uint32_t node, char *out,
 	    size_t cap);

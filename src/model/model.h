@@ -87,7 +87,8 @@ struct d9m_tasks {
 	uint32_t	*spawn_worker;	/* worker that spawned it, D9_NONE:
 					 * not said (0.5 field) */
 	uint8_t		*flags;
-	struct d9_hmap	 rows;		/* id -> row */
+	uint32_t	*group;		/* source group (groups.h) */
+	struct d9_hmap	 rows;		/* (group, id) -> row */
 };
 
 struct d9m_cpu {
@@ -242,7 +243,27 @@ struct d9m_segs {
 	size_t		 n, cap;
 	uint32_t	*input;		/* input name string id */
 	uint8_t		*cut;		/* its input ended or broke early */
+	uint32_t	*group;		/* source group, D9_NONE before its
+					 * first event */
 	uint64_t	 copies;	/* files not read: copies of a segment */
+};
+
+/*
+ * Sources: the processes a trace's segments came from, one group per
+ * (service, host, boot) of segment metadata or of the input's path
+ * (groups.h). Each group's timestamps are moved onto the first group's
+ * clock when they are read: by the wall clock when both have clock sync
+ * events and began within an hour of each other, else so that the group
+ * begins where the first one does.
+ */
+struct d9m_groups {
+	size_t		 n, cap;
+	uint32_t	*service, *host, *boot;	/* string ids, D9_NONE */
+	int64_t		*wall;		/* realtime - monotonic, when has_wall */
+	uint8_t		*has_wall;
+	int64_t		*shift;		/* added to the group's timestamps */
+	uint8_t		*aligned;	/* shift from the wall clock */
+	uint64_t	*first;		/* first event's time as recorded */
 };
 
 /* ---- derived by d9m_model_finish() ---- */
@@ -322,6 +343,15 @@ struct d9m_spans {
 	uint32_t	 poll_row;	/* the poll with poll_max, D9_NONE */
 };
 
+/* Application events (appev.h): custom rows in time order, each on the
+ * lane of the worker that recorded it and in the poll running there. */
+struct d9m_appev {
+	size_t		 n;
+	uint32_t	*row;		/* row in custom */
+	uint32_t	*lane;		/* worker slot, D9_NONE */
+	uint32_t	*poll;		/* poll row, D9_NONE */
+};
+
 /* What the trace lost (ANALYSIS 19): libd9rec's counters (per boot the
  * latest, summed over boots), dial9's overflow events, incomplete
  * segments; and the copies of segments that were read once. */
@@ -341,7 +371,9 @@ struct d9m_worker {
 	size_t		 park0, nparks;		/* rows in parks */
 	size_t		 act0, nacts;		/* rows in actives */
 	uint32_t	 runtime;		/* string id of runtime name, D9_NONE */
-	uint32_t	 group;			/* its runtime group */
+	uint32_t	 group;			/* source group (ids.h) */
+	uint32_t	 own;			/* id as its process recorded it */
+	uint32_t	 rtgroup;		/* its runtime group */
 };
 
 /* A runtime group (runtimes.c): a named runtime (metadata runtime.<name>
@@ -375,6 +407,7 @@ struct d9m_model {
 	struct d9m_clock clock;
 	struct d9m_meta	 meta;
 	struct d9m_segs	 segs;
+	struct d9m_groups groups;
 
 	/* tid -> worker, last park/unpark wins (reference rule) */
 	uint32_t	*tidmap_tid, *tidmap_worker;
@@ -399,6 +432,7 @@ struct d9m_model {
 	 * excluded), D9M_SCHED_NONE or D9M_SCHED_NO_WAKE */
 	uint64_t	*poll_sched;
 	struct d9m_spans spans;
+	struct d9m_appev appev;
 	/* allocation sample rate R per segment (samples.h), segs.n + 1
 	 * entries; the latest one given, and whether any was given */
 	uint64_t	*seg_rate;

@@ -1,6 +1,7 @@
 /*
  * runtimes.c: runtime groups. Each runtime.<name> of the segment metadata
- * claims its listed workers (first claim wins), and every runtime a
+ * claims its listed workers (first claim wins; the workers of its
+ * segment's source group, ids.h), and every runtime a
  * RuntimeMetricsEvent names is one; the workers no name claims, and a
  * RuntimeMetricsEvent's unnamed runtime, are the default runtime, named
  * "". Groups come by their lowest worker id, those without workers after,
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ids.h"
 #include "model/runtimes.h"
 
 static void
@@ -18,7 +20,8 @@ name_workers(struct d9m_model *m)
 {
 	for (size_t i = 0; i < m->meta.n; i++) {
 		const char *k = d9m_str(m, m->meta.key[i]), *v;
-		uint32_t name;
+		uint32_t name, seg = m->meta.seg[i], grp = seg < m->segs.n &&
+		    m->segs.group[seg] != D9_NONE ? m->segs.group[seg] : 0;
 
 		if (strncmp(k, "runtime.", 8) != 0 || k[8] == '\0')
 			continue;
@@ -33,7 +36,7 @@ name_workers(struct d9m_model *m)
 				continue;
 			}
 			slot = id <= UINT32_MAX ? d9m_worker_slot(m,
-			    (uint32_t)id) : D9_NONE;
+			    d9m_group_worker(grp, (uint32_t)id)) : D9_NONE;
 			if (slot != D9_NONE &&
 			    m->workers[slot].runtime == D9_NONE)
 				m->workers[slot].runtime = name;
@@ -71,9 +74,9 @@ cmp_group(const void *a, const void *b, void *ctx)
 	uint32_t lx = D9_NONE, ly = D9_NONE;
 
 	for (size_t s = m->nworkers; s-- > 0; ) {
-		if (m->workers[s].group == *x)
+		if (m->workers[s].rtgroup == *x)
 			lx = (uint32_t)s;
-		if (m->workers[s].group == *y)
+		if (m->workers[s].rtgroup == *y)
 			ly = (uint32_t)s;
 	}
 	if (lx != ly)
@@ -106,7 +109,7 @@ order(struct d9m_model *m)
 	}
 	memcpy(m->runtimes, r, n * sizeof *r);
 	for (size_t s = 0; s < m->nworkers; s++)
-		m->workers[s].group = rank[m->workers[s].group];
+		m->workers[s].rtgroup = rank[m->workers[s].rtgroup];
 	for (size_t i = 0; i < m->queue.n; i++)
 		m->queue.group[i] = rank[m->queue.group[i]];
 	free(by);
@@ -129,7 +132,7 @@ d9m_runtimes_derive(struct d9m_model *m)
 	for (size_t s = 0; s < m->nworkers; s++) {
 		uint32_t rt = m->workers[s].runtime;
 
-		if ((m->workers[s].group = group(m, rt != D9_NONE ? rt : none,
+		if ((m->workers[s].rtgroup = group(m, rt != D9_NONE ? rt : none,
 		    &cap)) == D9_NONE)
 			return -1;
 	}

@@ -11,6 +11,7 @@
 #include "model/samples.h"
 #include "model/table.h"
 #include "model/timeline.h"
+#include "model/wake.h"
 #include "model/window.h"
 
 enum d9m_cpu_class
@@ -77,7 +78,8 @@ d9m_alloc_weight(const struct d9m_model *m, size_t i, double *wb, double *wc)
 }
 
 struct fkey {
-	uint64_t	addr, ts;
+	uint64_t	addr, ts;	/* the allocation named */
+	uint64_t	at;		/* the free's own time */
 };
 
 static int
@@ -91,36 +93,53 @@ cmp_fkey(const void *x, const void *y)
 }
 
 int
-d9m_alloc_live(const struct d9m_model *m, const struct d9m_window *w,
-    size_t *a0, size_t *a1, uint8_t **live)
+d9m_alloc_freed(const struct d9m_model *m, const struct d9m_window *w,
+    size_t *a0, size_t *a1, uint64_t **freed)
 {
 	struct fkey *fk;
 	size_t f0, f1, nf = 0;
 
-	*live = NULL;
 	d9m_window_rows(m->frees.ts, m->frees.n, w, &f0, &f1);
 	d9m_window_rows(m->allocs.ts, m->allocs.n, w, a0, a1);
 	fk = malloc((f1 - f0 + 1) * sizeof *fk);
-	*live = malloc(*a1 - *a0 + 1);
-	if (fk == NULL || *live == NULL) {
+	*freed = malloc((*a1 - *a0 + 1) * sizeof **freed);
+	if (fk == NULL || *freed == NULL) {
 		free(fk);
-		free(*live);
-		*live = NULL;
+		free(*freed);
+		*freed = NULL;
 		return -1;
 	}
 	for (size_t i = f0; i < f1; i++) {
 		fk[nf].addr = m->frees.addr[i];
-		fk[nf++].ts = m->frees.alloc_ts[i];
+		fk[nf].ts = m->frees.alloc_ts[i];
+		fk[nf++].at = m->frees.ts[i];
 	}
 	qsort(fk, nf, sizeof *fk, cmp_fkey);
 	for (size_t i = *a0; i < *a1; i++) {
-		struct fkey k = { m->allocs.addr[i], m->allocs.ts[i] };
+		struct fkey k = { m->allocs.addr[i], m->allocs.ts[i], 0 };
+		const struct fkey *f = bsearch(&k, fk, nf, sizeof *fk,
+		    cmp_fkey);
 
-		(*live)[i - *a0] = bsearch(&k, fk, nf, sizeof *fk,
-		    cmp_fkey) == NULL;
+		(*freed)[i - *a0] = f != NULL ? f->at : UINT64_MAX;
 	}
 	free(fk);
 	return 0;
+}
+
+int
+d9m_alloc_live(const struct d9m_model *m, const struct d9m_window *w,
+    size_t *a0, size_t *a1, uint8_t **live)
+{
+	uint64_t *freed;
+
+	*live = NULL;
+	if (d9m_alloc_freed(m, w, a0, a1, &freed) < 0)
+		return -1;
+	if ((*live = malloc(*a1 - *a0 + 1)) != NULL)
+		for (size_t i = *a0; i < *a1; i++)
+			(*live)[i - *a0] = freed[i - *a0] == UINT64_MAX;
+	free(freed);
+	return *live != NULL ? 0 : -1;
 }
 
 int
@@ -167,4 +186,25 @@ d9m_poll_of_tid(const struct d9m_model *m, uint32_t tid, uint64_t ts)
 		return D9_NONE;
 	p = d9m_poll_at(m, slot, ts);
 	return p != D9_NONE && ts <= m->polls.end[p] ? p : D9_NONE;
+}
+
+uint64_t
+d9m_dump_idle(const struct d9m_model *m, size_t i)
+{
+	const uint32_t *rows = m->task_polls;
+	uint32_t t = m->dumps.task[i];
+	uint64_t end, next;
+	size_t k;
+
+	if (t == D9_NONE)
+		return UINT64_MAX;
+	/* the task's last poll starting at or before the stamp */
+	k = d9m_task_polls_after(m, t, m->dumps.ts[i]);
+	if (k == m->task_polls_off[t])
+		return UINT64_MAX;
+	k--;
+	end = m->polls.end[rows[k]];
+	next = k + 1 < m->task_polls_off[t + 1] ?
+	    m->polls.start[rows[k + 1]] : m->max_ts;
+	return next > end ? next - end : 0;
 }

@@ -39,6 +39,17 @@ void	d9m_alloc_weight(const struct d9m_model *m, size_t i, double *wb,
  */
 int	d9m_alloc_live(const struct d9m_model *m, const struct d9m_window *w,
 	    size_t *a0, size_t *a1, uint8_t **live);
+/* The same rows, each with the time of the free inside the window that
+ * names it (UINT64_MAX: none, live at the window's end); *freed
+ * (malloc'd) is the caller's. */
+int	d9m_alloc_freed(const struct d9m_model *m, const struct d9m_window *w,
+	    size_t *a0, size_t *a1, uint64_t **freed);
+
+/* The idle gap task dump row i describes (ANALYSIS 5.4, 15 #16): it is
+ * stamped with the start of the poll after which its task went idle, so
+ * from that poll's end to the task's next poll (or the trace's end);
+ * UINT64_MAX when the task has no poll at or before the stamp. */
+uint64_t d9m_dump_idle(const struct d9m_model *m, size_t i);
 
 /* A weighted sample (or group of them) of one stack. */
 struct d9m_wstack {

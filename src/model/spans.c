@@ -6,13 +6,13 @@
  * Legacy events (no span_instance_id) are paired as ANALYSIS 6 defines:
  * linked into lives (one span id up to its close), each life paired from
  * its first enter (raw duration: first enter to last exit). dial9 0.5
- * events (span_instance_id > 0; FORMAT 5) are grouped by (boot, instance):
- * an instance's enters and exits pair LIFO per thread (an exit takes the
- * latest open enter of its tid), and its close makes the instance: its
- * duration is its lifecycle, close - start; its parent is the instance
- * its close names, in the same boot. A 0.5 instance never closed in the
- * trace is open, like a legacy life never exited. Single-event spans are
- * an instance each. Every instance keeps the time it spent entered and
+ * events (span_instance_id > 0; FORMAT 5) are grouped by instance (the
+ * ids of each process kept apart, ids.h): an instance's enters and exits
+ * pair LIFO per thread (an exit takes the latest open enter of its tid),
+ * and its close makes the instance: its duration is its lifecycle, close
+ * - start; its parent is the instance its close names. A 0.5 instance
+ * never closed in the trace is open, like a legacy life never exited.
+ * Single-event spans are an instance each. Every instance keeps the time it spent entered and
  * in how many intervals; the intervals that lie wholly inside one poll
  * of their worker give the per-poll counts the red flags need.
  */
@@ -182,75 +182,43 @@ legacy_spans(const struct d9m_spanev *e, struct ivals *iv, struct d9m_spans *s)
 
 /* ---- dial9 0.5 instances ---- */
 
-/* The boot_id of each segment (string id, D9_NONE): instance ids are
- * only unique within one process. */
+/* The 0.5 rows in instance order, time order within (a stable sort).
+ * Instance ids of different processes were kept apart when read (ids.h). */
 static uint32_t *
-segment_boots(const struct d9m_model *m)
-{
-	uint32_t *boot = malloc((m->segs.n + 1) * sizeof *boot);
-	uint32_t key = d9_intern_find(&m->strs, "boot_id", 7);
-
-	if (boot == NULL)
-		return NULL;
-	for (size_t i = 0; i <= m->segs.n; i++)
-		boot[i] = D9_NONE;
-	for (size_t i = 0; key != D9_NONE && i < m->meta.n; i++)
-		if (m->meta.key[i] == key && m->meta.seg[i] < m->segs.n)
-			boot[m->meta.seg[i]] = m->meta.val[i];
-	return boot;
-}
-
-static uint32_t
-boot_of(const struct d9m_spanev *e, const uint32_t *boot, size_t nsegs,
-    uint32_t row)
-{
-	return e->seg[row] < nsegs ? boot[e->seg[row]] : D9_NONE;
-}
-
-/* The 0.5 rows in (instance, boot) order, time order within: two stable
- * sorts. */
-static uint32_t *
-instance_order(const struct d9m_spanev *e, const uint32_t *boot,
-    size_t nsegs, size_t *n)
+instance_order(const struct d9m_spanev *e, size_t *n)
 {
 	size_t k = 0, cnt = 0;
 	uint64_t *key;
-	uint32_t *rows, *p1, *p2;
+	uint32_t *rows, *perm;
 
 	for (size_t i = 0; i < e->n; i++)
 		cnt += e->inst[i] != 0 && e->kind[i] != D9M_SPAN_SINGLE;
 	key = malloc((cnt + 1) * sizeof *key);
 	rows = malloc((cnt + 1) * sizeof *rows);
-	p1 = malloc((cnt + 1) * sizeof *p1);
-	p2 = malloc((cnt + 1) * sizeof *p2);
-	if (key == NULL || rows == NULL || p1 == NULL || p2 == NULL)
-		goto fail;
+	perm = malloc((cnt + 1) * sizeof *perm);
+	if (key == NULL || rows == NULL || perm == NULL) {
+		free(key);
+		free(rows);
+		free(perm);
+		return NULL;
+	}
 	for (size_t i = 0; i < e->n; i++)
 		if (e->inst[i] != 0 && e->kind[i] != D9M_SPAN_SINGLE) {
-			key[k] = boot_of(e, boot, nsegs, (uint32_t)i);
-			rows[k++] = (uint32_t)i;
+			perm[k] = (uint32_t)i;
+			key[k++] = e->inst[i];
 		}
-	if (d9m_sort_perm(key, cnt, p1) < 0)
-		goto fail;
+	if (d9m_sort_perm(key, cnt, rows) < 0) {
+		free(key);
+		free(rows);
+		free(perm);
+		return NULL;
+	}
 	for (size_t i = 0; i < cnt; i++)
-		key[i] = e->inst[rows[p1[i]]];
-	if (d9m_sort_perm(key, cnt, p2) < 0)
-		goto fail;
-	for (size_t i = 0; i < cnt; i++)
-		key[i] = rows[p1[p2[i]]];
-	for (size_t i = 0; i < cnt; i++)
-		rows[i] = (uint32_t)key[i];
+		rows[i] = perm[rows[i]];
 	free(key);
-	free(p1);
-	free(p2);
+	free(perm);
 	*n = cnt;
 	return rows;
-fail:
-	free(key);
-	free(rows);
-	free(p1);
-	free(p2);
-	return NULL;
 }
 
 /* The instance of rows g[0 .. n) (one instance, time order): its enters
@@ -314,63 +282,57 @@ one_instance(const struct d9m_spanev *e, const uint32_t *g, size_t n,
 	return (uint32_t)r;
 }
 
-/* Lifecycle spans made, in (instance, boot) order, for finding parents. */
+/* Lifecycle spans made, in instance order, for finding parents. */
 struct made {
 	uint64_t	*inst;
-	uint32_t	*boot, *row, *close;
+	uint32_t	*row, *close;
 	size_t		 n;
 };
 
 static uint32_t
-find_made(const struct made *md, uint64_t inst, uint32_t boot)
+find_made(const struct made *md, uint64_t inst)
 {
 	size_t lo = 0, hi = md->n;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (md->inst[mid] < inst || (md->inst[mid] == inst &&
-		    md->boot[mid] < boot))
+		if (md->inst[mid] < inst)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < md->n && md->inst[lo] == inst && md->boot[lo] == boot ?
-	    md->row[lo] : D9_NONE;
+	return lo < md->n && md->inst[lo] == inst ? md->row[lo] : D9_NONE;
 }
 
 static int
 modern_spans(const struct d9m_model *m, struct ivals *iv, struct d9m_spans *s)
 {
 	const struct d9m_spanev *e = &m->spanev;
-	uint32_t *boot = segment_boots(m), *rows = NULL, *st = NULL;
-	struct made md = { NULL, NULL, NULL, NULL, 0 };
+	uint32_t *rows = NULL, *st = NULL;
+	struct made md = { NULL, NULL, NULL, 0 };
 	size_t n = 0;
 	int rc = -1;
 
-	if (boot == NULL || (rows = instance_order(e, boot, m->segs.n,
-	    &n)) == NULL)
+	if ((rows = instance_order(e, &n)) == NULL)
 		goto out;
 	st = malloc((n + 1) * sizeof *st);
 	md.inst = malloc((n + 1) * sizeof *md.inst);
-	md.boot = malloc((n + 1) * sizeof *md.boot);
 	md.row = malloc((n + 1) * sizeof *md.row);
 	md.close = malloc((n + 1) * sizeof *md.close);
-	if (st == NULL || md.inst == NULL || md.boot == NULL ||
-	    md.row == NULL || md.close == NULL)
+	if (st == NULL || md.inst == NULL || md.row == NULL ||
+	    md.close == NULL)
 		goto out;
 	for (size_t a = 0, b; a < n; a = b) {
-		uint32_t bt = boot_of(e, boot, m->segs.n, rows[a]), r;
+		uint32_t r;
 
-		for (b = a + 1; b < n && e->inst[rows[b]] ==
-		    e->inst[rows[a]] && boot_of(e, boot, m->segs.n, rows[b]) ==
-		    bt; b++)
+		for (b = a + 1; b < n && e->inst[rows[b]] == e->inst[rows[a]];
+		    b++)
 			;
 		r = one_instance(e, rows + a, b - a, st, iv, s);
 		if (r == D9_NONE)
 			continue;
 		md.inst[md.n] = e->inst[rows[a]];
-		md.boot[md.n] = bt;
 		md.row[md.n] = r;
 		/* the close is the last event of its instance to say so */
 		for (size_t k = b; k-- > a; )
@@ -384,16 +346,13 @@ modern_spans(const struct d9m_model *m, struct ivals *iv, struct d9m_spans *s)
 		uint32_t c = md.close[k];
 
 		if (e->parent[c] != D9M_ABSENT && e->parent[c] != 0)
-			s->parent[md.row[k]] = find_made(&md, e->parent[c],
-			    md.boot[k]);
+			s->parent[md.row[k]] = find_made(&md, e->parent[c]);
 	}
 	rc = 0;
 out:
-	free(boot);
 	free(rows);
 	free(st);
 	free(md.inst);
-	free(md.boot);
 	free(md.row);
 	free(md.close);
 	return rc;

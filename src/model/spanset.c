@@ -11,6 +11,25 @@
 #include "model/table.h"
 #include "model/spanset.h"
 
+uint32_t
+d9m_field(const struct d9m_model *m, uint32_t fields, uint32_t key)
+{
+	uint32_t len;
+	const char *p;
+
+	if (key == D9_NONE || fields == D9_NONE)
+		return D9_NONE;
+	p = d9_intern_str(&m->lists, fields, &len);
+	for (uint32_t i = 0; i + 8 <= len; i += 8) {
+		uint64_t kv;
+
+		memcpy(&kv, p + i, 8);
+		if ((uint32_t)(kv >> 32) == key)
+			return (uint32_t)kv;
+	}
+	return D9_NONE;
+}
+
 void
 d9m_fields_text(const struct d9m_model *m, uint32_t fields, char *out,
     size_t cap)

@@ -8,7 +8,9 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
+#include "model/appev.h"
 #include "model/frames.h"
+#include "model/ids.h"
 #include "model/loss.h"
 #include "model/table.h"
 #include "model/tables.h"
@@ -49,6 +51,7 @@ d9m_timeline_free(struct d9m_model *m)
 	d9m_spans_free(&m->spans);
 	free(m->seg_rate);
 	m->seg_rate = NULL;
+	d9m_appev_free(m);
 }
 
 static int
@@ -60,8 +63,8 @@ cmp_u32(const void *a, const void *b)
 }
 
 /* Distinct worker ids of runtime events, sorted (workers are few). The
- * ids 254 and 255 name no worker (FORMAT 5: the blocking pool, a thread
- * that is not a worker): their events have no lane. */
+ * ids 254 and 255 (of any source group, ids.h) name no worker (FORMAT 5:
+ * the blocking pool, a thread that is not a worker): no lane. */
 static int
 find_workers(struct d9m_model *m)
 {
@@ -72,7 +75,8 @@ find_workers(struct d9m_model *m)
 		uint32_t w = m->rt.worker[i];
 		size_t k;
 
-		if (w == last || w == D9_WORKER_NONE || w == D9_WORKER_BLOCKING)
+		if (w == last || (w & 0xffffu) == D9_WORKER_NONE ||
+		    (w & 0xffffu) == D9_WORKER_BLOCKING)
 			continue;
 		last = w;
 		for (k = 0; k < n && ids[k] != w; k++)
@@ -95,6 +99,8 @@ find_workers(struct d9m_model *m)
 	for (size_t i = 0; i < n; i++) {
 		m->workers[i].id = ids[i];
 		m->workers[i].runtime = D9_NONE;
+		m->workers[i].group = d9m_worker_group(m->groups.n, ids[i]);
+		m->workers[i].own = d9m_worker_own(m->groups.n, ids[i]);
 	}
 	m->nworkers = n;
 	free(ids);
@@ -336,7 +342,9 @@ attribute_cpu(struct d9m_model *m)
 			    c->tid[i] == m->gaps.to_tid[g]) &&
 			    c->ts[i] >= m->gaps.start[g] &&
 			    c->ts[i] < m->gaps.end[g]) {
-				w = D9_WORKER_NONE;
+				w = d9m_group_worker(d9m_worker_group(
+				    m->groups.n, m->gaps.worker[g]),
+				    D9_WORKER_NONE);
 				break;
 			}
 		c->worker[i] = w;
@@ -513,7 +521,7 @@ d9m_model_finish(struct d9m_model *m)
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
 	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0 ||
-	    d9m_runtimes_derive(m) < 0)
+	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0)
 		goto out;
 	m->finished = 1;
 	rc = 0;

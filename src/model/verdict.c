@@ -120,7 +120,8 @@ has_syscall(const struct d9m_frame *f, size_t n)
 enum d9m_vclass
 d9m_stack_class(const struct d9m_frame *f, size_t n, const char **why)
 {
-	int sys = has_syscall(f, n);
+	int sys = -1;	/* whether the stack has a system-call entry, when
+			 * a pattern first asks */
 
 	*why = NULL;
 	for (size_t i = 0; i < n; i++) {
@@ -130,8 +131,11 @@ d9m_stack_class(const struct d9m_frame *f, size_t n, const char **why)
 		    k++) {
 			const struct pattern *p = &patterns[k];
 
-			if ((p->no_syscall && sys) || !matches(f[i].name,
-			    p->text))
+			if (!matches(f[i].name, p->text))
+				continue;
+			if (p->no_syscall && sys < 0)
+				sys = has_syscall(f, n);
+			if (p->no_syscall && sys)
 				continue;
 			*why = p->why;
 			return p->cls;

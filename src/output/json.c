@@ -105,6 +105,8 @@ worst(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_end(w, ']');
 }
 
+#define JSON_POIS	100	/* points of interest per kind */
+
 static void
 pois(struct d9o_jw *w, const struct d9o_out *o)
 {
@@ -115,6 +117,10 @@ pois(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_arr(w);
 	for (size_t i = 0; p != NULL && i < p->n; i++) {
 		const struct d9m_poi *x = &p->v[i];
+
+		/* the worst JSON_POIS of each kind */
+		if (i - p->first[x->kind] >= JSON_POIS)
+			continue;
 
 		d9o_jw_obj(w);
 		d9o_jw_kstr(w, "kind", d9m_poi_name(x->kind));
@@ -275,7 +281,7 @@ runtimes_and_metrics(struct d9o_jw *w, const struct d9o_out *o)
 		d9o_jw_key(w, "workers");
 		d9o_jw_arr(w);
 		for (size_t s = 0; s < m->nworkers; s++)
-			if (m->workers[s].group == g)
+			if (m->workers[s].rtgroup == g)
 				d9o_jw_u64(w, m->workers[s].id);
 		d9o_jw_end(w, ']');
 		d9o_jw_ku64(w, "globalQueueMax", a->runtimes[g].queue_max);
@@ -350,6 +356,53 @@ memory(struct d9o_jw *w, const struct d9o_out *o)
 }
 
 /* Always present, zeros when nothing was lost (ANALYSIS 19). */
+static void
+name_or_null(struct d9o_jw *w, const struct d9m_model *m, const char *k,
+    uint32_t id)
+{
+	d9o_jw_key(w, k);
+	if (id == D9_NONE)
+		d9o_jw_null(w);
+	else
+		d9o_jw_str(w, d9m_str(m, id));
+}
+
+/* One entry per source group (model/groups.h). */
+static void
+sources(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_model *m = o->m;
+
+	d9o_jw_key(w, "sources");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < o->a->nsources; i++) {
+		const struct d9m_source *s = &o->a->sources[i];
+
+		d9o_jw_obj(w);
+		name_or_null(w, m, "service", m->groups.service[s->group]);
+		name_or_null(w, m, "host", m->groups.host[s->group]);
+		name_or_null(w, m, "boot", m->groups.boot[s->group]);
+		d9o_jw_ku64(w, "segments", s->segments);
+		d9o_jw_ku64(w, "startNs", s->start);
+		d9o_jw_ku64(w, "endNs", s->end);
+		d9o_jw_key(w, "shiftNs");
+		d9o_jw_i64(w, s->shift);
+		d9o_jw_key(w, "wallAligned");
+		d9o_jw_bool(w, s->aligned);
+		d9o_jw_key(w, "workers");
+		d9o_jw_arr(w);
+		for (size_t k = 0; k < s->nworkers; k++)
+			d9o_jw_u64(w, s->workers[k]);
+		d9o_jw_end(w, ']');
+		d9o_jw_ku64(w, "polls", s->polls);
+		d9o_jw_ku64(w, "longPolls", s->long_polls);
+		d9o_jw_ku64(w, "tasks", s->tasks);
+		d9o_jw_ku64(w, "cpuSamples", s->cpu_samples);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
 static void
 loss(struct d9o_jw *w, const struct d9m_loss *l)
 {
@@ -456,6 +509,7 @@ d9o_json(const struct d9o_out *o)
 			    a->proc_parallelism);
 		d9o_jw_end(w, '}');
 	}
+	sources(w, o);
 	d9o_jw_key(w, "symbols");
 	d9o_jw_obj(w);
 	d9o_jw_ku64(w, "resolved", a->frames_named);

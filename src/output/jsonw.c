@@ -106,6 +106,13 @@ d9o_jw_u64(struct d9o_jw *w, uint64_t v)
 }
 
 void
+d9o_jw_i64(struct d9o_jw *w, int64_t v)
+{
+	pre(w);
+	fprintf(w->f, "%" PRId64, v);
+}
+
+void
 d9o_jw_dbl(struct d9o_jw *w, double v)
 {
 	pre(w);

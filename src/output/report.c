@@ -14,6 +14,8 @@
 #include "output/stackinfo.h"
 #include "output/textfmt.h"
 #include "base/text.h"
+#include "model/groups.h"
+#include "model/ids.h"
 #include "model/loss.h"
 
 #define MAX_FRAMES 128
@@ -59,6 +61,35 @@ loss_warning(const struct d9o_out *o)
 	d9o_wrap(o->f, w, 0, 80);
 }
 
+/* Sources, when the trace holds more than one process (model/groups.h):
+ * worker g:w is worker w of source g. */
+static void
+sources(const struct d9o_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	char name[200], safe[200], fit[64], b1[32], b2[32];
+	uint64_t min = o->m->min_ts;
+
+	if (a->nsources < 2)
+		return;
+	fprintf(o->f, "Sources:      %zu processes (worker g:w is worker w of "
+	    "source g)\n", a->nsources);
+	for (size_t i = 0; i < a->nsources; i++) {
+		const struct d9m_source *s = &a->sources[i];
+
+		d9m_group_name(o->m, s->group, name, sizeof name);
+		d9_text_safe(safe, sizeof safe, name, strlen(name));
+		fprintf(o->f, "  %zu %-40s %zu segment%s, %zu worker%s, %zu polls,"
+		    " %s..%s%s\n", i, d9o_fit(fit, sizeof fit, safe, 40),
+		    s->segments, s->segments == 1 ? "" : "s", s->nworkers,
+		    s->nworkers == 1 ? "" : "s",
+		    s->polls, d9o_dur(b1, sizeof b1, s->start > min ?
+		    s->start - min : 0), d9o_dur(b2, sizeof b2, s->end > min ?
+		    s->end - min : 0), s->aligned ? "" : " (no common clock: "
+		    "aligned at the start)");
+	}
+}
+
 static void
 summary(const struct d9o_out *o)
 {
@@ -87,9 +118,13 @@ summary(const struct d9o_out *o)
 		    (unsigned)(a->wall_start_ns / 1000000 % 1000));
 	}
 	fprintf(o->f, "\nWorkers:      %zu (", a->nworkers);
-	for (size_t i = 0; i < a->nworkers; i++)
-		fprintf(o->f, "%s%u", i ? ", " : "", a->workers[i].id);
-	fprintf(o->f, ")\nEvents:       %zu runtime events, %zu polls\n",
+	for (size_t i = 0; i < a->nworkers; i++) {
+		d9m_worker_label(m->groups.n, a->workers[i].id, b, sizeof b);
+		fprintf(o->f, "%s%s", i ? ", " : "", b);
+	}
+	fprintf(o->f, ")\n");
+	sources(o);
+	fprintf(o->f, "Events:       %zu runtime events, %zu polls\n",
 	    a->event_count, a->npolls);
 	lost(o);
 	fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",
@@ -280,7 +315,7 @@ runtimes(const struct d9o_out *o)
 
 		ws[0] = '\0';
 		for (size_t k = 0; k < m->nworkers && n + 12 < sizeof ws; k++)
-			if (m->workers[k].group == g)
+			if (m->workers[k].rtgroup == g)
 				n += (size_t)snprintf(ws + n, sizeof ws - n, "%s%u",
 				    n ? "," : "", m->workers[k].id);
 		snprintf(alive, sizeof alive, "%u", a->runtimes[g].alive_max);

@@ -200,6 +200,12 @@ enc_record(struct d9rec_writer *w, struct enc *e, struct d9rec_thread *t,
 	uint64_t ts = d9rec_raw_to_ns(w, r->ts);
 	uint32_t loc;
 
+	/* a new clock anchor may map a later raw time a little earlier
+	 * than the one before it: keep each thread's events in order */
+	if (ts < t->last_ns)
+		ts = t->last_ns;
+	t->last_ns = ts;
+
 	switch (r->kind) {
 	case R_POLL_START:
 		loc = d9rec_enc_pool_id(w, e, r->a);

@@ -99,6 +99,8 @@ struct d9rec_thread {
 	int		 perf_fd[2];	/* cpu clock, context switches */
 	uint8_t		*perf_map[2];
 	_Atomic int	 dead;
+	uint64_t	 last_ns;	/* its latest event's time as written:
+					 * a thread's times never go back */
 	struct d9rec_thread *next;
 };
 

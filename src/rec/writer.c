@@ -60,13 +60,24 @@ d9rec_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* A raw time and the monotonic time it was read at: the closest of a
+ * few tries (a preemption between the reads would put the two apart). */
 static void
 clock_pair(uint64_t *raw, uint64_t *ns)
 {
-	uint64_t a = d9rec_mono_ns();
+	uint64_t best = UINT64_MAX;
 
-	*raw = d9rec_raw_now();
-	*ns = a + (d9rec_mono_ns() - a) / 2;
+	*raw = *ns = 0;
+	for (int i = 0; i < 5 && best > 2000; i++) {
+		uint64_t a = d9rec_mono_ns(), r = d9rec_raw_now();
+		uint64_t b = d9rec_mono_ns();
+
+		if (b - a < best) {
+			best = b - a;
+			*raw = r;
+			*ns = a + (b - a) / 2;
+		}
+	}
 }
 
 void

@@ -19,6 +19,7 @@
 	X(VIEW5, NULL, "allocation flame tree") \
 	X(VIEW6, NULL, "spans by name") \
 	X(VIEW7, NULL, "text report and red flags") \
+	X(VIEW8, NULL, "application events by schema") \
 	X(PAN_LEFT, "pan", "pan the window left") \
 	X(PAN_RIGHT, NULL, "pan the window right") \
 	X(PAGE_LEFT, NULL, "pan left by a full width") \
@@ -37,8 +38,10 @@
 	X(LANE_DOWN, NULL, "select the worker below") \
 	X(WORST, "worst", "worst poll in the window (again: next worst)") \
 	X(NEXT_LONG, "next", "next long poll (> 1 ms) in time, or next point "\
-	    "of interest of the kind last opened with p") \
-	X(PREV_LONG, NULL, "previous long poll, or point of interest, in time") \
+	    "of interest of the kind last opened with p, or next match of "\
+	    "the last search") \
+	X(PREV_LONG, NULL, "previous long poll, point of interest or search "\
+	    "match, in time") \
 	X(POI, "interest", \
 	    "points of interest in the window, worst first; Enter jumps there") \
 	X(POI_KIND, "kind", \
@@ -49,7 +52,7 @@
 	X(METRIC, "metric", "timeline: draw a metric as a lane (again: the " \
 	    "next metric, then none)") \
 	X(SEARCH, "search", \
-	    "search task ids, spawn locations, symbols, span fields") \
+	    "search task ids, spawn locations, symbols, span and event fields") \
 	X(SEARCH_NEXT, "next", "next search match") \
 	X(UP, NULL, "move up") \
 	X(DOWN, NULL, "move down") \
@@ -69,7 +72,9 @@
 	X(BYTES, "bytes/count", "weigh by estimated bytes or by count") \
 	X(LIVESET, "liveset", "only allocations never freed (liveset)") \
 	X(INPOLL, "in-poll", "only samples inside polls, or all") \
-	X(FIELD_FILTER, "field", "filter spans by a field value") \
+	X(DUMPS, "awaiting", "what idle tasks were awaiting (task dumps, by "\
+	    "idle time), or back to off-CPU samples") \
+	X(FIELD_FILTER, "field", "filter spans or events by a field value") \
 	X(BASELINE, "baseline", "mark the window as the baseline: tasks, spans " \
 	    "and flame trees show each row's change against it (on the " \
 	    "baseline: clear it)") \

@@ -399,7 +399,7 @@ shared_action(struct d9t_app *app, enum d9t_action a)
 	case D9T_A_REDRAW: app->dirty = D9T_DIRTY_ALL | D9T_DIRTY_CLEAR; break;
 	case D9T_A_VIEW1: case D9T_A_VIEW2: case D9T_A_VIEW3:
 	case D9T_A_VIEW4: case D9T_A_VIEW5: case D9T_A_VIEW6:
-	case D9T_A_VIEW7:
+	case D9T_A_VIEW7: case D9T_A_VIEW8:
 		if (app->m != NULL)
 			d9t_top_view(app, (enum d9t_view)(a - D9T_A_VIEW1));
 		break;

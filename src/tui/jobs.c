@@ -109,7 +109,7 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 
 		memset(&fq, 0, sizeof fq);
 		fq.kind = k == D9T_J_CPU ? D9M_F_CPU : k == D9T_J_OFF ?
-		    D9M_F_OFF : D9M_F_ALLOC;
+		    (q->opt2 ? D9M_F_DUMP : D9M_F_OFF) : D9M_F_ALLOC;
 		fq.win.lo = q->lo;
 		fq.win.hi = q->hi;
 		fq.task = q->task;

@@ -29,7 +29,8 @@ enum d9t_job { D9T_J_ANALYSIS, D9T_J_CPU, D9T_J_OFF, D9T_J_ALLOC, D9T_J_SPANS,
 struct d9t_req {
 	uint64_t	lo, hi;
 	uint32_t	task, loc;	/* filters, D9_NONE: none */
-	int		opt1, opt2;	/* inpoll / count, liveset */
+	int		opt1, opt2;	/* inpoll / count; task dumps /
+					 * liveset */
 	int		opt3;		/* flame trees: inverted */
 	size_t		worst;
 	char		text[128];	/* spans: field filter */

@@ -1,6 +1,9 @@
 /*
- * panel.h: what the timeline shows in the rows below its lanes: the
- * selected poll's summary (duration, task, spawn location, its verdict
+ * panel.h: what the timeline shows in the rows below its lanes: its
+ * strips (global queue and active tasks of each runtime group, the
+ * selected worker's local queue and kernel scheduling waits, its
+ * process's CPU use, the metric chosen as a lane; each labels its
+ * maximum), the selected poll's summary (duration, task, spawn location, its verdict
  * and its most sampled stack) and the points of interest inside the
  * window, worst first. The summary of a poll is computed once and kept.
  */
@@ -20,7 +23,14 @@ struct d9t_panel {
 	char			 stack[400];
 };
 
+struct d9t_axis;
+
 void	d9t_panel_init(struct d9t_panel *p);
+/* How many rows of strips the lanes have under them. */
+int	d9t_panel_nstrips(const struct d9t_app *app);
+/* The d9t_panel_nstrips strips over ax from row y. */
+void	d9t_panel_strips(struct d9t_app *app, struct d9t_canvas *cv,
+	    const struct d9t_axis *ax, int y);
 /* Draw into rows [y, y + rows) of cv; nothing when rows < 1. */
 void	d9t_panel_draw(struct d9t_app *app, struct d9t_panel *p,
 	    struct d9t_canvas *cv, int y, int rows);

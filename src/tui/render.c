@@ -88,7 +88,8 @@ header(struct d9t_app *app, struct d9t_canvas *cv)
 			strcat(wall, " UTC");
 		}
 		snprintf(line, sizeof line, "d9top  %s  window %s..%s (%s)  "
-		    "%zu workers%s%s%s", in, a, b, d, m->nworkers, wall,
+		    "%zu worker%s%s%s%s", in, a, b, d, m->nworkers,
+		    m->nworkers == 1 ? "" : "s", wall,
 		    m->nerrors ? "  input problems: " : "",
 		    m->nerrors ? "see report" : "");
 		if (app->have_base) {

@@ -11,6 +11,7 @@ static const struct d9t_view_ops *const views[D9T_V_COUNT] = {
 	[D9T_V_ALLOC] = &d9t_view_alloc,
 	[D9T_V_SPANS] = &d9t_view_spans,
 	[D9T_V_REPORT] = &d9t_view_report,
+	[D9T_V_EVENTS] = &d9t_view_events,
 	[D9T_V_DETAIL] = &d9t_view_detail,
 	[D9T_V_CHAIN] = &d9t_view_chain,
 	[D9T_V_HELP] = &d9t_view_help,

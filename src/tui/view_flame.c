@@ -3,8 +3,10 @@
  * collapsible list (icicle rows in a terminal): share of the (zoomed)
  * root, weight, frame. Nodes under 0.1 % of the root are not listed
  * (ANALYSIS 9). Each of the three views keeps its own state: the node it
- * is zoomed into and its options (off-CPU: inside polls only;
- * allocations: by count, live only).
+ * is zoomed into and its options (off-CPU: inside polls only, or what
+ * idle tasks awaited from their task dumps; allocations: by count, live
+ * only). Over the allocation tree, a strip of the estimated live bytes
+ * across the window of the node zoomed into (model/series.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,7 +15,9 @@
 
 #include "base/text.h"
 #include "tui/app.h"
+#include "model/series.h"
 #include "tui/baseline.h"
+#include "tui/strip.h"
 #include "tui/timeaxis.h"
 
 enum { F_CPU, F_OFF, F_ALLOC };
@@ -23,6 +27,7 @@ struct flame_view {
 	uint32_t	 root;		/* zoomed node of seen */
 	const void	*seen;		/* the tree root belongs to */
 	int		 inpoll;	/* off-CPU: only inside polls */
+	int		 dumps;		/* off-CPU: task dumps instead */
 	int		 count, live;	/* allocations: by count, live only */
 	int		 invert;	/* from the leaf */
 };
@@ -60,7 +65,7 @@ tree_req(struct d9t_app *app, const struct flame_view *v, struct d9t_req *q)
 {
 	d9t_req_init(app, q);
 	q->opt1 = v->f == F_OFF ? v->inpoll : v->f == F_ALLOC ? v->count : 0;
-	q->opt2 = v->f == F_ALLOC ? v->live : 0;
+	q->opt2 = v->f == F_ALLOC ? v->live : v->f == F_OFF ? v->dumps : 0;
 	q->opt3 = v->invert;
 }
 
@@ -87,7 +92,9 @@ tree(struct d9t_app *app, struct flame_view *v)
 static void
 weight(const struct d9m_flame *t, double w, char *out, size_t cap)
 {
-	if (t->req.kind == D9M_F_ALLOC && !t->req.count) {
+	if (t->req.kind == D9M_F_DUMP)
+		d9t_fmt_dur(out, cap, (uint64_t)w, 0);
+	else if (t->req.kind == D9M_F_ALLOC && !t->req.count) {
 		if (w >= 1e9)
 			snprintf(out, cap, "%.1f GB", w / 1e9);
 		else if (w >= 1e6)
@@ -110,7 +117,9 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
 
 	if (v->invert)
 		strcat(extra, ", inverted: leaf first, callers below (r: back)");
-	if (v->f == F_OFF)
+	if (v->f == F_OFF && v->dumps)
+		strcat(extra, ", weighted by idle time (a: off-CPU samples)");
+	else if (v->f == F_OFF)
 		strcat(extra, v->inpoll ? ", only inside polls (i: all)" :
 		    ", in and out of polls (i: in polls only)");
 	if (v->f == F_ALLOC)
@@ -130,7 +139,35 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
 	}
 	weight(t, t->nodes[0].w, w, sizeof w);
 	d9t_list_add(l, D9T_A_BOLD, "%s in the window: %zu, weight %s%s",
+	    v->f == F_OFF && v->dumps ? "task dumps (what idle tasks awaited)" :
 	    what[v->f], t->samples, w, extra);
+}
+
+/* The liveset strip: the estimated live bytes (or count) of the node
+ * zoomed into over the window, one level per column. */
+static void
+live_strip(struct d9t_app *app, struct d9t_list *l,
+    const struct d9m_flame *t, uint32_t root)
+{
+	struct d9t_axis ax = { app->lo, app->hi, 0, app->w - 22 };
+	struct d9m_live_req q = { t->req.win, t, root, app->cfg->resolver };
+	uint64_t *edges;
+	double *v;
+	char w[32], text[4 * 512];
+
+	if (ax.w < 8 || ax.w > 512 || ax.hi <= ax.lo)
+		return;
+	edges = d9t_axis_edges(&ax);
+	v = malloc((size_t)ax.w * sizeof *v);
+	if (edges != NULL && v != NULL &&
+	    d9m_series_live(app->m, &q, edges, (size_t)ax.w, v) == 0) {
+		d9t_strip_text(v, (size_t)ax.w, app->utf8, text, sizeof text);
+		weight(t, d9t_strip_max(v, (size_t)ax.w), w, sizeof w);
+		d9t_list_add(l, app->color ? D9T_C_GREEN : 0, "live %s max %s",
+		    text, w);
+	}
+	free(edges);
+	free(v);
 }
 
 /* The same tree of the baseline window compared with t: 1 and *d
@@ -177,6 +214,8 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 	if (root != 0)
 		d9t_list_add_safe(l, D9T_C_YELLOW, "zoomed into: ",
 		    d9m_flame_name(t, root));
+	if (v->f == F_ALLOC)
+		live_strip(app, l, t, root);
 	if (total <= 0 || (stk = malloc((t->n + 1) * sizeof *stk)) == NULL) {
 		if (total <= 0)
 			d9t_list_add(l, D9T_A_DIM, "(nothing sampled in this "
@@ -279,6 +318,10 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 	case D9T_A_BYTES: v->count = !v->count; break;
 	case D9T_A_LIVESET: v->live = !v->live; break;
 	case D9T_A_INPOLL: v->inpoll = !v->inpoll; break;
+	case D9T_A_DUMPS:
+		v->dumps = !v->dumps;
+		v->root = 0;
+		break;
 	case D9T_A_BACK:
 		if (v->root == 0)
 			return D9T_UNHANDLED;
@@ -352,7 +395,7 @@ swap(struct d9t_app *app, void *st, const struct d9m_model *old,
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_INVERT, D9T_A_SEARCH,
 	D9T_A_SEARCH_NEXT, D9T_A_SAVE, D9T_A_FILTER_TASK, D9T_A_BYTES,
-	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_BASELINE, D9T_A_BY_CHANGE,
+	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_DUMPS, D9T_A_BASELINE, D9T_A_BY_CHANGE,
 	D9T_A_NONE };
 
 #define FLAME_VIEW(nm, n, make) { .name = nm, .tab = n, .hints = hints, \

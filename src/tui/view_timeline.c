@@ -4,11 +4,15 @@
  * (eighth blocks; ASCII levels without UTF-8) is the share of the cell's
  * time spent in polls, its colour the duration class of the longest poll
  * touching it. Parked time is blank, block-in-place gaps are shaded.
- * Below: global queue depth and alive tasks per runtime group, the metric
- * chosen with m as a lane, then the selection and the cursor. Columns map
- * to time through timeaxis only. Its keys: the worst and the long polls,
- * the lanes, the poll detail and wake chain of the selection, metrics,
- * search by task id or spawn location.
+ * Below: the strips (panel.h: global queue depth and alive tasks per
+ * runtime, the selected worker's, the metric chosen with m as a lane),
+ * then the selection and the cursor. Columns map to time through
+ * timeaxis only. Its keys: the worst and the long polls, the lanes, the
+ * poll detail and wake chain of the selection, metrics, search by task id
+ * or spawn location, else a value in span and event fields, whose
+ * matches n/N then step through in time.
+ * Application events (model/appev.h) are marks on their worker's lane;
+ * the lanes of each source (model/groups.h) sit under its name.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -17,13 +21,29 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "model/appev.h"
+#include "model/groups.h"
+#include "model/ids.h"
 #include "model/metrics.h"
+#include "model/spanset.h"
+#include "model/timeline.h"
 #include "model/worst.h"
 #include "tui/app.h"
 #include "tui/panel.h"
+#include "tui/strip.h"
 #include "tui/timeaxis.h"
 
 #define LABEL	7
+
+/* The view's state: the panel below the lanes and the last search's
+ * matches in spans and events (rows of model of). */
+struct tl_state {
+	struct d9t_panel	 panel;
+	const struct d9m_model	*of;
+	struct d9m_match	*match;
+	size_t			 nmatch, pos;
+	int			 stepping;	/* n/N step the matches */
+};
 
 int
 d9t_timeline_x0(const struct d9t_app *app)
@@ -56,14 +76,16 @@ static int
 layout(const struct d9t_app *app, int avail, int32_t *row_lane, int *top)
 {
 	const struct d9m_model *m = app->m;
-	int n = 0, g = grouped(m), sel_row = 0;
-	uint32_t last = D9_NONE - 1;
+	int n = 0, g = grouped(m), sel_row = 0, ng = m->groups.n > 1;
+	uint32_t last = D9_NONE - 1, lastg = D9_NONE;
 	int32_t all[4096];
 	int total = 0;
 
 	for (size_t s = 0; s < m->nworkers && total < 4000; s++) {
-		if (g && m->workers[s].runtime != last) {
+		if ((g && m->workers[s].runtime != last) ||
+		    (ng && m->workers[s].group != lastg)) {
 			last = m->workers[s].runtime;
+			lastg = m->workers[s].group;
 			all[total++] = -1 - (int32_t)s;
 		}
 		if (s == app->lane)
@@ -92,18 +114,6 @@ dur_class(const struct d9t_app *app, uint64_t d)
 	return app->color ? c : d > 1000000 ? D9T_A_BOLD : 0;
 }
 
-static uint32_t
-level_glyph(const struct d9t_app *app, int lvl)
-{
-	static const char ascii[] = " ..ooOOO#";
-
-	if (lvl < 1)
-		return ' ';
-	if (lvl > 8)
-		lvl = 8;
-	return app->utf8 ? 0x2580 + (uint32_t)lvl : (uint32_t)ascii[lvl];
-}
-
 static int
 in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
 {
@@ -121,6 +131,45 @@ parked_at(const struct d9m_model *m, uint32_t s, uint64_t t)
 	size_t i = d9t_lower(m->parks.start + wk->park0, wk->nparks, t + 1);
 
 	return i > 0 && m->parks.end[wk->park0 + i - 1] >= t;
+}
+
+/* First application event at or after ts (appev is in time order). */
+static size_t
+first_event(const struct d9m_model *m, uint64_t ts)
+{
+	size_t lo = 0, hi = m->appev.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->custom.ts[m->appev.row[mid]] < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A mark in each column of lane s where an application event is. */
+static void
+marks(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
+    int y, uint32_t s)
+{
+	const struct d9m_model *m = app->m;
+
+	for (size_t i = first_event(m, ax->lo); i < m->appev.n; i++) {
+		uint64_t t = m->custom.ts[m->appev.row[i]];
+		int x;
+
+		if (t >= ax->hi)
+			break;
+		if (m->appev.lane[i] != s)
+			continue;
+		x = d9t_axis_x(ax, t);
+		if (x >= ax->x0 && x < ax->x0 + ax->w)
+			d9t_canvas_putc(cv, x, y, (app->color ? D9T_C_MAGENTA :
+			    0) | D9T_A_BOLD, app->utf8 ? 0x25c6 : '*');
+	}
 }
 
 struct fcell {
@@ -175,7 +224,7 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 		sel_e = m->polls.end[app->sel];
 	}
 	d9t_canvas_printf(cv, 0, y, s == app->lane ? D9T_A_REVERSE |
-	    D9T_A_BOLD : D9T_A_BOLD, "w%-4" PRIu32, m->workers[s].id);
+	    D9T_A_BOLD : D9T_A_BOLD, "w%-4" PRIu32, m->workers[s].own);
 	d9t_canvas_putc(cv, LABEL - 1, y, D9T_A_DIM, app->utf8 ? 0x2502 : '|');
 	if (filt)
 		filtered(app, ax, s, fc);
@@ -197,13 +246,13 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 			} else if (busy) {
 				lvl = (int)ceil((double)busy * 8 / (double)span);
 				d9t_canvas_putc(cv, x + ax->x0, y, D9T_A_DIM,
-				    level_glyph(app, lvl));
+				    d9t_level_glyph(app->utf8, lvl));
 				continue;
 			}
 		}
 		if (busy > 0 || longest > 0) {
 			lvl = (int)ceil((double)busy * 8 / (double)span);
-			ch = level_glyph(app, lvl < 1 ? 1 : lvl);
+			ch = d9t_level_glyph(app->utf8, lvl < 1 ? 1 : lvl);
 			attr = dur_class(app, longest);
 		} else if (in_gap(m, m->workers[s].id, a, b)) {
 			ch = app->utf8 ? 0x2591 : 'x';
@@ -221,6 +270,7 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 			attr |= D9T_A_UNDERLINE;
 		d9t_canvas_putc(cv, x + ax->x0, y, attr, ch);
 	}
+	marks(app, cv, ax, y, s);
 }
 
 static void
@@ -253,154 +303,6 @@ axis_row(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 		else
 			d9t_canvas_attr(cv, cx, y, 1, D9T_A_REVERSE);
 	}
-}
-
-/* Rows under the lanes: a queue and a tasks strip per runtime group,
- * and the metric lane. */
-static int
-strip_rows(const struct d9t_app *app)
-{
-	const struct d9m_model *m = app->m;
-
-	return 2 * (int)(m->nruntimes > 1 ? m->nruntimes : 1) +
-	    (app->metric < m->metrics.n);
-}
-
-/* The strips of runtime group g (all samples when the trace has none):
- * its global queue depth, and its alive tasks when its samples say,
- * else (one group) the tasks alive by spawn and terminate events. */
-static void
-group_strips(struct d9t_app *app, struct d9t_canvas *cv,
-    const struct d9t_axis *ax, int y, uint32_t g)
-{
-	const struct d9m_model *m = app->m;
-	uint32_t *q = calloc((size_t)ax->w * 2, sizeof *q), qmax = 0, amax = 0;
-	uint32_t *act = q + ax->w;
-	int alive = 0, one = m->nruntimes <= 1;
-	char lq[LABEL], la[LABEL];
-
-	if (q == NULL)
-		return;
-	for (size_t i = 0; i < m->queue.n; i++)
-		alive |= (one || m->queue.group[i] == g) &&
-		    m->queue.alive[i] != D9_NONE;
-	for (int x = 0; x < ax->w; x++) {
-		uint64_t a = d9t_axis_t(ax, x + ax->x0),
-		    b = d9t_axis_t(ax, x + ax->x0 + 1);
-		size_t i = d9t_lower(m->queue.ts, m->queue.n, a);
-
-		for (; i < m->queue.n && m->queue.ts[i] < b; i++) {
-			if (!one && m->queue.group[i] != g)
-				continue;
-			if (m->queue.global[i] > q[x])
-				q[x] = m->queue.global[i];
-			if (alive && m->queue.alive[i] != D9_NONE &&
-			    m->queue.alive[i] > act[x])
-				act[x] = m->queue.alive[i];
-		}
-		if (!alive && one)
-			act[x] = d9t_active_at(app->ix, b);
-		qmax = q[x] > qmax ? q[x] : qmax;
-		amax = act[x] > amax ? act[x] : amax;
-	}
-	if (one) {
-		snprintf(lq, sizeof lq, "queue");
-		snprintf(la, sizeof la, "tasks");
-	} else {
-		const char *name = d9m_str(m, m->runtimes[g].name);
-
-		snprintf(lq, sizeof lq, "q %s", *name ? name : "main");
-		snprintf(la, sizeof la, "t %s", *name ? name : "main");
-	}
-	d9t_canvas_put(cv, 0, y, D9T_A_DIM, lq);
-	d9t_canvas_put(cv, 0, y + 1, D9T_A_DIM, la);
-	for (int x = 0; x < ax->w; x++) {
-		int lvq = qmax ? (int)ceil(8.0 * q[x] / qmax) : 0,
-		    lva = amax ? (int)ceil(8.0 * act[x] / amax) : 0;
-
-		d9t_canvas_putc(cv, x + ax->x0, y, app->color ? D9T_C_BLUE : 0,
-		    level_glyph(app, lvq));
-		d9t_canvas_putc(cv, x + ax->x0, y + 1, app->color ? D9T_C_MAGENTA :
-		    0, level_glyph(app, lva));
-	}
-	if (!alive && (!one || app->ix->nact == 0))
-		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, one ?
-		    "(no spawn events)" : "(alive tasks not recorded)");
-	free(q);
-}
-
-/* The chosen metric: per column a counter's growth or a series' highest
- * sample, scaled from its lowest to its highest value in view. */
-static void
-metric_lane(struct d9t_app *app, struct d9t_canvas *cv,
-    const struct d9t_axis *ax, int y)
-{
-	const struct d9m_model *m = app->m;
-	uint64_t *edges = malloc(((size_t)ax->w + 1) * sizeof *edges);
-	double *v = malloc((size_t)ax->w * sizeof *v), lo = NAN, hi = NAN;
-	char label[LABEL];
-
-	if (edges == NULL || v == NULL)
-		goto out;
-	for (int x = 0; x <= ax->w; x++)
-		edges[x] = d9t_axis_t(ax, x + ax->x0);
-	if (d9m_metric_columns(m, app->metric, edges, (size_t)ax->w, v) < 0)
-		goto out;
-	for (int x = 0; x < ax->w; x++) {
-		lo = isnan(lo) || v[x] < lo ? v[x] : lo;
-		hi = isnan(hi) || v[x] > hi ? v[x] : hi;
-	}
-	snprintf(label, sizeof label, "m %s", d9m_str(m,
-	    m->metrics.name[app->metric]));
-	d9t_canvas_put(cv, 0, y, D9T_A_DIM, label);
-	for (int x = 0; x < ax->w; x++)
-		if (!isnan(v[x]))
-			d9t_canvas_putc(cv, x + ax->x0, y, app->color ?
-			    D9T_C_GREEN : 0, level_glyph(app, hi > lo ?
-			    1 + (int)floor(7.0 * (v[x] - lo) / (hi - lo)) : 4));
-out:
-	free(edges);
-	free(v);
-}
-
-static void
-strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
-    int y)
-{
-	const struct d9m_model *m = app->m;
-	size_t ng = m->nruntimes > 1 ? m->nruntimes : 1;
-
-	for (size_t g = 0; g < ng; g++)
-		group_strips(app, cv, ax, y + 2 * (int)g, (uint32_t)g);
-	if (app->metric < m->metrics.n)
-		metric_lane(app, cv, ax, y + 2 * (int)ng);
-}
-
-/* m: the next metric series as a lane, after the last none. */
-static void
-next_metric(struct d9t_app *app)
-{
-	const struct d9m_model *m = app->m;
-	uint32_t r;
-
-	if (m->metrics.n == 0) {
-		d9t_msg(app, "this trace has no metrics");
-		return;
-	}
-	app->metric = app->metric == D9_NONE ? 0 : app->metric + 1;
-	if (app->metric >= m->metrics.n) {
-		app->metric = D9_NONE;
-		d9t_msg(app, "no metric lane");
-	} else {
-		r = app->metric;
-		d9t_msg(app, "metric %s (%s%s%s), %u of %zu: m for the next",
-		    d9m_str(m, m->metrics.name[r]),
-		    d9m_metric_kind_name(m->metrics.kind[r]),
-		    m->metrics.unit[r] != D9_NONE ? ", " : "",
-		    m->metrics.unit[r] != D9_NONE ? d9m_str(m,
-		    m->metrics.unit[r]) : "", r + 1, m->metrics.n);
-	}
-	d9t_app_dirty(app);
 }
 
 static void
@@ -439,12 +341,39 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 	d9t_canvas_put(cv, x, y, D9T_A_BOLD, loc);
 }
 
+/* The heading over slot s's lanes: its source, its runtime. */
+static void
+heading(struct d9t_app *app, struct d9t_canvas *cv, int y, uint32_t s)
+{
+	const struct d9m_model *m = app->m;
+	uint32_t rt = m->workers[s].runtime;
+	char name[100], src[300] = "", safe[220];
+	int x = 0;
+
+	if (m->groups.n > 1) {
+		d9m_group_name(m, m->workers[s].group, name, sizeof name);
+		d9_text_safe(safe, sizeof safe, name, strlen(name));
+		snprintf(src, sizeof src, "source %u %s%s", m->workers[s].group,
+		    safe, m->groups.aligned[m->workers[s].group] ? "" :
+		    " (no common clock: starts with the first)");
+		x = d9t_canvas_put(cv, 0, y, D9T_C_YELLOW | D9T_A_BOLD, src) +
+		    2;
+	}
+	if (!grouped(m))
+		return;
+	d9t_fmt_loc(app, rt, name, sizeof name);
+	d9t_canvas_printf(cv, x, y, D9T_C_CYAN | D9T_A_BOLD, "runtime %s",
+	    rt == D9_NONE ? "main" : name);
+}
+
 static void
 draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 {
+	struct tl_state *ts = st;
 	struct d9t_axis ax = axis(app, cv->w);
 	int32_t rl[512];
-	int top, nl, below = strip_rows(app), avail = rows - 3 - below;
+	int strips = d9t_panel_nstrips(app), top, nl,
+	    avail = rows - 1 - strips - 2;
 	struct fcell *fc = calloc((size_t)ax.w, sizeof *fc);
 
 	if (fc == NULL)
@@ -453,21 +382,15 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
 	for (int r = 0; r < nl; r++) {
 		if (rl[r] < 0) {
-			uint32_t rt = app->m->workers[-1 - rl[r]].runtime;
-			char name[100];
-
-			d9t_fmt_loc(app, rt, name, sizeof name);
-			d9t_canvas_printf(cv, 0, y0 + 1 + r, D9T_C_CYAN |
-			    D9T_A_BOLD, "runtime %s", rt == D9_NONE ? "main" :
-			    name);
+			heading(app, cv, y0 + 1 + r, (uint32_t)(-1 - rl[r]));
 			continue;
 		}
 		lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r], fc);
 	}
-	strips(app, cv, &ax, y0 + 1 + nl);
+	d9t_panel_strips(app, cv, &ax, y0 + 1 + nl);
 	/* the rows between the strips and the info lines */
-	d9t_panel_draw(app, st, cv, y0 + 1 + nl + below + 1,
-	    rows - 2 - (1 + nl + below + 1));
+	d9t_panel_draw(app, &ts->panel, cv, y0 + 1 + nl + strips + 1,
+	    rows - 2 - (1 + nl + strips + 1));
 	info(app, cv, y0 + rows - 2);
 	free(fc);
 }
@@ -490,7 +413,7 @@ click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
 	struct d9t_axis ax = axis(app, app->w);
 	int32_t rl[512];
-	int top, avail = app->h - y0 - 1 - 3 - strip_rows(app), nl,
+	int top, avail = app->h - y0 - 1 - 1 - d9t_panel_nstrips(app) - 2, nl,
 	    r = y - y0 - 1;
 
 	(void)st;
@@ -561,15 +484,92 @@ step_long(struct d9t_app *app, int dir)
 	}
 }
 
+/* Show match i of the last search: its lane, its time, its poll. */
+static void
+show_match(struct d9t_app *app, struct tl_state *ts, size_t i)
+{
+	const struct d9m_model *m = app->m;
+	const struct d9m_match *x = &ts->match[i];
+	char what[120], f[300], lane[140] = "no worker";
+	const char *name;
+	uint32_t fields, p = D9_NONE;
+
+	ts->pos = i;
+	if (x->kind == D9M_MATCH_EVENT) {
+		uint32_t r = m->appev.row[x->row];
+
+		name = d9m_str(m, m->custom.name[r]);
+		fields = m->custom.fields[r];
+		p = m->appev.poll[x->row];
+	} else {
+		name = m->spans.name[x->row] == D9_NONE ? "span" :
+		    d9m_str(m, m->spans.name[x->row]);
+		fields = m->spans.fields[x->row];
+		if (x->lane != D9_NONE &&
+		    (p = d9m_poll_at(m, x->lane, x->ts)) != D9_NONE &&
+		    m->polls.end[p] < x->ts)
+			p = D9_NONE;
+	}
+	if (x->lane != D9_NONE) {
+		app->lane = x->lane;
+		d9m_worker_label(m->groups.n, m->workers[x->lane].id, what,
+		    sizeof what);
+		snprintf(lane, sizeof lane, "worker %s", what);
+	}
+	app->sel = p;
+	d9t_show_time(app, x->ts);
+	d9t_app_dirty(app);
+	d9_text_safe(what, sizeof what, name, strlen(name));
+	d9m_fields_text(m, fields, f, sizeof f);
+	d9t_msg(app, "match %zu of %zu: %s %s %s on %s (n/N: next, previous)",
+	    i + 1, ts->nmatch, x->kind == D9M_MATCH_EVENT ? "event" : "span",
+	    what, f, lane);
+}
+
+/* A value in span and event fields: the first match after the cursor,
+ * else the first; n/N step through them. -1: none. */
+static int
+find_value(struct d9t_app *app, struct tl_state *ts, const char *s)
+{
+	size_t i;
+
+	free(ts->match);
+	ts->match = NULL;
+	ts->nmatch = 0;
+	ts->stepping = 0;
+	if (d9m_find_text(app->m, s, &ts->match, &ts->nmatch) < 0 ||
+	    ts->nmatch == 0)
+		return -1;
+	ts->of = app->m;
+	ts->stepping = 1;
+	app->poi_kind = -1;
+	for (i = 0; i < ts->nmatch && ts->match[i].ts <= app->cursor; i++)
+		;
+	show_match(app, ts, i < ts->nmatch ? i : 0);
+	return 0;
+}
+
+static void
+step_match(struct d9t_app *app, struct tl_state *ts, int dir)
+{
+	if (dir > 0 ? ts->pos + 1 >= ts->nmatch : ts->pos == 0) {
+		d9t_msg(app, "no %s match (of %zu)", dir > 0 ? "later" :
+		    "earlier", ts->nmatch);
+		return;
+	}
+	show_match(app, ts, dir > 0 ? ts->pos + 1 : ts->pos - 1);
+}
+
 static int
 search(struct d9t_app *app, void *st, const char *s)
 {
 	const struct d9m_model *m = app->m;
+	struct tl_state *ts = st;
 	char *end;
 	unsigned long long id = strtoull(s, &end, 10);
 	uint32_t best = D9_NONE, t;
 
-	(void)st;
+	ts->stepping = 0;
 	if (*s && *end == '\0' && (t = d9m_task_find(m, id)) != D9_NONE) {
 		/* its poll at the cursor, else its first */
 		best = d9m_task_poll_at(m, t, app->cursor);
@@ -610,10 +610,37 @@ search(struct d9t_app *app, void *st, const char *s)
 			best = first;
 	}
 	if (best == D9_NONE)
-		return -1;
+		return find_value(app, ts, s);
 	d9t_select_poll(app, best);
 	d9t_poll_msg(app, "match", best);
 	return 0;
+}
+
+/* m: the next metric series as a lane, after the last none. */
+static void
+next_metric(struct d9t_app *app)
+{
+	const struct d9m_model *m = app->m;
+	uint32_t r;
+
+	if (m->metrics.n == 0) {
+		d9t_msg(app, "this trace has no metrics");
+		return;
+	}
+	app->metric = app->metric == D9_NONE ? 0 : app->metric + 1;
+	if (app->metric >= m->metrics.n) {
+		app->metric = D9_NONE;
+		d9t_msg(app, "no metric lane");
+	} else {
+		r = app->metric;
+		d9t_msg(app, "metric %s (%s%s%s), %u of %zu: m for the next",
+		    d9m_str(m, m->metrics.name[r]),
+		    d9m_metric_kind_name(m->metrics.kind[r]),
+		    m->metrics.unit[r] != D9_NONE ? ", " : "",
+		    m->metrics.unit[r] != D9_NONE ? d9m_str(m,
+		    m->metrics.unit[r]) : "", r + 1, m->metrics.n);
+	}
+	d9t_app_dirty(app);
 }
 
 static void
@@ -659,12 +686,18 @@ step_poi(struct d9t_app *app, int dir)
 static enum d9t_handled
 key(struct d9t_app *app, void *st, enum d9t_action a)
 {
-	(void)st;
+	struct tl_state *ts = st;
+
 	switch (a) {
-	case D9T_A_WORST: worst(app); break;
+	case D9T_A_WORST:
+		ts->stepping = 0;
+		worst(app);
+		break;
 	case D9T_A_NEXT_LONG:
 	case D9T_A_PREV_LONG:
-		if (app->poi_kind >= 0)
+		if (app->poi_kind < 0 && ts->stepping && ts->of == app->m)
+			step_match(app, ts, a == D9T_A_NEXT_LONG ? 1 : -1);
+		else if (app->poi_kind >= 0)
 			step_poi(app, a == D9T_A_NEXT_LONG ? 1 : -1);
 		else
 			step_long(app, a == D9T_A_NEXT_LONG ? 1 : -1);
@@ -703,15 +736,24 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 static void *
 init(void)
 {
-	struct d9t_panel *p = malloc(sizeof *p);
+	struct tl_state *ts = calloc(1, sizeof *ts);
 
-	if (p != NULL)
-		d9t_panel_init(p);
-	return p;
+	if (ts != NULL)
+		d9t_panel_init(&ts->panel);
+	return ts;
+}
+
+static void
+tl_free(void *st)
+{
+	struct tl_state *ts = st;
+
+	free(ts->match);
+	free(ts);
 }
 
 const struct d9t_view_ops d9t_view_timeline = {
 	.name = "timeline", .tab = 1, .hints = hints, .init = init,
-	.free = free, .draw = draw, .click = click, .key = key,
+	.free = tl_free, .draw = draw, .click = click, .key = key,
 	.search = search
 };

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "minijson.h"
 #include "run.h"
@@ -101,6 +102,66 @@ same_str(const struct pair *p, const char *path, const char *trace)
 	    "says '%s'", trace, path, g && g->str ? g->str : "?",
 	    w && w->str ? w->str : "?");
 }
+
+/* Each real trace is one process: one source, all the workers and polls
+ * (the polls counted as in the window, the whole trace). */
+START_TEST(test_one_source)
+{
+	const char *t = traces[_i];
+	struct pair p = load_pair(t);
+	const struct mj *s = mj_get(p.got, "sources"),
+	    *w = mj_get(p.got, "workers");
+
+	ck_assert_msg(s != NULL && s->n == 1, "%s: one source", t);
+	ck_assert_uint_eq(mj_member(&s->kids[0], "workers")->n, w->n);
+	ck_assert_uint_eq(mj_member(&s->kids[0], "segments")->num, 1);
+	ck_assert(mj_member(&s->kids[0], "endNs")->num >
+	    mj_member(&s->kids[0], "startNs")->num);
+	free_pair(&p);
+}
+END_TEST
+
+/* Two recordings of different processes in one directory (demo of
+ * March, 2 workers; block_in_place of May, 4 workers, 12 days of
+ * monotonic clock apart): two sources, six lanes, one axis of seconds. */
+START_TEST(test_two_recordings)
+{
+	char dir[] = "/tmp/d9two-XXXXXX", *a, *b, *pa, *pb, err[128];
+	struct run_result r;
+	struct mj *got;
+	const struct mj *s;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	pa = trace_path("demo-2026-03.bin");
+	pb = trace_path("block-in-place-2026-05.bin");
+	if (asprintf(&a, "%s/a.bin", dir) < 0 ||
+	    asprintf(&b, "%s/b.bin", dir) < 0)
+		abort();
+	ck_assert_int_eq(symlink(pa, a), 0);
+	ck_assert_int_eq(symlink(pb, b), 0);
+	run_d9top(&r, NULL, "--json --quiet '%s'", dir);
+	ck_assert_int_eq(r.status, 0);
+	got = mj_parse(r.out, err, sizeof err);
+	ck_assert_ptr_nonnull(got);
+	s = mj_get(got, "sources");
+	ck_assert_uint_eq(s->n, 2);
+	ck_assert_uint_eq(mj_get(got, "workers")->n, 6);
+	ck_assert_uint_eq(mj_member(&s->kids[0], "workers")->n, 2);
+	ck_assert_uint_eq(mj_member(&s->kids[0], "polls")->num, 30154);
+	ck_assert_uint_eq(mj_member(&s->kids[1], "workers")->n, 4);
+	ck_assert_uint_eq(mj_member(&s->kids[1], "polls")->num, 174);
+	ck_assert(mj_get(got, "durationMs")->num < 10000);
+	mj_free(got);
+	run_free(&r);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+	free(a);
+	free(b);
+	free(pa);
+	free(pb);
+}
+END_TEST
 
 START_TEST(test_counts)
 {
@@ -256,6 +317,8 @@ suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_counts, 0, NTRACES);
+	tcase_add_loop_test(tc, test_one_source, 0, NTRACES);
+	tcase_add_test(tc, test_two_recordings);
 	tcase_add_loop_test(tc, test_nothing_lost, 0, NTRACES);
 	tcase_add_loop_test(tc, test_worst_polls, 0, NTRACES);
 	tcase_add_loop_test(tc, test_spawn_locations, 0, NTRACES);

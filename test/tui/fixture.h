@@ -50,6 +50,7 @@ Suite	*suite_views(void);
 Suite	*suite_window(void);
 Suite	*suite_partial(void);
 Suite	*suite_engine(void);
+Suite	*suite_events(void);
 Suite	*suite_baseline(void);
 Suite	*suite_dial95(void);
 

@@ -403,6 +403,50 @@ if [ -n "$mkdiffpair" ]; then
 	rm -f "$pl"
 fi
 
+if [ -n "$mkplanted" ]; then
+	echo "# application events, two processes, liveset, task dumps"
+	ev=$(mktemp /tmp/d9events-XXXXXX)
+	mem=$(mktemp /tmp/d9memory-XXXXXX)
+	srcdir=$(mktemp -d /tmp/d9sources-XXXXXX)
+	"$mkplanted" --events "$ev"
+	"$mkplanted" --memory "$mem"
+	"$mkplanted" --sources "$srcdir"
+	for size in "160 48" "80 24"; do
+		set -- $size
+		start "$1" "$2" "$prog" "$ev"
+		expect "events loaded $1x$2" "(70.00ms)"
+		expect "event marks on the lanes $1x$2" "◆"
+		keys 8
+		expect "view 8 $1x$2" "Application events: 3 in the window"
+		expect "view 8 fields $1x$2" "worker_id=null tid=101"
+		keys / req-7 Enter
+		expect "matches in spans and events $1x$2" \
+		    "Matches of 'req-7' in spans and events: 3"
+		keys n Enter
+		expect "Enter jumps to the span $1x$2" "cursor 0.031000s"
+		keys / req-9 Enter
+		expect "timeline search $1x$2" "match 1 of 1: event LogLine"
+		keys q
+		expect "events quit $1x$2" "EXITED 0"
+		start "$1" "$2" "$prog" "$srcdir"
+		expect "first source $1x$2" "source 0 api h1 abcd-1"
+		expect "second source $1x$2" "source 1 api h2 wxyz-2"
+		expect "one axis of seconds $1x$2" "(2.39s)"
+		start "$1" "$2" "$prog" "$mem"
+		expect "memory loaded $1x$2" "(40.00ms)"
+		keys 5
+		expect "liveset strip $1x$2" "max 6.0 kB"
+		keys / app::parse Enter Enter
+		expect "liveset of a call site $1x$2" "max 2.0 kB"
+		keys 4 a
+		expect "task-dump tree $1x$2" \
+		    "task dumps (what idle tasks awaited) in the window: 1"
+		expect "idle time $1x$2" "9.00ms  app::wait"
+	done
+	T kill-session -t s 2>/dev/null
+	rm -rf "$ev" "$mem" "$srcdir"
+fi
+
 echo "# nothing readable"
 start 80 24 "$prog" /dev/null
 expect "bad input status" "EXITED 1"

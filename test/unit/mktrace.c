@@ -15,7 +15,8 @@
 
 enum { S_START = 1, S_END, S_PARK, S_UNPARK, S_WAKE, S_SPAWN, S_TERM, S_CPU,
     S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP,
-    S_OVERFLOW, S_QUEUE, S_RTM, S_MENTER, S_MEXIT, S_MCLOSE, S_LAST };
+    S_OVERFLOW, S_CLOCK, S_QUEUE, S_RTM, S_MENTER, S_MEXIT, S_MCLOSE,
+    S_LAST };
 
 /* How many of a schema's fields a producer before dial9 0.5 wrote. */
 static size_t
@@ -83,7 +84,8 @@ begin(struct mt *m, int old)
 		[S_CLOSE] = D9_SCH_SPAN_CLOSE, [S_ALLOC] = D9_SCH_ALLOC,
 		[S_FREE] = D9_SCH_FREE, [S_META] = D9_SCH_SEGMENT_META,
 		[S_SYM] = D9_SCH_SYMBOL, [S_DUMP] = D9_SCH_TASK_DUMP,
-		[S_OVERFLOW] = D9_SCH_MEM_OVERFLOW, [S_QUEUE] = D9_SCH_QUEUE,
+		[S_OVERFLOW] = D9_SCH_MEM_OVERFLOW,
+		[S_CLOCK] = D9_SCH_CLOCK_SYNC, [S_QUEUE] = D9_SCH_QUEUE,
 		[S_RTM] = D9_SCH_RT_METRICS, [S_MENTER] = D9_SCH_SPAN_ENTER,
 		[S_MEXIT] = D9_SCH_SPAN_EXIT, [S_MCLOSE] = D9_SCH_SPAN_CLOSE,
 	};
@@ -364,6 +366,13 @@ mt_meta(struct mt *m, const char *key, const char *value)
 
 	mt_event(m, S_META, m->base);
 	tg_v_map(&m->tg, 1, kv);
+}
+
+void
+mt_clock(struct mt *m, uint64_t ts, uint64_t realtime)
+{
+	mt_event(m, S_CLOCK, ts);
+	tg_leb(&m->tg, realtime);
 }
 
 void

@@ -68,6 +68,8 @@ void	mt_free(struct mt *m, uint64_t ts, uint64_t addr, uint64_t size,
 void	mt_dump(struct mt *m, uint64_t ts, uint64_t task, size_t n,
 	    const uint64_t *frames);
 void	mt_meta(struct mt *m, const char *key, const char *value);
+/* A ClockSyncEvent: monotonic ts is wall-clock realtime. */
+void	mt_clock(struct mt *m, uint64_t ts, uint64_t realtime);
 void	mt_overflow(struct mt *m, uint64_t ts, uint64_t allocs,
 	    uint64_t frees);
 void	mt_symbol(struct mt *m, uint64_t addr, const char *name,

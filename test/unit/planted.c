@@ -148,3 +148,111 @@ mt_deep(struct mt *t)
 	mt_poll_end(t, 25 * PL_MS, 0);
 	mt_park(t, 30 * PL_MS, 0, 20 * PL_MS, 11);
 }
+
+enum { S_LOG = 40, S_HENTER, S_HEXIT };
+
+static void
+logline(struct mt *t, uint64_t ts, int worker, int tid, const char *req,
+    const char *msg)
+{
+	mt_event(t, S_LOG, ts);
+	tg_u8(&t->tg, worker >= 0);
+	if (worker >= 0)
+		tg_leb(&t->tg, (uint64_t)worker);
+	tg_u8(&t->tg, tid >= 0);
+	if (tid >= 0)
+		tg_u32(&t->tg, (uint32_t)tid);
+	tg_str32(&t->tg, req);
+	tg_str32(&t->tg, msg);
+}
+
+static void
+handle(struct mt *t, int kind, uint64_t ts, unsigned w, const char *req)
+{
+	mt_event(t, kind ? S_HEXIT : S_HENTER, ts);
+	tg_leb(&t->tg, w);
+	tg_leb(&t->tg, 77);
+	if (!kind)
+		tg_u8(&t->tg, 0);
+	tg_str32(&t->tg, "handle");
+	tg_str32(&t->tg, req);
+}
+
+void
+mt_events(struct mt *t)
+{
+	static const struct tg_field log[] = { { "worker_id", 0x89 },
+		{ "tid", 0x8d }, { "request_id", 4 }, { "msg", 4 } };
+	static const struct tg_field enter[] = { { "worker_id", 9 },
+		{ "span_id", 9 }, { "parent_span_id", 0x89 },
+		{ "span_name", 4 }, { "request_id", 4 } };
+	static const struct tg_field exitf[] = { { "worker_id", 9 },
+		{ "span_id", 9 }, { "span_name", 4 }, { "request_id", 4 } };
+
+	mt_begin(t);
+	tg_schema(&t->tg, S_LOG, "LogLine", 1, 4, log);
+	tg_schema(&t->tg, S_HENTER, "SpanEnter:app::handle:src/main.rs:5", 1,
+	    5, enter);
+	tg_schema(&t->tg, S_HEXIT, "SpanExit:app::handle:src/main.rs:5", 1,
+	    4, exitf);
+	mt_unpark(t, 10 * PL_MS, 0, 0, 100, 0);
+	mt_unpark(t, 10 * PL_MS + 1, 1, 0, 101, 0);
+	mt_poll_start(t, 20 * PL_MS, 0, 1, "app/src/main.rs:10:5");
+	logline(t, PL_EV_A, 0, -1, "req-7", "start");
+	mt_poll_end(t, 30 * PL_MS, 0);
+	mt_poll_start(t, 40 * PL_MS, 1, 2, "app/src/db.rs:20:5");
+	handle(t, 0, PL_EV_SPAN, 1, "req-7");
+	logline(t, PL_EV_B, -1, 101, "req-7", "query");
+	handle(t, 1, 49 * PL_MS, 1, "req-7");
+	mt_poll_end(t, 50 * PL_MS, 1);
+	mt_poll_start(t, 60 * PL_MS, 0, 3, "app/src/main.rs:10:5");
+	logline(t, PL_EV_C, 0, -1, "req-9", "start");
+	mt_poll_end(t, 70 * PL_MS, 0);
+	mt_park(t, 80 * PL_MS, 0, 1000, 100);
+	mt_park(t, 80 * PL_MS + 1, 1, 1000, 101);
+}
+
+void
+mt_memory(struct mt *t)
+{
+	/* leaf first: app::buf called by app::cache or app::parse */
+	static const uint64_t cache[] = { 0x8000, 0x5000 },
+	    parse[] = { 0x8000, 0x6000 }, wait = 0x7000;
+
+	mt_begin(t);
+	mt_meta(t, "memory.sample_rate_bytes", "1");
+	mt_symbol(t, 0x5000, "app::cache", 0);
+	mt_symbol(t, 0x6000, "app::parse", 0);
+	mt_symbol(t, 0x7000, "app::wait", 0);
+	mt_symbol(t, 0x8000, "app::buf", 0);
+	mt_poll_start(t, 10 * PL_MS, 0, 1, "app/src/main.rs:1:1");
+	mt_alloc(t, 10 * PL_MS, 1000, 0xa000, 2, cache);
+	mt_poll_end(t, 11 * PL_MS, 0);
+	mt_dump(t, 10 * PL_MS + 1, 1, 1, &wait);
+	mt_poll_start(t, 20 * PL_MS, 0, 1, "app/src/main.rs:1:1");
+	mt_alloc(t, 20 * PL_MS, 2000, 0xb000, 2, parse);
+	mt_poll_end(t, 21 * PL_MS, 0);
+	mt_free(t, 30 * PL_MS, 0xa000, 1000, 10 * PL_MS);
+	mt_alloc(t, 40 * PL_MS, 4000, 0xc000, 2, cache);
+	mt_park(t, PL_MEM_END, 0, 1000, 7);
+}
+
+void
+mt_process(struct mt *t, const char *host, const char *boot, uint64_t t0,
+    uint64_t wall, int clock, unsigned nw, unsigned npolls)
+{
+	mt_begin(t);
+	if (clock)
+		mt_clock(t, t0, wall);
+	mt_meta(t, "service", "api");
+	mt_meta(t, "host", host);
+	mt_meta(t, "boot_id", boot);
+	for (unsigned k = 0; k < npolls; k++)
+		for (unsigned w = 0; w < nw; w++) {
+			uint64_t ts = t0 + k * 10 * PL_MS + w * 1000;
+
+			mt_poll_start(t, ts, w, 1 + w, "src/main.rs:1:1");
+			mt_poll_end(t, ts + (k == 3 ? 2 * PL_MS : PL_MS / 10),
+			    w);
+		}
+}

@@ -126,8 +126,8 @@ START_TEST(runtime_metrics_per_runtime)
 	ck_assert_uint_eq(api, 0);
 	ck_assert_uint_eq(bg, 1);
 	ck_assert_uint_eq(dflt, 2);
-	ck_assert_uint_eq(m->workers[0].group, api);
-	ck_assert_uint_eq(m->workers[2].group, bg);
+	ck_assert_uint_eq(m->workers[0].rtgroup, api);
+	ck_assert_uint_eq(m->workers[2].rtgroup, bg);
 	a = analyze(m, all);
 	ck_assert_uint_eq(a.runtimes[api].queue_max, 7);
 	ck_assert_uint_eq(a.runtimes[api].alive_max, 12);
@@ -670,8 +670,8 @@ START_TEST(old_and_new_in_one_directory)
 	ck_assert_uint_eq(m->nruntimes, 2);
 	dflt = group_named(m, "");
 	api = group_named(m, "api");
-	ck_assert_uint_eq(m->workers[0].group, dflt);
-	ck_assert_uint_eq(m->workers[1].group, api);
+	ck_assert_uint_eq(m->workers[0].rtgroup, dflt);
+	ck_assert_uint_eq(m->workers[1].rtgroup, api);
 	a = analyze(m, all);
 	ck_assert_uint_eq(a.tasks_spawned, 2);
 	ck_assert_uint_eq(a.runtimes[dflt].queue_max, 6);
