@@ -1,8 +1,9 @@
 /*
  * analysis_setup.c: what the trace says about how it was recorded
  * (ANALYSIS 13: frame pointers, wake events, debug symbols, scheduler
- * samples; dial9 0.5's poll coverage, FORMAT 5), process CPU usage from ProcessResourceUsageEvent (11), and
- * wall-clock time from ClockSyncEvent anchors (10).
+ * samples; dial9 0.5's poll coverage, FORMAT 5), process CPU usage
+ * from ProcessResourceUsageEvent (11), and wall-clock time from
+ * ClockSyncEvent anchors (10).
  */
 #include <stdlib.h>
 #include <string.h>

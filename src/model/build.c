@@ -340,9 +340,10 @@ static const struct rt_fields {
 	int	worker, lq, cpu, tid, wait;
 } rt_fields[] = {
 	[D9M_RT_POLL_START] = { D9_F_POLL_START_WORKER_ID,
-	    D9_F_POLL_START_LOCAL_QUEUE, D9M_NO_FIELD, D9M_NO_FIELD, D9M_NO_FIELD },
-	[D9M_RT_POLL_END] = { D9_F_POLL_END_WORKER_ID, D9M_NO_FIELD, D9M_NO_FIELD,
-	    D9M_NO_FIELD, D9M_NO_FIELD },
+	    D9_F_POLL_START_LOCAL_QUEUE, D9M_NO_FIELD, D9M_NO_FIELD,
+	    D9M_NO_FIELD },
+	[D9M_RT_POLL_END] = { D9_F_POLL_END_WORKER_ID, D9M_NO_FIELD,
+	    D9M_NO_FIELD, D9M_NO_FIELD, D9M_NO_FIELD },
 	[D9M_RT_PARK] = { D9_F_PARK_WORKER_ID, D9_F_PARK_LOCAL_QUEUE,
 	    D9_F_PARK_CPU_TIME_NS, D9_F_PARK_TID, D9M_NO_FIELD },
 	[D9M_RT_UNPARK] = { D9_F_UNPARK_WORKER_ID, D9_F_UNPARK_LOCAL_QUEUE,
@@ -382,7 +383,8 @@ add_rt(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		m->rt.a[row] = (uint32_t)p;
 		m->parkinfo.cpu_ns[p] = d9m_b_u64(sm, v, f->cpu, 0);
 		m->parkinfo.tid[p] = d9m_b_tid(b, sm, v, f->tid, D9_NONE);
-		m->parkinfo.sched_wait[p] = d9m_b_u64(sm, v, f->wait, D9M_ABSENT);
+		m->parkinfo.sched_wait[p] = d9m_b_u64(sm, v, f->wait,
+		    D9M_ABSENT);
 		if (m->parkinfo.tid[p] != D9_NONE &&
 		    pair_set(&m->tidmap_tid, &m->tidmap_worker, &m->tidmap_n,
 		    &m->tidmap_cap, m->parkinfo.tid[p], m->rt.worker[row]) < 0)
@@ -683,7 +685,8 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		if ((row = d9m_tab_push(&m->clock, &d9m_desc_clock)) == SIZE_MAX)
 			return -1;
 		m->clock.mono[row] = ts;
-		m->clock.real[row] = d9m_b_u64(sm, v, D9_F_CLOCK_SYNC_REALTIME_NS, 0);
+		m->clock.real[row] = d9m_b_u64(sm, v,
+		    D9_F_CLOCK_SYNC_REALTIME_NS, 0);
 		m->clock.seg[row] = b->seg;
 		return 0;
 	case D9_SCH_SEGMENT_META:

@@ -31,7 +31,8 @@ struct d9m_smap {
 	uint32_t	 name;		/* schema name string id */
 	const struct d9p_schema *s;
 	uint32_t	*keys;		/* field name string ids */
-	uint64_t	 known;		/* bit i: field i is one the kind reads */
+	uint64_t	 known;		/* bit i: field i is one the kind
+					 * reads */
 	struct d9m_sevspan *sev;	/* a single-event span's layout */
 	uint32_t	*metric;	/* metric: row of each field, D9_NONE */
 };

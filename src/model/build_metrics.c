@@ -40,9 +40,9 @@ series(struct d9m_builder *b, const struct d9m_smap *sm, uint16_t j)
 {
 	struct d9m_model *m = b->m;
 	const struct d9p_field *f = &sm->s->fields[j];
-	const char *metric = sm->s->name + strlen(d9_schema(D9_SCH_METRIC)->name);
-	const char *field = d9_schema(D9_SCH_METRIC)->fields[
-	    D9_F_METRIC_VALUE].name;
+	const struct d9_schema_def *def = d9_schema(D9_SCH_METRIC);
+	const char *metric = sm->s->name + strlen(def->name);
+	const char *field = def->fields[D9_F_METRIC_VALUE].name;
 	size_t len = strlen(metric) + f->name_len + 2;
 	char *name = malloc(len);
 	uint32_t id;

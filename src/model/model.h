@@ -154,7 +154,8 @@ struct d9m_spanev {
 	uint64_t	*start;		/* close, single: the span's start,
 					 * D9M_ABSENT */
 	uint64_t	*parent;	/* enter: parent_span_id; 0.5 close:
-					 * parent_span_instance_id; D9M_ABSENT */
+					 * parent_span_instance_id;
+					 * D9M_ABSENT */
 	uint32_t	*name;		/* span_name string id */
 	uint32_t	*site;		/* schema name string id */
 	uint32_t	*fields;	/* field list id, D9_NONE: no fields;
@@ -331,7 +332,8 @@ struct d9m_spans {
 					 * attributes first; D9_NONE */
 	uint64_t	*active;	/* time in entered intervals */
 	uint32_t	*slices;	/* how many entered intervals */
-	uint32_t	*parent;	/* row of its parent instance, D9_NONE */
+	uint32_t	*parent;	/* row of its parent instance,
+					 * D9_NONE */
 	uint8_t		*kind;		/* enum d9m_span_form */
 	size_t		 nopen;		/* legacy lives open at the end:
 					 * entered, then neither exited nor

@@ -12,9 +12,10 @@
  * and its close makes the instance: its duration is its lifecycle, close
  * - start; its parent is the instance its close names. A 0.5 instance
  * never closed in the trace is open, like a legacy life never exited.
- * Single-event spans are an instance each. Every instance keeps the time it spent entered and
- * in how many intervals; the intervals that lie wholly inside one poll
- * of their worker give the per-poll counts the red flags need.
+ * Single-event spans are an instance each. Every instance keeps the
+ * time it spent entered and in how many intervals; the intervals that
+ * lie wholly inside one poll of their worker give the per-poll counts
+ * the red flags need.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -316,8 +316,8 @@ runtimes(const struct d9o_out *o)
 		ws[0] = '\0';
 		for (size_t k = 0; k < m->nworkers && n + 12 < sizeof ws; k++)
 			if (m->workers[k].rtgroup == g)
-				n += (size_t)snprintf(ws + n, sizeof ws - n, "%s%u",
-				    n ? "," : "", m->workers[k].id);
+				n += (size_t)snprintf(ws + n, sizeof ws - n,
+				    "%s%u", n ? "," : "", m->workers[k].id);
 		snprintf(alive, sizeof alive, "%u", a->runtimes[g].alive_max);
 		snprintf(line, sizeof line, "Runtime %s: workers %s; global "
 		    "queue max %u, alive tasks max %s", *name ? d9o_fit(s,

@@ -561,7 +561,8 @@ frame_annotations(struct d9p_decoder *d, struct d9_buf *b)
 			continue;
 		if (keep_annotation(d, &s->fields[field], (const char *)k, klen,
 		    v, vlen) < 0)
-			return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
+			return d9_err_set(d->e, D9_ERR_NOMEM, 0,
+			    "out of memory");
 	}
 	return 0;
 }

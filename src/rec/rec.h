@@ -35,9 +35,10 @@ struct rrec {
 	uint16_t	 size;		/* bytes, header included */
 	uint32_t	 a;		/* loc / schema / site / runtime */
 	uint64_t	 ts;		/* raw stamp (tsc or clock hook) */
-	uint64_t	 b;		/* task, cpu time, span id, global queue */
-	uint64_t	 c;		/* local queue, woken task, parent, alive
-					 * tasks */
+	uint64_t	 b;		/* task, cpu time, span id, global
+					 * queue */
+	uint64_t	 c;		/* local queue, woken task, parent,
+					 * alive tasks */
 };
 
 #define RREC_HDR	16		/* kind, size, a, ts */
@@ -60,8 +61,8 @@ struct schema {
 	uint16_t	 nfields;
 	struct sch_field *fields;
 	uint16_t	 ndeclared;	/* span sites: declared string fields */
-	uint32_t	 span_name;	/* span sites: string ids of the name, */
-	uint32_t	 span_target, span_file;	/* target, file */
+	/* span sites: string ids of the name, target and file; line */
+	uint32_t	 span_name, span_target, span_file;
 	uint32_t	 span_line;
 };
 

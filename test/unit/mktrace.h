@@ -56,7 +56,8 @@ void	mt_span(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t id,
 void	mt_mspan(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t inst,
 	    uint32_t tid, const char *name);
 void	mt_mclose(struct mt *m, uint64_t ts, uint64_t inst, uint64_t start,
-	    const char *name, uint64_t parent, const char *key, const char *val);
+	    const char *name, uint64_t parent, const char *key,
+	    const char *val);
 /* QueueSampleEvent (all runtimes), RuntimeMetricsEvent (one). */
 void	mt_queue(struct mt *m, uint64_t ts, unsigned global);
 void	mt_runtime(struct mt *m, uint64_t ts, const char *name, uint32_t depth,

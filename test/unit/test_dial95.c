@@ -153,8 +153,8 @@ START_TEST(runtime_metrics_per_runtime)
 	ck_assert_uint_eq(w->n, 2);
 	ck_assert_double_eq(w->kids[1].num, 1);
 	ck_assert_uint_eq(path(doc.root, "runtimes", "", "workers")->n, 0);
-	ck_assert_double_eq(path(doc.root, "runtimes", "", "aliveTasksMax")->num,
-	    3);
+	ck_assert_double_eq(path(doc.root, "runtimes", "",
+	    "aliveTasksMax")->num, 3);
 	ck_assert_uint_eq(path(doc.root, "workers", NULL, NULL)->n, 3);
 	d9_json_free(&doc);
 	d9m_model_free(&m);
@@ -414,7 +414,7 @@ START_TEST(single_event_spans)
 	tg_u32(&t.tg, 5);
 	op_event(&t, 10000000, 250, "read", "ok");
 	op_event(&t, 11000000, 100, "read", "ok");
-	op_event(&t, 12000000, 400, " ", "slow");	/* named by its schema */
+	op_event(&t, 12000000, 400, " ", "slow");	/* by its schema */
 	mt_event(&t, 42, 12000000);
 	tg_str32(&t.tg, "1");
 	mt_event(&t, 43, 12000000);
