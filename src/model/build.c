@@ -492,12 +492,16 @@ add_queue(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	    D9_F_QUEUE_ACTIVE_TASKS, D9_NONE);
 	q->runtime[row] = D9_NONE;
 	if (rtm) {
-		/* the unnamed default runtime is named "" */
+		/* the unnamed default runtime is named "" (ids.h: of its
+		 * process) */
 		uint32_t name = d9m_b_str(b, sm, v,
-		    D9_F_RT_METRICS_RUNTIME_NAME);
+		    D9_F_RT_METRICS_RUNTIME_NAME), len = 0;
+		const char *text = name != D9_NONE ? d9_intern_str(&b->m->strs,
+		    name, &len) : "";
 
-		q->runtime[row] = name != D9_NONE ? name :
-		    d9_intern(&b->m->strs, "", 0);
+		if ((q->runtime[row] = d9m_scoped_name(b->m, b->pend.group,
+		    text, len)) == D9_NONE)
+			return -1;
 	}
 	return 0;
 }

@@ -5,8 +5,9 @@
  * total, updown-counter) and maybe a unit: a gauge or counter has one
  * field, value; a histogram has count, sum and percentiles (absent when
  * nothing was measured). Each field is a series, "metric" for value and
- * "metric.field" for the others, found once per schema registration; a
- * series keeps the kind and unit it was first seen with.
+ * "metric.field" for the others (ids.h: of its process), found once per
+ * schema registration; a series keeps the kind and unit it was first
+ * seen with.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 
 #include "base/wire.h"
 #include "model/build_int.h"
+#include "model/ids.h"
 #include "model/tables.h"
 
 static uint8_t
@@ -54,8 +56,10 @@ series(struct d9m_builder *b, const struct d9m_smap *sm, uint16_t j)
 		snprintf(name, len, "%s", metric);
 	else
 		snprintf(name, len, "%s.%s", metric, f->name);
-	id = d9_intern(&m->strs, name, strlen(name));
+	id = d9m_scoped_name(m, b->pend.group, name, strlen(name));
 	free(name);
+	if (id == D9_NONE)
+		return D9_NONE;
 	for (size_t r = 0; r < m->metrics.n; r++)
 		if (m->metrics.name[r] == id)
 			return (uint32_t)r;

@@ -4,10 +4,11 @@
  * segment's source group, ids.h), and every runtime a
  * RuntimeMetricsEvent names is one; the workers no name claims, and a
  * RuntimeMetricsEvent's unnamed runtime, are the default runtime, named
- * "". Groups come by their lowest worker id, those without workers after,
- * each by name. A QueueSampleEvent (before dial9 0.5) sums the global
- * queues of all runtimes: it counts for the one group when there is one,
- * else for the default runtime, which it then stands for alone.
+ * "". A name of source group g > 0 is "g:name" (ids.h). Groups come by
+ * their lowest worker id, those without workers after, each by name. A
+ * QueueSampleEvent (before dial9 0.5) sums the global queues of all
+ * runtimes: it counts for the one group when there is one, else for the
+ * default runtime (of the first source), which it then stands for alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 #include "model/ids.h"
 #include "model/runtimes.h"
 
-static void
+static int
 name_workers(struct d9m_model *m)
 {
 	for (size_t i = 0; i < m->meta.n; i++) {
@@ -25,7 +26,9 @@ name_workers(struct d9m_model *m)
 
 		if (strncmp(k, "runtime.", 8) != 0 || k[8] == '\0')
 			continue;
-		name = d9_intern(&m->strs, k + 8, strlen(k + 8));
+		if ((name = d9m_scoped_name(m, grp, k + 8, strlen(k + 8))) ==
+		    D9_NONE)
+			return -1;
 		for (v = d9m_str(m, m->meta.val[i]); *v; ) {
 			char *end;
 			unsigned long id = strtoul(v, &end, 10);
@@ -43,6 +46,7 @@ name_workers(struct d9m_model *m)
 			v = end;
 		}
 	}
+	return 0;
 }
 
 /* The group named name, added when new; D9_NONE when out of memory. */
@@ -125,14 +129,17 @@ d9m_runtimes_derive(struct d9m_model *m)
 	uint32_t none = d9_intern(&m->strs, "", 0), legacy = D9_NONE;
 	size_t cap = 0;
 
-	name_workers(m);
+	if (name_workers(m) < 0)
+		return -1;
 	m->queue.group = malloc((q->n + 1) * sizeof *m->queue.group);
 	if (m->queue.group == NULL)
 		return -1;
 	for (size_t s = 0; s < m->nworkers; s++) {
 		uint32_t rt = m->workers[s].runtime;
 
-		if ((m->workers[s].rtgroup = group(m, rt != D9_NONE ? rt : none,
+		if (rt == D9_NONE)	/* its process's default runtime */
+			rt = d9m_scoped_name(m, m->workers[s].group, "", 0);
+		if (rt == D9_NONE || (m->workers[s].rtgroup = group(m, rt,
 		    &cap)) == D9_NONE)
 			return -1;
 	}

@@ -6,8 +6,9 @@
  * waits not measured, worker ids 254 and 255, spans of dial9 0.5 (their
  * lifecycle, entered intervals paired LIFO per thread, parents, the
  * close's attributes) beside legacy ones, single-event spans with their
- * units, metrics.rs series, segment metadata (boot ids scoping span
- * instances, segment.complete, tokio.poll_coverage); and a directory
+ * units, metrics.rs series, segment metadata (boot ids keeping the span
+ * instances and runtimes of processes apart, segment.complete,
+ * tokio.poll_coverage); and a directory
  * holding an old and a new trace read together. --json is checked for
  * the keys these add.
  */
@@ -550,9 +551,10 @@ START_TEST(metrics_rs_series)
 }
 END_TEST
 
-/* One process's trace: its boot id and a span instance 1 named name. */
+/* One process's trace: its boot id, a span instance 1 named name, a
+ * sample of its runtime "api" with that queue depth. */
 static char *
-boot_file(const char *boot, const char *name, uint64_t t0)
+boot_file(const char *boot, const char *name, uint64_t t0, uint32_t depth)
 {
 	struct mt t;
 	char *p;
@@ -562,6 +564,7 @@ boot_file(const char *boot, const char *name, uint64_t t0)
 	mt_mspan(&t, 0, t0 + 100, 0, 1, 7, name);
 	mt_mspan(&t, 1, t0 + 200, 0, 1, 7, name);
 	mt_mclose(&t, t0 + 300, 1, t0 + 50, name, 0, NULL, NULL);
+	mt_runtime(&t, t0 + 400, "api", depth, 1);
 	p = mt_write(&t);
 	tg_free(&t.tg);
 	return p;
@@ -569,8 +572,8 @@ boot_file(const char *boot, const char *name, uint64_t t0)
 
 START_TEST(segment_metadata)
 {
-	char *f[2] = { boot_file("abcd-1", "a", 0),
-	    boot_file("wxyz-2", "b", 10000) };
+	char *f[2] = { boot_file("abcd-1", "a", 0, 3),
+	    boot_file("wxyz-2", "b", 10000, 9) };
 	const char *paths[] = { f[0], f[1] };
 	struct d9m_model *m = mt_load(paths, 2);
 	struct d9m_analysis a;
@@ -583,6 +586,12 @@ START_TEST(segment_metadata)
 	ck_assert_uint_eq(m->spans.active[0], 100);
 	ck_assert_str_eq(d9m_str(m, m->spans.name[1]), "b");
 	ck_assert_uint_eq(m->spans.active[1], 100);
+	/* and runtime api of each process its own runtime */
+	ck_assert_uint_eq(m->nruntimes, 2);
+	a = analyze(m, all);
+	ck_assert_uint_eq(a.runtimes[group_named(m, "api")].queue_max, 3);
+	ck_assert_uint_eq(a.runtimes[group_named(m, "1:api")].queue_max, 9);
+	d9m_analysis_free(&a);
 	d9m_model_free(&m);
 	for (int i = 0; i < 2; i++) {
 		unlink(f[i]);
