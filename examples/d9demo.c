@@ -17,7 +17,8 @@
  * poll (off-CPU); every 40 ms a task spawned at a location whose tasks
  * are never woken again (the leak); and every 100 ms a "bulk" task that
  * allocates a few MiB. Each poll of a crunch task is also a span, and
- * each bulk task writes a custom event.
+ * each bulk task writes a custom event. Every 2 ms the driver samples the
+ * run queue's depth and the tasks alive (the runtime "demo").
  *
  * The runtime itself is deliberately plain: one mutex-protected FIFO,
  * task states IDLE/QUEUED/RUNNING/DONE with a "notified" bit for wakes
@@ -59,7 +60,9 @@ struct rt {
 	int		 stop;
 	_Atomic uint64_t next_id;
 	_Atomic int	 live_pings;
+	_Atomic int	 alive;		/* tasks spawned, not terminated */
 	uint32_t	 loc[5];
+	uint32_t	 runtime;	/* d9rec_runtime_id of "demo" */
 	int		 span_site;
 	int		 bulk_schema;
 	struct task	**leaked;
@@ -123,6 +126,7 @@ spawn(struct rt *rt, struct d9rec_thread *th, enum kind k)
 	t->id = atomic_fetch_add(&rt->next_id, 1);
 	t->kind = k;
 	t->loc = rt->loc[k];
+	atomic_fetch_add(&rt->alive, 1);
 	d9rec_spawn(th, t->id, t->loc);
 	pthread_mutex_lock(&rt->lock);
 	push(rt, t);
@@ -174,11 +178,15 @@ poll_task(struct rt *rt, struct d9rec_thread *th, struct task *t)
 		if (t->scratch)
 			memset(t->scratch, t->rounds, 64);
 		return --t->rounds <= 0;
-	case K_CRUNCH:
+	case K_CRUNCH: {
+		uint64_t start = d9rec_now(rt->w);
+
 		d9rec_span_enter(th, rt->span_site, t->id, 0, vals);
 		crunch_numbers(40);
 		d9rec_span_exit(th, rt->span_site, t->id, vals);
+		d9rec_span_close(th, rt->span_site, t->id, start, 0, vals);
 		return 1;
+	}
 	case K_BLOCK:
 		blocking_io(20);
 		return 1;
@@ -255,6 +263,7 @@ worker_main(void *arg)
 				t->peer->peer = NULL;
 			pthread_mutex_unlock(&rt->lock);
 			d9rec_terminate(th, t->id);
+			atomic_fetch_sub(&rt->alive, 1);
 			if (t->kind == K_PING)
 				atomic_fetch_sub(&rt->live_pings, 1);
 			task_done(t);
@@ -298,6 +307,7 @@ spawn_pair(struct rt *rt, struct d9rec_thread *th)
 	b->peer = a;
 	b->state = T_IDLE;
 	atomic_fetch_add(&rt->live_pings, 2);
+	atomic_fetch_add(&rt->alive, 2);
 	d9rec_spawn(th, a->id, a->loc);
 	d9rec_spawn(th, b->id, b->loc);
 	push(rt, a);
@@ -321,7 +331,8 @@ drive(struct rt *rt, unsigned seconds)
 				spawn(rt, th, kinds[i]);
 			}
 		pthread_mutex_lock(&rt->lock);
-		d9rec_queue_sample(th, rt->qlen > 255 ? 255 : rt->qlen);
+		d9rec_runtime_sample(th, rt->runtime, rt->qlen,
+		    (unsigned)atomic_load(&rt->alive));
 		pthread_mutex_unlock(&rt->lock);
 		sleep_ms(2);
 	}
@@ -389,6 +400,7 @@ main(int argc, char **argv)
 	rt.capleaked = 4096;
 	rt.leaked = calloc(rt.capleaked, sizeof *rt.leaked);
 	d9rec_runtime(rt.w, "demo", 0, nworkers);
+	rt.runtime = d9rec_runtime_id(rt.w, "demo");
 	wk = calloc(nworkers, sizeof *wk);
 	if (wk == NULL || rt.leaked == NULL)
 		return 1;

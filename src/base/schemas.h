@@ -13,8 +13,15 @@
  * up by name in the schema a trace declares (producers add, drop and
  * reorder fields, FORMAT 3): a D9_F_ constant indexes the list, not the
  * trace. D9_NAME_PREFIX schemas are families whose names continue with a
- * call site (tracing spans, FORMAT 3.6); d9_schema_find() also knows
- * their other spellings. Any other name is an application's own event.
+ * call site (tracing spans, FORMAT 3.6) or a metric (metrics.rs,
+ * FORMAT 5); d9_schema_find() also knows their other spellings. Any
+ * other name is an application's own event, or a single-event span when
+ * its fields carry D9_ANN_ROLE annotations (FORMAT 5).
+ *
+ * Fields added by dial9 0.5 (FORMAT 5) come after the older ones, so an
+ * older producer's schema is a prefix of the list: span_instance_id and
+ * tid of span enter/exit, everything after span_id of SpanCloseEvent,
+ * worker_id of TaskSpawnEvent, active_tasks of QueueSampleEvent.
  */
 #ifndef D9_SCHEMAS_H
 #define D9_SCHEMAS_H
@@ -65,13 +72,20 @@
 	F(SPAWN, TASK_ID, "task_id", D9_FT_VARINT) \
 	F(SPAWN, SPAWN_LOC, "spawn_loc", D9_FT_POOLED_STRING) \
 	F(SPAWN, INSTRUMENTED, "instrumented", D9_FT_BOOL) \
+	F(SPAWN, WORKER_ID, "worker_id", D9_FT_OPTIONAL | D9_FT_VARINT) \
 	E(SPAWN) \
 	S(TERMINATE, "TaskTerminateEvent", D9_NAME_EXACT) \
 	F(TERMINATE, TASK_ID, "task_id", D9_FT_VARINT) \
 	E(TERMINATE) \
 	S(QUEUE, "QueueSampleEvent", D9_NAME_EXACT) \
 	F(QUEUE, GLOBAL_QUEUE, "global_queue", D9_FT_U8) \
+	F(QUEUE, ACTIVE_TASKS, "active_tasks", D9_FT_VARINT) \
 	E(QUEUE) \
+	S(RT_METRICS, "RuntimeMetricsEvent", D9_NAME_EXACT) \
+	F(RT_METRICS, RUNTIME_NAME, "runtime_name", D9_FT_POOLED_STRING) \
+	F(RT_METRICS, GLOBAL_QUEUE_DEPTH, "global_queue_depth", D9_FT_U32) \
+	F(RT_METRICS, ALIVE_TASKS, "alive_tasks", D9_FT_U32) \
+	E(RT_METRICS) \
 	S(CPU, "CpuSampleEvent", D9_NAME_EXACT) \
 	F(CPU, WORKER_ID, "worker_id", D9_FT_VARINT) \
 	F(CPU, TID, "tid", D9_FT_U32) \
@@ -99,6 +113,19 @@
 	E(MEM_OVERFLOW) \
 	S(SPAN_CLOSE, "SpanCloseEvent", D9_NAME_EXACT) \
 	F(SPAN_CLOSE, SPAN_ID, "span_id", D9_FT_VARINT) \
+	F(SPAN_CLOSE, SPAN_INSTANCE_ID, "span_instance_id", D9_FT_VARINT) \
+	F(SPAN_CLOSE, START_NS, "start_timestamp_ns", D9_FT_VARINT) \
+	F(SPAN_CLOSE, FIRST_ENTER_NS, "first_enter_timestamp_ns", \
+	    D9_FT_OPTIONAL | D9_FT_VARINT) \
+	F(SPAN_CLOSE, ACTIVE_NS, "active_ns", D9_FT_VARINT) \
+	F(SPAN_CLOSE, SPAN_NAME, "span_name", D9_FT_STRING) \
+	F(SPAN_CLOSE, TARGET, "target", D9_FT_STRING) \
+	F(SPAN_CLOSE, FILE, "file", D9_FT_OPTIONAL | D9_FT_STRING) \
+	F(SPAN_CLOSE, LINE, "line", D9_FT_OPTIONAL | D9_FT_U32) \
+	F(SPAN_CLOSE, PARENT, "parent_span_instance_id", \
+	    D9_FT_OPTIONAL | D9_FT_VARINT) \
+	F(SPAN_CLOSE, ATTRIBUTES, "attributes", D9_FT_STRING_MAP) \
+	F(SPAN_CLOSE, UNBALANCED, "unbalanced_enters", D9_FT_U32) \
 	E(SPAN_CLOSE) \
 	S(MAPS, "ProcMapsEntry", D9_NAME_EXACT) \
 	F(MAPS, START, "start", D9_FT_VARINT) \
@@ -125,11 +152,15 @@
 	F(SPAN_ENTER, PARENT_SPAN_ID, "parent_span_id", \
 	    D9_FT_OPTIONAL | D9_FT_VARINT) \
 	F(SPAN_ENTER, SPAN_NAME, "span_name", D9_FT_POOLED_STRING) \
+	F(SPAN_ENTER, INSTANCE_ID, "span_instance_id", D9_FT_VARINT) \
+	F(SPAN_ENTER, TID, "tid", D9_FT_VARINT) \
 	E(SPAN_ENTER) \
 	S(SPAN_EXIT, "SpanExit:", D9_NAME_PREFIX) \
 	F(SPAN_EXIT, WORKER_ID, "worker_id", D9_FT_VARINT) \
 	F(SPAN_EXIT, SPAN_ID, "span_id", D9_FT_VARINT) \
 	F(SPAN_EXIT, SPAN_NAME, "span_name", D9_FT_POOLED_STRING) \
+	F(SPAN_EXIT, INSTANCE_ID, "span_instance_id", D9_FT_VARINT) \
+	F(SPAN_EXIT, TID, "tid", D9_FT_VARINT) \
 	E(SPAN_EXIT) \
 	S(PROCESS_USAGE, "ProcessResourceUsageEvent", D9_NAME_EXACT) \
 	F(PROCESS_USAGE, USER_CPU_NS, "user_cpu_ns", D9_FT_VARINT) \
@@ -143,7 +174,21 @@
 	    D9_FT_VARINT) \
 	F(PROCESS_USAGE, INVOLUNTARY_CSW, "involuntary_context_switches", \
 	    D9_FT_VARINT) \
-	E(PROCESS_USAGE)
+	E(PROCESS_USAGE) \
+	S(METRIC, "metricsrs:", D9_NAME_PREFIX) \
+	F(METRIC, VALUE, "value", D9_FT_F64) \
+	E(METRIC)
+
+/* Schema annotations read besides units (FORMAT 2.8, 5): a field's role
+ * in a single-event span, with its values, and a metric field's kind. */
+#define D9_ANN_ROLE		"dial9.role"
+#define D9_ROLE_SPAN_START	"span.start"
+#define D9_ROLE_SPAN_DURATION	"span.duration"
+#define D9_ROLE_SPAN_NAME	"span.name"
+#define D9_ROLE_THREAD_ID	"thread_id"
+#define D9_ROLE_TASK_ID		"tokio.task_id"
+#define D9_ROLE_WORKER_ID	"tokio.worker_id"
+#define D9_ANN_KIND		"kind"
 
 /* The expansions: S, F and E callbacks that write nothing. */
 #define D9_SCHEMAS_NONE1_(a)
@@ -162,7 +207,7 @@ enum d9_schema {
 #define D9_SCHEMAS_NF_(id)		D9_NF_##id,
 enum {
 	D9_SCHEMAS(D9_SCHEMAS_F0_, D9_SCHEMAS_F_, D9_SCHEMAS_NF_)
-	D9_NF_MAX = 9		/* most fields of any schema (checked) */
+	D9_NF_MAX = 12		/* most fields of any schema (checked) */
 };
 
 struct d9_field_def {

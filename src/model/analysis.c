@@ -477,6 +477,13 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		return -1;
 	count_events(m, o, a);
 	queue_figures(m, o, a);
+	a->runtimes = calloc(m->nruntimes + 1, sizeof *a->runtimes);
+	if (a->runtimes == NULL ||
+	    d9m_metric_figs(m, &o->win, &a->metrics, &a->nmetrics) < 0) {
+		d9m_analysis_free(a);
+		return -1;
+	}
+	d9m_runtime_figs(m, &o->win, a->runtimes);
 	count_symbols(m, o, a);
 	if (d9m_an_workers(m, o, a) < 0 || d9m_an_polls(m, o, a) < 0 ||
 	    d9m_an_cpu(m, o, a) < 0 || d9m_an_tasks(m, o, a) < 0 ||
@@ -507,6 +514,8 @@ void
 d9m_analysis_free(struct d9m_analysis *a)
 {
 	free(a->workers);
+	free(a->runtimes);
+	free(a->metrics);
 	for (size_t i = 0; i < a->nworst; i++) {
 		free(a->worst[i].cpu);
 		free(a->worst[i].off);

@@ -16,8 +16,10 @@
 #include <stdint.h>
 
 #include "model/frames.h"
+#include "model/metrics.h"
 #include "model/model.h"
 #include "model/poi.h"
+#include "model/runtimes.h"
 #include "model/verdict.h"
 #include "model/wake.h"
 #include "model/window.h"
@@ -178,6 +180,9 @@ struct d9m_analysis {
 	uint32_t	queue_max, local_queue_max;
 	double		queue_avg;
 	size_t		queue_samples;
+	struct d9m_rt_fig *runtimes;	/* one per group of m->runtimes */
+	struct d9m_metric_fig *metrics;	/* series with samples, by name */
+	size_t		nmetrics;
 
 	struct d9m_span_fig *spans;	/* sorted by count descending */
 	size_t		nspans, unmatched_spans, spans_total;
@@ -202,7 +207,7 @@ struct d9m_analysis {
 
 	/* how it was recorded (ANALYSIS 13) */
 	int		setup_short_stacks, setup_no_wakes, setup_no_symbols,
-			setup_no_sched;
+			setup_no_sched, setup_spawns_only;
 	/* process (ANALYSIS 11) */
 	size_t		proc_samples;
 	double		proc_avg_cores;	/* -1 when unknown */

@@ -235,6 +235,11 @@ static const struct {
 	{ offsetof(struct d9m_analysis, setup_no_sched), D9M_INFO,
 	    "no-scheduling-events", "no context-switch samples: off-CPU time "
 	    "(blocking) is not visible in this trace" },
+	{ offsetof(struct d9m_analysis, setup_spawns_only), D9M_INFO,
+	    "partial-poll-coverage", "polls are recorded only for tasks "
+	    "spawned through dial9 (tokio.poll_coverage=dial9-spawns-only, "
+	    "built without --cfg tokio_unstable): other tasks' polls, task "
+	    "spawns and local queue depths are missing" },
 };
 
 /*

@@ -1,8 +1,9 @@
 /*
  * analysis_setup.c: what the trace says about how it was recorded
  * (ANALYSIS 13: frame pointers, wake events, debug symbols, scheduler
- * samples), process CPU usage from ProcessResourceUsageEvent (11), and
- * wall-clock time from ClockSyncEvent anchors (10).
+ * samples; dial9 0.5's poll coverage, FORMAT 5), process CPU usage
+ * from ProcessResourceUsageEvent (11), and wall-clock time from
+ * ClockSyncEvent anchors (10).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,7 @@ setup_checks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
 	size_t on = 0, frames = 0, offs = 0, addrs = 0, named = 0, i0, i1;
+	const char *coverage;
 
 	d9m_window_rows(m->cpu.ts, m->cpu.n, &o->win, &i0, &i1);
 	for (size_t i = i0; i < i1; i++) {
@@ -93,6 +95,9 @@ setup_checks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	a->setup_no_wakes = a->tasks_spawned > 0 && m->wakes.n == 0;
 	a->setup_no_symbols = on > 10 && addrs > 0 && named * 10 < addrs;
 	a->setup_no_sched = on > 0 && offs == 0;
+	coverage = d9m_meta_get(m, "tokio.poll_coverage");
+	a->setup_spawns_only = coverage != NULL &&
+	    strcmp(coverage, "dial9-spawns-only") == 0;
 }
 
 int

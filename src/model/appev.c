@@ -183,7 +183,7 @@ d9m_find_text(const struct d9m_model *m, const char *text,
 			    a->lane[i], D9M_MATCH_EVENT, (uint32_t)i };
 	for (size_t i = 0; i < m->spans.n; i++)
 		if (list_hit(m, m->spans.fields[i], hit))
-			v[(*n)++] = (struct d9m_match){ m->spans.first[i],
+			v[(*n)++] = (struct d9m_match){ m->spans.start[i],
 			    d9m_worker_slot(m, m->spans.worker[i]),
 			    D9M_MATCH_SPAN, (uint32_t)i };
 	qsort(v, *n, sizeof *v, cmp_match);

@@ -17,34 +17,10 @@
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/build.h"
+#include "model/build_int.h"
 #include "model/groups.h"
 #include "model/ids.h"
 #include "model/tables.h"
-
-#define K_CUSTOM	D9_SCH_COUNT	/* an application's own schema */
-#define NO_FIELD	D9_NF_MAX	/* a field the schema does not have */
-
-/* What the builder knows of a trace's schema. */
-struct smap {
-	uint8_t		 kind;		/* enum d9_schema, or K_CUSTOM */
-	int16_t		 f[D9_NF_MAX + 1]; /* trace field index of each of
-					 * the kind's fields (D9_F_), -1;
-					 * f[NO_FIELD] is always -1 */
-	uint32_t	 name;		/* schema name string id */
-	const struct d9p_schema *s;
-	uint32_t	*keys;		/* field name string ids */
-	uint64_t	 known;		/* bit i: field i is one the kind reads */
-};
-
-struct d9m_builder {
-	struct d9m_model *m;
-	uint32_t	 seg;
-	int		 seg_used;	/* seg has received a batch */
-	int		 seg_symbols;	/* seg has a symbol appendix */
-	uint32_t	 input;		/* current input name id */
-	uint32_t	 null_id;	/* "null" */
-	struct d9m_pending pend;	/* the process of seg (groups.h) */
-};
 
 int
 d9m_builder_new(struct d9m_model *m)
@@ -127,12 +103,15 @@ on_schema(void *ctx, struct d9p_schema *s)
 	struct d9m_builder *b = ctx;
 	enum d9_schema kind = d9_schema_find(s->name);
 	const struct d9_schema_def *def = d9_schema(kind);
-	struct smap *sm;
+	struct d9m_smap *sm;
 
 	sm = d9_arena_alloc(&b->m->arena, sizeof *sm, 8);
 	if (sm == NULL)
 		return -1;
 	sm->kind = (uint8_t)kind;
+	sm->compiled = 0;
+	sm->sev = NULL;
+	sm->metric = NULL;
 	sm->name = d9_intern_text(&b->m->strs, s->name, s->name_len);
 	sm->s = s;
 	sm->keys = d9_arena_alloc(&b->m->arena, (s->nfields + 1u) *
@@ -142,7 +121,7 @@ on_schema(void *ctx, struct d9p_schema *s)
 	for (uint16_t j = 0; j < s->nfields; j++)
 		sm->keys[j] = d9_intern_text(&b->m->strs, s->fields[j].name,
 		    s->fields[j].name_len);
-	for (int i = 0; i <= NO_FIELD; i++) {
+	for (int i = 0; i <= D9M_NO_FIELD; i++) {
 		sm->f[i] = -1;
 		if (def == NULL || i >= def->nfields)
 			continue;
@@ -160,58 +139,30 @@ on_schema(void *ctx, struct d9p_schema *s)
 
 /* ---- value helpers ---- */
 
-static int
-get_u64(const struct smap *sm, const struct d9p_value *v, int i, uint64_t *out)
-{
-	if (sm->f[i] < 0)
-		return -1;
-	return d9p_value_int(&v[sm->f[i]], out);
-}
-
-static uint64_t
-u64_or(const struct smap *sm, const struct d9p_value *v, int i, uint64_t def)
-{
-	uint64_t x;
-
-	return get_u64(sm, v, i, &x) == 0 ? x : def;
-}
-
-static uint32_t
-u32_or(const struct smap *sm, const struct d9p_value *v, int i, uint32_t def)
-{
-	uint64_t x;
-
-	if (get_u64(sm, v, i, &x) < 0)
-		return def;
-	return x > UINT32_MAX - 1 ? UINT32_MAX - 1 : (uint32_t)x;
-}
-
-/* Ids of the segment's process (ids.h). */
-static uint32_t
-worker_of(const struct d9m_builder *b, const struct smap *sm,
+uint32_t
+d9m_b_worker(const struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int i)
 {
-	return d9m_group_worker(b->pend.group, u32_or(sm, v, i,
+	return d9m_group_worker(b->pend.group, d9m_b_u32(sm, v, i,
 	    D9_WORKER_NONE));
 }
 
-static uint32_t
-tid_of(const struct d9m_builder *b, const struct smap *sm,
+uint32_t
+d9m_b_tid(const struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int i, uint32_t def)
 {
-	return d9m_group_tid(b->pend.group, u32_or(sm, v, i, def));
+	return d9m_group_tid(b->pend.group, d9m_b_u32(sm, v, i, def));
 }
 
 static uint32_t
-task_of(struct d9m_builder *b, const struct smap *sm,
+task_of(struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int i)
 {
-	return d9m_task_row(b->m, b->pend.group, u64_or(sm, v, i, 0));
+	return d9m_task_row(b->m, b->pend.group, d9m_b_u64(sm, v, i, 0));
 }
 
-/* Text of any value, interned; D9_NONE for an absent optional. */
-static uint32_t
-value_text(struct d9m_builder *b, const struct d9p_value *v)
+uint32_t
+d9m_b_text(struct d9m_builder *b, const struct d9p_value *v)
 {
 	struct d9m_model *m = b->m;
 	char tmp[64];
@@ -264,9 +215,8 @@ value_text(struct d9m_builder *b, const struct d9p_value *v)
 	}
 }
 
-/* Optional string: D9_NONE when absent or empty. */
-static uint32_t
-str_field(struct d9m_builder *b, const struct smap *sm,
+uint32_t
+d9m_b_str(struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int i)
 {
 	uint32_t id;
@@ -274,7 +224,7 @@ str_field(struct d9m_builder *b, const struct smap *sm,
 
 	if (sm->f[i] < 0)
 		return D9_NONE;
-	id = value_text(b, &v[sm->f[i]]);
+	id = d9m_b_text(b, &v[sm->f[i]]);
 	if (id == D9_NONE)
 		return D9_NONE;
 	d9_intern_str(&b->m->strs, id, &len);
@@ -282,7 +232,7 @@ str_field(struct d9m_builder *b, const struct smap *sm,
 }
 
 static uint32_t
-stack_field(struct d9m_builder *b, const struct smap *sm,
+stack_field(struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int i)
 {
 	const struct d9p_value *x;
@@ -325,10 +275,35 @@ pair_set(uint32_t **keys, uint32_t **vals, size_t *n, size_t *cap,
 	return 0;
 }
 
-/* Field list of an event: every field, or (skip_known) every field the
- * kind does not read itself. */
-static uint32_t
-field_list(struct d9m_builder *b, const struct smap *sm,
+/* The entries of a StringMap value appended to pairs[*n .. 64). */
+static void
+map_pairs(struct d9m_builder *b, const struct d9p_value *v, uint64_t *pairs,
+    size_t *n)
+{
+	size_t pos = 0;
+	const char *k, *x;
+	uint32_t kl, xl;
+
+	while (*n < 64 && d9p_map_next(v, &pos, &k, &kl, &x, &xl) == 0)
+		pairs[(*n)++] = (uint64_t)d9_intern_text(&b->m->strs, k, kl) <<
+		    32 | d9_intern_text(&b->m->strs, x, xl);
+}
+
+uint32_t
+d9m_b_map(struct d9m_builder *b, const struct d9p_value *v)
+{
+	uint64_t pairs[64];
+	size_t n = 0;
+
+	if (!v->present || v->type != D9_FT_STRING_MAP)
+		return D9_NONE;
+	map_pairs(b, v, pairs, &n);
+	return n ? d9_intern(&b->m->lists, pairs, n * sizeof pairs[0]) :
+	    D9_NONE;
+}
+
+uint32_t
+d9m_b_fields(struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int skip_known, int *any)
 {
 	const struct d9p_schema *s = sm->s;
@@ -345,20 +320,12 @@ field_list(struct d9m_builder *b, const struct smap *sm,
 		key = sm->keys[i];
 		if (v[i].type == D9_FT_STRING_MAP && v[i].present) {
 			/* legacy span fields: flatten the map */
-			size_t pos = 0;
-			const char *k, *x;
-			uint32_t kl, xl;
-
-			while (n < 64 && d9p_map_next(&v[i], &pos, &k, &kl, &x,
-			    &xl) == 0)
-				pairs[n++] = (uint64_t)d9_intern_text(
-				    &b->m->strs, k, kl) << 32 |
-				    d9_intern_text(&b->m->strs, x, xl);
+			map_pairs(b, &v[i], pairs, &n);
 			continue;
 		}
 		if (v[i].cache != NULL && *v[i].cache != D9_NONE)
 			val = *v[i].cache;	/* pooled, already interned */
-		else if ((val = value_text(b, &v[i])) == D9_NONE)
+		else if ((val = d9m_b_text(b, &v[i])) == D9_NONE)
 			val = b->null_id;
 		pairs[n++] = (uint64_t)key << 32 | val;
 	}
@@ -368,16 +335,17 @@ field_list(struct d9m_builder *b, const struct smap *sm,
 /* ---- one function per kind ---- */
 
 /* Where runtime events keep the fields they share (D9_F_ of their
- * schema, or NO_FIELD). */
+ * schema, or D9M_NO_FIELD). */
 static const struct rt_fields {
 	int	worker, lq, cpu, tid, wait;
 } rt_fields[] = {
 	[D9M_RT_POLL_START] = { D9_F_POLL_START_WORKER_ID,
-	    D9_F_POLL_START_LOCAL_QUEUE, NO_FIELD, NO_FIELD, NO_FIELD },
-	[D9M_RT_POLL_END] = { D9_F_POLL_END_WORKER_ID, NO_FIELD, NO_FIELD,
-	    NO_FIELD, NO_FIELD },
+	    D9_F_POLL_START_LOCAL_QUEUE, D9M_NO_FIELD, D9M_NO_FIELD,
+	    D9M_NO_FIELD },
+	[D9M_RT_POLL_END] = { D9_F_POLL_END_WORKER_ID, D9M_NO_FIELD,
+	    D9M_NO_FIELD, D9M_NO_FIELD, D9M_NO_FIELD },
 	[D9M_RT_PARK] = { D9_F_PARK_WORKER_ID, D9_F_PARK_LOCAL_QUEUE,
-	    D9_F_PARK_CPU_TIME_NS, D9_F_PARK_TID, NO_FIELD },
+	    D9_F_PARK_CPU_TIME_NS, D9_F_PARK_TID, D9M_NO_FIELD },
 	[D9M_RT_UNPARK] = { D9_F_UNPARK_WORKER_ID, D9_F_UNPARK_LOCAL_QUEUE,
 	    D9_F_UNPARK_CPU_TIME_NS, D9_F_UNPARK_TID,
 	    D9_F_UNPARK_SCHED_WAIT_NS },
@@ -385,7 +353,7 @@ static const struct rt_fields {
 
 /* Inline: with kind constant at each call, the field positions are too. */
 static inline int
-add_rt(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+add_rt(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
     const struct d9p_value *v, enum d9m_rt_kind kind)
 {
 	const struct rt_fields *f = &rt_fields[kind];
@@ -396,15 +364,15 @@ add_rt(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 		return -1;
 	m->rt.ts[row] = ts;
 	m->rt.kind[row] = (uint8_t)kind;
-	m->rt.worker[row] = worker_of(b, sm, v, f->worker);
-	m->rt.lq[row] = (uint8_t)u64_or(sm, v, f->lq, 0);
+	m->rt.worker[row] = d9m_b_worker(b, sm, v, f->worker);
+	m->rt.lq[row] = (uint8_t)d9m_b_u64(sm, v, f->lq, 0);
 	m->rt.a[row] = D9_NONE;
 	m->rt.loc[row] = D9_NONE;
 	if (kind == D9M_RT_POLL_START) {
 		uint32_t task = task_of(b, sm, v, D9_F_POLL_START_TASK_ID);
 
 		m->rt.a[row] = task;
-		m->rt.loc[row] = str_field(b, sm, v, D9_F_POLL_START_SPAWN_LOC);
+		m->rt.loc[row] = d9m_b_str(b, sm, v, D9_F_POLL_START_SPAWN_LOC);
 		if (task != D9_NONE && m->tasks.loc[task] == D9_NONE)
 			m->tasks.loc[task] = m->rt.loc[row];
 	} else if (kind == D9M_RT_PARK || kind == D9M_RT_UNPARK) {
@@ -413,9 +381,10 @@ add_rt(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 		if (p == SIZE_MAX)
 			return -1;
 		m->rt.a[row] = (uint32_t)p;
-		m->parkinfo.cpu_ns[p] = u64_or(sm, v, f->cpu, 0);
-		m->parkinfo.tid[p] = tid_of(b, sm, v, f->tid, D9_NONE);
-		m->parkinfo.sched_wait[p] = u64_or(sm, v, f->wait, D9M_ABSENT);
+		m->parkinfo.cpu_ns[p] = d9m_b_u64(sm, v, f->cpu, 0);
+		m->parkinfo.tid[p] = d9m_b_tid(b, sm, v, f->tid, D9_NONE);
+		m->parkinfo.sched_wait[p] = d9m_b_u64(sm, v, f->wait,
+		    D9M_ABSENT);
 		if (m->parkinfo.tid[p] != D9_NONE &&
 		    pair_set(&m->tidmap_tid, &m->tidmap_worker, &m->tidmap_n,
 		    &m->tidmap_cap, m->parkinfo.tid[p], m->rt.worker[row]) < 0)
@@ -425,7 +394,7 @@ add_rt(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 }
 
 static int
-add_task_event(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+add_task_event(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
     const struct d9p_value *v, int spawn)
 {
 	struct d9m_model *m = b->m;
@@ -441,9 +410,14 @@ add_task_event(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 		return 0;
 	}
 	m->tasks.spawn_ts[t] = ts;
+	m->tasks.spawn_worker[t] = D9_NONE;
+	if (sm->f[D9_F_SPAWN_WORKER_ID] >= 0 &&
+	    v[sm->f[D9_F_SPAWN_WORKER_ID]].present)
+		m->tasks.spawn_worker[t] = d9m_b_worker(b, sm, v,
+		    D9_F_SPAWN_WORKER_ID);
 	m->tasks.flags[t] |= D9M_TASK_SPAWNED;
-	m->tasks.loc[t] = str_field(b, sm, v, D9_F_SPAWN_SPAWN_LOC);
-	if (get_u64(sm, v, D9_F_SPAWN_INSTRUMENTED, &instr) == 0) {
+	m->tasks.loc[t] = d9m_b_str(b, sm, v, D9_F_SPAWN_SPAWN_LOC);
+	if (d9m_b_int(sm, v, D9_F_SPAWN_INSTRUMENTED, &instr) == 0) {
 		m->tasks.flags[t] |= D9M_TASK_INSTR_FIELD;
 		if (instr)
 			m->tasks.flags[t] |= D9M_TASK_INSTRUMENTED;
@@ -455,7 +429,7 @@ add_task_event(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 }
 
 static int
-add_wake(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+add_wake(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
     const struct d9p_value *v)
 {
 	struct d9m_model *m = b->m;
@@ -469,12 +443,12 @@ add_wake(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 	m->wakes.ts[row] = ts;
 	m->wakes.waker[row] = task_of(b, sm, v, D9_F_WAKE_WAKER_TASK_ID);
 	m->wakes.woken[row] = woken;
-	m->wakes.worker[row] = worker_of(b, sm, v, D9_F_WAKE_TARGET_WORKER);
+	m->wakes.worker[row] = d9m_b_worker(b, sm, v, D9_F_WAKE_TARGET_WORKER);
 	return 0;
 }
 
 static int
-add_cpu(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+add_cpu(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
     const struct d9p_value *v)
 {
 	struct d9m_model *m = b->m;
@@ -484,13 +458,13 @@ add_cpu(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 	if (row == SIZE_MAX)
 		return -1;
 	m->cpu.ts[row] = ts;
-	m->cpu.wire_worker[row] = worker_of(b, sm, v, D9_F_CPU_WORKER_ID);
-	m->cpu.tid[row] = tid_of(b, sm, v, D9_F_CPU_TID, 0);
-	m->cpu.source[row] = (uint8_t)u64_or(sm, v, D9_F_CPU_SOURCE, 0);
+	m->cpu.wire_worker[row] = d9m_b_worker(b, sm, v, D9_F_CPU_WORKER_ID);
+	m->cpu.tid[row] = d9m_b_tid(b, sm, v, D9_F_CPU_TID, 0);
+	m->cpu.source[row] = (uint8_t)d9m_b_u64(sm, v, D9_F_CPU_SOURCE, 0);
 	m->cpu.stack[row] = stack_field(b, sm, v, D9_F_CPU_CALLCHAIN);
-	m->cpu.cpu[row] = u32_or(sm, v, D9_F_CPU_CPU, D9_NONE);
+	m->cpu.cpu[row] = d9m_b_u32(sm, v, D9_F_CPU_CPU, D9_NONE);
 	m->cpu.seg[row] = b->seg;
-	name = str_field(b, sm, v, D9_F_CPU_THREAD_NAME);
+	name = d9m_b_str(b, sm, v, D9_F_CPU_THREAD_NAME);
 	if (name != D9_NONE && strcmp(d9_intern_str(&m->strs, name, &len),
 	    "<no thread name>") != 0 &&
 	    pair_set(&m->tname_tid, &m->tname_name, &m->tname_n,
@@ -499,53 +473,41 @@ add_cpu(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 	return 0;
 }
 
-/* The fields of each span schema (NO_FIELD: it has no such field). */
-static const struct span_fields {
-	uint8_t	kind;		/* D9M_SPAN_* */
-	int	worker, id, parent, name;
-} span_fields[] = {
-	{ D9M_SPAN_ENTER, D9_F_SPAN_ENTER_WORKER_ID, D9_F_SPAN_ENTER_SPAN_ID,
-	    D9_F_SPAN_ENTER_PARENT_SPAN_ID, D9_F_SPAN_ENTER_SPAN_NAME },
-	{ D9M_SPAN_EXIT, D9_F_SPAN_EXIT_WORKER_ID, D9_F_SPAN_EXIT_SPAN_ID,
-	    NO_FIELD, D9_F_SPAN_EXIT_SPAN_NAME },
-	{ D9M_SPAN_CLOSE, NO_FIELD, D9_F_SPAN_CLOSE_SPAN_ID, NO_FIELD, NO_FIELD },
-};
-
+/* A global queue sample: RuntimeMetricsEvent of one runtime, or the
+ * older QueueSampleEvent of them all (the runtime D9_NONE). */
 static int
-add_span(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+add_queue(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
     const struct d9p_value *v)
 {
-	const struct span_fields *f = &span_fields[
-	    sm->kind == D9_SCH_SPAN_ENTER ? 0 :
-	    sm->kind == D9_SCH_SPAN_EXIT ? 1 : 2];
-	struct d9m_model *m = b->m;
-	size_t row = d9m_tab_push(&m->spanev, &d9m_desc_spanev);
-	int any;
+	struct d9m_queue *q = &b->m->queue;
+	int rtm = sm->kind == D9_SCH_RT_METRICS;
+	size_t row = d9m_tab_push(q, &d9m_desc_queue);
 
 	if (row == SIZE_MAX)
 		return -1;
-	m->spanev.ts[row] = ts;
-	m->spanev.kind[row] = f->kind;
-	m->spanev.worker[row] = worker_of(b, sm, v, f->worker);
-	m->spanev.span_id[row] = d9m_group_span(b->pend.group,
-	    u64_or(sm, v, f->id, 0));
-	m->spanev.parent[row] = u64_or(sm, v, f->parent, D9M_ABSENT);
-	if (m->spanev.parent[row] != D9M_ABSENT)
-		m->spanev.parent[row] = d9m_group_span(b->pend.group,
-		    m->spanev.parent[row]);
-	m->spanev.name[row] = str_field(b, sm, v, f->name);
-	m->spanev.site[row] = sm->name;
-	m->spanev.fields[row] = D9_NONE;
-	if (f->kind == D9M_SPAN_CLOSE)
-		return 0;
-	m->spanev.fields[row] = field_list(b, sm, v, 1, &any);
-	if (!any)
-		m->spanev.fields[row] = D9_NONE;
+	q->ts[row] = ts;
+	q->global[row] = d9m_b_u32(sm, v, rtm ?
+	    D9_F_RT_METRICS_GLOBAL_QUEUE_DEPTH : D9_F_QUEUE_GLOBAL_QUEUE, 0);
+	q->alive[row] = d9m_b_u32(sm, v, rtm ? D9_F_RT_METRICS_ALIVE_TASKS :
+	    D9_F_QUEUE_ACTIVE_TASKS, D9_NONE);
+	q->runtime[row] = D9_NONE;
+	if (rtm) {
+		/* the unnamed default runtime is named "" (ids.h: of its
+		 * process) */
+		uint32_t name = d9m_b_str(b, sm, v,
+		    D9_F_RT_METRICS_RUNTIME_NAME), len = 0;
+		const char *text = name != D9_NONE ? d9_intern_str(&b->m->strs,
+		    name, &len) : "";
+
+		if ((q->runtime[row] = d9m_scoped_name(b->m, b->pend.group,
+		    text, len)) == D9_NONE)
+			return -1;
+	}
 	return 0;
 }
 
 static int
-add_symbol(struct d9m_builder *b, const struct smap *sm,
+add_symbol(struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v)
 {
 	struct d9m_model *m = b->m;
@@ -555,16 +517,16 @@ add_symbol(struct d9m_builder *b, const struct smap *sm,
 		return -1;
 	b->seg_symbols = 1;
 	m->symbols.seg[row] = b->seg;
-	m->symbols.addr[row] = u64_or(sm, v, D9_F_SYMBOL_ADDR, 0);
-	m->symbols.name[row] = str_field(b, sm, v, D9_F_SYMBOL_SYMBOL_NAME);
-	m->symbols.depth[row] = u32_or(sm, v, D9_F_SYMBOL_INLINE_DEPTH, 0);
-	m->symbols.file[row] = str_field(b, sm, v, D9_F_SYMBOL_SOURCE_FILE);
-	m->symbols.line[row] = u32_or(sm, v, D9_F_SYMBOL_SOURCE_LINE, 0);
+	m->symbols.addr[row] = d9m_b_u64(sm, v, D9_F_SYMBOL_ADDR, 0);
+	m->symbols.name[row] = d9m_b_str(b, sm, v, D9_F_SYMBOL_SYMBOL_NAME);
+	m->symbols.depth[row] = d9m_b_u32(sm, v, D9_F_SYMBOL_INLINE_DEPTH, 0);
+	m->symbols.file[row] = d9m_b_str(b, sm, v, D9_F_SYMBOL_SOURCE_FILE);
+	m->symbols.line[row] = d9m_b_u32(sm, v, D9_F_SYMBOL_SOURCE_LINE, 0);
 	return 0;
 }
 
 static int
-add_maps(struct d9m_builder *b, const struct smap *sm,
+add_maps(struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v)
 {
 	struct d9m_model *m = b->m;
@@ -573,16 +535,16 @@ add_maps(struct d9m_builder *b, const struct smap *sm,
 	if (row == SIZE_MAX)
 		return -1;
 	m->maps.seg[row] = b->seg;
-	m->maps.start[row] = u64_or(sm, v, D9_F_MAPS_START, 0);
-	m->maps.end[row] = u64_or(sm, v, D9_F_MAPS_END, 0);
-	m->maps.off[row] = u64_or(sm, v, D9_F_MAPS_FILE_OFFSET, 0);
-	m->maps.path[row] = str_field(b, sm, v, D9_F_MAPS_PATH);
-	m->maps.build_id[row] = str_field(b, sm, v, D9_F_MAPS_BUILD_ID);
+	m->maps.start[row] = d9m_b_u64(sm, v, D9_F_MAPS_START, 0);
+	m->maps.end[row] = d9m_b_u64(sm, v, D9_F_MAPS_END, 0);
+	m->maps.off[row] = d9m_b_u64(sm, v, D9_F_MAPS_FILE_OFFSET, 0);
+	m->maps.path[row] = d9m_b_str(b, sm, v, D9_F_MAPS_PATH);
+	m->maps.build_id[row] = d9m_b_str(b, sm, v, D9_F_MAPS_BUILD_ID);
 	return 0;
 }
 
 static int
-add_meta(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+add_meta(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
     const struct d9p_value *v)
 {
 	struct d9m_model *m = b->m;
@@ -612,7 +574,7 @@ add_meta(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 }
 
 static int
-add_custom(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
+add_custom(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
     const struct d9p_value *v)
 {
 	struct d9m_model *m = b->m;
@@ -624,7 +586,7 @@ add_custom(struct d9m_builder *b, const struct smap *sm, uint64_t ts,
 	m->custom.ts[row] = ts;
 	m->custom.name[row] = sm->name;
 	m->custom.seg[row] = b->seg;
-	m->custom.fields[row] = field_list(b, sm, v, 0, &any);
+	m->custom.fields[row] = d9m_b_fields(b, sm, v, 0, &any);
 	return 0;
 }
 
@@ -634,7 +596,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 {
 	struct d9m_builder *b = ctx;
 	struct d9m_model *m = b->m;
-	const struct smap *sm = s->user;
+	struct d9m_smap *sm = s->user;
 	size_t row;
 
 	if (sm == NULL)
@@ -643,7 +605,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		return -1;
 	if (b->pend.group == D9_NONE) {
 		/* what names the process comes first; then the rows */
-		uint64_t real = sm->kind == D9_SCH_CLOCK_SYNC ? u64_or(sm, v,
+		uint64_t real = sm->kind == D9_SCH_CLOCK_SYNC ? d9m_b_u64(sm, v,
 		    D9_F_CLOCK_SYNC_REALTIME_NS, 0) : 0;
 
 		if (real != 0)
@@ -666,11 +628,8 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 	case D9_SCH_UNPARK:
 		return add_rt(b, sm, ts, v, D9M_RT_UNPARK);
 	case D9_SCH_QUEUE:
-		if ((row = d9m_tab_push(&m->queue, &d9m_desc_queue)) == SIZE_MAX)
-			return -1;
-		m->queue.ts[row] = ts;
-		m->queue.global[row] = u32_or(sm, v, D9_F_QUEUE_GLOBAL_QUEUE, 0);
-		return 0;
+	case D9_SCH_RT_METRICS:
+		return add_queue(b, sm, ts, v);
 	case D9_SCH_SPAWN:
 		return add_task_event(b, sm, ts, v, 1);
 	case D9_SCH_TERMINATE:
@@ -693,9 +652,9 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		    SIZE_MAX)
 			return -1;
 		m->allocs.ts[row] = ts;
-		m->allocs.tid[row] = tid_of(b, sm, v, D9_F_ALLOC_TID, 0);
-		m->allocs.size[row] = u64_or(sm, v, D9_F_ALLOC_SIZE, 0);
-		m->allocs.addr[row] = u64_or(sm, v, D9_F_ALLOC_ADDR, 0);
+		m->allocs.tid[row] = d9m_b_tid(b, sm, v, D9_F_ALLOC_TID, 0);
+		m->allocs.size[row] = d9m_b_u64(sm, v, D9_F_ALLOC_SIZE, 0);
+		m->allocs.addr[row] = d9m_b_u64(sm, v, D9_F_ALLOC_ADDR, 0);
 		m->allocs.stack[row] = stack_field(b, sm, v,
 		    D9_F_ALLOC_CALLCHAIN);
 		m->allocs.seg[row] = b->seg;
@@ -704,10 +663,10 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		if ((row = d9m_tab_push(&m->frees, &d9m_desc_frees)) == SIZE_MAX)
 			return -1;
 		m->frees.ts[row] = ts;
-		m->frees.tid[row] = tid_of(b, sm, v, D9_F_FREE_TID, 0);
-		m->frees.addr[row] = u64_or(sm, v, D9_F_FREE_ADDR, 0);
-		m->frees.size[row] = u64_or(sm, v, D9_F_FREE_SIZE, 0);
-		m->frees.alloc_ts[row] = u64_or(sm, v, D9_F_FREE_ALLOC_TS,
+		m->frees.tid[row] = d9m_b_tid(b, sm, v, D9_F_FREE_TID, 0);
+		m->frees.addr[row] = d9m_b_u64(sm, v, D9_F_FREE_ADDR, 0);
+		m->frees.size[row] = d9m_b_u64(sm, v, D9_F_FREE_SIZE, 0);
+		m->frees.alloc_ts[row] = d9m_b_u64(sm, v, D9_F_FREE_ALLOC_TS,
 		    D9M_ABSENT);
 		if (m->frees.alloc_ts[row] != D9M_ABSENT)
 			m->frees.alloc_ts[row] = d9m_pending_ts(&b->pend,
@@ -718,19 +677,20 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		    SIZE_MAX)
 			return -1;
 		m->overflow.ts[row] = ts;
-		m->overflow.allocs[row] = u64_or(sm, v,
+		m->overflow.allocs[row] = d9m_b_u64(sm, v,
 		    D9_F_MEM_OVERFLOW_DROPPED_ALLOCS, 0);
-		m->overflow.frees[row] = u64_or(sm, v,
+		m->overflow.frees[row] = d9m_b_u64(sm, v,
 		    D9_F_MEM_OVERFLOW_DROPPED_FREES, 0);
 		m->overflow.seg[row] = b->seg;
 		return 0;
 	case D9_SCH_CLOCK_SYNC:
-		if (u64_or(sm, v, D9_F_CLOCK_SYNC_REALTIME_NS, 0) == 0)
+		if (d9m_b_u64(sm, v, D9_F_CLOCK_SYNC_REALTIME_NS, 0) == 0)
 			return 0;
 		if ((row = d9m_tab_push(&m->clock, &d9m_desc_clock)) == SIZE_MAX)
 			return -1;
 		m->clock.mono[row] = ts;
-		m->clock.real[row] = u64_or(sm, v, D9_F_CLOCK_SYNC_REALTIME_NS, 0);
+		m->clock.real[row] = d9m_b_u64(sm, v,
+		    D9_F_CLOCK_SYNC_REALTIME_NS, 0);
 		m->clock.seg[row] = b->seg;
 		return 0;
 	case D9_SCH_SEGMENT_META:
@@ -742,8 +702,18 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 	case D9_SCH_SPAN_ENTER:
 	case D9_SCH_SPAN_EXIT:
 	case D9_SCH_SPAN_CLOSE:
-		return add_span(b, sm, ts, v);
+		return d9m_b_span(b, sm, ts, v);
+	case D9_SCH_METRIC:
+		return d9m_b_metric(b, sm, ts, v);
 	default:
+		if (!sm->compiled && d9m_b_sev_compile(b, sm) < 0)
+			return -1;
+		if (sm->sev != NULL) {
+			int rc = d9m_b_sev_event(b, sm, ts, v);
+
+			if (rc <= 0)
+				return rc;
+		}
 		return add_custom(b, sm, ts, v);
 	}
 }

@@ -4,6 +4,7 @@
  * in its top byte, then both compared.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "base/hmap.h"
 #include "model/ids.h"
@@ -54,6 +55,7 @@ add_task(void *ctx)
 	t->loc[row] = D9_NONE;
 	t->spawn_ts[row] = D9M_ABSENT;
 	t->term_ts[row] = D9M_ABSENT;
+	t->spawn_worker[row] = D9_NONE;
 	t->flags[row] = 0;
 	return (uint32_t)row;
 }
@@ -88,6 +90,24 @@ d9m_task_find(const struct d9m_model *m, uint64_t id)
 			return r;
 	}
 	return D9_NONE;
+}
+
+uint32_t
+d9m_scoped_name(struct d9m_model *m, uint32_t g, const char *name,
+    size_t len)
+{
+	char *s;
+	int n;
+	uint32_t id;
+
+	if (g == 0 || g == D9_NONE)
+		return d9_intern(&m->strs, name, len);
+	if ((s = malloc(len + 16)) == NULL)
+		return D9_NONE;
+	n = snprintf(s, len + 16, "%u:%.*s", g, (int)len, name);
+	id = d9_intern(&m->strs, s, (size_t)n);
+	free(s);
+	return id;
 }
 
 void

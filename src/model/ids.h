@@ -54,6 +54,12 @@ d9m_worker_own(size_t ngroups, uint32_t id)
 /* A worker as people read it: "3", or "1:3" for worker 3 of group 1. */
 void	d9m_worker_label(size_t ngroups, uint32_t id, char *out, size_t cap);
 
+/* A name given within one process (a runtime, a metric) as the model
+ * keeps it: name itself in group 0, "g:name" in group g > 0; interned.
+ * D9_NONE when out of memory. */
+uint32_t d9m_scoped_name(struct d9m_model *m, uint32_t g, const char *name,
+	    size_t len);
+
 /* Task row of (group, id), created on first sight; D9_NONE for id 0. */
 uint32_t d9m_task_row(struct d9m_model *m, uint32_t g, uint64_t id);
 

@@ -58,10 +58,17 @@ struct d9m_wakes {
 	uint32_t	*by_woken_off;	/* ntasks + 1 entries */
 };
 
+/* Global queue samples: dial9 0.5's RuntimeMetricsEvent, one per runtime
+ * (runtime: its name, "" the unnamed default), and the older
+ * QueueSampleEvent, summed over every runtime (runtime D9_NONE). */
 struct d9m_queue {
 	size_t		 n, cap;
 	uint64_t	*ts;
 	uint32_t	*global;
+	uint32_t	*runtime;	/* string id, D9_NONE: all runtimes */
+	uint32_t	*alive;		/* alive tasks, D9_NONE when absent */
+	/* derived: the runtime group (d9m_model.runtimes) it counts for */
+	uint32_t	*group;
 };
 
 enum {
@@ -77,6 +84,8 @@ struct d9m_tasks {
 	uint32_t	*loc;		/* spawn location (spawn event wins) */
 	uint64_t	*spawn_ts;	/* last TaskSpawnEvent, D9M_ABSENT */
 	uint64_t	*term_ts;	/* last TaskTerminateEvent, D9M_ABSENT */
+	uint32_t	*spawn_worker;	/* worker that spawned it, D9_NONE:
+					 * not said (0.5 field) */
 	uint8_t		*flags;
 	uint32_t	*group;		/* source group (groups.h) */
 	struct d9_hmap	 rows;		/* (group, id) -> row */
@@ -123,23 +132,59 @@ struct d9m_frees {
 	uint32_t	*tid;
 };
 
-enum d9m_span_kind { D9M_SPAN_ENTER, D9M_SPAN_EXIT, D9M_SPAN_CLOSE };
+/* SINGLE: a span told by one event (FORMAT 5, single-event spans). */
+enum d9m_span_kind {
+	D9M_SPAN_ENTER, D9M_SPAN_EXIT, D9M_SPAN_CLOSE, D9M_SPAN_SINGLE
+};
 
-/* Raw span events (SpanEnter:/SpanExit:/SpanClose and legacy names). */
+/*
+ * Raw span events (SpanEnter:/SpanExit:/SpanClose and legacy names), and
+ * single-event spans. An event with a span_instance_id (inst > 0) is of
+ * dial9 0.5's dialect: its enters and exits pair by (instance, tid) and
+ * its close says when the span began (start) and who its parent is.
+ */
 struct d9m_spanev {
 	size_t		 n, cap;
-	uint64_t	*ts;
+	uint64_t	*ts;		/* single: the span's end */
 	uint8_t		*kind;
 	uint32_t	*worker;
 	uint64_t	*span_id;
-	uint64_t	*parent;	/* D9M_ABSENT */
+	uint64_t	*inst;		/* span_instance_id, 0: legacy */
+	uint32_t	*tid;		/* D9_NONE when absent */
+	uint64_t	*start;		/* close, single: the span's start,
+					 * D9M_ABSENT */
+	uint64_t	*parent;	/* enter: parent_span_id; 0.5 close:
+					 * parent_span_instance_id;
+					 * D9M_ABSENT */
 	uint32_t	*name;		/* span_name string id */
 	uint32_t	*site;		/* schema name string id */
-	uint32_t	*fields;	/* field list id, D9_NONE: no fields */
+	uint32_t	*fields;	/* field list id, D9_NONE: no fields;
+					 * 0.5 close: its attributes */
+	uint32_t	*seg;
 	/* derived: the events of one span id up to and with its close are
 	 * one life of the span (the id may be reused after a close) */
 	uint32_t	*next;		/* next event of the life, D9_NONE */
 	uint32_t	*prev_enter;	/* its life's previous enter, D9_NONE */
+};
+
+/* Metric series (metrics.rs, FORMAT 5): one per metric and field, named
+ * "metric" for its value field and "metric.field" for the others
+ * (histograms: count, sum, percentiles). */
+enum d9m_metric_kind { D9M_GAUGE, D9M_COUNTER, D9M_UPDOWN };
+
+struct d9m_metrics {
+	size_t		 n, cap;
+	uint32_t	*name;		/* string id */
+	uint8_t		*kind;		/* enum d9m_metric_kind */
+	uint32_t	*unit;		/* string id, D9_NONE */
+};
+
+/* Their samples. */
+struct d9m_msamples {
+	size_t		 n, cap;
+	uint64_t	*ts;
+	uint32_t	*metric;	/* row in d9m_model.metrics */
+	double		*value;
 };
 
 /* Events of any other schema, fields rendered as text. */
@@ -259,17 +304,41 @@ struct d9m_gaps {
 	uint64_t	*start, *end;
 };
 
-/* Span lives paired as ANALYSIS 6 defines, once for the whole trace. */
+/* How a span instance was told. */
+enum d9m_span_form {
+	D9M_FORM_LEGACY,	/* enters and exits of a span id */
+	D9M_FORM_LIFECYCLE,	/* a 0.5 instance with its close */
+	D9M_FORM_SINGLE		/* one event */
+};
+
+/*
+ * Span instances, once for the whole trace (spans.c), by start:
+ * legacy lives paired as ANALYSIS 6 defines (first enter .. last exit);
+ * dial9 0.5 instances with a close (start .. close, their lifecycle);
+ * single-event spans (start .. end). Their entered intervals (legacy:
+ * its enter/exit pairs; 0.5: enters and exits paired LIFO by (instance,
+ * tid)) are what they ran.
+ */
 struct d9m_spans {
-	size_t		 n;		/* lives that exited at least once */
-	uint64_t	*first;		/* first enter, ascending */
-	uint64_t	*dur;		/* first enter .. last exit */
-	uint32_t	*name;		/* of the first enter, D9_NONE */
-	uint32_t	*worker;	/* of the first enter */
+	size_t		 n;
+	uint64_t	*start;		/* ascending */
+	uint64_t	*dur;
+	uint32_t	*name;		/* D9_NONE */
+	uint32_t	*worker;	/* of the first enter; 0.5, single: of
+					 * the first enter or its worker role,
+					 * else D9_WORKER_NONE */
 	uint32_t	*fields;	/* the first enter's, or the last exit's
-					 * with fields; D9_NONE */
-	size_t		 nopen;		/* lives open at the end: entered,
-					 * then neither exited nor closed */
+					 * with fields; 0.5: the close's
+					 * attributes first; D9_NONE */
+	uint64_t	*active;	/* time in entered intervals */
+	uint32_t	*slices;	/* how many entered intervals */
+	uint32_t	*parent;	/* row of its parent instance,
+					 * D9_NONE */
+	uint8_t		*kind;		/* enum d9m_span_form */
+	size_t		 nopen;		/* legacy lives open at the end:
+					 * entered, then neither exited nor
+					 * closed; 0.5 instances entered and
+					 * not closed */
 	uint64_t	*open_ts;	/* that enter, ascending */
 	/* spans fully inside one poll of their worker, over the trace */
 	size_t		 poll_max, polls_over20;
@@ -306,6 +375,13 @@ struct d9m_worker {
 	uint32_t	 runtime;		/* string id of runtime name, D9_NONE */
 	uint32_t	 group;			/* source group (ids.h) */
 	uint32_t	 own;			/* id as its process recorded it */
+	uint32_t	 rtgroup;		/* its runtime group */
+};
+
+/* A runtime group (runtimes.c): a named runtime (metadata runtime.<name>
+ * or RuntimeMetricsEvent), or the unnamed default one (name ""). */
+struct d9m_runtime {
+	uint32_t	 name;			/* string id */
 };
 
 struct d9m_model {
@@ -325,6 +401,8 @@ struct d9m_model {
 	struct d9m_frees frees;
 	struct d9m_overflow overflow;
 	struct d9m_spanev spanev;
+	struct d9m_metrics metrics;
+	struct d9m_msamples msamples;
 	struct d9m_custom custom;
 	struct d9m_symbols symbols;
 	struct d9m_maps	 maps;
@@ -364,6 +442,8 @@ struct d9m_model {
 	int		 alloc_rate_meta;
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
+	struct d9m_runtime *runtimes;	/* by their lowest worker, then name */
+	size_t		 nruntimes;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */
 	uint64_t	 rt_events;		/* polls, parks, unparks, queue, wakes */
 	struct d9m_loss	 loss;

@@ -1,20 +1,37 @@
 /*
- * spans.c: span events paired into lives as ANALYSIS 6 defines, once
- * per finished model (d9m_spans_derive, from d9m_model_finish): events
- * are linked into lives (one span id up to its close), each life is
- * paired (raw duration = first enter to last exit), and the lives that
- * exited are kept sorted by their first enter, so a window takes the
- * lives that start in it by binary search. Also the per-poll span
- * counts the red flags need.
+ * spans.c: span events into span instances, once per finished model
+ * (d9m_spans_derive, from d9m_model_finish), kept sorted by start so a
+ * window takes the instances that start in it by binary search.
+ *
+ * Legacy events (no span_instance_id) are paired as ANALYSIS 6 defines:
+ * linked into lives (one span id up to its close), each life paired from
+ * its first enter (raw duration: first enter to last exit). dial9 0.5
+ * events (span_instance_id > 0; FORMAT 5) are grouped by instance (the
+ * ids of each process kept apart, ids.h): an instance's enters and exits
+ * pair LIFO per thread (an exit takes the latest open enter of its tid),
+ * and its close makes the instance: its duration is its lifecycle, close
+ * - start; its parent is the instance its close names. A 0.5 instance
+ * never closed in the trace is open, like a legacy life never exited.
+ * Single-event spans are an instance each. Every instance keeps the
+ * time it spent entered and in how many intervals; the intervals that
+ * lie wholly inside one poll of their worker give the per-poll counts
+ * the red flags need.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/wire.h"
 #include "model/spans.h"
 #include "model/table.h"
 
-/* Link every event to the next one of its life: events grouped by span
- * id (a stable sort keeps their time order), cut after each close. */
+static int
+is_legacy(const struct d9m_spanev *e, size_t i)
+{
+	return e->inst[i] == 0 && e->kind[i] != D9M_SPAN_SINGLE;
+}
+
+/* Link every legacy event to the next one of its life: events grouped by
+ * span id (a stable sort keeps their time order), cut after each close. */
 static int
 link_lives(struct d9m_spanev *e)
 {
@@ -32,10 +49,13 @@ link_lives(struct d9m_spanev *e)
 	for (size_t k = 0; k < e->n; k++) {
 		uint32_t i = perm[k];
 
-		if (k > 0 && e->span_id[i] != id)
+		e->next[i] = D9_NONE;
+		e->prev_enter[i] = D9_NONE;
+		if (!is_legacy(e, i))
+			continue;
+		if (last != D9_NONE && e->span_id[i] != id)
 			last = enter = D9_NONE;	/* another span id */
 		id = e->span_id[i];
-		e->next[i] = D9_NONE;
 		e->prev_enter[i] = enter;
 		if (last != D9_NONE)
 			e->next[last] = i;
@@ -49,24 +69,44 @@ link_lives(struct d9m_spanev *e)
 	return 0;
 }
 
-/* One life, paired from its first enter on. */
-struct life {
+/* Entered intervals, by their enter and exit rows. */
+struct ivals {
+	uint64_t	*enter;
+	uint32_t	*exit;
+	size_t		 n;
+};
+
+/* One instance being made: its figures so far. */
+struct inst {
 	uint64_t	first, last_start, last_end;
-	uint64_t	open_ts;	/* enter of the open pair */
+	uint64_t	open_ts;	/* enter of the open pair (legacy) */
+	uint64_t	active;
 	size_t		nsegs;
 	uint32_t	fields;		/* the first enter's, or the last
 					 * exit's that has fields */
 	int		open;
 };
 
+static void
+add_interval(const struct d9m_spanev *e, struct ivals *iv, struct inst *l,
+    uint32_t enter, uint32_t exit)
+{
+	iv->enter[iv->n] = enter;
+	iv->exit[iv->n++] = exit;
+	l->active += e->ts[exit] - e->ts[enter];
+	l->nsegs++;
+	if (e->fields[exit] != D9_NONE)
+		l->fields = e->fields[exit];
+}
+
 /*
- * Pair the life whose first enter is event i: an enter opens a pair
- * (unless one is open), an exit closes it into a segment, a close ends
- * the life. exit_of[enter] is set to the exit of each segment.
+ * Pair the legacy life whose first enter is event i: an enter opens a
+ * pair (unless one is open), an exit closes it into an interval, a close
+ * ends the life.
  */
 static void
-pair_life(const struct d9m_spanev *e, uint32_t i, uint32_t *exit_of,
-    struct life *l)
+pair_life(const struct d9m_spanev *e, uint32_t i, struct ivals *iv,
+    struct inst *l)
 {
 	uint32_t opened = i;
 
@@ -96,20 +136,247 @@ pair_life(const struct d9m_spanev *e, uint32_t i, uint32_t *exit_of,
 			l->last_start = l->open_ts;
 			l->last_end = e->ts[j];
 		}
-		l->nsegs++;
-		if (e->fields[j] != D9_NONE)
-			l->fields = e->fields[j];
-		exit_of[opened] = j;
+		add_interval(e, iv, l, opened, j);
 	}
 }
 
+/* Append instance row s->n with what every form has. */
+static size_t
+add_span(struct d9m_spans *s, uint64_t start, uint64_t end, uint32_t name,
+    uint32_t worker, uint32_t fields, uint8_t form)
+{
+	size_t r = s->n++;
+
+	s->start[r] = start;
+	s->dur[r] = end > start ? end - start : 0;
+	s->name[r] = name;
+	s->worker[r] = worker;
+	s->fields[r] = fields;
+	s->active[r] = 0;
+	s->slices[r] = 0;
+	s->parent[r] = D9_NONE;
+	s->kind[r] = (uint8_t)form;
+	return r;
+}
+
+static void
+legacy_spans(const struct d9m_spanev *e, struct ivals *iv, struct d9m_spans *s)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		struct inst l;
+		size_t r;
+
+		if (e->kind[i] != D9M_SPAN_ENTER || !is_legacy(e, i) ||
+		    e->prev_enter[i] != D9_NONE)
+			continue;
+		pair_life(e, (uint32_t)i, iv, &l);
+		if (l.nsegs > 0) {
+			r = add_span(s, l.first, l.last_end, e->name[i],
+			    e->worker[i], l.fields, D9M_FORM_LEGACY);
+			s->active[r] = l.active;
+			s->slices[r] = (uint32_t)l.nsegs;
+		}
+		if (l.open)
+			s->open_ts[s->nopen++] = l.open_ts;
+	}
+}
+
+/* ---- dial9 0.5 instances ---- */
+
+/* The 0.5 rows in instance order, time order within (a stable sort).
+ * Instance ids of different processes were kept apart when read (ids.h). */
+static uint32_t *
+instance_order(const struct d9m_spanev *e, size_t *n)
+{
+	size_t k = 0, cnt = 0;
+	uint64_t *key;
+	uint32_t *rows, *perm;
+
+	for (size_t i = 0; i < e->n; i++)
+		cnt += e->inst[i] != 0 && e->kind[i] != D9M_SPAN_SINGLE;
+	key = malloc((cnt + 1) * sizeof *key);
+	rows = malloc((cnt + 1) * sizeof *rows);
+	perm = malloc((cnt + 1) * sizeof *perm);
+	if (key == NULL || rows == NULL || perm == NULL) {
+		free(key);
+		free(rows);
+		free(perm);
+		return NULL;
+	}
+	for (size_t i = 0; i < e->n; i++)
+		if (e->inst[i] != 0 && e->kind[i] != D9M_SPAN_SINGLE) {
+			perm[k] = (uint32_t)i;
+			key[k++] = e->inst[i];
+		}
+	if (d9m_sort_perm(key, cnt, rows) < 0) {
+		free(key);
+		free(rows);
+		free(perm);
+		return NULL;
+	}
+	for (size_t i = 0; i < cnt; i++)
+		rows[i] = perm[rows[i]];
+	free(key);
+	free(perm);
+	*n = cnt;
+	return rows;
+}
+
+/* The instance of rows g[0 .. n) (one instance, time order): its enters
+ * and exits paired LIFO per tid through the stack st; made a span when
+ * it has a close, else open if it was entered. Returns the span row or
+ * D9_NONE. */
+static uint32_t
+one_instance(const struct d9m_spanev *e, const uint32_t *g, size_t n,
+    uint32_t *st, struct ivals *iv, struct d9m_spans *s)
+{
+	uint32_t first = D9_NONE, close = D9_NONE;
+	size_t nst = 0, r;
+	struct inst l;
+	uint64_t start;
+
+	memset(&l, 0, sizeof l);
+	l.fields = D9_NONE;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t i = g[k];
+		size_t p;
+
+		switch (e->kind[i]) {
+		case D9M_SPAN_ENTER:
+			if (first == D9_NONE) {
+				first = i;
+				l.fields = e->fields[i];
+			}
+			st[nst++] = i;
+			break;
+		case D9M_SPAN_EXIT:
+			for (p = nst; p > 0 && e->tid[st[p - 1]] != e->tid[i];
+			    p--)
+				;
+			if (p == 0)
+				break;		/* no enter on its thread */
+			add_interval(e, iv, &l, st[p - 1], i);
+			memmove(st + p - 1, st + p, (nst - p) * sizeof *st);
+			nst--;
+			break;
+		case D9M_SPAN_CLOSE:
+			close = i;
+			break;
+		}
+	}
+	if (close == D9_NONE) {
+		if (first != D9_NONE)
+			s->open_ts[s->nopen++] = e->ts[first];
+		return D9_NONE;
+	}
+	start = e->start[close];
+	if (start == D9M_ABSENT || start > e->ts[close])
+		start = first != D9_NONE && e->ts[first] < e->ts[close] ?
+		    e->ts[first] : e->ts[close];
+	r = add_span(s, start, e->ts[close], e->name[close] != D9_NONE ?
+	    e->name[close] : first != D9_NONE ? e->name[first] : D9_NONE,
+	    first != D9_NONE ? e->worker[first] : D9_WORKER_NONE,
+	    e->fields[close] != D9_NONE ? e->fields[close] : l.fields,
+	    D9M_FORM_LIFECYCLE);
+	s->active[r] = l.active;
+	s->slices[r] = (uint32_t)l.nsegs;
+	return (uint32_t)r;
+}
+
+/* Lifecycle spans made, in instance order, for finding parents. */
+struct made {
+	uint64_t	*inst;
+	uint32_t	*row, *close;
+	size_t		 n;
+};
+
+static uint32_t
+find_made(const struct made *md, uint64_t inst)
+{
+	size_t lo = 0, hi = md->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (md->inst[mid] < inst)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < md->n && md->inst[lo] == inst ? md->row[lo] : D9_NONE;
+}
+
+static int
+modern_spans(const struct d9m_model *m, struct ivals *iv, struct d9m_spans *s)
+{
+	const struct d9m_spanev *e = &m->spanev;
+	uint32_t *rows = NULL, *st = NULL;
+	struct made md = { NULL, NULL, NULL, 0 };
+	size_t n = 0;
+	int rc = -1;
+
+	if ((rows = instance_order(e, &n)) == NULL)
+		goto out;
+	st = malloc((n + 1) * sizeof *st);
+	md.inst = malloc((n + 1) * sizeof *md.inst);
+	md.row = malloc((n + 1) * sizeof *md.row);
+	md.close = malloc((n + 1) * sizeof *md.close);
+	if (st == NULL || md.inst == NULL || md.row == NULL ||
+	    md.close == NULL)
+		goto out;
+	for (size_t a = 0, b; a < n; a = b) {
+		uint32_t r;
+
+		for (b = a + 1; b < n && e->inst[rows[b]] == e->inst[rows[a]];
+		    b++)
+			;
+		r = one_instance(e, rows + a, b - a, st, iv, s);
+		if (r == D9_NONE)
+			continue;
+		md.inst[md.n] = e->inst[rows[a]];
+		md.row[md.n] = r;
+		/* the close is the last event of its instance to say so */
+		for (size_t k = b; k-- > a; )
+			if (e->kind[rows[k]] == D9M_SPAN_CLOSE) {
+				md.close[md.n] = rows[k];
+				break;
+			}
+		md.n++;
+	}
+	for (size_t k = 0; k < md.n; k++) {
+		uint32_t c = md.close[k];
+
+		if (e->parent[c] != D9M_ABSENT && e->parent[c] != 0)
+			s->parent[md.row[k]] = find_made(&md, e->parent[c]);
+	}
+	rc = 0;
+out:
+	free(rows);
+	free(st);
+	free(md.inst);
+	free(md.row);
+	free(md.close);
+	return rc;
+}
+
+static void
+single_spans(const struct d9m_spanev *e, struct d9m_spans *s)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (e->kind[i] == D9M_SPAN_SINGLE)
+			add_span(s, e->start[i], e->ts[i], e->name[i],
+			    e->worker[i], e->fields[i], D9M_FORM_SINGLE);
+}
+
+/* ---- per-poll counts ---- */
+
 /*
  * Spans fully inside one poll of their worker (many-spans-per-poll),
- * over the whole trace. Segments come by their enter, in time order, so
+ * over the whole trace. Intervals come by their enter, in time order, so
  * the poll each worker runs is found by walking its polls along.
  */
 struct in_polls {
-	uint32_t	*cnt;		/* per poll: segments inside it */
+	uint32_t	*cnt;		/* per poll: intervals inside it */
 	size_t		*cur;		/* per worker slot: its last poll
 					 * started so far */
 };
@@ -126,7 +393,7 @@ in_polls_init(const struct d9m_model *m, struct in_polls *ip)
 	return 0;
 }
 
-/* The segment from enter i to exit x. */
+/* The interval from enter i to exit x. */
 static void
 in_polls_add(const struct d9m_model *m, struct in_polls *ip, size_t i,
     uint32_t x)
@@ -146,18 +413,96 @@ in_polls_add(const struct d9m_model *m, struct in_polls *ip, size_t i,
 		ip->cnt[*p]++;
 }
 
-static void
-in_polls_figures(const struct d9m_model *m, const struct in_polls *ip,
+static int
+in_polls_figures(const struct d9m_model *m, const struct ivals *iv,
     struct d9m_spans *s)
 {
+	struct in_polls ip = { NULL, NULL };
+	uint32_t *perm = malloc((iv->n + 1) * sizeof *perm);
+	int rc = -1;
+
+	if (perm == NULL || in_polls_init(m, &ip) < 0 ||
+	    d9m_sort_perm(iv->enter, iv->n, perm) < 0)
+		goto out;
+	for (size_t k = 0; k < iv->n; k++)
+		in_polls_add(m, &ip, iv->enter[perm[k]], iv->exit[perm[k]]);
 	for (size_t p = 0; p < m->polls.n; p++) {
-		if (ip->cnt[p] > 20)
+		if (ip.cnt[p] > 20)
 			s->polls_over20++;
-		if (ip->cnt[p] > s->poll_max) {
-			s->poll_max = ip->cnt[p];
+		if (ip.cnt[p] > s->poll_max) {
+			s->poll_max = ip.cnt[p];
 			s->poll_row = (uint32_t)p;
 		}
 	}
+	rc = 0;
+out:
+	free(perm);
+	free(ip.cnt);
+	free(ip.cur);
+	return rc;
+}
+
+/* ---- the whole ---- */
+
+/* Reorder column col (n elements of size el) by perm, through tmp. */
+static void
+permute(void *col, size_t el, const uint32_t *perm, size_t n, void *tmp)
+{
+	for (size_t i = 0; i < n; i++)
+		memcpy((char *)tmp + i * el, (char *)col + perm[i] * el, el);
+	memcpy(col, tmp, n * el);
+}
+
+/* Instances by start (stable: legacy lives keep their order), parents
+ * following their rows. */
+static int
+sort_by_start(struct d9m_spans *s)
+{
+	size_t n = s->n;
+	uint32_t *perm = malloc((n + 1) * sizeof *perm);
+	uint32_t *inv = malloc((n + 1) * sizeof *inv);
+	uint64_t *tmp = malloc((n + 1) * sizeof *tmp);
+	int rc = -1;
+
+	if (perm == NULL || inv == NULL || tmp == NULL ||
+	    d9m_sort_perm(s->start, n, perm) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		inv[perm[i]] = (uint32_t)i;
+	for (size_t i = 0; i < n; i++)
+		if (s->parent[i] != D9_NONE)
+			s->parent[i] = inv[s->parent[i]];
+	permute(s->start, 8, perm, n, tmp);
+	permute(s->dur, 8, perm, n, tmp);
+	permute(s->active, 8, perm, n, tmp);
+	permute(s->name, 4, perm, n, tmp);
+	permute(s->worker, 4, perm, n, tmp);
+	permute(s->fields, 4, perm, n, tmp);
+	permute(s->slices, 4, perm, n, tmp);
+	permute(s->parent, 4, perm, n, tmp);
+	permute(s->kind, 1, perm, n, tmp);
+	rc = 0;
+out:
+	free(perm);
+	free(inv);
+	free(tmp);
+	return rc;
+}
+
+void
+d9m_spans_free(struct d9m_spans *s)
+{
+	free(s->start);
+	free(s->dur);
+	free(s->name);
+	free(s->worker);
+	free(s->fields);
+	free(s->active);
+	free(s->slices);
+	free(s->parent);
+	free(s->kind);
+	free(s->open_ts);
+	memset(s, 0, sizeof *s);
 }
 
 int
@@ -165,58 +510,38 @@ d9m_spans_derive(struct d9m_model *m)
 {
 	const struct d9m_spanev *e = &m->spanev;
 	struct d9m_spans *s = &m->spans;
-	struct in_polls ip = { NULL, NULL };
-	size_t nl = 0;
-	uint32_t *exit_of;
+	size_t nx = e->n + 1;
+	struct ivals iv = { malloc(nx * sizeof *iv.enter),
+	    malloc(nx * sizeof *iv.exit), 0 };
 	int rc = -1;
 
 	memset(s, 0, sizeof *s);
 	s->poll_row = D9_NONE;
-	if (link_lives(&m->spanev) < 0)
-		return -1;
-	for (size_t i = 0; i < e->n; i++)
-		nl += e->kind[i] == D9M_SPAN_ENTER &&
-		    e->prev_enter[i] == D9_NONE;
-	s->first = malloc((nl ? nl : 1) * sizeof *s->first);
-	s->dur = malloc((nl ? nl : 1) * sizeof *s->dur);
-	s->name = malloc((nl ? nl : 1) * sizeof *s->name);
-	s->worker = malloc((nl ? nl : 1) * sizeof *s->worker);
-	s->fields = malloc((nl ? nl : 1) * sizeof *s->fields);
-	s->open_ts = malloc((nl ? nl : 1) * sizeof *s->open_ts);
-	exit_of = malloc((e->n ? e->n : 1) * sizeof *exit_of);
-	if (s->first == NULL || s->dur == NULL || s->name == NULL ||
-	    s->worker == NULL || s->fields == NULL ||
-	    s->open_ts == NULL || exit_of == NULL || in_polls_init(m, &ip) < 0)
+	s->start = malloc(nx * sizeof *s->start);
+	s->dur = malloc(nx * sizeof *s->dur);
+	s->name = malloc(nx * sizeof *s->name);
+	s->worker = malloc(nx * sizeof *s->worker);
+	s->fields = malloc(nx * sizeof *s->fields);
+	s->active = malloc(nx * sizeof *s->active);
+	s->slices = malloc(nx * sizeof *s->slices);
+	s->parent = malloc(nx * sizeof *s->parent);
+	s->kind = malloc(nx * sizeof *s->kind);
+	s->open_ts = malloc(nx * sizeof *s->open_ts);
+	if (iv.enter == NULL || iv.exit == NULL || s->start == NULL ||
+	    s->dur == NULL || s->name == NULL || s->worker == NULL ||
+	    s->fields == NULL || s->active == NULL || s->slices == NULL ||
+	    s->parent == NULL || s->kind == NULL || s->open_ts == NULL ||
+	    link_lives(&m->spanev) < 0)
 		goto out;
-	for (size_t i = 0; i < e->n; i++)
-		exit_of[i] = D9_NONE;
-	/* lives by first enter, which is where their first segment starts */
-	for (size_t i = 0; i < e->n; i++) {
-		struct life l;
-
-		if (e->kind[i] != D9M_SPAN_ENTER)
-			continue;
-		if (e->prev_enter[i] == D9_NONE) {
-			pair_life(e, (uint32_t)i, exit_of, &l);
-			if (l.nsegs > 0) {
-				s->first[s->n] = l.first;
-				s->dur[s->n] = l.last_end - l.first;
-				s->worker[s->n] = e->worker[i];
-				s->fields[s->n] = l.fields;
-				s->name[s->n++] = e->name[i];
-			}
-			if (l.open)
-				s->open_ts[s->nopen++] = l.open_ts;
-		}
-		/* set when its life was paired, at its first enter */
-		if (exit_of[i] != D9_NONE)
-			in_polls_add(m, &ip, i, exit_of[i]);
-	}
-	in_polls_figures(m, &ip, s);
+	legacy_spans(e, &iv, s);
+	if (modern_spans(m, &iv, s) < 0)
+		goto out;
+	single_spans(e, s);
+	if (sort_by_start(s) < 0 || in_polls_figures(m, &iv, s) < 0)
+		goto out;
 	rc = d9m_sort_u64(s->open_ts, s->nopen);
 out:
-	free(ip.cnt);
-	free(ip.cur);
-	free(exit_of);
+	free(iv.enter);
+	free(iv.exit);
 	return rc;
 }

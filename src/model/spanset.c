@@ -82,7 +82,7 @@ take(const struct d9m_model *m, const struct d9m_window *w,
 
 	d9m_window_rows(sp->open_ts, sp->nopen, w, &o0, &o1);
 	s->unmatched = o1 - o0;
-	d9m_window_rows(sp->first, sp->n, w, &i0, &i1);
+	d9m_window_rows(sp->start, sp->n, w, &i0, &i1);
 	s->v = malloc((i1 - i0 + 1) * sizeof *s->v);
 	if (s->v == NULL)
 		return -1;
@@ -96,11 +96,13 @@ take(const struct d9m_model *m, const struct d9m_window *w,
 			if (!d9_text_contains(txt, filter))
 				continue;
 		}
-		x->start = sp->first[i];
-		x->end = sp->first[i] + sp->dur[i];
+		x->start = sp->start[i];
+		x->end = sp->start[i] + sp->dur[i];
+		x->active = sp->active[i];
 		x->name = sp->name[i] != D9_NONE ? sp->name[i] : unknown;
 		x->worker = sp->worker[i];
 		x->fields = sp->fields[i];
+		x->row = (uint32_t)i;
 		s->n++;
 	}
 	return 0;

@@ -1,10 +1,12 @@
 /*
- * spanset.h: the span instances of a window (ANALYSIS 6: each life of a
- * span id that first enters in the window, from that enter to its last
- * exit, raw wall time; see spans.c), grouped by name with exact
- * percentiles, optionally only those whose fields contain a text. The
- * spans view, the poll detail and the analysis's span figures all come
- * from here. A span without a name is named "unknown", as dial9 does.
+ * spanset.h: the span instances of a window (those that start in it, see
+ * spans.c: a legacy life from its first enter to its last exit, raw wall
+ * time (ANALYSIS 6); a dial9 0.5 instance over its lifecycle, start to
+ * close; a single-event span), grouped by name with exact percentiles of
+ * their durations, optionally only those whose fields contain a text.
+ * The spans view, the poll detail and the analysis's span figures all
+ * come from here. A span without a name is named "unknown", as dial9
+ * does.
  */
 #ifndef D9M_SPANSET_H
 #define D9M_SPANSET_H
@@ -17,7 +19,9 @@
 
 struct d9m_span {
 	uint64_t	start, end;
+	uint64_t	active;		/* of it, time entered (on CPU) */
 	uint32_t	name, worker, fields;
+	uint32_t	row;		/* in m->spans (its parent, slices) */
 };
 
 struct d9m_span_name {

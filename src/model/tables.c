@@ -16,10 +16,10 @@ TAB(d9m_desc_parkinfo, d9m_parkinfo, UNSORTED, C(d9m_parkinfo, cpu_ns),
 TAB(d9m_desc_wakes, d9m_wakes, BY(d9m_wakes, ts), C(d9m_wakes, ts),
     C(d9m_wakes, waker), C(d9m_wakes, woken), C(d9m_wakes, worker));
 TAB(d9m_desc_queue, d9m_queue, BY(d9m_queue, ts), C(d9m_queue, ts),
-    C(d9m_queue, global));
+    C(d9m_queue, global), C(d9m_queue, runtime), C(d9m_queue, alive));
 TAB(d9m_desc_tasks, d9m_tasks, UNSORTED, C(d9m_tasks, id),
     C(d9m_tasks, loc), C(d9m_tasks, spawn_ts), C(d9m_tasks, term_ts),
-    C(d9m_tasks, flags), C(d9m_tasks, group));
+    C(d9m_tasks, spawn_worker), C(d9m_tasks, flags), C(d9m_tasks, group));
 TAB(d9m_desc_cpu, d9m_cpu, BY(d9m_cpu, ts), C(d9m_cpu, ts), C(d9m_cpu, tid),
     C(d9m_cpu, wire_worker), C(d9m_cpu, source), C(d9m_cpu, stack),
     C(d9m_cpu, cpu), C(d9m_cpu, seg));
@@ -36,8 +36,13 @@ TAB(d9m_desc_overflow, d9m_overflow, BY(d9m_overflow, ts),
     C(d9m_overflow, seg));
 TAB(d9m_desc_spanev, d9m_spanev, BY(d9m_spanev, ts), C(d9m_spanev, ts),
     C(d9m_spanev, kind), C(d9m_spanev, worker), C(d9m_spanev, span_id),
+    C(d9m_spanev, inst), C(d9m_spanev, tid), C(d9m_spanev, start),
     C(d9m_spanev, parent), C(d9m_spanev, name), C(d9m_spanev, site),
-    C(d9m_spanev, fields));
+    C(d9m_spanev, fields), C(d9m_spanev, seg));
+TAB(d9m_desc_metrics, d9m_metrics, UNSORTED, C(d9m_metrics, name),
+    C(d9m_metrics, kind), C(d9m_metrics, unit));
+TAB(d9m_desc_msamples, d9m_msamples, BY(d9m_msamples, ts),
+    C(d9m_msamples, ts), C(d9m_msamples, metric), C(d9m_msamples, value));
 TAB(d9m_desc_custom, d9m_custom, BY(d9m_custom, ts), C(d9m_custom, ts),
     C(d9m_custom, name), C(d9m_custom, fields), C(d9m_custom, seg));
 TAB(d9m_desc_symbols, d9m_symbols, UNSORTED, C(d9m_symbols, seg),
@@ -77,6 +82,8 @@ d9m_model_tables(struct d9m_model *m, struct d9m_tabref *out, size_t max)
 		{ &m->frees, &d9m_desc_frees },
 		{ &m->overflow, &d9m_desc_overflow },
 		{ &m->spanev, &d9m_desc_spanev }, { &m->custom, &d9m_desc_custom },
+		{ &m->metrics, &d9m_desc_metrics },
+		{ &m->msamples, &d9m_desc_msamples },
 		{ &m->symbols, &d9m_desc_symbols }, { &m->maps, &d9m_desc_maps },
 		{ &m->clock, &d9m_desc_clock }, { &m->meta, &d9m_desc_meta },
 		{ &m->segs, &d9m_desc_segs }, { &m->groups, &d9m_desc_groups },

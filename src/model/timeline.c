@@ -14,6 +14,7 @@
 #include "model/loss.h"
 #include "model/table.h"
 #include "model/tables.h"
+#include "model/runtimes.h"
 #include "model/samples.h"
 #include "model/sched.h"
 #include "model/spans.h"
@@ -26,6 +27,7 @@ d9m_timeline_free(struct d9m_model *m)
 	d9m_tab_free(&m->parks, &d9m_desc_periods);
 	d9m_tab_free(&m->actives, &d9m_desc_periods);
 	d9m_tab_free(&m->gaps, &d9m_desc_gaps);
+	d9m_runtimes_free(m);
 	free(m->workers);
 	m->workers = NULL;
 	m->nworkers = 0;
@@ -46,13 +48,7 @@ d9m_timeline_free(struct d9m_model *m)
 	free(m->spanev.next);
 	free(m->spanev.prev_enter);
 	m->spanev.next = m->spanev.prev_enter = NULL;
-	free(m->spans.first);
-	free(m->spans.dur);
-	free(m->spans.name);
-	free(m->spans.worker);
-	free(m->spans.fields);
-	free(m->spans.open_ts);
-	memset(&m->spans, 0, sizeof m->spans);
+	d9m_spans_free(&m->spans);
 	free(m->seg_rate);
 	m->seg_rate = NULL;
 	d9m_appev_free(m);
@@ -66,7 +62,9 @@ cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Distinct worker ids of runtime events, sorted (workers are few). */
+/* Distinct worker ids of runtime events, sorted (workers are few). The
+ * ids 254 and 255 (of any source group, ids.h) name no worker (FORMAT 5:
+ * the blocking pool, a thread that is not a worker): no lane. */
 static int
 find_workers(struct d9m_model *m)
 {
@@ -77,7 +75,8 @@ find_workers(struct d9m_model *m)
 		uint32_t w = m->rt.worker[i];
 		size_t k;
 
-		if (w == last)
+		if (w == last || (w & 0xffffu) == D9_WORKER_NONE ||
+		    (w & 0xffffu) == D9_WORKER_BLOCKING)
 			continue;
 		last = w;
 		for (k = 0; k < n && ids[k] != w; k++)
@@ -426,37 +425,6 @@ polls_by_start(struct d9m_model *m)
 	return rc;
 }
 
-static void
-name_runtimes(struct d9m_model *m)
-{
-	/* each runtime.<name> claims its listed workers; first claim wins */
-	for (size_t i = 0; i < m->meta.n; i++) {
-		const char *k = d9m_str(m, m->meta.key[i]), *v;
-		uint32_t name, seg = m->meta.seg[i], grp = seg < m->segs.n &&
-		    m->segs.group[seg] != D9_NONE ? m->segs.group[seg] : 0;
-
-		if (strncmp(k, "runtime.", 8) != 0 || k[8] == '\0')
-			continue;
-		name = d9_intern(&m->strs, k + 8, strlen(k + 8));
-		for (v = d9m_str(m, m->meta.val[i]); *v; ) {
-			char *end;
-			unsigned long id = strtoul(v, &end, 10);
-			uint32_t slot;
-
-			if (end == v) {
-				v++;
-				continue;
-			}
-			slot = id <= UINT32_MAX ? d9m_worker_slot(m,
-			    d9m_group_worker(grp, (uint32_t)id)) : D9_NONE;
-			if (slot != D9_NONE &&
-			    m->workers[slot].runtime == D9_NONE)
-				m->workers[slot].runtime = name;
-			v = end;
-		}
-	}
-}
-
 static int
 sort_tables(struct d9m_model *m)
 {
@@ -518,7 +486,8 @@ d9m_model_finish(struct d9m_model *m)
 			goto out;
 		for (size_t i = 0; i < m->rt.n; i++) {
 			slot[i] = d9m_worker_slot(m, m->rt.worker[i]);
-			off[slot[i] + 1]++;
+			if (slot[i] != D9_NONE)
+				off[slot[i] + 1]++;
 		}
 		for (size_t w = 0; w < m->nworkers; w++)
 			off[w + 1] += off[w];
@@ -529,7 +498,8 @@ d9m_model_finish(struct d9m_model *m)
 		}
 		memcpy(fill, off, (m->nworkers + 1) * sizeof *fill);
 		for (size_t i = 0; i < m->rt.n; i++)
-			order[fill[slot[i]]++] = (uint32_t)i;
+			if (slot[i] != D9_NONE)
+				order[fill[slot[i]]++] = (uint32_t)i;
 		free(fill);
 		free(slot);
 	}
@@ -551,9 +521,8 @@ d9m_model_finish(struct d9m_model *m)
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
 	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0 ||
-	    d9m_appev_derive(m) < 0)
+	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0)
 		goto out;
-	name_runtimes(m);
 	m->finished = 1;
 	rc = 0;
 out:

@@ -161,12 +161,12 @@ spans(struct d9o_jw *w, const struct d9m_model *m,
 	const struct d9m_spans *sp = &m->spans;
 	size_t a, b;
 
-	d9m_window_rows(sp->first, sp->n, win, &a, &b);
+	d9m_window_rows(sp->start, sp->n, win, &a, &b);
 	for (size_t i = a; i < b; i++) {
 		head(w, sp->name[i] != D9_NONE ? d9m_str(m, sp->name[i]) :
 		    "unknown", "X", sp->worker[i]);
 		d9o_jw_kstr(w, "cat", "span");
-		at(w, m, "ts", sp->first[i]);
+		at(w, m, "ts", sp->start[i]);
 		d9o_jw_key(w, "dur");
 		d9o_jw_milli(w, sp->dur[i]);
 		fields(w, m, sp->fields[i]);

@@ -265,6 +265,57 @@ spans(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_ku64(w, "unmatchedSpans", a->unmatched_spans);
 }
 
+/* runtimes: name -> workers, global queue and alive tasks maxima (the
+ * latter null when no sample said); metrics: name -> figures. */
+static void
+runtimes_and_metrics(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	const struct d9m_model *m = o->m;
+
+	d9o_jw_key(w, "runtimes");
+	d9o_jw_obj(w);
+	for (size_t g = 0; g < m->nruntimes; g++) {
+		d9o_jw_key(w, d9m_str(m, m->runtimes[g].name));
+		d9o_jw_obj(w);
+		d9o_jw_key(w, "workers");
+		d9o_jw_arr(w);
+		for (size_t s = 0; s < m->nworkers; s++)
+			if (m->workers[s].rtgroup == g)
+				d9o_jw_u64(w, m->workers[s].id);
+		d9o_jw_end(w, ']');
+		d9o_jw_ku64(w, "globalQueueMax", a->runtimes[g].queue_max);
+		d9o_jw_key(w, "aliveTasksMax");
+		if (a->runtimes[g].alive_max == D9_NONE)
+			d9o_jw_null(w);
+		else
+			d9o_jw_u64(w, a->runtimes[g].alive_max);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, '}');
+	d9o_jw_key(w, "metrics");
+	d9o_jw_obj(w);
+	for (size_t i = 0; i < a->nmetrics; i++) {
+		const struct d9m_metric_fig *f = &a->metrics[i];
+		uint8_t kind = m->metrics.kind[f->metric];
+
+		d9o_jw_key(w, d9m_str(m, m->metrics.name[f->metric]));
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "kind", d9m_metric_kind_name(kind));
+		if (m->metrics.unit[f->metric] != D9_NONE)
+			d9o_jw_kstr(w, "unit", d9m_str(m,
+			    m->metrics.unit[f->metric]));
+		d9o_jw_ku64(w, "samples", f->samples);
+		d9o_jw_kdbl(w, "min", f->min);
+		d9o_jw_kdbl(w, "max", f->max);
+		d9o_jw_kdbl(w, "last", f->last);
+		if (kind == D9M_COUNTER)
+			d9o_jw_kdbl(w, "increase", f->increase);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, '}');
+}
+
 static void
 memory(struct d9o_jw *w, const struct d9o_out *o)
 {
@@ -420,6 +471,7 @@ d9o_json(const struct d9o_out *o)
 	cpu_and_sched(w, a);
 	leaves(w, o);
 	spans(w, o);
+	runtimes_and_metrics(w, o);
 	memory(w, o);
 	d9o_jw_key(w, "waitingOn");
 	d9o_jw_arr(w);

@@ -301,6 +301,60 @@ hotspots(const struct d9o_out *o)
 		d9o_stack_line(o, "on-CPU", &a->cpu_groups[i], 1);
 }
 
+/* Per runtime group: its workers, global queue and alive tasks. */
+static void
+runtimes(const struct d9o_out *o)
+{
+	const struct d9m_model *m = o->m;
+	const struct d9m_analysis *a = o->a;
+
+	for (size_t g = 0; g < m->nruntimes; g++) {
+		const char *name = d9m_str(m, m->runtimes[g].name);
+		char ws[160], s[64], alive[16], line[400];
+		size_t n = 0;
+
+		ws[0] = '\0';
+		for (size_t k = 0; k < m->nworkers && n + 12 < sizeof ws; k++)
+			if (m->workers[k].rtgroup == g)
+				n += (size_t)snprintf(ws + n, sizeof ws - n,
+				    "%s%u", n ? "," : "", m->workers[k].id);
+		snprintf(alive, sizeof alive, "%u", a->runtimes[g].alive_max);
+		snprintf(line, sizeof line, "Runtime %s: workers %s; global "
+		    "queue max %u, alive tasks max %s", *name ? d9o_fit(s,
+		    sizeof s, name, 30) : "(default)", n ? ws : "none",
+		    a->runtimes[g].queue_max, a->runtimes[g].alive_max ==
+		    D9_NONE ? "not recorded" : alive);
+		d9o_wrap(o->f, line, 2, 80);
+	}
+}
+
+static void
+metrics(const struct d9o_out *o)
+{
+	const struct d9m_model *m = o->m;
+	const struct d9m_analysis *a = o->a;
+	char s[256];
+
+	if (a->nmetrics == 0)
+		return;
+	d9o_section(o->f, "METRICS");
+	fprintf(o->f, "%-30s %-14s %8s %12s %12s %12s\n", "metric", "kind",
+	    "samples", "min", "max", "last");
+	for (size_t i = 0; i < a->nmetrics; i++) {
+		const struct d9m_metric_fig *f = &a->metrics[i];
+		uint32_t unit = m->metrics.unit[f->metric];
+
+		fprintf(o->f, "%-30s %-14s %8zu %12.6g %12.6g %12.6g%s%s\n",
+		    d9o_fit(s, sizeof s, d9m_str(m, m->metrics.name[f->metric]),
+		    30), d9m_metric_kind_name(m->metrics.kind[f->metric]),
+		    f->samples, f->min, f->max, f->last, unit != D9_NONE ? " " :
+		    "", unit != D9_NONE ? d9m_str(m, unit) : "");
+		if (m->metrics.kind[f->metric] == D9M_COUNTER)
+			fprintf(o->f, "%-30s grew by %.6g in the window\n", "",
+			    f->increase);
+	}
+}
+
 static void
 queues(const struct d9o_out *o)
 {
@@ -312,7 +366,9 @@ queues(const struct d9o_out *o)
 	    a->queue_max, a->queue_avg, a->queue_samples,
 	    a->queue_max > 100 ? "  (over 100: workers fall behind)" : "");
 	fprintf(o->f, "Local queue:  max %u\n", a->local_queue_max);
-	fprintf(o->f, "Queue lengths are recorded modulo 256 by dial9.\n");
+	fprintf(o->f, "Local queue lengths, and global ones before dial9 0.5, "
+	    "are recorded modulo 256.\n");
+	runtimes(o);
 	d9o_section(o->f, "KERNEL SCHEDULING WAIT");
 	for (size_t i = 0; i < a->nworkers; i++) {
 		const struct d9m_worker_fig *w = &a->workers[i];
@@ -345,7 +401,8 @@ spans(const struct d9o_out *o)
 		    sp->dur.p99), d9o_dur(b3, sizeof b3, sp->dur.max));
 	}
 	fprintf(o->f, "Durations run from the first enter to the last exit, "
-	    "time suspended\nat .await included.");
+	    "time suspended\nat .await included; with dial9 0.5 from a "
+	    "span's start to its close.");
 	if (a->unmatched_spans)
 		fprintf(o->f, " %zu spans were entered and never exited.",
 		    a->unmatched_spans);
@@ -497,6 +554,7 @@ d9o_report(const struct d9o_out *o)
 	hotspots(o);
 	queues(o);
 	spans(o);
+	metrics(o);
 	waiting(o);
 	memory(o);
 	points(o);

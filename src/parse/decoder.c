@@ -19,9 +19,11 @@
  * whole before any entry is copied, so decoding it again as more bytes
  * arrive copies nothing twice.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/schemas.h"
 #include "parse/decoder_int.h"
 
 #define MAX_BLOB	(256u << 20)	/* one string, bytes or stack */
@@ -493,6 +495,40 @@ frame_pool(struct d9p_decoder *d, struct d9_buf *b, int stacks)
 	return 0;
 }
 
+/* The annotations a field keeps (FORMAT 2.8, 5), by key; the latest
+ * value of a key wins. */
+static const struct {
+	const char	*key;
+	size_t		 off;		/* of the value in struct d9p_field */
+} kept[] = {
+	{ "unit", offsetof(struct d9p_field, unit) },
+	{ "metrique.unit", offsetof(struct d9p_field, unit) },
+	{ D9_ANN_ROLE, offsetof(struct d9p_field, role) },
+	{ D9_ANN_KIND, offsetof(struct d9p_field, kind) },
+};
+
+static int
+keep_annotation(struct d9p_decoder *d, struct d9p_field *f, const char *k,
+    uint16_t klen, const uint8_t *v, uint32_t vlen)
+{
+	for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+		char *copy;
+
+		if (strlen(kept[i].key) != klen ||
+		    memcmp(kept[i].key, k, klen) != 0)
+			continue;
+		if ((copy = d9_arena_memdup(&d->arena, v, (size_t)vlen + 1)) ==
+		    NULL)
+			return -1;
+		copy[vlen] = '\0';
+		*(const char **)(void *)((char *)f + kept[i].off) = copy;
+		if (kept[i].off == offsetof(struct d9p_field, unit))
+			f->unit_len = vlen;
+		return 0;
+	}
+	return 0;
+}
+
 static int
 frame_annotations(struct d9p_decoder *d, struct d9_buf *b)
 {
@@ -523,17 +559,10 @@ frame_annotations(struct d9p_decoder *d, struct d9_buf *b)
 		d9_buf_bytes(b, vlen, &v);
 		if (s == NULL || field >= s->nfields)
 			continue;
-		if ((klen == 4 && memcmp(k, "unit", 4) == 0) ||
-		    (klen == 13 && memcmp(k, "metrique.unit", 13) == 0)) {
-			char *u = d9_arena_memdup(&d->arena, v, (size_t)vlen + 1);
-
-			if (u == NULL)
-				return d9_err_set(d->e, D9_ERR_NOMEM, 0,
-				    "out of memory");
-			u[vlen] = '\0';
-			s->fields[field].unit = u;
-			s->fields[field].unit_len = vlen;
-		}
+		if (keep_annotation(d, &s->fields[field], (const char *)k, klen,
+		    v, vlen) < 0)
+			return d9_err_set(d->e, D9_ERR_NOMEM, 0,
+			    "out of memory");
 	}
 	return 0;
 }

@@ -15,6 +15,8 @@ struct d9p_field {
 	uint8_t		 optional;	/* the wire tag had 0x80 */
 	const char	*unit;		/* from an annotation frame, or NULL */
 	uint32_t	 unit_len;
+	const char	*role;		/* annotation dial9.role, or NULL */
+	const char	*kind;		/* annotation kind (metrics), or NULL */
 };
 
 struct d9p_schema {

@@ -35,6 +35,7 @@ struct d9rec_thread;
 #define D9REC_NO_WORKER		255u	/* thread is not a runtime worker */
 #define D9REC_BLOCKING_WORKER	254u	/* thread of a blocking pool (an event
 					 * loop's thread pool): no worker lane */
+#define D9REC_DEFAULT_RUNTIME	UINT32_MAX	/* the unnamed runtime */
 
 enum d9rec_compression {
 	D9REC_COMPRESS_NONE = 0,	/* sealed segments stay trace.N.bin */
@@ -151,6 +152,10 @@ int	d9rec_set_meta(d9rec_writer *w, const char *key, const char *value);
  * (metadata runtime.<name> = "first,...,first+n-1"). */
 int	d9rec_runtime(d9rec_writer *w, const char *name, uint32_t first,
 	    uint32_t n);
+/* The id d9rec_runtime_sample names a runtime by: name NULL or "" is the
+ * unnamed default runtime (D9REC_DEFAULT_RUNTIME); UINT32_MAX - 1 when
+ * out of memory. */
+uint32_t d9rec_runtime_id(d9rec_writer *w, const char *name);
 
 /*
  * Register the calling thread. worker_id: its runtime worker id (< 255)
@@ -183,6 +188,13 @@ uint64_t d9rec_current_task(const struct d9rec_thread *t);
 void	d9rec_spawn(struct d9rec_thread *t, uint64_t task_id,
 	    uint32_t spawn_loc);
 void	d9rec_terminate(struct d9rec_thread *t, uint64_t task_id);
+/* A runtime's global (injection) queue depth and its alive tasks (spawned,
+ * not yet completed): dial9's RuntimeMetricsEvent, one per runtime per
+ * sample. runtime: from d9rec_runtime_id. */
+void	d9rec_runtime_sample(struct d9rec_thread *t, uint32_t runtime,
+	    unsigned global_queue, unsigned alive_tasks);
+/* The same for the default runtime, alive tasks not known (written 0):
+ * kept for programs written against libd9rec 0.1. */
 void	d9rec_queue_sample(struct d9rec_thread *t, unsigned global_queue);
 
 /* ---- custom events ---- */
@@ -193,7 +205,15 @@ int	d9rec_schema(d9rec_writer *w, const char *name,
 void	d9rec_event(struct d9rec_thread *t, int schema,
 	    const union d9rec_value *vals);
 
-/* ---- spans: SpanEnter:{target}::{name}:{file}:{line} ---- */
+/*
+ * ---- spans: SpanEnter:{target}::{name}:{file}:{line}, dial9 0.5 ----
+ * A span instance is named by span_id: nonzero, never reused in the
+ * process (it is written as dial9's span_instance_id too). It is entered
+ * and exited on one thread each time it runs (enter and exit on the same
+ * thread, LIFO), and closed once when it ends, with the time it began
+ * (d9rec_now): its duration is close - start, its entered intervals are
+ * the time it ran.
+ */
 /* fields: names of the span's declared fields (values are strings).
  * Returns a site id (>= 0) or a negative errno. */
 int	d9rec_span_site(d9rec_writer *w, const char *target, const char *name,
@@ -205,7 +225,11 @@ void	d9rec_span_enter(struct d9rec_thread *t, int site, uint64_t span_id,
 	    uint64_t parent, const char *const *values);
 void	d9rec_span_exit(struct d9rec_thread *t, int site, uint64_t span_id,
 	    const char *const *values);
-void	d9rec_span_close(struct d9rec_thread *t, uint64_t span_id);
+/* The end of the span: start_ns is when it began (d9rec_now), parent the
+ * span_id of its explicit parent (0: none), values its final declared
+ * fields (its attributes; NULL entries are left out). */
+void	d9rec_span_close(struct d9rec_thread *t, int site, uint64_t span_id,
+	    uint64_t start_ns, uint64_t parent, const char *const *values);
 
 /* ---- allocation profiling (alloc_profile option) ---- */
 /* Wrappers around malloc & co. that sample with the Poisson rule. */

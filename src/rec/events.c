@@ -12,7 +12,8 @@
  *
  * Variable records (custom events, spans) carry their values after the
  * 16-byte header: 8 bytes per number, u32 length + bytes per string
- * (UINT32_MAX: absent), padded to 8.
+ * (UINT32_MAX: absent), padded to 8. A span record holds the span id and
+ * the parent, and a close also its start, before its strings.
  */
 #include <string.h>
 #include <time.h>
@@ -169,16 +170,35 @@ d9rec_terminate(struct d9rec_thread *t, uint64_t task_id)
 	fixed(t, R_TERMINATE, 0, task_id, 0);
 }
 
-void
-d9rec_queue_sample(struct d9rec_thread *t, unsigned global_queue)
+uint32_t
+d9rec_runtime_id(d9rec_writer *w, const char *name)
 {
-	fixed_rec(t, R_QUEUE, global_queue, 0, 0, 1);
+	uint32_t id;
+
+	if (name == NULL || *name == '\0')
+		return D9REC_DEFAULT_RUNTIME;
+	id = d9rec_location(w, name);
+	return id == UINT32_MAX ? UINT32_MAX - 1 : id;
+}
+
+/* A runtime id d9rec_runtime_id did not give (out of memory) is a
+ * sample lost, counted as dropped. */
+void
+d9rec_runtime_sample(struct d9rec_thread *t, uint32_t runtime,
+    unsigned global_queue, unsigned alive_tasks)
+{
+	if (t != NULL && runtime != D9REC_DEFAULT_RUNTIME && runtime >=
+	    atomic_load_explicit(&t->w->strs.n, memory_order_relaxed)) {
+		count(&t->dropped);
+		return;
+	}
+	fixed(t, R_RUNTIME, runtime, global_queue, alive_tasks);
 }
 
 void
-d9rec_span_close(struct d9rec_thread *t, uint64_t span_id)
+d9rec_queue_sample(struct d9rec_thread *t, unsigned global_queue)
 {
-	fixed(t, R_SPAN_CLOSE, 0, span_id, 0);
+	fixed(t, R_RUNTIME, D9REC_DEFAULT_RUNTIME, global_queue, 0);
 }
 
 /* ---- variable records ---- */
@@ -257,10 +277,11 @@ d9rec_event(struct d9rec_thread *t, int schema, const union d9rec_value *vals)
 
 static void
 span(struct d9rec_thread *t, uint16_t kind, int site, uint64_t span_id,
-    uint64_t parent, const char *const *values)
+    uint64_t parent, uint64_t start, const char *const *values)
 {
 	const struct schema *s;
-	size_t payload = 16;	/* b, c */
+	size_t nums = kind == R_SPAN_CLOSE ? 24 : 16;	/* b, c, start */
+	size_t payload = nums;
 	struct rrec *r;
 	uint8_t *p;
 	uint64_t ts;
@@ -276,7 +297,9 @@ span(struct d9rec_thread *t, uint16_t kind, int site, uint64_t span_id,
 		return;
 	r->b = span_id;
 	r->c = parent;
-	p = (uint8_t *)r + RREC_HDR + 16;
+	if (kind == R_SPAN_CLOSE)
+		memcpy((uint8_t *)r + RREC_HDR + 16, &start, 8);
+	p = (uint8_t *)r + RREC_HDR + nums;
 	for (uint16_t i = 0; i < s->ndeclared; i++)
 		p = put_str(p, values ? values[i] : NULL,
 		    values == NULL || values[i] == NULL);
@@ -287,12 +310,19 @@ void
 d9rec_span_enter(struct d9rec_thread *t, int site, uint64_t span_id,
     uint64_t parent, const char *const *values)
 {
-	span(t, R_SPAN_ENTER, site, span_id, parent, values);
+	span(t, R_SPAN_ENTER, site, span_id, parent, 0, values);
 }
 
 void
 d9rec_span_exit(struct d9rec_thread *t, int site, uint64_t span_id,
     const char *const *values)
 {
-	span(t, R_SPAN_EXIT, site, span_id, 0, values);
+	span(t, R_SPAN_EXIT, site, span_id, 0, 0, values);
+}
+
+void
+d9rec_span_close(struct d9rec_thread *t, int site, uint64_t span_id,
+    uint64_t start_ns, uint64_t parent, const char *const *values)
+{
+	span(t, R_SPAN_CLOSE, site, span_id, parent, start_ns, values);
 }

@@ -73,14 +73,84 @@ enc_custom(struct d9rec_writer *w, struct enc *e, const struct rrec *r,
 }
 
 static void
+enc_text(struct d9rec_writer *w, struct enc *e, uint32_t id)
+{
+	const char *s = d9rec_str(w, id);
+
+	d9rec_enc_str(e, s, strlen(s));
+}
+
+/* An optional field: its presence byte; returns whether present. */
+static int
+enc_opt(struct enc *e, int present)
+{
+	d9rec_enc_u8(e, present != 0);
+	return present;
+}
+
+/*
+ * dial9's SpanCloseEvent (FORMAT 5): the life of span r->b from its
+ * start to now, named by its site, its parent r->c, its declared fields
+ * present in the record (p, count n) as attributes. Nothing is said of
+ * its first enter or its active time, which the reader counts from the
+ * enters and exits.
+ */
+static void
+enc_close(struct d9rec_writer *w, struct enc *e, const struct rrec *r,
+    uint64_t ts, const uint8_t *p)
+{
+	const struct schema *s = d9rec_schema_get(w, r->a);
+	const struct sch_field *decl = s->fields + s->nfields - s->ndeclared;
+	const uint8_t *q = p;
+	uint32_t len, n = 0;
+	uint64_t start;
+
+	memcpy(&start, (const uint8_t *)r + RREC_HDR + 16, 8);
+	for (uint16_t i = 0; i < s->ndeclared; i++) {
+		memcpy(&len, q, 4);
+		n += len != UINT32_MAX;
+		q += 4 + (len == UINT32_MAX ? 0 : len);
+	}
+	d9rec_enc_event(w, e, S_SPAN_CLOSE, ts);
+	d9rec_enc_varint(e, r->b);		/* span_id */
+	d9rec_enc_varint(e, r->b);		/* span_instance_id */
+	d9rec_enc_varint(e, start);
+	enc_opt(e, 0);				/* first enter: not kept */
+	d9rec_enc_varint(e, 0);			/* active_ns: not kept */
+	enc_text(w, e, s->span_name);
+	enc_text(w, e, s->span_target);
+	if (enc_opt(e, d9rec_str(w, s->span_file)[0] != '\0'))
+		enc_text(w, e, s->span_file);
+	if (enc_opt(e, 1))
+		d9rec_enc_u32(e, s->span_line);
+	if (enc_opt(e, r->c != 0))
+		d9rec_enc_varint(e, r->c);
+	d9rec_enc_u32(e, n);			/* attributes */
+	for (uint16_t i = 0; i < s->ndeclared; i++, p += 4) {
+		memcpy(&len, p, 4);
+		if (len == UINT32_MAX)
+			continue;
+		d9rec_enc_str(e, decl[i].name, strlen(decl[i].name));
+		d9rec_enc_str(e, (const char *)p + 4, len);
+		p += len;
+	}
+	d9rec_enc_u32(e, 0);			/* unbalanced_enters */
+}
+
+/* Span enter, exit (the site's schemas) and close records. */
+static void
 enc_span(struct d9rec_writer *w, struct enc *e, const struct rrec *r,
-    uint64_t ts, uint32_t worker)
+    uint64_t ts, const struct d9rec_thread *t)
 {
 	uint32_t sch = r->kind == R_SPAN_ENTER ? r->a : r->a + 1;
 	const struct schema *s = d9rec_schema_get(w, r->a);
 	const uint8_t *p = (const uint8_t *)r + RREC_HDR + 16;
 	uint32_t ids[32], len, name;
 
+	if (r->kind == R_SPAN_CLOSE) {
+		enc_close(w, e, r, ts, p + 8);
+		return;
+	}
 	name = d9rec_enc_pool_id(w, e, s->span_name);
 	for (uint16_t i = 0; i < s->ndeclared; i++) {
 		memcpy(&len, p, 4);
@@ -89,19 +159,37 @@ enc_span(struct d9rec_writer *w, struct enc *e, const struct rrec *r,
 		p += 4 + (len == UINT32_MAX ? 0 : len);
 	}
 	d9rec_enc_event(w, e, sch, ts);
-	d9rec_enc_varint(e, worker);
+	d9rec_enc_varint(e, t->worker);
 	d9rec_enc_varint(e, r->b);
-	if (r->kind == R_SPAN_ENTER) {
-		d9rec_enc_u8(e, r->c != 0);
-		if (r->c != 0)
-			d9rec_enc_varint(e, r->c);
-	}
+	if (r->kind == R_SPAN_ENTER && enc_opt(e, r->c != 0))
+		d9rec_enc_varint(e, r->c);
 	d9rec_enc_u32(e, name);
-	for (uint16_t i = 0; i < s->ndeclared; i++) {
-		d9rec_enc_u8(e, ids[i] != UINT32_MAX);
-		if (ids[i] != UINT32_MAX)
+	d9rec_enc_varint(e, r->b);		/* span_instance_id */
+	d9rec_enc_varint(e, t->tid);
+	for (uint16_t i = 0; i < s->ndeclared; i++)
+		if (enc_opt(e, ids[i] != UINT32_MAX))
 			d9rec_enc_u32(e, ids[i]);
-	}
+}
+
+/* dial9's RuntimeMetricsEvent of runtime r->a (a string id, or the
+ * default runtime); an id the writer never gave is not written. */
+static void
+enc_runtime(struct d9rec_writer *w, struct enc *e, const struct rrec *r,
+    uint64_t ts)
+{
+	uint32_t name;
+
+	if (r->a == D9REC_DEFAULT_RUNTIME)
+		name = d9rec_enc_pool_str(e, "", 0);
+	else if (r->a < atomic_load_explicit(&w->strs.n,
+	    memory_order_acquire))
+		name = d9rec_enc_pool_id(w, e, r->a);
+	else
+		return;
+	d9rec_enc_event(w, e, S_RUNTIME, ts);
+	d9rec_enc_u32(e, name);
+	d9rec_enc_u32(e, (uint32_t)r->b);
+	d9rec_enc_u32(e, (uint32_t)r->c);
 }
 
 static void
@@ -153,25 +241,23 @@ enc_record(struct d9rec_writer *w, struct enc *e, struct d9rec_thread *t,
 		d9rec_enc_varint(e, r->b);
 		d9rec_enc_u32(e, loc);
 		d9rec_enc_u8(e, 1);
+		if (enc_opt(e, t->worker != D9REC_NO_WORKER))
+			d9rec_enc_varint(e, t->worker);
 		break;
 	case R_TERMINATE:
 		d9rec_enc_event(w, e, S_TERMINATE, ts);
 		d9rec_enc_varint(e, r->b);
 		break;
-	case R_QUEUE:
-		d9rec_enc_event(w, e, S_QUEUE, ts);
-		d9rec_enc_u8(e, (uint8_t)r->a);
-		break;
-	case R_SPAN_CLOSE:
-		d9rec_enc_event(w, e, S_SPAN_CLOSE, ts);
-		d9rec_enc_varint(e, r->b);
+	case R_RUNTIME:
+		enc_runtime(w, e, r, ts);
 		break;
 	case R_CUSTOM:
 		enc_custom(w, e, r, ts);
 		break;
 	case R_SPAN_ENTER:
 	case R_SPAN_EXIT:
-		enc_span(w, e, r, ts, t->worker);
+	case R_SPAN_CLOSE:
+		enc_span(w, e, r, ts, t);
 		break;
 	default:
 		break;

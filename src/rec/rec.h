@@ -27,17 +27,19 @@
  * kind, size and a 32-bit argument, so a pad fits at any position. */
 enum rec_kind {
 	R_PAD = 0, R_POLL_START, R_POLL_END, R_PARK, R_UNPARK, R_WAKE,
-	R_SPAWN, R_TERMINATE, R_QUEUE, R_CUSTOM, R_SPAN_ENTER, R_SPAN_EXIT,
+	R_SPAWN, R_TERMINATE, R_RUNTIME, R_CUSTOM, R_SPAN_ENTER, R_SPAN_EXIT,
 	R_SPAN_CLOSE
 };
 
 struct rrec {
 	uint16_t	 kind;
 	uint16_t	 size;		/* bytes, header included */
-	uint32_t	 a;		/* loc / schema / site / queue */
+	uint32_t	 a;		/* loc / schema / site / runtime */
 	uint64_t	 ts;		/* raw stamp (tsc or clock hook) */
-	uint64_t	 b;		/* task, cpu time, span id */
-	uint64_t	 c;		/* local queue, woken task, parent */
+	uint64_t	 b;		/* task, cpu time, span id, global
+					 * queue */
+	uint64_t	 c;		/* local queue, woken task, parent,
+					 * alive tasks */
 };
 
 #define RREC_HDR	16		/* kind, size, a, ts */
@@ -46,7 +48,7 @@ struct rrec {
 /* Built-in schemas: type id = index + 1 in every batch. */
 enum sch_builtin {
 	S_CLOCK, S_META, S_POLL_START, S_POLL_END, S_PARK, S_UNPARK, S_WAKE,
-	S_SPAWN, S_TERMINATE, S_QUEUE, S_CPU, S_ALLOC, S_FREE, S_OVERFLOW,
+	S_SPAWN, S_TERMINATE, S_RUNTIME, S_CPU, S_ALLOC, S_FREE, S_OVERFLOW,
 	S_SPAN_CLOSE, S_MAPS, S_SYMBOL, S_NBUILTIN
 };
 
@@ -60,7 +62,9 @@ struct schema {
 	uint16_t	 nfields;
 	struct sch_field *fields;
 	uint16_t	 ndeclared;	/* span sites: declared string fields */
-	uint32_t	 span_name;	/* span sites: string id of the name */
+	/* span sites: string ids of the name, target and file; line */
+	uint32_t	 span_name, span_target, span_file;
+	uint32_t	 span_line;
 };
 
 /* Chunked tables: entries never move once published. */

@@ -26,7 +26,7 @@ static const uint8_t builtins[S_NBUILTIN] = {
 	[S_POLL_START] = D9_SCH_POLL_START, [S_POLL_END] = D9_SCH_POLL_END,
 	[S_PARK] = D9_SCH_PARK, [S_UNPARK] = D9_SCH_UNPARK,
 	[S_WAKE] = D9_SCH_WAKE, [S_SPAWN] = D9_SCH_SPAWN,
-	[S_TERMINATE] = D9_SCH_TERMINATE, [S_QUEUE] = D9_SCH_QUEUE,
+	[S_TERMINATE] = D9_SCH_TERMINATE, [S_RUNTIME] = D9_SCH_RT_METRICS,
 	[S_CPU] = D9_SCH_CPU, [S_ALLOC] = D9_SCH_ALLOC, [S_FREE] = D9_SCH_FREE,
 	[S_OVERFLOW] = D9_SCH_MEM_OVERFLOW, [S_SPAN_CLOSE] = D9_SCH_SPAN_CLOSE,
 	[S_MAPS] = D9_SCH_MAPS, [S_SYMBOL] = D9_SCH_SYMBOL,
@@ -242,20 +242,32 @@ d9rec_span_site(d9rec_writer *w, const char *target, const char *name,
     unsigned nfields)
 {
 	char site[1024];
-	uint32_t nameid;
+	uint32_t nameid, tgt, fid;
 	int rc;
 
 	if (name == NULL || nfields > 32)
 		return -EINVAL;
-	snprintf(site, sizeof site, "%s::%s:%s:%u", target ? target : "",
-	    name, file ? file : "", line);
+	target = target ? target : "";
+	file = file ? file : "";
+	snprintf(site, sizeof site, "%s::%s:%s:%u", target, name, file, line);
 	pthread_mutex_lock(&w->lock);
+	/* the close (d9rec_span_close) names the site by these */
 	nameid = d9rec_strtab_add(w, name);
-	rc = nameid == UINT32_MAX ? -ENOMEM :
-	    span_schema(w, D9_SCH_SPAN_ENTER, site, fields, nfields, nameid);
+	tgt = d9rec_strtab_add(w, target);
+	fid = d9rec_strtab_add(w, file);
+	rc = nameid == UINT32_MAX || tgt == UINT32_MAX || fid == UINT32_MAX ?
+	    -ENOMEM : span_schema(w, D9_SCH_SPAN_ENTER, site, fields, nfields,
+	    nameid);
 	if (rc >= 0 && span_schema(w, D9_SCH_SPAN_EXIT, site, fields, nfields,
 	    nameid) < 0)
 		rc = -ENOMEM;	/* the orphan enter schema is harmless */
+	if (rc >= 0) {
+		struct schema *sc = d9rec_schema_get(w, (uint32_t)rc);
+
+		sc->span_target = tgt;
+		sc->span_file = fid;
+		sc->span_line = line;
+	}
 	pthread_mutex_unlock(&w->lock);
 	return rc;
 }

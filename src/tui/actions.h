@@ -49,6 +49,8 @@
 	X(OPEN_POLL, "open", "details of the selected poll") \
 	X(OPEN_LINE, "open", "open the selected line (jump, zoom, filter)") \
 	X(CHAIN, "chain", "wake chain of the selected poll's task") \
+	X(METRIC, "metric", "timeline: draw a metric as a lane (again: the " \
+	    "next metric, then none)") \
 	X(SEARCH, "search", \
 	    "search task ids, spawn locations, symbols, span and event fields") \
 	X(SEARCH_NEXT, "next", "next search match") \

@@ -30,7 +30,7 @@ d9t_app_init(struct d9t_app *app, const struct d9t_config *cfg,
 	app->color = color && !cfg->no_color;
 	app->w = 80;
 	app->h = 24;
-	app->sel = app->f_task = app->f_loc = D9_NONE;
+	app->sel = app->f_task = app->f_loc = app->metric = D9_NONE;
 	app->poi_kind = -1;
 	app->loading = 1;
 	app->dirty = D9T_DIRTY_ALL;

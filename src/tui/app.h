@@ -73,6 +73,8 @@ struct d9t_app {
 
 	/* filters shared by the timeline and the flame trees */
 	uint32_t		 f_task, f_loc;
+	/* the metric series the timeline draws as a lane, D9_NONE */
+	uint32_t		 metric;
 
 	/* the baseline window (b, baseline.h) and whether the comparing
 	 * views list their rows by change (d) */

@@ -55,6 +55,7 @@ const struct d9t_binding d9t_bindings[] = {
 	{ TL, 'N', D9T_A_PREV_LONG, "N" },
 	{ TL, D9T_KEY_ENTER, D9T_A_OPEN_POLL, "Enter" },
 	{ TL, 'c', D9T_A_CHAIN, "c" },
+	{ TL, 'm', D9T_A_METRIC, "m" },
 	{ NOTL, D9T_KEY_ENTER, D9T_A_OPEN_LINE, "Enter" },
 	{ D9T_VM(D9T_V_DETAIL), 'c', D9T_A_CHAIN, "c" },
 	{ ALL, '/', D9T_A_SEARCH, "/" },

@@ -10,6 +10,7 @@
 
 #include "base/text.h"
 #include "model/framekind.h"
+#include "model/metrics.h"
 #include "model/series.h"
 #include "model/verdict.h"
 #include "tui/app.h"
@@ -184,40 +185,121 @@ series_strip(struct d9t_app *app, struct d9t_canvas *cv,
 		    "samples)");
 }
 
-/* The strips under the lanes: global queue, active tasks, then the
- * selected worker's local queue and kernel scheduling waits and its
- * process's CPU use; each labels its maximum. */
+/* Runtime groups with a pair of strips: each of them when there are
+ * several, else one pair for the whole trace. */
+static size_t
+strip_groups(const struct d9m_model *m)
+{
+	return m->nruntimes > 1 ? m->nruntimes : 1;
+}
+
+int
+d9t_panel_nstrips(const struct d9t_app *app)
+{
+	const struct d9m_model *m = app->m;
+
+	return 2 * (int)strip_groups(m) + 3 + (app->metric < m->metrics.n);
+}
+
+/* Global queue depth and alive tasks of runtime group g (of all samples
+ * when there is one group): alive tasks as its samples say them, else
+ * (one group) as spawn and terminate events count them. */
+static void
+runtime_strips(struct d9t_app *app, struct d9t_canvas *cv,
+    const struct d9t_axis *ax, int y, const uint64_t *edges, double *v,
+    uint32_t g)
+{
+	const struct d9m_model *m = app->m;
+	double *act = v + ax->w;
+	int one = m->nruntimes <= 1, alive = 0;
+	char lq[16], la[16], max[24];
+
+	for (size_t i = 0; i < m->queue.n && !alive; i++)
+		alive = (one || m->queue.group[i] == g) &&
+		    m->queue.alive[i] != D9_NONE;
+	for (int x = 0; x < ax->w; x++) {
+		size_t i = d9t_lower(m->queue.ts, m->queue.n, edges[x]);
+
+		v[x] = act[x] = 0;
+		for (; i < m->queue.n && m->queue.ts[i] < edges[x + 1]; i++) {
+			if (!one && m->queue.group[i] != g)
+				continue;
+			if (m->queue.global[i] > v[x])
+				v[x] = m->queue.global[i];
+			if (alive && m->queue.alive[i] != D9_NONE &&
+			    m->queue.alive[i] > act[x])
+				act[x] = m->queue.alive[i];
+		}
+		if (!alive && one)
+			act[x] = d9t_active_at(app->ix, edges[x + 1]);
+	}
+	if (one) {
+		snprintf(lq, sizeof lq, "queue");
+		snprintf(la, sizeof la, "tasks");
+	} else {
+		const char *name = d9m_str(m, m->runtimes[g].name);
+
+		snprintf(lq, sizeof lq, "q %.4s", *name ? name : "main");
+		snprintf(la, sizeof la, "t %.4s", *name ? name : "main");
+	}
+	snprintf(max, sizeof max, "%.0f", d9t_strip_max(v, (size_t)ax->w));
+	d9t_strip_draw(cv, ax, y, app->utf8, app->color ? D9T_C_BLUE : 0, lq,
+	    v, max);
+	snprintf(max, sizeof max, "%.0f", d9t_strip_max(act, (size_t)ax->w));
+	d9t_strip_draw(cv, ax, y + 1, app->utf8, app->color ? D9T_C_MAGENTA :
+	    0, la, act, alive || (one && app->ix->nact > 0) ? max : NULL);
+	if (!alive && (!one || app->ix->nact == 0))
+		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, one ?
+		    "(no spawn events)" : "(alive tasks not recorded)");
+}
+
+/* The metric chosen with m (app->metric) as a lane: per column a
+ * counter's growth or a series' highest sample (model/metrics.h). */
+static void
+metric_lane(struct d9t_app *app, struct d9t_canvas *cv,
+    const struct d9t_axis *ax, int y, const uint64_t *edges, double *v)
+{
+	const struct d9m_model *m = app->m;
+	uint32_t unit = m->metrics.unit[app->metric];
+	char lbl[16], max[48];
+
+	if (d9m_metric_columns(m, app->metric, edges, (size_t)ax->w, v) < 0)
+		return;
+	snprintf(lbl, sizeof lbl, "m %.4s", d9m_str(m,
+	    m->metrics.name[app->metric]));
+	snprintf(max, sizeof max, "%.6g%s%s", d9t_strip_max(v, (size_t)ax->w),
+	    unit != D9_NONE ? " " : "", unit != D9_NONE ? d9m_str(m, unit) :
+	    "");
+	d9t_strip_draw(cv, ax, y, app->utf8, app->color ? D9T_C_GREEN : 0,
+	    lbl, v, max);
+}
+
+/* The strips under the lanes: global queue and active tasks per runtime
+ * group, then the selected worker's local queue and kernel scheduling
+ * waits and its process's CPU use, then the metric lane; each labels its
+ * maximum. */
 void
 d9t_panel_strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
     int y)
 {
 	const struct d9m_model *m = app->m;
-	double *v = calloc((size_t)ax->w * 2, sizeof *v), *act = v + ax->w;
+	double *v = calloc((size_t)ax->w * 2, sizeof *v);
 	uint64_t *edges = d9t_axis_edges(ax);
-	char lbl[16], max[24], id[16];
+	char lbl[16], id[16];
 	uint32_t s = app->lane < m->nworkers ? app->lane : D9_NONE;
+	size_t ng = strip_groups(m);
 
 	if (v == NULL || edges == NULL) {
 		free(v);
 		free(edges);
 		return;
 	}
-	for (int x = 0; x < ax->w; x++) {
-		size_t i = d9t_lower(m->queue.ts, m->queue.n, edges[x]);
-
-		for (; i < m->queue.n && m->queue.ts[i] < edges[x + 1]; i++)
-			if (m->queue.global[i] > v[x])
-				v[x] = m->queue.global[i];
-		act[x] = d9t_active_at(app->ix, edges[x + 1]);
-	}
-	snprintf(max, sizeof max, "%.0f", d9t_strip_max(v, (size_t)ax->w));
-	d9t_strip_draw(cv, ax, y, app->utf8, app->color ? D9T_C_BLUE : 0,
-	    "queue", v, max);
-	snprintf(max, sizeof max, "%.0f", d9t_strip_max(act, (size_t)ax->w));
-	d9t_strip_draw(cv, ax, y + 1, app->utf8, app->color ? D9T_C_MAGENTA :
-	    0, "tasks", act, max);
-	if (app->ix->nact == 0)
-		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, "(no spawn events)");
+	for (size_t g = 0; g < ng; g++)
+		runtime_strips(app, cv, ax, y + 2 * (int)g, edges, v,
+		    (uint32_t)g);
+	y += 2 * (int)ng - 2;
+	if (app->metric < m->metrics.n)
+		metric_lane(app, cv, ax, y + 5, edges, v);
 	if (s != D9_NONE) {
 		snprintf(id, sizeof id, "%" PRIu32, m->workers[s].own);
 		snprintf(lbl, sizeof lbl, "lq w%.2s", id);

@@ -1,7 +1,8 @@
 /*
  * panel.h: what the timeline shows in the rows below its lanes: its
- * strips (global queue, active tasks, the selected worker's local queue
- * and kernel scheduling waits, its process's CPU use; each labels its
+ * strips (global queue and active tasks of each runtime group, the
+ * selected worker's local queue and kernel scheduling waits, its
+ * process's CPU use, the metric chosen as a lane; each labels its
  * maximum), the selected poll's summary (duration, task, spawn location, its verdict
  * and its most sampled stack) and the points of interest inside the
  * window, worst first. The summary of a poll is computed once and kept.
@@ -22,12 +23,12 @@ struct d9t_panel {
 	char			 stack[400];
 };
 
-#define D9T_STRIPS	5	/* rows of strips under the lanes */
-
 struct d9t_axis;
 
 void	d9t_panel_init(struct d9t_panel *p);
-/* The D9T_STRIPS strips over ax from row y. */
+/* How many rows of strips the lanes have under them. */
+int	d9t_panel_nstrips(const struct d9t_app *app);
+/* The d9t_panel_nstrips strips over ax from row y. */
 void	d9t_panel_strips(struct d9t_app *app, struct d9t_canvas *cv,
 	    const struct d9t_axis *ax, int y);
 /* Draw into rows [y, y + rows) of cv; nothing when rows < 1. */

@@ -2,7 +2,8 @@
  * view_spans.c: view 6, the spans of the window by name (model/spanset.h,
  * the figures the report gives), optionally only those with a field
  * containing a text; Enter on a name opens its sub-view, the slowest
- * spans of that name, each a jump to its time.
+ * spans of that name, each a jump to its time, with the time it spent
+ * entered (what it ran) and the span its close names as its parent.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -138,13 +139,19 @@ slow_build(struct d9t_app *app, void *st, struct d9t_list *l)
 		    d9m_str(m, nm->name));
 		for (size_t k = 0; k < nm->dur.count && k < 200; k++) {
 			const struct d9m_span *sp = &s->v[nm->first + k];
-			char d[32], at[40], f[400], pre[128];
+			uint32_t up = m->spans.parent[sp->row];
+			char d[32], at[40], f[400], pre[240], cpu[32];
 
 			d9t_fmt_dur(d, sizeof d, sp->end - sp->start, app->utf8);
 			d9t_fmt_rel(at, sizeof at, sp->start - m->min_ts, 6);
+			d9t_fmt_dur(cpu, sizeof cpu, sp->active, app->utf8);
 			d9m_fields_text(m, sp->fields, f, sizeof f);
+			/* what it ran (its entered intervals), its parent */
 			snprintf(pre, sizeof pre, "%9s at %s  worker %" PRIu32
-			    "  ", d, at, sp->worker);
+			    "  entered %s%s%.40s  ", d, at, sp->worker, cpu,
+			    up != D9_NONE ? "  in " : "", up == D9_NONE ? "" :
+			    m->spans.name[up] != D9_NONE ? d9m_str(m,
+			    m->spans.name[up]) : "unknown");
 			d9t_list_set_target(d9t_list_add(l, 0, "%s%s", pre, f),
 			    D9T_T_TIME, d9m_worker_slot(m, sp->worker),
 			    sp->start);

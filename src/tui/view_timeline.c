@@ -4,11 +4,13 @@
  * (eighth blocks; ASCII levels without UTF-8) is the share of the cell's
  * time spent in polls, its colour the duration class of the longest poll
  * touching it. Parked time is blank, block-in-place gaps are shaded.
- * Below: global queue depth and active tasks, then the selection and the
- * cursor. Columns map to time through timeaxis only. Its keys: the worst
- * and the long polls, the lanes, the poll detail and wake chain of the
- * selection, search by task id or spawn location, else a value in span
- * and event fields, whose matches n/N then step through in time.
+ * Below: the strips (panel.h: global queue depth and alive tasks per
+ * runtime, the selected worker's, the metric chosen with m as a lane),
+ * then the selection and the cursor. Columns map to time through
+ * timeaxis only. Its keys: the worst and the long polls, the lanes, the
+ * poll detail and wake chain of the selection, metrics, search by task id
+ * or spawn location, else a value in span and event fields, whose
+ * matches n/N then step through in time.
  * Application events (model/appev.h) are marks on their worker's lane;
  * the lanes of each source (model/groups.h) sit under its name.
  */
@@ -22,6 +24,7 @@
 #include "model/appev.h"
 #include "model/groups.h"
 #include "model/ids.h"
+#include "model/metrics.h"
 #include "model/spanset.h"
 #include "model/timeline.h"
 #include "model/worst.h"
@@ -369,7 +372,8 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 	struct tl_state *ts = st;
 	struct d9t_axis ax = axis(app, cv->w);
 	int32_t rl[512];
-	int top, nl, avail = rows - 1 - D9T_STRIPS - 2;
+	int strips = d9t_panel_nstrips(app), top, nl,
+	    avail = rows - 1 - strips - 2;
 	struct fcell *fc = calloc((size_t)ax.w, sizeof *fc);
 
 	if (fc == NULL)
@@ -385,8 +389,8 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 	}
 	d9t_panel_strips(app, cv, &ax, y0 + 1 + nl);
 	/* the rows between the strips and the info lines */
-	d9t_panel_draw(app, &ts->panel, cv, y0 + 1 + nl + D9T_STRIPS + 1,
-	    rows - 2 - (1 + nl + D9T_STRIPS + 1));
+	d9t_panel_draw(app, &ts->panel, cv, y0 + 1 + nl + strips + 1,
+	    rows - 2 - (1 + nl + strips + 1));
 	info(app, cv, y0 + rows - 2);
 	free(fc);
 }
@@ -409,7 +413,7 @@ click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
 	struct d9t_axis ax = axis(app, app->w);
 	int32_t rl[512];
-	int top, avail = app->h - y0 - 1 - 1 - D9T_STRIPS - 2, nl,
+	int top, avail = app->h - y0 - 1 - 1 - d9t_panel_nstrips(app) - 2, nl,
 	    r = y - y0 - 1;
 
 	(void)st;
@@ -612,6 +616,33 @@ search(struct d9t_app *app, void *st, const char *s)
 	return 0;
 }
 
+/* m: the next metric series as a lane, after the last none. */
+static void
+next_metric(struct d9t_app *app)
+{
+	const struct d9m_model *m = app->m;
+	uint32_t r;
+
+	if (m->metrics.n == 0) {
+		d9t_msg(app, "this trace has no metrics");
+		return;
+	}
+	app->metric = app->metric == D9_NONE ? 0 : app->metric + 1;
+	if (app->metric >= m->metrics.n) {
+		app->metric = D9_NONE;
+		d9t_msg(app, "no metric lane");
+	} else {
+		r = app->metric;
+		d9t_msg(app, "metric %s (%s%s%s), %u of %zu: m for the next",
+		    d9m_str(m, m->metrics.name[r]),
+		    d9m_metric_kind_name(m->metrics.kind[r]),
+		    m->metrics.unit[r] != D9_NONE ? ", " : "",
+		    m->metrics.unit[r] != D9_NONE ? d9m_str(m,
+		    m->metrics.unit[r]) : "", r + 1, m->metrics.n);
+	}
+	d9t_app_dirty(app);
+}
+
 static void
 chain(struct d9t_app *app)
 {
@@ -672,6 +703,7 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 			step_long(app, a == D9T_A_NEXT_LONG ? 1 : -1);
 		break;
 	case D9T_A_CHAIN: chain(app); break;
+	case D9T_A_METRIC: next_metric(app); break;
 	case D9T_A_OPEN_POLL:
 		if (app->sel == D9_NONE)
 			d9t_msg(app, "no poll selected (w, n, or click one)");

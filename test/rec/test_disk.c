@@ -224,7 +224,7 @@ START_TEST(test_kill9_sealed)
 	struct d9rec_stats st;
 	struct d9m_model *m;
 	d9rec_writer *w;
-	size_t nerr, sealed;
+	size_t nerr, sealed, active;
 	pid_t pid = fork();
 	int status;
 
@@ -240,8 +240,11 @@ START_TEST(test_kill9_sealed)
 	ck_assert_uint_ge(rt_files(dir, ".bin.gz"), 4);
 	sealed = check_sealed(dir);
 
-	ck_assert_uint_eq(rt_files(dir, ".active"), 1);
-	ck_assert_uint_eq(rt_files(dir, ""), sealed + 1);
+	/* the .active one (none when the kill fell between a seal and the
+	 * next segment) */
+	active = rt_files(dir, ".active");
+	ck_assert_uint_le(active, 1);
+	ck_assert_uint_eq(rt_files(dir, ""), sealed + active);
 	m = rt_load(dir, &nerr);
 	/* at most the batch being written can end in a truncated frame */
 	ck_assert_uint_le(nerr, 1);
@@ -249,18 +252,20 @@ START_TEST(test_kill9_sealed)
 	ck_assert_uint_ge(m->clock.n, 1);
 	d9m_model_free(&m);
 
-	/* a new writer seals the crashed one's .active, which reads too
-	 * (but for a batch the kill cut, which d9top reports) */
+	/* a new writer seals the crashed one's .active (an empty one
+	 * recorded nothing and goes), which reads too, but for a batch the
+	 * kill cut, which d9top reports; its metadata says incomplete unless
+	 * the kill fell in its seal */
 	rt_opts(&o, dir, NULL);
 	ck_assert_int_eq(d9rec_open(&w, &o), 0);
 	d9rec_stats(w, &st);
-	ck_assert_uint_eq(st.recovered_segments, 1);
+	ck_assert_uint_le(st.recovered_segments, active);
 	ck_assert_int_eq(d9rec_close(&w), 0);
 	ck_assert_uint_eq(rt_files(dir, ".active"), 0);
-	ck_assert_uint_eq(rt_files(dir, ""), sealed + 1);
+	ck_assert_uint_eq(rt_files(dir, ""), sealed + st.recovered_segments);
 	m = rt_load(dir, &nerr);
 	ck_assert_uint_le(nerr, 1);
-	ck_assert_uint_eq(m->loss.incomplete, 1);
+	ck_assert_uint_le(m->loss.incomplete, st.recovered_segments);
 	d9m_model_free(&m);
 	rt_rmdir(&dir);
 }

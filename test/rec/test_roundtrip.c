@@ -1,8 +1,10 @@
 /*
  * test_roundtrip.c: what goes in through the d9rec API comes back exactly
  * from src/parse + src/model: runtime events (ids, worker, durations on a
- * fake clock, including gaps that need timestamp resets), custom event
- * fields of every type, spans, metadata, allocation samples with their
+ * fake clock, including gaps that need timestamp resets), runtime
+ * samples per runtime (dial9 0.5's RuntimeMetricsEvent), custom event
+ * fields of every type, spans (0.5: instances, threads, the close with
+ * its start and attributes), metadata, allocation samples with their
  * callchains resolved by the trace's own symbol table, CPU samples, and
  * the ProcMapsEntry rows.
  */
@@ -62,6 +64,8 @@ START_TEST(test_runtime_events)
 	d9rec_poll_end(t);
 	d9rec_terminate(t, 7);
 	d9rec_queue_sample(t, 17);
+	d9rec_runtime_sample(t, d9rec_runtime_id(w, "main"), 300, 42);
+	d9rec_runtime_sample(t, UINT32_MAX - 1, 1, 1);	/* no such id */
 	d9rec_poll_start(t2, 9, loc2, 5);
 	clk += 77;
 	d9rec_poll_end(t2);
@@ -70,9 +74,9 @@ START_TEST(test_runtime_events)
 	ck_assert_ptr_null(t);
 	ck_assert_int_eq(d9rec_flush(w), 0);
 	d9rec_stats(w, &st);
-	ck_assert_uint_eq(st.events, 13);
-	ck_assert_uint_eq(st.dropped, 0);
-	ck_assert_uint_eq(st.written_events, 13);
+	ck_assert_uint_eq(st.events, 14);
+	ck_assert_uint_eq(st.dropped, 1);	/* the unknown runtime */
+	ck_assert_uint_eq(st.written_events, 14);
 	ck_assert_int_eq(d9rec_close(&w), 0);
 	ck_assert_ptr_null(w);
 
@@ -116,13 +120,22 @@ START_TEST(test_runtime_events)
 		ck_assert(m->tasks.flags[r9] & D9M_TASK_SPAWNED);
 		ck_assert(!(m->tasks.flags[r9] & D9M_TASK_TERMINATED));
 		ck_assert_uint_eq(m->tasks.spawn_ts[r7], T0);
+		ck_assert_uint_eq(m->tasks.spawn_worker[r7], 3);
 	}
-	ck_assert_uint_eq(m->queue.n, 1);
+	/* RuntimeMetricsEvent: the default runtime, then "main" */
+	ck_assert_uint_eq(m->queue.n, 2);
 	ck_assert_uint_eq(m->queue.global[0], 17);
+	ck_assert_str_eq(d9m_str(m, m->queue.runtime[0]), "");
+	ck_assert_uint_eq(m->queue.alive[0], 0);
+	ck_assert_uint_eq(m->queue.global[1], 300);
+	ck_assert_str_eq(d9m_str(m, m->queue.runtime[1]), "main");
+	ck_assert_uint_eq(m->queue.alive[1], 42);
+	ck_assert_uint_eq(m->nruntimes, 2);	/* main (3, 4), "" */
+	ck_assert_str_eq(d9m_str(m, m->runtimes[0].name), "main");
 	ck_assert_str_eq(d9m_meta_get(m, "runtime.main"), "3,4");
 	ck_assert_ptr_nonnull(d9m_meta_get(m, "boot_id"));
 	ck_assert_ptr_nonnull(d9m_meta_get(m, "host"));
-	ck_assert_str_eq(d9m_meta_get(m, "d9rec.dropped_events"), "0");
+	ck_assert_str_eq(d9m_meta_get(m, "d9rec.dropped_events"), "1");
 	ck_assert_uint_ge(m->clock.n, 2);
 	d9m_model_free(&m);
 	rt_rmdir(&dir);
@@ -170,7 +183,7 @@ START_TEST(test_custom_and_spans)
 	d9rec_span_enter(t, site, sid, 77, enter_vals);
 	clk += 20000000;
 	d9rec_span_exit(t, site, sid, exit_vals);
-	d9rec_span_close(t, sid);
+	d9rec_span_close(t, site, sid, T0 + 5, 77, exit_vals);
 	d9rec_thread_unregister(&t);
 	ck_assert_int_eq(d9rec_close(&w), 0);
 
@@ -192,6 +205,9 @@ START_TEST(test_custom_and_spans)
 	ck_assert_uint_eq(m->spanev.n, 3);
 	ck_assert_uint_eq(m->spanev.kind[0], D9M_SPAN_ENTER);
 	ck_assert_uint_eq(m->spanev.span_id[0], sid);
+	ck_assert_uint_eq(m->spanev.inst[0], sid);
+	ck_assert_uint_eq(m->spanev.tid[0], (uint32_t)gettid());
+	ck_assert_uint_eq(m->spanev.inst[1], sid);
 	ck_assert_uint_eq(m->spanev.parent[0], 77);
 	ck_assert_uint_eq(m->spanev.worker[0], 1);
 	ck_assert_str_eq(d9m_str(m, m->spanev.name[0]), "handle");
@@ -207,6 +223,19 @@ START_TEST(test_custom_and_spans)
 	ck_assert_str_eq(rt_field(m, m->spanev.fields[1], "path"), "/x");
 	ck_assert_uint_eq(m->spanev.kind[2], D9M_SPAN_CLOSE);
 	ck_assert_uint_eq(m->spanev.span_id[2], sid);
+	ck_assert_uint_eq(m->spanev.inst[2], sid);
+	ck_assert_uint_eq(m->spanev.start[2], T0 + 5);
+	ck_assert_uint_eq(m->spanev.parent[2], 77);
+	ck_assert_str_eq(d9m_str(m, m->spanev.name[2]), "handle");
+	ck_assert_str_eq(rt_field(m, m->spanev.fields[2], "user"), "alice");
+	ck_assert_str_eq(rt_field(m, m->spanev.fields[2], "path"), "/x");
+	/* one instance: its lifecycle from T0 + 5 to the close, 20 ms of
+	 * it entered */
+	ck_assert_uint_eq(m->spans.n, 1);
+	ck_assert_uint_eq(m->spans.start[0], T0 + 5);
+	ck_assert_uint_eq(m->spans.dur[0], m->spanev.ts[2] - (T0 + 5));
+	ck_assert_uint_eq(m->spans.active[0], 20000000);
+	ck_assert_uint_eq(m->spans.kind[0], D9M_FORM_LIFECYCLE);
 	d9m_model_free(&m);
 	rt_rmdir(&dir);
 }

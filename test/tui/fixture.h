@@ -52,5 +52,6 @@ Suite	*suite_partial(void);
 Suite	*suite_engine(void);
 Suite	*suite_events(void);
 Suite	*suite_baseline(void);
+Suite	*suite_dial95(void);
 
 #endif

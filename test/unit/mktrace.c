@@ -1,5 +1,8 @@
 /* mktrace.c: see mktrace.h. Type ids are fixed per schema; names, fields
- * and types come from base/schemas.h, strings and stacks written inline. */
+ * and types come from base/schemas.h, strings and stacks written inline.
+ * An old-dialect writer (mt_begin_old) declares each schema with the
+ * fields producers wrote before dial9 0.5 only (schemas.h lists those
+ * first). */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +15,22 @@
 
 enum { S_START = 1, S_END, S_PARK, S_UNPARK, S_WAKE, S_SPAWN, S_TERM, S_CPU,
     S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP,
-    S_OVERFLOW, S_CLOCK };
+    S_OVERFLOW, S_CLOCK, S_QUEUE, S_RTM, S_MENTER, S_MEXIT, S_MCLOSE,
+    S_LAST };
+
+/* How many of a schema's fields a producer before dial9 0.5 wrote. */
+static size_t
+old_fields(enum d9_schema sch, size_t n)
+{
+	switch (sch) {
+	case D9_SCH_SPAN_ENTER: return D9_F_SPAN_ENTER_INSTANCE_ID;
+	case D9_SCH_SPAN_EXIT: return D9_F_SPAN_EXIT_INSTANCE_ID;
+	case D9_SCH_SPAN_CLOSE: return D9_F_SPAN_CLOSE_SPAN_INSTANCE_ID;
+	case D9_SCH_SPAWN: return D9_F_SPAWN_WORKER_ID;
+	case D9_SCH_QUEUE: return D9_F_QUEUE_ACTIVE_TASKS;
+	default: return n;
+	}
+}
 
 /* The wire type a writer without pools declares for a list type. */
 static uint8_t
@@ -30,30 +48,32 @@ inline_form(uint8_t type)
 	}
 }
 
-/* Schema sch of base/schemas.h as type id `id`: its name followed by
- * site, its fields in list order (strings and stacks inline), then the
- * declared field `extra` when not NULL. */
+/* Schema sch of base/schemas.h as type id `id`: named name, else its
+ * name followed by site, its fields in list order (strings and stacks
+ * inline; an old writer's only), then the declared field `extra` when
+ * not NULL. */
 static void
 schema(struct mt *m, uint16_t id, enum d9_schema sch, const char *site,
-    const struct tg_field *extra)
+    const char *name_as, const struct tg_field *extra)
 {
 	const struct d9_schema_def *d = d9_schema(sch);
 	struct tg_field f[D9_NF_MAX + 1];
+	size_t nf = m->old ? old_fields(sch, d->nfields) : d->nfields;
 	char name[128];
 	size_t n;
 
-	for (n = 0; n < d->nfields; n++) {
+	for (n = 0; n < nf; n++) {
 		f[n].name = d->fields[n].name;
 		f[n].type = inline_form(d->fields[n].type);
 	}
 	if (extra != NULL)
 		f[n++] = *extra;
 	snprintf(name, sizeof name, "%s%s", d->name, site);
-	tg_schema(&m->tg, id, name, 1, n, f);
+	tg_schema(&m->tg, id, name_as ? name_as : name, 1, n, f);
 }
 
-void
-mt_begin(struct mt *m)
+static void
+begin(struct mt *m, int old)
 {
 	static const uint8_t sch[] = {
 		[S_START] = D9_SCH_POLL_START, [S_END] = D9_SCH_POLL_END,
@@ -65,20 +85,44 @@ mt_begin(struct mt *m)
 		[S_FREE] = D9_SCH_FREE, [S_META] = D9_SCH_SEGMENT_META,
 		[S_SYM] = D9_SCH_SYMBOL, [S_DUMP] = D9_SCH_TASK_DUMP,
 		[S_OVERFLOW] = D9_SCH_MEM_OVERFLOW,
-		[S_CLOCK] = D9_SCH_CLOCK_SYNC,
+		[S_CLOCK] = D9_SCH_CLOCK_SYNC, [S_QUEUE] = D9_SCH_QUEUE,
+		[S_RTM] = D9_SCH_RT_METRICS, [S_MENTER] = D9_SCH_SPAN_ENTER,
+		[S_MEXIT] = D9_SCH_SPAN_EXIT, [S_MCLOSE] = D9_SCH_SPAN_CLOSE,
+	};
+	/* 0.5 spans of a struct-derived producer (FORMAT 5) */
+	static const char *const as[S_LAST] = {
+		[S_MENTER] = "SpanEnter__Req", [S_MEXIT] = "SpanExit__Req",
+		[S_MCLOSE] = "SpanClose__Req",
 	};
 	static const struct tg_field user = { "user",
 	    D9_FT_STRING | D9_FT_OPTIONAL };
 
 	tg_init(&m->tg);
 	m->base = 0;
+	m->old = old;
 	tg_header(&m->tg);
-	for (uint16_t id = S_START; id <= S_CLOCK; id++) {
-		int span = id == S_ENTER || id == S_EXIT;
+	for (uint16_t id = S_START; id < (old ? S_RTM : S_LAST); id++) {
+		int span = id == S_ENTER || id == S_EXIT || id == S_MENTER ||
+		    id == S_MEXIT;
 
+		/* nobody writes QueueSampleEvent's 0.5 field */
+		m->old = old || id == S_QUEUE;
 		schema(m, id, sch[id], span ? "app::work:src/lib.rs:10" : "",
-		    span ? &user : NULL);
+		    as[id], span ? &user : NULL);
 	}
+	m->old = old;
+}
+
+void
+mt_begin(struct mt *m)
+{
+	begin(m, 0);
+}
+
+void
+mt_begin_old(struct mt *m)
+{
+	begin(m, 1);
 }
 
 void
@@ -135,8 +179,9 @@ mt_unpark(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid,
 	tg_leb(&m->tg, w);
 	tg_u8(&m->tg, 0);
 	tg_leb(&m->tg, cpu);
-	tg_u8(&m->tg, 1);
-	tg_leb(&m->tg, sched_wait);
+	tg_u8(&m->tg, sched_wait != UINT64_MAX);
+	if (sched_wait != UINT64_MAX)
+		tg_leb(&m->tg, sched_wait);
 	tg_u32(&m->tg, tid);
 }
 
@@ -156,6 +201,20 @@ mt_spawn(struct mt *m, uint64_t ts, uint64_t task, const char *loc)
 	tg_leb(&m->tg, task);
 	tg_str32(&m->tg, loc);
 	tg_u8(&m->tg, 1);		/* instrumented */
+	if (!m->old)
+		tg_u8(&m->tg, 0);	/* no worker_id */
+}
+
+void
+mt_spawn_w(struct mt *m, uint64_t ts, uint64_t task, const char *loc,
+    unsigned w, int instrumented)
+{
+	mt_event(m, S_SPAWN, ts);
+	tg_leb(&m->tg, task);
+	tg_str32(&m->tg, loc);
+	tg_u8(&m->tg, (uint8_t)instrumented);
+	tg_u8(&m->tg, 1);
+	tg_leb(&m->tg, w);
 }
 
 void
@@ -178,6 +237,31 @@ mt_cpu(struct mt *m, uint64_t ts, uint32_t tid, unsigned source, size_t n,
 	tg_u8(&m->tg, 0);		/* no cpu */
 }
 
+/* The fields of a 0.5 close after span_id (attributes: key = val when
+ * key is not NULL). */
+static void
+close_rest(struct mt *m, uint64_t inst, uint64_t start, const char *name,
+    uint64_t parent, const char *key, const char *val)
+{
+	const char *kv[] = { key, val };
+
+	tg_leb(&m->tg, inst);
+	tg_leb(&m->tg, start);
+	tg_u8(&m->tg, 0);		/* first enter: absent */
+	tg_leb(&m->tg, 0);		/* active_ns: not reported */
+	tg_str32(&m->tg, name);
+	tg_str32(&m->tg, "app");
+	tg_u8(&m->tg, 1);
+	tg_str32(&m->tg, "src/lib.rs");
+	tg_u8(&m->tg, 1);
+	tg_u32(&m->tg, 20);
+	tg_u8(&m->tg, parent != 0);
+	if (parent != 0)
+		tg_leb(&m->tg, parent);
+	tg_v_map(&m->tg, key != NULL, kv);
+	tg_u32(&m->tg, 0);		/* unbalanced_enters */
+}
+
 void
 mt_span(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t id,
     const char *name)
@@ -185,6 +269,8 @@ mt_span(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t id,
 	mt_event(m, kind == 0 ? S_ENTER : kind == 1 ? S_EXIT : S_CLOSE, ts);
 	if (kind == 2) {
 		tg_leb(&m->tg, id);
+		if (!m->old)
+			close_rest(m, 0, 0, "", 0, NULL, NULL);
 		return;
 	}
 	tg_leb(&m->tg, w);
@@ -192,8 +278,54 @@ mt_span(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t id,
 	if (kind == 0)
 		tg_u8(&m->tg, 0);	/* no parent */
 	tg_str32(&m->tg, name);
+	if (!m->old) {
+		tg_leb(&m->tg, 0);	/* span_instance_id 0: legacy */
+		tg_leb(&m->tg, 0);
+	}
 	tg_u8(&m->tg, 1);
 	tg_str32(&m->tg, "alice");
+}
+
+void
+mt_mspan(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t inst,
+    uint32_t tid, const char *name)
+{
+	mt_event(m, kind == 0 ? S_MENTER : S_MEXIT, ts);
+	tg_leb(&m->tg, w);
+	tg_leb(&m->tg, inst);		/* span_id */
+	if (kind == 0)
+		tg_u8(&m->tg, 0);	/* no parent span id */
+	tg_str32(&m->tg, name);
+	tg_leb(&m->tg, inst);
+	tg_leb(&m->tg, tid);
+	tg_u8(&m->tg, 1);
+	tg_str32(&m->tg, "bob");
+}
+
+void
+mt_mclose(struct mt *m, uint64_t ts, uint64_t inst, uint64_t start,
+    const char *name, uint64_t parent, const char *key, const char *val)
+{
+	mt_event(m, S_MCLOSE, ts);
+	tg_leb(&m->tg, inst);		/* span_id */
+	close_rest(m, inst, start, name, parent, key, val);
+}
+
+void
+mt_queue(struct mt *m, uint64_t ts, unsigned global)
+{
+	mt_event(m, S_QUEUE, ts);
+	tg_u8(&m->tg, (uint8_t)global);
+}
+
+void
+mt_runtime(struct mt *m, uint64_t ts, const char *name, uint32_t depth,
+    uint32_t alive)
+{
+	mt_event(m, S_RTM, ts);
+	tg_str32(&m->tg, name);
+	tg_u32(&m->tg, depth);
+	tg_u32(&m->tg, alive);
 }
 
 void

@@ -15,9 +15,13 @@
 struct mt {
 	struct tg	 tg;
 	uint64_t	 base;
+	int		 old;		/* the dialect before dial9 0.5 */
 };
 
 void	mt_begin(struct mt *m);
+/* The same writing what producers wrote before dial9 0.5 (no span
+ * instance ids, no RuntimeMetricsEvent, no spawn worker id). */
+void	mt_begin_old(struct mt *m);
 /* An event header of schema id at ts (a reset first when needed); the
  * caller appends the values. Ids from 32 up are free for the caller's
  * own schemas. */
@@ -30,16 +34,34 @@ void	mt_poll_start_n(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
 void	mt_poll_end(struct mt *m, uint64_t ts, unsigned w);
 void	mt_park(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu,
 	    uint32_t tid);
+/* sched_wait UINT64_MAX: not measured (absent). */
 void	mt_unpark(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu,
 	    uint32_t tid, uint64_t sched_wait);
 void	mt_wake(struct mt *m, uint64_t ts, uint64_t waker, uint64_t woken,
 	    unsigned w);
 void	mt_spawn(struct mt *m, uint64_t ts, uint64_t task, const char *loc);
+/* dial9 0.5: spawned on worker w (TaskSpawnEvent worker_id). */
+void	mt_spawn_w(struct mt *m, uint64_t ts, uint64_t task, const char *loc,
+	    unsigned w, int instrumented);
 void	mt_term(struct mt *m, uint64_t ts, uint64_t task);
 void	mt_cpu(struct mt *m, uint64_t ts, uint32_t tid, unsigned source,
 	    size_t n, const uint64_t *frames);
+/* Legacy span event: kind 0 enter, 1 exit, 2 close (of span id). */
 void	mt_span(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t id,
 	    const char *name);
+/* dial9 0.5 span events (SpanEnter__Req, SpanExit__Req, SpanClose__Req):
+ * kind 0 enter, 1 exit of instance inst on thread tid; the close with
+ * its start, name, parent instance (0: none) and one attribute (key
+ * NULL: none). */
+void	mt_mspan(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t inst,
+	    uint32_t tid, const char *name);
+void	mt_mclose(struct mt *m, uint64_t ts, uint64_t inst, uint64_t start,
+	    const char *name, uint64_t parent, const char *key,
+	    const char *val);
+/* QueueSampleEvent (all runtimes), RuntimeMetricsEvent (one). */
+void	mt_queue(struct mt *m, uint64_t ts, unsigned global);
+void	mt_runtime(struct mt *m, uint64_t ts, const char *name, uint32_t depth,
+	    uint32_t alive);
 void	mt_alloc(struct mt *m, uint64_t ts, uint64_t size, uint64_t addr,
 	    size_t n, const uint64_t *frames);
 void	mt_free(struct mt *m, uint64_t ts, uint64_t addr, uint64_t size,

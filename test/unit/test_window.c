@@ -355,7 +355,7 @@ check_span_set(const struct d9m_model *m, const struct d9m_window *w,
 	size_t n = 0, open = 0;
 
 	for (size_t i = 0; i < m->spans.n; i++)
-		n += d9m_in_window(w, m->spans.first[i]);
+		n += d9m_in_window(w, m->spans.start[i]);
 	for (size_t i = 0; i < m->spans.nopen; i++)
 		open += d9m_in_window(w, m->spans.open_ts[i]);
 	ck_assert_ptr_nonnull(s);
@@ -488,7 +488,7 @@ START_TEST(test_span_lives)
 	ck_assert_uint_eq(e->prev_enter[6], D9_NONE);	/* a new life */
 	ck_assert_uint_eq(e->prev_enter[2], 1);
 	ck_assert_uint_eq(m->spans.n, 2);	/* 100..150, 400..450 */
-	ck_assert_uint_eq(m->spans.first[0], 100);
+	ck_assert_uint_eq(m->spans.start[0], 100);
 	ck_assert_uint_eq(m->spans.dur[0], 50);
 	ck_assert_uint_eq(m->spans.nopen, 1);	/* 9 never exits */
 	ck_assert_uint_eq(m->spans.open_ts[0], 200);

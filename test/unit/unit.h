@@ -14,5 +14,6 @@ Suite	*sources_suite(void);
 Suite	*events_suite(void);
 Suite	*series_suite(void);
 Suite	*diff_suite(void);
+Suite	*dial95_suite(void);
 
 #endif

@@ -1,0 +1,285 @@
+/*
+ * build_spans.c: span events into spanev rows (struct d9m_spanev):
+ * tracing spans of both dialects (FORMAT 3.6, 5: an event with a
+ * span_instance_id is dial9 0.5's, its close carrying the start, name,
+ * parent instance and attributes of the span), and single-event spans:
+ * events of an application's schema whose fields carry dial9.role
+ * annotations (FORMAT 5). A schema's roles are read at its first event
+ * (annotation frames follow the schema frame) into a layout; a schema
+ * whose roles do not make a span (a role on a field of the wrong type,
+ * a role twice, an unknown unit, fewer than two of start, duration and
+ * end) stays an application event, and so does an event whose timing
+ * cannot be read. Ids and times are those of the segment's process on
+ * the model (ids.h, groups.h). Pairing is spans.c's.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "base/wire.h"
+#include "model/build_int.h"
+#include "model/ids.h"
+#include "model/tables.h"
+
+/* The fields of each span schema (D9M_NO_FIELD: it has no such field). */
+static const struct span_fields {
+	uint8_t	kind;		/* D9M_SPAN_* */
+	int	worker, id, inst, tid, parent, name, start, attrs;
+} span_fields[] = {
+	{ D9M_SPAN_ENTER, D9_F_SPAN_ENTER_WORKER_ID, D9_F_SPAN_ENTER_SPAN_ID,
+	    D9_F_SPAN_ENTER_INSTANCE_ID, D9_F_SPAN_ENTER_TID,
+	    D9_F_SPAN_ENTER_PARENT_SPAN_ID, D9_F_SPAN_ENTER_SPAN_NAME,
+	    D9M_NO_FIELD, D9M_NO_FIELD },
+	{ D9M_SPAN_EXIT, D9_F_SPAN_EXIT_WORKER_ID, D9_F_SPAN_EXIT_SPAN_ID,
+	    D9_F_SPAN_EXIT_INSTANCE_ID, D9_F_SPAN_EXIT_TID, D9M_NO_FIELD,
+	    D9_F_SPAN_EXIT_SPAN_NAME, D9M_NO_FIELD, D9M_NO_FIELD },
+	{ D9M_SPAN_CLOSE, D9M_NO_FIELD, D9_F_SPAN_CLOSE_SPAN_ID,
+	    D9_F_SPAN_CLOSE_SPAN_INSTANCE_ID, D9M_NO_FIELD,
+	    D9_F_SPAN_CLOSE_PARENT, D9_F_SPAN_CLOSE_SPAN_NAME,
+	    D9_F_SPAN_CLOSE_START_NS, D9_F_SPAN_CLOSE_ATTRIBUTES },
+};
+
+/* A new spanev row of this segment with the columns every kind has. */
+static size_t
+push(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
+    uint8_t kind)
+{
+	struct d9m_spanev *e = &b->m->spanev;
+	size_t row = d9m_tab_push(e, &d9m_desc_spanev);
+
+	if (row == SIZE_MAX)
+		return row;
+	e->ts[row] = ts;
+	e->kind[row] = kind;
+	e->site[row] = sm->name;
+	e->seg[row] = b->seg;
+	e->span_id[row] = 0;
+	e->inst[row] = 0;
+	e->parent[row] = D9M_ABSENT;
+	e->start[row] = D9M_ABSENT;
+	e->fields[row] = D9_NONE;
+	return row;
+}
+
+int
+d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
+    const struct d9p_value *v)
+{
+	const struct span_fields *f = &span_fields[
+	    sm->kind == D9_SCH_SPAN_ENTER ? 0 :
+	    sm->kind == D9_SCH_SPAN_EXIT ? 1 : 2];
+	struct d9m_spanev *e = &b->m->spanev;
+	size_t row = push(b, sm, ts, f->kind);
+	int any;
+
+	if (row == SIZE_MAX)
+		return -1;
+	e->worker[row] = d9m_b_worker(b, sm, v, f->worker);
+	e->span_id[row] = d9m_group_span(b->pend.group,
+	    d9m_b_u64(sm, v, f->id, 0));
+	e->inst[row] = d9m_b_u64(sm, v, f->inst, 0);
+	if (e->inst[row] != 0)
+		e->inst[row] = d9m_group_span(b->pend.group, e->inst[row]);
+	e->tid[row] = d9m_b_tid(b, sm, v, f->tid, D9_NONE);
+	e->parent[row] = d9m_b_u64(sm, v, f->parent, D9M_ABSENT);
+	if (e->parent[row] != D9M_ABSENT)
+		e->parent[row] = d9m_group_span(b->pend.group, e->parent[row]);
+	e->name[row] = d9m_b_str(b, sm, v, f->name);
+	if (f->kind == D9M_SPAN_CLOSE) {
+		e->start[row] = d9m_b_u64(sm, v, f->start, D9M_ABSENT);
+		if (e->start[row] != D9M_ABSENT)
+			e->start[row] = d9m_b_ts(b, e->start[row]);
+		if (sm->f[f->attrs] >= 0)
+			e->fields[row] = d9m_b_map(b, &v[sm->f[f->attrs]]);
+		return 0;
+	}
+	e->fields[row] = d9m_b_fields(b, sm, v, 1, &any);
+	if (!any)
+		e->fields[row] = D9_NONE;
+	return 0;
+}
+
+/* ---- single-event spans ---- */
+
+enum role { R_START, R_DURATION, R_NAME, R_THREAD, R_TASK, R_WORKER, R_N };
+
+static const char *const role_names[R_N] = {
+	D9_ROLE_SPAN_START, D9_ROLE_SPAN_DURATION, D9_ROLE_SPAN_NAME,
+	D9_ROLE_THREAD_ID, D9_ROLE_TASK_ID, D9_ROLE_WORKER_ID
+};
+
+/* Where a single-event span schema keeps each role (-1: nowhere) and
+ * what its start and duration are counted in. */
+struct d9m_sevspan {
+	int16_t		 at[R_N];
+	uint64_t	 mul[2];	/* ns per unit of start, duration */
+};
+
+static int
+is_int(uint8_t type)
+{
+	return type == D9_FT_I64 || type == D9_FT_VARINT || type == D9_FT_U8 ||
+	    type == D9_FT_U16 || type == D9_FT_U32;
+}
+
+/* ns per unit (FORMAT 5: ns, us, ms, s; none is ns), 0 for another. */
+static uint64_t
+unit_ns(const char *u)
+{
+	static const struct {
+		const char	*name;
+		uint64_t	 ns;
+	} units[] = { { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+	    { "s", 1000000000 } };
+
+	if (u == NULL)
+		return 1;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(u, units[i].name) == 0)
+			return units[i].ns;
+	return 0;
+}
+
+/* Whether the roles of s make a span: l filled; 0 when they do not. */
+static int
+layout(const struct d9p_schema *s, struct d9m_sevspan *l)
+{
+	int timing;
+
+	for (int r = 0; r < R_N; r++)
+		l->at[r] = -1;
+	for (uint16_t j = 0; j < s->nfields; j++) {
+		const char *role = s->fields[j].role;
+
+		for (int r = 0; role != NULL && r < R_N; r++) {
+			if (strcmp(role, role_names[r]) != 0)
+				continue;
+			if (l->at[r] >= 0)
+				return 0;	/* a role twice */
+			l->at[r] = (int16_t)j;
+		}
+	}
+	timing = (l->at[R_START] >= 0) + (l->at[R_DURATION] >= 0);
+	if (timing == 0 || timing + (s->has_ts != 0) < 2)
+		return 0;
+	for (int r = 0; r < R_N; r++) {
+		const struct d9p_field *f;
+
+		if (l->at[r] < 0)
+			continue;
+		f = &s->fields[l->at[r]];
+		if (r == R_NAME ? f->type != D9_FT_STRING &&
+		    f->type != D9_FT_POOLED_STRING : !is_int(f->type))
+			return 0;
+		if (r <= R_DURATION && (l->mul[r] = unit_ns(f->unit)) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+int
+d9m_b_sev_compile(struct d9m_builder *b, struct d9m_smap *sm)
+{
+	struct d9m_sevspan l;
+
+	sm->compiled = 1;
+	if (!layout(sm->s, &l))
+		return 0;
+	if ((sm->sev = d9_arena_alloc(&b->m->arena, sizeof *sm->sev, 8)) ==
+	    NULL)
+		return -1;
+	*sm->sev = l;
+	/* the fields of a role are not its attributes, but the name is */
+	for (int r = 0; r < R_N; r++)
+		if (r != R_NAME && l.at[r] >= 0 && l.at[r] < 64)
+			sm->known |= 1ull << l.at[r];
+	return 0;
+}
+
+/* Value of role r in ns (or as is), 0 when present, -1 when absent or
+ * out of range. */
+static int
+role_value(const struct d9m_sevspan *l, const struct d9p_value *v, int r,
+    uint64_t *out)
+{
+	uint64_t x;
+
+	if (l->at[r] < 0 || d9p_value_int(&v[l->at[r]], &x) < 0)
+		return -1;
+	if (v[l->at[r]].type == D9_FT_I64 && (int64_t)x < 0)
+		return -1;
+	if (r <= R_DURATION && x > UINT64_MAX / l->mul[r])
+		return -1;
+	*out = r <= R_DURATION ? x * l->mul[r] : x;
+	return 0;
+}
+
+/* [*start, *end) of the event: any two of start, duration and the
+ * event's own time (its end, ts). -1 when they cannot place it. */
+static int
+timing(const struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
+    const struct d9p_value *v, uint64_t *start, uint64_t *end)
+{
+	const struct d9m_sevspan *l = sm->sev;
+	uint64_t s, d;
+	int has_s = role_value(l, v, R_START, &s) == 0,
+	    has_d = role_value(l, v, R_DURATION, &d) == 0;
+
+	if (has_s)
+		s = d9m_b_ts(b, s);
+	if (sm->s->has_ts && has_s) {
+		if (s > ts)
+			return -1;
+		*start = s;
+		*end = ts;
+	} else if (sm->s->has_ts && has_d) {
+		*start = d > ts ? 0 : ts - d;
+		*end = ts;
+	} else if (has_s && has_d && s <= UINT64_MAX - d) {
+		*start = s;
+		*end = s + d;
+	} else
+		return -1;
+	return 0;
+}
+
+/* One single-event span; 1 when the event cannot be placed (it stays an
+ * application event). */
+int
+d9m_b_sev_event(struct d9m_builder *b, const struct d9m_smap *sm,
+    uint64_t ts, const struct d9p_value *v)
+{
+	const struct d9m_sevspan *l = sm->sev;
+	struct d9m_spanev *e = &b->m->spanev;
+	uint64_t start, end, x;
+	uint32_t name = D9_NONE;
+	size_t row;
+	int any;
+
+	if (timing(b, sm, ts, v, &start, &end) < 0)
+		return 1;
+	if ((row = push(b, sm, end, D9M_SPAN_SINGLE)) == SIZE_MAX)
+		return -1;
+	e->start[row] = start;
+	e->worker[row] = d9m_group_worker(b->pend.group, role_value(l, v,
+	    R_WORKER, &x) == 0 && x < D9_WORKER_NONE ? (uint32_t)x :
+	    D9_WORKER_NONE);
+	e->tid[row] = d9m_group_tid(b->pend.group, role_value(l, v, R_THREAD,
+	    &x) == 0 && x < D9_NONE ? (uint32_t)x : D9_NONE);
+	if (l->at[R_NAME] >= 0) {
+		uint32_t len;
+		const char *p;
+
+		name = d9m_b_text(b, &v[l->at[R_NAME]]);
+		p = name != D9_NONE ? d9_intern_str(&b->m->strs, name, &len) :
+		    "";
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\0')
+			name = D9_NONE;
+	}
+	e->name[row] = name != D9_NONE ? name : sm->name;
+	e->fields[row] = d9m_b_fields(b, sm, v, 1, &any);
+	if (!any)
+		e->fields[row] = D9_NONE;
+	return 0;
+}
