@@ -68,11 +68,14 @@ enum { S_START = 1, S_END, S_PARK, S_UNPARK, S_WAKE, S_QUEUE, S_SPAWN, S_CPU,
 	S_ALLOC, S_ENTER, S_EXIT };
 
 /* Schema sch of base/schemas.h as type id `id`, named with site after
- * its name (span families), every field in list order. */
+ * its name (span families), its first nf fields in list order (0: all;
+ * the list's later fields are dial9 0.5's, which this trace predates). */
 static void
-schema(struct gen_buf *b, uint16_t id, enum d9_schema sch, const char *site)
+schema(struct gen_buf *b, uint16_t id, enum d9_schema sch, const char *site,
+    size_t nf)
 {
 	const struct d9_schema_def *d = d9_schema(sch);
+	size_t n = nf && nf < d->nfields ? nf : d->nfields;
 
 	u8(b, D9_TAG_SCHEMA);
 	le(b, id, 2);
@@ -80,8 +83,8 @@ schema(struct gen_buf *b, uint16_t id, enum d9_schema sch, const char *site)
 	put(b, d->name, strlen(d->name));
 	put(b, site, strlen(site));
 	u8(b, 1);
-	le(b, d->nfields, 2);
-	for (size_t i = 0; i < d->nfields; i++) {
+	le(b, n, 2);
+	for (size_t i = 0; i < n; i++) {
 		str16(b, d->fields[i].name);
 		u8(b, d->fields[i].type);
 	}
@@ -99,8 +102,12 @@ schemas(struct gen_buf *b)
 		[S_EXIT] = D9_SCH_SPAN_EXIT,
 	};
 
+	/* the fields written before dial9 0.5 */
+	static const size_t nf[] = { [S_SPAWN] = 3, [S_QUEUE] = 1,
+		[S_ENTER] = 4, [S_EXIT] = 3 };
+
 	for (uint16_t id = S_START; id <= S_EXIT; id++)
-		schema(b, id, sch[id], id >= S_ENTER ? "handle" : "");
+		schema(b, id, sch[id], id >= S_ENTER ? "handle" : "", nf[id]);
 }
 
 static void
