@@ -34,7 +34,8 @@ struct d9s_ranges {
  */
 int	d9s_ranges_read(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
 	    unsigned cu_version, uint64_t cu_base, Dwarf_Error *err);
-int	d9s_ranges_contain(const struct d9s_ranges *r, uint64_t addr);
+/* Append [lo, hi) unless empty; 0, or -1 when out of memory. */
+int	d9s_ranges_add(struct d9s_ranges *r, uint64_t lo, uint64_t hi);
 void	d9s_ranges_free(struct d9s_ranges *r);
 
 #endif
