@@ -91,3 +91,23 @@ d9s_die_at(Dwarf_Debug dbg, Dwarf_Off off)
 	}
 	return die;
 }
+
+int
+d9s_die_next(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Off at, after;
+	int rc;
+
+	rc = dwarf_siblingof_b(dbg, die, 1, next, &err);
+	d9s_die_forget(dbg, &err);
+	if (rc == DW_DLV_OK && (dwarf_dieoffset(die, &at, &err) != DW_DLV_OK ||
+	    dwarf_dieoffset(*next, &after, &err) != DW_DLV_OK ||
+	    after <= at)) {
+		d9s_die_forget(dbg, &err);
+		dwarf_dealloc_die(*next);
+		rc = DW_DLV_ERROR;
+	}
+	dwarf_dealloc_die(die);
+	return rc;
+}

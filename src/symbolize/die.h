@@ -18,6 +18,11 @@ int		 d9s_die_udata(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at,
 /* A reference attribute as a .debug_info offset. 0 or -1. */
 int		 d9s_die_ref(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Half at,
 		    Dwarf_Off *off);
+/* The sibling after die into *next, deallocating die: DW_DLV_OK,
+ * DW_DLV_NO_ENTRY at the end of the list, DW_DLV_ERROR when it cannot be
+ * read or does not come after die (a DW_AT_sibling pointing back would
+ * make a walk go round for ever). */
+int		 d9s_die_next(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Die *next);
 /* The DIE at a .debug_info offset (caller deallocates), or NULL. */
 Dwarf_Die	 d9s_die_at(Dwarf_Debug dbg, Dwarf_Off off);
 

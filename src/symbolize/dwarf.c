@@ -33,6 +33,7 @@
 
 struct bld {
 	Dwarf_Debug		 dbg;
+	struct d9s_dwcheck	 chk;
 	struct d9s_ixb		 b;
 	struct d9s_names	 names;
 	struct d9s_ranges	 scratch;
@@ -64,8 +65,7 @@ add_func(struct bld *d, Dwarf_Die die)
 	size_t i, kept = 0;
 	int rc;
 
-	rc = d9s_ranges_read(&d->scratch, d->dbg, die, d->cx.version,
-	    d->cx.base, &err);
+	rc = d9s_ranges_read(&d->scratch, &d->cx.cu, die, &err);
 	if (rc == D9S_RANGES_NOMEM)
 		return -1;
 	if (rc != 1) {
@@ -128,8 +128,7 @@ walk(struct bld *d, Dwarf_Die parent, int depth)
 			dwarf_dealloc_die(die);
 			return -1;
 		}
-		rc = dwarf_siblingof_b(d->dbg, die, 1, &next, &err);
-		dwarf_dealloc_die(die);
+		rc = d9s_die_next(d->dbg, die, &next);
 		die = next;
 	}
 	if (rc == DW_DLV_ERROR) {
@@ -176,8 +175,7 @@ add_lines(struct bld *d, Dwarf_Die cudie, const char *comp_dir)
 		d9s_ranges_free(&seq);
 		return -1;
 	}
-	rc = d9s_ranges_read(&d->scratch, d->dbg, cudie, d->cx.version,
-	    d->cx.base, &err);
+	rc = d9s_ranges_read(&d->scratch, &d->cx.cu, cudie, &err);
 	d9s_die_forget(d->dbg, &err);
 	if (rc == D9S_RANGES_NOMEM)
 		rc = -1;
@@ -199,11 +197,11 @@ index_cu(struct bld *d, Dwarf_Die cudie, unsigned version)
 	d->cu = (uint32_t)d->b.n[D9S_IX_CU];
 	if (d9s_ixb_add(&d->b, D9S_IX_CU, 1) == NULL)
 		return -1;
-	d->cx.version = version;
-	d->cx.base = 0;
+	d->cx.cu.version = version;
+	d->cx.cu.base = 0;
 	d->cx.c_like = 0;
 	if (dwarf_lowpc(cudie, &base, &err) == DW_DLV_OK)
-		d->cx.base = base;
+		d->cx.cu.base = base;
 	d9s_die_forget(d->dbg, &err);
 	if (dwarf_srclang(cudie, &lang, &err) == DW_DLV_OK)
 		d->cx.c_like = c_like(lang);
@@ -307,16 +305,11 @@ d9s_dwarf_build(const char *path, void **buf, size_t *len, struct d9_err *e)
 
 	*buf = NULL;
 	*len = 0;
-	if ((rc = d9s_dwcheck_lists(path, e)) != 0)
-		return rc;
 	memset(&d, 0, sizeof d);
-	/*
-	 * libdwarf records every block it hands out in a search tree so that
-	 * dwarf_finish() can free what callers forgot: 30% of the index time
-	 * here. Everything is deallocated as we go, so switch it off (a
-	 * process-wide libdwarf setting; d9top has no other libdwarf user).
-	 */
-	dwarf_set_de_alloc_flag(0);
+	if ((rc = d9s_dwcheck_file(&d.chk, path, e)) != 0) {
+		d9s_dwcheck_free(&d.chk);
+		return rc;
+	}
 	rc = dwarf_init_path(path, NULL, 0, DW_DLC_READ, DW_GROUPNUMBER_ANY,
 	    NULL, NULL, &d.dbg, NULL, 0, NULL, &err);
 	if (rc != DW_DLV_OK) {
@@ -327,10 +320,12 @@ d9s_dwarf_build(const char *path, void **buf, size_t *len, struct d9_err *e)
 		} else
 			rc = d9_err_set(e, D9_ERR_BAD_VALUE, 0,
 			    "no DWARF sections");
+		d9s_dwcheck_free(&d.chk);
 		return rc;
 	}
 	d9s_names_init(&d.names, d.dbg, &d.b);
-	d.cx.dbg = d.dbg;
+	d.cx.cu.dbg = d.dbg;
+	d.cx.cu.chk = &d.chk;
 	d.cx.b = &d.b;
 	d.cx.names = &d.names;
 	d.cx.scratch = &d.scratch;
@@ -341,6 +336,7 @@ d9s_dwarf_build(const char *path, void **buf, size_t *len, struct d9_err *e)
 		rc = d9_err_set(e, D9_ERR_NOMEM, 0, "DWARF index");
 	d9s_names_free(&d.names);
 	d9s_ranges_free(&d.scratch);
+	d9s_dwcheck_free(&d.chk);
 	d9s_ixb_free(&d.b);
 	return rc;
 }
@@ -361,6 +357,14 @@ d9s_dwarf_open(struct d9s_dwarf **out, const char *path, struct d9_err *e)
 static int
 build_in_child(void *arg, void **buf, size_t *len, struct d9_err *e)
 {
+	/*
+	 * libdwarf records every block it hands out in a search tree so that
+	 * dwarf_finish() can free what was not deallocated: 30% of the index
+	 * time here. We deallocate as we go, and what libdwarf itself drops
+	 * (some of its error records) ends with the child: switch it off (a
+	 * process-wide setting, this process only).
+	 */
+	dwarf_set_de_alloc_flag(0);
 	return d9s_dwarf_build(arg, buf, len, e);
 }
 

@@ -66,8 +66,9 @@ d9s_ixb_add(struct d9s_ixb *b, enum d9s_ix_table t, size_t k)
 {
 	void *p;
 
+	/* room for one more even when k is 0: never a NULL table */
 	if (k > UINT32_MAX - 1 - b->n[t] ||
-	    d9_grow(&b->tab[t], &b->cap[t], b->n[t] + k, ix_elem[t]) == -1)
+	    d9_grow(&b->tab[t], &b->cap[t], b->n[t] + k + 1, ix_elem[t]) == -1)
 		return NULL;
 	p = (char *)b->tab[t] + b->n[t] * ix_elem[t];
 	memset(p, 0, k * ix_elem[t]);

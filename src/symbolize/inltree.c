@@ -47,10 +47,10 @@ add_node(const struct d9s_inl_ctx *cx, Dwarf_Die die, int inlined)
 	n->call_file = D9S_IX_NONE;
 	if (!inlined)
 		return idx;
-	if (d9s_die_udata(cx->dbg, die, DW_AT_call_file, &v) == 0 &&
+	if (d9s_die_udata(cx->cu.dbg, die, DW_AT_call_file, &v) == 0 &&
 	    v < D9S_IX_NONE)
 		n->call_file = (uint32_t)v;
-	if (d9s_die_udata(cx->dbg, die, DW_AT_call_line, &v) == 0 &&
+	if (d9s_die_udata(cx->cu.dbg, die, DW_AT_call_line, &v) == 0 &&
 	    v <= UINT32_MAX)
 		n->call_line = (uint32_t)v;
 	return idx;
@@ -91,15 +91,14 @@ walk(struct build *bd, Dwarf_Die parent_die, uint32_t parent, int depth)
 	rc = dwarf_child(parent_die, &die, &err);
 	while (rc == DW_DLV_OK && r == 0) {
 		if (dwarf_tag(die, &tag, &err) != DW_DLV_OK) {
-			d9s_die_forget(cx->dbg, &err);
+			d9s_die_forget(cx->cu.dbg, &err);
 			tag = 0;
 		}
 		if (tag == DW_TAG_inlined_subroutine) {
-			rc = d9s_ranges_read(cx->scratch, cx->dbg, die,
-			    cx->version, cx->base, &err);
+			rc = d9s_ranges_read(cx->scratch, &cx->cu, die, &err);
 			if (rc == D9S_RANGES_NOMEM)
 				r = -1;
-			d9s_die_forget(cx->dbg, &err);
+			d9s_die_forget(cx->cu.dbg, &err);
 			if (rc == 1 && cx->scratch->n > 0 && r == 0) {
 				r = add_inlined(bd, die, parent, &node);
 				if (r == 0 && depth < D9S_INL_DEPTH)
@@ -109,13 +108,12 @@ walk(struct build *bd, Dwarf_Die parent_die, uint32_t parent, int depth)
 		    tag == DW_TAG_try_block || tag == DW_TAG_catch_block) &&
 		    depth < D9S_INL_DEPTH)
 			r = walk(bd, die, parent, depth + 1);
-		rc = dwarf_siblingof_b(cx->dbg, die, 1, &next, &err);
-		dwarf_dealloc_die(die);
+		rc = d9s_die_next(cx->cu.dbg, die, &next);
 		die = next;
 	}
 	if (rc == DW_DLV_OK)
 		dwarf_dealloc_die(die);
-	d9s_die_forget(cx->dbg, &err);
+	d9s_die_forget(cx->cu.dbg, &err);
 	return r;
 }
 

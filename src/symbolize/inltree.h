@@ -18,15 +18,13 @@
 #include "symbolize/names.h"
 #include "symbolize/ranges.h"
 
-/* What reading a function's subtree needs from its compile unit. */
+/* What reading a function's subtree needs. */
 struct d9s_inl_ctx {
-	Dwarf_Debug		 dbg;
+	struct d9s_cu		 cu;		/* the function's CU */
+	int			 c_like;	/* of the CU: names.h */
 	struct d9s_ixb		*b;
 	struct d9s_names	*names;
 	struct d9s_ranges	*scratch;	/* reused range buffer */
-	unsigned		 version;	/* of the CU */
-	uint64_t		 base;		/* CU base address */
-	int			 c_like;	/* names.h */
 };
 
 /* Add the tree of the function at fn; *root is its root node. A broken

@@ -79,8 +79,8 @@ read_v4(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
 }
 
 static int
-read_v5(struct d9s_ranges *out, Dwarf_Attribute attr, Dwarf_Half form,
-    Dwarf_Error *err)
+read_v5(struct d9s_ranges *out, const struct d9s_cu *cu, Dwarf_Attribute attr,
+    Dwarf_Half form, Dwarf_Error *err)
 {
 	Dwarf_Rnglists_Head head;
 	Dwarf_Unsigned value, count, goff, i;
@@ -91,7 +91,8 @@ read_v5(struct d9s_ranges *out, Dwarf_Attribute attr, Dwarf_Half form,
 		if (dwarf_formudata(attr, &value, err) != DW_DLV_OK)
 			return -1;
 	} else {
-		if (dwarf_global_formref(attr, &off, err) != DW_DLV_OK)
+		if (dwarf_global_formref(attr, &off, err) != DW_DLV_OK ||
+		    !d9s_dwcheck_rnglist_at(cu->chk, off))
 			return -1;
 		value = off;
 	}
@@ -123,8 +124,8 @@ read_v5(struct d9s_ranges *out, Dwarf_Attribute attr, Dwarf_Half form,
 }
 
 int
-d9s_ranges_read(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
-    unsigned cu_version, uint64_t cu_base, Dwarf_Error *err)
+d9s_ranges_read(struct d9s_ranges *out, const struct d9s_cu *cu, Dwarf_Die die,
+    Dwarf_Error *err)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Half form;
@@ -138,10 +139,10 @@ d9s_ranges_read(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
 		return read_lowhigh(out, die, err);
 	if (dwarf_whatform(attr, &form, err) != DW_DLV_OK)
 		rc = -1;
-	else if (cu_version >= 5 || form == DW_FORM_rnglistx)
-		rc = read_v5(out, attr, form, err);
+	else if (cu->version >= 5 || form == DW_FORM_rnglistx)
+		rc = read_v5(out, cu, attr, form, err);
 	else
-		rc = read_v4(out, dbg, die, attr, cu_base, err);
+		rc = read_v4(out, cu->dbg, die, attr, cu->base, err);
 	dwarf_dealloc_attribute(attr);
 	return rc;
 }
