@@ -197,7 +197,7 @@ d9s_addr2line_stream(int argc, char **argv, FILE *in, FILE *out, FILE *err)
 		return 1;
 	}
 	if (d9s_module_dwarf(a.m, &a.dw, &e) != 0) {
-		char lost[1400];
+		char why[1400];
 
 		if (e.code == D9_ERR_NOMEM) {
 			fprintf(err, "d9top: %s: %s\n", exe, e.msg);
@@ -205,11 +205,8 @@ d9s_addr2line_stream(int argc, char **argv, FILE *in, FILE *out, FILE *err)
 			return 1;
 		}
 		/* DWARF is there but unreadable: say so, go on with symbols */
-		if (d9s_module_lost(a.m, lost, sizeof lost) == 0)
-			fprintf(err, "d9top: %s\n", lost);
-		else if (a.m->debug_path != NULL)
-			fprintf(err, "d9top: %s: %s; using the symbol table\n",
-			    exe, e.msg);
+		if (d9s_module_unreadable(a.m, why, sizeof why) == 0)
+			fprintf(err, "d9top: %s\n", why);
 	}
 	rc = run_addrs(&a, argc, argv, i, in, err);
 	d9s_module_free(&a.m);

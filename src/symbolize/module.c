@@ -246,8 +246,8 @@ d9s_module_dwarf(struct d9s_module *m, struct d9s_dwarf **out,
 			m->dwarf_err = m->nodebug;
 		else if (f->zstd_dwarf)
 			d9_err_set(&m->dwarf_err, D9_ERR_CONTAINER, 0,
-			    "%s: debug sections compressed with zstd are not "
-			    "supported", m->debug_path);
+			    "debug sections compressed with zstd are not "
+			    "supported");
 		else if ((rc = d9s_dwarf_read(&m->dwarf, m->debug_path,
 		    D9S_DWARF_TIMEOUT_MS, &m->dwarf_err)) == 0) {
 			m->dwarf_state = 1;
@@ -289,15 +289,15 @@ escaped_path(char *out, size_t cap, const char *path)
 }
 
 int
-d9s_module_lost(const struct d9s_module *m, char *out, size_t cap)
+d9s_module_unreadable(const struct d9s_module *m, char *out, size_t cap)
 {
 	static const char fmt[] =
 	    "DWARF of %s unreadable: names from its symbol table only (%s)";
 	char file[1024];
 	size_t room, fixed = sizeof fmt - 5 + strlen(m->dwarf_err.msg);
 
-	if (m->dwarf_state != -1 || m->dwarf_err.code != D9S_DWARF_LOST ||
-	    m->debug_path == NULL)
+	if (m->dwarf_state != -1 || m->debug_path == NULL ||
+	    m->dwarf_err.code == D9_ERR_NOMEM)
 		return -1;
 	room = cap > fixed + 16 ? cap - fixed : 16;
 	escaped_path(file, room < sizeof file ? room : sizeof file,

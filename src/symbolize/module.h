@@ -45,12 +45,14 @@ void	d9s_module_free(struct d9s_module **m);
 int	d9s_module_dwarf(struct d9s_module *m, struct d9s_dwarf **out,
 	    struct d9_err *e);
 /*
- * When the reader of m's DWARF died (-D9S_DWARF_LOST), the message for
- * people into out (cap bytes, at least 128): "DWARF of F unreadable:
- * names from its symbol table only (how it died)", F escaped
- * (base/text.h) and, when too long for out, cut in the middle. 0, or -1
- * (out untouched) when m's DWARF was not lost.
+ * When m has DWARF that could not be read (refused by dwcheck.h, its
+ * reader died, an unsupported compression, ...; not for lack of
+ * memory), the message for people into out (cap bytes, at least 128):
+ * "DWARF of F unreadable: names from its symbol table only (why)", F
+ * escaped (base/text.h) and, when too long for out, cut in the middle.
+ * 0, or -1 (out untouched) when that is not the case.
  */
-int	d9s_module_lost(const struct d9s_module *m, char *out, size_t cap);
+int	d9s_module_unreadable(const struct d9s_module *m, char *out,
+	    size_t cap);
 
 #endif

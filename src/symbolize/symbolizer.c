@@ -115,6 +115,7 @@ d9s_symbolizer_add(struct d9s_symbolizer *sym, const char *path,
 	if (rc != 0)
 		return rc;
 	sm = &sym->mod[sym->nmod];
+	memset(sm, 0, sizeof *sm);
 	sm->m = m;
 	d9s_hmap_init(&sm->cache);
 	d9s_hmap_init(&sm->symname);
@@ -132,7 +133,8 @@ get_mod(const struct d9s_symbolizer *sym, uint32_t module, struct d9_err *e)
 	return &sym->mod[module];
 }
 
-/* The module's index, or NULL (e says why); a lost one is noted once. */
+/* The module's index, or NULL (e says why); unreadable DWARF is noted
+ * once. */
 static struct d9s_dwarf *
 dwarf_of(struct d9s_symbolizer *sym, struct smod *sm, struct d9_err *e)
 {
@@ -142,7 +144,7 @@ dwarf_of(struct d9s_symbolizer *sym, struct smod *sm, struct d9_err *e)
 	if (d9s_module_dwarf(sm->m, &dw, e) == 0)
 		return dw;
 	if (!sm->told && sym->note != NULL &&
-	    d9s_module_lost(sm->m, msg, sizeof msg) == 0)
+	    d9s_module_unreadable(sm->m, msg, sizeof msg) == 0)
 		sym->note(sym->note_ctx, msg);
 	sm->told = 1;
 	return NULL;

@@ -66,8 +66,8 @@ int	d9s_symbolizer_add_debug_dir(struct d9s_symbolizer *sym,
 int	d9s_symbolizer_add(struct d9s_symbolizer *sym, const char *path,
 	    const uint8_t *build_id, size_t build_id_len, uint32_t *module,
 	    struct d9_err *e);
-/* Call note(ctx, msg) when a module's DWARF is lost because its reader
- * died (module.h d9s_module_lost()), once per module. */
+/* Call note(ctx, msg) when a module's DWARF cannot be read, once per
+ * module (module.h d9s_module_unreadable()). */
 void	d9s_symbolizer_on_note(struct d9s_symbolizer *sym,
 	    void (*note)(void *ctx, const char *msg), void *ctx);
 /* Build the module's DWARF index now instead of at the first lookup.
