@@ -60,6 +60,7 @@ write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+#ifndef ISO_SANITIZED
 /* Address space in use now, from /proc/self/statm; 0 when unknown. */
 static size_t
 vm_size(void)
@@ -80,6 +81,7 @@ vm_size(void)
 		return 0;
 	return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
 }
+#endif
 
 static void
 child_setup(size_t mem_budget)
