@@ -56,9 +56,10 @@ c_like(Dwarf_Unsigned lang)
 	}
 }
 
-/* A function row per range of die not at 0, then its inline tree. */
+/* A function row per range of die not at 0, then its inline tree (its
+ * DIEs before end: die.h). */
 static int
-add_func(struct bld *d, Dwarf_Die die)
+add_func(struct bld *d, Dwarf_Die die, Dwarf_Off end)
 {
 	uint32_t root = (uint32_t)d->b.n[D9S_IX_NODE], got;
 	Dwarf_Error err = NULL;
@@ -89,29 +90,32 @@ add_func(struct bld *d, Dwarf_Die die)
 	}
 	if (kept == 0)
 		return 0;
-	if (d9s_inltree_build(&d->cx, die, &got) != 0)
+	if (d9s_inltree_build(&d->cx, die, end, &got) != 0)
 		return -1;
 	return got == root ? 0 : -1;
 }
 
+/* The children of parent, which end before end (die.h). */
 static int
-walk(struct bld *d, Dwarf_Die parent, int depth)
+walk(struct bld *d, Dwarf_Die parent, Dwarf_Off end, int depth)
 {
 	Dwarf_Error err = NULL;
-	Dwarf_Die die, next;
+	Dwarf_Die die, next = NULL;
 	Dwarf_Half tag;
-	int rc;
+	Dwarf_Off bound;
+	int rc, nrc, r;
 
-	rc = dwarf_child(parent, &die, &err);
+	rc = d9s_die_child(d->dbg, parent, end, &die);
 	while (rc == DW_DLV_OK) {
 		d->stats.dies++;
+		nrc = d9s_die_next(d->dbg, die, end, &next, &bound);
 		if (dwarf_tag(die, &tag, &err) != DW_DLV_OK) {
 			d9s_die_forget(d->dbg, &err);
 			tag = 0;
 		}
 		switch (tag) {
 		case DW_TAG_subprogram:
-			rc = add_func(d, die);
+			r = add_func(d, die, bound);
 			break;
 		case DW_TAG_namespace:
 		case DW_TAG_module:
@@ -119,22 +123,23 @@ walk(struct bld *d, Dwarf_Die parent, int depth)
 		case DW_TAG_class_type:
 		case DW_TAG_union_type:
 		case DW_TAG_interface_type:
-			rc = depth < D9S_MAX_DEPTH ? walk(d, die, depth + 1) : 0;
+			r = depth < D9S_MAX_DEPTH ?
+			    walk(d, die, bound, depth + 1) : 0;
 			break;
 		default:
-			rc = 0;
+			r = 0;
 		}
-		if (rc == -1) {
-			dwarf_dealloc_die(die);
+		dwarf_dealloc_die(die);
+		if (r == -1) {
+			if (nrc == DW_DLV_OK)
+				dwarf_dealloc_die(next);
 			return -1;
 		}
-		rc = d9s_die_next(d->dbg, die, &next);
 		die = next;
+		rc = nrc;
 	}
-	if (rc == DW_DLV_ERROR) {
+	if (rc == DW_DLV_ERROR)
 		d->stats.errors++;
-		d9s_die_forget(d->dbg, &err);
-	}
 	return 0;
 }
 
@@ -209,7 +214,7 @@ index_cu(struct bld *d, Dwarf_Die cudie, unsigned version)
 	if (add_lines(d, cudie, d9s_die_string(d->dbg, cudie,
 	    DW_AT_comp_dir)) == -1)
 		return -1;
-	return walk(d, cudie, 0);
+	return walk(d, cudie, UINT64_MAX, 0);
 }
 
 static int

@@ -18,11 +18,20 @@
 
 #include "base/buf.h"
 #include "symbolize/dwcheck.h"
+#include "symbolize/dwinfo.h"
 
-enum { L_RNG, L_LOC, L_KINDS };
+/* The DWARF sections checked here. */
+enum { L_RNG, L_LOC, L_INFO, L_ABBREV, L_KINDS };
 
 static const char *const kind_name[L_KINDS] = {
-	[L_RNG] = "rnglists", [L_LOC] = "loclists",
+	[L_RNG] = "rnglists", [L_LOC] = "loclists", [L_INFO] = "info",
+	[L_ABBREV] = "abbrev",
+};
+
+struct sect {
+	const uint8_t	*p;
+	size_t		 n;
+	const char	*name;		/* NULL: absent */
 };
 
 struct unit {
@@ -38,30 +47,18 @@ struct unit {
 static int
 unit_header(struct d9_buf *b, struct unit *u)
 {
-	uint32_t len32;
-	uint64_t len;
 	uint16_t version;
 	uint8_t segsel;
 
 	u->start = b->pos;
-	u->osize = 4;
-	if (d9_buf_u32(b, &len32) < 0)
+	if (d9s_dwarf_unit_length(b, &u->end, &u->osize) < 0 ||
+	    u->end - b->pos < 8)
 		return -1;
-	len = len32;
-	if (len32 == 0xffffffffu) {
-		u->osize = 8;
-		if (d9_buf_u64(b, &len) < 0)
-			return -1;
-	} else if (len32 >= 0xfffffff0u)
-		return -1;
-	if (len < 8 || len > d9_buf_left(b))
-		return -1;
-	u->end = b->pos + (size_t)len;
 	if (d9_buf_u16(b, &version) < 0 || d9_buf_u8(b, &u->asize) < 0 ||
 	    d9_buf_u8(b, &segsel) < 0 || d9_buf_u32(b, &u->count) < 0)
 		return -1;
 	if (version != 5 || (u->asize != 4 && u->asize != 8) || segsel != 0 ||
-	    (uint64_t)u->count * u->osize > len - 8)
+	    (uint64_t)u->count * u->osize > u->end - b->pos)
 		return -1;
 	u->table = b->pos;
 	u->lists = u->table + (size_t)u->count * u->osize;
@@ -137,8 +134,8 @@ offsets_ok(const struct d9s_dwcheck *c, int kind, const uint8_t *p,
 	struct d9_buf b = { p, u->lists, u->table };
 
 	for (uint32_t i = 0; i < u->count; i++) {
-		uint64_t v;
-		uint32_t v32;
+		uint64_t v = 0;
+		uint32_t v32 = 0;
 
 		if (u->osize == 8 ? d9_buf_u64(&b, &v) < 0 :
 		    d9_buf_u32(&b, &v32) < 0)
@@ -180,9 +177,10 @@ check_lists(struct d9s_dwcheck *c, int kind, const char *name,
 	return 0;
 }
 
-/* L_RNG or L_LOC for the names libdwarf reads as list sections. */
+/* The kind of the DWARF section called name (.debug_ or .zdebug_, plain
+ * or .dwo: libdwarf reads each of these), or -1. */
 static int
-list_kind(const char *name)
+dwarf_kind(const char *name)
 {
 	size_t skip = strncmp(name, ".debug_", 7) == 0 ? 7 :
 	    strncmp(name, ".zdebug_", 8) == 0 ? 8 : 0;
@@ -241,15 +239,13 @@ check_elf(Elf *elf, size_t fsize, size_t *shstrndx, struct d9_err *e)
 	return 0;
 }
 
-/* The list sections, each decompressed and checked. */
+/* The sections of the kinds above, at most one each, decompressed. */
 static int
-check_sections(struct d9s_dwcheck *c, Elf *elf, size_t shstrndx,
-    struct d9_err *e)
+find_sections(Elf *elf, size_t shstrndx, struct sect *sec, struct d9_err *e)
 {
-	Elf_Scn *scn = NULL, *seen[L_KINDS] = { NULL, NULL };
-	int rc = 0;
+	Elf_Scn *scn = NULL;
 
-	while (rc == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		GElf_Shdr sh;
 		const char *name;
 		Elf_Data *data;
@@ -257,12 +253,12 @@ check_sections(struct d9s_dwcheck *c, Elf *elf, size_t shstrndx,
 
 		if (gelf_getshdr(scn, &sh) == NULL ||
 		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL ||
-		    (kind = list_kind(name)) < 0 || sh.sh_type == SHT_NOBITS)
+		    (kind = dwarf_kind(name)) < 0 || sh.sh_type == SHT_NOBITS)
 			continue;
-		if (seen[kind] != NULL)
+		if (sec[kind].name != NULL)
 			return d9_err_set(e, D9_ERR_BAD_VALUE, 0,
-			    "more than one %s section", kind_name[kind]);
-		seen[kind] = scn;
+			    "more than one %s section", name);
+		sec[kind].name = name;
 		z = name[1] == 'z' ? elf_compress_gnu(scn, 0, 0) :
 		    (sh.sh_flags & SHF_COMPRESSED) ? elf_compress(scn, 0, 0) : 0;
 		if (z < 0)
@@ -272,8 +268,29 @@ check_sections(struct d9s_dwcheck *c, Elf *elf, size_t shstrndx,
 		if (data == NULL || (data->d_size > 0 && data->d_buf == NULL))
 			return d9_err_set(e, D9_ERR_BAD_VALUE, 0,
 			    "%s: cannot read: %s", name, elf_errmsg(-1));
-		rc = check_lists(c, kind, name, data->d_buf, data->d_size, e);
+		sec[kind].p = data->d_buf;
+		sec[kind].n = data->d_size;
 	}
+	return 0;
+}
+
+static int
+check_sections(struct d9s_dwcheck *c, Elf *elf, size_t shstrndx,
+    struct d9_err *e)
+{
+	struct sect sec[L_KINDS];
+	int rc;
+
+	memset(sec, 0, sizeof sec);
+	if ((rc = find_sections(elf, shstrndx, sec, e)) != 0)
+		return rc;
+	for (int k = L_RNG; k <= L_LOC && rc == 0; k++)
+		if (sec[k].name != NULL)
+			rc = check_lists(c, k, sec[k].name, sec[k].p, sec[k].n,
+			    e);
+	if (rc == 0 && sec[L_INFO].name != NULL)
+		rc = d9s_dwinfo_check(sec[L_INFO].p, sec[L_INFO].n,
+		    sec[L_ABBREV].p, sec[L_ABBREV].n, e);
 	return rc;
 }
 

@@ -78,18 +78,22 @@ add_inlined(struct build *bd, Dwarf_Die die, uint32_t parent,
 	return 0;
 }
 
+/* The children of parent_die (node parent), which end before end. */
 static int
-walk(struct build *bd, Dwarf_Die parent_die, uint32_t parent, int depth)
+walk(struct build *bd, Dwarf_Die parent_die, uint32_t parent, Dwarf_Off end,
+    int depth)
 {
 	const struct d9s_inl_ctx *cx = bd->cx;
 	Dwarf_Error err = NULL;
-	Dwarf_Die die, next;
+	Dwarf_Die die, next = NULL;
 	Dwarf_Half tag;
+	Dwarf_Off bound;
 	uint32_t node;
-	int rc, r = 0;
+	int rc, nrc, r = 0;
 
-	rc = dwarf_child(parent_die, &die, &err);
+	rc = d9s_die_child(cx->cu.dbg, parent_die, end, &die);
 	while (rc == DW_DLV_OK && r == 0) {
+		nrc = d9s_die_next(cx->cu.dbg, die, end, &next, &bound);
 		if (dwarf_tag(die, &tag, &err) != DW_DLV_OK) {
 			d9s_die_forget(cx->cu.dbg, &err);
 			tag = 0;
@@ -102,18 +106,19 @@ walk(struct build *bd, Dwarf_Die parent_die, uint32_t parent, int depth)
 			if (rc == 1 && cx->scratch->n > 0 && r == 0) {
 				r = add_inlined(bd, die, parent, &node);
 				if (r == 0 && depth < D9S_INL_DEPTH)
-					r = walk(bd, die, node, depth + 1);
+					r = walk(bd, die, node, bound,
+					    depth + 1);
 			}
 		} else if ((tag == DW_TAG_lexical_block ||
 		    tag == DW_TAG_try_block || tag == DW_TAG_catch_block) &&
 		    depth < D9S_INL_DEPTH)
-			r = walk(bd, die, parent, depth + 1);
-		rc = d9s_die_next(cx->cu.dbg, die, &next);
+			r = walk(bd, die, parent, bound, depth + 1);
+		dwarf_dealloc_die(die);
 		die = next;
+		rc = nrc;
 	}
 	if (rc == DW_DLV_OK)
 		dwarf_dealloc_die(die);
-	d9s_die_forget(cx->cu.dbg, &err);
 	return r;
 }
 
@@ -156,14 +161,15 @@ finish(struct build *bd)
 }
 
 int
-d9s_inltree_build(const struct d9s_inl_ctx *cx, Dwarf_Die fn, uint32_t *root)
+d9s_inltree_build(const struct d9s_inl_ctx *cx, Dwarf_Die fn, Dwarf_Off end,
+    uint32_t *root)
 {
 	struct build bd = { .cx = cx };
 	int rc;
 
 	if ((*root = add_node(cx, fn, 0)) == D9S_IX_NONE)
 		return -1;
-	rc = walk(&bd, fn, *root, 0);
+	rc = walk(&bd, fn, *root, end, 0);
 	if (rc == 0)
 		rc = finish(&bd);
 	free(bd.p);

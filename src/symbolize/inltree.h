@@ -27,9 +27,10 @@ struct d9s_inl_ctx {
 	struct d9s_ranges	*scratch;	/* reused range buffer */
 };
 
-/* Add the tree of the function at fn; *root is its root node. A broken
- * subtree just ends early. 0, or -1 when out of memory. */
+/* Add the tree of the function at fn, whose DIEs end before end (die.h);
+ * *root is its root node. A broken subtree just ends early. 0, or -1
+ * when out of memory. */
 int	d9s_inltree_build(const struct d9s_inl_ctx *cx, Dwarf_Die fn,
-	    uint32_t *root);
+	    Dwarf_Off end, uint32_t *root);
 
 #endif
