@@ -7,7 +7,7 @@
  *    and every section inside the file, names inside the section name
  *    table, little-endian; libdwarf reads the same headers with its own
  *    reader, so what libelf cannot read is refused;
- *  - at most one section of each DWARF list kind (.debug_ or .zdebug_,
+ *  - at most one section of each kind checked here (.debug_ or .zdebug_,
  *    plain or .dwo: libdwarf takes any of them), decompressed as libdwarf
  *    would decompress it;
  *  - .debug_rnglists and .debug_loclists unit headers: lengths inside the
@@ -19,7 +19,10 @@
  *    table entry at the start of an entry (libdwarf adds such an offset
  *    to the section without a check and reads there: the SIGSEGV in
  *    dwarf_rnglists_get_rle_head);
- *  - every .debug_loclists offset table entry inside its unit.
+ *  - every .debug_loclists offset table entry inside its unit;
+ *  - every DIE of .debug_info against .debug_abbrev (dwinfo.h), for the
+ *    DW_AT_sibling values libdwarf follows blindly (one pointing at its
+ *    own DIE made it loop for ever).
  *
  * What remains of .debug_rnglists is kept: DW_AT_ranges given as a
  * section offset goes to libdwarf only when a list entry starts there
