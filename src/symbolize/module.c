@@ -282,7 +282,7 @@ escaped_path(char *out, size_t cap, const char *path)
 	keep = (cap - 4) / 2;
 	head = d9_text_safe(out, keep + 1, path, len);
 	memcpy(out + head, "...", 3);
-	start = len - keep / 4;
+	start = len > keep / 4 ? len - keep / 4 : 0;
 	while (start < len && ((unsigned char)path[start] & 0xc0) == 0x80)
 		start++;
 	d9_text_safe(out + head + 3, cap - head - 3, path + start, len - start);
