@@ -54,6 +54,12 @@ static const struct step steps[] = {
 	{ "6 spans", "6" },
 	{ "7 report", "7" },
 	{ "1 timeline", "1" },
+	{ "p points of interest", "p" },
+	{ "Enter jump to one", "jj\n" },
+	{ "n next of its kind", "n" },
+	{ "N previous of its kind", "N" },
+	{ "Enter poll verdict", "\n" },
+	{ "q back to timeline", "q" },
 };
 
 static double

@@ -15,9 +15,9 @@
 
 #include "gen.h"
 #include "model/analysis.h"
-#include "tui/flame.h"
+#include "model/flame.h"
 #include "tui/index.h"
-#include "tui/spans.h"
+#include "model/spanset.h"
 
 #define RUNS	3	/* best of */
 
@@ -37,15 +37,16 @@ static const char *const job_names[J_COUNT] = { "spans", "report",
 
 /* One computation of job j over [lo, hi]; returns its time in ms. */
 static double
-run_job(const struct d9m_model *m, const struct d9t_index *ix, enum job j,
+run_job(const struct d9m_model *m, enum job j,
     uint64_t lo, uint64_t hi)
 {
 	double t0 = now_ms();
 
 	if (j == J_SPANS) {
-		struct d9t_spans *s = d9t_spans_build(m, lo, hi, "");
+		struct d9m_window w = { lo, hi };
+		struct d9m_spanset *s = d9m_spanset_build(m, &w, "");
 
-		d9t_spans_free(&s);
+		d9m_spanset_free(&s);
 	} else if (j == J_REPORT) {
 		struct d9m_analysis a;
 		struct d9m_analysis_opts o;
@@ -57,16 +58,16 @@ run_job(const struct d9m_model *m, const struct d9t_index *ix, enum job j,
 		if (d9m_analyze(m, &o, &a) == 0)
 			d9m_analysis_free(&a);
 	} else {
-		struct d9t_flame_req q;
-		struct d9t_flame *f;
+		struct d9m_flame_req q;
+		struct d9m_flame *f;
 
 		memset(&q, 0, sizeof q);
-		q.kind = j == J_CPU ? D9T_F_CPU : D9T_F_OFF;
-		q.lo = lo;
-		q.hi = hi;
+		q.kind = j == J_CPU ? D9M_F_CPU : D9M_F_OFF;
+		q.win.lo = lo;
+		q.win.hi = hi;
 		q.task = q.loc = D9_NONE;
-		f = d9t_flame_build(m, ix, NULL, &q);
-		d9t_flame_free(&f);
+		f = d9m_flame_build(m, NULL, &q);
+		d9m_flame_free(&f);
 	}
 	return now_ms() - t0;
 }
@@ -117,7 +118,7 @@ main(int argc, char **argv)
 			double best = 0;
 
 			for (int r = 0; r < RUNS; r++) {
-				double ms = run_job(m, ix, (enum job)j, lo, hi);
+				double ms = run_job(m, (enum job)j, lo, hi);
 
 				best = r == 0 || ms < best ? ms : best;
 			}

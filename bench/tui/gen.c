@@ -1,12 +1,14 @@
 /*
- * gen.c: see gen.h. Field types are the ones dial9 writes (varints,
- * pooled strings and stacks); a timestamp reset frame goes before an
- * event whose time is below the base (workers overlap in time).
+ * gen.c: see gen.h. Schemas are the ones of base/schemas.h, as dial9
+ * writes them (varints, pooled strings and stacks); a timestamp reset
+ * frame goes before an event whose time is below the base (workers
+ * overlap in time).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/schemas.h"
 #include "base/wire.h"
 #include "gen.h"
 
@@ -65,61 +67,40 @@ str16(struct gen_buf *b, const char *s)
 enum { S_START = 1, S_END, S_PARK, S_UNPARK, S_WAKE, S_QUEUE, S_SPAWN, S_CPU,
 	S_ALLOC, S_ENTER, S_EXIT };
 
-struct fdef {
-	const char	*name;
-	uint8_t		 type;
-};
-
+/* Schema sch of base/schemas.h as type id `id`, named with site after
+ * its name (span families), every field in list order. */
 static void
-schema(struct gen_buf *b, uint16_t id, const char *name, size_t n,
-    const struct fdef *f)
+schema(struct gen_buf *b, uint16_t id, enum d9_schema sch, const char *site)
 {
+	const struct d9_schema_def *d = d9_schema(sch);
+
 	u8(b, D9_TAG_SCHEMA);
 	le(b, id, 2);
-	str16(b, name);
+	le(b, strlen(d->name) + strlen(site), 2);
+	put(b, d->name, strlen(d->name));
+	put(b, site, strlen(site));
 	u8(b, 1);
-	le(b, n, 2);
-	for (size_t i = 0; i < n; i++) {
-		str16(b, f[i].name);
-		u8(b, f[i].type);
+	le(b, d->nfields, 2);
+	for (size_t i = 0; i < d->nfields; i++) {
+		str16(b, d->fields[i].name);
+		u8(b, d->fields[i].type);
 	}
 }
 
 static void
 schemas(struct gen_buf *b)
 {
-	const uint8_t V = D9_FT_VARINT, PS = D9_FT_POOLED_STRING,
-	    PK = D9_FT_POOLED_STACK;
-	const struct fdef start[] = { { "worker_id", V }, { "local_queue",
-	    D9_FT_U8 }, { "task_id", V }, { "spawn_loc", PS } };
-	const struct fdef end[] = { { "worker_id", V } };
-	const struct fdef park[] = { { "worker_id", V }, { "local_queue",
-	    D9_FT_U8 }, { "cpu_time_ns", V }, { "tid", V } };
-	const struct fdef unpark[] = { { "worker_id", V }, { "local_queue",
-	    D9_FT_U8 }, { "cpu_time_ns", V }, { "tid", V },
-	    { "sched_wait_ns", V } };
-	const struct fdef wake[] = { { "waker_task_id", V },
-	    { "woken_task_id", V }, { "target_worker", V } };
-	const struct fdef queue[] = { { "global_queue", V } };
-	const struct fdef spawn[] = { { "task_id", V }, { "spawn_loc", PS } };
-	const struct fdef cpu[] = { { "worker_id", V }, { "tid", V },
-	    { "source", D9_FT_U8 }, { "callchain", PK } };
-	const struct fdef alloc[] = { { "tid", V }, { "size", V },
-	    { "addr", V }, { "callchain", PK } };
-	const struct fdef span[] = { { "worker_id", V }, { "span_id", V },
-	    { "span_name", PS } };
+	static const uint8_t sch[] = {
+		[S_START] = D9_SCH_POLL_START, [S_END] = D9_SCH_POLL_END,
+		[S_PARK] = D9_SCH_PARK, [S_UNPARK] = D9_SCH_UNPARK,
+		[S_WAKE] = D9_SCH_WAKE, [S_QUEUE] = D9_SCH_QUEUE,
+		[S_SPAWN] = D9_SCH_SPAWN, [S_CPU] = D9_SCH_CPU,
+		[S_ALLOC] = D9_SCH_ALLOC, [S_ENTER] = D9_SCH_SPAN_ENTER,
+		[S_EXIT] = D9_SCH_SPAN_EXIT,
+	};
 
-	schema(b, S_START, "PollStartEvent", 4, start);
-	schema(b, S_END, "PollEndEvent", 1, end);
-	schema(b, S_PARK, "WorkerParkEvent", 4, park);
-	schema(b, S_UNPARK, "WorkerUnparkEvent", 5, unpark);
-	schema(b, S_WAKE, "WakeEventEvent", 3, wake);
-	schema(b, S_QUEUE, "QueueSampleEvent", 1, queue);
-	schema(b, S_SPAWN, "TaskSpawnEvent", 2, spawn);
-	schema(b, S_CPU, "CpuSampleEvent", 4, cpu);
-	schema(b, S_ALLOC, "AllocEvent", 4, alloc);
-	schema(b, S_ENTER, "SpanEnter:handle", 3, span);
-	schema(b, S_EXIT, "SpanExit:handle", 3, span);
+	for (uint16_t id = S_START; id <= S_EXIT; id++)
+		schema(b, id, sch[id], id >= S_ENTER ? "handle" : "");
 }
 
 static void
@@ -175,6 +156,7 @@ gen_trace(struct gen_buf *b, uint64_t events, unsigned workers)
 	ev(b, S_SPAWN, &base, t);
 	leb(b, 1);
 	le(b, 1, 4);
+	u8(b, 1);		/* instrumented */
 	n++;
 	while (n < events) {
 		for (unsigned w = 0; w < workers && n < events; w++) {
@@ -190,12 +172,13 @@ gen_trace(struct gen_buf *b, uint64_t events, unsigned workers)
 				ev(b, S_SPAWN, &base, t);
 				leb(b, ++task);
 				le(b, loc, 4);
+				u8(b, 1);
 				n++;
 			}
 			ev(b, S_WAKE, &base, t);
 			leb(b, 1 + (rng >> 8) % task);
 			leb(b, 1 + (rng >> 16) % task);
-			leb(b, w);
+			u8(b, (uint8_t)w);
 			ev(b, S_START, &base, t + 500);
 			leb(b, w);
 			u8(b, (uint8_t)(rng % 4));
@@ -204,12 +187,15 @@ gen_trace(struct gen_buf *b, uint64_t events, unsigned workers)
 			ev(b, S_ENTER, &base, t + 600);
 			leb(b, w);
 			leb(b, span);
+			u8(b, 0);	/* no parent */
 			le(b, 5 + (rng & 1), 4);
 			ev(b, S_CPU, &base, t + 700);
 			leb(b, w);
-			leb(b, 100 + w);
+			le(b, 100 + w, 4);
 			u8(b, (uint8_t)(rng >> 3 & 1));
+			u8(b, 0);	/* no thread name */
 			le(b, 1 + (rng >> 20) % 64, 4);
+			u8(b, 0);	/* no cpu */
 			ev(b, S_EXIT, &base, t + 800 + d / 2);
 			leb(b, w);
 			leb(b, span++);
@@ -219,7 +205,7 @@ gen_trace(struct gen_buf *b, uint64_t events, unsigned workers)
 			n += 6;
 			if (rng % 16 == 0) {
 				ev(b, S_ALLOC, &base, t + 600 + d);
-				leb(b, 100 + w);
+				le(b, 100 + w, 4);
 				leb(b, 64 + rng % 100000);
 				leb(b, rng & 0xffffffffff);
 				le(b, 1 + (rng >> 24) % 64, 4);
@@ -230,18 +216,19 @@ gen_trace(struct gen_buf *b, uint64_t events, unsigned workers)
 				leb(b, w);
 				u8(b, 0);
 				leb(b, t / 2);
-				leb(b, 100 + w);
+				le(b, 100 + w, 4);
 				ev(b, S_UNPARK, &base, t + 5000 + d);
 				leb(b, w);
 				u8(b, 0);
 				leb(b, t / 2 + 1000);
-				leb(b, 100 + w);
+				u8(b, 1);
 				leb(b, rng % 50000);
+				le(b, 100 + w, 4);
 				n += 2;
 			}
 			if (rng % 32 == 0) {
 				ev(b, S_QUEUE, &base, t + 5100 + d);
-				leb(b, rng % 200);
+				u8(b, (uint8_t)(rng % 200));
 				n++;
 			}
 			t += d / workers + 6000;

@@ -1,24 +1,23 @@
 /*
- * main.c: d9top. Parse the command line, load the inputs into a model,
- * analyse the window and print one of the renderings. Exit status: 0 ok,
- * 1 bad input (nothing could be read), 2 bad usage.
+ * main.c: d9top. Parse the command line, load the inputs into a model
+ * (load.c), analyse the window and print one of the renderings, or
+ * compare two runs and check rules (compare.c). Exit status: 0 ok, 1 bad
+ * input (nothing could be read), 2 bad usage, 3 a --check rule failed.
  *
- * Every run has a resolver (src/symbolize/resolver.h): the trace's own
- * symbol table comes first, the resolver names what it leaves unnamed
- * from the recorded maps, --binary, --debug-dir and --kallsyms. Its
- * messages go to stderr as they arise (after the browser has closed
- * the terminal, in browse mode); its warnings also join the model's
- * errors, so --json lists them.
+ * The resolver's messages go to stderr as they arise (after the browser
+ * has closed the terminal, in browse mode).
  */
-#include <math.h>
+#include <stdio.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/compare.h"
+#include "app/load.h"
 #include "app/opts.h"
+#include "base/text.h"
 #include "output/output.h"
 #include "model/analysis.h"
 #include "model/frames.h"
@@ -31,107 +30,20 @@
 #define D9TOP_VERSION "unknown"
 #endif
 
-static void
-print_note(void *ctx, const char *msg)
-{
-	(void)ctx;
-	fprintf(stderr, "d9top: %s\n", msg);
-}
-
-/* The resolver for o; NULL and a message on stderr when a file given is
- * unusable. m may be NULL (bound at the first lookup). */
-static struct d9m_resolver *
-resolver_of(const struct d9a_opts *o, const struct d9m_model *m, int speak)
-{
-	struct d9s_resolver_opts ro;
-	struct d9m_resolver *r;
-	struct d9_err e;
-
-	memset(&ro, 0, sizeof ro);
-	ro.binaries = o->binaries;
-	ro.nbinaries = o->nbinaries;
-	ro.debug_dir = o->debug_dir;
-	ro.kallsyms = o->kallsyms;
-	ro.have_load_base = o->have_load_base;
-	ro.load_base = o->load_base;
-	ro.note = speak && !o->quiet ? print_note : NULL;
-	if (d9s_resolver_new(m, &ro, &r, &e) != 0) {
-		fprintf(stderr, "d9top: %s\n", e.msg);
-		return NULL;
-	}
-	return r;
-}
-
-/* The resolver's warnings so far, from the first not yet copied. */
-static void
-copy_warnings(struct d9m_resolver *r, struct d9m_model *m, size_t *done)
-{
-	size_t n;
-	const struct d9s_note *nt = d9s_resolver_notes(r, &n);
-
-	for (; *done < n; (*done)++)
-		if (nt[*done].warning)
-			d9m_model_add_error(m, nt[*done].msg);
-}
-
-static struct d9m_window
-window_of(const struct d9a_opts *o, const struct d9m_model *m)
-{
-	struct d9m_window w = { 0, UINT64_MAX };
-
-	if (!o->have_window)
-		return w;
-	w.lo = m->min_ts + (uint64_t)llround(o->win_lo_ms * 1e6);
-	if (o->win_hi_ms >= 0)
-		w.hi = m->min_ts + (uint64_t)llround(o->win_hi_ms * 1e6);
-	return w;
-}
-
 static int
 run(const struct d9a_opts *o)
 {
-	struct d9m_model *m = d9m_model_new();
-	struct d9p_read_stats st;
-	struct d9m_analysis a;
-	struct d9m_analysis_opts ao;
+	struct d9a_win w = d9a_win_of(o);
+	struct d9a_load l;
 	struct d9o_out out;
-	struct d9m_resolver *res;
-	size_t copied = 0;
-	int rc = 1;
+	int rc = d9a_load(&l, o, o->paths, o->npaths, &w, o->mode != D9A_CHROME);
 
-	if (m == NULL) {
-		fprintf(stderr, "d9top: out of memory\n");
-		return 1;
-	}
-	if ((res = resolver_of(o, NULL, 1)) == NULL) {
-		d9m_model_free(&m);
-		return 2;
-	}
-	if (d9m_model_load(m, o->paths, o->npaths, NULL,
-	    o->quiet ? NULL : print_note, NULL, &st) < 0 ||
-	    d9m_model_finish(m) < 0) {
-		fprintf(stderr, "d9top: out of memory\n");
-		goto out;
-	}
-	if (st.read_ok == 0) {
-		fprintf(stderr, "d9top: no events could be read\n");
-		goto out;
-	}
-	memset(&ao, 0, sizeof ao);
-	ao.win = window_of(o, m);
-	ao.worst = o->worst;
-	ao.chain_task = o->have_chain ? o->chain : 0;
-	ao.resolver = res;
-	if (d9m_analyze(m, &ao, &a) < 0) {
-		fprintf(stderr, "d9top: out of memory\n");
-		goto out;
-	}
-	/* the analysis looked up every address: the files are all tried */
-	copy_warnings(res, m, &copied);
+	if (rc != 0)
+		return rc;
 	memset(&out, 0, sizeof out);
-	out.m = m;
-	out.a = &a;
-	out.r = res;
+	out.m = l.m;
+	out.a = &l.a;
+	out.r = l.res;
 	out.f = stdout;
 	out.inputs = o->paths;
 	out.ninputs = o->npaths;
@@ -141,17 +53,17 @@ run(const struct d9a_opts *o)
 		d9o_json(&out);
 		break;
 	case D9A_FOLDED:
-		d9o_folded(&out, o->folded, &ao.win);
+		d9o_folded(&out, o->folded, &l.ao.win);
+		break;
+	case D9A_CHROME:
+		d9o_chrome(&out, &l.ao.win);
 		break;
 	default:
 		d9o_report(&out);
 		break;
 	}
-	d9m_analysis_free(&a);
 	rc = fflush(stdout) == 0 ? 0 : 1;
-out:
-	d9s_resolver_free(&res);
-	d9m_model_free(&m);
+	d9a_load_free(&l);
 	return rc;
 }
 
@@ -165,21 +77,18 @@ browse(const struct d9a_opts *o)
 	int rc;
 
 	/* silent while the browser owns the terminal; told afterwards */
-	if ((res = resolver_of(o, NULL, 0)) == NULL)
+	if ((res = d9a_resolver(o, 0)) == NULL)
 		return 2;
-	d9t_config_init(&cfg);
-	cfg.worst = o->worst;
-	cfg.have_window = o->have_window;
-	cfg.win_lo_ms = o->win_lo_ms;
-	cfg.win_hi_ms = o->win_hi_ms;
-	cfg.quiet = o->quiet;
-	cfg.follow = o->follow;
-	cfg.resolver = res;
+	cfg = (struct d9t_config){ .worst = o->worst, .have_window =
+	    o->have_window, .win_lo_ms = o->win_lo_ms, .win_hi_ms =
+	    o->win_hi_ms, .quiet = o->quiet, .follow = o->follow,
+	    .resolver = res };
 	rc = d9t_run(o->paths, o->npaths, &cfg);
 	nt = d9s_resolver_notes(res, &n);
 	for (size_t i = 0; i < n && !o->quiet; i++)
-		print_note(NULL, nt[i].msg);
+		d9a_note(NULL, nt[i].msg);
 	d9s_resolver_free(&res);
+	d9t_exit_signal(rc);	/* a signal ended the browser: it ends d9top */
 	return rc;
 }
 
@@ -199,8 +108,8 @@ main(int argc, char **argv)
 #endif
 
 	if (d9a_opts_parse(&o, argc, argv, err, sizeof err) < 0) {
-		fprintf(stderr, "d9top: %s\n(d9top --help lists the options)\n",
-		    err);
+		d9a_note(NULL, err);	/* it may quote an argument */
+		fputs("(d9top --help lists the options)\n", stderr);
 		d9a_opts_free(&o);
 		return 2;
 	}
@@ -225,6 +134,12 @@ main(int argc, char **argv)
 		break;
 	case D9A_BROWSE:
 		rc = browse(&o);
+		break;
+	case D9A_DIFF:
+		rc = d9a_diff_main(&o);
+		break;
+	case D9A_CHECK:
+		rc = d9a_check_main(&o);
 		break;
 	default:
 		rc = run(&o);

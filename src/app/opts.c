@@ -3,15 +3,19 @@
  * --help both follow it.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/opts.h"
 
+/* --window bounds: 2^63 ns from the start, less a margin */
+#define D9A_WINDOW_MAX_MS	9e12
+
 enum { O_REPORT, O_JSON, O_WINDOW, O_WORST, O_CHAIN, O_FOLDED, O_BINARY,
     O_DEBUG_DIR, O_LOAD_BASE, O_KALLSYMS, O_FOLLOW, O_QUIET, O_VERSION,
-    O_HELP, O_ADDR2LINE };
+    O_HELP, O_ADDR2LINE, O_DIFF, O_CHECK, O_BASELINE, O_CHROME };
 
 static const struct opt {
 	const char	*name;
@@ -35,6 +39,14 @@ static const struct opt {
 	    "loaded (else inferred)" },
 	{ "--kallsyms", O_KALLSYMS, "FILE", "name kernel frames from a copy "
 	    "of /proc/kallsyms" },
+	{ "--diff", O_DIFF, "OLD NEW", "compare two runs (traces, directories "
+	    "or --json outputs; OLD@A..B: a window of one)" },
+	{ "--check", O_CHECK, "RULES", "check rules (KEY OP VALUE, comma-"
+	    "separated) against the figures; exit 3 if one fails" },
+	{ "--baseline", O_BASELINE, "FILE", "the --json output of an earlier "
+	    "run, for --check rules like +10%" },
+	{ "--chrome", O_CHROME, NULL, "print Chrome trace event JSON (Perfetto "
+	    "UI, chrome://tracing) and exit" },
 	{ "--follow", O_FOLLOW, NULL, "keep reading new segments (directory or "
 	    "stdin)" },
 	{ "--quiet", O_QUIET, NULL, "do not print input problems on stderr" },
@@ -61,7 +73,7 @@ d9a_usage(FILE *f)
 		fprintf(f, "  %-28s %s\n", left, opts[i].help);
 	}
 	fputs("\nexit status: 0 ok, 1 bad input (nothing could be read), "
-	    "2 bad usage\n", f);
+	    "2 bad usage,\n  3 a --check rule failed\n", f);
 }
 
 static int
@@ -75,7 +87,9 @@ parse_ms(const char *s, size_t len, double *out)
 	buf[len] = '\0';
 	errno = 0;
 	*out = strtod(buf, &end);
-	return *end != '\0' || errno != 0 || *out < 0 ? -1 : 0;
+	/* not nan, inf, negative or beyond what ns from the start hold */
+	return *end != '\0' || errno != 0 || !isfinite(*out) || *out < 0 ||
+	    *out > D9A_WINDOW_MAX_MS ? -1 : 0;
 }
 
 static int
@@ -120,7 +134,8 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 	o->worst = 10;
 	o->paths = calloc((size_t)argc + 1, sizeof *o->paths);
 	o->binaries = calloc((size_t)argc + 1, sizeof *o->binaries);
-	if (o->paths == NULL || o->binaries == NULL) {
+	o->checks = calloc((size_t)argc + 1, sizeof *o->checks);
+	if (o->paths == NULL || o->binaries == NULL || o->checks == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -213,6 +228,10 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 			}
 			o->have_chain = 1;
 			break;
+		case O_DIFF: o->diff_old = v; break;
+		case O_CHECK: o->checks[o->nchecks++] = v; break;
+		case O_BASELINE: o->baseline = v; break;
+		case O_CHROME: o->chrome = 1; break;
 		case O_FOLDED:
 			if (strcmp(v, "cpu") != 0 && strcmp(v, "offcpu") != 0 &&
 			    strcmp(v, "alloc") != 0) {
@@ -229,6 +248,27 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		snprintf(err, errlen, "--load-base needs --binary");
 		return -1;
 	}
+	if ((o->diff_old != NULL) + (o->nchecks > 0) + o->chrome > 1) {
+		snprintf(err, errlen, "--diff, --check and --chrome are modes of "
+		    "their own: give one");
+		return -1;
+	}
+	if (o->diff_old != NULL) {
+		o->json = o->mode == D9A_JSON;	/* the diff as JSON */
+		o->mode = D9A_DIFF;
+	} else if (o->nchecks > 0)
+		o->mode = D9A_CHECK;
+	else if (o->chrome)
+		o->mode = D9A_CHROME;
+	if (o->mode == D9A_DIFF && o->npaths != 1) {
+		snprintf(err, errlen, "--diff wants OLD NEW: two traces, "
+		    "directories or --json outputs");
+		return -1;
+	}
+	if (o->baseline != NULL && o->mode != D9A_CHECK) {
+		snprintf(err, errlen, "--baseline is for --check");
+		return -1;
+	}
 	if (o->npaths == 0 && o->mode != D9A_HELP && o->mode != D9A_VERSION) {
 		snprintf(err, errlen, "no trace given (a file, a directory, "
 		    "or - for stdin)");
@@ -242,5 +282,19 @@ d9a_opts_free(struct d9a_opts *o)
 {
 	free(o->paths);
 	free(o->binaries);
-	o->paths = o->binaries = NULL;
+	free(o->checks);
+	o->paths = o->binaries = o->checks = NULL;
+}
+
+int
+d9a_window_arg(const char *v, double *lo_ms, double *hi_ms)
+{
+	struct d9a_opts t;
+
+	memset(&t, 0, sizeof t);
+	if (parse_window(&t, v) < 0)
+		return -1;
+	*lo_ms = t.win_lo_ms;
+	*hi_ms = t.win_hi_ms;
+	return 0;
 }

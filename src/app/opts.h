@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 enum d9a_mode { D9A_BROWSE, D9A_REPORT, D9A_JSON, D9A_FOLDED, D9A_HELP,
-    D9A_VERSION, D9A_ADDR2LINE };
+    D9A_VERSION, D9A_ADDR2LINE, D9A_DIFF, D9A_CHECK, D9A_CHROME };
 
 struct d9a_opts {
 	enum d9a_mode	 mode;
@@ -30,6 +30,12 @@ struct d9a_opts {
 	uint64_t	 load_base;	/* --load-base: first --binary's base */
 	int		 follow;
 	int		 quiet;
+	const char	*diff_old;	/* --diff OLD; NEW is paths[0] */
+	int		 json;		/* --diff with --json */
+	int		 chrome;
+	const char	**checks;	/* --check RULES, each given */
+	size_t		 nchecks;
+	const char	*baseline;	/* --baseline FILE */
 	int		 addr2line_argc;	/* arguments after --addr2line */
 	char		**addr2line_argv;
 };
@@ -39,5 +45,8 @@ int	d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 	    size_t errlen);
 void	d9a_opts_free(struct d9a_opts *o);
 void	d9a_usage(FILE *f);
+/* A --window value "A..B" (either end may be left out; hi -1: open);
+ * -1 when it is not one. */
+int	d9a_window_arg(const char *v, double *lo_ms, double *hi_ms);
 
 #endif

@@ -1,9 +1,14 @@
-/* err.c: the error record; messages come from the one table in err.h. */
+/*
+ * err.c: the error record; messages come from the one table in err.h.
+ * A message often quotes a file or schema name: it is escaped as it is
+ * recorded (base/text.h), so no caller can print a raw one.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/err.h"
+#include "base/text.h"
 
 static const char *const d9_err_names[] = {
 #define D9_X(name, text) text,
@@ -31,7 +36,7 @@ d9_err_set(struct d9_err *e, int code, uint64_t off, const char *fmt, ...)
 	e->code = code;
 	e->off = off;
 	va_start(ap, fmt);
-	vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+	d9_text_vformat(e->msg, sizeof e->msg, fmt, ap);
 	va_end(ap);
 	return -code;
 }

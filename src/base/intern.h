@@ -11,17 +11,15 @@
 #include <stdint.h>
 
 #include "base/arena.h"
-
-#define D9_NONE UINT32_MAX	/* "no id" for every uint32_t id column */
+#include "base/hmap.h"
 
 struct d9_intern {
 	struct d9_arena	*arena;		/* borrowed: where blobs live */
 	size_t		 n, cap;	/* ids in use, capacity of the columns */
 	const void	**blob;		/* id -> bytes */
 	uint32_t	*len;		/* id -> length in bytes */
-	uint32_t	*hash;		/* id -> hash, to grow the table cheaply */
-	uint32_t	*slots;		/* open addressing: id + 1, 0 = empty */
-	size_t		 nslots;	/* power of two */
+	uint32_t	*hash;		/* id -> d9_hash, to compare and grow */
+	struct d9_hmap	 ids;		/* d9_hash of the bytes -> id */
 };
 
 void		 d9_intern_init(struct d9_intern *t, struct d9_arena *arena);
@@ -32,10 +30,12 @@ int		 d9_intern_share(struct d9_intern *dst,
 		    const struct d9_intern *src);
 /* The id of these bytes, added when new; D9_NONE when out of memory. */
 uint32_t	 d9_intern(struct d9_intern *t, const void *p, size_t len);
+/* The same for text from a trace: a NUL inside is kept as C0 80 (text.h),
+ * so the whole string shows wherever it is used as a C string. */
+uint32_t	 d9_intern_text(struct d9_intern *t, const void *p, size_t len);
 /* The id if present, else D9_NONE. */
 uint32_t	 d9_intern_find(const struct d9_intern *t, const void *p,
 		    size_t len);
-uint64_t	 d9_hash(const void *p, size_t len);
 
 static inline const char *
 d9_intern_str(const struct d9_intern *t, uint32_t id, uint32_t *len)

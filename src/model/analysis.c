@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "base/wire.h"
 #include "model/analysis.h"
+#include "model/byname.h"
+#include "model/samples.h"
 #include "model/table.h"
 
 static int
@@ -18,42 +21,6 @@ cmp_u64(const void *a, const void *b)
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return x < y ? -1 : x > y;
-}
-
-size_t
-d9m_lower(const uint64_t *v, size_t n, uint64_t x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-void
-d9m_window_rows(const uint64_t *v, size_t n, const struct d9m_window *w,
-    size_t *a, size_t *b)
-{
-	*a = d9m_lower(v, n, w->lo);
-	*b = w->hi == UINT64_MAX ? n :
-	    *a + d9m_lower(v + *a, n - *a, w->hi + 1);
-}
-
-void
-d9m_window_polls(const struct d9m_model *m, size_t s,
-    const struct d9m_window *w, size_t *a, size_t *b)
-{
-	const struct d9m_worker *wk = &m->workers[s];
-
-	d9m_window_rows(m->polls.start + wk->poll0, wk->npolls, w, a, b);
-	*a += wk->poll0;
-	*b += wk->poll0;
 }
 
 size_t
@@ -92,37 +59,39 @@ cmp_group(const void *a, const void *b)
 }
 
 int
-d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows, size_t n,
-    struct d9m_stack_group **out, size_t *nout)
+d9m_group_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
+    const uint32_t *rows, size_t n, struct d9m_stack_group **out,
+    size_t *nout)
 {
-	/* (stack, segment) packed in one word: a radix sort groups them */
-	uint64_t *k = malloc((n ? n : 1) * sizeof *k);
-	struct d9m_stack_group *g = malloc((n ? n : 1) * sizeof *g);
+	struct d9m_wstack *v = malloc((n ? n : 1) * sizeof *v), *g = NULL;
+	struct d9m_stack_group *sg = NULL;
 	size_t ng = 0;
 
 	*out = NULL;
 	*nout = 0;
-	for (size_t i = 0; k != NULL && i < n; i++)
-		k[i] = (uint64_t)m->cpu.stack[rows[i]] << 32 |
-		    m->cpu.seg[rows[i]];
-	if (k == NULL || g == NULL || d9m_sort_u64(k, n) < 0) {
-		free(k);
+	for (size_t i = 0; v != NULL && i < n; i++) {
+		v[i].stack = m->cpu.stack[rows[i]];
+		v[i].seg = m->cpu.seg[rows[i]];
+		v[i].w = 1;
+		v[i].n = 1;
+	}
+	/* by (stack, segment), then by what their frames are named */
+	if (v == NULL || d9m_wstack_merge(v, n, &g, &ng) < 0 ||
+	    d9m_merge_by_name(m, r, 0, g, &ng) < 0 ||
+	    (sg = malloc((ng ? ng : 1) * sizeof *sg)) == NULL) {
+		free(v);
 		free(g);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (i > 0 && k[i] == k[i - 1]) {
-			g[ng - 1].count++;
-			continue;
-		}
-		g[ng].stack = (uint32_t)(k[i] >> 32);
-		g[ng].seg = (uint32_t)k[i];
-		g[ng].count = 1;
-		ng++;
+	for (size_t i = 0; i < ng; i++) {
+		sg[i].stack = g[i].stack;
+		sg[i].seg = g[i].seg;
+		sg[i].count = g[i].n;
 	}
-	free(k);
-	qsort(g, ng, sizeof *g, cmp_group);
-	*out = g;
+	free(v);
+	free(g);
+	qsort(sg, ng, sizeof *sg, cmp_group);
+	*out = sg;
 	*nout = ng;
 	return 0;
 }
@@ -272,7 +241,8 @@ d9m_an_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 /* Samples attached to each worst poll, grouped by stack: they were
  * taken between its start and its end. */
 static int
-worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
+worst_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
+    struct d9m_analysis *a)
 {
 	for (size_t k = 0; k < a->nworst; k++) {
 		struct d9m_worst *w = &a->worst[k];
@@ -281,6 +251,8 @@ worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
 		size_t i0, i1;
 		uint32_t *rows;
 
+		if (d9m_poll_verdict(m, r, w->poll, &w->verdict) < 0)
+			return -1;
 		d9m_window_rows(m->cpu.ts, m->cpu.n, &pw, &i0, &i1);
 		if ((rows = malloc((i1 - i0 + 1) * sizeof *rows)) == NULL)
 			return -1;
@@ -289,9 +261,11 @@ worst_stacks(const struct d9m_model *m, struct d9m_analysis *a)
 
 			for (size_t i = i0; i < i1; i++)
 				if (m->cpu.poll[i] == w->poll &&
-				    (m->cpu.source[i] == D9_SOURCE_SCHED) == src)
+				    d9m_cpu_class(m, i) == (src ? D9M_OFF_CPU :
+				    D9M_ON_CPU))
 					rows[n++] = (uint32_t)i;
-			if (d9m_group_stacks(m, rows, n, src ? &w->off : &w->cpu,
+			if (d9m_group_stacks(m, r, rows, n, src ? &w->off :
+			    &w->cpu,
 			    src ? &w->noff : &w->ncpu) < 0) {
 				free(rows);
 				return -1;
@@ -317,10 +291,10 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		goto out;
 	a->cpu_samples = i1 - i0;
 	for (size_t i = i0; i < i1; i++) {
-		if (m->cpu.source[i] == D9_SOURCE_CPU) {
+		if (d9m_cpu_class(m, i) == D9M_ON_CPU) {
 			a->on_cpu++;
 			on[non++] = (uint32_t)i;
-		} else if (m->cpu.source[i] == D9_SOURCE_SCHED) {
+		} else if (d9m_cpu_class(m, i) == D9M_OFF_CPU) {
 			a->off_cpu++;
 			if (m->cpu.poll[i] != D9_NONE) {
 				a->off_in_poll++;
@@ -330,11 +304,12 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		}
 	}
 	a->off_idle = a->off_cpu - a->off_in_poll;
-	if (d9m_group_stacks(m, on, non, &a->cpu_groups, &a->ncpu_groups) < 0 ||
-	    d9m_group_stacks(m, inp, ninp, &a->off_groups,
+	if (d9m_group_stacks(m, o->resolver, on, non, &a->cpu_groups,
+	    &a->ncpu_groups) < 0 ||
+	    d9m_group_stacks(m, o->resolver, inp, ninp, &a->off_groups,
 	    &a->noff_groups) < 0)
 		goto out;
-	rc = worst_stacks(m, a);
+	rc = worst_stacks(m, o->resolver, a);
 out:
 	free(on);
 	free(inp);
@@ -388,43 +363,59 @@ count_events(const struct d9m_model *m, const struct d9m_analysis_opts *o,
  * found through a hash set (stacks repeat addresses heavily). */
 struct segaddr {
 	uint64_t	addr;
-	uint32_t	seg, used;
+	uint32_t	seg;
+};
+
+struct segaddrs {
+	struct segaddr	*v;
+	size_t		 n, cap;
+	struct d9_hmap	 rows;		/* hash of a pair -> row of v */
+	struct segaddr	 want;
 };
 
 static int
-set_add(struct segaddr **tab, size_t *cap, size_t *n, uint32_t seg,
-    uint64_t addr)
+same_pair(const void *ctx, uint32_t row)
 {
-	size_t mask, i;
+	const struct segaddrs *s = ctx;
 
-	if ((*n + 1) * 2 > *cap) {
-		size_t nc = *cap ? *cap * 2 : 4096;
-		struct segaddr *t = calloc(nc, sizeof *t);
+	return s->v[row].addr == s->want.addr && s->v[row].seg == s->want.seg;
+}
 
-		if (t == NULL)
-			return -1;
-		for (size_t k = 0; k < *cap; k++)
-			if ((*tab)[k].used) {
-				i = (size_t)(((*tab)[k].addr ^ (*tab)[k].seg) *
-				    0x9e3779b97f4a7c15ull >> 20) & (nc - 1);
-				while (t[i].used)
-					i = (i + 1) & (nc - 1);
-				t[i] = (*tab)[k];
-			}
-		free(*tab);
-		*tab = t;
-		*cap = nc;
-	}
-	mask = *cap - 1;
-	i = (size_t)((addr ^ seg) * 0x9e3779b97f4a7c15ull >> 20) & mask;
-	for (; (*tab)[i].used; i = (i + 1) & mask)
-		if ((*tab)[i].addr == addr && (*tab)[i].seg == seg)
-			return 0;
-	(*tab)[i].addr = addr;
-	(*tab)[i].seg = seg;
-	(*tab)[i].used = 1;
-	(*n)++;
-	return 0;
+static uint64_t
+pair_hash(uint64_t addr, uint32_t seg)
+{
+	return addr + seg * 0x9e3779b97f4a7c15ull;
+}
+
+static uint64_t
+hash_of_pair(const void *ctx, uint32_t row)
+{
+	const struct segaddrs *s = ctx;
+
+	return pair_hash(s->v[row].addr, s->v[row].seg);
+}
+
+static uint32_t
+add_pair(void *ctx)
+{
+	struct segaddrs *s = ctx;
+
+	if (s->n >= D9_NONE || d9_grow(&s->v, &s->cap, s->n + 1,
+	    sizeof *s->v) < 0)
+		return D9_NONE;
+	s->v[s->n] = s->want;
+	return (uint32_t)s->n++;
+}
+
+static const struct d9_hmap_rows pair_rows = { hash_of_pair, add_pair };
+
+static int
+set_add(struct segaddrs *s, uint32_t seg, uint64_t addr)
+{
+	s->want.addr = addr;
+	s->want.seg = seg;
+	return d9_hmap_find_or_add(&s->rows, pair_hash(addr, seg), same_pair,
+	    &pair_rows, s) == D9_NONE ? -1 : 0;
 }
 
 static void
@@ -433,8 +424,7 @@ count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 {
 	struct d9m_frame f[8];
 	uint8_t *seen = calloc(m->stacks.n ? m->stacks.n : 1, 1);
-	struct segaddr *t = NULL;
-	size_t n = 0, cap = 0;
+	struct segaddrs t = { 0 };
 
 	if (seen == NULL)
 		return;
@@ -459,20 +449,19 @@ count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		seen[st] = 1;
 		p = d9m_stack(m, st, &nf);
 		for (size_t k = 0; k < nf; k++)
-			if (set_add(&t, &cap, &n, seg, d9p_le64(p + 8 * k)) < 0)
+			if (set_add(&t, seg, d9p_le64(p + 8 * k)) < 0)
 				goto out;
 	}
-	for (size_t i = 0; i < cap; i++) {
-		if (!t[i].used)
-			continue;
-		if (d9m_frames_of(m, o->resolver, t[i].seg, t[i].addr, 0, f,
+	for (size_t i = 0; i < t.n; i++) {
+		if (d9m_frames_of(m, o->resolver, t.v[i].seg, t.v[i].addr, 0, f,
 		    8) > 0 && f[0].name != NULL)
 			a->frames_named++;
 		else
 			a->frames_unnamed++;
 	}
 out:
-	free(t);
+	d9_hmap_free(&t.rows);
+	free(t.v);
 	free(seen);
 }
 
@@ -493,19 +482,23 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	    d9m_an_cpu(m, o, a) < 0 || d9m_an_tasks(m, o, a) < 0 ||
 	    d9m_an_sched(m, o, a) < 0 || d9m_an_spans(m, o, a) < 0 ||
 	    d9m_an_memory(m, o, a) < 0 || d9m_an_setup(m, o, a) < 0 ||
-	    d9m_an_dumps(m, o, a) < 0 ||
+	    d9m_an_dumps(m, o, a) < 0 || d9m_an_sources(m, o, a) < 0 ||
 	    d9m_an_flags(m, o, a) < 0) {
 		d9m_analysis_free(a);
 		return -1;
 	}
+	if ((a->pois = d9m_pois_find(m, o->resolver, &o->win)) == NULL) {
+		d9m_analysis_free(a);
+		return -1;
+	}
 	if (o->chain_task) {
-		a->chain = calloc(64, sizeof *a->chain);
+		a->chain = calloc(D9M_CHAIN_MAX, sizeof *a->chain);
 		if (a->chain == NULL) {
 			d9m_analysis_free(a);
 			return -1;
 		}
-		a->nchain = d9m_wake_chain(m, o->chain_task, &o->win, a->chain,
-		    64);
+		a->nchain = d9m_task_chain(m, o->chain_task, &o->win, a->chain,
+		    D9M_CHAIN_MAX);
 	}
 	return 0;
 }
@@ -527,5 +520,9 @@ d9m_analysis_free(struct d9m_analysis *a)
 	free(a->chain);
 	free(a->idle);
 	free(a->flags);
+	for (size_t i = 0; i < a->nsources; i++)
+		free(a->sources[i].workers);
+	free(a->sources);
+	d9m_pois_free(&a->pois);
 	memset(a, 0, sizeof *a);
 }

@@ -17,10 +17,10 @@
 
 #include "model/frames.h"
 #include "model/model.h"
-
-struct d9m_window {
-	uint64_t	lo, hi;		/* absolute ns, inclusive */
-};
+#include "model/poi.h"
+#include "model/verdict.h"
+#include "model/wake.h"
+#include "model/window.h"
 
 struct d9m_pct {
 	size_t		count;
@@ -53,6 +53,7 @@ struct d9m_idle_group {
 
 struct d9m_worst {
 	uint32_t	poll;		/* row in m->polls */
+	struct d9m_verdict verdict;	/* why it was slow (verdict.h) */
 	struct d9m_stack_group *cpu, *off;	/* groups, count descending */
 	size_t		ncpu, noff;
 };
@@ -91,7 +92,33 @@ struct d9m_memory {
 	size_t		nsites;
 };
 
-enum d9m_severity { D9M_INFO, D9M_WARNING, D9M_CRITICAL };
+/* Severities of red flags: constant, name in --json, name as the report
+ * and the browser print it (warnings and worse in capitals). */
+#define D9M_SEVERITIES(X) \
+	X(D9M_INFO, "info", "info") \
+	X(D9M_WARNING, "warning", "WARNING") \
+	X(D9M_CRITICAL, "critical", "CRITICAL")
+
+#define D9M_SEVERITY_ENUM_(id, name, shout)	id,
+enum d9m_severity { D9M_SEVERITIES(D9M_SEVERITY_ENUM_) };
+
+/* The name of a severity: as --json writes it, or (shout) as the report
+ * and the browser print it. */
+const char	*d9m_severity_name(enum d9m_severity sev, int shout);
+
+/* Where a red flag's evidence is: what to open to see it. */
+enum d9m_evidence {
+	D9M_EV_NONE,
+	D9M_EV_POLL,		/* the poll (flag.poll) */
+	D9M_EV_TIME,		/* a moment (flag.ts) on worker slot ev_arg */
+	D9M_EV_POI,		/* the points of interest of kind ev_arg */
+	D9M_EV_LOC,		/* the tasks of spawn location ev_arg */
+	D9M_EV_SPAN,		/* the slowest spans of name ev_arg */
+	D9M_EV_SPANS,		/* the spans by name */
+	D9M_EV_CPU_STACKS,	/* the on-CPU stacks */
+	D9M_EV_OFF_STACKS,	/* the off-CPU stacks */
+	D9M_EV_SECTION		/* the report section ev_section */
+};
 
 struct d9m_flag {
 	enum d9m_severity sev;
@@ -99,6 +126,20 @@ struct d9m_flag {
 	char		 text[200];
 	uint64_t	 ts;		/* evidence time, or 0 */
 	uint32_t	 poll;		/* evidence poll row, or D9_NONE */
+	enum d9m_evidence ev;
+	uint32_t	 ev_arg;
+	const char	*ev_section;	/* static report section title */
+};
+
+/* One source group (groups.h): where its rows are and its own figures. */
+struct d9m_source {
+	uint32_t	group;
+	size_t		segments;
+	uint64_t	start, end;	/* its events, on the model's clock */
+	int64_t		shift;		/* added to its recorded times */
+	int		aligned;	/* by the wall clock */
+	uint32_t	*workers;	/* own ids, ascending */
+	size_t		nworkers, polls, long_polls, tasks, cpu_samples;
 };
 
 struct d9m_analysis {
@@ -149,11 +190,13 @@ struct d9m_analysis {
 	struct d9m_idle_group *idle;	/* by idle_ns descending */
 	size_t		nidle, dumps;
 
-	uint64_t	*chain;		/* wake chain task ids, woken first */
+	struct d9m_hop	*chain;		/* wake chain, woken first (wake.h) */
 	size_t		nchain;
 
 	struct d9m_flag	*flags;
 	size_t		nflags;
+
+	struct d9m_pois	*pois;		/* points of interest (poi.h) */
 
 	size_t		frames_named, frames_unnamed;
 
@@ -166,6 +209,9 @@ struct d9m_analysis {
 	uint64_t	proc_max_rss;
 	unsigned long	proc_parallelism;
 	uint64_t	wall_start_ns;	/* wall clock of the start, 0 unknown */
+
+	struct d9m_source *sources;	/* one per group, in group order */
+	size_t		nsources;
 };
 
 struct d9m_analysis_opts {
@@ -200,42 +246,20 @@ int	d9m_an_setup(const struct d9m_model *, const struct d9m_analysis_opts *,
 	    struct d9m_analysis *);
 int	d9m_an_flags(const struct d9m_model *, const struct d9m_analysis_opts *,
 	    struct d9m_analysis *);
+int	d9m_an_sources(const struct d9m_model *,
+	    const struct d9m_analysis_opts *, struct d9m_analysis *);
 /* Wall-clock ns of a monotonic time: nearest earlier ClockSync anchor of
  * the segment (D9_NONE: any), else legacy metadata; 0 when unknown. */
 uint64_t d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono);
-/* Wake chain of a task id (ANALYSIS 5.3): ids woken first; returns n. */
-size_t	d9m_wake_chain(const struct d9m_model *m, uint64_t task,
-	    const struct d9m_window *w, uint64_t *out, size_t max);
 
 /* Rank (1-based) of the p-th percentile of n values. */
 size_t	d9m_rank(size_t n, unsigned p);
 /* Exact percentiles of v (sorted in place) at d9m_rank. */
 void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
-/* Stack groups of a set of CPU sample rows, count descending. */
-int	d9m_group_stacks(const struct d9m_model *m, const uint32_t *rows,
-	    size_t n, struct d9m_stack_group **out, size_t *nout);
-
-/* First index of an ascending column with v[i] >= x. */
-size_t	d9m_lower(const uint64_t *v, size_t n, uint64_t x);
-/* Rows [*a, *b) of an ascending column whose values are in the window:
- * time-sorted tables, and the polls, parks or actives of one worker. */
-void	d9m_window_rows(const uint64_t *v, size_t n,
-	    const struct d9m_window *w, size_t *a, size_t *b);
-/* Poll rows of worker slot s that start in the window: [*a, *b). */
-void	d9m_window_polls(const struct d9m_model *m, size_t s,
-	    const struct d9m_window *w, size_t *a, size_t *b);
-
-/* Whole-trace parts of the analysis that do not depend on the window,
- * derived once by d9m_model_finish(): span lives and their pairing
- * (m->spanev.next, prev_enter, m->spans), scheduling delays of each
- * poll (m->poll_sched; by_start: the poll rows by start, stable). */
-int	d9m_spans_derive(struct d9m_model *m);
-int	d9m_sched_derive(struct d9m_model *m, const uint32_t *by_start);
-
-static inline int
-d9m_in_window(const struct d9m_window *w, uint64_t ts)
-{
-	return ts >= w->lo && ts <= w->hi;
-}
+/* Stack groups of a set of CPU sample rows, merged by what their frames
+ * are named (byname.h; names through r), count descending. */
+int	d9m_group_stacks(const struct d9m_model *m,
+	    const struct d9m_resolver *r, const uint32_t *rows, size_t n,
+	    struct d9m_stack_group **out, size_t *nout);
 
 #endif

@@ -9,42 +9,8 @@
 #include <string.h>
 
 #include "model/analysis.h"
-
-#define DEFAULT_RATE 524288
-
-/* Estimated bytes and count one sampled allocation of s bytes stands for. */
-static void
-ht_weights(uint64_t s, uint64_t rate, double *wb, double *wc)
-{
-	double x = (double)s / (double)rate, p;
-
-	if (s == 0) {
-		*wb = *wc = 0;
-		return;
-	}
-	if (x > 50) {
-		*wb = (double)s;
-		*wc = 1;
-		return;
-	}
-	p = -expm1(-x);		/* 1 - exp(-s/R) without cancellation */
-	*wb = (double)s / p;
-	*wc = 1 / p;
-}
-
-struct fkey {
-	uint64_t	addr, ts;
-};
-
-static int
-cmp_fkey(const void *x, const void *y)
-{
-	const struct fkey *a = x, *b = y;
-
-	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
-	return a->ts < b->ts ? -1 : a->ts > b->ts;
-}
+#include "model/byname.h"
+#include "model/samples.h"
 
 static int
 cmp_site(const void *x, const void *y)
@@ -66,32 +32,40 @@ cmp_stack_seg(const void *x, const void *y)
 	return a->seg < b->seg ? -1 : a->seg > b->seg;
 }
 
-/* R per segment from metadata; *last: R of the latest segment that has it. */
-static uint64_t *
-rates(const struct d9m_model *m, struct d9m_memory *mem)
+/* Sites whose stacks show the same names (hooks stripped) are one. */
+static int
+merge_sites_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
+    struct d9m_site *s, size_t *ns)
 {
-	uint64_t *r = malloc((m->segs.n + 1) * sizeof *r);
-	uint32_t key = d9_intern_find(&m->strs, "memory.sample_rate_bytes",
-	    24);
+	uint32_t *stack = malloc((*ns + 1) * sizeof *stack);
+	uint32_t *seg = malloc((*ns + 1) * sizeof *seg);
+	uint32_t *id = malloc((*ns + 1) * sizeof *id);
+	size_t k = 0;
+	int rc = -1;
 
-	if (r == NULL)
-		return NULL;
-	for (size_t i = 0; i <= m->segs.n; i++)
-		r[i] = DEFAULT_RATE;
-	mem->rate = DEFAULT_RATE;
-	for (size_t i = 0; key != D9_NONE && i < m->meta.n; i++) {
-		unsigned long long v;
-
-		if (m->meta.key[i] != key || m->meta.seg[i] > m->segs.n)
-			continue;
-		v = strtoull(d9m_str(m, m->meta.val[i]), NULL, 10);
-		if (v > 0) {
-			r[m->meta.seg[i]] = v;
-			mem->rate = v;
-			mem->rate_from_meta = 1;
-		}
+	for (size_t i = 0; stack != NULL && seg != NULL && i < *ns; i++) {
+		stack[i] = s[i].stack;
+		seg[i] = s[i].seg;
 	}
-	return r;
+	if (stack != NULL && seg != NULL && id != NULL &&
+	    d9m_name_ids(m, r, 1, stack, seg, *ns, id) == 0) {
+		for (size_t i = 0; i < *ns; i++) {
+			if (id[i] == k) {
+				s[k++] = s[i];
+				continue;
+			}
+			s[id[i]].sampled += s[i].sampled;
+			s[id[i]].est_bytes += s[i].est_bytes;
+			s[id[i]].est_count += s[i].est_count;
+			s[id[i]].raw_bytes += s[i].raw_bytes;
+		}
+		*ns = k;
+		rc = 0;
+	}
+	free(stack);
+	free(seg);
+	free(id);
+	return rc;
 }
 
 int
@@ -100,42 +74,30 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 {
 	struct d9m_memory *mem = &a->mem;
 	const struct d9m_allocs *al = &m->allocs;
-	struct fkey *fk = NULL;
 	struct d9m_site *s = NULL;
-	uint64_t *r = NULL;
-	size_t nf = 0, ns = 0, f0, f1, a0, a1, v0, v1;
-	int rc = -1;
+	uint8_t *live = NULL;
+	size_t ns = 0, f0, f1, a0, a1, v0, v1;
 
 	if (al->n == 0 && m->frees.n == 0)
 		return 0;
 	mem->present = 1;
-	if ((r = rates(m, mem)) == NULL)
-		return -1;
+	mem->rate = m->alloc_rate;
+	mem->rate_from_meta = m->alloc_rate_meta;
 	d9m_window_rows(m->frees.ts, m->frees.n, &o->win, &f0, &f1);
-	d9m_window_rows(al->ts, al->n, &o->win, &a0, &a1);
 	d9m_window_rows(m->overflow.ts, m->overflow.n, &o->win, &v0, &v1);
-	fk = malloc((f1 - f0 + 1) * sizeof *fk);
-	s = malloc((a1 - a0 + 1) * sizeof *s);
-	if (fk == NULL || s == NULL)
+	mem->frees = f1 - f0;
+	if (d9m_alloc_live(m, &o->win, &a0, &a1, &live) < 0 ||
+	    (s = malloc((a1 - a0 + 1) * sizeof *s)) == NULL)
 		goto out;
-	for (size_t i = f0; i < f1; i++) {
-		fk[nf].addr = m->frees.addr[i];
-		fk[nf++].ts = m->frees.alloc_ts[i];
-	}
-	mem->frees = nf;
-	qsort(fk, nf, sizeof *fk, cmp_fkey);
 	for (size_t i = a0; i < a1; i++) {
-		uint64_t rate = al->seg[i] < m->segs.n ? r[al->seg[i]] :
-		    mem->rate;
-		struct fkey k = { al->addr[i], al->ts[i] };
 		double wb, wc;
 
-		ht_weights(al->size[i], rate, &wb, &wc);
+		d9m_alloc_weight(m, i, &wb, &wc);
 		mem->sampled++;
 		mem->sampled_bytes += al->size[i];
 		mem->est_bytes += wb;
 		mem->est_count += wc;
-		if (bsearch(&k, fk, nf, sizeof *fk, cmp_fkey) == NULL) {
+		if (live[i - a0]) {
 			mem->unmatched++;
 			mem->unmatched_raw_bytes += al->size[i];
 			mem->live_bytes += wb;
@@ -168,14 +130,15 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		}
 		ns = k;
 	}
+	if (merge_sites_by_name(m, o->resolver, s, &ns) < 0)
+		goto out;
 	qsort(s, ns, sizeof *s, cmp_site);
-	mem->sites = s;
+	mem->sites = s;		/* the analysis owns the sites now */
 	mem->nsites = ns;
-	s = NULL;
-	rc = 0;
+	free(live);
+	return 0;
 out:
-	free(r);
-	free(fk);
+	free(live);
 	free(s);
-	return rc;
+	return -1;
 }

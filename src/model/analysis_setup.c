@@ -7,8 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/schemas.h"
 #include "base/wire.h"
 #include "model/analysis.h"
+#include "model/samples.h"
+#include "model/series.h"
 
 uint64_t
 d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono)
@@ -34,59 +37,30 @@ d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono)
 	return 0;
 }
 
-/* Numeric value of a field of a custom event, -1 when absent. */
-static long double
-field_num(const struct d9m_model *m, uint32_t list, uint32_t key)
-{
-	uint32_t len;
-	const char *p = d9_intern_str(&m->lists, list, &len);
-
-	for (uint32_t i = 0; i + 8 <= len; i += 8) {
-		uint64_t pair;
-
-		memcpy(&pair, p + i, 8);
-		if ((uint32_t)(pair >> 32) == key)
-			return strtold(d9m_str(m, (uint32_t)pair), NULL);
-	}
-	return -1;
-}
-
+/* ANALYSIS 11 over every source group, each sample paired with the
+ * previous one of its own process (series.h). */
 static void
 process_usage(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	uint32_t name = d9_intern_find(&m->strs, "ProcessResourceUsageEvent",
-	    25), ku = d9_intern_find(&m->strs, "user_cpu_ns", 11),
-	    ks = d9_intern_find(&m->strs, "system_cpu_ns", 13),
-	    kr = d9_intern_find(&m->strs, "max_rss_bytes", 13);
-	long double prev_cpu = -1, cpu_sum = 0, wall_sum = 0;
-	uint64_t prev_ts = 0;
-	size_t i0, i1;
+	long double cpu_sum = 0, wall_sum = 0;
+	struct d9m_usage *u;
+	size_t n;
 
-	if (name == D9_NONE || ku == D9_NONE || ks == D9_NONE)
+	if (d9m_process_usage(m, &o->win, D9_NONE, &u, &n) < 0)
 		return;
-	d9m_window_rows(m->custom.ts, m->custom.n, &o->win, &i0, &i1);
-	for (size_t i = i0; i < i1; i++) {
-		long double u, s, r;
-
-		if (m->custom.name[i] != name)
-			continue;
-		u = field_num(m, m->custom.fields[i], ku);
-		s = field_num(m, m->custom.fields[i], ks);
-		r = kr != D9_NONE ? field_num(m, m->custom.fields[i], kr) : -1;
-		if (r > (long double)a->proc_max_rss)
-			a->proc_max_rss = (uint64_t)r;
-		if (u < 0 || s < 0)
+	for (size_t i = 0; i < n; i++) {
+		if (u[i].rss > (long double)a->proc_max_rss)
+			a->proc_max_rss = (uint64_t)u[i].rss;
+		if (!u[i].has_cpu)
 			continue;
 		a->proc_samples++;
-		if (prev_cpu >= 0 && m->custom.ts[i] > prev_ts &&
-		    u + s >= prev_cpu) {
-			cpu_sum += u + s - prev_cpu;
-			wall_sum += (long double)(m->custom.ts[i] - prev_ts);
+		if (u[i].paired) {
+			cpu_sum += u[i].cpu_ns;
+			wall_sum += u[i].wall_ns;
 		}
-		prev_cpu = u + s;
-		prev_ts = m->custom.ts[i];
 	}
+	free(u);
 	a->proc_avg_cores = wall_sum > 0 ? (double)(cpu_sum / wall_sum) : -1;
 	{
 		const char *par = d9m_meta_get(m, "process.available_parallelism");
@@ -105,7 +79,7 @@ setup_checks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	for (size_t i = i0; i < i1; i++) {
 		size_t n;
 
-		if (m->cpu.source[i] != D9_SOURCE_CPU) {
+		if (d9m_cpu_class(m, i) != D9M_ON_CPU) {
 			offs++;
 			continue;
 		}

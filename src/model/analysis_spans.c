@@ -1,283 +1,50 @@
 /*
- * analysis_spans.c: spans paired into intervals as ANALYSIS 6 defines
- * (raw duration = first enter to last exit, per span name), plus the
- * per-poll span counts and outliers the red flags need.
- *
- * The pairing does not depend on the window, so d9m_model_finish() does
- * it once (d9m_spans_derive): span events are linked into lives (one
- * span id up to its close), each life is paired, and the lives that
- * exited are kept sorted by their first enter. A window then takes the
- * lives that start in it by binary search.
+ * analysis_spans.c: the span figures of a window (ANALYSIS 6): the
+ * window's span instances grouped by name (spanset.h, the rule the
+ * spans view shows too) with their percentiles and outliers, and the
+ * per-poll counts the red flags need.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/analysis.h"
-#include "model/table.h"
-
-/* Link every event to the next one of its life: events grouped by span
- * id (a stable sort keeps their time order), cut after each close. */
-static int
-link_lives(struct d9m_spanev *e)
-{
-	uint32_t *perm = malloc((e->n ? e->n : 1) * sizeof *perm);
-	uint32_t last = D9_NONE, enter = D9_NONE;
-	uint64_t id = 0;
-
-	e->next = malloc((e->n ? e->n : 1) * sizeof *e->next);
-	e->prev_enter = malloc((e->n ? e->n : 1) * sizeof *e->prev_enter);
-	if (perm == NULL || e->next == NULL || e->prev_enter == NULL ||
-	    d9m_sort_perm(e->span_id, e->n, perm) < 0) {
-		free(perm);
-		return -1;
-	}
-	for (size_t k = 0; k < e->n; k++) {
-		uint32_t i = perm[k];
-
-		if (k > 0 && e->span_id[i] != id)
-			last = enter = D9_NONE;	/* another span id */
-		id = e->span_id[i];
-		e->next[i] = D9_NONE;
-		e->prev_enter[i] = enter;
-		if (last != D9_NONE)
-			e->next[last] = i;
-		last = i;
-		if (e->kind[i] == D9M_SPAN_ENTER)
-			enter = i;
-		else if (e->kind[i] == D9M_SPAN_CLOSE)
-			last = enter = D9_NONE;	/* the id may be reused */
-	}
-	free(perm);
-	return 0;
-}
-
-/* One life, paired from its first enter on. */
-struct life {
-	uint64_t	first, last_start, last_end;
-	uint64_t	open_ts;	/* enter of the open pair */
-	size_t		nsegs;
-	int		open;
-};
-
-/*
- * Pair the life whose first enter is event i: an enter opens a pair
- * (unless one is open), an exit closes it into a segment, a close ends
- * the life. exit_of[enter] is set to the exit of each segment.
- */
-static void
-pair_life(const struct d9m_spanev *e, uint32_t i, uint32_t *exit_of,
-    struct life *l)
-{
-	uint32_t opened = i;
-
-	memset(l, 0, sizeof *l);
-	l->open = 1;
-	l->open_ts = e->ts[i];
-	for (uint32_t j = e->next[i]; j != D9_NONE; j = e->next[j]) {
-		if (e->kind[j] == D9M_SPAN_CLOSE) {
-			l->open = 0;
-			break;
-		}
-		if (e->kind[j] == D9M_SPAN_ENTER) {
-			if (!l->open) {
-				l->open = 1;
-				l->open_ts = e->ts[j];
-				opened = j;
-			}
-			continue;
-		}
-		if (!l->open)
-			continue;
-		l->open = 0;
-		if (l->nsegs == 0 || l->open_ts < l->first)
-			l->first = l->open_ts;
-		if (l->nsegs == 0 || l->open_ts >= l->last_start) {
-			l->last_start = l->open_ts;
-			l->last_end = e->ts[j];
-		}
-		l->nsegs++;
-		exit_of[opened] = j;
-	}
-}
-
-/*
- * Spans fully inside one poll of their worker (many-spans-per-poll),
- * over the whole trace. Segments come by their enter, in time order, so
- * the poll each worker runs is found by walking its polls along.
- */
-struct in_polls {
-	uint32_t	*cnt;		/* per poll: segments inside it */
-	size_t		*cur;		/* per worker slot: its last poll
-					 * started so far */
-};
-
-static int
-in_polls_init(const struct d9m_model *m, struct in_polls *ip)
-{
-	ip->cnt = calloc(m->polls.n + 1, sizeof *ip->cnt);
-	ip->cur = malloc((m->nworkers + 1) * sizeof *ip->cur);
-	if (ip->cnt == NULL || ip->cur == NULL)
-		return -1;
-	for (size_t w = 0; w < m->nworkers; w++)
-		ip->cur[w] = m->workers[w].poll0;
-	return 0;
-}
-
-/* The segment from enter i to exit x. */
-static void
-in_polls_add(const struct d9m_model *m, struct in_polls *ip, size_t i,
-    uint32_t x)
-{
-	const struct d9m_spanev *e = &m->spanev;
-	uint32_t w = d9m_worker_slot(m, e->worker[i]);
-	size_t end, *p;
-
-	if (w == D9_NONE)
-		return;
-	end = m->workers[w].poll0 + m->workers[w].npolls;
-	for (p = &ip->cur[w]; *p + 1 < end && m->polls.start[*p + 1] <=
-	    e->ts[i]; ++*p)
-		;
-	if (*p < end && m->polls.start[*p] <= e->ts[i] &&
-	    e->ts[x] <= m->polls.end[*p])
-		ip->cnt[*p]++;
-}
-
-static void
-in_polls_figures(const struct d9m_model *m, const struct in_polls *ip,
-    struct d9m_spans *s)
-{
-	for (size_t p = 0; p < m->polls.n; p++) {
-		if (ip->cnt[p] > 20)
-			s->polls_over20++;
-		if (ip->cnt[p] > s->poll_max) {
-			s->poll_max = ip->cnt[p];
-			s->poll_row = (uint32_t)p;
-		}
-	}
-}
-
-int
-d9m_spans_derive(struct d9m_model *m)
-{
-	const struct d9m_spanev *e = &m->spanev;
-	struct d9m_spans *s = &m->spans;
-	struct in_polls ip = { NULL, NULL };
-	size_t nl = 0;
-	uint32_t *exit_of;
-	int rc = -1;
-
-	memset(s, 0, sizeof *s);
-	s->poll_row = D9_NONE;
-	if (link_lives(&m->spanev) < 0)
-		return -1;
-	for (size_t i = 0; i < e->n; i++)
-		nl += e->kind[i] == D9M_SPAN_ENTER &&
-		    e->prev_enter[i] == D9_NONE;
-	s->first = malloc((nl ? nl : 1) * sizeof *s->first);
-	s->dur = malloc((nl ? nl : 1) * sizeof *s->dur);
-	s->name = malloc((nl ? nl : 1) * sizeof *s->name);
-	s->open_ts = malloc((nl ? nl : 1) * sizeof *s->open_ts);
-	exit_of = malloc((e->n ? e->n : 1) * sizeof *exit_of);
-	if (s->first == NULL || s->dur == NULL || s->name == NULL ||
-	    s->open_ts == NULL || exit_of == NULL || in_polls_init(m, &ip) < 0)
-		goto out;
-	for (size_t i = 0; i < e->n; i++)
-		exit_of[i] = D9_NONE;
-	/* lives by first enter, which is where their first segment starts */
-	for (size_t i = 0; i < e->n; i++) {
-		struct life l;
-
-		if (e->kind[i] != D9M_SPAN_ENTER)
-			continue;
-		if (e->prev_enter[i] == D9_NONE) {
-			pair_life(e, (uint32_t)i, exit_of, &l);
-			if (l.nsegs > 0) {
-				s->first[s->n] = l.first;
-				s->dur[s->n] = l.last_end - l.first;
-				s->name[s->n++] = e->name[i];
-			}
-			if (l.open)
-				s->open_ts[s->nopen++] = l.open_ts;
-		}
-		/* set when its life was paired, at its first enter */
-		if (exit_of[i] != D9_NONE)
-			in_polls_add(m, &ip, i, exit_of[i]);
-	}
-	in_polls_figures(m, &ip, s);
-	rc = d9m_sort_u64(s->open_ts, s->nopen);
-out:
-	free(ip.cnt);
-	free(ip.cur);
-	free(exit_of);
-	return rc;
-}
-
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
-cmp_fig(const void *x, const void *y)
-{
-	const struct d9m_span_fig *a = x, *b = y;
-
-	if (a->dur.count != b->dur.count)
-		return a->dur.count > b->dur.count ? -1 : 1;
-	return a->name < b->name ? -1 : a->name > b->name;
-}
+#include "model/spanset.h"
 
 int
 d9m_an_spans(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
 	const struct d9m_spans *s = &m->spans;
-	uint32_t unknown = d9_intern_find(&m->strs, "unknown", 7);
-	uint64_t *keys, *durs;
-	size_t i0, i1, n;
+	struct d9m_spanset *set;
 
 	a->spans_poll_max = s->poll_max;
 	a->spans_poll_row = s->poll_row;
 	a->spans_polls_over20 = s->polls_over20;
 	if (m->spanev.n == 0)
 		return 0;
-	d9m_window_rows(s->open_ts, s->nopen, &o->win, &i0, &i1);
-	a->unmatched_spans = i1 - i0;
-	d9m_window_rows(s->first, s->n, &o->win, &i0, &i1);
-	n = i1 - i0;
-	/* group the lives by name: sort (name, index) keys */
-	keys = malloc((n ? n : 1) * sizeof *keys);
-	durs = malloc((n ? n : 1) * sizeof *durs);
-	a->spans = calloc(n ? n : 1, sizeof *a->spans);
-	if (keys == NULL || durs == NULL || a->spans == NULL) {
-		free(keys);
-		free(durs);
+	if ((set = d9m_spanset_build(m, &o->win, NULL)) == NULL)
+		return -1;
+	a->unmatched_spans = set->unmatched;
+	a->spans_total = set->n;
+	a->spans = calloc(set->nnames ? set->nnames : 1, sizeof *a->spans);
+	if (a->spans == NULL) {
+		d9m_spanset_free(&set);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++)
-		keys[i] = (uint64_t)(s->name[i0 + i] != D9_NONE ?
-		    s->name[i0 + i] : unknown) << 32 | i;
-	if (d9m_sort_u64(keys, n) < 0)
-		qsort(keys, n, sizeof *keys, cmp_u64);
-	a->spans_total = n;
-	for (size_t i = 0, k; i < n; i += k) {
-		uint32_t name = (uint32_t)(keys[i] >> 32);
+	for (size_t i = 0; i < set->nnames; i++) {
+		const struct d9m_span_name *nm = &set->names[i];
 		struct d9m_span_fig *f = &a->spans[a->nspans++];
+		const struct d9m_span *v = set->v + nm->first;
+		size_t k = nm->dur.count;
 
-		for (k = 0; i + k < n && keys[i + k] >> 32 == name; k++)
-			durs[k] = s->dur[i0 + (uint32_t)keys[i + k]];
-		f->name = name;
-		d9m_pct_of(durs, k, &f->dur);
+		f->name = nm->name;
+		f->dur = nm->dur;
+		/* instances longest first: the median is at k - 1 - k / 2 */
 		if (k >= 10)
 			for (size_t j = 0; j < k; j++)
-				f->outliers += durs[j] > 10 * durs[k / 2];
+				f->outliers += v[j].end - v[j].start > 10 *
+				    (v[k - 1 - k / 2].end - v[k - 1 - k / 2].start);
 	}
-	free(keys);
-	free(durs);
-	qsort(a->spans, a->nspans, sizeof *a->spans, cmp_fig);
+	d9m_spanset_free(&set);
 	return 0;
 }

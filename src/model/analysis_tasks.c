@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/analysis.h"
+#include "model/samples.h"
 #include "model/table.h"
 
 static int
@@ -211,110 +212,6 @@ out:
 	return rc;
 }
 
-/* Last wake of task t with ts <= hi, or D9_NONE. */
-static uint32_t
-last_wake(const struct d9m_model *m, uint32_t t, uint64_t hi)
-{
-	const struct d9m_wakes *w = &m->wakes;
-	size_t a = w->by_woken_off[t], b = w->by_woken_off[t + 1];
-
-	while (a < b) {
-		size_t mid = (a + b) / 2;
-
-		if (w->ts[w->by_woken[mid]] <= hi)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	if (a == w->by_woken_off[t])
-		return D9_NONE;
-	return w->by_woken[a - 1];
-}
-
-/* First entry of task t's polls (m->task_polls) starting after ts. */
-static size_t
-task_polls_after(const struct d9m_model *m, size_t t, uint64_t ts)
-{
-	size_t lo = m->task_polls_off[t], hi = m->task_polls_off[t + 1];
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->polls.start[m->task_polls[mid]] <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* What the walk by time knows of a task. */
-struct task_state {
-	uint64_t	wake;		/* its last wake so far, D9M_ABSENT */
-	uint64_t	prev_start, prev_end;	/* its previous poll */
-	int		polled;		/* it has a previous poll */
-};
-
-/* Scheduling delay of a poll starting at start of a task in state ts. */
-static uint64_t
-sched_delay(const struct task_state *ts, uint64_t start)
-{
-	uint64_t wake = ts->wake, d;
-
-	/* the wake must have come since the previous poll started */
-	if (wake == D9M_ABSENT || (ts->polled && wake <= ts->prev_start))
-		return ts->polled ? D9M_SCHED_NO_WAKE : D9M_SCHED_NONE;
-	/* a wake while the previous poll still ran is stale (15 #8) */
-	if (ts->polled && wake <= ts->prev_end)
-		wake = ts->prev_end;
-	if (start <= wake || (d = start - wake) >= 1000000000)
-		return D9M_SCHED_NONE;
-	return d;
-}
-
-/*
- * ANALYSIS 5.1 for every poll, into m->poll_sched: the delay from the
- * task's last wake since its previous poll started to this poll's start.
- * Polls and wakes are walked together by time, remembering per task its
- * last wake and its previous poll.
- */
-int
-d9m_sched_derive(struct d9m_model *m, const uint32_t *by_start)
-{
-	const struct d9m_wakes *w = &m->wakes;
-	size_t nt = m->tasks.n, j = 0;
-	struct task_state *st = malloc((nt ? nt : 1) * sizeof *st);
-
-	m->poll_sched = malloc((m->polls.n ? m->polls.n : 1) *
-	    sizeof *m->poll_sched);
-	if (st == NULL || m->poll_sched == NULL) {
-		free(st);
-		return -1;
-	}
-	for (size_t t = 0; t < nt; t++) {
-		st[t].wake = D9M_ABSENT;
-		st[t].polled = 0;
-	}
-	for (size_t k = 0; k < m->polls.n; k++) {
-		uint32_t p = by_start[k], t = m->polls.task[p];
-		uint64_t start = m->polls.start[p];
-
-		for (; j < w->n && w->ts[j] <= start; j++)
-			st[w->woken[j]].wake = w->ts[j];
-		m->poll_sched[p] = D9M_SCHED_NONE;
-		if (t == D9_NONE)
-			continue;
-		/* a task never woken is not instrumented */
-		if (w->by_woken_off[t] != w->by_woken_off[t + 1])
-			m->poll_sched[p] = sched_delay(&st[t], start);
-		st[t].prev_start = start;
-		st[t].prev_end = m->polls.end[p];
-		st[t].polled = 1;
-	}
-	free(st);
-	return 0;
-}
-
 /* Whether poll p comes before poll q in task order (m->task_polls: by
  * task, then start, then row), the order the worst delay is picked in. */
 static int
@@ -364,33 +261,6 @@ d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	return 0;
 }
 
-size_t
-d9m_wake_chain(const struct d9m_model *m, uint64_t task,
-    const struct d9m_window *w, uint64_t *out, size_t max)
-{
-	uint32_t t = d9m_task_find(m, task);
-	size_t n = 0;
-
-	if (max == 0)
-		return 0;
-	out[n++] = task;
-	while (t != D9_NONE && n < max) {
-		uint32_t wk = last_wake(m, t, w->hi), waker;
-
-		if (wk == D9_NONE || m->wakes.ts[wk] < w->lo)
-			break;
-		waker = m->wakes.waker[wk];
-		if (waker == D9_NONE)
-			break;
-		for (size_t i = 0; i < n; i++)
-			if (out[i] == m->tasks.id[waker])
-				return n;	/* a cycle */
-		out[n++] = m->tasks.id[waker];
-		t = waker;
-	}
-	return n;
-}
-
 static int
 cmp_idle(const void *x, const void *y)
 {
@@ -421,8 +291,6 @@ int
 d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	const uint32_t *rows = m->task_polls;
-	const size_t *off = m->task_polls_off;
 	struct d9m_idle_group *g;
 	size_t n = 0, i0, i1;
 
@@ -433,24 +301,14 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (g == NULL)
 		return -1;
 	for (size_t i = i0; i < i1; i++) {
-		uint32_t t = m->dumps.task[i];
-		size_t k;
-		uint64_t ts = m->dumps.ts[i], end, next;
+		uint64_t idle = d9m_dump_idle(m, i);
 
-		if (t == D9_NONE)
+		if (idle == UINT64_MAX)
 			continue;
-		/* the task's last poll starting at or before the stamp */
-		k = task_polls_after(m, t, ts);
-		if (k == off[t])
-			continue;
-		k--;
-		end = m->polls.end[rows[k]];
-		next = k + 1 < off[t + 1] ? m->polls.start[rows[k + 1]] :
-		    m->max_ts;
 		g[n].stack = m->dumps.stack[i];
 		g[n].seg = m->dumps.seg[i];
 		g[n].count = 1;
-		g[n++].idle_ns = next > end ? next - end : 0;
+		g[n++].idle_ns = idle;
 	}
 	a->dumps = n;
 	qsort(g, n, sizeof *g, cmp_idle);

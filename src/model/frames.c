@@ -187,17 +187,27 @@ d9m_stack_frames(const struct d9m_model *m, const struct d9m_resolver *r,
 int
 d9m_is_alloc_hook(const char *name)
 {
-	static const char *const hooks[] = {
+	/* dial9's hooks (ANALYSIS 7), Rust's allocator shims, libd9rec's
+	 * wrappers and hook; in a name */
+	static const char *const parts[] = {
 		"memory_profiling::hook::on_alloc",
 		"memory_profiling::allocator::Dial9Allocator",
-		"__rustc::__rust_alloc", "__rustc::__rust_realloc",
-		"d9rec_alloc_", "d9rec_malloc_hook",
+		"__rust_alloc", "__rust_realloc", "__rdl_alloc", "__rdl_realloc",
+		"__rg_alloc", "__rg_realloc",
+		"d9rec_alloc_hook", "d9rec_malloc", "d9rec_calloc",
+		"d9rec_realloc",
 	};
+	/* libd9rec-malloc.so's entry points: the whole name */
+	static const char *const whole[] = { "malloc", "calloc", "realloc",
+		"memalign", "aligned_alloc", "posix_memalign" };
 
 	if (name == NULL)
 		return 0;
-	for (size_t i = 0; i < sizeof hooks / sizeof hooks[0]; i++)
-		if (strstr(name, hooks[i]) != NULL)
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+		if (strstr(name, parts[i]) != NULL)
+			return 1;
+	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++)
+		if (strcmp(name, whole[i]) == 0)
 			return 1;
 	return 0;
 }

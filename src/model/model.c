@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "base/vec.h"
 #include "parse/follow.h"
 #include "model/build.h"
@@ -43,7 +44,7 @@ d9m_model_free(struct d9m_model **pm)
 	for (size_t i = 0; i < n; i++)
 		d9m_tab_free(t[i].tab, t[i].desc);
 	d9m_timeline_free(m);
-	free(m->tasks.slots);
+	d9_hmap_free(&m->tasks.rows);
 	free(m->tidmap_tid);
 	free(m->tidmap_worker);
 	free(m->tname_tid);
@@ -71,14 +72,15 @@ copy_tables(struct d9m_model *dst, const struct d9m_model *src)
 		if (d9m_tab_copy(td[i].tab, ts[i].tab, td[i].desc) < 0)
 			return -1;
 	dst->meta.legacy_wall = src->meta.legacy_wall;
+	dst->segs.copies = src->segs.copies;
+	dst->following = src->following;
 	return 0;
 }
 
 static int
 copy_maps(struct d9m_model *d, const struct d9m_model *s)
 {
-	if (d9_dup(&d->tasks.slots, s->tasks.slots, s->tasks.nslots,
-	    sizeof *s->tasks.slots) < 0 ||
+	if (d9_hmap_copy(&d->tasks.rows, &s->tasks.rows) < 0 ||
 	    d9_dup(&d->tidmap_tid, s->tidmap_tid, s->tidmap_n,
 	    sizeof *s->tidmap_tid) < 0 ||
 	    d9_dup(&d->tidmap_worker, s->tidmap_worker, s->tidmap_n,
@@ -88,7 +90,6 @@ copy_maps(struct d9m_model *d, const struct d9m_model *s)
 	    d9_dup(&d->tname_name, s->tname_name, s->tname_n,
 	    sizeof *s->tname_name) < 0)
 		return -1;
-	d->tasks.nslots = s->tasks.nslots;
 	d->tidmap_n = d->tidmap_cap = s->tidmap_n;
 	d->tname_n = d->tname_cap = s->tname_n;
 	for (size_t i = 0; i < s->nerrors; i++)
@@ -113,14 +114,18 @@ d9m_model_snapshot(const struct d9m_model *src)
 	return m;
 }
 
+/* Every message is escaped here too: whoever made it, the report, the
+ * JSON, the browser and stderr show m->errors as they are. */
 int
 d9m_model_add_error(struct d9m_model *m, const char *msg)
 {
+	size_t cap = 4 * strlen(msg) + 1;
 	char *copy;
 
 	if (d9_grow(&m->errors, &m->caperrors, m->nerrors + 1,
-	    sizeof *m->errors) < 0 || (copy = strdup(msg)) == NULL)
+	    sizeof *m->errors) < 0 || (copy = malloc(cap)) == NULL)
 		return -1;
+	d9_text_safe(copy, cap, msg, strlen(msg));
 	m->errors[m->nerrors++] = copy;
 	return 0;
 }
@@ -180,6 +185,7 @@ d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
 {
 	struct load_note ln = { m, NULL, NULL };
 
+	m->following = 1;
 	return feed(m, NULL, 0, f, progress, &ln, stats);
 }
 

@@ -78,8 +78,8 @@ struct d9m_tasks {
 	uint64_t	*spawn_ts;	/* last TaskSpawnEvent, D9M_ABSENT */
 	uint64_t	*term_ts;	/* last TaskTerminateEvent, D9M_ABSENT */
 	uint8_t		*flags;
-	uint32_t	*slots;		/* hash: id -> row + 1 */
-	size_t		 nslots;
+	uint32_t	*group;		/* source group (groups.h) */
+	struct d9_hmap	 rows;		/* (group, id) -> row */
 };
 
 struct d9m_cpu {
@@ -191,12 +191,35 @@ struct d9m_overflow {
 	size_t		 n, cap;
 	uint64_t	*ts;
 	uint64_t	*allocs, *frees;
+	uint32_t	*seg;
 };
 
 /* A segment: one input, or a part of a concatenated stream. */
 struct d9m_segs {
 	size_t		 n, cap;
 	uint32_t	*input;		/* input name string id */
+	uint8_t		*cut;		/* its input ended or broke early */
+	uint32_t	*group;		/* source group, D9_NONE before its
+					 * first event */
+	uint64_t	 copies;	/* files not read: copies of a segment */
+};
+
+/*
+ * Sources: the processes a trace's segments came from, one group per
+ * (service, host, boot) of segment metadata or of the input's path
+ * (groups.h). Each group's timestamps are moved onto the first group's
+ * clock when they are read: by the wall clock when both have clock sync
+ * events and began within an hour of each other, else so that the group
+ * begins where the first one does.
+ */
+struct d9m_groups {
+	size_t		 n, cap;
+	uint32_t	*service, *host, *boot;	/* string ids, D9_NONE */
+	int64_t		*wall;		/* realtime - monotonic, when has_wall */
+	uint8_t		*has_wall;
+	int64_t		*shift;		/* added to the group's timestamps */
+	uint8_t		*aligned;	/* shift from the wall clock */
+	uint64_t	*first;		/* first event's time as recorded */
 };
 
 /* ---- derived by d9m_model_finish() ---- */
@@ -242,6 +265,9 @@ struct d9m_spans {
 	uint64_t	*first;		/* first enter, ascending */
 	uint64_t	*dur;		/* first enter .. last exit */
 	uint32_t	*name;		/* of the first enter, D9_NONE */
+	uint32_t	*worker;	/* of the first enter */
+	uint32_t	*fields;	/* the first enter's, or the last exit's
+					 * with fields; D9_NONE */
 	size_t		 nopen;		/* lives open at the end: entered,
 					 * then neither exited nor closed */
 	uint64_t	*open_ts;	/* that enter, ascending */
@@ -250,12 +276,36 @@ struct d9m_spans {
 	uint32_t	 poll_row;	/* the poll with poll_max, D9_NONE */
 };
 
+/* Application events (appev.h): custom rows in time order, each on the
+ * lane of the worker that recorded it and in the poll running there. */
+struct d9m_appev {
+	size_t		 n;
+	uint32_t	*row;		/* row in custom */
+	uint32_t	*lane;		/* worker slot, D9_NONE */
+	uint32_t	*poll;		/* poll row, D9_NONE */
+};
+
+/* What the trace lost (ANALYSIS 19): libd9rec's counters (per boot the
+ * latest, summed over boots), dial9's overflow events, incomplete
+ * segments; and the copies of segments that were read once. */
+struct d9m_loss {
+	uint64_t	 dropped_events;	/* runtime events not recorded */
+	uint64_t	 lost_batches;		/* batches not written */
+	uint64_t	 dropped_allocs, dropped_frees;
+	uint64_t	 lost_cpu;		/* CPU samples lost */
+	uint64_t	 incomplete;		/* segments cut short or marked
+						 * segment.complete=false */
+	uint64_t	 copies;		/* duplicate segments */
+};
+
 struct d9m_worker {
 	uint32_t	 id;
 	size_t		 poll0, npolls;		/* rows in polls */
 	size_t		 park0, nparks;		/* rows in parks */
 	size_t		 act0, nacts;		/* rows in actives */
 	uint32_t	 runtime;		/* string id of runtime name, D9_NONE */
+	uint32_t	 group;			/* source group (ids.h) */
+	uint32_t	 own;			/* id as its process recorded it */
 };
 
 struct d9m_model {
@@ -281,6 +331,7 @@ struct d9m_model {
 	struct d9m_clock clock;
 	struct d9m_meta	 meta;
 	struct d9m_segs	 segs;
+	struct d9m_groups groups;
 
 	/* tid -> worker, last park/unpark wins (reference rule) */
 	uint32_t	*tidmap_tid, *tidmap_worker;
@@ -305,10 +356,19 @@ struct d9m_model {
 	 * excluded), D9M_SCHED_NONE or D9M_SCHED_NO_WAKE */
 	uint64_t	*poll_sched;
 	struct d9m_spans spans;
+	struct d9m_appev appev;
+	/* allocation sample rate R per segment (samples.h), segs.n + 1
+	 * entries; the latest one given, and whether any was given */
+	uint64_t	*seg_rate;
+	uint64_t	 alloc_rate;
+	int		 alloc_rate_meta;
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */
 	uint64_t	 rt_events;		/* polls, parks, unparks, queue, wakes */
+	struct d9m_loss	 loss;
+	int		 following;	/* read by d9m_model_follow: its .active
+					 * inputs are segments still written */
 	int		 finished;
 
 	struct d9m_builder *builder;	/* while loading */

@@ -19,7 +19,7 @@ TAB(d9m_desc_queue, d9m_queue, BY(d9m_queue, ts), C(d9m_queue, ts),
     C(d9m_queue, global));
 TAB(d9m_desc_tasks, d9m_tasks, UNSORTED, C(d9m_tasks, id),
     C(d9m_tasks, loc), C(d9m_tasks, spawn_ts), C(d9m_tasks, term_ts),
-    C(d9m_tasks, flags));
+    C(d9m_tasks, flags), C(d9m_tasks, group));
 TAB(d9m_desc_cpu, d9m_cpu, BY(d9m_cpu, ts), C(d9m_cpu, ts), C(d9m_cpu, tid),
     C(d9m_cpu, wire_worker), C(d9m_cpu, source), C(d9m_cpu, stack),
     C(d9m_cpu, cpu), C(d9m_cpu, seg));
@@ -32,7 +32,8 @@ TAB(d9m_desc_frees, d9m_frees, BY(d9m_frees, ts), C(d9m_frees, ts),
     C(d9m_frees, addr), C(d9m_frees, size), C(d9m_frees, alloc_ts),
     C(d9m_frees, tid));
 TAB(d9m_desc_overflow, d9m_overflow, BY(d9m_overflow, ts),
-    C(d9m_overflow, ts), C(d9m_overflow, allocs), C(d9m_overflow, frees));
+    C(d9m_overflow, ts), C(d9m_overflow, allocs), C(d9m_overflow, frees),
+    C(d9m_overflow, seg));
 TAB(d9m_desc_spanev, d9m_spanev, BY(d9m_spanev, ts), C(d9m_spanev, ts),
     C(d9m_spanev, kind), C(d9m_spanev, worker), C(d9m_spanev, span_id),
     C(d9m_spanev, parent), C(d9m_spanev, name), C(d9m_spanev, site),
@@ -49,7 +50,12 @@ TAB(d9m_desc_clock, d9m_clock, BY(d9m_clock, mono), C(d9m_clock, mono),
     C(d9m_clock, real), C(d9m_clock, seg));
 TAB(d9m_desc_meta, d9m_meta, UNSORTED, C(d9m_meta, seg), C(d9m_meta, key),
     C(d9m_meta, val));
-TAB(d9m_desc_segs, d9m_segs, UNSORTED, C(d9m_segs, input));
+TAB(d9m_desc_segs, d9m_segs, UNSORTED, C(d9m_segs, input),
+    C(d9m_segs, cut), C(d9m_segs, group));
+TAB(d9m_desc_groups, d9m_groups, UNSORTED, C(d9m_groups, service),
+    C(d9m_groups, host), C(d9m_groups, boot), C(d9m_groups, wall),
+    C(d9m_groups, has_wall), C(d9m_groups, shift), C(d9m_groups, aligned),
+    C(d9m_groups, first));
 TAB(d9m_desc_polls, d9m_polls, UNSORTED, C(d9m_polls, start),
     C(d9m_polls, end), C(d9m_polls, task), C(d9m_polls, loc),
     C(d9m_polls, worker), C(d9m_polls, lq), C(d9m_polls, flags));
@@ -73,7 +79,7 @@ d9m_model_tables(struct d9m_model *m, struct d9m_tabref *out, size_t max)
 		{ &m->spanev, &d9m_desc_spanev }, { &m->custom, &d9m_desc_custom },
 		{ &m->symbols, &d9m_desc_symbols }, { &m->maps, &d9m_desc_maps },
 		{ &m->clock, &d9m_desc_clock }, { &m->meta, &d9m_desc_meta },
-		{ &m->segs, &d9m_desc_segs },
+		{ &m->segs, &d9m_desc_segs }, { &m->groups, &d9m_desc_groups },
 	};
 	size_t n = sizeof all / sizeof all[0];
 

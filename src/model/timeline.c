@@ -8,10 +8,15 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
-#include "model/analysis.h"
+#include "model/appev.h"
 #include "model/frames.h"
+#include "model/ids.h"
+#include "model/loss.h"
 #include "model/table.h"
 #include "model/tables.h"
+#include "model/samples.h"
+#include "model/sched.h"
+#include "model/spans.h"
 #include "model/timeline.h"
 
 void
@@ -44,8 +49,13 @@ d9m_timeline_free(struct d9m_model *m)
 	free(m->spans.first);
 	free(m->spans.dur);
 	free(m->spans.name);
+	free(m->spans.worker);
+	free(m->spans.fields);
 	free(m->spans.open_ts);
 	memset(&m->spans, 0, sizeof m->spans);
+	free(m->seg_rate);
+	m->seg_rate = NULL;
+	d9m_appev_free(m);
 }
 
 static int
@@ -90,6 +100,8 @@ find_workers(struct d9m_model *m)
 	for (size_t i = 0; i < n; i++) {
 		m->workers[i].id = ids[i];
 		m->workers[i].runtime = D9_NONE;
+		m->workers[i].group = d9m_worker_group(m->groups.n, ids[i]);
+		m->workers[i].own = d9m_worker_own(m->groups.n, ids[i]);
 	}
 	m->nworkers = n;
 	free(ids);
@@ -301,8 +313,8 @@ d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
 	return lo > wk->poll0 ? (uint32_t)(lo - 1) : D9_NONE;
 }
 
-static uint32_t
-tid_worker(const struct d9m_model *m, uint32_t tid, uint32_t def)
+uint32_t
+d9m_tid_worker(const struct d9m_model *m, uint32_t tid, uint32_t def)
 {
 	for (size_t i = 0; i < m->tidmap_n; i++)
 		if (m->tidmap_tid[i] == tid)
@@ -323,14 +335,17 @@ attribute_cpu(struct d9m_model *m)
 	if (c->worker == NULL || c->poll == NULL || c->lane == NULL)
 		return -1;
 	for (size_t i = 0; i < c->n; i++) {
-		uint32_t w = tid_worker(m, c->tid[i], c->wire_worker[i]), slot, p;
+		uint32_t w = d9m_tid_worker(m, c->tid[i], c->wire_worker[i]);
+		uint32_t slot, p;
 
 		for (size_t g = 0; g < m->gaps.n; g++)
 			if ((c->tid[i] == m->gaps.from_tid[g] ||
 			    c->tid[i] == m->gaps.to_tid[g]) &&
 			    c->ts[i] >= m->gaps.start[g] &&
 			    c->ts[i] < m->gaps.end[g]) {
-				w = D9_WORKER_NONE;
+				w = d9m_group_worker(d9m_worker_group(
+				    m->groups.n, m->gaps.worker[g]),
+				    D9_WORKER_NONE);
 				break;
 			}
 		c->worker[i] = w;
@@ -417,7 +432,8 @@ name_runtimes(struct d9m_model *m)
 	/* each runtime.<name> claims its listed workers; first claim wins */
 	for (size_t i = 0; i < m->meta.n; i++) {
 		const char *k = d9m_str(m, m->meta.key[i]), *v;
-		uint32_t name;
+		uint32_t name, seg = m->meta.seg[i], grp = seg < m->segs.n &&
+		    m->segs.group[seg] != D9_NONE ? m->segs.group[seg] : 0;
 
 		if (strncmp(k, "runtime.", 8) != 0 || k[8] == '\0')
 			continue;
@@ -432,7 +448,7 @@ name_runtimes(struct d9m_model *m)
 				continue;
 			}
 			slot = id <= UINT32_MAX ? d9m_worker_slot(m,
-			    (uint32_t)id) : D9_NONE;
+			    d9m_group_worker(grp, (uint32_t)id)) : D9_NONE;
 			if (slot != D9_NONE &&
 			    m->workers[slot].runtime == D9_NONE)
 				m->workers[slot].runtime = name;
@@ -533,7 +549,9 @@ d9m_model_finish(struct d9m_model *m)
 		    off[w + 1] - off[w]) < 0)
 			goto out;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
-	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0)
+	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
+	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0 ||
+	    d9m_appev_derive(m) < 0)
 		goto out;
 	name_runtimes(m);
 	m->finished = 1;

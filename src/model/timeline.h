@@ -15,5 +15,8 @@ void	d9m_timeline_free(struct d9m_model *m);
 /* Row of the last poll of worker slot w starting at or before ts, or
  * D9_NONE. */
 uint32_t d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts);
+/* Worker id of thread tid (the last park or unpark on it), else def. */
+uint32_t d9m_tid_worker(const struct d9m_model *m, uint32_t tid,
+	    uint32_t def);
 
 #endif

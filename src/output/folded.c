@@ -12,7 +12,7 @@
 
 #include "output/output.h"
 #include "base/text.h"
-#include "base/wire.h"
+#include "model/samples.h"
 
 #define MAX_FRAMES 256
 
@@ -74,10 +74,10 @@ d9o_folded(const struct d9o_out *o, const char *kind,
 		}
 		for (size_t i = 0; i < m->cpu.n; i++)
 			if (d9m_in_window(w, m->cpu.ts[i]) &&
-			    (m->cpu.source[i] == D9_SOURCE_SCHED) == off &&
-			    (off || m->cpu.source[i] == D9_SOURCE_CPU))
+			    d9m_cpu_class(m, i) == (off ? D9M_OFF_CPU :
+			    D9M_ON_CPU))
 				rows[n++] = (uint32_t)i;
-		if (d9m_group_stacks(m, rows, n, &g, &ng) == 0) {
+		if (d9m_group_stacks(m, o->r, rows, n, &g, &ng) == 0) {
 			for (size_t i = 0; i < ng; i++) {
 				size_t nf = d9m_stack_frames(m, o->r, g[i].seg,
 				    g[i].stack, fr, MAX_FRAMES);

@@ -4,8 +4,10 @@
  * the reference-compatible ones.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "model/diff.h"
 #include "output/jsonw.h"
 #include "output/output.h"
 
@@ -92,6 +94,43 @@ worst(struct d9o_jw *w, const struct d9o_out *o)
 		d9o_jw_bool(w, m->polls.flags[p] & D9M_POLL_OPEN_ENDED);
 		stack_groups(w, o, "cpuStacks", x->cpu, x->ncpu);
 		stack_groups(w, o, "offCpuStacks", x->off, x->noff);
+		d9o_jw_key(w, "verdict");
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "kind", d9m_vclass_name(x->verdict.kind));
+		d9o_jw_ku64(w, "samples", x->verdict.samples);
+		d9o_jw_ku64(w, "of", x->verdict.of);
+		d9o_jw_end(w, '}');
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
+#define JSON_POIS	100	/* points of interest per kind */
+
+static void
+pois(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_pois *p = o->a->pois;
+	const struct d9m_model *m = o->m;
+
+	d9o_jw_key(w, "pointsOfInterest");
+	d9o_jw_arr(w);
+	for (size_t i = 0; p != NULL && i < p->n; i++) {
+		const struct d9m_poi *x = &p->v[i];
+
+		/* the worst JSON_POIS of each kind */
+		if (i - p->first[x->kind] >= JSON_POIS)
+			continue;
+
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "kind", d9m_poi_name(x->kind));
+		d9o_jw_ku64(w, "startNs", x->start);
+		d9o_jw_ku64(w, "durNs", x->dur);
+		if (x->worker != D9_NONE)
+			d9o_jw_ku64(w, "worker", x->worker);
+		if (x->task != D9_NONE)
+			d9o_jw_ku64(w, "task", m->tasks.id[x->task]);
+		d9o_jw_kstr(w, "text", x->text);
 		d9o_jw_end(w, '}');
 	}
 	d9o_jw_end(w, ']');
@@ -177,6 +216,39 @@ cpu_and_sched(struct d9o_jw *w, const struct d9m_analysis *a)
 	d9o_jw_end(w, '}');
 }
 
+/* Samples by leaf frame (model/diff.h), heaviest first: what --diff
+ * compares when it reads this output back. */
+static void
+leaf_map(struct d9o_jw *w, const struct d9m_side *s, const char *key,
+    int which)
+{
+	const struct d9m_nweight *v = which == D9M_SIDE_CPU ? s->cpu : s->off;
+	size_t *ord = d9m_side_order(s, which);
+	size_t n = which == D9M_SIDE_CPU ? s->ncpu : s->noff;
+
+	d9o_jw_key(w, key);
+	d9o_jw_obj(w);
+	for (size_t i = 0; ord != NULL && i < n; i++) {
+		d9o_jw_key(w, v[ord[i]].name);
+		d9o_jw_u64(w, (uint64_t)v[ord[i]].w);
+	}
+	d9o_jw_end(w, '}');
+	free(ord);
+}
+
+static void
+leaves(struct d9o_jw *w, const struct d9o_out *o)
+{
+	struct d9m_side s;
+
+	d9m_side_init(&s);
+	if (d9m_side_leaves(&s, o->m, o->r, o->a) == 0) {
+		leaf_map(w, &s, "cpuLeaves", D9M_SIDE_CPU);
+		leaf_map(w, &s, "offCpuLeaves", D9M_SIDE_OFF);
+	}
+	d9m_side_free(&s);
+}
+
 static void
 spans(struct d9o_jw *w, const struct d9o_out *o)
 {
@@ -232,7 +304,68 @@ memory(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_end(w, '}');
 }
 
-static const char *const sev_names[] = { "info", "warning", "critical" };
+/* Always present, zeros when nothing was lost (ANALYSIS 19). */
+static void
+name_or_null(struct d9o_jw *w, const struct d9m_model *m, const char *k,
+    uint32_t id)
+{
+	d9o_jw_key(w, k);
+	if (id == D9_NONE)
+		d9o_jw_null(w);
+	else
+		d9o_jw_str(w, d9m_str(m, id));
+}
+
+/* One entry per source group (model/groups.h). */
+static void
+sources(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_model *m = o->m;
+
+	d9o_jw_key(w, "sources");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < o->a->nsources; i++) {
+		const struct d9m_source *s = &o->a->sources[i];
+
+		d9o_jw_obj(w);
+		name_or_null(w, m, "service", m->groups.service[s->group]);
+		name_or_null(w, m, "host", m->groups.host[s->group]);
+		name_or_null(w, m, "boot", m->groups.boot[s->group]);
+		d9o_jw_ku64(w, "segments", s->segments);
+		d9o_jw_ku64(w, "startNs", s->start);
+		d9o_jw_ku64(w, "endNs", s->end);
+		d9o_jw_key(w, "shiftNs");
+		d9o_jw_i64(w, s->shift);
+		d9o_jw_key(w, "wallAligned");
+		d9o_jw_bool(w, s->aligned);
+		d9o_jw_key(w, "workers");
+		d9o_jw_arr(w);
+		for (size_t k = 0; k < s->nworkers; k++)
+			d9o_jw_u64(w, s->workers[k]);
+		d9o_jw_end(w, ']');
+		d9o_jw_ku64(w, "polls", s->polls);
+		d9o_jw_ku64(w, "longPolls", s->long_polls);
+		d9o_jw_ku64(w, "tasks", s->tasks);
+		d9o_jw_ku64(w, "cpuSamples", s->cpu_samples);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
+static void
+loss(struct d9o_jw *w, const struct d9m_loss *l)
+{
+	d9o_jw_key(w, "loss");
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "droppedEvents", l->dropped_events);
+	d9o_jw_ku64(w, "lostBatches", l->lost_batches);
+	d9o_jw_ku64(w, "droppedAllocs", l->dropped_allocs);
+	d9o_jw_ku64(w, "droppedFrees", l->dropped_frees);
+	d9o_jw_ku64(w, "lostCpuSamples", l->lost_cpu);
+	d9o_jw_ku64(w, "incompleteSegments", l->incomplete);
+	d9o_jw_ku64(w, "duplicateSegments", l->copies);
+	d9o_jw_end(w, '}');
+}
 
 static void
 flags_and_errors(struct d9o_jw *w, const struct d9o_out *o)
@@ -243,7 +376,8 @@ flags_and_errors(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_arr(w);
 	for (size_t i = 0; i < a->nflags; i++) {
 		d9o_jw_obj(w);
-		d9o_jw_kstr(w, "severity", sev_names[a->flags[i].sev]);
+		d9o_jw_kstr(w, "severity", d9m_severity_name(a->flags[i].sev,
+		    0));
 		d9o_jw_kstr(w, "check", a->flags[i].check);
 		d9o_jw_kstr(w, "text", a->flags[i].text);
 		if (a->flags[i].ts)
@@ -281,8 +415,10 @@ d9o_json(const struct d9o_out *o)
 	d9o_jw_ku64(w, "longPollsClosed", a->long_polls_closed);
 	d9o_jw_ku64(w, "openEndedPolls", a->open_ended);
 	worst(w, o);
+	pois(w, o);
 	tasks(w, o);
 	cpu_and_sched(w, a);
+	leaves(w, o);
 	spans(w, o);
 	memory(w, o);
 	d9o_jw_key(w, "waitingOn");
@@ -299,7 +435,7 @@ d9o_json(const struct d9o_out *o)
 		d9o_jw_key(w, "wakeChain");
 		d9o_jw_arr(w);
 		for (size_t i = 0; i < a->nchain; i++)
-			d9o_jw_u64(w, a->chain[i]);
+			d9o_jw_u64(w, o->m->tasks.id[a->chain[i].task]);
 		d9o_jw_end(w, ']');
 	}
 	if (a->wall_start_ns)
@@ -321,11 +457,13 @@ d9o_json(const struct d9o_out *o)
 			    a->proc_parallelism);
 		d9o_jw_end(w, '}');
 	}
+	sources(w, o);
 	d9o_jw_key(w, "symbols");
 	d9o_jw_obj(w);
 	d9o_jw_ku64(w, "resolved", a->frames_named);
 	d9o_jw_ku64(w, "unresolved", a->frames_unnamed);
 	d9o_jw_end(w, '}');
+	loss(w, &o->m->loss);
 	flags_and_errors(w, o);
 	d9o_jw_end(w, '}');
 }

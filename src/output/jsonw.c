@@ -13,9 +13,12 @@ d9o_jw_init(struct d9o_jw *w, FILE *f)
 	w->f = f;
 }
 
+/* A new line at the current depth; none inside a flat container. */
 static void
 indent(struct d9o_jw *w)
 {
+	if (w->flat > 0 && w->depth >= w->flat)
+		return;
 	putc('\n', w->f);
 	for (int i = 0; i < w->depth; i++)
 		putc(' ', w->f);
@@ -62,10 +65,11 @@ void
 d9o_jw_end(struct d9o_jw *w, char close)
 {
 	int had = w->count[w->depth];
+	int flat = w->flat > 0 && w->depth >= w->flat;
 
 	if (w->depth > 0)
 		w->depth--;
-	if (had)
+	if (had && !flat)
 		indent(w);
 	putc(close, w->f);
 	if (w->depth == 0)
@@ -102,6 +106,13 @@ d9o_jw_u64(struct d9o_jw *w, uint64_t v)
 }
 
 void
+d9o_jw_i64(struct d9o_jw *w, int64_t v)
+{
+	pre(w);
+	fprintf(w->f, "%" PRId64, v);
+}
+
+void
 d9o_jw_dbl(struct d9o_jw *w, double v)
 {
 	pre(w);
@@ -109,6 +120,13 @@ d9o_jw_dbl(struct d9o_jw *w, double v)
 		fprintf(w->f, "%.17g", v);
 	else
 		fputs("null", w->f);
+}
+
+void
+d9o_jw_milli(struct d9o_jw *w, uint64_t v)
+{
+	pre(w);
+	fprintf(w->f, "%" PRIu64 ".%03u", v / 1000, (unsigned)(v % 1000));
 }
 
 void

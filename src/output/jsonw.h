@@ -15,6 +15,7 @@ struct d9o_jw {
 	int	 depth;
 	int	 count[D9O_JSON_DEPTH];	/* items written at each depth */
 	int	 after_key;
+	int	 flat;		/* > 0: what is this deep is on one line */
 };
 
 void	d9o_jw_init(struct d9o_jw *w, FILE *f);
@@ -25,7 +26,10 @@ void	d9o_jw_key(struct d9o_jw *w, const char *k);
 void	d9o_jw_str(struct d9o_jw *w, const char *s);
 void	d9o_jw_strn(struct d9o_jw *w, const char *s, size_t n);
 void	d9o_jw_u64(struct d9o_jw *w, uint64_t v);
+void	d9o_jw_i64(struct d9o_jw *w, int64_t v);
 void	d9o_jw_dbl(struct d9o_jw *w, double v);
+/* v thousandths, written with three decimals (ns as microseconds). */
+void	d9o_jw_milli(struct d9o_jw *w, uint64_t v);
 void	d9o_jw_bool(struct d9o_jw *w, int v);
 void	d9o_jw_null(struct d9o_jw *w);
 /* key + value shorthands */

@@ -25,6 +25,25 @@ void	d9o_report(const struct d9o_out *o);
 /* kind: "cpu", "offcpu" or "alloc"; returns -1 for another kind. */
 int	d9o_folded(const struct d9o_out *o, const char *kind,
 	    const struct d9m_window *w);
+/* --diff: two runs compared (model/diff.h), as text or as --json. */
+struct d9m_diff;
+struct d9o_diff_out {
+	FILE			*f;
+	const struct d9m_diff	*d;
+	const char		*old_name, *new_name;	/* how each run is
+							 * named */
+};
+void	d9o_diff_text(const struct d9o_diff_out *o);
+void	d9o_diff_json(const struct d9o_diff_out *o);
+/* A --json output read back as one side of a comparison; -1 with a
+ * message when it is not one (or out of memory). */
+struct d9_jval;
+struct d9m_side;
+int	d9o_side_from_json(const struct d9_jval *root, struct d9m_side *s,
+	    char *err, size_t errlen);
+/* --chrome: Chrome trace event JSON of the polls, spans and wakes of
+ * the window. */
+void	d9o_chrome(const struct d9o_out *o, const struct d9m_window *w);
 /* The name a location id is shown under. */
 const char *d9o_loc(const struct d9m_model *m, uint32_t loc);
 

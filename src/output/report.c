@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -13,16 +14,80 @@
 #include "output/stackinfo.h"
 #include "output/textfmt.h"
 #include "base/text.h"
+#include "model/groups.h"
+#include "model/ids.h"
+#include "model/loss.h"
 
 #define MAX_FRAMES 128
 
+/* Always a line (or more, wrapped under the value): what the recording
+ * lost (ANALYSIS 19). */
 static void
-section(FILE *f, const char *title)
+lost(const struct d9o_out *o)
 {
-	fprintf(f, "\n%s\n", title);
-	for (size_t i = 0; title[i]; i++)
-		putc('-', f);
-	putc('\n', f);
+	const struct d9m_loss *l = &o->m->loss;
+	char t[320];
+	size_t n = d9m_loss_text(l, t, sizeof t), len;
+	char *lines = NULL;
+	FILE *mf;
+
+	if (n == 0)
+		n = (size_t)snprintf(t, sizeof t, "nothing");
+	if (l->copies)
+		snprintf(t + n, sizeof t - n, " (%" PRIu64 " duplicate segment "
+		    "file%s read once)", l->copies, l->copies == 1 ? "" : "s");
+	if ((mf = open_memstream(&lines, &len)) == NULL)
+		return;
+	d9o_wrap(mf, t, 14, 80);
+	fclose(mf);
+	if (lines != NULL && len >= 14)
+		memcpy(lines, "Lost:", 5);	/* over the first indent */
+	fputs(lines != NULL ? lines : "", o->f);
+	free(lines);
+}
+
+/* Before any figure: they count only what was recorded. */
+static void
+loss_warning(const struct d9o_out *o)
+{
+	char t[256], w[400];
+
+	if (!d9m_loss_any(&o->m->loss))
+		return;
+	d9m_loss_text(&o->m->loss, t, sizeof t);
+	snprintf(w, sizeof w, "WARNING: this recording lost data (%s). Every "
+	    "figure below counts only what was recorded.", t);
+	putc('\n', o->f);
+	d9o_wrap(o->f, w, 0, 80);
+}
+
+/* Sources, when the trace holds more than one process (model/groups.h):
+ * worker g:w is worker w of source g. */
+static void
+sources(const struct d9o_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	char name[200], safe[200], fit[64], b1[32], b2[32];
+	uint64_t min = o->m->min_ts;
+
+	if (a->nsources < 2)
+		return;
+	fprintf(o->f, "Sources:      %zu processes (worker g:w is worker w of "
+	    "source g)\n", a->nsources);
+	for (size_t i = 0; i < a->nsources; i++) {
+		const struct d9m_source *s = &a->sources[i];
+
+		d9m_group_name(o->m, s->group, name, sizeof name);
+		d9_text_safe(safe, sizeof safe, name, strlen(name));
+		fprintf(o->f, "  %zu %-40s %zu segment%s, %zu worker%s, %zu polls,"
+		    " %s..%s%s\n", i, d9o_fit(fit, sizeof fit, safe, 40),
+		    s->segments, s->segments == 1 ? "" : "s", s->nworkers,
+		    s->nworkers == 1 ? "" : "s",
+		    s->polls, d9o_dur(b1, sizeof b1, s->start > min ?
+		    s->start - min : 0), d9o_dur(b2, sizeof b2, s->end > min ?
+		    s->end - min : 0), s->aligned ? "" : " (no common clock: "
+		    "aligned at the start)");
+	}
 }
 
 static void
@@ -32,7 +97,7 @@ summary(const struct d9o_out *o)
 	const struct d9m_model *m = o->m;
 	char b[64], s[256];
 
-	section(o->f, "TRACE SUMMARY");
+	d9o_section(o->f, "TRACE SUMMARY");
 	for (size_t i = 0; i < o->ninputs; i++)
 		fprintf(o->f, "Input:        %s\n", d9o_fit(s, sizeof s,
 		    o->inputs[i], 64));
@@ -53,10 +118,15 @@ summary(const struct d9o_out *o)
 		    (unsigned)(a->wall_start_ns / 1000000 % 1000));
 	}
 	fprintf(o->f, "\nWorkers:      %zu (", a->nworkers);
-	for (size_t i = 0; i < a->nworkers; i++)
-		fprintf(o->f, "%s%u", i ? ", " : "", a->workers[i].id);
-	fprintf(o->f, ")\nEvents:       %zu runtime events, %zu polls\n",
+	for (size_t i = 0; i < a->nworkers; i++) {
+		d9m_worker_label(m->groups.n, a->workers[i].id, b, sizeof b);
+		fprintf(o->f, "%s%s", i ? ", " : "", b);
+	}
+	fprintf(o->f, ")\n");
+	sources(o);
+	fprintf(o->f, "Events:       %zu runtime events, %zu polls\n",
 	    a->event_count, a->npolls);
+	lost(o);
 	fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",
 	    a->cpu_samples, a->on_cpu, a->off_cpu);
 	fprintf(o->f, "Tasks:        %zu spawned, %zu terminated, %zu seen\n",
@@ -75,7 +145,7 @@ workers(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32];
 
-	section(o->f, "WORKER UTILIZATION");
+	d9o_section(o->f, "WORKER UTILIZATION");
 	fprintf(o->f, "%-7s %8s %8s %7s %10s %10s %8s\n", "worker", "polls",
 	    "parks", "util", "active", "parked", "cpu");
 	for (size_t i = 0; i < a->nworkers; i++) {
@@ -101,7 +171,7 @@ long_polls(const struct d9o_out *o)
 	const struct d9m_model *m = o->m;
 	char b[32], s[256];
 
-	section(o->f, "LONG POLLS (>1ms)");
+	d9o_section(o->f, "LONG POLLS (>1ms)");
 	fprintf(o->f, "%zu polls over 1 ms", a->long_polls);
 	if (a->long_polls != a->long_polls_closed)
 		fprintf(o->f, " (%zu open-ended: cut by the next start or a "
@@ -119,8 +189,8 @@ long_polls(const struct d9o_out *o)
 		    t != D9_NONE ? m->tasks.id[t] : 0,
 		    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? "  (open-ended)" :
 		    "", d9o_fit(s, sizeof s, d9o_loc(m, m->polls.loc[p]), 74));
-		if (w->ncpu == 0 && w->noff == 0)
-			fprintf(o->f, "    no profiling samples in this poll\n");
+		d9m_verdict_text(&w->verdict, s, sizeof s);
+		d9o_wrap(o->f, s, 4, 80);
 		for (size_t k = 0; k < w->noff && k < 3; k++)
 			d9o_stack_line(o, "off-CPU", &w->off[k], 4);
 		for (size_t k = 0; k < w->ncpu && k < 3; k++)
@@ -134,7 +204,7 @@ sched(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32], b3[32];
 
-	section(o->f, "SCHEDULING DELAYS");
+	d9o_section(o->f, "SCHEDULING DELAYS");
 	if (a->sched.count == 0) {
 		fprintf(o->f, "No wake-to-poll delays: no task was instrumented\n"
 		    "(wake events need dial9's instrumented spawn).\n");
@@ -154,7 +224,7 @@ locations(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32], b3[32], s[256];
 
-	section(o->f, "POLL DURATION BY SPAWN LOCATION");
+	d9o_section(o->f, "POLL DURATION BY SPAWN LOCATION");
 	for (size_t i = 0; i < a->nlocs; i++) {
 		const struct d9m_loc_fig *l = &a->locs[i];
 
@@ -176,7 +246,7 @@ lifecycle(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	char s[256];
 
-	section(o->f, "TASK LIFECYCLE");
+	d9o_section(o->f, "TASK LIFECYCLE");
 	for (size_t i = 0; i < a->nlocs; i++) {
 		const struct d9m_loc_fig *l = &a->locs[i];
 
@@ -204,7 +274,7 @@ blocking(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 
-	section(o->f, "BLOCKING CALLS");
+	d9o_section(o->f, "BLOCKING CALLS");
 	if (a->off_cpu == 0) {
 		fprintf(o->f, "No off-CPU (context switch) samples in the "
 		    "trace.\n");
@@ -225,7 +295,7 @@ hotspots(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 
-	section(o->f, "CPU HOTSPOTS");
+	d9o_section(o->f, "CPU HOTSPOTS");
 	fprintf(o->f, "%zu on-CPU samples.\n", a->on_cpu);
 	for (size_t i = 0; i < a->ncpu_groups && i < 5; i++)
 		d9o_stack_line(o, "on-CPU", &a->cpu_groups[i], 1);
@@ -237,13 +307,13 @@ queues(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	char b[32];
 
-	section(o->f, "QUEUE DEPTH");
+	d9o_section(o->f, "QUEUE DEPTH");
 	fprintf(o->f, "Global queue: max %u, mean %.2f over %zu samples%s\n",
 	    a->queue_max, a->queue_avg, a->queue_samples,
 	    a->queue_max > 100 ? "  (over 100: workers fall behind)" : "");
 	fprintf(o->f, "Local queue:  max %u\n", a->local_queue_max);
 	fprintf(o->f, "Queue lengths are recorded modulo 256 by dial9.\n");
-	section(o->f, "KERNEL SCHEDULING WAIT");
+	d9o_section(o->f, "KERNEL SCHEDULING WAIT");
 	for (size_t i = 0; i < a->nworkers; i++) {
 		const struct d9m_worker_fig *w = &a->workers[i];
 
@@ -263,7 +333,7 @@ spans(const struct d9o_out *o)
 
 	if (a->nspans == 0)
 		return;
-	section(o->f, "SPAN DURATIONS");
+	d9o_section(o->f, "SPAN DURATIONS");
 	fprintf(o->f, "%-30s %8s %10s %10s %10s\n", "span", "count", "p50",
 	    "p99", "max");
 	for (size_t i = 0; i < a->nspans; i++) {
@@ -291,7 +361,7 @@ waiting(const struct d9o_out *o)
 
 	if (a->nidle == 0)
 		return;
-	section(o->f, "WAITING ON (task dumps)");
+	d9o_section(o->f, "WAITING ON (task dumps)");
 	fprintf(o->f, "%zu dumps of idle tasks, weighted by the idle gap each "
 	    "describes:\n", a->dumps);
 	for (size_t i = 0; i < a->nidle && i < 5; i++) {
@@ -313,7 +383,7 @@ memory(const struct d9o_out *o)
 
 	if (!mem->present)
 		return;
-	section(o->f, "MEMORY ALLOCATIONS");
+	d9o_section(o->f, "MEMORY ALLOCATIONS");
 	fprintf(o->f, "Sample rate R = %" PRIu64 " bytes (%s).\n", mem->rate,
 	    mem->rate_from_meta ? "from segment metadata" : "dial9's default");
 	fprintf(o->f, "%zu sampled allocations stand for about %.1f MB in "
@@ -337,28 +407,76 @@ memory(const struct d9o_out *o)
 	}
 }
 
+/* The worst three points of interest of each kind (ANALYSIS 18). */
+static void
+points(const struct d9o_out *o)
+{
+	const struct d9m_pois *p = o->a->pois;
+
+	d9o_section(o->f, "POINTS OF INTEREST");
+	if (p == NULL || p->n == 0) {
+		fprintf(o->f, "None.\n");
+		return;
+	}
+	for (int k = 0; k < D9M_POI_COUNT; k++) {
+		if (p->total[k] == 0)
+			continue;
+		fprintf(o->f, "%s: %zu\n", d9m_poi_name((enum d9m_poi_kind)k),
+		    p->total[k]);
+		for (size_t i = p->first[k]; i < p->first[k + 1] &&
+		    i < p->first[k] + 3; i++) {
+			char line[320];
+
+			snprintf(line, sizeof line, "at %+.3f ms  %s",
+			    (double)(int64_t)(p->v[i].start - o->m->min_ts) / 1e6,
+			    p->v[i].text);
+			d9o_wrap(o->f, line, 4, 80);
+		}
+	}
+}
+
+/* One hop of the wake chain: the task, the poll it is seen through,
+ * and the wake that woke it. */
+static void
+chain_hop(const struct d9o_out *o, const struct d9m_hop *h, size_t i)
+{
+	const struct d9m_model *m = o->m;
+	char d[32], dl[32];
+
+	fprintf(o->f, "%stask %" PRIu64, i ? "  woken by " : "",
+	    m->tasks.id[h->task]);
+	if (h->poll != D9_NONE)
+		fprintf(o->f, "  poll %s at +%.3f ms", d9o_dur(d, sizeof d,
+		    m->polls.end[h->poll] - m->polls.start[h->poll]),
+		    (double)(m->polls.start[h->poll] - m->min_ts) / 1e6);
+	if (h->wake != D9_NONE && h->poll != D9_NONE)
+		fprintf(o->f, ", woken %s before it", d9o_dur(dl, sizeof dl,
+		    h->delay));
+	if (h->wake != D9_NONE && h->waker == D9_NONE)
+		fprintf(o->f, ", from outside any task");
+	putc('\n', o->f);
+}
+
 static void
 flags(const struct d9o_out *o)
 {
-	static const char *const sev[] = { "info", "WARNING", "CRITICAL" };
 	const struct d9m_analysis *a = o->a;
 
-	section(o->f, "RED FLAGS");
+	d9o_section(o->f, "RED FLAGS");
 	if (a->nflags == 0)
 		fprintf(o->f, "None.\n");
 	for (size_t i = 0; i < a->nflags; i++) {
-		fprintf(o->f, "%-8s %s\n", sev[a->flags[i].sev],
+		fprintf(o->f, "%-8s %s\n", d9m_severity_name(a->flags[i].sev, 1),
 		    a->flags[i].check);
 		d9o_wrap(o->f, a->flags[i].text, 9, 80);
 	}
 	if (o->chain) {
-		section(o->f, "WAKE CHAIN");
+		d9o_section(o->f, "WAKE CHAIN");
 		for (size_t i = 0; i < a->nchain; i++)
-			fprintf(o->f, "%stask %" PRIu64 "\n", i ? "  woken by " :
-			    "", a->chain[i]);
+			chain_hop(o, &a->chain[i], i);
 	}
 	if (o->m->nerrors) {
-		section(o->f, "INPUT PROBLEMS");
+		d9o_section(o->f, "INPUT PROBLEMS");
 		for (size_t i = 0; i < o->m->nerrors; i++)
 			d9o_wrap(o->f, o->m->errors[i], 0, 80);
 	}
@@ -369,6 +487,7 @@ d9o_report(const struct d9o_out *o)
 {
 	fprintf(o->f, "d9top report\n");
 	summary(o);
+	loss_warning(o);
 	workers(o);
 	long_polls(o);
 	sched(o);
@@ -380,5 +499,6 @@ d9o_report(const struct d9o_out *o)
 	spans(o);
 	waiting(o);
 	memory(o);
+	points(o);
 	flags(o);
 }

@@ -1,75 +1,13 @@
-/* stackinfo.c: see stackinfo.h. Name lists follow ANALYSIS 8.3. */
+/* stackinfo.c: see stackinfo.h; frame kinds from model/framekind.h. */
 #include <stdio.h>
 #include <string.h>
 
+#include "model/framekind.h"
 #include "output/stackinfo.h"
 #include "output/textfmt.h"
 #include "base/text.h"
 
 #define MAX_FRAMES 128
-
-static int
-starts(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (strncmp(s, *list, strlen(*list)) == 0)
-			return 1;
-	return 0;
-}
-
-static const char *const libc_names[] = { "__GI_", "__libc_", "__pthread_",
-	"__clone", "start_thread", "__poll", "__epoll", "__futex", "malloc",
-	"free", "mmap", "munmap", "brk", "sbrk", "syscall", "read", "write",
-	"recv", "send", "nanosleep", "clock_nanosleep", "epoll_wait",
-	"pthread_", NULL };
-static const char *const alloc_names[] = { "je_", "arena_", "tcache_",
-	"extent_", "large_", "slab_", "jemalloc", "mi_", "_mi_", "mimalloc",
-	"_int_malloc", "_int_free", NULL };
-static const char *const kernel_names[] = { "__", "do_", "sys_", "entry_",
-	"exit_to", "irq_", "page_", "rcu_", "synchronize_", "schedule",
-	"expand_fd", "expand_files", "alloc_fd", "ep_poll", "ep_send",
-	"futex_", "sock_", "inet_", "tcp_", "vfs_", "filp_", "fd_install",
-	"ksys_", "fput", "fget", "el0", "invoke_syscall", NULL };
-static const char *const runtime_names[] = { "tokio::runtime::scheduler",
-	"core::", "alloc::", "std::", "<core::", "<alloc::", "<std::",
-	"tokio::runtime::task", "tokio::runtime::blocking",
-	"tokio::runtime::context", "tokio::runtime::coop", "std::panicking::",
-	"std::sys::", "std::thread::", "core::ops::function::",
-	"core::panicking::", NULL };
-static const char *const plumbing[] = { "__schedule", "schedule_timeout",
-	"do_syscall_64", "entry_SYSCALL", "__x64_sys_", "__sys_",
-	"__wait_for_common", "__wait_rcu_gp", "__arm64_sys_", "invoke_syscall",
-	"el0", "do_el0_svc", NULL };
-
-enum d9o_frame_kind
-d9o_frame_kind(const struct d9m_frame *f)
-{
-	const char *s = f->name;
-
-	if (f->kernel)
-		return D9O_FK_KERNEL;
-	if (s == NULL || *s == '\0' || strncmp(s, "0x", 2) == 0)
-		return D9O_FK_UNKNOWN;
-	if (f->file != NULL && strcmp(f->file, "kernel") == 0)
-		return D9O_FK_KERNEL;
-	if (strstr(s, "::") == NULL) {
-		if (starts(s, libc_names))
-			return D9O_FK_LIBC;
-		if (starts(s, alloc_names))
-			return D9O_FK_ALLOCATOR;
-		if (starts(s, kernel_names))
-			return D9O_FK_KERNEL;
-	}
-	if (starts(s + (*s == '<'), runtime_names))
-		return D9O_FK_RUNTIME;
-	return D9O_FK_APP;
-}
-
-static int
-is_plumbing(const char *s)
-{
-	return strcmp(s, "schedule") == 0 || starts(s, plumbing);
-}
 
 void
 d9o_stack_line(const struct d9o_out *o, const char *label,
@@ -82,14 +20,14 @@ d9o_stack_line(const struct d9o_out *o, const char *label,
 	char b1[256], b2[256], b3[256];
 
 	for (size_t i = 0; i < n && app == NULL; i++) {
-		enum d9o_frame_kind k = d9o_frame_kind(&f[i]);
+		enum d9m_frame_kind k = d9m_frame_kind(&f[i]);
 		const char *name = d9m_frame_name(&f[i]);
 
-		if (k == D9O_FK_KERNEL && blocker == NULL && !is_plumbing(name))
+		if (k == D9M_FK_KERNEL && blocker == NULL && !d9m_is_plumbing(name))
 			blocker = name;
-		else if (k == D9O_FK_LIBC && sys == NULL)
+		else if (k == D9M_FK_LIBC && sys == NULL)
 			sys = name;
-		else if (k == D9O_FK_APP)
+		else if (k == D9M_FK_APP)
 			app = name;
 	}
 	/* one line: count, label, where it blocked; a second: the caller */

@@ -9,10 +9,6 @@
 
 #include "output/output.h"
 
-enum d9o_frame_kind { D9O_FK_UNKNOWN, D9O_FK_KERNEL, D9O_FK_LIBC,
-    D9O_FK_ALLOCATOR, D9O_FK_RUNTIME, D9O_FK_APP };
-
-enum d9o_frame_kind d9o_frame_kind(const struct d9m_frame *f);
 void	d9o_stack_line(const struct d9o_out *o, const char *label,
 	    const struct d9m_stack_group *g, int indent);
 

@@ -21,6 +21,15 @@ d9o_dur(char *buf, size_t len, uint64_t ns)
 	return buf;
 }
 
+void
+d9o_section(FILE *f, const char *title)
+{
+	fprintf(f, "\n%s\n", title);
+	for (size_t i = 0; title[i]; i++)
+		putc('-', f);
+	putc('\n', f);
+}
+
 /* A trace string made safe and cut to width columns (from the left). */
 const char *
 d9o_fit(char *buf, size_t len, const char *s, size_t width)

@@ -12,6 +12,8 @@
 
 const char	*d9o_dur(char *buf, size_t len, uint64_t ns);
 const char	*d9o_fit(char *buf, size_t len, const char *s, size_t width);
+/* A blank line, the title, a line of dashes under it. */
+void		 d9o_section(FILE *f, const char *title);
 
 /* Print text made safe, word-wrapped to width, each line indented. */
 void		 d9o_wrap(FILE *f, const char *text, int indent, size_t width);

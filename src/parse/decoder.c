@@ -9,38 +9,23 @@
  * before anything is sized by them. A count that exceeds the input by
  * more than SLACK bytes at the end is an error ("larger than the bytes
  * left"); a smaller shortfall is a frame cut off mid-write (truncation).
+ *
+ * Memory follows what is kept, not what the input declares (the stream
+ * sets the limits, d9p_decoder_limit): a string or stack longer than the
+ * limit is handed back as D9P_ELIDE before its bytes are needed, so the
+ * caller keeps its head, drops the rest and decodes the frame again; the
+ * pools of a stream keep at most pool_max bytes, later entries are left
+ * undefined (their events show them unresolved). A pool frame is checked
+ * whole before any entry is copied, so decoding it again as more bytes
+ * arrive copies nothing twice.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/arena.h"
-#include "base/buf.h"
-#include "base/wire.h"
-#include "parse/decoder.h"
-#include "parse/pool.h"
+#include "parse/decoder_int.h"
 
 #define MAX_BLOB	(256u << 20)	/* one string, bytes or stack */
-#define SLACK		(1u << 20)
 #define MAX_DEPTH	8		/* nesting of dynamic lists/maps */
-
-struct d9p_decoder {
-	struct d9p_sink	 sink;
-	struct d9_arena	 arena;		/* schemas and pool bytes of a batch */
-	struct d9p_schema *by_id[65536];
-	uint16_t	*used_ids;	/* ids set in by_id, to clear them */
-	size_t		 nused, capused;
-	struct d9p_pool	 strings, stacks;
-	uint64_t	 base;		/* timestamp base */
-	int		 started;	/* header seen */
-	uint64_t	 events;
-	struct d9p_value *vals;
-	size_t		 capvals;
-	/* per feed call */
-	const uint8_t	*p;
-	uint64_t	 off;
-	int		 eof;
-	struct d9_err	*e;
-};
 
 int
 d9p_decoder_new(struct d9p_decoder **out, const struct d9p_sink *sink)
@@ -104,37 +89,34 @@ d9p_decoder_started(const struct d9p_decoder *d)
 	return d->started;
 }
 
-/* Absolute offset of cursor position pos. */
-static uint64_t
-at(const struct d9p_decoder *d, size_t pos)
+void
+d9p_decoder_limit(struct d9p_decoder *d, uint32_t keep, uint64_t pool_max)
 {
-	return d->off + pos;
+	d->keep = keep;
+	d->pool_max = pool_max;
 }
 
-/*
- * `len` more bytes are needed at b->pos: 0 when they are there,
- * D9P_MORE when they may still arrive, or an error when the claim is
- * hopeless. what/count describe the claim for the message.
- */
-static int
-need(struct d9p_decoder *d, const struct d9_buf *b, uint64_t len,
-    const char *what, uint64_t count, size_t count_pos)
+void
+d9p_decoder_gap(struct d9p_decoder *d, size_t pos, uint64_t bytes)
 {
-	size_t left = d9_buf_left(b);
-
-	if (len <= left)
-		return 0;
-	if (!d->eof)
-		return D9P_MORE;
-	if (len - left > SLACK)
-		return d9_err_set(d->e, D9_ERR_BAD_FRAME, at(d, count_pos),
-		    "%s %llu needs %llu bytes, only %zu left", what,
-		    (unsigned long long)count, (unsigned long long)len, left);
-	return D9P_MORE;
+	d->gap_at = pos;
+	d->gap = bytes;
 }
 
-/* A fixed-size read failed: more bytes may come, or the frame is cut. */
-#define SHORT D9P_MORE
+const struct d9p_elision *
+d9p_decoder_elision(const struct d9p_decoder *d)
+{
+	return &d->el;
+}
+
+uint64_t
+d9p_decoder_pool_dropped(const struct d9p_decoder *d)
+{
+	return d->pool_dropped;
+}
+
+
+
 
 static int
 read_len(struct d9p_decoder *d, struct d9_buf *b, const char *what,
@@ -149,6 +131,20 @@ read_len(struct d9p_decoder *d, struct d9_buf *b, const char *what,
 		return d9_err_set(d->e, D9_ERR_TOO_BIG, at(d, pos),
 		    "%s %u is larger than the %u MiB limit", what, *len,
 		    MAX_BLOB >> 20);
+	if (d->eof && (rc = need(d, b, (uint64_t)*len * unit, what, *len,
+	    pos)) < 0)
+		return rc;	/* more than the input holds */
+	if (d->keep > 0 && (uint64_t)*len * unit > d->keep &&
+	    d9_buf_left(b) >= d->keep / unit * unit) {
+		/* the part kept is there: the caller cuts the rest, whose
+		 * bytes are never needed (a claim the input cannot hold is
+		 * still told below, at its end) */
+		d->el.pos = pos;
+		d->el.count = *len;
+		d->el.keep = (uint32_t)(d->keep / unit);
+		d->el.unit = (uint32_t)unit;
+		return D9P_ELIDE;
+	}
 	rc = need(d, b, (uint64_t)*len * unit, what, *len, pos);
 	return rc;
 }
@@ -156,13 +152,6 @@ read_len(struct d9p_decoder *d, struct d9_buf *b, const char *what,
 static int decode_value(struct d9p_decoder *, struct d9_buf *, uint8_t,
     struct d9p_value *, int);
 
-static int
-valid_type(uint8_t t)
-{
-	uint8_t base = t & (uint8_t)~D9_FT_OPTIONAL;
-
-	return base >= 1 && base <= D9_FT_MAX;
-}
 
 /* Validate a DynamicList / DynamicMap body; elements carry their tags. */
 static int
@@ -349,116 +338,8 @@ d9p_map_next(const struct d9p_value *v, size_t *pos, const char **k,
 	return 0;
 }
 
-static int
-same_schema(const struct d9p_schema *a, const struct d9p_schema *s)
-{
-	if (a->has_ts != s->has_ts || a->nfields != s->nfields ||
-	    a->name_len != s->name_len || memcmp(a->name, s->name,
-	    s->name_len) != 0)
-		return 0;
-	for (uint16_t i = 0; i < s->nfields; i++)
-		if (a->fields[i].type != s->fields[i].type ||
-		    a->fields[i].optional != s->fields[i].optional ||
-		    a->fields[i].name_len != s->fields[i].name_len ||
-		    memcmp(a->fields[i].name, s->fields[i].name,
-		    s->fields[i].name_len) != 0)
-			return 0;
-	return 1;
-}
 
-/* Read a u16-length-prefixed name into the arena. */
-static int
-read_name(struct d9p_decoder *d, struct d9_buf *b, const char **out,
-    uint16_t *len)
-{
-	const uint8_t *p;
 
-	if (d9_buf_u16(b, len) < 0 || d9_buf_bytes(b, *len, &p) < 0)
-		return SHORT;
-	*out = d9_arena_memdup(&d->arena, p, (size_t)*len + 1);
-	if (*out == NULL)
-		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
-	((char *)*out)[*len] = '\0';
-	return 0;
-}
-
-static int
-frame_schema(struct d9p_decoder *d, struct d9_buf *b)
-{
-	struct d9p_schema s, *old, *ns;
-	size_t pos = b->pos;
-	uint8_t ts;
-	int rc;
-
-	memset(&s, 0, sizeof s);
-	if (d9_buf_u16(b, &s.id) < 0)
-		return SHORT;
-	if ((rc = read_name(d, b, &s.name, &s.name_len)) != 0)
-		return rc;
-	if (d9_buf_u8(b, &ts) < 0 || d9_buf_u16(b, &s.nfields) < 0)
-		return SHORT;
-	s.has_ts = ts != 0;
-	/* each field takes at least 3 bytes */
-	if ((rc = need(d, b, (uint64_t)s.nfields * 3, "field count",
-	    s.nfields, b->pos - 2)) != 0)
-		return rc;
-	s.fields = d9_arena_alloc(&d->arena,
-	    (s.nfields ? s.nfields : 1) * sizeof *s.fields, 8);
-	if (s.fields == NULL)
-		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
-	for (uint16_t i = 0; i < s.nfields; i++) {
-		struct d9p_field *f = &s.fields[i];
-		uint8_t t;
-		size_t tpos;
-
-		memset(f, 0, sizeof *f);
-		if ((rc = read_name(d, b, &f->name, &f->name_len)) != 0)
-			return rc;
-		tpos = b->pos;
-		if (d9_buf_u8(b, &t) < 0)
-			return SHORT;
-		if (!valid_type(t))
-			return d9_err_set(d->e, D9_ERR_BAD_SCHEMA, at(d, tpos),
-			    "schema %s: field %s has unknown type 0x%02x",
-			    s.name, f->name, t);
-		f->type = t & (uint8_t)~D9_FT_OPTIONAL;
-		f->optional = (t & D9_FT_OPTIONAL) != 0;
-	}
-	old = d->by_id[s.id];
-	if (old != NULL && same_schema(old, &s))
-		return 0;
-	(void)pos;
-	ns = d9_arena_alloc(&d->arena, sizeof *ns, _Alignof(struct d9p_schema));
-	if (ns == NULL)
-		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
-	*ns = s;
-	if (s.nfields > d->capvals) {
-		free(d->vals);
-		d->vals = malloc(s.nfields * sizeof *d->vals);
-		if (d->vals == NULL) {
-			d->capvals = 0;
-			return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
-		}
-		d->capvals = s.nfields;
-	}
-	if (old == NULL) {
-		if (d->nused == d->capused) {
-			size_t nc = d->capused ? d->capused * 2 : 64;
-			uint16_t *u = realloc(d->used_ids, nc * sizeof *u);
-
-			if (u == NULL)
-				return d9_err_set(d->e, D9_ERR_NOMEM, 0,
-				    "out of memory");
-			d->used_ids = u;
-			d->capused = nc;
-		}
-		d->used_ids[d->nused++] = s.id;
-	}
-	d->by_id[s.id] = ns;
-	if (d->sink.schema && (rc = d->sink.schema(d->sink.ctx, ns)) < 0)
-		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
-	return 0;
-}
 
 /*
  * The common cases of a field, inline: integers, bools and pooled
@@ -571,8 +452,11 @@ frame_event(struct d9p_decoder *d, struct d9_buf *b)
 static int
 frame_pool(struct d9p_decoder *d, struct d9_buf *b, int stacks)
 {
-	uint32_t count;
-	size_t pos = b->pos;
+	uint32_t count, id, len;
+	size_t pos = b->pos, first;
+	size_t unit = stacks ? 8 : 1;
+	const uint8_t *p = NULL;
+	uint8_t *copy;
 	int rc;
 
 	if (d9_buf_u32(b, &count) < 0)
@@ -580,19 +464,28 @@ frame_pool(struct d9p_decoder *d, struct d9_buf *b, int stacks)
 	if ((rc = need(d, b, (uint64_t)count * 8, "pool entry count", count,
 	    pos)) != 0)
 		return rc;
+	/* the whole frame first: an entry is copied once, when all are in */
+	first = b->pos;
 	for (uint32_t i = 0; i < count; i++) {
-		uint32_t id, len;
-		const uint8_t *p = NULL;
-		uint8_t *copy;
-
 		if (d9_buf_u32(b, &id) < 0)
 			return SHORT;
 		if ((rc = read_len(d, b, stacks ? "stack frame count" :
-		    "string length", stacks ? 8 : 1, &len)) != 0)
+		    "string length", unit, &len)) != 0)
 			return rc;
-		d9_buf_bytes(b, (size_t)len * (stacks ? 8 : 1), &p);
-		copy = d9_arena_memdup(&d->arena, p,
-		    (size_t)len * (stacks ? 8 : 1));
+		d9_buf_skip(b, (size_t)len * unit);
+	}
+	b->pos = first;
+	for (uint32_t i = 0; i < count; i++) {
+		d9_buf_u32(b, &id);
+		d9_buf_u32(b, &len);
+		d9_buf_bytes(b, (size_t)len * unit, &p);
+		if (d->pool_max > 0 && d->pool_bytes + (uint64_t)len * unit >
+		    d->pool_max) {
+			d->pool_dropped++;
+			continue;
+		}
+		d->pool_bytes += (uint64_t)len * unit;
+		copy = d9_arena_memdup(&d->arena, p, (size_t)len * unit);
 		if (copy == NULL || d9p_pool_put(stacks ? &d->stacks :
 		    &d->strings, id, copy, len) < 0)
 			return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
@@ -726,7 +619,7 @@ d9p_decoder_feed(struct d9p_decoder *d, const uint8_t *p, size_t n,
 			b.pos++;
 			switch (tag) {
 			case D9_TAG_SCHEMA:
-				rc = frame_schema(d, &b);
+				rc = d9p_frame_schema(d, &b);
 				break;
 			case D9_TAG_EVENT:
 				rc = frame_event(d, &b);

@@ -24,11 +24,31 @@ struct d9p_sink {
 	void	(*batch)(void *ctx, uint64_t off);
 	/* The reader starts a new input (file or stdin) (optional). */
 	void	(*input)(void *ctx, const char *name);
+	/* The reader lost part of the input (optional): what is an enum
+	 * d9p_loss. */
+	void	(*loss)(void *ctx, int what);
+};
+
+enum d9p_loss {
+	D9P_LOSS_CUT,		/* the current input ended or broke before
+				 * its last frame: the rest is lost */
+	D9P_LOSS_COPY		/* a file not read: it holds a segment read
+				 * from another file, or is a file reached
+				 * twice (ANALYSIS 19) */
 };
 
 enum {
 	D9P_MORE = 1,		/* feed more bytes (or, at the end: truncated) */
-	D9P_SWITCH = 2		/* a gzip/zstd magic where a frame tag belongs */
+	D9P_SWITCH = 2,		/* a gzip/zstd magic where a frame tag belongs */
+	D9P_ELIDE = 3		/* a value over the limit: d9p_decoder_elision */
+};
+
+/* A string or stack over the limit: its u32 count at pos in the bytes
+ * fed. The caller rewrites the count to keep, keeps the first keep * unit
+ * bytes, drops the next (count - keep) * unit and feeds again. */
+struct d9p_elision {
+	size_t		 pos;
+	uint32_t	 count, keep, unit;
 };
 
 struct d9p_decoder;
@@ -48,6 +68,17 @@ void	 d9p_decoder_restart(struct d9p_decoder *d);
 int	 d9p_decoder_feed(struct d9p_decoder *d, const uint8_t *p, size_t n,
 	    uint64_t off, int eof, uint64_t switch_from, size_t *used,
 	    struct d9_err *e);
+/* Limits against hostile input, 0 for none (the default): strings and
+ * stacks of more than keep bytes come back as D9P_ELIDE; the pools of
+ * the stream keep at most pool_max bytes. */
+void	 d9p_decoder_limit(struct d9p_decoder *d, uint32_t keep,
+	    uint64_t pool_max);
+/* The next feed's bytes from position pos on lie bytes further in the
+ * stream (the caller dropped an elided tail there): offsets count them. */
+void	 d9p_decoder_gap(struct d9p_decoder *d, size_t pos, uint64_t bytes);
+const struct d9p_elision *d9p_decoder_elision(const struct d9p_decoder *d);
+/* Pool entries left undefined by pool_max so far. */
+uint64_t d9p_decoder_pool_dropped(const struct d9p_decoder *d);
 /* Events handed to the sink so far. */
 uint64_t d9p_decoder_events(const struct d9p_decoder *d);
 /* Whether a header has been seen on this stream. */

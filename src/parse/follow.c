@@ -34,33 +34,11 @@ struct d9p_follow {
 };
 
 static int
-ends_with(const char *s, size_t n, const char *suf)
+is_active(const char *path)
 {
-	size_t k = strlen(suf);
+	size_t n = strlen(path);
 
-	return n >= k && memcmp(s + n - k, suf, k) == 0;
-}
-
-/* path without ".active", ".gz", ".zst" at its end (in any number). */
-static char *
-stem_of(const char *path)
-{
-	static const char *const suf[] = { ".active", ".gz", ".zst" };
-	size_t n = strlen(path), k;
-	char *s;
-
-	do {
-		for (k = 0; k < sizeof suf / sizeof suf[0]; k++)
-			if (ends_with(path, n, suf[k])) {
-				n -= strlen(suf[k]);
-				break;
-			}
-	} while (k < sizeof suf / sizeof suf[0]);
-	if ((s = malloc(n + 1)) != NULL) {
-		memcpy(s, path, n);
-		s[n] = '\0';
-	}
-	return s;
+	return n >= 7 && strcmp(path + n - 7, ".active") == 0;
 }
 
 struct d9p_follow *
@@ -135,7 +113,7 @@ visit_new(struct d9p_follow *f, const char *path, int fd,
 	e->dev = sb->st_dev;
 	e->ino = sb->st_ino;
 	e->seen = 1;
-	if (!ends_with(path, strlen(path), ".active"))
+	if (!is_active(path))
 		return d9p_read_fd(fd, path, in_dir, f->sink, f->o, f->st);
 	if ((e->tail = d9p_stream_open(fd, path, in_dir, f->sink, f->st)) ==
 	    NULL)
@@ -158,7 +136,7 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 		f->stdin_done = 1;
 		return d9p_read_fd(fd, path, 0, f->sink, f->o, f->st);
 	}
-	if ((stem = stem_of(path)) == NULL) {
+	if ((stem = d9p_stem(path)) == NULL) {
 		close(fd);
 		return -1;
 	}
@@ -173,7 +151,7 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 	}
 	free(e->stem);
 	e->stem = stem;		/* renamed when sealed */
-	return pump(f, e, !ends_with(path, strlen(path), ".active"));
+	return pump(f, e, !is_active(path));
 }
 
 int

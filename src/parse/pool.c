@@ -1,11 +1,9 @@
-/* pool.c: u32 -> entry map, linear probing, doubled at 50 % load. */
+/* pool.c: entries are dense rows; the map finds the row of an id. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/intern.h"
+#include "base/vec.h"
 #include "parse/pool.h"
-
-#define FREE_SLOT UINT32_MAX
 
 void
 d9p_pool_init(struct d9p_pool *p)
@@ -16,6 +14,7 @@ d9p_pool_init(struct d9p_pool *p)
 void
 d9p_pool_free(struct d9p_pool *p)
 {
+	d9_hmap_free(&p->rows);
 	free(p->e);
 	memset(p, 0, sizeof *p);
 }
@@ -23,65 +22,62 @@ d9p_pool_free(struct d9p_pool *p)
 void
 d9p_pool_clear(struct d9p_pool *p)
 {
-	if (p->n == 0)
-		return;
-	for (size_t i = 0; i < p->cap; i++)
-		p->e[i].len = FREE_SLOT;
+	d9_hmap_clear(&p->rows);
 	p->n = 0;
 }
 
-static size_t
-slot_of(uint32_t id, size_t cap)
-{
-	return (size_t)((id * 0x9e3779b1u) >> 8) & (cap - 1);
-}
-
-static struct d9p_pool_entry *
-find(struct d9p_pool *p, uint32_t id)
-{
-	size_t mask = p->cap - 1, i = slot_of(id, p->cap);
-
-	for (;; i = (i + 1) & mask) {
-		if (p->e[i].len == FREE_SLOT || p->e[i].id == id)
-			return &p->e[i];
-	}
-}
+/* The id looked for, and the pool it goes to when new. */
+struct want {
+	const struct d9p_pool *p;
+	struct d9p_pool	*to;
+	uint32_t	 id;
+};
 
 static int
-grow(struct d9p_pool *p)
+same_id(const void *ctx, uint32_t row)
 {
-	size_t ncap = p->cap ? p->cap * 2 : 64;
-	struct d9p_pool_entry *old = p->e, *ne;
-	size_t ocap = p->cap;
+	const struct want *w = ctx;
 
-	ne = malloc(ncap * sizeof *ne);
-	if (ne == NULL)
-		return -1;
-	for (size_t i = 0; i < ncap; i++)
-		ne[i].len = FREE_SLOT;
-	p->e = ne;
-	p->cap = ncap;
-	for (size_t i = 0; i < ocap; i++)
-		if (old[i].len != FREE_SLOT)
-			*find(p, old[i].id) = old[i];
-	free(old);
-	return 0;
+	return w->p->e[row].id == w->id;
 }
+
+static uint64_t
+id_of(const void *ctx, uint32_t row)
+{
+	const struct want *w = ctx;
+
+	return w->p->e[row].id;
+}
+
+static uint32_t
+new_row(void *ctx)
+{
+	const struct want *w = ctx;
+	struct d9p_pool *p = w->to;
+
+	if (p->n >= D9_NONE ||
+	    d9_grow(&p->e, &p->cap, p->n + 1, sizeof *p->e) < 0)
+		return D9_NONE;
+	p->e[p->n].id = w->id;
+	return (uint32_t)p->n++;
+}
+
+static const struct d9_hmap_rows rows = { id_of, new_row };
 
 int
 d9p_pool_put(struct d9p_pool *p, uint32_t id, const uint8_t *bytes,
     uint32_t len)
 {
+	struct want w = { p, p, id };
 	struct d9p_pool_entry *s;
+	uint32_t row;
 
-	if (len == FREE_SLOT)
+	if (len == UINT32_MAX)
 		return -1;
-	if ((p->n + 1) * 2 > p->cap && grow(p) < 0)
+	row = d9_hmap_find_or_add(&p->rows, id, same_id, &rows, &w);
+	if (row == D9_NONE)
 		return -1;
-	s = find(p, id);
-	if (s->len == FREE_SLOT)
-		p->n++;
-	s->id = id;
+	s = &p->e[row];
 	s->len = len;
 	s->p = bytes;
 	s->cache = D9_NONE;
@@ -91,10 +87,8 @@ d9p_pool_put(struct d9p_pool *p, uint32_t id, const uint8_t *bytes,
 struct d9p_pool_entry *
 d9p_pool_get(struct d9p_pool *p, uint32_t id)
 {
-	struct d9p_pool_entry *s;
+	struct want w = { p, NULL, id };
+	uint32_t row = d9_hmap_find(&p->rows, id, same_id, &w);
 
-	if (p->n == 0)
-		return NULL;
-	s = find(p, id);
-	return s->len == FREE_SLOT ? NULL : s;
+	return row == D9_NONE ? NULL : &p->e[row];
 }

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/arena.h"
+#include "base/hmap.h"
 
 struct d9p_pool_entry {
 	uint32_t	 id;
@@ -19,8 +19,9 @@ struct d9p_pool_entry {
 };
 
 struct d9p_pool {
-	struct d9p_pool_entry *e;	/* open addressing; len UINT32_MAX = free */
-	size_t		 n, cap;	/* used slots, capacity (power of two) */
+	struct d9_hmap	 rows;		/* id -> row of e */
+	struct d9p_pool_entry *e;	/* in order of first definition */
+	size_t		 n, cap;
 };
 
 void	 d9p_pool_init(struct d9p_pool *p);
@@ -29,6 +30,7 @@ void	 d9p_pool_clear(struct d9p_pool *p);
 /* Define (or redefine) id; bytes must outlive the batch. */
 int	 d9p_pool_put(struct d9p_pool *p, uint32_t id, const uint8_t *bytes,
 	    uint32_t len);
+/* The entry of id, or NULL; valid until the next put or clear. */
 struct d9p_pool_entry *d9p_pool_get(struct d9p_pool *p, uint32_t id);
 
 #endif

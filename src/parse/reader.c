@@ -1,18 +1,31 @@
 /*
  * reader.c: paths into streams: stdin, files, directories walked in
  * version order (stream.c does the reading).
+ *
+ * Three steps. The walk lists every input without opening a file (so a
+ * fifo in a directory cannot block it); it keeps the device and inode of
+ * every directory and file it reached in one set, so a symlink back to a
+ * directory already walked (a -> ., sub/up -> ..) ends there and a file
+ * reached twice is listed once. Then the copies of a segment are found
+ * (segid.h); then the inputs are read in order. A file that vanished in
+ * between (a recorder sealed or compressed it) is read under the name
+ * its segment has now.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/intern.h"
+#include "base/vec.h"
 #include "parse/reader.h"
+#include "parse/segid.h"
 #include "parse/stream.h"
 
 int
@@ -30,17 +43,108 @@ d9p_read_fd(int fd, const char *name, int in_dir, const struct d9p_sink *sink,
 }
 
 static int
+ends_with(const char *s, size_t n, const char *suf)
+{
+	size_t k = strlen(suf);
+
+	return n >= k && memcmp(s + n - k, suf, k) == 0;
+}
+
+char *
+d9p_stem(const char *path)
+{
+	static const char *const suf[] = { ".active", ".gz", ".zst" };
+	size_t n = strlen(path), k;
+	char *s;
+
+	do {
+		for (k = 0; k < sizeof suf / sizeof suf[0]; k++)
+			if (ends_with(path, n, suf[k])) {
+				n -= strlen(suf[k]);
+				break;
+			}
+	} while (k < sizeof suf / sizeof suf[0]);
+	if ((s = malloc(n + 1)) != NULL) {
+		memcpy(s, path, n);
+		s[n] = '\0';
+	}
+	return s;
+}
+
+static int
 path_cmp(const void *a, const void *b)
 {
 	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* One input found by the walk. */
+struct entry {
+	char		*path;		/* NULL: stdin */
+	int		 in_dir;
+	int		 regular;	/* a regular file (not a pipe: its
+					 * bytes can be read twice) */
+	int		 copy;		/* not read: a copy of another entry */
+};
+
 struct walk {
-	d9p_visit			 visit;
-	void				*ctx;
 	const struct d9p_read_opts	*o;
 	struct d9p_read_stats		*st;
+	struct entry			*v;
+	size_t				 n, cap;
+	struct d9_arena			 arena;
+	struct d9_intern		 seen;	/* (dev, ino) reached */
 };
+
+static void
+walk_init(struct walk *wk, const struct d9p_read_opts *o,
+    struct d9p_read_stats *st)
+{
+	memset(wk, 0, sizeof *wk);
+	wk->o = o;
+	wk->st = st;
+	d9_arena_init(&wk->arena, 16 * 1024);
+	d9_intern_init(&wk->seen, &wk->arena);
+}
+
+static void
+walk_free(struct walk *wk)
+{
+	for (size_t i = 0; i < wk->n; i++)
+		free(wk->v[i].path);
+	free(wk->v);
+	d9_intern_free(&wk->seen);
+	d9_arena_free(&wk->arena);
+}
+
+/* 1 when the walk reached this directory or file before (else it is
+ * remembered now), -1 out of memory. */
+static int
+reached(struct walk *wk, const struct stat *sb)
+{
+	uint64_t key[2] = { (uint64_t)sb->st_dev, (uint64_t)sb->st_ino };
+	size_t n = wk->seen.n;
+
+	if (d9_intern(&wk->seen, key, sizeof key) == D9_NONE)
+		return -1;
+	return wk->seen.n == n;
+}
+
+static int
+push(struct walk *wk, const char *path, int in_dir, int regular)
+{
+	struct entry *e;
+
+	if (d9_grow(&wk->v, &wk->cap, wk->n + 1, sizeof *wk->v) < 0)
+		return -1;
+	e = &wk->v[wk->n];
+	memset(e, 0, sizeof *e);
+	if (path != NULL && (e->path = strdup(path)) == NULL)
+		return -1;
+	e->in_dir = in_dir;
+	e->regular = regular;
+	wk->n++;
+	return 0;
+}
 
 static int walk_path(struct walk *wk, const char *path, int in_dir, int depth);
 
@@ -61,18 +165,8 @@ walk_dir(struct walk *wk, const char *path, int depth)
 	while ((de = readdir(dir)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;	/* ., .., .lock and other hidden files */
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 64;
-			char **q = realloc(names, nc * sizeof *q);
-
-			if (q == NULL) {
-				rc = -1;
-				break;
-			}
-			names = q;
-			cap = nc;
-		}
-		if ((names[n] = strdup(de->d_name)) == NULL) {
+		if (d9_grow(&names, &cap, n + 1, sizeof *names) < 0 ||
+		    (names[n] = strdup(de->d_name)) == NULL) {
 			rc = -1;
 			break;
 		}
@@ -106,70 +200,198 @@ static int
 walk_path(struct walk *wk, const char *path, int in_dir, int depth)
 {
 	struct stat sb;
-	int fd;
+	int r;
 
-	if (strcmp(path, "-") == 0) {
-		memset(&sb, 0, sizeof sb);
-		return wk->visit(wk->ctx, "stdin", dup(0), &sb, 0);
-	}
+	if (strcmp(path, "-") == 0)
+		return push(wk, NULL, 0, 0);
 	if (depth > 32) {
 		d9p_note(wk->o, "%s: directories nested too deep, skipped",
 		    path);
 		return 0;
 	}
-	/* opening a fifo would block until someone writes to it */
-	if (in_dir && stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) &&
-	    !S_ISDIR(sb.st_mode))
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &sb) < 0) {
+	if (stat(path, &sb) < 0) {
 		if (!(in_dir && errno == ENOENT)) {	/* gone meanwhile */
 			d9p_note(wk->o, "%s: %s", path, strerror(errno));
 			wk->st->failed++;
 		}
-		if (fd >= 0)
-			close(fd);
 		return 0;
 	}
-	if (S_ISDIR(sb.st_mode)) {
-		close(fd);
+	/* sockets, fifos inside a directory: opening a fifo would block
+	 * until someone writes to it */
+	if (in_dir && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode))
+		return 0;
+	if ((r = reached(wk, &sb)) != 0) {
+		/* a directory again is a loop of links: nothing to count */
+		if (r > 0 && !S_ISDIR(sb.st_mode))
+			wk->st->copies++;
+		return r < 0 ? -1 : 0;
+	}
+	if (S_ISDIR(sb.st_mode))
 		return walk_dir(wk, path, depth);
+	return push(wk, path, in_dir, S_ISREG(sb.st_mode));
+}
+
+static int
+list(struct walk *wk, const char *const *paths, size_t npaths)
+{
+	for (size_t i = 0; i < npaths; i++)
+		if (walk_path(wk, paths[i], 0, 0) < 0)
+			return -1;
+	return 0;
+}
+
+/* Whether the entry of path (if the walk listed it) is to be read. */
+static int
+will_read(const struct walk *wk, const char *path)
+{
+	for (size_t i = 0; i < wk->n; i++)
+		if (wk->v[i].path != NULL && strcmp(wk->v[i].path, path) == 0)
+			return !wk->v[i].copy;
+	return 0;
+}
+
+/* A file of a directory that vanished since the walk: the same segment
+ * under the name it has now (sealed, compressed), unless that name is
+ * read anyway. *name is malloc'd then. */
+static int
+open_moved(const struct walk *wk, const char *path, char **name)
+{
+	static const char *const sfx[] = { "", ".gz", ".zst" };
+	char *stem = d9p_stem(path);
+	int fd = -1;
+
+	for (size_t i = 0; stem != NULL && fd < 0 && i < 3; i++) {
+		size_t len = strlen(stem) + strlen(sfx[i]) + 1;
+
+		if ((*name = malloc(len)) == NULL)
+			break;
+		snprintf(*name, len, "%s%s", stem, sfx[i]);
+		if (strcmp(*name, path) == 0 || will_read(wk, *name) ||
+		    (fd = open(*name, O_RDONLY | O_CLOEXEC)) < 0) {
+			free(*name);
+			*name = NULL;
+		}
 	}
-	if (!S_ISREG(sb.st_mode) && in_dir) {
+	free(stem);
+	return fd;
+}
+
+/* Open entry e: its fd, its status in *sb and the name it is read under
+ * in *name (*alloc: a malloc'd one to free); -1 when it is skipped. */
+static int
+open_entry(struct walk *wk, const struct entry *e, struct stat *sb,
+    const char **name, char **alloc)
+{
+	int fd;
+
+	*alloc = NULL;
+	*name = e->path != NULL ? e->path : "stdin";
+	if (e->path == NULL) {
+		memset(sb, 0, sizeof *sb);
+		return dup(0);
+	}
+	fd = open(e->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && e->in_dir && errno == ENOENT) {
+		if ((fd = open_moved(wk, e->path, alloc)) < 0)
+			return -1;	/* gone meanwhile */
+		*name = *alloc;
+	}
+	if (fd < 0 || fstat(fd, sb) < 0) {
+		d9p_note(wk->o, "%s: %s", e->path, strerror(errno));
+		wk->st->failed++;
+	} else if (!e->in_dir || S_ISREG(sb->st_mode))
+		return fd;
+	/* else it became something else since the walk */
+	if (fd >= 0)
 		close(fd);
-		return 0;	/* sockets, fifos inside a directory */
-	}
-	return wk->visit(wk->ctx, path, fd, &sb, in_dir);
+	free(*alloc);
+	*alloc = NULL;
+	return -1;
 }
 
 int
 d9p_walk(const char *const *paths, size_t npaths, d9p_visit visit, void *ctx,
     const struct d9p_read_opts *o, struct d9p_read_stats *st)
 {
-	struct walk wk = { visit, ctx, o, st };
+	struct walk wk;
+	unsigned copies = st->copies;
+	int rc;
 
-	for (size_t i = 0; i < npaths; i++)
-		if (walk_path(&wk, paths[i], 0, 0) < 0)
-			return -1;
-	return 0;
+	walk_init(&wk, o, st);
+	rc = list(&wk, paths, npaths);
+	st->copies = copies;	/* a follower sees the same files each poll */
+	for (size_t i = 0; rc == 0 && i < wk.n; i++) {
+		struct stat sb;
+		const char *name;
+		char *alloc;
+		int fd = open_entry(&wk, &wk.v[i], &sb, &name, &alloc);
+
+		if (fd >= 0)
+			rc = visit(ctx, name, fd, &sb, wk.v[i].in_dir);
+		free(alloc);
+	}
+	walk_free(&wk);
+	return rc < 0 ? -1 : 0;
 }
 
-struct read_ctx {
-	const struct d9p_sink		*sink;
-	const struct d9p_read_opts	*o;
-	struct d9p_read_stats		*st;
-};
-
+/*
+ * Mark every file that holds a segment another file holds too, but for
+ * the one with the most decoded bytes (the first of equals): a sealed
+ * file holds all of its .active prefix, a processed .gz adds the symbol
+ * table. Files that are not traces have no identity and are all read;
+ * pipes and devices are not looked at before they are read.
+ */
 static int
-read_visit(void *ctx, const char *path, int fd, const struct stat *sb,
-    int in_dir)
+find_copies(struct walk *wk)
 {
-	struct read_ctx *rc = ctx;
+	struct d9_arena a;
+	struct d9_intern ids;
+	size_t *kept = NULL, nkept = 0;
+	int64_t *size = calloc(wk->n + 1, sizeof *size);
+	int rc = size == NULL ? -1 : 0;
 
-	if (S_ISREG(sb->st_mode) && rc->o->progress)
-		atomic_fetch_add(&rc->o->progress->bytes_total,
-		    (uint64_t)sb->st_size);
-	return d9p_read_fd(fd, path, in_dir, rc->sink, rc->o, rc->st);
+	d9_arena_init(&a, 16 * 1024);
+	d9_intern_init(&ids, &a);
+	for (size_t i = 0; rc == 0 && i < wk->n; i++) {
+		struct entry *e = &wk->v[i];
+		struct d9p_progress *pr = wk->o->progress;
+		struct d9p_segid id;
+		size_t n0 = ids.n, j, keep, drop;
+		uint32_t k;
+
+		if (pr != NULL && atomic_load(&pr->cancel))
+			break;
+		size[i] = -2;		/* not known yet */
+		if (!e->regular || d9p_segid_of(e->path, &id) < 0)
+			continue;
+		k = d9_intern(&ids, &id, offsetof(struct d9p_segid, boot) +
+		    strlen(id.boot));
+		if (k == D9_NONE || d9_grow(&kept, &nkept, ids.n,
+		    sizeof *kept) < 0) {
+			rc = -1;
+			break;
+		}
+		if (ids.n > n0) {
+			kept[k] = i;
+			continue;
+		}
+		j = kept[k];
+		if (size[j] == -2)
+			size[j] = d9p_decoded_size(wk->v[j].path);
+		size[i] = d9p_decoded_size(e->path);
+		keep = size[i] > size[j] ? i : j;
+		drop = keep == i ? j : i;
+		wk->v[drop].copy = 1;
+		kept[k] = keep;
+		wk->st->copies++;
+		d9p_note(wk->o, "%s: the same segment as %s, read once",
+		    wk->v[drop].path, wk->v[keep].path);
+	}
+	free(kept);
+	free(size);
+	d9_intern_free(&ids);
+	d9_arena_free(&a);
+	return rc;
 }
 
 int
@@ -177,8 +399,31 @@ d9p_read_paths(const char *const *paths, size_t npaths,
     const struct d9p_sink *sink, const struct d9p_read_opts *o,
     struct d9p_read_stats *st)
 {
-	struct read_ctx rc = { sink, o, st };
+	struct walk wk;
+	int rc;
 
 	memset(st, 0, sizeof *st);
-	return d9p_walk(paths, npaths, read_visit, &rc, o, st);
+	walk_init(&wk, o, st);
+	rc = list(&wk, paths, npaths);
+	if (rc == 0)
+		rc = find_copies(&wk);
+	for (size_t i = 0; rc == 0 && i < wk.n; i++) {
+		struct stat sb;
+		const char *name;
+		char *alloc;
+		int fd;
+
+		if (wk.v[i].copy ||
+		    (fd = open_entry(&wk, &wk.v[i], &sb, &name, &alloc)) < 0)
+			continue;
+		if (S_ISREG(sb.st_mode) && o->progress)
+			atomic_fetch_add(&o->progress->bytes_total,
+			    (uint64_t)sb.st_size);
+		rc = d9p_read_fd(fd, name, wk.v[i].in_dir, sink, o, st);
+		free(alloc);
+	}
+	for (unsigned i = 0; sink->loss != NULL && i < st->copies; i++)
+		sink->loss(sink->ctx, D9P_LOSS_COPY);
+	walk_free(&wk);
+	return rc;
 }

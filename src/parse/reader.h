@@ -4,6 +4,13 @@
  * order; each input is one stream (decoder state restarts). Problems are
  * reported as "name: byte N: what went wrong" through the note callback
  * and never stop the other inputs.
+ *
+ * Each segment is read once (ANALYSIS 19): a directory reached again
+ * (a symlink to . or ..) is not walked again, a file reached twice (the
+ * same device and inode) is read once, and of the files that hold the
+ * same segment (parse/segid.h) only the one with the most decoded bytes
+ * is read. The files left out are counted (stats->copies) and told to
+ * the sink (D9P_LOSS_COPY).
  */
 #ifndef D9P_READER_H
 #define D9P_READER_H
@@ -30,6 +37,7 @@ struct d9p_read_stats {
 	unsigned	 read_ok;	/* inputs with at least one event */
 	unsigned	 skipped;	/* not traces */
 	unsigned	 failed;	/* stopped by an error */
+	unsigned	 copies;	/* files not read: copies of a segment */
 	uint64_t	 events;
 	uint64_t	 decoded;	/* decoded bytes */
 	uint64_t	 consumed;	/* input bytes */
@@ -48,13 +56,18 @@ int	d9p_read_paths(const char *const *paths, size_t npaths,
 	    struct d9p_read_stats *stats);
 /* Every input of paths in reading order: regular files (in_dir set for
  * those found in a directory) and stdin (path "stdin", sb zeroed); the
- * visitor takes fd. A visitor's -1 (out of memory) stops the walk. */
+ * visitor takes fd. A visitor's -1 (out of memory) stops the walk. No
+ * directory is walked twice and no file is visited twice. */
 struct stat;
 typedef int (*d9p_visit)(void *ctx, const char *path, int fd,
 	    const struct stat *sb, int in_dir);
 int	d9p_walk(const char *const *paths, size_t npaths, d9p_visit visit,
 	    void *ctx, const struct d9p_read_opts *opts,
 	    struct d9p_read_stats *stats);
+/* path without ".active", ".gz", ".zst" at its end (in any number):
+ * the name every state of a segment file shares (FORMAT 1.4); malloc'd,
+ * NULL when out of memory. */
+char	*d9p_stem(const char *path);
 /* Read one already-open stream (fd is closed). */
 int	d9p_read_fd(int fd, const char *name, int in_dir,
 	    const struct d9p_sink *sink, const struct d9p_read_opts *opts,

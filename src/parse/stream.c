@@ -1,6 +1,11 @@
 /*
  * stream.c: see stream.h. The loop's locals live in struct d9p_stream so
  * that a tail stream can stop at the end of its file and go on later.
+ *
+ * Cutting a value (D9P_ELIDE): its count in the window is rewritten to
+ * what is kept, and the bytes of the rest are dropped as they arrive, at
+ * window position drop_at; gap counts the bytes dropped there, so that
+ * offsets stay those of the input.
  */
 #include <sys/stat.h>
 
@@ -12,15 +17,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/text.h"
 #include "parse/input.h"
 #include "parse/stream.h"
 
 #define READ_CHUNK	(256 * 1024)
 #define MAX_WINDOW	(512u << 20)
+#define KEEP_MAX	(64u << 10)	/* bytes kept of a string or stack */
+#define POOL_MAX	(256ull << 20)	/* pool bytes kept of an input */
+#define FRAME_CUTS_MAX	64		/* cut values in one frame */
 
 struct d9p_stream {
 	struct d9p_input	*in;
 	struct d9p_decoder	*dec;
+	const struct d9p_sink	*sink;
 	char			*name;
 	int			 in_dir;
 	uint8_t			*w;		/* the window */
@@ -32,6 +42,14 @@ struct d9p_stream {
 	int			 pipe;		/* not a regular file */
 	int			 eof;		/* 1 end, 2 after an input error */
 	int			 cut;
+	/* values cut to KEEP_MAX */
+	size_t			 drop_at;	/* window position of drops */
+	uint64_t		 drop_left;	/* bytes still to drop there */
+	uint64_t		 gap;		/* bytes dropped there so far */
+	uint64_t		 ncut, longest, first_cut;
+	uint64_t		 last_cut, last_len;	/* offset, bytes */
+	int			 frame_cuts;	/* in the frame being decoded */
+	int			 told, told_pools;	/* notes given */
 };
 
 void
@@ -41,10 +59,45 @@ d9p_note(const struct d9p_read_opts *o, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	d9_text_vformat(msg, sizeof msg, fmt, ap);	/* quotes names */
 	va_end(ap);
 	if (o && o->note)
 		o->note(o->note_ctx, msg);
+}
+
+/* The rest of the input cannot be read: the sink counts the segment
+ * as cut. */
+static void
+cut_short(struct d9p_stream *s)
+{
+	if (s->sink->loss)
+		s->sink->loss(s->sink->ctx, D9P_LOSS_CUT);
+}
+
+/* The note that ends an input: values cut before are said in it, so a
+ * damaged input (a length gone wild is cut, then the frames after it
+ * fail) still gets one note. */
+static void
+end_say(struct d9p_stream *s, const struct d9p_read_opts *o, const char *fmt,
+    ...) __attribute__((format(printf, 3, 4)));
+
+static void
+end_say(struct d9p_stream *s, const struct d9p_read_opts *o, const char *fmt,
+    ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (s->ncut == 0 || s->told)
+		d9p_note(o, "%s", msg);
+	else
+		d9p_note(o, "%s (after %llu value%s cut to %u KiB)", msg,
+		    (unsigned long long)s->ncut, s->ncut > 1 ? "s" : "",
+		    KEEP_MAX >> 10);
+	s->told = 1;
 }
 
 static int
@@ -91,6 +144,8 @@ d9p_stream_open(int fd, const char *name, int in_dir,
 		free(s);
 		return NULL;
 	}
+	s->sink = sink;
+	d9p_decoder_limit(s->dec, KEEP_MAX, POOL_MAX);
 	s->in_dir = in_dir;
 	s->pipe = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
 	st->inputs++;
@@ -118,6 +173,41 @@ wait_pipe(struct d9p_stream *s, const struct d9p_read_opts *o)
 	return 0;
 }
 
+/* Drop what arrived of a cut value's tail. */
+static void
+drop_tail(struct d9p_stream *s)
+{
+	size_t d;
+
+	if (s->drop_left == 0 || s->wlen <= s->drop_at)
+		return;
+	d = s->wlen - s->drop_at;
+	if (d > s->drop_left)
+		d = (size_t)s->drop_left;
+	memmove(s->w + s->drop_at, s->w + s->drop_at + d,
+	    s->wlen - s->drop_at - d);
+	s->wlen -= d;
+	s->drop_left -= d;
+	s->gap += d;
+}
+
+/* The decoder consumed used bytes from the front of the window. */
+static void
+consume(struct d9p_stream *s, size_t used)
+{
+	memmove(s->w, s->w + used, s->wlen - used);
+	s->wlen -= used;
+	if (used >= s->drop_at) {
+		s->woff += used + s->gap;
+		s->gap = 0;
+		s->drop_at = 0;
+	} else {
+		s->woff += used;
+		s->drop_at -= used;
+	}
+	s->frame_cuts = 0;
+}
+
 /* Read one chunk into the window (s->eof set at the end). */
 static int
 read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
@@ -130,9 +220,10 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 		return -1;
 
 	if (window_room(s, READ_CHUNK) < 0) {
-		d9p_note(o, "%s: byte %llu: frame larger than %u MiB", s->name,
-		    (unsigned long long)s->woff, MAX_WINDOW >> 20);
+		end_say(s, o, "%s: byte %llu: frame larger than %u MiB",
+		    s->name, (unsigned long long)s->woff, MAX_WINDOW >> 20);
 		st->failed++;
+		cut_short(s);
 		return -1;
 	}
 	d9_err_clear(&e);
@@ -144,15 +235,51 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 		s->consumed = c;
 	}
 	if (r < 0) {
-		d9p_note(o, "%s: byte %llu: %s", s->name,
+		end_say(s, o, "%s: byte %llu: %s", s->name,
 		    (unsigned long long)e.off, e.msg);
 		st->failed++;
+		cut_short(s);
 		/* decode what arrived before the bad data */
 		s->eof = 2;
 	} else if (r == 0)
 		s->eof = 1;
 	s->wlen += (size_t)(r > 0 ? r : 0);
 	s->total += (uint64_t)(r > 0 ? r : 0);
+	drop_tail(s);
+	return 0;
+}
+
+/* Cut the value the decoder handed back (see the top of the file), its
+ * count now at window position pos; -1 when one frame has too many. */
+static int
+cut_value(struct d9p_stream *s, size_t pos, const struct d9p_read_opts *o,
+    struct d9p_read_stats *st)
+{
+	const struct d9p_elision *el = d9p_decoder_elision(s->dec);
+	uint64_t bytes = (uint64_t)el->count * el->unit;
+	uint64_t off = s->woff + pos + (pos >= s->drop_at ? s->gap : 0);
+	uint8_t *p = s->w + pos;
+
+	if (++s->frame_cuts > FRAME_CUTS_MAX) {
+		end_say(s, o, "%s: byte %llu: more than %d values longer than "
+		    "%u KiB in one frame; later frames skipped", s->name,
+		    (unsigned long long)off, FRAME_CUTS_MAX, KEEP_MAX >> 10);
+		st->failed++;
+		return -1;
+	}
+	if (s->ncut++ == 0)
+		s->first_cut = off;
+	s->last_cut = off;
+	s->last_len = bytes;
+	if (bytes > s->longest)
+		s->longest = bytes;
+	p[0] = (uint8_t)el->keep;
+	p[1] = (uint8_t)(el->keep >> 8);
+	p[2] = (uint8_t)(el->keep >> 16);
+	p[3] = (uint8_t)(el->keep >> 24);
+	s->drop_at = pos + 4 + (size_t)el->keep * el->unit;
+	s->drop_left = bytes - (uint64_t)el->keep * el->unit;
+	drop_tail(s);
 	return 0;
 }
 
@@ -171,10 +298,11 @@ decode_error(struct d9p_stream *s, const struct d9_err *e,
 		d9p_note(o, "%s: not a dial9 trace, skipped", s->name);
 		st->skipped++;
 	} else {
-		d9p_note(o, "%s: byte %llu: %s%s", s->name,
+		end_say(s, o, "%s: byte %llu: %s%s", s->name,
 		    (unsigned long long)e->off, e->msg, ev > s->ev0 ?
 		    "; later frames skipped" : "");
 		st->failed++;
+		cut_short(s);
 	}
 	return 0;
 }
@@ -186,20 +314,67 @@ end_note(struct d9p_stream *s, int rc, const struct d9_err *e,
 {
 	if (s->eof == 2)
 		return;
+	if (s->drop_left > 0)
+		s->ncut--;	/* no value: its length ran past the end */
 	if (s->total == 0 && !s->cut) {
 		d9p_note(o, "%s: empty input", s->name);
 		st->failed++;
 	} else if (rc == D9P_MORE) {
-		d9p_note(o, "%s: truncated at byte %llu", s->name,
+		end_say(s, o, "%s: truncated at byte %llu", s->name,
 		    (unsigned long long)e->off);
+		cut_short(s);
+	} else if (s->drop_left > 0) {
+		end_say(s, o, "%s: truncated at byte %llu (a value of %llu "
+		    "bytes at byte %llu runs past the end)", s->name,
+		    (unsigned long long)s->total,
+		    (unsigned long long)s->last_len,
+		    (unsigned long long)s->last_cut);
+		cut_short(s);
 	} else if (s->cut) {
-		d9p_note(o, "%s: truncated at byte %llu (compressed data ends "
-		    "early)", s->name, (unsigned long long)s->woff);
+		end_say(s, o, "%s: truncated at byte %llu (compressed data "
+		    "ends early)", s->name, (unsigned long long)s->woff);
+		cut_short(s);
 	}
 }
 
+/* What the limits cost this input, said once when it is over. */
+static void
+limit_notes(struct d9p_stream *s, const struct d9p_read_opts *o)
+{
+	uint64_t dropped = d9p_decoder_pool_dropped(s->dec);
+
+	if (s->ncut > 0 && !s->told)
+		d9p_note(o, "%s: byte %llu: %llu value%s longer than %u KiB "
+		    "(strings, stacks) cut to %u KiB; the longest had %llu "
+		    "bytes", s->name, (unsigned long long)s->first_cut,
+		    (unsigned long long)s->ncut, s->ncut > 1 ? "s" : "",
+		    KEEP_MAX >> 10, KEEP_MAX >> 10,
+		    (unsigned long long)s->longest);
+	s->told = 1;
+	if (dropped > 0 && !s->told_pools)
+		d9p_note(o, "%s: string and stack pools over %llu MiB: %llu "
+		    "later entr%s dropped (shown unresolved)", s->name,
+		    (unsigned long long)(POOL_MAX >> 20),
+		    (unsigned long long)dropped, dropped > 1 ? "ies" : "y");
+	s->told_pools = 1;
+}
+
+static int pump(struct d9p_stream *, int, const struct d9p_read_opts *,
+    struct d9p_read_stats *);
+
 int
 d9p_stream_pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
+    struct d9p_read_stats *st)
+{
+	int rc = pump(s, tail, o, st);
+
+	if (rc != 1)
+		limit_notes(s, o);
+	return rc;
+}
+
+static int
+pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
     struct d9p_read_stats *st)
 {
 	int rc;
@@ -218,13 +393,11 @@ d9p_stream_pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 			return 0;
 		last = s->eof != 0 && !(tail && s->eof == 1);
 		d9_err_clear(&e);
+		d9p_decoder_gap(s->dec, s->drop_at, s->gap);
 		rc = d9p_decoder_feed(s->dec, s->w, s->wlen, s->woff, last,
 		    d9p_input_raw_since(s->in), &used, &e);
-		if (used > 0) {
-			memmove(s->w, s->w + used, s->wlen - used);
-			s->wlen -= used;
-			s->woff += used;
-		}
+		if (used > 0)
+			consume(s, used);
 		if (o->progress) {
 			uint64_t ev = d9p_decoder_events(s->dec);
 
@@ -235,15 +408,24 @@ d9p_stream_pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 		}
 		if (rc == D9P_SWITCH) {
 			if (d9p_input_pushback(s->in, s->w, s->wlen) < 0) {
-				d9p_note(o, "%s: byte %llu: compressed data "
+				end_say(s, o, "%s: byte %llu: compressed data "
 				    "inside compressed data", s->name,
 				    (unsigned long long)s->woff);
 				st->failed++;
+				cut_short(s);
 				return 0;
 			}
 			s->total -= s->wlen;
 			s->wlen = 0;
 			s->eof = 0;
+			continue;
+		}
+		if (rc == D9P_ELIDE) {
+			/* the frames before it are consumed already */
+			size_t at = d9p_decoder_elision(s->dec)->pos - used;
+
+			if (cut_value(s, at, o, st) < 0)
+				return 0;
 			continue;
 		}
 		if (rc < 0)

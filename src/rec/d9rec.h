@@ -69,13 +69,15 @@ struct d9rec_stats {
 	uint64_t	 write_errors;	/* failed writes (ENOSPC, EIO, EFBIG ...) */
 	uint64_t	 lost_batches;	/* batches not written after an error */
 	uint64_t	 segments;	/* segments sealed */
+	uint64_t	 recovered_segments; /* a crashed writer's, sealed at open */
 	uint64_t	 deleted_segments; /* removed by the size cap */
 	uint64_t	 cpu_samples;
 	uint64_t	 cpu_lost;	/* perf ring overruns (PERF_RECORD_LOST) */
 	uint64_t	 alloc_samples, free_samples;
 	uint64_t	 alloc_dropped, free_dropped; /* memory ring overflow */
 	int		 last_errno;	/* of the last failed write, or 0 */
-	int		 stopped;	/* writing stopped (disk error, size cap) */
+	int		 stopped;	/* not writing now (disk error: until a new
+					 * segment can be written; size cap) */
 	int		 cpu_profile_on, sched_profile_on;
 };
 
@@ -108,8 +110,9 @@ void	d9rec_options_init(struct d9rec_options *o);
 
 /*
  * Create the writer, its directory and the first segment, and start the
- * flush thread. Stale *.active files of an earlier writer are removed and
- * numbering continues after the highest retained segment.
+ * flush thread. The *.active files a crashed writer left are sealed
+ * (renamed trace.N.bin, counted in recovered_segments) and numbering
+ * continues after the highest segment.
  */
 int	d9rec_open(d9rec_writer **out, const struct d9rec_options *o);
 /* Flush, seal and compress the last segment, stop, free; *w = NULL. Every

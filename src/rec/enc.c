@@ -10,7 +10,9 @@
  *
  * Type ids are the writer's schema index + 1, identical in every batch.
  * Pool ids are dense from 0 in every batch. Inline strings (custom event
- * and span values) are pooled by their 64-bit hash.
+ * and span values) are pooled by their 64-bit hash (d9_hash), in a map
+ * presized at init for 128 strings a batch and cleared, not freed,
+ * between batches.
  *
  * Out of memory: the batch is marked (e->oom) and dropped by the caller.
  */
@@ -26,10 +28,7 @@ d9rec_enc_init(struct enc *e)
 	memset(e, 0, sizeof *e);
 	e->cap = 1 << 16;
 	e->p = malloc(e->cap);
-	e->ih_cap = 256;
-	e->ih_key = calloc(e->ih_cap, sizeof *e->ih_key);
-	e->ih_id = calloc(e->ih_cap, sizeof *e->ih_id);
-	if (e->p == NULL || e->ih_key == NULL || e->ih_id == NULL) {
+	if (e->p == NULL || d9_hmap_reserve(&e->inl, 128) < 0) {
 		d9rec_enc_free(e);
 		return -1;
 	}
@@ -43,8 +42,7 @@ d9rec_enc_free(struct enc *e)
 	free(e->sch_gen);
 	free(e->str_gen);
 	free(e->str_pool);
-	free(e->ih_key);
-	free(e->ih_id);
+	d9_hmap_free(&e->inl);
 	memset(e, 0, sizeof *e);
 }
 
@@ -160,8 +158,7 @@ d9rec_enc_batch(struct enc *e)
 	e->base = 0;
 	e->next_str = 0;
 	e->next_stack = 0;
-	memset(e->ih_key, 0, e->ih_cap * sizeof *e->ih_key);
-	e->ih_n = 0;
+	d9_hmap_clear(&e->inl);
 	d9rec_enc_bytes(e, hdr, sizeof hdr);
 }
 
@@ -268,66 +265,18 @@ d9rec_enc_pool_id(struct d9rec_writer *w, struct enc *e, uint32_t strid)
 	return e->str_pool[strid];
 }
 
-static uint64_t
-hash64(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 0x100000001b3ull;
-	h ^= (uint64_t)n * 0x9e3779b97f4a7c15ull;
-	return h ^ (h >> 29);
-}
-
-static int
-ih_grow(struct enc *e)
-{
-	uint32_t nc = e->ih_cap * 2;
-	uint64_t *k = calloc(nc, sizeof *k);
-	uint32_t *id = calloc(nc, sizeof *id);
-
-	if (k == NULL || id == NULL) {
-		free(k);
-		free(id);
-		return -1;
-	}
-	for (uint32_t i = 0; i < e->ih_cap; i++) {
-		uint32_t j;
-
-		if (e->ih_key[i] == 0)
-			continue;
-		for (j = (uint32_t)e->ih_key[i] & (nc - 1); k[j];
-		    j = (j + 1) & (nc - 1))
-			;
-		k[j] = e->ih_key[i];
-		id[j] = e->ih_id[i];
-	}
-	free(e->ih_key);
-	free(e->ih_id);
-	e->ih_key = k;
-	e->ih_id = id;
-	e->ih_cap = nc;
-	return 0;
-}
-
 uint32_t
 d9rec_enc_pool_str(struct enc *e, const char *s, size_t n)
 {
-	uint64_t h = hash64(s, n) | 1;
-	uint32_t i;
+	uint64_t h = d9_hash(s, n);
+	uint32_t id = d9_hmap_get(&e->inl, h);
 
-	if ((e->ih_n + 1) * 2 > e->ih_cap && ih_grow(e) < 0) {
+	if (id != D9_NONE)
+		return id;
+	id = pool_frame(e, s, n);
+	if (d9_hmap_put(&e->inl, h, id) < 0)
 		e->oom = 1;
-		return 0;
-	}
-	for (i = (uint32_t)h & (e->ih_cap - 1); e->ih_key[i];
-	    i = (i + 1) & (e->ih_cap - 1))
-		if (e->ih_key[i] == h)
-			return e->ih_id[i];
-	e->ih_key[i] = h;
-	e->ih_id[i] = pool_frame(e, s, n);
-	e->ih_n++;
-	return e->ih_id[i];
+	return id;
 }
 
 uint32_t

@@ -6,6 +6,10 @@
  * rotates when the segment is too big or too old. Threads that were
  * unregistered are freed once their ring is empty.
  *
+ * After a failed write no segment is open: each cycle tries a new one
+ * first. Once a second the loss counters go into the metadata when they
+ * changed.
+ *
  * The flush thread is the only one that touches the segment file and the
  * encoder, so none of this needs a lock except the thread list.
  */
@@ -107,6 +111,12 @@ enc_record(struct d9rec_writer *w, struct enc *e, struct d9rec_thread *t,
 {
 	uint64_t ts = d9rec_raw_to_ns(w, r->ts);
 	uint32_t loc;
+
+	/* a new clock anchor may map a later raw time a little earlier
+	 * than the one before it: keep each thread's events in order */
+	if (ts < t->last_ns)
+		ts = t->last_ns;
+	t->last_ns = ts;
 
 	switch (r->kind) {
 	case R_POLL_START:
@@ -236,6 +246,14 @@ cycle(struct d9rec_writer *w)
 	int meta;
 
 	d9rec_clock_anchor(w);
+	if (w->fd < 0 && !atomic_load(&w->stopped))
+		d9rec_seg_open(w);	/* after a failed write: try again */
+	if (d9rec_mono_ns() - w->counters_ns >= 1000000000u) {
+		/* losses go into the trace as they happen, not only at
+		 * sealing (a crash would lose them) */
+		w->counters_ns = d9rec_mono_ns();
+		d9rec_seg_counters(w);
+	}
 	pthread_mutex_lock(&w->lock);
 	t = w->threads;
 	meta = w->meta_written != w->meta_version;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "base/hmap.h"
 #include "rec/d9rec.h"
 
 /* Ring records. Every record is 8-byte aligned; the first 8 bytes are
@@ -95,6 +96,8 @@ struct d9rec_thread {
 	int		 perf_fd[2];	/* cpu clock, context switches */
 	uint8_t		*perf_map[2];
 	_Atomic int	 dead;
+	uint64_t	 last_ns;	/* its latest event's time as written:
+					 * a thread's times never go back */
 	struct d9rec_thread *next;
 };
 
@@ -116,17 +119,9 @@ struct enc {
 	size_t		 nstr_gen;
 	uint32_t	 next_str;	/* next pool id in this batch */
 	uint32_t	 next_stack;
-	/* inline strings pooled in this batch: hash -> (off, len, id) */
-	uint64_t	*ih_key;	/* hash | 1, 0 empty */
-	uint32_t	*ih_id;
-	uint32_t	 ih_n, ih_cap;
+	struct d9_hmap	 inl;		/* inline strings pooled in this
+					 * batch: hash -> pool id */
 	uint64_t	 events;	/* events encoded in this batch */
-};
-
-/* Set of addresses seen in a segment's callchains. */
-struct addrset {
-	uint64_t	*v;
-	size_t		 n, cap;
 };
 
 struct memring;
@@ -159,8 +154,7 @@ struct d9rec_writer {
 	size_t		 nmeta;
 	uint64_t	 meta_version;
 	uint64_t	 meta_written;	/* version in the current segment */
-	uint32_t	*loc_slots;	/* location hash: string id + 1 */
-	size_t		 nloc_slots, nlocs;
+	struct d9_hmap	 locs;		/* location text -> string id */
 
 	/* clock: ns = anchor_ns + (raw - anchor_raw) * rate */
 	int		 tsc;
@@ -175,7 +169,11 @@ struct d9rec_writer {
 	uint64_t	 seg_bytes;
 	uint64_t	 seg_start_ns;	/* monotonic, for the period */
 	int		 seg_data;	/* data batches written */
-	struct addrset	 addrs;
+	uint64_t	 seg_batches;	/* how many */
+	uint64_t	 counters_ns;	/* loss counters last put in the metadata */
+	uint64_t	 loss_sealed;	/* their sum in the last sealed segment */
+	struct d9_hmap	 addrs;		/* callchain addresses of the
+					 * segment (keys; values unused) */
 	uint64_t	 total_sealed;	/* bytes of sealed segments on disk */
 	void		*symcache;
 
@@ -202,7 +200,10 @@ struct d9rec_writer {
 	_Atomic uint64_t lost_batches, segments, deleted_segments;
 	_Atomic uint64_t cpu_samples, cpu_lost;
 	_Atomic uint64_t retired_events, retired_dropped;
-	_Atomic int	 last_errno, stopped;
+	_Atomic uint64_t recovered;	/* crashed writers' segments sealed */
+	_Atomic int	 last_errno;
+	_Atomic int	 stopped;	/* for good: the size budget */
+	_Atomic int	 suspended;	/* no segment open after a failed write */
 };
 
 /* ---- clock (writer.c) ---- */
@@ -258,12 +259,12 @@ int	 d9rec_seg_open(struct d9rec_writer *w);
 void	 d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data);
 void	 d9rec_seg_seal(struct d9rec_writer *w, int final);
 void	 d9rec_seg_meta(struct d9rec_writer *w);
+uint64_t d9rec_seg_counters(struct d9rec_writer *w);	/* into the metadata */
 void	*d9rec_compress_main(void *arg);
 int	 d9rec_compress_file(struct d9rec_writer *w, uint32_t index);
 
 /* ---- symbols and maps (syms.c) ---- */
-void	 d9rec_addrs_add(struct addrset *s, const uint64_t *f, uint32_t n);
-void	 d9rec_addrs_clear(struct addrset *s);
+void	 d9rec_addrs_add(struct d9_hmap *s, const uint64_t *f, uint32_t n);
 void	 d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols);
 void	 d9rec_symcache_free(struct d9rec_writer *w);
 

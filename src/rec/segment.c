@@ -9,12 +9,21 @@
  * writer keeps flock()ed, so that removing stale .active files at start
  * cannot hit a live writer.
  *
- * A segment starts with a ClockSyncEvent batch and a metadata batch;
- * sealing writes the metadata again (with the drop counters) and the
+ * A segment starts with a ClockSyncEvent batch and a metadata batch
+ * (segment.complete=false and the loss counters so far); sealing writes
+ * the metadata again (segment.complete=true, the counters) and the
  * appendix batch (ProcMapsEntry rows, SymbolTableEntry table). Each batch
- * goes out in one write(), so a kill -9 leaves complete frames only. The
- * first failing write (ENOSPC, EFBIG, EIO) stops all writing; the loss is
- * counted.
+ * goes out in one write(), so a kill -9 leaves complete frames only; a
+ * writer that starts in the directory seals what a crashed one left open
+ * (trace.N.bin.active -> trace.N.bin) and counts it.
+ *
+ * A failing write (ENOSPC, EFBIG, EIO, EROFS) cuts the segment: the file
+ * is truncated back to its last whole batch, ends with a metadata batch
+ * (segment.complete=false, the counters) when that still fits, and is
+ * sealed. Batches drained meanwhile are counted as lost; every flush
+ * cycle tries a new segment (whose metadata carries the counters), also
+ * in a re-created directory when the old one was removed. Nothing here
+ * blocks or stops the host program.
  *
  * The size cap runs after each seal under the writer's lock (the
  * compressor takes it for its rename): the oldest sealed segments go
@@ -79,15 +88,10 @@ dir_open(struct d9rec_writer *w)
 	return d;
 }
 
-int
-d9rec_seg_scan(struct d9rec_writer *w)
+/* The directory (created when missing) and its lock: 0 or -errno. */
+static int
+dir_lock(struct d9rec_writer *w)
 {
-	uint32_t idx, max = 0;
-	int found = 0;
-	struct dirent *de;
-	const char *rest;
-	DIR *d;
-
 	if (mkdir(w->dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	w->dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -99,6 +103,84 @@ d9rec_seg_scan(struct d9rec_writer *w)
 		return -errno;
 	if (flock(w->lockfd, LOCK_EX | LOCK_NB) < 0)
 		return errno == EWOULDBLOCK ? -EBUSY : -errno;
+	return 0;
+}
+
+/* The directory was removed under the writer: make it again. */
+static int
+dir_again(struct d9rec_writer *w)
+{
+	struct stat sb;
+
+	if (fstat(w->dirfd, &sb) < 0 || sb.st_nlink > 0)
+		return -1;	/* still there: nothing to do */
+	close(w->dirfd);
+	if (w->lockfd >= 0)
+		close(w->lockfd);
+	w->dirfd = w->lockfd = -1;
+	return dir_lock(w) < 0 ? -1 : 0;
+}
+
+/* Queue segment idx for the compressor (the writer's lock held). */
+static void
+queue_compress(struct d9rec_writer *w, uint32_t idx)
+{
+	uint32_t *q;
+
+	if (w->opt.compression == D9REC_COMPRESS_NONE)
+		return;
+	if (w->cq_n == w->cq_cap) {
+		size_t nc = w->cq_cap ? w->cq_cap * 2 : 8;
+
+		if ((q = realloc(w->cq, nc * sizeof *q)) != NULL) {
+			w->cq = q;
+			w->cq_cap = nc;
+		}
+	}
+	if (w->cq_n < w->cq_cap) {
+		w->cq[w->cq_n++] = idx;
+		pthread_cond_signal(&w->cq_cond);
+	}
+}
+
+/* A segment a crashed writer left open: sealed under its own sealed name
+ * (link, then unlink: never over an existing file), else kept as it is;
+ * d9top reads either, and its metadata says segment.complete=false. An
+ * empty file recorded nothing and goes. Returns 0 when it was deleted. */
+static int
+recover(struct d9rec_writer *w, const char *name, uint32_t idx)
+{
+	struct stat sb;
+	char to[64];
+
+	if (fstatat(w->dirfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(sb.st_mode) && sb.st_size == 0) {
+		unlinkat(w->dirfd, name, 0);
+		return 0;
+	}
+	seg_name(to, sizeof to, idx, "");
+	if (linkat(w->dirfd, name, w->dirfd, to, 0) == 0 &&
+	    unlinkat(w->dirfd, name, 0) == 0) {
+		pthread_mutex_lock(&w->lock);
+		queue_compress(w, idx);
+		pthread_mutex_unlock(&w->lock);
+	}
+	atomic_fetch_add(&w->recovered, 1);
+	return 1;
+}
+
+int
+d9rec_seg_scan(struct d9rec_writer *w)
+{
+	uint32_t idx, max = 0;
+	int found = 0, rc;
+	struct dirent *de;
+	const char *rest;
+	char buf[32];
+	DIR *d;
+
+	if ((rc = dir_lock(w)) < 0)
+		return rc;
 	if ((d = dir_open(w)) == NULL)
 		return -errno;
 	while ((de = readdir(d)) != NULL) {
@@ -111,58 +193,59 @@ d9rec_seg_scan(struct d9rec_writer *w)
 		}
 		if (parse_name(de->d_name, &idx, &rest) < 0)
 			continue;
-		if (strcmp(rest, ".active") == 0) {
-			unlinkat(w->dirfd, de->d_name, 0);
+		if (strcmp(rest, ".active") == 0 &&
+		    recover(w, de->d_name, idx) == 0)
 			continue;
-		}
 		if (!found || idx > max)
 			max = idx;
 		found = 1;
 	}
 	closedir(d);
 	w->index = found ? max + 1 : 0;
+	if (atomic_load(&w->recovered) > 0) {
+		snprintf(buf, sizeof buf, "%" PRIu64, atomic_load(&w->recovered));
+		if (d9rec_set_meta(w, "d9rec.recovered_segments", buf) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
-void
-d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data)
+/* Drop counters into the metadata, so the trace tells what it lacks
+ * (d9top, ANALYSIS 19: counts since the writer started). Returns their
+ * sum. */
+uint64_t
+d9rec_seg_counters(struct d9rec_writer *w)
 {
-	const uint8_t *p = e->p;
-	size_t n = e->n;
+	static const char *const keys[] = { "d9rec.dropped_events",
+	    "d9rec.write_errors", "d9rec.lost_batches", "d9rec.cpu_lost",
+	    "d9rec.alloc_dropped", "d9rec.free_dropped" };
+	struct d9rec_stats st;
+	uint64_t v[6], sum = 0;
+	char buf[32];
 
-	if (n == 0)
-		return;
-	if (w->fd < 0 || atomic_load(&w->stopped) || e->oom) {
-		atomic_fetch_add(&w->lost_batches, 1);
-		return;
+	d9rec_stats(w, &st);
+	v[0] = st.dropped;
+	v[1] = st.write_errors;
+	v[2] = st.lost_batches;
+	v[3] = st.cpu_lost;
+	v[4] = st.alloc_dropped;
+	v[5] = st.free_dropped;
+	for (size_t i = 0; i < 6; i++) {
+		snprintf(buf, sizeof buf, "%" PRIu64, v[i]);
+		d9rec_set_meta(w, keys[i], buf);
+		sum += v[i];
 	}
-	if (w->seg_bytes + n > w->opt.max_total_size) {
-		/* the active segment alone would exceed the budget */
-		atomic_store(&w->stopped, 1);
-		atomic_fetch_add(&w->lost_batches, 1);
-		return;
-	}
-	while (n > 0) {
-		ssize_t k = write(w->fd, p, n);
+	return sum;
+}
 
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			atomic_store(&w->last_errno, k < 0 ? errno : EIO);
-			atomic_fetch_add(&w->write_errors, 1);
-			atomic_fetch_add(&w->lost_batches, 1);
-			atomic_store(&w->stopped, 1);
-			return;
-		}
-		p += k;
-		n -= (size_t)k;
-		w->seg_bytes += (uint64_t)k;
-		atomic_fetch_add(&w->bytes_written, (uint64_t)k);
-	}
-	if (data) {
-		w->seg_data = 1;
-		atomic_fetch_add(&w->written_events, e->events);
-	}
+static uint64_t
+loss_sum(struct d9rec_writer *w)
+{
+	struct d9rec_stats st;
+
+	d9rec_stats(w, &st);
+	return st.dropped + st.write_errors + st.lost_batches + st.cpu_lost +
+	    st.alloc_dropped + st.free_dropped;
 }
 
 /* ClockSyncEvent: realtime read between two monotonic reads. */
@@ -180,11 +263,10 @@ clock_event(struct d9rec_writer *w, struct enc *e)
 	    (uint64_t)rt.tv_nsec);
 }
 
-void
-d9rec_seg_meta(struct d9rec_writer *w)
+/* The metadata batch (and its ClockSyncEvent) into e. */
+static void
+meta_batch(struct d9rec_writer *w, struct enc *e)
 {
-	struct enc *e = &w->enc;
-
 	d9rec_enc_clear(e);
 	d9rec_enc_batch(e);
 	d9rec_enc_event(w, e, S_META, d9rec_now(w));
@@ -193,61 +275,6 @@ d9rec_seg_meta(struct d9rec_writer *w)
 	w->meta_written = w->meta_version;
 	pthread_mutex_unlock(&w->lock);
 	clock_event(w, e);
-	d9rec_seg_write(w, e, 0);
-	d9rec_enc_clear(e);
-}
-
-int
-d9rec_seg_open(struct d9rec_writer *w)
-{
-	char name[64];
-	int fd = -1;
-
-	for (int tries = 0; tries < 1000; tries++) {
-		seg_name(name, sizeof name, w->index, ".active");
-		fd = openat(w->dirfd, name, O_WRONLY | OFLAGS, 0600);
-		if (fd >= 0 || errno != EEXIST)
-			break;
-		w->index++;
-	}
-	if (fd < 0)
-		return -errno;
-	w->fd = fd;
-	w->seg_bytes = 0;
-	w->seg_data = 0;
-	w->seg_start_ns = d9rec_mono_ns();
-	d9rec_addrs_clear(&w->addrs);
-	d9rec_enc_clear(&w->enc);
-	d9rec_enc_batch(&w->enc);
-	clock_event(w, &w->enc);
-	d9rec_seg_write(w, &w->enc, 0);
-	d9rec_enc_clear(&w->enc);
-	d9rec_seg_meta(w);
-	return 0;
-}
-
-/* Drop counters into the metadata, so the trace tells what it lacks. */
-static void
-counters_meta(struct d9rec_writer *w)
-{
-	static const char *const keys[] = { "d9rec.dropped_events",
-	    "d9rec.write_errors", "d9rec.lost_batches", "d9rec.cpu_lost",
-	    "d9rec.alloc_dropped", "d9rec.free_dropped" };
-	struct d9rec_stats st;
-	uint64_t v[6];
-	char buf[32];
-
-	d9rec_stats(w, &st);
-	v[0] = st.dropped;
-	v[1] = st.write_errors;
-	v[2] = st.lost_batches;
-	v[3] = st.cpu_lost;
-	v[4] = st.alloc_dropped;
-	v[5] = st.free_dropped;
-	for (size_t i = 0; i < 6; i++) {
-		snprintf(buf, sizeof buf, "%" PRIu64, v[i]);
-		d9rec_set_meta(w, keys[i], buf);
-	}
 }
 
 struct segsize {
@@ -328,57 +355,49 @@ retention(struct d9rec_writer *w)
 	free(v);
 }
 
-void
-d9rec_seg_seal(struct d9rec_writer *w, int final)
+/* The active file, closed, becomes trace.N.bin (queued for the
+ * compressor); the next segment is N + 1. written: the sum of the loss
+ * counters its metadata holds, UINT64_MAX when they did not fit. When
+ * the file is gone (its directory was removed) its batches are lost. */
+static void
+seal_file(struct d9rec_writer *w, uint64_t written)
 {
 	char from[64], to[64];
-	uint32_t *q;
 
-	(void)final;
-	if (w->fd < 0)
-		return;
 	seg_name(from, sizeof from, w->index, ".active");
-	if (!w->seg_data) {
-		/* nothing but framing: delete instead of sealing */
-		close(w->fd);
-		w->fd = -1;
-		unlinkat(w->dirfd, from, 0);
-		return;
-	}
-	counters_meta(w);
-	d9rec_seg_meta(w);
-	d9rec_enc_clear(&w->enc);
-	d9rec_appendix(w, &w->enc, w->opt.symbols);
-	d9rec_seg_write(w, &w->enc, 0);
-	d9rec_enc_clear(&w->enc);
-	close(w->fd);
-	w->fd = -1;
-	w->seg_bytes = 0;
 	seg_name(to, sizeof to, w->index, "");
 	pthread_mutex_lock(&w->lock);
 	if (renameat(w->dirfd, from, w->dirfd, to) == 0) {
 		atomic_fetch_add(&w->segments, 1);
-		if (w->opt.compression != D9REC_COMPRESS_NONE) {
-			if (w->cq_n == w->cq_cap) {
-				size_t nc = w->cq_cap ? w->cq_cap * 2 : 8;
-
-				if ((q = realloc(w->cq, nc * sizeof *q)) != NULL) {
-					w->cq = q;
-					w->cq_cap = nc;
-				}
-			}
-			if (w->cq_n < w->cq_cap) {
-				w->cq[w->cq_n++] = w->index;
-				pthread_cond_signal(&w->cq_cond);
-			}
-		}
-	}
+		queue_compress(w, w->index);
+		if (written != UINT64_MAX)
+			w->loss_sealed = written;
+	} else if (errno == ENOENT)
+		atomic_fetch_add(&w->lost_batches, w->seg_batches);
 	w->index++;
 	retention(w);
 	pthread_mutex_unlock(&w->lock);
 }
 
-/* ---- compression ---- */
+/* Close the active file: a segment with data is sealed, and so is one
+ * whose metadata holds loss counters no sealed segment has yet (written:
+ * their sum, see seal_file); one with nothing else is deleted. */
+static void
+seg_close(struct d9rec_writer *w, uint64_t written)
+{
+	char name[64];
+
+	close(w->fd);
+	w->fd = -1;
+	w->seg_bytes = 0;
+	if (w->seg_data || (written != UINT64_MAX &&
+	    written != w->loss_sealed)) {
+		seal_file(w, written);
+		return;
+	}
+	seg_name(name, sizeof name, w->index, ".active");
+	unlinkat(w->dirfd, name, 0);
+}
 
 static int
 write_all(int fd, const void *p, size_t n)
@@ -390,13 +409,155 @@ write_all(int fd, const void *p, size_t n)
 
 		if (k < 0 && errno == EINTR)
 			continue;
-		if (k <= 0)
+		if (k <= 0) {
+			if (k == 0)
+				errno = EIO;
 			return -1;
+		}
 		b += k;
 		n -= (size_t)k;
 	}
 	return 0;
 }
+
+/*
+ * A write failed at segment offset off: the file goes back to its last
+ * whole batch, ends with a metadata batch that says what was lost when
+ * that fits, and is closed; the next cycle tries a new segment.
+ */
+static void
+seg_cut(struct d9rec_writer *w, uint64_t off)
+{
+	struct enc *e = &w->enc;
+	uint64_t written = UINT64_MAX;
+
+	atomic_store(&w->suspended, 1);
+	if (!w->seg_data) {
+		seg_close(w, written);	/* a start that found no room */
+		return;
+	}
+	(void)!ftruncate(w->fd, (off_t)off);
+	d9rec_set_meta(w, "segment.complete", "false");
+	written = d9rec_seg_counters(w);
+	meta_batch(w, e);
+	if (e->oom || write_all(w->fd, e->p, e->n) < 0) {
+		(void)!ftruncate(w->fd, (off_t)off);
+		written = UINT64_MAX;
+	}
+	d9rec_enc_clear(e);
+	seg_close(w, written);
+}
+
+void
+d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data)
+{
+	uint64_t off = w->seg_bytes;
+
+	if (e->n == 0)
+		return;
+	if (w->fd < 0 || atomic_load(&w->stopped) || e->oom) {
+		if (data)
+			atomic_fetch_add(&w->lost_batches, 1);
+		return;
+	}
+	if (w->seg_bytes + e->n > w->opt.max_total_size) {
+		/* the active segment alone would exceed the budget */
+		atomic_store(&w->stopped, 1);
+		atomic_fetch_add(&w->lost_batches, data != 0);
+		return;
+	}
+	if (write_all(w->fd, e->p, e->n) < 0) {
+		atomic_store(&w->last_errno, errno);
+		atomic_fetch_add(&w->write_errors, 1);
+		atomic_fetch_add(&w->lost_batches, data != 0);
+		seg_cut(w, off);
+		return;
+	}
+	w->seg_bytes += e->n;
+	atomic_fetch_add(&w->bytes_written, e->n);
+	if (data) {
+		w->seg_data = 1;
+		w->seg_batches++;
+		atomic_fetch_add(&w->written_events, e->events);
+	}
+}
+
+void
+d9rec_seg_meta(struct d9rec_writer *w)
+{
+	meta_batch(w, &w->enc);
+	d9rec_seg_write(w, &w->enc, 0);
+	d9rec_enc_clear(&w->enc);
+}
+
+int
+d9rec_seg_open(struct d9rec_writer *w)
+{
+	char name[64];
+	int fd = -1;
+
+	for (int again = 0; again < 2 && fd < 0; again++) {
+		for (int tries = 0; tries < 1000; tries++) {
+			seg_name(name, sizeof name, w->index, ".active");
+			fd = openat(w->dirfd, name, O_WRONLY | OFLAGS, 0600);
+			if (fd >= 0 || errno != EEXIST)
+				break;
+			w->index++;
+		}
+		if (fd < 0 && (errno != ENOENT || dir_again(w) < 0))
+			break;
+	}
+	if (fd < 0) {
+		atomic_store(&w->last_errno, errno);
+		atomic_fetch_add(&w->write_errors, 1);
+		atomic_store(&w->suspended, 1);
+		return -atomic_load(&w->last_errno);
+	}
+	w->fd = fd;
+	w->seg_bytes = 0;
+	w->seg_data = 0;
+	w->seg_batches = 0;
+	w->seg_start_ns = d9rec_mono_ns();
+	atomic_store(&w->suspended, 0);
+	d9_hmap_clear(&w->addrs);
+	d9rec_set_meta(w, "segment.complete", "false");
+	d9rec_seg_counters(w);
+	d9rec_enc_clear(&w->enc);
+	d9rec_enc_batch(&w->enc);
+	clock_event(w, &w->enc);
+	d9rec_seg_write(w, &w->enc, 0);
+	d9rec_enc_clear(&w->enc);
+	d9rec_seg_meta(w);
+	return 0;
+}
+
+/* A segment without data is deleted, unless its metadata is the first
+ * to hold the loss counters as they are now. */
+void
+d9rec_seg_seal(struct d9rec_writer *w, int final)
+{
+	uint64_t written;
+
+	(void)final;
+	if (w->fd < 0)
+		return;
+	if (!w->seg_data && loss_sum(w) == w->loss_sealed) {
+		seg_close(w, UINT64_MAX);
+		return;
+	}
+	d9rec_set_meta(w, "segment.complete", "true");
+	written = d9rec_seg_counters(w);
+	d9rec_seg_meta(w);
+	d9rec_enc_clear(&w->enc);
+	if (w->fd >= 0 && w->seg_data)
+		d9rec_appendix(w, &w->enc, w->opt.symbols);
+	d9rec_seg_write(w, &w->enc, 0);
+	d9rec_enc_clear(&w->enc);
+	if (w->fd >= 0)		/* else cut and closed */
+		seg_close(w, written);
+}
+
+/* ---- compression ---- */
 
 static int
 gzip_fd(int in, int out)

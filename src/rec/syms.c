@@ -50,54 +50,12 @@ struct mapping {
 
 /* ---- address set ---- */
 
-static uint64_t
-slot_of(uint64_t a, size_t cap)
-{
-	return (a * 0x9e3779b97f4a7c15ull >> 17) & (cap - 1);
-}
-
 void
-d9rec_addrs_add(struct addrset *s, const uint64_t *f, uint32_t n)
+d9rec_addrs_add(struct d9_hmap *s, const uint64_t *f, uint32_t n)
 {
-	for (uint32_t k = 0; k < n; k++) {
-		uint64_t i;
-
-		if (f[k] == 0)
-			continue;
-		if ((s->n + 1) * 2 > s->cap) {
-			size_t nc = s->cap ? s->cap * 2 : 4096;
-			uint64_t *v = calloc(nc, sizeof *v);
-
-			if (v == NULL)
-				return;
-			for (size_t j = 0; j < s->cap; j++) {
-				if (s->v[j] == 0)
-					continue;
-				for (i = slot_of(s->v[j], nc); v[i];
-				    i = (i + 1) & (nc - 1))
-					;
-				v[i] = s->v[j];
-			}
-			free(s->v);
-			s->v = v;
-			s->cap = nc;
-		}
-		for (i = slot_of(f[k], s->cap); s->v[i] && s->v[i] != f[k];
-		    i = (i + 1) & (s->cap - 1))
-			;
-		if (s->v[i] == 0) {
-			s->v[i] = f[k];
-			s->n++;
-		}
-	}
-}
-
-void
-d9rec_addrs_clear(struct addrset *s)
-{
-	if (s->v != NULL)
-		memset(s->v, 0, s->cap * sizeof *s->v);
-	s->n = 0;
+	for (uint32_t k = 0; k < n; k++)
+		if (f[k] != 0 && d9_hmap_put(s, f[k], 0) < 0)
+			return;
 }
 
 /* ---- ELF ---- */
@@ -405,9 +363,9 @@ d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols)
 	}
 	if (symbols && w->addrs.n > 0 &&
 	    (addrs = malloc(w->addrs.n * sizeof *addrs)) != NULL) {
-		for (size_t i = 0; i < w->addrs.cap; i++)
-			if (w->addrs.v[i] != 0)
-				addrs[na++] = w->addrs.v[i];
+		for (size_t pos = 0; d9_hmap_next(&w->addrs, &pos, &addrs[na],
+		    NULL); na++)
+			;
 		qsort(addrs, na, sizeof *addrs, u64_cmp);
 	}
 	for (size_t i = 0, m = 0; i < na; i++) {

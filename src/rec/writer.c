@@ -19,47 +19,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/schemas.h"
 #include "base/wire.h"
 #include "rec/rec.h"
 
 #define D9REC_VERSION	"0.1.0"
 
-struct bdef {
-	const char	*name;
-	const char	*fields[6];
-	uint8_t		 types[6];
-};
-
-/* Built-in schemas, in enum sch_builtin order (FORMAT section 3). */
-static const struct bdef builtins[S_NBUILTIN] = {
-	{ "ClockSyncEvent", { "realtime_ns" }, { 9 } },
-	{ "SegmentMetadataEvent", { "entries" }, { 10 } },
-	{ "PollStartEvent", { "worker_id", "local_queue", "task_id",
-	    "spawn_loc" }, { 9, 11, 9, 7 } },
-	{ "PollEndEvent", { "worker_id" }, { 9 } },
-	{ "WorkerParkEvent", { "worker_id", "local_queue", "cpu_time_ns",
-	    "tid" }, { 9, 11, 9, 13 } },
-	{ "WorkerUnparkEvent", { "worker_id", "local_queue", "cpu_time_ns",
-	    "sched_wait_ns", "tid" }, { 9, 11, 9, 0x89, 13 } },
-	{ "WakeEventEvent", { "waker_task_id", "woken_task_id",
-	    "target_worker" }, { 9, 9, 11 } },
-	{ "TaskSpawnEvent", { "task_id", "spawn_loc", "instrumented" },
-	    { 9, 7, 3 } },
-	{ "TaskTerminateEvent", { "task_id" }, { 9 } },
-	{ "QueueSampleEvent", { "global_queue" }, { 11 } },
-	{ "CpuSampleEvent", { "worker_id", "tid", "source", "thread_name",
-	    "callchain", "cpu" }, { 9, 13, 11, 0x87, 6, 0x89 } },
-	{ "AllocEvent", { "tid", "size", "addr", "callchain" },
-	    { 13, 9, 9, 6 } },
-	{ "FreeEvent", { "tid", "addr", "size", "alloc_timestamp_ns" },
-	    { 13, 9, 9, 9 } },
-	{ "MemoryProfileOverflowEvent", { "dropped_allocs", "dropped_frees" },
-	    { 9, 9 } },
-	{ "SpanCloseEvent", { "span_id" }, { 9 } },
-	{ "ProcMapsEntry", { "start", "end", "file_offset", "path",
-	    "build_id" }, { 9, 9, 9, 7, 4 } },
-	{ "SymbolTableEntry", { "addr", "size", "symbol_name", "inline_depth",
-	    "source_file", "source_line" }, { 9, 9, 7, 9, 7, 9 } },
+/* Built-in schemas, in enum sch_builtin order (the type id of schema i
+ * is i + 1); names and fields come from base/schemas.h. */
+static const uint8_t builtins[S_NBUILTIN] = {
+	[S_CLOCK] = D9_SCH_CLOCK_SYNC, [S_META] = D9_SCH_SEGMENT_META,
+	[S_POLL_START] = D9_SCH_POLL_START, [S_POLL_END] = D9_SCH_POLL_END,
+	[S_PARK] = D9_SCH_PARK, [S_UNPARK] = D9_SCH_UNPARK,
+	[S_WAKE] = D9_SCH_WAKE, [S_SPAWN] = D9_SCH_SPAWN,
+	[S_TERMINATE] = D9_SCH_TERMINATE, [S_QUEUE] = D9_SCH_QUEUE,
+	[S_CPU] = D9_SCH_CPU, [S_ALLOC] = D9_SCH_ALLOC, [S_FREE] = D9_SCH_FREE,
+	[S_OVERFLOW] = D9_SCH_MEM_OVERFLOW, [S_SPAN_CLOSE] = D9_SCH_SPAN_CLOSE,
+	[S_MAPS] = D9_SCH_MAPS, [S_SYMBOL] = D9_SCH_SYMBOL,
 };
 
 void
@@ -84,13 +60,24 @@ d9rec_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* A raw time and the monotonic time it was read at: the closest of a
+ * few tries (a preemption between the reads would put the two apart). */
 static void
 clock_pair(uint64_t *raw, uint64_t *ns)
 {
-	uint64_t a = d9rec_mono_ns();
+	uint64_t best = UINT64_MAX;
 
-	*raw = d9rec_raw_now();
-	*ns = a + (d9rec_mono_ns() - a) / 2;
+	*raw = *ns = 0;
+	for (int i = 0; i < 5 && best > 2000; i++) {
+		uint64_t a = d9rec_mono_ns(), r = d9rec_raw_now();
+		uint64_t b = d9rec_mono_ns();
+
+		if (b - a < best) {
+			best = b - a;
+			*raw = r;
+			*ns = a + (b - a) / 2;
+		}
+	}
 }
 
 void
@@ -201,54 +188,48 @@ schtab_add(struct d9rec_writer *w, char *name, struct sch_field *f,
 	return (int)n;
 }
 
-static uint64_t
-str_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
+/* A location looked for in the writer's string table. */
+struct want_loc {
+	struct d9rec_writer *w;
+	const char	*loc;
+};
 
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-	return h;
+static int
+same_loc(const void *ctx, uint32_t id)
+{
+	const struct want_loc *q = ctx;
+
+	return strcmp(d9rec_str(q->w, id), q->loc) == 0;
 }
+
+static uint64_t
+loc_hash(const void *ctx, uint32_t id)
+{
+	const struct want_loc *q = ctx;
+	const char *s = d9rec_str(q->w, id);
+
+	return d9_hash(s, strlen(s));
+}
+
+static uint32_t
+add_loc(void *ctx)
+{
+	const struct want_loc *q = ctx;
+
+	return d9rec_strtab_add(q->w, q->loc);	/* UINT32_MAX is D9_NONE */
+}
+
+static const struct d9_hmap_rows loc_rows = { loc_hash, add_loc };
 
 uint32_t
 d9rec_location(d9rec_writer *w, const char *loc)
 {
-	uint32_t id = UINT32_MAX;
-	size_t i, mask;
+	struct want_loc q = { w, loc };
+	uint32_t id;
 
 	pthread_mutex_lock(&w->lock);
-	if ((w->nlocs + 1) * 2 > w->nloc_slots) {
-		size_t ns = w->nloc_slots ? w->nloc_slots * 2 : 256;
-		uint32_t *s = calloc(ns, sizeof *s);
-
-		if (s == NULL)
-			goto out;
-		for (size_t j = 0; j < w->nloc_slots; j++) {
-			uint32_t v = w->loc_slots[j];
-
-			if (v == 0)
-				continue;
-			for (i = str_hash(d9rec_str(w, v - 1)) & (ns - 1); s[i];
-			    i = (i + 1) & (ns - 1))
-				;
-			s[i] = v;
-		}
-		free(w->loc_slots);
-		w->loc_slots = s;
-		w->nloc_slots = ns;
-	}
-	mask = w->nloc_slots - 1;
-	for (i = str_hash(loc) & mask; w->loc_slots[i]; i = (i + 1) & mask)
-		if (strcmp(d9rec_str(w, w->loc_slots[i] - 1), loc) == 0) {
-			id = w->loc_slots[i] - 1;
-			goto out;
-		}
-	if ((id = d9rec_strtab_add(w, loc)) != UINT32_MAX) {
-		w->loc_slots[i] = id + 1;
-		w->nlocs++;
-	}
-out:
+	id = d9_hmap_find_or_add(&w->locs, d9_hash(loc, strlen(loc)), same_loc,
+	    &loc_rows, &q);
 	pthread_mutex_unlock(&w->lock);
 	return id;
 }
@@ -265,6 +246,30 @@ fields_free(struct sch_field *f, unsigned n)
 	for (unsigned i = 0; f != NULL && i < n; i++)
 		free(f[i].name);
 	free(f);
+}
+
+/* A copy of the fields of def, then n declared fields (span sites:
+ * optional pooled strings); NULL when out of memory. */
+static struct sch_field *
+fields_of(const struct d9_schema_def *def, const char *const *declared,
+    unsigned n)
+{
+	unsigned nf = def->nfields + n;
+	struct sch_field *f = fields_new(nf);
+
+	for (unsigned i = 0; f != NULL && i < nf; i++) {
+		int fixed = i < def->nfields;
+
+		f[i].type = fixed ? def->fields[i].type :
+		    D9_FT_POOLED_STRING | D9_FT_OPTIONAL;
+		f[i].name = strdup(fixed ? def->fields[i].name :
+		    declared[i - def->nfields]);
+		if (f[i].name == NULL) {
+			fields_free(f, nf);
+			return NULL;
+		}
+	}
+	return f;
 }
 
 int
@@ -308,34 +313,20 @@ d9rec_schema(d9rec_writer *w, const char *name,
 	return rc;
 }
 
-/* One span schema: enter (with parent) or exit. */
+/* One span schema: enter (with parent) or exit, named after the site. */
 static int
-span_schema(d9rec_writer *w, const char *prefix, const char *site,
-    int enter, const char *const *fields, unsigned nfields, uint32_t nameid)
+span_schema(d9rec_writer *w, enum d9_schema sch, const char *site,
+    const char *const *fields, unsigned nfields, uint32_t nameid)
 {
-	static const char *const fixed[] = { "worker_id", "span_id",
-	    "parent_span_id", "span_name" };
-	static const uint8_t ftypes[] = { 9, 9, 0x89, 7 };
-	unsigned nfix = enter ? 4 : 3, nf = nfix + nfields, k = 0;
-	struct sch_field *f = fields_new(nf);
-	char *nm = malloc(strlen(prefix) + strlen(site) + 1);
+	const struct d9_schema_def *def = d9_schema(sch);
+	unsigned nf = def->nfields + nfields;
+	struct sch_field *f = fields_of(def, fields, nfields);
+	char *nm = malloc(strlen(def->name) + strlen(site) + 1);
 	int rc = -ENOMEM;
 
 	if (f == NULL || nm == NULL)
 		goto fail;
-	sprintf(nm, "%s%s", prefix, site);
-	for (unsigned i = 0; i < 4; i++) {
-		if (!enter && i == 2)
-			continue;
-		f[k].type = ftypes[i];
-		if ((f[k++].name = strdup(fixed[i])) == NULL)
-			goto fail;
-	}
-	for (unsigned i = 0; i < nfields; i++) {
-		f[k].type = D9_FT_POOLED_STRING | D9_FT_OPTIONAL;
-		if ((f[k++].name = strdup(fields[i])) == NULL)
-			goto fail;
-	}
+	sprintf(nm, "%s%s", def->name, site);
 	if ((rc = schtab_add(w, nm, f, (uint16_t)nf)) < 0)
 		goto fail;
 	d9rec_schema_get(w, (uint32_t)rc)->ndeclared = (uint16_t)nfields;
@@ -363,8 +354,8 @@ d9rec_span_site(d9rec_writer *w, const char *target, const char *name,
 	pthread_mutex_lock(&w->lock);
 	nameid = d9rec_strtab_add(w, name);
 	rc = nameid == UINT32_MAX ? -ENOMEM :
-	    span_schema(w, "SpanEnter:", site, 1, fields, nfields, nameid);
-	if (rc >= 0 && span_schema(w, "SpanExit:", site, 0, fields, nfields,
+	    span_schema(w, D9_SCH_SPAN_ENTER, site, fields, nfields, nameid);
+	if (rc >= 0 && span_schema(w, D9_SCH_SPAN_EXIT, site, fields, nfields,
 	    nameid) < 0)
 		rc = -ENOMEM;	/* the orphan enter schema is harmless */
 	pthread_mutex_unlock(&w->lock);
@@ -383,6 +374,10 @@ d9rec_set_meta(d9rec_writer *w, const char *key, const char *value)
 	pthread_mutex_lock(&w->lock);
 	for (size_t i = 0; i < w->nmeta; i++)
 		if (strcmp(w->meta[i].key, key) == 0) {
+			if (strcmp(w->meta[i].val, v) == 0) {
+				free(v);	/* no change: nothing to write */
+				goto out;
+			}
 			free(w->meta[i].val);
 			w->meta[i].val = v;
 			goto done;
@@ -521,25 +516,14 @@ static int
 builtin_schemas(struct d9rec_writer *w)
 {
 	for (int i = 0; i < S_NBUILTIN; i++) {
-		unsigned nf = 0;
-		struct sch_field *f;
-		char *nm;
+		const struct d9_schema_def *def = d9_schema(builtins[i]);
+		struct sch_field *f = fields_of(def, NULL, 0);
+		char *nm = NULL;
 
-		while (nf < 6 && builtins[i].fields[nf] != NULL)
-			nf++;
-		if ((f = fields_new(nf)) == NULL)
-			return -ENOMEM;
-		for (unsigned j = 0; j < nf; j++) {
-			f[j].type = builtins[i].types[j];
-			if ((f[j].name = strdup(builtins[i].fields[j])) == NULL) {
-				fields_free(f, nf);
-				return -ENOMEM;
-			}
-		}
-		if ((nm = strdup(builtins[i].name)) == NULL ||
-		    schtab_add(w, nm, f, (uint16_t)nf) < 0) {
+		if (f == NULL || (nm = strdup(def->name)) == NULL ||
+		    schtab_add(w, nm, f, def->nfields) < 0) {
 			free(nm);
-			fields_free(f, nf);
+			fields_free(f, def->nfields);
 			return -ENOMEM;
 		}
 	}
@@ -685,11 +669,12 @@ d9rec_stats(d9rec_writer *w, struct d9rec_stats *st)
 	st->write_errors = atomic_load(&w->write_errors);
 	st->lost_batches = atomic_load(&w->lost_batches);
 	st->segments = atomic_load(&w->segments);
+	st->recovered_segments = atomic_load(&w->recovered);
 	st->deleted_segments = atomic_load(&w->deleted_segments);
 	st->cpu_samples = atomic_load(&w->cpu_samples);
 	st->cpu_lost = atomic_load(&w->cpu_lost);
 	st->last_errno = atomic_load(&w->last_errno);
-	st->stopped = atomic_load(&w->stopped);
+	st->stopped = atomic_load(&w->stopped) || atomic_load(&w->suspended);
 	st->cpu_profile_on = w->cpu_on;
 	st->sched_profile_on = w->sched_on;
 	d9rec_alloc_stats(w, st);
@@ -710,7 +695,7 @@ writer_free(struct d9rec_writer *w)
 	d9rec_alloc_stop(w);
 	d9rec_symcache_free(w);
 	d9rec_enc_free(&w->enc);
-	free(w->addrs.v);
+	d9_hmap_free(&w->addrs);
 	n = atomic_load(&w->strs.n);
 	for (uint32_t i = 0; i < n; i++)
 		free(w->strs.chunk[i / TAB_CHUNK][i % TAB_CHUNK]);
@@ -730,7 +715,7 @@ writer_free(struct d9rec_writer *w)
 		free(w->meta[i].val);
 	}
 	free(w->meta);
-	free(w->loc_slots);
+	d9_hmap_free(&w->locs);
 	free(w->cq);
 	if (w->fd >= 0)
 		close(w->fd);

@@ -13,12 +13,16 @@
  *  3. Nothing found at all: "??" and "??:0"; a line of 0 prints "?".
  *  4. The discriminator of the line row is printed after every frame's
  *     line, outer inline frames included (binutils never resets it).
+ *
+ * Names come from an untrusted binary: they are printed escaped (text.h),
+ * which changes nothing in a name made of printable characters.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
+#include "base/text.h"
 #include "symbolize/addr2line.h"
 #include "symbolize/demangle.h"
 #include "symbolize/module.h"
@@ -40,16 +44,19 @@ put_name(FILE *out, const char *name, int demangle)
 		return;
 	}
 	if (demangle && (dem = d9s_demangle(name)) != NULL) {
-		fprintf(out, "%s\n", dem);
+		d9_text_put_line(out, "", dem);
 		free(dem);
 	} else
-		fprintf(out, "%s\n", name);
+		d9_text_put_line(out, "", name);
 }
 
 static void
 put_line(FILE *out, const char *file, uint32_t line, uint32_t disc)
 {
-	fprintf(out, "%s:", file != NULL ? file : "??");
+	if (file == NULL)
+		file = "??";
+	d9_text_put_safe(out, file, strlen(file));
+	putc(':', out);
 	if (line == 0)
 		fputs("?\n", out);
 	else if (disc != 0)
@@ -110,6 +117,16 @@ translate(struct a2l *a, uint64_t pc)
 unknown:
 	fputs("??\n??:0\n", a->out);
 	return 0;
+}
+
+/* "d9top: FILE: what went wrong" + tail; the file name escaped. */
+static void
+file_error(FILE *err, const char *exe, const struct d9_err *e,
+    const char *tail)
+{
+	fputs("d9top: ", err);
+	d9_text_put_safe(err, exe, strlen(exe));
+	fprintf(err, ": %s%s\n", e->msg, tail);
 }
 
 static int
@@ -188,25 +205,25 @@ d9s_addr2line_stream(int argc, char **argv, FILE *in, FILE *out, FILE *err)
 		} else if (arg[1] >= '0' && arg[1] <= '9')
 			break;		/* a negative address, not an option */
 		else {
-			fprintf(err, "d9top: unknown option %s\n", arg);
+			d9_text_put_line(err, "d9top: unknown option ", arg);
 			return usage(err, "bad --addr2line arguments");
 		}
 	}
 	if (d9s_module_open(&a.m, exe, dirs, ndirs, NULL, 0, &e) != 0) {
-		fprintf(err, "d9top: %s: %s\n", exe, e.msg);
+		file_error(err, exe, &e, "");
 		return 1;
 	}
 	if (d9s_module_dwarf(a.m, &a.dw, &e) != 0) {
 		char why[1400];
 
 		if (e.code == D9_ERR_NOMEM) {
-			fprintf(err, "d9top: %s: %s\n", exe, e.msg);
+			file_error(err, exe, &e, "");
 			d9s_module_free(&a.m);
 			return 1;
 		}
 		/* DWARF is there but unreadable: say so, go on with symbols */
 		if (d9s_module_unreadable(a.m, why, sizeof why) == 0)
-			fprintf(err, "d9top: %s\n", why);
+			d9_text_put_line(err, "d9top: ", why);
 	}
 	rc = run_addrs(&a, argc, argv, i, in, err);
 	d9s_module_free(&a.m);

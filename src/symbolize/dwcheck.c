@@ -9,14 +9,13 @@
  * then the offset table (4 or 8 bytes an entry, relative to the table's
  * start), then the lists up to the end of the unit.
  */
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/buf.h"
+#include "base/file.h"
 #include "symbolize/dwcheck.h"
 #include "symbolize/dwinfo.h"
 
@@ -297,7 +296,7 @@ check_sections(struct d9s_dwcheck *c, Elf *elf, size_t shstrndx,
 int
 d9s_dwcheck_file(struct d9s_dwcheck *c, const char *path, struct d9_err *e)
 {
-	struct stat st;
+	uint64_t size = 0;
 	size_t shstrndx = 0;
 	Elf *elf = NULL;
 	int fd, rc;
@@ -306,15 +305,15 @@ d9s_dwcheck_file(struct d9s_dwcheck *c, const char *path, struct d9_err *e)
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return d9_err_set(e, D9_ERR_BAD_VALUE, 0, "libelf: %s",
 		    elf_errmsg(-1));
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || fstat(fd, &st) != 0) {
-		rc = d9_err_set(e, D9_ERR_BAD_VALUE, 0, "cannot open it");
+	if ((fd = d9_file_open(path, D9_FILE_MAX_ELF, &size, e)) < 0) {
+		rc = -e->code;
 		goto out;
 	}
 	if ((elf = elf_begin(fd, ELF_C_READ, NULL)) == NULL) {
 		rc = d9_err_set(e, D9_ERR_BAD_VALUE, 0, "not an ELF file");
 		goto out;
 	}
-	if ((rc = check_elf(elf, (size_t)st.st_size, &shstrndx, e)) == 0)
+	if ((rc = check_elf(elf, (size_t)size, &shstrndx, e)) == 0)
 		rc = check_sections(c, elf, shstrndx, e);
 out:
 	if (elf != NULL)

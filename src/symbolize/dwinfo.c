@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/hmap.h"
 #include "base/vec.h"
 #include "symbolize/dwinfo.h"
-#include "symbolize/hmap.h"
 
 #define AT_SIBLING		0x01
 #define FORM_INDIRECT		0x16
@@ -37,7 +37,7 @@ struct info {
 	struct d9_buf	 abbrev;	/* the whole section */
 	uint64_t	 table;		/* offset of the table read */
 	int		 have_table;
-	struct d9s_hmap	 by_code;	/* code -> abb[] */
+	struct d9_hmap	 by_code;	/* code -> abb[] */
 	struct abbrev	*abb;
 	size_t		 nabb, abbcap;
 	struct spec	*spec;
@@ -74,14 +74,13 @@ read_table(struct info *in, uint64_t off)
 {
 	struct d9_buf *b = &in->abbrev;
 	uint64_t code, tag, attr, form, v;
-	uint32_t dup;
 	uint8_t children;
 
 	if (in->have_table && in->table == off)
 		return 0;
 	in->have_table = 0;
 	in->nabb = in->nspec = 0;
-	d9s_hmap_free(&in->by_code);
+	d9_hmap_clear(&in->by_code);
 	if (off >= b->n)
 		return -1;
 	b->pos = (size_t)off;
@@ -93,13 +92,13 @@ read_table(struct info *in, uint64_t off)
 		if (code == 0)
 			break;
 		if (skip_leb(b, &tag) < 0 || d9_buf_u8(b, &children) < 0 ||
-		    code >= UINT64_MAX || in->nabb >= UINT32_MAX)
+		    in->nabb >= D9_NONE)
 			return -1;
-		if (d9s_hmap_get(&in->by_code, code, &dup) == 0)
+		if (d9_hmap_get(&in->by_code, code) != D9_NONE)
 			return -1;	/* which one would libdwarf take? */
 		if (d9_grow(&in->abb, &in->abbcap, in->nabb + 1,
 		    sizeof *in->abb) == -1 ||
-		    d9s_hmap_put(&in->by_code, code, (uint32_t)in->nabb) == -1)
+		    d9_hmap_put(&in->by_code, code, (uint32_t)in->nabb) < 0)
 			return -2;
 		a = &in->abb[in->nabb++];
 		a->first = (uint32_t)in->nspec;
@@ -242,7 +241,7 @@ read_dies(struct info *in, struct d9_buf *b, const struct unit *u)
 			return -1;
 		if (code == 0)
 			continue;	/* a null entry */
-		if (d9s_hmap_get(&in->by_code, code, &idx) != 0)
+		if ((idx = d9_hmap_get(&in->by_code, code)) == D9_NONE)
 			return -1;
 		a = &in->abb[idx];
 		for (uint32_t k = 0; k < a->n; k++) {
@@ -341,7 +340,7 @@ d9s_dwinfo_check(const uint8_t *info, size_t ninfo, const uint8_t *abbrev,
 	memset(&in, 0, sizeof in);
 	in.abbrev.p = abbrev;
 	in.abbrev.n = nabbrev;
-	d9s_hmap_init(&in.by_code);
+	d9_hmap_init(&in.by_code);
 	while (rc == 0 && pos < ninfo) {
 		struct d9_buf b = { info, ninfo, pos };
 		struct unit u;
@@ -358,7 +357,7 @@ d9s_dwinfo_check(const uint8_t *info, size_t ninfo, const uint8_t *abbrev,
 		else
 			pos = u.end;
 	}
-	d9s_hmap_free(&in.by_code);
+	d9_hmap_free(&in.by_code);
 	free(in.abb);
 	free(in.spec);
 	free(in.start);

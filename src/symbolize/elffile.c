@@ -3,15 +3,13 @@
  * read into struct d9s_elffile and closed again; no handle is kept, so a
  * module costs no file descriptor after loading.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <gelf.h>
 
+#include "base/file.h"
 #include "base/vec.h"
 #include "symbolize/elffile.h"
 
@@ -183,7 +181,6 @@ read_elf(struct d9s_elffile *f, Elf *elf, struct d9_err *e)
 int
 d9s_elffile_open(struct d9s_elffile *f, const char *path, struct d9_err *e)
 {
-	struct stat st;
 	Elf *elf;
 	int fd, rc;
 
@@ -191,12 +188,9 @@ d9s_elffile_open(struct d9s_elffile *f, const char *path, struct d9_err *e)
 	d9_arena_init(&f->arena, 0);
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return d9_err_set(e, D9_ERR_IO, 0, "libelf is out of date");
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return d9_err_set(e, D9_ERR_IO, 0, "%s", strerror(errno));
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return d9_err_set(e, D9_ERR_IO, 0, "not a regular file");
-	}
+	/* a regular file of a sane size: no device, no FIFO */
+	if ((fd = d9_file_open(path, D9_FILE_MAX_ELF, NULL, e)) == -1)
+		return -e->code;
 	if ((elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) == NULL) {
 		rc = d9_err_set(e, D9_ERR_BAD_VALUE, 0, "not an ELF file: %s",
 		    elf_errmsg(-1));

@@ -1,14 +1,17 @@
 /*
- * kallsyms.c: the file is read whole; names are copied into an arena and
- * the (address, name) pairs sorted once. Lines that do not parse are
- * skipped, as /proc/kallsyms has no other format to be strict about.
+ * kallsyms.c: the file (a regular one, at most D9_FILE_MAX_TEXT) is read
+ * whole; names are copied into an arena and the (address, name) pairs
+ * sorted once. Lines that do not parse are skipped, as /proc/kallsyms has
+ * no other format to be strict about.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/file.h"
 #include "base/vec.h"
 #include "symbolize/kallsyms.h"
 
@@ -72,31 +75,42 @@ d9s_kallsyms_load(struct d9s_kallsyms **out, const char *path,
 	struct d9s_kallsyms *k;
 	char *line = NULL;
 	size_t cap = 0, zero = 0;
+	uint64_t total = 0;
+	ssize_t len;
+	struct d9_err fe;
 	FILE *f;
+	int fd, rc = 0;
 
 	*out = NULL;
-	if ((f = fopen(path, "r")) == NULL)
-		return d9_err_set(e, D9_ERR_IO, 0, "%s: %s", path,
-		    strerror(errno));
+	/* a regular file; /proc/kallsyms says size 0, so the size is also
+	 * counted as it is read */
+	if ((fd = d9_file_open(path, D9_FILE_MAX_TEXT, NULL, &fe)) == -1)
+		return d9_err_set(e, fe.code, 0, "%s: %s", path, fe.msg);
+	if ((f = fdopen(fd, "r")) == NULL) {
+		close(fd);
+		return d9_err_set(e, D9_ERR_NOMEM, 0, "kallsyms");
+	}
 	if ((k = calloc(1, sizeof *k)) == NULL) {
 		fclose(f);
 		return d9_err_set(e, D9_ERR_NOMEM, 0, "kallsyms");
 	}
 	d9_arena_init(&k->arena, 0);
-	while (getline(&line, &cap, f) != -1)
-		if (parse_line(k, line, &zero) < 0) {
-			free(line);
-			fclose(f);
-			d9s_kallsyms_free(&k);
-			return d9_err_set(e, D9_ERR_NOMEM, 0, "kallsyms");
-		}
-	free(line);
-	if (ferror(f)) {
-		fclose(f);
-		d9s_kallsyms_free(&k);
-		return d9_err_set(e, D9_ERR_IO, 0, "%s: read error", path);
+	while (rc == 0 && (len = getline(&line, &cap, f)) != -1) {
+		if ((total += (uint64_t)len) > D9_FILE_MAX_TEXT)
+			rc = d9_err_set(e, D9_ERR_TOO_BIG, 0, "%s: larger than "
+			    "%llu MiB, not read", path,
+			    (unsigned long long)(D9_FILE_MAX_TEXT >> 20));
+		else if (parse_line(k, line, &zero) < 0)
+			rc = d9_err_set(e, D9_ERR_NOMEM, 0, "kallsyms");
 	}
+	free(line);
+	if (rc == 0 && ferror(f))
+		rc = d9_err_set(e, D9_ERR_IO, 0, "%s: read error", path);
 	fclose(f);
+	if (rc != 0) {
+		d9s_kallsyms_free(&k);
+		return rc;
+	}
 	if (k->n == 0) {
 		d9s_kallsyms_free(&k);
 		return d9_err_set(e, D9_ERR_BAD_VALUE, 0, zero > 0 ?

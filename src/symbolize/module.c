@@ -5,7 +5,6 @@
  * records. The first rejection is kept so "no debug info" can say why.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 
 #include <zlib.h>
 
+#include "base/file.h"
 #include "base/text.h"
 #include "symbolize/module.h"
 
@@ -21,21 +21,23 @@
 #define D9S_DWARF_TIMEOUT_MS 60000	/* a 70 MB binary takes about 1 s */
 
 static int
-file_crc(const char *path, uint32_t *out)
+file_crc(const char *path, uint32_t *out, struct d9_err *e)
 {
 	unsigned char buf[65536];
 	uLong crc = crc32(0L, Z_NULL, 0);
 	ssize_t got;
 	int fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	/* named by the binary: maybe a device that never ends */
+	if ((fd = d9_file_open(path, D9_FILE_MAX_ELF, NULL, e)) == -1)
 		return -1;
 	while ((got = read(fd, buf, sizeof buf)) != 0) {
 		if (got == -1) {
 			if (errno == EINTR)
 				continue;
 			close(fd);
-			return -1;
+			return d9_err_set(e, D9_ERR_IO, 0, "%s",
+			    strerror(errno));
 		}
 		crc = crc32(crc, buf, (uInt)got);
 	}
@@ -56,8 +58,9 @@ try_debug(struct d9s_module *m, const char *cand, int check_crc)
 
 	if (access(cand, R_OK) != 0)
 		return 0;
-	if (check_crc && (file_crc(cand, &crc) != 0 ||
-	    crc != m->elf.debuglink_crc))
+	if (check_crc && file_crc(cand, &crc, &e) != 0)
+		why = e.msg;
+	else if (check_crc && crc != m->elf.debuglink_crc)
 		why = "CRC does not match the .gnu_debuglink";
 	else if (d9s_elffile_open(&m->dbg, cand, &e) != 0)
 		why = e.msg;

@@ -20,13 +20,13 @@ d9s_names_init(struct d9s_names *nm, Dwarf_Debug dbg, struct d9s_ixb *b)
 	memset(nm, 0, sizeof *nm);
 	nm->dbg = dbg;
 	nm->b = b;
-	d9s_hmap_init(&nm->by_off);
+	d9_hmap_init(&nm->by_off);
 }
 
 void
 d9s_names_free(struct d9s_names *nm)
 {
-	d9s_hmap_free(&nm->by_off);
+	d9_hmap_free(&nm->by_off);
 	free(nm->slot);
 	memset(nm, 0, sizeof *nm);
 }
@@ -110,7 +110,7 @@ d9s_names_of(struct d9s_names *nm, Dwarf_Die die, int c_like,
 		return keep(nm, raw, flags, out);
 	if (ref == 0)
 		return 0;
-	if (d9s_hmap_get(&nm->by_off, ref, &idx) == 0) {
+	if ((idx = d9_hmap_get(&nm->by_off, ref)) != D9_NONE) {
 		*out = nm->slot[idx];
 		return 0;
 	}
@@ -119,7 +119,7 @@ d9s_names_of(struct d9s_names *nm, Dwarf_Die die, int c_like,
 	    -1)
 		return -1;
 	nm->slot[nm->nslot] = *out;
-	if (d9s_hmap_put(&nm->by_off, ref, (uint32_t)nm->nslot) == -1)
+	if (d9_hmap_put(&nm->by_off, ref, (uint32_t)nm->nslot) < 0)
 		return -1;
 	nm->nslot++;
 	return 0;

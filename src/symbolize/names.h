@@ -16,7 +16,7 @@
 #include <libdwarf/libdwarf.h>
 
 #include "symbolize/dwindex.h"
-#include "symbolize/hmap.h"
+#include "base/hmap.h"
 
 struct d9s_name {
 	uint32_t	str;		/* offset in the index, or NONE */
@@ -26,7 +26,7 @@ struct d9s_name {
 struct d9s_names {
 	Dwarf_Debug	 dbg;
 	struct d9s_ixb	*b;
-	struct d9s_hmap	 by_off;	/* DIE offset -> slot[] */
+	struct d9_hmap	 by_off;	/* DIE offset -> slot[] */
 	struct d9s_name	*slot;
 	size_t		 nslot, cap;
 };

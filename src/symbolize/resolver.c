@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/text.h"
 #include "base/vec.h"
 #include "model/frames.h"
 #include "model/model.h"
@@ -87,7 +88,7 @@ say(struct res *r, int warning, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
+	d9_text_vformat(buf, sizeof buf, fmt, ap);	/* trace's paths */
 	va_end(ap);
 	if (r->note != NULL)
 		r->note(r->note_ctx, buf);

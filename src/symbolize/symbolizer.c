@@ -7,21 +7,23 @@
  * index -> string) so a function is demangled once.
  */
 #include <elf.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/arena.h"
+#include "base/hmap.h"
 #include "base/vec.h"
 #include "symbolize/demangle.h"
-#include "symbolize/hmap.h"
 #include "symbolize/module.h"
 #include "symbolize/symbolizer.h"
 
 struct smod {
 	struct d9s_module	*m;
 	int			 told;		/* its loss was noted */
-	struct d9s_hmap		 cache;		/* address -> entry */
-	struct d9s_hmap		 symname;	/* symbol index -> string */
+	struct d9_hmap		 cache;		/* address -> entry */
+	struct d9_hmap		 symname;	/* symbol index -> string */
 };
 
 struct entry {
@@ -62,8 +64,8 @@ d9s_symbolizer_free(struct d9s_symbolizer **symp)
 		return;
 	for (i = 0; i < sym->nmod; i++) {
 		d9s_module_free(&sym->mod[i].m);
-		d9s_hmap_free(&sym->mod[i].cache);
-		d9s_hmap_free(&sym->mod[i].symname);
+		d9_hmap_free(&sym->mod[i].cache);
+		d9_hmap_free(&sym->mod[i].symname);
 	}
 	for (i = 0; i < sym->ndirs; i++)
 		free(sym->dirs[i]);
@@ -88,8 +90,16 @@ int
 d9s_symbolizer_add_debug_dir(struct d9s_symbolizer *sym, const char *dir,
     struct d9_err *e)
 {
+	struct stat st;
 	char *copy;
 
+	/* files are looked up under it: it must be a directory */
+	if (stat(dir, &st) == -1)
+		return d9_err_set(e, D9_ERR_USAGE, 0, "%s: %s", dir,
+		    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return d9_err_set(e, D9_ERR_USAGE, 0, "%s: not a directory",
+		    dir);
 	if (d9_grow(&sym->dirs, &sym->dircap, sym->ndirs + 1,
 	    sizeof *sym->dirs) == -1 || (copy = strdup(dir)) == NULL)
 		return d9_err_set(e, D9_ERR_NOMEM, 0, "debug directory");
@@ -117,8 +127,8 @@ d9s_symbolizer_add(struct d9s_symbolizer *sym, const char *path,
 	sm = &sym->mod[sym->nmod];
 	memset(sm, 0, sizeof *sm);
 	sm->m = m;
-	d9s_hmap_init(&sm->cache);
-	d9s_hmap_init(&sm->symname);
+	d9_hmap_init(&sm->cache);
+	d9_hmap_init(&sm->symname);
 	*module = (uint32_t)sym->nmod++;
 	return 0;
 }
@@ -171,7 +181,7 @@ sym_name(struct d9s_symbolizer *sym, struct smod *sm,
 	uint32_t idx;
 	char *dem;
 
-	if (d9s_hmap_get(&sm->symname, key, &idx) == 0)
+	if ((idx = d9_hmap_get(&sm->symname, key)) != D9_NONE)
 		return sym->str[idx];
 	name = s->name;
 	if ((dem = d9s_demangle(s->name)) != NULL) {
@@ -182,7 +192,7 @@ sym_name(struct d9s_symbolizer *sym, struct smod *sm,
 	    d9_grow(&sym->str, &sym->strcap, sym->nstr + 1,
 	    sizeof *sym->str) == -1)
 		return NULL;
-	if (d9s_hmap_put(&sm->symname, key, (uint32_t)sym->nstr) == -1)
+	if (d9_hmap_put(&sm->symname, key, (uint32_t)sym->nstr) < 0)
 		return NULL;
 	sym->str[sym->nstr++] = name;
 	return name;
@@ -254,14 +264,14 @@ d9s_symbolizer_lookup(struct d9s_symbolizer *sym, uint32_t module,
 		return 0;		/* kernel: not ours to resolve */
 	if (is_return_address && link_addr > 0)
 		link_addr--;
-	if (d9s_hmap_get(&sm->cache, link_addr, &idx) == -1) {
+	if ((idx = d9_hmap_get(&sm->cache, link_addr)) == D9_NONE) {
 		if ((rc = resolve(sym, sm, link_addr, &ent, e)) != 0)
 			return rc;
 		if (sym->nent >= UINT32_MAX ||
 		    d9_grow(&sym->ent, &sym->entcap, sym->nent + 1,
 		    sizeof *sym->ent) == -1 ||
-		    d9s_hmap_put(&sm->cache, link_addr,
-		    (uint32_t)sym->nent) == -1)
+		    d9_hmap_put(&sm->cache, link_addr,
+		    (uint32_t)sym->nent) < 0)
 			return d9_err_set(e, D9_ERR_NOMEM, 0, "lookup cache");
 		idx = (uint32_t)sym->nent;
 		sym->ent[sym->nent++] = ent;

@@ -1,8 +1,10 @@
 /*
- * app.c: lifetime, key dispatch and the time window. Every handler only
- * changes state and marks it dirty; d9t_app_render() (render.c) draws.
- * Window rule: every view shows [lo, hi]; changes go through
- * d9t_set_window(), which clamps to the trace and records undo.
+ * app.c: lifetime, the view stack and key dispatch. A key becomes an
+ * action (keys.h); the current view's handler (view.h) gets it first,
+ * then what every view shares: back, help, the view keys, search, the
+ * time window (window.c), moving in a list and the targets of list
+ * lines. Every handler only changes state and marks it dirty;
+ * d9t_app_render() (render.c) draws.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -13,6 +15,7 @@
 
 #include "base/text.h"
 #include "tui/app.h"
+#include "tui/baseline.h"
 #include "tui/timeaxis.h"
 
 int
@@ -27,12 +30,20 @@ d9t_app_init(struct d9t_app *app, const struct d9t_config *cfg,
 	app->color = color && !cfg->no_color;
 	app->w = 80;
 	app->h = 24;
-	app->sel = app->f_task = app->f_loc = app->detail = D9_NONE;
-	app->slow_name = D9_NONE;
+	app->sel = app->f_task = app->f_loc = D9_NONE;
+	app->poi_kind = -1;
 	app->loading = 1;
 	app->dirty = D9T_DIRTY_ALL;
-	for (int v = 0; v < D9T_V_COUNT; v++)
+	for (int v = 0; v < D9T_V_COUNT; v++) {
+		const struct d9t_view_ops *ops = d9t_view((enum d9t_view)v);
+
 		d9t_list_init(&app->lists[v]);
+		if (ops->init != NULL &&
+		    (app->vstate[v] = ops->init()) == NULL) {
+			d9t_app_free(app);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -41,8 +52,14 @@ d9t_app_free(struct d9t_app *app)
 {
 	d9t_app_reap(app, 1);
 	d9t_jobs_free(&app->jobs);
-	for (int v = 0; v < D9T_V_COUNT; v++)
+	for (int v = 0; v < D9T_V_COUNT; v++) {
+		const struct d9t_view_ops *ops = d9t_view((enum d9t_view)v);
+
 		d9t_list_free(&app->lists[v]);
+		if (ops->free != NULL && app->vstate[v] != NULL)
+			ops->free(app->vstate[v]);
+		app->vstate[v] = NULL;
+	}
 	d9t_index_free(&app->ix);
 	d9m_model_free(&app->m);
 }
@@ -60,7 +77,7 @@ d9t_msg(struct d9t_app *app, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(app->msg, sizeof app->msg, fmt, ap);
+	d9_text_vformat(app->msg, sizeof app->msg, fmt, ap);
 	va_end(ap);
 	app->dirty |= D9T_DIRTY_STATUS;
 }
@@ -136,116 +153,14 @@ d9t_analysis(struct d9t_app *app, int tasks_only)
 	return a;
 }
 
-/* ---- time window ---- */
-
-void
-d9t_set_window(struct d9t_app *app, uint64_t lo, uint64_t hi, int undo)
-{
-	const struct d9m_model *m = app->m;
-	uint64_t total = m->max_ts > m->min_ts ? m->max_ts - m->min_ts : 1;
-	uint64_t w = hi > lo ? hi - lo : 1;
-
-	if (w < 1000)
-		w = 1000;
-	if (w >= total) {
-		lo = m->min_ts;
-		w = total;
-	} else {
-		if (lo < m->min_ts)
-			lo = m->min_ts;
-		if (lo > m->max_ts - w)
-			lo = m->max_ts - w;
-	}
-	if (lo == app->lo && lo + w == app->hi)
-		return;
-	if (undo) {
-		if (app->nundo == D9T_UNDO) {
-			memmove(app->undo_lo, app->undo_lo + 1,
-			    (D9T_UNDO - 1) * sizeof *app->undo_lo);
-			memmove(app->undo_hi, app->undo_hi + 1,
-			    (D9T_UNDO - 1) * sizeof *app->undo_hi);
-			app->nundo--;
-		}
-		app->undo_lo[app->nundo] = app->lo;
-		app->undo_hi[app->nundo++] = app->hi;
-	}
-	app->lo = lo;
-	app->hi = lo + w;
-	d9t_app_dirty(app);
-}
-
-static uint64_t
-col_ns(const struct d9t_app *app)
-{
-	int cols = app->w - d9t_timeline_x0(app);
-	uint64_t c = (app->hi - app->lo) / (uint64_t)(cols > 0 ? cols : 1);
-
-	return c ? c : 1;
-}
-
-/* Keep the cursor on the same column while the window moves. */
-static void
-move_window(struct d9t_app *app, uint64_t lo, uint64_t hi)
-{
-	long double f = (long double)(app->cursor - app->lo) /
-	    (long double)(app->hi - app->lo);
-
-	d9t_set_window(app, lo, hi, 1);
-	app->cursor = app->lo + (uint64_t)(f * (long double)(app->hi - app->lo));
-	d9t_select_at_cursor(app);
-}
-
-static void
-pan(struct d9t_app *app, int dir, int full)
-{
-	uint64_t w = app->hi - app->lo, d = full ? w : w / 8 ? w / 8 : 1;
-
-	if (dir < 0)
-		move_window(app, app->lo > d ? app->lo - d : 0,
-		    (app->lo > d ? app->lo - d : 0) + w);
-	else
-		move_window(app, app->lo + d, app->hi + d);
-}
-
-static void
-zoom(struct d9t_app *app, int in)
-{
-	uint64_t w = app->hi - app->lo, c = app->cursor;
-	long double f;
-	uint64_t nw, lo;
-
-	if (c < app->lo || c > app->hi)
-		c = app->lo + w / 2;
-	f = (long double)(c - app->lo) / (long double)w;
-	nw = in ? w / 2 : w * 2;
-	if (nw < 1000)
-		nw = 1000;
-	lo = (uint64_t)((long double)c - f * (long double)nw + 0.5L) ;
-	if ((long double)c < f * (long double)nw)
-		lo = 0;
-	d9t_set_window(app, lo, lo + nw, 1);
-	app->cursor = c;
-	d9t_select_at_cursor(app);
-}
-
-/* Put ts in the window (same width, centred) if it is outside. */
-static void
-show_time(struct d9t_app *app, uint64_t ts)
-{
-	uint64_t w = app->hi - app->lo;
-
-	if (ts < app->lo || ts > app->hi)
-		d9t_set_window(app, ts > w / 2 ? ts - w / 2 : 0,
-		    (ts > w / 2 ? ts - w / 2 : 0) + w, 1);
-	app->cursor = ts;
-}
+/* ---- selection and the view stack ---- */
 
 void
 d9t_select_poll(struct d9t_app *app, uint32_t p)
 {
 	if (p == D9_NONE || p >= app->m->polls.n)
 		return;
-	show_time(app, app->m->polls.start[p]);
+	d9t_show_time(app, app->m->polls.start[p]);
 	app->sel = p;
 	app->lane = app->m->polls.worker[p];
 	d9t_app_dirty(app);
@@ -260,8 +175,8 @@ d9t_push_view(struct d9t_app *app, enum d9t_view v)
 	d9t_app_dirty(app);
 }
 
-static void
-top_view(struct d9t_app *app, enum d9t_view v)
+void
+d9t_top_view(struct d9t_app *app, enum d9t_view v)
 {
 	app->nstack = 0;
 	if (v != D9T_V_TIMELINE)
@@ -270,8 +185,8 @@ top_view(struct d9t_app *app, enum d9t_view v)
 	d9t_app_dirty(app);
 }
 
-static void
-poll_msg(struct d9t_app *app, const char *what, uint32_t p)
+void
+d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p)
 {
 	char d[32], loc[160], sl[160];
 	size_t room = (size_t)app->w > strlen(what) + 60 ?
@@ -286,156 +201,48 @@ poll_msg(struct d9t_app *app, const char *what, uint32_t p)
 	    app->m->workers[app->m->polls.worker[p]].id);
 }
 
-static void
-worst(struct d9t_app *app)
+void
+d9t_filters_text(const struct d9t_app *app, char *out, size_t cap)
 {
 	const struct d9m_model *m = app->m;
+	char a[40], b[40], loc[200];
+	int n;
 
-	if (app->worst_lo != app->lo || app->worst_hi != app->hi) {
-		app->worst_pos = 0;
-		app->worst_lo = app->lo;
-		app->worst_hi = app->hi;
-	}
-	for (size_t i = app->worst_pos; i < m->polls.n; i++) {
-		uint32_t p = app->ix->by_dur[i];
-
-		if (m->polls.start[p] < app->lo || m->polls.start[p] > app->hi)
-			continue;
-		app->worst_pos = i + 1;
-		d9t_select_poll(app, p);
-		poll_msg(app, "worst in window", p);
-		return;
-	}
-	app->worst_pos = 0;
-	d9t_msg(app, "no more polls in the window (w starts again)");
-}
-
-static void
-step_long(struct d9t_app *app, int dir)
-{
-	const struct d9m_model *m = app->m;
-	const struct d9t_index *ix = app->ix;
-	uint64_t ref = app->sel != D9_NONE ? m->polls.start[app->sel] :
-	    app->cursor;
-	size_t lo = 0, hi = ix->nlong;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->polls.start[ix->longp[mid]] < ref ||
-		    (m->polls.start[ix->longp[mid]] == ref && dir > 0 &&
-		    ix->longp[mid] == app->sel))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* lo: first long poll at or after ref (after the selection) */
-	if (dir > 0 && lo < ix->nlong && ix->longp[lo] == app->sel)
-		lo++;
-	if (dir < 0 ? lo == 0 : lo >= ix->nlong) {
-		d9t_msg(app, "no %s long poll (> 1 ms)", dir > 0 ? "later" :
-		    "earlier");
-		return;
-	}
-	lo = dir < 0 ? lo - 1 : lo;
-	d9t_select_poll(app, ix->longp[lo]);
-	{
-		char what[64];
-
-		snprintf(what, sizeof what, "long poll %zu of %zu", lo + 1,
-		    ix->nlong);
-		poll_msg(app, what, ix->longp[lo]);
+	d9t_fmt_rel(a, sizeof a, app->lo - m->min_ts, 6);
+	d9t_fmt_rel(b, sizeof b, app->hi - m->min_ts, 6);
+	n = snprintf(out, cap, "window %s..%s%s", a, b, app->lo <= m->min_ts &&
+	    app->hi >= m->max_ts ? " (the whole trace)" : "");
+	if (n > 0 && (size_t)n < cap && app->f_task != D9_NONE)
+		n += snprintf(out + n, cap - (size_t)n, ", task %" PRIu64,
+		    d9t_task_id(app, app->f_task));
+	if (n > 0 && (size_t)n < cap && app->f_loc != D9_NONE) {
+		d9t_fmt_loc(app, app->f_loc, loc, sizeof loc);
+		snprintf(out + n, cap - (size_t)n, ", spawned at %s", loc);
 	}
 }
 
-/* ---- search ---- */
+/* ---- prompts ---- */
 
-static int
-search_timeline(struct d9t_app *app, const char *s)
+void
+d9t_prompt(struct d9t_app *app, int kind, const char *label)
 {
-	const struct d9m_model *m = app->m;
-	char *end;
-	unsigned long long id = strtoull(s, &end, 10);
-	uint32_t best = D9_NONE, t;
-
-	if (*s && *end == '\0' && (t = d9m_task_find(m, id)) != D9_NONE) {
-		const struct d9t_index *ix = app->ix;
-
-		for (size_t k = ix->task_off[t]; k < ix->task_off[t + 1]; k++)
-			if (best == D9_NONE || m->polls.start[ix->by_task[k]] <=
-			    app->cursor)
-				best = ix->by_task[k];
-		if (best == D9_NONE) {
-			d9t_msg(app, "task %llu was never polled", id);
-			return 0;
-		}
-		d9t_select_poll(app, best);
-		poll_msg(app, "task", best);
-		return 0;
-	}
-	/* a spawn location: the next poll after the cursor, else the first */
-	{
-		uint8_t *hit = calloc(m->strs.n + 1, 1);
-		uint32_t first = D9_NONE;
-
-		if (hit == NULL)
-			return -1;
-		for (size_t i = 0; i < m->strs.n; i++)
-			hit[i] = (uint8_t)d9t_contains(d9m_str(m, (uint32_t)i), s);
-		for (size_t i = 0; i < m->polls.n; i++) {
-			uint32_t l = m->polls.loc[i];
-
-			if (l == D9_NONE || !hit[l])
-				continue;
-			if (m->polls.start[i] > app->cursor && (best == D9_NONE ||
-			    m->polls.start[i] < m->polls.start[best]))
-				best = (uint32_t)i;
-			if (first == D9_NONE ||
-			    m->polls.start[i] < m->polls.start[first])
-				first = (uint32_t)i;
-		}
-		free(hit);
-		if (best == D9_NONE)
-			best = first;
-	}
-	if (best == D9_NONE)
-		return -1;
-	d9t_select_poll(app, best);
-	poll_msg(app, "match", best);
-	return 0;
+	app->prompt = kind;
+	app->plabel = label;
+	app->plen = 0;
+	app->dirty |= D9T_DIRTY_STATUS;
 }
 
 static void
 search(struct d9t_app *app)
 {
+	const struct d9t_view_ops *ops = d9t_view(app->view);
 	const char *s = app->search;
 	int rc;
 
 	if (*s == '\0')
 		return;
-	switch (app->view) {
-	case D9T_V_TIMELINE:
-		rc = search_timeline(app, s);
-		break;
-	case D9T_V_CPU:
-	case D9T_V_OFFCPU:
-	case D9T_V_ALLOC:
-		rc = d9t_flame_search(app, s);
-		break;
-	case D9T_V_SPANS:
-		rc = d9t_list_find(&app->lists[app->view], s);
-		if (rc < 0) {
-			/* not a span name: filter by field value */
-			snprintf(app->field, sizeof app->field, "%s", s);
-			d9t_msg(app, "spans with a field containing '%s'", s);
-			d9t_app_dirty(app);
-			return;
-		}
-		break;
-	default:
-		rc = d9t_list_find(&app->lists[app->view], s);
-		break;
-	}
+	rc = ops->search != NULL ? ops->search(app, app->vstate[app->view],
+	    s) : d9t_list_find(&app->lists[app->view], s);
 	if (rc < 0)
 		d9t_msg(app, "no match for '%s' in this view", s);
 	app->dirty |= D9T_DIRTY_ALL;
@@ -444,6 +251,7 @@ search(struct d9t_app *app)
 static void
 prompt_commit(struct d9t_app *app)
 {
+	const struct d9t_view_ops *ops = d9t_view(app->view);
 	uint64_t t;
 
 	app->pbuf[app->plen] = '\0';
@@ -454,7 +262,7 @@ prompt_commit(struct d9t_app *app)
 			    "+5ms, 12:00:03.5)", app->pbuf);
 			break;
 		}
-		show_time(app, t);
+		d9t_show_time(app, t);
 		d9t_select_at_cursor(app);
 		d9t_app_dirty(app);
 		break;
@@ -462,9 +270,9 @@ prompt_commit(struct d9t_app *app)
 		snprintf(app->search, sizeof app->search, "%s", app->pbuf);
 		search(app);
 		break;
-	case 'f':
-		snprintf(app->field, sizeof app->field, "%s", app->pbuf);
-		d9t_app_dirty(app);
+	default:
+		if (ops->prompt != NULL)
+			ops->prompt(app, app->vstate[app->view], app->pbuf);
 		break;
 	}
 	app->prompt = 0;
@@ -487,26 +295,11 @@ prompt_key(struct d9t_app *app, int key)
 	app->dirty |= D9T_DIRTY_ALL;
 }
 
-static void
-start_prompt(struct d9t_app *app, int kind)
-{
-	app->prompt = kind;
-	app->plen = 0;
-	app->dirty |= D9T_DIRTY_STATUS;
-}
-
-/* ---- dispatch ---- */
+/* ---- what every view shares ---- */
 
 static void
 back(struct d9t_app *app)
 {
-	int f = app->view - D9T_V_CPU;
-
-	if (f >= 0 && f < 3 && app->flame_root[f] != 0) {
-		app->flame_root[f] = 0;
-		d9t_app_dirty(app);
-		return;
-	}
 	if (app->nstack == 0) {
 		app->quit = 1;
 		return;
@@ -515,71 +308,67 @@ back(struct d9t_app *app)
 	d9t_app_dirty(app);
 }
 
+/* Enter on a list line whose view left it to the app: the targets that
+ * move the shared state (the selected poll, a location filter, a time). */
 static void
-enter_line(struct d9t_app *app)
+open_line(struct d9t_app *app)
 {
 	struct d9t_list *l = &app->lists[app->view];
 	const struct d9t_line *ln = l->sel < l->n ? &l->v[l->sel] : NULL;
 	char loc[160];
 
-	if (ln == NULL || ln->target == D9T_T_NONE)
+	if (ln == NULL)
 		return;
 	switch (ln->target) {
 	case D9T_T_POLL:
-		top_view(app, D9T_V_TIMELINE);
+		d9t_top_view(app, D9T_V_TIMELINE);
 		d9t_select_poll(app, ln->a);
-		poll_msg(app, "selected", ln->a);
+		d9t_poll_msg(app, "selected", ln->a);
 		break;
 	case D9T_T_LOC:
 		app->f_loc = ln->a;
 		d9t_fmt_loc(app, ln->a, loc, sizeof loc);
-		top_view(app, D9T_V_TIMELINE);
+		d9t_top_view(app, D9T_V_TIMELINE);
 		d9t_msg(app, "only polls spawned at %s (x clears)", loc);
 		break;
-	case D9T_T_NODE:
-		d9t_flame_action(app, D9T_A_ENTER);
-		break;
-	case D9T_T_SPAN_NAME:
-		app->slow_name = ln->a;
-		d9t_push_view(app, D9T_V_SLOW);
-		break;
 	case D9T_T_TIME:
-		top_view(app, D9T_V_TIMELINE);
+		d9t_top_view(app, D9T_V_TIMELINE);
 		if (ln->a != D9_NONE)
 			app->lane = ln->a;
-		show_time(app, ln->b);
+		d9t_show_time(app, ln->b);
 		d9t_select_at_cursor(app);
 		break;
+	default:
+		return;
 	}
 	d9t_app_dirty(app);
 }
 
-static void
-enter(struct d9t_app *app)
+enum d9t_handled
+d9t_list_action(struct d9t_app *app, enum d9t_action a)
 {
-	if (app->view != D9T_V_TIMELINE) {
-		enter_line(app);
-		return;
-	}
-	if (app->sel == D9_NONE) {
-		d9t_msg(app, "no poll selected (w, n, or click one)");
-		return;
-	}
-	app->detail = app->sel;
-	d9t_push_view(app, D9T_V_DETAIL);
-}
+	struct d9t_list *l = &app->lists[app->view];
+	int page = app->h - 4 > 1 ? app->h - 4 : 1;
 
-static void
-chain(struct d9t_app *app)
-{
-	uint32_t p = app->view == D9T_V_DETAIL ? app->detail : app->sel;
-
-	if (p == D9_NONE || app->m->polls.task[p] == D9_NONE) {
-		d9t_msg(app, "select a poll of a task first");
-		return;
+	switch (a) {
+	case D9T_A_UP: d9t_list_move(l, -1, page); break;
+	case D9T_A_DOWN: d9t_list_move(l, 1, page); break;
+	case D9T_A_PGUP: d9t_list_move(l, -page, page); break;
+	case D9T_A_PGDN: d9t_list_move(l, page, page); break;
+	case D9T_A_HOME: d9t_list_move(l, -(long)l->n, page); break;
+	case D9T_A_END: d9t_list_move(l, (long)l->n, page); break;
+	case D9T_A_SEARCH_NEXT:
+		if (app->search[0] && d9t_list_find(l, app->search) < 0)
+			d9t_msg(app, "no match for '%s'", app->search);
+		break;
+	case D9T_A_OPEN_LINE: open_line(app); break;
+	case D9T_A_SCROLL_LEFT:
+		l->hscroll = l->hscroll > 8 ? l->hscroll - 8 : 0;
+		break;
+	case D9T_A_SCROLL_RIGHT: l->hscroll += 8; break;
+	default: return D9T_UNHANDLED;
 	}
-	d9t_chain_compute(app, p);
-	d9t_push_view(app, D9T_V_CHAIN);
+	return D9T_HANDLED;
 }
 
 static void
@@ -598,72 +387,55 @@ filter_task(struct d9t_app *app)
 	d9t_app_dirty(app);
 }
 
-static void
-window_action(struct d9t_app *app, enum d9t_action a)
+static enum d9t_handled
+shared_action(struct d9t_app *app, enum d9t_action a)
 {
-	uint64_t c = col_ns(app);
-
 	switch (a) {
-	case D9T_A_PAN_LEFT: pan(app, -1, 0); break;
-	case D9T_A_PAN_RIGHT: pan(app, 1, 0); break;
-	case D9T_A_PAGE_LEFT: pan(app, -1, 1); break;
-	case D9T_A_PAGE_RIGHT: pan(app, 1, 1); break;
-	case D9T_A_ZOOM_IN: zoom(app, 1); break;
-	case D9T_A_ZOOM_OUT: zoom(app, 0); break;
-	case D9T_A_ZOOM_ALL:
-		d9t_set_window(app, app->m->min_ts, app->m->max_ts, 1);
+	case D9T_A_BACK: back(app); break;
+	case D9T_A_HELP:
+		if (app->view != D9T_V_HELP)
+			d9t_help_show(app, app->view);
 		break;
-	case D9T_A_ZOOM_UNDO:
-		if (app->nundo == 0) {
-			d9t_msg(app, "nothing to undo");
-			break;
-		}
-		app->nundo--;
-		d9t_set_window(app, app->undo_lo[app->nundo],
-		    app->undo_hi[app->nundo], 0);
+	case D9T_A_REDRAW: app->dirty = D9T_DIRTY_ALL | D9T_DIRTY_CLEAR; break;
+	case D9T_A_VIEW1: case D9T_A_VIEW2: case D9T_A_VIEW3:
+	case D9T_A_VIEW4: case D9T_A_VIEW5: case D9T_A_VIEW6:
+	case D9T_A_VIEW7: case D9T_A_VIEW8:
+		if (app->m != NULL)
+			d9t_top_view(app, (enum d9t_view)(a - D9T_A_VIEW1));
 		break;
-	case D9T_A_SET_START:
-		if (app->cursor < app->hi)
-			d9t_set_window(app, app->cursor, app->hi, 1);
-		break;
-	case D9T_A_SET_END:
-		if (app->cursor > app->lo)
-			d9t_set_window(app, app->lo, app->cursor, 1);
-		break;
-	case D9T_A_CURSOR_LEFT:
-		app->cursor = app->cursor > app->lo + c ? app->cursor - c :
-		    app->lo;
-		d9t_select_at_cursor(app);
-		break;
-	case D9T_A_CURSOR_RIGHT:
-		app->cursor = app->cursor + c < app->hi ? app->cursor + c :
-		    app->hi - 1;
-		d9t_select_at_cursor(app);
-		break;
-	case D9T_A_LANE_UP:
-		if (app->lane > 0)
-			app->lane--;
-		d9t_select_at_cursor(app);
-		break;
-	case D9T_A_LANE_DOWN:
-		if (app->lane + 1 < app->m->nworkers)
-			app->lane++;
-		d9t_select_at_cursor(app);
+	case D9T_A_SEARCH: d9t_prompt(app, '/', "search: "); break;
+	case D9T_A_POI: d9t_poi_show(app, -1); break;
+	case D9T_A_SAVE: d9t_save(app); break;
+	case D9T_A_FILTER_TASK: filter_task(app); break;
+	case D9T_A_BASELINE: d9t_baseline_toggle(app); break;
+	case D9T_A_BY_CHANGE: d9t_baseline_sort(app); break;
+	case D9T_A_FILTER_CLEAR:
+		app->f_task = app->f_loc = D9_NONE;
+		d9t_msg(app, "filters cleared");
+		d9t_app_dirty(app);
 		break;
 	default:
-		break;
+		if (d9t_window_action(app, a) == D9T_HANDLED)
+			break;
+		return d9t_list_action(app, a);
 	}
-	if (app->cursor < app->lo || app->cursor > app->hi)
-		app->cursor = app->lo;
-	d9t_app_dirty(app);
+	return D9T_HANDLED;
+}
+
+/* While the first part of the trace loads, only these act. */
+static int
+before_model(const struct d9t_app *app, enum d9t_action a)
+{
+	return a == D9T_A_BACK || a == D9T_A_HELP || a == D9T_A_REDRAW ||
+	    (app->view == D9T_V_HELP && a != D9T_A_NONE);
 }
 
 void
 d9t_app_key(struct d9t_app *app, int key)
 {
+	const struct d9t_view_ops *ops = d9t_view(app->view);
+	void *st = app->vstate[app->view];
 	enum d9t_action a;
-	struct d9t_list *l = &app->lists[app->view];
-	int page = app->h - 4 > 1 ? app->h - 4 : 1;
 
 	if (key == D9T_KEY_RESIZE) {
 		app->dirty |= D9T_DIRTY_ALL;
@@ -676,62 +448,16 @@ d9t_app_key(struct d9t_app *app, int key)
 	app->msg[0] = '\0';
 	app->dirty |= D9T_DIRTY_STATUS;
 	a = d9t_key_action(app->view, key);
-	if (app->m != NULL && app->view != D9T_V_TIMELINE)
-		d9t_build_list(app, l);	/* keys act on what is shown */
-	if (app->m == NULL && a != D9T_A_BACK && a != D9T_A_HELP &&
-	    a != D9T_A_REDRAW && !(app->view == D9T_V_HELP && a != D9T_A_NONE)) {
+	if (a == D9T_A_NONE)
+		return;
+	if (app->m == NULL && !before_model(app, a)) {
 		d9t_msg(app, "still loading: q quits, ? shows the keys");
 		return;
 	}
-	switch (a) {
-	case D9T_A_NONE:
-		break;
-	case D9T_A_BACK: back(app); break;
-	case D9T_A_HELP:
-		if (app->view != D9T_V_HELP) {
-			app->help_of = app->view;
-			app->lists[D9T_V_HELP].sel = 0;
-			d9t_push_view(app, D9T_V_HELP);
-		}
-		break;
-	case D9T_A_REDRAW: app->dirty = D9T_DIRTY_ALL | 0x100; break;
-	case D9T_A_VIEW1: case D9T_A_VIEW2: case D9T_A_VIEW3:
-	case D9T_A_VIEW4: case D9T_A_VIEW5: case D9T_A_VIEW6:
-	case D9T_A_VIEW7:
-		if (app->m != NULL)
-			top_view(app, (enum d9t_view)(a - D9T_A_VIEW1));
-		break;
-	case D9T_A_WORST: worst(app); break;
-	case D9T_A_NEXT_LONG: step_long(app, 1); break;
-	case D9T_A_PREV_LONG: step_long(app, -1); break;
-	case D9T_A_ENTER: enter(app); break;
-	case D9T_A_CHAIN: chain(app); break;
-	case D9T_A_SEARCH: start_prompt(app, '/'); break;
-	case D9T_A_GOTO: start_prompt(app, 'g'); break;
-	case D9T_A_FIELD_FILTER: start_prompt(app, 'f'); break;
-	case D9T_A_SEARCH_NEXT:
-		if (app->search[0] && d9t_list_find(l, app->search) < 0)
-			d9t_msg(app, "no match for '%s'", app->search);
-		break;
-	case D9T_A_UP: d9t_list_move(l, -1, page); break;
-	case D9T_A_DOWN: d9t_list_move(l, 1, page); break;
-	case D9T_A_PGUP: d9t_list_move(l, -page, page); break;
-	case D9T_A_PGDN: d9t_list_move(l, page, page); break;
-	case D9T_A_HOME: d9t_list_move(l, -(long)l->n, page); break;
-	case D9T_A_END: d9t_list_move(l, (long)l->n, page); break;
-	case D9T_A_FILTER_TASK: filter_task(app); break;
-	case D9T_A_FILTER_CLEAR:
-		app->f_task = app->f_loc = D9_NONE;
-		d9t_msg(app, "filters cleared");
-		d9t_app_dirty(app);
-		break;
-	case D9T_A_FOLD: case D9T_A_BYTES: case D9T_A_LIVESET:
-	case D9T_A_INPOLL:
-		d9t_flame_action(app, a);
-		break;
-	default:
-		window_action(app, a);
-		break;
-	}
+	if (app->m != NULL && ops->build != NULL)
+		d9t_build_list(app, &app->lists[app->view]);	/* keys act on
+								 * what is shown */
+	if (ops->key == NULL || ops->key(app, st, a) == D9T_UNHANDLED)
+		shared_action(app, a);
 	app->dirty |= D9T_DIRTY_BODY;
 }

@@ -17,20 +17,14 @@
 #include "tui/keys.h"
 #include "tui/list.h"
 #include "tui/tui.h"
+#include "tui/view.h"
 
-enum { D9T_DIRTY_BODY = 1, D9T_DIRTY_STATUS = 2, D9T_DIRTY_ALL = 0xff };
+/* What must be redrawn; CLEAR: the terminal too (C-l), beyond ALL. */
+enum { D9T_DIRTY_BODY = 1, D9T_DIRTY_STATUS = 2, D9T_DIRTY_ALL = 0xff,
+    D9T_DIRTY_CLEAR = 0x100 };
 
 #define D9T_UNDO	32
 #define D9T_STACK	16
-#define D9T_CHAIN	32
-
-struct d9t_hop {
-	uint32_t	task;		/* task row */
-	uint32_t	poll;		/* its poll, D9_NONE */
-	uint32_t	waker;		/* task row, D9_NONE: outside a task */
-	uint64_t	wake_ts;	/* 0: no wake found */
-	uint64_t	delay;		/* wake to poll start */
-};
 
 /* A model replaced while its background job still ran: freed once the
  * job is over (d9t_app_reap), so a swap never waits for it. */
@@ -72,31 +66,35 @@ struct d9t_app {
 	uint64_t		 worst_lo, worst_hi;
 	int			 lane_top;	/* first lane shown */
 
+	/* n/N step through this kind of point of interest (poi.h), from
+	 * the one at poi_ts; -1: long polls */
+	int			 poi_kind;
+	uint64_t		 poi_ts;
+
 	/* filters shared by the timeline and the flame trees */
 	uint32_t		 f_task, f_loc;
 
-	/* views */
+	/* the baseline window (b, baseline.h) and whether the comparing
+	 * views list their rows by change (d) */
+	int			 have_base, by_change;
+	uint64_t		 base_lo, base_hi;
+
+	/* views: each view's own state is behind vstate (view.h) */
 	enum d9t_view		 view;
 	enum d9t_view		 stack[D9T_STACK];
 	size_t			 nstack;
-	enum d9t_view		 help_of;
 	struct d9t_list		 lists[D9T_V_COUNT];
-	uint32_t		 flame_root[3];	/* zoomed node per tree */
-	const void		*flame_seen[3];	/* tree the root belongs to */
-	int			 off_inpoll, alloc_count, alloc_live;
-	uint32_t		 slow_name;	/* span name of view SLOW */
-	char			 field[128];	/* span field filter */
-	uint32_t		 detail;	/* poll of the detail view */
-	struct d9t_hop		 hops[D9T_CHAIN];
-	size_t			 nhops;
+	void			*vstate[D9T_V_COUNT];
 
 	/* prompt and messages */
-	int			 prompt;	/* 0, 'g', '/', 'f' */
+	int			 prompt;	/* 0, 'g', '/', or a view's */
+	const char		*plabel;	/* what the prompt asks */
 	char			 pbuf[120];
 	size_t			 plen;
 	char			 search[120];
 	char			 msg[256];
 	int			 updating;	/* a view shows a stale result */
+	int			 saving;	/* views build whole (d9t_save) */
 };
 
 /* An app for cfg; the model comes later (d9t_app_set_model). */
@@ -125,9 +123,25 @@ void	d9t_app_dirty(struct d9t_app *app);	/* state changed: rebuild */
 void	d9t_msg(struct d9t_app *app, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 void	d9t_set_window(struct d9t_app *app, uint64_t lo, uint64_t hi, int undo);
+/* The window actions (window.c); D9T_UNHANDLED for others. */
+enum d9t_handled d9t_window_action(struct d9t_app *app, enum d9t_action a);
 /* Select poll p: lane, cursor, window (kept if p is inside). */
 void	d9t_select_poll(struct d9t_app *app, uint32_t p);
 void	d9t_push_view(struct d9t_app *app, enum d9t_view v);
+/* Make v the top view (over the timeline). */
+void	d9t_top_view(struct d9t_app *app, enum d9t_view v);
+/* Put ts in the window (same width) if outside; the cursor goes there. */
+void	d9t_show_time(struct d9t_app *app, uint64_t ts);
+/* Ask for a line of text; the current view's prompt handler gets it. */
+void	d9t_prompt(struct d9t_app *app, int kind, const char *label);
+/* "what: 5.90ms poll of task 3 (location) on worker 1" as the message. */
+void	d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p);
+/* Move the selection of the current list view (UP, DOWN, PGUP, ...);
+ * D9T_UNHANDLED for other actions. */
+enum d9t_handled d9t_list_action(struct d9t_app *app, enum d9t_action a);
+/* The row of poll p of model o in model n (same worker and start). */
+uint32_t d9t_remap_poll(const struct d9m_model *o, const struct d9m_model *n,
+	    uint32_t p);
 void	d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out,
 	    size_t cap);
 /* loc, or "..." and its tail after a '/' when longer than max. */
@@ -137,13 +151,8 @@ uint64_t d9t_task_id(const struct d9t_app *app, uint32_t row);
  * section), or NULL while it is computed. */
 const struct d9m_analysis *d9t_analysis(struct d9t_app *app, int tasks_only);
 void	d9t_req_init(const struct d9t_app *app, struct d9t_req *q);
-/* Wake that preceded poll p (ANALYSIS 5.1 with the stale-wake fix). */
-uint32_t d9t_wake_of(const struct d9t_app *app, uint32_t p, uint64_t *eff);
 
 /* Timeline (view_timeline.c). */
-void	d9t_timeline_draw(struct d9t_app *app, struct d9t_canvas *cv, int y0,
-	    int rows);
-void	d9t_timeline_click(struct d9t_app *app, int x, int y, int y0);
 int	d9t_timeline_x0(const struct d9t_app *app);
 /* Select the longest poll of the lane in the cursor's column. */
 void	d9t_select_at_cursor(struct d9t_app *app);
@@ -151,17 +160,30 @@ void	d9t_select_at_cursor(struct d9t_app *app);
 /* Build the lines of the current list view if its state changed. */
 void	d9t_build_list(struct d9t_app *app, struct d9t_list *l);
 
-/* List views (view_poll.c, view_flame.c, view_tables.c). */
-void	d9t_build_detail(struct d9t_app *app, struct d9t_list *l);
-void	d9t_build_chain(struct d9t_app *app, struct d9t_list *l);
-void	d9t_chain_compute(struct d9t_app *app, uint32_t poll);
-void	d9t_build_flame(struct d9t_app *app, struct d9t_list *l);
-void	d9t_flame_action(struct d9t_app *app, enum d9t_action a);
-int	d9t_flame_search(struct d9t_app *app, const char *text);
-void	d9t_build_tasks(struct d9t_app *app, struct d9t_list *l);
-void	d9t_build_spans(struct d9t_app *app, struct d9t_list *l);
-void	d9t_build_slow(struct d9t_app *app, struct d9t_list *l);
-void	d9t_build_report(struct d9t_app *app, struct d9t_list *l);
-void	d9t_build_help(struct d9t_app *app, struct d9t_list *l);
+/* The poll detail and the wake chain (view_poll.c). */
+void	d9t_poll_show(struct d9t_app *app, uint32_t p);
+void	d9t_chain_show(struct d9t_app *app, uint32_t p);
+/* The poll the detail view shows, D9_NONE. */
+uint32_t d9t_detail_poll(const struct d9t_app *app);
+/* The hops the chain view shows. */
+const struct d9m_hop *d9t_chain_hops(const struct d9t_app *app, size_t *n);
+/* Views 6 and its sub-view: the slowest spans of one name. */
+void	d9t_slow_show(struct d9t_app *app, uint32_t name);
+/* Jump to a point of interest: the timeline, its interval in view, its
+ * poll selected; n/N then step through its kind (view_poi.c). */
+void	d9t_poi_jump(struct d9t_app *app, const struct d9m_poi *x);
+/* The points of interest view, only kind (-1: every kind). */
+void	d9t_poi_show(struct d9t_app *app, int kind);
+/* The tasks view with the line of spawn location loc selected. */
+void	d9t_tasks_show(struct d9t_app *app, uint32_t loc);
+/* "window 0.100s..0.200s, task 55, spawned at x.rs:1:1": what every
+ * figure of the views is filtered by. */
+void	d9t_filters_text(const struct d9t_app *app, char *out, size_t cap);
+/* Write the current view whole to d9top-VIEW-N.txt (save.c). */
+void	d9t_save(struct d9t_app *app);
+/* The flame tree the current view shows, NULL. */
+const struct d9m_flame *d9t_flame_shown(const struct d9t_app *app);
+/* The help view of view v. */
+void	d9t_help_show(struct d9t_app *app, enum d9t_view v);
 
 #endif

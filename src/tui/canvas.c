@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "tui/canvas.h"
 
 int
@@ -48,8 +49,9 @@ d9t_canvas_clear(struct d9t_canvas *cv)
 static uint32_t
 one_column(uint32_t cp)
 {
-	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
-		return '?';
+	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) ||
+	    (cp >= 0xad && d9_text_hidden(cp)))
+		return '?';	/* bidi controls among the 0x2010 block */
 	if (cp < 0x300 || (cp >= 0x370 && cp < 0x530) ||
 	    (cp >= 0x2010 && cp < 0x2070) || (cp >= 0x2190 && cp < 0x2200) ||
 	    (cp >= 0x2500 && cp < 0x2600) || (cp >= 0x2800 && cp < 0x2900))

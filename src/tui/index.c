@@ -7,6 +7,7 @@
 
 #include "base/intern.h"
 #include "model/analysis.h"
+#include "model/worst.h"
 #include "tui/index.h"
 
 size_t
@@ -80,23 +81,12 @@ orders(const struct d9m_model *m, struct d9t_index *ix)
 	size_t n = m->polls.n, nl = 0;
 	struct kv *k = malloc((n ? n : 1) * sizeof *k);
 
-	ix->by_dur = malloc((n ? n : 1) * sizeof *ix->by_dur);
-	ix->by_task = malloc((n ? n : 1) * sizeof *ix->by_task);
-	ix->task_off = calloc(m->tasks.n + 1, sizeof *ix->task_off);
-	if (k == NULL || ix->by_dur == NULL || ix->by_task == NULL ||
-	    ix->task_off == NULL) {
+	if (k == NULL || d9m_polls_by_dur(m, &ix->by_dur) < 0) {
 		free(k);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		k[i].k1 = UINT64_MAX - dur(m, i);
-		k[i].k2 = m->polls.start[i];
-		k[i].row = (uint32_t)i;
-		nl += dur(m, i) > 1000000;
-	}
-	qsort(k, n, sizeof *k, cmp_kv);
 	for (size_t i = 0; i < n; i++)
-		ix->by_dur[i] = k[i].row;
+		nl += dur(m, i) > 1000000;
 	ix->longp = malloc((nl ? nl : 1) * sizeof *ix->longp);
 	if (ix->longp == NULL) {
 		free(k);
@@ -111,28 +101,6 @@ orders(const struct d9m_model *m, struct d9t_index *ix)
 	for (size_t i = 0; i < n; i++)
 		if (dur(m, k[i].row) > 1000000)
 			ix->longp[ix->nlong++] = k[i].row;
-	/* by task: counting sort of the start order keeps starts sorted */
-	for (size_t i = 0; i < n; i++)
-		if (m->polls.task[i] != D9_NONE)
-			ix->task_off[m->polls.task[i] + 1]++;
-	for (size_t t = 0; t < m->tasks.n; t++)
-		ix->task_off[t + 1] += ix->task_off[t];
-	{
-		size_t *fill = malloc((m->tasks.n + 1) * sizeof *fill);
-
-		if (fill == NULL) {
-			free(k);
-			return -1;
-		}
-		memcpy(fill, ix->task_off, (m->tasks.n + 1) * sizeof *fill);
-		for (size_t i = 0; i < n; i++) {
-			uint32_t t = m->polls.task[k[i].row];
-
-			if (t != D9_NONE)
-				ix->by_task[fill[t]++] = k[i].row;
-		}
-		free(fill);
-	}
 	free(k);
 	return 0;
 }
@@ -176,53 +144,6 @@ active_series(const struct d9m_model *m, struct d9t_index *ix)
 	return 0;
 }
 
-static uint64_t
-free_key(uint64_t addr, uint64_t ts)
-{
-	uint64_t h = addr * 0x9e3779b97f4a7c15ull ^ ts;
-
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 32;
-	return h ? h : 1;
-}
-
-static int
-freed_set(const struct d9m_model *m, struct d9t_index *ix)
-{
-	size_t ns = 16;
-
-	while (ns < m->frees.n * 2)
-		ns *= 2;
-	ix->freed = calloc(ns, sizeof *ix->freed);
-	if (ix->freed == NULL)
-		return -1;
-	ix->nfreed_slots = ns;
-	for (size_t i = 0; i < m->frees.n; i++) {
-		uint64_t h = free_key(m->frees.addr[i], m->frees.alloc_ts[i]);
-		size_t s = h & (ns - 1);
-
-		while (ix->freed[s] && ix->freed[s] != h)
-			s = (s + 1) & (ns - 1);
-		ix->freed[s] = h;
-	}
-	return 0;
-}
-
-int
-d9t_freed(const struct d9m_model *m, const struct d9t_index *ix, size_t i)
-{
-	uint64_t h = free_key(m->allocs.addr[i], m->allocs.ts[i]);
-	size_t s = h & (ix->nfreed_slots - 1);
-
-	while (ix->freed[s]) {
-		if (ix->freed[s] == h)
-			return 1;
-		s = (s + 1) & (ix->nfreed_slots - 1);
-	}
-	return 0;
-}
-
 struct d9t_index *
 d9t_index_build(const struct d9m_model *m)
 {
@@ -230,8 +151,7 @@ d9t_index_build(const struct d9m_model *m)
 
 	if (ix == NULL)
 		return NULL;
-	if (lanes(m, ix) < 0 || orders(m, ix) < 0 || active_series(m, ix) < 0 ||
-	    freed_set(m, ix) < 0)
+	if (lanes(m, ix) < 0 || orders(m, ix) < 0 || active_series(m, ix) < 0)
 		d9t_index_free(&ix);
 	return ix;
 }
@@ -248,11 +168,8 @@ d9t_index_free(struct d9t_index **pix)
 	free(ix->boff);
 	free(ix->by_dur);
 	free(ix->longp);
-	free(ix->by_task);
-	free(ix->task_off);
 	free(ix->act_ts);
 	free(ix->act_val);
-	free(ix->freed);
 	free(ix);
 	*pix = NULL;
 }
@@ -333,25 +250,4 @@ d9t_active_at(const struct d9t_index *ix, uint64_t ts)
 	size_t i = d9t_lower(ix->act_ts, ix->nact, ts + 1);
 
 	return i ? ix->act_val[i - 1] : 0;
-}
-
-uint32_t
-d9t_task_poll_at(const struct d9m_model *m, const struct d9t_index *ix,
-    uint32_t t, uint64_t ts)
-{
-	size_t a, b;
-
-	if (t == D9_NONE || t >= m->tasks.n)
-		return D9_NONE;
-	a = ix->task_off[t];
-	b = ix->task_off[t + 1];
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-
-		if (m->polls.start[ix->by_task[mid]] <= ts)
-			a = mid + 1;
-		else
-			b = mid;
-	}
-	return a > ix->task_off[t] ? ix->by_task[a - 1] : D9_NONE;
 }

@@ -2,9 +2,8 @@
  * index.h: lookups the browser needs on every key press, built once per
  * finished model (in the loader thread): busy-time prefix sums and block
  * maxima per worker lane (a timeline cell costs O(log n + cell/64)), polls
- * by duration (w), long polls by start (n/N), polls by task (wake chains,
- * search), the active-task step series and the freed-allocation set
- * (liveset).
+ * by duration (w, in the model's worst-poll order), long polls by start
+ * (n/N) and the active-task step series.
  */
 #ifndef D9T_INDEX_H
 #define D9T_INDEX_H
@@ -20,16 +19,12 @@ struct d9t_index {
 	uint64_t	*busy;		/* per worker slot w: poll0 + w + i */
 	uint64_t	*bmax;		/* longest poll per block, per lane */
 	size_t		*boff;		/* first block of lane w */
-	uint32_t	*by_dur;	/* poll rows, longest first */
+	uint32_t	*by_dur;	/* poll rows, worst first (worst.h) */
 	uint32_t	*longp;		/* polls > 1 ms, by start */
 	size_t		 nlong;
-	uint32_t	*by_task;	/* poll rows by (task, start) */
-	size_t		*task_off;	/* ntasks + 1 */
 	uint64_t	*act_ts;	/* active tasks after each step */
 	uint32_t	*act_val;
 	size_t		 nact;
-	uint64_t	*freed;		/* hashes of (addr, alloc ts) freed */
-	size_t		 nfreed_slots;
 };
 
 struct d9t_index *d9t_index_build(const struct d9m_model *m);
@@ -45,13 +40,6 @@ uint32_t d9t_longest(const struct d9m_model *m, const struct d9t_index *ix,
 size_t	 d9t_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts);
 /* Active tasks at ts. */
 uint32_t d9t_active_at(const struct d9t_index *ix, uint64_t ts);
-/* Whether allocation row i was freed. */
-int	 d9t_freed(const struct d9m_model *m, const struct d9t_index *ix,
-	    size_t i);
-/* Poll of task row t covering ts, else its last poll starting before ts,
- * else D9_NONE. */
-uint32_t d9t_task_poll_at(const struct d9m_model *m,
-	    const struct d9t_index *ix, uint32_t t, uint64_t ts);
 /* First index in a sorted u64 column with v[i] >= ts. */
 size_t	 d9t_lower(const uint64_t *v, size_t n, uint64_t ts);
 

@@ -38,6 +38,7 @@ same(const struct d9t_req *a, const struct d9t_req *b)
 {
 	return a->lo == b->lo && a->hi == b->hi && a->task == b->task &&
 	    a->loc == b->loc && a->opt1 == b->opt1 && a->opt2 == b->opt2 &&
+	    a->opt3 == b->opt3 &&
 	    a->worst == b->worst && strcmp(a->text, b->text) == 0;
 }
 
@@ -46,23 +47,29 @@ drop(enum d9t_job k, void *p)
 {
 	if (p == NULL)
 		return;
+	k = (enum d9t_job)(k % D9T_J_KINDS);	/* a baseline twin */
 	if (k == D9T_J_ANALYSIS || k == D9T_J_TASKS) {
 		d9m_analysis_free(p);
 		free(p);
 	} else if (k == D9T_J_SPANS) {
-		struct d9t_spans *s = p;
+		struct d9m_spanset *s = p;
 
-		d9t_spans_free(&s);
+		d9m_spanset_free(&s);
+	} else if (k == D9T_J_POIS) {
+		struct d9m_pois *s = p;
+
+		d9m_pois_free(&s);
 	} else {
-		struct d9t_flame *f = p;
+		struct d9m_flame *f = p;
 
-		d9t_flame_free(&f);
+		d9m_flame_free(&f);
 	}
 }
 
 static void *
 compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 {
+	k = (enum d9t_job)(k % D9T_J_KINDS);	/* a baseline twin */
 	if (k == D9T_J_ANALYSIS || k == D9T_J_TASKS) {
 		struct d9m_analysis *a = calloc(1, sizeof *a);
 		struct d9m_analysis_opts o;
@@ -90,22 +97,28 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 		}
 		return a;
 	}
-	if (k == D9T_J_SPANS)
-		return d9t_spans_build(j->m, q->lo, q->hi, q->text);
+	if (k == D9T_J_SPANS || k == D9T_J_POIS) {
+		struct d9m_window w = { q->lo, q->hi };
+
+		if (k == D9T_J_POIS)
+			return d9m_pois_find(j->m, j->r, &w);
+		return d9m_spanset_build(j->m, &w, q->text);
+	}
 	{
-		struct d9t_flame_req fq;
+		struct d9m_flame_req fq;
 
 		memset(&fq, 0, sizeof fq);
-		fq.kind = k == D9T_J_CPU ? D9T_F_CPU : k == D9T_J_OFF ?
-		    D9T_F_OFF : D9T_F_ALLOC;
-		fq.lo = q->lo;
-		fq.hi = q->hi;
+		fq.kind = k == D9T_J_CPU ? D9M_F_CPU : k == D9T_J_OFF ?
+		    (q->opt2 ? D9M_F_DUMP : D9M_F_OFF) : D9M_F_ALLOC;
+		fq.win.lo = q->lo;
+		fq.win.hi = q->hi;
 		fq.task = q->task;
 		fq.loc = q->loc;
 		fq.inpoll = k == D9T_J_OFF && q->opt1;
 		fq.count = k == D9T_J_ALLOC && q->opt1;
 		fq.liveset = k == D9T_J_ALLOC && q->opt2;
-		return d9t_flame_build(j->m, j->ix, j->r, &fq);
+		fq.invert = q->opt3;
+		return d9m_flame_build(j->m, j->r, &fq);
 	}
 }
 

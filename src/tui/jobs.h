@@ -13,18 +13,25 @@
 #include <stdint.h>
 
 #include "model/analysis.h"
-#include "tui/flame.h"
+#include "model/flame.h"
 #include "tui/index.h"
-#include "tui/spans.h"
+#include "model/spanset.h"
 
 /* TASKS: only the task section of the analysis (view 2 needs no more). */
+/* POIS: the points of interest alone (poi.h). */
+/* Each kind has a twin slot (kind + D9T_J_KINDS) for the same result of
+ * the baseline window (`b`), so the two never replace each other. */
 enum d9t_job { D9T_J_ANALYSIS, D9T_J_CPU, D9T_J_OFF, D9T_J_ALLOC, D9T_J_SPANS,
-	D9T_J_TASKS, D9T_J_COUNT };
+	D9T_J_TASKS, D9T_J_POIS, D9T_J_KINDS,
+	D9T_J_COUNT = 2 * D9T_J_KINDS };
+#define D9T_J_BASE(k)	((enum d9t_job)((k) + D9T_J_KINDS))
 
 struct d9t_req {
 	uint64_t	lo, hi;
 	uint32_t	task, loc;	/* filters, D9_NONE: none */
-	int		opt1, opt2;	/* inpoll / count, liveset */
+	int		opt1, opt2;	/* inpoll / count; task dumps /
+					 * liveset */
+	int		opt3;		/* flame trees: inverted */
 	size_t		worst;
 	char		text[128];	/* spans: field filter */
 };

@@ -1,6 +1,6 @@
 /*
- * keys.c: the binding table. Order matters only for help: bindings of
- * one action sit together, the first one gives its text.
+ * keys.c: the binding table and the action texts. Order matters only
+ * for how keys are listed: the keys of an action in table order.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,84 +13,81 @@
 #define FLAME	D9T_VM_FLAME
 #define WIN	D9T_VM_WINDOW
 #define NOTL	(D9T_VM_LIST & ~D9T_VM(D9T_V_HELP))
+#define CMP	(FLAME | D9T_VM(D9T_V_TASKS) | D9T_VM(D9T_V_SPANS))
 
 const struct d9t_binding d9t_bindings[] = {
-	{ ALL, '?', D9T_A_HELP, "?", "show the keys of this view" },
-	{ ALL, 'q', D9T_A_BACK, "q", "back; quit on the top view" },
-	{ ALL, D9T_KEY_ESC, D9T_A_BACK, "Esc", "back; quit on the top view" },
-	{ ALL, D9T_CTRL('l'), D9T_A_REDRAW, "C-l", "redraw the screen" },
-	{ ALL, '1', D9T_A_VIEW1, "1", "timeline" },
-	{ ALL, '2', D9T_A_VIEW2, "2", "tasks by spawn location" },
-	{ ALL, '3', D9T_A_VIEW3, "3", "CPU flame tree" },
-	{ ALL, '4', D9T_A_VIEW4, "4", "off-CPU flame tree" },
-	{ ALL, '5', D9T_A_VIEW5, "5", "allocation flame tree" },
-	{ ALL, '6', D9T_A_VIEW6, "6", "spans by name" },
-	{ ALL, '7', D9T_A_VIEW7, "7", "text report and red flags" },
-	{ TL, 'h', D9T_A_PAN_LEFT, "h", "pan the window left" },
-	{ TL, D9T_KEY_LEFT, D9T_A_PAN_LEFT, "Left", "pan the window left" },
-	{ TL, 'l', D9T_A_PAN_RIGHT, "l", "pan the window right" },
-	{ TL, D9T_KEY_RIGHT, D9T_A_PAN_RIGHT, "Right",
-	    "pan the window right" },
-	{ TL, 'H', D9T_A_PAGE_LEFT, "H", "pan left by a full width" },
-	{ TL, D9T_KEY_SLEFT, D9T_A_PAGE_LEFT, "S-Left",
-	    "pan left by a full width" },
-	{ TL, 'L', D9T_A_PAGE_RIGHT, "L", "pan right by a full width" },
-	{ TL, D9T_KEY_SRIGHT, D9T_A_PAGE_RIGHT, "S-Right",
-	    "pan right by a full width" },
-	{ TL, '+', D9T_A_ZOOM_IN, "+", "zoom in around the cursor" },
-	{ TL, '=', D9T_A_ZOOM_IN, "=", "zoom in around the cursor" },
-	{ TL, '-', D9T_A_ZOOM_OUT, "-", "zoom out around the cursor" },
-	{ WIN, '0', D9T_A_ZOOM_ALL, "0", "window: the whole trace" },
-	{ WIN, 'u', D9T_A_ZOOM_UNDO, "u", "undo the last window change" },
-	{ TL, '[', D9T_A_SET_START, "[", "set the window start at the cursor" },
-	{ TL, ']', D9T_A_SET_END, "]", "set the window end at the cursor" },
-	{ WIN, 'g', D9T_A_GOTO, "g",
-	    "go to a time: 1.5s, 250ms, +10ms, or wall clock 12:00:03.5" },
-	{ TL, ',', D9T_A_CURSOR_LEFT, ",", "move the cursor left" },
-	{ TL, '.', D9T_A_CURSOR_RIGHT, ".", "move the cursor right" },
-	{ TL, 'k', D9T_A_LANE_UP, "k", "select the worker above" },
-	{ TL, D9T_KEY_UP, D9T_A_LANE_UP, "Up", "select the worker above" },
-	{ TL, 'j', D9T_A_LANE_DOWN, "j", "select the worker below" },
-	{ TL, D9T_KEY_DOWN, D9T_A_LANE_DOWN, "Down",
-	    "select the worker below" },
-	{ TL, 'w', D9T_A_WORST, "w",
-	    "worst poll in the window (again: next worst)" },
-	{ TL, 'n', D9T_A_NEXT_LONG, "n", "next long poll (> 1 ms) in time" },
-	{ TL, 'N', D9T_A_PREV_LONG, "N", "previous long poll in time" },
-	{ TL, D9T_KEY_ENTER, D9T_A_ENTER, "Enter",
-	    "details of the selected poll" },
-	{ TL, 'c', D9T_A_CHAIN, "c", "wake chain of the selected task" },
-	{ NOTL, D9T_KEY_ENTER, D9T_A_ENTER, "Enter",
-	    "open the selected line (jump, zoom, filter)" },
-	{ D9T_VM(D9T_V_DETAIL), 'c', D9T_A_CHAIN, "c",
-	    "wake chain of this task" },
-	{ ALL, '/', D9T_A_SEARCH, "/",
-	    "search task ids, spawn locations, symbols, span fields" },
-	{ LIST, 'n', D9T_A_SEARCH_NEXT, "n", "next search match" },
-	{ LIST, 'k', D9T_A_UP, "k", "move up" },
-	{ LIST, D9T_KEY_UP, D9T_A_UP, "Up", "move up" },
-	{ LIST, 'j', D9T_A_DOWN, "j", "move down" },
-	{ LIST, D9T_KEY_DOWN, D9T_A_DOWN, "Down", "move down" },
-	{ LIST, D9T_KEY_PGUP, D9T_A_PGUP, "PgUp", "page up" },
-	{ LIST, D9T_KEY_PGDN, D9T_A_PGDN, "PgDn", "page down" },
-	{ LIST, ' ', D9T_A_PGDN, "Space", "page down" },
-	{ LIST, D9T_KEY_HOME, D9T_A_HOME, "Home", "first line" },
-	{ LIST, D9T_KEY_END, D9T_A_END, "End", "last line" },
-	{ FLAME, D9T_KEY_RIGHT, D9T_A_FOLD, "Right",
-	    "expand or collapse the node" },
-	{ FLAME, 'l', D9T_A_FOLD, "l", "expand or collapse the node" },
-	{ FLAME | TL, 't', D9T_A_FILTER_TASK, "t",
-	    "flame trees: only the selected poll's task" },
-	{ FLAME | TL | D9T_VM(D9T_V_TASKS), 'x', D9T_A_FILTER_CLEAR, "x",
-	    "clear the task and spawn location filters" },
-	{ D9T_VM(D9T_V_ALLOC), 'b', D9T_A_BYTES, "b",
-	    "weigh by estimated bytes or by count" },
-	{ D9T_VM(D9T_V_ALLOC), 'v', D9T_A_LIVESET, "v",
-	    "only allocations never freed (liveset)" },
-	{ D9T_VM(D9T_V_OFFCPU), 'i', D9T_A_INPOLL, "i",
-	    "only samples inside polls, or all" },
-	{ D9T_VM(D9T_V_SPANS), 'f', D9T_A_FIELD_FILTER, "f",
-	    "filter spans by a field value" },
+	{ ALL, '?', D9T_A_HELP, "?" },
+	{ ALL, 'q', D9T_A_BACK, "q" },
+	{ ALL, D9T_KEY_ESC, D9T_A_BACK, "Esc" },
+	{ ALL, D9T_CTRL('l'), D9T_A_REDRAW, "C-l" },
+	{ ALL, '1', D9T_A_VIEW1, "1" },
+	{ ALL, '2', D9T_A_VIEW2, "2" },
+	{ ALL, '3', D9T_A_VIEW3, "3" },
+	{ ALL, '4', D9T_A_VIEW4, "4" },
+	{ ALL, '5', D9T_A_VIEW5, "5" },
+	{ ALL, '6', D9T_A_VIEW6, "6" },
+	{ ALL, '7', D9T_A_VIEW7, "7" },
+	{ ALL, '8', D9T_A_VIEW8, "8" },
+	{ TL, 'h', D9T_A_PAN_LEFT, "h" },
+	{ TL, D9T_KEY_LEFT, D9T_A_PAN_LEFT, "Left" },
+	{ TL, 'l', D9T_A_PAN_RIGHT, "l" },
+	{ TL, D9T_KEY_RIGHT, D9T_A_PAN_RIGHT, "Right" },
+	{ TL, 'H', D9T_A_PAGE_LEFT, "H" },
+	{ TL, D9T_KEY_SLEFT, D9T_A_PAGE_LEFT, "S-Left" },
+	{ TL, 'L', D9T_A_PAGE_RIGHT, "L" },
+	{ TL, D9T_KEY_SRIGHT, D9T_A_PAGE_RIGHT, "S-Right" },
+	{ TL, '+', D9T_A_ZOOM_IN, "+" },
+	{ TL, '=', D9T_A_ZOOM_IN, "=" },
+	{ TL, '-', D9T_A_ZOOM_OUT, "-" },
+	{ WIN, '0', D9T_A_ZOOM_ALL, "0" },
+	{ WIN, 'u', D9T_A_ZOOM_UNDO, "u" },
+	{ TL, '[', D9T_A_SET_START, "[" },
+	{ TL, ']', D9T_A_SET_END, "]" },
+	{ WIN, 'g', D9T_A_GOTO, "g" },
+	{ TL, ',', D9T_A_CURSOR_LEFT, "," },
+	{ TL, '.', D9T_A_CURSOR_RIGHT, "." },
+	{ TL, 'k', D9T_A_LANE_UP, "k" },
+	{ TL, D9T_KEY_UP, D9T_A_LANE_UP, "Up" },
+	{ TL, 'j', D9T_A_LANE_DOWN, "j" },
+	{ TL, D9T_KEY_DOWN, D9T_A_LANE_DOWN, "Down" },
+	{ TL, 'w', D9T_A_WORST, "w" },
+	{ TL, 'n', D9T_A_NEXT_LONG, "n" },
+	{ TL, 'N', D9T_A_PREV_LONG, "N" },
+	{ TL, D9T_KEY_ENTER, D9T_A_OPEN_POLL, "Enter" },
+	{ TL, 'c', D9T_A_CHAIN, "c" },
+	{ NOTL, D9T_KEY_ENTER, D9T_A_OPEN_LINE, "Enter" },
+	{ D9T_VM(D9T_V_DETAIL), 'c', D9T_A_CHAIN, "c" },
+	{ ALL, '/', D9T_A_SEARCH, "/" },
+	{ LIST, 'n', D9T_A_SEARCH_NEXT, "n" },
+	{ LIST, 'k', D9T_A_UP, "k" },
+	{ LIST, D9T_KEY_UP, D9T_A_UP, "Up" },
+	{ LIST, 'j', D9T_A_DOWN, "j" },
+	{ LIST, D9T_KEY_DOWN, D9T_A_DOWN, "Down" },
+	{ LIST, D9T_KEY_PGUP, D9T_A_PGUP, "PgUp" },
+	{ LIST, D9T_KEY_PGDN, D9T_A_PGDN, "PgDn" },
+	{ LIST, ' ', D9T_A_PGDN, "Space" },
+	{ LIST, D9T_KEY_HOME, D9T_A_HOME, "Home" },
+	{ LIST, D9T_KEY_END, D9T_A_END, "End" },
+	{ FLAME, D9T_KEY_RIGHT, D9T_A_FOLD, "Right" },
+	{ FLAME, 'l', D9T_A_FOLD, "l" },
+	{ FLAME, D9T_KEY_LEFT, D9T_A_COLLAPSE, "Left" },
+	{ FLAME, 'h', D9T_A_COLLAPSE, "h" },
+	{ FLAME, 'r', D9T_A_INVERT, "r" },
+	{ LIST, '<', D9T_A_SCROLL_LEFT, "<" },
+	{ LIST, '>', D9T_A_SCROLL_RIGHT, ">" },
+	{ ALL & ~D9T_VM(D9T_V_HELP), 's', D9T_A_SAVE, "s" },
+	{ FLAME | TL, 't', D9T_A_FILTER_TASK, "t" },
+	{ FLAME | TL | D9T_VM(D9T_V_TASKS), 'x', D9T_A_FILTER_CLEAR, "x" },
+	{ D9T_VM(D9T_V_ALLOC), 'B', D9T_A_BYTES, "B" },
+	{ D9T_VM(D9T_V_ALLOC), 'v', D9T_A_LIVESET, "v" },
+	{ D9T_VM(D9T_V_OFFCPU), 'i', D9T_A_INPOLL, "i" },
+	{ D9T_VM(D9T_V_OFFCPU), 'a', D9T_A_DUMPS, "a" },
+	{ D9T_VM(D9T_V_SPANS) | D9T_VM(D9T_V_EVENTS), 'f', D9T_A_FIELD_FILTER,
+	    "f" },
+	{ ALL & ~D9T_VM(D9T_V_HELP), 'p', D9T_A_POI, "p" },
+	{ D9T_VM(D9T_V_POI), 'f', D9T_A_POI_KIND, "f" },
+	{ ALL & ~D9T_VM(D9T_V_HELP), 'b', D9T_A_BASELINE, "b" },
+	{ CMP, 'd', D9T_A_BY_CHANGE, "d" },
 };
 
 const size_t d9t_nbindings = sizeof d9t_bindings / sizeof d9t_bindings[0];
@@ -105,15 +102,28 @@ d9t_key_action(enum d9t_view v, int key)
 	return D9T_A_NONE;
 }
 
-const char *
-d9t_view_name(enum d9t_view v)
-{
-	static const char *const names[D9T_V_COUNT] = {
-		"timeline", "tasks", "cpu", "off-cpu", "alloc", "spans",
-		"report", "poll", "wake chain", "help", "slowest spans",
-	};
+static const char *const words[D9T_A_COUNT] = {
+#define D9T_ACTION_WORD(name, word, help) [D9T_A_##name] = word,
+	D9T_ACTIONS(D9T_ACTION_WORD)
+#undef D9T_ACTION_WORD
+};
 
-	return (unsigned)v < D9T_V_COUNT ? names[v] : "?";
+static const char *const helps[D9T_A_COUNT] = {
+#define D9T_ACTION_HELP(name, word, help) [D9T_A_##name] = help,
+	D9T_ACTIONS(D9T_ACTION_HELP)
+#undef D9T_ACTION_HELP
+};
+
+const char *
+d9t_action_word(enum d9t_action a)
+{
+	return (unsigned)a < D9T_A_COUNT ? words[a] : NULL;
+}
+
+const char *
+d9t_action_help(enum d9t_action a)
+{
+	return (unsigned)a < D9T_A_COUNT && helps[a] ? helps[a] : "";
 }
 
 size_t

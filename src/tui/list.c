@@ -108,30 +108,27 @@ d9t_list_move(struct d9t_list *l, long delta, int rows)
 }
 
 int
-d9t_contains(const char *hay, const char *needle)
-{
-	size_t nl = strlen(needle);
-
-	if (nl == 0)
-		return 0;
-	for (; *hay; hay++)
-		if (strncasecmp(hay, needle, nl) == 0)
-			return 1;
-	return 0;
-}
-
-int
 d9t_list_find(struct d9t_list *l, const char *needle)
 {
 	for (size_t k = 1; k <= l->n; k++) {
 		size_t i = (l->sel + k) % l->n;
 
-		if (d9t_contains(l->v[i].text, needle)) {
+		if (d9_text_contains(l->v[i].text, needle)) {
 			l->sel = i;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+/* s past its first n columns (one per code point). */
+static const char *
+skip_cols(const char *s, size_t n)
+{
+	for (; *s && n > 0; n--)
+		for (s++; (*s & 0xc0) == 0x80; s++)
+			;
+	return s;
 }
 
 void
@@ -152,9 +149,10 @@ d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0, int rows,
 		const struct d9t_line *ln = &l->v[l->top + (size_t)r];
 		uint16_t attr = ln->attr;
 
-		if (hl && *hl && d9t_contains(ln->text, hl))
+		if (hl && *hl && d9_text_contains(ln->text, hl))
 			attr = (attr & ~D9T_A_COLOR) | D9T_C_YELLOW | D9T_A_BOLD;
-		d9t_canvas_put(cv, 0, y0 + r, attr, ln->text);
+		d9t_canvas_put(cv, 0, y0 + r, attr, skip_cols(ln->text,
+		    l->hscroll));
 		if (l->top + (size_t)r == l->sel)
 			d9t_canvas_attr(cv, 0, y0 + r, cv->w, D9T_A_REVERSE);
 	}

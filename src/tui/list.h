@@ -19,7 +19,11 @@ enum d9t_target {
 	D9T_T_LOC,		/* a: spawn location string id */
 	D9T_T_NODE,		/* a: flame node */
 	D9T_T_SPAN_NAME,	/* a: span name string id */
-	D9T_T_TIME		/* b: absolute ns, a: worker slot or D9_NONE */
+	D9T_T_TIME,		/* b: absolute ns, a: worker slot or D9_NONE */
+	D9T_T_POI,		/* a: index in the view's points of interest */
+	D9T_T_FLAG,		/* a: index in the analysis's red flags */
+	D9T_T_EXPAND,		/* a: what the view folds or unfolds */
+	D9T_T_FRAME		/* a stack frame (the line says which) */
 };
 
 struct d9t_line {
@@ -35,6 +39,7 @@ struct d9t_list {
 	size_t		 n, cap;
 	struct d9_arena	 arena;
 	size_t		 sel, top;
+	size_t		 hscroll;	/* columns scrolled off to the left */
 	uint64_t	 gen;		/* app generation it was built for */
 	int		 built;
 };
@@ -59,7 +64,5 @@ int	d9t_list_find(struct d9t_list *l, const char *needle);
 /* Draw rows lines from y0; lines containing hl are highlighted. */
 void	d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0,
 	    int rows, const char *hl);
-/* Case-insensitive substring test. */
-int	d9t_contains(const char *hay, const char *needle);
 
 #endif

@@ -9,14 +9,16 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "model/loss.h"
 #include "tui/app.h"
+#include "tui/baseline.h"
 #include "tui/timeaxis.h"
 
 #define BODY_Y	2
 
 /* Right end of the header: how loading goes, or that a view waits for
- * its figures. */
-static void
+ * its figures. Returns its width. */
+static int
 badge(struct d9t_app *app, struct d9t_canvas *cv)
 {
 	char t[48];
@@ -33,9 +35,28 @@ badge(struct d9t_app *app, struct d9t_canvas *cv)
 	else if (app->updating)
 		snprintf(t, sizeof t, " updating");
 	else
-		return;
+		return 0;
 	d9t_canvas_put(cv, cv->w - (int)strlen(t), 0, D9T_C_YELLOW |
 	    D9T_A_BOLD, t);
+	return (int)strlen(t);
+}
+
+/* A trace that lost data says so on every screen (ANALYSIS 19): the
+ * first loss, right-aligned left of the badge; the report has them all. */
+static void
+lost(struct d9t_app *app, struct d9t_canvas *cv, int right)
+{
+	char t[160], mark[200];
+	char *more;
+
+	if (app->m == NULL || !d9m_loss_any(&app->m->loss))
+		return;
+	d9m_loss_text(&app->m->loss, t, sizeof t);
+	if ((more = strstr(t, ", ")) != NULL)
+		strcpy(more, ", ...");
+	snprintf(mark, sizeof mark, " lost: %s ", t);
+	d9t_canvas_put(cv, cv->w - right - (int)strlen(mark), 0, D9T_C_RED |
+	    D9T_A_BOLD | D9T_A_REVERSE, mark);
 }
 
 static void
@@ -67,68 +88,58 @@ header(struct d9t_app *app, struct d9t_canvas *cv)
 			strcat(wall, " UTC");
 		}
 		snprintf(line, sizeof line, "d9top  %s  window %s..%s (%s)  "
-		    "%zu workers%s%s%s", in, a, b, d, m->nworkers, wall,
+		    "%zu worker%s%s%s%s", in, a, b, d, m->nworkers,
+		    m->nworkers == 1 ? "" : "s", wall,
 		    m->nerrors ? "  input problems: " : "",
 		    m->nerrors ? "see report" : "");
+		if (app->have_base) {
+			char base[96];
+
+			d9t_baseline_text(app, base, sizeof base);
+			snprintf(line + strlen(line), sizeof line - strlen(line),
+			    "  vs baseline %s", base);
+		}
 	}
 	d9t_canvas_put(cv, 0, 0, D9T_A_BOLD, line);
-	badge(app, cv);
+	lost(app, cv, badge(app, cv));
 }
 
+/* The top views by number; the sub-view shown over one, after it. */
 static void
 tabs(struct d9t_app *app, struct d9t_canvas *cv)
 {
-	static const char *const names[] = { "timeline", "tasks", "cpu",
-	    "off-cpu", "alloc", "spans", "report" };
 	enum d9t_view top = app->view;
 	int x = 0;
 
-	for (size_t i = app->nstack; top > D9T_V_REPORT && i-- > 0; )
+	for (size_t i = app->nstack; d9t_view(top)->tab == 0 && i-- > 0; )
 		top = app->stack[i];
-	for (int i = 0; i < 7; i++) {
+	for (int v = 0; v < D9T_V_COUNT; v++) {
+		const struct d9t_view_ops *ops = d9t_view((enum d9t_view)v);
 		char t[32];
-		int n;
 
-		snprintf(t, sizeof t, "%d %s", i + 1, names[i]);
-		n = d9t_canvas_put(cv, x, 1, (int)top == i ? D9T_A_REVERSE |
-		    D9T_A_BOLD : D9T_A_DIM, t);
-		x += n + 1;
+		if (ops->tab == 0)
+			continue;
+		snprintf(t, sizeof t, "%d %s", ops->tab, ops->name);
+		x += d9t_canvas_put(cv, x, 1, (int)top == v ? D9T_A_REVERSE |
+		    D9T_A_BOLD : D9T_A_DIM, t) + 1;
 	}
-	if (app->view > D9T_V_REPORT)
+	if (d9t_view(app->view)->tab == 0)
 		d9t_canvas_printf(cv, x + 1, 1, D9T_A_BOLD, "> %s",
-		    d9t_view_name(app->view));
+		    d9t_view(app->view)->name);
 	if (app->f_task != D9_NONE || app->f_loc != D9_NONE)
 		d9t_canvas_put(cv, cv->w - 9, 1, D9T_C_MAGENTA | D9T_A_BOLD,
 		    " filtered");
 }
 
-/* Key hints of a view, from the table. */
+/* Key hints of the view: its list of actions, their keys from the key
+ * table, their words from the action list. */
 static void
 hints(struct d9t_app *app, struct d9t_canvas *cv, int y)
 {
-	static const enum d9t_action tl[] = { D9T_A_HELP, D9T_A_BACK,
-	    D9T_A_WORST, D9T_A_NEXT_LONG, D9T_A_ENTER, D9T_A_CHAIN,
-	    D9T_A_ZOOM_IN, D9T_A_ZOOM_OUT, D9T_A_PAN_LEFT, D9T_A_GOTO,
-	    D9T_A_SEARCH, D9T_A_NONE };
-	static const enum d9t_action ls[] = { D9T_A_HELP, D9T_A_BACK,
-	    D9T_A_ENTER, D9T_A_FOLD, D9T_A_SEARCH, D9T_A_SEARCH_NEXT,
-	    D9T_A_FILTER_TASK, D9T_A_BYTES, D9T_A_LIVESET, D9T_A_INPOLL,
-	    D9T_A_FIELD_FILTER, D9T_A_NONE };
-	static const char *const words[D9T_A_COUNT] = {
-		[D9T_A_HELP] = "help", [D9T_A_BACK] = "back",
-		[D9T_A_WORST] = "worst", [D9T_A_NEXT_LONG] = "long",
-		[D9T_A_ENTER] = "open", [D9T_A_CHAIN] = "chain",
-		[D9T_A_ZOOM_IN] = "zoom", [D9T_A_ZOOM_OUT] = "out",
-		[D9T_A_PAN_LEFT] = "pan", [D9T_A_GOTO] = "go to",
-		[D9T_A_SEARCH] = "search", [D9T_A_SEARCH_NEXT] = "next",
-		[D9T_A_FOLD] = "fold", [D9T_A_FILTER_TASK] = "task",
-		[D9T_A_BYTES] = "bytes/count", [D9T_A_LIVESET] = "liveset",
-		[D9T_A_INPOLL] = "in-poll", [D9T_A_FIELD_FILTER] = "field",
-	};
-	const enum d9t_action *v = app->view == D9T_V_TIMELINE ? tl : ls;
+	const enum d9t_action *v = d9t_view(app->view)->hints;
 	int x = 0;
 
-	for (; *v != D9T_A_NONE && x < cv->w; v++) {
+	for (; v != NULL && *v != D9T_A_NONE && x < cv->w; v++) {
 		char k[32], t[64];
 
 		if (d9t_keys_of(app->view, *v, k, sizeof k) == 0)
@@ -138,7 +149,7 @@ hints(struct d9t_app *app, struct d9t_canvas *cv, int y)
 		if (*v == D9T_A_BACK && app->nstack == 0)
 			snprintf(t, sizeof t, "%s:quit", k);
 		else
-			snprintf(t, sizeof t, "%s:%s", k, words[*v]);
+			snprintf(t, sizeof t, "%s:%s", k, d9t_action_word(*v));
 		if (x + (int)strlen(t) > cv->w)
 			break;
 		x += d9t_canvas_put(cv, x, y, D9T_A_DIM, t) + 1;
@@ -151,9 +162,7 @@ status(struct d9t_app *app, struct d9t_canvas *cv)
 	int y = cv->h - 1;
 
 	if (app->prompt) {
-		const char *what = app->prompt == 'g' ? "go to (1.5s, 250ms, "
-		    "+5ms, 12:00:03.5): " : app->prompt == '/' ? "search: " :
-		    "span field contains: ";
+		const char *what = app->plabel ? app->plabel : "? ";
 		char buf[160];
 		int x;
 
@@ -196,24 +205,14 @@ loading(struct d9t_app *app, struct d9t_canvas *cv)
 void
 d9t_build_list(struct d9t_app *app, struct d9t_list *l)
 {
+	const struct d9t_view_ops *ops = d9t_view(app->view);
+
 	if (l->built && l->gen == app->gen)
 		return;
 	d9t_list_reset(l);
 	l->gen = app->gen;
-	switch (app->view) {
-	case D9T_V_DETAIL: d9t_build_detail(app, l); break;
-	case D9T_V_CHAIN: d9t_build_chain(app, l); break;
-	case D9T_V_CPU: case D9T_V_OFFCPU: case D9T_V_ALLOC:
-		d9t_build_flame(app, l);
-		break;
-	case D9T_V_TASKS: d9t_build_tasks(app, l); break;
-	case D9T_V_SPANS: d9t_build_spans(app, l); break;
-	case D9T_V_SLOW: d9t_build_slow(app, l); break;
-	case D9T_V_REPORT: d9t_build_report(app, l); break;
-	case D9T_V_HELP: d9t_build_help(app, l); break;
-	default: break;
-	}
-	/* a list that came out empty keeps no stale "updating" */
+	if (ops->build != NULL)
+		ops->build(app, app->vstate[app->view], l);
 }
 
 void
@@ -226,8 +225,10 @@ d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv)
 	d9t_canvas_clear(cv);
 	app->updating = 0;
 	if (app->view == D9T_V_HELP || app->m != NULL) {
-		if (app->view == D9T_V_TIMELINE)
-			d9t_timeline_draw(app, cv, BODY_Y, rows);
+		const struct d9t_view_ops *ops = d9t_view(app->view);
+
+		if (ops->draw != NULL)
+			ops->draw(app, app->vstate[app->view], cv, BODY_Y, rows);
 		else {
 			struct d9t_list *l = &app->lists[app->view];
 
@@ -249,7 +250,7 @@ d9t_app_mouse(struct d9t_app *app, int x, int y, int button)
 {
 	if (app->m == NULL || app->prompt)
 		return;
-	if (app->view == D9T_V_TIMELINE) {
+	if (d9t_view(app->view)->click != NULL) {
 		if (button == 4 || button == 5) {
 			struct d9t_axis ax = { app->lo, app->hi,
 			    d9t_timeline_x0(app), app->w -
@@ -260,7 +261,8 @@ d9t_app_mouse(struct d9t_app *app, int x, int y, int button)
 			d9t_app_key(app, button == 4 ? '+' : '-');
 			return;
 		}
-		d9t_timeline_click(app, x, y, BODY_Y);
+		d9t_view(app->view)->click(app, app->vstate[app->view], x, y,
+		    BODY_Y);
 		app->dirty |= D9T_DIRTY_ALL;
 		return;
 	}

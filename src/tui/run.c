@@ -1,9 +1,10 @@
 /*
  * run.c: d9t_run(), the loop of STYLE.md: draw when dirty, wait for a
  * key (the timeout paces the progress line and background results),
- * dispatch. SIGINT, SIGTERM and SIGHUP are blocked in every thread and
- * picked up here with sigtimedwait(), so they end the loop like q and
- * the terminal is always restored.
+ * dispatch. The quit signals (crash.h: SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+ * SIGUSR1, ...) are blocked in every thread and picked up here with
+ * sigtimedwait(), so they end the loop like q, never in the middle of a
+ * draw; the terminal is restored, and the status says which signal it was.
  */
 #include <langinfo.h>
 #include <pthread.h>
@@ -14,7 +15,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/text.h"
 #include "tui/app.h"
+#include "tui/crash.h"
 #include "tui/loader.h"
 #include "tui/term.h"
 #include "tui/tui.h"
@@ -27,12 +30,14 @@ d9t_config_init(struct d9t_config *cfg)
 	cfg->win_hi_ms = -1;
 }
 
+/* A pending quit signal, or 0. */
 static int
 signalled(const sigset_t *set)
 {
 	struct timespec zero = { 0, 0 };
+	int sig = sigtimedwait(set, NULL, &zero);
 
-	return sigtimedwait(set, NULL, &zero) > 0;
+	return sig > 0 ? sig : 0;
 }
 
 /* Take partial models while loading, the whole model when the loader is
@@ -91,14 +96,11 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	sigset_t sigs, old;
 	const char *nc = getenv("NO_COLOR");
 	char err[256] = "";
-	int utf8, rc = 0, w, h;
+	int utf8, rc = 0, w, h, sig = 0;
 
 	setlocale(LC_ALL, "");
 	utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGHUP);
+	d9t_crash_quit_set(&sigs);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	d9t_app_init(&app, cfg, paths, npaths, utf8, !(nc && *nc));
 	if (d9t_term_open(&term, app.color) < 0) {
@@ -117,7 +119,7 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	while (rc == 0 && !app.quit) {
 		int key, x = 0, y = 0, b = 0, full;
 
-		if (signalled(&sigs))
+		if ((sig = signalled(&sigs)) != 0)
 			break;
 		if (app.loading && poll_loader(&app, ld, err, sizeof err) < 0) {
 			rc = 1;
@@ -128,7 +130,7 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 		if (app.jobs && d9t_jobs_poll(app.jobs))
 			d9t_app_dirty(&app);
 		if (app.dirty) {
-			full = (app.dirty & 0x100) != 0;
+			full = (app.dirty & D9T_DIRTY_CLEAR) != 0;
 			d9t_term_size(&term, &w, &h);
 			if ((w != cv.w || h != cv.h) &&
 			    d9t_canvas_init(&cv, w, h) < 0) {
@@ -144,20 +146,20 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 		if (key == D9T_TERM_MOUSE)
 			d9t_app_mouse(&app, x, y, b);
 		else if (key == D9T_KEY_RESIZE)
-			app.dirty |= D9T_DIRTY_ALL | 0x100;
+			app.dirty |= D9T_DIRTY_ALL | D9T_DIRTY_CLEAR;
 		else if (key != D9T_TERM_NONE)
 			d9t_app_key(&app, key);
 	}
 	d9t_term_close(&term);
 	if (app.m && !cfg->quiet)
 		for (size_t i = 0; i < app.m->nerrors; i++)
-			fprintf(stderr, "d9top: %s\n", app.m->errors[i]);
+			d9_text_put_line(stderr, "d9top: ", app.m->errors[i]);
 	if (err[0])
-		fprintf(stderr, "d9top: %s\n", err);
+		d9_text_put_line(stderr, "d9top: ", err);
 	d9t_canvas_free(&cv);
 	/* partial models share the loader's strings: they go first */
 	d9t_app_free(&app);
 	d9t_loader_free(&ld);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
+	return sig ? 128 + sig : rc;
 }

@@ -1,8 +1,8 @@
 /*
  * swap.c: a model taking the place of another in the browser: a partial
  * model while the trace loads, then the whole one. The state that names
- * rows of the old model (selected poll, detail, wake chain hops, lane)
- * is carried over; the old model stays alive, with its background job,
+ * rows of the old model (the selected poll, the lane, and what each view
+ * holds: its swap handler) is carried over; the old model stays alive, with its background job,
  * until that job is over (d9t_app_reap), so a swap never waits.
  */
 #include "tui/app.h"
@@ -26,9 +26,8 @@ d9t_app_reap(struct d9t_app *app, int all)
 	app->nretired = k;
 }
 
-/* The row of poll p of model o in model n (same worker, same start). */
-static uint32_t
-remap_poll(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
+uint32_t
+d9t_remap_poll(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
 {
 	uint32_t w;
 	uint64_t t;
@@ -63,15 +62,16 @@ carry_over(struct d9t_app *app, const struct d9m_model *o,
 	    d9m_worker_slot(m, o->workers[app->lane].id) : D9_NONE;
 	int whole = app->lo <= o->min_ts && app->hi >= o->max_ts;
 
-	app->sel = remap_poll(o, m, app->sel);
-	app->detail = remap_poll(o, m, app->detail);
-	for (size_t i = 0; i < app->nhops; i++)
-		app->hops[i].poll = remap_poll(o, m, app->hops[i].poll);
+	app->sel = d9t_remap_poll(o, m, app->sel);
+	for (int v = 0; v < D9T_V_COUNT; v++) {
+		const struct d9t_view_ops *ops = d9t_view((enum d9t_view)v);
+
+		if (ops->swap != NULL)
+			ops->swap(app, app->vstate[v], o, m);
+	}
 	app->lane = lane != D9_NONE ? lane : 0;
 	app->worst_pos = 0;
 	app->worst_lo = app->worst_hi = 0;
-	for (int f = 0; f < 3; f++)
-		app->flame_seen[f] = NULL;
 	if (whole) {
 		app->lo = m->min_ts;
 		app->hi = m->max_ts > m->min_ts ? m->max_ts : m->min_ts + 1;

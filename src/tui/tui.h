@@ -3,7 +3,9 @@
  * opens the terminal (/dev/tty when stdin or stdout is not one, so
  * `cat segments | d9top -` works), shows the UI at once, loads the inputs
  * in a background thread and runs until the user quits. The terminal is
- * restored on every exit: q, SIGINT, SIGTERM, SIGHUP, a fatal error.
+ * restored on every exit: q, a fatal error, and every signal that ends
+ * a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, ...:
+ * crash.h).
  */
 #ifndef D9T_TUI_H
 #define D9T_TUI_H
@@ -26,8 +28,13 @@ struct d9t_config {
 
 /* Set the defaults (worst 10, everything else off). */
 void	d9t_config_init(struct d9t_config *cfg);
-/* Exit status: 0 ok, 1 nothing readable or no terminal. */
+/* Exit status: 0 ok, 1 nothing readable or no terminal, 128 + N when
+ * signal N ended the browser (the terminal is restored; the caller prints
+ * what it has to, then calls d9t_exit_signal). */
 int	d9t_run(const char *const *paths, size_t npaths,
 	    const struct d9t_config *cfg);
+/* When status is 128 + N, end the process by signal N (its default
+ * action), as a shell expects; else, or should it survive, return. */
+void	d9t_exit_signal(int status);
 
 #endif

@@ -1,45 +1,100 @@
 /*
- * view_flame.c: views 3-5, a flame tree as an indented, collapsible list
- * (icicle rows in a terminal): share of the (zoomed) root, weight, frame.
- * Nodes under 0.1 % of the root are not listed (ANALYSIS 9).
+ * view_flame.c: views 3-5, a flame tree (model/flame.h) as an indented,
+ * collapsible list (icicle rows in a terminal): share of the (zoomed)
+ * root, weight, frame. Nodes under 0.1 % of the root are not listed
+ * (ANALYSIS 9). Each of the three views keeps its own state: the node it
+ * is zoomed into and its options (off-CPU: inside polls only, or what
+ * idle tasks awaited from their task dumps; allocations: by count, live
+ * only). Over the allocation tree, a strip of the estimated live bytes
+ * across the window of the node zoomed into (model/series.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/text.h"
 #include "tui/app.h"
+#include "model/series.h"
+#include "tui/baseline.h"
+#include "tui/strip.h"
 #include "tui/timeaxis.h"
 
-static struct d9t_flame *
-tree(struct d9t_app *app, int f)
+enum { F_CPU, F_OFF, F_ALLOC };
+
+struct flame_view {
+	int		 f;		/* F_CPU, F_OFF, F_ALLOC */
+	uint32_t	 root;		/* zoomed node of seen */
+	const void	*seen;		/* the tree root belongs to */
+	int		 inpoll;	/* off-CPU: only inside polls */
+	int		 dumps;		/* off-CPU: task dumps instead */
+	int		 count, live;	/* allocations: by count, live only */
+	int		 invert;	/* from the leaf */
+};
+
+static void *
+init_kind(int f)
+{
+	struct flame_view *v = calloc(1, sizeof *v);
+
+	if (v != NULL)
+		v->f = f;
+	return v;
+}
+
+static void *
+init_cpu(void)
+{
+	return init_kind(F_CPU);
+}
+
+static void *
+init_off(void)
+{
+	return init_kind(F_OFF);
+}
+
+static void *
+init_alloc(void)
+{
+	return init_kind(F_ALLOC);
+}
+
+static void
+tree_req(struct d9t_app *app, const struct flame_view *v, struct d9t_req *q)
+{
+	d9t_req_init(app, q);
+	q->opt1 = v->f == F_OFF ? v->inpoll : v->f == F_ALLOC ? v->count : 0;
+	q->opt2 = v->f == F_ALLOC ? v->live : v->f == F_OFF ? v->dumps : 0;
+	q->opt3 = v->invert;
+}
+
+static struct d9m_flame *
+tree(struct d9t_app *app, struct flame_view *v)
 {
 	struct d9t_req q;
 	void *stale, *t;
 
-	d9t_req_init(app, &q);
-	if (f == 1)
-		q.opt1 = app->off_inpoll;
-	if (f == 2) {
-		q.opt1 = app->alloc_count;
-		q.opt2 = app->alloc_live;
-	}
-	t = d9t_jobs_get(app->jobs, (enum d9t_job)(D9T_J_CPU + f), &q, &stale);
+	tree_req(app, v, &q);
+	t = d9t_jobs_get(app->jobs, (enum d9t_job)(D9T_J_CPU + v->f), &q,
+	    &stale);
 	if (t == NULL) {
 		app->updating = 1;
 		t = stale;
 	}
-	if (t != app->flame_seen[f]) {
-		app->flame_seen[f] = t;
-		app->flame_root[f] = 0;
+	if (t != v->seen) {
+		v->seen = t;
+		v->root = 0;
 	}
 	return t;
 }
 
 static void
-weight(const struct d9t_flame *t, double w, char *out, size_t cap)
+weight(const struct d9m_flame *t, double w, char *out, size_t cap)
 {
-	if (t->req.kind == D9T_F_ALLOC && !t->req.count) {
+	if (t->req.kind == D9M_F_DUMP)
+		d9t_fmt_dur(out, cap, (uint64_t)w, 0);
+	else if (t->req.kind == D9M_F_ALLOC && !t->req.count) {
 		if (w >= 1e9)
 			snprintf(out, cap, "%.1f GB", w / 1e9);
 		else if (w >= 1e6)
@@ -53,20 +108,24 @@ weight(const struct d9t_flame *t, double w, char *out, size_t cap)
 }
 
 static void
-title(struct d9t_app *app, struct d9t_list *l, const struct d9t_flame *t,
-    int f)
+title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
+    const struct flame_view *v)
 {
 	static const char *const what[] = { "CPU samples (on-CPU)",
 	    "off-CPU samples (context switches)", "sampled allocations" };
 	char extra[256] = "", w[32];
 
-	if (f == 1)
-		strcat(extra, app->off_inpoll ? ", only inside polls (i: all)" :
+	if (v->invert)
+		strcat(extra, ", inverted: leaf first, callers below (r: back)");
+	if (v->f == F_OFF && v->dumps)
+		strcat(extra, ", weighted by idle time (a: off-CPU samples)");
+	else if (v->f == F_OFF)
+		strcat(extra, v->inpoll ? ", only inside polls (i: all)" :
 		    ", in and out of polls (i: in polls only)");
-	if (f == 2)
-		strcat(extra, app->alloc_count ? ", estimated count (b: bytes)" :
-		    ", estimated bytes (b: count)");
-	if (f == 2 && app->alloc_live)
+	if (v->f == F_ALLOC)
+		strcat(extra, v->count ? ", estimated count (B: bytes)" :
+		    ", estimated bytes (B: count)");
+	if (v->f == F_ALLOC && v->live)
 		strcat(extra, ", never freed (v: all)");
 	if (app->f_task != D9_NONE)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
@@ -79,108 +138,230 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9t_flame *t,
 		    ", spawned at %s", loc);
 	}
 	weight(t, t->nodes[0].w, w, sizeof w);
-	d9t_list_add(l, D9T_A_BOLD, "%s in the window: %zu, weight %s%s", what[f],
-	    t->samples, w, extra);
+	d9t_list_add(l, D9T_A_BOLD, "%s in the window: %zu, weight %s%s",
+	    v->f == F_OFF && v->dumps ? "task dumps (what idle tasks awaited)" :
+	    what[v->f], t->samples, w, extra);
 }
 
-void
-d9t_build_flame(struct d9t_app *app, struct d9t_list *l)
+/* The liveset strip: the estimated live bytes (or count) of the node
+ * zoomed into over the window, one level per column. */
+static void
+live_strip(struct d9t_app *app, struct d9t_list *l,
+    const struct d9m_flame *t, uint32_t root)
 {
-	int f = app->view - D9T_V_CPU;
-	struct d9t_flame *t = tree(app, f);
-	uint32_t root, *st;
+	struct d9t_axis ax = { app->lo, app->hi, 0, app->w - 22 };
+	struct d9m_live_req q = { t->req.win, t, root, app->cfg->resolver };
+	uint64_t *edges;
+	double *v;
+	char w[32], text[4 * 512];
+
+	if (ax.w < 8 || ax.w > 512 || ax.hi <= ax.lo)
+		return;
+	edges = d9t_axis_edges(&ax);
+	v = malloc((size_t)ax.w * sizeof *v);
+	if (edges != NULL && v != NULL &&
+	    d9m_series_live(app->m, &q, edges, (size_t)ax.w, v) == 0) {
+		d9t_strip_text(v, (size_t)ax.w, app->utf8, text, sizeof text);
+		weight(t, d9t_strip_max(v, (size_t)ax.w), w, sizeof w);
+		d9t_list_add(l, app->color ? D9T_C_GREEN : 0, "live %s max %s",
+		    text, w);
+	}
+	free(edges);
+	free(v);
+}
+
+/* The same tree of the baseline window compared with t: 1 and *d
+ * filled, 0 without a baseline (or while it is computed). */
+static int
+compare(struct d9t_app *app, const struct flame_view *v,
+    const struct d9m_flame *t, struct d9t_list *l, struct d9m_fdiff *d)
+{
+	const struct d9m_flame *b;
+	struct d9t_req q;
+	int cmp;
+
+	if (!app->have_base)
+		return 0;
+	tree_req(app, v, &q);
+	b = d9t_baseline_get(app, (enum d9t_job)(D9T_J_CPU + v->f), &q);
+	cmp = b != NULL && d9m_flame_diff(t, b, d) == 0;
+	d9t_baseline_line(app, l, cmp, "change of each frame's share of the "
+	    "tree", "children ");
+	return cmp;
+}
+
+static void
+build(struct d9t_app *app, void *st, struct d9t_list *l)
+{
+	struct flame_view *v = st;
+	struct d9m_flame *t = tree(app, v);
+	struct d9m_fdiff fd;
+	const uint32_t *kids;
+	uint32_t root, *stk;
 	size_t n = 0;
 	double total;
+	int cmp;
 
 	if (t == NULL) {
 		d9t_list_add(l, D9T_A_DIM, "computing the tree for this window...");
 		return;
 	}
-	title(app, l, t, f);
-	root = app->flame_root[f] < t->n ? app->flame_root[f] : 0;
+	title(app, l, t, v);
+	cmp = compare(app, v, t, l, &fd);
+	kids = cmp && app->by_change ? fd.kids : t->kids;
+	root = v->root < t->n ? v->root : 0;
 	total = t->nodes[root].w;
 	if (root != 0)
 		d9t_list_add_safe(l, D9T_C_YELLOW, "zoomed into: ",
-		    d9t_flame_name(t, root));
-	if (total <= 0) {
-		d9t_list_add(l, D9T_A_DIM, "(nothing sampled in this window)");
+		    d9m_flame_name(t, root));
+	if (v->f == F_ALLOC)
+		live_strip(app, l, t, root);
+	if (total <= 0 || (stk = malloc((t->n + 1) * sizeof *stk)) == NULL) {
+		if (total <= 0)
+			d9t_list_add(l, D9T_A_DIM, "(nothing sampled in this "
+			    "window)");
+		if (cmp)
+			d9m_fdiff_free(&fd);
 		return;
 	}
-	st = malloc((t->n + 1) * sizeof *st);
-	if (st == NULL)
-		return;
-	st[n++] = root;
-	while (n > 0 && l->n < 20000) {
-		uint32_t id = st[--n];
-		const struct d9t_fnode *nd = &t->nodes[id];
+	stk[n++] = root;
+	while (n > 0 && (app->saving || l->n < 20000)) {
+		uint32_t id = stk[--n];
+		const struct d9m_fnode *nd = &t->nodes[id];
 		int depth = (int)(nd->depth - t->nodes[root].depth);
-		char w[32], pre[160];
+		char w[32], ch[16] = "", pre[640];
 
 		if (nd->w < total / 1000)
 			continue;
 		weight(t, nd->w, w, sizeof w);
-		snprintf(pre, sizeof pre, "%*s%s %5.1f%% %8s  ",
-		    2 * (depth > 30 ? 30 : depth), "", nd->nkids == 0 ? " " :
+		if (cmp)
+			snprintf(ch, sizeof ch, " %+6.1f%%", 100 *
+			    d9m_fdiff_change(t, &fd, id));
+		snprintf(pre, sizeof pre, "%*s%s %5.1f%%%s %8s  ",
+		    2 * (depth < 280 ? depth : 280), "", nd->nkids == 0 ? " " :
 		    nd->open ? (app->utf8 ? "\xe2\x96\xbe" : "-") :
-		    (app->utf8 ? "\xe2\x96\xb8" : "+"), 100.0 * nd->w / total, w);
+		    (app->utf8 ? "\xe2\x96\xb8" : "+"), 100.0 * nd->w / total,
+		    ch, w);
 		d9t_list_set_target(d9t_list_add_safe(l, depth == 0 ?
-		    D9T_A_BOLD : 0, pre, d9t_flame_name(t, id)), D9T_T_NODE, id,
+		    D9T_A_BOLD : 0, pre, d9m_flame_name(t, id)), D9T_T_NODE, id,
 		    0);
-		if (!nd->open)
+		if (!nd->open && !app->saving)
 			continue;
 		for (uint32_t k = nd->nkids; k-- > 0; )
-			st[n++] = t->kids[nd->kid0 + k];
+			stk[n++] = kids[nd->kid0 + k];
 	}
-	free(st);
+	free(stk);
+	if (cmp)
+		d9m_fdiff_free(&fd);
 }
 
-void
-d9t_flame_action(struct d9t_app *app, enum d9t_action a)
+/* The node on the selected line, D9_NONE. */
+static uint32_t
+node_at(struct d9t_app *app, const struct d9m_flame *t)
 {
-	int f = app->view - D9T_V_CPU;
 	struct d9t_list *l = &app->lists[app->view];
-	struct d9t_flame *t;
-	uint32_t node;
 
-	if (f < 0 || f > 2)
-		return;
+	if (t == NULL || l->sel >= l->n || l->v[l->sel].target != D9T_T_NODE ||
+	    l->v[l->sel].a >= t->n)
+		return D9_NONE;
+	return l->v[l->sel].a;
+}
+
+/* Select the line of node id (when it is listed). */
+static void
+select_node(struct d9t_app *app, uint32_t id)
+{
+	struct d9t_list *l = &app->lists[app->view];
+
+	for (size_t i = 0; id != D9_NONE && i < l->n; i++)
+		if (l->v[i].target == D9T_T_NODE && l->v[i].a == id)
+			l->sel = i;
+}
+
+/* What Enter on a frame tells: where it is in the source, at which
+ * depth, and every filter the tree was built with. */
+static void
+frame_msg(struct d9t_app *app, const struct d9m_flame *t, uint32_t node)
+{
+	char where[300], filters[400];
+
+	d9m_flame_where(t, node, where, sizeof where);
+	d9t_filters_text(app, filters, sizeof filters);
+	d9t_msg(app, "%.80s at %s, depth %" PRIu32 "; %s (q: zoom out)",
+	    d9m_flame_name(t, node), where[0] ? where : "(no source line)",
+	    t->nodes[node].depth, filters);
+}
+
+static enum d9t_handled
+key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	struct flame_view *v = st;
+	struct d9m_flame *t = (struct d9m_flame *)v->seen;
+	uint32_t node = node_at(app, t);
+
 	switch (a) {
-	case D9T_A_BYTES: app->alloc_count = !app->alloc_count; break;
-	case D9T_A_LIVESET: app->alloc_live = !app->alloc_live; break;
-	case D9T_A_INPOLL: app->off_inpoll = !app->off_inpoll; break;
-	default:
-		t = (struct d9t_flame *)app->flame_seen[f];
-		if (t == NULL || l->sel >= l->n ||
-		    l->v[l->sel].target != D9T_T_NODE)
-			return;
-		node = l->v[l->sel].a;
-		if (node >= t->n)
-			return;
-		if (a == D9T_A_FOLD)
-			t->nodes[node].open = !t->nodes[node].open;
-		else if (t->nodes[node].nkids > 0) {
-			app->flame_root[f] = node;
-			t->nodes[node].open = 1;
-			l->sel = 0;
-			d9t_msg(app, "zoomed in (q or Esc zooms out)");
-		}
+	case D9T_A_INVERT:
+		v->invert = !v->invert;
+		v->root = 0;
+		app->lists[app->view].sel = 0;
+		d9t_msg(app, v->invert ? "inverted: each frame's children are "
+		    "its callers" : "from the root");
 		break;
+	case D9T_A_COLLAPSE:
+		if (node == D9_NONE)
+			return D9T_HANDLED;
+		if (t->nodes[node].open && t->nodes[node].nkids > 0)
+			t->nodes[node].open = 0;
+		else
+			select_node(app, t->nodes[node].parent);
+		break;
+	case D9T_A_BYTES: v->count = !v->count; break;
+	case D9T_A_LIVESET: v->live = !v->live; break;
+	case D9T_A_INPOLL: v->inpoll = !v->inpoll; break;
+	case D9T_A_DUMPS:
+		v->dumps = !v->dumps;
+		v->root = 0;
+		break;
+	case D9T_A_BACK:
+		if (v->root == 0)
+			return D9T_UNHANDLED;
+		v->root = 0;
+		break;
+	case D9T_A_FOLD:
+		if (node == D9_NONE)
+			return D9T_HANDLED;
+		t->nodes[node].open = !t->nodes[node].open;
+		break;
+	case D9T_A_OPEN_LINE:
+		if (node == D9_NONE)
+			return D9T_HANDLED;
+		if (t->nodes[node].nkids == 0) {
+			frame_msg(app, t, node);
+			return D9T_HANDLED;
+		}
+		v->root = node;
+		t->nodes[node].open = 1;
+		app->lists[app->view].sel = 0;
+		frame_msg(app, t, node);
+		break;
+	default:
+		return D9T_UNHANDLED;
 	}
 	d9t_app_dirty(app);
+	return D9T_HANDLED;
 }
 
-int
-d9t_flame_search(struct d9t_app *app, const char *text)
+static int
+search(struct d9t_app *app, void *st, const char *text)
 {
-	int f = app->view - D9T_V_CPU;
-	struct d9t_flame *t = tree(app, f);
+	struct d9m_flame *t = tree(app, st);
 	struct d9t_list *l = &app->lists[app->view];
 	size_t hits = 0;
 
 	if (t == NULL)
 		return -1;
 	for (size_t i = 1; i < t->n; i++) {
-		if (!d9t_contains(d9t_flame_name(t, (uint32_t)i), text))
+		if (!d9_text_contains(d9m_flame_name(t, (uint32_t)i), text))
 			continue;
 		hits++;
 		for (uint32_t p = t->nodes[i].parent; p != D9_NONE;
@@ -190,10 +371,48 @@ d9t_flame_search(struct d9t_app *app, const char *text)
 	if (hits == 0)
 		return -1;
 	d9t_list_reset(l);
-	d9t_build_flame(app, l);
+	build(app, st, l);
 	l->gen = app->gen;
 	l->sel = 0;
 	d9t_msg(app, "%zu frame%s match '%s' (highlighted; n: next)", hits,
 	    hits == 1 ? "" : "s", text);
-	return d9t_list_find(l, text) < 0 ? 0 : 0;
+	d9t_list_find(l, text);
+	return 0;
+}
+
+static void
+swap(struct d9t_app *app, void *st, const struct d9m_model *old,
+    const struct d9m_model *m)
+{
+	struct flame_view *v = st;
+
+	(void)app;
+	(void)old;
+	(void)m;
+	v->seen = NULL;		/* the tree comes again for the new model */
+}
+
+static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
+	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_INVERT, D9T_A_SEARCH,
+	D9T_A_SEARCH_NEXT, D9T_A_SAVE, D9T_A_FILTER_TASK, D9T_A_BYTES,
+	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_DUMPS, D9T_A_BASELINE, D9T_A_BY_CHANGE,
+	D9T_A_NONE };
+
+#define FLAME_VIEW(nm, n, make) { .name = nm, .tab = n, .hints = hints, \
+	.init = make, .free = free, .build = build, .key = key, \
+	.search = search, .swap = swap }
+
+const struct d9t_view_ops d9t_view_cpu = FLAME_VIEW("cpu", 3, init_cpu);
+const struct d9t_view_ops d9t_view_offcpu = FLAME_VIEW("off-cpu", 4,
+    init_off);
+const struct d9t_view_ops d9t_view_alloc = FLAME_VIEW("alloc", 5,
+    init_alloc);
+
+const struct d9m_flame *
+d9t_flame_shown(const struct d9t_app *app)
+{
+	const struct flame_view *v = app->view >= D9T_V_CPU &&
+	    app->view <= D9T_V_ALLOC ? app->vstate[app->view] : NULL;
+
+	return v != NULL ? v->seen : NULL;
 }

@@ -11,61 +11,82 @@
 #include <string.h>
 
 #include "base/wire.h"
+#include "model/samples.h"
 #include "model/timeline.h"
+#include "model/verdict.h"
+#include "model/wake.h"
 #include "tui/app.h"
-#include "tui/spans.h"
+#include "model/spanset.h"
 #include "tui/timeaxis.h"
 
-uint32_t
-d9t_wake_of(const struct d9t_app *app, uint32_t p, uint64_t *eff)
+#define FOLD_AT		30	/* longer stacks show their ends */
+#define FOLD_LEAF	12	/* frames kept at the leaf end */
+#define FOLD_ROOT	8	/* and at the root end */
+#define MAX_FRAMES	512
+
+struct detail_view {
+	uint32_t	poll;		/* the poll shown, D9_NONE */
+	uint64_t	open[2];	/* per kind, unfolded stack groups */
+};
+
+/* One frame line: its name, then where it is in the source. */
+static void
+frame_line(struct d9t_list *l, const struct d9m_frame *f, int leaf)
 {
-	const struct d9m_model *m = app->m;
-	const struct d9t_index *ix = app->ix;
-	const struct d9m_wakes *w = &m->wakes;
-	uint32_t t = m->polls.task[p], prev = D9_NONE;
-	uint64_t start = m->polls.start[p];
-	size_t a, b, k;
+	char loc[300] = "", name[900];
 
-	if (t == D9_NONE)
-		return D9_NONE;
-	for (k = ix->task_off[t]; k < ix->task_off[t + 1]; k++)
-		if (ix->by_task[k] == p) {
-			prev = k > ix->task_off[t] ? ix->by_task[k - 1] : D9_NONE;
-			break;
+	if (f->file && *f->file)
+		snprintf(loc, sizeof loc, "  %s:%" PRIu32, f->file, f->line);
+	snprintf(name, sizeof name, "%s%s", d9m_frame_name(f), loc);
+	d9t_list_set_target(d9t_list_add_safe(l, leaf ? D9T_A_BOLD : 0,
+	    leaf ? "    leaf " : "         ", name), D9T_T_FRAME, 0, 0);
+}
+
+/* The frames of stack group k (of kind off): whole, or its two ends and
+ * a line Enter unfolds (or folds again). */
+static void
+frames(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
+    const struct d9m_stack_group *g, int off, size_t k)
+{
+	struct d9m_frame *fr = malloc(MAX_FRAMES * sizeof *fr);
+	size_t nf;
+	int open = app->saving || (k < 64 && (v->open[off] >> k & 1));
+
+	if (fr == NULL)
+		return;
+	nf = d9m_stack_frames(app->m, app->cfg->resolver, g->seg, g->stack,
+	    fr, MAX_FRAMES);
+	for (size_t f = 0; f < nf; f++) {
+		if (!open && nf > FOLD_AT && f == FOLD_LEAF) {
+			d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN,
+			    "         ... %zu more frames (Enter: show them)",
+			    nf - FOLD_LEAF - FOLD_ROOT), D9T_T_EXPAND,
+			    (uint32_t)(off << 16 | (int)k), 0);
+			f = nf - FOLD_ROOT;
 		}
-	a = w->by_woken_off[t];
-	b = w->by_woken_off[t + 1];
-	while (a < b) {
-		size_t mid = (a + b) / 2;
-
-		if (w->ts[w->by_woken[mid]] <= start)
-			a = mid + 1;
-		else
-			b = mid;
+		frame_line(l, &fr[f], f == 0);
 	}
-	if (a == w->by_woken_off[t])
-		return D9_NONE;
-	k = w->by_woken[a - 1];
-	if (prev != D9_NONE && w->ts[k] <= m->polls.start[prev])
-		return D9_NONE;	/* stale: already consumed */
-	*eff = w->ts[k];
-	if (prev != D9_NONE && *eff <= m->polls.end[prev])
-		*eff = m->polls.end[prev];
-	return (uint32_t)k;
+	if (open && !app->saving && nf > FOLD_AT)
+		d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN,
+		    "         (%zu frames; Enter: fold)", nf), D9T_T_EXPAND,
+		    (uint32_t)(off << 16 | (int)k), 0);
+	free(fr);
 }
 
 static void
-stacks(struct d9t_app *app, struct d9t_list *l, uint32_t p, int off)
+stacks(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
+    int off)
 {
 	const struct d9m_model *m = app->m;
+	uint32_t p = v->poll;
 	size_t i = d9t_lower(m->cpu.ts, m->cpu.n, m->polls.start[p]), n = 0;
 	uint32_t *rows = NULL;
 	struct d9m_stack_group *g = NULL;
 	size_t ng = 0, cap = 0;
 
 	for (; i < m->cpu.n && m->cpu.ts[i] <= m->polls.end[p]; i++) {
-		if (m->cpu.poll[i] != p ||
-		    (m->cpu.source[i] == D9_SOURCE_SCHED) != off)
+		if (m->cpu.poll[i] != p || d9m_cpu_class(m, i) !=
+		    (off ? D9M_OFF_CPU : D9M_ON_CPU))
 			continue;
 		if (n == cap) {
 			uint32_t *r = realloc(rows, (cap = cap ? cap * 2 : 64) *
@@ -79,34 +100,12 @@ stacks(struct d9t_app *app, struct d9t_list *l, uint32_t p, int off)
 	}
 	d9t_list_add(l, D9T_A_BOLD, "%s stacks sampled during the poll: %zu "
 	    "sample%s", off ? "Off-CPU" : "On-CPU", n, n == 1 ? "" : "s");
-	if (n > 0 && d9m_group_stacks(m, rows, n, &g, &ng) == 0) {
-		for (size_t k = 0; k < ng && k < 20; k++) {
-			struct d9m_frame fr[64];
-			size_t nf = d9m_stack_frames(m, app->cfg->resolver,
-			    g[k].seg, g[k].stack, fr, 64);
-
+	if (n > 0 && d9m_group_stacks(m, app->cfg->resolver, rows, n, &g,
+	    &ng) == 0) {
+		for (size_t k = 0; k < ng; k++) {
 			d9t_list_add(l, D9T_C_CYAN, "  %zu x (%.0f%%)", g[k].count,
 			    100.0 * (double)g[k].count / (double)n);
-			for (size_t f = 0; f < nf && f < 24; f++) {
-				char pre[32], loc[160] = "";
-
-				if (fr[f].file && *fr[f].file)
-					snprintf(loc, sizeof loc, "  %s:%" PRIu32,
-					    fr[f].file, fr[f].line);
-				snprintf(pre, sizeof pre, "    %s", f == 0 ?
-				    "leaf " : "     ");
-				{
-					char name[600];
-
-					snprintf(name, sizeof name, "%s%s",
-					    d9m_frame_name(&fr[f]), loc);
-					d9t_list_add_safe(l, f == 0 ? D9T_A_BOLD :
-					    0, pre, name);
-				}
-			}
-			if (nf > 24)
-				d9t_list_add(l, D9T_A_DIM, "          ... %zu more "
-				    "frames", nf - 24);
+			frames(app, l, v, &g[k], off, k);
 		}
 		free(g);
 	}
@@ -117,8 +116,8 @@ static void
 spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
 {
 	const struct d9m_model *m = app->m;
-	struct d9t_spans *s = d9t_spans_build(m, m->polls.start[p],
-	    m->polls.end[p], NULL);
+	struct d9m_window pw = { m->polls.start[p], m->polls.end[p] };
+	struct d9m_spanset *s = d9m_spanset_build(m, &pw, NULL);
 	uint32_t wid = m->workers[m->polls.worker[p]].id;
 	size_t shown = 0;
 
@@ -135,7 +134,7 @@ spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
 		k++;
 		d9t_fmt_dur(d, sizeof d, s->v[i].end - s->v[i].start,
 		    app->utf8);
-		d9t_fields_text(m, s->v[i].fields, f, sizeof f);
+		d9m_fields_text(m, s->v[i].fields, f, sizeof f);
 		snprintf(line, sizeof line, "  %-10s ", d);
 		d9t_list_set_target(d9t_list_add_safe(l, 0, line,
 		    d9m_str(m, s->v[i].name)), D9T_T_TIME, D9_NONE,
@@ -143,15 +142,78 @@ spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
 		if (f[0])
 			d9t_list_add(l, D9T_A_DIM, "             %s", f);
 	}
-	d9t_spans_free(&s);
+	d9m_spanset_free(&s);
+}
+
+struct chain_view {
+	struct d9m_hop	hops[D9M_CHAIN_MAX];
+	size_t		n;
+};
+
+static void *
+detail_init(void)
+{
+	struct detail_view *v = calloc(1, sizeof *v);
+
+	if (v != NULL)
+		v->poll = D9_NONE;
+	return v;
+}
+
+static void *
+chain_init(void)
+{
+	return calloc(1, sizeof(struct chain_view));
 }
 
 void
-d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
+d9t_poll_show(struct d9t_app *app, uint32_t p)
+{
+	struct detail_view *v = app->vstate[D9T_V_DETAIL];
+
+	v->poll = p;
+	v->open[0] = v->open[1] = 0;
+	d9t_push_view(app, D9T_V_DETAIL);
+}
+
+uint32_t
+d9t_detail_poll(const struct d9t_app *app)
+{
+	return ((const struct detail_view *)app->vstate[D9T_V_DETAIL])->poll;
+}
+
+/* The wake chain through poll of m into v. */
+static void
+chain_compute(struct chain_view *v, const struct d9m_model *m, uint32_t poll)
+{
+	struct d9m_window all = { 0, UINT64_MAX };
+
+	v->n = d9m_chain(m, m->polls.task[poll], poll, m->polls.start[poll],
+	    &all, v->hops, D9M_CHAIN_MAX);
+}
+
+void
+d9t_chain_show(struct d9t_app *app, uint32_t p)
+{
+	chain_compute(app->vstate[D9T_V_CHAIN], app->m, p);
+	d9t_push_view(app, D9T_V_CHAIN);
+}
+
+const struct d9m_hop *
+d9t_chain_hops(const struct d9t_app *app, size_t *n)
+{
+	const struct chain_view *v = app->vstate[D9T_V_CHAIN];
+
+	*n = v->n;
+	return v->hops;
+}
+
+static void
+detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct d9m_model *m = app->m;
-	uint32_t p = app->detail, wk;
-	char d[32], st[40], loc[200], dl[32];
+	uint32_t p = ((struct detail_view *)st)->poll, wk;
+	char d[32], at[40], loc[200], dl[32];
 	uint64_t eff = 0;
 	size_t qi;
 
@@ -159,7 +221,7 @@ d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
 		return;
 	d9t_fmt_dur(d, sizeof d, m->polls.end[p] - m->polls.start[p],
 	    app->utf8);
-	d9t_fmt_rel(st, sizeof st, m->polls.start[p] - m->min_ts, 6);
+	d9t_fmt_rel(at, sizeof at, m->polls.start[p] - m->min_ts, 6);
 	d9t_fmt_loc(app, m->polls.loc[p], loc, sizeof loc);
 	d9t_list_add(l, D9T_A_BOLD, "Poll of %s%s", d,
 	    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? " (open ended: no "
@@ -168,14 +230,14 @@ d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
 	    d9t_task_id(app, m->polls.task[p])), D9T_T_POLL, p, 0);
 	d9t_list_add(l, 0, "  spawned at %s", loc);
 	d9t_list_add(l, 0, "  worker     %" PRIu32 "   started %s after trace "
-	    "start", m->workers[m->polls.worker[p]].id, st);
+	    "start", m->workers[m->polls.worker[p]].id, at);
 	qi = d9t_lower(m->queue.ts, m->queue.n, m->polls.start[p] + 1);
 	if (qi > 0)
 		d9t_list_add(l, 0, "  queues     local %u, global %" PRIu32,
 		    m->polls.lq[p], m->queue.global[qi - 1]);
 	else
 		d9t_list_add(l, 0, "  queues     local %u", m->polls.lq[p]);
-	wk = d9t_wake_of(app, p, &eff);
+	wk = d9m_wake_of(m, p, &eff);
 	if (wk == D9_NONE) {
 		d9t_list_add(l, 0, "  sched delay  n/a (no wake before this "
 		    "poll: first poll, or task not instrumented)");
@@ -183,7 +245,7 @@ d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
 	} else {
 		uint32_t waker = m->wakes.waker[wk];
 		uint32_t wp = waker == D9_NONE ? D9_NONE :
-		    d9t_task_poll_at(m, app->ix, waker, m->wakes.ts[wk]);
+		    d9m_task_poll_at(m, waker, m->wakes.ts[wk]);
 
 		d9t_fmt_dur(dl, sizeof dl, m->polls.start[p] - eff, app->utf8);
 		d9t_list_add(l, 0, "  sched delay  %s (wake to poll start)", dl);
@@ -195,87 +257,64 @@ d9t_build_detail(struct d9t_app *app, struct d9t_list *l)
 
 			d9t_fmt_loc(app, m->tasks.loc[waker], wl, sizeof wl);
 			d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN,
-			    "  woken by   task %" PRIu64 " (%s)  Enter: its poll",
-			    d9t_task_id(app, waker), wl), wp != D9_NONE ?
-			    D9T_T_POLL : D9T_T_NONE, wp, 0);
+			    "  woken by   task %" PRIu64 " %s%s%s%s",
+			    d9t_task_id(app, waker), m->tasks.loc[waker] !=
+			    D9_NONE ? "(" : "", m->tasks.loc[waker] != D9_NONE ?
+			    wl : "(spawn location unknown)", m->tasks.loc[waker] !=
+			    D9_NONE ? ")" : "", wp != D9_NONE ? "  Enter: its poll" :
+			    "  (not polled then)"), wp != D9_NONE ? D9T_T_POLL :
+			    D9T_T_NONE, wp, 0);
+		}
+	}
+	{
+		struct d9m_verdict v;
+		char txt[400];
+
+		if (d9m_poll_verdict(m, app->cfg->resolver, p, &v) == 0) {
+			d9m_verdict_text(&v, txt, sizeof txt);
+			d9t_list_add_safe(l, v.kind == D9M_V_CPU || v.kind ==
+			    D9M_V_UNKNOWN ? D9T_A_BOLD : D9T_C_YELLOW |
+			    D9T_A_BOLD, "verdict: ", txt);
 		}
 	}
 	d9t_list_add(l, 0, "%s", "");
-	stacks(app, l, p, 0);
+	stacks(app, l, st, 0);
 	d9t_list_add(l, 0, "%s", "");
-	stacks(app, l, p, 1);
+	stacks(app, l, st, 1);
 	d9t_list_add(l, 0, "%s", "");
 	spans_in(app, l, p);
 }
 
-void
-d9t_chain_compute(struct d9t_app *app, uint32_t poll)
+static void
+chain_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct d9m_model *m = app->m;
+	const struct chain_view *v = st;
 
-	app->nhops = 0;
-	while (poll != D9_NONE && app->nhops < D9T_CHAIN) {
-		struct d9t_hop *h = &app->hops[app->nhops++];
-		uint64_t eff = 0;
-		uint32_t wk;
-
-		memset(h, 0, sizeof *h);
-		h->task = m->polls.task[poll];
-		h->poll = poll;
-		h->waker = D9_NONE;
-		wk = d9t_wake_of(app, poll, &eff);
-		if (wk == D9_NONE)
-			break;
-		h->wake_ts = m->wakes.ts[wk];
-		h->delay = m->polls.start[poll] - eff;
-		h->waker = m->wakes.waker[wk];
-		if (h->waker == D9_NONE)
-			break;
-		for (size_t i = 0; i < app->nhops; i++)
-			if (app->hops[i].task == h->waker)
-				return;	/* a cycle */
-		poll = d9t_task_poll_at(m, app->ix, h->waker, h->wake_ts);
-		if (poll == D9_NONE) {
-			struct d9t_hop *e = &app->hops[app->nhops++];
-
-			memset(e, 0, sizeof *e);
-			e->task = h->waker;
-			e->poll = D9_NONE;
-			e->waker = D9_NONE;
-			break;
-		}
-	}
-}
-
-void
-d9t_build_chain(struct d9t_app *app, struct d9t_list *l)
-{
-	const struct d9m_model *m = app->m;
-
-	if (app->nhops == 0)
+	if (v->n == 0)
 		return;
 	d9t_list_add(l, D9T_A_BOLD, "Wake chain of task %" PRIu64 ": each hop "
 	    "was woken by the next (Enter jumps to that poll)",
-	    d9t_task_id(app, app->hops[0].task));
-	for (size_t i = 0; i < app->nhops; i++) {
-		const struct d9t_hop *h = &app->hops[i];
-		char loc[200], d[32], st[40], dl[32];
+	    d9t_task_id(app, v->hops[0].task));
+	for (size_t i = 0; i < v->n; i++) {
+		const struct d9m_hop *h = &v->hops[i];
+		char loc[200], d[32], at[40], dl[32];
 
 		d9t_fmt_loc(app, m->tasks.loc[h->task], loc, sizeof loc);
 		if (h->poll != D9_NONE) {
 			d9t_fmt_dur(d, sizeof d, m->polls.end[h->poll] -
 			    m->polls.start[h->poll], app->utf8);
-			d9t_fmt_rel(st, sizeof st, m->polls.start[h->poll] -
+			d9t_fmt_rel(at, sizeof at, m->polls.start[h->poll] -
 			    m->min_ts, 6);
 		} else {
 			strcpy(d, "-");
-			strcpy(st, "(not polled then)");
+			strcpy(at, "(not polled then)");
 		}
 		d9t_list_set_target(d9t_list_add(l, i == 0 ? D9T_A_BOLD : 0,
 		    "#%zu task %" PRIu64 "  poll %s at %s  %s", i,
-		    d9t_task_id(app, h->task), d, st, loc),
+		    d9t_task_id(app, h->task), d, at, loc),
 		    h->poll != D9_NONE ? D9T_T_POLL : D9T_T_NONE, h->poll, 0);
-		if (h->wake_ts == 0) {
+		if (h->wake == D9_NONE) {
 			if (h->poll != D9_NONE)
 				d9t_list_add(l, D9T_A_DIM, "     no earlier wake:"
 				    " the chain starts here");
@@ -284,12 +323,85 @@ d9t_build_chain(struct d9t_app *app, struct d9t_list *l)
 		d9t_fmt_dur(dl, sizeof dl, h->delay, app->utf8);
 		if (h->waker == D9_NONE)
 			d9t_list_add(l, D9T_C_CYAN, "     woken from outside any "
-			    "task, %s before its poll", dl);
+			    "task%s%s%s", h->poll != D9_NONE ? ", " : "",
+			    h->poll != D9_NONE ? dl : "",
+			    h->poll != D9_NONE ? " before its poll" : "");
 		else
 			d9t_list_add(l, D9T_C_CYAN, "     woken by task %"
-			    PRIu64 ", %s before its poll",
-			    d9t_task_id(app, h->waker), dl);
+			    PRIu64 "%s%s%s", d9t_task_id(app, h->waker),
+			    h->poll != D9_NONE ? ", " : "",
+			    h->poll != D9_NONE ? dl : "",
+			    h->poll != D9_NONE ? " before its poll" : "");
 	}
-	if (app->nhops == D9T_CHAIN)
-		d9t_list_add(l, D9T_A_DIM, "(stopped after %d hops)", D9T_CHAIN);
+	if (v->n == D9M_CHAIN_MAX)
+		d9t_list_add(l, D9T_A_DIM, "(stopped after %d hops)",
+		    D9M_CHAIN_MAX);
 }
+
+static enum d9t_handled
+detail_key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	struct detail_view *v = st;
+	struct d9t_list *l = &app->lists[app->view];
+	const struct d9t_line *ln = l->sel < l->n ? &l->v[l->sel] : NULL;
+
+	if (a == D9T_A_OPEN_LINE && ln != NULL &&
+	    ln->target == D9T_T_EXPAND && (ln->a & 0xffff) < 64) {
+		v->open[ln->a >> 16 & 1] ^= 1ull << (ln->a & 0xffff);
+		d9t_app_dirty(app);
+		return D9T_HANDLED;
+	}
+	if (a == D9T_A_OPEN_LINE && ln != NULL && ln->target == D9T_T_FRAME) {
+		char filters[400];
+
+		d9t_filters_text(app, filters, sizeof filters);
+		d9t_msg(app, "%.160s; %s", ln->text + strspn(ln->text, " "),
+		    filters);
+		return D9T_HANDLED;
+	}
+	if (a != D9T_A_CHAIN)
+		return D9T_UNHANDLED;
+	if (v->poll == D9_NONE || app->m->polls.task[v->poll] == D9_NONE)
+		d9t_msg(app, "this poll belongs to no task");
+	else
+		d9t_chain_show(app, v->poll);
+	return D9T_HANDLED;
+}
+
+static void
+detail_swap(struct d9t_app *app, void *st, const struct d9m_model *old,
+    const struct d9m_model *m)
+{
+	struct detail_view *v = st;
+
+	(void)app;
+	v->poll = d9t_remap_poll(old, m, v->poll);
+}
+
+static void
+chain_swap(struct d9t_app *app, void *st, const struct d9m_model *old,
+    const struct d9m_model *m)
+{
+	struct chain_view *v = st;
+	uint32_t p = v->n > 0 ? d9t_remap_poll(old, m, v->hops[0].poll) :
+	    D9_NONE;
+
+	(void)app;
+	v->n = 0;
+	if (p != D9_NONE)
+		chain_compute(v, m, p);
+}
+
+static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
+	D9T_A_OPEN_LINE, D9T_A_CHAIN, D9T_A_SEARCH, D9T_A_SEARCH_NEXT,
+	D9T_A_NONE };
+
+const struct d9t_view_ops d9t_view_detail = {
+	.name = "poll", .hints = hints, .init = detail_init, .free = free,
+	.build = detail_build, .key = detail_key, .swap = detail_swap
+};
+
+const struct d9t_view_ops d9t_view_chain = {
+	.name = "wake chain", .hints = hints, .init = chain_init,
+	.free = free, .build = chain_build, .swap = chain_swap
+};

@@ -1,8 +1,8 @@
 /*
- * view_tables.c: the list views built from figures: tasks by spawn
- * location (view 2), spans by name and the slowest of one name (view 6),
- * the text report with red flags (view 7) and the key help (`?`), which
- * is generated from the key table.
+ * view_tables.c: the list views built from the analysis of the window:
+ * tasks by spawn location (view 2) and the text report with red flags
+ * (view 7, rendered by src/output as --report prints it), and the
+ * helpers of every figure table (tables.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,11 +10,12 @@
 #include <string.h>
 
 #include "output/output.h"
-#include "tui/app.h"
+#include "tui/baseline.h"
+#include "tui/tables.h"
 #include "tui/timeaxis.h"
 
-static void
-pct_cols(struct d9t_app *app, const struct d9m_pct *p, char *out, size_t cap)
+void
+d9t_pct_cols(struct d9t_app *app, const struct d9m_pct *p, char *out, size_t cap)
 {
 	char a[32], b[32], c[32];
 
@@ -24,134 +25,122 @@ pct_cols(struct d9t_app *app, const struct d9m_pct *p, char *out, size_t cap)
 	snprintf(out, cap, "%9s %9s %9s", a, b, c);
 }
 
-static int
-computing(struct d9t_app *app, struct d9t_list *l, const void *r)
+int
+d9t_computing(struct d9t_list *l, const void *r)
 {
 	if (r != NULL)
 		return 0;
-	(void)app;
 	d9t_list_add(l, D9T_A_DIM, "computing the figures for this window...");
 	return 1;
 }
 
+struct tasks_view {
+	uint32_t	want_loc;	/* select this location's line, D9_NONE */
+};
+
+static void *
+tasks_init(void)
+{
+	struct tasks_view *v = malloc(sizeof *v);
+
+	if (v != NULL)
+		v->want_loc = D9_NONE;
+	return v;
+}
+
 void
-d9t_build_tasks(struct d9t_app *app, struct d9t_list *l)
+d9t_tasks_show(struct d9t_app *app, uint32_t loc)
+{
+	((struct tasks_view *)app->vstate[D9T_V_TASKS])->want_loc = loc;
+	d9t_top_view(app, D9T_V_TASKS);
+}
+
+/* The line of the location the tasks view was opened on, once built. */
+static void
+select_loc(struct tasks_view *v, struct d9t_list *l)
+{
+	for (size_t i = 0; v->want_loc != D9_NONE && i < l->n; i++)
+		if (l->v[i].target == D9T_T_LOC && l->v[i].a == v->want_loc) {
+			l->sel = i;
+			v->want_loc = D9_NONE;
+		}
+}
+
+/* The line of spawn location i of a, with its change r (NULL: none). */
+static void
+loc_line(struct d9t_app *app, struct d9t_list *l,
+    const struct d9m_analysis *a, size_t i, const struct d9m_dpct *r,
+    int cmp)
+{
+	const struct d9m_loc_fig *f = &a->locs[i];
+	char pc[128], dc[64] = "", pre[320];
+	int leak = a->leak_suspected && f->loc == a->leak_loc;
+
+	d9t_pct_cols(app, &f->poll, pc, sizeof pc);
+	if (cmp)
+		d9t_cmp_cols(app, r, dc, sizeof dc);
+	snprintf(pre, sizeof pre, "%6zu %8zu %s %6zu%s %s%s", f->tasks,
+	    f->poll.count, pc, f->alive, leak ? " LEAK?" : "", dc,
+	    cmp ? "  " : " ");
+	d9t_list_set_target(d9t_list_add_safe(l, leak ? D9T_C_RED |
+	    D9T_A_BOLD : f->poll.max > 10000000 ? D9T_C_YELLOW : 0, pre,
+	    f->loc == D9_NONE ? "(unknown)" : d9m_str(app->m, f->loc)),
+	    D9T_T_LOC, f->loc, 0);
+}
+
+static void
+tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct d9m_analysis *a = d9t_analysis(app, 1);
+	struct d9t_req q;
+	struct d9t_cmp c;
+	int cmp;
 
-	if (computing(app, l, a))
+	if (d9t_computing(l, a))
 		return;
+	d9t_req_init(app, &q);
+	q.task = q.loc = D9_NONE;
+	cmp = d9t_cmp_locs(&c, app->m, d9t_baseline_get(app, D9T_J_TASKS, &q),
+	    a) == 0;
 	d9t_list_add(l, D9T_A_BOLD, "Tasks by spawn location: %zu seen, %zu "
 	    "spawned, %zu terminated in the window (Enter: timeline of that "
 	    "location)", a->tasks_seen, a->tasks_spawned, a->tasks_terminated);
-	d9t_list_add(l, D9T_A_UNDERLINE, "%6s %8s %9s %9s %9s %6s  %s",
-	    "tasks", "polls", "poll p50", "p99", "max", "alive", "location");
-	for (size_t i = 0; i < a->nlocs; i++) {
-		const struct d9m_loc_fig *f = &a->locs[i];
-		char pc[128], pre[256];
-		int leak = a->leak_suspected && f->loc == a->leak_loc;
-
-		pct_cols(app, &f->poll, pc, sizeof pc);
-		snprintf(pre, sizeof pre, "%6zu %8zu %s %6zu%s ", f->tasks,
-		    f->poll.count, pc, f->alive, leak ? " LEAK?" : "");
-		d9t_list_set_target(d9t_list_add_safe(l, leak ? D9T_C_RED |
-		    D9T_A_BOLD : f->poll.max > 10000000 ? D9T_C_YELLOW : 0, pre,
-		    f->loc == D9_NONE ? "(unknown)" : d9m_str(app->m, f->loc)),
-		    D9T_T_LOC, f->loc, 0);
+	d9t_baseline_line(app, l, cmp, "change of p99 and of the share of "
+	    "polls", "");
+	d9t_list_add(l, D9T_A_UNDERLINE, cmp ? "%6s %8s %9s %9s %9s %6s %9s "
+	    "%7s  %s" : "%6s %8s %9s %9s %9s %6s  %s%s%s", "tasks", "polls",
+	    "poll p50", "p99", "max", "alive", cmp ? "+/-p99" : "location",
+	    cmp ? "+/-%" : "", cmp ? "location" : "");
+	for (size_t k = 0; cmp && app->by_change && k < c.nrows; k++) {
+		if (c.rows[k].inew != SIZE_MAX)
+			loc_line(app, l, a, c.rows[k].inew, &c.rows[k], 1);
+		else
+			d9t_list_add_safe(l, D9T_A_DIM, "  (gone: polled in the "
+			    "baseline only) ", c.rows[k].name);
 	}
+	for (size_t i = 0; !(cmp && app->by_change) && i < a->nlocs; i++)
+		loc_line(app, l, a, i, cmp ? c.row_of[i] != SIZE_MAX ?
+		    &c.rows[c.row_of[i]] : NULL : NULL, cmp);
+	if (cmp)
+		d9t_cmp_free(&c);
 	if (a->leak_ref)
 		d9t_list_add(l, D9T_C_YELLOW, "reference leak rule: %zu alive at "
 		    "the end = peak %zu (any trace ending at its busiest moment "
 		    "looks like this)", a->leak_alive, a->leak_peak);
+	select_loc(st, l);
 }
 
-static const struct d9t_spans *
-spans(struct d9t_app *app)
+static void
+report_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
-	struct d9t_req q;
-	void *stale, *s;
-
-	d9t_req_init(app, &q);
-	q.task = q.loc = D9_NONE;
-	snprintf(q.text, sizeof q.text, "%s", app->field);
-	s = d9t_jobs_get(app->jobs, D9T_J_SPANS, &q, &stale);
-	if (s == NULL) {
-		app->updating = 1;
-		s = stale;
-	}
-	return s;
-}
-
-void
-d9t_build_spans(struct d9t_app *app, struct d9t_list *l)
-{
-	const struct d9t_spans *s = spans(app);
-
-	if (computing(app, l, s))
-		return;
-	d9t_list_add(l, D9T_A_BOLD, "Spans by name: %zu in the window, %zu "
-	    "never exited%s%s%s (Enter: the slowest; f: field filter)", s->n,
-	    s->unmatched, app->field[0] ? ", fields containing '" : "",
-	    app->field, app->field[0] ? "'" : "");
-	d9t_list_add(l, D9T_A_UNDERLINE, "%8s %9s %9s %9s  %s", "count", "p50",
-	    "p99", "max", "name");
-	for (size_t i = 0; i < s->nnames; i++) {
-		char pc[128], pre[256];
-
-		pct_cols(app, &s->names[i].dur, pc, sizeof pc);
-		snprintf(pre, sizeof pre, "%8zu %s  ", s->names[i].dur.count, pc);
-		d9t_list_set_target(d9t_list_add_safe(l, 0, pre,
-		    d9m_str(app->m, s->names[i].name)), D9T_T_SPAN_NAME,
-		    s->names[i].name, 0);
-	}
-	if (s->nnames == 0)
-		d9t_list_add(l, D9T_A_DIM, "(no spans in this window)");
-}
-
-void
-d9t_build_slow(struct d9t_app *app, struct d9t_list *l)
-{
-	const struct d9t_spans *s = spans(app);
-	const struct d9m_model *m = app->m;
-
-	if (computing(app, l, s))
-		return;
-	for (size_t i = 0; i < s->nnames; i++) {
-		const struct d9t_span_name *nm = &s->names[i];
-
-		if (nm->name != app->slow_name)
-			continue;
-		d9t_list_add_safe(l, D9T_A_BOLD, "Slowest spans named ",
-		    d9m_str(m, nm->name));
-		for (size_t k = 0; k < nm->dur.count && k < 200; k++) {
-			const struct d9t_span *sp = &s->v[nm->first + k];
-			char d[32], st[40], f[400], pre[128];
-
-			d9t_fmt_dur(d, sizeof d, sp->end - sp->start, app->utf8);
-			d9t_fmt_rel(st, sizeof st, sp->start - m->min_ts, 6);
-			d9t_fields_text(m, sp->fields, f, sizeof f);
-			snprintf(pre, sizeof pre, "%9s at %s  worker %" PRIu32
-			    "  ", d, st, sp->worker);
-			d9t_list_set_target(d9t_list_add(l, 0, "%s%s", pre, f),
-			    D9T_T_TIME, d9m_worker_slot(m, sp->worker),
-			    sp->start);
-		}
-		return;
-	}
-	d9t_list_add(l, D9T_A_DIM, "(no such spans in this window)");
-}
-
-void
-d9t_build_report(struct d9t_app *app, struct d9t_list *l)
-{
-	static const char *const sev[] = { "info", "WARNING", "CRITICAL" };
 	const struct d9m_analysis *a = d9t_analysis(app, 0);
 	struct d9o_out o;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	if (computing(app, l, a))
+	(void)st;
+	if (d9t_computing(l, a))
 		return;
 	d9t_list_add(l, D9T_A_BOLD, "RED FLAGS (%zu; Enter on one with "
 	    "evidence jumps to it)", a->nflags);
@@ -160,15 +149,12 @@ d9t_build_report(struct d9t_app *app, struct d9t_list *l)
 		char pre[64];
 		struct d9t_line *ln;
 
-		snprintf(pre, sizeof pre, "  %-8s %-22s ", sev[fl->sev],
-		    fl->check);
+		snprintf(pre, sizeof pre, "  %-8s %-22s ",
+		    d9m_severity_name(fl->sev, 1), fl->check);
 		ln = d9t_list_add_safe(l, fl->sev == D9M_CRITICAL ? D9T_C_RED |
 		    D9T_A_BOLD : fl->sev == D9M_WARNING ? D9T_C_YELLOW : 0, pre,
 		    fl->text);
-		if (fl->poll != D9_NONE)
-			d9t_list_set_target(ln, D9T_T_POLL, fl->poll, 0);
-		else if (fl->ts)
-			d9t_list_set_target(ln, D9T_T_TIME, D9_NONE, fl->ts);
+		d9t_list_set_target(ln, D9T_T_FLAG, (uint32_t)i, 0);
 	}
 	if (a->nflags == 0)
 		d9t_list_add(l, D9T_C_GREEN, "  none");
@@ -196,28 +182,80 @@ d9t_build_report(struct d9t_app *app, struct d9t_list *l)
 	free(buf);
 }
 
-void
-d9t_build_help(struct d9t_app *app, struct d9t_list *l)
+/* Enter on a red flag: open what shows its evidence. */
+static void
+open_flag(struct d9t_app *app, const struct d9m_flag *f)
 {
-	enum d9t_view v = app->help_of;
-	uint8_t done[D9T_A_COUNT] = { 0 };
+	struct d9t_list *l = &app->lists[D9T_V_REPORT];
 
-	d9t_list_add(l, D9T_A_BOLD, "Keys of the %s view (q or Esc closes)",
-	    d9t_view_name(v));
-	for (size_t i = 0; i < d9t_nbindings; i++) {
-		const struct d9t_binding *b = &d9t_bindings[i];
-		char keys[64];
-
-		if (!(b->views & D9T_VM(v)) || done[b->action])
-			continue;
-		done[b->action] = 1;
-		d9t_keys_of(v, b->action, keys, sizeof keys);
-		d9t_list_add(l, 0, "  %-16s %s", keys, b->help);
+	switch (f->ev) {
+	case D9M_EV_POLL:
+		d9t_top_view(app, D9T_V_TIMELINE);
+		d9t_select_poll(app, f->poll);
+		d9t_poll_msg(app, f->check, f->poll);
+		return;
+	case D9M_EV_TIME:
+		d9t_top_view(app, D9T_V_TIMELINE);
+		if (f->ev_arg != D9_NONE && f->ev_arg < app->m->nworkers)
+			app->lane = f->ev_arg;
+		d9t_show_time(app, f->ts);
+		d9t_select_at_cursor(app);
+		break;
+	case D9M_EV_POI:
+		d9t_poi_show(app, (int)f->ev_arg);
+		break;
+	case D9M_EV_LOC:
+		d9t_tasks_show(app, f->ev_arg);
+		break;
+	case D9M_EV_SPAN:
+		d9t_top_view(app, D9T_V_SPANS);
+		d9t_slow_show(app, f->ev_arg);
+		break;
+	case D9M_EV_SPANS:
+		d9t_top_view(app, D9T_V_SPANS);
+		break;
+	case D9M_EV_CPU_STACKS:
+	case D9M_EV_OFF_STACKS:
+		d9t_top_view(app, f->ev == D9M_EV_CPU_STACKS ? D9T_V_CPU :
+		    D9T_V_OFFCPU);
+		break;
+	case D9M_EV_SECTION:
+		if (d9t_list_find(l, f->ev_section) < 0)
+			d9t_msg(app, "no %s section in the report", f->ev_section);
+		return;
+	default:
+		d9t_msg(app, "%s: nothing more to show than this line",
+		    f->check);
+		return;
 	}
-	if (v == D9T_V_TIMELINE)
-		d9t_list_add(l, 0, "  %-16s %s", "mouse",
-		    "click selects a poll, the wheel zooms");
-	d9t_list_add(l, D9T_A_DIM, "%s", "");
-	d9t_list_add(l, D9T_A_DIM, "Views share one time window: set it in the "
-	    "timeline, every figure follows it.");
+	d9t_msg(app, "%s: %.*s", f->check, 150, f->text);
+	d9t_app_dirty(app);
 }
+
+static enum d9t_handled
+report_key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	const struct d9m_analysis *an = d9t_analysis(app, 0);
+	struct d9t_list *l = &app->lists[app->view];
+
+	(void)st;
+	if (a != D9T_A_OPEN_LINE || an == NULL || l->sel >= l->n ||
+	    l->v[l->sel].target != D9T_T_FLAG || l->v[l->sel].a >= an->nflags)
+		return D9T_UNHANDLED;
+	open_flag(app, &an->flags[l->v[l->sel].a]);
+	return D9T_HANDLED;
+}
+
+static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
+	D9T_A_OPEN_LINE, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_BASELINE,
+	D9T_A_BY_CHANGE, D9T_A_NONE };
+
+const struct d9t_view_ops d9t_view_tasks = {
+	.name = "tasks", .tab = 2, .hints = hints, .init = tasks_init,
+	.free = free, .build = tasks_build
+};
+
+const struct d9t_view_ops d9t_view_report = {
+	.name = "report", .tab = 7, .hints = hints, .build = report_build,
+	.key = report_key
+};

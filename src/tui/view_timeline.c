@@ -5,7 +5,12 @@
  * time spent in polls, its colour the duration class of the longest poll
  * touching it. Parked time is blank, block-in-place gaps are shaded.
  * Below: global queue depth and active tasks, then the selection and the
- * cursor. Columns map to time through timeaxis only.
+ * cursor. Columns map to time through timeaxis only. Its keys: the worst
+ * and the long polls, the lanes, the poll detail and wake chain of the
+ * selection, search by task id or spawn location, else a value in span
+ * and event fields, whose matches n/N then step through in time.
+ * Application events (model/appev.h) are marks on their worker's lane;
+ * the lanes of each source (model/groups.h) sit under its name.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -14,10 +19,28 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "model/appev.h"
+#include "model/groups.h"
+#include "model/ids.h"
+#include "model/spanset.h"
+#include "model/timeline.h"
+#include "model/worst.h"
 #include "tui/app.h"
+#include "tui/panel.h"
+#include "tui/strip.h"
 #include "tui/timeaxis.h"
 
 #define LABEL	7
+
+/* The view's state: the panel below the lanes and the last search's
+ * matches in spans and events (rows of model of). */
+struct tl_state {
+	struct d9t_panel	 panel;
+	const struct d9m_model	*of;
+	struct d9m_match	*match;
+	size_t			 nmatch, pos;
+	int			 stepping;	/* n/N step the matches */
+};
 
 int
 d9t_timeline_x0(const struct d9t_app *app)
@@ -50,14 +73,16 @@ static int
 layout(const struct d9t_app *app, int avail, int32_t *row_lane, int *top)
 {
 	const struct d9m_model *m = app->m;
-	int n = 0, g = grouped(m), sel_row = 0;
-	uint32_t last = D9_NONE - 1;
+	int n = 0, g = grouped(m), sel_row = 0, ng = m->groups.n > 1;
+	uint32_t last = D9_NONE - 1, lastg = D9_NONE;
 	int32_t all[4096];
 	int total = 0;
 
 	for (size_t s = 0; s < m->nworkers && total < 4000; s++) {
-		if (g && m->workers[s].runtime != last) {
+		if ((g && m->workers[s].runtime != last) ||
+		    (ng && m->workers[s].group != lastg)) {
 			last = m->workers[s].runtime;
+			lastg = m->workers[s].group;
 			all[total++] = -1 - (int32_t)s;
 		}
 		if (s == app->lane)
@@ -86,18 +111,6 @@ dur_class(const struct d9t_app *app, uint64_t d)
 	return app->color ? c : d > 1000000 ? D9T_A_BOLD : 0;
 }
 
-static uint32_t
-level_glyph(const struct d9t_app *app, int lvl)
-{
-	static const char ascii[] = " ..ooOOO#";
-
-	if (lvl < 1)
-		return ' ';
-	if (lvl > 8)
-		lvl = 8;
-	return app->utf8 ? 0x2580 + (uint32_t)lvl : (uint32_t)ascii[lvl];
-}
-
 static int
 in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
 {
@@ -115,6 +128,45 @@ parked_at(const struct d9m_model *m, uint32_t s, uint64_t t)
 	size_t i = d9t_lower(m->parks.start + wk->park0, wk->nparks, t + 1);
 
 	return i > 0 && m->parks.end[wk->park0 + i - 1] >= t;
+}
+
+/* First application event at or after ts (appev is in time order). */
+static size_t
+first_event(const struct d9m_model *m, uint64_t ts)
+{
+	size_t lo = 0, hi = m->appev.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->custom.ts[m->appev.row[mid]] < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A mark in each column of lane s where an application event is. */
+static void
+marks(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
+    int y, uint32_t s)
+{
+	const struct d9m_model *m = app->m;
+
+	for (size_t i = first_event(m, ax->lo); i < m->appev.n; i++) {
+		uint64_t t = m->custom.ts[m->appev.row[i]];
+		int x;
+
+		if (t >= ax->hi)
+			break;
+		if (m->appev.lane[i] != s)
+			continue;
+		x = d9t_axis_x(ax, t);
+		if (x >= ax->x0 && x < ax->x0 + ax->w)
+			d9t_canvas_putc(cv, x, y, (app->color ? D9T_C_MAGENTA :
+			    0) | D9T_A_BOLD, app->utf8 ? 0x25c6 : '*');
+	}
 }
 
 struct fcell {
@@ -169,7 +221,7 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 		sel_e = m->polls.end[app->sel];
 	}
 	d9t_canvas_printf(cv, 0, y, s == app->lane ? D9T_A_REVERSE |
-	    D9T_A_BOLD : D9T_A_BOLD, "w%-4" PRIu32, m->workers[s].id);
+	    D9T_A_BOLD : D9T_A_BOLD, "w%-4" PRIu32, m->workers[s].own);
 	d9t_canvas_putc(cv, LABEL - 1, y, D9T_A_DIM, app->utf8 ? 0x2502 : '|');
 	if (filt)
 		filtered(app, ax, s, fc);
@@ -191,13 +243,13 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 			} else if (busy) {
 				lvl = (int)ceil((double)busy * 8 / (double)span);
 				d9t_canvas_putc(cv, x + ax->x0, y, D9T_A_DIM,
-				    level_glyph(app, lvl));
+				    d9t_level_glyph(app->utf8, lvl));
 				continue;
 			}
 		}
 		if (busy > 0 || longest > 0) {
 			lvl = (int)ceil((double)busy * 8 / (double)span);
-			ch = level_glyph(app, lvl < 1 ? 1 : lvl);
+			ch = d9t_level_glyph(app->utf8, lvl < 1 ? 1 : lvl);
 			attr = dur_class(app, longest);
 		} else if (in_gap(m, m->workers[s].id, a, b)) {
 			ch = app->utf8 ? 0x2591 : 'x';
@@ -215,6 +267,7 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 			attr |= D9T_A_UNDERLINE;
 		d9t_canvas_putc(cv, x + ax->x0, y, attr, ch);
 	}
+	marks(app, cv, ax, y, s);
 }
 
 static void
@@ -239,47 +292,14 @@ axis_row(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 			break;
 	}
 	d9t_canvas_put(cv, 0, y, D9T_A_DIM, "time");
-	if (cx >= ax->x0 && cx < ax->x0 + ax->w)
-		d9t_canvas_putc(cv, cx, y, D9T_C_YELLOW | D9T_A_BOLD,
-		    app->utf8 ? 0x25bc : 'v');
-}
-
-static void
-strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
-    int y)
-{
-	const struct d9m_model *m = app->m;
-	uint32_t *q = calloc((size_t)ax->w * 2, sizeof *q), qmax = 0, amax = 0;
-	uint32_t *act = q + ax->w;
-
-	if (q == NULL)
-		return;
-	for (int x = 0; x < ax->w; x++) {
-		uint64_t a = d9t_axis_t(ax, x + ax->x0),
-		    b = d9t_axis_t(ax, x + ax->x0 + 1);
-		size_t i = d9t_lower(m->queue.ts, m->queue.n, a);
-
-		for (; i < m->queue.n && m->queue.ts[i] < b; i++)
-			if (m->queue.global[i] > q[x])
-				q[x] = m->queue.global[i];
-		act[x] = d9t_active_at(app->ix, b);
-		qmax = q[x] > qmax ? q[x] : qmax;
-		amax = act[x] > amax ? act[x] : amax;
+	/* the cursor: a mark in a blank cell, a highlight on a label */
+	if (cx >= ax->x0 && cx < ax->x0 + ax->w) {
+		if (cv->cells[y * cv->w + cx].ch == ' ')
+			d9t_canvas_putc(cv, cx, y, D9T_C_YELLOW | D9T_A_BOLD,
+			    app->utf8 ? 0x25bc : 'v');
+		else
+			d9t_canvas_attr(cv, cx, y, 1, D9T_A_REVERSE);
 	}
-	d9t_canvas_put(cv, 0, y, D9T_A_DIM, "queue");
-	d9t_canvas_put(cv, 0, y + 1, D9T_A_DIM, "tasks");
-	for (int x = 0; x < ax->w; x++) {
-		int lq = qmax ? (int)ceil(8.0 * q[x] / qmax) : 0,
-		    la = amax ? (int)ceil(8.0 * act[x] / amax) : 0;
-
-		d9t_canvas_putc(cv, x + ax->x0, y, app->color ? D9T_C_BLUE : 0,
-		    level_glyph(app, lq));
-		d9t_canvas_putc(cv, x + ax->x0, y + 1, app->color ? D9T_C_MAGENTA :
-		    0, level_glyph(app, la));
-	}
-	if (app->ix->nact == 0)
-		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, "(no spawn events)");
-	free(q);
 }
 
 static void
@@ -318,13 +338,38 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 	d9t_canvas_put(cv, x, y, D9T_A_BOLD, loc);
 }
 
-void
-d9t_timeline_draw(struct d9t_app *app, struct d9t_canvas *cv, int y0,
-    int rows)
+/* The heading over slot s's lanes: its source, its runtime. */
+static void
+heading(struct d9t_app *app, struct d9t_canvas *cv, int y, uint32_t s)
 {
+	const struct d9m_model *m = app->m;
+	uint32_t rt = m->workers[s].runtime;
+	char name[100], src[300] = "", safe[220];
+	int x = 0;
+
+	if (m->groups.n > 1) {
+		d9m_group_name(m, m->workers[s].group, name, sizeof name);
+		d9_text_safe(safe, sizeof safe, name, strlen(name));
+		snprintf(src, sizeof src, "source %u %s%s", m->workers[s].group,
+		    safe, m->groups.aligned[m->workers[s].group] ? "" :
+		    " (no common clock: starts with the first)");
+		x = d9t_canvas_put(cv, 0, y, D9T_C_YELLOW | D9T_A_BOLD, src) +
+		    2;
+	}
+	if (!grouped(m))
+		return;
+	d9t_fmt_loc(app, rt, name, sizeof name);
+	d9t_canvas_printf(cv, x, y, D9T_C_CYAN | D9T_A_BOLD, "runtime %s",
+	    rt == D9_NONE ? "main" : name);
+}
+
+static void
+draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
+{
+	struct tl_state *ts = st;
 	struct d9t_axis ax = axis(app, cv->w);
 	int32_t rl[512];
-	int top, nl, avail = rows - 5;
+	int top, nl, avail = rows - 1 - D9T_STRIPS - 2;
 	struct fcell *fc = calloc((size_t)ax.w, sizeof *fc);
 
 	if (fc == NULL)
@@ -333,18 +378,15 @@ d9t_timeline_draw(struct d9t_app *app, struct d9t_canvas *cv, int y0,
 	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
 	for (int r = 0; r < nl; r++) {
 		if (rl[r] < 0) {
-			uint32_t rt = app->m->workers[-1 - rl[r]].runtime;
-			char name[100];
-
-			d9t_fmt_loc(app, rt, name, sizeof name);
-			d9t_canvas_printf(cv, 0, y0 + 1 + r, D9T_C_CYAN |
-			    D9T_A_BOLD, "runtime %s", rt == D9_NONE ? "main" :
-			    name);
+			heading(app, cv, y0 + 1 + r, (uint32_t)(-1 - rl[r]));
 			continue;
 		}
 		lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r], fc);
 	}
-	strips(app, cv, &ax, y0 + 1 + nl);
+	d9t_panel_strips(app, cv, &ax, y0 + 1 + nl);
+	/* the rows between the strips and the info lines */
+	d9t_panel_draw(app, &ts->panel, cv, y0 + 1 + nl + D9T_STRIPS + 1,
+	    rows - 2 - (1 + nl + D9T_STRIPS + 1));
 	info(app, cv, y0 + rows - 2);
 	free(fc);
 }
@@ -362,13 +404,15 @@ d9t_select_at_cursor(struct d9t_app *app)
 	app->gen++;
 }
 
-void
-d9t_timeline_click(struct d9t_app *app, int x, int y, int y0)
+static void
+click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
 	struct d9t_axis ax = axis(app, app->w);
 	int32_t rl[512];
-	int top, avail = app->h - y0 - 1 - 5, nl, r = y - y0 - 1;
+	int top, avail = app->h - y0 - 1 - 1 - D9T_STRIPS - 2, nl,
+	    r = y - y0 - 1;
 
+	(void)st;
 	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
 	if (r >= 0 && r < nl && rl[r] >= 0)
 		app->lane = (uint32_t)rl[r];
@@ -376,3 +420,308 @@ d9t_timeline_click(struct d9t_app *app, int x, int y, int y0)
 		app->cursor = d9t_axis_t(&ax, x);
 	d9t_select_at_cursor(app);
 }
+
+static void
+worst(struct d9t_app *app)
+{
+	struct d9m_window w = { app->lo, app->hi };
+	uint32_t p;
+
+	if (app->worst_lo != app->lo || app->worst_hi != app->hi) {
+		app->worst_pos = 0;
+		app->worst_lo = app->lo;
+		app->worst_hi = app->hi;
+	}
+	p = d9m_worst_next(app->m, app->ix->by_dur, &w, &app->worst_pos);
+	if (p != D9_NONE) {
+		d9t_select_poll(app, p);
+		d9t_poll_msg(app, "worst in window", p);
+		return;
+	}
+	app->worst_pos = 0;
+	d9t_msg(app, "no more polls in the window (w starts again)");
+}
+
+static void
+step_long(struct d9t_app *app, int dir)
+{
+	const struct d9m_model *m = app->m;
+	const struct d9t_index *ix = app->ix;
+	uint64_t ref = app->sel != D9_NONE ? m->polls.start[app->sel] :
+	    app->cursor;
+	size_t lo = 0, hi = ix->nlong;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->polls.start[ix->longp[mid]] < ref ||
+		    (m->polls.start[ix->longp[mid]] == ref && dir > 0 &&
+		    ix->longp[mid] == app->sel))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo: first long poll at or after ref (after the selection) */
+	if (dir > 0 && lo < ix->nlong && ix->longp[lo] == app->sel)
+		lo++;
+	if (dir < 0 ? lo == 0 : lo >= ix->nlong) {
+		d9t_msg(app, "no %s long poll (> 1 ms)", dir > 0 ? "later" :
+		    "earlier");
+		return;
+	}
+	lo = dir < 0 ? lo - 1 : lo;
+	d9t_select_poll(app, ix->longp[lo]);
+	{
+		char what[64];
+
+		snprintf(what, sizeof what, "long poll %zu of %zu", lo + 1,
+		    ix->nlong);
+		d9t_poll_msg(app, what, ix->longp[lo]);
+	}
+}
+
+/* Show match i of the last search: its lane, its time, its poll. */
+static void
+show_match(struct d9t_app *app, struct tl_state *ts, size_t i)
+{
+	const struct d9m_model *m = app->m;
+	const struct d9m_match *x = &ts->match[i];
+	char what[120], f[300], lane[140] = "no worker";
+	const char *name;
+	uint32_t fields, p = D9_NONE;
+
+	ts->pos = i;
+	if (x->kind == D9M_MATCH_EVENT) {
+		uint32_t r = m->appev.row[x->row];
+
+		name = d9m_str(m, m->custom.name[r]);
+		fields = m->custom.fields[r];
+		p = m->appev.poll[x->row];
+	} else {
+		name = m->spans.name[x->row] == D9_NONE ? "span" :
+		    d9m_str(m, m->spans.name[x->row]);
+		fields = m->spans.fields[x->row];
+		if (x->lane != D9_NONE &&
+		    (p = d9m_poll_at(m, x->lane, x->ts)) != D9_NONE &&
+		    m->polls.end[p] < x->ts)
+			p = D9_NONE;
+	}
+	if (x->lane != D9_NONE) {
+		app->lane = x->lane;
+		d9m_worker_label(m->groups.n, m->workers[x->lane].id, what,
+		    sizeof what);
+		snprintf(lane, sizeof lane, "worker %s", what);
+	}
+	app->sel = p;
+	d9t_show_time(app, x->ts);
+	d9t_app_dirty(app);
+	d9_text_safe(what, sizeof what, name, strlen(name));
+	d9m_fields_text(m, fields, f, sizeof f);
+	d9t_msg(app, "match %zu of %zu: %s %s %s on %s (n/N: next, previous)",
+	    i + 1, ts->nmatch, x->kind == D9M_MATCH_EVENT ? "event" : "span",
+	    what, f, lane);
+}
+
+/* A value in span and event fields: the first match after the cursor,
+ * else the first; n/N step through them. -1: none. */
+static int
+find_value(struct d9t_app *app, struct tl_state *ts, const char *s)
+{
+	size_t i;
+
+	free(ts->match);
+	ts->match = NULL;
+	ts->nmatch = 0;
+	ts->stepping = 0;
+	if (d9m_find_text(app->m, s, &ts->match, &ts->nmatch) < 0 ||
+	    ts->nmatch == 0)
+		return -1;
+	ts->of = app->m;
+	ts->stepping = 1;
+	app->poi_kind = -1;
+	for (i = 0; i < ts->nmatch && ts->match[i].ts <= app->cursor; i++)
+		;
+	show_match(app, ts, i < ts->nmatch ? i : 0);
+	return 0;
+}
+
+static void
+step_match(struct d9t_app *app, struct tl_state *ts, int dir)
+{
+	if (dir > 0 ? ts->pos + 1 >= ts->nmatch : ts->pos == 0) {
+		d9t_msg(app, "no %s match (of %zu)", dir > 0 ? "later" :
+		    "earlier", ts->nmatch);
+		return;
+	}
+	show_match(app, ts, dir > 0 ? ts->pos + 1 : ts->pos - 1);
+}
+
+static int
+search(struct d9t_app *app, void *st, const char *s)
+{
+	const struct d9m_model *m = app->m;
+	struct tl_state *ts = st;
+	char *end;
+	unsigned long long id = strtoull(s, &end, 10);
+	uint32_t best = D9_NONE, t;
+
+	ts->stepping = 0;
+	if (*s && *end == '\0' && (t = d9m_task_find(m, id)) != D9_NONE) {
+		/* its poll at the cursor, else its first */
+		best = d9m_task_poll_at(m, t, app->cursor);
+		if (best == D9_NONE && m->task_polls_off[t] <
+		    m->task_polls_off[t + 1])
+			best = m->task_polls[m->task_polls_off[t]];
+		if (best == D9_NONE) {
+			d9t_msg(app, "task %llu was never polled", id);
+			return 0;
+		}
+		d9t_select_poll(app, best);
+		d9t_poll_msg(app, "task", best);
+		return 0;
+	}
+	/* a spawn location: the next poll after the cursor, else the first */
+	{
+		uint8_t *hit = calloc(m->strs.n + 1, 1);
+		uint32_t first = D9_NONE;
+
+		if (hit == NULL)
+			return -1;
+		for (size_t i = 0; i < m->strs.n; i++)
+			hit[i] = (uint8_t)d9_text_contains(d9m_str(m, (uint32_t)i), s);
+		for (size_t i = 0; i < m->polls.n; i++) {
+			uint32_t l = m->polls.loc[i];
+
+			if (l == D9_NONE || !hit[l])
+				continue;
+			if (m->polls.start[i] > app->cursor && (best == D9_NONE ||
+			    m->polls.start[i] < m->polls.start[best]))
+				best = (uint32_t)i;
+			if (first == D9_NONE ||
+			    m->polls.start[i] < m->polls.start[first])
+				first = (uint32_t)i;
+		}
+		free(hit);
+		if (best == D9_NONE)
+			best = first;
+	}
+	if (best == D9_NONE)
+		return find_value(app, ts, s);
+	d9t_select_poll(app, best);
+	d9t_poll_msg(app, "match", best);
+	return 0;
+}
+
+static void
+chain(struct d9t_app *app)
+{
+	if (app->sel == D9_NONE || app->m->polls.task[app->sel] == D9_NONE) {
+		d9t_msg(app, "select a poll of a task first");
+		return;
+	}
+	d9t_chain_show(app, app->sel);
+}
+
+/* n/N after a jump to a point of interest: the next one of its kind in
+ * time, over the whole trace (computed in the background once). */
+static void
+step_poi(struct d9t_app *app, int dir)
+{
+	struct d9t_req q;
+	void *stale;
+	const struct d9m_pois *p;
+	long i;
+
+	d9t_req_init(app, &q);
+	q.lo = 0;
+	q.hi = UINT64_MAX;
+	q.task = q.loc = D9_NONE;
+	p = d9t_jobs_get(app->jobs, D9T_J_POIS, &q, &stale);
+	if (p == NULL) {
+		d9t_msg(app, "finding the points of interest of the trace... "
+		    "(press again)");
+		return;
+	}
+	i = d9m_poi_step(p, (enum d9m_poi_kind)app->poi_kind, app->poi_ts,
+	    dir);
+	if (i < 0) {
+		d9t_msg(app, "no %s %s (p lists them)", dir > 0 ? "later" :
+		    "earlier", d9m_poi_name((enum d9m_poi_kind)app->poi_kind));
+		return;
+	}
+	d9t_poi_jump(app, &p->v[i]);
+}
+
+static enum d9t_handled
+key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	struct tl_state *ts = st;
+
+	switch (a) {
+	case D9T_A_WORST:
+		ts->stepping = 0;
+		worst(app);
+		break;
+	case D9T_A_NEXT_LONG:
+	case D9T_A_PREV_LONG:
+		if (app->poi_kind < 0 && ts->stepping && ts->of == app->m)
+			step_match(app, ts, a == D9T_A_NEXT_LONG ? 1 : -1);
+		else if (app->poi_kind >= 0)
+			step_poi(app, a == D9T_A_NEXT_LONG ? 1 : -1);
+		else
+			step_long(app, a == D9T_A_NEXT_LONG ? 1 : -1);
+		break;
+	case D9T_A_CHAIN: chain(app); break;
+	case D9T_A_OPEN_POLL:
+		if (app->sel == D9_NONE)
+			d9t_msg(app, "no poll selected (w, n, or click one)");
+		else
+			d9t_poll_show(app, app->sel);
+		break;
+	case D9T_A_LANE_UP:
+		if (app->lane > 0)
+			app->lane--;
+		d9t_select_at_cursor(app);
+		d9t_app_dirty(app);
+		break;
+	case D9T_A_LANE_DOWN:
+		if (app->lane + 1 < app->m->nworkers)
+			app->lane++;
+		d9t_select_at_cursor(app);
+		d9t_app_dirty(app);
+		break;
+	default:
+		return D9T_UNHANDLED;
+	}
+	return D9T_HANDLED;
+}
+
+static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
+	D9T_A_WORST, D9T_A_NEXT_LONG, D9T_A_OPEN_POLL, D9T_A_CHAIN,
+	D9T_A_ZOOM_IN, D9T_A_ZOOM_OUT, D9T_A_PAN_LEFT, D9T_A_GOTO,
+	D9T_A_SEARCH, D9T_A_NONE };
+
+static void *
+init(void)
+{
+	struct tl_state *ts = calloc(1, sizeof *ts);
+
+	if (ts != NULL)
+		d9t_panel_init(&ts->panel);
+	return ts;
+}
+
+static void
+tl_free(void *st)
+{
+	struct tl_state *ts = st;
+
+	free(ts->match);
+	free(ts);
+}
+
+const struct d9t_view_ops d9t_view_timeline = {
+	.name = "timeline", .tab = 1, .hints = hints, .init = init,
+	.free = tl_free, .draw = draw, .click = click, .key = key,
+	.search = search
+};

@@ -249,6 +249,14 @@ mj_get(const struct mj *v, const char *path)
 char *
 mj_read_file(const char *path)
 {
+	size_t n;
+
+	return mj_read_file_n(path, &n);
+}
+
+char *
+mj_read_file_n(const char *path, size_t *np)
+{
 	FILE *f = fopen(path, "rb");
 	char *b = NULL;
 	size_t n = 0, cap = 0, r;
@@ -263,5 +271,6 @@ mj_read_file(const char *path)
 	} while (r > 0);
 	fclose(f);
 	b[n] = '\0';
+	*np = n;
 	return b;
 }

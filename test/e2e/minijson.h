@@ -27,5 +27,7 @@ const struct mj	*mj_get(const struct mj *v, const char *path);
 /* A member by exact key (keys may contain dots). */
 const struct mj	*mj_member(const struct mj *v, const char *key);
 char		*mj_read_file(const char *path);
+/* The same, with the length (the text may hold NULs). */
+char		*mj_read_file_n(const char *path, size_t *n);
 
 #endif

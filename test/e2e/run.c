@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "minijson.h"
+#include "../skip.h"
 #include "run.h"
 
 char *
@@ -44,8 +45,8 @@ run_d9top(struct run_result *r, const char *stdin_path, const char *fmt, ...)
 	st = system(cmd);
 	free(cmd);
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-	r->out = mj_read_file(outp);
-	r->err = mj_read_file(errp);
+	r->out = mj_read_file_n(outp, &r->nout);
+	r->err = mj_read_file_n(errp, &r->nerr);
 	unlink(outp);
 	unlink(errp);
 	return r->status;
@@ -63,10 +64,12 @@ int
 run_suite(Suite *s)
 {
 	SRunner *sr = srunner_create(s);
-	int failed;
+	int status;
 
+	t_need_traces("../shared/traces");
+	t_skip_init();
 	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
+	status = t_exit_status(sr);
 	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return status;
 }

@@ -5,6 +5,7 @@
 struct run_result {
 	char	*out;		/* stdout, NUL-terminated */
 	char	*err;		/* stderr */
+	size_t	 nout, nerr;	/* their lengths */
 	int	 status;	/* exit status, or -1 */
 };
 

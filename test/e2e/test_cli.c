@@ -1,13 +1,15 @@
 /*
  * test_cli.c: the command-line contract of DESIGN.md: exit statuses and
  * messages for bad usage and bad input, stdin with raw, gzip and zstd
- * segments concatenated, --window, --worst, --chain, --folded, and a
- * report that fits 80 columns.
+ * segments concatenated, each segment read once (copies, symlink loops),
+ * --window, --worst, --chain, --folded, and a report that fits 80
+ * columns.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -126,11 +128,11 @@ START_TEST(test_bad_inputs)
 }
 END_TEST
 
-/* JSON text without its "errors" member (input names differ). */
+/* JSON text up to the member key (what follows differs). */
 static char *
-strip_errors(const char *s)
+json_before(const char *s, const char *key)
 {
-	char *c = strdup(s), *e = strstr(c, "\"errors\"");
+	char *c = strdup(s), *e = strstr(c, key);
 
 	if (e != NULL)
 		*e = '\0';
@@ -163,8 +165,9 @@ START_TEST(test_stdin_concatenation)
 	ck_assert_int_eq(run_d9top(&a, fcat, "--json -"), 0);
 	ck_assert_int_eq(run_d9top(&b, NULL, "--json '%s' '%s' '%s'", fraw,
 	    bip, fzst), 0);
-	x = strip_errors(a.out);
-	y = strip_errors(b.out);
+	/* without "errors": input names differ */
+	x = json_before(a.out, "\"errors\"");
+	y = json_before(b.out, "\"errors\"");
 	ck_assert_msg(strcmp(x, y) == 0, "stdin and files differ");
 	/* and it is really all three traces: 294465 + 122075 + 567 */
 	ck_assert_ptr_nonnull(strstr(a.out, "\"eventCount\": 417107"));
@@ -176,6 +179,70 @@ START_TEST(test_stdin_concatenation)
 	unlink(fcat);
 	free(cmd); free(x); free(y); free(fraw); free(fzst); free(fcat);
 	free(raw06); free(raw03); free(z); free(gz); free(p03); free(bip);
+}
+END_TEST
+
+/*
+ * Each segment once (ANALYSIS 19): a sealed segment next to its .gz
+ * copy, and symlinks that loop (a -> ., b -> ., sub/up -> ..), give the
+ * figures of the one file; the copy is counted and told.
+ */
+START_TEST(test_copies_and_loops)
+{
+	struct run_result one, all;
+	char *bip = trace_path("block-in-place-2026-05.bin");
+	char dir[] = "/tmp/d9cli-copies-XXXXXX", path[128], *x, *y;
+	unsigned char *raw;
+	struct mj *v;
+	gzFile g;
+	FILE *f;
+	size_t n;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	raw = gunzip_file(bip, &n);
+	snprintf(path, sizeof path, "%s/trace.0.bin.gz", dir);
+	ck_assert_ptr_nonnull(g = gzopen(path, "wb"));
+	ck_assert_int_eq(gzwrite(g, raw, (unsigned)n), (int)n);
+	ck_assert_int_eq(gzclose(g), Z_OK);
+	snprintf(path, sizeof path, "%s/trace.0.bin", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	ck_assert_uint_eq(fwrite(raw, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+	snprintf(path, sizeof path, "%s/a", dir);
+	ck_assert_int_eq(symlink(".", path), 0);
+	snprintf(path, sizeof path, "%s/b", dir);
+	ck_assert_int_eq(symlink(".", path), 0);
+	snprintf(path, sizeof path, "%s/sub", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/sub/up", dir);
+	ck_assert_int_eq(symlink("..", path), 0);
+
+	ck_assert_int_eq(run_d9top(&one, NULL, "--json '%s/trace.0.bin'", dir),
+	    0);
+	ck_assert_int_eq(run_d9top(&all, NULL, "--json '%s'", dir), 0);
+	x = json_before(one.out, "\"loss\"");
+	y = json_before(all.out, "\"loss\"");
+	ck_assert_msg(strcmp(x, y) == 0, "the directory counts differ");
+	ck_assert_ptr_nonnull(strstr(all.out, "\"eventCount\": 567"));
+	v = json_of(&all);
+	ck_assert_int_eq((int)mj_get(v, "loss.duplicateSegments")->num, 1);
+	ck_assert_int_eq((int)mj_get(v, "loss.incompleteSegments")->num, 0);
+	ck_assert_int_eq((int)mj_get(v, "loss.droppedEvents")->num, 0);
+	ck_assert_ptr_nonnull(strstr(mj_get(v, "errors.0")->str,
+	    "/trace.0.bin.gz: the same segment as "));
+	ck_assert_ptr_nonnull(strstr(all.err, "read once"));
+	mj_free(v);
+	v = json_of(&one);
+	ck_assert_int_eq((int)mj_get(v, "loss.duplicateSegments")->num, 0);
+	mj_free(v);
+	run_free(&one);
+	run_free(&all);
+	snprintf(path, sizeof path, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(path), 0);
+	free(x);
+	free(y);
+	free(raw);
+	free(bip);
 }
 END_TEST
 
@@ -262,6 +329,7 @@ suite(void)
 	tcase_add_test(tc, test_usage);
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_stdin_concatenation);
+	tcase_add_test(tc, test_copies_and_loops);
 	tcase_add_test(tc, test_window_worst_chain);
 	tcase_add_test(tc, test_folded);
 	tcase_add_loop_test(tc, test_report_80_columns, 0, 2);

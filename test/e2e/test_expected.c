@@ -6,12 +6,14 @@
  * within 1 % (the reference's HDR histogram reads up to 0.1 % high),
  * span p50 within 2 %, estimated bytes within 0.1 %, and scheduling
  * delays over 1 ms never above the reference (it counts stale wakes).
+ * None of them lost anything: loss is all zeros.
  */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "minijson.h"
 #include "run.h"
@@ -101,6 +103,66 @@ same_str(const struct pair *p, const char *path, const char *trace)
 	    w && w->str ? w->str : "?");
 }
 
+/* Each real trace is one process: one source, all the workers and polls
+ * (the polls counted as in the window, the whole trace). */
+START_TEST(test_one_source)
+{
+	const char *t = traces[_i];
+	struct pair p = load_pair(t);
+	const struct mj *s = mj_get(p.got, "sources"),
+	    *w = mj_get(p.got, "workers");
+
+	ck_assert_msg(s != NULL && s->n == 1, "%s: one source", t);
+	ck_assert_uint_eq(mj_member(&s->kids[0], "workers")->n, w->n);
+	ck_assert_uint_eq(mj_member(&s->kids[0], "segments")->num, 1);
+	ck_assert(mj_member(&s->kids[0], "endNs")->num >
+	    mj_member(&s->kids[0], "startNs")->num);
+	free_pair(&p);
+}
+END_TEST
+
+/* Two recordings of different processes in one directory (demo of
+ * March, 2 workers; block_in_place of May, 4 workers, 12 days of
+ * monotonic clock apart): two sources, six lanes, one axis of seconds. */
+START_TEST(test_two_recordings)
+{
+	char dir[] = "/tmp/d9two-XXXXXX", *a, *b, *pa, *pb, err[128];
+	struct run_result r;
+	struct mj *got;
+	const struct mj *s;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	pa = trace_path("demo-2026-03.bin");
+	pb = trace_path("block-in-place-2026-05.bin");
+	if (asprintf(&a, "%s/a.bin", dir) < 0 ||
+	    asprintf(&b, "%s/b.bin", dir) < 0)
+		abort();
+	ck_assert_int_eq(symlink(pa, a), 0);
+	ck_assert_int_eq(symlink(pb, b), 0);
+	run_d9top(&r, NULL, "--json --quiet '%s'", dir);
+	ck_assert_int_eq(r.status, 0);
+	got = mj_parse(r.out, err, sizeof err);
+	ck_assert_ptr_nonnull(got);
+	s = mj_get(got, "sources");
+	ck_assert_uint_eq(s->n, 2);
+	ck_assert_uint_eq(mj_get(got, "workers")->n, 6);
+	ck_assert_uint_eq(mj_member(&s->kids[0], "workers")->n, 2);
+	ck_assert_uint_eq(mj_member(&s->kids[0], "polls")->num, 30154);
+	ck_assert_uint_eq(mj_member(&s->kids[1], "workers")->n, 4);
+	ck_assert_uint_eq(mj_member(&s->kids[1], "polls")->num, 174);
+	ck_assert(mj_get(got, "durationMs")->num < 10000);
+	mj_free(got);
+	run_free(&r);
+	unlink(a);
+	unlink(b);
+	rmdir(dir);
+	free(a);
+	free(b);
+	free(pa);
+	free(pb);
+}
+END_TEST
+
 START_TEST(test_counts)
 {
 	const char *t = traces[_i];
@@ -127,6 +189,28 @@ START_TEST(test_counts)
 		snprintf(key, sizeof key, "utilization.%d",
 		    (int)ww->kids[i].num);
 		same_num(&p, key, 1e-3, 0, t);
+	}
+	free_pair(&p);
+}
+END_TEST
+
+/* The real traces lost nothing: loss is there, all zeros (ANALYSIS 19). */
+START_TEST(test_nothing_lost)
+{
+	static const char *const keys[] = { "droppedEvents", "lostBatches",
+		"droppedAllocs", "droppedFrees", "lostCpuSamples",
+		"incompleteSegments", "duplicateSegments" };
+	const char *t = traces[_i];
+	struct pair p = load_pair(t);
+
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		char key[64];
+		const struct mj *v;
+
+		snprintf(key, sizeof key, "loss.%s", keys[i]);
+		v = mj_get(p.got, key);
+		ck_assert_msg(v != NULL && v->type == MJ_NUM && v->num == 0,
+		    "%s: %s missing or not 0", t, key);
 	}
 	free_pair(&p);
 }
@@ -233,6 +317,9 @@ suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_loop_test(tc, test_counts, 0, NTRACES);
+	tcase_add_loop_test(tc, test_one_source, 0, NTRACES);
+	tcase_add_test(tc, test_two_recordings);
+	tcase_add_loop_test(tc, test_nothing_lost, 0, NTRACES);
 	tcase_add_loop_test(tc, test_worst_polls, 0, NTRACES);
 	tcase_add_loop_test(tc, test_spawn_locations, 0, NTRACES);
 	tcase_add_loop_test(tc, test_spans_memory_sched, 0, NTRACES);

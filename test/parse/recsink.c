@@ -31,6 +31,7 @@ rec_clear(struct rec *r)
 	tg_reset(&r->notes);
 	r->nnotes = 0;
 	r->nevents = 0;
+	r->cuts = r->copies = 0;
 	memset(&r->st, 0, sizeof r->st);
 }
 
@@ -214,10 +215,22 @@ on_note(void *ctx, const char *msg)
 	r->nnotes++;
 }
 
+static void
+on_loss(void *ctx, int what)
+{
+	struct rec *r = ctx;
+
+	if (what == D9P_LOSS_CUT)
+		r->cuts++;
+	else
+		r->copies++;
+}
+
 struct d9p_sink
 rec_sink(struct rec *r)
 {
-	struct d9p_sink s = { r, on_schema, on_event, on_batch, on_input };
+	struct d9p_sink s = { r, on_schema, on_event, on_batch, on_input,
+	    on_loss };
 
 	return s;
 }

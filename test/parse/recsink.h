@@ -30,6 +30,7 @@ struct rec {
 	uint64_t	 sum;		/* of every byte rendered (keep == 0) */
 	uint64_t	 stop_after;	/* event returns -1 after this many */
 	uint64_t	 nevents;
+	unsigned	 cuts, copies;	/* sink->loss calls */
 	struct d9p_read_stats st;
 };
 

@@ -18,7 +18,9 @@ Suite	*suite_bad(void);
 Suite	*suite_input(void);
 Suite	*suite_reader(void);
 Suite	*suite_follow(void);
+Suite	*suite_copies(void);
 Suite	*suite_trace(void);
+Suite	*suite_limits(void);
 
 /* Read t as input "t" and compare the whole log and all notes. */
 void	ck_read(const struct tg *t, const char *log, const char *notes);

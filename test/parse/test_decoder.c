@@ -298,7 +298,7 @@ static void
 read_events(const struct tg *t, int (*event)(void *,
     const struct d9p_schema *, uint64_t, const struct d9p_value *), void *ctx)
 {
-	struct d9p_sink sink = { ctx, NULL, event, NULL, NULL };
+	struct d9p_sink sink = { ctx, NULL, event, NULL, NULL, NULL };
 	struct d9p_read_opts o = { NULL, NULL, NULL };
 	struct d9p_read_stats st = { 0 };
 
@@ -470,6 +470,60 @@ START_TEST(feed_partial_frames)
 }
 END_TEST
 
+/* The limits: pools keep at most pool_max bytes (later entries are left
+ * undefined), and a value longer than keep is handed back at its count. */
+START_TEST(limits)
+{
+	static const struct tg_field f[] = { { "p", D9_FT_POOLED_STRING },
+	    { "s", D9_FT_STRING } };
+	struct d9p_decoder *d;
+	const struct d9p_elision *el;
+	struct rec r;
+	struct d9p_sink sink;
+	struct d9_err e;
+	struct tg t;
+	size_t used, at;
+
+	tg_init(&t);
+	tg_header(&t);
+	tg_schema(&t, 1, "P", 1, 2, f);
+	tg_string_pool(&t, 1, "eight b1");
+	tg_string_pool(&t, 2, "eight b2");
+	tg_event(&t, 1, 1);
+	tg_u32(&t, 1);
+	tg_str32(&t, "ok");
+	tg_event(&t, 1, 1);
+	tg_u32(&t, 2);
+	at = t.n;
+	tg_str32(&t, "0123456789abcdef0123");	/* 20 bytes */
+	rec_init(&r);
+	sink = rec_sink(&r);
+	ck_assert_int_eq(d9p_decoder_new(&d, &sink), 0);
+	d9p_decoder_limit(d, 16, 10);
+	d9_err_clear(&e);
+	ck_assert_int_eq(d9p_decoder_feed(d, t.p, t.n, 0, 1, UINT64_MAX,
+	    &used, &e), D9P_ELIDE);
+	el = d9p_decoder_elision(d);
+	ck_assert_uint_eq(el->pos, at);
+	ck_assert_uint_eq(el->count, 20);
+	ck_assert_uint_eq(el->keep, 16);
+	ck_assert_uint_eq(el->unit, 1);
+	ck_assert_uint_eq(d9p_decoder_pool_dropped(d), 1);
+	ck_assert_str_eq(rec_log(&r), "batch @0\nschema 1 P p:7 s:4\n"
+	    "P@1 p=\"eight b1\" s=\"ok\"\n");
+	/* what the stream does: the count rewritten, the tail dropped */
+	t.p[at] = 16;
+	d9_err_clear(&e);
+	ck_assert_int_eq(d9p_decoder_feed(d, t.p + used, t.n - used - 4, used,
+	    1, UINT64_MAX, &used, &e), 0);
+	ck_assert_str_eq(rec_log(&r), "batch @0\nschema 1 P p:7 s:4\n"
+	    "P@1 p=\"eight b1\" s=\"ok\"\nP@2 p=?#2 s=\"0123456789abcdef\"\n");
+	d9p_decoder_free(&d);
+	rec_free(&r);
+	tg_free(&t);
+}
+END_TEST
+
 Suite *
 suite_decoder(void)
 {
@@ -492,6 +546,7 @@ suite_decoder(void)
 	tc = tcase_create("api");
 	tcase_add_test(tc, sink_error_stops);
 	tcase_add_test(tc, feed_partial_frames);
+	tcase_add_test(tc, limits);
 	suite_add_tcase(s, tc);
 	return s;
 }

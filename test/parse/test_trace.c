@@ -7,7 +7,9 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../skip.h"
 #include "suites.h"
 
 struct real {
@@ -22,18 +24,32 @@ static const struct real reals[] = {
 	{ "demo-2026-06.bin.gz", 516950, 11081465 },
 };
 
-/* The decoded bytes of a real trace; 0 when D9_TRACES is unset. */
+/* The path of a real trace; NULL, the test skipped, when D9_TRACES is
+ * unset or the file cannot be read. */
+static const char *
+real_path(const char *file, char *buf, size_t cap)
+{
+	const char *path = tg_trace_path(file, buf, cap);
+
+	if (path == NULL)
+		t_skip("D9_TRACES unset: %s not tested", file);
+	else if (access(path, R_OK) != 0)
+		t_skip("%s: cannot read it, not tested", path);
+	else
+		return path;
+	return NULL;
+}
+
+/* The decoded bytes of a real trace; 0 (skipped) when there is none. */
 static int
 load(const char *file, struct tg *t)
 {
 	char buf[4096];
-	const char *path = tg_trace_path(file, buf, sizeof buf);
+	const char *path = real_path(file, buf, sizeof buf);
 
 	tg_init(t);
-	if (path == NULL) {
-		fprintf(stderr, "D9_TRACES unset: %s not tested\n", file);
+	if (path == NULL)
 		return 0;
-	}
 	ck_assert_msg(tg_gunzip_file(path, t) == 0, "cannot read %s", path);
 	return 1;
 }
@@ -42,7 +58,7 @@ START_TEST(reads_cleanly)
 {
 	const struct real *c = &reals[_i];
 	char buf[4096];
-	const char *path = tg_trace_path(c->file, buf, sizeof buf);
+	const char *path = real_path(c->file, buf, sizeof buf);
 	struct rec r;
 
 	if (path == NULL)
@@ -79,9 +95,9 @@ unit_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 START_TEST(annotations_in_real_trace)
 {
 	char buf[4096];
-	const char *path = tg_trace_path(reals[2].file, buf, sizeof buf);
+	const char *path = real_path(reals[2].file, buf, sizeof buf);
 	struct tg units;
-	struct d9p_sink sink = { &units, NULL, unit_event, NULL, NULL };
+	struct d9p_sink sink = { &units, NULL, unit_event, NULL, NULL, NULL };
 	struct d9p_read_opts o = { NULL, NULL, NULL };
 	struct d9p_read_stats st;
 	size_t n = 0;

@@ -157,8 +157,14 @@ tg_leb(struct tg *t, uint64_t v)
 void
 tg_str32(struct tg *t, const char *s)
 {
-	tg_u32(t, (uint32_t)strlen(s));
-	tg_raw(t, s, strlen(s));
+	tg_str32n(t, s, strlen(s));
+}
+
+void
+tg_str32n(struct tg *t, const void *s, size_t n)
+{
+	tg_u32(t, (uint32_t)n);
+	tg_raw(t, s, n);
 }
 
 static void

@@ -50,6 +50,7 @@ void	tg_u32(struct tg *t, uint32_t v);
 void	tg_u64(struct tg *t, uint64_t v);
 void	tg_leb(struct tg *t, uint64_t v);	/* minimal LEB128 */
 void	tg_str32(struct tg *t, const char *s);	/* u32 length + bytes */
+void	tg_str32n(struct tg *t, const void *s, size_t n);	/* NULs too */
 
 /* Frames. */
 void	tg_header(struct tg *t);		/* TRC\0 01 */

@@ -37,6 +37,7 @@ size_t	 rt_count_kind(const struct d9m_model *m, int kind);
 TCase	*rt_tcase_roundtrip(void);
 TCase	*rt_tcase_files(void);
 TCase	*rt_tcase_robust(void);
+TCase	*rt_tcase_loss(void);
 TCase	*rt_tcase_e2e(void);
 
 #endif

@@ -1,13 +1,15 @@
 /*
  * test_robust.c: the recorder never blocks, crashes or lies: drops under
- * a too-small ring are counted exactly, a file size limit (EFBIG, like
- * ENOSPC) stops writing without hurting the host, a fork child writes
- * nothing, a kill -9 leaves only complete frames, and 8 threads record
- * concurrently without losing an event.
+ * a too-small ring are counted exactly, a full disk (EFBIG under a file
+ * size limit, like ENOSPC) cuts segments at whole batches, loses only
+ * what found no room and says so in the next segment written, a fork
+ * child writes nothing, a kill -9 leaves only complete frames, and 8
+ * threads record concurrently without losing an event.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -46,6 +48,7 @@ START_TEST(test_drops_counted)
 	ck_assert_uint_eq(nerr, 0);
 	ck_assert_uint_eq(m->rt.n, 356);
 	ck_assert_str_eq(d9m_meta_get(m, "d9rec.dropped_events"), "744");
+	ck_assert_uint_eq(m->loss.dropped_events, st.dropped);
 	d9m_model_free(&m);
 	rt_rmdir(&dir);
 }
@@ -67,49 +70,111 @@ in_child(void (*f)(const char *), const char *dir)
 	return status;
 }
 
+/* Sets the file size limit (the soft one: it can go up again). */
 static void
-fill_disk(const char *dir)
+file_limit(rlim_t bytes)
 {
-	struct rlimit rl = { 100 << 10, 100 << 10 };
-	struct d9rec_options o;
-	struct d9rec_thread *t;
-	struct d9rec_stats st;
-	d9rec_writer *w;
+	struct rlimit rl = { bytes, RLIM_INFINITY };
 
-	signal(SIGXFSZ, SIG_IGN);
 	setrlimit(RLIMIT_FSIZE, &rl);
-	rt_opts(&o, dir, NULL);
-	if (d9rec_open(&w, &o) < 0)
-		_exit(10);
-	t = d9rec_thread_register(w, NULL, 0);
-	for (int i = 0; i < 100; i++) {
-		for (int k = 0; k < 1000; k++) {
-			d9rec_poll_start(t, (uint64_t)k + 1, 0, 0);
+}
+
+/* 1000 poll pairs of tasks first.. and a flush, rounds times. */
+static void
+rounds(d9rec_writer *w, struct d9rec_thread *t, uint64_t first, int rounds)
+{
+	for (int i = 0; i < rounds; i++) {
+		for (uint64_t k = 0; k < 1000; k++) {
+			d9rec_poll_start(t, first + (uint64_t)i * 1000 + k, 0, 0);
 			d9rec_poll_end(t);
 		}
 		d9rec_flush(w);
 	}
+}
+
+/*
+ * A disk that fills (EFBIG under RLIMIT_FSIZE behaves like ENOSPC), then
+ * has no room at all, then has room again for `after` more rounds (0:
+ * the writer is closed at once, so only a segment of its own can carry
+ * the counters). The child leaves its stats before closing in
+ * DIR.stats, beside the directory.
+ */
+static void
+disk_phases(const char *dir, int after)
+{
+	struct d9rec_options o;
+	struct d9rec_thread *t;
+	struct d9rec_stats st;
+	d9rec_writer *w;
+	char path[512];
+	FILE *f;
+
+	signal(SIGXFSZ, SIG_IGN);
+	file_limit(100 << 10);
+	rt_opts(&o, dir, NULL);
+	if (d9rec_open(&w, &o) < 0)
+		_exit(10);
+	t = d9rec_thread_register(w, NULL, 0);
+	rounds(w, t, 1, 20);
+	file_limit(64);			/* not even a segment's metadata */
+	rounds(w, t, 1000000, 5);
+	file_limit(RLIM_INFINITY);
+	rounds(w, t, 2000000, after);
 	d9rec_stats(w, &st);
 	d9rec_thread_unregister(&t);
-	if (st.write_errors == 0 || !st.stopped || st.last_errno != EFBIG ||
-	    st.lost_batches == 0 || st.dropped != 0)
+	if (st.write_errors == 0 || st.last_errno != EFBIG ||
+	    st.lost_batches < 5 || st.dropped != 0 || st.stopped != !after)
 		_exit(11);
-	if (d9rec_close(&w) != -EFBIG)
+	snprintf(path, sizeof path, "%s.stats", dir);
+	if ((f = fopen(path, "wb")) == NULL ||
+	    fwrite(&st, sizeof st, 1, f) != 1 || fclose(f) != 0)
 		_exit(12);
+	if (d9rec_close(&w) != -EFBIG)
+		_exit(13);
+}
+
+static void
+fill_disk(const char *dir)
+{
+	disk_phases(dir, 3);
+}
+
+static void
+fill_disk_then_close(const char *dir)
+{
+	disk_phases(dir, 0);
 }
 
 START_TEST(test_file_limit)
 {
-	char *dir = rt_tmpdir();
+	char *dir = rt_tmpdir(), path[512];
+	struct d9rec_stats st;
 	struct d9m_model *m;
 	size_t nerr;
-	int status = in_child(fill_disk, dir);
+	int status = in_child(_i ? fill_disk_then_close : fill_disk, dir);
+	FILE *f;
 
 	ck_assert(WIFEXITED(status));
 	ck_assert_int_eq(WEXITSTATUS(status), 0);
-	ck_assert_uint_le(rt_dir_bytes(dir), 100 << 10);
+	snprintf(path, sizeof path, "%s.stats", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "rb"));
+	ck_assert_uint_eq(fread(&st, sizeof st, 1, f), 1);
+	fclose(f);
+	unlink(path);
 	m = rt_load(dir, &nerr);
-	ck_assert_uint_gt(m->polls.n, 1000);	/* what fit is readable */
+	/* every cut segment ends at a whole batch */
+	ck_assert_uint_eq(nerr, 0);
+	ck_assert_uint_eq(rt_files(dir, ".active"), 0);
+	/* the counters reached the segments written after the losses */
+	ck_assert_uint_eq(m->loss.lost_batches, st.lost_batches);
+	ck_assert_uint_ge(m->loss.incomplete, 1);
+	/* writing went on after each cut, and after the disk had room */
+	ck_assert_uint_gt(m->polls.n, 10000);
+	ck_assert_uint_eq(d9m_task_find(m, 1000001), D9_NONE);
+	if (_i == 0) {
+		ck_assert_uint_ne(d9m_task_find(m, 2000001), D9_NONE);
+		ck_assert_uint_ne(d9m_task_find(m, 2002999), D9_NONE);
+	}
 	d9m_model_free(&m);
 	rt_rmdir(&dir);
 }
@@ -285,7 +350,7 @@ rt_tcase_robust(void)
 
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_drops_counted);
-	tcase_add_test(tc, test_file_limit);
+	tcase_add_loop_test(tc, test_file_limit, 0, 2);
 	tcase_add_test(tc, test_fork);
 	tcase_add_test(tc, test_kill9);
 	tcase_add_test(tc, test_threads);

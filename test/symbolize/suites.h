@@ -10,5 +10,7 @@ Suite	*suite_files(void);
 Suite	*suite_isolate(void);
 Suite	*suite_resolve(void);
 Suite	*suite_demo(void);
+Suite	*suite_rust(void);		/* test_compare.c */
+TCase	*tcase_files_rust(void);	/* test_files.c, in suite_rust */
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "symbolize/addr2line.h"
 #include "symbolize/elffile.h"
+#include "../skip.h"
 #include "suites.h"
 #include "tutil.h"
 
@@ -204,7 +205,7 @@ compare(const char *key, int dwarf5, size_t min_addrs)
 	size_t i, ndiff = 0;
 
 	if (bin == NULL) {
-		printf("%s: not built (no rustc?), skipped\n", key);
+		t_skip("%s: not built (no rustc?)", key);
 		return;
 	}
 	tdir_make(&d);
@@ -266,8 +267,21 @@ suite_compare(void)
 	tcase_add_test(tc, c_o0_v5);
 	tcase_add_test(tc, c_o2_v4);
 	tcase_add_test(tc, c_o2_v5);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* The programs rustc builds: skipped as a whole without it. */
+Suite *
+suite_rust(void)
+{
+	Suite *s = suite_create("rust");
+	TCase *tc = tcase_create("binutils");
+
+	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, rs_v4);
 	tcase_add_test(tc, rs_v5);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, tcase_files_rust());
 	return s;
 }

@@ -32,6 +32,7 @@
 #include "../e2e/minijson.h"
 #include "../e2e/run.h"
 #include "../parse/tracegen.h"
+#include "../skip.h"
 #include "model/frames.h"
 #include "model/model.h"
 #include "suites.h"
@@ -308,7 +309,7 @@ START_TEST(test_demo_symbols)
 	FILE *p1, *p0;
 
 	if (demo == NULL || access(demo, X_OK) != 0) {
-		fprintf(stderr, "demo: no d9demo in this build, skipped\n");
+		t_skip("demo: no d9demo in this build");
 		return;
 	}
 	ck_assert_ptr_nonnull(top);

@@ -1,8 +1,8 @@
 /*
- * test_unit.c: the demangler table of DEPENDENCIES 7, the result cache
- * map, the symbolizer facade on the C test program (frames, return
- * addresses, kernel addresses, caching, file offsets, build id checks)
- * and the --addr2line command line (exit codes, messages, stdin).
+ * test_unit.c: the demangler table of DEPENDENCIES 7, the symbolizer
+ * facade on the C test program (frames, return addresses, kernel
+ * addresses, caching, file offsets, build id checks) and the
+ * --addr2line command line (exit codes, messages, stdin).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,7 +14,6 @@
 #include "symbolize/addr2line.h"
 #include "symbolize/demangle.h"
 #include "symbolize/elffile.h"
-#include "symbolize/hmap.h"
 #include "symbolize/symbolizer.h"
 #include "suites.h"
 #include "tutil.h"
@@ -59,28 +58,6 @@ START_TEST(demangle)
 		free(got);
 	}
 	ck_assert_ptr_null(d9s_demangle(NULL));
-}
-END_TEST
-
-START_TEST(hmap)
-{
-	struct d9s_hmap m;
-	uint32_t v;
-	uint64_t k;
-
-	d9s_hmap_init(&m);
-	ck_assert_int_eq(d9s_hmap_get(&m, 1, &v), -1);
-	for (k = 0; k < 5000; k++)
-		ck_assert_int_eq(d9s_hmap_put(&m, k * 0x1000, (uint32_t)k), 0);
-	ck_assert_int_eq(d9s_hmap_put(&m, 0x1000, 77), 0);
-	ck_assert_int_eq(d9s_hmap_put(&m, D9S_HMAP_EMPTY, 1), -1);
-	ck_assert_uint_eq(m.n, 5000);
-	for (k = 0; k < 5000; k++) {
-		ck_assert_int_eq(d9s_hmap_get(&m, k * 0x1000, &v), 0);
-		ck_assert_uint_eq(v, k == 1 ? 77 : k);
-	}
-	ck_assert_int_eq(d9s_hmap_get(&m, 0x1001, &v), -1);
-	d9s_hmap_free(&m);
 }
 END_TEST
 
@@ -291,7 +268,6 @@ suite_unit(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, demangle);
-	tcase_add_test(tc, hmap);
 	tcase_add_test(tc, facade_lookup);
 	tcase_add_test(tc, facade_inline);
 	tcase_add_test(tc, build_id_check);

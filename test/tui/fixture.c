@@ -18,7 +18,10 @@ fx_open(struct fx *f, const char *name, int w, int h, int utf8)
 
 	memset(f, 0, sizeof *f);
 	ck_assert_ptr_nonnull(dir);
-	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (name[0] == '/')
+		snprintf(path, sizeof path, "%s", name);
+	else
+		snprintf(path, sizeof path, "%s/%s", dir, name);
 	f->path = path;
 	ck_assert_ptr_nonnull(m);
 	ck_assert_int_eq(d9m_model_load(m, &f->path, 1, NULL, NULL, NULL, &st),

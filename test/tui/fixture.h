@@ -20,7 +20,8 @@ struct fx {
 	char			*screen;	/* last render, malloc'd */
 };
 
-/* Load $D9_TRACES/name into a w x h app (utf8: UTF-8 glyphs). */
+/* Load $D9_TRACES/name (or name, an absolute path) into a w x h app
+ * (utf8: UTF-8 glyphs). */
 void	fx_open(struct fx *f, const char *name, int w, int h, int utf8);
 void	fx_close(struct fx *f);
 /* Feed keys: plain characters, "\n" for Enter, "\033" for Esc; then
@@ -48,5 +49,8 @@ Suite	*suite_keys(void);
 Suite	*suite_views(void);
 Suite	*suite_window(void);
 Suite	*suite_partial(void);
+Suite	*suite_engine(void);
+Suite	*suite_events(void);
+Suite	*suite_baseline(void);
 
 #endif

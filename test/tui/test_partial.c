@@ -147,7 +147,7 @@ START_TEST(swap_keeps_selection_and_grows_the_window)
 	ck_assert_uint_eq(m->polls.start[f.app.sel], start);
 	ck_assert_uint_eq(m->polls.end[f.app.sel] - start, dur);
 	ck_assert_uint_eq(m->workers[m->polls.worker[f.app.sel]].id, worker);
-	ck_assert_uint_eq(f.app.detail, f.app.sel);
+	ck_assert_uint_eq(d9t_detail_poll(&f.app), f.app.sel);
 	ck_assert_uint_eq(f.app.lo, m->min_ts);
 	ck_assert_uint_eq(f.app.hi, m->max_ts);
 	fx_close(&f);

@@ -1,23 +1,56 @@
 #!/bin/sh
-# tmux_test.sh PROGRAM [D9DEMO]: screen tests of the browser. Drives
-# PROGRAM (the d9top binary), on the shared traces and on a recording
-# D9DEMO (examples/d9demo, libd9rec) makes, inside
+# tmux_test.sh PROGRAM [D9DEMO [MKPLANTED [MKHOSTILE [MKDIFFPAIR]]]]:
+# screen tests of the browser. Drives PROGRAM (the d9top binary), on the
+# shared traces, on a recording D9DEMO (examples/d9demo, libd9rec) makes,
+# on the planted trace MKPLANTED writes, on the hostile inputs MKHOSTILE
+# (test/e2e/mkhostile.c) makes and on the two runs in one trace
+# MKDIFFPAIR (test/unit/mkdiffpair.c) writes, inside
 # tmux at 160x48 and 80x24 with send-keys and reads the screen with
-# capture-pane. Needs D9_TRACES; skipped (77) without tmux.
+# capture-pane. What cannot run is skipped, never passed: exit 77
+# (meson's "skipped") without tmux or the shared trace (D9_TRACES), and
+# at the end when D9DEMO, MKPLANTED, MKHOSTILE or MKDIFFPAIR was missing
+# and nothing failed.
 set -u
 prog=$1
 d9demo=${2:-}
-traces=${D9_TRACES:?}
-demo=$traces/demo-2026-06.bin.gz
-command -v tmux >/dev/null 2>&1 || { echo "no tmux: skipped"; exit 77; }
+mkplanted=${3:-}
+mkhostile=${4:-}
+mkdiffpair=${5:-}
+skip() { echo "SKIP: $*"; exit 77; }
+[ -n "${D9_TRACES:-}" ] || skip "D9_TRACES unset"
+demo=$D9_TRACES/demo-2026-06.bin.gz
+[ -r "$demo" ] || skip "no $demo"
+command -v tmux >/dev/null 2>&1 || skip "no tmux"
 sock=d9t-$$
 fails=0
 checks=0
+skipped=0
 T() { tmux -L "$sock" "$@"; }
 trap 'T kill-server 2>/dev/null' EXIT INT TERM
 # a session that outlives the others, so the server never exits between
 # two tests (killing the last session would end it)
-T new-session -d -s keep -x 20 -y 5 "sleep 600"
+T new-session -d -s keep -x 20 -y 5 "sleep 600" ||
+    skip "tmux cannot start a server here"
+if [ -z "$d9demo" ] || [ ! -x "$d9demo" ]; then
+	echo "SKIP: no d9demo: the recording tests do not run"
+	skipped=1
+	d9demo=
+fi
+if [ -z "$mkplanted" ] || [ ! -x "$mkplanted" ]; then
+	echo "SKIP: no mkplanted: the planted-trace tests do not run"
+	skipped=1
+	mkplanted=
+fi
+if [ -z "$mkhostile" ] || [ ! -x "$mkhostile" ]; then
+	echo "SKIP: no mkhostile: the hostile-input tests do not run"
+	skipped=1
+	mkhostile=
+fi
+if [ -z "$mkdiffpair" ] || [ ! -x "$mkdiffpair" ]; then
+	echo "SKIP: no mkdiffpair: the baseline tests do not run"
+	skipped=1
+	mkdiffpair=
+fi
 
 start() {	# start W H CMD...
 	w=$1 h=$2
@@ -211,31 +244,213 @@ if [ -n "$d9demo" ]; then
 	rm -rf "$rec"
 fi
 
+# signal_test SIG STATUS TRACE READY: the browser on TRACE, up once READY
+# shows, ended by SIG (a name for kill(1), or C-\\ typed as a key): exit
+# status STATUS (128 + signal), terminal modes as before, normal screen,
+# cursor on, mouse reporting off
+signal_test() {
+	T kill-session -t s 2>/dev/null
+	rm -f "$pidf"
+	T new-session -d -s s -x 100 -y 30 "ulimit -c 0; s0=\$(stty -g); \
+	    env LANG=C.UTF-8 TERM=tmux-256color sh -c 'echo \$\$ > $pidf; \
+	    exec $prog $3'; echo EXITED \$?; [ \"\$(stty -g)\" = \"\$s0\" ] && \
+	    echo TTY-MODES-SAME; sleep 30"
+	expect "$1: browser up" "$4"
+	case $1 in
+	C-*) T send-keys -t s "$1" ;;
+	*) kill -s "$1" "$(cat "$pidf")" ;;
+	esac
+	expect "$1: exit status" "EXITED $2"
+	expect "$1: terminal modes restored" "TTY-MODES-SAME"
+	checks=$((checks + 1))
+	if [ "$(T display -p -t s \
+	    '#{alternate_on}#{cursor_flag}#{mouse_any_flag}')" = 010 ]; then
+		echo "ok $checks - $1: normal screen, cursor on, mouse off"
+	else
+		fails=$((fails + 1))
+		echo "not ok $checks - $1: normal screen, cursor on, mouse off"
+	fi
+}
+
 echo "# a fatal signal: the terminal is restored"
 pidf=$(mktemp /tmp/d9t-pid-XXXXXX)
-T kill-session -t s 2>/dev/null
-T new-session -d -s s -x 100 -y 30 "s0=\$(stty -g); env LANG=C.UTF-8 \
-    TERM=tmux-256color sh -c 'echo \$\$ > $pidf; exec $prog $demo'; \
-    echo EXITED \$?; [ \"\$(stty -g)\" = \"\$s0\" ] && echo TTY-MODES-SAME; \
-    sleep 30"
-expect "crash: browser up" "(4.15s)"
-kill -SEGV "$(cat "$pidf")"
-expect "crash: exit status of SIGSEGV" "EXITED 139"
+signal_test SEGV 139 "$demo" "(4.15s)"
 expect "crash: message" "the terminal was restored"
-expect "crash: terminal modes restored" "TTY-MODES-SAME"
-checks=$((checks + 1))
-if [ "$(T display -p -t s '#{alternate_on}#{cursor_flag}#{mouse_any_flag}')" = 010 ]
-then
-	echo "ok $checks - crash: normal screen, cursor on, mouse off"
-else
-	fails=$((fails + 1))
-	echo "not ok $checks - crash: normal screen, cursor on, mouse off"
-fi
+
+echo "# every signal that ends d9top restores the terminal, status 128 + N"
+small=$D9_TRACES/block-in-place-2026-05.bin
+signum() {	# the number of signal NAME (kill -l N prints N's name)
+	n=1
+	while [ $n -lt 64 ] && [ "$(kill -l $n)" != "$1" ]; do
+		n=$((n + 1))
+	done
+	echo $n
+}
+for s in HUP INT QUIT PIPE ALRM TERM USR1 USR2 VTALRM PROF XCPU XFSZ; do
+	signal_test $s $((128 + $(signum $s))) "$small" "(646.49ms)"
+done
+# Ctrl-\ sends SIGQUIT: the loop takes it like the others
+signal_test 'C-\' $((128 + $(signum QUIT))) "$small" "(646.49ms)"
 rm -f "$pidf"
+
+if [ -n "$mkplanted" ]; then
+	echo "# verdicts and points of interest on the planted trace"
+	pl=$(mktemp /tmp/d9planted-XXXXXX)
+	"$mkplanted" "$pl"
+	for size in "160 48" "80 24"; do
+		set -- $size
+		start "$1" "$2" "$prog" "$pl"
+		expect "planted loaded $1x$2" "(4"
+		keys w Enter
+		expect "verdict in the detail $1x$2" "verdict: cpu: 8 of 8"
+		keys q
+		expect "verdict below the lanes $1x$2" "verdict: cpu: 8 of 8"
+		keys p
+		expect "points of interest $1x$2" "sched-delay: 2"
+		keys f f
+		expect "one kind $1x$2" "only sched-delay"
+		keys j j j Enter
+		expect "jump to the 4 ms delay $1x$2" \
+		    "sched-delay: task 120 waited 4.000 ms"
+		expect "its poll selected $1x$2" "task 120  worker 0"
+		keys n
+		expect "next delay $1x$2" "task 121 waited 6.000 ms"
+		keys 7
+		expect "red flags $1x$2" "RED FLAGS"
+	done
+	rm -f "$pl"
+	echo "# a 70-frame stack: inverted CPU tree, from the leaf"
+	pl=$(mktemp /tmp/d9deep-XXXXXX)
+	"$mkplanted" --deep "$pl"
+	start 160 48 "$prog" "$pl"
+	# the window's length shows once loading is over (keys wait till then)
+	expect "deep loaded" "(28.00ms)"
+	keys 3
+	expect "cpu tree" "20, weight 20"
+	keys r
+	expect "inverted tree" "inverted: leaf first"
+	expect "leaf under the root" "100.0%       20  deep::leaf"
+	keys j j Enter
+	expect "frame's source line" "deep::leaf at src/lib.rs:42"
+	rm -f "$pl"
+fi
+
+if [ -n "$mkhostile" ]; then
+	echo "# hostile names and trace strings reach the screen escaped"
+	hd=$(mktemp -d /tmp/d9t-hostile-XXXXXX)
+	"$mkhostile" dir "$hd"
+	# OSC 52 from a pane would make a paste buffer
+	T set -g set-clipboard on
+	# the shell sees the hostile names only through a glob
+	start 160 40 sh -c "'exec $prog $hd/d*'"
+	expect "hostile: header escaped" 'd\x1b]0;PWNED\x07\u202edir  window'
+	keys 2
+	expect "hostile: spawn location escaped" \
+	    'src/<\x1b]0;PWNED\x07\x1b]52;c;UFdORUQ=\x07\x1b[2Jrlo:\u202e|'
+	raw=$(T capture-pane -e -p -t s | LC_ALL=C grep -c \
+	    -e "$(printf '\033]')" -e "$(printf '\342\200\256')" \
+	    -e "$(printf '\342\201\246')" -e "$(printf '\342\200\213')" \
+	    -e "$(printf '\357\273\277')" -e "$(printf '\314\201')")
+	checks=$((checks + 1))
+	if [ "$raw" = 0 ]; then
+		echo "ok $checks - hostile: no raw control on the screen"
+	else
+		fails=$((fails + 1))
+		echo "not ok $checks - hostile: $raw lines with raw controls"
+	fi
+	keys q q
+	expect "hostile: stderr after the browser" \
+	    'schema Bad\x1b]0;PWNED\x07\u202e\0TAIL-AFTER-NUL: field'
+	expect "hostile: file name on stderr" \
+	    '\u2066inv\x9b.bin: not a dial9 trace, skipped'
+	expect "hostile: exit" "EXITED 0"
+	checks=$((checks + 1))
+	if T display -p -t s '#{pane_title}' | grep -q PWNED ||
+	    [ -n "$(T list-buffers)" ]; then
+		fails=$((fails + 1))
+		echo "not ok $checks - hostile: title or clipboard was set"
+	else
+		echo "ok $checks - hostile: title and clipboard untouched"
+	fi
+	rm -rf "$hd"
+fi
+
+if [ -n "$mkdiffpair" ]; then
+	echo "# a baseline window: the base run, then the regressed one"
+	pl=$(mktemp /tmp/d9both-XXXXXX)
+	"$mkdiffpair" both "$pl"
+	for size in "160 48" "80 24"; do
+		set -- $size
+		start "$1" "$2" "$prog" "$pl"
+		expect "both runs loaded $1x$2" "(401.00ms)"
+		keys g 200ms Enter ]
+		keys b
+		expect "baseline marked $1x$2" "baseline: window 0.000s..0.200s"
+		keys 0 g 202ms Enter '['
+		keys 2
+		expect "tasks compared $1x$2" "compared with the baseline window"
+		expect "the API's p99 change $1x$2" "+4.90ms"
+		keys d
+		expect "tasks by change $1x$2" "rows by their change against the"
+		keys 3
+		expect "the hot function's change $1x$2" "+59.7%"
+		keys b
+		expect "a new baseline $1x$2" "baseline: window 0.202s..0.401s"
+		keys b
+		expect "baseline cleared $1x$2" "baseline cleared"
+	done
+	T kill-session -t s 2>/dev/null
+	rm -f "$pl"
+fi
+
+if [ -n "$mkplanted" ]; then
+	echo "# application events, two processes, liveset, task dumps"
+	ev=$(mktemp /tmp/d9events-XXXXXX)
+	mem=$(mktemp /tmp/d9memory-XXXXXX)
+	srcdir=$(mktemp -d /tmp/d9sources-XXXXXX)
+	"$mkplanted" --events "$ev"
+	"$mkplanted" --memory "$mem"
+	"$mkplanted" --sources "$srcdir"
+	for size in "160 48" "80 24"; do
+		set -- $size
+		start "$1" "$2" "$prog" "$ev"
+		expect "events loaded $1x$2" "(70.00ms)"
+		expect "event marks on the lanes $1x$2" "◆"
+		keys 8
+		expect "view 8 $1x$2" "Application events: 3 in the window"
+		expect "view 8 fields $1x$2" "worker_id=null tid=101"
+		keys / req-7 Enter
+		expect "matches in spans and events $1x$2" \
+		    "Matches of 'req-7' in spans and events: 3"
+		keys n Enter
+		expect "Enter jumps to the span $1x$2" "cursor 0.031000s"
+		keys / req-9 Enter
+		expect "timeline search $1x$2" "match 1 of 1: event LogLine"
+		keys q
+		expect "events quit $1x$2" "EXITED 0"
+		start "$1" "$2" "$prog" "$srcdir"
+		expect "first source $1x$2" "source 0 api h1 abcd-1"
+		expect "second source $1x$2" "source 1 api h2 wxyz-2"
+		expect "one axis of seconds $1x$2" "(2.39s)"
+		start "$1" "$2" "$prog" "$mem"
+		expect "memory loaded $1x$2" "(40.00ms)"
+		keys 5
+		expect "liveset strip $1x$2" "max 6.0 kB"
+		keys / app::parse Enter Enter
+		expect "liveset of a call site $1x$2" "max 2.0 kB"
+		keys 4 a
+		expect "task-dump tree $1x$2" \
+		    "task dumps (what idle tasks awaited) in the window: 1"
+		expect "idle time $1x$2" "9.00ms  app::wait"
+	done
+	T kill-session -t s 2>/dev/null
+	rm -rf "$ev" "$mem" "$srcdir"
+fi
 
 echo "# nothing readable"
 start 80 24 "$prog" /dev/null
 expect "bad input status" "EXITED 1"
 
 echo "$((checks - fails)) passed, $fails failed"
-[ $fails -eq 0 ]
+[ $fails -eq 0 ] || exit 1
+[ $skipped -eq 0 ] || exit 77

@@ -1,76 +1,88 @@
-/* mktrace.c: see mktrace.h. Type ids are fixed per schema. */
+/* mktrace.c: see mktrace.h. Type ids are fixed per schema; names, fields
+ * and types come from base/schemas.h, strings and stacks written inline. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/schemas.h"
 #include "base/wire.h"
 #include "mktrace.h"
 
 enum { S_START = 1, S_END, S_PARK, S_UNPARK, S_WAKE, S_SPAWN, S_TERM, S_CPU,
-    S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP };
+    S_ENTER, S_EXIT, S_CLOSE, S_ALLOC, S_FREE, S_META, S_SYM, S_DUMP,
+    S_OVERFLOW, S_CLOCK };
+
+/* The wire type a writer without pools declares for a list type. */
+static uint8_t
+inline_form(uint8_t type)
+{
+	uint8_t opt = type & D9_FT_OPTIONAL;
+
+	switch (type & ~D9_FT_OPTIONAL) {
+	case D9_FT_POOLED_STRING:
+		return D9_FT_STRING | opt;
+	case D9_FT_POOLED_STACK:
+		return D9_FT_STACK | opt;
+	default:
+		return type;
+	}
+}
+
+/* Schema sch of base/schemas.h as type id `id`: its name followed by
+ * site, its fields in list order (strings and stacks inline), then the
+ * declared field `extra` when not NULL. */
+static void
+schema(struct mt *m, uint16_t id, enum d9_schema sch, const char *site,
+    const struct tg_field *extra)
+{
+	const struct d9_schema_def *d = d9_schema(sch);
+	struct tg_field f[D9_NF_MAX + 1];
+	char name[128];
+	size_t n;
+
+	for (n = 0; n < d->nfields; n++) {
+		f[n].name = d->fields[n].name;
+		f[n].type = inline_form(d->fields[n].type);
+	}
+	if (extra != NULL)
+		f[n++] = *extra;
+	snprintf(name, sizeof name, "%s%s", d->name, site);
+	tg_schema(&m->tg, id, name, 1, n, f);
+}
 
 void
 mt_begin(struct mt *m)
 {
-	static const struct tg_field start[] = { { "worker_id", 9 },
-		{ "local_queue", 11 }, { "task_id", 9 }, { "spawn_loc", 4 } };
-	static const struct tg_field end[] = { { "worker_id", 9 } };
-	static const struct tg_field park[] = { { "worker_id", 9 },
-		{ "local_queue", 11 }, { "cpu_time_ns", 9 }, { "tid", 13 } };
-	static const struct tg_field unpark[] = { { "worker_id", 9 },
-		{ "local_queue", 11 }, { "cpu_time_ns", 9 },
-		{ "sched_wait_ns", 0x89 }, { "tid", 13 } };
-	static const struct tg_field wake[] = { { "waker_task_id", 9 },
-		{ "woken_task_id", 9 }, { "target_worker", 11 } };
-	static const struct tg_field spawn[] = { { "task_id", 9 },
-		{ "spawn_loc", 4 } };
-	static const struct tg_field term[] = { { "task_id", 9 } };
-	static const struct tg_field cpu[] = { { "worker_id", 9 },
-		{ "tid", 13 }, { "source", 11 }, { "callchain", 8 } };
-	static const struct tg_field enter[] = { { "worker_id", 9 },
-		{ "span_id", 9 }, { "parent_span_id", 0x89 },
-		{ "span_name", 4 }, { "user", 0x84 } };
-	static const struct tg_field exitf[] = { { "worker_id", 9 },
-		{ "span_id", 9 }, { "span_name", 4 }, { "user", 0x84 } };
-	static const struct tg_field closef[] = { { "span_id", 9 } };
-	static const struct tg_field alloc[] = { { "tid", 13 }, { "size", 9 },
-		{ "addr", 9 }, { "callchain", 8 } };
-	static const struct tg_field freef[] = { { "tid", 13 }, { "addr", 9 },
-		{ "size", 9 }, { "alloc_timestamp_ns", 9 } };
-	static const struct tg_field meta[] = { { "entries", 10 } };
-	static const struct tg_field sym[] = { { "addr", 9 }, { "size", 9 },
-		{ "symbol_name", 4 }, { "inline_depth", 9 },
-		{ "source_file", 4 }, { "source_line", 9 } };
-	static const struct tg_field dump[] = { { "task_id", 9 },
-		{ "callchain", 8 } };
-#define S(id, name, f) tg_schema(&m->tg, id, name, 1, \
-	sizeof f / sizeof f[0], f)
+	static const uint8_t sch[] = {
+		[S_START] = D9_SCH_POLL_START, [S_END] = D9_SCH_POLL_END,
+		[S_PARK] = D9_SCH_PARK, [S_UNPARK] = D9_SCH_UNPARK,
+		[S_WAKE] = D9_SCH_WAKE, [S_SPAWN] = D9_SCH_SPAWN,
+		[S_TERM] = D9_SCH_TERMINATE, [S_CPU] = D9_SCH_CPU,
+		[S_ENTER] = D9_SCH_SPAN_ENTER, [S_EXIT] = D9_SCH_SPAN_EXIT,
+		[S_CLOSE] = D9_SCH_SPAN_CLOSE, [S_ALLOC] = D9_SCH_ALLOC,
+		[S_FREE] = D9_SCH_FREE, [S_META] = D9_SCH_SEGMENT_META,
+		[S_SYM] = D9_SCH_SYMBOL, [S_DUMP] = D9_SCH_TASK_DUMP,
+		[S_OVERFLOW] = D9_SCH_MEM_OVERFLOW,
+		[S_CLOCK] = D9_SCH_CLOCK_SYNC,
+	};
+	static const struct tg_field user = { "user",
+	    D9_FT_STRING | D9_FT_OPTIONAL };
 
 	tg_init(&m->tg);
 	m->base = 0;
 	tg_header(&m->tg);
-	S(S_START, "PollStartEvent", start);
-	S(S_END, "PollEndEvent", end);
-	S(S_PARK, "WorkerParkEvent", park);
-	S(S_UNPARK, "WorkerUnparkEvent", unpark);
-	S(S_WAKE, "WakeEventEvent", wake);
-	S(S_SPAWN, "TaskSpawnEvent", spawn);
-	S(S_TERM, "TaskTerminateEvent", term);
-	S(S_CPU, "CpuSampleEvent", cpu);
-	S(S_ENTER, "SpanEnter:app::work:src/lib.rs:10", enter);
-	S(S_EXIT, "SpanExit:app::work:src/lib.rs:10", exitf);
-	S(S_CLOSE, "SpanCloseEvent", closef);
-	S(S_ALLOC, "AllocEvent", alloc);
-	S(S_FREE, "FreeEvent", freef);
-	S(S_META, "SegmentMetadataEvent", meta);
-	S(S_SYM, "SymbolTableEntry", sym);
-	S(S_DUMP, "TaskDumpEvent", dump);
-#undef S
+	for (uint16_t id = S_START; id <= S_CLOCK; id++) {
+		int span = id == S_ENTER || id == S_EXIT;
+
+		schema(m, id, sch[id], span ? "app::work:src/lib.rs:10" : "",
+		    span ? &user : NULL);
+	}
 }
 
-static void
-ev(struct mt *m, uint16_t id, uint64_t ts)
+void
+mt_event(struct mt *m, uint16_t id, uint64_t ts)
 {
 	if (ts < m->base || ts - m->base > D9_TS_DELTA_MAX) {
 		tg_ts_reset(&m->tg, ts);
@@ -84,24 +96,31 @@ void
 mt_poll_start(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
     const char *loc)
 {
-	ev(m, S_START, ts);
+	mt_poll_start_n(m, ts, w, task, loc, strlen(loc));
+}
+
+void
+mt_poll_start_n(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
+    const char *loc, size_t len)
+{
+	mt_event(m, S_START, ts);
 	tg_leb(&m->tg, w);
 	tg_u8(&m->tg, 0);
 	tg_leb(&m->tg, task);
-	tg_str32(&m->tg, loc);
+	tg_str32n(&m->tg, loc, len);
 }
 
 void
 mt_poll_end(struct mt *m, uint64_t ts, unsigned w)
 {
-	ev(m, S_END, ts);
+	mt_event(m, S_END, ts);
 	tg_leb(&m->tg, w);
 }
 
 void
 mt_park(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid)
 {
-	ev(m, S_PARK, ts);
+	mt_event(m, S_PARK, ts);
 	tg_leb(&m->tg, w);
 	tg_u8(&m->tg, 0);
 	tg_leb(&m->tg, cpu);
@@ -112,7 +131,7 @@ void
 mt_unpark(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid,
     uint64_t sched_wait)
 {
-	ev(m, S_UNPARK, ts);
+	mt_event(m, S_UNPARK, ts);
 	tg_leb(&m->tg, w);
 	tg_u8(&m->tg, 0);
 	tg_leb(&m->tg, cpu);
@@ -124,7 +143,7 @@ mt_unpark(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid,
 void
 mt_wake(struct mt *m, uint64_t ts, uint64_t waker, uint64_t woken, unsigned w)
 {
-	ev(m, S_WAKE, ts);
+	mt_event(m, S_WAKE, ts);
 	tg_leb(&m->tg, waker);
 	tg_leb(&m->tg, woken);
 	tg_u8(&m->tg, (uint8_t)w);
@@ -133,15 +152,16 @@ mt_wake(struct mt *m, uint64_t ts, uint64_t waker, uint64_t woken, unsigned w)
 void
 mt_spawn(struct mt *m, uint64_t ts, uint64_t task, const char *loc)
 {
-	ev(m, S_SPAWN, ts);
+	mt_event(m, S_SPAWN, ts);
 	tg_leb(&m->tg, task);
 	tg_str32(&m->tg, loc);
+	tg_u8(&m->tg, 1);		/* instrumented */
 }
 
 void
 mt_term(struct mt *m, uint64_t ts, uint64_t task)
 {
-	ev(m, S_TERM, ts);
+	mt_event(m, S_TERM, ts);
 	tg_leb(&m->tg, task);
 }
 
@@ -149,18 +169,20 @@ void
 mt_cpu(struct mt *m, uint64_t ts, uint32_t tid, unsigned source, size_t n,
     const uint64_t *frames)
 {
-	ev(m, S_CPU, ts);
+	mt_event(m, S_CPU, ts);
 	tg_leb(&m->tg, 255);
 	tg_u32(&m->tg, tid);
 	tg_u8(&m->tg, (uint8_t)source);
+	tg_u8(&m->tg, 0);		/* no thread name */
 	tg_v_stack(&m->tg, n, frames);
+	tg_u8(&m->tg, 0);		/* no cpu */
 }
 
 void
 mt_span(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t id,
     const char *name)
 {
-	ev(m, kind == 0 ? S_ENTER : kind == 1 ? S_EXIT : S_CLOSE, ts);
+	mt_event(m, kind == 0 ? S_ENTER : kind == 1 ? S_EXIT : S_CLOSE, ts);
 	if (kind == 2) {
 		tg_leb(&m->tg, id);
 		return;
@@ -178,7 +200,7 @@ void
 mt_alloc(struct mt *m, uint64_t ts, uint64_t size, uint64_t addr, size_t n,
     const uint64_t *frames)
 {
-	ev(m, S_ALLOC, ts);
+	mt_event(m, S_ALLOC, ts);
 	tg_u32(&m->tg, 1);
 	tg_leb(&m->tg, size);
 	tg_leb(&m->tg, addr);
@@ -189,7 +211,7 @@ void
 mt_free(struct mt *m, uint64_t ts, uint64_t addr, uint64_t size,
     uint64_t alloc_ts)
 {
-	ev(m, S_FREE, ts);
+	mt_event(m, S_FREE, ts);
 	tg_u32(&m->tg, 1);
 	tg_leb(&m->tg, addr);
 	tg_leb(&m->tg, size);
@@ -200,7 +222,7 @@ void
 mt_dump(struct mt *m, uint64_t ts, uint64_t task, size_t n,
     const uint64_t *frames)
 {
-	ev(m, S_DUMP, ts);
+	mt_event(m, S_DUMP, ts);
 	tg_leb(&m->tg, task);
 	tg_v_stack(&m->tg, n, frames);
 }
@@ -210,14 +232,29 @@ mt_meta(struct mt *m, const char *key, const char *value)
 {
 	const char *kv[] = { key, value };
 
-	ev(m, S_META, m->base);
+	mt_event(m, S_META, m->base);
 	tg_v_map(&m->tg, 1, kv);
+}
+
+void
+mt_clock(struct mt *m, uint64_t ts, uint64_t realtime)
+{
+	mt_event(m, S_CLOCK, ts);
+	tg_leb(&m->tg, realtime);
+}
+
+void
+mt_overflow(struct mt *m, uint64_t ts, uint64_t allocs, uint64_t frees)
+{
+	mt_event(m, S_OVERFLOW, ts);
+	tg_leb(&m->tg, allocs);
+	tg_leb(&m->tg, frees);
 }
 
 void
 mt_symbol(struct mt *m, uint64_t addr, const char *name, unsigned depth)
 {
-	ev(m, S_SYM, m->base);
+	mt_event(m, S_SYM, m->base);
 	tg_leb(&m->tg, addr);
 	tg_leb(&m->tg, 0);
 	tg_str32(&m->tg, name);

@@ -18,8 +18,15 @@ struct mt {
 };
 
 void	mt_begin(struct mt *m);
+/* An event header of schema id at ts (a reset first when needed); the
+ * caller appends the values. Ids from 32 up are free for the caller's
+ * own schemas. */
+void	mt_event(struct mt *m, uint16_t id, uint64_t ts);
 void	mt_poll_start(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
 	    const char *loc);
+/* The same with a location that may hold NULs. */
+void	mt_poll_start_n(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
+	    const char *loc, size_t len);
 void	mt_poll_end(struct mt *m, uint64_t ts, unsigned w);
 void	mt_park(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu,
 	    uint32_t tid);
@@ -40,6 +47,10 @@ void	mt_free(struct mt *m, uint64_t ts, uint64_t addr, uint64_t size,
 void	mt_dump(struct mt *m, uint64_t ts, uint64_t task, size_t n,
 	    const uint64_t *frames);
 void	mt_meta(struct mt *m, const char *key, const char *value);
+/* A ClockSyncEvent: monotonic ts is wall-clock realtime. */
+void	mt_clock(struct mt *m, uint64_t ts, uint64_t realtime);
+void	mt_overflow(struct mt *m, uint64_t ts, uint64_t allocs,
+	    uint64_t frees);
 void	mt_symbol(struct mt *m, uint64_t addr, const char *name,
 	    unsigned depth);
 /* Write to a temp file (name returned, malloc'd). */

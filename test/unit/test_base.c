@@ -1,4 +1,4 @@
-/* test_base.c: arena, interning, safe text, growth, error records. */
+/* test_base.c: arena, hash map, interning, safe text, growth, errors. */
 #include <check.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 
 #include "base/arena.h"
 #include "base/err.h"
+#include "base/hmap.h"
 #include "base/intern.h"
 #include "base/text.h"
 #include "base/vec.h"
@@ -33,6 +34,155 @@ START_TEST(test_arena_alignment_and_big)
 	ck_assert_uint_eq(a.used, 0);
 	ck_assert_ptr_nonnull(d9_arena_alloc(&a, 10, 1));
 	d9_arena_free(&a);
+}
+END_TEST
+
+/* u64 keys: the checks the symbolizer's own map had, on the base map. */
+START_TEST(test_hmap_u64)
+{
+	struct d9_hmap m;
+	uint64_t k;
+
+	d9_hmap_init(&m);
+	ck_assert_uint_eq(d9_hmap_get(&m, 1), D9_NONE);
+	for (k = 0; k < 5000; k++)
+		ck_assert_int_eq(d9_hmap_put(&m, k * 0x1000, (uint32_t)k), 0);
+	ck_assert_int_eq(d9_hmap_put(&m, 0x1000, 77), 0);
+	ck_assert_int_eq(d9_hmap_put(&m, 5, D9_NONE), -1);
+	ck_assert_uint_eq(m.n, 5000);
+	ck_assert_uint_eq(m.nslots & (m.nslots - 1), 0);	/* power of 2 */
+	ck_assert_uint_ge(m.nslots, 2 * m.n);
+	for (k = 0; k < 5000; k++)
+		ck_assert_uint_eq(d9_hmap_get(&m, k * 0x1000), k == 1 ? 77 : k);
+	ck_assert_uint_eq(d9_hmap_get(&m, 0x1001), D9_NONE);
+	/* no key is reserved as a marker */
+	ck_assert_int_eq(d9_hmap_put(&m, UINT64_MAX, 3), 0);
+	ck_assert_int_eq(d9_hmap_put(&m, 0, 4), 0);
+	ck_assert_uint_eq(d9_hmap_get(&m, UINT64_MAX), 3);
+	ck_assert_uint_eq(d9_hmap_get(&m, 0), 4);
+	d9_hmap_free(&m);
+	d9_hmap_free(&m);
+}
+END_TEST
+
+START_TEST(test_hmap_clear_copy_next)
+{
+	struct d9_hmap m, c;
+	uint32_t *slots;
+	uint64_t key, sum = 0;
+	uint32_t val;
+	size_t n = 0;
+
+	d9_hmap_init(&m);
+	d9_hmap_init(&c);
+	ck_assert_int_eq(d9_hmap_reserve(&m, 100), 0);
+	slots = m.slot;
+	for (uint64_t k = 1; k <= 100; k++)
+		ck_assert_int_eq(d9_hmap_put(&m, k << 40, (uint32_t)k), 0);
+	ck_assert_ptr_eq(m.slot, slots);	/* reserved: no growth */
+	for (size_t pos = 0; d9_hmap_next(&m, &pos, &key, &val); n++) {
+		ck_assert_uint_eq(key, (uint64_t)val << 40);
+		sum += val;
+	}
+	ck_assert_uint_eq(n, 100);
+	ck_assert_uint_eq(sum, 5050);
+	ck_assert_int_eq(d9_hmap_copy(&c, &m), 0);
+	d9_hmap_clear(&m);
+	ck_assert_uint_eq(m.n, 0);
+	ck_assert_uint_eq(d9_hmap_get(&m, 7ull << 40), D9_NONE);
+	ck_assert_uint_eq(d9_hmap_get(&c, 7ull << 40), 7);
+	ck_assert_uint_eq(c.n, 100);
+	d9_hmap_free(&m);
+	d9_hmap_free(&c);
+}
+END_TEST
+
+/* Rows: names kept by the test; the map holds their row numbers. */
+struct rows {
+	char		 v[300][8];
+	uint32_t	 n;
+	const char	*want;
+	int		 fail, same_hash;
+};
+
+static uint64_t
+name_hash(const struct rows *r, const char *name)
+{
+	return r->same_hash ? 42 : d9_hash(name, strlen(name));
+}
+
+static int
+row_eq(const void *ctx, uint32_t row)
+{
+	const struct rows *r = ctx;
+
+	return strcmp(r->v[row], r->want) == 0;
+}
+
+static uint64_t
+row_hash(const void *ctx, uint32_t row)
+{
+	const struct rows *r = ctx;
+
+	return name_hash(r, r->v[row]);
+}
+
+static uint32_t
+row_make(void *ctx)
+{
+	struct rows *r = ctx;
+
+	if (r->fail)
+		return D9_NONE;
+	snprintf(r->v[r->n], sizeof r->v[r->n], "%s", r->want);
+	return r->n++;
+}
+
+static const struct d9_hmap_rows test_rows = { row_hash, row_make };
+
+static uint32_t
+row_of(struct d9_hmap *m, struct rows *r, const char *name)
+{
+	r->want = name;
+	return d9_hmap_find_or_add(m, name_hash(r, name), row_eq, &test_rows, r);
+}
+
+START_TEST(test_hmap_rows)
+{
+	static const char *const names[] = { "a", "b", "c", "b", "a" };
+	static const uint32_t ids[] = { 0, 1, 2, 1, 0 };
+	struct rows *r = calloc(1, sizeof *r);
+	struct d9_hmap m;
+	char name[8];
+
+	/* every name hashes alike: eq decides */
+	r->same_hash = 1;
+	d9_hmap_init(&m);
+	for (size_t i = 0; i < 5; i++)
+		ck_assert_uint_eq(row_of(&m, r, names[i]), ids[i]);
+	ck_assert_uint_eq(r->n, 3);
+	r->fail = 1;		/* make fails: nothing is stored */
+	ck_assert_uint_eq(row_of(&m, r, "d"), D9_NONE);
+	ck_assert_uint_eq(m.n, 3);
+	ck_assert_uint_eq(d9_hmap_find(&m, 42, row_eq, r), D9_NONE);
+	r->want = "c";
+	ck_assert_uint_eq(d9_hmap_find(&m, 42, row_eq, r), 2);
+	d9_hmap_free(&m);
+	/* real hashes, the table growing: rows are re-placed by row_hash */
+	memset(r, 0, sizeof *r);
+	for (uint32_t i = 0; i < 300; i++) {
+		snprintf(name, sizeof name, "n%u", i);
+		ck_assert_uint_eq(row_of(&m, r, name), i);
+	}
+	ck_assert_uint_ge(m.nslots, 600);
+	for (uint32_t i = 0; i < 300; i++) {
+		snprintf(name, sizeof name, "n%u", i);
+		r->want = name;
+		ck_assert_uint_eq(d9_hmap_find(&m, d9_hash(name, strlen(name)),
+		    row_eq, r), i);
+	}
+	d9_hmap_free(&m);
+	free(r);
 }
 END_TEST
 
@@ -84,6 +234,50 @@ START_TEST(test_text_escapes_controls)
 }
 END_TEST
 
+START_TEST(test_text_hidden_and_nul)
+{
+	char out[128], nul[16];
+	size_t n;
+
+	/* bidirectional controls, zero-width and combining marks */
+	d9_text_safe(out, sizeof out, "a\xe2\x80\xae" "b\xe2\x81\xa6"
+	    "c\xe2\x80\x8b" "d\xef\xbb\xbf" "e\xcc\x81", 19);
+	ck_assert_str_eq(out, "a\\u202eb\\u2066c\\u200bd\\ufeffe\\u0301");
+	d9_text_safe(out, sizeof out, "\xf3\xa0\x80\x81", 4);	/* tag */
+	ck_assert_str_eq(out, "\\U000e0001");
+	ck_assert_uint_eq(d9_text_utf8_len((const unsigned char *)
+	    "\xe2\x80\xae", 3), 0);
+	/* a NUL, raw or kept by the model, does not end the text */
+	d9_text_safe(out, sizeof out, "a\0b", 3);
+	ck_assert_str_eq(out, "a\\0b");
+	n = d9_text_hide_nul(nul, "a\0b", 3);
+	ck_assert_uint_eq(n, 4);
+	nul[n] = '\0';
+	ck_assert_uint_eq(strlen(nul), 4);
+	d9_text_safe(out, sizeof out, nul, n);
+	ck_assert_str_eq(out, "a\\0b");
+	/* escaped text stays as it is */
+	d9_text_safe(nul, sizeof nul, out, strlen(out));
+	ck_assert_str_eq(nul, out);
+}
+END_TEST
+
+START_TEST(test_text_json_hostile)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	/* not UTF-8: text, never the C1 control U+009B */
+	d9_text_put_json(f, "\x9b" "\xc2\x9b" "\xe2\x80\xae" "\xc0\x80"
+	    "\xf3\xa0\x80\x81", 12);
+	fclose(f);
+	ck_assert_str_eq(buf, "\"\\\\x9b\\u009b\\u202e\\u0000"
+	    "\\udb40\\udc01\"");
+	free(buf);
+}
+END_TEST
+
 START_TEST(test_text_json)
 {
 	char *buf = NULL;
@@ -131,9 +325,14 @@ base_suite(void)
 	TCase *tc = tcase_create("base");
 
 	tcase_add_test(tc, test_arena_alignment_and_big);
+	tcase_add_test(tc, test_hmap_u64);
+	tcase_add_test(tc, test_hmap_clear_copy_next);
+	tcase_add_test(tc, test_hmap_rows);
 	tcase_add_test(tc, test_intern_ids_stable);
 	tcase_add_test(tc, test_text_escapes_controls);
 	tcase_add_test(tc, test_text_json);
+	tcase_add_test(tc, test_text_hidden_and_nul);
+	tcase_add_test(tc, test_text_json_hostile);
 	tcase_add_test(tc, test_grow_overflow);
 	tcase_add_test(tc, test_err_record);
 	suite_add_tcase(s, tc);

@@ -13,6 +13,12 @@ main(void)
 	srunner_add_suite(sr, model_suite());
 	srunner_add_suite(sr, analysis_suite());
 	srunner_add_suite(sr, window_suite());
+	srunner_add_suite(sr, engine_suite());
+	srunner_add_suite(sr, loss_suite());
+	srunner_add_suite(sr, sources_suite());
+	srunner_add_suite(sr, events_suite());
+	srunner_add_suite(sr, series_suite());
+	srunner_add_suite(sr, diff_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -239,9 +239,9 @@ START_TEST(test_wake_chain_and_window)
 	m = mt_finish(&t);
 	a = analyze(m, all, 3);
 	ck_assert_uint_eq(a.nchain, 3);
-	ck_assert_uint_eq(a.chain[0], 3);
-	ck_assert_uint_eq(a.chain[1], 2);
-	ck_assert_uint_eq(a.chain[2], 1);
+	ck_assert_uint_eq(m->tasks.id[a.chain[0].task], 3);
+	ck_assert_uint_eq(m->tasks.id[a.chain[1].task], 2);
+	ck_assert_uint_eq(m->tasks.id[a.chain[2].task], 1);
 	ck_assert_uint_eq(a.npolls, 2);
 	d9m_analysis_free(&a);
 	a = analyze(m, w, 0);

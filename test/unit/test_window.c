@@ -16,8 +16,10 @@
 #include "model/analysis.h"
 #include "model/table.h"
 #include "model/timeline.h"
-#include "tui/flame.h"
-#include "tui/spans.h"
+#include "model/flame.h"
+#include "model/worst.h"
+#include "tui/index.h"
+#include "model/spanset.h"
 #include "unit.h"
 
 #define NWORKERS	3
@@ -342,121 +344,71 @@ check_spans(const struct d9m_model *m, const struct d9m_window *w,
 	free(cnt);
 }
 
-static int
-before(const struct d9t_span *x, const struct d9t_span *y)
-{
-	uint64_t dx = x->end - x->start, dy = y->end - y->start;
-
-	if (x->name != y->name)
-		return x->name < y->name;
-	return dx != dy ? dx > dy : x->start < y->start;
-}
-
-/* The browser's instances: paired from the window's first event on, in
- * order of their first enter, then by name, longest first, start. */
-static size_t
-ref_instances(const struct d9m_model *m, uint64_t lo, uint64_t hi,
-    struct d9t_span *v, size_t *unmatched)
-{
-	const struct d9m_spanev *e = &m->spanev;
-	struct rec *r = calloc(e->n + 1, sizeof *r);
-	size_t n = 0, k = 0;
-
-	for (size_t i = 0; i < e->n; i++) {
-		struct rec *x = NULL;
-
-		if (e->ts[i] < lo || e->ts[i] > hi)
-			continue;
-		for (size_t j = 0; j < n; j++)
-			if (r[j].live && r[j].id == e->span_id[i])
-				x = &r[j];
-		if (e->kind[i] == D9M_SPAN_CLOSE && x != NULL)
-			x->live = 0;
-		else if (e->kind[i] == D9M_SPAN_EXIT && x != NULL && x->open) {
-			v[x - r].end = e->ts[i];
-			v[x - r].fields = e->fields[i] != D9_NONE ?
-			    e->fields[i] : v[x - r].fields;
-			x->open = 0;
-		} else if (e->kind[i] == D9M_SPAN_ENTER && x != NULL)
-			x->open = 1;
-		else if (e->kind[i] == D9M_SPAN_ENTER) {
-			r[n].id = e->span_id[i];
-			r[n].live = r[n].open = 1;
-			v[n].start = e->ts[i];
-			v[n].end = 0;
-			v[n].name = e->name[i];
-			v[n].worker = e->worker[i];
-			v[n++].fields = e->fields[i];
-		}
-	}
-	*unmatched = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (v[i].end == 0) {
-			++*unmatched;
-			continue;
-		}
-		/* stable insertion by (name, longest first, start) */
-		{
-			struct d9t_span x = v[i];
-			size_t j = k++;
-
-			for (; j > 0 && before(&x, &v[j - 1]); j--)
-				v[j] = v[j - 1];
-			v[j] = x;
-		}
-	}
-	free(r);
-	return k;
-}
-
+/* The spans view's instances (spanset) are the analysis's: the lives
+ * that first enter in the window, whole, grouped by name with the same
+ * figures, longest first within a name. */
 static void
-check_tui_spans(const struct d9m_model *m, const struct d9m_window *w)
+check_span_set(const struct d9m_model *m, const struct d9m_window *w,
+    const struct d9m_analysis *a)
 {
-	struct d9t_span *v = calloc(m->spanev.n + 1, sizeof *v);
-	struct d9t_spans *s = d9t_spans_build(m, w->lo, w->hi, "");
-	size_t unmatched, n = ref_instances(m, w->lo, w->hi, v, &unmatched),
-	    names = 0;
+	struct d9m_spanset *s = d9m_spanset_build(m, w, "");
+	size_t n = 0, open = 0;
 
+	for (size_t i = 0; i < m->spans.n; i++)
+		n += d9m_in_window(w, m->spans.first[i]);
+	for (size_t i = 0; i < m->spans.nopen; i++)
+		open += d9m_in_window(w, m->spans.open_ts[i]);
 	ck_assert_ptr_nonnull(s);
 	ck_assert_uint_eq(s->n, n);
-	ck_assert_uint_eq(s->unmatched, unmatched);
-	for (size_t i = 0; i < n; i++) {
-		ck_assert_uint_eq(s->v[i].start, v[i].start);
-		ck_assert_uint_eq(s->v[i].end, v[i].end);
-		ck_assert_uint_eq(s->v[i].name, v[i].name);
-		ck_assert_uint_eq(s->v[i].worker, v[i].worker);
-		ck_assert_uint_eq(s->v[i].fields, v[i].fields);
-		names += i == 0 || v[i].name != v[i - 1].name;
-	}
-	ck_assert_uint_eq(s->nnames, names);
+	ck_assert_uint_eq(s->unmatched, open);
+	ck_assert_uint_eq(s->unmatched, a->unmatched_spans);
+	ck_assert_uint_eq(s->nnames, a->nspans);
 	for (size_t i = 0; i < s->nnames; i++) {
-		const struct d9t_span_name *nm = &s->names[i];
-		uint64_t *d = malloc((nm->dur.count + 1) * sizeof *d);
-		struct d9m_pct pct;
+		const struct d9m_span_name *nm = &s->names[i];
 
-		for (size_t k = 0; k < nm->dur.count; k++)
-			d[k] = v[nm->first + k].end - v[nm->first + k].start;
-		d9m_pct_of(d, nm->dur.count, &pct);
-		ck_assert_uint_eq(nm->dur.p50, pct.p50);
-		ck_assert_uint_eq(nm->dur.p99, pct.p99);
-		ck_assert_uint_eq(nm->dur.max, pct.max);
-		ck_assert_uint_eq(v[nm->first].name, nm->name);
-		free(d);
+		ck_assert_uint_eq(nm->name, a->spans[i].name);
+		ck_assert_uint_eq(nm->dur.count, a->spans[i].dur.count);
+		ck_assert_uint_eq(nm->dur.p50, a->spans[i].dur.p50);
+		ck_assert_uint_eq(nm->dur.p99, a->spans[i].dur.p99);
+		ck_assert_uint_eq(nm->dur.max, a->spans[i].dur.max);
+		for (size_t k = 0; k < nm->dur.count; k++) {
+			const struct d9m_span *v = &s->v[nm->first + k];
+
+			ck_assert(d9m_in_window(w, v->start));
+			ck_assert_uint_eq(v->name, nm->name);
+			if (k > 0)
+				ck_assert_uint_le(v->end - v->start,
+				    v[-1].end - v[-1].start);
+		}
 	}
-	d9t_spans_free(&s);
-	free(v);
+	d9m_spanset_free(&s);
+}
+
+/* The browser's w steps through the window's polls in the order of the
+ * report's worst polls. */
+static void
+check_worst(const struct d9m_model *m, const uint32_t *by_dur,
+    const struct d9m_window *w, const struct d9m_analysis *a)
+{
+	size_t pos = 0;
+
+	for (size_t i = 0; i < a->nworst; i++)
+		ck_assert_uint_eq(d9m_worst_next(m, by_dur, w, &pos),
+		    a->worst[i].poll);
+	if (a->nworst < 5)
+		ck_assert_uint_eq(d9m_worst_next(m, by_dur, w, &pos), D9_NONE);
 }
 
 /* Flame trees: every sample of the window counted once, at the root and
  * down each path. */
 static void
-check_flames(const struct d9m_model *m, const struct d9t_index *ix,
-    const struct d9m_window *w)
+check_flames(const struct d9m_model *m, const struct d9m_window *w)
 {
-	for (int off = 0; off < 2; off++) {
-		struct d9t_flame_req q = { off ? D9T_F_OFF : D9T_F_CPU, w->lo,
-		    w->hi, D9_NONE, D9_NONE, 0, 0, 0 };
-		struct d9t_flame *f = d9t_flame_build(m, ix, NULL, &q);
+	for (int t = 0; t < 4; t++) {
+		int off = t & 1;
+		struct d9m_flame_req q = { off ? D9M_F_OFF : D9M_F_CPU, *w,
+		    D9_NONE, D9_NONE, 0, 0, 0, t >> 1 };
+		struct d9m_flame *f = d9m_flame_build(m, NULL, &q);
 		size_t n = 0;
 		double kids = 0;
 
@@ -469,7 +421,7 @@ check_flames(const struct d9m_model *m, const struct d9t_index *ix,
 		for (uint32_t k = 0; k < f->nodes[0].nkids; k++)
 			kids += f->nodes[f->kids[f->nodes[0].kid0 + k]].w;
 		ck_assert(kids == (double)n);
-		d9t_flame_free(&f);
+		d9m_flame_free(&f);
 	}
 }
 
@@ -498,8 +450,9 @@ START_TEST(test_windows_match_scans)
 		check_polls_cpu(m, &w, &a);
 		check_sched(m, &w, &a);
 		check_spans(m, &w, &a);
-		check_tui_spans(m, &w);
-		check_flames(m, ix, &w);
+		check_span_set(m, &w, &a);
+		check_worst(m, ix->by_dur, &w, &a);
+		check_flames(m, &w);
 		d9m_analysis_free(&a);
 	}
 	d9t_index_free(&ix);
@@ -508,13 +461,15 @@ START_TEST(test_windows_match_scans)
 END_TEST
 
 /* Lives: a close ends one, the id starts another; a re-enter while open
- * keeps the first enter; the browser pairs from the window's start. */
+ * keeps the first enter; a window holds the lives that start in it,
+ * whole (the browser and the report alike). */
 START_TEST(test_span_lives)
 {
 	struct mt t;
 	struct d9m_model *m;
-	struct d9t_spans *s;
+	struct d9m_spanset *s;
 	const struct d9m_spanev *e;
+	struct d9m_window w110 = { 110, 350 }, w90 = { 90, 350 };
 
 	mt_begin(&t);
 	mt_span(&t, 1, 50, 0, 7, "w");		/* exit before any enter */
@@ -537,13 +492,18 @@ START_TEST(test_span_lives)
 	ck_assert_uint_eq(m->spans.dur[0], 50);
 	ck_assert_uint_eq(m->spans.nopen, 1);	/* 9 never exits */
 	ck_assert_uint_eq(m->spans.open_ts[0], 200);
-	/* from 110: 7 is entered at 120 and exits at 150 */
-	s = d9t_spans_build(m, 110, 350, "");
+	/* from 110: the life of 7 began at 100, outside; 9 never exits */
+	s = d9m_spanset_build(m, &w110, "");
+	ck_assert_uint_eq(s->n, 0);
+	ck_assert_uint_eq(s->unmatched, 1);
+	d9m_spanset_free(&s);
+	/* from 90: the life 100..150 whole, the re-enter at 120 inside it */
+	s = d9m_spanset_build(m, &w90, "");
 	ck_assert_uint_eq(s->n, 1);
-	ck_assert_uint_eq(s->v[0].start, 120);
+	ck_assert_uint_eq(s->v[0].start, 100);
 	ck_assert_uint_eq(s->v[0].end, 150);
 	ck_assert_uint_eq(s->unmatched, 1);
-	d9t_spans_free(&s);
+	d9m_spanset_free(&s);
 	d9m_model_free(&m);
 }
 END_TEST

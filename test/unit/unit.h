@@ -8,5 +8,11 @@ Suite	*base_suite(void);
 Suite	*model_suite(void);
 Suite	*analysis_suite(void);
 Suite	*window_suite(void);
+Suite	*engine_suite(void);
+Suite	*loss_suite(void);
+Suite	*sources_suite(void);
+Suite	*events_suite(void);
+Suite	*series_suite(void);
+Suite	*diff_suite(void);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * spans.c: see spans.h. The model links the events of each span life
- * (one span id up to its close), so pairing a window follows those links
- * from the events inside it and costs what the window holds.
+ * spanset.c: see spanset.h. The lives are paired once per model
+ * (spans.c) and sorted by first enter, so a window's instances are a
+ * binary search away; grouping them costs what the window holds.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +9,29 @@
 #include "base/text.h"
 #include "base/vec.h"
 #include "model/table.h"
-#include "tui/list.h"
-#include "tui/spans.h"
+#include "model/spanset.h"
+
+uint32_t
+d9m_field(const struct d9m_model *m, uint32_t fields, uint32_t key)
+{
+	uint32_t len;
+	const char *p;
+
+	if (key == D9_NONE || fields == D9_NONE)
+		return D9_NONE;
+	p = d9_intern_str(&m->lists, fields, &len);
+	for (uint32_t i = 0; i + 8 <= len; i += 8) {
+		uint64_t kv;
+
+		memcpy(&kv, p + i, 8);
+		if ((uint32_t)(kv >> 32) == key)
+			return (uint32_t)kv;
+	}
+	return D9_NONE;
+}
 
 void
-d9t_fields_text(const struct d9m_model *m, uint32_t fields, char *out,
+d9m_fields_text(const struct d9m_model *m, uint32_t fields, char *out,
     size_t cap)
 {
 	uint32_t len;
@@ -45,84 +63,51 @@ d9t_fields_text(const struct d9m_model *m, uint32_t fields, char *out,
 static int
 cmp_name(const void *x, const void *y)
 {
-	const struct d9t_span_name *a = x, *b = y;
+	const struct d9m_span_name *a = x, *b = y;
 
 	if (a->dur.count != b->dur.count)
 		return a->dur.count > b->dur.count ? -1 : 1;
 	return a->name < b->name ? -1 : a->name > b->name;
 }
 
-/* Instances of the window: each span life (see model.h) that enters in
- * the window, from that first enter on, paired as a span is in the
- * window alone (end 0: never exited in it). By start. */
+/* The lives that first enter in the window, and those of them that
+ * never exited; with a filter, only those whose fields contain it. */
 static int
-pair(const struct d9m_model *m, uint64_t lo, uint64_t hi, struct d9t_spans *s,
-    size_t *cap)
+take(const struct d9m_model *m, const struct d9m_window *w,
+    const char *filter, struct d9m_spanset *s)
 {
-	const struct d9m_spanev *e = &m->spanev;
-	struct d9m_window w = { lo, hi };
-	size_t i0, i1;
+	const struct d9m_spans *sp = &m->spans;
+	uint32_t unknown = d9_intern_find(&m->strs, "unknown", 7);
+	size_t i0, i1, o0, o1;
 
-	d9m_window_rows(e->ts, e->n, &w, &i0, &i1);
+	d9m_window_rows(sp->open_ts, sp->nopen, w, &o0, &o1);
+	s->unmatched = o1 - o0;
+	d9m_window_rows(sp->first, sp->n, w, &i0, &i1);
+	s->v = malloc((i1 - i0 + 1) * sizeof *s->v);
+	if (s->v == NULL)
+		return -1;
 	for (size_t i = i0; i < i1; i++) {
-		struct d9t_span *sp;
-		int open = 1;
+		struct d9m_span *x = &s->v[s->n];
 
-		/* from the first enter of each life in the window */
-		if (e->kind[i] != D9M_SPAN_ENTER ||
-		    (e->prev_enter[i] != D9_NONE && e->prev_enter[i] >= i0))
-			continue;
-		if (d9_grow(&s->v, cap, s->n + 1, sizeof *s->v) < 0)
-			return -1;
-		sp = &s->v[s->n++];
-		sp->start = e->ts[i];
-		sp->end = 0;
-		sp->name = e->name[i];
-		sp->worker = e->worker[i];
-		sp->fields = e->fields[i];
-		/* re-entered: keep the first enter; the last exit ends it */
-		for (uint32_t j = e->next[i]; j != D9_NONE && j < i1;
-		    j = e->next[j]) {
-			if (e->kind[j] == D9M_SPAN_ENTER)
-				open = 1;
-			else if (e->kind[j] == D9M_SPAN_EXIT && open) {
-				sp->end = e->ts[j];
-				if (e->fields[j] != D9_NONE)
-					sp->fields = e->fields[j];
-				open = 0;
-			}
+		if (filter && *filter) {
+			char txt[512];
+
+			d9m_fields_text(m, sp->fields[i], txt, sizeof txt);
+			if (!d9_text_contains(txt, filter))
+				continue;
 		}
+		x->start = sp->first[i];
+		x->end = sp->first[i] + sp->dur[i];
+		x->name = sp->name[i] != D9_NONE ? sp->name[i] : unknown;
+		x->worker = sp->worker[i];
+		x->fields = sp->fields[i];
+		s->n++;
 	}
 	return 0;
 }
 
-/* Keep the exited instances (and, with a filter, those whose fields
- * contain it), in order; count the others as unmatched. */
-static void
-keep_exited(const struct d9m_model *m, struct d9t_spans *s,
-    const char *filter)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < s->n; i++) {
-		char txt[512];
-
-		if (s->v[i].end == 0) {
-			s->unmatched++;
-			continue;
-		}
-		if (filter && *filter) {
-			d9t_fields_text(m, s->v[i].fields, txt, sizeof txt);
-			if (!d9t_contains(txt, filter))
-				continue;
-		}
-		s->v[k++] = s->v[i];
-	}
-	s->n = k;
-}
-
 static uint64_t
-dur(const struct d9t_span *sp)
+dur(const struct d9m_span *sp)
 {
 	return sp->end - sp->start;
 }
@@ -130,7 +115,7 @@ dur(const struct d9t_span *sp)
 static int
 cmp_name_id(const void *x, const void *y)
 {
-	const struct d9t_span_name *a = x, *b = y;
+	const struct d9m_span_name *a = x, *b = y;
 
 	return a->name < b->name ? -1 : a->name > b->name;
 }
@@ -139,7 +124,7 @@ cmp_name_id(const void *x, const void *y)
  * instances and saying where they start; slot: name id (strs.n for
  * none) -> entry, D9_NONE before. */
 static void
-count_names(const struct d9m_model *m, struct d9t_spans *s, uint32_t *slot)
+count_names(const struct d9m_model *m, struct d9m_spanset *s, uint32_t *slot)
 {
 	size_t nn = 0;
 
@@ -169,13 +154,13 @@ count_names(const struct d9m_model *m, struct d9t_spans *s, uint32_t *slot)
  * start): a stable radix sort by length, then each instance goes to its
  * name's place (few names). */
 static int
-sort_instances(const struct d9m_model *m, struct d9t_spans *s,
+sort_instances(const struct d9m_model *m, struct d9m_spanset *s,
     uint32_t *slot)
 {
 	size_t n = s->n, *fill = calloc(s->nnames + 1, sizeof *fill);
 	uint64_t *key = malloc((n ? n : 1) * sizeof *key);
 	uint32_t *p = malloc((n ? n : 1) * sizeof *p);
-	struct d9t_span *v = malloc((n ? n : 1) * sizeof *v);
+	struct d9m_span *v = malloc((n ? n : 1) * sizeof *v);
 	int rc = -1;
 
 	if (fill == NULL || key == NULL || p == NULL || v == NULL)
@@ -185,15 +170,19 @@ sort_instances(const struct d9m_model *m, struct d9t_spans *s,
 	if (d9m_sort_perm(key, n, p) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		const struct d9t_span *sp = &s->v[p[i]];
+		const struct d9m_span *sp = &s->v[p[i]];
 		uint32_t k = slot[sp->name == D9_NONE ? (uint32_t)m->strs.n :
 		    sp->name];
 
 		v[s->names[k].first + fill[k]++] = *sp;
 	}
-	free(s->v);
-	s->v = v;
-	v = NULL;
+	/* the sorted copy takes the place of the old, freed below */
+	{
+		struct d9m_span *old = s->v;
+
+		s->v = v;
+		v = old;
+	}
 	rc = 0;
 out:
 	free(fill);
@@ -205,7 +194,7 @@ out:
 
 /* Percentiles of n instances longest first, at d9m_pct_of's ranks. */
 static void
-pct_desc(const struct d9t_span *v, size_t n, struct d9m_pct *out)
+pct_desc(const struct d9m_span *v, size_t n, struct d9m_pct *out)
 {
 	memset(out, 0, sizeof *out);
 	out->count = n;
@@ -216,17 +205,15 @@ pct_desc(const struct d9t_span *v, size_t n, struct d9m_pct *out)
 	out->max = dur(&v[0]);
 }
 
-struct d9t_spans *
-d9t_spans_build(const struct d9m_model *m, uint64_t lo, uint64_t hi,
+struct d9m_spanset *
+d9m_spanset_build(const struct d9m_model *m, const struct d9m_window *w,
     const char *filter)
 {
-	struct d9t_spans *s = calloc(1, sizeof *s);
+	struct d9m_spanset *s = calloc(1, sizeof *s);
 	uint32_t *slot = malloc((m->strs.n + 1) * sizeof *slot);
-	size_t cap = 0;
 
-	if (s == NULL || slot == NULL || pair(m, lo, hi, s, &cap) < 0)
+	if (s == NULL || slot == NULL || take(m, w, filter, s) < 0)
 		goto oom;
-	keep_exited(m, s, filter);
 	for (size_t i = 0; i <= m->strs.n; i++)
 		slot[i] = D9_NONE;
 	s->names = calloc(s->n ? s->n : 1, sizeof *s->names);
@@ -243,12 +230,12 @@ d9t_spans_build(const struct d9m_model *m, uint64_t lo, uint64_t hi,
 	return s;
 oom:
 	free(slot);
-	d9t_spans_free(&s);
+	d9m_spanset_free(&s);
 	return NULL;
 }
 
 void
-d9t_spans_free(struct d9t_spans **ps)
+d9m_spanset_free(struct d9m_spanset **ps)
 {
 	if (*ps == NULL)
 		return;

@@ -1,0 +1,15 @@
+/*
+ * compare.h: the modes that compare: --diff OLD NEW (two runs, each a
+ * trace, a directory or a --json output of an earlier run, told apart by
+ * content) and --check RULES (with --baseline FILE).
+ */
+#ifndef D9A_COMPARE_H
+#define D9A_COMPARE_H
+
+#include "app/opts.h"
+
+/* The exit status of each mode (main.c's list; 3: a rule failed). */
+int	d9a_diff_main(const struct d9a_opts *o);
+int	d9a_check_main(const struct d9a_opts *o);
+
+#endif

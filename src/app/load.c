@@ -1,0 +1,128 @@
+/*
+ * load.c: see load.h. Every run has a resolver (src/symbolize/
+ * resolver.h): the trace's own symbol table comes first, the resolver
+ * names what it leaves unnamed from the recorded maps, --binary,
+ * --debug-dir and --kallsyms. Its warnings also join the model's errors,
+ * so --json lists them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/load.h"
+#include "base/text.h"
+#include "symbolize/resolver.h"
+
+void
+d9a_note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	d9_text_put_line(stderr, "d9top: ", msg);
+}
+
+struct d9m_resolver *
+d9a_resolver(const struct d9a_opts *o, int speak)
+{
+	struct d9s_resolver_opts ro;
+	struct d9m_resolver *r;
+	struct d9_err e;
+
+	ro = (struct d9s_resolver_opts){ .binaries = o->binaries,
+	    .nbinaries = o->nbinaries, .debug_dir = o->debug_dir,
+	    .kallsyms = o->kallsyms, .have_load_base = o->have_load_base,
+	    .load_base = o->load_base,
+	    .note = speak && !o->quiet ? d9a_note : NULL };
+	if (d9s_resolver_new(NULL, &ro, &r, &e) != 0) {
+		d9a_note(NULL, e.msg);
+		return NULL;
+	}
+	return r;
+}
+
+/* The resolver's warnings so far, from the first not yet copied. */
+static void
+copy_warnings(struct d9m_resolver *r, struct d9m_model *m)
+{
+	size_t n;
+	const struct d9s_note *nt = d9s_resolver_notes(r, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (nt[i].warning)
+			d9m_model_add_error(m, nt[i].msg);
+}
+
+struct d9a_win
+d9a_win_of(const struct d9a_opts *o)
+{
+	struct d9a_win w = { o->have_window, o->win_lo_ms, o->win_hi_ms };
+
+	return w;
+}
+
+static struct d9m_window
+window_of(const struct d9a_win *o, const struct d9m_model *m)
+{
+	struct d9m_window w = { 0, UINT64_MAX };
+
+	if (o == NULL || !o->have)
+		return w;
+	w.lo = m->min_ts + (uint64_t)llround(o->lo_ms * 1e6);
+	if (o->hi_ms >= 0)
+		w.hi = m->min_ts + (uint64_t)llround(o->hi_ms * 1e6);
+	return w;
+}
+
+int
+d9a_load(struct d9a_load *l, const struct d9a_opts *o,
+    const char *const *paths, size_t npaths, const struct d9a_win *w,
+    int analyse)
+{
+	struct d9p_read_stats st;
+
+	memset(l, 0, sizeof *l);
+	if ((l->m = d9m_model_new()) == NULL) {
+		fprintf(stderr, "d9top: out of memory\n");
+		return 1;
+	}
+	if ((l->res = d9a_resolver(o, 1)) == NULL) {
+		d9a_load_free(l);
+		return 2;
+	}
+	if (d9m_model_load(l->m, paths, npaths, NULL,
+	    o->quiet ? NULL : d9a_note, NULL, &st) < 0 ||
+	    d9m_model_finish(l->m) < 0) {
+		fprintf(stderr, "d9top: out of memory\n");
+		d9a_load_free(l);
+		return 1;
+	}
+	if (st.read_ok == 0) {
+		fprintf(stderr, "d9top: no events could be read\n");
+		d9a_load_free(l);
+		return 1;
+	}
+	l->ao.win = window_of(w, l->m);
+	l->ao.worst = o->worst;
+	l->ao.chain_task = o->have_chain ? o->chain : 0;
+	l->ao.resolver = l->res;
+	if (!analyse)
+		return 0;
+	if (d9m_analyze(l->m, &l->ao, &l->a) < 0) {
+		fprintf(stderr, "d9top: out of memory\n");
+		d9a_load_free(l);
+		return 1;
+	}
+	l->analysed = 1;
+	/* the analysis looked up every address: the files are all tried */
+	copy_warnings(l->res, l->m);
+	return 0;
+}
+
+void
+d9a_load_free(struct d9a_load *l)
+{
+	if (l->analysed)
+		d9m_analysis_free(&l->a);
+	d9s_resolver_free(&l->res);
+	d9m_model_free(&l->m);
+	l->analysed = 0;
+}

@@ -1,0 +1,46 @@
+/*
+ * load.h: what every non-interactive mode does first: make the resolver
+ * of the options, read inputs into a finished model and (optionally)
+ * analyse a window of it. --diff does it once per side, with the side's
+ * own window.
+ */
+#ifndef D9A_LOAD_H
+#define D9A_LOAD_H
+
+#include <stddef.h>
+
+#include "app/opts.h"
+#include "model/analysis.h"
+#include "model/model.h"
+
+/* A window in milliseconds from the trace's start, as --window gives. */
+struct d9a_win {
+	int		have;
+	double		lo_ms, hi_ms;	/* hi_ms < 0: to the end */
+};
+
+struct d9a_load {
+	struct d9m_model	*m;
+	struct d9m_resolver	*res;
+	struct d9m_analysis_opts ao;	/* ao.win: the window, absolute */
+	struct d9m_analysis	 a;
+	int			 analysed;
+};
+
+/* Messages about input, on stderr ("d9top: ..."), escaped. */
+void	d9a_note(void *ctx, const char *msg);
+/* The resolver of o's --binary, --debug-dir, ... (speak: its notes go to
+ * stderr as they arise); NULL and a message when a file is unusable. */
+struct d9m_resolver *d9a_resolver(const struct d9a_opts *o, int speak);
+/* The window of o. */
+struct d9a_win d9a_win_of(const struct d9a_opts *o);
+/* Load paths, finish the model and, with analyse, analyse window w (o's
+ * --worst and --chain). 0, or the exit status after a message: 1 when
+ * nothing could be read (or out of memory), 2 for an unusable file of
+ * the resolver's options. l is freed on failure. */
+int	d9a_load(struct d9a_load *l, const struct d9a_opts *o,
+	    const char *const *paths, size_t npaths, const struct d9a_win *w,
+	    int analyse);
+void	d9a_load_free(struct d9a_load *l);
+
+#endif

@@ -1,0 +1,53 @@
+/*
+ * groups.h: which process each segment came from (struct d9m_groups in
+ * model.h). While a segment is read, what names its process gathers in a
+ * struct d9m_pending: service, host and boot from segment metadata
+ * (service/service_name, host/instance_path, boot_id), its first clock
+ * sync; at the segment's first other event the group is found or made
+ * (d9m_group_resolve), falling back on the input's path (dial9's S3 and
+ * boot-id layouts, FORMAT 1.4, 1.7, 5) when the metadata names nothing.
+ * Segments that name no boot are one group only if their clocks agree:
+ * the same wall-clock offset within 5 s, or both without clock sync.
+ */
+#ifndef D9M_GROUPS_H
+#define D9M_GROUPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct d9m_model;
+
+struct d9m_pending {
+	uint32_t	 service, host, boot;	/* string ids, D9_NONE */
+	int		 has_wall;
+	int64_t		 wall;		/* realtime - monotonic */
+	uint32_t	 group;		/* D9_NONE until resolved */
+	int64_t		 shift;		/* the group's, once resolved */
+};
+
+void	d9m_pending_reset(struct d9m_pending *p);
+/* A metadata entry of the segment (string ids). */
+void	d9m_pending_meta(const struct d9m_model *m, struct d9m_pending *p,
+	    uint32_t key, uint32_t val);
+/* A clock sync of the segment (its first one counts). */
+void	d9m_pending_clock(struct d9m_pending *p, uint64_t mono, uint64_t real);
+/* Find or make the group of segment seg, whose first event is at ts;
+ * moves the clock rows already read for seg by the group's shift.
+ * -1 when out of memory. */
+int	d9m_group_resolve(struct d9m_model *m, struct d9m_pending *p,
+	    uint32_t seg, uint64_t ts);
+
+/* A time of the resolved segment on the model's clock. */
+static inline uint64_t
+d9m_pending_ts(const struct d9m_pending *p, uint64_t ts)
+{
+	if (p->shift < 0 && ts < (uint64_t)-p->shift)
+		return 0;
+	return ts + (uint64_t)p->shift;
+}
+
+/* "service host boot" of group g, the parts known, or "(unnamed)". */
+void	d9m_group_name(const struct d9m_model *m, uint32_t g, char *out,
+	    size_t cap);
+
+#endif

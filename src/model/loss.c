@@ -1,0 +1,228 @@
+/*
+ * loss.c: what a trace lost (ANALYSIS 19), derived once per finish.
+ *
+ * libd9rec writes its counters (d9rec.dropped_events, .lost_batches,
+ * .alloc_dropped, .free_dropped, .cpu_lost) into the segment metadata as
+ * counts since the recorder started: they only grow within one boot_id,
+ * so a boot's figure is the largest value any of its segments holds, and
+ * the trace's is the sum over boots (summing segments would count a drop
+ * once per later segment). dial9's MemoryProfileOverflowEvent carries
+ * deltas instead: they are summed per boot, and a boot that has both
+ * (libd9rec writes both) counts the larger. A segment is incomplete when
+ * its input was cut short or its latest metadata says
+ * segment.complete=false (libd9rec says so until it seals a segment),
+ * except, when following, a segment whose .active file is still being
+ * written.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/loss.h"
+#include "model/table.h"
+
+enum { L_EVENTS, L_BATCHES, L_ALLOCS, L_FREES, L_CPU, L_N };
+
+static const char *const keys[L_N] = {
+	"d9rec.dropped_events", "d9rec.lost_batches", "d9rec.alloc_dropped",
+	"d9rec.free_dropped", "d9rec.cpu_lost"
+};
+
+/* Per segment: its boot and the largest value of each counter. */
+struct segloss {
+	uint32_t	 boot;		/* string id of boot_id, D9_NONE */
+	uint64_t	 v[L_N];
+	uint64_t	 overflow[2];	/* allocs, frees: summed deltas */
+	uint32_t	 complete;	/* value id of segment.complete */
+};
+
+static uint32_t
+find(const struct d9m_model *m, const char *s)
+{
+	return d9_intern_find(&m->strs, s, strlen(s));
+}
+
+static void
+per_segment(const struct d9m_model *m, struct segloss *sl)
+{
+	uint32_t k[L_N], boot = find(m, "boot_id");
+	uint32_t complete = find(m, "segment.complete");
+
+	for (int i = 0; i < L_N; i++)
+		k[i] = find(m, keys[i]);
+	for (size_t s = 0; s < m->segs.n; s++) {
+		memset(&sl[s], 0, sizeof sl[s]);
+		sl[s].boot = D9_NONE;
+		sl[s].complete = D9_NONE;
+	}
+	for (size_t r = 0; r < m->meta.n; r++) {
+		uint32_t key = m->meta.key[r], s = m->meta.seg[r];
+
+		if (s >= m->segs.n || key == D9_NONE)
+			continue;
+		if (key == boot)
+			sl[s].boot = m->meta.val[r];
+		else if (key == complete)
+			sl[s].complete = m->meta.val[r];	/* latest wins */
+		for (int i = 0; i < L_N; i++) {
+			uint64_t v;
+
+			if (key != k[i])
+				continue;
+			v = strtoull(d9m_str(m, m->meta.val[r]), NULL, 10);
+			if (v > sl[s].v[i])
+				sl[s].v[i] = v;
+		}
+	}
+	for (size_t r = 0; r < m->overflow.n; r++) {
+		uint32_t s = m->overflow.seg[r];
+
+		if (s >= m->segs.n)
+			continue;
+		sl[s].overflow[0] += m->overflow.allocs[r];
+		sl[s].overflow[1] += m->overflow.frees[r];
+	}
+}
+
+/* Whether segment s is marked incomplete. */
+static int
+incomplete(const struct d9m_model *m, const struct segloss *sl, size_t s,
+    uint32_t no)
+{
+	const char *in;
+	size_t n;
+
+	if (m->segs.cut[s])
+		return 1;
+	if (no == D9_NONE || sl[s].complete != no)
+		return 0;
+	if (!m->following || m->segs.input[s] == D9_NONE)
+		return 1;
+	in = d9m_str(m, m->segs.input[s]);
+	n = strlen(in);
+	return !(n >= 7 && strcmp(in + n - 7, ".active") == 0);
+}
+
+static uint64_t
+max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* Add one boot's figures: the largest counters, the summed deltas. */
+static void
+add_boot(struct d9m_loss *l, const uint64_t *v, const uint64_t *of)
+{
+	l->dropped_events += v[L_EVENTS];
+	l->lost_batches += v[L_BATCHES];
+	l->dropped_allocs += max64(v[L_ALLOCS], of[0]);
+	l->dropped_frees += max64(v[L_FREES], of[1]);
+	l->lost_cpu += v[L_CPU];
+}
+
+int
+d9m_loss_derive(struct d9m_model *m)
+{
+	struct d9m_loss *l = &m->loss;
+	size_t n = m->segs.n;
+	struct segloss *sl = calloc(n ? n : 1, sizeof *sl);
+	uint64_t *order = malloc((n ? n : 1) * sizeof *order);
+	uint32_t no = find(m, "false");
+
+	memset(l, 0, sizeof *l);
+	l->copies = m->segs.copies;
+	if (sl == NULL || order == NULL) {
+		free(sl);
+		free(order);
+		return -1;
+	}
+	per_segment(m, sl);
+	/* segments grouped by boot (no boot_id: one group of their own) */
+	for (size_t s = 0; s < n; s++) {
+		order[s] = (uint64_t)sl[s].boot << 32 | s;
+		l->incomplete += (uint64_t)incomplete(m, sl, s, no);
+	}
+	if (d9m_sort_u64(order, n) < 0) {
+		free(sl);
+		free(order);
+		return -1;
+	}
+	for (size_t i = 0; i < n; ) {
+		uint64_t v[L_N] = { 0 }, of[2] = { 0 };
+		uint32_t boot = (uint32_t)(order[i] >> 32);
+
+		for (; i < n && (uint32_t)(order[i] >> 32) == boot; i++) {
+			const struct segloss *x = &sl[(uint32_t)order[i]];
+
+			for (int k = 0; k < L_N; k++)
+				v[k] = max64(v[k], x->v[k]);
+			of[0] += x->overflow[0];
+			of[1] += x->overflow[1];
+		}
+		add_boot(l, v, of);
+	}
+	free(sl);
+	free(order);
+	return 0;
+}
+
+/* The words of each loss, in the order they are told. */
+static const struct {
+	size_t		 off;		/* of the count in struct d9m_loss */
+	const char	*one, *many;
+} words[] = {
+	{ offsetof(struct d9m_loss, dropped_events), "runtime event dropped",
+	    "runtime events dropped" },
+	{ offsetof(struct d9m_loss, lost_batches), "batch not written",
+	    "batches not written" },
+	{ offsetof(struct d9m_loss, dropped_allocs),
+	    "allocation sample dropped", "allocation samples dropped" },
+	{ offsetof(struct d9m_loss, dropped_frees), "free sample dropped",
+	    "free samples dropped" },
+	{ offsetof(struct d9m_loss, lost_cpu), "CPU sample lost",
+	    "CPU samples lost" },
+	{ offsetof(struct d9m_loss, incomplete), "segment incomplete",
+	    "segments incomplete" },
+};
+
+static uint64_t
+count(const struct d9m_loss *l, size_t i)
+{
+	uint64_t n;
+
+	memcpy(&n, (const char *)l + words[i].off, sizeof n);
+	return n;
+}
+
+int
+d9m_loss_any(const struct d9m_loss *l)
+{
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (count(l, i) > 0)
+			return 1;
+	return 0;
+}
+
+size_t
+d9m_loss_text(const struct d9m_loss *l, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	if (cap == 0)
+		return 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		uint64_t n = count(l, i);
+		int k;
+
+		if (n == 0 || len >= cap)
+			continue;
+		k = snprintf(buf + len, cap - len, "%s%" PRIu64 " %s",
+		    len ? ", " : "", n, n == 1 ? words[i].one : words[i].many);
+		if (k > 0)
+			len += (size_t)k;
+	}
+	return len < cap ? len : cap - 1;
+}

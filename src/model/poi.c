@@ -1,0 +1,400 @@
+/*
+ * poi.c: see poi.h. Each kind is a pass over what starts in the window
+ * (polls by worker, parks by worker, CPU samples, spawns); off-CPU
+ * samples are classified once per distinct (stack, segment). Kinds keep
+ * their worst D9M_POI_MAX, ranked by value (earlier first on ties).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+#include "model/loss.h"
+#include "model/poi.h"
+#include "model/samples.h"
+#include "model/table.h"
+#include "model/verdict.h"
+
+#define MS	1000000
+
+static const char *const names[D9M_POI_COUNT] = { "long-poll",
+	"sched-delay", "kernel-wait", "off-cpu-in-poll", "spawn-delay",
+	"uninstrumented", "events-lost" };
+
+const char *
+d9m_poi_name(enum d9m_poi_kind k)
+{
+	return (unsigned)k < D9M_POI_COUNT ? names[k] : "?";
+}
+
+struct acc {
+	struct d9m_poi	*v[D9M_POI_COUNT];
+	size_t		 n[D9M_POI_COUNT], cap[D9M_POI_COUNT];
+	int		 oom;
+};
+
+/* A new point of kind k (its text still to write), NULL when out of
+ * memory. */
+static struct d9m_poi *
+add(struct acc *c, enum d9m_poi_kind k, uint64_t start, uint64_t dur,
+    uint64_t value, uint32_t worker, uint32_t task, uint32_t poll)
+{
+	struct d9m_poi *p;
+
+	if (c->oom || d9_grow(&c->v[k], &c->cap[k], c->n[k] + 1,
+	    sizeof *c->v[k]) < 0) {
+		c->oom = 1;
+		return NULL;
+	}
+	p = &c->v[k][c->n[k]++];
+	*p = (struct d9m_poi){ .kind = k, .start = start, .dur = dur,
+	    .value = value, .worker = worker, .task = task, .poll = poll };
+	return p;
+}
+
+static const char *
+loc_of(const struct d9m_model *m, uint32_t loc)
+{
+	return loc == D9_NONE ? "(unknown)" : d9m_str(m, loc);
+}
+
+static uint64_t
+task_id(const struct d9m_model *m, uint32_t t)
+{
+	return t == D9_NONE ? 0 : m->tasks.id[t];
+}
+
+static uint32_t
+worker_id(const struct d9m_model *m, uint32_t p)
+{
+	return m->workers[m->polls.worker[p]].id;
+}
+
+/* A task that no spawn and no wake names: its polls are not traced. */
+static int
+uninstrumented(const struct d9m_model *m, uint32_t t)
+{
+	return t != D9_NONE && !(m->tasks.flags[t] & D9M_TASK_SPAWNED) &&
+	    m->wakes.by_woken_off[t] == m->wakes.by_woken_off[t + 1];
+}
+
+/* Long polls, scheduling delays and uninstrumented polls. */
+static void
+polls(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
+{
+	for (size_t s = 0; s < m->nworkers; s++) {
+		size_t i0, i1;
+
+		d9m_window_polls(m, s, w, &i0, &i1);
+		for (size_t i = i0; i < i1; i++) {
+			uint64_t st = m->polls.start[i], d = m->polls.end[i] - st;
+			uint64_t sd = m->poll_sched[i];
+			uint32_t t = m->polls.task[i], p = (uint32_t)i;
+			struct d9m_poi *x;
+
+			if (d > MS && (x = add(c, D9M_POI_LONG_POLL, st, d, d,
+			    worker_id(m, p), t, p)) != NULL)
+				snprintf(x->text, sizeof x->text, "%.3f ms poll "
+				    "of task %" PRIu64 " (%s)", (double)d / MS,
+				    task_id(m, t), loc_of(m, m->polls.loc[i]));
+			if (sd != D9M_SCHED_NONE && sd != D9M_SCHED_NO_WAKE &&
+			    sd > MS && (x = add(c, D9M_POI_SCHED_DELAY, st - sd,
+			    sd, sd, worker_id(m, p), t, p)) != NULL)
+				snprintf(x->text, sizeof x->text, "task %" PRIu64
+				    " waited %.3f ms from its wake to its poll "
+				    "(%s)", task_id(m, t), (double)sd / MS,
+				    loc_of(m, m->polls.loc[i]));
+			if (uninstrumented(m, t) && (x = add(c,
+			    D9M_POI_UNINSTRUMENTED, st, d, d, worker_id(m, p),
+			    t, p)) != NULL)
+				snprintf(x->text, sizeof x->text, "%.3f ms poll "
+				    "of task %" PRIu64 ", which has no spawn or "
+				    "wake record", (double)d / MS, task_id(m, t));
+		}
+	}
+}
+
+/* Unparks that waited over 1 ms for a CPU (the kernel's run queue). */
+static void
+kernel_waits(const struct d9m_model *m, const struct d9m_window *w,
+    struct acc *c)
+{
+	for (size_t s = 0; s < m->nworkers; s++) {
+		const struct d9m_worker *wk = &m->workers[s];
+
+		for (size_t i = wk->park0; i < wk->park0 + wk->nparks; i++) {
+			uint64_t sw = m->parks.sched_wait[i], end =
+			    m->parks.end[i];
+			struct d9m_poi *x;
+
+			if (sw == D9M_ABSENT || sw <= MS || !d9m_in_window(w,
+			    end) || end < sw)
+				continue;
+			if ((x = add(c, D9M_POI_KERNEL_WAIT, end - sw, sw, sw,
+			    wk->id, D9_NONE, D9_NONE)) != NULL)
+				snprintf(x->text, sizeof x->text, "worker %"
+				    PRIu32 " waited %.3f ms for a CPU before it "
+				    "ran again", wk->id, (double)sw / MS);
+		}
+	}
+}
+
+/* Polls with off-CPU samples that block their worker: the samples of a
+ * distinct (stack, segment) are classified once, then counted by poll
+ * with the class most of them have. */
+static void
+off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
+    const struct d9m_window *w, struct acc *c)
+{
+	size_t i0, i1, n = 0;
+	uint64_t *key, *byp;
+	uint32_t *perm;
+	uint8_t *cls;
+
+	d9m_window_rows(m->cpu.ts, m->cpu.n, w, &i0, &i1);
+	key = malloc((i1 - i0 + 1) * sizeof *key);
+	byp = malloc((i1 - i0 + 1) * sizeof *byp);
+	perm = malloc((i1 - i0 + 1) * sizeof *perm);
+	cls = malloc(i1 - i0 + 1);
+	if (key == NULL || byp == NULL || perm == NULL || cls == NULL)
+		goto oom;
+	for (size_t i = i0; i < i1; i++)
+		key[i - i0] = (uint64_t)m->cpu.stack[i] << 32 | m->cpu.seg[i];
+	if (d9m_sort_perm(key, i1 - i0, perm) < 0)
+		goto oom;
+	for (size_t k = 0; k < i1 - i0; k++) {
+		size_t i = i0 + perm[k];
+		const char *why;
+
+		if (k > 0 && key[perm[k]] == key[perm[k - 1]])
+			cls[perm[k]] = cls[perm[k - 1]];
+		else
+			cls[perm[k]] = d9m_cpu_class(m, i) == D9M_OFF_CPU ?
+			    (uint8_t)d9m_sample_class(m, r, i, &why) :
+			    D9M_V_CPU;
+	}
+	for (size_t i = i0; i < i1; i++)
+		if (m->cpu.poll[i] != D9_NONE &&
+		    d9m_cpu_class(m, i) == D9M_OFF_CPU &&
+		    d9m_vclass_blocks((enum d9m_vclass)cls[i - i0]))
+			byp[n++] = (uint64_t)m->cpu.poll[i] << 8 | cls[i - i0];
+	if (d9m_sort_u64(byp, n) < 0)
+		goto oom;
+	for (size_t i = 0, k; i < n; i += k) {
+		uint32_t p = (uint32_t)(byp[i] >> 8);
+		size_t best = 0, run;
+		enum d9m_vclass bc = D9M_V_BLOCKED;
+		struct d9m_poi *x;
+
+		for (k = 0; i + k < n && byp[i + k] >> 8 == p; k += run) {
+			for (run = 1; i + k + run < n && byp[i + k + run] ==
+			    byp[i + k]; run++)
+				;
+			if (run > best) {
+				best = run;
+				bc = (enum d9m_vclass)(byp[i + k] & 0xff);
+			}
+		}
+		if ((x = add(c, D9M_POI_OFF_CPU, m->polls.start[p],
+		    m->polls.end[p] - m->polls.start[p], k, worker_id(m, p),
+		    m->polls.task[p], p)) != NULL)
+			snprintf(x->text, sizeof x->text, "%zu off-CPU sample%s "
+			    "(mostly %s) in a %.3f ms poll of task %" PRIu64, k,
+			    k == 1 ? "" : "s", d9m_vclass_name(bc),
+			    (double)(m->polls.end[p] - m->polls.start[p]) / MS,
+			    task_id(m, m->polls.task[p]));
+	}
+	goto out;
+oom:
+	c->oom = 1;
+out:
+	free(key);
+	free(byp);
+	free(perm);
+	free(cls);
+}
+
+/* Tasks spawned in the window whose first poll came over 1 ms later. */
+static void
+spawns(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
+{
+	for (uint32_t t = 0; t < m->tasks.n; t++) {
+		uint64_t sp = m->tasks.spawn_ts[t], d;
+		uint32_t p;
+		struct d9m_poi *x;
+
+		if (!(m->tasks.flags[t] & D9M_TASK_SPAWNED) ||
+		    !d9m_in_window(w, sp) || m->task_polls_off[t] ==
+		    m->task_polls_off[t + 1])
+			continue;
+		p = m->task_polls[m->task_polls_off[t]];
+		if (m->polls.start[p] <= sp || (d = m->polls.start[p] - sp) <=
+		    MS)
+			continue;
+		if ((x = add(c, D9M_POI_SPAWN_DELAY, sp, d, d, worker_id(m, p),
+		    t, p)) != NULL)
+			snprintf(x->text, sizeof x->text, "task %" PRIu64
+			    " waited %.3f ms from its spawn to its first poll "
+			    "(%s)", task_id(m, t), (double)d / MS,
+			    loc_of(m, m->tasks.loc[t]));
+	}
+}
+
+/* What was lost: each overflow event where it happened, and what the
+ * recorder's counters or cut segments say, at the end of the trace. */
+static void
+losses(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
+{
+	const struct d9m_loss *l = &m->loss;
+	uint64_t n = l->dropped_events + l->dropped_allocs + l->dropped_frees +
+	    l->lost_cpu;
+	size_t i0, i1;
+	struct d9m_poi *x;
+
+	d9m_window_rows(m->overflow.ts, m->overflow.n, w, &i0, &i1);
+	for (size_t i = i0; i < i1; i++) {
+		uint64_t k = m->overflow.allocs[i] + m->overflow.frees[i];
+
+		if (k > 0 && (x = add(c, D9M_POI_EVENTS_LOST, m->overflow.ts[i],
+		    0, k, D9_NONE, D9_NONE, D9_NONE)) != NULL)
+			snprintf(x->text, sizeof x->text, "the profiler dropped "
+			    "%" PRIu64 " allocations and %" PRIu64 " frees",
+			    m->overflow.allocs[i], m->overflow.frees[i]);
+	}
+	if ((l->dropped_events || l->lost_batches || l->lost_cpu ||
+	    l->incomplete) && d9m_in_window(w, m->max_ts) &&
+	    (x = add(c, D9M_POI_EVENTS_LOST, m->max_ts, 0, n ? n :
+	    l->lost_batches + l->incomplete, D9_NONE, D9_NONE, D9_NONE)) !=
+	    NULL) {
+		char what[200];
+
+		d9m_loss_text(l, what, sizeof what);
+		snprintf(x->text, sizeof x->text, "the recording lost data: %s",
+		    what);
+	}
+}
+
+static int
+cmp_worst(const void *x, const void *y)
+{
+	const struct d9m_poi *a = x, *b = y;
+
+	if (a->value != b->value)
+		return a->value > b->value ? -1 : 1;
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* Kinds worst first, each cut to D9M_POI_MAX, then a by-time index. */
+static struct d9m_pois *
+gather(struct acc *c)
+{
+	struct d9m_pois *p = calloc(1, sizeof *p);
+	size_t n = 0;
+	uint64_t *key;
+
+	if (p == NULL)
+		return NULL;
+	for (int k = 0; k < D9M_POI_COUNT; k++) {
+		qsort(c->v[k], c->n[k], sizeof *c->v[k], cmp_worst);
+		p->total[k] = c->n[k];
+		n += c->n[k] < D9M_POI_MAX ? c->n[k] : D9M_POI_MAX;
+	}
+	p->v = malloc((n ? n : 1) * sizeof *p->v);
+	p->by_time = malloc((n ? n : 1) * sizeof *p->by_time);
+	key = malloc((n ? n : 1) * sizeof *key);
+	if (p->v == NULL || p->by_time == NULL || key == NULL) {
+		free(key);
+		d9m_pois_free(&p);
+		return NULL;
+	}
+	for (int k = 0; k < D9M_POI_COUNT; k++) {
+		size_t keep = c->n[k] < D9M_POI_MAX ? c->n[k] : D9M_POI_MAX;
+
+		p->first[k] = p->n;
+		memcpy(p->v + p->n, c->v[k], keep * sizeof *p->v);
+		p->n += keep;
+	}
+	p->first[D9M_POI_COUNT] = p->n;
+	/* by (kind, start): starts within a kind, kinds in order */
+	for (size_t i = 0; i < n; i++)
+		key[i] = p->v[i].start;
+	if (d9m_sort_perm(key, n, p->by_time) < 0) {
+		free(key);
+		d9m_pois_free(&p);
+		return NULL;
+	}
+	{
+		size_t fill[D9M_POI_COUNT] = { 0 };
+		uint32_t *t = malloc((n ? n : 1) * sizeof *t);
+
+		if (t == NULL) {
+			free(key);
+			d9m_pois_free(&p);
+			return NULL;
+		}
+		for (size_t i = 0; i < n; i++) {
+			enum d9m_poi_kind k = p->v[p->by_time[i]].kind;
+
+			t[p->first[k] + fill[k]++] = p->by_time[i];
+		}
+		free(p->by_time);
+		p->by_time = t;
+	}
+	free(key);
+	return p;
+}
+
+struct d9m_pois *
+d9m_pois_find(const struct d9m_model *m, const struct d9m_resolver *r,
+    const struct d9m_window *w)
+{
+	struct acc c;
+	struct d9m_pois *p = NULL;
+
+	memset(&c, 0, sizeof c);
+	polls(m, w, &c);
+	kernel_waits(m, w, &c);
+	off_cpu(m, r, w, &c);
+	spawns(m, w, &c);
+	losses(m, w, &c);
+	if (!c.oom)
+		p = gather(&c);
+	for (int k = 0; k < D9M_POI_COUNT; k++)
+		free(c.v[k]);
+	return p;
+}
+
+void
+d9m_pois_free(struct d9m_pois **pp)
+{
+	struct d9m_pois *p = *pp;
+
+	if (p == NULL)
+		return;
+	free(p->v);
+	free(p->by_time);
+	free(p);
+	*pp = NULL;
+}
+
+long
+d9m_poi_step(const struct d9m_pois *p, enum d9m_poi_kind k, uint64_t ts,
+    int dir)
+{
+	size_t lo = p->first[k], hi = p->first[k + 1], a = lo, b = hi;
+
+	/* first of the kind starting after ts (dir > 0), or at/after it */
+	while (a < b) {
+		size_t mid = a + (b - a) / 2;
+		uint64_t s = p->v[p->by_time[mid]].start;
+
+		if (dir > 0 ? s <= ts : s < ts)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	if (dir > 0)
+		return a < hi ? (long)p->by_time[a] : -1;
+	return a > lo ? (long)p->by_time[a - 1] : -1;
+}

@@ -1,0 +1,210 @@
+/*
+ * samples.c: see samples.h. The rates are read once per finished model;
+ * a window's live set sorts the frees of the window by (address,
+ * allocation time) and looks each allocation up in them.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/wire.h"
+#include "model/samples.h"
+#include "model/table.h"
+#include "model/timeline.h"
+#include "model/wake.h"
+#include "model/window.h"
+
+enum d9m_cpu_class
+d9m_cpu_class(const struct d9m_model *m, size_t i)
+{
+	switch (m->cpu.source[i]) {
+	case D9_SOURCE_CPU:
+		return D9M_ON_CPU;
+	case D9_SOURCE_SCHED:
+		return D9M_OFF_CPU;
+	default:
+		return D9M_OTHER_CPU;
+	}
+}
+
+int
+d9m_rates_derive(struct d9m_model *m)
+{
+	uint32_t key = d9_intern_find(&m->strs, "memory.sample_rate_bytes",
+	    24);
+
+	free(m->seg_rate);
+	m->seg_rate = malloc((m->segs.n + 1) * sizeof *m->seg_rate);
+	if (m->seg_rate == NULL)
+		return -1;
+	for (size_t i = 0; i <= m->segs.n; i++)
+		m->seg_rate[i] = D9M_DEFAULT_RATE;
+	m->alloc_rate = D9M_DEFAULT_RATE;
+	m->alloc_rate_meta = 0;
+	for (size_t i = 0; key != D9_NONE && i < m->meta.n; i++) {
+		unsigned long long v;
+
+		if (m->meta.key[i] != key || m->meta.seg[i] > m->segs.n)
+			continue;
+		v = strtoull(d9m_str(m, m->meta.val[i]), NULL, 10);
+		if (v > 0) {
+			m->seg_rate[m->meta.seg[i]] = v;
+			m->alloc_rate = v;
+			m->alloc_rate_meta = 1;
+		}
+	}
+	return 0;
+}
+
+void
+d9m_alloc_weight(const struct d9m_model *m, size_t i, double *wb, double *wc)
+{
+	uint64_t s = m->allocs.size[i], seg = m->allocs.seg[i];
+	uint64_t rate = seg < m->segs.n ? m->seg_rate[seg] : m->alloc_rate;
+	double x = (double)s / (double)rate, p;
+
+	if (s == 0) {
+		*wb = *wc = 0;
+		return;
+	}
+	if (x > 50) {
+		*wb = (double)s;
+		*wc = 1;
+		return;
+	}
+	p = -expm1(-x);		/* 1 - exp(-s/R) without cancellation */
+	*wb = (double)s / p;
+	*wc = 1 / p;
+}
+
+struct fkey {
+	uint64_t	addr, ts;	/* the allocation named */
+	uint64_t	at;		/* the free's own time */
+};
+
+static int
+cmp_fkey(const void *x, const void *y)
+{
+	const struct fkey *a = x, *b = y;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+int
+d9m_alloc_freed(const struct d9m_model *m, const struct d9m_window *w,
+    size_t *a0, size_t *a1, uint64_t **freed)
+{
+	struct fkey *fk;
+	size_t f0, f1, nf = 0;
+
+	d9m_window_rows(m->frees.ts, m->frees.n, w, &f0, &f1);
+	d9m_window_rows(m->allocs.ts, m->allocs.n, w, a0, a1);
+	fk = malloc((f1 - f0 + 1) * sizeof *fk);
+	*freed = malloc((*a1 - *a0 + 1) * sizeof **freed);
+	if (fk == NULL || *freed == NULL) {
+		free(fk);
+		free(*freed);
+		*freed = NULL;
+		return -1;
+	}
+	for (size_t i = f0; i < f1; i++) {
+		fk[nf].addr = m->frees.addr[i];
+		fk[nf].ts = m->frees.alloc_ts[i];
+		fk[nf++].at = m->frees.ts[i];
+	}
+	qsort(fk, nf, sizeof *fk, cmp_fkey);
+	for (size_t i = *a0; i < *a1; i++) {
+		struct fkey k = { m->allocs.addr[i], m->allocs.ts[i], 0 };
+		const struct fkey *f = bsearch(&k, fk, nf, sizeof *fk,
+		    cmp_fkey);
+
+		(*freed)[i - *a0] = f != NULL ? f->at : UINT64_MAX;
+	}
+	free(fk);
+	return 0;
+}
+
+int
+d9m_alloc_live(const struct d9m_model *m, const struct d9m_window *w,
+    size_t *a0, size_t *a1, uint8_t **live)
+{
+	uint64_t *freed;
+
+	*live = NULL;
+	if (d9m_alloc_freed(m, w, a0, a1, &freed) < 0)
+		return -1;
+	if ((*live = malloc(*a1 - *a0 + 1)) != NULL)
+		for (size_t i = *a0; i < *a1; i++)
+			(*live)[i - *a0] = freed[i - *a0] == UINT64_MAX;
+	free(freed);
+	return *live != NULL ? 0 : -1;
+}
+
+int
+d9m_wstack_merge(const struct d9m_wstack *v, size_t n,
+    struct d9m_wstack **out, size_t *nout)
+{
+	uint64_t *key = malloc((n ? n : 1) * sizeof *key);
+	uint32_t *p = malloc((n ? n : 1) * sizeof *p);
+	struct d9m_wstack *g = malloc((n ? n : 1) * sizeof *g);
+	size_t k = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (size_t i = 0; key != NULL && i < n; i++)
+		key[i] = (uint64_t)v[i].stack << 32 | v[i].seg;
+	if (key == NULL || p == NULL || g == NULL ||
+	    d9m_sort_perm(key, n, p) < 0) {
+		free(key);
+		free(p);
+		free(g);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0 && key[p[i]] == key[p[i - 1]]) {
+			g[k - 1].w += v[p[i]].w;
+			g[k - 1].n += v[p[i]].n;
+		} else
+			g[k++] = v[p[i]];
+	}
+	free(key);
+	free(p);
+	*out = g;
+	*nout = k;
+	return 0;
+}
+
+uint32_t
+d9m_poll_of_tid(const struct d9m_model *m, uint32_t tid, uint64_t ts)
+{
+	uint32_t w = d9m_tid_worker(m, tid, D9_NONE), slot, p;
+
+	slot = w == D9_NONE ? D9_NONE : d9m_worker_slot(m, w);
+	if (slot == D9_NONE)
+		return D9_NONE;
+	p = d9m_poll_at(m, slot, ts);
+	return p != D9_NONE && ts <= m->polls.end[p] ? p : D9_NONE;
+}
+
+uint64_t
+d9m_dump_idle(const struct d9m_model *m, size_t i)
+{
+	const uint32_t *rows = m->task_polls;
+	uint32_t t = m->dumps.task[i];
+	uint64_t end, next;
+	size_t k;
+
+	if (t == D9_NONE)
+		return UINT64_MAX;
+	/* the task's last poll starting at or before the stamp */
+	k = d9m_task_polls_after(m, t, m->dumps.ts[i]);
+	if (k == m->task_polls_off[t])
+		return UINT64_MAX;
+	k--;
+	end = m->polls.end[rows[k]];
+	next = k + 1 < m->task_polls_off[t + 1] ?
+	    m->polls.start[rows[k + 1]] : m->max_ts;
+	return next > end ? next - end : 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * window.h: a time window and the rows of a time-sorted column inside
+ * it. Window rule: an event belongs to the window when its time (a
+ * poll's or span's start) is inside it, both ends included.
+ */
+#ifndef D9M_WINDOW_H
+#define D9M_WINDOW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/model.h"
+
+struct d9m_window {
+	uint64_t	lo, hi;		/* absolute ns, inclusive */
+};
+
+/* First index of an ascending column with v[i] >= x. */
+size_t	d9m_lower(const uint64_t *v, size_t n, uint64_t x);
+/* Rows [*a, *b) of an ascending column whose values are in the window:
+ * time-sorted tables, and the polls, parks or actives of one worker. */
+void	d9m_window_rows(const uint64_t *v, size_t n,
+	    const struct d9m_window *w, size_t *a, size_t *b);
+/* Poll rows of worker slot s that start in the window: [*a, *b). */
+void	d9m_window_polls(const struct d9m_model *m, size_t s,
+	    const struct d9m_window *w, size_t *a, size_t *b);
+
+static inline int
+d9m_in_window(const struct d9m_window *w, uint64_t ts)
+{
+	return ts >= w->lo && ts <= w->hi;
+}
+
+#endif

@@ -1,0 +1,413 @@
+/*
+ * check.c: see check.h. Rules are parsed once, checked against the
+ * document's keys before anything is printed, then evaluated; the lines
+ * printed depend only on the rules and the figures, so a CI log is
+ * stable from run to run.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "output/check.h"
+
+static const struct unit {
+	const char	*name;
+	enum d9o_unit	 kind;
+	double		 scale;
+} units[] = {
+	{ "ns", D9O_U_TIME, 1 }, { "us", D9O_U_TIME, 1e3 },
+	{ "ms", D9O_U_TIME, 1e6 }, { "s", D9O_U_TIME, 1e9 },
+	{ "B", D9O_U_BYTES, 1 }, { "KB", D9O_U_BYTES, 1e3 },
+	{ "MB", D9O_U_BYTES, 1e6 }, { "GB", D9O_U_BYTES, 1e9 },
+};
+
+static const char *const op_names[] = { "<", "<=", ">", ">=", "==", "!=" };
+
+static char *
+trimmed(const char *s, size_t n)
+{
+	char *t;
+
+	while (n > 0 && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n > 0 && isspace((unsigned char)s[n - 1]))
+		n--;
+	if ((t = malloc(n + 1)) != NULL) {
+		memcpy(t, s, n);
+		t[n] = '\0';
+	}
+	return t;
+}
+
+/* The operator at the first of [<>=!] outside brackets; its length. */
+static size_t
+find_op(const char *s, size_t *at, enum d9o_op *op)
+{
+	int depth = 0;
+
+	for (size_t i = 0; s[i]; i++) {
+		if (s[i] == '[')
+			depth++;
+		else if (s[i] == ']' && depth > 0)
+			depth--;
+		if (depth > 0 || strchr("<>=!", s[i]) == NULL)
+			continue;
+		*at = i;
+		for (int k = D9O_NE; k >= 0; k--) {
+			size_t len = strlen(op_names[k]);
+
+			if (strncmp(s + i, op_names[k], len) == 0 &&
+			    (len == 2 || s[i + 1] != '=')) {
+				*op = (enum d9o_op)k;
+				return len;
+			}
+		}
+		return 0;
+	}
+	return 0;
+}
+
+static int
+bad(char *err, size_t errlen, const char *rule, const char *why)
+{
+	snprintf(err, errlen, "--check rule '%s': %s", rule, why);
+	return -1;
+}
+
+/* Whether a key path is well formed: names, '.', [x]. */
+static int
+key_ok(const char *k)
+{
+	int need_name = 1;
+
+	if (*k == '\0' || *k == '.' || *k == '[')
+		return 0;
+	while (*k) {
+		if (*k == '[') {
+			const char *e = strchr(k, ']');
+
+			if (e == NULL || e == k + 1)
+				return 0;
+			k = e + 1;
+			need_name = 0;
+			if (*k != '\0' && *k != '.' && *k != '[')
+				return 0;
+		} else if (*k == '.') {
+			k++;
+			need_name = 1;
+			if (*k == '\0' || *k == '.')
+				return 0;
+		} else {
+			size_t n = strcspn(k, ".[");
+
+			if ((!need_name && k[-1] == ']') || memchr(k, ']', n))
+				return 0;
+			k += n;
+			need_name = 0;
+		}
+	}
+	return 1;
+}
+
+static int
+value_of(struct d9o_rule *r, const char *v, int have_baseline, char *err,
+    size_t errlen)
+{
+	char *end;
+
+	r->relative = *v == '+' || *v == '-';
+	if (r->relative && !have_baseline)
+		return bad(err, errlen, r->text, "a change (+ or -) needs "
+		    "--baseline FILE, the --json output of an earlier run");
+	if (!isdigit((unsigned char)v[r->relative]) && v[r->relative] != '.')
+		return bad(err, errlen, r->text, "VALUE must be a number, with "
+		    "an optional unit (ns us ms s, B KB MB GB)");
+	r->value = strtod(v, &end);
+	if (!isfinite(r->value))
+		return bad(err, errlen, r->text, "VALUE is out of range");
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end == '\0')
+		return 0;
+	if (strcmp(end, "%") == 0 && r->relative) {
+		r->percent = 1;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(end, units[i].name) == 0) {
+			r->unit = units[i].kind;
+			r->unit_name = units[i].name;
+			r->value *= units[i].scale;
+			return 0;
+		}
+	return bad(err, errlen, r->text, r->relative ? "unknown unit (ns us "
+	    "ms s, B KB MB GB, or % for a change)" : "unknown unit (ns us ms "
+	    "s, B KB MB GB; % only in a change like +10%)");
+}
+
+static int
+parse_one(struct d9o_rule *r, int have_baseline, char *err, size_t errlen)
+{
+	size_t at, len = find_op(r->text, &at, &r->op);
+	char *v;
+
+	if (len == 0)
+		return bad(err, errlen, r->text, "no operator (KEY OP VALUE, "
+		    "OP one of < <= > >= == !=)");
+	if ((r->key = trimmed(r->text, at)) == NULL ||
+	    (v = trimmed(r->text + at + len, strlen(r->text + at + len))) ==
+	    NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (!key_ok(r->key)) {
+		free(v);
+		return bad(err, errlen, r->text, "KEY must be a path into the "
+		    "--json output, like schedDelay.p99 or "
+		    "pollByLoc[src/a.rs:1:1].p99");
+	}
+	if (*v == '\0') {
+		free(v);
+		return bad(err, errlen, r->text, "no VALUE after the operator");
+	}
+	len = value_of(r, v, have_baseline, err, errlen) < 0;
+	free(v);
+	return len ? -1 : 0;
+}
+
+int
+d9o_rules_parse(struct d9o_rules *r, const char *const *texts, size_t n,
+    int have_baseline, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof *r);
+	for (size_t t = 0; t < n; t++) {
+		const char *s = texts[t];
+
+		for (;;) {
+			size_t len = 0;
+			int depth = 0;
+			struct d9o_rule *nv;
+
+			while (s[len] && (s[len] != ',' || depth > 0)) {
+				depth += s[len] == '[' ? 1 : s[len] == ']' &&
+				    depth > 0 ? -1 : 0;
+				len++;
+			}
+			nv = realloc(r->v, (r->n + 1) * sizeof *nv);
+			if (nv == NULL) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			r->v = nv;
+			memset(&r->v[r->n], 0, sizeof *nv);
+			if ((r->v[r->n].text = trimmed(s, len)) == NULL) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			if (r->v[r->n++].text[0] == '\0') {
+				snprintf(err, errlen, "--check: an empty rule in "
+				    "'%s' (rules are separated by commas)",
+				    texts[t]);
+				return -1;
+			}
+			if (parse_one(&r->v[r->n - 1], have_baseline, err,
+			    errlen) < 0)
+				return -1;
+			if (s[len] == '\0')
+				break;
+			s += len + 1;
+		}
+	}
+	return 0;
+}
+
+void
+d9o_rules_free(struct d9o_rules *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].text);
+		free(r->v[i].key);
+	}
+	free(r->v);
+	memset(r, 0, sizeof *r);
+}
+
+enum found { FOUND, ABSENT, NOT_KEY, NOT_NUMBER };
+
+/* Walk key through doc: FOUND (*out: the value, maybe null), ABSENT (a
+ * name or index below the first is not there), NOT_KEY (the first is
+ * not), NOT_NUMBER (it names a container or a string, or goes through
+ * a value that has no members). */
+static enum found
+walk(const struct d9_jval *doc, const char *k, const struct d9_jval **out)
+{
+	const struct d9_jval *v = doc;
+	int first = 1;
+	char name[512];
+
+	while (*k) {
+		size_t len;
+		const char *next;
+
+		if (*k == '.')
+			k++;
+		if (*k == '[') {
+			const char *e = strchr(k, ']');
+
+			len = (size_t)(e - k - 1);
+			memcpy(name, k + 1, len < sizeof name ? len :
+			    sizeof name - 1);
+			next = e + 1;
+		} else {
+			len = strcspn(k, ".[");
+			memcpy(name, k, len < sizeof name ? len :
+			    sizeof name - 1);
+			next = k + len;
+		}
+		name[len < sizeof name ? len : sizeof name - 1] = '\0';
+		if (v->type == D9_JOBJ) {
+			v = d9_json_member(v, name);
+		} else if (v->type == D9_JARR) {
+			char *end;
+			unsigned long i = strtoul(name, &end, 10);
+
+			if (*end != '\0' || !isdigit((unsigned char)name[0]))
+				return NOT_NUMBER;
+			v = i < v->n ? &v->kids[i] : NULL;
+		} else
+			return NOT_NUMBER;
+		if (v == NULL)
+			return first ? NOT_KEY : ABSENT;
+		first = 0;
+		k = next;
+	}
+	*out = v;
+	if (v->type == D9_JNUM || v->type == D9_JBOOL || v->type == D9_JNULL)
+		return FOUND;
+	return NOT_NUMBER;
+}
+
+int
+d9o_rules_valid(const struct d9o_rules *r, const struct d9_jval *doc,
+    char *err, size_t errlen)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		const struct d9_jval *v;
+		char why[600];
+
+		switch (walk(doc, r->v[i].key, &v)) {
+		case NOT_KEY:
+			snprintf(why, sizeof why, "the --json output has no key "
+			    "'%.*s'", (int)strcspn(r->v[i].key, ".["),
+			    r->v[i].key);
+			return bad(err, errlen, r->v[i].text, why);
+		case NOT_NUMBER:
+			return bad(err, errlen, r->v[i].text, "KEY names no "
+			    "number (an object, an array or a text): name a "
+			    "figure inside it");
+		default:
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The number at key, or -1 when absent or null. */
+static int
+number(const struct d9_jval *doc, const char *key, double *out)
+{
+	const struct d9_jval *v;
+
+	if (doc == NULL || walk(doc, key, &v) != FOUND || v->type == D9_JNULL)
+		return -1;
+	*out = v->num;
+	return 0;
+}
+
+/* Whether a key's figure is in milliseconds (its name ends in Ms). */
+static int
+in_ms(const char *key)
+{
+	size_t n = strlen(key);
+
+	return n >= 2 && strcmp(key + n - 2, "Ms") == 0;
+}
+
+/* A figure for the line: in the rule's unit when it has one. */
+static void
+show(char *buf, size_t len, const struct d9o_rule *r, double v)
+{
+	int ms = in_ms(r->key);
+
+	for (size_t i = 0; r->unit_name != NULL &&
+	    i < sizeof units / sizeof units[0]; i++)
+		if (strcmp(units[i].name, r->unit_name) == 0) {
+			double s = units[i].scale / (ms && r->unit ==
+			    D9O_U_TIME ? 1e6 : 1);
+
+			snprintf(buf, len, "%.6g%s", v / s, r->unit_name);
+			return;
+		}
+	snprintf(buf, len, "%.15g", v);
+}
+
+static int
+holds(enum d9o_op op, double a, double b)
+{
+	switch (op) {
+	case D9O_LT: return a < b;
+	case D9O_LE: return a <= b;
+	case D9O_GT: return a > b;
+	case D9O_GE: return a >= b;
+	case D9O_EQ: return a == b;
+	default: return a != b;
+	}
+}
+
+size_t
+d9o_rules_check(const struct d9o_rules *r, const struct d9_jval *doc,
+    const struct d9_jval *base, FILE *f)
+{
+	size_t failed = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		const struct d9o_rule *x = &r->v[i];
+		double actual, b = 0, limit = x->value;
+		char a[64], bs[64], ls[64];
+		int ok;
+
+		if (x->unit == D9O_U_TIME && in_ms(x->key))
+			limit /= 1e6;	/* the key is in milliseconds */
+		if (number(doc, x->key, &actual) < 0) {
+			fprintf(f, "FAIL %s: no value in this run\n", x->text);
+			failed++;
+			continue;
+		}
+		show(a, sizeof a, x, actual);
+		if (x->relative) {
+			if (number(base, x->key, &b) < 0) {
+				fprintf(f, "FAIL %s: actual %s, the baseline has "
+				    "no value\n", x->text, a);
+				failed++;
+				continue;
+			}
+			limit = x->percent ? b * (1 + x->value / 100) :
+			    b + limit;
+			show(bs, sizeof bs, x, b);
+			show(ls, sizeof ls, x, limit);
+		}
+		ok = holds(x->op, actual, limit);
+		failed += !ok;
+		if (x->relative)
+			fprintf(f, "%s %s: actual %s, baseline %s, limit %s\n",
+			    ok ? "PASS" : "FAIL", x->text, a, bs, ls);
+		else
+			fprintf(f, "%s %s: actual %s\n", ok ? "PASS" : "FAIL",
+			    x->text, a);
+	}
+	return failed;
+}

@@ -1,0 +1,201 @@
+/*
+ * chrome.c: --chrome, the window as Chrome trace event JSON (the JSON
+ * object format that Perfetto UI and chrome://tracing open), for what a
+ * terminal cannot show. One process; one thread per worker, named by
+ * metadata events; a complete event ("ph": "X") per poll (cat "poll")
+ * and per span (cat "span") starting in the window, on its worker; the
+ * wake that woke a poll (ANALYSIS 5.1, model/wake.h) as a flow from the
+ * waker's thread to the poll. Times are microseconds from the trace's
+ * start with nanosecond precision; otherData.traceStartNs says where
+ * that is. One event per line.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/wake.h"
+#include "model/window.h"
+#include "output/jsonw.h"
+#include "output/output.h"
+
+#define PID	1
+
+static void
+head(struct d9o_jw *w, const char *name, const char *ph, uint64_t tid)
+{
+	d9o_jw_obj(w);
+	d9o_jw_kstr(w, "name", name);
+	d9o_jw_kstr(w, "ph", ph);
+	d9o_jw_ku64(w, "pid", PID);
+	d9o_jw_ku64(w, "tid", tid);
+}
+
+static void
+at(struct d9o_jw *w, const struct d9m_model *m, const char *key, uint64_t ts)
+{
+	d9o_jw_key(w, key);
+	d9o_jw_milli(w, ts > m->min_ts ? ts - m->min_ts : 0);
+}
+
+static void
+threads(struct d9o_jw *w, const struct d9m_model *m, const char *title)
+{
+	char name[96];
+
+	head(w, "process_name", "M", 0);
+	d9o_jw_key(w, "args");
+	d9o_jw_obj(w);
+	d9o_jw_kstr(w, "name", title);
+	d9o_jw_end(w, '}');
+	d9o_jw_end(w, '}');
+	for (size_t s = 0; s < m->nworkers; s++) {
+		const struct d9m_worker *k = &m->workers[s];
+
+		if (k->runtime != D9_NONE)
+			snprintf(name, sizeof name, "%.60s worker %" PRIu32,
+			    d9m_str(m, k->runtime), k->id);
+		else
+			snprintf(name, sizeof name, "worker %" PRIu32, k->id);
+		head(w, "thread_name", "M", k->id);
+		d9o_jw_key(w, "args");
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "name", name);
+		d9o_jw_end(w, '}');
+		d9o_jw_end(w, '}');
+		head(w, "thread_sort_index", "M", k->id);
+		d9o_jw_key(w, "args");
+		d9o_jw_obj(w);
+		d9o_jw_ku64(w, "sort_index", k->id);
+		d9o_jw_end(w, '}');
+		d9o_jw_end(w, '}');
+	}
+}
+
+/* The wake of poll p as a flow: from the waker's thread at the wake to
+ * the poll's start. The waker's thread is the worker of the poll its
+ * task ran at the wake, else the worker the wake event names. */
+static void
+flow(struct d9o_jw *w, const struct d9m_model *m, const struct d9m_window *win,
+    uint32_t p, uint64_t *id)
+{
+	uint64_t eff, ts;
+	uint32_t k = d9m_wake_of(m, p, &eff), waker, wp, tid;
+
+	if (k == D9_NONE || !d9m_in_window(win, ts = m->wakes.ts[k]))
+		return;
+	waker = m->wakes.waker[k];
+	tid = m->wakes.worker[k];
+	if (waker != D9_NONE && (wp = d9m_task_poll_at(m, waker, ts)) !=
+	    D9_NONE && m->polls.start[wp] <= ts && ts <= m->polls.end[wp])
+		tid = m->workers[m->polls.worker[wp]].id;
+	head(w, "wake", "s", tid);
+	d9o_jw_kstr(w, "cat", "wake");
+	d9o_jw_ku64(w, "id", *id);
+	at(w, m, "ts", ts);
+	d9o_jw_end(w, '}');
+	head(w, "wake", "f", m->workers[m->polls.worker[p]].id);
+	d9o_jw_kstr(w, "cat", "wake");
+	d9o_jw_kstr(w, "bp", "e");
+	d9o_jw_ku64(w, "id", (*id)++);
+	at(w, m, "ts", m->polls.start[p]);
+	d9o_jw_end(w, '}');
+}
+
+static void
+polls(struct d9o_jw *w, const struct d9m_model *m,
+    const struct d9m_window *win)
+{
+	uint64_t id = 1;
+
+	for (size_t s = 0; s < m->nworkers; s++) {
+		size_t a, b;
+
+		d9m_window_polls(m, s, win, &a, &b);
+		for (size_t p = a; p < b; p++) {
+			uint32_t t = m->polls.task[p];
+
+			head(w, d9o_loc(m, m->polls.loc[p]), "X",
+			    m->workers[s].id);
+			d9o_jw_kstr(w, "cat", "poll");
+			at(w, m, "ts", m->polls.start[p]);
+			d9o_jw_key(w, "dur");
+			d9o_jw_milli(w, m->polls.end[p] - m->polls.start[p]);
+			d9o_jw_key(w, "args");
+			d9o_jw_obj(w);
+			d9o_jw_ku64(w, "task", t != D9_NONE ? m->tasks.id[t] :
+			    0);
+			if (m->polls.flags[p] & D9M_POLL_OPEN_ENDED) {
+				d9o_jw_key(w, "openEnded");
+				d9o_jw_bool(w, 1);
+			}
+			d9o_jw_end(w, '}');
+			d9o_jw_end(w, '}');
+			flow(w, m, win, (uint32_t)p, &id);
+		}
+	}
+}
+
+/* A span's fields as args: each key and value of its field list. */
+static void
+fields(struct d9o_jw *w, const struct d9m_model *m, uint32_t list)
+{
+	uint32_t len;
+	const char *p = d9_intern_str(&m->lists, list, &len);
+
+	d9o_jw_key(w, "args");
+	d9o_jw_obj(w);
+	for (uint32_t i = 0; list != D9_NONE && i + 8 <= len; i += 8) {
+		uint64_t kv;
+
+		memcpy(&kv, p + i, 8);	/* model.h: (key id << 32 | value id) */
+		d9o_jw_kstr(w, d9m_str(m, (uint32_t)(kv >> 32)),
+		    d9m_str(m, (uint32_t)kv));
+	}
+	d9o_jw_end(w, '}');
+}
+
+static void
+spans(struct d9o_jw *w, const struct d9m_model *m,
+    const struct d9m_window *win)
+{
+	const struct d9m_spans *sp = &m->spans;
+	size_t a, b;
+
+	d9m_window_rows(sp->first, sp->n, win, &a, &b);
+	for (size_t i = a; i < b; i++) {
+		head(w, sp->name[i] != D9_NONE ? d9m_str(m, sp->name[i]) :
+		    "unknown", "X", sp->worker[i]);
+		d9o_jw_kstr(w, "cat", "span");
+		at(w, m, "ts", sp->first[i]);
+		d9o_jw_key(w, "dur");
+		d9o_jw_milli(w, sp->dur[i]);
+		fields(w, m, sp->fields[i]);
+		d9o_jw_end(w, '}');
+	}
+}
+
+void
+d9o_chrome(const struct d9o_out *o, const struct d9m_window *win)
+{
+	const struct d9m_model *m = o->m;
+	struct d9o_jw jw, *w = &jw;
+	char title[160];
+
+	snprintf(title, sizeof title, "d9top %.140s%s", o->ninputs ?
+	    o->inputs[0] : "-", o->ninputs > 1 ? " ..." : "");
+	d9o_jw_init(w, o->f);
+	w->flat = 3;		/* each event on a line of its own */
+	d9o_jw_obj(w);
+	d9o_jw_kstr(w, "displayTimeUnit", "ns");
+	d9o_jw_key(w, "otherData");
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "traceStartNs", m->min_ts);
+	d9o_jw_end(w, '}');
+	d9o_jw_key(w, "traceEvents");
+	d9o_jw_arr(w);
+	threads(w, m, title);
+	polls(w, m, win);
+	spans(w, m, win);
+	d9o_jw_end(w, ']');
+	d9o_jw_end(w, '}');
+}

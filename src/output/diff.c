@@ -1,0 +1,262 @@
+/*
+ * diff.c: --diff, two runs compared (model/diff.h), as text for 80
+ * columns or as the `diff` object of --json. The order is the model's
+ * ranking; the text shows the first rows of each list and says how many
+ * more --json has.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/diff.h"
+#include "output/jsonw.h"
+#include "output/output.h"
+#include "output/textfmt.h"
+
+#define TEXT_ROWS	10
+
+/* "+1.20ms", "-15.0us", "0ns". */
+static const char *
+signed_dur(char *buf, size_t len, int64_t d)
+{
+	char t[24];
+
+	d9o_dur(t, sizeof t, (uint64_t)(d < 0 ? -d : d));
+	snprintf(buf, len, "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", t);
+	return buf;
+}
+
+static const char *
+dur_or_none(char *buf, size_t len, const struct d9m_pct *p, int which)
+{
+	if (p == NULL || p->count == 0)
+		return "-";
+	return d9o_dur(buf, len, which == 0 ? p->p50 : which == 1 ? p->p99 :
+	    p->max);
+}
+
+static void
+more(FILE *f, size_t n)
+{
+	if (n > TEXT_ROWS)
+		fprintf(f, "  (%zu more: --json lists them all)\n", n - TEXT_ROWS);
+}
+
+static void
+pct_rows(FILE *f, const char *title, const char *what,
+    const struct d9m_dpct *r, size_t n)
+{
+	d9o_section(f, title);
+	if (n == 0) {
+		fprintf(f, "  none in either run\n");
+		return;
+	}
+	fprintf(f, "%7s %7s %9s %9s %10s  %s\n", "old n", "new n", "old p99",
+	    "new p99", "change", what);
+	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+		char a[32], b[32], c[32], nm[128];
+
+		fprintf(f, "%7zu %7zu %9s %9s %10s  %s\n",
+		    r[i].old ? r[i].old->count : 0,
+		    r[i].new ? r[i].new->count : 0,
+		    dur_or_none(a, sizeof a, r[i].old, 1),
+		    dur_or_none(b, sizeof b, r[i].new, 1),
+		    r[i].old == NULL ? "new" : r[i].new == NULL ? "gone" :
+		    signed_dur(c, sizeof c, d9m_dpct_change(&r[i])),
+		    d9o_fit(nm, sizeof nm, r[i].name, 38));
+	}
+	more(f, n);
+}
+
+static void
+share_rows(FILE *f, const char *title, const struct d9m_dweight *r,
+    size_t n)
+{
+	d9o_section(f, title);
+	if (n == 0) {
+		fprintf(f, "  no samples in either run\n");
+		return;
+	}
+	fprintf(f, "%8s %7s %7s  %s\n", "change", "old", "new", "leaf frame");
+	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+		char nm[128];
+
+		fprintf(f, "%+7.1f%% %6.1f%% %6.1f%%  %s\n",
+		    100 * (r[i].new - r[i].old), 100 * r[i].old, 100 * r[i].new,
+		    d9o_fit(nm, sizeof nm, r[i].name, 52));
+	}
+	more(f, n);
+}
+
+static const char *
+bytes(char *buf, size_t len, double b)
+{
+	double a = b < 0 ? -b : b;
+
+	if (a >= 1e9)
+		snprintf(buf, len, "%.1f GB", b / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, len, "%.1f MB", b / 1e6);
+	else if (a >= 1e3)
+		snprintf(buf, len, "%.1f KB", b / 1e3);
+	else
+		snprintf(buf, len, "%.0f B", b);
+	return buf;
+}
+
+static void
+site_rows(FILE *f, const struct d9m_dweight *r, size_t n)
+{
+	d9o_section(f, "MEMORY: SITES BY CHANGE IN ESTIMATED BYTES");
+	if (n == 0) {
+		fprintf(f, "  no allocations in either run\n");
+		return;
+	}
+	fprintf(f, "%10s %10s %10s  %s\n", "change", "old", "new",
+	    "site (leaf)");
+	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
+		char a[32], b[32], c[32], sc[40], nm[128];
+
+		bytes(c, sizeof c, r[i].new - r[i].old);
+		snprintf(sc, sizeof sc, "%s%s", r[i].new > r[i].old ? "+" : "",
+		    c);
+		fprintf(f, "%10s %10s %10s  %s\n", sc, bytes(a, sizeof a, r[i].old),
+		    bytes(b, sizeof b, r[i].new),
+		    d9o_fit(nm, sizeof nm, r[i].name, 44));
+	}
+	more(f, n);
+}
+
+void
+d9o_diff_text(const struct d9o_diff_out *o)
+{
+	const struct d9m_diff *d = o->d;
+	char a[32], b[32], c[32], e[32], g[32], h[32], on[160], nn[160];
+
+	fprintf(o->f, "Compare: %s\n     to: %s\n", d9o_fit(on, sizeof on,
+	    o->old_name, 70), d9o_fit(nn, sizeof nn, o->new_name, 70));
+	fprintf(o->f, "Long polls (>1ms): %zu -> %zu (%+" PRId64 ")\n",
+	    d->long_old, d->long_new, (int64_t)d->long_new -
+	    (int64_t)d->long_old);
+	fprintf(o->f, "Scheduling delay: p50 %s -> %s, p99 %s -> %s, max %s "
+	    "-> %s\n", dur_or_none(a, sizeof a, &d->sched_old, 0),
+	    dur_or_none(b, sizeof b, &d->sched_new, 0),
+	    dur_or_none(c, sizeof c, &d->sched_old, 1),
+	    dur_or_none(e, sizeof e, &d->sched_new, 1),
+	    dur_or_none(g, sizeof g, &d->sched_old, 2),
+	    dur_or_none(h, sizeof h, &d->sched_new, 2));
+	pct_rows(o->f, "POLL DURATION BY SPAWN LOCATION (p99 increase, new "
+	    "locations first)", "location", d->locs, d->nlocs);
+	share_rows(o->f, "CPU: LEAF FRAMES BY CHANGE IN SHARE OF ON-CPU "
+	    "SAMPLES", d->cpu, d->ncpu);
+	share_rows(o->f, "OFF-CPU IN POLLS: LEAF FRAMES BY CHANGE IN SHARE",
+	    d->off, d->noff);
+	site_rows(o->f, d->sites, d->nsites);
+	pct_rows(o->f, "SPANS BY P99 CHANGE (new names first)", "span", d->spans,
+	    d->nspans);
+}
+
+static void
+jpct(struct d9o_jw *w, const char *key, const struct d9m_pct *p)
+{
+	d9o_jw_key(w, key);
+	if (p == NULL) {
+		d9o_jw_null(w);
+		return;
+	}
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "count", p->count);
+	d9o_jw_ku64(w, "p50", p->p50);
+	d9o_jw_ku64(w, "p99", p->p99);
+	d9o_jw_ku64(w, "max", p->max);
+	d9o_jw_end(w, '}');
+}
+
+static void
+jpct_rows(struct d9o_jw *w, const char *key, const char *name,
+    const struct d9m_dpct *r, size_t n)
+{
+	d9o_jw_key(w, key);
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < n; i++) {
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, name, r[i].name);
+		jpct(w, "old", r[i].old);
+		jpct(w, "new", r[i].new);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
+static void
+jshare_rows(struct d9o_jw *w, const char *key, const struct d9m_dweight *r,
+    size_t n)
+{
+	d9o_jw_key(w, key);
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < n; i++) {
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "frame", r[i].name);
+		d9o_jw_kdbl(w, "oldShare", r[i].old);
+		d9o_jw_kdbl(w, "newShare", r[i].new);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
+static void
+jsites(struct d9o_jw *w, const struct d9m_dweight *r, size_t n)
+{
+	d9o_jw_key(w, "memory");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < n; i++) {
+		const char *p = r[i].key, *nl;
+
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "site", r[i].name);
+		d9o_jw_key(w, "frames");
+		d9o_jw_arr(w);
+		for (; *p; p = *nl ? nl + 1 : nl) {
+			nl = strchr(p, '\n');
+			if (nl == NULL)
+				nl = p + strlen(p);
+			d9o_jw_strn(w, p, (size_t)(nl - p));
+		}
+		d9o_jw_end(w, ']');
+		d9o_jw_kdbl(w, "oldBytes", r[i].old);
+		d9o_jw_kdbl(w, "newBytes", r[i].new);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
+void
+d9o_diff_json(const struct d9o_diff_out *o)
+{
+	const struct d9m_diff *d = o->d;
+	struct d9o_jw jw, *w = &jw;
+
+	d9o_jw_init(w, o->f);
+	d9o_jw_obj(w);
+	d9o_jw_key(w, "diff");
+	d9o_jw_obj(w);
+	d9o_jw_kstr(w, "old", o->old_name);
+	d9o_jw_kstr(w, "new", o->new_name);
+	jpct_rows(w, "pollByLoc", "location", d->locs, d->nlocs);
+	d9o_jw_key(w, "longPolls");
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "old", d->long_old);
+	d9o_jw_ku64(w, "new", d->long_new);
+	d9o_jw_end(w, '}');
+	d9o_jw_key(w, "schedDelay");
+	d9o_jw_obj(w);
+	jpct(w, "old", &d->sched_old);
+	jpct(w, "new", &d->sched_new);
+	d9o_jw_end(w, '}');
+	jshare_rows(w, "cpu", d->cpu, d->ncpu);
+	jshare_rows(w, "offCpu", d->off, d->noff);
+	jsites(w, d->sites, d->nsites);
+	jpct_rows(w, "spans", "name", d->spans, d->nspans);
+	d9o_jw_end(w, '}');
+	d9o_jw_end(w, '}');
+}

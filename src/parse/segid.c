@@ -1,0 +1,153 @@
+/*
+ * segid.c: see segid.h. The first decoded bytes of a file go through a
+ * decoder of their own whose sink only notes where the second batch
+ * begins and the boot_id of the first SegmentMetadataEvent; nothing
+ * reaches the model.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/intern.h"
+#include "base/wire.h"
+#include "parse/decoder.h"
+#include "parse/input.h"
+#include "parse/segid.h"
+
+#define PEEK_MAX	(64u << 10)
+#define SIZE_CHUNK	(256u << 10)
+
+struct peek {
+	int		 batches;
+	uint64_t	 second;	/* decoded offset of the second batch */
+	char		*boot;		/* of the identity being filled */
+};
+
+static void
+peek_batch(void *ctx, uint64_t off)
+{
+	struct peek *p = ctx;
+
+	if (++p->batches == 2)
+		p->second = off;
+}
+
+static int
+peek_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct peek *p = ctx;
+
+	(void)ts;
+	if (p->boot[0] != '\0' || strcmp(s->name, "SegmentMetadataEvent") != 0)
+		return 0;
+	for (uint16_t i = 0; i < s->nfields; i++) {
+		const char *k, *x;
+		uint32_t kl, xl;
+		size_t pos = 0;
+
+		if (v[i].type != D9_FT_STRING_MAP || !v[i].present)
+			continue;
+		while (d9p_map_next(&v[i], &pos, &k, &kl, &x, &xl) == 0) {
+			if (kl != 7 || memcmp(k, "boot_id", 7) != 0)
+				continue;
+			if (xl > 63)
+				xl = 63;
+			memcpy(p->boot, x, xl);
+			p->boot[xl] = '\0';
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int
+open_input(const char *path, struct d9p_input **in)
+{
+	struct d9_err e;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	d9_err_clear(&e);
+	return d9p_input_open_fd(in, fd, &e) < 0 ? -1 : 0;
+}
+
+/* Up to cap decoded bytes of in into buf; *end set when the input ended
+ * (or broke) before cap. */
+static size_t
+read_upto(struct d9p_input *in, uint8_t *buf, size_t cap, int *end)
+{
+	size_t n = 0;
+
+	*end = 0;
+	while (n < cap) {
+		struct d9_err e;
+		int cut;
+		ssize_t r;
+
+		d9_err_clear(&e);
+		r = d9p_input_read(in, buf + n, cap - n, &cut, &e);
+		if (r <= 0) {
+			*end = 1;
+			break;
+		}
+		n += (size_t)r;
+	}
+	return n;
+}
+
+int
+d9p_segid_of(const char *path, struct d9p_segid *id)
+{
+	struct peek p = { 0, 0, id->boot };
+	struct d9p_sink sink;
+	struct d9p_decoder *dec = NULL;
+	struct d9p_input *in = NULL;
+	struct d9_err e;
+	uint8_t *buf;
+	size_t n, used = 0, end;
+	int eof, rc = -1;
+
+	memset(id, 0, sizeof *id);
+	if ((buf = malloc(PEEK_MAX)) == NULL)
+		return -1;
+	memset(&sink, 0, sizeof sink);
+	sink.ctx = &p;
+	sink.batch = peek_batch;
+	sink.event = peek_event;
+	if (open_input(path, &in) < 0 || d9p_decoder_new(&dec, &sink) < 0)
+		goto out;
+	n = read_upto(in, buf, PEEK_MAX, &eof);
+	d9_err_clear(&e);
+	/* an error after the first batch still leaves its bytes known */
+	d9p_decoder_feed(dec, buf, n, 0, eof, UINT64_MAX, &used, &e);
+	end = p.batches >= 2 ? (size_t)p.second : used;
+	if (p.batches > 0 && end > 0) {
+		id->hash = d9_hash(buf, end);
+		id->len = end;
+		rc = 0;
+	}
+out:
+	d9p_decoder_free(&dec);
+	d9p_input_close(&in);
+	free(buf);
+	return rc;
+}
+
+int64_t
+d9p_decoded_size(const char *path)
+{
+	struct d9p_input *in = NULL;
+	uint8_t *buf = malloc(SIZE_CHUNK);
+	int64_t total = -1;
+	int end = 0;
+
+	if (buf != NULL && open_input(path, &in) == 0)
+		for (total = 0; !end; )
+			total += (int64_t)read_upto(in, buf, SIZE_CHUNK, &end);
+	d9p_input_close(&in);
+	free(buf);
+	return total;
+}

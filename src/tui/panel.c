@@ -1,0 +1,234 @@
+/*
+ * panel.c: see panel.h. The points of interest come from the whole
+ * trace's set (computed once in the background, the one n/N steps
+ * through), those of each kind inside the window found by binary search.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "model/framekind.h"
+#include "model/series.h"
+#include "model/verdict.h"
+#include "tui/app.h"
+#include "tui/panel.h"
+#include "tui/strip.h"
+#include "tui/timeaxis.h"
+
+#define MAX_FRAMES	128
+
+void
+d9t_panel_init(struct d9t_panel *p)
+{
+	memset(p, 0, sizeof *p);
+	p->poll = D9_NONE;
+}
+
+/* "top stack (9 of 12 samples): leaf ... first application frame". */
+static void
+top_stack(struct d9t_app *app, uint32_t poll, char *out, size_t cap)
+{
+	const struct d9m_model *m = app->m;
+	struct d9m_window w = { m->polls.start[poll], m->polls.end[poll] };
+	struct d9m_stack_group *g = NULL;
+	struct d9m_frame f[MAX_FRAMES];
+	uint32_t rows[512];
+	size_t i0, i1, n = 0, ng = 0, nf;
+	const char *app_frame = NULL;
+
+	out[0] = '\0';
+	d9m_window_rows(m->cpu.ts, m->cpu.n, &w, &i0, &i1);
+	for (size_t i = i0; i < i1 && n < 512; i++)
+		if (m->cpu.poll[i] == poll)
+			rows[n++] = (uint32_t)i;
+	if (n == 0 || d9m_group_stacks(m, app->cfg->resolver, rows, n, &g, &ng) < 0 || ng == 0) {
+		free(g);
+		return;
+	}
+	nf = d9m_stack_frames(m, app->cfg->resolver, g[0].seg, g[0].stack, f,
+	    MAX_FRAMES);
+	for (size_t k = 0; k < nf && app_frame == NULL; k++)
+		if (d9m_frame_kind(&f[k]) == D9M_FK_APP)
+			app_frame = d9m_frame_name(&f[k]);
+	if (nf > 0)
+		snprintf(out, cap, "top stack (%zu of %zu samples): %s%s%s",
+		    g[0].count, n, d9m_frame_name(&f[0]), app_frame &&
+		    app_frame != d9m_frame_name(&f[0]) ? " ... " : "",
+		    app_frame && app_frame != d9m_frame_name(&f[0]) ?
+		    app_frame : "");
+	free(g);
+}
+
+static void
+summarise(struct d9t_app *app, struct d9t_panel *p)
+{
+	struct d9m_verdict v;
+
+	if (p->m == app->m && p->poll == app->sel)
+		return;
+	p->m = app->m;
+	p->poll = app->sel;
+	p->verdict[0] = p->stack[0] = '\0';
+	if (app->sel == D9_NONE)
+		return;
+	if (d9m_poll_verdict(app->m, app->cfg->resolver, app->sel, &v) == 0)
+		d9m_verdict_text(&v, p->verdict, sizeof p->verdict);
+	top_stack(app, app->sel, p->stack, sizeof p->stack);
+}
+
+/* Points of interest of the window, worst first in each kind, from
+ * row y on; returns the rows used. */
+static int
+points(struct d9t_app *app, struct d9t_canvas *cv, int y, int rows)
+{
+	const struct d9m_model *m = app->m;
+	const struct d9m_pois *p;
+	struct d9t_req q;
+	void *stale;
+	char line[512];
+	size_t in[D9M_POI_COUNT], total = 0;
+	int used = 0, n = 0;
+
+	d9t_req_init(app, &q);
+	q.lo = 0;
+	q.hi = UINT64_MAX;
+	q.task = q.loc = D9_NONE;
+	p = d9t_jobs_get(app->jobs, D9T_J_POIS, &q, &stale);
+	if (p == NULL)
+		p = stale;
+	if (p == NULL || rows < 1)
+		return 0;
+	for (int k = 0; k < D9M_POI_COUNT; k++) {
+		in[k] = 0;
+		for (size_t i = p->first[k]; i < p->first[k + 1]; i++)
+			in[k] += p->v[i].start >= app->lo &&
+			    p->v[i].start <= app->hi;
+		total += in[k];
+	}
+	n = snprintf(line, sizeof line, "points of interest here: %zu", total);
+	for (int k = 0, first = 1; k < D9M_POI_COUNT && n > 0 &&
+	    (size_t)n < sizeof line; k++)
+		if (in[k]) {
+			n += snprintf(line + n, sizeof line - (size_t)n, "%s %zu "
+			    "%s", first ? " =" : ",", in[k],
+			    d9m_poi_name((enum d9m_poi_kind)k));
+			first = 0;
+		}
+	if (total > 0)
+		snprintf(line + n, sizeof line - (size_t)n, "  (p lists them)");
+	d9t_canvas_put(cv, 0, y + used++, D9T_A_BOLD, line);
+	for (int k = 0; k < D9M_POI_COUNT && used < rows; k++)
+		for (size_t i = p->first[k]; i < p->first[k + 1] && used < rows;
+		    i++) {
+			const struct d9m_poi *x = &p->v[i];
+			char at[40], safe[300];
+
+			if (x->start < app->lo || x->start > app->hi)
+				continue;
+			d9t_fmt_rel(at, sizeof at, x->start - m->min_ts, 3);
+			d9_text_safe(safe, sizeof safe, x->text, strlen(x->text));
+			d9t_canvas_printf(cv, 2, y + used++, k ==
+			    D9M_POI_LONG_POLL ? D9T_C_YELLOW : 0, "%-15s %9s  %s",
+			    d9m_poi_name(x->kind), at, safe);
+			break;	/* the worst of each kind */
+		}
+	return used;
+}
+
+void
+d9t_panel_draw(struct d9t_app *app, struct d9t_panel *p,
+    struct d9t_canvas *cv, int y, int rows)
+{
+	int sel_rows = app->sel != D9_NONE ? 2 : 0;
+
+	if (rows < 1)
+		return;
+	summarise(app, p);
+	if (rows > sel_rows)
+		points(app, cv, y, rows - sel_rows);
+	if (sel_rows && rows >= 2) {
+		char safe[400];
+
+		d9_text_safe(safe, sizeof safe, p->verdict, strlen(p->verdict));
+		d9t_canvas_printf(cv, 0, y + rows - 2, D9T_C_CYAN | D9T_A_BOLD,
+		    "verdict: %s", safe);
+		d9_text_safe(safe, sizeof safe, p->stack, strlen(p->stack));
+		d9t_canvas_put(cv, 0, y + rows - 1, D9T_A_DIM, safe);
+	}
+}
+
+/* A strip of the series of kind k over ax; its maximum in max. */
+static void
+series_strip(struct d9t_app *app, struct d9t_canvas *cv,
+    const struct d9t_axis *ax, int y, const uint64_t *edges, double *v,
+    enum d9m_series_kind k, uint32_t arg, const char *label, uint16_t attr)
+{
+	char max[40];
+	double top;
+
+	if (d9m_series(app->m, k, arg, edges, (size_t)ax->w, v) < 0)
+		return;
+	top = d9t_strip_max(v, (size_t)ax->w);
+	if (k == D9M_S_SCHED_WAIT)
+		d9t_fmt_dur(max, sizeof max, (uint64_t)top, app->utf8);
+	else if (k == D9M_S_CPU)
+		snprintf(max, sizeof max, "%.2f cores", top);
+	else
+		snprintf(max, sizeof max, "%.0f", top);
+	d9t_strip_draw(cv, ax, y, app->utf8, app->color ? attr : 0, label, v,
+	    k == D9M_S_CPU && top <= 0 ? NULL : max);
+	if (k == D9M_S_CPU && top <= 0)
+		d9t_canvas_put(cv, ax->x0, y, D9T_A_DIM, "(no process CPU "
+		    "samples)");
+}
+
+/* The strips under the lanes: global queue, active tasks, then the
+ * selected worker's local queue and kernel scheduling waits and its
+ * process's CPU use; each labels its maximum. */
+void
+d9t_panel_strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
+    int y)
+{
+	const struct d9m_model *m = app->m;
+	double *v = calloc((size_t)ax->w * 2, sizeof *v), *act = v + ax->w;
+	uint64_t *edges = d9t_axis_edges(ax);
+	char lbl[16], max[24], id[16];
+	uint32_t s = app->lane < m->nworkers ? app->lane : D9_NONE;
+
+	if (v == NULL || edges == NULL) {
+		free(v);
+		free(edges);
+		return;
+	}
+	for (int x = 0; x < ax->w; x++) {
+		size_t i = d9t_lower(m->queue.ts, m->queue.n, edges[x]);
+
+		for (; i < m->queue.n && m->queue.ts[i] < edges[x + 1]; i++)
+			if (m->queue.global[i] > v[x])
+				v[x] = m->queue.global[i];
+		act[x] = d9t_active_at(app->ix, edges[x + 1]);
+	}
+	snprintf(max, sizeof max, "%.0f", d9t_strip_max(v, (size_t)ax->w));
+	d9t_strip_draw(cv, ax, y, app->utf8, app->color ? D9T_C_BLUE : 0,
+	    "queue", v, max);
+	snprintf(max, sizeof max, "%.0f", d9t_strip_max(act, (size_t)ax->w));
+	d9t_strip_draw(cv, ax, y + 1, app->utf8, app->color ? D9T_C_MAGENTA :
+	    0, "tasks", act, max);
+	if (app->ix->nact == 0)
+		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, "(no spawn events)");
+	if (s != D9_NONE) {
+		snprintf(id, sizeof id, "%" PRIu32, m->workers[s].own);
+		snprintf(lbl, sizeof lbl, "lq w%.2s", id);
+		series_strip(app, cv, ax, y + 2, edges, v, D9M_S_LOCAL_QUEUE, s,
+		    lbl, D9T_C_CYAN);
+		snprintf(lbl, sizeof lbl, "kw w%.2s", id);
+		series_strip(app, cv, ax, y + 3, edges, v, D9M_S_SCHED_WAIT, s,
+		    lbl, D9T_C_YELLOW);
+		series_strip(app, cv, ax, y + 4, edges, v, D9M_S_CPU,
+		    m->workers[s].group, "cpu", D9T_C_GREEN);
+	}
+	free(v);
+	free(edges);
+}

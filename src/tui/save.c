@@ -1,0 +1,120 @@
+/*
+ * save.c: `s`, the current view written whole to d9top-VIEW-N.txt in the
+ * current directory (the first N not taken; never over a file): a list
+ * view rebuilt with everything shown (every row, stacks unfolded, full
+ * width), the timeline as drawn. A flame tree also goes, as folded
+ * stacks for flamegraph tools, to d9top-VIEW-N.folded. Over ssh this is
+ * how a stack gets into a ticket.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "output/output.h"
+#include "tui/app.h"
+
+/* Create d9top-NAME-N.EXT for the first free N; its stream, or NULL. */
+static FILE *
+create(const char *name, const char *ext, int *n, char *path, size_t cap)
+{
+	for (*n = *n ? *n : 1; *n < 10000; ++*n) {
+		int fd;
+
+		snprintf(path, cap, "d9top-%s-%d.%s", name, *n, ext);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0)
+			return fdopen(fd, "w");
+		if (errno != EEXIST)
+			return NULL;
+	}
+	errno = EEXIST;
+	return NULL;
+}
+
+/* The list of the current view, built whole, into f; lines written. */
+static size_t
+write_list(struct d9t_app *app, FILE *f)
+{
+	const struct d9t_view_ops *ops = d9t_view(app->view);
+	struct d9t_list l;
+	size_t n;
+
+	d9t_list_init(&l);
+	app->saving = 1;
+	ops->build(app, app->vstate[app->view], &l);
+	app->saving = 0;
+	for (size_t i = 0; i < l.n; i++)
+		fprintf(f, "%s\n", l.v[i].text);
+	n = l.n;
+	d9t_list_free(&l);
+	return n;
+}
+
+/* The timeline as drawn now, into f; lines written. */
+static size_t
+write_drawing(struct d9t_app *app, FILE *f)
+{
+	struct d9t_canvas cv = { 0, 0, NULL };
+
+	if (d9t_canvas_init(&cv, app->w, app->h) < 0)
+		return 0;
+	d9t_app_render(app, &cv);
+	d9t_canvas_dump(&cv, f);
+	d9t_canvas_free(&cv);
+	app->dirty |= D9T_DIRTY_ALL;
+	return (size_t)app->h;
+}
+
+/* A flame view's samples as folded stacks next to the text. */
+static int
+write_folded(struct d9t_app *app, const char *name, int n, char *path,
+    size_t cap)
+{
+	static const char *const kinds[] = { "cpu", "offcpu", "alloc" };
+	const struct d9m_analysis *a = d9t_analysis(app, 0);
+	struct d9m_window w = { app->lo, app->hi };
+	struct d9o_out o;
+	int rc;
+
+	if (a == NULL)
+		return -1;
+	memset(&o, 0, sizeof o);
+	o.m = app->m;
+	o.a = a;
+	o.r = app->cfg->resolver;
+	if ((o.f = create(name, "folded", &n, path, cap)) == NULL)
+		return -1;
+	rc = d9o_folded(&o, kinds[app->view - D9T_V_CPU], &w);
+	return fclose(o.f) != 0 || rc < 0 ? -1 : 0;
+}
+
+void
+d9t_save(struct d9t_app *app)
+{
+	const struct d9t_view_ops *ops = d9t_view(app->view);
+	char name[64], path[128], fpath[128] = "";
+	size_t lines;
+	int n = 0;
+	FILE *f;
+
+	snprintf(name, sizeof name, "%s", ops->name);
+	for (char *p = name; *p; p++)
+		if (*p == ' ')
+			*p = '-';
+	if ((f = create(name, "txt", &n, path, sizeof path)) == NULL) {
+		d9t_msg(app, "cannot save here: %s", strerror(errno));
+		return;
+	}
+	lines = ops->build != NULL ? write_list(app, f) : write_drawing(app, f);
+	if (fclose(f) != 0) {
+		d9t_msg(app, "%s: %s", path, strerror(errno));
+		return;
+	}
+	if (app->view >= D9T_V_CPU && app->view <= D9T_V_ALLOC &&
+	    write_folded(app, name, n, fpath, sizeof fpath) < 0)
+		fpath[0] = '\0';
+	d9t_msg(app, "saved %zu lines to %s%s%s", lines, path,
+	    fpath[0] ? " and folded stacks to " : "", fpath);
+}

@@ -1,0 +1,154 @@
+/*
+ * view_poi.c: the `p` view: the points of interest of the window
+ * (model/poi.h, the ones --json and the report list), by kind, worst
+ * first, optionally one kind only. Enter jumps to one: the timeline with
+ * its poll selected and its interval in view; n/N then step through the
+ * points of that kind in time (over the whole trace).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tui/tables.h"
+#include "tui/timeaxis.h"
+
+struct poi_view {
+	int	kind;		/* enum d9m_poi_kind, -1: every kind */
+};
+
+static void *
+init(void)
+{
+	struct poi_view *v = malloc(sizeof *v);
+
+	if (v != NULL)
+		v->kind = -1;
+	return v;
+}
+
+/* The points of interest of the window (with the analysis), or NULL. */
+static const struct d9m_pois *
+window_pois(struct d9t_app *app)
+{
+	const struct d9m_analysis *a = d9t_analysis(app, 0);
+
+	return a != NULL ? a->pois : NULL;
+}
+
+static void
+build(struct d9t_app *app, void *st, struct d9t_list *l)
+{
+	const struct poi_view *v = st;
+	const struct d9m_pois *p = window_pois(app);
+	const struct d9m_model *m = app->m;
+
+	if (d9t_computing(l, p))
+		return;
+	d9t_list_add(l, D9T_A_BOLD, "Points of interest in the window: %zu%s%s "
+	    "(Enter jumps there, then n/N step through that kind; f: %s)",
+	    p->n, v->kind >= 0 ? ", only " : "", v->kind >= 0 ?
+	    d9m_poi_name((enum d9m_poi_kind)v->kind) : "", v->kind >= 0 ?
+	    "next kind" : "one kind");
+	for (int k = 0; k < D9M_POI_COUNT; k++) {
+		if ((v->kind >= 0 && k != v->kind) || p->total[k] == 0)
+			continue;
+		d9t_list_add(l, D9T_A_UNDERLINE, "%s: %zu%s",
+		    d9m_poi_name((enum d9m_poi_kind)k), p->total[k],
+		    p->total[k] > p->first[k + 1] - p->first[k] ?
+		    " (the worst listed)" : "");
+		for (size_t i = p->first[k]; i < p->first[k + 1]; i++) {
+			const struct d9m_poi *x = &p->v[i];
+			char at[40], pre[64];
+
+			d9t_fmt_rel(at, sizeof at, x->start >= m->min_ts ?
+			    x->start - m->min_ts : 0, 3);
+			if (x->worker != D9_NONE)
+				snprintf(pre, sizeof pre, "  %10s  w%-3" PRIu32
+				    " ", at, x->worker);
+			else
+				snprintf(pre, sizeof pre, "  %10s  %-4s ", at, "");
+			d9t_list_set_target(d9t_list_add_safe(l,
+			    k == D9M_POI_LONG_POLL || k == D9M_POI_EVENTS_LOST ?
+			    D9T_C_YELLOW : 0, pre, x->text), D9T_T_POI,
+			    (uint32_t)i, 0);
+		}
+	}
+	if (p->n == 0)
+		d9t_list_add(l, D9T_A_DIM, "(none in this window)");
+}
+
+void
+d9t_poi_show(struct d9t_app *app, int kind)
+{
+	struct poi_view *v = app->vstate[D9T_V_POI];
+
+	v->kind = kind;
+	app->lists[D9T_V_POI].sel = 0;
+	if (app->view != D9T_V_POI)
+		d9t_push_view(app, D9T_V_POI);
+	d9t_app_dirty(app);
+}
+
+void
+d9t_poi_jump(struct d9t_app *app, const struct d9m_poi *x)
+{
+	uint64_t w = app->hi - app->lo;
+	uint32_t slot = x->worker == D9_NONE ? D9_NONE :
+	    d9m_worker_slot(app->m, x->worker);
+
+	app->poi_kind = (int)x->kind;
+	app->poi_ts = x->start;
+	d9t_top_view(app, D9T_V_TIMELINE);
+	/* the whole interval in view: zoom out when it does not fit */
+	if (x->dur > w)
+		w = 3 * x->dur;
+	if (x->start < app->lo || x->start + x->dur > app->hi || w !=
+	    app->hi - app->lo)
+		d9t_set_window(app, x->start > w / 3 ? x->start - w / 3 : 0,
+		    (x->start > w / 3 ? x->start - w / 3 : 0) + w, 1);
+	if (x->poll != D9_NONE) {
+		d9t_select_poll(app, x->poll);
+	} else {
+		if (slot != D9_NONE)
+			app->lane = slot;
+		d9t_show_time(app, x->start);
+		d9t_select_at_cursor(app);
+	}
+	d9t_msg(app, "%s: %.*s (n/N: next/previous %s)",
+	    d9m_poi_name(x->kind), 120, x->text, d9m_poi_name(x->kind));
+	d9t_app_dirty(app);
+}
+
+static enum d9t_handled
+key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	struct poi_view *v = st;
+	struct d9t_list *l = &app->lists[app->view];
+	const struct d9m_pois *p = window_pois(app);
+
+	switch (a) {
+	case D9T_A_POI_KIND:
+		v->kind = v->kind + 1 >= D9M_POI_COUNT ? -1 : v->kind + 1;
+		l->sel = 0;
+		d9t_app_dirty(app);
+		return D9T_HANDLED;
+	case D9T_A_OPEN_LINE:
+		if (p == NULL || l->sel >= l->n ||
+		    l->v[l->sel].target != D9T_T_POI ||
+		    l->v[l->sel].a >= p->n)
+			return D9T_HANDLED;
+		d9t_poi_jump(app, &p->v[l->v[l->sel].a]);
+		return D9T_HANDLED;
+	default:
+		return D9T_UNHANDLED;
+	}
+}
+
+static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
+	D9T_A_OPEN_LINE, D9T_A_POI_KIND, D9T_A_SEARCH, D9T_A_SEARCH_NEXT,
+	D9T_A_NONE };
+
+const struct d9t_view_ops d9t_view_poi = {
+	.name = "points of interest", .hints = hints, .init = init,
+	.free = free, .build = build, .key = key
+};

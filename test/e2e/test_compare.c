@@ -1,0 +1,338 @@
+/*
+ * test_compare.c: --diff, --check and --chrome of the d9top program on
+ * the two runs of test/unit/diffpair.h, written at test time: the
+ * regressed spawn location and the function that got hot rank first in
+ * the text and in the JSON, also against the base run's --json output
+ * (told by its content: the file has no .json name); --check passes on
+ * the base run and fails with status 3 on the new one, a relative rule
+ * against the base run's JSON passes on the base and fails on the new,
+ * a malformed rule is status 2 and named; --chrome has one complete
+ * event per poll, its spans and wakes, and only the window's with
+ * --window, and passes test/e2e/chrome_check.py (Python's json module
+ * and the Trace Event Format's rules).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diffpair.h"
+#include "minijson.h"
+#include "run.h"
+
+static char dir[] = "/tmp/d9cmp-XXXXXX";
+static char base[64], new[64], both[64], basejson[64];
+
+static void
+write_run(int mode, const char *path)
+{
+	struct mt t;
+	FILE *f;
+
+	mt_diffpair(&t, mode);
+	f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(t.tg.p, 1, t.tg.n, f), t.tg.n);
+	ck_assert_int_eq(fclose(f), 0);
+	tg_free(&t.tg);
+}
+
+static void
+setup(void)
+{
+	struct run_result r;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(base, sizeof base, "%s/base.bin", dir);
+	snprintf(new, sizeof new, "%s/new.bin", dir);
+	snprintf(both, sizeof both, "%s/both.bin", dir);
+	snprintf(basejson, sizeof basejson, "%s/base-figures", dir);
+	write_run(DP_BASE, base);
+	write_run(DP_NEW, new);
+	write_run(DP_BOTH, both);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json %s", base), 0);
+	f = fopen(basejson, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(r.out, f);
+	fclose(f);
+	run_free(&r);
+}
+
+static void
+teardown(void)
+{
+	unlink(base);
+	unlink(new);
+	unlink(both);
+	unlink(basejson);
+	rmdir(dir);
+}
+
+static struct mj *
+json_of(const struct run_result *r)
+{
+	char err[128];
+	struct mj *v = mj_parse(r->out, err, sizeof err);
+
+	ck_assert_msg(v != NULL, "bad JSON: %s", err);
+	return v;
+}
+
+/* The first data line after the section title that starts with s. */
+static const char *
+first_row(const char *out, const char *title)
+{
+	const char *p = strstr(out, title);
+
+	ck_assert_msg(p != NULL, "no section %s in:\n%s", title, out);
+	for (int skip = 3; skip > 0 && p != NULL; skip--)
+		p = strchr(p, '\n') + 1;	/* title, dashes, header */
+	return p;
+}
+
+static void
+assert_row(const char *out, const char *title, const char *want)
+{
+	const char *row = first_row(out, title);
+	const char *nl = strchr(row, '\n');
+
+	ck_assert_msg(nl != NULL && memmem(row, (size_t)(nl - row), want,
+	    strlen(want)) != NULL, "first row of %s is not %s:\n%s", title, want,
+	    out);
+}
+
+static void
+assert_text_ranks(const char *out)
+{
+	assert_row(out, "POLL DURATION BY SPAWN LOCATION", DP_API);
+	assert_row(out, "POLL DURATION BY SPAWN LOCATION", "+4.90ms");
+	assert_row(out, "CPU: LEAF FRAMES", DP_HOT);
+	assert_row(out, "CPU: LEAF FRAMES", "+60.0%   10.0%   70.0%");
+	assert_row(out, "MEMORY: SITES", "svc::cache::fill");
+	assert_row(out, "SPANS BY P99 CHANGE", "request");
+	ck_assert_ptr_nonnull(strstr(out, "Long polls (>1ms): 0 -> 20 (+20)"));
+}
+
+START_TEST(diff_text)
+{
+	struct run_result r;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s %s", base, new), 0);
+	assert_text_ranks(r.out);
+	run_free(&r);
+	/* the base run as its --json output: the same ranking */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s %s", basejson, new), 0);
+	assert_text_ranks(r.out);
+	run_free(&r);
+	/* both runs in one trace: a window of each side */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s@0..%d %s@%d..", both,
+	    DP_SPLIT_MS - 2, both, DP_SPLIT_MS - 2), 0);
+	assert_text_ranks(r.out);
+	run_free(&r);
+	/* --window applies to both: the first 5 slots of each */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--window 0..50 --diff %s %s",
+	    base, new), 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "Long polls (>1ms): 0 -> 5 (+5)"));
+	ck_assert_ptr_nonnull(strstr(r.out, "(window 0..50 ms)"));
+	run_free(&r);
+}
+END_TEST
+
+static void
+assert_json_ranks(const struct run_result *r)
+{
+	struct mj *v = json_of(r);
+	const struct mj *d = mj_get(v, "diff");
+
+	ck_assert_ptr_nonnull(d);
+	ck_assert_str_eq(mj_get(d, "pollByLoc.0.location")->str, DP_API);
+	ck_assert(mj_get(d, "pollByLoc.0.old.p99")->num == DP_API_OLD_NS);
+	ck_assert(mj_get(d, "pollByLoc.0.new.p99")->num == DP_API_NEW_NS);
+	ck_assert(mj_get(d, "pollByLoc.1.old.p99")->num ==
+	    mj_get(d, "pollByLoc.1.new.p99")->num);
+	ck_assert(mj_get(d, "longPolls.old")->num == 0);
+	ck_assert(mj_get(d, "longPolls.new")->num == DP_POLLS);
+	ck_assert_ptr_nonnull(mj_get(d, "schedDelay.old.p99"));
+	ck_assert_str_eq(mj_get(d, "cpu.0.frame")->str, DP_HOT);
+	ck_assert(mj_get(d, "cpu.0.oldShare")->num < 0.11);
+	ck_assert(mj_get(d, "cpu.0.newShare")->num > 0.69);
+	ck_assert_str_eq(mj_get(d, "offCpu.0.frame")->str, "read");
+	ck_assert_str_eq(mj_get(d, "memory.0.site")->str, "svc::cache::fill");
+	ck_assert_str_eq(mj_get(d, "memory.0.frames.0")->str,
+	    "svc::cache::fill");
+	ck_assert(mj_get(d, "memory.0.newBytes")->num >
+	    9 * mj_get(d, "memory.0.oldBytes")->num);
+	ck_assert_str_eq(mj_get(d, "spans.0.name")->str, "request");
+	mj_free(v);
+}
+
+START_TEST(diff_json)
+{
+	struct run_result r;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s %s --json", base, new),
+	    0);
+	assert_json_ranks(&r);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --diff %s %s", basejson,
+	    new), 0);
+	assert_json_ranks(&r);
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(diff_usage)
+{
+	struct run_result r;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s", base), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--diff wants OLD NEW"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s@0..5 %s", basejson,
+	    new), 0);
+	ck_assert_ptr_nonnull(strstr(r.err, "is a --json output"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s/none %s", dir, new), 1);
+	run_free(&r);
+}
+END_TEST
+
+#define RULES	"'longPolls<=0, pollByLoc[" DP_API "].p99 < 1ms, " \
+		"schedDelay.p99<=1ms'"
+
+START_TEST(check_gates)
+{
+	struct run_result r;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check " RULES " %s", base), 0);
+	ck_assert_str_eq(r.out, "PASS longPolls<=0: actual 0\n"
+	    "PASS pollByLoc[" DP_API "].p99 < 1ms: actual 0.1ms\n"
+	    "PASS schedDelay.p99<=1ms: actual 0.02ms\n");
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check " RULES " %s", new), 3);
+	ck_assert_str_eq(r.out, "FAIL longPolls<=0: actual 20\n"
+	    "FAIL pollByLoc[" DP_API "].p99 < 1ms: actual 5ms\n"
+	    "PASS schedDelay.p99<=1ms: actual 0.02ms\n");
+	run_free(&r);
+	/* a --json output is checked as it is */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check " RULES " %s", basejson),
+	    0);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check 'longPolls<3 apples' %s",
+	    base), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "rule 'longPolls<3 apples'"));
+	ck_assert_str_eq(r.out, "");
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check 'longPoll<3' %s", base),
+	    2);
+	ck_assert_ptr_nonnull(strstr(r.err, "no key 'longPoll'"));
+	run_free(&r);
+}
+END_TEST
+
+START_TEST(check_against_baseline)
+{
+	const char *rule = "'pollByLoc[" DP_API "].p99<=+10%,longPolls<=+0'";
+	struct run_result r;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check %s --baseline %s %s",
+	    rule, basejson, base), 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "PASS pollByLoc[" DP_API
+	    "].p99<=+10%: actual 100000, baseline 100000, limit 110000"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check %s --baseline %s %s",
+	    rule, basejson, new), 3);
+	ck_assert_ptr_nonnull(strstr(r.out, "FAIL pollByLoc[" DP_API
+	    "].p99<=+10%: actual 5000000, baseline 100000, limit 110000"));
+	ck_assert_ptr_nonnull(strstr(r.out, "FAIL longPolls<=+0: actual 20"));
+	run_free(&r);
+	/* a change without a baseline; a baseline that is a trace */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check %s %s", rule, new), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "needs --baseline"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check %s --baseline %s %s",
+	    rule, base, new), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "not a --json output"));
+	run_free(&r);
+}
+END_TEST
+
+/* Events of d with this ph and cat (NULL: any). */
+static size_t
+events(const struct mj *d, const char *ph, const char *cat)
+{
+	const struct mj *ev = mj_get(d, "traceEvents");
+	size_t n = 0;
+
+	ck_assert_ptr_nonnull(ev);
+	for (size_t i = 0; i < ev->n; i++) {
+		const struct mj *p = mj_member(&ev->kids[i], "ph");
+		const struct mj *c = mj_member(&ev->kids[i], "cat");
+
+		if (strcmp(p->str, ph) == 0 && (cat == NULL ||
+		    (c != NULL && strcmp(c->str, cat) == 0)))
+			n++;
+	}
+	return n;
+}
+
+START_TEST(chrome_events)
+{
+	struct run_result r;
+	struct mj *v;
+	char cmd[512], out[128];
+	FILE *f;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--chrome %s", base), 0);
+	v = json_of(&r);
+	ck_assert_uint_eq(events(v, "X", "poll"), 3 * DP_POLLS);
+	ck_assert_uint_eq(events(v, "X", "span"), DP_POLLS);
+	ck_assert_uint_eq(events(v, "s", "wake"), 3 * DP_POLLS);
+	ck_assert_uint_eq(events(v, "f", "wake"), 3 * DP_POLLS);
+	ck_assert_uint_eq(events(v, "M", NULL), 5);
+	mj_free(v);
+	snprintf(out, sizeof out, "%s/chrome.json", dir);
+	f = fopen(out, "w");
+	fputs(r.out, f);
+	fclose(f);
+	run_free(&r);
+	snprintf(cmd, sizeof cmd, "python3 %s %s %d", getenv("CHROME_CHECK"),
+	    out, 3 * DP_POLLS);
+	ck_assert_int_eq(system(cmd), 0);
+	unlink(out);
+	/* the first 50 ms: 5 slots of 10 ms from 2 ms */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--chrome --window 0..50 %s", base),
+	    0);
+	v = json_of(&r);
+	ck_assert_uint_eq(events(v, "X", "poll"), 15);
+	ck_assert_uint_eq(events(v, "X", "span"), 5);
+	mj_free(v);
+	run_free(&r);
+}
+END_TEST
+
+static Suite *
+compare_suite(void)
+{
+	Suite *s = suite_create("compare");
+	TCase *tc = tcase_create("compare");
+
+	tcase_add_unchecked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, diff_text);
+	tcase_add_test(tc, diff_json);
+	tcase_add_test(tc, diff_usage);
+	tcase_add_test(tc, check_gates);
+	tcase_add_test(tc, check_against_baseline);
+	tcase_add_test(tc, chrome_events);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(compare_suite());
+}

@@ -1,0 +1,27 @@
+#!/bin/sh
+# layers.sh SRC: each layer includes only the layers below it
+# (base <- parse <- model <- symbolize <- output <- tui, app), the
+# recorder only base, and the model's core (load, finish) none of the
+# model's analyses. Prints every include that breaks this; exit 1 then.
+set -u
+src=${1:?usage: layers.sh SRC}
+bad=0
+
+check() {	# dir, pattern of forbidden include folders or files
+	for f in "$src/$1"/*.[ch]; do
+		grep -Hn "^#include \"\\($2\\)" "$f" && bad=1
+	done
+}
+
+check base '\(parse\|model\|symbolize\|output\|tui\|app\|rec\)/'
+check parse '\(model\|symbolize\|output\|tui\|app\|rec\)/'
+check model '\(symbolize\|output\|tui\|app\|rec\)/'
+check symbolize '\(output\|tui\|app\|rec\)/'
+check output '\(tui\|app\|rec\)/'
+check tui '\(app\|rec\)/'
+check rec '\(parse\|model\|symbolize\|output\|tui\|app\)/'
+for f in model.c build.c timeline.c tables.c table.c; do
+	grep -Hn '^#include "model/analysis' "$src/model/$f" && bad=1
+done
+[ "$bad" -eq 0 ] && echo "layers: every include goes to a layer below"
+exit "$bad"

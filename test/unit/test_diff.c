@@ -1,0 +1,341 @@
+/*
+ * test_diff.c: comparing two runs and gating on rules, below the
+ * program: the JSON reader (escapes, errors with their byte, nesting
+ * cap, telling JSON from a trace), the diff's ranking on the test runs
+ * of diffpair.h (the regressed location, the hot function, the grown
+ * site and the slower span first; new names first, gone ones last), a
+ * --json output read back comparing equal to the analysis it came from,
+ * and --check's rules (grammar, units, keys in milliseconds, changes
+ * against a baseline, what is malformed and what fails).
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "diffpair.h"
+#include "model/analysis.h"
+#include "model/diff.h"
+#include "output/check.h"
+#include "output/output.h"
+#include "unit.h"
+
+static void
+parse_ok(struct d9_json *doc, const char *text)
+{
+	struct d9_err e;
+
+	ck_assert_msg(d9_json_parse(doc, text, strlen(text), &e) == 0, "%s: %s",
+	    text, e.msg);
+}
+
+START_TEST(json_values)
+{
+	struct d9_json doc;
+	const struct d9_jval *a;
+
+	parse_ok(&doc, " {\"a\\u00e9\\ud83d\\ude00\": [1, -2.5e3, true, null, "
+	    "\"x\\n\\\"\"], \"o\": {}} ");
+	ck_assert_int_eq(doc.root->type, D9_JOBJ);
+	ck_assert_uint_eq(doc.root->n, 2);
+	ck_assert_str_eq(doc.root->kids[0].key, "a\xc3\xa9\xf0\x9f\x98\x80");
+	a = d9_json_member(doc.root, "a\xc3\xa9\xf0\x9f\x98\x80");
+	ck_assert_ptr_nonnull(a);
+	ck_assert_uint_eq(a->n, 5);
+	ck_assert(a->kids[0].num == 1 && a->kids[1].num == -2500);
+	ck_assert_int_eq(a->kids[2].type, D9_JBOOL);
+	ck_assert_int_eq(a->kids[3].type, D9_JNULL);
+	ck_assert_str_eq(a->kids[4].str, "x\n\"");
+	ck_assert_int_eq(d9_json_member(doc.root, "o")->type, D9_JOBJ);
+	ck_assert_ptr_null(d9_json_member(doc.root, "b"));
+	d9_json_free(&doc);
+}
+END_TEST
+
+START_TEST(json_errors)
+{
+	static const struct { const char *text; size_t off; } bad[] = {
+		{ "{\"a\": [1,]}", 9 }, { "{\"a\" 1}", 5 }, { "[1] x", 4 },
+		{ "\"\\q\"", 2 }, { "[01]", 2 }, { "", 0 }, { "{\"a\":\"\x01\"}", 6 },
+	};
+	char deep[200];
+	struct d9_json doc;
+	struct d9_err e;
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_msg(d9_json_parse(&doc, bad[i].text,
+		    strlen(bad[i].text), &e) < 0, "%s parsed", bad[i].text);
+		ck_assert_msg(e.off == bad[i].off, "%s: byte %llu, not %zu (%s)",
+		    bad[i].text, (unsigned long long)e.off, bad[i].off, e.msg);
+		ck_assert_ptr_nonnull(strstr(e.msg, "JSON: expected"));
+		d9_json_free(&doc);
+	}
+	memset(deep, '[', sizeof deep);
+	ck_assert(d9_json_parse(&doc, deep, sizeof deep, &e) < 0);
+	ck_assert_ptr_nonnull(strstr(e.msg, "nested more than"));
+	d9_json_free(&doc);
+	ck_assert(d9_json_looks(" \n{\"a\"", 6));
+	ck_assert(!d9_json_looks("TRC\x00", 4));
+	ck_assert(!d9_json_looks("\x1f\x8b", 2));
+	ck_assert(!d9_json_looks("  ", 2));
+}
+END_TEST
+
+/* The side of a whole run of diffpair.h (model freed). */
+static void
+side_of_run(int mode, struct d9m_side *s, char **json)
+{
+	struct mt t;
+	struct d9m_model *m;
+	struct d9m_analysis a;
+	struct d9m_analysis_opts o;
+	struct d9o_out out;
+	size_t len;
+
+	mt_diffpair(&t, mode);
+	m = mt_finish(&t);
+	memset(&o, 0, sizeof o);
+	o.win.hi = UINT64_MAX;
+	o.worst = 10;
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	d9m_side_init(s);
+	ck_assert_int_eq(d9m_side_of(s, m, NULL, &a), 0);
+	if (json != NULL) {
+		memset(&out, 0, sizeof out);
+		out.m = m;
+		out.a = &a;
+		out.f = open_memstream(json, &len);
+		d9o_json(&out);
+		fclose(out.f);
+	}
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+
+START_TEST(diff_ranks_the_regression_first)
+{
+	struct d9m_side old, new;
+	struct d9m_diff d;
+
+	side_of_run(DP_BASE, &old, NULL);
+	side_of_run(DP_NEW, &new, NULL);
+	ck_assert_int_eq(d9m_diff(&old, &new, &d), 0);
+	ck_assert_uint_eq(d.long_old, 0);
+	ck_assert_uint_eq(d.long_new, DP_POLLS);
+	ck_assert_uint_eq(d.nlocs, 3);
+	ck_assert_str_eq(d.locs[0].name, DP_API);
+	ck_assert_uint_eq(d.locs[0].old->p99, DP_API_OLD_NS);
+	ck_assert_uint_eq(d.locs[0].new->p99, DP_API_NEW_NS);
+	ck_assert_int_eq(d9m_dpct_change(&d.locs[0]), (int64_t)(DP_API_NEW_NS -
+	    DP_API_OLD_NS));
+	ck_assert_int_eq(d9m_dpct_change(&d.locs[1]), 0);
+	ck_assert_str_eq(d.cpu[0].name, DP_HOT);
+	ck_assert(fabs(d.cpu[0].old - 0.1) < 1e-9);
+	ck_assert(fabs(d.cpu[0].new - 0.7) < 1e-9);
+	ck_assert(d.cpu[d.ncpu - 1].new - d.cpu[d.ncpu - 1].old < 0);
+	ck_assert_uint_eq(d.noff, 1);
+	ck_assert_str_eq(d.off[0].name, "read");	/* past the kernel */
+	ck_assert_uint_eq(d.nsites, 2);
+	ck_assert_str_eq(d.sites[0].name, "svc::cache::fill");
+	ck_assert(d.sites[0].new > 9 * d.sites[0].old);
+	ck_assert_str_eq(d.spans[0].name, "request");
+	ck_assert(d9m_dpct_change(&d.spans[0]) > 4000000);
+	d9m_diff_free(&d);
+	d9m_side_free(&old);
+	d9m_side_free(&new);
+}
+END_TEST
+
+START_TEST(diff_new_first_gone_last)
+{
+	struct d9m_side old, new;
+	struct d9m_pct p = { 10, 5, 50, 60 }, q = { 10, 5, 500, 600 };
+	struct d9m_pct small = { 1, 1, 1, 1 };
+	struct d9m_diff d;
+
+	d9m_side_init(&old);
+	d9m_side_init(&new);
+	d9m_side_loc(&old, "a", &p);
+	d9m_side_loc(&old, "gone", &q);
+	d9m_side_loc(&new, "a", &q);
+	d9m_side_loc(&new, "fresh", &small);
+	d9m_side_weight(&old, D9M_SIDE_CPU, "f", NULL, 3);
+	d9m_side_weight(&old, D9M_SIDE_CPU, "f", NULL, 1);
+	old.cpu_total = 4;
+	ck_assert_int_eq(d9m_diff(&old, &new, &d), 0);
+	ck_assert_uint_eq(d.nlocs, 3);
+	ck_assert_str_eq(d.locs[0].name, "fresh");
+	ck_assert_ptr_null(d.locs[0].old);
+	ck_assert_str_eq(d.locs[1].name, "a");
+	ck_assert_str_eq(d.locs[2].name, "gone");
+	ck_assert_ptr_null(d.locs[2].new);
+	ck_assert(fabs(d.locs[1].old_share - 0.5) < 1e-9);
+	ck_assert(fabs(d.locs[1].new_share - 10.0 / 11) < 1e-9);
+	ck_assert_uint_eq(d.ncpu, 1);
+	ck_assert(d.cpu[0].old == 1 && d.cpu[0].new == 0);
+	d9m_diff_free(&d);
+	d9m_side_free(&old);
+	d9m_side_free(&new);
+}
+END_TEST
+
+START_TEST(json_output_reads_back_the_same)
+{
+	struct d9m_side a, b;
+	struct d9m_diff d;
+	struct d9_json doc;
+	struct d9_err e;
+	char *json, err[128];
+
+	side_of_run(DP_NEW, &a, &json);
+	ck_assert_int_eq(d9_json_parse(&doc, json, strlen(json), &e), 0);
+	d9m_side_init(&b);
+	ck_assert_int_eq(d9o_side_from_json(doc.root, &b, err, sizeof err), 0);
+	ck_assert_int_eq(d9m_diff(&a, &b, &d), 0);
+	ck_assert_uint_eq(d.nlocs, a.nlocs);
+	for (size_t i = 0; i < d.nlocs; i++)
+		ck_assert_int_eq(d9m_dpct_change(&d.locs[i]), 0);
+	ck_assert_uint_eq(d.ncpu, a.ncpu);
+	for (size_t i = 0; i < d.ncpu; i++)
+		ck_assert(fabs(d.cpu[i].new - d.cpu[i].old) < 1e-12);
+	ck_assert_uint_eq(d.nsites, 2);
+	for (size_t i = 0; i < d.nsites; i++)
+		ck_assert(fabs(d.sites[i].new - d.sites[i].old) < 1);
+	ck_assert_uint_eq(d.nspans, 1);
+	ck_assert(d.long_old == d.long_new && d.sched_old.p99 ==
+	    d.sched_new.p99);
+	d9m_diff_free(&d);
+	d9_json_free(&doc);
+	parse_ok(&doc, "{\"polls\": 3}");
+	ck_assert_int_eq(d9o_side_from_json(doc.root, &b, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "not a d9top --json output"));
+	d9_json_free(&doc);
+	d9m_side_free(&a);
+	d9m_side_free(&b);
+	free(json);
+}
+END_TEST
+
+/* Run rules on doc (and base): lines into out, the number failed;
+ * -1 when they do not parse, -2 when a key is not valid. */
+static long
+rules(const char *text, const char *doc, const char *base, char *out,
+    size_t cap)
+{
+	struct d9o_rules r;
+	struct d9_json d, b;
+	char err[300];
+	long rc;
+	FILE *f;
+
+	out[0] = '\0';
+	if (d9o_rules_parse(&r, &text, 1, base != NULL, err, sizeof err) < 0) {
+		snprintf(out, cap, "%s", err);
+		d9o_rules_free(&r);
+		return -1;
+	}
+	parse_ok(&d, doc);
+	if (base != NULL)
+		parse_ok(&b, base);
+	if (d9o_rules_valid(&r, d.root, err, sizeof err) < 0) {
+		snprintf(out, cap, "%s", err);
+		rc = -2;
+	} else {
+		f = fmemopen(out, cap, "w");
+		rc = (long)d9o_rules_check(&r, d.root, base ? b.root : NULL, f);
+		fclose(f);
+	}
+	d9_json_free(&d);
+	if (base != NULL)
+		d9_json_free(&b);
+	d9o_rules_free(&r);
+	return rc;
+}
+
+START_TEST(check_rules)
+{
+	const char *doc = "{\"longPolls\": 3, \"durationMs\": 1500.5, "
+	    "\"schedDelay\": {\"p99\": 2500000, \"max\": null}, \"pollByLoc\": "
+	    "{\"src/a.rs:1:1\": {\"p99\": 900}}, \"memory\": {\"liveBytes\": "
+	    "2000000}, \"worstPolls\": [{\"durNs\": 7}], \"taskLeak\": "
+	    "{\"suspected\": false}}";
+	const char *base = "{\"longPolls\": 2, \"schedDelay\": {\"p99\": "
+	    "2000000}}";
+	char out[2048];
+
+	ck_assert_int_eq(rules("longPolls<=3, schedDelay.p99 < 3ms, "
+	    "durationMs<2s,pollByLoc[src/a.rs:1:1].p99 == 900ns,"
+	    "memory.liveBytes>=2MB, worstPolls[0].durNs!=8, "
+	    "taskLeak.suspected==0", doc, NULL, out, sizeof out), 0);
+	ck_assert_str_eq(out, "PASS longPolls<=3: actual 3\n"
+	    "PASS schedDelay.p99 < 3ms: actual 2.5ms\n"
+	    "PASS durationMs<2s: actual 1.5005s\n"
+	    "PASS pollByLoc[src/a.rs:1:1].p99 == 900ns: actual 900ns\n"
+	    "PASS memory.liveBytes>=2MB: actual 2MB\n"
+	    "PASS worstPolls[0].durNs!=8: actual 7\n"
+	    "PASS taskLeak.suspected==0: actual 0\n");
+	ck_assert_int_eq(rules("longPolls>3,schedDelay.max<1,pollByLoc[b].p99<1",
+	    doc, NULL, out, sizeof out), 3);
+	ck_assert_str_eq(out, "FAIL longPolls>3: actual 3\n"
+	    "FAIL schedDelay.max<1: no value in this run\n"
+	    "FAIL pollByLoc[b].p99<1: no value in this run\n");
+	ck_assert_int_eq(rules("schedDelay.p99<=+10%,longPolls<=+0,"
+	    "schedDelay.p99<=+0.6ms", doc, base, out, sizeof out), 2);
+	ck_assert_str_eq(out, "FAIL schedDelay.p99<=+10%: actual 2500000, "
+	    "baseline 2000000, limit 2200000\n"
+	    "FAIL longPolls<=+0: actual 3, baseline 2, limit 2\n"
+	    "PASS schedDelay.p99<=+0.6ms: actual 2.5ms, baseline 2ms, limit "
+	    "2.6ms\n");
+}
+END_TEST
+
+START_TEST(check_malformed)
+{
+	static const struct { const char *rule, *why; long rc; } bad[] = {
+		{ "longPolls", "no operator", -1 },
+		{ "longPolls=3", "no operator", -1 },
+		{ "longPolls<", "no VALUE", -1 },
+		{ "longPolls<x", "must be a number", -1 },
+		{ "longPolls<3 parsecs", "unknown unit", -1 },
+		{ "longPolls<+3", "needs --baseline", -1 },
+		{ "longPolls<3%", "% only in a change", -1 },
+		{ "a..b<3", "KEY must be a path", -1 },
+		{ "a[x<3", "no operator", -1 },
+		{ "a]x<3", "KEY must be a path", -1 },
+		{ "longPoll<3", "no key 'longPoll'", -2 },
+		{ "schedDelay<3", "names no number", -2 },
+		{ "longPolls.x<3", "names no number", -2 },
+	};
+	char out[512];
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		long rc = rules(bad[i].rule, "{\"longPolls\": 1, \"schedDelay\":"
+		    " {}}", NULL, out, sizeof out);
+
+		ck_assert_msg(rc == bad[i].rc, "%s: %ld (%s)", bad[i].rule, rc,
+		    out);
+		ck_assert_msg(strstr(out, bad[i].why) != NULL &&
+		    strstr(out, bad[i].rule) != NULL, "%s: %s", bad[i].rule,
+		    out);
+	}
+}
+END_TEST
+
+Suite *
+diff_suite(void)
+{
+	Suite *s = suite_create("diff");
+	TCase *tc = tcase_create("diff");
+
+	tcase_add_test(tc, json_values);
+	tcase_add_test(tc, json_errors);
+	tcase_add_test(tc, diff_ranks_the_regression_first);
+	tcase_add_test(tc, diff_new_first_gone_last);
+	tcase_add_test(tc, json_output_reads_back_the_same);
+	tcase_add_test(tc, check_rules);
+	tcase_add_test(tc, check_malformed);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,199 @@
+/*
+ * test_engine.c: one engine. What the browser's views draw and what the
+ * report and JSON print come from the same model functions: an
+ * allocation flame tree weighs each sample with its own segment's rate,
+ * so its total is the analysis's estimated bytes; the live set and the
+ * counts agree the same way.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mktrace.h"
+#include "model/analysis.h"
+#include "model/flame.h"
+#include "output/output.h"
+#include "planted.h"
+#include "unit.h"
+
+static const struct d9m_window all = { 0, UINT64_MAX };
+
+static double
+flame_total(const struct d9m_model *m, int count, int liveset)
+{
+	struct d9m_flame_req q = { D9M_F_ALLOC, all, D9_NONE, D9_NONE, 0,
+	    count, liveset, 0 };
+	struct d9m_flame *f = d9m_flame_build(m, NULL, &q);
+	double w;
+
+	ck_assert_ptr_nonnull(f);
+	w = f->nodes[0].w;
+	d9m_flame_free(&f);
+	return w;
+}
+
+/* Two segments recorded with sample rates 4 KiB and 1 MiB. */
+START_TEST(test_two_rates)
+{
+	struct mt t, u;
+	char *p[2];
+	const uint64_t f1[] = { 0x1000, 0x2000 }, f2[] = { 0x3000 };
+	struct d9m_analysis_opts o = { all, 10, 0, NULL };
+	struct d9m_analysis a;
+	struct d9m_model *m;
+	double small, big;
+
+	mt_begin(&t);
+	mt_meta(&t, "memory.sample_rate_bytes", "4096");
+	for (uint64_t i = 0; i < 40; i++)
+		mt_alloc(&t, 100 + i, 512 + 64 * i, 0x10000 + i, 2, f1);
+	mt_free(&t, 500, 0x10000, 512, 100);
+	p[0] = mt_write(&t);
+	mt_begin(&u);
+	mt_meta(&u, "memory.sample_rate_bytes", "1048576");
+	for (uint64_t i = 0; i < 30; i++)
+		mt_alloc(&u, 1000 + i, 2048 + 128 * i, 0x20000 + i, 1, f2);
+	p[1] = mt_write(&u);
+	m = mt_load((const char *const *)p, 2);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	/* the two rates really weigh differently */
+	small = 512 / -expm1(-512.0 / 4096);
+	big = 2048 / -expm1(-2048.0 / 1048576);
+	ck_assert(big / 2048 > 10 * (small / 512));
+	ck_assert(fabs(flame_total(m, 0, 0) - a.mem.est_bytes) <
+	    1e-9 * a.mem.est_bytes);
+	ck_assert(fabs(flame_total(m, 1, 0) - a.mem.est_count) <
+	    1e-9 * a.mem.est_count);
+	ck_assert(fabs(flame_total(m, 0, 1) - a.mem.live_bytes) <
+	    1e-9 * a.mem.live_bytes);
+	ck_assert(a.mem.live_bytes < a.mem.est_bytes);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+	for (int i = 0; i < 2; i++) {
+		unlink(p[i]);
+		free(p[i]);
+	}
+	tg_free(&t.tg);
+	tg_free(&u.tg);
+}
+END_TEST
+
+/* One 12 ms poll of each verdict class: its verdict in the analysis,
+ * the JSON and the report. */
+START_TEST(test_verdict_classes)
+{
+	static const char *const kinds[8] = { "cpu", "preempted", "lock",
+	    "sleep", "io", "fault", "blocked", "unknown" };
+	static const char *const lines[8] = {
+	    "cpu: 8 of 8 samples on CPU, hottest in svc::compute",
+	    "preempted: 8 of 8 samples preempted by the kernel (CPU "
+	    "contention), under svc::spin",
+	    "lock: 8 of 8 samples waiting in futex, under "
+	    "hidden_svc::cache::get",
+	    "sleep: 8 of 8 samples sleeping in nanosleep, under svc::backoff",
+	    "io: 8 of 8 samples waiting for I/O in io_schedule, under "
+	    "svc::load_file",
+	    "fault: 8 of 8 samples in a page fault, under svc::touch",
+	    "blocked: 8 of 8 samples off CPU, under svc::reap",
+	    "unknown: no CPU samples in this poll" };
+	struct d9m_analysis_opts o = { all, 20, 0, NULL };
+	struct d9m_analysis a;
+	struct d9o_out out;
+	struct mt t;
+	struct d9m_model *m;
+	char *json = NULL, *rep = NULL, want[128];
+	size_t jl = 0, rl = 0, found = 0;
+
+	mt_planted(&t);
+	m = mt_finish(&t);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	for (size_t i = 0; i < a.nworst; i++) {
+		uint64_t id = m->tasks.id[m->polls.task[a.worst[i].poll]];
+		char txt[400];
+
+		if (id < 101 || id > 108)
+			continue;
+		found++;
+		ck_assert_str_eq(d9m_vclass_name(a.worst[i].verdict.kind),
+		    kinds[id - 101]);
+		d9m_verdict_text(&a.worst[i].verdict, txt, sizeof txt);
+		ck_assert_str_eq(txt, lines[id - 101]);
+	}
+	ck_assert_uint_eq(found, 8);
+	memset(&out, 0, sizeof out);
+	out.m = m;
+	out.a = &a;
+	out.f = open_memstream(&json, &jl);
+	d9o_json(&out);
+	fclose(out.f);
+	/* the JSON is indented: compare without white space */
+	for (char *r = json, *w = json; ; r++)
+		if (*r != ' ' && *r != '\n' && (*w++ = *r) == '\0')
+			break;
+	out.f = open_memstream(&rep, &rl);
+	d9o_report(&out);
+	fclose(out.f);
+	for (int k = 0; k < 8; k++) {
+		snprintf(want, sizeof want, "\"verdict\":{\"kind\":\"%s\","
+		    "\"samples\":%d,\"of\":%d}", kinds[k], k < 7 ? 8 : 0,
+		    k < 7 ? 8 : 0);
+		ck_assert_msg(strstr(json, want) != NULL, "no %s in JSON", want);
+	}
+	/* the report wraps at 80 columns: look for the start of each line */
+	for (int k = 0; k < 8; k++) {
+		snprintf(want, sizeof want, "    %.40s", lines[k]);
+		ck_assert_msg(strstr(rep, want) != NULL, "no '%s' in the report",
+		    want);
+	}
+	free(json);
+	free(rep);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
+/* The planted delays are points of interest, worst first. */
+START_TEST(test_planted_points)
+{
+	struct d9m_analysis_opts o = { all, 10, 0, NULL };
+	struct d9m_analysis a;
+	struct mt t;
+	struct d9m_model *m;
+	const struct d9m_pois *p;
+
+	mt_planted(&t);
+	m = mt_finish(&t);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	p = a.pois;
+	ck_assert_uint_eq(p->total[D9M_POI_SCHED_DELAY], 2);
+	ck_assert_uint_eq(p->v[p->first[D9M_POI_SCHED_DELAY]].dur, 6 * PL_MS);
+	ck_assert_uint_eq(p->v[p->first[D9M_POI_SCHED_DELAY] + 1].dur,
+	    4 * PL_MS);
+	ck_assert_uint_eq(p->v[p->first[D9M_POI_SCHED_DELAY] + 1].start,
+	    PL_DELAY4 - 4 * PL_MS);
+	ck_assert_uint_eq(p->total[D9M_POI_LONG_POLL], 8);
+	ck_assert_uint_eq(p->total[D9M_POI_KERNEL_WAIT], 1);
+	/* lock, sleep, io, fault, blocked polls; not cpu, not preempted */
+	ck_assert_uint_eq(p->total[D9M_POI_OFF_CPU], 5);
+	ck_assert_int_eq(d9m_poi_step(p, D9M_POI_SCHED_DELAY, 0, 1),
+	    (long)p->first[D9M_POI_SCHED_DELAY] + 1);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
+Suite *
+engine_suite(void)
+{
+	Suite *s = suite_create("engine");
+	TCase *tc = tcase_create("engine");
+
+	tcase_add_test(tc, test_two_rates);
+	tcase_add_test(tc, test_verdict_classes);
+	tcase_add_test(tc, test_planted_points);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,249 @@
+/*
+ * test_loss.c: loss accounting (ANALYSIS 19) on small traces. libd9rec's
+ * counters count since the recorder started: per boot_id the latest
+ * value, summed over boots, never over segments; overflow events are
+ * deltas; segment.complete=false and a file cut short make a segment
+ * incomplete (not a segment followed while it is written); a copy of a
+ * segment is read once. Any loss raises the
+ * events-lost red flag; a clean trace has zeros and no flag.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mktrace.h"
+#include "parse/follow.h"
+#include "model/analysis.h"
+#include "model/loss.h"
+#include "unit.h"
+
+/* One segment file of boot `boot` with its counters (NULL: none). */
+static char *
+segment(const char *boot, uint64_t t0, const char *dropped,
+    const char *batches)
+{
+	struct mt t;
+	char *path;
+
+	mt_begin(&t);
+	mt_poll_start(&t, t0, 0, 1, "a.rs:1:1");
+	mt_poll_end(&t, t0 + 100, 0);
+	mt_meta(&t, "boot_id", boot);
+	if (dropped != NULL)
+		mt_meta(&t, "d9rec.dropped_events", dropped);
+	if (batches != NULL)
+		mt_meta(&t, "d9rec.lost_batches", batches);
+	path = mt_write(&t);
+	tg_free(&t.tg);
+	return path;
+}
+
+/* The events-lost flag of the whole trace, or NULL. */
+static const struct d9m_flag *
+lost_flag(const struct d9m_analysis *a)
+{
+	for (size_t i = 0; i < a->nflags; i++)
+		if (strcmp(a->flags[i].check, "events-lost") == 0)
+			return &a->flags[i];
+	return NULL;
+}
+
+static void
+unlink_all(char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unlink(paths[i]);
+		free(paths[i]);
+	}
+}
+
+START_TEST(test_counters_per_boot)
+{
+	char *p[4];
+	struct d9m_analysis a;
+	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL };
+	const struct d9m_flag *f;
+	struct d9m_model *m;
+	struct mt t;
+
+	/* boot A: 100 then 250 dropped since it started (not 350) */
+	p[0] = segment("aaaa-1", 1000, "100", "1");
+	p[1] = segment("aaaa-1", 2000, "250", "1");
+	/* boot B (a restart): its own 7, and memory overflow */
+	p[2] = segment("bbbb-2", 3000, "7", NULL);
+	mt_begin(&t);
+	mt_poll_start(&t, 4000, 0, 1, "a.rs:1:1");
+	mt_meta(&t, "boot_id", "bbbb-2");
+	mt_meta(&t, "d9rec.alloc_dropped", "2");
+	mt_meta(&t, "d9rec.cpu_lost", "3");
+	mt_overflow(&t, 4100, 4, 1);
+	mt_overflow(&t, 4200, 1, 0);
+	p[3] = mt_write(&t);
+	tg_free(&t.tg);
+	m = mt_load((const char *const *)p, 4);
+	ck_assert_uint_eq(m->loss.dropped_events, 257);
+	ck_assert_uint_eq(m->loss.lost_batches, 1);
+	ck_assert_uint_eq(m->loss.dropped_allocs, 5);	/* 4 + 1 > 2 */
+	ck_assert_uint_eq(m->loss.dropped_frees, 1);
+	ck_assert_uint_eq(m->loss.lost_cpu, 3);
+	ck_assert_uint_eq(m->loss.incomplete, 0);
+	ck_assert_uint_eq(m->loss.copies, 0);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	ck_assert_ptr_nonnull(f = lost_flag(&a));
+	ck_assert_int_eq(f->sev, D9M_WARNING);
+	ck_assert_str_eq(f->text, "257 runtime events dropped, 1 batch not "
+	    "written, 5 allocation samples dropped, 1 free sample dropped, "
+	    "3 CPU samples lost: figures count only what was recorded");
+	/* points of interest: the recorder's loss (the most), the two
+	 * overflows where they happened */
+	{
+		const struct d9m_pois *pi = a.pois;
+		const struct d9m_poi *x = &pi->v[pi->first[D9M_POI_EVENTS_LOST]];
+
+		ck_assert_uint_eq(pi->total[D9M_POI_EVENTS_LOST], 3);
+		ck_assert_uint_eq(x[0].value, 257 + 5 + 1 + 3);
+		ck_assert_uint_eq(x[1].start, 4100);
+		ck_assert_uint_eq(x[1].value, 5);
+		ck_assert_uint_eq(x[2].start, 4200);
+	}
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+	unlink_all(p, 4);
+}
+END_TEST
+
+START_TEST(test_incomplete_segments)
+{
+	char *p[3];
+	struct d9m_model *m;
+	struct mt t;
+
+	/* marked incomplete, then complete: the latest value counts */
+	mt_begin(&t);
+	mt_poll_start(&t, 1000, 0, 1, "a.rs:1:1");
+	mt_meta(&t, "segment.complete", "false");
+	mt_meta(&t, "segment.complete", "true");
+	p[0] = mt_write(&t);
+	tg_free(&t.tg);
+	mt_begin(&t);
+	mt_poll_start(&t, 2000, 0, 2, "a.rs:1:1");
+	mt_meta(&t, "segment.complete", "false");
+	p[1] = mt_write(&t);
+	tg_free(&t.tg);
+	/* cut mid-frame */
+	mt_begin(&t);
+	mt_poll_start(&t, 3000, 0, 3, "a.rs:1:1");
+	mt_poll_end(&t, 3100, 0);
+	t.tg.n--;
+	p[2] = mt_write(&t);
+	tg_free(&t.tg);
+	m = mt_load((const char *const *)p, 3);
+	ck_assert_uint_eq(m->loss.incomplete, 2);
+	ck_assert(d9m_loss_any(&m->loss));
+	d9m_model_free(&m);
+	unlink_all(p, 3);
+}
+END_TEST
+
+/* A segment still being written says segment.complete=false: told when
+ * read as it is, not while following it. */
+START_TEST(test_live_segment_followed)
+{
+	char dir[] = "/tmp/d9unit-live-XXXXXX", path[64], *tmp;
+	const char *paths[] = { dir };
+	struct d9p_read_stats st;
+	struct d9p_follow *f;
+	struct d9m_model *m;
+	struct mt t;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	mt_begin(&t);
+	mt_poll_start(&t, 1000, 0, 1, "a.rs:1:1");
+	mt_meta(&t, "segment.complete", "false");
+	tmp = mt_write(&t);
+	tg_free(&t.tg);
+	snprintf(path, sizeof path, "%s/trace.0.bin.active", dir);
+	ck_assert_int_eq(rename(tmp, path), 0);
+	free(tmp);
+	m = mt_load(paths, 1);
+	ck_assert_uint_eq(m->loss.incomplete, 1);
+	d9m_model_free(&m);
+	ck_assert_ptr_nonnull(m = d9m_model_new());
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	ck_assert_int_eq(d9m_model_follow(m, f, NULL, &st), 0);
+	ck_assert_int_eq(d9m_model_finish(m), 0);
+	ck_assert_uint_eq(m->loss.incomplete, 0);
+	d9p_follow_free(&f);
+	d9m_model_free(&m);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_copies_read_once)
+{
+	char *p[2];
+	struct d9m_analysis a;
+	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL };
+	struct d9m_model *m;
+	struct mt t;
+
+	mt_begin(&t);
+	mt_poll_start(&t, 1000, 0, 1, "a.rs:1:1");
+	mt_poll_end(&t, 1500, 0);
+	p[0] = mt_write(&t);
+	p[1] = mt_write(&t);
+	tg_free(&t.tg);
+	m = mt_load((const char *const *)p, 2);
+	ck_assert_uint_eq(m->polls.n, 1);
+	ck_assert_uint_eq(m->loss.copies, 1);
+	ck_assert_uint_eq(m->nerrors, 1);	/* told which was left out */
+	ck_assert(!d9m_loss_any(&m->loss));	/* read once: nothing lost */
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	ck_assert_ptr_null(lost_flag(&a));
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+	unlink_all(p, 2);
+}
+END_TEST
+
+START_TEST(test_nothing_lost)
+{
+	struct d9m_analysis a;
+	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL };
+	struct d9m_loss zero;
+	struct d9m_model *m;
+	struct mt t;
+	char text[64];
+
+	mt_begin(&t);
+	mt_poll_start(&t, 1000, 0, 1, "a.rs:1:1");
+	mt_poll_end(&t, 1500, 0);
+	mt_meta(&t, "d9rec.dropped_events", "0");
+	m = mt_finish(&t);
+	memset(&zero, 0, sizeof zero);
+	ck_assert_int_eq(memcmp(&m->loss, &zero, sizeof zero), 0);
+	ck_assert_uint_eq(d9m_loss_text(&m->loss, text, sizeof text), 0);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	ck_assert_ptr_null(lost_flag(&a));
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
+Suite *
+loss_suite(void)
+{
+	Suite *s = suite_create("loss");
+	TCase *tc = tcase_create("loss");
+
+	tcase_add_test(tc, test_counters_per_boot);
+	tcase_add_test(tc, test_incomplete_segments);
+	tcase_add_test(tc, test_live_segment_followed);
+	tcase_add_test(tc, test_copies_read_once);
+	tcase_add_test(tc, test_nothing_lost);
+	suite_add_tcase(s, tc);
+	return s;
+}

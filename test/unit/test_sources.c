@@ -1,0 +1,177 @@
+/*
+ * test_sources.c: two processes in one directory (model/groups.h). Each
+ * file names its process in segment metadata (service, host, boot_id);
+ * both have worker 0 and task 1, and monotonic clocks 10^6 s apart. The
+ * model keeps them apart (two groups, three lanes, two task rows), puts
+ * the second on the first one's clock by the wall clock (one axis of
+ * seconds, not of days), and the analysis gives each its own figures.
+ * Without clock sync the second begins where the first does; a path in
+ * dial9's boot-id layout names a process that has no metadata.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "planted.h"
+#include "model/analysis.h"
+#include "model/ids.h"
+#include "unit.h"
+
+#define S	1000000000ull
+#define WALL	(1780000000ull * S)	/* both began near this wall time */
+#define FAR	(1000000ull * S)	/* the second host's clock is ahead */
+
+static struct d9m_model *
+load_two(int clock, char **dir)
+{
+	struct mt a, b;
+	char path[300];
+	struct d9m_model *m;
+	FILE *f;
+
+	*dir = strdup("/tmp/d9sources-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(*dir));
+	mt_process(&a, "h1", "abcd-1", 50 * S, WALL, 1, 2, 100);
+	mt_process(&b, "h2", "wxyz-2", FAR + 7 * S, WALL + 2 * S, clock, 1, 40);
+	snprintf(path, sizeof path, "%s/a.bin", *dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	fwrite(a.tg.p, 1, a.tg.n, f);
+	fclose(f);
+	snprintf(path, sizeof path, "%s/b.bin", *dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	fwrite(b.tg.p, 1, b.tg.n, f);
+	fclose(f);
+	tg_free(&a.tg);
+	tg_free(&b.tg);
+	{
+		const char *p[] = { *dir };
+
+		m = mt_load(p, 1);
+	}
+	return m;
+}
+
+static void
+remove_dir(char *dir)
+{
+	char path[300];
+
+	snprintf(path, sizeof path, "%s/a.bin", dir);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/b.bin", dir);
+	unlink(path);
+	rmdir(dir);
+	free(dir);
+}
+
+START_TEST(two_processes_two_groups)
+{
+	char *dir;
+	struct d9m_model *m = load_two(1, &dir);
+	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL };
+	struct d9m_analysis a;
+	uint32_t b0;
+
+	ck_assert_uint_eq(m->groups.n, 2);
+	ck_assert_str_eq(d9m_str(m, m->groups.host[1]), "h2");
+	ck_assert_str_eq(d9m_str(m, m->groups.boot[0]), "abcd-1");
+	/* worker 0 of each process is its own lane */
+	ck_assert_uint_eq(m->nworkers, 3);
+	b0 = d9m_worker_slot(m, d9m_group_worker(1, 0));
+	ck_assert_uint_ne(b0, D9_NONE);
+	ck_assert_uint_eq(m->workers[b0].own, 0);
+	ck_assert_uint_eq(m->workers[b0].group, 1);
+	ck_assert_uint_eq(m->workers[0].npolls, 100);
+	ck_assert_uint_eq(m->workers[b0].npolls, 40);
+	/* task 1 of each process is its own task */
+	ck_assert_uint_eq(m->tasks.n, 3);
+	/* one axis: b began 2 s of wall clock after a */
+	ck_assert_uint_eq(m->groups.aligned[1], 1);
+	ck_assert_uint_eq(m->min_ts, 50 * S);
+	ck_assert_uint_eq(m->polls.start[m->workers[b0].poll0], 52 * S);
+	ck_assert_uint_lt(m->max_ts - m->min_ts, 3 * S);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	ck_assert_uint_eq(a.nsources, 2);
+	ck_assert_uint_eq(a.sources[0].nworkers, 2);
+	ck_assert_uint_eq(a.sources[0].polls, 200);
+	ck_assert_uint_eq(a.sources[0].long_polls, 2);
+	ck_assert_uint_eq(a.sources[0].segments, 1);
+	ck_assert_uint_eq(a.sources[1].nworkers, 1);
+	ck_assert_uint_eq(a.sources[1].workers[0], 0);
+	ck_assert_uint_eq(a.sources[1].polls, 40);
+	ck_assert_uint_eq(a.sources[1].long_polls, 1);
+	ck_assert_uint_eq(a.sources[1].tasks, 1);
+	ck_assert_uint_eq(a.sources[1].start, 52 * S);
+	/* combined where it means something: one spawn location, 3 tasks */
+	ck_assert_uint_eq(a.npolls, 240);
+	ck_assert_uint_eq(a.long_polls, 3);
+	ck_assert_uint_eq(a.nlocs, 1);
+	ck_assert_uint_eq(a.locs[0].tasks, 3);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+	remove_dir(dir);
+}
+END_TEST
+
+START_TEST(no_clock_same_start)
+{
+	char *dir;
+	struct d9m_model *m = load_two(0, &dir);
+	uint32_t b0 = d9m_worker_slot(m, d9m_group_worker(1, 0));
+
+	ck_assert_uint_eq(m->groups.n, 2);
+	ck_assert_uint_eq(m->groups.aligned[1], 0);
+	ck_assert_uint_eq(m->polls.start[m->workers[b0].poll0], 50 * S);
+	ck_assert_uint_lt(m->max_ts - m->min_ts, 2 * S);
+	d9m_model_free(&m);
+	remove_dir(dir);
+}
+END_TEST
+
+START_TEST(boot_from_path)
+{
+	char dir[] = "/tmp/d9bootdir-XXXXXX", sub[300], path[400];
+	struct d9m_model *m;
+	struct mt t;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(sub, sizeof sub, "%s/qmxz-481", dir);
+	ck_assert_int_eq(mkdir(sub, 0700), 0);
+	snprintf(path, sizeof path, "%s/trace.0.bin", sub);
+	mt_begin(&t);
+	mt_poll_start(&t, S, 0, 1, "a.rs:1:1");
+	mt_poll_end(&t, S + 10, 0);
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	fwrite(t.tg.p, 1, t.tg.n, f);
+	fclose(f);
+	tg_free(&t.tg);
+	{
+		const char *p[] = { dir };
+
+		m = mt_load(p, 1);
+	}
+	ck_assert_uint_eq(m->groups.n, 1);
+	ck_assert_str_eq(d9m_str(m, m->groups.boot[0]), "qmxz-481");
+	d9m_model_free(&m);
+	unlink(path);
+	rmdir(sub);
+	rmdir(dir);
+}
+END_TEST
+
+Suite *
+sources_suite(void)
+{
+	Suite *s = suite_create("sources");
+	TCase *tc = tcase_create("groups");
+
+	tcase_add_test(tc, two_processes_two_groups);
+	tcase_add_test(tc, no_clock_same_start);
+	tcase_add_test(tc, boot_from_path);
+	suite_add_tcase(s, tc);
+	return s;
+}
