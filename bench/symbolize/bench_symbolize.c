@@ -5,10 +5,12 @@
  *	bench-symbolize BINARY
  *
  * prints, one "key=value" a line: the file size, index_build_s (best of
- * three builds), lookup_us (100,000 random addresses inside functions on
- * a fresh index: includes reading each CU's line table, each function's
- * inline tree and each name once), lookup_warm_us (same addresses
- * again), cached_us (through the symbolizer's per-address cache), then
+ * three builds in this process), index_isolated_s (best of three builds
+ * in a child process, handed back through a pipe and checked: what
+ * d9top does) and index_mb (the size handed back), lookup_us (100,000
+ * random addresses inside functions on a fresh index), lookup_warm_us
+ * (same addresses again), cached_us (through the symbolizer's
+ * per-address cache), then
  * addr2line_us and d9top_addr2line_us: wall time per address of
  * `addr2line -f -i -C` and of our --addr2line on 20,000 of the addresses
  * (process start and index build included), and addr2line_ratio, the
@@ -166,6 +168,32 @@ bench_index(const char *bin, double *best)
 	return 0;
 }
 
+static int
+bench_isolated(const char *bin)
+{
+	struct d9s_dwarf *d;
+	struct d9_err e;
+	double best = 1e9;
+	size_t size = 0;
+
+	for (int i = 0; i < 3; i++) {
+		double t0 = now(), t;
+
+		if (d9s_dwarf_read(&d, bin, 60000, &e) != 0) {
+			fprintf(stderr, "bench-symbolize: %s: %s\n", bin,
+			    e.msg);
+			return -1;
+		}
+		if ((t = now() - t0) < best)
+			best = t;
+		size = d9s_dwarf_size(d);
+		d9s_dwarf_free(&d);
+	}
+	printf("index_isolated_s=%.3f\nindex_mb=%.1f\n", best,
+	    (double)size / 1e6);
+	return 0;
+}
+
 /* Two passes of raw lookups on one fresh index; returns us/lookup of the
  * first pass. */
 static double
@@ -241,6 +269,7 @@ main(int argc, char **argv)
 	if (stat(argv[1], &st) == 0)
 		printf("binary_mb=%.1f\n", (double)st.st_size / 1e6);
 	if (bench_index(argv[1], &index_s) != 0 ||
+	    bench_isolated(argv[1]) != 0 ||
 	    (lookup_us = bench_lookup(argv[1], a)) < 0) {
 		free(a);
 		return 1;

@@ -214,14 +214,16 @@ d9s_addr2line_stream(int argc, char **argv, FILE *in, FILE *out, FILE *err)
 		return 1;
 	}
 	if (d9s_module_dwarf(a.m, &a.dw, &e) != 0) {
+		char why[1400];
+
 		if (e.code == D9_ERR_NOMEM) {
 			file_error(err, exe, &e, "");
 			d9s_module_free(&a.m);
 			return 1;
 		}
 		/* DWARF is there but unreadable: say so, go on with symbols */
-		if (a.m->debug_path != NULL)
-			file_error(err, exe, &e, "; using the symbol table");
+		if (d9s_module_unreadable(a.m, why, sizeof why) == 0)
+			d9_text_put_line(err, "d9top: ", why);
 	}
 	rc = run_addrs(&a, argc, argv, i, in, err);
 	d9s_module_free(&a.m);

@@ -237,7 +237,8 @@ d9s_bias_infer(const struct d9m_model *m, const struct d9s_elfsyms *syms,
 	match_symbols(&c, syms);
 	if (add_votes(&c) < 0)
 		goto out;
-	qsort(c.votes, c.nvotes, sizeof *c.votes, cmp_seg_bias);
+	if (c.nvotes > 1)	/* c.votes is NULL when there are none */
+		qsort(c.votes, c.nvotes, sizeof *c.votes, cmp_seg_bias);
 	for (size_t i = 0, j; i < c.nvotes; i = j) {
 		for (j = i; j < c.nvotes && c.votes[j].seg == c.votes[i].seg;
 		    j++)
@@ -246,7 +247,8 @@ d9s_bias_infer(const struct d9m_model *m, const struct d9s_elfsyms *syms,
 			per_seg[c.votes[i].seg].bias = winner(c.votes + i,
 			    j - i);
 	}
-	qsort(c.votes, c.nvotes, sizeof *c.votes, cmp_bias);
+	if (c.nvotes > 1)
+		qsort(c.votes, c.nvotes, sizeof *c.votes, cmp_bias);
 	all->bias = winner(c.votes, c.nvotes);
 	for (size_t i = 0; i < c.nobs; i++) {
 		const struct obs *o = &c.obs[i];

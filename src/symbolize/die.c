@@ -91,3 +91,59 @@ d9s_die_at(Dwarf_Debug dbg, Dwarf_Off off)
 	}
 	return die;
 }
+
+/* rc from libdwarf for die; DW_DLV_ERROR (die deallocated) when it does
+ * not lie after `after` and before end. */
+static int
+in_order(Dwarf_Debug dbg, int rc, Dwarf_Die die, Dwarf_Off after,
+    Dwarf_Off end, Dwarf_Off *at)
+{
+	Dwarf_Error err = NULL;
+
+	if (rc != DW_DLV_OK)
+		return rc;
+	if (dwarf_dieoffset(die, at, &err) != DW_DLV_OK || *at <= after ||
+	    *at >= end) {
+		d9s_die_forget(dbg, &err);
+		dwarf_dealloc_die(die);
+		return DW_DLV_ERROR;
+	}
+	return DW_DLV_OK;
+}
+
+int
+d9s_die_child(Dwarf_Debug dbg, Dwarf_Die parent, Dwarf_Off end,
+    Dwarf_Die *child)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Off at, pat;
+	int rc;
+
+	if (dwarf_dieoffset(parent, &pat, &err) != DW_DLV_OK) {
+		d9s_die_forget(dbg, &err);
+		return DW_DLV_ERROR;
+	}
+	rc = dwarf_child(parent, child, &err);
+	d9s_die_forget(dbg, &err);
+	return in_order(dbg, rc, *child, pat, end, &at);
+}
+
+int
+d9s_die_next(Dwarf_Debug dbg, Dwarf_Die die, Dwarf_Off end, Dwarf_Die *next,
+    Dwarf_Off *bound)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Off at;
+	int rc;
+
+	*bound = end;
+	if (dwarf_dieoffset(die, &at, &err) != DW_DLV_OK) {
+		d9s_die_forget(dbg, &err);
+		return DW_DLV_ERROR;
+	}
+	rc = dwarf_siblingof_b(dbg, die, 1, next, &err);
+	d9s_die_forget(dbg, &err);
+	if ((rc = in_order(dbg, rc, *next, at, end, &at)) == DW_DLV_OK)
+		*bound = at;
+	return rc;
+}

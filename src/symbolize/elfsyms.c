@@ -115,7 +115,8 @@ load_table(struct d9s_elfsyms *s, Elf *elf, Elf_Scn *scn,
 			return d9_err_set(e, D9_ERR_NOMEM, 0, "symbol names");
 		s->n++;
 	}
-	qsort(s->sym, s->n, sizeof *s->sym, sym_cmp);
+	if (s->n > 1)
+		qsort(s->sym, s->n, sizeof *s->sym, sym_cmp);
 	return 0;
 }
 

@@ -1,8 +1,9 @@
 /*
  * inltree.c: one recursive walk of a function's DIE subtree (depth
- * bounded), collecting inlined subroutines and their ranges as
- * (parent, lo, hi, node) rows; the rows are then sorted by parent and
- * address and each node gets its slice.
+ * bounded), adding a node per inlined subroutine and collecting its
+ * ranges as (parent, lo, hi, node) rows; the rows are then sorted by
+ * parent and address, appended to the index's range table, and each
+ * node gets its slice.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,6 @@
 #include "base/vec.h"
 #include "symbolize/die.h"
 #include "symbolize/inltree.h"
-#include "symbolize/search.h"
 
 #define D9S_INL_DEPTH	64
 
@@ -23,84 +23,102 @@ struct pending {
 };
 
 struct build {
-	struct d9s_inltree	*t;
-	Dwarf_Debug		 dbg;
-	unsigned		 version;
-	uint64_t		 base;
-	struct d9s_ranges	*scratch;
+	const struct d9s_inl_ctx *cx;
 	struct pending		*p;
-	size_t			 np, pcap, nodecap;
+	size_t			 np, pcap;
 };
 
-static int
-add_node(struct build *b, Dwarf_Die die, uint32_t parent, uint32_t *out)
+/* A node for die, named, with its call site; NONE when out of memory. */
+static uint32_t
+add_node(const struct d9s_inl_ctx *cx, Dwarf_Die die, int inlined)
 {
-	struct d9s_inl_node *n;
-	Dwarf_Error err = NULL;
+	struct d9s_ix_node *n;
+	struct d9s_name name;
 	Dwarf_Unsigned v;
+	uint32_t idx;
+
+	if (d9s_names_of(cx->names, die, cx->c_like, &name) != 0)
+		return D9S_IX_NONE;
+	idx = (uint32_t)cx->b->n[D9S_IX_NODE];
+	if ((n = d9s_ixb_add(cx->b, D9S_IX_NODE, 1)) == NULL)
+		return D9S_IX_NONE;
+	n->name = name.str;
+	n->flags = name.flags;
+	n->call_file = D9S_IX_NONE;
+	if (!inlined)
+		return idx;
+	if (d9s_die_udata(cx->cu.dbg, die, DW_AT_call_file, &v) == 0 &&
+	    v < D9S_IX_NONE)
+		n->call_file = (uint32_t)v;
+	if (d9s_die_udata(cx->cu.dbg, die, DW_AT_call_line, &v) == 0 &&
+	    v <= UINT32_MAX)
+		n->call_line = (uint32_t)v;
+	return idx;
+}
+
+/* An inlined subroutine whose ranges are in scratch. */
+static int
+add_inlined(struct build *bd, Dwarf_Die die, uint32_t parent,
+    uint32_t *out)
+{
+	const struct d9s_ranges *r = bd->cx->scratch;
 	size_t i;
 
-	if (b->t->nnode >= UINT32_MAX ||
-	    d9_grow(&b->t->node, &b->nodecap, b->t->nnode + 1,
-	    sizeof *b->t->node) == -1 ||
-	    d9_grow(&b->p, &b->pcap, b->np + b->scratch->n, sizeof *b->p) == -1)
+	if (d9_grow(&bd->p, &bd->pcap, bd->np + r->n, sizeof *bd->p) == -1)
 		return -1;
-	n = &b->t->node[b->t->nnode];
-	memset(n, 0, sizeof *n);
-	if (dwarf_dieoffset(die, &n->off, &err) != DW_DLV_OK)
-		d9s_die_forget(b->dbg, &err);
-	n->call_file = d9s_die_udata(b->dbg, die, DW_AT_call_file, &v) == 0 ?
-	    v : UINT64_MAX;
-	n->call_line = d9s_die_udata(b->dbg, die, DW_AT_call_line, &v) == 0 &&
-	    v <= UINT32_MAX ? (uint32_t)v : 0;
-	*out = (uint32_t)b->t->nnode++;
-	for (i = 0; i < b->scratch->n; i++) {
-		b->p[b->np].parent = parent;
-		b->p[b->np].node = *out;
-		b->p[b->np].lo = b->scratch->r[i].lo;
-		b->p[b->np].hi = b->scratch->r[i].hi;
-		b->np++;
+	if ((*out = add_node(bd->cx, die, 1)) == D9S_IX_NONE)
+		return -1;
+	for (i = 0; i < r->n; i++) {
+		bd->p[bd->np].parent = parent;
+		bd->p[bd->np].node = *out;
+		bd->p[bd->np].lo = r->r[i].lo;
+		bd->p[bd->np].hi = r->r[i].hi;
+		bd->np++;
 	}
 	return 0;
 }
 
+/* The children of parent_die (node parent), which end before end. */
 static int
-walk(struct build *b, Dwarf_Die parent_die, uint32_t parent, int depth)
+walk(struct build *bd, Dwarf_Die parent_die, uint32_t parent, Dwarf_Off end,
+    int depth)
 {
+	const struct d9s_inl_ctx *cx = bd->cx;
 	Dwarf_Error err = NULL;
-	Dwarf_Die die, next;
+	Dwarf_Die die, next = NULL;
 	Dwarf_Half tag;
+	Dwarf_Off bound;
 	uint32_t node;
-	int rc, r = 0;
+	int rc, nrc, r = 0;
 
-	rc = dwarf_child(parent_die, &die, &err);
+	rc = d9s_die_child(cx->cu.dbg, parent_die, end, &die);
 	while (rc == DW_DLV_OK && r == 0) {
+		nrc = d9s_die_next(cx->cu.dbg, die, end, &next, &bound);
 		if (dwarf_tag(die, &tag, &err) != DW_DLV_OK) {
-			d9s_die_forget(b->dbg, &err);
+			d9s_die_forget(cx->cu.dbg, &err);
 			tag = 0;
 		}
 		if (tag == DW_TAG_inlined_subroutine) {
-			rc = d9s_ranges_read(b->scratch, b->dbg, die,
-			    b->version, b->base, &err);
+			rc = d9s_ranges_read(cx->scratch, &cx->cu, die, &err);
 			if (rc == D9S_RANGES_NOMEM)
 				r = -1;
-			d9s_die_forget(b->dbg, &err);
-			if (rc == 1 && b->scratch->n > 0 && r == 0) {
-				r = add_node(b, die, parent, &node);
+			d9s_die_forget(cx->cu.dbg, &err);
+			if (rc == 1 && cx->scratch->n > 0 && r == 0) {
+				r = add_inlined(bd, die, parent, &node);
 				if (r == 0 && depth < D9S_INL_DEPTH)
-					r = walk(b, die, node, depth + 1);
+					r = walk(bd, die, node, bound,
+					    depth + 1);
 			}
 		} else if ((tag == DW_TAG_lexical_block ||
 		    tag == DW_TAG_try_block || tag == DW_TAG_catch_block) &&
 		    depth < D9S_INL_DEPTH)
-			r = walk(b, die, parent, depth + 1);
-		rc = dwarf_siblingof_b(b->dbg, die, 1, &next, &err);
+			r = walk(bd, die, parent, bound, depth + 1);
 		dwarf_dealloc_die(die);
 		die = next;
+		rc = nrc;
 	}
 	if (rc == DW_DLV_OK)
 		dwarf_dealloc_die(die);
-	d9s_die_forget(b->dbg, &err);
 	return r;
 }
 
@@ -117,89 +135,43 @@ pending_cmp(const void *x, const void *y)
 }
 
 static int
-finish(struct build *b)
+finish(struct build *bd)
 {
-	struct d9s_inltree *t = b->t;
-	size_t i;
+	struct d9s_ixb *b = bd->cx->b;
+	size_t first = b->n[D9S_IX_RANGE], i;
+	struct d9s_ix_range *r;
 
-	qsort(b->p, b->np, sizeof *b->p, pending_cmp);
-	if ((t->range = malloc((b->np ? b->np : 1) * sizeof *t->range)) == NULL)
+	if (bd->np == 0)
+		return 0;
+	qsort(bd->p, bd->np, sizeof *bd->p, pending_cmp);
+	if ((r = d9s_ixb_add(b, D9S_IX_RANGE, bd->np)) == NULL)
 		return -1;
-	for (i = 0; i < b->np; i++) {
-		struct d9s_inl_node *parent = &t->node[b->p[i].parent];
+	for (i = 0; i < bd->np; i++) {
+		struct d9s_ix_node *parent =
+		    (struct d9s_ix_node *)b->tab[D9S_IX_NODE] + bd->p[i].parent;
 
 		if (parent->n == 0)
-			parent->first = (uint32_t)i;
+			parent->first = (uint32_t)(first + i);
 		parent->n++;
-		t->range[i].lo = b->p[i].lo;
-		t->range[i].hi = b->p[i].hi;
-		t->range[i].node = b->p[i].node;
+		r[i].lo = bd->p[i].lo;
+		r[i].hi = bd->p[i].hi;
+		r[i].node = bd->p[i].node;
 	}
-	t->nrange = b->np;
 	return 0;
 }
 
 int
-d9s_inltree_build(struct d9s_inltree *t, Dwarf_Debug dbg, Dwarf_Off fn_off,
-    unsigned cu_version, uint64_t cu_base, struct d9s_ranges *scratch)
+d9s_inltree_build(const struct d9s_inl_ctx *cx, Dwarf_Die fn, Dwarf_Off end,
+    uint32_t *root)
 {
-	struct build b = { .t = t, .dbg = dbg, .version = cu_version,
-	    .base = cu_base, .scratch = scratch };
-	Dwarf_Die die;
-	int rc = 0;
+	struct build bd = { .cx = cx };
+	int rc;
 
-	memset(t, 0, sizeof *t);
-	if (d9_grow(&t->node, &b.nodecap, 1, sizeof *t->node) == -1)
+	if ((*root = add_node(cx, fn, 0)) == D9S_IX_NONE)
 		return -1;
-	memset(&t->node[0], 0, sizeof t->node[0]);
-	t->node[0].off = fn_off;
-	t->node[0].call_file = UINT64_MAX;
-	t->nnode = 1;
-	if ((die = d9s_die_at(dbg, fn_off)) != NULL) {
-		rc = walk(&b, die, 0, 0);
-		dwarf_dealloc_die(die);
-	}
+	rc = walk(&bd, fn, *root, end, 0);
 	if (rc == 0)
-		rc = finish(&b);
-	free(b.p);
-	if (rc != 0)
-		d9s_inltree_free(t);
+		rc = finish(&bd);
+	free(bd.p);
 	return rc;
-}
-
-void
-d9s_inltree_free(struct d9s_inltree *t)
-{
-	free(t->node);
-	free(t->range);
-	memset(t, 0, sizeof *t);
-}
-
-size_t
-d9s_inltree_chain(const struct d9s_inltree *t, uint64_t addr, uint32_t *out,
-    size_t cap)
-{
-	uint32_t chain[D9S_INL_DEPTH + 2];
-	size_t depth = 0, i, n;
-	uint32_t cur = 0;
-
-	chain[depth++] = 0;
-	while (depth < sizeof chain / sizeof chain[0]) {
-		const struct d9s_inl_node *nd = &t->node[cur];
-		const struct d9s_inl_range *r = t->range + nd->first;
-		size_t k = d9s_upper_bound(r, nd->n, sizeof *r, addr), back;
-
-		/* siblings do not overlap; allow a little slack anyway */
-		for (back = 0; k > 0 && back < 4; k--, back++)
-			if (addr < r[k - 1].hi)
-				break;
-		if (k == 0 || back == 4 || addr >= r[k - 1].hi)
-			break;
-		cur = r[k - 1].node;
-		chain[depth++] = cur;
-	}
-	n = depth < cap ? depth : cap;
-	for (i = 0; i < n; i++)
-		out[i] = chain[depth - 1 - i];
-	return n;
 }

@@ -8,7 +8,8 @@
  *     file as both 0 and 1).
  * Rows are sorted by address, end-of-sequence rows before a row starting
  * at the same address, and only the last of several rows at one address
- * is kept (as binutils does). Lookup is upper bound minus one.
+ * is kept (as binutils does); they go to the index with the CU's file
+ * names (dwindex.h), where a lookup is upper bound minus one.
  *
  * File names follow binutils' concat_filename(): an absolute name stands
  * alone; otherwise the entry's directory (DWARF 2-4: index k > 0 is
@@ -21,23 +22,31 @@
 
 #include "base/vec.h"
 #include "symbolize/lines.h"
-#include "symbolize/search.h"
 
 struct raw_row {
-	struct d9s_line_row	r;
+	struct d9s_ix_row	r;
 	size_t			idx;		/* decode order: stable sort */
 };
 
-static const char *
-join_name(struct d9_arena *a, const char *comp_dir, const char *dir,
+struct lines {
+	struct d9s_ixb		*b;
+	struct d9s_ix_cu	*cu;
+	struct d9s_ranges	*seq;
+	unsigned		 version;	/* of the line table */
+};
+
+/* The joined name into the index: its offset, NONE when out of memory. */
+static uint32_t
+join_name(struct d9s_ixb *b, const char *comp_dir, const char *dir,
     const char *name)
 {
 	const char *d1 = NULL, *d2 = NULL;
 	size_t len;
+	uint32_t off;
 	char *out;
 
 	if (name[0] == '/')
-		return d9_arena_memdup(a, name, strlen(name) + 1);
+		return d9s_ixb_str(b, name, strlen(name));
 	if (dir == NULL || dir[0] != '/')
 		d1 = comp_dir;
 	if (d1 != NULL)
@@ -46,22 +55,25 @@ join_name(struct d9_arena *a, const char *comp_dir, const char *dir,
 		d1 = dir;
 	len = strlen(name) + 1 + (d1 ? strlen(d1) + 1 : 0) +
 	    (d2 ? strlen(d2) + 1 : 0);
-	if ((out = d9_arena_alloc(a, len, 1)) == NULL)
-		return NULL;
+	if ((out = malloc(len)) == NULL)
+		return D9S_IX_NONE;
 	if (d1 != NULL && d2 != NULL)
 		snprintf(out, len, "%s/%s/%s", d1, d2, name);
 	else if (d1 != NULL)
 		snprintf(out, len, "%s/%s", d1, name);
 	else
 		snprintf(out, len, "%s", name);
-	return out;
+	off = d9s_ixb_str(b, out, strlen(out));
+	free(out);
+	return off;
 }
 
 static int
-load_files(struct d9s_lines *l, Dwarf_Line_Context ctx, const char *comp_dir,
-    struct d9_arena *a, Dwarf_Error *err)
+load_files(struct lines *l, Dwarf_Line_Context ctx, const char *comp_dir,
+    Dwarf_Error *err)
 {
 	Dwarf_Signed base, count, end, ndirs, i;
+	uint32_t *file;
 
 	if (dwarf_srclines_files_indexes(ctx, &base, &count, &end, err) !=
 	    DW_DLV_OK)
@@ -70,9 +82,12 @@ load_files(struct d9s_lines *l, Dwarf_Line_Context ctx, const char *comp_dir,
 		return -1;
 	if (base < 0 || end < base || end > 1 << 24)
 		return 0;
-	if ((l->file = calloc((size_t)end + 1, sizeof *l->file)) == NULL)
+	l->cu->file = (uint32_t)l->b->n[D9S_IX_FILE];
+	if ((file = d9s_ixb_add(l->b, D9S_IX_FILE, (size_t)end)) == NULL)
 		return D9S_LINES_NOMEM;
-	l->nfile = (size_t)end;
+	l->cu->nfile = (uint32_t)end;
+	for (i = 0; i < end; i++)
+		file[i] = D9S_IX_NONE;
 	for (i = base; i < end; i++) {
 		Dwarf_Unsigned dirno, mtime, flen;
 		Dwarf_Form_Data16 *md5;
@@ -89,14 +104,16 @@ load_files(struct d9s_lines *l, Dwarf_Line_Context ctx, const char *comp_dir,
 		if (ok_dir && dwarf_srclines_include_dir_data(ctx,
 		    (Dwarf_Signed)dirno, &dir, err) != DW_DLV_OK)
 			return -1;
-		if ((l->file[i] = join_name(a, comp_dir, dir, name)) == NULL)
+		/* only the string table grows: file stays put */
+		if ((file[i] = join_name(l->b, comp_dir, dir, name)) ==
+		    D9S_IX_NONE)
 			return D9S_LINES_NOMEM;
 	}
 	return 0;
 }
 
 static int
-read_row(Dwarf_Line line, unsigned version, struct d9s_line_row *r,
+read_row(Dwarf_Line line, unsigned version, struct d9s_ix_row *r,
     Dwarf_Error *err)
 {
 	Dwarf_Addr addr;
@@ -137,13 +154,11 @@ row_cmp(const void *a, const void *b)
 /* Decode rows, drop sequences starting at 0 and unterminated tails,
  * record the sequences kept. */
 static int
-load_rows(struct d9s_lines *l, Dwarf_Line *lines, Dwarf_Signed n,
+load_rows(struct lines *l, Dwarf_Line *lines, Dwarf_Signed n,
     struct raw_row **rawp, size_t *nraw, Dwarf_Error *err)
 {
-	void **cols[] = { (void **)&l->seq_lo, (void **)&l->seq_hi };
-	const size_t elems[] = { sizeof *l->seq_lo, sizeof *l->seq_hi };
 	struct raw_row *raw;
-	size_t seqcap = 0, start = 0, k = 0;
+	size_t start = 0, k = 0;
 	Dwarf_Signed i;
 
 	if ((raw = calloc((size_t)n, sizeof *raw)) == NULL)
@@ -161,43 +176,50 @@ load_rows(struct d9s_lines *l, Dwarf_Line *lines, Dwarf_Signed n,
 			k = start;		/* dropped code, or empty */
 			continue;
 		}
-		if (d9_grow_cols(&seqcap, l->nseq + 1, 2, cols, elems) == -1)
+		if (d9s_ranges_add(l->seq, raw[start].r.addr, r->r.addr) != 0)
 			return D9S_LINES_NOMEM;
-		l->seq_lo[l->nseq] = raw[start].r.addr;
-		l->seq_hi[l->nseq] = r->r.addr;
-		l->nseq++;
 		start = k;
 	}
 	*nraw = start;
 	return 0;
 }
 
+/* Sort, keep one row per address, append to the index. */
 static int
-sort_rows(struct d9s_lines *l, struct raw_row *raw, size_t n)
+sort_rows(struct lines *l, struct raw_row *raw, size_t n)
 {
+	struct d9s_ix_row *row;
 	size_t i, k = 0;
 
+	if (n == 0)
+		return 0;
 	qsort(raw, n, sizeof *raw, row_cmp);
-	if ((l->row = malloc((n ? n : 1) * sizeof *l->row)) == NULL)
-		return D9S_LINES_NOMEM;
 	for (i = 0; i < n; i++) {
 		/* a later non-end row at the same address replaces this one */
 		if (i + 1 < n && !raw[i].r.end && !raw[i + 1].r.end &&
 		    raw[i + 1].r.addr == raw[i].r.addr)
 			continue;
-		if (k > 0 && raw[i].r.end && l->row[k - 1].end &&
-		    l->row[k - 1].addr == raw[i].r.addr)
+		if (k > 0 && raw[i].r.end && raw[k - 1].r.end &&
+		    raw[k - 1].r.addr == raw[i].r.addr)
 			continue;
-		l->row[k++] = raw[i].r;
+		raw[k++].r = raw[i].r;
 	}
-	l->nrow = k;
+	l->cu->row = (uint32_t)l->b->n[D9S_IX_ROW];
+	if ((row = d9s_ixb_add(l->b, D9S_IX_ROW, k)) == NULL)
+		return D9S_LINES_NOMEM;
+	for (i = 0; i < k; i++)
+		row[i] = raw[i].r;
+	l->cu->nrow = (uint32_t)k;
 	return 0;
 }
 
 int
-d9s_lines_load(struct d9s_lines *l, Dwarf_Debug dbg, Dwarf_Die cudie,
-    const char *comp_dir, struct d9_arena *arena, Dwarf_Error *err)
+d9s_lines_load(struct d9s_ixb *b, struct d9s_ix_cu *cu,
+    struct d9s_ranges *seq, Dwarf_Die cudie, const char *comp_dir,
+    Dwarf_Error *err)
 {
+	struct lines l = { .b = b, .cu = cu, .seq = seq };
+	size_t nfile = b->n[D9S_IX_FILE], nstr = b->n[D9S_IX_STR];
 	Dwarf_Line_Context ctx;
 	Dwarf_Unsigned version;
 	Dwarf_Small tables;
@@ -207,52 +229,32 @@ d9s_lines_load(struct d9s_lines *l, Dwarf_Debug dbg, Dwarf_Die cudie,
 	size_t nraw = 0;
 	int rc;
 
-	(void)dbg;
-	memset(l, 0, sizeof *l);
+	seq->n = 0;
 	rc = dwarf_srclines_b(cudie, &version, &tables, &ctx, err);
 	if (rc == DW_DLV_NO_ENTRY)
 		return 0;
 	if (rc != DW_DLV_OK)
 		return -1;
-	l->version = (unsigned)version;
-	if ((rc = load_files(l, ctx, comp_dir, arena, err)) != 0)
+	l.version = (unsigned)version;
+	if ((rc = load_files(&l, ctx, comp_dir, err)) != 0)
 		goto out;
-	rc = -1;
-	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, err) != DW_DLV_OK)
+	if (dwarf_srclines_from_linecontext(ctx, &lines, &n, err) !=
+	    DW_DLV_OK) {
+		rc = -1;
 		goto out;
-	if (n > 0 && (rc = load_rows(l, lines, n, &raw, &nraw, err)) != 0)
+	}
+	if (n > 0 && (rc = load_rows(&l, lines, n, &raw, &nraw, err)) != 0)
 		goto out;
-	rc = sort_rows(l, raw, nraw);
+	rc = sort_rows(&l, raw, nraw);
 out:
 	free(raw);
 	dwarf_srclines_dealloc_b(ctx);
+	if (rc != 0) {
+		/* nothing of a table that cannot be read */
+		b->n[D9S_IX_FILE] = nfile;
+		b->n[D9S_IX_STR] = nstr;
+		memset(cu, 0, sizeof *cu);
+		seq->n = 0;
+	}
 	return rc;
-}
-
-void
-d9s_lines_free(struct d9s_lines *l)
-{
-	free(l->row);
-	free(l->file);
-	free(l->seq_lo);
-	free(l->seq_hi);
-	memset(l, 0, sizeof *l);
-}
-
-const struct d9s_line_row *
-d9s_lines_find(const struct d9s_lines *l, uint64_t addr)
-{
-	size_t i = d9s_upper_bound(l->row, l->nrow, sizeof *l->row, addr);
-
-	if (i == 0 || l->row[i - 1].end)
-		return NULL;
-	return &l->row[i - 1];
-}
-
-const char *
-d9s_lines_file(const struct d9s_lines *l, uint64_t fileno)
-{
-	if (fileno >= l->nfile)
-		return NULL;
-	return l->file[fileno];
 }

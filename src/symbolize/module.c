@@ -14,9 +14,11 @@
 #include <zlib.h>
 
 #include "base/file.h"
+#include "base/text.h"
 #include "symbolize/module.h"
 
 #define D9S_SYSTEM_DEBUG_DIR "/usr/lib/debug"
+#define D9S_DWARF_TIMEOUT_MS 60000	/* a 70 MB binary takes about 1 s */
 
 static int
 file_crc(const char *path, uint32_t *out, struct d9_err *e)
@@ -247,10 +249,10 @@ d9s_module_dwarf(struct d9s_module *m, struct d9s_dwarf **out,
 			m->dwarf_err = m->nodebug;
 		else if (f->zstd_dwarf)
 			d9_err_set(&m->dwarf_err, D9_ERR_CONTAINER, 0,
-			    "%s: debug sections compressed with zstd are not "
-			    "supported", m->debug_path);
-		else if ((rc = d9s_dwarf_open(&m->dwarf, m->debug_path,
-		    &m->dwarf_err)) == 0) {
+			    "debug sections compressed with zstd are not "
+			    "supported");
+		else if ((rc = d9s_dwarf_read(&m->dwarf, m->debug_path,
+		    D9S_DWARF_TIMEOUT_MS, &m->dwarf_err)) == 0) {
 			m->dwarf_state = 1;
 			*out = m->dwarf;
 			return 0;
@@ -263,4 +265,46 @@ d9s_module_dwarf(struct d9s_module *m, struct d9s_dwarf **out,
 	}
 	*e = m->dwarf_err;
 	return -m->dwarf_err.code;
+}
+
+/* path escaped into out (cap bytes, at least 16), the middle left out
+ * when it does not fit. */
+static void
+escaped_path(char *out, size_t cap, const char *path)
+{
+	size_t len = strlen(path), keep, head, start;
+	char *all = malloc(4 * len + 1);
+
+	if (all != NULL && d9_text_safe(all, 4 * len + 1, path, len) < cap) {
+		memcpy(out, all, strlen(all) + 1);
+		free(all);
+		return;
+	}
+	free(all);
+	/* keep chars on each side of "...": a raw byte escapes to 4 at most */
+	keep = (cap - 4) / 2;
+	head = d9_text_safe(out, keep + 1, path, len);
+	memcpy(out + head, "...", 3);
+	start = len > keep / 4 ? len - keep / 4 : 0;
+	while (start < len && ((unsigned char)path[start] & 0xc0) == 0x80)
+		start++;
+	d9_text_safe(out + head + 3, cap - head - 3, path + start, len - start);
+}
+
+int
+d9s_module_unreadable(const struct d9s_module *m, char *out, size_t cap)
+{
+	static const char fmt[] =
+	    "DWARF of %s unreadable: names from its symbol table only (%s)";
+	char file[1024];
+	size_t room, fixed = sizeof fmt - 5 + strlen(m->dwarf_err.msg);
+
+	if (m->dwarf_state != -1 || m->debug_path == NULL ||
+	    m->dwarf_err.code == D9_ERR_NOMEM)
+		return -1;
+	room = cap > fixed + 16 ? cap - fixed : 16;
+	escaped_path(file, room < sizeof file ? room : sizeof file,
+	    m->debug_path);
+	snprintf(out, cap, fmt, file, m->dwarf_err.msg);
+	return 0;
 }

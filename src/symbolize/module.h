@@ -40,9 +40,19 @@ int	d9s_module_open(struct d9s_module **out, const char *path,
 	    const char *const *debug_dirs, size_t ndirs, const uint8_t *want_id,
 	    size_t want_len, struct d9_err *e);
 void	d9s_module_free(struct d9s_module **m);
-/* The DWARF index, built on the first call. 0 and *out set, or -D9_ERR_*
- * (the same error on every later call). */
+/* The DWARF index, read in a child process on the first call (dwarf.h).
+ * 0 and *out set, or -D9_ERR_* (the same error on every later call). */
 int	d9s_module_dwarf(struct d9s_module *m, struct d9s_dwarf **out,
 	    struct d9_err *e);
+/*
+ * When m has DWARF that could not be read (refused by dwcheck.h, its
+ * reader died, an unsupported compression, ...; not for lack of
+ * memory), the message for people into out (cap bytes, at least 128):
+ * "DWARF of F unreadable: names from its symbol table only (why)", F
+ * escaped (base/text.h) and, when too long for out, cut in the middle.
+ * 0, or -1 (out untouched) when that is not the case.
+ */
+int	d9s_module_unreadable(const struct d9s_module *m, char *out,
+	    size_t cap);
 
 #endif

@@ -11,8 +11,8 @@
 #include "base/vec.h"
 #include "symbolize/ranges.h"
 
-static int
-push(struct d9s_ranges *out, uint64_t lo, uint64_t hi)
+int
+d9s_ranges_add(struct d9s_ranges *out, uint64_t lo, uint64_t hi)
 {
 	if (hi <= lo)
 		return 0;
@@ -41,7 +41,7 @@ read_lowhigh(struct d9s_ranges *out, Dwarf_Die die, Dwarf_Error *err)
 		hi = lo + 1;		/* a lone low_pc: one address */
 	else if (cls == DW_FORM_CLASS_CONSTANT)
 		hi = hi > UINT64_MAX - lo ? UINT64_MAX : lo + hi;
-	return push(out, lo, hi) == 0 ? 1 : D9S_RANGES_NOMEM;
+	return d9s_ranges_add(out, lo, hi) == 0 ? 1 : D9S_RANGES_NOMEM;
 }
 
 static int
@@ -68,7 +68,7 @@ read_v4(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
 	for (i = 0; i < n && rl[i].dwr_type != DW_RANGES_END; i++) {
 		if (rl[i].dwr_type == DW_RANGES_ADDRESS_SELECTION)
 			base = rl[i].dwr_addr2;
-		else if (push(out, base + rl[i].dwr_addr1,
+		else if (d9s_ranges_add(out, base + rl[i].dwr_addr1,
 		    base + rl[i].dwr_addr2) == -1) {
 			rc = D9S_RANGES_NOMEM;
 			break;
@@ -79,8 +79,8 @@ read_v4(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
 }
 
 static int
-read_v5(struct d9s_ranges *out, Dwarf_Attribute attr, Dwarf_Half form,
-    Dwarf_Error *err)
+read_v5(struct d9s_ranges *out, const struct d9s_cu *cu, Dwarf_Attribute attr,
+    Dwarf_Half form, Dwarf_Error *err)
 {
 	Dwarf_Rnglists_Head head;
 	Dwarf_Unsigned value, count, goff, i;
@@ -91,7 +91,8 @@ read_v5(struct d9s_ranges *out, Dwarf_Attribute attr, Dwarf_Half form,
 		if (dwarf_formudata(attr, &value, err) != DW_DLV_OK)
 			return -1;
 	} else {
-		if (dwarf_global_formref(attr, &off, err) != DW_DLV_OK)
+		if (dwarf_global_formref(attr, &off, err) != DW_DLV_OK ||
+		    !d9s_dwcheck_rnglist_at(cu->chk, off))
 			return -1;
 		value = off;
 	}
@@ -113,7 +114,7 @@ read_v5(struct d9s_ranges *out, Dwarf_Attribute attr, Dwarf_Half form,
 		if (code == DW_RLE_base_address ||
 		    code == DW_RLE_base_addressx || unavailable)
 			continue;
-		if (push(out, lo, hi) == -1) {
+		if (d9s_ranges_add(out, lo, hi) == -1) {
 			rc = D9S_RANGES_NOMEM;
 			break;
 		}
@@ -123,8 +124,8 @@ read_v5(struct d9s_ranges *out, Dwarf_Attribute attr, Dwarf_Half form,
 }
 
 int
-d9s_ranges_read(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
-    unsigned cu_version, uint64_t cu_base, Dwarf_Error *err)
+d9s_ranges_read(struct d9s_ranges *out, const struct d9s_cu *cu, Dwarf_Die die,
+    Dwarf_Error *err)
 {
 	Dwarf_Attribute attr;
 	Dwarf_Half form;
@@ -138,23 +139,12 @@ d9s_ranges_read(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
 		return read_lowhigh(out, die, err);
 	if (dwarf_whatform(attr, &form, err) != DW_DLV_OK)
 		rc = -1;
-	else if (cu_version >= 5 || form == DW_FORM_rnglistx)
-		rc = read_v5(out, attr, form, err);
+	else if (cu->version >= 5 || form == DW_FORM_rnglistx)
+		rc = read_v5(out, cu, attr, form, err);
 	else
-		rc = read_v4(out, dbg, die, attr, cu_base, err);
+		rc = read_v4(out, cu->dbg, die, attr, cu->base, err);
 	dwarf_dealloc_attribute(attr);
 	return rc;
-}
-
-int
-d9s_ranges_contain(const struct d9s_ranges *r, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (addr >= r->r[i].lo && addr < r->r[i].hi)
-			return 1;
-	return 0;
 }
 
 void

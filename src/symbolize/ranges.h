@@ -14,6 +14,8 @@
 
 #include <libdwarf/libdwarf.h>
 
+#include "symbolize/dwcheck.h"
+
 struct d9s_range {
 	uint64_t	lo, hi;		/* [lo, hi) */
 };
@@ -25,16 +27,25 @@ struct d9s_ranges {
 
 #define D9S_RANGES_NOMEM	(-2)
 
+/* What reading ranges needs from the compile unit of the DIE. */
+struct d9s_cu {
+	Dwarf_Debug		 dbg;
+	const struct d9s_dwcheck *chk;		/* where rnglists start */
+	unsigned		 version;	/* of the CU */
+	uint64_t		 base;		/* its DW_AT_low_pc, or 0 */
+};
+
 /*
- * Replace the contents of out with the ranges of die. cu_base is the CU's
- * DW_AT_low_pc (0 when absent); cu_version its DWARF version. Returns 1
- * when the DIE has range attributes, 0 when it has none, -1 when they
- * cannot be read (*err may be set: the caller deallocates it), or
- * D9S_RANGES_NOMEM.
+ * Replace the contents of out with the ranges of die. Returns 1 when the
+ * DIE has range attributes, 0 when it has none, -1 when they cannot be
+ * read (*err may be set: the caller deallocates it; also for a
+ * DW_FORM_sec_offset where no .debug_rnglists entry starts, which
+ * libdwarf would read anyway), or D9S_RANGES_NOMEM.
  */
-int	d9s_ranges_read(struct d9s_ranges *out, Dwarf_Debug dbg, Dwarf_Die die,
-	    unsigned cu_version, uint64_t cu_base, Dwarf_Error *err);
-int	d9s_ranges_contain(const struct d9s_ranges *r, uint64_t addr);
+int	d9s_ranges_read(struct d9s_ranges *out, const struct d9s_cu *cu,
+	    Dwarf_Die die, Dwarf_Error *err);
+/* Append [lo, hi) unless empty; 0, or -1 when out of memory. */
+int	d9s_ranges_add(struct d9s_ranges *r, uint64_t lo, uint64_t hi);
 void	d9s_ranges_free(struct d9s_ranges *r);
 
 #endif

@@ -100,6 +100,13 @@ say(struct res *r, int warning, const char *fmt, ...)
 	r->notes[r->nnotes++].warning = warning;
 }
 
+/* A warning from the symbolizer (a binary whose DWARF was lost). */
+static void
+warn(void *ctx, const char *msg)
+{
+	say(ctx, 1, "%s", msg);
+}
+
 static void
 set_base(char *out, const char *path)
 {
@@ -536,6 +543,7 @@ d9s_resolver_new(const struct d9m_model *m,
 	pub = &r->pub;
 	if ((rc = d9s_symbolizer_new(&r->sym, e)) != 0)
 		goto fail;
+	d9s_symbolizer_on_note(r->sym, warn, r);
 	if (o->debug_dir != NULL && ((r->debug_dir = strdup(o->debug_dir)) ==
 	    NULL || (rc = d9s_symbolizer_add_debug_dir(r->sym, o->debug_dir,
 	    e)) != 0)) {

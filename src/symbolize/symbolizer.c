@@ -21,6 +21,7 @@
 
 struct smod {
 	struct d9s_module	*m;
+	int			 told;		/* its loss was noted */
 	struct d9_hmap		 cache;		/* address -> entry */
 	struct d9_hmap		 symname;	/* symbol index -> string */
 };
@@ -40,6 +41,8 @@ struct d9s_symbolizer {
 	const char		**str;
 	size_t			 nstr, strcap;
 	struct d9_arena		 arena;
+	void			(*note)(void *, const char *);
+	void			*note_ctx;
 };
 
 int
@@ -73,6 +76,14 @@ d9s_symbolizer_free(struct d9s_symbolizer **symp)
 	d9_arena_free(&sym->arena);
 	free(sym);
 	*symp = NULL;
+}
+
+void
+d9s_symbolizer_on_note(struct d9s_symbolizer *sym,
+    void (*note)(void *ctx, const char *msg), void *ctx)
+{
+	sym->note = note;
+	sym->note_ctx = ctx;
 }
 
 int
@@ -114,6 +125,7 @@ d9s_symbolizer_add(struct d9s_symbolizer *sym, const char *path,
 	if (rc != 0)
 		return rc;
 	sm = &sym->mod[sym->nmod];
+	memset(sm, 0, sizeof *sm);
 	sm->m = m;
 	d9_hmap_init(&sm->cache);
 	d9_hmap_init(&sm->symname);
@@ -131,16 +143,32 @@ get_mod(const struct d9s_symbolizer *sym, uint32_t module, struct d9_err *e)
 	return &sym->mod[module];
 }
 
+/* The module's index, or NULL (e says why); unreadable DWARF is noted
+ * once. */
+static struct d9s_dwarf *
+dwarf_of(struct d9s_symbolizer *sym, struct smod *sm, struct d9_err *e)
+{
+	struct d9s_dwarf *dw;
+	char msg[512];
+
+	if (d9s_module_dwarf(sm->m, &dw, e) == 0)
+		return dw;
+	if (!sm->told && sym->note != NULL &&
+	    d9s_module_unreadable(sm->m, msg, sizeof msg) == 0)
+		sym->note(sym->note_ctx, msg);
+	sm->told = 1;
+	return NULL;
+}
+
 int
 d9s_symbolizer_index(struct d9s_symbolizer *sym, uint32_t module,
     struct d9_err *e)
 {
 	struct smod *sm = get_mod(sym, module, e);
-	struct d9s_dwarf *dw;
 
 	if (sm == NULL)
 		return -D9_ERR_USAGE;
-	return d9s_module_dwarf(sm->m, &dw, e);
+	return dwarf_of(sym, sm, e) != NULL ? 0 : -e->code;
 }
 
 /* Demangled name of symbol s of module sm, made once. */
@@ -205,7 +233,7 @@ resolve(struct d9s_symbolizer *sym, struct smod *sm, uint64_t addr,
 	struct d9_err ignored;
 	int n = 0;
 
-	if (d9s_module_dwarf(sm->m, &dw, &ignored) == 0 &&
+	if ((dw = dwarf_of(sym, sm, &ignored)) != NULL &&
 	    (n = d9s_dwarf_lookup(dw, addr, frames, D9S_MAX_FRAMES, e)) < 0)
 		return n;
 	if (symtab_fallback(sym, sm, addr, frames, &n) == -1)

@@ -26,7 +26,9 @@
  * DWARF the ELF symbol table names the function (D9S_FRAME_SYMTAB, no
  * file:line); n == 0 means nothing is known. Frames and strings stay
  * valid until d9s_symbolizer_free(). Functions return 0 or -D9_ERR_*
- * with e filled in; a module without debug info is not an error.
+ * with e filled in; a module without debug info is not an error. The
+ * DWARF of each module is read in a child process (dwarf.h): a binary
+ * whose DWARF crashes the reader keeps its symbol-table names.
  */
 #ifndef D9S_SYMBOLIZER_H
 #define D9S_SYMBOLIZER_H
@@ -64,6 +66,10 @@ int	d9s_symbolizer_add_debug_dir(struct d9s_symbolizer *sym,
 int	d9s_symbolizer_add(struct d9s_symbolizer *sym, const char *path,
 	    const uint8_t *build_id, size_t build_id_len, uint32_t *module,
 	    struct d9_err *e);
+/* Call note(ctx, msg) when a module's DWARF cannot be read, once per
+ * module (module.h d9s_module_unreadable()). */
+void	d9s_symbolizer_on_note(struct d9s_symbolizer *sym,
+	    void (*note)(void *ctx, const char *msg), void *ctx);
 /* Build the module's DWARF index now instead of at the first lookup.
  * Returns why there is none as an error (lookups still use symbols). */
 int	d9s_symbolizer_index(struct d9s_symbolizer *sym, uint32_t module,

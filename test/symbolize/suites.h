@@ -7,6 +7,7 @@
 Suite	*suite_compare(void);
 Suite	*suite_unit(void);
 Suite	*suite_files(void);
+Suite	*suite_isolate(void);
 Suite	*suite_resolve(void);
 Suite	*suite_demo(void);
 Suite	*suite_rust(void);		/* test_compare.c */

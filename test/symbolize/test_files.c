@@ -4,6 +4,13 @@
  * binary with its DWARF behind .gnu_debuglink (beside it, in .debug/, and
  * refused when the CRC is wrong), one found only through --debug-dir's
  * .build-id/xx/rest.debug layout, and compressed debug sections.
+ *
+ * The crash of issue 10: a DWARF 5 Rust binary whose .debug_rnglists
+ * offset table points outside the section made libdwarf 20210528 read
+ * there (SIGSEGV in dwarf_rnglists_get_rle_head); d9top --addr2line now
+ * says "DWARF of F unreadable: names from its symbol table only (why)"
+ * and prints what it prints for the binary without its DWARF. File names
+ * in that message are escaped, and cut in the middle when too long.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,6 +21,7 @@
 #include <check.h>
 #include <gelf.h>
 
+#include "../e2e/run.h"
 #include "symbolize/addr2line.h"
 #include "symbolize/elffile.h"
 #include "symbolize/kallsyms.h"
@@ -413,10 +421,164 @@ START_TEST(compressed)
 	out = stream_text(o);
 	errtext = stream_text(er);
 	ck_assert_str_eq(out, "??\n??:0\n");
-	ck_assert_ptr_nonnull(strstr(errtext, "compressed with zstd are not "
-	    "supported; using the symbol table"));
+	ck_assert_ptr_nonnull(strstr(errtext, "unreadable: names from its "
+	    "symbol table only (debug sections compressed with zstd are not "
+	    "supported)"));
 	free(out);
 	free(errtext);
+	tdir_remove(&d);
+}
+END_TEST
+
+/* File offset of the offset table of the first .debug_rnglists unit
+ * of img (the file bin) that has one, or 0; *n its entries. */
+static size_t
+rnglists_table(const char *bin, const char *img, uint32_t *n)
+{
+	size_t size, off = section_at(bin, ".debug_rnglists", &size), u = 0;
+
+	/* 32-bit units: length, version, sizes, offset_entry_count */
+	while (off > 0 && u + 12 <= size) {
+		const unsigned char *h = (const unsigned char *)img + off + u;
+		uint32_t ulen = h[0] | h[1] << 8 | h[2] << 16 |
+		    (uint32_t)h[3] << 24;
+
+		*n = h[8] | h[9] << 8 | h[10] << 16 | (uint32_t)h[11] << 24;
+		if (*n > 0)
+			return off + u + 12;
+		u += 4 + (size_t)ulen;
+	}
+	return 0;
+}
+
+/* Up to NADDR function addresses of bin as "a b c ..." for a shell. */
+static void
+addr_words(const char *bin, char *out, size_t cap)
+{
+	uint64_t a[NADDR];
+	size_t n = func_addrs(bin, a), o = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && o + 20 < cap; i++)
+		o += (size_t)snprintf(out + o, cap - o, " %" PRIx64, a[i]);
+}
+
+static void
+note_into(void *ctx, const char *msg)
+{
+	char *out = ctx;
+
+	/* the first note is kept, a second one is marked */
+	if (out[0] == '\0')
+		snprintf(out, D9_ERR_MSG_MAX * 4, "%s", msg);
+	else
+		strcat(out, "\n(noted twice)");
+}
+
+/* The function lines (odd ones) of two --addr2line outputs are the
+ * same, the file lines have no line number; how many names are known. */
+static size_t
+same_names(const char *a, const char *b)
+{
+	size_t named = 0;
+
+	for (int odd = 1; *a != '\0' && *b != '\0'; odd = !odd) {
+		size_t la = strcspn(a, "\n"), lb = strcspn(b, "\n");
+
+		if (odd) {
+			ck_assert_msg(la == lb && memcmp(a, b, la) == 0,
+			    "%.*s vs %.*s", (int)la, a, (int)lb, b);
+			named += strncmp(a, "??", 2) != 0;
+		} else
+			ck_assert_msg(la > 2 && memcmp(a + la - 2, ":?", 2) == 0,
+			    "%.*s", (int)la, a);
+		a += la + (a[la] != '\0');
+		b += lb + (b[lb] != '\0');
+	}
+	ck_assert(*a == '\0' && *b == '\0');
+	return named;
+}
+
+START_TEST(rnglists_offset)
+{
+	const char *bin = prog_path("RS_V5");
+	char dir[PATH_MAX], corrupt[PATH_MAX], stripped[PATH_MAX];
+	char hostile[PATH_MAX], want[2 * PATH_MAX], words[NADDR * 20];
+	char note[D9_ERR_MSG_MAX * 4] = "";
+	const char *tail = " unreadable: names from its symbol table only "
+	    "(corrupt .debug_rnglists unit at offset 0)";
+	struct run_result r1, r2, r3;
+	struct d9s_symbolizer *sym;
+	const struct d9s_frame *fr;
+	struct d9_err e;
+	struct tdir d;
+	size_t len, table, nf, named = 0;
+	uint32_t mod, n = 0;
+	char *img;
+
+	if (bin == NULL) {
+		t_skip("RS_V5: not built (no rustc?)");
+		return;
+	}
+	setenv("D9TOP", prog_path("D9TOP"), 1);
+	tdir_make(&d);
+	/* every entry of the offset table far outside the section (before
+	 * the checks, libdwarf read there: SIGSEGV) */
+	img = read_all(bin, &len);
+	ck_assert_uint_gt(table = rnglists_table(bin, img, &n), 0);
+	for (uint32_t k = 0; k < n; k++)
+		memcpy(img + table + 4 * k, "\0\0\xff\x7f", 4);
+	write_all(tdir_file(&d, "corrupt", corrupt), img, len);
+	ck_assert_int_eq(objcopy("--strip-debug", bin,
+	    tdir_file(&d, "stripped", stripped), NULL), 0);
+	addr_words(bin, words, sizeof words);
+
+	/* survived, said, and named as without DWARF */
+	run_d9top(&r1, NULL, "--addr2line -e '%s'%s", corrupt, words);
+	run_d9top(&r2, NULL, "--addr2line -e '%s'%s", stripped, words);
+	ck_assert_msg(r1.status == 0, "status %d: %s", r1.status, r1.err);
+	ck_assert_int_eq(r2.status, 0);
+	snprintf(want, sizeof want, "d9top: DWARF of %s%s\n", corrupt, tail);
+	ck_assert_str_eq(r1.err, want);
+	named = same_names(r1.out, r2.out);
+	ck_assert_uint_gt(named, 2);
+
+	/* a hostile file name reaches the terminal escaped */
+	write_all(tdir_file(&d, "bad\033]0;owned\007.bin", hostile), img,
+	    len);
+	run_d9top(&r3, NULL, "--addr2line -e '%s'%s", hostile, words);
+	ck_assert_int_eq(r3.status, 0);
+	ck_assert_ptr_null(strchr(r3.err, '\033'));
+	ck_assert_ptr_null(strchr(r3.err, '\007'));
+	ck_assert_ptr_nonnull(strstr(r3.err, "/bad\\x1b]0;owned\\x07.bin"
+	    " unreadable: names from its symbol table only"));
+
+	/* through the symbolizer: noted once, a long path cut in the middle */
+	snprintf(dir, sizeof dir, "%s", d.path);
+	for (int i = 0; i < 6; i++) {
+		size_t end = strlen(dir);
+
+		snprintf(dir + end, sizeof dir - end, "/%0100d", i);
+		ck_assert_int_eq(mkdir(dir, 0700), 0);
+	}
+	snprintf(corrupt, sizeof corrupt, "%s/corrupt", dir);
+	write_all(corrupt, img, len);
+	ck_assert_int_eq(d9s_symbolizer_new(&sym, &e), 0);
+	d9s_symbolizer_on_note(sym, note_into, note);
+	ck_assert_int_eq(d9s_symbolizer_add(sym, corrupt, NULL, 0, &mod, &e),
+	    0);
+	ck_assert_int_eq(d9s_symbolizer_index(sym, mod, &e), -D9_ERR_BAD_VALUE);
+	ck_assert_int_eq(d9s_symbolizer_lookup(sym, mod, 0x1000, 0, &fr, &nf,
+	    &e), 0);
+	ck_assert_int_eq(d9s_symbolizer_index(sym, mod, &e), -D9_ERR_BAD_VALUE);
+	ck_assert_msg(strncmp(note, "DWARF of ", 9) == 0 && strlen(note) < 512
+	    && strstr(note, "...") != NULL && strlen(note) > strlen(tail) &&
+	    strcmp(note + strlen(note) - strlen(tail), tail) == 0, "%s", note);
+	d9s_symbolizer_free(&sym);
+	free(img);
+	run_free(&r1);
+	run_free(&r2);
+	run_free(&r3);
 	tdir_remove(&d);
 }
 END_TEST
@@ -551,5 +713,6 @@ tcase_files_rust(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, corrupt_rs);
+	tcase_add_test(tc, rnglists_offset);
 	return tc;
 }

@@ -24,6 +24,7 @@ static const struct {
 	{ "compare",	suite_compare },
 	{ "unit",	suite_unit },
 	{ "files",	suite_files },
+	{ "isolate",	suite_isolate },
 	{ "resolve",	suite_resolve },
 	{ "demo",	suite_demo },
 	{ "rust",	suite_rust },

@@ -10,7 +10,10 @@
  *    recorded path is used when its build id matches and refused, with a
  *    message, when not; a missing file is found through --binary or, as
  *    a separate debug file, through --debug-dir;
- *  - kernel addresses labelled "[kernel] 0x...", or named by --kallsyms.
+ *  - kernel addresses labelled "[kernel] 0x...", or named by --kallsyms;
+ *  - a --binary whose DWARF is refused (a corrupt .debug_rnglists list):
+ *    its symbol table still names the frames, and d9top says once that
+ *    its DWARF is unreadable.
  *
  * Every trace has one poll on worker 0 (thread 100) with three on-CPU
  * samples of one callchain, so its frames appear in worstPolls.
@@ -176,6 +179,44 @@ START_TEST(test_dial9_bias)
 	run_free(&r0);
 	run_free(&r1);
 	run_free(&r2);
+	unlink(trace);
+	free(trace);
+}
+END_TEST
+
+START_TEST(test_unreadable_dwarf)
+{
+	struct prog p;
+	struct run_result r;
+	struct tdir d;
+	char corrupt[PATH_MAX], want[2 * PATH_MAX], *trace, *img;
+	size_t len, size, at;
+
+	if (load_prog(&p) != 0)
+		return;
+	d9top_env();
+	trace = dial9_trace(&p, 5);
+	tdir_make(&d);
+	img = read_all(p.path, &len);
+	/* the first entry of the first list: an unknown kind */
+	ck_assert_uint_gt(at = section_at(p.path, ".debug_rnglists", &size),
+	    0);
+	img[at + 12] = 0x7f;
+	write_all(tdir_file(&d, "corrupt", corrupt), img, len);
+	run_d9top(&r, NULL, "--json --binary '%s' '%s'", corrupt, trace);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	for (size_t i = 0; i < NCHAIN; i++)
+		ck_assert_msg(has_frame(r.out, chain_fns[i]), "no %s: %s",
+		    chain_fns[i], r.out);
+	snprintf(want, sizeof want, "DWARF of %s unreadable: names from its "
+	    "symbol table only (corrupt .debug_rnglists unit at offset 0)",
+	    corrupt);
+	ck_assert_msg(strstr(r.err, want) != NULL, "%s", r.err);
+	ck_assert_msg(strstr(strstr(r.err, want) + 1, want) == NULL, "%s",
+	    r.err);
+	run_free(&r);
+	free(img);
+	tdir_remove(&d);
 	unlink(trace);
 	free(trace);
 }
@@ -436,6 +477,7 @@ suite_resolve(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_dial9_bias);
 	tcase_add_test(tc, test_dial9_too_few);
+	tcase_add_test(tc, test_unreadable_dwarf);
 	tcase_add_test(tc, test_maps);
 	tcase_add_test(tc, test_kernel);
 	suite_add_tcase(s, tc);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <check.h>
+#include <gelf.h>
 
 #include "tutil.h"
 
@@ -196,4 +197,32 @@ a2l_find(const struct a2l_out *o, uint64_t addr)
 			hi = mid;
 	}
 	return lo < o->n && o->b[lo].addr == addr ? o->b[lo].text : NULL;
+}
+
+size_t
+section_at(const char *bin, const char *name, size_t *size)
+{
+	int fd = open(bin, O_RDONLY);
+	Elf *elf;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shstr, off = 0;
+
+	ck_assert_int_ge(fd, 0);
+	elf_version(EV_CURRENT);
+	ck_assert_ptr_nonnull(elf = elf_begin(fd, ELF_C_READ, NULL));
+	ck_assert_int_eq(elf_getshdrstrndx(elf, &shstr), 0);
+	while (off == 0 && (scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+
+		ck_assert_ptr_nonnull(gelf_getshdr(scn, &sh));
+		n = elf_strptr(elf, shstr, sh.sh_name);
+		if (n != NULL && strcmp(n, name) == 0) {
+			off = sh.sh_offset;
+			*size = sh.sh_size;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return off;
 }

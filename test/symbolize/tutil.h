@@ -40,6 +40,9 @@ char		*read_all(const char *path, size_t *len);
 /* Everything written to f (a tmpfile), as a string; closes f. */
 char		*stream_text(FILE *f);
 void		 write_all(const char *path, const void *p, size_t len);
+/* File offset of the section called name in the ELF file bin (its size
+ * in *size), or 0 when there is none. */
+size_t		 section_at(const char *bin, const char *name, size_t *size);
 /* Path given for key on the command line; NULL when absent or empty. */
 const char	*prog_path(const char *key);
 /* Split the output of addr2line -a (binutils or ours) read from path. */
