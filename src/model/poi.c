@@ -296,7 +296,8 @@ gather(struct acc *c)
 	if (p == NULL)
 		return NULL;
 	for (int k = 0; k < D9M_POI_COUNT; k++) {
-		qsort(c->v[k], c->n[k], sizeof *c->v[k], cmp_worst);
+		if (c->n[k] > 0)
+			qsort(c->v[k], c->n[k], sizeof *c->v[k], cmp_worst);
 		p->total[k] = c->n[k];
 		n += c->n[k] < D9M_POI_MAX ? c->n[k] : D9M_POI_MAX;
 	}
@@ -312,7 +313,8 @@ gather(struct acc *c)
 		size_t keep = c->n[k] < D9M_POI_MAX ? c->n[k] : D9M_POI_MAX;
 
 		p->first[k] = p->n;
-		memcpy(p->v + p->n, c->v[k], keep * sizeof *p->v);
+		if (keep > 0)
+			memcpy(p->v + p->n, c->v[k], keep * sizeof *p->v);
 		p->n += keep;
 	}
 	p->first[D9M_POI_COUNT] = p->n;
