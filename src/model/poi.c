@@ -122,14 +122,17 @@ kernel_waits(const struct d9m_model *m, const struct d9m_window *w,
 {
 	for (size_t s = 0; s < m->nworkers; s++) {
 		const struct d9m_worker *wk = &m->workers[s];
+		size_t i0, i1;
 
-		for (size_t i = wk->park0; i < wk->park0 + wk->nparks; i++) {
+		/* a worker's parks do not overlap: their ends are sorted */
+		d9m_window_rows(m->parks.end + wk->park0, wk->nparks, w, &i0,
+		    &i1);
+		for (size_t i = wk->park0 + i0; i < wk->park0 + i1; i++) {
 			uint64_t sw = m->parks.sched_wait[i], end =
 			    m->parks.end[i];
 			struct d9m_poi *x;
 
-			if (sw == D9M_ABSENT || sw <= MS || !d9m_in_window(w,
-			    end) || end < sw)
+			if (sw == D9M_ABSENT || sw <= MS || end < sw)
 				continue;
 			if ((x = add(c, D9M_POI_KERNEL_WAIT, end - sw, sw, sw,
 			    wk->id, D9_NONE, D9_NONE)) != NULL)
