@@ -5,6 +5,7 @@
  * bytes are HT-weighted too.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,35 +38,25 @@ static int
 merge_sites_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
     struct d9m_site *s, size_t *ns)
 {
-	uint32_t *stack = malloc((*ns + 1) * sizeof *stack);
-	uint32_t *seg = malloc((*ns + 1) * sizeof *seg);
-	uint32_t *id = malloc((*ns + 1) * sizeof *id);
+	uint32_t *id = d9m_name_ids_of(m, r, 1, s, *ns, sizeof *s,
+	    offsetof(struct d9m_site, stack), offsetof(struct d9m_site, seg));
 	size_t k = 0;
-	int rc = -1;
 
-	for (size_t i = 0; stack != NULL && seg != NULL && i < *ns; i++) {
-		stack[i] = s[i].stack;
-		seg[i] = s[i].seg;
-	}
-	if (stack != NULL && seg != NULL && id != NULL &&
-	    d9m_name_ids(m, r, 1, stack, seg, *ns, id) == 0) {
-		for (size_t i = 0; i < *ns; i++) {
-			if (id[i] == k) {
-				s[k++] = s[i];
-				continue;
-			}
-			s[id[i]].sampled += s[i].sampled;
-			s[id[i]].est_bytes += s[i].est_bytes;
-			s[id[i]].est_count += s[i].est_count;
-			s[id[i]].raw_bytes += s[i].raw_bytes;
+	if (id == NULL)
+		return -1;
+	for (size_t i = 0; i < *ns; i++) {
+		if (id[i] == k) {
+			s[k++] = s[i];
+			continue;
 		}
-		*ns = k;
-		rc = 0;
+		s[id[i]].sampled += s[i].sampled;
+		s[id[i]].est_bytes += s[i].est_bytes;
+		s[id[i]].est_count += s[i].est_count;
+		s[id[i]].raw_bytes += s[i].raw_bytes;
 	}
-	free(stack);
-	free(seg);
+	*ns = k;
 	free(id);
-	return rc;
+	return 0;
 }
 
 int

@@ -3,6 +3,7 @@
  * frames' names joined and interned as a chunk); a stack's key is its
  * chunks' ids, interned in the same table; groups then merge by key.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,24 +146,40 @@ out:
 	return rc;
 }
 
+uint32_t *
+d9m_name_ids_of(const struct d9m_model *m, const struct d9m_resolver *r,
+    int alloc, const void *items, size_t n, size_t stride, size_t stack_at,
+    size_t seg_at)
+{
+	uint32_t *stack = malloc((n + 1) * sizeof *stack);
+	uint32_t *seg = malloc((n + 1) * sizeof *seg);
+	uint32_t *id = malloc((n + 1) * sizeof *id);
+	const char *p = items;
+
+	for (size_t i = 0; stack != NULL && seg != NULL && i < n; i++) {
+		memcpy(&stack[i], p + i * stride + stack_at, sizeof *stack);
+		memcpy(&seg[i], p + i * stride + seg_at, sizeof *seg);
+	}
+	if (stack == NULL || seg == NULL || id == NULL ||
+	    d9m_name_ids(m, r, alloc, stack, seg, n, id) < 0) {
+		free(id);
+		id = NULL;
+	}
+	free(stack);
+	free(seg);
+	return id;
+}
+
 int
 d9m_merge_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
     int alloc, struct d9m_wstack *v, size_t *n)
 {
-	uint32_t *stack = malloc((*n + 1) * sizeof *stack);
-	uint32_t *seg = malloc((*n + 1) * sizeof *seg);
-	uint32_t *id = malloc((*n + 1) * sizeof *id);
+	uint32_t *id = d9m_name_ids_of(m, r, alloc, v, *n, sizeof *v,
+	    offsetof(struct d9m_wstack, stack), offsetof(struct d9m_wstack, seg));
 	size_t k = 0;
-	int rc = -1;
 
-	if (stack == NULL || seg == NULL || id == NULL)
-		goto out;
-	for (size_t i = 0; i < *n; i++) {
-		stack[i] = v[i].stack;
-		seg[i] = v[i].seg;
-	}
-	if (d9m_name_ids(m, r, alloc, stack, seg, *n, id) < 0)
-		goto out;
+	if (id == NULL)
+		return -1;
 	/* ids come in order of first meeting: a new one is the next kept */
 	for (size_t i = 0; i < *n; i++) {
 		if (id[i] == k) {
@@ -173,10 +190,6 @@ d9m_merge_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
 		v[id[i]].n += v[i].n;
 	}
 	*n = k;
-	rc = 0;
-out:
-	free(stack);
-	free(seg);
 	free(id);
-	return rc;
+	return 0;
 }

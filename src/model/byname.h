@@ -22,6 +22,11 @@
 int	d9m_name_ids(const struct d9m_model *m, const struct d9m_resolver *r,
 	    int alloc, const uint32_t *stack, const uint32_t *seg, size_t n,
 	    uint32_t *id);
+/* The same for n items of any struct (stride bytes apart, the stack and
+ * segment ids at those offsets): the ids, malloc'd, or NULL. */
+uint32_t *d9m_name_ids_of(const struct d9m_model *m,
+	    const struct d9m_resolver *r, int alloc, const void *items,
+	    size_t n, size_t stride, size_t stack_at, size_t seg_at);
 /* Merge the groups of v[0 .. *n) whose frames have the same names (with
  * alloc, without the allocator-hook frames), in place: weights and
  * counts are added, the first of each name stays, order is kept. */
