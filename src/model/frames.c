@@ -99,14 +99,6 @@ placeholder(const struct d9m_model *m, size_t r)
 	return strncmp(name, "[kernel]", 8) == 0 ? 2 : 0;
 }
 
-int
-d9m_symbol_known(const struct d9m_model *m, uint32_t seg, uint64_t addr)
-{
-	size_t r = sym_first(m, seg, addr);
-
-	return r < m->symbols.n && placeholder(m, r) != 1;
-}
-
 /* Every frame starts as the bare address (no snprintf: this runs for
  * each frame of each stack shown). */
 static void

@@ -58,7 +58,5 @@ size_t	d9m_alloc_frames(const struct d9m_model *m,
 	    struct d9m_frame *out, size_t max);
 /* Sort the symbol table by (segment, address, depth); from finish(). */
 int	d9m_symbols_index(struct d9m_model *m);
-/* Whether the trace's own table names this address. */
-int	d9m_symbol_known(const struct d9m_model *m, uint32_t seg, uint64_t addr);
 
 #endif

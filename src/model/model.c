@@ -146,12 +146,6 @@ on_note(void *ctx, const char *msg)
 		ln->note(ln->ctx, msg);
 }
 
-void
-d9m_model_sink(struct d9m_model *m, struct d9p_sink *sink)
-{
-	d9m_builder_sink(m, sink);
-}
-
 /* Read paths, or what is new in f when f is set, into m. */
 static int
 feed(struct d9m_model *m, const char *const *paths, size_t npaths,

@@ -466,8 +466,6 @@ int	 d9m_model_load(struct d9m_model *m, const char *const *paths,
 struct d9p_follow;
 int	 d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
 	    struct d9p_progress *progress, struct d9p_read_stats *stats);
-/* The sink that feeds this model (for callers driving the reader). */
-void	 d9m_model_sink(struct d9m_model *m, struct d9p_sink *sink);
 /*
  * A copy of what src has loaded so far, not finished, that cannot load
  * more (for showing a trace while it still loads). Strings and stacks are

@@ -153,8 +153,3 @@ d9s_kallsyms_find(const struct d9s_kallsyms *k, uint64_t addr)
 	return lo == 0 ? NULL : k->sym[lo - 1].name;
 }
 
-size_t
-d9s_kallsyms_count(const struct d9s_kallsyms *k)
-{
-	return k->n;
-}

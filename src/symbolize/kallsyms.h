@@ -22,6 +22,5 @@ void	d9s_kallsyms_free(struct d9s_kallsyms **k);
 /* The name of the function holding addr, or NULL (below every symbol).
  * The string lives as long as k. */
 const char *d9s_kallsyms_find(const struct d9s_kallsyms *k, uint64_t addr);
-size_t	d9s_kallsyms_count(const struct d9s_kallsyms *k);
 
 #endif
