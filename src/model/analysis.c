@@ -246,32 +246,23 @@ worst_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
 {
 	for (size_t k = 0; k < a->nworst; k++) {
 		struct d9m_worst *w = &a->worst[k];
-		struct d9m_window pw = { m->polls.start[w->poll],
-		    m->polls.end[w->poll] };
-		size_t i0, i1;
-		uint32_t *rows;
 
 		if (d9m_poll_verdict(m, r, w->poll, &w->verdict) < 0)
 			return -1;
-		d9m_window_rows(m->cpu.ts, m->cpu.n, &pw, &i0, &i1);
-		if ((rows = malloc((i1 - i0 + 1) * sizeof *rows)) == NULL)
-			return -1;
 		for (int src = 0; src < 2; src++) {
-			size_t n = 0;
+			uint32_t *rows;
+			size_t n;
+			int rc;
 
-			for (size_t i = i0; i < i1; i++)
-				if (m->cpu.poll[i] == w->poll &&
-				    d9m_cpu_class(m, i) == (src ? D9M_OFF_CPU :
-				    D9M_ON_CPU))
-					rows[n++] = (uint32_t)i;
-			if (d9m_group_stacks(m, r, rows, n, src ? &w->off :
-			    &w->cpu,
-			    src ? &w->noff : &w->ncpu) < 0) {
-				free(rows);
+			if (d9m_poll_samples(m, w->poll, src ? D9M_OFF_CPU :
+			    D9M_ON_CPU, &rows, &n) < 0)
 				return -1;
-			}
+			rc = d9m_group_stacks(m, r, rows, n, src ? &w->off :
+			    &w->cpu, src ? &w->noff : &w->ncpu);
+			free(rows);
+			if (rc < 0)
+				return -1;
 		}
-		free(rows);
 	}
 	return 0;
 }

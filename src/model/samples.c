@@ -176,6 +176,27 @@ d9m_wstack_merge(const struct d9m_wstack *v, size_t n,
 	return 0;
 }
 
+int
+d9m_poll_samples(const struct d9m_model *m, uint32_t p, enum d9m_cpu_class c,
+    uint32_t **rows, size_t *n)
+{
+	struct d9m_window w = { m->polls.start[p], m->polls.end[p] };
+	size_t i0, i1;
+
+	*n = 0;
+	d9m_window_rows(m->cpu.ts, m->cpu.n, &w, &i0, &i1);
+	if ((*rows = malloc((i1 - i0 + 1) * sizeof **rows)) == NULL)
+		return -1;
+	for (size_t i = i0; i < i1; i++) {
+		enum d9m_cpu_class k = d9m_cpu_class(m, i);
+
+		if (m->cpu.poll[i] == p && k != D9M_OTHER_CPU &&
+		    (c == D9M_OTHER_CPU || k == c))
+			(*rows)[(*n)++] = (uint32_t)i;
+	}
+	return 0;
+}
+
 uint32_t
 d9m_poll_of_tid(const struct d9m_model *m, uint32_t tid, uint64_t ts)
 {

@@ -65,6 +65,12 @@ struct d9m_wstack {
 int	d9m_wstack_merge(const struct d9m_wstack *v, size_t n,
 	    struct d9m_wstack **out, size_t *nout);
 
+/* CPU sample rows taken inside poll p, of class c (D9M_OTHER_CPU: on
+ * and off CPU both), in time order into *rows (malloc'd, the caller's);
+ * the count in *n. -1 when out of memory. */
+int	d9m_poll_samples(const struct d9m_model *m, uint32_t p,
+	    enum d9m_cpu_class c, uint32_t **rows, size_t *n);
+
 /* Poll running on the worker of thread tid at ts, D9_NONE. */
 uint32_t d9m_poll_of_tid(const struct d9m_model *m, uint32_t tid,
 	    uint64_t ts);

@@ -191,23 +191,22 @@ static struct vgroup *
 groups(const struct d9m_model *m, const struct d9m_resolver *r, uint32_t p,
     size_t *ng)
 {
-	struct d9m_window w = { m->polls.start[p], m->polls.end[p] };
-	struct d9m_wstack *v, *g = NULL;
+	struct d9m_wstack *v = NULL, *g = NULL;
 	struct d9m_frame *f = malloc(MAX_FRAMES * sizeof *f);
 	struct vgroup *out = NULL;
-	size_t i0, i1, n = 0;
+	uint32_t *rows = NULL;
+	size_t n = 0;
 
-	d9m_window_rows(m->cpu.ts, m->cpu.n, &w, &i0, &i1);
-	v = malloc((i1 - i0 + 1) * sizeof *v);
-	for (size_t i = i0; v != NULL && i < i1; i++) {
-		enum d9m_cpu_class c = d9m_cpu_class(m, i);
+	if (d9m_poll_samples(m, p, D9M_OTHER_CPU, &rows, &n) == 0)
+		v = malloc((n + 1) * sizeof *v);
+	for (size_t k = 0; v != NULL && k < n; k++) {
+		uint32_t i = rows[k];
 
-		if (m->cpu.poll[i] != p || c == D9M_OTHER_CPU)
-			continue;
 		/* the segment's id, doubled, carries on or off CPU */
-		v[n++] = (struct d9m_wstack){ m->cpu.stack[i],
-		    m->cpu.seg[i] * 2 + (c == D9M_OFF_CPU), 1, 1 };
+		v[k] = (struct d9m_wstack){ m->cpu.stack[i], m->cpu.seg[i] * 2 +
+		    (d9m_cpu_class(m, i) == D9M_OFF_CPU), 1, 1 };
 	}
+	free(rows);
 	if (f != NULL && v != NULL && d9m_wstack_merge(v, n, &g, ng) == 0)
 		out = calloc(*ng + 1, sizeof *out);
 	for (size_t k = 0; out != NULL && k < *ng; k++) {

@@ -12,6 +12,7 @@
 #include "model/framekind.h"
 #include "model/metrics.h"
 #include "model/series.h"
+#include "model/samples.h"
 #include "model/verdict.h"
 #include "tui/app.h"
 #include "tui/panel.h"
@@ -32,19 +33,19 @@ static void
 top_stack(struct d9t_app *app, uint32_t poll, char *out, size_t cap)
 {
 	const struct d9m_model *m = app->m;
-	struct d9m_window w = { m->polls.start[poll], m->polls.end[poll] };
 	struct d9m_stack_group *g = NULL;
 	struct d9m_frame f[MAX_FRAMES];
-	uint32_t rows[512];
-	size_t i0, i1, n = 0, ng = 0, nf;
+	uint32_t *rows = NULL;
+	size_t n = 0, ng = 0, nf;
 	const char *app_frame = NULL;
+	int rc;
 
 	out[0] = '\0';
-	d9m_window_rows(m->cpu.ts, m->cpu.n, &w, &i0, &i1);
-	for (size_t i = i0; i < i1 && n < 512; i++)
-		if (m->cpu.poll[i] == poll)
-			rows[n++] = (uint32_t)i;
-	if (n == 0 || d9m_group_stacks(m, app->cfg->resolver, rows, n, &g, &ng) < 0 || ng == 0) {
+	rc = d9m_poll_samples(m, poll, D9M_OTHER_CPU, &rows, &n);
+	if (rc == 0 && n > 0)
+		rc = d9m_group_stacks(m, app->cfg->resolver, rows, n, &g, &ng);
+	free(rows);
+	if (rc < 0 || ng == 0) {
 		free(g);
 		return;
 	}

@@ -78,26 +78,13 @@ stacks(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
     int off)
 {
 	const struct d9m_model *m = app->m;
-	uint32_t p = v->poll;
-	size_t i = d9t_lower(m->cpu.ts, m->cpu.n, m->polls.start[p]), n = 0;
 	uint32_t *rows = NULL;
 	struct d9m_stack_group *g = NULL;
-	size_t ng = 0, cap = 0;
+	size_t n = 0, ng = 0;
 
-	for (; i < m->cpu.n && m->cpu.ts[i] <= m->polls.end[p]; i++) {
-		if (m->cpu.poll[i] != p || d9m_cpu_class(m, i) !=
-		    (off ? D9M_OFF_CPU : D9M_ON_CPU))
-			continue;
-		if (n == cap) {
-			uint32_t *r = realloc(rows, (cap = cap ? cap * 2 : 64) *
-			    sizeof *r);
-
-			if (r == NULL)
-				break;
-			rows = r;
-		}
-		rows[n++] = (uint32_t)i;
-	}
+	if (d9m_poll_samples(m, v->poll, off ? D9M_OFF_CPU : D9M_ON_CPU, &rows,
+	    &n) < 0)
+		return;
 	d9t_list_add(l, D9T_A_BOLD, "%s stacks sampled during the poll: %zu "
 	    "sample%s", off ? "Off-CPU" : "On-CPU", n, n == 1 ? "" : "s");
 	if (n > 0 && d9m_group_stacks(m, app->cfg->resolver, rows, n, &g,
