@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "base/text.h"
 #include "base/vec.h"
 
 struct jp {
@@ -77,31 +78,6 @@ hex4(struct jp *p, unsigned *u)
 	return 0;
 }
 
-static size_t
-utf8(char *o, unsigned cp)
-{
-	if (cp < 0x80) {
-		o[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		o[0] = (char)(0xc0 | cp >> 6);
-		o[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		o[0] = (char)(0xe0 | cp >> 12);
-		o[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		o[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	o[0] = (char)(0xf0 | cp >> 18);
-	o[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	o[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	o[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
 /* An escape after the backslash at p->i - 1, appended at o. */
 static int
 escape(struct jp *p, char *o, size_t *k)
@@ -136,7 +112,7 @@ escape(struct jp *p, char *o, size_t *k)
 	}
 	if (cp >= 0xd800 && cp < 0xe000)
 		cp = 0xfffd;	/* a lone surrogate */
-	*k += utf8(o + *k, cp);
+	*k += d9_text_utf8_put(o + *k, cp);
 	return 0;
 }
 

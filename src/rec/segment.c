@@ -46,6 +46,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "base/io.h"
 #include "rec/rec.h"
 
 #define OFLAGS	(O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
@@ -334,27 +335,6 @@ seg_close(struct d9rec_writer *w, uint64_t written)
 	unlinkat(w->dirfd, name, 0);
 }
 
-static int
-write_all(int fd, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	while (n > 0) {
-		ssize_t k = write(fd, b, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			if (k == 0)
-				errno = EIO;
-			return -1;
-		}
-		b += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 /*
  * A write failed at segment offset off: the file goes back to its last
  * whole batch, ends with a metadata batch that says what was lost when
@@ -375,7 +355,7 @@ seg_cut(struct d9rec_writer *w, uint64_t off)
 	d9rec_set_meta(w, "segment.complete", "false");
 	written = d9rec_seg_counters(w);
 	meta_batch(w, e);
-	if (e->oom || write_all(w->fd, e->p, e->n) < 0) {
+	if (e->oom || d9_write_all(w->fd, e->p, e->n) < 0) {
 		(void)!ftruncate(w->fd, (off_t)off);
 		written = UINT64_MAX;
 	}
@@ -405,7 +385,7 @@ d9rec_seg_write(struct d9rec_writer *w, struct enc *e, int data)
 			atomic_fetch_add(&w->lost_batches, 1);
 		return;
 	}
-	if (write_all(w->fd, e->p, e->n) < 0) {
+	if (d9_write_all(w->fd, e->p, e->n) < 0) {
 		atomic_store(&w->last_errno, errno);
 		atomic_fetch_add(&w->write_errors, 1);
 		atomic_fetch_add(&w->lost_batches, data != 0);
@@ -534,7 +514,7 @@ gzip_fd(int in, int out)
 			z.next_out = ob;
 			z.avail_out = sizeof ob;
 			zr = deflate(&z, k == 0 ? Z_FINISH : Z_NO_FLUSH);
-			if (zr == Z_STREAM_ERROR || write_all(out, ob,
+			if (zr == Z_STREAM_ERROR || d9_write_all(out, ob,
 			    sizeof ob - z.avail_out) < 0) {
 				rc = -1;
 				break;
@@ -574,7 +554,7 @@ zstd_fd(int in, int out)
 			zo.pos = 0;
 			r = k == 0 ? ZSTD_endStream(z, &zo) :
 			    ZSTD_compressStream(z, &zo, &zi);
-			if (ZSTD_isError(r) || write_all(out, ob, zo.pos) < 0) {
+			if (ZSTD_isError(r) || d9_write_all(out, ob, zo.pos) < 0) {
 				rc = -1;
 				break;
 			}

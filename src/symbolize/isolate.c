@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/io.h"
 #include "symbolize/isolate.h"
 
 #define ISO_MAGIC	0x6f733964u	/* "d9so" */
@@ -41,24 +42,6 @@ static const int iso_fatal[] = {
 	SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU,
 	SIGXFSZ, SIGQUIT, SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2,
 };
-
-static int
-write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-
-	while (n > 0) {
-		ssize_t w = write(fd, c, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
 
 #ifndef ISO_SANITIZED
 /* Address space in use now, from /proc/self/statm; 0 when unknown. */
@@ -128,8 +111,8 @@ child(int fd, int (*fn)(void *, void **, size_t *, struct d9_err *),
 		buf = e.msg;
 	} else
 		h.len = len;
-	if (write_all(fd, &h, sizeof h) != 0 ||
-	    write_all(fd, buf, (size_t)h.len) != 0)
+	if (d9_write_all(fd, &h, sizeof h) != 0 ||
+	    d9_write_all(fd, buf, (size_t)h.len) != 0)
 		_exit(1);
 	_exit(0);
 }

@@ -154,31 +154,6 @@ d9t_canvas_attr(struct d9t_canvas *cv, int x, int y, int n, uint16_t set)
 }
 
 size_t
-d9t_utf8_put(char *out, uint32_t cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | cp >> 6);
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | cp >> 12);
-		out[1] = (char)(0x80 | (cp >> 6 & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | cp >> 18);
-	out[1] = (char)(0x80 | (cp >> 12 & 0x3f));
-	out[2] = (char)(0x80 | (cp >> 6 & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-size_t
 d9t_canvas_row(const struct d9t_canvas *cv, int y, char *out, size_t cap)
 {
 	size_t n = 0, keep = 0;
@@ -191,7 +166,7 @@ d9t_canvas_row(const struct d9t_canvas *cv, int y, char *out, size_t cap)
 
 		if (n + 5 > cap)
 			break;
-		n += d9t_utf8_put(out + n, ch);
+		n += d9_text_utf8_put(out + n, ch);
 		if (ch != ' ')
 			keep = n;
 	}

@@ -56,7 +56,5 @@ size_t	d9t_canvas_row(const struct d9t_canvas *cv, int y, char *out,
 	    size_t cap);
 /* Every row, one per line. */
 void	d9t_canvas_dump(const struct d9t_canvas *cv, FILE *f);
-/* Encode one code point; returns bytes written (at most 4). */
-size_t	d9t_utf8_put(char *out, uint32_t cp);
 
 #endif
