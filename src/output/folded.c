@@ -12,26 +12,65 @@
 
 #include "output/output.h"
 #include "base/text.h"
+#include "model/flame.h"
 #include "model/samples.h"
 
 #define MAX_FRAMES 256
+
+/* One frame's name, escaped; ';' separates frames in folded format. */
+static void
+put_name(FILE *f, const char *s)
+{
+	char buf[512];
+	size_t len = d9_text_safe(buf, sizeof buf, s, strlen(s));
+
+	for (size_t k = 0; k < len; k++)
+		if (buf[k] == ';')
+			buf[k] = ',';
+	fwrite(buf, 1, len, f);
+}
 
 static void
 put_stack(FILE *f, const struct d9m_frame *fr, size_t n)
 {
 	for (size_t i = n; i-- > 0; ) {
-		const char *s = d9m_frame_name(&fr[i]);
-		char buf[512];
-		size_t len = d9_text_safe(buf, sizeof buf, s, strlen(s));
-
-		/* ';' separates frames and ' ' ends them in folded format */
-		for (size_t k = 0; k < len; k++)
-			if (buf[k] == ';')
-				buf[k] = ',';
-		fwrite(buf, 1, len, f);
+		put_name(f, d9m_frame_name(&fr[i]));
 		if (i > 0)
 			putc(';', f);
 	}
+}
+
+int
+d9o_folded_tree(FILE *f, const struct d9m_flame *t)
+{
+	uint32_t *path = malloc((t->n + 1) * sizeof *path);
+
+	if (path == NULL)
+		return -1;
+	/* each node's own weight (what its children do not hold) is a line:
+	 * its path, root first (for an inverted tree, the leaf's callers
+	 * reversed back into call order) */
+	for (uint32_t i = 1; i < t->n; i++) {
+		const struct d9m_fnode *nd = &t->nodes[i];
+		double self = nd->w;
+		size_t np = 0;
+
+		for (uint32_t k = 0; k < nd->nkids; k++)
+			self -= t->nodes[t->kids[nd->kid0 + k]].w;
+		if (self < 0.5)
+			continue;
+		for (uint32_t p = i; p != 0; p = t->nodes[p].parent)
+			path[np++] = p;
+		for (size_t k = 0; k < np; k++) {
+			size_t at = t->req.invert ? k : np - 1 - k;
+
+			put_name(f, d9m_flame_name(t, path[at]));
+			putc(k + 1 < np ? ';' : ' ', f);
+		}
+		fprintf(f, "%.0f\n", self);
+	}
+	free(path);
+	return 0;
 }
 
 int

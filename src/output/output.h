@@ -23,6 +23,10 @@ struct d9o_out {
 void	d9o_json(const struct d9o_out *o);
 void	d9o_report(const struct d9o_out *o);
 /* kind: "cpu", "offcpu" or "alloc"; returns -1 for another kind. */
+/* A flame tree as it was built (window, filters, inverted or not) in
+ * the same format, root first: 0, or -1 when out of memory. */
+struct d9m_flame;
+int	d9o_folded_tree(FILE *f, const struct d9m_flame *t);
 int	d9o_folded(const struct d9o_out *o, const char *kind,
 	    const struct d9m_window *w);
 /* --diff: two runs compared (model/diff.h), as text or as --json. */

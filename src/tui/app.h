@@ -64,7 +64,6 @@ struct d9t_app {
 	uint32_t		 sel;		/* selected poll row, D9_NONE */
 	size_t			 worst_pos;	/* next rank for w */
 	uint64_t		 worst_lo, worst_hi;
-	int			 lane_top;	/* first lane shown */
 
 	/* n/N step through this kind of point of interest (poi.h), from
 	 * the one at poi_ts; -1: long polls */

@@ -10,12 +10,6 @@
 #include "model/worst.h"
 #include "tui/index.h"
 
-size_t
-d9t_lower(const uint64_t *v, size_t n, uint64_t ts)
-{
-	return d9m_lower(v, n, ts);
-}
-
 static uint64_t
 dur(const struct d9m_model *m, size_t p)
 {
@@ -203,7 +197,7 @@ d9t_busy(const struct d9m_model *m, const struct d9t_index *ix, uint32_t w,
 
 	if (i >= end || m->polls.start[i] >= b)
 		return 0;
-	j = d9t_lower(m->polls.start + i, end - i, b) + i;	/* first >= b */
+	j = d9m_lower(m->polls.start + i, end - i, b) + i;	/* first >= b */
 	sum = busy[j - wk->poll0] - busy[i - wk->poll0];
 	if (m->polls.start[i] < a)
 		sum -= a - m->polls.start[i];
@@ -223,7 +217,7 @@ d9t_longest(const struct d9m_model *m, const struct d9t_index *ix,
 
 	if (i >= end || m->polls.start[i] >= b)
 		return D9_NONE;
-	j = d9t_lower(m->polls.start + i, end - i, b) + i;
+	j = d9m_lower(m->polls.start + i, end - i, b) + i;
 	while (i < j) {
 		size_t r = i - wk->poll0;
 
@@ -247,7 +241,7 @@ d9t_longest(const struct d9m_model *m, const struct d9t_index *ix,
 uint32_t
 d9t_active_at(const struct d9t_index *ix, uint64_t ts)
 {
-	size_t i = d9t_lower(ix->act_ts, ix->nact, ts + 1);
+	size_t i = d9m_lower(ix->act_ts, ix->nact, ts + 1);
 
 	return i ? ix->act_val[i - 1] : 0;
 }

@@ -40,7 +40,5 @@ uint32_t d9t_longest(const struct d9m_model *m, const struct d9t_index *ix,
 size_t	 d9t_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts);
 /* Active tasks at ts. */
 uint32_t d9t_active_at(const struct d9t_index *ix, uint64_t ts);
-/* First index in a sorted u64 column with v[i] >= ts. */
-size_t	 d9t_lower(const uint64_t *v, size_t n, uint64_t ts);
 
 #endif

@@ -157,3 +157,14 @@ d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0, int rows,
 			d9t_canvas_attr(cv, 0, y0 + r, cv->w, D9T_A_REVERSE);
 	}
 }
+
+int
+d9t_list_select(struct d9t_list *l, enum d9t_target t, uint32_t a)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].target == t && l->v[i].a == a) {
+			l->sel = i;
+			return 0;
+		}
+	return -1;
+}

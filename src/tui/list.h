@@ -61,6 +61,9 @@ void	d9t_list_move(struct d9t_list *l, long delta, int rows);
 /* Select the next line after the selection containing needle (case
  * insensitive, wrapping); 0 when found. */
 int	d9t_list_find(struct d9t_list *l, const char *needle);
+/* Select the first line with target t and argument a: 0, or -1 when no
+ * line has it. */
+int	d9t_list_select(struct d9t_list *l, enum d9t_target t, uint32_t a);
 /* Draw rows lines from y0; lines containing hl are highlighted. */
 void	d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0,
 	    int rows, const char *hl);

@@ -219,7 +219,7 @@ runtime_strips(struct d9t_app *app, struct d9t_canvas *cv,
 		alive = (one || m->queue.group[i] == g) &&
 		    m->queue.alive[i] != D9_NONE;
 	for (int x = 0; x < ax->w; x++) {
-		size_t i = d9t_lower(m->queue.ts, m->queue.n, edges[x]);
+		size_t i = d9m_lower(m->queue.ts, m->queue.n, edges[x]);
 
 		v[x] = act[x] = 0;
 		for (; i < m->queue.n && m->queue.ts[i] < edges[x + 1]; i++) {

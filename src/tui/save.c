@@ -67,27 +67,20 @@ write_drawing(struct d9t_app *app, FILE *f)
 	return (size_t)app->h;
 }
 
-/* A flame view's samples as folded stacks next to the text. */
+/* The flame tree the view shows (its window, filters, inverted or not)
+ * as folded stacks next to the text. */
 static int
 write_folded(struct d9t_app *app, const char *name, int n, char *path,
     size_t cap)
 {
-	static const char *const kinds[] = { "cpu", "offcpu", "alloc" };
-	const struct d9m_analysis *a = d9t_analysis(app, 0);
-	struct d9m_window w = { app->lo, app->hi };
-	struct d9o_out o;
+	const struct d9m_flame *t = d9t_flame_shown(app);
+	FILE *f;
 	int rc;
 
-	if (a == NULL)
+	if (t == NULL || (f = create(name, "folded", &n, path, cap)) == NULL)
 		return -1;
-	memset(&o, 0, sizeof o);
-	o.m = app->m;
-	o.a = a;
-	o.r = app->cfg->resolver;
-	if ((o.f = create(name, "folded", &n, path, cap)) == NULL)
-		return -1;
-	rc = d9o_folded(&o, kinds[app->view - D9T_V_CPU], &w);
-	return fclose(o.f) != 0 || rc < 0 ? -1 : 0;
+	rc = d9o_folded_tree(f, t);
+	return fclose(f) != 0 || rc < 0 ? -1 : 0;
 }
 
 void

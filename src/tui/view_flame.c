@@ -267,17 +267,6 @@ node_at(struct d9t_app *app, const struct d9m_flame *t)
 	return l->v[l->sel].a;
 }
 
-/* Select the line of node id (when it is listed). */
-static void
-select_node(struct d9t_app *app, uint32_t id)
-{
-	struct d9t_list *l = &app->lists[app->view];
-
-	for (size_t i = 0; id != D9_NONE && i < l->n; i++)
-		if (l->v[i].target == D9T_T_NODE && l->v[i].a == id)
-			l->sel = i;
-}
-
 /* What Enter on a frame tells: where it is in the source, at which
  * depth, and every filter the tree was built with. */
 static void
@@ -313,7 +302,8 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 		if (t->nodes[node].open && t->nodes[node].nkids > 0)
 			t->nodes[node].open = 0;
 		else
-			select_node(app, t->nodes[node].parent);
+			d9t_list_select(&app->lists[app->view], D9T_T_NODE,
+			    t->nodes[node].parent);
 		break;
 	case D9T_A_BYTES: v->count = !v->count; break;
 	case D9T_A_LIVESET: v->live = !v->live; break;

@@ -218,7 +218,7 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	d9t_list_add(l, 0, "  spawned at %s", loc);
 	d9t_list_add(l, 0, "  worker     %" PRIu32 "   started %s after trace "
 	    "start", m->workers[m->polls.worker[p]].id, at);
-	qi = d9t_lower(m->queue.ts, m->queue.n, m->polls.start[p] + 1);
+	qi = d9m_lower(m->queue.ts, m->queue.n, m->polls.start[p] + 1);
 	if (qi > 0)
 		d9t_list_add(l, 0, "  queues     local %u, global %" PRIu32,
 		    m->polls.lq[p], m->queue.global[qi - 1]);

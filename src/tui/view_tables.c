@@ -59,11 +59,9 @@ d9t_tasks_show(struct d9t_app *app, uint32_t loc)
 static void
 select_loc(struct tasks_view *v, struct d9t_list *l)
 {
-	for (size_t i = 0; v->want_loc != D9_NONE && i < l->n; i++)
-		if (l->v[i].target == D9T_T_LOC && l->v[i].a == v->want_loc) {
-			l->sel = i;
-			v->want_loc = D9_NONE;
-		}
+	if (v->want_loc != D9_NONE &&
+	    d9t_list_select(l, D9T_T_LOC, v->want_loc) == 0)
+		v->want_loc = D9_NONE;
 }
 
 /* The line of spawn location i of a, with its change r (NULL: none). */

@@ -265,6 +265,32 @@ START_TEST(deep_stack_whole)
 	fclose(in);
 	ck_assert_uint_eq(frames, 1000 + PL_DEEP);
 	unlink("d9top-poll-1.txt");
+	/* the CPU tree saved, and inverted: one folded line each, root
+	 * first, 70 frames, weight 20 */
+	fx_keys(&f, "3s");
+	ck_screen_has(&f, "d9top-cpu-1.folded");
+	fx_keys(&f, "rs");
+	ck_screen_has(&f, "d9top-cpu-2.folded");
+	for (int k = 1; k <= 2; k++) {
+		char fname[64], big[8192];
+		size_t semis = 0;
+
+		snprintf(fname, sizeof fname, "d9top-cpu-%d.folded", k);
+		in = fopen(fname, "r");
+		ck_assert_ptr_nonnull(in);
+		ck_assert_ptr_nonnull(fgets(big, sizeof big, in));
+		ck_assert_ptr_null(fgets(line, sizeof line, in));
+		fclose(in);
+		for (char *c = big; *c; c++)
+			semis += *c == ';';
+		ck_assert_uint_eq(semis + 1, PL_DEEP);
+		ck_assert(strncmp(big, "deep::level_69;", 15) == 0);
+		ck_assert_ptr_nonnull(strstr(big, ";deep::leaf 20\n"));
+		unlink(fname);
+		snprintf(fname, sizeof fname, "d9top-cpu-%d.txt", k);
+		unlink(fname);
+	}
+	fx_keys(&f, "r");
 	ck_assert_int_eq(chdir(cwd), 0);
 	rmdir(dir);
 	/* the inverted CPU tree: the leaf under the root */
