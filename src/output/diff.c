@@ -164,11 +164,7 @@ jpct(struct d9o_jw *w, const char *key, const struct d9m_pct *p)
 		d9o_jw_null(w);
 		return;
 	}
-	d9o_jw_obj(w);
-	d9o_jw_ku64(w, "count", p->count);
-	d9o_jw_ku64(w, "p50", p->p50);
-	d9o_jw_ku64(w, "p99", p->p99);
-	d9o_jw_ku64(w, "max", p->max);
+	d9o_jw_pct(w, p, 1);
 	d9o_jw_end(w, '}');
 }
 

@@ -137,23 +137,6 @@ pois(struct d9o_jw *w, const struct d9o_out *o)
 }
 
 static void
-pct(struct d9o_jw *w, const struct d9m_pct *p, int with_count)
-{
-	d9o_jw_obj(w);
-	if (with_count)
-		d9o_jw_ku64(w, "count", p->count);
-	if (p->count) {
-		d9o_jw_ku64(w, "p50", p->p50);
-		d9o_jw_ku64(w, "p99", p->p99);
-		d9o_jw_ku64(w, "max", p->max);
-	} else {
-		d9o_jw_key(w, "p50"); d9o_jw_null(w);
-		d9o_jw_key(w, "p99"); d9o_jw_null(w);
-		d9o_jw_key(w, "max"); d9o_jw_null(w);
-	}
-}
-
-static void
 tasks(struct d9o_jw *w, const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
@@ -186,7 +169,7 @@ tasks(struct d9o_jw *w, const struct d9o_out *o)
 		if (a->locs[i].poll.count == 0)
 			continue;
 		d9o_jw_key(w, d9o_loc(o->m, a->locs[i].loc));
-		pct(w, &a->locs[i].poll, 1);
+		d9o_jw_pct(w, &a->locs[i].poll, 1);
 		d9o_jw_end(w, '}');
 	}
 	d9o_jw_end(w, '}');
@@ -202,7 +185,7 @@ cpu_and_sched(struct d9o_jw *w, const struct d9m_analysis *a)
 	d9o_jw_ku64(w, "offCpuIdle", a->off_idle);
 	d9o_jw_ku64(w, "offCpuNoWorker", a->off_no_worker);
 	d9o_jw_key(w, "schedDelay");
-	pct(w, &a->sched, 1);
+	d9o_jw_pct(w, &a->sched, 1);
 	d9o_jw_ku64(w, "over1ms", a->sched_over1ms);
 	d9o_jw_ku64(w, "over5ms", a->sched_over5ms);
 	d9o_jw_ku64(w, "pollsWithoutFreshWake", a->sched_no_wake);
@@ -258,7 +241,7 @@ spans(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_obj(w);
 	for (size_t i = 0; i < a->nspans; i++) {
 		d9o_jw_key(w, d9m_str(o->m, a->spans[i].name));
-		pct(w, &a->spans[i].dur, 1);
+		d9o_jw_pct(w, &a->spans[i].dur, 1);
 		d9o_jw_end(w, '}');
 	}
 	d9o_jw_end(w, '}');

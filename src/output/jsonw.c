@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model/analysis.h"
 #include "output/jsonw.h"
 #include "base/text.h"
 
@@ -165,4 +166,21 @@ d9o_jw_kdbl(struct d9o_jw *w, const char *k, double v)
 {
 	d9o_jw_key(w, k);
 	d9o_jw_dbl(w, v);
+}
+
+void
+d9o_jw_pct(struct d9o_jw *w, const struct d9m_pct *p, int with_count)
+{
+	d9o_jw_obj(w);
+	if (with_count)
+		d9o_jw_ku64(w, "count", p->count);
+	if (p->count) {
+		d9o_jw_ku64(w, "p50", p->p50);
+		d9o_jw_ku64(w, "p99", p->p99);
+		d9o_jw_ku64(w, "max", p->max);
+	} else {
+		d9o_jw_key(w, "p50"); d9o_jw_null(w);
+		d9o_jw_key(w, "p99"); d9o_jw_null(w);
+		d9o_jw_key(w, "max"); d9o_jw_null(w);
+	}
 }

@@ -36,5 +36,9 @@ void	d9o_jw_null(struct d9o_jw *w);
 void	d9o_jw_kstr(struct d9o_jw *w, const char *k, const char *s);
 void	d9o_jw_ku64(struct d9o_jw *w, const char *k, uint64_t v);
 void	d9o_jw_kdbl(struct d9o_jw *w, const char *k, double v);
+/* Open an object with p's percentiles (count too with with_count), null
+ * when it counts nothing; the caller adds keys and ends it. */
+struct d9m_pct;
+void	d9o_jw_pct(struct d9o_jw *w, const struct d9m_pct *p, int with_count);
 
 #endif
