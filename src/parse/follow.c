@@ -33,14 +33,6 @@ struct d9p_follow {
 	struct d9p_read_stats	*st;
 };
 
-static int
-is_active(const char *path)
-{
-	size_t n = strlen(path);
-
-	return n >= 7 && strcmp(path + n - 7, ".active") == 0;
-}
-
 struct d9p_follow *
 d9p_follow_new(const char *const *paths, size_t npaths)
 {
@@ -113,7 +105,7 @@ visit_new(struct d9p_follow *f, const char *path, int fd,
 	e->dev = sb->st_dev;
 	e->ino = sb->st_ino;
 	e->seen = 1;
-	if (!is_active(path))
+	if (!d9p_is_active(path))
 		return d9p_read_fd(fd, path, in_dir, f->sink, f->o, f->st);
 	if ((e->tail = d9p_stream_open(fd, path, in_dir, f->sink, f->st)) ==
 	    NULL)
@@ -151,7 +143,7 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 	}
 	free(e->stem);
 	e->stem = stem;		/* renamed when sealed */
-	return pump(f, e, !is_active(path));
+	return pump(f, e, !d9p_is_active(path));
 }
 
 int

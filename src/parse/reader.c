@@ -50,6 +50,12 @@ ends_with(const char *s, size_t n, const char *suf)
 	return n >= k && memcmp(s + n - k, suf, k) == 0;
 }
 
+int
+d9p_is_active(const char *path)
+{
+	return ends_with(path, strlen(path), ".active");
+}
+
 char *
 d9p_stem(const char *path)
 {

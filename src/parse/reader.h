@@ -68,6 +68,8 @@ int	d9p_walk(const char *const *paths, size_t npaths, d9p_visit visit,
  * the name every state of a segment file shares (FORMAT 1.4); malloc'd,
  * NULL when out of memory. */
 char	*d9p_stem(const char *path);
+/* Whether path names a segment still being written (.active). */
+int	d9p_is_active(const char *path);
 /* Read one already-open stream (fd is closed). */
 int	d9p_read_fd(int fd, const char *name, int in_dir,
 	    const struct d9p_sink *sink, const struct d9p_read_opts *opts,

@@ -47,7 +47,6 @@ int
 d9p_frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 {
 	struct d9p_schema s, *old, *ns;
-	size_t pos = b->pos;
 	uint8_t ts;
 	int rc;
 
@@ -93,7 +92,6 @@ d9p_frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 	old = d->by_id[s.id];
 	if (old != NULL && same_schema(old, &s))
 		return 0;
-	(void)pos;
 	ns = d9_arena_alloc(&d->arena, sizeof *ns, _Alignof(struct d9p_schema));
 	if (ns == NULL)
 		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
