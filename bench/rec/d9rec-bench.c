@@ -24,6 +24,7 @@
  * ns_per_event_2threads=Y.
  */
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,87 @@ bench(int threads)
 	return threads == 2 ? (a[0].best + a[1].best) / 2 : a[0].best;
 }
 
+/*
+ * What a context switch costs a registered thread, per source: two
+ * registered threads hand a token to each other (semaphores: each
+ * handoff is a wake and a sleep) HANDOFFS times; best of a few rounds,
+ * in ns per handoff. No events are recorded: this is the cost the
+ * kernel adds at the switches of a thread that a source samples.
+ */
+#define HANDOFFS	20000
+
+struct pingpong {
+	d9rec_writer	*w;
+	sem_t		 sem[2];
+	double		 ns;
+};
+
+static void *
+pong(void *p)
+{
+	struct pingpong *pp = p;
+	struct d9rec_thread *t = pp->w ? d9rec_thread_register(pp->w, "pong",
+	    1) : NULL;
+
+	for (int i = 0; i < HANDOFFS; i++) {
+		sem_wait(&pp->sem[1]);
+		sem_post(&pp->sem[0]);
+	}
+	d9rec_thread_unregister(&t);
+	return NULL;
+}
+
+static double
+handoff_ns(int cpu, int sampler, int sched, unsigned period)
+{
+	char dir[] = "/tmp/d9rec-bench-XXXXXX", cmd[64];
+	struct d9rec_options o;
+	struct d9rec_thread *t;
+	struct pingpong pp;
+	double best = 1e9;
+
+	if (mkdtemp(dir) == NULL)
+		exit(1);
+	memset(&pp, 0, sizeof pp);
+	if (cpu || sched) {
+		d9rec_options_init(&o);
+		o.dir = dir;
+		o.compression = D9REC_COMPRESS_NONE;
+		o.alloc_profile = 0;
+		o.cpu_profile = cpu;
+		o.cpu_sampler = sampler;
+		o.sched_profile = sched;
+		o.sched_sample_period = period;
+		if (d9rec_open(&pp.w, &o) < 0)
+			exit(1);
+	}
+	t = pp.w ? d9rec_thread_register(pp.w, "ping", 0) : NULL;
+	for (int r = 0; r < 5; r++) {
+		pthread_t th;
+		double t0;
+
+		sem_init(&pp.sem[0], 0, 0);
+		sem_init(&pp.sem[1], 0, 0);
+		pthread_create(&th, NULL, pong, &pp);
+		t0 = now_s();
+		for (int i = 0; i < HANDOFFS; i++) {
+			sem_post(&pp.sem[1]);
+			sem_wait(&pp.sem[0]);
+		}
+		t0 = (now_s() - t0) * 1e9 / (2 * HANDOFFS);
+		pthread_join(th, NULL);
+		if (t0 < best)
+			best = t0;
+	}
+	d9rec_thread_unregister(&t);
+	if (pp.w != NULL)
+		d9rec_close(&pp.w);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", dir);
+	return best;
+}
+
 /* CPU seconds of one d9demo run. */
 static double
 demo_cpu(const char *demo, const char *flag)
@@ -201,6 +283,16 @@ main(int argc, char **argv)
 			    100 * (cpu - off) / off, all, 100 * (all - off) / off);
 		else
 			printf("d9demo runs failed\n");
+	}
+	if (argc > 1 || getenv("D9REC_BENCH_HANDOFF") != NULL) {
+		double off = handoff_ns(0, 0, 0, 0);
+
+		printf("handoff_ns: off %.0f, timer cpu %+.0f, perf cpu-clock "
+		    "%+.0f, switches 1/16 %+.0f, switches 1/1 %+.0f\n", off,
+		    handoff_ns(1, D9REC_CPU_TIMER, 0, 0) - off,
+		    handoff_ns(1, D9REC_CPU_PERF, 0, 0) - off,
+		    handoff_ns(0, 0, 1, 16) - off,
+		    handoff_ns(0, 0, 1, 1) - off);
 	}
 	printf("rdtsc_ns=%.2f\n", rdtsc_ns());
 	one = bench(1);

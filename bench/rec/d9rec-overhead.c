@@ -1,7 +1,7 @@
 /*
  * d9rec-overhead.c: what recording costs a program's throughput.
  *
- *	d9rec-overhead [ROUNDS [--sources]] | --only MODE
+ *	d9rec-overhead [ROUNDS [--sources | MODE...]] | --only MODE
  *
  * A fixed CPU-and-wake workload, d9demo-like: two worker threads poll
  * tasks from one run queue and park on a condition variable when it is
@@ -13,23 +13,36 @@
  * get NULL handles), with the default options (CPU samples, sampled
  * context switches, allocation sampling, events) and with everything on
  * (every context switch sampled), ROUNDS times each (default 5),
- * interleaved, each run in a child process of its own.
+ * interleaved (each round starts with another mode), each run in a
+ * child process of its own.
  *
  * Figures per mode, medians of the rounds: wall time, CPU time of the
  * whole process (user + system, from wait4: recorder threads included)
  * and context switches; then the throughput ratio (off wall time / mode
- * wall time) and the CPU ratio (off CPU / mode CPU) of each mode. Wall
- * time on a shared machine is noisy; CPU time measures what recording
- * takes from a program that has no spare core. The last lines are
- * overhead_default_pct=X and overhead_full_pct=Y (CPU). With --sources,
- * one mode per source shows what each costs; --only MODE runs one mode
- * once in this process (for a profiler) and leaves its trace in /tmp.
+ * wall time) and the CPU ratio (off CPU / mode CPU), each the median of
+ * the rounds' ratios to the off run of the same round, and the cost in
+ * % of CPU (1 / CPU ratio - 1) with the lowest and highest of the
+ * rounds; then where that cost is, in % of the off run's CPU: in_prog,
+ * the program's own threads (the recording calls, the signal handler,
+ * the kernel's work at their context switches) and in_rec, the rest
+ * (libd9rec's flush and compressor threads, opening and closing the
+ * writer). Wall time on a shared machine is noisy;
+ * CPU time measures what recording takes from a program that has no
+ * spare core. The last lines are overhead_default_pct=X and
+ * overhead_full_pct=Y (CPU). With --sources, one mode per source shows
+ * what each costs (+cpu: the default CPU-time timer sampler, +cpuperf:
+ * perf cpu-clock events); with MODE names, off and those modes (off
+ * named again is a second off run: what the noise alone looks like);
+ * --only MODE runs one mode once in this process (for a profiler) and
+ * leaves its trace in /tmp.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -50,16 +63,18 @@ static const struct mode {
 	int		 on, cpu, sched, alloc;
 	unsigned	 sched_period;	/* 0: the default */
 	int		 compression;
+	int		 sampler;	/* enum d9rec_cpu_sampler */
 } modes[] = {
-	{ "off", 0, 0, 0, 0, 0, D9REC_COMPRESS_NONE },
-	{ "default", 1, 1, 1, 1, 0, D9REC_COMPRESS_GZIP },
-	{ "full", 1, 1, 1, 1, 1, D9REC_COMPRESS_GZIP },
-	{ "events", 1, 0, 0, 0, 0, D9REC_COMPRESS_NONE },
-	{ "+gzip", 1, 0, 0, 0, 0, D9REC_COMPRESS_GZIP },
-	{ "+cpu", 1, 1, 0, 0, 0, D9REC_COMPRESS_NONE },
-	{ "+sched", 1, 0, 1, 0, 0, D9REC_COMPRESS_NONE },
-	{ "+sched1", 1, 0, 1, 0, 1, D9REC_COMPRESS_NONE },
-	{ "+alloc", 1, 0, 0, 1, 0, D9REC_COMPRESS_NONE },
+	{ "off", 0, 0, 0, 0, 0, D9REC_COMPRESS_NONE, 0 },
+	{ "default", 1, 1, 1, 1, 0, D9REC_COMPRESS_GZIP, D9REC_CPU_TIMER },
+	{ "full", 1, 1, 1, 1, 1, D9REC_COMPRESS_GZIP, D9REC_CPU_TIMER },
+	{ "events", 1, 0, 0, 0, 0, D9REC_COMPRESS_NONE, 0 },
+	{ "+gzip", 1, 0, 0, 0, 0, D9REC_COMPRESS_GZIP, 0 },
+	{ "+cpu", 1, 1, 0, 0, 0, D9REC_COMPRESS_NONE, D9REC_CPU_TIMER },
+	{ "+cpuperf", 1, 1, 0, 0, 0, D9REC_COMPRESS_NONE, D9REC_CPU_PERF },
+	{ "+sched", 1, 0, 1, 0, 0, D9REC_COMPRESS_NONE, 0 },
+	{ "+sched1", 1, 0, 1, 0, 1, D9REC_COMPRESS_NONE, 0 },
+	{ "+alloc", 1, 0, 0, 1, 0, D9REC_COMPRESS_NONE, 0 },
 };
 
 #define M_N	(int)(sizeof modes / sizeof modes[0])
@@ -83,7 +98,18 @@ struct pool {
 	struct task	*head, *tail;
 	int		 live, stop;
 	uint64_t	 next_id, sink;
+	_Atomic uint64_t prog_ns;	/* CPU time of the program's threads */
 };
+
+/* The calling thread's CPU time, ns. */
+static uint64_t
+thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static double
 now_s(void)
@@ -208,6 +234,7 @@ worker_main(void *arg)
 	}
 	pthread_mutex_unlock(&p->lock);
 	d9rec_thread_unregister(&th);
+	atomic_fetch_add(&p->prog_ns, thread_ns());
 	return NULL;
 }
 
@@ -246,13 +273,17 @@ drive(struct pool *p)
 	d9rec_thread_unregister(&th);
 }
 
-/* One run of the workload in this (child) process. */
+/* One run of the workload in this (child) process; *prog_ns: the CPU
+ * time of its own threads (the workers, and the main thread from the
+ * writer's open to before its close). */
 static int
-run(const struct mode *m, const char *dir)
+run(const struct mode *m, const char *dir, uint64_t *prog_ns)
 {
 	struct worker wk[WORKERS];
 	struct d9rec_options o;
 	struct pool p;
+	uint64_t t0;
+	int rc;
 
 	memset(&p, 0, sizeof p);
 	pthread_mutex_init(&p.lock, NULL);
@@ -267,10 +298,12 @@ run(const struct mode *m, const char *dir)
 		o.alloc_profile = m->alloc;
 		o.sched_sample_period = m->sched_period;
 		o.compression = m->compression;
+		o.cpu_sampler = m->sampler;
 		if (d9rec_open(&p.w, &o) < 0)
 			return 1;
 		p.loc = d9rec_location(p.w, "bench/rec/d9rec-overhead.c:1:1");
 	}
+	t0 = thread_ns();
 	for (uint32_t i = 0; i < WORKERS; i++) {
 		wk[i].p = &p;
 		wk[i].id = i;
@@ -279,35 +312,42 @@ run(const struct mode *m, const char *dir)
 	drive(&p);
 	for (int i = 0; i < WORKERS; i++)
 		pthread_join(wk[i].th, NULL);
-	return p.w != NULL && d9rec_close(&p.w) < 0;
+	*prog_ns = atomic_load(&p.prog_ns) + thread_ns() - t0;
+	rc = p.w != NULL && d9rec_close(&p.w) < 0;
+	return rc;
 }
 
 struct sample {
-	double		 wall, cpu, switches;
+	double		 wall, cpu, switches, prog;
 };
 
 static struct sample
 measure(const struct mode *m)
 {
 	char dir[] = "/tmp/d9rec-overhead-XXXXXX", cmd[64];
-	struct sample s = { -1, -1, -1 };
+	struct sample s = { -1, -1, -1, -1 };
 	struct rusage ru;
+	uint64_t *prog;
 	double t0;
 	int status;
 	pid_t pid;
 
-	if (mkdtemp(dir) == NULL)
+	prog = mmap(NULL, sizeof *prog, PROT_READ | PROT_WRITE, MAP_SHARED |
+	    MAP_ANONYMOUS, -1, 0);
+	if (prog == MAP_FAILED || mkdtemp(dir) == NULL)
 		return s;
 	t0 = now_s();
 	if ((pid = fork()) == 0)
-		_exit(run(m, dir));
+		_exit(run(m, dir, prog));
 	if (pid > 0 && wait4(pid, &status, 0, &ru) == pid && WIFEXITED(status) &&
 	    WEXITSTATUS(status) == 0) {
 		s.wall = now_s() - t0;
 		s.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
 		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 		s.switches = (double)(ru.ru_nvcsw + ru.ru_nivcsw);
+		s.prog = (double)*prog * 1e-9;
 	}
+	munmap(prog, sizeof *prog);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
@@ -332,53 +372,100 @@ median(double *v, int n)
 int
 main(int argc, char **argv)
 {
-	double wall[M_N][MAX_ROUNDS], cpu[M_N][MAX_ROUNDS], sw[M_N][MAX_ROUNDS];
-	double mw[M_N], mc[M_N], ms[M_N];
-	int n = argc > 2 && strcmp(argv[2], "--sources") == 0 ? M_N : 3;
-	int rounds = argc > 1 ? atoi(argv[1]) : 5;
+	double wall[M_N + 8][MAX_ROUNDS], cpu[M_N + 8][MAX_ROUNDS];
+	double sw[M_N + 8][MAX_ROUNDS], prog[M_N + 8][MAX_ROUNDS];
+	double mw[M_N + 8], mc[M_N + 8], ms[M_N + 8];	/* medians */
+	const struct mode *sel[M_N + 8];
+	int rounds = argc > 1 ? atoi(argv[1]) : 5, n = 0;
 
 	if (argc == 3 && strcmp(argv[1], "--only") == 0) {
 		char dir[] = "/tmp/d9rec-overhead-XXXXXX";
+		uint64_t ns;
 
 		for (int m = 0; m < M_N; m++)
 			if (strcmp(argv[2], modes[m].name) == 0 &&
 			    mkdtemp(dir) != NULL)
-				return run(&modes[m], dir);	/* dir kept */
+				return run(&modes[m], dir, &ns); /* dir kept */
 		return 2;
 	}
+	if (argc > 2 && strcmp(argv[2], "--sources") == 0)
+		while (n < M_N) {
+			sel[n] = &modes[n];
+			n++;
+		}
+	else if (argc > 2) {
+		sel[n++] = &modes[M_OFF];
+		for (int i = 2; i < argc && n < M_N + 8; i++) {
+			int m = 0;
 
+			while (m < M_N && strcmp(argv[i], modes[m].name) != 0)
+				m++;
+			if (m == M_N)
+				rounds = 0;	/* usage */
+			else
+				sel[n++] = &modes[m];
+		}
+	} else
+		while (n <= M_FULL) {
+			sel[n] = &modes[n];
+			n++;
+		}
 	if (rounds < 1 || rounds > MAX_ROUNDS) {
 		fprintf(stderr, "usage: d9rec-overhead [ROUNDS (1..%d) "
-		    "[--sources]]\n",
-		    MAX_ROUNDS);
+		    "[--sources | MODE...]]\n"
+		    "       d9rec-overhead --only MODE\n", MAX_ROUNDS);
 		return 2;
 	}
 	printf("workload: %d workers, %d pairs of tasks x %d polls x %d "
 	    "iterations, %d pairs alive at once; %d rounds\n", WORKERS, PAIRS,
 	    2 * PAIR_ROUNDS, WORK, PAIRS_LIVE, rounds);
 	for (int r = 0; r < rounds; r++)
-		for (int m = 0; m < n; m++) {
-			struct sample s = measure(&modes[m]);
+		for (int i = 0; i < n; i++) {
+			int m = (r + i) % n;	/* each mode in turn first */
+			struct sample s = measure(sel[m]);
 
 			if (s.wall < 0) {
-				printf("run %s failed\n", modes[m].name);
+				printf("run %s failed\n", sel[m]->name);
 				return 1;
 			}
 			wall[m][r] = s.wall;
 			cpu[m][r] = s.cpu;
 			sw[m][r] = s.switches;
+			prog[m][r] = s.prog;
 		}
-	printf("%-8s %10s %10s %12s %11s %9s\n", "mode", "wall_s", "cpu_s",
-	    "switches", "throughput", "cpu_ratio");
+	printf("%-8s %7s %7s %8s %10s %9s %8s %13s %7s %7s\n", "mode",
+	    "wall_s", "cpu_s", "switches", "throughput", "cpu_ratio",
+	    "cost_pct", "rounds_range", "in_prog", "in_rec");
 	for (int m = 0; m < n; m++) {
-		mw[m] = median(wall[m], rounds);
-		mc[m] = median(cpu[m], rounds);
+		double tr[MAX_ROUNDS], cr[MAX_ROUNDS], pr[MAX_ROUNDS];
+		double rr[MAX_ROUNDS];
+
+		/* ratios to the off run of the same round, then medians:
+		 * the machine's load drifts less within a round */
+		for (int r = 0; r < rounds; r++) {
+			double off = cpu[M_OFF][r];
+
+			tr[r] = wall[M_OFF][r] / wall[m][r];
+			cr[r] = off / cpu[m][r];
+			pr[r] = 100 * (prog[m][r] - prog[M_OFF][r]) / off;
+			rr[r] = 100 * ((cpu[m][r] - prog[m][r]) -
+			    (cpu[M_OFF][r] - prog[M_OFF][r])) / off;
+		}
+		mw[m] = median(tr, rounds);
+		mc[m] = median(cr, rounds);
 		ms[m] = median(sw[m], rounds);
-		printf("%-8s %10.3f %10.3f %12.0f %11.3f %9.3f\n", modes[m].name,
-		    mw[m], mc[m], ms[m], mw[M_OFF] / mw[m], mc[M_OFF] / mc[m]);
+		printf("%-8s %7.3f %7.3f %8.0f %10.3f %9.3f %8.1f "
+		    "%6.1f..%-5.1f %7.1f %7.1f\n", sel[m]->name,
+		    median(wall[m], rounds), median(cpu[m], rounds), ms[m],
+		    mw[m], mc[m], 100 * (1 / mc[m] - 1),
+		    100 * (1 / cr[rounds - 1] - 1), 100 * (1 / cr[0] - 1),
+		    median(pr, rounds), median(rr, rounds));
 	}
-	printf("overhead_default_pct=%.1f\n", 100 * (mc[M_DEFAULT] / mc[M_OFF] -
-	    1));
-	printf("overhead_full_pct=%.1f\n", 100 * (mc[M_FULL] / mc[M_OFF] - 1));
+	if (sel[M_DEFAULT] == &modes[M_DEFAULT] && sel[M_FULL] ==
+	    &modes[M_FULL]) {
+		printf("overhead_default_pct=%.1f\n", 100 * (1 / mc[M_DEFAULT] -
+		    1));
+		printf("overhead_full_pct=%.1f\n", 100 * (1 / mc[M_FULL] - 1));
+	}
 	return 0;
 }

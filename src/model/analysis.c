@@ -72,7 +72,7 @@ d9m_group_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
 	for (size_t i = 0; v != NULL && i < n; i++) {
 		v[i].stack = m->cpu.stack[rows[i]];
 		v[i].seg = m->cpu.seg[rows[i]];
-		v[i].w = 1;
+		v[i].w = d9m_cpu_weight(m, rows[i]);
 		v[i].n = 1;
 	}
 	/* by (stack, segment), then by what their frames are named */
@@ -86,7 +86,7 @@ d9m_group_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
 	for (size_t i = 0; i < ng; i++) {
 		sg[i].stack = g[i].stack;
 		sg[i].seg = g[i].seg;
-		sg[i].count = g[i].n;
+		sg[i].count = (size_t)(g[i].w + 0.5);	/* whole weights */
 	}
 	free(v);
 	free(g);
@@ -286,12 +286,14 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 			a->on_cpu++;
 			on[non++] = (uint32_t)i;
 		} else if (d9m_cpu_class(m, i) == D9M_OFF_CPU) {
-			a->off_cpu++;
+			uint32_t w = d9m_cpu_weight(m, i);	/* switches */
+
+			a->off_cpu += w;
 			if (m->cpu.poll[i] != D9_NONE) {
-				a->off_in_poll++;
+				a->off_in_poll += w;
 				inp[ninp++] = (uint32_t)i;
 			} else if (!m->cpu.lane[i])
-				a->off_no_worker++;
+				a->off_no_worker += w;
 		}
 	}
 	a->off_idle = a->off_cpu - a->off_in_poll;

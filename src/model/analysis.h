@@ -262,7 +262,8 @@ size_t	d9m_rank(size_t n, unsigned p);
 /* Exact percentiles of v (sorted in place) at d9m_rank. */
 void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
 /* Stack groups of a set of CPU sample rows, merged by what their frames
- * are named (byname.h; names through r), count descending. */
+ * are named (byname.h; names through r), count descending; a group's
+ * count adds its rows' d9m_cpu_weight (samples.h). */
 int	d9m_group_stacks(const struct d9m_model *m,
 	    const struct d9m_resolver *r, const uint32_t *rows, size_t n,
 	    struct d9m_stack_group **out, size_t *nout);

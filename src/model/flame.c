@@ -63,7 +63,8 @@ collect_cpu(const struct d9m_model *m, const struct d9m_flame_req *q,
 		    (q->inpoll && m->cpu.poll[i] == D9_NONE) ||
 		    !want_poll(m, q, m->cpu.poll[i]))
 			continue;
-		if (push(v, n, cap, m->cpu.stack[i], m->cpu.seg[i], 1) < 0)
+		if (push(v, n, cap, m->cpu.stack[i], m->cpu.seg[i],
+		    d9m_cpu_weight(m, i)) < 0)
 			return -1;
 	}
 	return 0;

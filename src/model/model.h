@@ -440,6 +440,9 @@ struct d9m_model {
 	uint64_t	*seg_rate;
 	uint64_t	 alloc_rate;
 	int		 alloc_rate_meta;
+	/* context-switch sample period N per segment (samples.h: an
+	 * off-CPU sample stands for N switches), segs.n + 1 entries */
+	uint32_t	*seg_sched;
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
 	struct d9m_runtime *runtimes;	/* by their lowest worker, then name */

@@ -14,17 +14,34 @@
 #include "model/wake.h"
 #include "model/window.h"
 
-enum d9m_cpu_class
-d9m_cpu_class(const struct d9m_model *m, size_t i)
+/* Each segment's d9rec.sched_sample_period: a plain decimal number in
+ * 1 .. D9M_SCHED_PERIOD_MAX, else 1 (every switch). */
+static int
+sched_periods(struct d9m_model *m)
 {
-	switch (m->cpu.source[i]) {
-	case D9_SOURCE_CPU:
-		return D9M_ON_CPU;
-	case D9_SOURCE_SCHED:
-		return D9M_OFF_CPU;
-	default:
-		return D9M_OTHER_CPU;
+	uint32_t key = d9_intern_find(&m->strs, "d9rec.sched_sample_period",
+	    25);
+
+	free(m->seg_sched);
+	m->seg_sched = malloc((m->segs.n + 1) * sizeof *m->seg_sched);
+	if (m->seg_sched == NULL)
+		return -1;
+	for (size_t i = 0; i <= m->segs.n; i++)
+		m->seg_sched[i] = 1;
+	for (size_t i = 0; key != D9_NONE && i < m->meta.n; i++) {
+		const char *s = d9m_str(m, m->meta.val[i]);
+		uint64_t v = 0;
+		size_t k = 0;
+
+		if (m->meta.key[i] != key || m->meta.seg[i] > m->segs.n)
+			continue;
+		while (s[k] >= '0' && s[k] <= '9' && v <= D9M_SCHED_PERIOD_MAX)
+			v = v * 10 + (uint64_t)(s[k++] - '0');
+		if (k > 0 && s[k] == '\0' && v >= 1 &&
+		    v <= D9M_SCHED_PERIOD_MAX)
+			m->seg_sched[m->meta.seg[i]] = (uint32_t)v;
 	}
+	return 0;
 }
 
 int
@@ -53,7 +70,31 @@ d9m_rates_derive(struct d9m_model *m)
 			m->alloc_rate_meta = 1;
 		}
 	}
-	return 0;
+	return sched_periods(m);
+}
+
+enum d9m_cpu_class
+d9m_cpu_class(const struct d9m_model *m, size_t i)
+{
+	switch (m->cpu.source[i]) {
+	case D9_SOURCE_CPU:
+		return D9M_ON_CPU;
+	case D9_SOURCE_SCHED:
+		return D9M_OFF_CPU;
+	default:
+		return D9M_OTHER_CPU;
+	}
+}
+
+uint32_t
+d9m_cpu_weight(const struct d9m_model *m, size_t i)
+{
+	uint32_t seg = m->cpu.seg[i];
+
+	if (m->cpu.source[i] != D9_SOURCE_SCHED || m->seg_sched == NULL ||
+	    seg > m->segs.n)
+		return 1;
+	return m->seg_sched[seg];
 }
 
 void

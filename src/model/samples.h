@@ -22,11 +22,25 @@ enum d9m_cpu_class { D9M_ON_CPU, D9M_OFF_CPU, D9M_OTHER_CPU };
 /* Class of CPU sample row i. */
 enum d9m_cpu_class d9m_cpu_class(const struct d9m_model *m, size_t i);
 
+#define D9M_SCHED_PERIOD_MAX	(1u << 20)	/* larger: not believed */
+
+/*
+ * What CPU sample row i counts for: an off-CPU sample stands for N
+ * context switches when its segment was recorded sampling one switch in
+ * N (metadata d9rec.sched_sample_period, libd9rec; 1 when absent or not
+ * a number in 1 .. D9M_SCHED_PERIOD_MAX); an on-CPU sample counts 1.
+ * Off-CPU figures (the analysis's counts, stack groups, flames) add
+ * these weights, so they estimate switches; figures that say "samples"
+ * (cpuSamples, a poll's verdict, points of interest) count rows.
+ */
+uint32_t d9m_cpu_weight(const struct d9m_model *m, size_t i);
+
 #define D9M_DEFAULT_RATE	524288	/* dial9's default, bytes */
 
 /* Sample rate R (bytes) of every segment from its metadata
  * (memory.sample_rate_bytes), else the latest one given, else the
- * default; from d9m_model_finish. */
+ * default, and the context-switch sample period of every segment
+ * (d9m_cpu_weight); from d9m_model_finish. */
 int	d9m_rates_derive(struct d9m_model *m);
 /* Estimated bytes (*wb) and allocations (*wc) allocation row i stands
  * for. */

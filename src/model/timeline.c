@@ -51,6 +51,8 @@ d9m_timeline_free(struct d9m_model *m)
 	d9m_spans_free(&m->spans);
 	free(m->seg_rate);
 	m->seg_rate = NULL;
+	free(m->seg_sched);
+	m->seg_sched = NULL;
 	d9m_appev_free(m);
 }
 

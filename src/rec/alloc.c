@@ -113,21 +113,11 @@ draw(struct tls *s)
 static void
 thread_init(struct tls *s)
 {
-	pthread_attr_t a;
-	void *base;
-	size_t size;
-
 	s->tid = (uint32_t)gettid();
 	s->rng = d9rec_mono_ns() * 0x9e3779b97f4a7c15ull ^ s->tid;
 	if (s->rng == 0)
 		s->rng = 1;
-	if (pthread_getattr_np(pthread_self(), &a) == 0) {
-		if (pthread_attr_getstack(&a, &base, &size) == 0) {
-			s->lo = (uintptr_t)base;
-			s->hi = (uintptr_t)base + size;
-		}
-		pthread_attr_destroy(&a);
-	}
+	d9rec_stack_bounds(&s->lo, &s->hi);
 	s->countdown = draw(s);
 	s->init = 1;
 }
@@ -135,22 +125,8 @@ thread_init(struct tls *s)
 static __attribute__((noinline)) uint32_t
 callchain(const struct tls *s, uint64_t *f)
 {
-	uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
-	uint32_t n = 0;
-
-	while (n < MEM_FRAMES && fp >= s->lo && fp + 16 <= s->hi &&
-	    (fp & 7) == 0) {
-		uintptr_t next = ((const uintptr_t *)fp)[0];
-		uintptr_t ret = ((const uintptr_t *)fp)[1];
-
-		if (ret == 0)
-			break;
-		f[n++] = ret;
-		if (next <= fp)
-			break;
-		fp = next;
-	}
-	return n;
+	return d9rec_stack_walk((uintptr_t)__builtin_frame_address(0), s->lo,
+	    s->hi, f, MEM_FRAMES);
 }
 
 /* Multi-producer push; 0, or -1 when full (counted). */

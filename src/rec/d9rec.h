@@ -43,6 +43,13 @@ enum d9rec_compression {
 	D9REC_COMPRESS_ZSTD = 2		/* trace.N.bin.zst */
 };
 
+enum d9rec_cpu_sampler {
+	D9REC_CPU_TIMER = 0,	/* a CPU-time timer per thread and SIGPROF,
+				 * user stacks (default; perf when the
+				 * program handles SIGPROF itself) */
+	D9REC_CPU_PERF = 1	/* a perf cpu-clock event per thread */
+};
+
 struct d9rec_options {
 	const char	*dir;		/* required; created if missing (0700) */
 	const char	*service;	/* metadata "service"; default: program name */
@@ -55,7 +62,7 @@ struct d9rec_options {
 	uint64_t	 flush_interval_ms;  /* drain rings this often; 0: 50 */
 	size_t		 thread_buffer_size; /* ring bytes per thread; 0: 1 MiB */
 	int		 compression;	/* enum d9rec_compression */
-	int		 cpu_profile;	/* cpu-clock samples of registered threads */
+	int		 cpu_profile;	/* CPU samples of registered threads */
 	unsigned	 cpu_frequency_hz; /* 0: 99 */
 	int		 sched_profile;	/* context-switch samples (kernel rights),
 					 * 1 in sched_sample_period */
@@ -68,6 +75,9 @@ struct d9rec_options {
 	/* Sample one context switch in N per thread; 0: D9REC_SCHED_PERIOD,
 	 * 1: every switch (metadata d9rec.sched_sample_period). */
 	unsigned	 sched_sample_period;
+	/* How CPU samples are taken: enum d9rec_cpu_sampler (metadata
+	 * d9rec.cpu_sampler). */
+	int		 cpu_sampler;
 };
 
 #define D9REC_SCHED_PERIOD	16u	/* default context-switch period */

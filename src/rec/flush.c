@@ -317,8 +317,10 @@ d9rec_sources_batch(struct d9rec_writer *w)
 	pthread_mutex_lock(&w->lock);
 	t = w->threads;
 	pthread_mutex_unlock(&w->lock);
-	for (; t != NULL; t = t->next)
+	for (; t != NULL; t = t->next) {
 		d9rec_perf_drain(w, t, e);
+		d9rec_cputimer_drain(w, t, e);
+	}
 	d9rec_alloc_drain(w, e);
 	put_batch(w, e, 1);
 }
@@ -351,15 +353,14 @@ cycle(struct d9rec_writer *w)
 	pthread_mutex_lock(&w->lock);
 	for (pp = &w->threads; (t = *pp) != NULL; ) {
 		if (atomic_load_explicit(&t->dead, memory_order_acquire) &&
-		    atomic_load(&t->head) == atomic_load(&t->tail)) {
+		    atomic_load(&t->head) == atomic_load(&t->tail) &&
+		    d9rec_cputimer_empty(t->cputimer)) {
 			*pp = t->next;
 			atomic_fetch_add(&w->retired_events,
 			    atomic_load(&t->events));
 			atomic_fetch_add(&w->retired_dropped,
 			    atomic_load(&t->dropped));
-			d9rec_perf_close(t);
-			free(t->buf);
-			free(t);
+			d9rec_thread_free(t);
 		} else
 			pp = &t->next;
 	}

@@ -13,6 +13,11 @@
  * kernel refuses, that kind is off for the writer's life and the reason
  * goes into the metadata (d9rec.cpu_profile, d9rec.sched_profile). A
  * thread whose event cannot be opened later just has no samples.
+ *
+ * The cpu-clock event is the CPU sampler of opt.cpu_sampler
+ * D9REC_CPU_PERF, and of D9REC_CPU_TIMER when the timer sampler
+ * (cputimer.c, the default) cannot run (d9rec.cpu_sampler says which).
+ * Both write their samples with d9rec_cpu_sample().
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -111,9 +116,22 @@ probe(struct d9rec_writer *w, int sched, char *reason, size_t n)
 void
 d9rec_perf_probe(struct d9rec_writer *w)
 {
+	char why[128];
+
 	snprintf(w->cpu_reason, sizeof w->cpu_reason, "off: disabled");
 	snprintf(w->sched_reason, sizeof w->sched_reason, "off: disabled");
-	if (w->opt.cpu_profile)
+	if (w->opt.cpu_profile && w->opt.cpu_sampler == D9REC_CPU_TIMER) {
+		if (d9rec_cputimer_probe(why, sizeof why)) {
+			w->cpu_on = w->cpu_timer = 1;
+			snprintf(w->cpu_reason, sizeof w->cpu_reason, "on");
+			snprintf(w->sampler_reason, sizeof w->sampler_reason,
+			    "timer");
+		} else
+			snprintf(w->sampler_reason, sizeof w->sampler_reason,
+			    "perf (no timer: %s)", why);
+	} else
+		snprintf(w->sampler_reason, sizeof w->sampler_reason, "perf");
+	if (w->opt.cpu_profile && !w->cpu_timer)
 		w->cpu_on = probe(w, 0, w->cpu_reason, sizeof w->cpu_reason);
 	if (w->opt.sched_profile)
 		w->sched_on = probe(w, 1, w->sched_reason,
@@ -123,7 +141,7 @@ d9rec_perf_probe(struct d9rec_writer *w)
 void
 d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t)
 {
-	int on[2] = { w->cpu_on, w->sched_on };
+	int on[2] = { w->cpu_on && !w->cpu_timer, w->sched_on };
 
 	for (int k = 0; k < 2; k++) {
 		t->perf_fd[k] = -1;
@@ -160,18 +178,40 @@ rd64(const uint8_t *p)
 	return v;
 }
 
+void
+d9rec_cpu_sample(struct d9rec_writer *w, struct d9rec_thread *t,
+    struct enc *e, uint64_t ts, uint32_t cpu, int source,
+    const uint64_t *frames, uint32_t n)
+{
+	uint32_t name = 0, stack;
+
+	d9rec_addrs_add(&w->addrs, frames, n);
+	if (source == 0)
+		name = d9rec_enc_pool_id(w, e, t->name);
+	stack = d9rec_enc_pool_stack(e, frames, n);
+	d9rec_enc_event(w, e, S_CPU, ts);
+	d9rec_enc_varint(e, t->worker);
+	d9rec_enc_u32(e, t->tid);
+	d9rec_enc_u8(e, (uint8_t)source);
+	d9rec_enc_u8(e, source == 0);
+	if (source == 0)
+		d9rec_enc_u32(e, name);
+	d9rec_enc_u32(e, stack);
+	d9rec_enc_u8(e, 1);
+	d9rec_enc_varint(e, cpu);
+	atomic_fetch_add(&w->cpu_samples, 1);
+}
+
 /* One PERF_RECORD_SAMPLE (ip, pid/tid, time, cpu/res, nr, ips). */
 static void
 sample(struct d9rec_writer *w, struct d9rec_thread *t, struct enc *e,
     const uint8_t *p, size_t len, int source)
 {
-	uint64_t frames[MAX_FRAMES], ts, nr;
-	uint32_t tid, cpu, n = 0, name = 0, stack;
+	uint64_t frames[MAX_FRAMES], nr;
+	uint32_t cpu, n = 0;
 
 	if (len < 8 + 8 + 8 + 8 + 8)
 		return;
-	memcpy(&tid, p + 12, 4);
-	ts = rd64(p + 16);
 	memcpy(&cpu, p + 24, 4);
 	nr = rd64(p + 32);
 	if (nr > (len - 40) / 8)
@@ -182,21 +222,7 @@ sample(struct d9rec_writer *w, struct d9rec_thread *t, struct enc *e,
 		if (ip != 0 && ip < (uint64_t)-4095)	/* no context marks */
 			frames[n++] = ip;
 	}
-	d9rec_addrs_add(&w->addrs, frames, n);
-	if (source == 0)
-		name = d9rec_enc_pool_id(w, e, t->name);
-	stack = d9rec_enc_pool_stack(e, frames, n);
-	d9rec_enc_event(w, e, S_CPU, ts);
-	d9rec_enc_varint(e, t->worker);
-	d9rec_enc_u32(e, tid);
-	d9rec_enc_u8(e, (uint8_t)source);
-	d9rec_enc_u8(e, source == 0);
-	if (source == 0)
-		d9rec_enc_u32(e, name);
-	d9rec_enc_u32(e, stack);
-	d9rec_enc_u8(e, 1);
-	d9rec_enc_varint(e, cpu);
-	atomic_fetch_add(&w->cpu_samples, 1);
+	d9rec_cpu_sample(w, t, e, rd64(p + 16), cpu, source, frames, n);
 }
 
 void

@@ -101,6 +101,7 @@ struct d9rec_thread {
 	uint32_t	 name;		/* string id */
 	int		 perf_fd[2];	/* cpu clock, context switches */
 	uint8_t		*perf_map[2];
+	struct d9rec_cputimer *cputimer; /* the timer CPU sampler's */
 	_Atomic int	 dead;
 	uint64_t	 last_ns;	/* its latest event's time as written:
 					 * a thread's times never go back */
@@ -132,6 +133,7 @@ struct enc {
 
 struct memring;
 struct livetab;
+struct d9rec_cputimer;
 
 struct seg_victim {
 	uint32_t	 idx;
@@ -204,7 +206,9 @@ struct d9rec_writer {
 
 	/* profiling */
 	int		 cpu_on, sched_on;
+	int		 cpu_timer;	/* CPU samples from the timer sampler */
 	char		 cpu_reason[160], sched_reason[160];
+	char		 sampler_reason[160];	/* d9rec.cpu_sampler */
 	struct memring	*mem;
 	struct livetab	*live;
 	uint64_t	 mem_dropped_reported[2];	/* ring counts at start */
@@ -239,6 +243,16 @@ d9rec_raw_now(void)
 uint64_t d9rec_mono_ns(void);
 uint64_t d9rec_raw_to_ns(struct d9rec_writer *w, uint64_t raw);
 void	 d9rec_clock_anchor(struct d9rec_writer *w);
+
+/* ---- stacks (stack.c) ---- */
+void	 d9rec_stack_bounds(uintptr_t *lo, uintptr_t *hi);	/* caller's */
+/* Return addresses of the frame-pointer chain from fp, every read in
+ * [lo, hi); at most max into f. Async-signal-safe. */
+uint32_t d9rec_stack_walk(uintptr_t fp, uintptr_t lo, uintptr_t hi,
+	    uint64_t *f, uint32_t max);
+
+/* ---- threads (writer.c) ---- */
+void	 d9rec_thread_free(struct d9rec_thread *t);	/* perf, timer, ring */
 
 /* ---- tables (tables.c) ---- */
 const char *d9rec_str(struct d9rec_writer *w, uint32_t id);
@@ -339,8 +353,19 @@ void	 d9rec_addrs_add(struct d9_hmap *s, const uint64_t *f, uint32_t n);
 void	 d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols);
 void	 d9rec_symcache_free(struct d9rec_writer *w);
 
-/* ---- profiling (perf.c, alloc.c) ---- */
+/* ---- profiling (perf.c, cputimer.c, alloc.c) ---- */
 void	 d9rec_perf_probe(struct d9rec_writer *w);
+/* One CpuSampleEvent of thread t: source 0 (CPU) or 1 (switch). */
+void	 d9rec_cpu_sample(struct d9rec_writer *w, struct d9rec_thread *t,
+	    struct enc *e, uint64_t ts, uint32_t cpu, int source,
+	    const uint64_t *frames, uint32_t n);
+int	 d9rec_cputimer_probe(char *reason, size_t len);
+struct d9rec_cputimer *d9rec_cputimer_start(unsigned hz);
+void	 d9rec_cputimer_stop(struct d9rec_cputimer *c);
+void	 d9rec_cputimer_free(struct d9rec_cputimer *c);
+int	 d9rec_cputimer_empty(struct d9rec_cputimer *c);
+void	 d9rec_cputimer_drain(struct d9rec_writer *w, struct d9rec_thread *t,
+	    struct enc *e);
 void	 d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t);
 void	 d9rec_perf_close(struct d9rec_thread *t);
 void	 d9rec_perf_drain(struct d9rec_writer *w, struct d9rec_thread *t,

@@ -158,6 +158,8 @@ d9rec_thread_register(d9rec_writer *w, const char *name, uint32_t worker_id)
 		return NULL;
 	}
 	d9rec_perf_thread(w, t);
+	if (w->cpu_timer)
+		t->cputimer = d9rec_cputimer_start(w->opt.cpu_frequency_hz);
 	pthread_mutex_lock(&w->lock);
 	t->next = w->threads;
 	w->threads = t;
@@ -170,6 +172,7 @@ d9rec_thread_unregister(struct d9rec_thread **t)
 {
 	if (t == NULL || *t == NULL)
 		return;
+	d9rec_cputimer_stop((*t)->cputimer);
 	atomic_store_explicit(&(*t)->dead, 1, memory_order_release);
 	*t = NULL;
 }
@@ -212,6 +215,9 @@ default_meta(struct d9rec_writer *w)
 		rc |= d9rec_set_meta(w, "memory.sample_rate_bytes", buf);
 	}
 	rc |= d9rec_set_meta(w, "d9rec.cpu_profile", w->cpu_reason);
+	if (w->cpu_on)
+		rc |= d9rec_set_meta(w, "d9rec.cpu_sampler",
+		    w->sampler_reason);
 	rc |= d9rec_set_meta(w, "d9rec.sched_profile", w->sched_reason);
 	if (w->sched_on) {
 		snprintf(buf, sizeof buf, "%u", w->opt.sched_sample_period);
@@ -420,6 +426,15 @@ d9rec_stats(d9rec_writer *w, struct d9rec_stats *st)
 	d9rec_alloc_stats(w, st);
 }
 
+void
+d9rec_thread_free(struct d9rec_thread *t)
+{
+	d9rec_perf_close(t);
+	d9rec_cputimer_free(t->cputimer);
+	free(t->buf);
+	free(t);
+}
+
 static void
 writer_free(struct d9rec_writer *w)
 {
@@ -427,9 +442,7 @@ writer_free(struct d9rec_writer *w)
 
 	for (t = w->threads; t != NULL; t = next) {
 		next = t->next;
-		d9rec_perf_close(t);
-		free(t->buf);
-		free(t);
+		d9rec_thread_free(t);
 	}
 	d9rec_alloc_stop(w);
 	d9rec_symcache_free(w);

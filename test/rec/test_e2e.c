@@ -6,11 +6,15 @@
  * the CPU parts are skipped (skip.h). A recording through a ring far too
  * small: d9top reports exactly the drops the recorder counted. d9uv, the
  * libuv example, records wake chains from timer and I/O callbacks that
- * `d9top --chain` follows (skipped where libuv was not found).
+ * `d9top --chain` follows (skipped where libuv was not found). A thread
+ * recorded sampling one context switch in 4: d9top's offCpu counts 4
+ * switches per sample (skipped without kernel sampling rights).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "../skip.h"
 #include "rectest.h"
@@ -249,6 +253,63 @@ START_TEST(test_libuv)
 }
 END_TEST
 
+/* A registered thread sleeps SLEEPS times (a context switch each) under
+ * context-switch sampling at period 4: each sample stands for 4
+ * switches in d9top's offCpu, which so estimates the switches. */
+#define SLEEPS	400
+
+START_TEST(test_sched_period)
+{
+	const char *top = getenv("D9TOP"), *state;
+	char *dir = rt_tmpdir(), cmd[1024], *json;
+	struct timespec nap = { 0, 100000 };
+	struct d9rec_options o;
+	struct d9rec_thread *t;
+	struct d9m_model *m;
+	d9rec_writer *w;
+	size_t nerr, rows = 0;
+	double off;
+
+	ck_assert_ptr_nonnull(top);
+	rt_opts(&o, dir, NULL);
+	o.sched_profile = 1;
+	o.sched_sample_period = 4;
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	t = d9rec_thread_register(w, "sleeper", 0);
+	for (int i = 0; i < SLEEPS; i++)
+		nanosleep(&nap, NULL);
+	d9rec_thread_unregister(&t);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	state = d9m_meta_get(m, "d9rec.sched_profile");
+	ck_assert_ptr_nonnull(state);
+	if (strcmp(state, "on") != 0) {
+		d9m_model_free(&m);
+		rt_rmdir(&dir);
+		t_skip("context-switch sampling %s", state);
+		return;
+	}
+	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_sample_period"), "4");
+	for (size_t i = 0; i < m->cpu.n; i++)
+		rows += m->cpu.source[i] == 1;
+	d9m_model_free(&m);
+
+	snprintf(cmd, sizeof cmd, "%s --json --quiet %s", top, dir);
+	json = run(cmd);
+	off = num(json, "offCpu", NULL);
+	/* 4 switches per sample, and about the switches made: every
+	 * sleep, and a few more (preemptions, the close) */
+	ck_assert_double_eq(off, 4.0 * (double)rows);
+	ck_assert_double_ge(off, SLEEPS - 4);
+	ck_assert_double_le(off, 2 * SLEEPS);
+	ck_assert_double_eq(num(json, "offCpuIdle", NULL), off);
+	free(json);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 TCase *
 rt_tcase_e2e(void)
 {
@@ -259,5 +320,6 @@ rt_tcase_e2e(void)
 	tcase_add_test(tc, test_tiny_ring);
 	tcase_add_test(tc, test_libuv);
 	tcase_add_test(tc, test_prefer_dwarf);
+	tcase_add_test(tc, test_sched_period);
 	return tc;
 }

@@ -9,6 +9,7 @@
  * the ProcMapsEntry rows.
  */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -366,8 +367,12 @@ burn_cpu(unsigned ms)
 	return x;
 }
 
+/* CPU samples of a thread that burns 300 ms, with the CPU sampler of
+ * the loop index (the timer first, then perf): at least 20 of its own,
+ * 80 % of them in burn_cpu, the sampler named in the metadata. */
 START_TEST(test_cpu_samples)
 {
+	static const char *const name[] = { "timer", "perf" };
 	char *dir = rt_tmpdir();
 	struct d9rec_options o;
 	struct d9rec_thread *t;
@@ -378,6 +383,7 @@ START_TEST(test_cpu_samples)
 
 	rt_opts(&o, dir, NULL);
 	o.cpu_profile = 1;
+	o.cpu_sampler = _i;
 	o.cpu_frequency_hz = 1000;
 	o.flush_interval_ms = 20;
 	ck_assert_int_eq(d9rec_open(&w, &o), 0);
@@ -396,6 +402,8 @@ START_TEST(test_cpu_samples)
 		ck_assert_uint_eq(m->cpu.n, 0);
 		t_skip("CPU profiling %s: samples not checked", state);
 	} else {
+		ck_assert_str_eq(d9m_meta_get(m, "d9rec.cpu_sampler"),
+		    name[_i]);
 		for (size_t i = 0; i < m->cpu.n; i++) {
 			if (m->cpu.source[i] != 0 ||
 			    m->cpu.tid[i] != (uint32_t)gettid())
@@ -412,6 +420,68 @@ START_TEST(test_cpu_samples)
 }
 END_TEST
 
+/* A segment with data, so that its metadata is written. */
+static void
+one_poll(d9rec_writer *w)
+{
+	struct d9rec_thread *t = d9rec_thread_register(w, "one", 0);
+
+	d9rec_poll_start(t, 1, d9rec_location(w, "one.c:1:1"), 0);
+	d9rec_poll_end(t);
+	d9rec_thread_unregister(&t);
+}
+
+static void
+program_sigprof(int sig)
+{
+	(void)sig;
+}
+
+/* A program that handles SIGPROF itself keeps its handler: the timer
+ * sampler steps aside for perf, and the metadata says why. Once the
+ * writer's handler is in, a SIGPROF of no timer of its own is
+ * ignored (default: the process would end). */
+START_TEST(test_sigprof_taken)
+{
+	char *dir = rt_tmpdir();
+	struct d9rec_options o;
+	struct sigaction sa, now;
+	struct d9m_model *m;
+	d9rec_writer *w;
+	size_t nerr;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = program_sigprof;
+	ck_assert_int_eq(sigaction(SIGPROF, &sa, NULL), 0);
+	rt_opts(&o, dir, NULL);
+	o.cpu_profile = 1;
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	one_poll(w);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+	ck_assert_int_eq(sigaction(SIGPROF, NULL, &now), 0);
+	ck_assert(now.sa_handler == program_sigprof);
+	m = rt_load(dir, &nerr);
+	ck_assert_str_eq(d9m_meta_get(m, "d9rec.cpu_sampler"),
+	    "perf (no timer: SIGPROF has a handler of the program)");
+	d9m_model_free(&m);
+	rt_rmdir(&dir);
+
+	sa.sa_handler = SIG_DFL;
+	ck_assert_int_eq(sigaction(SIGPROF, &sa, NULL), 0);
+	dir = rt_tmpdir();
+	rt_opts(&o, dir, NULL);
+	o.cpu_profile = 1;
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	one_poll(w);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+	ck_assert_int_eq(kill(getpid(), SIGPROF), 0);	/* still here */
+	m = rt_load(dir, &nerr);
+	ck_assert_str_eq(d9m_meta_get(m, "d9rec.cpu_sampler"), "timer");
+	d9m_model_free(&m);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 TCase *
 rt_tcase_roundtrip(void)
 {
@@ -422,6 +492,8 @@ rt_tcase_roundtrip(void)
 	tcase_add_test(tc, test_custom_and_spans);
 	tcase_add_test(tc, test_alloc_samples);
 	tcase_add_test(tc, test_demangled_names);
-	tcase_add_test(tc, test_cpu_samples);
+	tcase_add_loop_test(tc, test_cpu_samples, D9REC_CPU_TIMER,
+	    D9REC_CPU_PERF + 1);
+	tcase_add_test(tc, test_sigprof_taken);
 	return tc;
 }
