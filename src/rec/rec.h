@@ -87,6 +87,7 @@ struct d9rec_thread {
 	uint64_t	 mask;
 	uint64_t	 head_local;
 	uint64_t	 cached_tail;
+	uint64_t	 fast_cap;	/* mask + 1; 0 with a test clock */
 	uint64_t	(*clock)(void *);
 	void		*clock_ctx;
 	uint64_t	 cur_task;	/* being polled, 0 outside a poll */
@@ -342,6 +343,9 @@ void	 d9rec_seg_seal(struct d9rec_writer *w, int final);
 void	 d9rec_seg_meta(struct d9rec_writer *w);
 uint64_t d9rec_seg_counters(struct d9rec_writer *w);	/* into the metadata */
 void	*d9rec_compress_main(void *arg);
+/* ---- compression (compress.c): 0 or -1 ---- */
+int	 d9rec_gzip_fd(int in, int out);
+int	 d9rec_zstd_fd(int in, int out);
 int	 d9rec_compress_file(struct d9rec_writer *w, uint32_t index);
 
 /* ---- the size cap (retain.c) ---- */

@@ -43,8 +43,6 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
-#include <zstd.h>
 
 #include "base/io.h"
 #include "rec/rec.h"
@@ -488,81 +486,7 @@ d9rec_seg_seal(struct d9rec_writer *w, int final)
 		seg_close(w, written);
 }
 
-/* ---- compression ---- */
-
-static int
-gzip_fd(int in, int out)
-{
-	uint8_t ib[1 << 16], ob[1 << 16];
-	z_stream z;
-	ssize_t k;
-	int rc = 0, zr;
-
-	memset(&z, 0, sizeof z);
-	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
-	    Z_OK)
-		return -1;
-	do {
-		k = read(in, ib, sizeof ib);
-		if (k < 0) {
-			rc = -1;
-			break;
-		}
-		z.next_in = ib;
-		z.avail_in = (uInt)k;
-		do {
-			z.next_out = ob;
-			z.avail_out = sizeof ob;
-			zr = deflate(&z, k == 0 ? Z_FINISH : Z_NO_FLUSH);
-			if (zr == Z_STREAM_ERROR || d9_write_all(out, ob,
-			    sizeof ob - z.avail_out) < 0) {
-				rc = -1;
-				break;
-			}
-		} while (z.avail_out == 0);
-	} while (rc == 0 && k > 0);
-	deflateEnd(&z);
-	return rc;
-}
-
-static int
-zstd_fd(int in, int out)
-{
-	uint8_t ib[1 << 16], ob[1 << 16];
-	ZSTD_CStream *z = ZSTD_createCStream();
-	ZSTD_inBuffer zi;
-	ZSTD_outBuffer zo;
-	size_t r;
-	ssize_t k;
-	int rc = 0;
-
-	if (z == NULL || ZSTD_isError(ZSTD_initCStream(z, 3))) {
-		ZSTD_freeCStream(z);
-		return -1;
-	}
-	do {
-		if ((k = read(in, ib, sizeof ib)) < 0) {
-			rc = -1;
-			break;
-		}
-		zi.src = ib;
-		zi.size = (size_t)k;
-		zi.pos = 0;
-		do {
-			zo.dst = ob;
-			zo.size = sizeof ob;
-			zo.pos = 0;
-			r = k == 0 ? ZSTD_endStream(z, &zo) :
-			    ZSTD_compressStream(z, &zo, &zi);
-			if (ZSTD_isError(r) || d9_write_all(out, ob, zo.pos) < 0) {
-				rc = -1;
-				break;
-			}
-		} while (k == 0 ? r != 0 : zi.pos < zi.size);
-	} while (rc == 0 && k > 0);
-	ZSTD_freeCStream(z);
-	return rc;
-}
+/* ---- compression (compress.c does the bytes) ---- */
 
 int
 d9rec_compress_file(struct d9rec_writer *w, uint32_t index)
@@ -585,8 +509,8 @@ d9rec_compress_file(struct d9rec_writer *w, uint32_t index)
 		close(in);
 		return rc;
 	}
-	rc = w->opt.compression == D9REC_COMPRESS_ZSTD ? zstd_fd(in, out) :
-	    gzip_fd(in, out);
+	rc = w->opt.compression == D9REC_COMPRESS_ZSTD ?
+	    d9rec_zstd_fd(in, out) : d9rec_gzip_fd(in, out);
 	close(in);
 	if (close(out) < 0)
 		rc = -1;

@@ -139,6 +139,7 @@ d9rec_thread_register(d9rec_writer *w, const char *name, uint32_t worker_id)
 	}
 	memset(t->buf, 0, cap);	/* fault the pages in now, not when recording */
 	t->mask = cap - 1;
+	t->fast_cap = w->opt.clock != NULL ? 0 : cap;
 	t->clock = w->opt.clock;
 	t->clock_ctx = w->opt.clock_ctx;
 	t->w = w;

@@ -162,8 +162,11 @@ START_TEST(test_period)
 }
 END_TEST
 
+/* Two segments compressed as kind; the second has big * 10000 more
+ * polls (several MiB: more than one gzip member with libdeflate). */
 static void
-compressed(int kind, const char *suffix, const uint8_t *mg, size_t mlen)
+compressed(int kind, const char *suffix, const uint8_t *mg, size_t mlen,
+    int big)
 {
 	char *dir = rt_tmpdir(), path[512];
 	struct d9rec_options o;
@@ -179,6 +182,10 @@ compressed(int kind, const char *suffix, const uint8_t *mg, size_t mlen)
 	polls(w, t, 1000);
 	ck_assert_int_eq(d9rec_rotate(w), 0);
 	polls(w, t, 1000);
+	for (int i = 0; i < big; i++) {
+		polls(w, t, 10000);
+		ck_assert_int_eq(d9rec_flush(w), 0);
+	}
 	d9rec_thread_unregister(&t);
 	ck_assert_int_eq(d9rec_close(&w), 0);
 	ck_assert_uint_eq(rt_files(dir, suffix), 2);
@@ -189,7 +196,7 @@ compressed(int kind, const char *suffix, const uint8_t *mg, size_t mlen)
 	}
 	m = rt_load(dir, &nerr);
 	ck_assert_uint_eq(nerr, 0);
-	ck_assert_uint_eq(m->polls.n, 2000);
+	ck_assert_uint_eq(m->polls.n, 2000 + (size_t)big * 10000);
 	d9m_model_free(&m);
 	rt_rmdir(&dir);
 }
@@ -198,7 +205,7 @@ START_TEST(test_gzip)
 {
 	static const uint8_t gz[] = { 0x1f, 0x8b };
 
-	compressed(D9REC_COMPRESS_GZIP, ".bin.gz", gz, 2);
+	compressed(D9REC_COMPRESS_GZIP, ".bin.gz", gz, 2, 30);
 }
 END_TEST
 
@@ -206,7 +213,7 @@ START_TEST(test_zstd)
 {
 	static const uint8_t zs[] = { 0x28, 0xb5, 0x2f, 0xfd };
 
-	compressed(D9REC_COMPRESS_ZSTD, ".bin.zst", zs, 4);
+	compressed(D9REC_COMPRESS_ZSTD, ".bin.zst", zs, 4, 0);
 }
 END_TEST
 
