@@ -12,7 +12,7 @@
  * same workload runs with recording off (no writer: the recording calls
  * get NULL handles), with the default options (CPU samples, sampled
  * context switches, allocation sampling, events) and with everything on
- * (every context switch sampled), ROUNDS times each (default 5),
+ * (every context switch of every thread sampled), ROUNDS times each (default 5),
  * interleaved (each round starts with another mode), each run in a
  * child process of its own.
  *
@@ -64,17 +64,18 @@ static const struct mode {
 	unsigned	 sched_period;	/* 0: the default */
 	int		 compression;
 	int		 sampler;	/* enum d9rec_cpu_sampler */
+	int		 sched_all;	/* switches of every thread */
 } modes[] = {
-	{ "off", 0, 0, 0, 0, 0, D9REC_COMPRESS_NONE, 0 },
-	{ "default", 1, 1, 1, 1, 0, D9REC_COMPRESS_GZIP, D9REC_CPU_TIMER },
-	{ "full", 1, 1, 1, 1, 1, D9REC_COMPRESS_GZIP, D9REC_CPU_TIMER },
-	{ "events", 1, 0, 0, 0, 0, D9REC_COMPRESS_NONE, 0 },
-	{ "+gzip", 1, 0, 0, 0, 0, D9REC_COMPRESS_GZIP, 0 },
-	{ "+cpu", 1, 1, 0, 0, 0, D9REC_COMPRESS_NONE, D9REC_CPU_TIMER },
-	{ "+cpuperf", 1, 1, 0, 0, 0, D9REC_COMPRESS_NONE, D9REC_CPU_PERF },
-	{ "+sched", 1, 0, 1, 0, 0, D9REC_COMPRESS_NONE, 0 },
-	{ "+sched1", 1, 0, 1, 0, 1, D9REC_COMPRESS_NONE, 0 },
-	{ "+alloc", 1, 0, 0, 1, 0, D9REC_COMPRESS_NONE, 0 },
+	{ "off", 0, 0, 0, 0, 0, D9REC_COMPRESS_NONE, 0, 0 },
+	{ "default", 1, 1, 1, 1, 0, D9REC_COMPRESS_GZIP, D9REC_CPU_TIMER, 0 },
+	{ "full", 1, 1, 1, 1, 1, D9REC_COMPRESS_GZIP, D9REC_CPU_TIMER, 1 },
+	{ "events", 1, 0, 0, 0, 0, D9REC_COMPRESS_NONE, 0, 0 },
+	{ "+gzip", 1, 0, 0, 0, 0, D9REC_COMPRESS_GZIP, 0, 0 },
+	{ "+cpu", 1, 1, 0, 0, 0, D9REC_COMPRESS_NONE, D9REC_CPU_TIMER, 0 },
+	{ "+cpuperf", 1, 1, 0, 0, 0, D9REC_COMPRESS_NONE, D9REC_CPU_PERF, 0 },
+	{ "+sched", 1, 0, 1, 0, 0, D9REC_COMPRESS_NONE, 0, 0 },
+	{ "+sched1", 1, 0, 1, 0, 1, D9REC_COMPRESS_NONE, 0, 1 },
+	{ "+alloc", 1, 0, 0, 1, 0, D9REC_COMPRESS_NONE, 0, 0 },
 };
 
 #define M_N	(int)(sizeof modes / sizeof modes[0])
@@ -299,6 +300,7 @@ run(const struct mode *m, const char *dir, uint64_t *prog_ns)
 		o.sched_sample_period = m->sched_period;
 		o.compression = m->compression;
 		o.cpu_sampler = m->sampler;
+		o.sched_all_threads = m->sched_all;
 		if (d9rec_open(&p.w, &o) < 0)
 			return 1;
 		p.loc = d9rec_location(p.w, "bench/rec/d9rec-overhead.c:1:1");

@@ -65,7 +65,9 @@ struct d9rec_options {
 	int		 cpu_profile;	/* CPU samples of registered threads */
 	unsigned	 cpu_frequency_hz; /* 0: 99 */
 	int		 sched_profile;	/* context-switch samples (kernel rights),
-					 * 1 in sched_sample_period */
+					 * 1 in sched_sample_period, of runtime
+					 * workers (sched_all_threads: of every
+					 * registered thread) */
 	int		 alloc_profile;	/* allocation sampling */
 	uint64_t	 alloc_sample_rate; /* mean bytes between samples; 0: 524288 */
 	int		 symbols;	/* SymbolTableEntry appendix; env D9REC_SYMBOLS=0 */
@@ -78,6 +80,9 @@ struct d9rec_options {
 	/* How CPU samples are taken: enum d9rec_cpu_sampler (metadata
 	 * d9rec.cpu_sampler). */
 	int		 cpu_sampler;
+	/* Context-switch samples of every registered thread, not only of
+	 * the runtime workers (worker id below D9REC_BLOCKING_WORKER). */
+	int		 sched_all_threads;
 };
 
 #define D9REC_SCHED_PERIOD	16u	/* default context-switch period */

@@ -14,6 +14,11 @@
  * goes into the metadata (d9rec.cpu_profile, d9rec.sched_profile). A
  * thread whose event cannot be opened later just has no samples.
  *
+ * The context-switch event goes on runtime workers only (worker id below
+ * D9REC_BLOCKING_WORKER) unless opt.sched_all_threads: it makes every
+ * switch of its thread dearer, and a thread without a worker lane is
+ * where its samples say least.
+ *
  * The cpu-clock event is the CPU sampler of opt.cpu_sampler
  * D9REC_CPU_PERF, and of D9REC_CPU_TIMER when the timer sampler
  * (cputimer.c, the default) cannot run (d9rec.cpu_sampler says which).
@@ -141,7 +146,8 @@ d9rec_perf_probe(struct d9rec_writer *w)
 void
 d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t)
 {
-	int on[2] = { w->cpu_on && !w->cpu_timer, w->sched_on };
+	int on[2] = { w->cpu_on && !w->cpu_timer, w->sched_on &&
+	    (w->opt.sched_all_threads || t->worker < D9REC_BLOCKING_WORKER) };
 
 	for (int k = 0; k < 2; k++) {
 		t->perf_fd[k] = -1;

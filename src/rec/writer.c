@@ -223,6 +223,8 @@ default_meta(struct d9rec_writer *w)
 	if (w->sched_on) {
 		snprintf(buf, sizeof buf, "%u", w->opt.sched_sample_period);
 		rc |= d9rec_set_meta(w, "d9rec.sched_sample_period", buf);
+		rc |= d9rec_set_meta(w, "d9rec.sched_threads",
+		    w->opt.sched_all_threads ? "all" : "workers");
 	}
 	return rc ? -ENOMEM : 0;
 }

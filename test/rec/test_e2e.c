@@ -8,7 +8,8 @@
  * libuv example, records wake chains from timer and I/O callbacks that
  * `d9top --chain` follows (skipped where libuv was not found). A thread
  * recorded sampling one context switch in 4: d9top's offCpu counts 4
- * switches per sample (skipped without kernel sampling rights).
+ * switches per sample; a thread that is no worker has its switches
+ * sampled only when asked (skipped without kernel sampling rights).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -310,6 +311,50 @@ START_TEST(test_sched_period)
 }
 END_TEST
 
+/* Context switches of a thread that is no runtime worker are sampled
+ * only with sched_all_threads (loop index 1). */
+START_TEST(test_sched_threads)
+{
+	char *dir = rt_tmpdir();
+	struct timespec nap = { 0, 100000 };
+	struct d9rec_options o;
+	struct d9rec_thread *t;
+	struct d9m_model *m;
+	d9rec_writer *w;
+	size_t nerr, rows = 0;
+
+	rt_opts(&o, dir, NULL);
+	o.sched_profile = 1;
+	o.sched_sample_period = 1;
+	o.sched_all_threads = _i;
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	t = d9rec_thread_register(w, "helper", D9REC_NO_WORKER);
+	d9rec_spawn(t, 1, d9rec_location(w, "t.c:1:1"));
+	for (int i = 0; i < 50; i++)
+		nanosleep(&nap, NULL);
+	d9rec_thread_unregister(&t);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	if (strcmp(d9m_meta_get(m, "d9rec.sched_profile"), "on") != 0) {
+		d9m_model_free(&m);
+		rt_rmdir(&dir);
+		t_skip("context-switch sampling off: threads not checked");
+		return;
+	}
+	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_threads"),
+	    _i ? "all" : "workers");
+	for (size_t i = 0; i < m->cpu.n; i++)
+		rows += m->cpu.source[i] == 1;
+	if (_i)
+		ck_assert_uint_ge(rows, 50);
+	else
+		ck_assert_uint_eq(rows, 0);
+	d9m_model_free(&m);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 TCase *
 rt_tcase_e2e(void)
 {
@@ -321,5 +366,6 @@ rt_tcase_e2e(void)
 	tcase_add_test(tc, test_libuv);
 	tcase_add_test(tc, test_prefer_dwarf);
 	tcase_add_test(tc, test_sched_period);
+	tcase_add_loop_test(tc, test_sched_threads, 0, 2);
 	return tc;
 }
