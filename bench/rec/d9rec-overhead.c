@@ -12,9 +12,9 @@
  * same workload runs with recording off (no writer: the recording calls
  * get NULL handles), with the default options (CPU samples, sampled
  * context switches, allocation sampling, events) and with everything on
- * (every context switch of every thread sampled), ROUNDS times each (default 5),
- * interleaved (each round starts with another mode), each run in a
- * child process of its own.
+ * (every context switch of every thread sampled), ROUNDS times each
+ * (default 5), interleaved (each round starts with another mode), each
+ * run in a child process of its own.
  *
  * Figures per mode, medians of the rounds: wall time, CPU time of the
  * whole process (user + system, from wait4: recorder threads included)
