@@ -30,6 +30,7 @@
 #define VERSION		1
 #define ALIGN		64
 #define CHUNK		(1u << 20)
+#define WBUF		(256u << 10)
 
 struct hdr {
 	char		 magic[8];
@@ -66,6 +67,8 @@ struct walk {
 	int		 fd;
 	uint64_t	 at;		/* file offset of the next section */
 	struct d9_sum	 sum;
+	uint8_t		*buf;		/* small writes gathered */
+	size_t		 nbuf;
 	/* LOAD */
 	const uint8_t	*base;
 	size_t		 size;
@@ -73,18 +76,33 @@ struct walk {
 	const char	*why;
 };
 
-static int
+static void
+flush(struct walk *w)
+{
+	if (w->nbuf && d9_write_all(w->fd, w->buf, w->nbuf) < 0)
+		w->bad = 1;
+	w->nbuf = 0;
+}
+
+/* Append n bytes: small ones through the buffer, large ones directly. */
+static void
 put(struct walk *w, const void *p, size_t n)
 {
-	if (n == 0)
-		return 0;
+	if (n == 0 || w->bad)
+		return;
 	d9_sum_add(&w->sum, p, n);
-	if (d9_write_all(w->fd, p, n) < 0) {
-		w->bad = 1;
-		return -1;
-	}
 	w->at += n;
-	return 0;
+	if (n <= WBUF - w->nbuf) {
+		memcpy(w->buf + w->nbuf, p, n);
+		w->nbuf += n;
+		return;
+	}
+	flush(w);
+	if (n < WBUF) {
+		memcpy(w->buf, p, n);
+		w->nbuf = n;
+	} else if (d9_write_all(w->fd, p, n) < 0)
+		w->bad = 1;
 }
 
 static void
@@ -491,7 +509,8 @@ d9m_image_write(const struct d9m_model *cm, int fd, uint64_t key)
 	head = head_size(nscal, nsect);
 	w.scal = calloc(nscal + 1, sizeof *w.scal);
 	w.sect = calloc(nsect + 1, sizeof *w.sect);
-	if (w.scal == NULL || w.sect == NULL) {
+	w.buf = malloc(WBUF);
+	if (w.scal == NULL || w.sect == NULL || w.buf == NULL) {
 		errno = ENOMEM;
 		goto out;
 	}
@@ -502,6 +521,7 @@ d9m_image_write(const struct d9m_model *cm, int fd, uint64_t key)
 	w.at = head;
 	d9_sum_init(&w.sum);
 	arrays(&w, m);
+	flush(&w);
 	if (w.bad) {
 		if (w.why != NULL)
 			errno = EINVAL;
@@ -538,6 +558,7 @@ d9m_image_write(const struct d9m_model *cm, int fd, uint64_t key)
 		free(head_bytes);
 	}
 out:
+	free(w.buf);
 	free(w.scal);
 	free(w.sect);
 	return rc;
