@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -230,8 +231,16 @@ d9m_cache_put(const struct d9m_cache *c, uint64_t key,
 {
 	char *tmp, *path;
 	int fd, rc = -1;
+	struct statvfs fs;
+	uint64_t size;
 
 	if (c->dir == NULL || make_dir(c->dir) < 0)
+		return -1;
+	/* an entry over the budget would go at once; and the index never
+	 * takes the last half of the free space */
+	size = d9m_image_size(m);
+	if (size > c->budget || statvfs(c->dir, &fs) < 0 ||
+	    size > (uint64_t)fs.f_bavail * fs.f_frsize / 2)
 		return -1;
 	tmp = join(c->dir, TMP_PREFIX "XXXXXX");
 	path = entry_path(c, key);

@@ -53,7 +53,7 @@ struct d9m_image {
 	size_t		 size;
 };
 
-enum { COUNT, WRITE, LOAD };
+enum { COUNT, WRITE, LOAD };	/* WRITE with fd -1: only measure */
 
 /* One walk over the model. COUNT numbers the scalars and sections; WRITE
  * gathers the scalars and writes sections to fd; LOAD reads them back. */
@@ -79,7 +79,7 @@ struct walk {
 static void
 flush(struct walk *w)
 {
-	if (w->nbuf && d9_write_all(w->fd, w->buf, w->nbuf) < 0)
+	if (w->nbuf && w->fd >= 0 && d9_write_all(w->fd, w->buf, w->nbuf) < 0)
 		w->bad = 1;
 	w->nbuf = 0;
 }
@@ -90,8 +90,10 @@ put(struct walk *w, const void *p, size_t n)
 {
 	if (n == 0 || w->bad)
 		return;
-	d9_sum_add(&w->sum, p, n);
 	w->at += n;
+	if (w->fd < 0)
+		return;
+	d9_sum_add(&w->sum, p, n);
 	if (n <= WBUF - w->nbuf) {
 		memcpy(w->buf + w->nbuf, p, n);
 		w->nbuf += n;
@@ -491,6 +493,27 @@ head_size(size_t nscal, size_t nsect)
 	size_t n = sizeof(struct hdr) + nscal * 8 + nsect * sizeof(struct sect);
 
 	return (n + ALIGN - 1) / ALIGN * ALIGN;
+}
+
+uint64_t
+d9m_image_size(const struct d9m_model *cm)
+{
+	struct d9m_model *m = (struct d9m_model *)cm;	/* only read */
+	struct walk w = { .mode = WRITE, .m = m, .fd = -1 };
+	size_t nscal, nsect;
+
+	if (count(&nscal, &nsect) < 0)
+		return UINT64_MAX;
+	w.at = head_size(nscal, nsect);
+	w.scal = calloc(nscal + 1, sizeof *w.scal);
+	w.sect = calloc(nsect + 1, sizeof *w.sect);
+	if (w.scal != NULL && w.sect != NULL) {
+		scalars(&w, m);
+		arrays(&w, m);
+	}
+	free(w.scal);
+	free(w.sect);
+	return w.scal != NULL && w.sect != NULL ? w.at : UINT64_MAX;
 }
 
 int

@@ -27,6 +27,8 @@
 /* Write m (finished) to fd from its current offset: 0, or -1 with errno
  * (out of memory, a failed write). */
 int	 d9m_image_write(const struct d9m_model *m, int fd, uint64_t key);
+/* The size of m's image in bytes (UINT64_MAX when out of memory). */
+uint64_t d9m_image_size(const struct d9m_model *m);
 /* Map the image in fd (not closed): 0 with *out; -1 with why set when
  * the file is not a usable image of key (damaged, another key or
  * version); -2 when this process could not (out of memory or address
