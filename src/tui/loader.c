@@ -315,12 +315,6 @@ d9t_loader_new(const char *const *paths, size_t npaths, int flags)
 	return ld;
 }
 
-struct d9t_loader *
-d9t_loader_start(const char *const *paths, size_t npaths)
-{
-	return d9t_loader_new(paths, npaths, 0);
-}
-
 int
 d9t_loader_state(struct d9t_loader *ld)
 {

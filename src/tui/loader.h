@@ -33,8 +33,6 @@ enum {
 };
 struct d9t_loader *d9t_loader_new(const char *const *paths, size_t npaths,
 	    int flags);
-/* d9t_loader_new() without flags. */
-struct d9t_loader *d9t_loader_start(const char *const *paths, size_t npaths);
 /* 0 loading, 1 finishing, 2 done. */
 int	d9t_loader_state(struct d9t_loader *ld);
 void	d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes,
