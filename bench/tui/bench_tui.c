@@ -128,7 +128,7 @@ main(int argc, char **argv)
 	struct d9t_canvas cv = { 0, 0, NULL };
 	struct d9t_loader *ld;
 	struct d9m_model *m;
-	struct d9t_index *ix;
+	struct d9m_lanes *ix;
 	struct d9p_read_stats st;
 	char path[64];
 	const char *paths[1] = { path };
