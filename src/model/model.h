@@ -445,6 +445,10 @@ struct d9m_model {
 	uint32_t	*seg_sched;
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
+	/* per source group g: [2 g] first, [2 g + 1] last time of its
+	 * runtime events, CPU samples and custom events (UINT64_MAX, 0:
+	 * none) */
+	uint64_t	*group_cover;
 	struct d9m_runtime *runtimes;	/* by their lowest worker, then name */
 	size_t		 nruntimes;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */
@@ -455,6 +459,7 @@ struct d9m_model {
 	int		 finished;
 
 	struct d9m_builder *builder;	/* while loading */
+	struct d9m_image *image;	/* mapped from an image (image.h) */
 };
 
 struct d9m_model *d9m_model_new(void);
