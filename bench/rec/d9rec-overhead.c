@@ -18,23 +18,27 @@
  *
  * Figures per mode, medians of the rounds: wall time, CPU time of the
  * whole process (user + system, from wait4: recorder threads included)
- * and context switches; then the throughput ratio (off wall time / mode
- * wall time) and the CPU ratio (off CPU / mode CPU), each the median of
- * the rounds' ratios to the off run of the same round, and the cost in
- * % of CPU (1 / CPU ratio - 1) with the lowest and highest of the
- * rounds; then where that cost is, in % of the off run's CPU: in_prog,
- * the program's own threads (the recording calls, the signal handler,
- * the kernel's work at their context switches) and in_rec, the rest
- * (libd9rec's flush and compressor threads, opening and closing the
- * writer). Wall time on a shared machine is noisy;
- * CPU time measures what recording takes from a program that has no
- * spare core. The last lines are overhead_default_pct=X and
- * overhead_full_pct=Y (CPU). With --sources, one mode per source shows
- * what each costs (+cpu: the default CPU-time timer sampler, +cpuperf:
- * perf cpu-clock events); with MODE names, off and those modes (off
- * named again is a second off run: what the noise alone looks like);
- * --only MODE runs one mode once in this process (for a profiler) and
- * leaves its trace in /tmp.
+ * and context switches; then, each the median of the rounds' figures
+ * against the off run of the same round: the throughput ratio (off wall
+ * time / mode wall time), cpu_pct (mode CPU / off CPU - 1, in %) and
+ * net_pct, the same with each run's CPU scaled by how fast its own
+ * burn() calls ran against the off run's (the fixed work measured with
+ * the thread CPU clock): other work on a shared machine slows every
+ * run by several % from one run to the next, burn() and the rest
+ * alike, and this takes most of that out (rounds_range: net_pct's
+ * lowest and highest round); then where net_pct is, in % of the off
+ * run's CPU: in_prog, the program's own threads (the recording calls,
+ * the signal handler, the kernel's work at their context switches) and
+ * in_rec, the rest (libd9rec's flush and compressor threads, opening
+ * and closing the writer). CPU time measures what recording takes from
+ * a program that has no spare core; wall time on a shared machine is
+ * noisy. The last lines are overhead_default_pct=X and
+ * overhead_full_pct=Y (net_pct). With --sources, one mode per source
+ * shows what each costs (+cpu: the default CPU-time timer sampler,
+ * +cpuperf: perf cpu-clock events); with MODE names, off and those
+ * modes (off named again is a second off run: what the noise alone
+ * looks like); --only MODE runs one mode once in this process (for a
+ * profiler) and leaves its trace in /tmp.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -100,6 +104,7 @@ struct pool {
 	int		 live, stop;
 	uint64_t	 next_id, sink;
 	_Atomic uint64_t prog_ns;	/* CPU time of the program's threads */
+	_Atomic uint64_t work_ns;	/* of that, in burn() */
 };
 
 /* The calling thread's CPU time, ns. */
@@ -144,12 +149,14 @@ push(struct pool *p, struct task *t)
 	pthread_cond_signal(&p->work);
 }
 
-/* One poll: burn, reallocate the scratch buffer; 1 when done. */
+/* One poll: burn, reallocate the scratch buffer; 1 when done. The CPU
+ * time of burn() is added to *work. */
 static int
-poll_task(struct pool *p, struct task *t)
+poll_task(struct pool *p, struct task *t, uint64_t *work)
 {
-	uint64_t x = burn(t->id);
+	uint64_t t0 = thread_ns(), x = burn(t->id);
 
+	*work += thread_ns() - t0;
 	d9rec_free(t->buf);
 	t->buf = d9rec_malloc(64 + (size_t)(t->rounds % 16) * 64);
 	if (t->buf != NULL)
@@ -201,6 +208,7 @@ worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	struct pool *p = wk->p;
+	uint64_t work = 0;
 	struct d9rec_thread *th = p->w ? d9rec_thread_register(p->w, NULL,
 	    wk->id) : NULL;
 
@@ -228,7 +236,7 @@ worker_main(void *arg)
 		t->running = 1;
 		pthread_mutex_unlock(&p->lock);
 		d9rec_poll_start(th, t->id, p->loc, 0);
-		done = poll_task(p, t);
+		done = poll_task(p, t, &work);
 		d9rec_poll_end(th);
 		pthread_mutex_lock(&p->lock);
 		after_poll(p, th, t, done);
@@ -236,6 +244,7 @@ worker_main(void *arg)
 	pthread_mutex_unlock(&p->lock);
 	d9rec_thread_unregister(&th);
 	atomic_fetch_add(&p->prog_ns, thread_ns());
+	atomic_fetch_add(&p->work_ns, work);
 	return NULL;
 }
 
@@ -274,11 +283,11 @@ drive(struct pool *p)
 	d9rec_thread_unregister(&th);
 }
 
-/* One run of the workload in this (child) process; *prog_ns: the CPU
- * time of its own threads (the workers, and the main thread from the
- * writer's open to before its close). */
+/* One run of the workload in this (child) process; ns[0]: the CPU time
+ * of its own threads (the workers, and the main thread from the writer's
+ * open to before its close), ns[1]: of that, the CPU time of burn(). */
 static int
-run(const struct mode *m, const char *dir, uint64_t *prog_ns)
+run(const struct mode *m, const char *dir, uint64_t *ns)
 {
 	struct worker wk[WORKERS];
 	struct d9rec_options o;
@@ -314,42 +323,44 @@ run(const struct mode *m, const char *dir, uint64_t *prog_ns)
 	drive(&p);
 	for (int i = 0; i < WORKERS; i++)
 		pthread_join(wk[i].th, NULL);
-	*prog_ns = atomic_load(&p.prog_ns) + thread_ns() - t0;
+	ns[0] = atomic_load(&p.prog_ns) + thread_ns() - t0;
+	ns[1] = atomic_load(&p.work_ns);
 	rc = p.w != NULL && d9rec_close(&p.w) < 0;
 	return rc;
 }
 
 struct sample {
-	double		 wall, cpu, switches, prog;
+	double		 wall, cpu, switches, prog, work;
 };
 
 static struct sample
 measure(const struct mode *m)
 {
 	char dir[] = "/tmp/d9rec-overhead-XXXXXX", cmd[64];
-	struct sample s = { -1, -1, -1, -1 };
+	struct sample s = { -1, -1, -1, -1, -1 };
 	struct rusage ru;
-	uint64_t *prog;
+	uint64_t *ns;
 	double t0;
 	int status;
 	pid_t pid;
 
-	prog = mmap(NULL, sizeof *prog, PROT_READ | PROT_WRITE, MAP_SHARED |
+	ns = mmap(NULL, 2 * sizeof *ns, PROT_READ | PROT_WRITE, MAP_SHARED |
 	    MAP_ANONYMOUS, -1, 0);
-	if (prog == MAP_FAILED || mkdtemp(dir) == NULL)
+	if (ns == MAP_FAILED || mkdtemp(dir) == NULL)
 		return s;
 	t0 = now_s();
 	if ((pid = fork()) == 0)
-		_exit(run(m, dir, prog));
+		_exit(run(m, dir, ns));
 	if (pid > 0 && wait4(pid, &status, 0, &ru) == pid && WIFEXITED(status) &&
 	    WEXITSTATUS(status) == 0) {
 		s.wall = now_s() - t0;
 		s.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
 		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 		s.switches = (double)(ru.ru_nvcsw + ru.ru_nivcsw);
-		s.prog = (double)*prog * 1e-9;
+		s.prog = (double)ns[0] * 1e-9;
+		s.work = (double)ns[1] * 1e-9;
 	}
-	munmap(prog, sizeof *prog);
+	munmap(ns, 2 * sizeof *ns);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
@@ -364,11 +375,16 @@ dbl_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of v[0..n) (n <= MAX_ROUNDS), v left as it is: the rounds
+ * of every mode stay paired with the off run of the same round. */
 static double
-median(double *v, int n)
+median(const double *v, int n)
 {
-	qsort(v, (size_t)n, sizeof *v, dbl_cmp);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	double c[MAX_ROUNDS];
+
+	memcpy(c, v, (size_t)n * sizeof *c);
+	qsort(c, (size_t)n, sizeof *c, dbl_cmp);
+	return n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
 }
 
 int
@@ -376,18 +392,19 @@ main(int argc, char **argv)
 {
 	double wall[M_N + 8][MAX_ROUNDS], cpu[M_N + 8][MAX_ROUNDS];
 	double sw[M_N + 8][MAX_ROUNDS], prog[M_N + 8][MAX_ROUNDS];
-	double mw[M_N + 8], mc[M_N + 8], ms[M_N + 8];	/* medians */
+	double work[M_N + 8][MAX_ROUNDS];
+	double mw[M_N + 8], mc[M_N + 8], mn[M_N + 8], ms[M_N + 8]; /* medians */
 	const struct mode *sel[M_N + 8];
 	int rounds = argc > 1 ? atoi(argv[1]) : 5, n = 0;
 
 	if (argc == 3 && strcmp(argv[1], "--only") == 0) {
 		char dir[] = "/tmp/d9rec-overhead-XXXXXX";
-		uint64_t ns;
+		uint64_t ns[2];
 
 		for (int m = 0; m < M_N; m++)
 			if (strcmp(argv[2], modes[m].name) == 0 &&
 			    mkdtemp(dir) != NULL)
-				return run(&modes[m], dir, &ns); /* dir kept */
+				return run(&modes[m], dir, ns); /* dir kept */
 		return 2;
 	}
 	if (argc > 2 && strcmp(argv[2], "--sources") == 0)
@@ -434,40 +451,50 @@ main(int argc, char **argv)
 			cpu[m][r] = s.cpu;
 			sw[m][r] = s.switches;
 			prog[m][r] = s.prog;
+			work[m][r] = s.work;
 		}
-	printf("%-8s %7s %7s %8s %10s %9s %8s %13s %7s %7s\n", "mode",
-	    "wall_s", "cpu_s", "switches", "throughput", "cpu_ratio",
-	    "cost_pct", "rounds_range", "in_prog", "in_rec");
+	printf("%-8s %7s %7s %8s %10s %7s %7s %13s %7s %7s\n", "mode",
+	    "wall_s", "cpu_s", "switches", "throughput", "cpu_pct",
+	    "net_pct", "rounds_range", "in_prog", "in_rec");
 	for (int m = 0; m < n; m++) {
 		double tr[MAX_ROUNDS], cr[MAX_ROUNDS], pr[MAX_ROUNDS];
-		double rr[MAX_ROUNDS];
+		double rr[MAX_ROUNDS], nr[MAX_ROUNDS], lo, hi;
 
 		/* ratios to the off run of the same round, then medians:
-		 * the machine's load drifts less within a round */
+		 * the machine's load drifts less within a round; net: each
+		 * run's CPU scaled by the speed its burn() ran at against
+		 * the off run's (k), which takes out most of what other
+		 * work on the machine does to the speed of every run */
 		for (int r = 0; r < rounds; r++) {
 			double off = cpu[M_OFF][r];
+			double k = work[M_OFF][r] / work[m][r];
 
 			tr[r] = wall[M_OFF][r] / wall[m][r];
 			cr[r] = off / cpu[m][r];
-			pr[r] = 100 * (prog[m][r] - prog[M_OFF][r]) / off;
-			rr[r] = 100 * ((cpu[m][r] - prog[m][r]) -
+			nr[r] = 100 * (k * cpu[m][r] / off - 1);
+			pr[r] = 100 * (k * prog[m][r] - prog[M_OFF][r]) / off;
+			rr[r] = 100 * (k * (cpu[m][r] - prog[m][r]) -
 			    (cpu[M_OFF][r] - prog[M_OFF][r])) / off;
 		}
 		mw[m] = median(tr, rounds);
 		mc[m] = median(cr, rounds);
+		mn[m] = median(nr, rounds);
+		lo = hi = nr[0];
+		for (int r = 1; r < rounds; r++) {
+			lo = nr[r] < lo ? nr[r] : lo;
+			hi = nr[r] > hi ? nr[r] : hi;
+		}
 		ms[m] = median(sw[m], rounds);
-		printf("%-8s %7.3f %7.3f %8.0f %10.3f %9.3f %8.1f "
+		printf("%-8s %7.3f %7.3f %8.0f %10.3f %7.1f %7.1f "
 		    "%6.1f..%-5.1f %7.1f %7.1f\n", sel[m]->name,
 		    median(wall[m], rounds), median(cpu[m], rounds), ms[m],
-		    mw[m], mc[m], 100 * (1 / mc[m] - 1),
-		    100 * (1 / cr[rounds - 1] - 1), 100 * (1 / cr[0] - 1),
+		    mw[m], 100 * (1 / mc[m] - 1), mn[m], lo, hi,
 		    median(pr, rounds), median(rr, rounds));
 	}
 	if (sel[M_DEFAULT] == &modes[M_DEFAULT] && sel[M_FULL] ==
 	    &modes[M_FULL]) {
-		printf("overhead_default_pct=%.1f\n", 100 * (1 / mc[M_DEFAULT] -
-		    1));
-		printf("overhead_full_pct=%.1f\n", 100 * (1 / mc[M_FULL] - 1));
+		printf("overhead_default_pct=%.1f\n", mn[M_DEFAULT]);
+		printf("overhead_full_pct=%.1f\n", mn[M_FULL]);
 	}
 	return 0;
 }

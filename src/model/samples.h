@@ -30,8 +30,9 @@ enum d9m_cpu_class d9m_cpu_class(const struct d9m_model *m, size_t i);
  * N (metadata d9rec.sched_sample_period, libd9rec; 1 when absent or not
  * a number in 1 .. D9M_SCHED_PERIOD_MAX); an on-CPU sample counts 1.
  * Off-CPU figures (the analysis's counts, stack groups, flames) add
- * these weights, so they estimate switches; figures that say "samples"
- * (cpuSamples, a poll's verdict, points of interest) count rows.
+ * these weights, so they estimate switches (also the blocking-calls
+ * flag); figures that say "samples" (cpuSamples, a poll's verdict,
+ * points of interest) count rows.
  */
 uint32_t d9m_cpu_weight(const struct d9m_model *m, size_t i);
 

@@ -13,6 +13,8 @@
  * The flush thread is the only one that touches the segment file and the
  * encoder, so none of this needs a lock except the thread list.
  */
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -325,6 +327,22 @@ d9rec_sources_batch(struct d9rec_writer *w)
 	put_batch(w, e, 1);
 }
 
+/*
+ * The calling thread (the flush or the compressor thread) as SCHED_BATCH:
+ * its wake-ups do not preempt the program's threads. On a machine whose
+ * cores the program keeps busy, a recorder thread that preempted a
+ * worker every flush cycle (often while it held a lock its peers then
+ * wait for) cost the program more than the recorder's own work.
+ */
+void
+d9rec_background(void)
+{
+	struct sched_param sp;
+
+	memset(&sp, 0, sizeof sp);
+	pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
+}
+
 /* Drain every ring; free threads that are gone and drained. */
 static void
 cycle(struct d9rec_writer *w)
@@ -393,6 +411,7 @@ d9rec_flush_main(void *arg)
 	uint64_t seq;
 	int rot;
 
+	d9rec_background();
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop) {
 		if (w->req_flush == w->done_flush) {
