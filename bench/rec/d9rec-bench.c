@@ -16,9 +16,14 @@
  * own here (back to back): the floor of an event, which stamps one.
  *
  * Profiling: when the path of d9demo is given, it runs d9demo for 3 s
- * without CPU profiling, with cpu-clock sampling only, and with the
- * default (cpu-clock at 99 Hz + context switches), and prints the CPU
- * time of each run (user + system, from wait4) and the overhead.
+ * without CPU profiling, with CPU sampling only, and with the default
+ * (CPU samples at 99 Hz + context switches), and prints the CPU time of
+ * each run (user + system, from wait4) and the overhead. Then (also with
+ * D9REC_BENCH_HANDOFF set) handoff_ns: what each source adds to a
+ * context switch of a registered thread (two threads handing a token
+ * back and forth; see handoff_ns()). Both depend on the machine's load:
+ * on an idle virtual machine a wake-up that must bring a CPU out of its
+ * idle state costs several us and hides the rest.
  *
  * The last two lines are always ns_per_event_1thread=X and
  * ns_per_event_2threads=Y.
@@ -278,7 +283,7 @@ main(int argc, char **argv)
 		double all = demo_cpu(argv[1], NULL);	/* the default */
 		if (off > 0 && cpu > 0 && all > 0)
 			printf("d9demo 3 s CPU time: no profiling %.3f s, "
-			    "cpu-clock 99 Hz %.3f s (%+.1f%%), cpu-clock + "
+			    "CPU samples 99 Hz %.3f s (%+.1f%%), CPU samples + "
 			    "context switches %.3f s (%+.1f%%)\n", off, cpu,
 			    100 * (cpu - off) / off, all, 100 * (all - off) / off);
 		else

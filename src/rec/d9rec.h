@@ -9,8 +9,9 @@
  * buffer only that thread writes: the recording calls take no lock, make
  * no allocation and never block; a full ring drops the event and counts
  * it. The flush thread turns the rings into self-contained batches,
- * rotates, seals and compresses segments, and adds CPU samples
- * (perf_event_open) and allocation samples.
+ * rotates, seals and compresses segments, and adds CPU samples (a
+ * CPU-time timer and SIGPROF per thread, or perf_event_open), context
+ * switch samples (perf_event_open) and allocation samples.
  *
  * Errors: functions that can fail return 0 or a negative errno value.
  * Recording calls return nothing; what they could not record is counted
