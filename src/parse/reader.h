@@ -48,6 +48,13 @@ struct d9p_read_opts {
 	void		(*note)(void *ctx, const char *msg);
 	void		*note_ctx;
 	struct d9p_progress *progress;	/* optional */
+	/* 1: every input streams through zlib and zstd as it is read; 0
+	 * (the default): a regular gzip file is decompressed whole by
+	 * libdeflate first, and the files of a directory ahead of the one
+	 * being decoded on other cores (parse/whole.h, parse/prefetch.h).
+	 * The environment's D9TOP_STREAM=1 forces 1. Both give the sink
+	 * the same calls and the same notes. */
+	int		 stream_only;
 };
 
 /* Returns 0, or < 0 only when out of memory. */

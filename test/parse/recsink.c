@@ -238,7 +238,8 @@ rec_sink(struct rec *r)
 struct d9p_read_opts
 rec_opts(struct rec *r)
 {
-	struct d9p_read_opts o = { on_note, r, NULL };
+	struct d9p_read_opts o = { .note = on_note, .note_ctx = r,
+	    .stream_only = r->stream_only };
 
 	return o;
 }
