@@ -2,11 +2,13 @@
  * d9demo.c: a small task runtime that records itself with libd9rec.
  *
  *	d9demo --out DIR --seconds N [--workers K] [--no-compress]
- *	    [--no-profile] [--no-sched] [--sched-period N]
+ *	    [--no-profile] [--no-sched] [--sched-period N] [--rotate-ms MS]
  *
  * (--no-profile: no CPU sampling at all; --no-sched: no context-switch
  * samples; --sched-period N: sample one context switch in N, 1 for
- * every one; they exist to measure what profiling costs.)
+ * every one; they exist to measure what profiling costs. --rotate-ms:
+ * a new segment every MS milliseconds instead of every minute, for a
+ * directory of many segments.)
  *
  * A pool of K worker threads (default 2) polls tasks from one run queue.
  * A driver thread spawns, every few milliseconds, pairs of "ping" tasks
@@ -344,7 +346,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: d9demo --out DIR --seconds N [--workers K] "
 	    "[--no-compress] [--no-profile] [--no-sched]\n"
-	    "    [--sched-period N]\n");
+	    "    [--sched-period N] [--rotate-ms MS]\n");
 	return 2;
 }
 
@@ -377,6 +379,8 @@ main(int argc, char **argv)
 			o.sched_profile = 0;
 		else if (strcmp(argv[i], "--sched-period") == 0 && i + 1 < argc)
 			o.sched_sample_period = (unsigned)atoi(argv[++i]);
+		else if (strcmp(argv[i], "--rotate-ms") == 0 && i + 1 < argc)
+			o.rotation_period_ms = strtoull(argv[++i], NULL, 10);
 		else
 			return usage();
 	}
