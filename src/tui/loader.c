@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/cache.h"
 #include "parse/follow.h"
 #include "tui/loader.h"
 
@@ -26,6 +27,7 @@ struct d9t_loader {
 	const char *const	*paths;
 	size_t			 npaths;
 	int			 follow;
+	int			 no_cache;	/* D9T_LOAD_NO_CACHE */
 	struct d9m_model	*m;
 	struct d9t_index	*ix;
 	struct d9p_read_stats	 st;
@@ -218,13 +220,50 @@ follow(struct d9t_loader *ld)
 	d9p_follow_free(&f);
 }
 
+/* The model from the index (model/cache.h): 1 when it was there. */
+static int
+from_index(struct d9t_loader *ld, const struct d9m_cache *c, uint64_t key)
+{
+	if (d9m_cache_get(c, key, &ld->m) < 0)
+		return 0;
+	ld->st.read_ok = 1;		/* only such models are kept */
+	ld->st.inputs = (unsigned)ld->m->segs.n;
+	atomic_store(&ld->state, 1);
+	ld->ix = d9t_index_build(ld->m);
+	return 1;
+}
+
+/* Keep the whole model in the index when its inputs did not change
+ * while they were read. */
+static void
+to_index(struct d9t_loader *ld, const struct d9m_cache *c, uint64_t key)
+{
+	uint64_t again;
+
+	if (ld->ix != NULL && ld->st.read_ok > 0 &&
+	    !atomic_load(&ld->prog.cancel) &&
+	    d9m_cache_key(ld->paths, ld->npaths, &again) == 0 && again == key)
+		d9m_cache_put(c, key, ld->m);
+}
+
 static void *
 run(void *arg)
 {
 	struct d9t_loader *ld = arg;
+	struct d9m_cache c;
+	uint64_t key;
+	int keyed;
 
 	ld->t0 = now_s();
 	ld->next_snap = ld->t0 + FIRST_SNAP;
+	d9m_cache_init(&c, ld->no_cache || ld->follow);
+	keyed = c.dir != NULL && d9m_cache_key(ld->paths, ld->npaths,
+	    &key) == 0;
+	if (keyed && from_index(ld, &c, key)) {
+		d9m_cache_free(&c);
+		atomic_store(&ld->state, 2);
+		return NULL;
+	}
 	ld->m = d9m_model_new();
 	if (ld->m != NULL && ld->follow) {
 		follow(ld);
@@ -240,6 +279,9 @@ run(void *arg)
 			ld->ix = d9t_index_build(ld->m);
 	}
 	finisher_stop(ld, 1);
+	if (keyed)
+		to_index(ld, &c, key);
+	d9m_cache_free(&c);
 	if (ld->ix == NULL && !ld->follow) {
 		/* partial models share its strings: keep it for free() */
 		mailbox_clear(ld);
@@ -258,6 +300,7 @@ d9t_loader_new(const char *const *paths, size_t npaths, int flags)
 	ld->paths = paths;
 	ld->npaths = npaths;
 	ld->follow = (flags & D9T_LOAD_FOLLOW) != 0;
+	ld->no_cache = (flags & D9T_LOAD_NO_CACHE) != 0;
 	if (!(flags & D9T_LOAD_WHOLE))
 		ld->prog.tick = tick;
 	ld->prog.tick_ctx = ld;

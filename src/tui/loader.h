@@ -9,6 +9,9 @@
  * most about a fifth of the loading time. A partial model shares strings
  * with the loader's own model: free it before d9t_loader_free().
  *
+ * Inputs the index (model/cache.h) holds are mapped from it, whole and
+ * at once; others are kept there once read (unless D9T_LOAD_NO_CACHE).
+ *
  * With follow set the loader never finishes: after the inputs are read it
  * keeps watching them for new segments (see parse/follow.h) and hands out
  * a new partial model whenever some arrived.
@@ -25,7 +28,8 @@ struct d9t_loader;
 
 enum {
 	D9T_LOAD_FOLLOW = 1,	/* keep reading (--follow) */
-	D9T_LOAD_WHOLE = 2	/* no partial models (benchmarks compare) */
+	D9T_LOAD_WHOLE = 2,	/* no partial models (benchmarks compare) */
+	D9T_LOAD_NO_CACHE = 4	/* neither read nor write the index */
 };
 struct d9t_loader *d9t_loader_new(const char *const *paths, size_t npaths,
 	    int flags);
