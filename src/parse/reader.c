@@ -39,8 +39,9 @@ whole_wanted(const struct d9p_read_opts *o)
 	    d9p_whole_available();
 }
 
-/* Read fd as name: whole when pre says so (D9P_WHOLE_OK: *w holds it;
- * BIG: try; STREAM: do not), else as a stream. */
+/* Read fd as name: whole when pre says so (D9P_WHOLE_OK: *w holds it,
+ * decompressed on another core; BIG: try; STREAM: do not), else as a
+ * stream. */
 static int
 read_input(int fd, const char *name, int in_dir, enum d9p_whole_rc pre,
     struct d9p_whole *w, const struct d9p_sink *sink,
@@ -50,10 +51,13 @@ read_input(int fd, const char *name, int in_dir, enum d9p_whole_rc pre,
 	struct d9p_stream *s;
 	int rc;
 
-	if (pre == D9P_WHOLE_BIG && !d9p_is_active(name) &&
+	if (pre == D9P_WHOLE_OK)
+		st->prefetched++;
+	else if (pre == D9P_WHOLE_BIG && !d9p_is_active(name) &&
 	    !(cancel && atomic_load(cancel)))
 		pre = d9p_whole_load(fd, 0, cancel, w);
 	if (pre == D9P_WHOLE_OK) {
+		st->whole++;
 		close(fd);
 		s = d9p_stream_open_whole(w, name, in_dir, sink, st);
 	} else

@@ -38,6 +38,8 @@ struct d9p_read_stats {
 	unsigned	 skipped;	/* not traces */
 	unsigned	 failed;	/* stopped by an error */
 	unsigned	 copies;	/* files not read: copies of a segment */
+	unsigned	 whole;		/* inputs decompressed whole */
+	unsigned	 prefetched;	/* of them, on another core */
 	uint64_t	 events;
 	uint64_t	 decoded;	/* decoded bytes */
 	uint64_t	 consumed;	/* input bytes */
