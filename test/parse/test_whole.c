@@ -11,7 +11,6 @@
  * tests still compare them.
  */
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,35 +21,6 @@
 #include "parse/prefetch.h"
 #include "parse/whole.h"
 #include "suites.h"
-
-struct dir {
-	char	 path[64];
-	char	 file[PATH_MAX];
-};
-
-static void
-dir_make(struct dir *d)
-{
-	strcpy(d->path, "/tmp/d9-whole-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(d->path));
-}
-
-static const char *
-put(struct dir *d, const char *name, const struct tg *t)
-{
-	snprintf(d->file, sizeof d->file, "%s/%s", d->path, name);
-	tg_write_file(d->file, t->p, t->n);
-	return d->file;
-}
-
-static void
-dir_remove(struct dir *d)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d->path);
-	ck_assert_int_eq(system(cmd), 0);
-}
 
 typedef void (*read_fn)(struct rec *r, const void *ctx);
 
@@ -194,13 +164,13 @@ END_TEST
 /* The real traces and small segments, all gzip, in one directory. */
 START_TEST(directory_of_gzip_files)
 {
-	struct dir d;
+	struct tg_dir d;
 	struct tg t, gz;
 	struct rec a;
 	char buf[4096], name[32];
 	unsigned n = 0;
 
-	dir_make(&d);
+	tg_dir_make(&d);
 	tg_init(&t);
 	tg_init(&gz);
 	for (size_t i = 0; i < 3; i++) {
@@ -213,7 +183,7 @@ START_TEST(directory_of_gzip_files)
 		ck_assert_int_eq(tg_gunzip_file(path, &t), 0);
 		tg_gzip(&gz, t.p, t.n);	/* recompressed by zlib */
 		snprintf(name, sizeof name, "real.%zu.bin.gz", i);
-		put(&d, name, &gz);
+		tg_dir_put(&d, name, &gz);
 		n++;
 	}
 	for (int i = 0; i < 6; i++) {
@@ -222,7 +192,7 @@ START_TEST(directory_of_gzip_files)
 		tg_reset(&gz);
 		gzip_members(&gz, t.p, t.n, 100);
 		snprintf(name, sizeof name, "seg.%d.bin.gz", i);
-		put(&d, name, &gz);
+		tg_dir_put(&d, name, &gz);
 		n++;
 	}
 	rec_init(&a);
@@ -231,7 +201,7 @@ START_TEST(directory_of_gzip_files)
 	ck_assert_str_eq(rec_notes(&a), "");
 	ck_assert_uint_eq(a.st.inputs, n);
 	rec_free(&a);
-	dir_remove(&d);
+	tg_dir_remove(&d);
 	tg_free(&gz);
 	tg_free(&t);
 }
@@ -241,12 +211,12 @@ END_TEST
 START_TEST(many_small_files)
 {
 	const int nfiles = 3 * D9P_PF_AHEAD + 2;
-	struct dir d;
+	struct tg_dir d;
 	struct tg t, gz, want;
 	struct rec a;
 	char name[32];
 
-	dir_make(&d);
+	tg_dir_make(&d);
 	tg_init(&gz);
 	tg_init(&want);
 	for (int i = 1; i <= nfiles; i++) {
@@ -254,7 +224,7 @@ START_TEST(many_small_files)
 		tg_reset(&gz);
 		gzip_members(&gz, t.p, t.n, i % 2 ? t.n : 7);
 		snprintf(name, sizeof name, "s%d.bin.gz", i);
-		put(&d, name, &gz);
+		tg_dir_put(&d, name, &gz);
 		tg_printf(&want, "input %s/s%d.bin.gz\nbatch @0\n"
 		    "schema 1 E v:11\nE@1 v=%d\nE@2 v=%d\nE@3 v=%d\n",
 		    d.path, i, 10 * i, 10 * i + 1, 10 * i + 2);
@@ -265,7 +235,7 @@ START_TEST(many_small_files)
 	ck_assert_str_eq(rec_log(&a), tg_cstr(&want));
 	ck_assert_str_eq(rec_notes(&a), "");
 	rec_free(&a);
-	dir_remove(&d);
+	tg_dir_remove(&d);
 	tg_free(&want);
 	tg_free(&gz);
 }
@@ -372,17 +342,17 @@ END_TEST
  * prefetch leaves them to the streaming path, notes in file order. */
 START_TEST(damaged_directory)
 {
-	struct dir d;
+	struct tg_dir d;
 	struct tg c;
 	struct rec a;
 	char name[32];
 
-	dir_make(&d);
+	tg_dir_make(&d);
 	for (int k = 0; k < D_N; k++) {
 		damage(k, 3 * k, &c);
 		snprintf(name, sizeof name, "d%d.bin.gz%s", k,
 		    k == D_ISIZE_SMALL ? ".active" : "");
-		put(&d, name, &c);
+		tg_dir_put(&d, name, &c);
 		tg_free(&c);
 	}
 	rec_init(&a);
@@ -390,7 +360,7 @@ START_TEST(damaged_directory)
 	ck_assert_uint_eq(a.st.inputs, D_N);
 	ck_assert_uint_eq(a.st.copies, 0);
 	rec_free(&a);
-	dir_remove(&d);
+	tg_dir_remove(&d);
 }
 END_TEST
 
@@ -454,13 +424,13 @@ START_TEST(cancel_during_prefetch)
 	struct d9p_progress pr = { 0 };
 	struct d9p_read_opts o;
 	struct d9p_sink sink;
-	struct dir d;
+	struct tg_dir d;
 	struct tg t, gz;
 	struct rec r;
 	char name[32];
 	const char *paths[1];
 
-	dir_make(&d);
+	tg_dir_make(&d);
 	paths[0] = d.path;
 	tg_init(&gz);
 	for (int i = 0; i < nfiles; i++) {
@@ -468,7 +438,7 @@ START_TEST(cancel_during_prefetch)
 		tg_reset(&gz);
 		tg_gzip(&gz, t.p, t.n);
 		snprintf(name, sizeof name, "c%02d.bin.gz", i);
-		put(&d, name, &gz);
+		tg_dir_put(&d, name, &gz);
 		tg_free(&t);
 	}
 	rec_init(&r);
@@ -483,7 +453,7 @@ START_TEST(cancel_during_prefetch)
 	ck_assert_uint_lt(r.st.read_ok, 2);
 	ck_assert_str_eq(rec_notes(&r), "");
 	rec_free(&r);
-	dir_remove(&d);
+	tg_dir_remove(&d);
 	tg_free(&gz);
 }
 END_TEST
