@@ -79,7 +79,7 @@ store(void *arg)
 {
 	struct d9a_load *l = arg;
 
-	d9m_cache_put(&l->cache, l->key, l->m);
+	d9m_cache_put(&l->cache, l->key, l->m, NULL);
 	return NULL;
 }
 
@@ -109,7 +109,7 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 	d9m_cache_init(&l->cache, o->no_cache);
 	keyed = l->cache.dir != NULL &&
 	    d9m_cache_key(paths, npaths, &l->key) == 0;
-	if (keyed && d9m_cache_get(&l->cache, l->key, &l->m) == 0) {
+	if (keyed && d9m_cache_get(&l->cache, l->key, &l->m, &l->lanes) == 0) {
 		for (size_t i = 0; !o->quiet && i < l->m->nerrors; i++)
 			d9a_note(NULL, l->m->errors[i]);
 		*read_ok = 1;		/* only such models are kept */
@@ -173,6 +173,7 @@ void
 d9a_load_free(struct d9a_load *l)
 {
 	store_join(l);
+	d9m_lanes_free(&l->lanes);
 	d9m_cache_free(&l->cache);
 	if (l->analysed)
 		d9m_analysis_free(&l->a);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -133,17 +134,18 @@ entry_path(const struct d9m_cache *c, uint64_t key)
 
 int
 d9m_cache_get(const struct d9m_cache *c, uint64_t key,
-    struct d9m_model **out)
+    struct d9m_model **out, struct d9m_lanes **lanes)
 {
 	char why[128], *path;
 	int fd, rc = -1;
 
 	*out = NULL;
+	*lanes = NULL;
 	if (c->dir == NULL || (path = entry_path(c, key)) == NULL)
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd >= 0) {
-		rc = d9m_image_open(fd, key, out, why, sizeof why);
+		rc = d9m_image_open(fd, key, out, lanes, why, sizeof why);
 		if (rc == 0)		/* used: the last to be evicted */
 			futimens(fd, NULL);
 		else if (rc == -1)
@@ -224,14 +226,41 @@ evict(const struct d9m_cache *c)
 	closedir(d);
 }
 
+static int put(const struct d9m_cache *, uint64_t, const struct d9m_model *,
+    const struct d9m_lanes *);
+
 int
 d9m_cache_put(const struct d9m_cache *c, uint64_t key,
-    const struct d9m_model *m)
+    const struct d9m_model *m, const struct d9m_lanes *lanes)
+{
+	struct d9m_lanes *own = NULL;
+	int rc;
+
+	if (c->dir == NULL)
+		return -1;
+	if (lanes == NULL && (lanes = own = d9m_lanes_build(m)) == NULL)
+		return -1;
+	rc = put(c, key, m, lanes);
+	d9m_lanes_free(&own);
+	return rc;
+}
+
+static int
+put(const struct d9m_cache *c, uint64_t key, const struct d9m_model *m,
+    const struct d9m_lanes *lanes)
 {
 	char *tmp, *path;
 	int fd, rc = -1;
+	struct statvfs fs;
+	uint64_t size;
 
 	if (c->dir == NULL || make_dir(c->dir) < 0)
+		return -1;
+	/* an entry over the budget would go at once; and the index never
+	 * takes the last half of the free space */
+	size = d9m_image_size(m, lanes);
+	if (size > c->budget || statvfs(c->dir, &fs) < 0 ||
+	    size > (uint64_t)fs.f_bavail * fs.f_frsize / 2)
 		return -1;
 	tmp = join(c->dir, TMP_PREFIX "XXXXXX");
 	path = entry_path(c, key);
@@ -241,7 +270,7 @@ d9m_cache_put(const struct d9m_cache *c, uint64_t key,
 		free(path);
 		return -1;
 	}
-	rc = d9m_image_write(m, fd, key);
+	rc = d9m_image_write(m, lanes, fd, key);
 	if (close(fd) < 0)
 		rc = -1;
 	if (rc == 0)

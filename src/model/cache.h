@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/lanes.h"
 #include "model/model.h"
 
 #define D9M_CACHE_BUDGET	((uint64_t)8 << 30)	/* bytes */
@@ -38,12 +39,14 @@ void	 d9m_cache_free(struct d9m_cache *c);
 /* The key of paths: 0 with *key, or -1 when they cannot be cached. */
 int	 d9m_cache_key(const char *const *paths, size_t npaths,
 	    uint64_t *key);
-/* The model of key from the cache: 0 with *out (finished, mapped), or
- * -1 when there is none usable (a damaged one is removed). */
+/* The model of key from the cache: 0 with *out (finished, mapped) and
+ * its lanes (free them first), or -1 when there is none usable (a
+ * damaged one is removed). */
 int	 d9m_cache_get(const struct d9m_cache *c, uint64_t key,
-	    struct d9m_model **out);
-/* Keep m (finished) under key: 0, or -1 (nothing is left behind). */
+	    struct d9m_model **out, struct d9m_lanes **lanes);
+/* Keep m (finished) and its lanes (NULL: made here) under key: 0, or -1
+ * (nothing is left behind). */
 int	 d9m_cache_put(const struct d9m_cache *c, uint64_t key,
-	    const struct d9m_model *m);
+	    const struct d9m_model *m, const struct d9m_lanes *lanes);
 
 #endif

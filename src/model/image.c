@@ -24,12 +24,14 @@
 #include "base/sum.h"
 #include "model/build.h"
 #include "model/image.h"
+#include "model/lanes.h"
 #include "model/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
 #define VERSION		1
 #define ALIGN		64
 #define CHUNK		(1u << 20)
+#define WBUF		(256u << 10)
 
 struct hdr {
 	char		 magic[8];
@@ -52,13 +54,14 @@ struct d9m_image {
 	size_t		 size;
 };
 
-enum { COUNT, WRITE, LOAD };
+enum { COUNT, WRITE, LOAD };	/* WRITE with fd -1: only measure */
 
 /* One walk over the model. COUNT numbers the scalars and sections; WRITE
  * gathers the scalars and writes sections to fd; LOAD reads them back. */
 struct walk {
 	int		 mode;
 	struct d9m_model *m;
+	struct d9m_lanes *lanes;	/* the browser's lookups, with m */
 	uint64_t	*scal;
 	size_t		 nscal, nsect;
 	struct sect	*sect;
@@ -66,6 +69,8 @@ struct walk {
 	int		 fd;
 	uint64_t	 at;		/* file offset of the next section */
 	struct d9_sum	 sum;
+	uint8_t		*buf;		/* small writes gathered */
+	size_t		 nbuf;
 	/* LOAD */
 	const uint8_t	*base;
 	size_t		 size;
@@ -73,18 +78,35 @@ struct walk {
 	const char	*why;
 };
 
-static int
+static void
+flush(struct walk *w)
+{
+	if (w->nbuf && w->fd >= 0 && d9_write_all(w->fd, w->buf, w->nbuf) < 0)
+		w->bad = 1;
+	w->nbuf = 0;
+}
+
+/* Append n bytes: small ones through the buffer, large ones directly. */
+static void
 put(struct walk *w, const void *p, size_t n)
 {
-	if (n == 0)
-		return 0;
-	d9_sum_add(&w->sum, p, n);
-	if (d9_write_all(w->fd, p, n) < 0) {
-		w->bad = 1;
-		return -1;
-	}
+	if (n == 0 || w->bad)
+		return;
 	w->at += n;
-	return 0;
+	if (w->fd < 0)
+		return;
+	d9_sum_add(&w->sum, p, n);
+	if (n <= WBUF - w->nbuf) {
+		memcpy(w->buf + w->nbuf, p, n);
+		w->nbuf += n;
+		return;
+	}
+	flush(w);
+	if (n < WBUF) {
+		memcpy(w->buf, p, n);
+		w->nbuf = n;
+	} else if (d9_write_all(w->fd, p, n) < 0)
+		w->bad = 1;
 }
 
 static void
@@ -322,6 +344,44 @@ scalars(struct walk *w, struct d9m_model *m)
 	intern_scalars(w, &m->stacks);
 	intern_scalars(w, &m->lists);
 	hmap_scalars(w, &m->tasks.rows);
+	S(w, w->lanes->nlong);
+	S(w, w->lanes->nact);
+}
+
+/* The lanes' block offsets and maxima as lanes.c makes them. */
+static void
+lane_blocks(struct walk *w, struct d9m_model *m)
+{
+	struct d9m_lanes *x = w->lanes;
+	size_t nb = 0, nw = m->nworkers;
+
+	A(w, x->boff, nw + 1);
+	if (w->mode == LOAD && !w->bad)
+		for (size_t i = 0; i <= nw; i++) {
+			if (x->boff[i] != nb || (i < nw &&
+			    m->workers[i].poll0 + m->workers[i].npolls >
+			    m->polls.n)) {
+				fail(w, "the lanes do not match the polls");
+				break;
+			}
+			if (i < nw)
+				nb += (m->workers[i].npolls + D9M_BLOCK - 1) /
+				    D9M_BLOCK;
+		}
+	A(w, x->bmax, w->mode == COUNT || w->bad ? 0 : x->boff[nw]);
+}
+
+static void
+lanes(struct walk *w, struct d9m_model *m)
+{
+	struct d9m_lanes *x = w->lanes;
+
+	A(w, x->busy, m->polls.n + m->nworkers + 1);
+	lane_blocks(w, m);
+	A(w, x->by_dur, m->polls.n);
+	A(w, x->longp, x->nlong);
+	A(w, x->act_ts, x->nact);
+	A(w, x->act_val, x->nact);
 }
 
 /* Errors: their texts one after the other, each with its NUL. */
@@ -419,6 +479,7 @@ arrays(struct walk *w, struct d9m_model *m)
 	intern_arrays(w, &m->lists);
 	hmap_arrays(w, &m->tasks.rows, m->tasks.n);
 	errors(w, m);
+	lanes(w, m);
 }
 
 /* What the model looks like to this build: any change to a table, a
@@ -455,7 +516,8 @@ static int
 count(size_t *nscal, size_t *nsect)
 {
 	struct d9m_model *m = calloc(1, sizeof *m);
-	struct walk w = { .mode = COUNT, .m = m };
+	struct d9m_lanes x = { 0 };
+	struct walk w = { .mode = COUNT, .m = m, .lanes = &x };
 
 	if (m == NULL)
 		return -1;
@@ -475,11 +537,35 @@ head_size(size_t nscal, size_t nsect)
 	return (n + ALIGN - 1) / ALIGN * ALIGN;
 }
 
+uint64_t
+d9m_image_size(const struct d9m_model *cm, const struct d9m_lanes *x)
+{
+	struct d9m_model *m = (struct d9m_model *)cm;	/* only read */
+	struct walk w = { .mode = WRITE, .m = m, .fd = -1,
+	    .lanes = (struct d9m_lanes *)x };
+	size_t nscal, nsect;
+
+	if (count(&nscal, &nsect) < 0)
+		return UINT64_MAX;
+	w.at = head_size(nscal, nsect);
+	w.scal = calloc(nscal + 1, sizeof *w.scal);
+	w.sect = calloc(nsect + 1, sizeof *w.sect);
+	if (w.scal != NULL && w.sect != NULL) {
+		scalars(&w, m);
+		arrays(&w, m);
+	}
+	free(w.scal);
+	free(w.sect);
+	return w.scal != NULL && w.sect != NULL ? w.at : UINT64_MAX;
+}
+
 int
-d9m_image_write(const struct d9m_model *cm, int fd, uint64_t key)
+d9m_image_write(const struct d9m_model *cm, const struct d9m_lanes *x,
+    int fd, uint64_t key)
 {
 	struct d9m_model *m = (struct d9m_model *)cm;	/* WRITE only reads */
-	struct walk w = { .mode = WRITE, .m = m, .fd = fd };
+	struct walk w = { .mode = WRITE, .m = m, .fd = fd,
+	    .lanes = (struct d9m_lanes *)x };
 	struct hdr h;
 	size_t nscal, nsect, head;
 	int rc = -1;
@@ -491,7 +577,8 @@ d9m_image_write(const struct d9m_model *cm, int fd, uint64_t key)
 	head = head_size(nscal, nsect);
 	w.scal = calloc(nscal + 1, sizeof *w.scal);
 	w.sect = calloc(nsect + 1, sizeof *w.sect);
-	if (w.scal == NULL || w.sect == NULL) {
+	w.buf = malloc(WBUF);
+	if (w.scal == NULL || w.sect == NULL || w.buf == NULL) {
 		errno = ENOMEM;
 		goto out;
 	}
@@ -502,6 +589,7 @@ d9m_image_write(const struct d9m_model *cm, int fd, uint64_t key)
 	w.at = head;
 	d9_sum_init(&w.sum);
 	arrays(&w, m);
+	flush(&w);
 	if (w.bad) {
 		if (w.why != NULL)
 			errno = EINVAL;
@@ -538,6 +626,7 @@ d9m_image_write(const struct d9m_model *cm, int fd, uint64_t key)
 		free(head_bytes);
 	}
 out:
+	free(w.buf);
 	free(w.scal);
 	free(w.sect);
 	return rc;
@@ -618,8 +707,8 @@ check_head(int fd, uint64_t key, const struct stat *sb, struct hdr *h,
 }
 
 int
-d9m_image_open(int fd, uint64_t key, struct d9m_model **out, char *why,
-    size_t whylen)
+d9m_image_open(int fd, uint64_t key, struct d9m_model **out,
+    struct d9m_lanes **lanes_out, char *why, size_t whylen)
 {
 	struct stat sb;
 	struct hdr h;
@@ -632,6 +721,7 @@ d9m_image_open(int fd, uint64_t key, struct d9m_model **out, char *why,
 	int rc = -2;		/* not the file's fault */
 
 	*out = NULL;
+	*lanes_out = NULL;
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
 		reason = "not a regular file";
 		goto bad;
@@ -646,11 +736,14 @@ d9m_image_open(int fd, uint64_t key, struct d9m_model **out, char *why,
 		goto bad;
 	}
 	if ((img = calloc(1, sizeof *img)) == NULL ||
+	    (w.lanes = calloc(1, sizeof *w.lanes)) == NULL ||
 	    (m = d9m_model_new()) == NULL) {
 		munmap(base, (size_t)h.size);
 		free(img);
+		free(w.lanes);
 		goto bad;
 	}
+	w.lanes->mapped = 1;
 	img->base = base;
 	img->size = (size_t)h.size;
 	d9m_builder_free(m);
@@ -665,11 +758,13 @@ d9m_image_open(int fd, uint64_t key, struct d9m_model **out, char *why,
 	if (w.bad) {
 		reason = w.why != NULL ? w.why : "damaged";
 		rc = strcmp(reason, "out of memory") == 0 ? -2 : -1;
+		d9m_lanes_free(&w.lanes);
 		d9m_model_free(&m);
 		goto bad;
 	}
 	m->finished = 1;
 	*out = m;
+	*lanes_out = w.lanes;	/* points into m's mapping: free it first */
 	return 0;
 bad:
 	snprintf(why, whylen, "%s", reason);

@@ -22,17 +22,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/lanes.h"
 #include "model/model.h"
 
-/* Write m (finished) to fd from its current offset: 0, or -1 with errno
- * (out of memory, a failed write). */
-int	 d9m_image_write(const struct d9m_model *m, int fd, uint64_t key);
-/* Map the image in fd (not closed): 0 with *out; -1 with why set when
+/* Write m (finished) and its lanes x to fd from its current offset: 0,
+ * or -1 with errno (out of memory, a failed write). */
+int	 d9m_image_write(const struct d9m_model *m, const struct d9m_lanes *x,
+	    int fd, uint64_t key);
+/* The size of m's image in bytes (UINT64_MAX when out of memory). */
+uint64_t d9m_image_size(const struct d9m_model *m,
+	    const struct d9m_lanes *x);
+/* Map the image in fd (not closed): 0 with *out and *lanes (mapped too:
+ * free *lanes before *out); -1 with why set when
  * the file is not a usable image of key (damaged, another key or
  * version); -2 when this process could not (out of memory or address
  * space). */
 int	 d9m_image_open(int fd, uint64_t key, struct d9m_model **out,
-	    char *why, size_t whylen);
+	    struct d9m_lanes **lanes, char *why, size_t whylen);
 /* Whether m is mapped from an image. */
 int	 d9m_image_is(const struct d9m_model *m);
 /* Release what d9m_image_open made (called by d9m_model_free). */

@@ -29,7 +29,7 @@ struct d9t_loader {
 	int			 follow;
 	int			 no_cache;	/* D9T_LOAD_NO_CACHE */
 	struct d9m_model	*m;
-	struct d9t_index	*ix;
+	struct d9m_lanes	*ix;
 	struct d9p_read_stats	 st;
 
 	/* snapshots: schedule (loading thread), finisher and mailbox
@@ -43,7 +43,7 @@ struct d9t_loader {
 	struct d9m_model	*todo;		/* copy to finish */
 	double			 cost;		/* of the last finish, s */
 	struct d9m_model	*pm;
-	struct d9t_index	*pix;
+	struct d9m_lanes	*pix;
 };
 
 static double
@@ -58,10 +58,10 @@ now_s(void)
 /* Under mu: m and ix into the mailbox, what it held into *m and *ix (the
  * caller frees them after unlocking). */
 static void
-mailbox_swap(struct d9t_loader *ld, struct d9m_model **m, struct d9t_index **ix)
+mailbox_swap(struct d9t_loader *ld, struct d9m_model **m, struct d9m_lanes **ix)
 {
 	struct d9m_model *om = ld->pm;
-	struct d9t_index *oix = ld->pix;
+	struct d9m_lanes *oix = ld->pix;
 
 	ld->pm = *m;
 	ld->pix = *ix;
@@ -73,12 +73,12 @@ static void
 mailbox_clear(struct d9t_loader *ld)
 {
 	struct d9m_model *m = NULL;
-	struct d9t_index *ix = NULL;
+	struct d9m_lanes *ix = NULL;
 
 	pthread_mutex_lock(&ld->mu);
 	mailbox_swap(ld, &m, &ix);
 	pthread_mutex_unlock(&ld->mu);
-	d9t_index_free(&ix);
+	d9m_lanes_free(&ix);
 	d9m_model_free(&m);
 }
 
@@ -91,7 +91,7 @@ finisher(void *arg)
 	pthread_mutex_lock(&ld->mu);
 	for (;;) {
 		struct d9m_model *s;
-		struct d9t_index *ix = NULL;
+		struct d9m_lanes *ix = NULL;
 		double t0;
 
 		while (ld->todo == NULL && !ld->fin_stop)
@@ -102,14 +102,14 @@ finisher(void *arg)
 		pthread_mutex_unlock(&ld->mu);
 		t0 = now_s();
 		if (d9m_model_finish(s) == 0)
-			ix = d9t_index_build(s);
+			ix = d9m_lanes_build(s);
 		pthread_mutex_lock(&ld->mu);
 		if (!ld->fin_stop && ix != NULL)	/* else moot: drop it */
 			mailbox_swap(ld, &s, &ix);	/* s, ix: the older */
 		ld->cost = now_s() - t0;
 		ld->todo = NULL;
 		pthread_mutex_unlock(&ld->mu);
-		d9t_index_free(&ix);
+		d9m_lanes_free(&ix);
 		d9m_model_free(&s);
 		pthread_mutex_lock(&ld->mu);
 	}
@@ -224,12 +224,10 @@ follow(struct d9t_loader *ld)
 static int
 from_index(struct d9t_loader *ld, const struct d9m_cache *c, uint64_t key)
 {
-	if (d9m_cache_get(c, key, &ld->m) < 0)
+	if (d9m_cache_get(c, key, &ld->m, &ld->ix) < 0)
 		return 0;
 	ld->st.read_ok = 1;		/* only such models are kept */
 	ld->st.inputs = (unsigned)ld->m->segs.n;
-	atomic_store(&ld->state, 1);
-	ld->ix = d9t_index_build(ld->m);
 	return 1;
 }
 
@@ -243,7 +241,7 @@ to_index(struct d9t_loader *ld, const struct d9m_cache *c, uint64_t key)
 	if (ld->ix != NULL && ld->st.read_ok > 0 &&
 	    !atomic_load(&ld->prog.cancel) &&
 	    d9m_cache_key(ld->paths, ld->npaths, &again) == 0 && again == key)
-		d9m_cache_put(c, key, ld->m);
+		d9m_cache_put(c, key, ld->m, ld->ix);
 }
 
 static void *
@@ -276,7 +274,7 @@ run(void *arg)
 		finisher_stop(ld, 0);
 		atomic_store(&ld->state, 1);
 		if (d9m_model_finish(ld->m) == 0)
-			ld->ix = d9t_index_build(ld->m);
+			ld->ix = d9m_lanes_build(ld->m);
 	}
 	finisher_stop(ld, 1);
 	if (keyed)
@@ -315,12 +313,6 @@ d9t_loader_new(const char *const *paths, size_t npaths, int flags)
 	return ld;
 }
 
-struct d9t_loader *
-d9t_loader_start(const char *const *paths, size_t npaths)
-{
-	return d9t_loader_new(paths, npaths, 0);
-}
-
 int
 d9t_loader_state(struct d9t_loader *ld)
 {
@@ -338,7 +330,7 @@ d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes, uint64_t *total,
 
 int
 d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
-    struct d9t_index **ix)
+    struct d9m_lanes **ix)
 {
 	pthread_mutex_lock(&ld->mu);
 	*m = ld->pm;
@@ -351,7 +343,7 @@ d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
 
 void
 d9t_loader_take(struct d9t_loader *ld, struct d9m_model **m,
-    struct d9t_index **ix, struct d9p_read_stats *st)
+    struct d9m_lanes **ix, struct d9p_read_stats *st)
 {
 	*m = ld->ix != NULL ? ld->m : NULL;
 	*ix = ld->ix;
@@ -383,7 +375,7 @@ d9t_loader_free(struct d9t_loader **pld)
 	mailbox_clear(ld);
 	pthread_cond_destroy(&ld->cv);
 	pthread_mutex_destroy(&ld->mu);
-	d9t_index_free(&ld->ix);
+	d9m_lanes_free(&ld->ix);
 	d9m_model_free(&ld->m);
 	free(ld);
 }

@@ -47,7 +47,7 @@ poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
     size_t errlen)
 {
 	struct d9m_model *m;
-	struct d9t_index *ix;
+	struct d9m_lanes *ix;
 	struct d9p_read_stats st;
 	uint64_t b, t, e;
 
