@@ -12,6 +12,7 @@
 #include "base/wire.h"
 #include "model/appev.h"
 #include "model/frames.h"
+#include "model/groups.h"
 #include "model/ids.h"
 #include "model/loss.h"
 #include "model/table.h"
@@ -54,6 +55,8 @@ d9m_timeline_free(struct d9m_model *m)
 	d9m_spans_free(&m->spans);
 	free(m->seg_rate);
 	m->seg_rate = NULL;
+	free(m->group_cover);
+	m->group_cover = NULL;
 	d9m_appev_free(m);
 }
 
@@ -560,7 +563,8 @@ d9m_model_finish(struct d9m_model *m)
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
 	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0 ||
-	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0)
+	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0 ||
+	    d9m_groups_cover(m) < 0)
 		goto out;
 	m->finished = 1;
 	rc = 0;
