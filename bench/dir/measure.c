@@ -25,8 +25,8 @@ child(char *const argv[], char *const env[], int fd, const char *err)
 {
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC), e = -1;
 
-	if (err != NULL && ((e = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) < 0 || dup2(e, 2) < 0))
+	if (err != NULL && ((e = open(err, O_WRONLY | O_CREAT | O_TRUNC |
+	    O_CLOEXEC, 0644)) < 0 || dup2(e, 2) < 0))
 		_exit(127);
 	if (null < 0 || dup2(null, 0) < 0 || dup2(fd, 1) < 0)
 		_exit(127);
