@@ -63,8 +63,8 @@ slurp(const char *path, size_t *n)
 	for (;;) {
 		if (cap - *n < CHUNK) {
 			if (cap >= MAX_RAW) {
-				say(path, "byte %zu: more than %llu MiB decoded",
-				    *n, MAX_RAW >> 20);
+				say(path, "byte %zu: more than %llu MiB "
+				    "decoded", *n, MAX_RAW >> 20);
 				r = -2;
 				break;
 			}

@@ -20,7 +20,7 @@ struct d9b_hostdir {
 	char		 work[PATH_MAX];
 	const char	*shift;		/* the d9shift program */
 	const char	*trace;
-	uint64_t	 d_ns;		/* the shift from one copy to the next */
+	uint64_t	 d_ns;		/* from one copy to the next */
 	uint64_t	 raw;		/* decoded bytes of the trace */
 	int		 jobs;		/* d9shift processes at a time */
 };

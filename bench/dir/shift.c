@@ -455,7 +455,8 @@ move_field(struct shifter *s, struct d9_buf *b, const struct sfield *f)
 		return -1;
 	if (w == 0) {
 		do {
-			enc[n++] = (uint8_t)((nv & 0x7f) | (nv > 0x7f ? 0x80 : 0));
+			enc[n++] = (uint8_t)((nv & 0x7f) |
+			    (nv > 0x7f ? 0x80 : 0));
 			nv >>= 7;
 		} while (nv > 0);
 	} else {
