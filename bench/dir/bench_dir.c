@@ -28,7 +28,7 @@
 #include "measure.h"
 
 #define DEF_COPIES	58
-#define DEF_SCALE	"1,2"
+#define DEF_SCALE	"1"	/* about 2 minutes on 2 busy cores */
 #define MAX_SCALES	8
 #define JSON_MAX	(8u << 20)
 
@@ -288,8 +288,8 @@ print_figures(const struct figures *f)
 {
 	double base = f->r[M_BASE].wall, peak = 0;
 
-	printf("%-34s %8s %8s %9s %8s  %s\n", "", "wall s", "cpu s",
-	    "peak MiB", "x base", "goal");
+	printf("%-34s %7s %7s %8s %7s %7s  %s\n", "", "wall s", "cpu s",
+	    "peak MiB", "x base", "cpu x", "goal");
 	for (int m = 0; m < M_COUNT; m++) {
 		const struct d9b_run *r = &f->r[m];
 
@@ -297,8 +297,9 @@ print_figures(const struct figures *f)
 			printf("%-34s %s\n", what[m].name, f->note[m]);
 			continue;
 		}
-		printf("%-34s %8.2f %8.2f %9.1f %8.3f  %s\n", what[m].name,
-		    r->wall, r->cpu, r->rss_mib, r->wall / base, what[m].goal);
+		printf("%-34s %7.2f %7.2f %8.1f %7.3f %7.3f  %s\n",
+		    what[m].name, r->wall, r->cpu, r->rss_mib, r->wall / base,
+		    r->cpu / f->r[M_BASE].cpu, what[m].goal);
 		if (f->note[m][0] != '\0')
 			printf("%-34s   %s\n", "", f->note[m]);
 		if (m != M_BASE && r->rss_mib > peak)
@@ -394,6 +395,8 @@ main(int argc, char **argv)
 	printf("copies of %s moved by %.3f s each; %d cores online\n",
 	    c->o.trace, (double)c->h.d_ns / 1e9, (int)sysconf(
 	    _SC_NPROCESSORS_ONLN));
+	printf("x base: wall time / the baseline's; cpu x: CPU time / the "
+	    "baseline's\n");
 	printf("cache: %s\n", c->no_cache_flag ? c->cache : "this d9top "
 	    "refuses --no-cache: no cache yet, cold and warm are the same run");
 	for (int i = 0; i < c->o.nscale; i++)
