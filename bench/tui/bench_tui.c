@@ -106,7 +106,8 @@ static double
 load_whole(const char *const *paths)
 {
 	double t0 = now_ms();
-	struct d9t_loader *ld = d9t_loader_new(paths, 1, D9T_LOAD_WHOLE);
+	struct d9t_loader *ld = d9t_loader_new(paths, 1,
+	    D9T_LOAD_WHOLE | D9T_LOAD_NO_CACHE);
 
 	if (ld == NULL)
 		return 0;
@@ -127,7 +128,7 @@ main(int argc, char **argv)
 	struct d9t_canvas cv = { 0, 0, NULL };
 	struct d9t_loader *ld;
 	struct d9m_model *m;
-	struct d9t_index *ix;
+	struct d9m_lanes *ix;
 	struct d9p_read_stats st;
 	char path[64];
 	const char *paths[1] = { path };
@@ -153,7 +154,7 @@ main(int argc, char **argv)
 	/* baseline: the same load without partial models */
 	whole = load_whole(paths);
 	t0 = now_ms();
-	ld = d9t_loader_start(paths, 1);
+	ld = d9t_loader_new(paths, 1, D9T_LOAD_NO_CACHE);	/* timed: read */
 	if (ld == NULL)
 		return 1;
 	d9t_app_render(&app, &cv);

@@ -16,7 +16,7 @@
 #include "gen.h"
 #include "model/analysis.h"
 #include "model/flame.h"
-#include "tui/index.h"
+#include "model/lanes.h"
 #include "model/spanset.h"
 
 #define RUNS	3	/* best of */
@@ -104,7 +104,7 @@ main(int argc, char **argv)
 {
 	uint64_t want = argc > 1 ? strtoull(argv[1], NULL, 10) : 10000000;
 	struct d9m_model *m = load(want);
-	struct d9t_index *ix = d9t_index_build(m);
+	struct d9m_lanes *ix = d9m_lanes_build(m);
 	uint64_t span = m->max_ts - m->min_ts;
 
 	if (ix == NULL)
@@ -126,7 +126,7 @@ main(int argc, char **argv)
 		}
 		printf("\n");
 	}
-	d9t_index_free(&ix);
+	d9m_lanes_free(&ix);
 	d9m_model_free(&m);
 	return 0;
 }

@@ -6,11 +6,13 @@
  * so --json lists them.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "app/load.h"
 #include "base/text.h"
+#include "model/cache.h"
 #include "symbolize/resolver.h"
 
 void
@@ -72,30 +74,79 @@ window_of(const struct d9a_win *o, const struct d9m_model *m)
 	return w;
 }
 
+static void *
+store(void *arg)
+{
+	struct d9a_load *l = arg;
+
+	d9m_cache_put(&l->cache, l->key, l->m, NULL);
+	return NULL;
+}
+
+/* Stop writing the index (before the model changes or goes). */
+static void
+store_join(struct d9a_load *l)
+{
+	if (l->storing)
+		pthread_join(l->store, NULL);
+	l->storing = 0;
+}
+
+/*
+ * The model of paths: mapped from the index when it holds them (its
+ * messages said again), else read, finished and written to the index on
+ * another thread while the caller goes on; *read_ok: inputs that gave
+ * events. 0, or -1 when out of memory.
+ */
+static int
+read_model(struct d9a_load *l, const struct d9a_opts *o,
+    const char *const *paths, size_t npaths, unsigned *read_ok)
+{
+	struct d9p_read_stats st;
+	uint64_t again;
+	int keyed;
+
+	d9m_cache_init(&l->cache, o->no_cache);
+	keyed = l->cache.dir != NULL &&
+	    d9m_cache_key(paths, npaths, &l->key) == 0;
+	if (keyed && d9m_cache_get(&l->cache, l->key, &l->m, &l->lanes) == 0) {
+		for (size_t i = 0; !o->quiet && i < l->m->nerrors; i++)
+			d9a_note(NULL, l->m->errors[i]);
+		*read_ok = 1;		/* only such models are kept */
+		return 0;
+	}
+	if ((l->m = d9m_model_new()) == NULL ||
+	    d9m_model_load(l->m, paths, npaths, NULL,
+	    o->quiet ? NULL : d9a_note, NULL, &st) < 0 ||
+	    d9m_model_finish(l->m) < 0)
+		return -1;
+	*read_ok = st.read_ok;
+	/* kept only when the inputs did not change while being read */
+	if (keyed && st.read_ok > 0 &&
+	    d9m_cache_key(paths, npaths, &again) == 0 && again == l->key &&
+	    pthread_create(&l->store, NULL, store, l) == 0)
+		l->storing = 1;
+	return 0;
+}
+
 int
 d9a_load(struct d9a_load *l, const struct d9a_opts *o,
     const char *const *paths, size_t npaths, const struct d9a_win *w,
     int analyse)
 {
-	struct d9p_read_stats st;
+	unsigned read_ok = 0;
 
 	memset(l, 0, sizeof *l);
-	if ((l->m = d9m_model_new()) == NULL) {
-		fprintf(stderr, "d9top: out of memory\n");
-		return 1;
-	}
 	if ((l->res = d9a_resolver(o, 1)) == NULL) {
 		d9a_load_free(l);
 		return 2;
 	}
-	if (d9m_model_load(l->m, paths, npaths, NULL,
-	    o->quiet ? NULL : d9a_note, NULL, &st) < 0 ||
-	    d9m_model_finish(l->m) < 0) {
+	if (read_model(l, o, paths, npaths, &read_ok) < 0) {
 		fprintf(stderr, "d9top: out of memory\n");
 		d9a_load_free(l);
 		return 1;
 	}
-	if (st.read_ok == 0) {
+	if (read_ok == 0) {
 		fprintf(stderr, "d9top: no events could be read\n");
 		d9a_load_free(l);
 		return 1;
@@ -113,6 +164,7 @@ d9a_load(struct d9a_load *l, const struct d9a_opts *o,
 	}
 	l->analysed = 1;
 	/* the analysis looked up every address: the files are all tried */
+	store_join(l);
 	copy_warnings(l->res, l->m);
 	return 0;
 }
@@ -120,6 +172,9 @@ d9a_load(struct d9a_load *l, const struct d9a_opts *o,
 void
 d9a_load_free(struct d9a_load *l)
 {
+	store_join(l);
+	d9m_lanes_free(&l->lanes);
+	d9m_cache_free(&l->cache);
 	if (l->analysed)
 		d9m_analysis_free(&l->a);
 	d9s_resolver_free(&l->res);

@@ -9,8 +9,11 @@
 
 #include <stddef.h>
 
+#include <pthread.h>
+
 #include "app/opts.h"
 #include "model/analysis.h"
+#include "model/cache.h"
 #include "model/model.h"
 
 /* A window in milliseconds from the trace's start, as --window gives. */
@@ -25,6 +28,11 @@ struct d9a_load {
 	struct d9m_analysis_opts ao;	/* ao.win: the window, absolute */
 	struct d9m_analysis	 a;
 	int			 analysed;
+	struct d9m_cache	 cache;		/* the index (model/cache.h) */
+	struct d9m_lanes	*lanes;		/* read with the model from it */
+	uint64_t		 key;		/* of the inputs */
+	pthread_t		 store;		/* writing it, when storing */
+	int			 storing;
 };
 
 /* Messages about input, on stderr ("d9top: ..."), escaped. */
@@ -34,7 +42,8 @@ void	d9a_note(void *ctx, const char *msg);
 struct d9m_resolver *d9a_resolver(const struct d9a_opts *o, int speak);
 /* The window of o. */
 struct d9a_win d9a_win_of(const struct d9a_opts *o);
-/* Load paths, finish the model and, with analyse, analyse window w (o's
+/* Load paths (through the index unless --no-cache), finish the model
+ * and, with analyse, analyse window w (o's
  * --worst and --chain). 0, or the exit status after a message: 1 when
  * nothing could be read (or out of memory), 2 for an unusable file of
  * the resolver's options. l is freed on failure. */

@@ -82,6 +82,7 @@ browse(const struct d9a_opts *o)
 	cfg = (struct d9t_config){ .worst = o->worst, .have_window =
 	    o->have_window, .win_lo_ms = o->win_lo_ms, .win_hi_ms =
 	    o->win_hi_ms, .quiet = o->quiet, .follow = o->follow,
+	    .no_cache = o->no_cache,
 	    .resolver = res };
 	rc = d9t_run(o->paths, o->npaths, &cfg);
 	nt = d9s_resolver_notes(res, &n);

@@ -15,7 +15,7 @@
 
 enum { O_REPORT, O_JSON, O_WINDOW, O_WORST, O_CHAIN, O_FOLDED, O_BINARY,
     O_DEBUG_DIR, O_LOAD_BASE, O_KALLSYMS, O_PREFER_DWARF, O_FOLLOW, O_QUIET,
-    O_VERSION, O_HELP, O_ADDR2LINE, O_DIFF, O_CHECK, O_BASELINE, O_CHROME };
+    O_VERSION, O_HELP, O_ADDR2LINE, O_DIFF, O_CHECK, O_BASELINE, O_CHROME, O_NO_CACHE };
 
 static const struct opt {
 	const char	*name;
@@ -52,6 +52,8 @@ static const struct opt {
 	    "UI, chrome://tracing) and exit" },
 	{ "--follow", O_FOLLOW, NULL, "keep reading new segments (directory or "
 	    "stdin)" },
+	{ "--no-cache", O_NO_CACHE, NULL, "read the traces, not the index of "
+	    "an earlier run (nor write one)" },
 	{ "--quiet", O_QUIET, NULL, "do not print input problems on stderr" },
 	{ "--addr2line", O_ADDR2LINE, "-e ELF ADDR...", "print function and "
 	    "file:line of addresses, like addr2line -f -i -C" },
@@ -194,6 +196,7 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		case O_HELP: o->mode = D9A_HELP; return 0;
 		case O_FOLLOW: o->follow = 1; break;
 		case O_QUIET: o->quiet = 1; break;
+		case O_NO_CACHE: o->no_cache = 1; break;
 		case O_DEBUG_DIR: o->debug_dir = v; break;
 		case O_BINARY: o->binaries[o->nbinaries++] = v; break;
 		case O_KALLSYMS: o->kallsyms = v; break;

@@ -31,6 +31,7 @@ struct d9a_opts {
 	uint64_t	 load_base;	/* --load-base: first --binary's base */
 	int		 follow;
 	int		 quiet;
+	int		 no_cache;	/* --no-cache */
 	const char	*diff_old;	/* --diff OLD; NEW is paths[0] */
 	int		 json;		/* --diff with --json */
 	int		 chrome;

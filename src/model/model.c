@@ -10,6 +10,7 @@
 #include "base/vec.h"
 #include "parse/follow.h"
 #include "model/build.h"
+#include "model/image.h"
 #include "model/tables.h"
 #include "model/timeline.h"
 
@@ -40,15 +41,18 @@ d9m_model_free(struct d9m_model **pm)
 
 	if (m == NULL)
 		return;
-	n = d9m_model_tables(m, t, 32);
-	for (size_t i = 0; i < n; i++)
-		d9m_tab_free(t[i].tab, t[i].desc);
-	d9m_timeline_free(m);
+	if (!d9m_image_is(m)) {		/* else its columns are mapped */
+		n = d9m_model_tables(m, t, 32);
+		for (size_t i = 0; i < n; i++)
+			d9m_tab_free(t[i].tab, t[i].desc);
+		d9m_timeline_free(m);
+		free(m->tidmap_tid);
+		free(m->tidmap_worker);
+		free(m->tname_tid);
+		free(m->tname_name);
+	}
+	d9m_image_free(m);
 	d9_hmap_free(&m->tasks.rows);
-	free(m->tidmap_tid);
-	free(m->tidmap_worker);
-	free(m->tname_tid);
-	free(m->tname_name);
 	for (size_t i = 0; i < m->nerrors; i++)
 		free(m->errors[i]);
 	free(m->errors);

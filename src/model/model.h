@@ -452,6 +452,7 @@ struct d9m_model {
 	int		 finished;
 
 	struct d9m_builder *builder;	/* while loading */
+	struct d9m_image *image;	/* mapped from an image (image.h) */
 };
 
 struct d9m_model *d9m_model_new(void);

@@ -18,6 +18,7 @@
 #include "model/samples.h"
 #include "model/sched.h"
 #include "model/spans.h"
+#include "model/image.h"
 #include "model/timeline.h"
 
 void
@@ -468,6 +469,8 @@ d9m_model_finish(struct d9m_model *m)
 	size_t *off = NULL;
 	int rc = -1;
 
+	if (d9m_image_is(m))
+		return 0;		/* mapped: finished when written */
 	d9m_timeline_free(m);
 	if (sort_tables(m) < 0 || d9m_symbols_index(m) < 0)
 		return -1;

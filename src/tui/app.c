@@ -60,7 +60,7 @@ d9t_app_free(struct d9t_app *app)
 			ops->free(app->vstate[v]);
 		app->vstate[v] = NULL;
 	}
-	d9t_index_free(&app->ix);
+	d9m_lanes_free(&app->ix);
 	d9m_model_free(&app->m);
 }
 

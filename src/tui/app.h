@@ -12,7 +12,7 @@
 
 #include "model/analysis.h"
 #include "tui/canvas.h"
-#include "tui/index.h"
+#include "model/lanes.h"
 #include "tui/jobs.h"
 #include "tui/keys.h"
 #include "tui/list.h"
@@ -31,14 +31,14 @@ enum { D9T_DIRTY_BODY = 1, D9T_DIRTY_STATUS = 2, D9T_DIRTY_ALL = 0xff,
 struct d9t_retired {
 	struct d9t_jobs		*jobs;
 	struct d9m_model	*m;
-	struct d9t_index	*ix;
+	struct d9m_lanes	*ix;
 };
 #define D9T_RETIRED	4
 
 struct d9t_app {
 	const struct d9t_config	*cfg;
 	struct d9m_model	*m;	/* NULL while loading */
-	struct d9t_index	*ix;
+	struct d9m_lanes	*ix;
 	struct d9t_jobs		*jobs;
 	const char *const	*paths;
 	size_t			 npaths;
@@ -106,10 +106,10 @@ void	d9t_app_free(struct d9t_app *app);
  * selection, filters and views carry over from a partial model shown
  * before; a window that showed the whole trace grows with it. */
 int	d9t_app_set_model(struct d9t_app *app, struct d9m_model *m,
-	    struct d9t_index *ix);
+	    struct d9m_lanes *ix);
 /* The same for a partial model (the trace still loads). */
 int	d9t_app_set_partial(struct d9t_app *app, struct d9m_model *m,
-	    struct d9t_index *ix);
+	    struct d9m_lanes *ix);
 /* Free replaced models whose background job is over (all: wait). */
 void	d9t_app_reap(struct d9t_app *app, int all);
 void	d9t_app_resize(struct d9t_app *app, int w, int h);

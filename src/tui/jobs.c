@@ -23,7 +23,7 @@ struct slot {
 
 struct d9t_jobs {
 	const struct d9m_model	*m;
-	const struct d9t_index	*ix;
+	const struct d9m_lanes	*ix;
 	const struct d9m_resolver *r;
 	int			 sync, started, stop;
 	pthread_t		 th;
@@ -157,7 +157,7 @@ worker(void *arg)
 }
 
 struct d9t_jobs *
-d9t_jobs_new(const struct d9m_model *m, const struct d9t_index *ix,
+d9t_jobs_new(const struct d9m_model *m, const struct d9m_lanes *ix,
     const struct d9m_resolver *r, int sync)
 {
 	struct d9t_jobs *j = calloc(1, sizeof *j);

@@ -14,7 +14,7 @@
 
 #include "model/analysis.h"
 #include "model/flame.h"
-#include "tui/index.h"
+#include "model/lanes.h"
 #include "model/spanset.h"
 
 /* TASKS: only the task section of the analysis (view 2 needs no more). */
@@ -39,7 +39,7 @@ struct d9t_req {
 struct d9t_jobs;
 
 struct d9t_jobs *d9t_jobs_new(const struct d9m_model *m,
-	    const struct d9t_index *ix, const struct d9m_resolver *r, int sync);
+	    const struct d9m_lanes *ix, const struct d9m_resolver *r, int sync);
 void	 d9t_jobs_free(struct d9t_jobs **j);
 /* The result of kind k for q, or NULL while it is computed (then *stale,
  * if not NULL, gets the newest result of that kind, maybe NULL). */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/cache.h"
 #include "parse/follow.h"
 #include "tui/loader.h"
 
@@ -26,8 +27,9 @@ struct d9t_loader {
 	const char *const	*paths;
 	size_t			 npaths;
 	int			 follow;
+	int			 no_cache;	/* D9T_LOAD_NO_CACHE */
 	struct d9m_model	*m;
-	struct d9t_index	*ix;
+	struct d9m_lanes	*ix;
 	struct d9p_read_stats	 st;
 
 	/* snapshots: schedule (loading thread), finisher and mailbox
@@ -41,7 +43,7 @@ struct d9t_loader {
 	struct d9m_model	*todo;		/* copy to finish */
 	double			 cost;		/* of the last finish, s */
 	struct d9m_model	*pm;
-	struct d9t_index	*pix;
+	struct d9m_lanes	*pix;
 };
 
 static double
@@ -56,10 +58,10 @@ now_s(void)
 /* Under mu: m and ix into the mailbox, what it held into *m and *ix (the
  * caller frees them after unlocking). */
 static void
-mailbox_swap(struct d9t_loader *ld, struct d9m_model **m, struct d9t_index **ix)
+mailbox_swap(struct d9t_loader *ld, struct d9m_model **m, struct d9m_lanes **ix)
 {
 	struct d9m_model *om = ld->pm;
-	struct d9t_index *oix = ld->pix;
+	struct d9m_lanes *oix = ld->pix;
 
 	ld->pm = *m;
 	ld->pix = *ix;
@@ -71,12 +73,12 @@ static void
 mailbox_clear(struct d9t_loader *ld)
 {
 	struct d9m_model *m = NULL;
-	struct d9t_index *ix = NULL;
+	struct d9m_lanes *ix = NULL;
 
 	pthread_mutex_lock(&ld->mu);
 	mailbox_swap(ld, &m, &ix);
 	pthread_mutex_unlock(&ld->mu);
-	d9t_index_free(&ix);
+	d9m_lanes_free(&ix);
 	d9m_model_free(&m);
 }
 
@@ -89,7 +91,7 @@ finisher(void *arg)
 	pthread_mutex_lock(&ld->mu);
 	for (;;) {
 		struct d9m_model *s;
-		struct d9t_index *ix = NULL;
+		struct d9m_lanes *ix = NULL;
 		double t0;
 
 		while (ld->todo == NULL && !ld->fin_stop)
@@ -100,14 +102,14 @@ finisher(void *arg)
 		pthread_mutex_unlock(&ld->mu);
 		t0 = now_s();
 		if (d9m_model_finish(s) == 0)
-			ix = d9t_index_build(s);
+			ix = d9m_lanes_build(s);
 		pthread_mutex_lock(&ld->mu);
 		if (!ld->fin_stop && ix != NULL)	/* else moot: drop it */
 			mailbox_swap(ld, &s, &ix);	/* s, ix: the older */
 		ld->cost = now_s() - t0;
 		ld->todo = NULL;
 		pthread_mutex_unlock(&ld->mu);
-		d9t_index_free(&ix);
+		d9m_lanes_free(&ix);
 		d9m_model_free(&s);
 		pthread_mutex_lock(&ld->mu);
 	}
@@ -218,13 +220,48 @@ follow(struct d9t_loader *ld)
 	d9p_follow_free(&f);
 }
 
+/* The model from the index (model/cache.h): 1 when it was there. */
+static int
+from_index(struct d9t_loader *ld, const struct d9m_cache *c, uint64_t key)
+{
+	if (d9m_cache_get(c, key, &ld->m, &ld->ix) < 0)
+		return 0;
+	ld->st.read_ok = 1;		/* only such models are kept */
+	ld->st.inputs = (unsigned)ld->m->segs.n;
+	return 1;
+}
+
+/* Keep the whole model in the index when its inputs did not change
+ * while they were read. */
+static void
+to_index(struct d9t_loader *ld, const struct d9m_cache *c, uint64_t key)
+{
+	uint64_t again;
+
+	if (ld->ix != NULL && ld->st.read_ok > 0 &&
+	    !atomic_load(&ld->prog.cancel) &&
+	    d9m_cache_key(ld->paths, ld->npaths, &again) == 0 && again == key)
+		d9m_cache_put(c, key, ld->m, ld->ix);
+}
+
 static void *
 run(void *arg)
 {
 	struct d9t_loader *ld = arg;
+	struct d9m_cache c;
+	uint64_t key;
+	int keyed;
 
 	ld->t0 = now_s();
 	ld->next_snap = ld->t0 + FIRST_SNAP;
+	d9m_cache_init(&c, ld->no_cache || ld->follow);
+	keyed = c.dir != NULL && d9m_cache_key(ld->paths, ld->npaths,
+	    &key) == 0;
+	if (keyed && from_index(ld, &c, key)) {
+		d9m_cache_free(&c);
+		atomic_store(&ld->state, 2);
+		return NULL;
+	}
 	ld->m = d9m_model_new();
 	if (ld->m != NULL && ld->follow) {
 		follow(ld);
@@ -237,9 +274,12 @@ run(void *arg)
 		finisher_stop(ld, 0);
 		atomic_store(&ld->state, 1);
 		if (d9m_model_finish(ld->m) == 0)
-			ld->ix = d9t_index_build(ld->m);
+			ld->ix = d9m_lanes_build(ld->m);
 	}
 	finisher_stop(ld, 1);
+	if (keyed)
+		to_index(ld, &c, key);
+	d9m_cache_free(&c);
 	if (ld->ix == NULL && !ld->follow) {
 		/* partial models share its strings: keep it for free() */
 		mailbox_clear(ld);
@@ -258,6 +298,7 @@ d9t_loader_new(const char *const *paths, size_t npaths, int flags)
 	ld->paths = paths;
 	ld->npaths = npaths;
 	ld->follow = (flags & D9T_LOAD_FOLLOW) != 0;
+	ld->no_cache = (flags & D9T_LOAD_NO_CACHE) != 0;
 	if (!(flags & D9T_LOAD_WHOLE))
 		ld->prog.tick = tick;
 	ld->prog.tick_ctx = ld;
@@ -270,12 +311,6 @@ d9t_loader_new(const char *const *paths, size_t npaths, int flags)
 		return NULL;
 	}
 	return ld;
-}
-
-struct d9t_loader *
-d9t_loader_start(const char *const *paths, size_t npaths)
-{
-	return d9t_loader_new(paths, npaths, 0);
 }
 
 int
@@ -295,7 +330,7 @@ d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes, uint64_t *total,
 
 int
 d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
-    struct d9t_index **ix)
+    struct d9m_lanes **ix)
 {
 	pthread_mutex_lock(&ld->mu);
 	*m = ld->pm;
@@ -308,7 +343,7 @@ d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
 
 void
 d9t_loader_take(struct d9t_loader *ld, struct d9m_model **m,
-    struct d9t_index **ix, struct d9p_read_stats *st)
+    struct d9m_lanes **ix, struct d9p_read_stats *st)
 {
 	*m = ld->ix != NULL ? ld->m : NULL;
 	*ix = ld->ix;
@@ -340,7 +375,7 @@ d9t_loader_free(struct d9t_loader **pld)
 	mailbox_clear(ld);
 	pthread_cond_destroy(&ld->cv);
 	pthread_mutex_destroy(&ld->mu);
-	d9t_index_free(&ld->ix);
+	d9m_lanes_free(&ld->ix);
 	d9m_model_free(&ld->m);
 	free(ld);
 }

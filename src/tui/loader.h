@@ -9,6 +9,9 @@
  * most about a fifth of the loading time. A partial model shares strings
  * with the loader's own model: free it before d9t_loader_free().
  *
+ * Inputs the index (model/cache.h) holds are mapped from it, whole and
+ * at once; others are kept there once read (unless D9T_LOAD_NO_CACHE).
+ *
  * With follow set the loader never finishes: after the inputs are read it
  * keeps watching them for new segments (see parse/follow.h) and hands out
  * a new partial model whenever some arrived.
@@ -19,18 +22,17 @@
 #include <stddef.h>
 
 #include "model/model.h"
-#include "tui/index.h"
+#include "model/lanes.h"
 
 struct d9t_loader;
 
 enum {
 	D9T_LOAD_FOLLOW = 1,	/* keep reading (--follow) */
-	D9T_LOAD_WHOLE = 2	/* no partial models (benchmarks compare) */
+	D9T_LOAD_WHOLE = 2,	/* no partial models (benchmarks compare) */
+	D9T_LOAD_NO_CACHE = 4	/* neither read nor write the index */
 };
 struct d9t_loader *d9t_loader_new(const char *const *paths, size_t npaths,
 	    int flags);
-/* d9t_loader_new() without flags. */
-struct d9t_loader *d9t_loader_start(const char *const *paths, size_t npaths);
 /* 0 loading, 1 finishing, 2 done. */
 int	d9t_loader_state(struct d9t_loader *ld);
 void	d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes,
@@ -38,11 +40,11 @@ void	d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes,
 /* The newest partial model and its index, if one was made since the last
  * call (the caller owns both); 0 when there is none. */
 int	d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
-	    struct d9t_index **ix);
+	    struct d9m_lanes **ix);
 /* After done: the model and index (caller owns them; NULL on OOM) and
  * the read statistics. */
 void	d9t_loader_take(struct d9t_loader *ld, struct d9m_model **m,
-	    struct d9t_index **ix, struct d9p_read_stats *st);
+	    struct d9m_lanes **ix, struct d9p_read_stats *st);
 /* Cancel if still running and free; a thread stuck in a read (a silent
  * pipe) is left to die with the process. */
 void	d9t_loader_free(struct d9t_loader **ld);

@@ -232,7 +232,7 @@ runtime_strips(struct d9t_app *app, struct d9t_canvas *cv,
 				act[x] = m->queue.alive[i];
 		}
 		if (!alive && one)
-			act[x] = d9t_active_at(app->ix, edges[x + 1]);
+			act[x] = d9m_active_at(app->ix, edges[x + 1]);
 	}
 	if (one) {
 		snprintf(lq, sizeof lq, "queue");

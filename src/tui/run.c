@@ -47,7 +47,7 @@ poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
     size_t errlen)
 {
 	struct d9m_model *m;
-	struct d9t_index *ix;
+	struct d9m_lanes *ix;
 	struct d9p_read_stats st;
 	uint64_t b, t, e;
 
@@ -111,7 +111,8 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 		return 1;
 	}
 	app.color = term.color && app.color;
-	ld = d9t_loader_new(paths, npaths, cfg->follow ? D9T_LOAD_FOLLOW : 0);
+	ld = d9t_loader_new(paths, npaths, (cfg->follow ? D9T_LOAD_FOLLOW : 0) |
+	    (cfg->no_cache ? D9T_LOAD_NO_CACHE : 0));
 	if (ld == NULL) {
 		snprintf(err, sizeof err, "cannot start the loader");
 		rc = 1;

@@ -20,7 +20,7 @@ d9t_app_reap(struct d9t_app *app, int all)
 			continue;
 		}
 		d9t_jobs_free(&r->jobs);
-		d9t_index_free(&r->ix);
+		d9m_lanes_free(&r->ix);
 		d9m_model_free(&r->m);
 	}
 	app->nretired = k;
@@ -101,14 +101,14 @@ first_window(struct d9t_app *app)
 }
 
 static int
-adopt(struct d9t_app *app, struct d9m_model *m, struct d9t_index *ix)
+adopt(struct d9t_app *app, struct d9m_model *m, struct d9m_lanes *ix)
 {
 	const struct d9t_config *c = app->cfg;
 	struct d9t_jobs *jobs = d9t_jobs_new(m, ix, c->resolver, c->sync);
 	struct d9m_model *o = app->m;
 
 	if (jobs == NULL) {
-		d9t_index_free(&ix);
+		d9m_lanes_free(&ix);
 		d9m_model_free(&m);
 		return -1;
 	}
@@ -132,7 +132,7 @@ adopt(struct d9t_app *app, struct d9m_model *m, struct d9t_index *ix)
 
 int
 d9t_app_set_model(struct d9t_app *app, struct d9m_model *m,
-    struct d9t_index *ix)
+    struct d9m_lanes *ix)
 {
 	app->loading = 0;
 	return adopt(app, m, ix);
@@ -140,7 +140,7 @@ d9t_app_set_model(struct d9t_app *app, struct d9m_model *m,
 
 int
 d9t_app_set_partial(struct d9t_app *app, struct d9m_model *m,
-    struct d9t_index *ix)
+    struct d9m_lanes *ix)
 {
 	app->loading = 1;
 	return adopt(app, m, ix);

@@ -23,6 +23,7 @@ struct d9t_config {
 	int		 ascii;		/* ASCII glyphs even in UTF-8 */
 	int		 sync;		/* no background work (tests) */
 	int		 follow;	/* keep reading new segments */
+	int		 no_cache;	/* --no-cache: not through the index */
 	const struct d9m_resolver *resolver;	/* DWARF names, or NULL */
 };
 

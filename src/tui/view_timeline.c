@@ -183,7 +183,7 @@ filtered(const struct d9t_app *app, const struct d9t_axis *ax, uint32_t s,
 {
 	const struct d9m_model *m = app->m;
 	const struct d9m_worker *wk = &m->workers[s];
-	size_t i = d9t_first_poll(m, s, ax->lo);
+	size_t i = d9m_first_poll(m, s, ax->lo);
 
 	memset(fc, 0, (size_t)ax->w * sizeof *fc);
 	for (; i < wk->poll0 + wk->npolls && m->polls.start[i] < ax->hi; i++) {
@@ -231,13 +231,13 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 	for (int x = 0; x < ax->w; x++) {
 		uint64_t a = d9t_axis_t(ax, x + ax->x0),
 		    b = d9t_axis_t(ax, x + ax->x0 + 1), span = b > a ? b - a : 1;
-		uint64_t busy = d9t_busy(m, app->ix, s, a, b), longest = 0;
+		uint64_t busy = d9m_busy(m, app->ix, s, a, b), longest = 0;
 		uint32_t p;
 		uint16_t attr;
 		uint32_t ch;
 		int lvl;
 
-		if (busy > 0 && (p = d9t_longest(m, app->ix, s, a, b)) != D9_NONE)
+		if (busy > 0 && (p = d9m_longest(m, app->ix, s, a, b)) != D9_NONE)
 			longest = m->polls.end[p] - m->polls.start[p];
 		if (filt) {
 			if (fc[x].longest) {
@@ -320,7 +320,7 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 		d9t_fmt_wall(wall + 7, sizeof wall - 7, wl, 0);
 	}
 	d9t_canvas_printf(cv, 0, y + 1, D9T_A_DIM, "cursor %s%s  active tasks "
-	    "%" PRIu32 "%s", cur, wall, d9t_active_at(app->ix, app->cursor),
+	    "%" PRIu32 "%s", cur, wall, d9m_active_at(app->ix, app->cursor),
 	    app->f_loc != D9_NONE || app->f_task != D9_NONE ?
 	    "  filter on (x clears)" : "");
 	if (app->sel == D9_NONE) {
@@ -404,7 +404,7 @@ d9t_select_at_cursor(struct d9t_app *app)
 
 	if (app->m == NULL || app->lane >= app->m->nworkers)
 		return;
-	app->sel = d9t_longest(app->m, app->ix, app->lane, a, b > a ? b : a + 1);
+	app->sel = d9m_longest(app->m, app->ix, app->lane, a, b > a ? b : a + 1);
 	app->gen++;
 }
 
@@ -450,7 +450,7 @@ static void
 step_long(struct d9t_app *app, int dir)
 {
 	const struct d9m_model *m = app->m;
-	const struct d9t_index *ix = app->ix;
+	const struct d9m_lanes *ix = app->ix;
 	uint64_t ref = app->sel != D9_NONE ? m->polls.start[app->sel] :
 	    app->cursor;
 	size_t lo = 0, hi = ix->nlong;

@@ -14,7 +14,7 @@ fx_open(struct fx *f, const char *name, int w, int h, int utf8)
 	const char *dir = getenv("D9_TRACES");
 	struct d9m_model *m = d9m_model_new();
 	struct d9p_read_stats st;
-	struct d9t_index *ix;
+	struct d9m_lanes *ix;
 
 	memset(f, 0, sizeof *f);
 	ck_assert_ptr_nonnull(dir);
@@ -28,7 +28,7 @@ fx_open(struct fx *f, const char *name, int w, int h, int utf8)
 	    0);
 	ck_assert_uint_gt(st.read_ok, 0);
 	ck_assert_int_eq(d9m_model_finish(m), 0);
-	ix = d9t_index_build(m);
+	ix = d9m_lanes_build(m);
 	ck_assert_ptr_nonnull(ix);
 	d9t_config_init(&f->cfg);
 	f->cfg.sync = 1;

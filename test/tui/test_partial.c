@@ -104,7 +104,7 @@ START_TEST(swap_keeps_selection_and_grows_the_window)
 	const char *a = trace("demo-2026-03.bin");
 	const char *b = trace("block-in-place-2026-05.bin");
 	struct d9m_model *m = d9m_model_new(), *s;
-	struct d9t_index *ix;
+	struct d9m_lanes *ix;
 	struct fx f;
 	uint64_t start, dur;
 	uint32_t worker;
@@ -124,7 +124,7 @@ START_TEST(swap_keeps_selection_and_grows_the_window)
 	load(m, a);
 	ck_assert_ptr_nonnull(s = d9m_model_snapshot(m));
 	ck_assert_int_eq(d9m_model_finish(s), 0);
-	ck_assert_ptr_nonnull(ix = d9t_index_build(s));
+	ck_assert_ptr_nonnull(ix = d9m_lanes_build(s));
 	ck_assert_int_eq(d9t_app_set_partial(&f.app, s, ix), 0);
 	fx_keys(&f, "w");
 	ck_screen_has(&f, "worst in window");
@@ -138,7 +138,7 @@ START_TEST(swap_keeps_selection_and_grows_the_window)
 
 	load(m, b);
 	ck_assert_int_eq(d9m_model_finish(m), 0);
-	ck_assert_ptr_nonnull(ix = d9t_index_build(m));
+	ck_assert_ptr_nonnull(ix = d9m_lanes_build(m));
 	ck_assert_int_eq(d9t_app_set_model(&f.app, m, ix), 0);
 	fx_render(&f);
 	ck_assert_int_eq(f.app.loading, 0);

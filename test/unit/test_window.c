@@ -18,7 +18,7 @@
 #include "model/timeline.h"
 #include "model/flame.h"
 #include "model/worst.h"
-#include "tui/index.h"
+#include "model/lanes.h"
 #include "model/spanset.h"
 #include "unit.h"
 
@@ -428,7 +428,7 @@ check_flames(const struct d9m_model *m, const struct d9m_window *w)
 START_TEST(test_windows_match_scans)
 {
 	struct d9m_model *m = random_trace((uint64_t)_i + 1);
-	struct d9t_index *ix = d9t_index_build(m);
+	struct d9m_lanes *ix = d9m_lanes_build(m);
 	uint64_t s = (uint64_t)_i * 31 + 7;
 
 	ck_assert_uint_gt(m->spanev.n, 20);
@@ -455,7 +455,7 @@ START_TEST(test_windows_match_scans)
 		check_flames(m, &w);
 		d9m_analysis_free(&a);
 	}
-	d9t_index_free(&ix);
+	d9m_lanes_free(&ix);
 	d9m_model_free(&m);
 }
 END_TEST

@@ -1,5 +1,5 @@
 /*
- * index.c: see index.h. Everything here is a pure function of a finished
+ * lanes.c: see lanes.h. Everything here is a pure function of a finished
  * model; the model is never written.
  */
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include "base/intern.h"
 #include "model/analysis.h"
 #include "model/worst.h"
-#include "tui/index.h"
+#include "model/lanes.h"
 
 static uint64_t
 dur(const struct d9m_model *m, size_t p)
@@ -35,7 +35,7 @@ cmp_kv(const void *x, const void *y)
 }
 
 static int
-lanes(const struct d9m_model *m, struct d9t_index *ix)
+lanes(const struct d9m_model *m, struct d9m_lanes *ix)
 {
 	size_t nb = 0;
 
@@ -45,7 +45,7 @@ lanes(const struct d9m_model *m, struct d9t_index *ix)
 		return -1;
 	for (size_t w = 0; w < m->nworkers; w++) {
 		ix->boff[w] = nb;
-		nb += (m->workers[w].npolls + D9T_BLOCK - 1) / D9T_BLOCK;
+		nb += (m->workers[w].npolls + D9M_BLOCK - 1) / D9M_BLOCK;
 	}
 	ix->boff[m->nworkers] = nb;
 	ix->bmax = calloc(nb ? nb : 1, sizeof *ix->bmax);
@@ -57,7 +57,7 @@ lanes(const struct d9m_model *m, struct d9t_index *ix)
 
 		for (size_t i = 0; i < wk->npolls; i++) {
 			uint64_t d = dur(m, wk->poll0 + i);
-			uint64_t *mx = &ix->bmax[ix->boff[w] + i / D9T_BLOCK];
+			uint64_t *mx = &ix->bmax[ix->boff[w] + i / D9M_BLOCK];
 
 			b[i] = sum;
 			sum += d;
@@ -70,7 +70,7 @@ lanes(const struct d9m_model *m, struct d9t_index *ix)
 }
 
 static int
-orders(const struct d9m_model *m, struct d9t_index *ix)
+orders(const struct d9m_model *m, struct d9m_lanes *ix)
 {
 	size_t n = m->polls.n, nl = 0;
 	struct kv *k = malloc((n ? n : 1) * sizeof *k);
@@ -100,7 +100,7 @@ orders(const struct d9m_model *m, struct d9t_index *ix)
 }
 
 static int
-active_series(const struct d9m_model *m, struct d9t_index *ix)
+active_series(const struct d9m_model *m, struct d9m_lanes *ix)
 {
 	const struct d9m_tasks *t = &m->tasks;
 	struct kv *k = malloc((2 * t->n + 1) * sizeof *k);
@@ -138,25 +138,30 @@ active_series(const struct d9m_model *m, struct d9t_index *ix)
 	return 0;
 }
 
-struct d9t_index *
-d9t_index_build(const struct d9m_model *m)
+struct d9m_lanes *
+d9m_lanes_build(const struct d9m_model *m)
 {
-	struct d9t_index *ix = calloc(1, sizeof *ix);
+	struct d9m_lanes *ix = calloc(1, sizeof *ix);
 
 	if (ix == NULL)
 		return NULL;
 	if (lanes(m, ix) < 0 || orders(m, ix) < 0 || active_series(m, ix) < 0)
-		d9t_index_free(&ix);
+		d9m_lanes_free(&ix);
 	return ix;
 }
 
 void
-d9t_index_free(struct d9t_index **pix)
+d9m_lanes_free(struct d9m_lanes **pix)
 {
-	struct d9t_index *ix = *pix;
+	struct d9m_lanes *ix = *pix;
 
 	if (ix == NULL)
 		return;
+	if (ix->mapped) {
+		free(ix);
+		*pix = NULL;
+		return;
+	}
 	free(ix->busy);
 	free(ix->bmax);
 	free(ix->boff);
@@ -169,7 +174,7 @@ d9t_index_free(struct d9t_index **pix)
 }
 
 size_t
-d9t_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts)
+d9m_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts)
 {
 	const struct d9m_worker *wk = &m->workers[w];
 	size_t lo = wk->poll0, hi = wk->poll0 + wk->npolls;
@@ -187,12 +192,12 @@ d9t_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts)
 }
 
 uint64_t
-d9t_busy(const struct d9m_model *m, const struct d9t_index *ix, uint32_t w,
+d9m_busy(const struct d9m_model *m, const struct d9m_lanes *ix, uint32_t w,
     uint64_t a, uint64_t b)
 {
 	const struct d9m_worker *wk = &m->workers[w];
 	const uint64_t *busy = ix->busy + wk->poll0 + w;
-	size_t i = d9t_first_poll(m, w, a), j, end = wk->poll0 + wk->npolls;
+	size_t i = d9m_first_poll(m, w, a), j, end = wk->poll0 + wk->npolls;
 	uint64_t sum;
 
 	if (i >= end || m->polls.start[i] >= b)
@@ -207,11 +212,11 @@ d9t_busy(const struct d9m_model *m, const struct d9t_index *ix, uint32_t w,
 }
 
 uint32_t
-d9t_longest(const struct d9m_model *m, const struct d9t_index *ix,
+d9m_longest(const struct d9m_model *m, const struct d9m_lanes *ix,
     uint32_t w, uint64_t a, uint64_t b)
 {
 	const struct d9m_worker *wk = &m->workers[w];
-	size_t i = d9t_first_poll(m, w, a), end = wk->poll0 + wk->npolls, j;
+	size_t i = d9m_first_poll(m, w, a), end = wk->poll0 + wk->npolls, j;
 	uint64_t best = 0;
 	uint32_t row = D9_NONE;
 
@@ -221,11 +226,11 @@ d9t_longest(const struct d9m_model *m, const struct d9t_index *ix,
 	while (i < j) {
 		size_t r = i - wk->poll0;
 
-		if (r % D9T_BLOCK == 0 && i + D9T_BLOCK <= j) {
-			uint64_t mx = ix->bmax[ix->boff[w] + r / D9T_BLOCK];
+		if (r % D9M_BLOCK == 0 && i + D9M_BLOCK <= j) {
+			uint64_t mx = ix->bmax[ix->boff[w] + r / D9M_BLOCK];
 
 			if (mx <= best && row != D9_NONE) {
-				i += D9T_BLOCK;
+				i += D9M_BLOCK;
 				continue;
 			}
 		}
@@ -239,7 +244,7 @@ d9t_longest(const struct d9m_model *m, const struct d9t_index *ix,
 }
 
 uint32_t
-d9t_active_at(const struct d9t_index *ix, uint64_t ts)
+d9m_active_at(const struct d9m_lanes *ix, uint64_t ts)
 {
 	size_t i = d9m_lower(ix->act_ts, ix->nact, ts + 1);
 

@@ -1,0 +1,285 @@
+/* cache.c: see cache.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/sum.h"
+#include "base/vec.h"
+#include "model/cache.h"
+#include "model/image.h"
+#include "parse/reader.h"
+
+#define SUFFIX		".img"
+#define TMP_PREFIX	".tmp-"
+#define TMP_AGE		3600	/* s: a temporary file older is left over */
+
+static char *
+join(const char *a, const char *b)
+{
+	size_t n = strlen(a) + strlen(b) + 2;
+	char *s = malloc(n);
+
+	if (s != NULL)
+		snprintf(s, n, "%s/%s", a, b);
+	return s;
+}
+
+/* mkdir -p, private to the user. */
+static int
+make_dir(const char *path)
+{
+	char *p = strdup(path);
+	int rc = 0;
+
+	if (p == NULL)
+		return -1;
+	for (char *s = p + 1; rc == 0 && *s; s++)
+		if (*s == '/') {
+			*s = '\0';
+			if (mkdir(p, 0700) < 0 && errno != EEXIST)
+				rc = -1;
+			*s = '/';
+		}
+	if (rc == 0 && mkdir(p, 0700) < 0 && errno != EEXIST)
+		rc = -1;
+	free(p);
+	return rc;
+}
+
+int
+d9m_cache_init(struct d9m_cache *c, int off)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	c->dir = NULL;
+	c->budget = D9M_CACHE_BUDGET;
+	if (off)
+		return 0;
+	/* XDG: a relative path is invalid and is ignored */
+	if (xdg != NULL && xdg[0] == '/')
+		c->dir = join(xdg, "d9top");
+	else if (home != NULL && home[0] == '/') {
+		char *base = join(home, ".cache");
+
+		c->dir = base != NULL ? join(base, "d9top") : NULL;
+		free(base);
+	}
+	return 0;
+}
+
+void
+d9m_cache_free(struct d9m_cache *c)
+{
+	free(c->dir);
+	c->dir = NULL;
+}
+
+struct keywalk {
+	struct d9_sum	 sum;
+	int		 ok;
+	size_t		 files;
+};
+
+static int
+key_visit(void *ctx, const char *path, int fd, const struct stat *sb,
+    int in_dir)
+{
+	struct keywalk *k = ctx;
+	uint64_t id[8] = { (uint64_t)sb->st_dev, (uint64_t)sb->st_ino,
+	    (uint64_t)sb->st_size, (uint64_t)sb->st_mtim.tv_sec,
+	    (uint64_t)sb->st_mtim.tv_nsec, (uint64_t)sb->st_ctim.tv_sec,
+	    (uint64_t)sb->st_ctim.tv_nsec, (uint64_t)in_dir };
+
+	close(fd);
+	k->files++;
+	if (!S_ISREG(sb->st_mode) || d9p_is_active(path))
+		k->ok = 0;
+	d9_sum_add(&k->sum, path, strlen(path) + 1);
+	d9_sum_add(&k->sum, id, sizeof id);
+	return 0;
+}
+
+int
+d9m_cache_key(const char *const *paths, size_t npaths, uint64_t *key)
+{
+	struct keywalk k = { .ok = 1 };
+	struct d9p_read_opts o = { 0 };
+	struct d9p_read_stats st = { 0 };
+	static const char version[] = "d9top model image 1";
+
+	d9_sum_init(&k.sum);
+	d9_sum_add(&k.sum, version, sizeof version);
+	if (d9p_walk(paths, npaths, key_visit, &k, &o, &st) < 0 ||
+	    !k.ok || st.failed || k.files == 0)
+		return -1;
+	*key = d9_sum_end(&k.sum);
+	return 0;
+}
+
+static char *
+entry_path(const struct d9m_cache *c, uint64_t key)
+{
+	char name[32];
+
+	snprintf(name, sizeof name, "%016llx" SUFFIX, (unsigned long long)key);
+	return join(c->dir, name);
+}
+
+int
+d9m_cache_get(const struct d9m_cache *c, uint64_t key,
+    struct d9m_model **out, struct d9m_lanes **lanes)
+{
+	char why[128], *path;
+	int fd, rc = -1;
+
+	*out = NULL;
+	*lanes = NULL;
+	if (c->dir == NULL || (path = entry_path(c, key)) == NULL)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd >= 0) {
+		rc = d9m_image_open(fd, key, out, lanes, why, sizeof why);
+		if (rc == 0)		/* used: the last to be evicted */
+			futimens(fd, NULL);
+		else if (rc == -1)
+			unlink(path);	/* damaged or another version */
+		close(fd);
+	}
+	free(path);
+	return rc;
+}
+
+struct ent {
+	char		*name;
+	uint64_t	 bytes;
+	struct timespec	 used;
+};
+
+static int
+older(const void *a, const void *b)
+{
+	const struct ent *x = a, *y = b;
+
+	if (x->used.tv_sec != y->used.tv_sec)
+		return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
+	return x->used.tv_nsec < y->used.tv_nsec ? -1 :
+	    x->used.tv_nsec > y->used.tv_nsec;
+}
+
+static int
+is_entry(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n == 16 + strlen(SUFFIX) && strcmp(name + 16, SUFFIX) == 0;
+}
+
+/* Remove the least recently used entries until the budget holds, and
+ * temporary files that a crashed d9top left. */
+static void
+evict(const struct d9m_cache *c)
+{
+	DIR *d = opendir(c->dir);
+	struct dirent *de;
+	struct ent *v = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t total = 0;
+	time_t now = time(NULL);
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		struct stat sb;
+		int tmp = strncmp(de->d_name, TMP_PREFIX,
+		    strlen(TMP_PREFIX)) == 0;
+
+		if ((!tmp && !is_entry(de->d_name)) ||
+		    fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(sb.st_mode))
+			continue;
+		if (tmp) {
+			if (now - sb.st_mtim.tv_sec > TMP_AGE)
+				unlinkat(dirfd(d), de->d_name, 0);
+			continue;
+		}
+		if (d9_grow(&v, &cap, n + 1, sizeof *v) < 0 ||
+		    (v[n].name = strdup(de->d_name)) == NULL)
+			break;
+		v[n].bytes = (uint64_t)sb.st_size;
+		v[n].used = sb.st_mtim;
+		total += v[n++].bytes;
+	}
+	qsort(v, n, sizeof *v, older);
+	for (size_t i = 0; i < n; i++) {
+		if (total > c->budget && unlinkat(dirfd(d), v[i].name, 0) == 0)
+			total -= v[i].bytes;
+		free(v[i].name);
+	}
+	free(v);
+	closedir(d);
+}
+
+static int put(const struct d9m_cache *, uint64_t, const struct d9m_model *,
+    const struct d9m_lanes *);
+
+int
+d9m_cache_put(const struct d9m_cache *c, uint64_t key,
+    const struct d9m_model *m, const struct d9m_lanes *lanes)
+{
+	struct d9m_lanes *own = NULL;
+	int rc;
+
+	if (c->dir == NULL)
+		return -1;
+	if (lanes == NULL && (lanes = own = d9m_lanes_build(m)) == NULL)
+		return -1;
+	rc = put(c, key, m, lanes);
+	d9m_lanes_free(&own);
+	return rc;
+}
+
+static int
+put(const struct d9m_cache *c, uint64_t key, const struct d9m_model *m,
+    const struct d9m_lanes *lanes)
+{
+	char *tmp, *path;
+	int fd, rc = -1;
+	struct statvfs fs;
+	uint64_t size;
+
+	if (c->dir == NULL || make_dir(c->dir) < 0)
+		return -1;
+	/* an entry over the budget would go at once; and the index never
+	 * takes the last half of the free space */
+	size = d9m_image_size(m, lanes);
+	if (size > c->budget || statvfs(c->dir, &fs) < 0 ||
+	    size > (uint64_t)fs.f_bavail * fs.f_frsize / 2)
+		return -1;
+	tmp = join(c->dir, TMP_PREFIX "XXXXXX");
+	path = entry_path(c, key);
+	if (tmp == NULL || path == NULL ||
+	    (fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
+		free(tmp);
+		free(path);
+		return -1;
+	}
+	rc = d9m_image_write(m, lanes, fd, key);
+	if (close(fd) < 0)
+		rc = -1;
+	if (rc == 0)
+		rc = rename(tmp, path);
+	if (rc < 0)
+		unlink(tmp);
+	else
+		evict(c);
+	free(tmp);
+	free(path);
+	return rc;
+}

@@ -1,0 +1,52 @@
+/*
+ * cache.h: the persistent index of d9top (DESIGN.md): the finished model
+ * of a set of input files, kept as an image (image.h) under
+ * $XDG_CACHE_HOME/d9top (default ~/.cache/d9top), so that opening the
+ * same files again maps the model instead of reading the traces.
+ *
+ * The key of an entry is a checksum of every input file in reading
+ * order: the path as named, device, inode, size, modification and change
+ * times. Any file added, removed, grown or touched gives another key, so
+ * a stale entry is never found. Only sets of regular, sealed files have
+ * a key: stdin, pipes and .active segments are read as always.
+ *
+ * It is only ever a cache: an entry that cannot be read, is damaged or
+ * was made by another d9top is rebuilt without a word; entries are
+ * written to a private temporary file and renamed into place, so two
+ * d9top processes never see half an entry; when the directory grows
+ * past its budget the least recently used entries go.
+ */
+#ifndef D9M_CACHE_H
+#define D9M_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/lanes.h"
+#include "model/model.h"
+
+#define D9M_CACHE_BUDGET	((uint64_t)8 << 30)	/* bytes */
+
+struct d9m_cache {
+	char		*dir;		/* NULL: no cache */
+	uint64_t	 budget;	/* bytes kept at most */
+};
+
+/* The cache directory from the environment ($XDG_CACHE_HOME/d9top, else
+ * $HOME/.cache/d9top); c->dir NULL when neither is set or when off. */
+int	 d9m_cache_init(struct d9m_cache *c, int off);
+void	 d9m_cache_free(struct d9m_cache *c);
+/* The key of paths: 0 with *key, or -1 when they cannot be cached. */
+int	 d9m_cache_key(const char *const *paths, size_t npaths,
+	    uint64_t *key);
+/* The model of key from the cache: 0 with *out (finished, mapped) and
+ * its lanes (free them first), or -1 when there is none usable (a
+ * damaged one is removed). */
+int	 d9m_cache_get(const struct d9m_cache *c, uint64_t key,
+	    struct d9m_model **out, struct d9m_lanes **lanes);
+/* Keep m (finished) and its lanes (NULL: made here) under key: 0, or -1
+ * (nothing is left behind). */
+int	 d9m_cache_put(const struct d9m_cache *c, uint64_t key,
+	    const struct d9m_model *m, const struct d9m_lanes *lanes);
+
+#endif

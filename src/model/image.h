@@ -1,0 +1,47 @@
+/*
+ * image.h: a finished model as one flat file, and a model mapped back
+ * from it (the persistent index, model/cache.h). Every table, derived
+ * array and interned blob is a section of the file; opening maps the file
+ * and points the model's columns into it, so nothing is decoded or
+ * derived again and only the pages a view reads are brought in.
+ *
+ * An image is only ever a cache: its header names the format version and
+ * the key of the inputs it was made from, a checksum covers every byte
+ * (checked on open with reads, not through the mapping), and sections
+ * must lie inside the file with the sizes their tables say. A file that
+ * fails any test is refused with a reason, never used.
+ *
+ * A mapped model is finished and read-only: d9m_model_load and
+ * d9m_model_follow refuse it, d9m_model_finish leaves it as it is;
+ * interning new strings, stacks, errors and task rows still works (those
+ * are copied out of the file).
+ */
+#ifndef D9M_IMAGE_H
+#define D9M_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/lanes.h"
+#include "model/model.h"
+
+/* Write m (finished) and its lanes x to fd from its current offset: 0,
+ * or -1 with errno (out of memory, a failed write). */
+int	 d9m_image_write(const struct d9m_model *m, const struct d9m_lanes *x,
+	    int fd, uint64_t key);
+/* The size of m's image in bytes (UINT64_MAX when out of memory). */
+uint64_t d9m_image_size(const struct d9m_model *m,
+	    const struct d9m_lanes *x);
+/* Map the image in fd (not closed): 0 with *out and *lanes (mapped too:
+ * free *lanes before *out); -1 with why set when
+ * the file is not a usable image of key (damaged, another key or
+ * version); -2 when this process could not (out of memory or address
+ * space). */
+int	 d9m_image_open(int fd, uint64_t key, struct d9m_model **out,
+	    struct d9m_lanes **lanes, char *why, size_t whylen);
+/* Whether m is mapped from an image. */
+int	 d9m_image_is(const struct d9m_model *m);
+/* Release what d9m_image_open made (called by d9m_model_free). */
+void	 d9m_image_free(struct d9m_model *m);
+
+#endif

@@ -1,0 +1,390 @@
+/*
+ * test_cache.c: d9top's index (model/cache.h), through the program, each
+ * test with a cache directory of its own. What a user sees is the same
+ * with and without it: --json, --report, --folded and a --window on the
+ * three shared traces and on a directory of two segments are
+ * byte-identical read from the traces (--no-cache), when the index is
+ * written and when it is read; a read is proven by the entry's time of
+ * use. A damaged entry (a byte flipped, cut in half, cut to its header's
+ * first bytes, another version, empty, a directory or a link in its
+ * place) gives the same output and, where a file can be written there,
+ * a sound entry again. Four d9top processes filling one index at once
+ * all print the same and leave a sound entry. A segment added to a
+ * directory or removed from it is seen the next time. An index that
+ * cannot be written changes nothing.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "minijson.h"
+#include "run.h"
+
+/* A fresh directory and XDG_CACHE_HOME under it: the index is
+ * <dir>/xdg/d9top. */
+struct fix {
+	char	 dir[64];
+	char	 idx[96];
+};
+
+static void
+fix_init(struct fix *f)
+{
+	char xdg[80];
+
+	snprintf(f->dir, sizeof f->dir, "/tmp/d9cache-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(f->dir));
+	snprintf(xdg, sizeof xdg, "%s/xdg", f->dir);
+	snprintf(f->idx, sizeof f->idx, "%s/d9top", xdg);
+	ck_assert_int_eq(setenv("XDG_CACHE_HOME", xdg, 1), 0);
+}
+
+static void
+fix_free(struct fix *f)
+{
+	char *cmd;
+
+	ck_assert_int_ne(asprintf(&cmd, "rm -rf '%s'", f->dir), -1);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+}
+
+/* How many entries the index holds; the path of the last in *path. */
+static int
+entries(const struct fix *f, char *path, size_t len)
+{
+	DIR *d = opendir(f->idx);
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 4 && strcmp(de->d_name + l - 4, ".img") == 0) {
+			n++;
+			if (path != NULL)
+				snprintf(path, len, "%s/%s", f->idx, de->d_name);
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/* Make an entry look unused since 2001, so that a read shows. */
+static void
+age(const char *path)
+{
+	struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+
+	ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+static int
+was_read(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && sb.st_mtim.tv_sec > 1000000000;
+}
+
+/* stdout and status of d9top args. */
+static char *
+out_of(const char *args, size_t *n)
+{
+	struct run_result r;
+	char *o;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "%s", args), 0);
+	o = r.out;
+	*n = r.nout;
+	r.out = NULL;
+	run_free(&r);
+	return o;
+}
+
+static void
+same(const char *args, const char *want, size_t nwant)
+{
+	size_t n;
+	char *got = out_of(args, &n);
+
+	ck_assert_msg(n == nwant && memcmp(got, want, n) == 0,
+	    "d9top %s: %zu bytes differ from the %zu read from the traces",
+	    args, n, nwant);
+	free(got);
+}
+
+static const char *const modes[] = { "--json", "--report", "--folded cpu",
+    "--folded offcpu", "--folded alloc", "--json --window 20..300" };
+#define NMODES (sizeof modes / sizeof modes[0])
+
+/* For each mode: without, writing and reading the index, one output. */
+static void
+check_input(struct fix *f, const char *input)
+{
+	char args[512], entry[256];
+
+	for (size_t i = 0; i < NMODES; i++) {
+		size_t n;
+		char *want;
+
+		snprintf(args, sizeof args, "--no-cache %s %s", modes[i], input);
+		want = out_of(args, &n);
+		ck_assert(n > 0 || strncmp(modes[i], "--folded", 8) == 0);
+		snprintf(args, sizeof args, "%s %s", modes[i], input);
+		same(args, want, n);		/* written, or read */
+		ck_assert_int_eq(entries(f, entry, sizeof entry), 1);
+		age(entry);
+		same(args, want, n);		/* read */
+		ck_assert_msg(was_read(entry), "%s was not read", entry);
+		free(want);
+	}
+}
+
+static void
+link_trace(const char *dir, const char *name)
+{
+	char *src = trace_path(name), dst[256];
+
+	snprintf(dst, sizeof dst, "%s/%s", dir, name);
+	ck_assert_int_eq(symlink(src, dst), 0);
+	free(src);
+}
+
+START_TEST(same_figures)
+{
+	static const char *const names[] = { "block-in-place-2026-05.bin",
+	    "demo-2026-03.bin", "demo-2026-06.bin.gz" };
+	struct fix f;
+	char *p, segs[128];
+
+	fix_init(&f);
+	p = trace_path(names[_i]);
+	check_input(&f, p);
+	free(p);
+	if (_i == 0) {
+		/* a directory of two segments, one index entry */
+		fix_free(&f);
+		fix_init(&f);
+		snprintf(segs, sizeof segs, "%s/segs", f.dir);
+		ck_assert_int_eq(mkdir(segs, 0700), 0);
+		link_trace(segs, names[0]);
+		link_trace(segs, names[1]);
+		check_input(&f, segs);
+	}
+	fix_free(&f);
+}
+END_TEST
+
+enum { FLIP, HALF, HEAD, VERSION, EMPTY, A_DIR, A_LINK, NDAMAGE };
+
+static void
+damage(const char *path, int how)
+{
+	struct stat sb;
+	int fd;
+
+	ck_assert_int_eq(stat(path, &sb), 0);
+	if (how == A_DIR || how == A_LINK) {
+		ck_assert_int_eq(unlink(path), 0);
+		ck_assert_int_eq(how == A_DIR ? mkdir(path, 0700) :
+		    symlink("/etc/passwd", path), 0);
+		return;
+	}
+	fd = open(path, O_RDWR);
+	ck_assert_int_ge(fd, 0);
+	if (how == FLIP || how == VERSION) {
+		off_t at = how == FLIP ? sb.st_size * 3 / 4 : 8;
+		unsigned char c;
+
+		ck_assert_int_eq(pread(fd, &c, 1, at), 1);
+		c ^= how == FLIP ? 0x10 : 0x01;
+		ck_assert_int_eq(pwrite(fd, &c, 1, at), 1);
+	} else
+		ck_assert_int_eq(ftruncate(fd, how == HALF ? sb.st_size / 2 :
+		    how == HEAD ? 10 : 0), 0);
+	close(fd);
+}
+
+START_TEST(damaged_entries)
+{
+	struct fix f;
+	char *p = trace_path("demo-2026-03.bin"), args[256], entry[256];
+	char *want;
+	size_t n;
+
+	fix_init(&f);
+	snprintf(args, sizeof args, "--no-cache --json %s", p);
+	want = out_of(args, &n);
+	snprintf(args, sizeof args, "--json %s", p);
+	same(args, want, n);
+	ck_assert_int_eq(entries(&f, entry, sizeof entry), 1);
+	damage(entry, _i);
+	same(args, want, n);		/* refused, read from the trace */
+	if (_i != A_DIR) {
+		/* rebuilt: sound, and read next time */
+		ck_assert_int_eq(entries(&f, entry, sizeof entry), 1);
+		age(entry);
+		same(args, want, n);
+		ck_assert_msg(was_read(entry), "damage %d: not rebuilt", _i);
+	} else
+		same(args, want, n);
+	free(want);
+	free(p);
+	fix_free(&f);
+}
+END_TEST
+
+START_TEST(processes_share_it)
+{
+	struct fix f;
+	char *p = trace_path("demo-2026-06.bin.gz"), args[512], entry[256];
+	char *want, *cmd, out[128];
+	size_t n;
+
+	fix_init(&f);
+	snprintf(args, sizeof args, "--no-cache --json %s", p);
+	want = out_of(args, &n);
+	ck_assert_int_ne(asprintf(&cmd, "for i in 1 2 3 4; do '%s' --json "
+	    "'%s' > '%s'/out.$i & done; wait", getenv("D9TOP"), p, f.dir), -1);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	for (int i = 1; i <= 4; i++) {
+		size_t m;
+		char *got;
+
+		snprintf(out, sizeof out, "%s/out.%d", f.dir, i);
+		got = mj_read_file_n(out, &m);
+		ck_assert_ptr_nonnull(got);
+		ck_assert_msg(m == n && memcmp(got, want, n) == 0,
+		    "process %d printed other figures", i);
+		free(got);
+	}
+	ck_assert_int_eq(entries(&f, entry, sizeof entry), 1);
+	age(entry);
+	snprintf(args, sizeof args, "--json %s", p);
+	same(args, want, n);
+	ck_assert(was_read(entry));
+	free(want);
+	free(p);
+	fix_free(&f);
+}
+END_TEST
+
+static void
+copy_trace(const char *dir, const char *name)
+{
+	char *src = trace_path(name), *cmd;
+
+	ck_assert_int_ne(asprintf(&cmd, "cp '%s' '%s/'", src, dir), -1);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	free(src);
+}
+
+/* The figures of dir read through the index equal those from the
+ * traces, and differ from before (malloc'd, the caller frees them). */
+static char *
+dir_matches(const char *dir, const char *before)
+{
+	char args[256], *want;
+	size_t n;
+
+	snprintf(args, sizeof args, "--no-cache --json %s", dir);
+	want = out_of(args, &n);
+	snprintf(args, sizeof args, "--json %s", dir);
+	same(args, want, n);
+	same(args, want, n);
+	ck_assert(before == NULL || strcmp(before, want) != 0);
+	return want;
+}
+
+START_TEST(directory_changes)
+{
+	struct fix f;
+	char segs[128], gone[256], *a, *b, *c;
+
+	fix_init(&f);
+	snprintf(segs, sizeof segs, "%s/segs", f.dir);
+	ck_assert_int_eq(mkdir(segs, 0700), 0);
+	copy_trace(segs, "block-in-place-2026-05.bin");
+	copy_trace(segs, "demo-2026-03.bin");
+	a = dir_matches(segs, NULL);
+	copy_trace(segs, "demo-2026-06.bin.gz");	/* a new segment */
+	b = dir_matches(segs, a);
+	snprintf(gone, sizeof gone, "%s/demo-2026-03.bin", segs);
+	ck_assert_int_eq(unlink(gone), 0);		/* one removed */
+	c = dir_matches(segs, b);
+	ck_assert_int_eq(entries(&f, NULL, 0), 3);
+	free(a);
+	free(b);
+	free(c);
+	fix_free(&f);
+}
+END_TEST
+
+START_TEST(unwritable_index)
+{
+	struct fix f;
+	char xdg[128], *p = trace_path("demo-2026-03.bin"), args[256];
+	char *want;
+	size_t n;
+	FILE *file;
+
+	fix_init(&f);
+	/* XDG_CACHE_HOME under a regular file: nothing can be made */
+	snprintf(xdg, sizeof xdg, "%s/file", f.dir);
+	file = fopen(xdg, "w");
+	ck_assert_ptr_nonnull(file);
+	fclose(file);
+	snprintf(xdg, sizeof xdg, "%s/file/xdg", f.dir);
+	ck_assert_int_eq(setenv("XDG_CACHE_HOME", xdg, 1), 0);
+	snprintf(args, sizeof args, "--no-cache --json %s", p);
+	want = out_of(args, &n);
+	snprintf(args, sizeof args, "--json %s", p);
+	same(args, want, n);
+	same(args, want, n);
+	/* a relative XDG_CACHE_HOME is ignored (HOME's .cache instead) */
+	ck_assert_int_eq(setenv("XDG_CACHE_HOME", "rel", 1), 0);
+	ck_assert_int_eq(setenv("HOME", f.dir, 1), 0);
+	same(args, want, n);
+	snprintf(xdg, sizeof xdg, "%s/.cache", f.dir);
+	ck_assert_int_eq(setenv("XDG_CACHE_HOME", xdg, 1), 0);
+	ck_assert_int_eq(entries(&f, NULL, 0), 0);	/* f.idx: not there */
+	snprintf(f.idx, sizeof f.idx, "%s/.cache/d9top", f.dir);
+	ck_assert_int_eq(entries(&f, NULL, 0), 1);
+	ck_assert_int_eq(access("rel", F_OK), -1);
+	free(want);
+	free(p);
+	fix_free(&f);
+}
+END_TEST
+
+static Suite *
+cache_suite(void)
+{
+	Suite *s = suite_create("cache");
+	TCase *tc = tcase_create("index");
+
+	tcase_set_timeout(tc, 240);
+	tcase_add_loop_test(tc, same_figures, 0, 3);
+	tcase_add_loop_test(tc, damaged_entries, 0, NDAMAGE);
+	tcase_add_test(tc, processes_share_it);
+	tcase_add_test(tc, directory_changes);
+	tcase_add_test(tc, unwritable_index);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(cache_suite());
+}
