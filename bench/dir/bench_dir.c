@@ -384,6 +384,7 @@ main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (d9b_hostdir_open(&c->h, c->o.work, c->o.shift, c->o.trace, 2) < 0)
 		return 1;
+	c->o.work = c->h.work;		/* absolute */
 	snprintf(c->cache, sizeof c->cache, "%s/cache", c->o.work);
 	snprintf(c->env, sizeof c->env, "XDG_CACHE_HOME=%s", c->cache);
 	c->no_cache_flag = knows_no_cache(c);

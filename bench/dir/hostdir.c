@@ -14,9 +14,9 @@
 
 #include "hostdir.h"
 #include "measure.h"
+#include "shift.h"
 
 #define MS	1000000ull
-#define STAMP	"d9shift copies 1\n"
 
 static int
 rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -94,15 +94,14 @@ shift_step(struct d9b_hostdir *h)
 static int
 stamp_text(const struct d9b_hostdir *h, char *t, size_t cap)
 {
-	struct stat a, b;
+	struct stat a;
 
-	if (stat(h->trace, &a) < 0 || stat(h->shift, &b) < 0)
+	if (stat(h->trace, &a) < 0)
 		return -1;
-	snprintf(t, cap, STAMP "trace %s\nsize %lld mtime %lld.%09ld\n"
-	    "d9shift size %lld mtime %lld.%09ld\nshift %" PRIu64 "\n",
-	    h->trace, (long long)a.st_size, (long long)a.st_mtim.tv_sec,
-	    a.st_mtim.tv_nsec, (long long)b.st_size,
-	    (long long)b.st_mtim.tv_sec, b.st_mtim.tv_nsec, h->d_ns);
+	snprintf(t, cap, "d9shift copies %d\ntrace %s\nsize %lld mtime "
+	    "%lld.%09ld\nshift %" PRIu64 "\n", D9B_SHIFT_VERSION, h->trace,
+	    (long long)a.st_size, (long long)a.st_mtim.tv_sec,
+	    a.st_mtim.tv_nsec, h->d_ns);
 	return 0;
 }
 
@@ -136,7 +135,12 @@ d9b_hostdir_open(struct d9b_hostdir *h, const char *work, const char *shift,
 	size_t n;
 
 	memset(h, 0, sizeof *h);
-	snprintf(h->work, sizeof h->work, "%s", work);
+	if ((mkdir(work, 0755) < 0 && errno != EEXIST) ||
+	    realpath(work, h->work) == NULL) {
+		fprintf(stderr, "bench-dir: cannot make %s: %s\n", work,
+		    strerror(errno));
+		return -1;
+	}
 	h->shift = shift;
 	h->trace = trace;
 	h->jobs = jobs;
@@ -146,7 +150,7 @@ d9b_hostdir_open(struct d9b_hostdir *h, const char *work, const char *shift,
 	}
 	if (shift_step(h) < 0 || stamp_text(h, want, sizeof want) < 0)
 		return -1;
-	snprintf(pool, sizeof pool, "%s/pool", work);
+	snprintf(pool, sizeof pool, "%s/pool", h->work);
 	snprintf(stamp, sizeof stamp, "%s/stamp", pool);
 	if ((f = fopen(stamp, "r")) != NULL) {
 		n = fread(have, 1, sizeof have - 1, f);
@@ -155,8 +159,7 @@ d9b_hostdir_open(struct d9b_hostdir *h, const char *work, const char *shift,
 	}
 	if (strcmp(have, want) == 0)
 		return 0;
-	if ((mkdir(work, 0755) < 0 && errno != EEXIST) ||
-	    reset_pool(h, pool) < 0 || mkdir(pool, 0755) < 0 ||
+	if (reset_pool(h, pool) < 0 || mkdir(pool, 0755) < 0 ||
 	    (f = fopen(stamp, "w")) == NULL) {
 		fprintf(stderr, "bench-dir: cannot make %s: %s\n", pool,
 		    strerror(errno));

@@ -5,8 +5,9 @@
  * recording of N consecutive segments. Under the work directory:
  *
  *   pool/stamp            what the copies were made from: the trace's
- *                         path, size and mtime, d9shift's size and
- *                         mtime, D; another stamp empties the pool
+ *                         path, size and mtime, D and the shifter's
+ *                         D9B_SHIFT_VERSION; another stamp empties the
+ *                         pool
  *   pool/trace.K.bin.gz   copy K (written once, reused by later runs)
  *   dir-N/trace.K.bin.gz  hard links to copies 0 .. N-1
  */
@@ -26,7 +27,8 @@ struct d9b_hostdir {
 };
 
 /* Measure the trace, check the pool's stamp (a stale pool is emptied).
- * Returns 0, or -1 after printing why. */
+ * work is made if need be and kept as an absolute path (d9top ignores a
+ * relative XDG_CACHE_HOME). Returns 0, or -1 after printing why. */
 int	d9b_hostdir_open(struct d9b_hostdir *h, const char *work,
 	    const char *shift, const char *trace, int jobs);
 /* Make dir-N (copies written as needed; *built: how many); its path in
