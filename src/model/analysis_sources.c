@@ -9,15 +9,7 @@
 
 #include "model/analysis.h"
 #include "model/ids.h"
-
-static void
-cover(struct d9m_source *s, uint64_t ts)
-{
-	if (ts < s->start)
-		s->start = ts;
-	if (ts > s->end)
-		s->end = ts;
-}
+#include "model/window.h"
 
 static uint32_t
 seg_group(const struct d9m_model *m, uint32_t seg)
@@ -25,33 +17,34 @@ seg_group(const struct d9m_model *m, uint32_t seg)
 	return seg < m->segs.n ? m->segs.group[seg] : D9_NONE;
 }
 
-/* What each group's rows cover and count. */
+/* What each group's rows cover (derived at finish) and count in the
+ * window (only the window's rows are read). */
 static void
 count_rows(const struct d9m_model *m, const struct d9m_window *w,
     struct d9m_source *src, size_t ng)
 {
-	for (size_t i = 0; i < m->rt.n; i++)
-		cover(&src[d9m_worker_group(ng, m->rt.worker[i])], m->rt.ts[i]);
-	for (size_t i = 0; i < m->cpu.n; i++) {
+	size_t a, b;
+
+	for (size_t g = 0; g < ng; g++) {
+		src[g].start = m->group_cover[2 * g];
+		src[g].end = m->group_cover[2 * g + 1];
+	}
+	d9m_window_rows(m->cpu.ts, m->cpu.n, w, &a, &b);
+	for (size_t i = a; i < b; i++) {
 		uint32_t g = seg_group(m, m->cpu.seg[i]);
 
-		if (g == D9_NONE)
-			continue;
-		cover(&src[g], m->cpu.ts[i]);
-		src[g].cpu_samples += d9m_in_window(w, m->cpu.ts[i]);
+		if (g != D9_NONE)
+			src[g].cpu_samples++;
 	}
-	for (size_t i = 0; i < m->custom.n; i++)
-		if (seg_group(m, m->custom.seg[i]) != D9_NONE)
-			cover(&src[seg_group(m, m->custom.seg[i])],
-			    m->custom.ts[i]);
-	for (size_t i = 0; i < m->polls.n; i++) {
-		struct d9m_source *s = &src[m->workers[m->polls.worker[i]].group];
+	for (size_t s = 0; s < m->nworkers; s++) {
+		struct d9m_source *x = &src[m->workers[s].group];
 
-		if (!d9m_in_window(w, m->polls.start[i]))
-			continue;
-		s->polls++;
-		s->long_polls += m->polls.end[i] - m->polls.start[i] >
-		    1000000;
+		d9m_window_polls(m, s, w, &a, &b);
+		for (size_t i = a; i < b; i++) {
+			x->polls++;
+			x->long_polls += m->polls.end[i] - m->polls.start[i] >
+			    1000000;
+		}
 	}
 	for (size_t i = 0; i < m->tasks.n; i++)
 		if (m->tasks.group[i] < ng)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/groups.h"
+#include "model/ids.h"
 #include "model/model.h"
 #include "model/tables.h"
 
@@ -245,4 +246,42 @@ d9m_group_name(const struct d9m_model *m, uint32_t g, char *out, size_t cap)
 	}
 	if (n == 0)
 		snprintf(out, cap, "(unnamed %u)", g);
+}
+
+static void
+cover(uint64_t *c, uint32_t g, size_t ng, uint64_t ts)
+{
+	if (g >= ng)
+		return;
+	if (ts < c[2 * g])
+		c[2 * g] = ts;
+	if (ts > c[2 * g + 1])
+		c[2 * g + 1] = ts;
+}
+
+int
+d9m_groups_cover(struct d9m_model *m)
+{
+	size_t ng = m->groups.n;
+	uint64_t *c = malloc((2 * ng + 1) * sizeof *c);
+
+	if (c == NULL)
+		return -1;
+	for (size_t g = 0; g < ng; g++) {
+		c[2 * g] = UINT64_MAX;
+		c[2 * g + 1] = 0;
+	}
+	for (size_t i = 0; i < m->rt.n; i++)
+		cover(c, d9m_worker_group(ng, m->rt.worker[i]), ng,
+		    m->rt.ts[i]);
+	for (size_t i = 0; i < m->cpu.n; i++)
+		if (m->cpu.seg[i] < m->segs.n)
+			cover(c, m->segs.group[m->cpu.seg[i]], ng, m->cpu.ts[i]);
+	for (size_t i = 0; i < m->custom.n; i++)
+		if (m->custom.seg[i] < m->segs.n)
+			cover(c, m->segs.group[m->custom.seg[i]], ng,
+			    m->custom.ts[i]);
+	free(m->group_cover);
+	m->group_cover = c;
+	return 0;
 }

@@ -26,6 +26,9 @@ struct d9m_pending {
 };
 
 void	d9m_pending_reset(struct d9m_pending *p);
+/* Derive m->group_cover (finished tables): for each group, the first and
+ * last time of its runtime events, CPU samples and custom events. */
+int	d9m_groups_cover(struct d9m_model *m);
 /* A metadata entry of the segment (string ids). */
 void	d9m_pending_meta(const struct d9m_model *m, struct d9m_pending *p,
 	    uint32_t key, uint32_t val);

@@ -472,6 +472,7 @@ arrays(struct walk *w, struct d9m_model *m)
 	A(w, m->appev.lane, m->appev.n);
 	A(w, m->appev.poll, m->appev.n);
 	A(w, m->seg_rate, m->segs.n + 1);
+	A(w, m->group_cover, 2 * m->groups.n);
 	A(w, m->workers, m->nworkers);
 	A(w, m->runtimes, m->nruntimes);
 	intern_arrays(w, &m->strs);

@@ -442,6 +442,10 @@ struct d9m_model {
 	int		 alloc_rate_meta;
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
+	/* per source group g: [2 g] first, [2 g + 1] last time of its
+	 * runtime events, CPU samples and custom events (UINT64_MAX, 0:
+	 * none) */
+	uint64_t	*group_cover;
 	struct d9m_runtime *runtimes;	/* by their lowest worker, then name */
 	size_t		 nruntimes;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */

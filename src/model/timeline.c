@@ -3,6 +3,8 @@
  * a counting pass over the time-sorted table, which keeps equal
  * timestamps in arrival order (the reference's stable sort).
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +12,7 @@
 #include "base/wire.h"
 #include "model/appev.h"
 #include "model/frames.h"
+#include "model/groups.h"
 #include "model/ids.h"
 #include "model/loss.h"
 #include "model/table.h"
@@ -52,6 +55,8 @@ d9m_timeline_free(struct d9m_model *m)
 	d9m_spans_free(&m->spans);
 	free(m->seg_rate);
 	m->seg_rate = NULL;
+	free(m->group_cover);
+	m->group_cover = NULL;
 	d9m_appev_free(m);
 }
 
@@ -426,16 +431,50 @@ polls_by_start(struct d9m_model *m)
 	return rc;
 }
 
+/* Tables sorted by two threads: each takes the next table not taken. */
+struct sorting {
+	struct d9m_tabref t[32];
+	size_t		 n;
+	atomic_size_t	 next;
+	atomic_int	 failed;
+};
+
+static void *
+sort_some(void *arg)
+{
+	struct sorting *s = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&s->next, 1)) < s->n)
+		if (d9m_tab_sort(s->t[i].tab, s->t[i].desc) < 0)
+			atomic_store(&s->failed, 1);
+	return NULL;
+}
+
 static int
 sort_tables(struct d9m_model *m)
 {
-	struct d9m_tabref t[32];
-	size_t n = d9m_model_tables(m, t, 32);
+	struct sorting s = { .n = 0 };
+	pthread_t th;
+	int two;
 
-	for (size_t i = 0; i < n; i++)
-		if (d9m_tab_sort(t[i].tab, t[i].desc) < 0)
-			return -1;
-	return 0;
+	s.n = d9m_model_tables(m, s.t, 32);
+	/* largest first, so that the two threads end together */
+	for (size_t i = 1; i < s.n; i++)
+		for (size_t j = i; j > 0 && d9m_tab_n(s.t[j].tab) >
+		    d9m_tab_n(s.t[j - 1].tab); j--) {
+			struct d9m_tabref x = s.t[j];
+
+			s.t[j] = s.t[j - 1];
+			s.t[j - 1] = x;
+		}
+	atomic_init(&s.next, 0);
+	atomic_init(&s.failed, 0);
+	two = pthread_create(&th, NULL, sort_some, &s) == 0;
+	sort_some(&s);
+	if (two)
+		pthread_join(th, NULL);
+	return atomic_load(&s.failed) ? -1 : 0;
 }
 
 static void
@@ -524,7 +563,8 @@ d9m_model_finish(struct d9m_model *m)
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
 	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0 ||
-	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0)
+	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0 ||
+	    d9m_groups_cover(m) < 0)
 		goto out;
 	m->finished = 1;
 	rc = 0;

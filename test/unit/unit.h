@@ -15,5 +15,6 @@ Suite	*events_suite(void);
 Suite	*series_suite(void);
 Suite	*diff_suite(void);
 Suite	*dial95_suite(void);
+Suite	*image_suite(void);
 
 #endif
