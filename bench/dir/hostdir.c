@@ -95,11 +95,12 @@ static int
 stamp_text(const struct d9b_hostdir *h, char *t, size_t cap)
 {
 	struct stat a;
+	char real[PATH_MAX];
 
-	if (stat(h->trace, &a) < 0)
+	if (stat(h->trace, &a) < 0 || realpath(h->trace, real) == NULL)
 		return -1;
 	snprintf(t, cap, "d9shift copies %d\ntrace %s\nsize %lld mtime "
-	    "%lld.%09ld\nshift %" PRIu64 "\n", D9B_SHIFT_VERSION, h->trace,
+	    "%lld.%09ld\nshift %" PRIu64 "\n", D9B_SHIFT_VERSION, real,
 	    (long long)a.st_size, (long long)a.st_mtim.tv_sec,
 	    a.st_mtim.tv_nsec, h->d_ns);
 	return 0;

@@ -5,7 +5,7 @@
  * recording of N consecutive segments. Under the work directory:
  *
  *   pool/stamp            what the copies were made from: the trace's
- *                         path, size and mtime, D and the shifter's
+ *                         real path, size and mtime, D and the shifter's
  *                         D9B_SHIFT_VERSION; another stamp empties the
  *                         pool
  *   pool/trace.K.bin.gz   copy K (written once, reused by later runs)
