@@ -206,7 +206,7 @@ main(int argc, char **argv)
 	trace = argv[2];
 	{
 		char *g[] = { "gzip", "-dc", trace, NULL };
-		char *d[] = { d9top, "--json", "--quiet", trace, NULL };
+		char *d[] = { d9top, "--json", "--quiet", "--no-cache", trace, NULL };
 
 		tg = best(g, runs, NULL, &cg);
 		td = best(d, runs, &rss, &cd);
@@ -227,7 +227,7 @@ main(int argc, char **argv)
 	}
 	close(fd);
 	{
-		char *d[] = { d9top, "--json", "--quiet", x8, NULL };
+		char *d[] = { d9top, "--json", "--quiet", "--no-cache", x8, NULL };
 		long rss8;
 
 		t8 = best(d, runs > 3 ? 3 : runs, &rss8, &c8);
