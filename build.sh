@@ -11,7 +11,7 @@ set -eu
 cd "$(dirname "$0")"
 
 PKGS="meson ninja-build pkg-config gcc libc6-dev libncurses-dev libzstd-dev
-zlib1g-dev libdwarf-dev libelf-dev libiberty-dev libuv1-dev
+zlib1g-dev libdeflate-dev libdwarf-dev libelf-dev libiberty-dev libuv1-dev
 check valgrind tmux binutils llvm-14 zstd python3"
 BUILD=${BUILD:-build}
 

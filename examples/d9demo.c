@@ -3,12 +3,14 @@
  *
  *	d9demo --out DIR --seconds N [--workers K] [--no-compress]
  *	    [--no-profile] [--no-sched] [--sched-period N] [--perf-cpu]
+ *	    [--rotate-ms MS]
  *
  * (--no-profile: no CPU sampling at all; --no-sched: no context-switch
  * samples; --sched-period N: sample one context switch in N, 1 for
  * every one; --perf-cpu: CPU samples from perf cpu-clock events instead
  * of the default CPU-time timers; they exist to measure what profiling
- * costs.)
+ * costs. --rotate-ms: a new segment every MS milliseconds instead of
+ * every minute, for a directory of many segments.)
  *
  * A pool of K worker threads (default 2) polls tasks from one run queue.
  * A driver thread spawns, every few milliseconds, pairs of "ping" tasks
@@ -346,7 +348,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: d9demo --out DIR --seconds N [--workers K] "
 	    "[--no-compress] [--no-profile] [--no-sched]\n"
-	    "    [--sched-period N] [--perf-cpu]\n");
+	    "    [--sched-period N] [--perf-cpu] [--rotate-ms MS]\n");
 	return 2;
 }
 
@@ -381,6 +383,8 @@ main(int argc, char **argv)
 			o.sched_sample_period = (unsigned)atoi(argv[++i]);
 		else if (strcmp(argv[i], "--perf-cpu") == 0)
 			o.cpu_sampler = D9REC_CPU_PERF;
+		else if (strcmp(argv[i], "--rotate-ms") == 0 && i + 1 < argc)
+			o.rotation_period_ms = strtoull(argv[++i], NULL, 10);
 		else
 			return usage();
 	}

@@ -3,9 +3,17 @@
  * trace, as ratios against a baseline measured in the same run:
  *   - wall time of `d9top --json FILE` vs `gzip -dc FILE` (best of N),
  *   - peak RSS of d9top vs the decompressed trace size,
- *   - 8 copies of the file concatenated (multi-member gzip) in one run.
- * Usage: bench-load D9TOP TRACE.gz [runs]
+ *   - 8 copies of the file concatenated (multi-member gzip) in one run,
+ *   - decompression of FILE in memory: zlib streaming as the reader did
+ *     it vs libdeflate whole (MB/s of output; inflate.c),
+ *   - `d9top --json --no-cache` on FILE and on a directory of gzip
+ *     segments with the whole-file path and prefetch on vs off
+ *     (D9TOP_STREAM=1), wall and CPU. The directory is $D9_BENCH_SEGDIR,
+ *     or one D9DEMO records (--seconds 12 --rotate-ms 1000: 12
+ *     segments), removed afterwards.
+ * Usage: bench-load D9TOP TRACE.gz [runs [D9DEMO]]
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +24,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "inflate.h"
+
 static double
 now(void)
 {
@@ -25,10 +35,11 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Run argv with stdout to /dev/null; wall seconds, *rss_kb = peak RSS,
- * *cpu = user + system seconds of the child. */
+/* Run argv with stdout to /dev/null (env: one NAME=VALUE more, or
+ * NULL); wall seconds, *rss_kb = peak RSS, *cpu = user + system seconds
+ * of the child. */
 static double
-run(char *const argv[], long *rss_kb, double *cpu)
+run_env(char *const argv[], char *env, long *rss_kb, double *cpu)
 {
 	struct rusage ru;
 	double t0 = now();
@@ -39,6 +50,8 @@ run(char *const argv[], long *rss_kb, double *cpu)
 		int fd = open("/dev/null", O_WRONLY);
 
 		dup2(fd, 1);
+		if (env != NULL)
+			putenv(env);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
@@ -54,20 +67,109 @@ run(char *const argv[], long *rss_kb, double *cpu)
 	return now() - t0;
 }
 
+static double
+run(char *const argv[], long *rss_kb, double *cpu)
+{
+	return run_env(argv, NULL, rss_kb, cpu);
+}
+
 /* Best wall time of runs; *cpu gets the best CPU time. */
 static double
-best(char *const argv[], int runs, long *rss_kb, double *cpu)
+best_env(char *const argv[], char *env, int runs, long *rss_kb, double *cpu)
 {
 	double b = 1e9, c;
 
 	*cpu = 1e9;
 	for (int i = 0; i < runs; i++) {
-		double t = run(argv, rss_kb, &c);
+		double t = run_env(argv, env, rss_kb, &c);
 
 		b = t < b ? t : b;
 		*cpu = c < *cpu ? c : *cpu;
 	}
 	return b;
+}
+
+static double
+best(char *const argv[], int runs, long *rss_kb, double *cpu)
+{
+	return best_env(argv, NULL, runs, rss_kb, cpu);
+}
+
+/* d9top --json --no-cache on path, whole path and prefetch on and off;
+ * the figures' names start with what. */
+static void
+on_off(const char *what, char *d9top, char *path, int runs)
+{
+	char *d[] = { d9top, "--json", "--quiet", "--no-cache", path, NULL };
+	char off[] = "D9TOP_STREAM=1";
+	double t_on, t_off, c_on, c_off;
+
+	t_off = best_env(d, off, runs, NULL, &c_off);
+	t_on = best_env(d, NULL, runs, NULL, &c_on);
+	printf("%s_stream_s=%.4f\n%s_whole_s=%.4f (whole path + prefetch)\n"
+	    "%s_wall_ratio=%.2f (whole / stream)\n", what, t_off, what, t_on,
+	    what, t_on / t_off);
+	printf("%s_stream_cpu_s=%.4f\n%s_whole_cpu_s=%.4f\n"
+	    "%s_cpu_ratio=%.2f (whole / stream)\n", what, c_off, what, c_on,
+	    what, c_on / c_off);
+}
+
+/* Remove the files of dir (no subdirectories), then dir. */
+static void
+remove_dir(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	char path[4096];
+
+	while (dp != NULL && (de = readdir(dp)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+		unlink(path);
+	}
+	if (dp != NULL)
+		closedir(dp);
+	rmdir(dir);
+}
+
+/* The segment directory: $D9_BENCH_SEGDIR, or recorded into tmp by
+ * d9demo (NULL: none). *made: tmp is to be removed. */
+static char *
+segment_dir(char *d9demo, char *tmp, int *made)
+{
+	char *env = getenv("D9_BENCH_SEGDIR");
+	double c;
+
+	*made = 0;
+	if (env != NULL && *env != '\0')
+		return env;
+	if (d9demo == NULL || mkdtemp(tmp) == NULL)
+		return NULL;
+	rmdir(tmp);	/* d9demo makes it */
+	{
+		char *r[] = { d9demo, "--out", tmp, "--seconds", "12",
+		    "--rotate-ms", "1000", NULL };
+
+		run(r, NULL, &c);
+	}
+	*made = 1;
+	return tmp;
+}
+
+/* Files in dir whose names do not start with a dot. */
+static int
+count_files(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	int n = 0;
+
+	while (dp != NULL && (de = readdir(dp)) != NULL)
+		n += de->d_name[0] != '.';
+	if (dp != NULL)
+		closedir(dp);
+	return n;
 }
 
 static long
@@ -90,19 +192,21 @@ int
 main(int argc, char **argv)
 {
 	char *d9top, *trace, x8[] = "/tmp/bench-load-x8-XXXXXX";
-	int runs = argc > 3 ? atoi(argv[3]) : 7, fd;
+	char segs[] = "/tmp/bench-load-segs-XXXXXX", *dir;
+	int runs = argc > 3 ? atoi(argv[3]) : 7, fd, made;
 	long rss = 0, raw;
 	double tg, td, t8, cg, cd, c8;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench-load D9TOP TRACE.gz [runs]\n");
+		fprintf(stderr, "usage: bench-load D9TOP TRACE.gz [runs "
+		    "[D9DEMO]]\n");
 		return 2;
 	}
 	d9top = argv[1];
 	trace = argv[2];
 	{
 		char *g[] = { "gzip", "-dc", trace, NULL };
-		char *d[] = { d9top, "--json", "--quiet", trace, NULL };
+		char *d[] = { d9top, "--json", "--quiet", "--no-cache", trace, NULL };
 
 		tg = best(g, runs, NULL, &cg);
 		td = best(d, runs, &rss, &cd);
@@ -123,7 +227,7 @@ main(int argc, char **argv)
 	}
 	close(fd);
 	{
-		char *d[] = { d9top, "--json", "--quiet", x8, NULL };
+		char *d[] = { d9top, "--json", "--quiet", "--no-cache", x8, NULL };
 		long rss8;
 
 		t8 = best(d, runs > 3 ? 3 : runs, &rss8, &c8);
@@ -142,5 +246,17 @@ main(int argc, char **argv)
 	printf("rss_vs_raw=%.2f\n", (double)rss * 1024 / (double)raw);
 	printf("x8_s=%.3f (wall; target < 1)\n", t8);
 	printf("x8_cpu_s=%.3f\n", c8);
+	bench_inflate(trace, runs < 15 ? 15 : runs);	/* 40 ms a run */
+	on_off("file", d9top, trace, runs);
+	if ((dir = segment_dir(argc > 4 ? argv[4] : NULL, segs, &made)) ==
+	    NULL)
+		printf("dir: no segment directory (D9_BENCH_SEGDIR, D9DEMO)\n");
+	else {
+		printf("dir_segments=%d (%s)\n", count_files(dir),
+		    made ? "d9demo, 12 s" : dir);
+		on_off("dir", d9top, dir, runs > 5 ? 5 : runs);
+	}
+	if (made)
+		remove_dir(segs);
 	return 0;
 }

@@ -60,6 +60,7 @@ d9m_cache_init(struct d9m_cache *c, int off)
 
 	c->dir = NULL;
 	c->budget = D9M_CACHE_BUDGET;
+	c->cancel = NULL;
 	if (off)
 		return 0;
 	/* XDG: a relative path is invalid and is ignored */
@@ -270,7 +271,7 @@ put(const struct d9m_cache *c, uint64_t key, const struct d9m_model *m,
 		free(path);
 		return -1;
 	}
-	rc = d9m_image_write(m, lanes, fd, key);
+	rc = d9m_image_write(m, lanes, fd, key, c->cancel);
 	if (close(fd) < 0)
 		rc = -1;
 	if (rc == 0)

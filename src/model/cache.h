@@ -30,6 +30,7 @@
 struct d9m_cache {
 	char		*dir;		/* NULL: no cache */
 	uint64_t	 budget;	/* bytes kept at most */
+	const _Atomic int *cancel;	/* optional: set, a write stops */
 };
 
 /* The cache directory from the environment ($XDG_CACHE_HOME/d9top, else

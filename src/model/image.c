@@ -13,6 +13,7 @@
  * by a d9top whose model differs is refused as "another layout".
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ struct walk {
 	struct d9_sum	 sum;
 	uint8_t		*buf;		/* small writes gathered */
 	size_t		 nbuf;
+	const _Atomic int *cancel;	/* stop writing when set */
 	/* LOAD */
 	const uint8_t	*base;
 	size_t		 size;
@@ -102,6 +104,11 @@ put(struct walk *w, const void *p, size_t n)
 		return;
 	}
 	flush(w);
+	if (w->cancel != NULL && atomic_load(w->cancel)) {
+		w->bad = 1;
+		errno = ECANCELED;
+		return;
+	}
 	if (n < WBUF) {
 		memcpy(w->buf, p, n);
 		w->nbuf = n;
@@ -563,11 +570,11 @@ d9m_image_size(const struct d9m_model *cm, const struct d9m_lanes *x)
 
 int
 d9m_image_write(const struct d9m_model *cm, const struct d9m_lanes *x,
-    int fd, uint64_t key)
+    int fd, uint64_t key, const _Atomic int *cancel)
 {
 	struct d9m_model *m = (struct d9m_model *)cm;	/* WRITE only reads */
 	struct walk w = { .mode = WRITE, .m = m, .fd = fd,
-	    .lanes = (struct d9m_lanes *)x };
+	    .lanes = (struct d9m_lanes *)x, .cancel = cancel };
 	struct hdr h;
 	size_t nscal, nsect, head;
 	int rc = -1;

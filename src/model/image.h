@@ -26,9 +26,10 @@
 #include "model/model.h"
 
 /* Write m (finished) and its lanes x to fd from its current offset: 0,
- * or -1 with errno (out of memory, a failed write). */
+ * or -1 with errno (out of memory, a failed write, or ECANCELED once
+ * *cancel, when given, is set). */
 int	 d9m_image_write(const struct d9m_model *m, const struct d9m_lanes *x,
-	    int fd, uint64_t key);
+	    int fd, uint64_t key, const _Atomic int *cancel);
 /* The size of m's image in bytes (UINT64_MAX when out of memory). */
 uint64_t d9m_image_size(const struct d9m_model *m,
 	    const struct d9m_lanes *x);

@@ -7,6 +7,7 @@
 
 #include "base/intern.h"
 #include "model/analysis.h"
+#include "model/table.h"
 #include "model/worst.h"
 #include "model/lanes.h"
 
@@ -73,29 +74,25 @@ static int
 orders(const struct d9m_model *m, struct d9m_lanes *ix)
 {
 	size_t n = m->polls.n, nl = 0;
-	struct kv *k = malloc((n ? n : 1) * sizeof *k);
+	uint32_t *by_start = malloc((n ? n : 1) * sizeof *by_start);
 
-	if (k == NULL || d9m_polls_by_dur(m, &ix->by_dur) < 0) {
-		free(k);
+	/* by start, equal starts by row: the radix sort is stable */
+	if (by_start == NULL || d9m_polls_by_dur(m, &ix->by_dur) < 0 ||
+	    d9m_sort_perm(m->polls.start, n, by_start) < 0) {
+		free(by_start);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		nl += dur(m, i) > 1000000;
 	ix->longp = malloc((nl ? nl : 1) * sizeof *ix->longp);
 	if (ix->longp == NULL) {
-		free(k);
+		free(by_start);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		k[i].k1 = m->polls.start[i];
-		k[i].k2 = 0;
-		k[i].row = (uint32_t)i;
-	}
-	qsort(k, n, sizeof *k, cmp_kv);
 	for (size_t i = 0; i < n; i++)
-		if (dur(m, k[i].row) > 1000000)
-			ix->longp[ix->nlong++] = k[i].row;
-	free(k);
+		if (dur(m, by_start[i]) > 1000000)
+			ix->longp[ix->nlong++] = by_start[i];
+	free(by_start);
 	return 0;
 }
 

@@ -156,7 +156,8 @@ feed(struct d9m_model *m, const char *const *paths, size_t npaths,
     struct d9p_follow *f, struct d9p_progress *progress,
     struct load_note *ln, struct d9p_read_stats *stats)
 {
-	struct d9p_read_opts o = { on_note, ln, progress };
+	struct d9p_read_opts o = { .note = on_note, .note_ctx = ln,
+	    .progress = progress };
 	struct d9p_sink sink;
 
 	if (m->builder == NULL)

@@ -8,6 +8,9 @@
  * Raw mode cannot know where raw bytes end, so the frame decoder, which
  * sees a gzip or zstd magic where a frame tag should be, hands the bytes
  * back (d9p_input_pushback) and they are sniffed again.
+ *
+ * An input opened on a file decompressed whole (whole.h) skips all this:
+ * it hands out the decoded bytes as one long gzip member would.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -18,6 +21,7 @@
 
 #include "base/wire.h"
 #include "parse/input.h"
+#include "parse/whole.h"
 
 #define IN_CHUNK (256 * 1024)
 
@@ -35,6 +39,8 @@ struct d9p_input {
 	int		 z_init;
 	ZSTD_DStream	*zs;
 	struct d9_err	 pending;	/* an error behind the last bytes */
+	int		 mem;		/* reading whole, not fd */
+	struct d9p_whole whole;
 };
 
 int
@@ -45,13 +51,32 @@ d9p_input_open_fd(struct d9p_input **out, int fd, struct d9_err *e)
 	*out = NULL;
 	if (in == NULL || (in->ib = malloc(IN_CHUNK)) == NULL) {
 		free(in);
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		return d9_err_set(e, D9_ERR_NOMEM, 0, "out of memory");
 	}
 	in->fd = fd;
 	in->icap = IN_CHUNK;
 	in->raw_since = UINT64_MAX;
 	*out = in;
+	return 0;
+}
+
+int
+d9p_input_open_whole(struct d9p_input **out, struct d9p_whole *w,
+    struct d9_err *e)
+{
+	int rc = d9p_input_open_fd(out, -1, e);
+
+	if (rc < 0) {
+		d9p_whole_free(w);
+		return rc;
+	}
+	(*out)->mem = 1;
+	(*out)->whole = *w;
+	(*out)->mode = D9P_C_GZIP;
+	(*out)->kinds = 1u << D9P_C_GZIP;
+	memset(w, 0, sizeof *w);
 	return 0;
 }
 
@@ -65,6 +90,7 @@ d9p_input_close(struct d9p_input **pin)
 	if (in->z_init)
 		inflateEnd(&in->z);
 	ZSTD_freeDStream(in->zs);
+	d9p_whole_free(&in->whole);
 	if (in->fd >= 0)
 		close(in->fd);
 	free(in->ib);
@@ -228,11 +254,31 @@ read_zstd(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 	}
 }
 
+/* The next bytes of a whole file; its compressed bytes count consumed
+ * in proportion. */
+static ssize_t
+read_whole(struct d9p_input *in, uint8_t *buf, size_t cap)
+{
+	struct d9p_whole *w = &in->whole;
+	size_t pos = (size_t)in->decoded, n = w->n - pos;
+
+	if (n > cap)
+		n = cap;
+	if (n > 0)
+		memcpy(buf, w->p + pos, n);
+	in->decoded += n;
+	d9p_whole_release(w, (size_t)in->decoded);
+	in->consumed = w->n > 0 ? w->csize * in->decoded / w->n : w->csize;
+	return (ssize_t)n;
+}
+
 ssize_t
 d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
     struct d9_err *e)
 {
 	*cut = 0;
+	if (in->mem)
+		return read_whole(in, buf, cap);
 	if (in->pending.code != 0) {
 		*e = in->pending;
 		return -e->code;

@@ -2,7 +2,9 @@
  * input.h: one input stream (a file or stdin) turned into decoded trace
  * bytes. The container is recognised by magic bytes at every boundary:
  * gzip members and zstd frames are inflated as they arrive, raw TRC bytes
- * pass through, in any mix. Nothing needs the whole input in memory.
+ * pass through, in any mix. Nothing needs the whole input in memory
+ * (but an input can also hand out a gzip file decompressed whole by
+ * whole.h, as if it were streamed).
  */
 #ifndef D9P_INPUT_H
 #define D9P_INPUT_H
@@ -25,6 +27,11 @@ struct d9p_input;
 /* Takes ownership of fd (closed by d9p_input_close). */
 int		 d9p_input_open_fd(struct d9p_input **out, int fd,
 		    struct d9_err *e);
+/* An input on the decoded bytes of a file read whole (whole.h): it takes
+ * them (w is emptied, freed on failure); its fd is -1. */
+struct d9p_whole;
+int		 d9p_input_open_whole(struct d9p_input **out,
+		    struct d9p_whole *w, struct d9_err *e);
 void		 d9p_input_close(struct d9p_input **in);
 /* Up to cap decoded bytes: > 0 bytes, 0 at the end, < 0 error in e
  * (e->off is then a byte offset of the compressed input). An input that

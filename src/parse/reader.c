@@ -24,22 +24,60 @@
 
 #include "base/intern.h"
 #include "base/vec.h"
+#include "parse/prefetch.h"
 #include "parse/reader.h"
 #include "parse/segid.h"
 #include "parse/stream.h"
 
-int
-d9p_read_fd(int fd, const char *name, int in_dir, const struct d9p_sink *sink,
+/* Whether the files of a read may be decompressed whole (whole.h). */
+static int
+whole_wanted(const struct d9p_read_opts *o)
+{
+	const char *env = getenv("D9TOP_STREAM");
+
+	return !o->stream_only && !(env != NULL && strcmp(env, "1") == 0) &&
+	    d9p_whole_available();
+}
+
+/* Read fd as name: whole when pre says so (D9P_WHOLE_OK: *w holds it,
+ * decompressed on another core; BIG: try; STREAM: do not), else as a
+ * stream. */
+static int
+read_input(int fd, const char *name, int in_dir, enum d9p_whole_rc pre,
+    struct d9p_whole *w, const struct d9p_sink *sink,
     const struct d9p_read_opts *o, struct d9p_read_stats *st)
 {
-	struct d9p_stream *s = d9p_stream_open(fd, name, in_dir, sink, st);
+	_Atomic int *cancel = o->progress ? &o->progress->cancel : NULL;
+	struct d9p_stream *s;
 	int rc;
 
+	if (pre == D9P_WHOLE_OK)
+		st->prefetched++;
+	else if (pre == D9P_WHOLE_BIG && !d9p_is_active(name) &&
+	    !(cancel && atomic_load(cancel)))
+		pre = d9p_whole_load(fd, 0, cancel, w);
+	if (pre == D9P_WHOLE_OK) {
+		st->whole++;
+		close(fd);
+		s = d9p_stream_open_whole(w, name, in_dir, sink, st);
+	} else
+		s = d9p_stream_open(fd, name, in_dir, sink, st);
 	if (s == NULL)
 		return -1;
 	rc = d9p_stream_pump(s, 0, o, st);
 	d9p_stream_close(&s, st);
 	return rc < 0 ? -1 : 0;
+}
+
+int
+d9p_read_fd(int fd, const char *name, int in_dir, const struct d9p_sink *sink,
+    const struct d9p_read_opts *o, struct d9p_read_stats *st)
+{
+	struct d9p_whole w;
+
+	memset(&w, 0, sizeof w);
+	return read_input(fd, name, in_dir, whole_wanted(o) ? D9P_WHOLE_BIG :
+	    D9P_WHOLE_STREAM, &w, sink, o, st);
 }
 
 static int
@@ -400,11 +438,35 @@ find_copies(struct walk *wk)
 	return rc;
 }
 
+/* The prefetch of the files of wk to read whole (NULL: none). */
+static struct d9p_prefetch *
+prefetch(const struct walk *wk, const struct d9p_read_opts *o)
+{
+	struct d9p_prefetch *pf;
+	const char **paths;
+
+	if (!whole_wanted(o) ||
+	    (paths = calloc(wk->n + 1, sizeof *paths)) == NULL)
+		return NULL;
+	for (size_t i = 0; i < wk->n; i++) {
+		const struct entry *e = &wk->v[i];
+
+		if (e->regular && !e->copy && !d9p_is_active(e->path))
+			paths[i] = e->path;
+	}
+	pf = d9p_prefetch_start(paths, wk->n, o->progress ?
+	    &o->progress->cancel : NULL);
+	free(paths);
+	return pf;
+}
+
 int
 d9p_read_paths(const char *const *paths, size_t npaths,
     const struct d9p_sink *sink, const struct d9p_read_opts *o,
     struct d9p_read_stats *st)
 {
+	struct d9p_prefetch *pf = NULL;
+	int whole;
 	struct walk wk;
 	int rc;
 
@@ -413,7 +475,13 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 	rc = list(&wk, paths, npaths);
 	if (rc == 0)
 		rc = find_copies(&wk);
+	if (rc == 0)
+		pf = prefetch(&wk, o);
+	whole = whole_wanted(o);
 	for (size_t i = 0; rc == 0 && i < wk.n; i++) {
+		enum d9p_whole_rc pre = whole ? D9P_WHOLE_BIG :
+		    D9P_WHOLE_STREAM;
+		struct d9p_whole w;
 		struct stat sb;
 		const char *name;
 		char *alloc;
@@ -425,9 +493,14 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 		if (S_ISREG(sb.st_mode) && o->progress)
 			atomic_fetch_add(&o->progress->bytes_total,
 			    (uint64_t)sb.st_size);
-		rc = d9p_read_fd(fd, name, wk.v[i].in_dir, sink, o, st);
+		memset(&w, 0, sizeof w);
+		if (pf != NULL)
+			pre = d9p_prefetch_take(pf, i, fd, &w);
+		rc = read_input(fd, name, wk.v[i].in_dir, pre, &w, sink, o,
+		    st);
 		free(alloc);
 	}
+	d9p_prefetch_free(&pf);
 	for (unsigned i = 0; sink->loss != NULL && i < st->copies; i++)
 		sink->loss(sink->ctx, D9P_LOSS_COPY);
 	walk_free(&wk);

@@ -38,6 +38,8 @@ struct d9p_read_stats {
 	unsigned	 skipped;	/* not traces */
 	unsigned	 failed;	/* stopped by an error */
 	unsigned	 copies;	/* files not read: copies of a segment */
+	unsigned	 whole;		/* inputs decompressed whole */
+	unsigned	 prefetched;	/* of them, on another core */
 	uint64_t	 events;
 	uint64_t	 decoded;	/* decoded bytes */
 	uint64_t	 consumed;	/* input bytes */
@@ -48,6 +50,13 @@ struct d9p_read_opts {
 	void		(*note)(void *ctx, const char *msg);
 	void		*note_ctx;
 	struct d9p_progress *progress;	/* optional */
+	/* 1: every input streams through zlib and zstd as it is read; 0
+	 * (the default): a regular gzip file is decompressed whole by
+	 * libdeflate first, and the files of a directory ahead of the one
+	 * being decoded on other cores (parse/whole.h, parse/prefetch.h).
+	 * The environment's D9TOP_STREAM=1 forces 1. Both give the sink
+	 * the same calls and the same notes. */
+	int		 stream_only;
 };
 
 /* Returns 0, or < 0 only when out of memory. */

@@ -120,38 +120,58 @@ window_room(struct d9p_stream *s, size_t want)
 	return 0;
 }
 
-struct d9p_stream *
-d9p_stream_open(int fd, const char *name, int in_dir,
+/* A stream on the input in (taken; NULL: out of memory). */
+static struct d9p_stream *
+open_input(struct d9p_input *in, int is_pipe, const char *name, int in_dir,
     const struct d9p_sink *sink, struct d9p_read_stats *st)
 {
 	struct d9p_stream *s = calloc(1, sizeof *s);
-	struct d9_err e;
-	struct stat sb;
 
-	d9_err_clear(&e);
 	if (s == NULL || (s->name = strdup(name)) == NULL ||
-	    d9p_input_open_fd(&s->in, fd, &e) < 0) {
-		if (s == NULL || s->name == NULL)
-			close(fd);
+	    d9p_decoder_new(&s->dec, sink) < 0) {
 		if (s)
 			free(s->name);
 		free(s);
+		d9p_input_close(&in);
 		return NULL;
 	}
-	if (d9p_decoder_new(&s->dec, sink) < 0) {
-		d9p_input_close(&s->in);
-		free(s->name);
-		free(s);
-		return NULL;
-	}
+	s->in = in;
 	s->sink = sink;
 	d9p_decoder_limit(s->dec, KEEP_MAX, POOL_MAX);
 	s->in_dir = in_dir;
-	s->pipe = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
+	s->pipe = is_pipe;
 	st->inputs++;
 	if (sink->input)
 		sink->input(sink->ctx, name);
 	return s;
+}
+
+struct d9p_stream *
+d9p_stream_open(int fd, const char *name, int in_dir,
+    const struct d9p_sink *sink, struct d9p_read_stats *st)
+{
+	struct d9p_input *in;
+	struct d9_err e;
+	struct stat sb;
+	int is_pipe = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
+
+	d9_err_clear(&e);
+	if (d9p_input_open_fd(&in, fd, &e) < 0)
+		return NULL;
+	return open_input(in, is_pipe, name, in_dir, sink, st);
+}
+
+struct d9p_stream *
+d9p_stream_open_whole(struct d9p_whole *w, const char *name, int in_dir,
+    const struct d9p_sink *sink, struct d9p_read_stats *st)
+{
+	struct d9p_input *in;
+	struct d9_err e;
+
+	d9_err_clear(&e);
+	if (d9p_input_open_whole(&in, w, &e) < 0)
+		return NULL;
+	return open_input(in, 0, name, in_dir, sink, st);
 }
 
 /* Wait for a pipe to have bytes, ticking meanwhile, so that what was

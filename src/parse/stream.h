@@ -22,6 +22,11 @@ void	d9p_note(const struct d9p_read_opts *o, const char *fmt, ...)
 /* Takes fd (closed by d9p_stream_close); NULL when out of memory. */
 struct d9p_stream *d9p_stream_open(int fd, const char *name, int in_dir,
 	    const struct d9p_sink *sink, struct d9p_read_stats *st);
+/* The same on a file decompressed whole (whole.h; w is taken). */
+struct d9p_whole;
+struct d9p_stream *d9p_stream_open_whole(struct d9p_whole *w,
+	    const char *name, int in_dir, const struct d9p_sink *sink,
+	    struct d9p_read_stats *st);
 /* Read and decode until the end: 0 the stream is over (error or end),
  * 1 a tail stream reached the current end of its file, -1 out of memory. */
 int	d9p_stream_pump(struct d9p_stream *s, int tail,

@@ -28,6 +28,7 @@ struct d9t_loader {
 	size_t			 npaths;
 	int			 follow;
 	int			 no_cache;	/* D9T_LOAD_NO_CACHE */
+	int			 joined;	/* the thread, by d9t_loader_stop */
 	struct d9m_model	*m;
 	struct d9m_lanes	*ix;
 	struct d9p_read_stats	 st;
@@ -232,16 +233,20 @@ from_index(struct d9t_loader *ld, const struct d9m_cache *c, uint64_t key)
 }
 
 /* Keep the whole model in the index when its inputs did not change
- * while they were read. */
+ * while they were read. It runs after the model was handed over (state
+ * 2): the browser only reads it, and d9t_loader_stop() stops the write
+ * before the browser frees it. */
 static void
-to_index(struct d9t_loader *ld, const struct d9m_cache *c, uint64_t key)
+to_index(struct d9t_loader *ld, struct d9m_cache *c, uint64_t key,
+    const struct d9m_model *m, const struct d9m_lanes *ix)
 {
 	uint64_t again;
 
-	if (ld->ix != NULL && ld->st.read_ok > 0 &&
+	c->cancel = &ld->prog.cancel;
+	if (ix != NULL && ld->st.read_ok > 0 &&
 	    !atomic_load(&ld->prog.cancel) &&
 	    d9m_cache_key(ld->paths, ld->npaths, &again) == 0 && again == key)
-		d9m_cache_put(c, key, ld->m, ld->ix);
+		d9m_cache_put(c, key, m, ix);
 }
 
 static void *
@@ -277,14 +282,20 @@ run(void *arg)
 			ld->ix = d9m_lanes_build(ld->m);
 	}
 	finisher_stop(ld, 1);
-	if (keyed)
-		to_index(ld, &c, key);
-	d9m_cache_free(&c);
 	if (ld->ix == NULL && !ld->follow) {
 		/* partial models share its strings: keep it for free() */
 		mailbox_clear(ld);
 	}
-	atomic_store(&ld->state, 2);
+	{
+		/* ld->m and ld->ix are the browser's from state 2 on */
+		struct d9m_model *m = ld->m;
+		struct d9m_lanes *ix = ld->ix;
+
+		atomic_store(&ld->state, 2);
+		if (keyed)
+			to_index(ld, &c, key, m, ix);
+	}
+	d9m_cache_free(&c);
 	return NULL;
 }
 
@@ -354,6 +365,18 @@ d9t_loader_take(struct d9t_loader *ld, struct d9m_model **m,
 }
 
 void
+d9t_loader_stop(struct d9t_loader *ld)
+{
+	if (ld == NULL || ld->joined)
+		return;
+	atomic_store(&ld->prog.cancel, 1);
+	if (atomic_load(&ld->state) == 2) {
+		pthread_join(ld->th, NULL);
+		ld->joined = 1;
+	}
+}
+
+void
 d9t_loader_free(struct d9t_loader **pld)
 {
 	struct d9t_loader *ld = *pld;
@@ -362,16 +385,18 @@ d9t_loader_free(struct d9t_loader **pld)
 		return;
 	*pld = NULL;
 	atomic_store(&ld->prog.cancel, 1);
-	for (int i = 0; i < 50 && atomic_load(&ld->state) != 2; i++) {
+	for (int i = 0; !ld->joined && i < 50 &&
+	    atomic_load(&ld->state) != 2; i++) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
 	}
-	if (atomic_load(&ld->state) != 2) {
+	if (!ld->joined && atomic_load(&ld->state) != 2) {
 		pthread_detach(ld->th);
 		return;
 	}
-	pthread_join(ld->th, NULL);
+	if (!ld->joined)
+		pthread_join(ld->th, NULL);
 	mailbox_clear(ld);
 	pthread_cond_destroy(&ld->cv);
 	pthread_mutex_destroy(&ld->mu);

@@ -33,7 +33,7 @@ enum {
 };
 struct d9t_loader *d9t_loader_new(const char *const *paths, size_t npaths,
 	    int flags);
-/* 0 loading, 1 finishing, 2 done. */
+/* 0 loading, 1 finishing, 2 done (the model can be taken). */
 int	d9t_loader_state(struct d9t_loader *ld);
 void	d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes,
 	    uint64_t *total, uint64_t *events);
@@ -45,6 +45,10 @@ int	d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
  * the read statistics. */
 void	d9t_loader_take(struct d9t_loader *ld, struct d9m_model **m,
 	    struct d9m_lanes **ix, struct d9p_read_stats *st);
+/* After done, the model may still be being written to the index (by
+ * the loader's thread, reading it): stop that and wait for the thread,
+ * before the model is freed. */
+void	d9t_loader_stop(struct d9t_loader *ld);
 /* Cancel if still running and free; a thread stuck in a read (a silent
  * pipe) is left to die with the process. */
 void	d9t_loader_free(struct d9t_loader **ld);

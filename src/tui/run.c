@@ -158,7 +158,9 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	if (err[0])
 		d9_text_put_line(stderr, "d9top: ", err);
 	d9t_canvas_free(&cv);
-	/* partial models share the loader's strings: they go first */
+	/* the model may still be being written to the index; partial
+	 * models share the loader's strings: they go first */
+	d9t_loader_stop(ld);
 	d9t_app_free(&app);
 	d9t_loader_free(&ld);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

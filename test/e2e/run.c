@@ -23,22 +23,17 @@ trace_path(const char *name)
 	return p;
 }
 
-int
-run_d9top(struct run_result *r, const char *stdin_path, const char *fmt, ...)
+static int
+run_v(struct run_result *r, const char *bin, const char *stdin_path,
+    const char *fmt, va_list ap)
 {
 	char args[4096], *cmd, outp[] = "/tmp/d9e2e-out-XXXXXX",
 	    errp[] = "/tmp/d9e2e-err-XXXXXX";
-	const char *bin = getenv("D9TOP");
-	va_list ap;
 	int fo = mkstemp(outp), fe = mkstemp(errp), st;
 
-	va_start(ap, fmt);
 	vsnprintf(args, sizeof args, fmt, ap);
-	va_end(ap);
 	close(fo);
 	close(fe);
-	if (bin == NULL)
-		bin = "d9top";
 	if (asprintf(&cmd, "'%s' %s < '%s' > '%s' 2> '%s'", bin, args,
 	    stdin_path ? stdin_path : "/dev/null", outp, errp) < 0)
 		abort();
@@ -50,6 +45,31 @@ run_d9top(struct run_result *r, const char *stdin_path, const char *fmt, ...)
 	unlink(outp);
 	unlink(errp);
 	return r->status;
+}
+
+int
+run_d9top(struct run_result *r, const char *stdin_path, const char *fmt, ...)
+{
+	const char *bin = getenv("D9TOP");
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	st = run_v(r, bin ? bin : "d9top", stdin_path, fmt, ap);
+	va_end(ap);
+	return st;
+}
+
+int
+run_prog(struct run_result *r, const char *bin, const char *fmt, ...)
+{
+	va_list ap;
+	int st;
+
+	va_start(ap, fmt);
+	st = run_v(r, bin, NULL, fmt, ap);
+	va_end(ap);
+	return st;
 }
 
 void

@@ -13,6 +13,9 @@ struct run_result {
  * stdin_path or /dev/null. */
 int	run_d9top(struct run_result *r, const char *stdin_path,
 	    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The same for the program bin (stdin from /dev/null). */
+int	run_prog(struct run_result *r, const char *bin, const char *fmt, ...)
+	    __attribute__((format(printf, 3, 4)));
 void	run_free(struct run_result *r);
 /* $D9_TRACES/name (static buffer per call site is not used: malloc'd). */
 char	*trace_path(const char *name);

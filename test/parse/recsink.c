@@ -31,6 +31,7 @@ rec_clear(struct rec *r)
 	tg_reset(&r->notes);
 	r->nnotes = 0;
 	r->nevents = 0;
+	r->sum = r->hash = 0;
 	r->cuts = r->copies = 0;
 	memset(&r->st, 0, sizeof r->st);
 }
@@ -142,8 +143,11 @@ emit(struct rec *r)
 	if (r->keep)
 		tg_raw(&r->log, r->scratch.p, r->scratch.n);
 	else
-		for (size_t i = 0; i < r->scratch.n; i++)
+		for (size_t i = 0; i < r->scratch.n; i++) {
 			r->sum += r->scratch.p[i];
+			r->hash = (r->hash ^ r->scratch.p[i]) *
+			    0x100000001b3ull;
+		}
 	tg_reset(&r->scratch);
 }
 
@@ -238,7 +242,8 @@ rec_sink(struct rec *r)
 struct d9p_read_opts
 rec_opts(struct rec *r)
 {
-	struct d9p_read_opts o = { on_note, r, NULL };
+	struct d9p_read_opts o = { .note = on_note, .note_ctx = r,
+	    .stream_only = r->stream_only };
 
 	return o;
 }

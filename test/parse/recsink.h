@@ -28,9 +28,11 @@ struct rec {
 	int		 keep;		/* 1: log; 0: render, then drop;
 					   -1: only count events */
 	uint64_t	 sum;		/* of every byte rendered (keep == 0) */
+	uint64_t	 hash;		/* of the same, in order (FNV-1a) */
 	uint64_t	 stop_after;	/* event returns -1 after this many */
 	uint64_t	 nevents;
 	unsigned	 cuts, copies;	/* sink->loss calls */
+	int		 stream_only;	/* rec_opts: d9p_read_opts' */
 	struct d9p_read_stats st;
 };
 

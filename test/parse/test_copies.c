@@ -19,40 +19,6 @@
 #include "base/wire.h"
 #include "suites.h"
 
-struct dir {
-	char	 path[64];
-	char	 file[PATH_MAX];
-};
-
-static void
-dir_make(struct dir *d)
-{
-	strcpy(d->path, "/tmp/d9-copies-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(d->path));
-}
-
-static const char *
-at(struct dir *d, const char *name)
-{
-	snprintf(d->file, sizeof d->file, "%s/%s", d->path, name);
-	return d->file;
-}
-
-static void
-put(struct dir *d, const char *name, const struct tg *t)
-{
-	tg_write_file(at(d, name), t->p, t->n);
-}
-
-static void
-dir_remove(struct dir *d)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d->path);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
 /* A batch with one SegmentMetadataEvent {boot_id: boot}. */
 static void
 meta_batch(struct tg *t, const char *boot)
@@ -90,22 +56,22 @@ START_TEST(symlink_loops)
 {
 	const char *paths[1];
 	struct tg t, names;
-	struct dir d;
+	struct tg_dir d;
 	struct rec r;
 	char pre[80];
 
-	dir_make(&d);
+	tg_dir_make(&d);
 	tg_init(&t);
 	tg_init(&names);
 	tg_batch_e(&t, 2, 0);
-	put(&d, "trace.0.bin", &t);
-	ck_assert_int_eq(mkdir(at(&d, "sub"), 0700), 0);
+	tg_dir_put(&d, "trace.0.bin", &t);
+	ck_assert_int_eq(mkdir(tg_dir_file(&d, "sub"), 0700), 0);
 	tg_reset(&t);
 	tg_batch_e(&t, 1, 5);
-	put(&d, "sub/trace.1.bin", &t);
-	ck_assert_int_eq(symlink(".", at(&d, "a")), 0);
-	ck_assert_int_eq(symlink(".", at(&d, "b")), 0);
-	ck_assert_int_eq(symlink("..", at(&d, "sub/up")), 0);
+	tg_dir_put(&d, "sub/trace.1.bin", &t);
+	ck_assert_int_eq(symlink(".", tg_dir_file(&d, "a")), 0);
+	ck_assert_int_eq(symlink(".", tg_dir_file(&d, "b")), 0);
+	ck_assert_int_eq(symlink("..", tg_dir_file(&d, "sub/up")), 0);
 	rec_init(&r);
 	paths[0] = d.path;
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
@@ -118,13 +84,13 @@ START_TEST(symlink_loops)
 
 	/* from below: up leads to the parent, walked once */
 	rec_clear(&r);
-	paths[0] = at(&d, "sub");
+	paths[0] = tg_dir_file(&d, "sub");
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
 	ck_assert_str_eq(inputs(&r, pre, &names), "sub/trace.1.bin\n"
 	    "sub/up/trace.0.bin\n");
 	ck_assert_uint_eq(r.st.events, 3);
 	rec_free(&r);
-	dir_remove(&d);
+	tg_dir_remove(&d);
 	tg_free(&names);
 	tg_free(&t);
 }
@@ -135,16 +101,16 @@ START_TEST(files_reached_twice)
 	char one[PATH_MAX];
 	const char *paths[] = { one, NULL };
 	struct tg t;
-	struct dir d;
+	struct tg_dir d;
 	struct rec r;
 
-	dir_make(&d);
+	tg_dir_make(&d);
 	tg_init(&t);
 	tg_batch_e(&t, 2, 0);
-	put(&d, "trace.0.bin", &t);
-	snprintf(one, sizeof one, "%s", at(&d, "trace.0.bin"));
-	ck_assert_int_eq(symlink("trace.0.bin", at(&d, "link.bin")), 0);
-	ck_assert_int_eq(link(one, at(&d, "hard.bin")), 0);
+	tg_dir_put(&d, "trace.0.bin", &t);
+	snprintf(one, sizeof one, "%s", tg_dir_file(&d, "trace.0.bin"));
+	ck_assert_int_eq(symlink("trace.0.bin", tg_dir_file(&d, "link.bin")), 0);
+	ck_assert_int_eq(link(one, tg_dir_file(&d, "hard.bin")), 0);
 	paths[1] = d.path;
 	rec_init(&r);
 	ck_assert_int_eq(rec_read_paths(&r, paths, 2), 0);
@@ -154,7 +120,7 @@ START_TEST(files_reached_twice)
 	ck_assert_uint_eq(r.copies, 3);
 	ck_assert_str_eq(rec_notes(&r), "");	/* counted, not told */
 	rec_free(&r);
-	dir_remove(&d);
+	tg_dir_remove(&d);
 	tg_free(&t);
 }
 END_TEST
@@ -163,21 +129,21 @@ START_TEST(copies_of_a_segment)
 {
 	const char *paths[1];
 	struct tg t, gz, names, want;
-	struct dir d;
+	struct tg_dir d;
 	struct rec r;
 	char pre[80];
 	size_t cut;
 
-	dir_make(&d);
+	tg_dir_make(&d);
 	tg_init(&t);
 	tg_init(&gz);
 	tg_init(&names);
 	tg_init(&want);
 	/* trace.0: the sealed file and its compressed copy */
 	tg_batch_e(&t, 3, 0);
-	put(&d, "trace.0.bin", &t);
+	tg_dir_put(&d, "trace.0.bin", &t);
 	tg_gzip(&gz, t.p, t.n);
-	put(&d, "trace.0.bin.gz", &gz);
+	tg_dir_put(&d, "trace.0.bin.gz", &gz);
 	/* trace.1: an .active prefix cut mid-frame, and the processed copy
 	 * with one more batch */
 	tg_reset(&t);
@@ -188,14 +154,14 @@ START_TEST(copies_of_a_segment)
 	tg_batch_e(&t, 1, 30);
 	tg_reset(&gz);
 	tg_gzip(&gz, t.p, t.n);
-	put(&d, "trace.1.bin.gz", &gz);
+	tg_dir_put(&d, "trace.1.bin.gz", &gz);
 	t.n = cut;
-	put(&d, "trace.1.bin.active", &t);
+	tg_dir_put(&d, "trace.1.bin.active", &t);
 	/* the same first batch under another boot_id: another segment */
 	tg_reset(&t);
 	tg_batch_e(&t, 1, 10);
 	meta_batch(&t, "wxyz-2");
-	put(&d, "trace.2.bin", &t);
+	tg_dir_put(&d, "trace.2.bin", &t);
 
 	rec_init(&r);
 	paths[0] = d.path;
@@ -213,7 +179,7 @@ START_TEST(copies_of_a_segment)
 	    d.path, d.path);
 	ck_assert_str_eq(rec_notes(&r), tg_cstr(&want));
 	rec_free(&r);
-	dir_remove(&d);
+	tg_dir_remove(&d);
 	tg_free(&want);
 	tg_free(&names);
 	tg_free(&gz);
@@ -222,7 +188,7 @@ START_TEST(copies_of_a_segment)
 END_TEST
 
 struct sealer {
-	struct dir	*d;
+	struct tg_dir	*d;
 	int		 done;
 };
 
@@ -235,8 +201,8 @@ seal_now(void *ctx)
 
 	if (s->done++)
 		return;
-	snprintf(from, sizeof from, "%s", at(s->d, "trace.1.bin.active"));
-	ck_assert_int_eq(rename(from, at(s->d, "trace.1.bin")), 0);
+	snprintf(from, sizeof from, "%s", tg_dir_file(s->d, "trace.1.bin.active"));
+	ck_assert_int_eq(rename(from, tg_dir_file(s->d, "trace.1.bin")), 0);
 }
 
 START_TEST(sealed_while_reading)
@@ -247,18 +213,18 @@ START_TEST(sealed_while_reading)
 	struct d9p_sink sink;
 	struct d9p_read_opts o;
 	struct tg t, names;
-	struct dir d;
+	struct tg_dir d;
 	struct rec r;
 	char pre[80];
 
-	dir_make(&d);
+	tg_dir_make(&d);
 	tg_init(&t);
 	tg_init(&names);
 	tg_batch_e(&t, 1, 0);
-	put(&d, "trace.0.bin", &t);
+	tg_dir_put(&d, "trace.0.bin", &t);
 	tg_reset(&t);
 	tg_batch_e(&t, 2, 1);
-	put(&d, "trace.1.bin.active", &t);
+	tg_dir_put(&d, "trace.1.bin.active", &t);
 	s.d = &d;
 	s.done = 0;
 	pr.tick = seal_now;
@@ -275,7 +241,7 @@ START_TEST(sealed_while_reading)
 	ck_assert_uint_eq(r.st.events, 3);
 	ck_assert_str_eq(rec_notes(&r), "");
 	rec_free(&r);
-	dir_remove(&d);
+	tg_dir_remove(&d);
 	tg_free(&names);
 	tg_free(&t);
 }

@@ -299,7 +299,7 @@ read_events(const struct tg *t, int (*event)(void *,
     const struct d9p_schema *, uint64_t, const struct d9p_value *), void *ctx)
 {
 	struct d9p_sink sink = { ctx, NULL, event, NULL, NULL, NULL };
-	struct d9p_read_opts o = { NULL, NULL, NULL };
+	struct d9p_read_opts o = { .note = NULL };
 	struct d9p_read_stats st = { 0 };
 
 	ck_assert_int_eq(d9p_read_fd(tg_memfd(t->p, t->n), "t", 0, &sink, &o,

@@ -14,60 +14,36 @@
 #include "base/wire.h"
 #include "suites.h"
 
-struct tmpdir {
-	char	 path[64];
-	char	 file[PATH_MAX];
-};
-
-static const char *
-tmp_file(struct tmpdir *d, const char *name, const struct tg *t)
-{
-	snprintf(d->file, sizeof d->file, "%s/%s", d->path, name);
-	if (t != NULL)
-		tg_write_file(d->file, t->p, t->n);
-	return d->file;
-}
-
-static void
-rm_rf(const char *path)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", path);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
 START_TEST(directory_walk)
 {
-	struct tmpdir d;
+	struct tg_dir d;
 	struct tg t, gz;
 	struct rec r;
 	const char *paths[1];
 	char want[2048];
 
-	strcpy(d.path, "/tmp/d9-test-dir-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(d.path));
+	tg_dir_make(&d);
 	tg_init(&t);
 	tg_init(&gz);
 	tg_batch_e(&t, 1, 10);
-	tmp_file(&d, "trace.10.bin", &t);
+	tg_dir_put(&d, "trace.10.bin", &t);
 	tg_reset(&t);
 	tg_batch_e(&t, 1, 2);
-	tmp_file(&d, "trace.2.bin", &t);
+	tg_dir_put(&d, "trace.2.bin", &t);
 	tg_reset(&t);
 	tg_batch_e(&t, 1, 1);
 	tg_gzip(&gz, t.p, t.n);
-	tmp_file(&d, "trace.1.bin.gz", &gz);
+	tg_dir_put(&d, "trace.1.bin.gz", &gz);
 	tg_reset(&t);
 	tg_printf(&t, "a note\n");
-	tmp_file(&d, "notes.txt", &t);
-	tmp_file(&d, ".lock", &t);		/* hidden: never opened */
+	tg_dir_put(&d, "notes.txt", &t);
+	tg_dir_put(&d, ".lock", &t);		/* hidden: never opened */
 	tg_reset(&t);
-	tmp_file(&d, "empty.bin", &t);
-	ck_assert_int_eq(mkdir(tmp_file(&d, "sub", NULL), 0700), 0);
+	tg_dir_put(&d, "empty.bin", &t);
+	ck_assert_int_eq(mkdir(tg_dir_file(&d, "sub"), 0700), 0);
 	tg_batch_e(&t, 2, 0);
-	tmp_file(&d, "sub/trace.0.bin", &t);
-	ck_assert_int_eq(mkfifo(tmp_file(&d, "sub/fifo", NULL), 0600), 0);
+	tg_dir_put(&d, "sub/trace.0.bin", &t);
+	ck_assert_int_eq(mkfifo(tg_dir_file(&d, "sub/fifo"), 0600), 0);
 
 	rec_init(&r);
 	paths[0] = d.path;
@@ -96,7 +72,7 @@ START_TEST(directory_walk)
 	ck_assert_uint_eq(r.st.events, 2);
 	ck_assert_str_eq(rec_notes(&r), "");
 	rec_free(&r);
-	rm_rf(d.path);
+	tg_dir_remove(&d);
 	tg_free(&gz);
 	tg_free(&t);
 }
@@ -105,21 +81,20 @@ END_TEST
 /* Each input is its own stream: state does not leak from one to the next. */
 START_TEST(inputs_are_separate_streams)
 {
-	struct tmpdir d;
+	struct tg_dir d;
 	struct tg t;
 	struct rec r;
 	char a[PATH_MAX], b[PATH_MAX], want[PATH_MAX * 2 + 128];
 	const char *paths[] = { a, "/nonexistent/d9-trace", b };
 
-	strcpy(d.path, "/tmp/d9-test-dir-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(d.path));
+	tg_dir_make(&d);
 	tg_init(&t);
 	tg_batch_e(&t, 1, 0);
-	snprintf(a, sizeof a, "%s", tmp_file(&d, "a", &t));
+	snprintf(a, sizeof a, "%s", tg_dir_put(&d, "a", &t));
 	tg_reset(&t);
 	tg_event(&t, 1, 1);		/* no header: schema 1 is not known */
 	tg_u8(&t, 0);
-	snprintf(b, sizeof b, "%s", tmp_file(&d, "b", &t));
+	snprintf(b, sizeof b, "%s", tg_dir_put(&d, "b", &t));
 	rec_init(&r);
 	ck_assert_int_eq(rec_read_paths(&r, paths, 3), 0);
 	snprintf(want, sizeof want, "/nonexistent/d9-trace: No such file or "
@@ -129,7 +104,7 @@ START_TEST(inputs_are_separate_streams)
 	ck_assert_uint_eq(r.st.failed, 2);
 	ck_assert_uint_eq(r.st.events, 1);
 	rec_free(&r);
-	rm_rf(d.path);
+	tg_dir_remove(&d);
 	tg_free(&t);
 }
 END_TEST
@@ -159,18 +134,17 @@ END_TEST
 START_TEST(progress_and_cancel)
 {
 	struct d9p_progress pr = { 0 };
-	struct tmpdir d;
+	struct tg_dir d;
 	struct tg t;
 	struct rec r;
 	struct d9p_sink sink;
 	struct d9p_read_opts o;
 	const char *paths[1];
 
-	strcpy(d.path, "/tmp/d9-test-dir-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(d.path));
+	tg_dir_make(&d);
 	tg_init(&t);
 	tg_batch_e(&t, 100, 0);
-	paths[0] = tmp_file(&d, "p.bin", &t);
+	paths[0] = tg_dir_put(&d, "p.bin", &t);
 	rec_init(&r);
 	sink = rec_sink(&r);
 	o = rec_opts(&r);
@@ -189,7 +163,7 @@ START_TEST(progress_and_cancel)
 	ck_assert_uint_eq(r.st.events, 0);
 	ck_assert_str_eq(rec_notes(&r), "");
 	rec_free(&r);
-	rm_rf(d.path);
+	tg_dir_remove(&d);
 	tg_free(&t);
 }
 END_TEST

@@ -98,7 +98,7 @@ START_TEST(annotations_in_real_trace)
 	const char *path = real_path(reals[2].file, buf, sizeof buf);
 	struct tg units;
 	struct d9p_sink sink = { &units, NULL, unit_event, NULL, NULL, NULL };
-	struct d9p_read_opts o = { NULL, NULL, NULL };
+	struct d9p_read_opts o = { .note = NULL };
 	struct d9p_read_stats st;
 	size_t n = 0;
 

@@ -533,3 +533,35 @@ tg_write_file(const char *path, const void *p, size_t n)
 	if (f == NULL || fwrite(p, 1, n, f) != n || fclose(f) != 0)
 		die("write file");
 }
+
+void
+tg_dir_make(struct tg_dir *d)
+{
+	strcpy(d->path, "/tmp/d9-test-XXXXXX");
+	if (mkdtemp(d->path) == NULL)
+		die("mkdtemp");
+}
+
+const char *
+tg_dir_file(struct tg_dir *d, const char *name)
+{
+	snprintf(d->file, sizeof d->file, "%s/%s", d->path, name);
+	return d->file;
+}
+
+const char *
+tg_dir_put(struct tg_dir *d, const char *name, const struct tg *t)
+{
+	tg_write_file(tg_dir_file(d, name), t->p, t->n);
+	return d->file;
+}
+
+void
+tg_dir_remove(struct tg_dir *d)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d->path);
+	if (system(cmd) != 0)
+		die("rm -rf");
+}

@@ -107,4 +107,18 @@ void	tg_pipe_join(struct tg_pipe *tp);
 /* Write p[0, n) to path; aborts on failure. */
 void	tg_write_file(const char *path, const void *p, size_t n);
 
+/* A scratch directory under /tmp (tg_dir_make), removed with all it
+ * holds by tg_dir_remove; file holds the last path tg_dir_file made. */
+struct tg_dir {
+	char	 path[64];
+	char	 file[4096];
+};
+void	tg_dir_make(struct tg_dir *d);
+/* The path of name in d (in d->file, valid until the next call). */
+const char *tg_dir_file(struct tg_dir *d, const char *name);
+/* Write t to name in d; its path as tg_dir_file gives it. */
+const char *tg_dir_put(struct tg_dir *d, const char *name,
+	    const struct tg *t);
+void	tg_dir_remove(struct tg_dir *d);
+
 #endif

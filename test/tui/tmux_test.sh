@@ -73,9 +73,9 @@ wait_for() {
 	return 1
 }
 
-expect() {	# expect NAME TEXT
+expect() {	# expect NAME TEXT [SECONDS, default 5]
 	checks=$((checks + 1))
-	if wait_for "$2" 5; then
+	if wait_for "$2" "${3:-5}"; then
 		echo "ok $checks - $1"
 	else
 		fails=$((fails + 1))
@@ -236,9 +236,11 @@ if [ -n "$d9demo" ]; then
 		screen | sed 's/^/    | /'
 	fi
 	keys w
-	expect "follow: worst poll" "examples/d9demo.c:crunch"
+	expect "follow: worst poll" "examples/d9demo.c:crunch" 20
 	keys Enter
-	expect "follow: symbolized stack" "crunch_numbers"
+	# names come from d9demo's DWARF, read by a child process: on a
+	# loaded machine that can take longer than a key press
+	expect "follow: symbolized stack" "crunch_numbers" 30
 	keys q q
 	expect "follow: quit" "EXITED 0"
 	rm -rf "$rec"

@@ -42,7 +42,7 @@ planted_image(int *fd, off_t *size)
 	*fd = mkstemp(path);
 	ck_assert_int_ge(*fd, 0);
 	unlink(path);
-	ck_assert_int_eq(d9m_image_write(m, x, *fd, KEY), 0);
+	ck_assert_int_eq(d9m_image_write(m, x, *fd, KEY, NULL), 0);
 	ck_assert_int_eq(fstat(*fd, &sb), 0);
 	ck_assert_uint_eq((uint64_t)sb.st_size, d9m_image_size(m, x));
 	*size = sb.st_size;

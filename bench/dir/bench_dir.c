@@ -1,0 +1,415 @@
+/*
+ * bench_dir.c: d9top on a host's whole trace directory (issue 16). The
+ * directory is made here (hostdir.h: N time-consecutive copies of
+ * demo-2026-06 written by d9shift, kept in the build directory and
+ * reused while the trace and d9shift stay the same), then each figure
+ * is measured against `cat DIR/(all) | gzip -dc > /dev/null` in the same
+ * run (best of 3 after one read that warms the page cache):
+ *
+ *   d9top --json --no-cache DIR          reading the traces
+ *   d9top --json DIR, twice              cold (empty cache), then warm
+ *   d9top --json --window A..B DIR       1 s in the middle, warm
+ *   d9top DIR (the browser, in tmux)     to a loaded whole-trace screen
+ *
+ * with wall time, CPU time (user + system of the child, wait4) and peak
+ * RSS, and at --scale 1,2,4 the same for 2x and 4x the copies.
+ * Every d9top run has XDG_CACHE_HOME in the work directory; that cache
+ * is removed at the end (its index is about 2.5 times the raw bytes).
+ *
+ * Usage: bench-dir D9TOP D9SHIFT TRACE WORK [--copies N] [--scale LIST]
+ *        [--no-browser]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "browse.h"
+#include "hostdir.h"
+#include "measure.h"
+
+#define DEF_COPIES	58
+#define DEF_SCALE	"1"	/* about 2 minutes on 2 busy cores */
+#define MAX_SCALES	8
+#define JSON_MAX	(8u << 20)
+
+enum { M_BASE, M_NOCACHE, M_COLD, M_WARM, M_WINDOW, M_BROWSER, M_COUNT };
+
+static const struct {
+	const char	*name;
+	const char	*goal;
+} what[M_COUNT] = {
+	{ "cat DIR/* | gzip -dc (baseline)", "" },
+	{ "d9top --json --no-cache", "" },
+	{ "d9top --json, cold cache", "<= 1.0x" },
+	{ "d9top --json, warm cache", "" },
+	{ "d9top --json --window 1 s, warm", "<= 0.1x" },
+	{ "browser to loaded screen, warm", "<= 1.5 s" },
+};
+
+struct opts {
+	const char	*d9top, *shift, *trace, *work;
+	int		 copies, browser;
+	int		 scale[MAX_SCALES], nscale;
+};
+
+/* One scale's figures. */
+struct figures {
+	int		 copies;
+	double		 gz_mb, raw_mib, events, dur_ms;
+	struct d9b_run	 r[M_COUNT];
+	int		 have[M_COUNT];
+	int		 same;		/* cold and warm --json alike */
+	char		 note[M_COUNT][480];
+};
+
+struct ctx {
+	struct opts	 o;
+	struct d9b_hostdir h;
+	int		 no_cache_flag;	/* d9top knows --no-cache */
+	char		 cache[PATH_MAX + 16];
+	char		 env[PATH_MAX + 32];
+};
+
+static int
+usage(void)
+{
+	fprintf(stderr, "usage: bench-dir D9TOP D9SHIFT TRACE WORK "
+	    "[--copies N] [--scale 1,2,4] [--no-browser]\n");
+	return 2;
+}
+
+static int
+parse_scale(struct opts *o, const char *s)
+{
+	char *end;
+
+	o->nscale = 0;
+	for (;;) {
+		long v = strtol(s, &end, 10);
+
+		if (end == s || v < 1 || v > 64 || o->nscale == MAX_SCALES)
+			return -1;
+		o->scale[o->nscale++] = (int)v;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return -1;
+		s = end + 1;
+	}
+}
+
+static int
+parse(struct opts *o, int argc, char **argv)
+{
+	if (argc < 5)
+		return -1;
+	o->d9top = argv[1];
+	o->shift = argv[2];
+	o->trace = argv[3];
+	o->work = argv[4];
+	o->copies = DEF_COPIES;
+	o->browser = 1;
+	if (parse_scale(o, DEF_SCALE) < 0)
+		return -1;
+	for (int i = 5; i < argc; i++) {
+		if (strcmp(argv[i], "--no-browser") == 0)
+			o->browser = 0;
+		else if (strcmp(argv[i], "--copies") == 0 && i + 1 < argc) {
+			o->copies = atoi(argv[++i]);
+			if (o->copies < 1 || o->copies > 4096)
+				return -1;
+		} else if (strcmp(argv[i], "--scale") == 0 && i + 1 < argc) {
+			if (parse_scale(o, argv[++i]) < 0)
+				return -1;
+		} else
+			return -1;
+	}
+	return 0;
+}
+
+/* The number after "key": in a JSON text, or -1. */
+static double
+json_num(const char *text, const char *key)
+{
+	char k[64];
+	const char *p;
+
+	snprintf(k, sizeof k, "\"%s\":", key);
+	if ((p = strstr(text, k)) == NULL)
+		return -1;
+	return atof(p + strlen(k));
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *p = f ? malloc(JSON_MAX + 1) : NULL;
+	size_t n = 0;
+
+	if (p != NULL) {
+		n = fread(p, 1, JSON_MAX, f);
+		p[n] = '\0';
+	}
+	if (f != NULL)
+		fclose(f);
+	return p;
+}
+
+/* Whether d9top takes --no-cache (an older one exits 2: bad usage). */
+static int
+knows_no_cache(const struct ctx *c)
+{
+	char *argv[] = { (char *)c->o.d9top, "--json", "--quiet",
+	    "--no-cache", (char *)c->o.trace, NULL };
+	char *env[] = { (char *)c->env, NULL };
+	struct d9b_run r;
+
+	return d9b_run(argv, env, NULL, "/dev/null", &r) != 2;
+}
+
+/* One d9top --json run (extra: NULL or one more option and its value). */
+static int
+json_run(struct ctx *c, const char *dir, const char *opt, const char *val,
+    const char *out, struct d9b_run *r)
+{
+	char *argv[8] = { (char *)c->o.d9top, "--json", "--quiet" };
+	char *env[] = { c->env, NULL };
+	size_t n = 3;
+
+	if (opt != NULL)
+		argv[n++] = (char *)opt;
+	if (val != NULL)
+		argv[n++] = (char *)val;
+	argv[n++] = (char *)dir;
+	argv[n] = NULL;
+	if (d9b_run(argv, env, out, NULL, r) != 0) {
+		fprintf(stderr, "bench-dir: d9top --json %s failed (status "
+		    "%d)\n", opt ? opt : "", r->status);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+baseline(const char *dir, struct d9b_run *best)
+{
+	char *argv[] = { "sh", "-c", "cat \"$1\"/* | gzip -dc", "sh",
+	    (char *)dir, NULL };
+	struct d9b_run r;
+
+	/* the first read fills the page cache */
+	if (d9b_run(argv, NULL, NULL, NULL, &r) != 0)
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		if (d9b_run(argv, NULL, NULL, NULL, &r) != 0)
+			return -1;
+		if (i == 0 || r.wall < best->wall)
+			*best = r;
+	}
+	return 0;
+}
+
+static int
+files_same(const char *a, const char *b)
+{
+	char *x = slurp(a), *y = slurp(b);
+	int same = x != NULL && y != NULL && strcmp(x, y) == 0;
+
+	free(x);
+	free(y);
+	return same;
+}
+
+static int
+measure_json(struct ctx *c, const char *dir, struct figures *f)
+{
+	char out[4][PATH_MAX + 32], win[64], *text;
+	double mid;
+
+	for (int i = 0; i < 4; i++)
+		snprintf(out[i], sizeof out[i], "%s/out-%d-%d.json",
+		    c->o.work, f->copies, i);
+	if (json_run(c, dir, c->no_cache_flag ? "--no-cache" : NULL, NULL,
+	    out[0], &f->r[M_NOCACHE]) < 0)
+		return -1;
+	f->have[M_NOCACHE] = 1;
+	if (!c->no_cache_flag)
+		snprintf(f->note[M_NOCACHE], sizeof f->note[0], "no flag: "
+		    "this d9top refuses --no-cache (no cache yet)");
+	if ((text = slurp(out[0])) == NULL)
+		return -1;
+	f->events = json_num(text, "eventCount");
+	f->dur_ms = json_num(text, "durationMs");
+	free(text);
+	if (d9b_rmtree(c->cache) < 0)
+		return -1;
+	if (json_run(c, dir, NULL, NULL, out[1], &f->r[M_COLD]) < 0 ||
+	    json_run(c, dir, NULL, NULL, out[2], &f->r[M_WARM]) < 0)
+		return -1;
+	f->have[M_COLD] = f->have[M_WARM] = 1;
+	f->same = files_same(out[0], out[1]) && files_same(out[1], out[2]);
+	mid = f->dur_ms / 2;
+	snprintf(win, sizeof win, "%.3f..%.3f", mid - 500, mid + 500);
+	if (json_run(c, dir, "--window", win, out[3], &f->r[M_WINDOW]) < 0)
+		return -1;
+	f->have[M_WINDOW] = 1;
+	snprintf(f->note[M_WINDOW], sizeof f->note[0], "--window %s", win);
+	return 0;
+}
+
+static void
+measure_browser(struct ctx *c, const char *dir, struct figures *f)
+{
+	struct d9b_browse b;
+	int rc;
+
+	if (!c->o.browser) {
+		snprintf(f->note[M_BROWSER], sizeof f->note[0],
+		    "skipped: --no-browser");
+		return;
+	}
+	rc = d9b_browse(c->o.d9top, dir, c->cache, 600, &b);
+	if (rc != 0) {
+		snprintf(f->note[M_BROWSER], sizeof f->note[0], "%s: %s",
+		    rc > 0 ? "skipped" : "FAILED", b.why);
+		return;
+	}
+	f->r[M_BROWSER].wall = b.wall;
+	f->r[M_BROWSER].cpu = b.cpu;
+	f->r[M_BROWSER].rss_mib = b.rss_mib;
+	f->have[M_BROWSER] = 1;
+	snprintf(f->note[M_BROWSER], sizeof f->note[0], "screen: %s",
+	    b.header);
+}
+
+static void
+print_figures(const struct figures *f)
+{
+	double base = f->r[M_BASE].wall, peak = 0;
+
+	printf("%-34s %7s %7s %8s %7s %7s  %s\n", "", "wall s", "cpu s",
+	    "peak MiB", "x base", "cpu x", "goal");
+	for (int m = 0; m < M_COUNT; m++) {
+		const struct d9b_run *r = &f->r[m];
+
+		if (!f->have[m]) {
+			printf("%-34s %s\n", what[m].name, f->note[m]);
+			continue;
+		}
+		printf("%-34s %7.2f %7.2f %8.1f %7.3f %7.3f  %s\n",
+		    what[m].name, r->wall, r->cpu, r->rss_mib, r->wall / base,
+		    r->cpu / f->r[M_BASE].cpu, what[m].goal);
+		if (f->note[m][0] != '\0')
+			printf("%-34s   %s\n", "", f->note[m]);
+		if (m != M_BASE && r->rss_mib > peak)
+			peak = r->rss_mib;
+	}
+	printf("peak RSS of d9top: %.1f MiB for %.1f M events (goal <= 768 "
+	    "MiB for 30 M events)\n", peak, f->events / 1e6);
+	printf("cached and uncached --json output %s\n", f->same ?
+	    "identical" : "DIFFER");
+	printf("result copies=%d gzip_mb=%.1f raw_mib=%.1f events_m=%.2f "
+	    "baseline_s=%.3f nocache_x=%.3f cold_x=%.3f warm_x=%.3f "
+	    "window_x=%.3f browser_s=%.3f peak_rss_mib=%.1f\n", f->copies,
+	    f->gz_mb, f->raw_mib, f->events / 1e6, base,
+	    f->r[M_NOCACHE].wall / base, f->r[M_COLD].wall / base,
+	    f->r[M_WARM].wall / base, f->r[M_WINDOW].wall / base,
+	    f->have[M_BROWSER] ? f->r[M_BROWSER].wall : -1, peak);
+}
+
+static int
+one_scale(struct ctx *c, int scale, struct figures *f)
+{
+	char dir[PATH_MAX + 32];
+	int built;
+	double t0 = d9b_now();
+
+	memset(f, 0, sizeof *f);
+	f->copies = c->o.copies * scale;
+	if (d9b_hostdir_make(&c->h, f->copies, dir, sizeof dir, &built) < 0)
+		return -1;
+	f->gz_mb = (double)d9b_dir_bytes(dir) / 1e6;
+	f->raw_mib = (double)c->h.raw * f->copies / 1048576;
+	printf("\n== %d copies (%dx): %.1f MB gzip, %.1f MiB raw; %d copies "
+	    "written now in %.1f s\n", f->copies, scale, f->gz_mb, f->raw_mib,
+	    built, d9b_now() - t0);
+	fflush(stdout);
+	if (baseline(dir, &f->r[M_BASE]) < 0) {
+		fprintf(stderr, "bench-dir: the baseline failed\n");
+		return -1;
+	}
+	f->have[M_BASE] = 1;
+	snprintf(f->note[M_BASE], sizeof f->note[0], "best of 3, page "
+	    "cache warm");
+	if (measure_json(c, dir, f) < 0)
+		return -1;
+	printf("trace: %.1f M events, %.1f s\n", f->events / 1e6,
+	    f->dur_ms / 1000);
+	measure_browser(c, dir, f);
+	print_figures(f);
+	fflush(stdout);
+	return 0;
+}
+
+static void
+print_growth(const struct ctx *c, const struct figures *f)
+{
+	printf("\n== growth against %d copies\n%-34s", c->o.copies, "");
+	for (int i = 1; i < c->o.nscale; i++)
+		printf("  %dx: wall  RSS", c->o.scale[i] / c->o.scale[0]);
+	printf("\n");
+	for (int m = 0; m < M_COUNT; m++) {
+		if (!f[0].have[m])
+			continue;
+		printf("%-34s", what[m].name);
+		for (int i = 1; i < c->o.nscale; i++)
+			if (f[i].have[m])
+				printf("     %5.2fx %5.2fx", f[i].r[m].wall /
+				    f[0].r[m].wall, f[i].r[m].rss_mib /
+				    f[0].r[m].rss_mib);
+		printf("\n");
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct ctx *c = calloc(1, sizeof *c);
+	struct figures f[MAX_SCALES];
+	double t0 = d9b_now();
+
+	if (c == NULL || parse(&c->o, argc, argv) < 0)
+		return usage();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (d9b_hostdir_open(&c->h, c->o.work, c->o.shift, c->o.trace, 2) < 0)
+		return 1;
+	c->o.work = c->h.work;		/* absolute */
+	snprintf(c->cache, sizeof c->cache, "%s/cache", c->o.work);
+	snprintf(c->env, sizeof c->env, "XDG_CACHE_HOME=%s", c->cache);
+	c->no_cache_flag = knows_no_cache(c);
+	printf("bench-dir: --copies %d --scale", c->o.copies);
+	for (int i = 0; i < c->o.nscale; i++)
+		printf("%s%d", i ? "," : " ", c->o.scale[i]);
+	printf("%s (default: --copies %d --scale %s)\n", c->o.browser ? "" :
+	    " --no-browser", DEF_COPIES, DEF_SCALE);
+	printf("copies of %s moved by %.3f s each; %d cores online\n",
+	    c->o.trace, (double)c->h.d_ns / 1e9, (int)sysconf(
+	    _SC_NPROCESSORS_ONLN));
+	printf("x base: wall time / the baseline's; cpu x: CPU time / the "
+	    "baseline's\n");
+	printf("cache: %s\n", c->no_cache_flag ? c->cache : "this d9top "
+	    "refuses --no-cache: no cache yet, cold and warm are the same run");
+	for (int i = 0; i < c->o.nscale; i++)
+		if (one_scale(c, c->o.scale[i], &f[i]) < 0)
+			return 1;
+	if (c->o.nscale > 1)
+		print_growth(c, f);
+	/* the index of the largest directory: gigabytes, and every run
+	 * starts with an empty one */
+	d9b_rmtree(c->cache);
+	printf("\nbench-dir: %.0f s in all\n", d9b_now() - t0);
+	free(c);
+	return 0;
+}

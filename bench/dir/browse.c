@@ -1,0 +1,160 @@
+/* browse.c: see browse.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/text.h"
+#include "browse.h"
+#include "measure.h"
+
+#define POLL_NS		20000000L
+#define SCREEN		16384
+
+struct tmux {
+	char	 sock[48];
+};
+
+/* tmux -L sock ARGS...; its stdout in out (cap bytes) when out. */
+static int
+tmux(const struct tmux *t, char *out, size_t cap, char *const args[])
+{
+	char *argv[32] = { "tmux", "-L", (char *)t->sock, "-f", "/dev/null" };
+	char dummy[64];
+	size_t n = 5;
+
+	for (size_t i = 0; args[i] != NULL && n < 31; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	return d9b_capture(argv, out ? out : dummy, out ? cap : sizeof dummy);
+}
+
+/* The value of "Key:" in /proc/pid/status, in kB. */
+static double
+status_kb(int pid, const char *key)
+{
+	char path[64], line[256];
+	double v = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/%d/status", pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (strncmp(line, key, strlen(key)) == 0)
+			v = atof(line + strlen(key));
+	fclose(f);
+	return v;
+}
+
+/* User + system seconds of pid so far. */
+static double
+cpu_of(int pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	/* after the command name in parentheses: state is field 3,
+	 * utime and stime fields 14 and 15 */
+	if ((p = strrchr(buf, ')')) == NULL ||
+	    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu "
+	    "%llu", &ut, &st) != 2)
+		return 0;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Whether the screen's first line is a loaded header. */
+static int
+loaded(const char *screen, char *header, size_t cap)
+{
+	size_t n = strcspn(screen, "\n");
+	char line[1024];
+
+	snprintf(line, sizeof line, "%.*s", (int)(n < 1000 ? n : 1000),
+	    screen);
+	d9_text_safe(header, cap, line, strlen(line));
+	return strncmp(line, "d9top ", 6) == 0 &&
+	    strstr(line, "  window ") != NULL &&
+	    strstr(line, " loading") == NULL &&
+	    strstr(line, " following") == NULL &&
+	    strstr(line, " updating") == NULL;
+}
+
+static int
+watch(const struct tmux *t, int pid, double t0, double timeout,
+    struct d9b_browse *b)
+{
+	char *screen = malloc(SCREEN);
+	char *cap[] = { "capture-pane", "-p", "-t", "b", NULL };
+	struct timespec nap = { 0, POLL_NS };
+	int rc = -1;
+
+	if (screen == NULL)
+		return -1;
+	while (d9b_now() - t0 < timeout) {
+		if (tmux(t, screen, SCREEN, cap) != 0) {
+			snprintf(b->why, sizeof b->why, "d9top quit before "
+			    "its screen was loaded");
+			break;
+		}
+		if (loaded(screen, b->header, sizeof b->header)) {
+			b->wall = d9b_now() - t0;
+			b->cpu = cpu_of(pid);
+			b->rss_mib = status_kb(pid, "VmHWM:") / 1024;
+			rc = 0;
+			break;
+		}
+		nanosleep(&nap, NULL);
+	}
+	if (rc < 0 && b->why[0] == '\0')
+		snprintf(b->why, sizeof b->why, "not loaded after %.0f s "
+		    "(last header: %s)", timeout, b->header);
+	free(screen);
+	return rc;
+}
+
+int
+d9b_browse(const char *d9top, const char *dir, const char *cache,
+    double timeout, struct d9b_browse *b)
+{
+	struct tmux t;
+	char env[4200], out[64];
+	char *keep[] = { "new-session", "-d", "-s", "keep", "-x", "20", "-y",
+	    "5", "sleep 3600", NULL };
+	char *run[] = { "new-session", "-d", "-s", "b", "-x", "160", "-y",
+	    "48", "env", "LANG=C.UTF-8", "TERM=tmux-256color", env,
+	    (char *)d9top, (char *)dir, NULL };
+	char *pid[] = { "display-message", "-p", "-t", "b", "#{pane_pid}",
+	    NULL };
+	char *kill[] = { "kill-server", NULL };
+	double t0;
+	int rc, p;
+
+	memset(b, 0, sizeof *b);
+	snprintf(t.sock, sizeof t.sock, "d9bench-%d", (int)getpid());
+	snprintf(env, sizeof env, "XDG_CACHE_HOME=%s", cache);
+	/* a server that outlives the pane, started before the clock */
+	if ((rc = tmux(&t, NULL, 0, keep)) != 0) {
+		snprintf(b->why, sizeof b->why, rc == 127 || rc < 0 ?
+		    "no tmux" : "tmux cannot start a server here");
+		return 1;
+	}
+	t0 = d9b_now();
+	if (tmux(&t, NULL, 0, run) != 0 || tmux(&t, out, sizeof out, pid) !=
+	    0 || (p = atoi(out)) <= 0) {
+		snprintf(b->why, sizeof b->why, "tmux cannot start d9top");
+		rc = -1;
+	} else
+		rc = watch(&t, p, t0, timeout, b);
+	tmux(&t, NULL, 0, kill);
+	return rc;
+}

@@ -1,0 +1,27 @@
+/*
+ * browse.h: the browser's time to a loaded whole-trace screen, measured
+ * from outside as a user sees it: d9top runs in a tmux pane of 160x48
+ * (tmux -f /dev/null on a private socket), the pane is captured every
+ * 20 ms, and the screen counts as loaded when its header shows a window
+ * and no badge (loading, following, updating: render.c), i.e. the first
+ * frame whose figures are all there. The clock starts just before
+ * `tmux new-session` starts the pane; d9top's CPU time and peak RSS
+ * (VmHWM) are read from /proc when the screen is loaded.
+ */
+#ifndef D9B_BROWSE_H
+#define D9B_BROWSE_H
+
+struct d9b_browse {
+	double		 wall;		/* seconds to the loaded screen */
+	double		 cpu;		/* d9top's user + system seconds */
+	double		 rss_mib;	/* d9top's peak RSS */
+	char		 header[200];	/* the loaded screen's first line */
+	char		 why[400];	/* why it was skipped or failed */
+};
+
+/* Browse dir with XDG_CACHE_HOME=cache. Returns 0, 1 when it cannot
+ * run here (no tmux), -1 when it failed; b->why says why. */
+int	d9b_browse(const char *d9top, const char *dir, const char *cache,
+	    double timeout, struct d9b_browse *b);
+
+#endif

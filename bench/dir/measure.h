@@ -1,0 +1,31 @@
+/*
+ * measure.h: one run of a program as the directory benchmark measures
+ * it: wall time, CPU time (user + system of the child and the children
+ * it waited for, from wait4) and peak RSS (ru_maxrss).
+ */
+#ifndef D9B_MEASURE_H
+#define D9B_MEASURE_H
+
+#include <stddef.h>
+
+struct d9b_run {
+	double		 wall;		/* seconds */
+	double		 cpu;		/* user + system seconds */
+	double		 rss_mib;	/* peak resident set */
+	int		 status;	/* exit status, -1: killed or not run */
+};
+
+double	d9b_now(void);
+/*
+ * Run argv[0] (found on PATH) with the "NAME=VALUE" strings of env (NULL
+ * or NULL-terminated) added to the environment, stdin from /dev/null,
+ * stdout to out (a file, created) or /dev/null, stderr to err (a file)
+ * or where the benchmark's goes when NULL. Returns r->status.
+ */
+int	d9b_run(char *const argv[], char *const env[], const char *out,
+	    const char *err, struct d9b_run *r);
+/* Run argv and keep up to cap - 1 bytes of its stdout in buf (NUL
+ * terminated); returns the exit status, -1 when it could not run. */
+int	d9b_capture(char *const argv[], char *buf, size_t cap);
+
+#endif

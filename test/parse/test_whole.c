@@ -1,0 +1,483 @@
+/*
+ * test_whole.c: gzip files decompressed whole by libdeflate, and the
+ * files of a directory decompressed ahead on other cores (parse/whole.h,
+ * parse/prefetch.h), give the sink exactly what the streaming path gives
+ * (d9p_read_opts.stream_only): the same calls in the same order, the
+ * same notes with the same byte offsets, the same figures. On the real
+ * traces, directories of gzip files (more than the prefetch window),
+ * damaged and mixed containers, ISIZE trailers that lie; a cancel while
+ * the workers run returns and frees everything (the ASan build checks
+ * the frees). Built without libdeflate, both paths stream and the
+ * tests still compare them.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "../skip.h"
+#include "parse/prefetch.h"
+#include "parse/whole.h"
+#include "suites.h"
+
+typedef void (*read_fn)(struct rec *r, const void *ctx);
+
+static void
+read_mem(struct rec *r, const void *ctx)
+{
+	const struct tg *t = ctx;
+
+	ck_assert_int_eq(rec_read(r, t->p, t->n), 0);
+}
+
+static void
+read_dir(struct rec *r, const void *ctx)
+{
+	const char *path = ctx;
+
+	ck_assert_int_eq(rec_read_paths(r, &path, 1), 0);
+}
+
+/*
+ * Read with the whole path into a (rec_init'd, keep chosen) and with the
+ * streaming path into a second rec: everything the sink and the notes saw
+ * is the same; `whole` inputs were read whole (with libdeflate).
+ */
+static void
+ck_both(struct rec *a, read_fn f, const void *ctx, unsigned whole)
+{
+	struct rec b;
+
+	rec_init(&b);
+	b.keep = a->keep;
+	b.stream_only = 1;
+	a->stream_only = 0;
+	f(a, ctx);
+	f(&b, ctx);
+	ck_assert_str_eq(rec_log(a), rec_log(&b));
+	ck_assert_uint_eq(a->hash, b.hash);
+	ck_assert_str_eq(rec_notes(a), rec_notes(&b));
+	ck_assert_uint_eq(a->nevents, b.nevents);
+	ck_assert_uint_eq(a->cuts, b.cuts);
+	ck_assert_uint_eq(a->copies, b.copies);
+	ck_assert_uint_eq(a->st.inputs, b.st.inputs);
+	ck_assert_uint_eq(a->st.read_ok, b.st.read_ok);
+	ck_assert_uint_eq(a->st.skipped, b.st.skipped);
+	ck_assert_uint_eq(a->st.failed, b.st.failed);
+	ck_assert_uint_eq(a->st.copies, b.st.copies);
+	ck_assert_uint_eq(a->st.events, b.st.events);
+	ck_assert_uint_eq(a->st.decoded, b.st.decoded);
+	/* input bytes read: the whole file when it read cleanly; before
+	 * an error, the stream counts its read chunks, the whole path a
+	 * share of the file as large as the share decoded */
+	if (a->nnotes == 0)
+		ck_assert_uint_eq(a->st.consumed, b.st.consumed);
+	ck_assert_uint_eq(b.st.whole, 0);
+	ck_assert_uint_eq(a->st.whole, d9p_whole_available() ? whole : 0);
+	ck_assert_uint_le(a->st.prefetched, a->st.whole);
+	rec_free(&b);
+}
+
+/* A batch of n events of schema "E", values from first: distinct
+ * segments for distinct first values. */
+static void
+batch(struct tg *t, int n, int first)
+{
+	tg_init(t);
+	tg_batch_e(t, n, first);
+}
+
+/* p[0, n) as gzip members of at most step bytes each. */
+static void
+gzip_members(struct tg *out, const uint8_t *p, size_t n, size_t step)
+{
+	for (size_t at = 0; at < n; at += step)
+		tg_gzip(out, p + at, n - at < step ? n - at : step);
+}
+
+/* One gzip member with a header CRC (FHCRC); bad: a wrong one. */
+static void
+gzip_hcrc(struct tg *out, const void *p, size_t n, int bad)
+{
+	gz_header h;
+	z_stream z;
+	uint8_t buf[4096];
+
+	memset(&z, 0, sizeof z);
+	memset(&h, 0, sizeof h);
+	h.hcrc = 1;
+	ck_assert_int_eq(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8,
+	    Z_DEFAULT_STRATEGY), Z_OK);
+	ck_assert_int_eq(deflateSetHeader(&z, &h), Z_OK);
+	ck_assert_uint_lt(deflateBound(&z, (uLong)n), sizeof buf);
+	z.next_in = (Bytef *)(uintptr_t)p;
+	z.avail_in = (uInt)n;
+	z.next_out = buf;
+	z.avail_out = sizeof buf;
+	ck_assert_int_eq(deflate(&z, Z_FINISH), Z_STREAM_END);
+	if (bad)
+		buf[10] ^= 0xff;	/* the CRC16 after a 10-byte header */
+	tg_raw(out, buf, sizeof buf - z.avail_out);
+	deflateEnd(&z);
+}
+
+/* The real traces (gzip, whatever their names say), and demo-2026-06
+ * again in 1 MiB members (the last member's ISIZE is a poor guess of the
+ * whole: the buffer grows). */
+static const char *const reals[] = {
+	"block-in-place-2026-05.bin", "demo-2026-03.bin",
+	"demo-2026-06.bin.gz", "demo-2026-06.bin.gz"
+};
+
+START_TEST(real_traces)
+{
+	char buf[4096];
+	const char *path = tg_trace_path(reals[_i], buf, sizeof buf);
+	struct tg raw, gz;
+	struct rec a;
+
+	if (path == NULL || access(path, R_OK) != 0) {
+		t_skip("%s: no real trace, not tested", reals[_i]);
+		return;
+	}
+	tg_init(&raw);
+	tg_init(&gz);
+	if (_i < 3)
+		ck_assert_int_eq(tg_read_file(path, &gz), 0);
+	else {
+		ck_assert_int_eq(tg_gunzip_file(path, &raw), 0);
+		gzip_members(&gz, raw.p, raw.n, 1u << 20);
+	}
+	rec_init(&a);
+	a.keep = 0;
+	ck_both(&a, read_mem, &gz, 1);
+	ck_assert_str_eq(rec_notes(&a), "");
+	ck_assert_uint_gt(a.nevents, 900);
+	rec_free(&a);
+	tg_free(&gz);
+	tg_free(&raw);
+}
+END_TEST
+
+/* The real traces and small segments, all gzip, in one directory. */
+START_TEST(directory_of_gzip_files)
+{
+	struct tg_dir d;
+	struct tg t, gz;
+	struct rec a;
+	char buf[4096], name[32];
+	unsigned n = 0;
+
+	tg_dir_make(&d);
+	tg_init(&t);
+	tg_init(&gz);
+	for (size_t i = 0; i < 3; i++) {
+		const char *path = tg_trace_path(reals[i], buf, sizeof buf);
+
+		if (path == NULL || access(path, R_OK) != 0)
+			continue;
+		tg_reset(&t);
+		tg_reset(&gz);
+		ck_assert_int_eq(tg_gunzip_file(path, &t), 0);
+		tg_gzip(&gz, t.p, t.n);	/* recompressed by zlib */
+		snprintf(name, sizeof name, "real.%zu.bin.gz", i);
+		tg_dir_put(&d, name, &gz);
+		n++;
+	}
+	for (int i = 0; i < 6; i++) {
+		tg_free(&t);
+		batch(&t, 50 + i, i);
+		tg_reset(&gz);
+		gzip_members(&gz, t.p, t.n, 100);
+		snprintf(name, sizeof name, "seg.%d.bin.gz", i);
+		tg_dir_put(&d, name, &gz);
+		n++;
+	}
+	rec_init(&a);
+	a.keep = 0;
+	ck_both(&a, read_dir, d.path, n);
+	ck_assert_str_eq(rec_notes(&a), "");
+	ck_assert_uint_eq(a.st.inputs, n);
+	rec_free(&a);
+	tg_dir_remove(&d);
+	tg_free(&gz);
+	tg_free(&t);
+}
+END_TEST
+
+/* More files than the prefetch window: read whole, in version order. */
+START_TEST(many_small_files)
+{
+	const int nfiles = 3 * D9P_PF_AHEAD + 2;
+	struct tg_dir d;
+	struct tg t, gz, want;
+	struct rec a;
+	char name[32];
+
+	tg_dir_make(&d);
+	tg_init(&gz);
+	tg_init(&want);
+	for (int i = 1; i <= nfiles; i++) {
+		batch(&t, 3, 10 * i);
+		tg_reset(&gz);
+		gzip_members(&gz, t.p, t.n, i % 2 ? t.n : 7);
+		snprintf(name, sizeof name, "s%d.bin.gz", i);
+		tg_dir_put(&d, name, &gz);
+		tg_printf(&want, "input %s/s%d.bin.gz\nbatch @0\n"
+		    "schema 1 E v:11\nE@1 v=%d\nE@2 v=%d\nE@3 v=%d\n",
+		    d.path, i, 10 * i, 10 * i + 1, 10 * i + 2);
+		tg_free(&t);
+	}
+	rec_init(&a);
+	ck_both(&a, read_dir, d.path, (unsigned)nfiles);
+	ck_assert_str_eq(rec_log(&a), tg_cstr(&want));
+	ck_assert_str_eq(rec_notes(&a), "");
+	rec_free(&a);
+	tg_dir_remove(&d);
+	tg_free(&want);
+	tg_free(&gz);
+}
+END_TEST
+
+/* Damaged, mixed and odd containers in one memory file each. */
+enum {
+	D_TRUNCATED, D_GARBAGE, D_MIXED, D_ISIZE_LIES, D_ISIZE_SMALL,
+	D_HCRC, D_HCRC_BAD, D_CRC_BAD, D_EMPTY, D_GZIP_ZSTD, D_N
+};
+
+struct damaged {
+	unsigned	 whole;		/* read whole (with libdeflate) */
+	uint64_t	 events;
+	const char	*notes;
+};
+
+static const struct damaged damaged[D_N] = {
+	[D_TRUNCATED] = { 0, 4,
+	    "t: truncated at byte 46\n" },
+	[D_GARBAGE] = { 0, 40,
+	    "t: byte 298: unknown frame tag 0x67; later frames skipped\n" },
+	[D_MIXED] = { 0, 120, "" },
+	[D_ISIZE_LIES] = { 0, 40,
+	    "t: byte 107: gzip: incorrect length check\n" },
+	[D_ISIZE_SMALL] = { 1, 3040, "" },
+	[D_HCRC] = { 0, 40, "" },
+	[D_HCRC_BAD] = { 0, 0, "t: byte 12: gzip: header crc mismatch\n" },
+	[D_CRC_BAD] = { 0, 40, "t: byte 103: gzip: incorrect data check\n" },
+	[D_EMPTY] = { 1, 0, "t: empty input\n" },
+	[D_GZIP_ZSTD] = { 0, 80, "" },
+};
+
+/* Case k of the table; first: the value of its first event. */
+static void
+damage(int k, int first, struct tg *c)
+{
+	struct tg t, u;
+
+	batch(&t, 40, first);
+	batch(&u, 40, first + 100);
+	tg_init(c);
+	switch (k) {
+	case D_TRUNCATED:
+		tg_gzip(c, t.p, t.n);
+		c->n /= 2;
+		break;
+	case D_GARBAGE:
+		tg_gzip(c, t.p, t.n);
+		tg_raw(c, "garbage!", 8);
+		break;
+	case D_MIXED:		/* gzip | raw | zstd */
+		tg_gzip(c, t.p, t.n);
+		tg_raw(c, u.p, u.n);
+		tg_zstd(c, t.p, t.n);
+		break;
+	case D_ISIZE_LIES:
+		tg_gzip(c, t.p, t.n);
+		c->p[c->n - 4]++;
+		break;
+	case D_ISIZE_SMALL:	/* a big member, then a tiny one */
+		tg_free(&t);
+		batch(&t, 3000, first);
+		tg_gzip(c, t.p, t.n);
+		tg_gzip(c, u.p, u.n);
+		break;
+	case D_HCRC:
+	case D_HCRC_BAD:
+		gzip_hcrc(c, t.p, t.n, k == D_HCRC_BAD);
+		break;
+	case D_CRC_BAD:
+		tg_gzip(c, t.p, t.n);
+		c->p[c->n - 8] ^= 1;
+		break;
+	case D_EMPTY:
+		tg_gzip(c, "", 0);
+		break;
+	case D_GZIP_ZSTD:
+		tg_gzip(c, t.p, t.n);
+		tg_zstd(c, u.p, u.n);
+		break;
+	}
+	tg_free(&t);
+	tg_free(&u);
+}
+
+START_TEST(damaged_and_mixed)
+{
+	const struct damaged *w = &damaged[_i];
+	struct tg c;
+	struct rec a;
+
+	damage(_i, 0, &c);
+	rec_init(&a);
+	ck_both(&a, read_mem, &c, w->whole);
+	ck_assert_str_eq(rec_notes(&a), w->notes);
+	ck_assert_uint_eq(a.nevents, w->events);
+	rec_free(&a);
+	tg_free(&c);
+}
+END_TEST
+
+/* The same damaged files in one directory, with an .active one: the
+ * prefetch leaves them to the streaming path, notes in file order. */
+START_TEST(damaged_directory)
+{
+	struct tg_dir d;
+	struct tg c;
+	struct rec a;
+	char name[32];
+
+	tg_dir_make(&d);
+	for (int k = 0; k < D_N; k++) {
+		damage(k, 3 * k, &c);
+		snprintf(name, sizeof name, "d%d.bin.gz%s", k,
+		    k == D_ISIZE_SMALL ? ".active" : "");
+		tg_dir_put(&d, name, &c);
+		tg_free(&c);
+	}
+	rec_init(&a);
+	ck_both(&a, read_dir, d.path, 1);	/* the empty one */
+	ck_assert_uint_eq(a.st.inputs, D_N);
+	ck_assert_uint_eq(a.st.copies, 0);
+	rec_free(&a);
+	tg_dir_remove(&d);
+}
+END_TEST
+
+/* d9p_whole_load itself: growth past the ISIZE guess, a limit, a file
+ * read from its offset, files left to the stream. */
+START_TEST(whole_load)
+{
+	struct tg t, u, c;
+	struct d9p_whole w;
+	int fd;
+
+	batch(&t, 3000, 0);
+	batch(&u, 3, 7);
+	tg_init(&c);
+	tg_raw(&c, "junk", 4);
+	tg_gzip(&c, t.p, t.n);
+	tg_gzip(&c, u.p, u.n);
+	fd = tg_memfd(c.p, c.n);
+	ck_assert_int_eq(lseek(fd, 4, SEEK_SET), 4);
+	if (!d9p_whole_available()) {	/* everything streams */
+		ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, &w),
+		    D9P_WHOLE_STREAM);
+		ck_assert_ptr_null(w.p);
+		goto out;
+	}
+	ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, &w), D9P_WHOLE_OK);
+	ck_assert_uint_eq(w.n, t.n + u.n);
+	ck_assert_uint_eq(w.csize, c.n - 4);
+	ck_assert_int_eq(memcmp(w.p, t.p, t.n), 0);
+	ck_assert_int_eq(memcmp(w.p + t.n, u.p, u.n), 0);
+	d9p_whole_release(&w, w.n);
+	d9p_whole_free(&w);
+	ck_assert_ptr_null(w.p);
+	/* a limit under the decoded size */
+	ck_assert_int_eq(d9p_whole_load(fd, c.n + 100, NULL, &w),
+	    D9P_WHOLE_BIG);
+	ck_assert_ptr_null(w.p);
+	ck_assert_int_eq(lseek(fd, 4, SEEK_CUR), 8);	/* not moved */
+	close(fd);
+	/* raw bytes first: the stream's */
+	fd = tg_memfd(c.p, c.n);
+	ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, &w), D9P_WHOLE_STREAM);
+out:
+	close(fd);
+	tg_free(&c);
+	tg_free(&u);
+	tg_free(&t);
+}
+END_TEST
+
+static void
+cancel_tick(void *ctx)
+{
+	struct d9p_progress *pr = ctx;
+
+	atomic_store(&pr->cancel, 1);
+}
+
+/* A cancel while the workers decompress: the read returns, every
+ * buffer and thread is gone (ASan's leak check). */
+START_TEST(cancel_during_prefetch)
+{
+	const int nfiles = 2 * D9P_PF_AHEAD + 3;
+	struct d9p_progress pr = { 0 };
+	struct d9p_read_opts o;
+	struct d9p_sink sink;
+	struct tg_dir d;
+	struct tg t, gz;
+	struct rec r;
+	char name[32];
+	const char *paths[1];
+
+	tg_dir_make(&d);
+	paths[0] = d.path;
+	tg_init(&gz);
+	for (int i = 0; i < nfiles; i++) {
+		batch(&t, 60000, i);
+		tg_reset(&gz);
+		tg_gzip(&gz, t.p, t.n);
+		snprintf(name, sizeof name, "c%02d.bin.gz", i);
+		tg_dir_put(&d, name, &gz);
+		tg_free(&t);
+	}
+	rec_init(&r);
+	r.keep = -1;
+	sink = rec_sink(&r);
+	o = rec_opts(&r);
+	o.progress = &pr;
+	pr.tick = cancel_tick;
+	pr.tick_ctx = &pr;
+	ck_assert_int_eq(d9p_read_paths(paths, 1, &sink, &o, &r.st), 0);
+	ck_assert_uint_lt(r.st.events, 60000ull * (unsigned)nfiles);
+	ck_assert_uint_lt(r.st.read_ok, 2);
+	ck_assert_str_eq(rec_notes(&r), "");
+	rec_free(&r);
+	tg_dir_remove(&d);
+	tg_free(&gz);
+}
+END_TEST
+
+Suite *
+suite_whole(void)
+{
+	Suite *s = suite_create("whole");
+	TCase *tc = tcase_create("same");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, real_traces, 0,
+	    (int)(sizeof reals / sizeof reals[0]));
+	tcase_add_test(tc, directory_of_gzip_files);
+	tcase_add_test(tc, many_small_files);
+	tcase_add_loop_test(tc, damaged_and_mixed, 0, D_N);
+	tcase_add_test(tc, damaged_directory);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("load");
+	tcase_add_test(tc, whole_load);
+	tcase_add_test(tc, cancel_during_prefetch);
+	suite_add_tcase(s, tc);
+	return s;
+}
