@@ -254,47 +254,70 @@ START_TEST(test_libuv)
 }
 END_TEST
 
-/* A registered thread sleeps SLEEPS times (a context switch each) under
- * context-switch sampling at period 4: each sample stands for 4
- * switches in d9top's offCpu, which so estimates the switches. */
-#define SLEEPS	400
-
-START_TEST(test_sched_period)
+/*
+ * A thread registered as worker sleeps n times (a context switch each)
+ * into dir under context-switch sampling of one switch in period (of
+ * every thread with all); the model of dir, its number of off-CPU rows
+ * in *rows. NULL (the test skipped, dir removed) without kernel sampling
+ * rights.
+ */
+static struct d9m_model *
+record_sleeps(char **dir, uint32_t worker, unsigned period, int all, int n,
+    size_t *rows)
 {
-	const char *top = getenv("D9TOP"), *state;
-	char *dir = rt_tmpdir(), cmd[1024], *json;
 	struct timespec nap = { 0, 100000 };
 	struct d9rec_options o;
 	struct d9rec_thread *t;
 	struct d9m_model *m;
 	d9rec_writer *w;
-	size_t nerr, rows = 0;
-	double off;
+	const char *state;
+	size_t nerr;
 
-	ck_assert_ptr_nonnull(top);
-	rt_opts(&o, dir, NULL);
+	rt_opts(&o, *dir, NULL);
 	o.sched_profile = 1;
-	o.sched_sample_period = 4;
+	o.sched_sample_period = period;
+	o.sched_all_threads = all;
 	ck_assert_int_eq(d9rec_open(&w, &o), 0);
-	t = d9rec_thread_register(w, "sleeper", 0);
-	for (int i = 0; i < SLEEPS; i++)
+	t = d9rec_thread_register(w, "sleeper", worker);
+	d9rec_spawn(t, 1, d9rec_location(w, "t.c:1:1"));
+	for (int i = 0; i < n; i++)
 		nanosleep(&nap, NULL);
 	d9rec_thread_unregister(&t);
 	ck_assert_int_eq(d9rec_close(&w), 0);
 
-	m = rt_load(dir, &nerr);
+	m = rt_load(*dir, &nerr);
 	ck_assert_uint_eq(nerr, 0);
 	state = d9m_meta_get(m, "d9rec.sched_profile");
 	ck_assert_ptr_nonnull(state);
 	if (strcmp(state, "on") != 0) {
-		d9m_model_free(&m);
-		rt_rmdir(&dir);
 		t_skip("context-switch sampling %s", state);
-		return;
+		d9m_model_free(&m);
+		rt_rmdir(dir);
+		return NULL;
 	}
-	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_sample_period"), "4");
+	*rows = 0;
 	for (size_t i = 0; i < m->cpu.n; i++)
-		rows += m->cpu.source[i] == 1;
+		*rows += m->cpu.source[i] == 1;
+	return m;
+}
+
+/* A worker sleeps SLEEPS times under context-switch sampling at period
+ * 4: each sample stands for 4 switches in d9top's offCpu, which so
+ * estimates the switches. */
+#define SLEEPS	400
+
+START_TEST(test_sched_period)
+{
+	const char *top = getenv("D9TOP");
+	char *dir = rt_tmpdir(), cmd[1024], *json;
+	struct d9m_model *m;
+	size_t rows;
+	double off;
+
+	ck_assert_ptr_nonnull(top);
+	if ((m = record_sleeps(&dir, 0, 4, 0, SLEEPS, &rows)) == NULL)
+		return;
+	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_sample_period"), "4");
 	d9m_model_free(&m);
 
 	snprintf(cmd, sizeof cmd, "%s --json --quiet %s", top, dir);
@@ -316,36 +339,14 @@ END_TEST
 START_TEST(test_sched_threads)
 {
 	char *dir = rt_tmpdir();
-	struct timespec nap = { 0, 100000 };
-	struct d9rec_options o;
-	struct d9rec_thread *t;
 	struct d9m_model *m;
-	d9rec_writer *w;
-	size_t nerr, rows = 0;
+	size_t rows;
 
-	rt_opts(&o, dir, NULL);
-	o.sched_profile = 1;
-	o.sched_sample_period = 1;
-	o.sched_all_threads = _i;
-	ck_assert_int_eq(d9rec_open(&w, &o), 0);
-	t = d9rec_thread_register(w, "helper", D9REC_NO_WORKER);
-	d9rec_spawn(t, 1, d9rec_location(w, "t.c:1:1"));
-	for (int i = 0; i < 50; i++)
-		nanosleep(&nap, NULL);
-	d9rec_thread_unregister(&t);
-	ck_assert_int_eq(d9rec_close(&w), 0);
-	m = rt_load(dir, &nerr);
-	ck_assert_uint_eq(nerr, 0);
-	if (strcmp(d9m_meta_get(m, "d9rec.sched_profile"), "on") != 0) {
-		d9m_model_free(&m);
-		rt_rmdir(&dir);
-		t_skip("context-switch sampling off: threads not checked");
+	m = record_sleeps(&dir, D9REC_NO_WORKER, 1, _i, 50, &rows);
+	if (m == NULL)
 		return;
-	}
 	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_threads"),
 	    _i ? "all" : "workers");
-	for (size_t i = 0; i < m->cpu.n; i++)
-		rows += m->cpu.source[i] == 1;
 	if (_i)
 		ck_assert_uint_ge(rows, 50);
 	else
