@@ -111,7 +111,8 @@ order(struct d9m_model *m)
 		rank[by[i]] = (uint32_t)i;
 		r[i] = m->runtimes[by[i]];
 	}
-	memcpy(m->runtimes, r, n * sizeof *r);
+	if (n > 0)		/* m->runtimes may be NULL when n is 0 */
+		memcpy(m->runtimes, r, n * sizeof *r);
 	for (size_t s = 0; s < m->nworkers; s++)
 		m->workers[s].rtgroup = rank[m->workers[s].rtgroup];
 	for (size_t i = 0; i < m->queue.n; i++)
