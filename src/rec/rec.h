@@ -179,6 +179,8 @@ struct d9rec_writer {
 	/* flush thread: the active segment */
 	struct enc	 enc;		/* data batches */
 	struct enc	 aux;		/* headers, metadata, seals */
+	struct enc	 tail;		/* a seal's appendix, made before the
+					 * size cap is planned */
 	size_t		 batch_max;	/* cut data batches at this size */
 	int		 fd;		/* -1 when none */
 	uint32_t	 index;
@@ -350,7 +352,8 @@ int	 d9rec_zstd_fd(int in, int out);
 int	 d9rec_compress_file(struct d9rec_writer *w, uint32_t index);
 
 /* ---- the size cap (retain.c) ---- */
-void	 d9rec_retain_plan(struct d9rec_writer *w, uint64_t reserve);
+void	 d9rec_retain_plan(struct d9rec_writer *w, uint64_t reserve,
+	    uint64_t pending);
 void	 d9rec_retain_apply(struct d9rec_writer *w);	/* lock held */
 
 /* ---- symbols and maps (syms.c) ---- */

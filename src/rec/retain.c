@@ -5,6 +5,10 @@
  * next one (max_file_size; none after the last seal) fit in
  * max_total_size, and d9rec_open refuses a cap below two segments.
  *
+ * The segment being sealed counts with what its seal will still add: its
+ * appendix (memory maps and symbols, encoded first: a program with many
+ * mappings has a large one) and room for its metadata.
+ *
  * Deleting is planned as a seal begins (the plan is the flush thread's:
  * w->plan), so that the seal's metadata can count it
  * (d9rec.deleted_segments, d9rec.deleted_bytes), and carried out under
@@ -81,9 +85,9 @@ list_sealed(struct d9rec_writer *w)
 }
 
 void
-d9rec_retain_plan(struct d9rec_writer *w, uint64_t reserve)
+d9rec_retain_plan(struct d9rec_writer *w, uint64_t reserve, uint64_t pending)
 {
-	uint64_t total = list_sealed(w) + w->seg_bytes;
+	uint64_t total = list_sealed(w) + w->seg_bytes + pending;
 	uint64_t budget = w->opt.max_total_size;
 	size_t n = w->plan_n, k = 0;
 

@@ -457,6 +457,9 @@ d9rec_seg_open(struct d9rec_writer *w)
 	return seg_start(w, 0);
 }
 
+/* What a seal's metadata adds at most, for the size cap. */
+#define SEAL_META_ROOM	4096
+
 /* A segment without data is deleted, unless its metadata is the first
  * to hold the loss counters as they are now. The last one (final) has
  * no next segment to make room for: the cap is applied before its
@@ -469,7 +472,11 @@ d9rec_seg_seal(struct d9rec_writer *w, int final)
 
 	if (w->fd < 0)
 		return;
-	d9rec_retain_plan(w, final ? 0 : w->opt.max_file_size);
+	d9rec_enc_clear(&w->tail);
+	if (w->seg_data)
+		d9rec_appendix(w, &w->tail, w->opt.symbols);
+	d9rec_retain_plan(w, final ? 0 : w->opt.max_file_size,
+	    w->tail.n + SEAL_META_ROOM);
 	if (!w->seg_data && loss_sum(w) == w->loss_sealed) {
 		seg_close(w, UINT64_MAX);
 		return;
@@ -477,11 +484,9 @@ d9rec_seg_seal(struct d9rec_writer *w, int final)
 	d9rec_set_meta(w, "segment.complete", "true");
 	written = d9rec_seg_counters(w);
 	d9rec_seg_meta(w);
-	d9rec_enc_clear(&w->aux);
-	if (w->fd >= 0 && w->seg_data)
-		d9rec_appendix(w, &w->aux, w->opt.symbols);
-	d9rec_seg_write(w, &w->aux, 0);
-	d9rec_enc_clear(&w->aux);
+	if (w->fd >= 0)
+		d9rec_seg_write(w, &w->tail, 0);
+	d9rec_enc_clear(&w->tail);
 	if (w->fd >= 0)		/* else cut and closed */
 		seg_close(w, written);
 }

@@ -343,6 +343,7 @@ d9rec_open(d9rec_writer **out, const struct d9rec_options *o)
 	    o->service)) < 0) ||
 	    (rc = d9rec_enc_init(&w->enc) < 0 ? -ENOMEM : 0) < 0 ||
 	    (rc = d9rec_enc_init(&w->aux) < 0 ? -ENOMEM : 0) < 0 ||
+	    (rc = d9rec_enc_init(&w->tail) < 0 ? -ENOMEM : 0) < 0 ||
 	    (rc = d9rec_seg_scan(w)) < 0 ||
 	    (rc = d9rec_seg_open(w)) < 0) {
 		writer_free(w);
@@ -451,6 +452,7 @@ writer_free(struct d9rec_writer *w)
 	d9rec_symcache_free(w);
 	d9rec_enc_free(&w->enc);
 	d9rec_enc_free(&w->aux);
+	d9rec_enc_free(&w->tail);
 	d9_hmap_free(&w->addrs);
 	d9rec_tables_free(w);
 	free(w->cq);
