@@ -3,6 +3,7 @@
  * chunk size gets a chunk of its own so big strings do not waste space.
  */
 #include <stdint.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,7 +97,9 @@ d9_arena_alloc(struct d9_arena *a, size_t size, size_t align)
 void *
 d9_arena_memdup(struct d9_arena *a, const void *p, size_t size)
 {
-	void *q = d9_arena_alloc(a, size ? size : 1, 1);
+	/* aligned for any type: copies of structs (JSON values, frames)
+	 * are used in place */
+	void *q = d9_arena_alloc(a, size ? size : 1, _Alignof(max_align_t));
 
 	if (q != NULL && size)
 		memcpy(q, p, size);

@@ -43,7 +43,7 @@ d9m_tab_copy(void *dst, const void *src, const struct d9m_tabdesc *d)
 
 	if (d9m_tab_reserve(dst, d, n ? n : 1) < 0)
 		return -1;
-	for (size_t i = 0; i < d->ncols; i++)
+	for (size_t i = 0; n > 0 && i < d->ncols; i++)	/* src: NULL if 0 */
 		memcpy(*colp(dst, &d->cols[i]), *colp((void *)src, &d->cols[i]),
 		    n * d->cols[i].elem);
 	*(size_t *)dst = n;
