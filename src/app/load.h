@@ -30,7 +30,7 @@ struct d9a_load {
 	int			 analysed;
 	struct d9m_cache	 cache;		/* the index (model/cache.h) */
 	struct d9m_lanes	*lanes;		/* read with the model from it */
-	uint64_t		 key;		/* of the inputs */
+	struct d9m_key		 key;		/* of the inputs */
 	pthread_t		 store;		/* writing it, when storing */
 	int			 storing;
 };

@@ -107,8 +107,25 @@ key_visit(void *ctx, const char *path, int fd, const struct stat *sb,
 	return 0;
 }
 
+/* The checksum of the paths as given, made absolute. */
+static uint64_t
+roots_of(const char *const *paths, size_t npaths)
+{
+	struct d9_sum s;
+
+	d9_sum_init(&s);
+	for (size_t i = 0; i < npaths; i++) {
+		char *abs = realpath(paths[i], NULL);
+		const char *p = abs != NULL ? abs : paths[i];
+
+		d9_sum_add(&s, p, strlen(p) + 1);
+		free(abs);
+	}
+	return d9_sum_end(&s);
+}
+
 int
-d9m_cache_key(const char *const *paths, size_t npaths, uint64_t *key)
+d9m_cache_key(const char *const *paths, size_t npaths, struct d9m_key *key)
 {
 	struct keywalk k = { .ok = 1 };
 	struct d9p_read_opts o = { 0 };
@@ -120,21 +137,25 @@ d9m_cache_key(const char *const *paths, size_t npaths, uint64_t *key)
 	if (d9p_walk(paths, npaths, key_visit, &k, &o, &st) < 0 ||
 	    !k.ok || st.failed || k.files == 0)
 		return -1;
-	*key = d9_sum_end(&k.sum);
+	key->files = d9_sum_end(&k.sum);
+	key->roots = roots_of(paths, npaths);
 	return 0;
 }
 
-static char *
-entry_path(const struct d9m_cache *c, uint64_t key)
-{
-	char name[32];
+#define NAME_LEN	(16 + 1 + 16 + sizeof SUFFIX - 1)
 
-	snprintf(name, sizeof name, "%016llx" SUFFIX, (unsigned long long)key);
+static char *
+entry_path(const struct d9m_cache *c, const struct d9m_key *key)
+{
+	char name[48];
+
+	snprintf(name, sizeof name, "%016llx-%016llx" SUFFIX,
+	    (unsigned long long)key->roots, (unsigned long long)key->files);
 	return join(c->dir, name);
 }
 
 int
-d9m_cache_get(const struct d9m_cache *c, uint64_t key,
+d9m_cache_get(const struct d9m_cache *c, const struct d9m_key *key,
     struct d9m_model **out, struct d9m_lanes **lanes)
 {
 	char why[128], *path;
@@ -146,7 +167,8 @@ d9m_cache_get(const struct d9m_cache *c, uint64_t key,
 		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd >= 0) {
-		rc = d9m_image_open(fd, key, out, lanes, why, sizeof why);
+		rc = d9m_image_open(fd, key->files, out, lanes, why,
+		    sizeof why);
 		if (rc == 0)		/* used: the last to be evicted */
 			futimens(fd, NULL);
 		else if (rc == -1)
@@ -177,9 +199,24 @@ older(const void *a, const void *b)
 static int
 is_entry(const char *name)
 {
-	size_t n = strlen(name);
+	return strlen(name) == NAME_LEN && name[16] == '-' &&
+	    strcmp(name + 33, SUFFIX) == 0;
+}
 
-	return n == 16 + strlen(SUFFIX) && strcmp(name + 16, SUFFIX) == 0;
+/* Remove the entries of the same roots as name but name itself. */
+static void
+replace(const struct d9m_cache *c, const char *name)
+{
+	DIR *d = opendir(c->dir);
+	struct dirent *de;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL)
+		if (is_entry(de->d_name) && strncmp(de->d_name, name, 17) == 0 &&
+		    strcmp(de->d_name, name) != 0)
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
 }
 
 /* Remove the least recently used entries until the budget holds, and
@@ -227,11 +264,11 @@ evict(const struct d9m_cache *c)
 	closedir(d);
 }
 
-static int put(const struct d9m_cache *, uint64_t, const struct d9m_model *,
-    const struct d9m_lanes *);
+static int put(const struct d9m_cache *, const struct d9m_key *,
+    const struct d9m_model *, const struct d9m_lanes *);
 
 int
-d9m_cache_put(const struct d9m_cache *c, uint64_t key,
+d9m_cache_put(const struct d9m_cache *c, const struct d9m_key *key,
     const struct d9m_model *m, const struct d9m_lanes *lanes)
 {
 	struct d9m_lanes *own = NULL;
@@ -247,8 +284,8 @@ d9m_cache_put(const struct d9m_cache *c, uint64_t key,
 }
 
 static int
-put(const struct d9m_cache *c, uint64_t key, const struct d9m_model *m,
-    const struct d9m_lanes *lanes)
+put(const struct d9m_cache *c, const struct d9m_key *key,
+    const struct d9m_model *m, const struct d9m_lanes *lanes)
 {
 	char *tmp, *path;
 	int fd, rc = -1;
@@ -271,15 +308,17 @@ put(const struct d9m_cache *c, uint64_t key, const struct d9m_model *m,
 		free(path);
 		return -1;
 	}
-	rc = d9m_image_write(m, lanes, fd, key, c->cancel);
+	rc = d9m_image_write(m, lanes, fd, key->files, c->cancel);
 	if (close(fd) < 0)
 		rc = -1;
 	if (rc == 0)
 		rc = rename(tmp, path);
 	if (rc < 0)
 		unlink(tmp);
-	else
+	else {
+		replace(c, strrchr(path, '/') + 1);
 		evict(c);
+	}
 	free(tmp);
 	free(path);
 	return rc;

@@ -37,17 +37,26 @@ struct d9m_cache {
  * $HOME/.cache/d9top); c->dir NULL when neither is set or when off. */
 int	 d9m_cache_init(struct d9m_cache *c, int off);
 void	 d9m_cache_free(struct d9m_cache *c);
+/* An entry's key: files, the checksum of every input file (above);
+ * roots, of the paths as given, made absolute (realpath). An entry
+ * written for roots replaces the others of the same roots: a directory
+ * that gained a segment keeps one entry, not one per state. */
+struct d9m_key {
+	uint64_t	 files;
+	uint64_t	 roots;
+};
+
 /* The key of paths: 0 with *key, or -1 when they cannot be cached. */
 int	 d9m_cache_key(const char *const *paths, size_t npaths,
-	    uint64_t *key);
+	    struct d9m_key *key);
 /* The model of key from the cache: 0 with *out (finished, mapped) and
  * its lanes (free them first), or -1 when there is none usable (a
  * damaged one is removed). */
-int	 d9m_cache_get(const struct d9m_cache *c, uint64_t key,
+int	 d9m_cache_get(const struct d9m_cache *c, const struct d9m_key *key,
 	    struct d9m_model **out, struct d9m_lanes **lanes);
 /* Keep m (finished) and its lanes (NULL: made here) under key: 0, or -1
  * (nothing is left behind). */
-int	 d9m_cache_put(const struct d9m_cache *c, uint64_t key,
+int	 d9m_cache_put(const struct d9m_cache *c, const struct d9m_key *key,
 	    const struct d9m_model *m, const struct d9m_lanes *lanes);
 
 #endif

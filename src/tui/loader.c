@@ -223,7 +223,8 @@ follow(struct d9t_loader *ld)
 
 /* The model from the index (model/cache.h): 1 when it was there. */
 static int
-from_index(struct d9t_loader *ld, const struct d9m_cache *c, uint64_t key)
+from_index(struct d9t_loader *ld, const struct d9m_cache *c,
+    const struct d9m_key *key)
 {
 	if (d9m_cache_get(c, key, &ld->m, &ld->ix) < 0)
 		return 0;
@@ -237,15 +238,16 @@ from_index(struct d9t_loader *ld, const struct d9m_cache *c, uint64_t key)
  * 2): the browser only reads it, and d9t_loader_stop() stops the write
  * before the browser frees it. */
 static void
-to_index(struct d9t_loader *ld, struct d9m_cache *c, uint64_t key,
+to_index(struct d9t_loader *ld, struct d9m_cache *c, const struct d9m_key *key,
     const struct d9m_model *m, const struct d9m_lanes *ix)
 {
-	uint64_t again;
+	struct d9m_key again;
 
 	c->cancel = &ld->prog.cancel;
 	if (ix != NULL && ld->st.read_ok > 0 &&
 	    !atomic_load(&ld->prog.cancel) &&
-	    d9m_cache_key(ld->paths, ld->npaths, &again) == 0 && again == key)
+	    d9m_cache_key(ld->paths, ld->npaths, &again) == 0 &&
+	    again.files == key->files)
 		d9m_cache_put(c, key, m, ix);
 }
 
@@ -254,7 +256,7 @@ run(void *arg)
 {
 	struct d9t_loader *ld = arg;
 	struct d9m_cache c;
-	uint64_t key;
+	struct d9m_key key;
 	int keyed;
 
 	ld->t0 = now_s();
@@ -262,7 +264,7 @@ run(void *arg)
 	d9m_cache_init(&c, ld->no_cache || ld->follow);
 	keyed = c.dir != NULL && d9m_cache_key(ld->paths, ld->npaths,
 	    &key) == 0;
-	if (keyed && from_index(ld, &c, key)) {
+	if (keyed && from_index(ld, &c, &key)) {
 		d9m_cache_free(&c);
 		atomic_store(&ld->state, 2);
 		return NULL;
@@ -293,7 +295,7 @@ run(void *arg)
 
 		atomic_store(&ld->state, 2);
 		if (keyed)
-			to_index(ld, &c, key, m, ix);
+			to_index(ld, &c, &key, m, ix);
 	}
 	d9m_cache_free(&c);
 	return NULL;
