@@ -508,7 +508,8 @@ START_TEST(test_span_lives)
 }
 END_TEST
 
-/* Keys one apart, the smallest not in row 0; keys too far apart to pack. */
+/* Keys one apart, the smallest not in row 0; keys too far apart to pack
+ * (both in few runs: the merge). */
 START_TEST(test_sort_perm_packed)
 {
 	const uint64_t near[] = { 1, 0, 1, 0 }, far[] = { UINT64_MAX, 0, 5, 0 };
@@ -521,6 +522,69 @@ START_TEST(test_sort_perm_packed)
 }
 END_TEST
 
+struct kr {
+	uint64_t	key;
+	uint32_t	row;
+};
+
+static int
+cmp_kr(const void *x, const void *y)
+{
+	const struct kr *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/*
+ * Both ways d9m_sort_perm sorts give a stable sort's order: keys in many
+ * runs (radix, packed when the keys are close, by row number when not)
+ * and in few ascending runs (merged), with equal keys across runs.
+ */
+START_TEST(test_sort_perm_paths)
+{
+	enum { N = 6000 };
+	static const struct { unsigned runs; uint64_t span; } c[] = {
+		{ 0, 50 }, { 0, UINT64_MAX }, { 1, 1000 }, { 2, 30 },
+		{ 97, 400 }, { 256, 1u << 20 }, { 300, 1000 } };
+	uint64_t *keys = malloc(N * sizeof *keys);
+	uint32_t *perm = malloc(N * sizeof *perm);
+	struct kr *ref = malloc(N * sizeof *ref);
+	uint64_t seed = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+	unsigned runs = c[_i].runs;
+
+	ck_assert(keys && perm && ref);
+	for (size_t i = 0; i < N; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		keys[i] = (seed >> 11) % (c[_i].span == UINT64_MAX ?
+		    UINT64_MAX : c[_i].span);
+		if (c[_i].span == UINT64_MAX)
+			keys[i] = seed;
+	}
+	if (runs > 0)		/* runs ascending runs of equal length */
+		for (size_t r = 0; r < runs; r++) {
+			size_t a = N * r / runs, b = N * (r + 1) / runs;
+			struct kr *t = ref + a;
+
+			for (size_t i = a; i < b; i++)
+				ref[i] = (struct kr){ keys[i], (uint32_t)i };
+			qsort(t, b - a, sizeof *t, cmp_kr);
+			for (size_t i = a; i < b; i++)
+				keys[i] = ref[i].key;
+		}
+	for (size_t i = 0; i < N; i++)
+		ref[i] = (struct kr){ keys[i], (uint32_t)i };
+	qsort(ref, N, sizeof *ref, cmp_kr);
+	ck_assert_int_eq(d9m_sort_perm(keys, N, perm), 0);
+	for (size_t i = 0; i < N; i++)
+		ck_assert_uint_eq(perm[i], ref[i].row);
+	free(keys);
+	free(perm);
+	free(ref);
+}
+END_TEST
+
 Suite *
 window_suite(void)
 {
@@ -530,6 +594,7 @@ window_suite(void)
 	tcase_add_loop_test(tc, test_windows_match_scans, 0, 30);
 	tcase_add_test(tc, test_span_lives);
 	tcase_add_test(tc, test_sort_perm_packed);
+	tcase_add_loop_test(tc, test_sort_perm_paths, 0, 7);
 	suite_add_tcase(s, tc);
 	return s;
 }
