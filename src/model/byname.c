@@ -34,7 +34,7 @@ struct chunk {
 struct memo {
 	const struct d9m_model		*m;
 	const struct d9m_resolver	*r;
-	struct d9_hmap			 byaddr;	/* addr -> first entry */
+	struct d9_hmap			 byaddr;	/* chunk_key -> first entry */
 	struct chunk			*v;
 	size_t				 n, cap;
 	struct d9_intern		 names;		/* chunks, then stacks */
@@ -42,16 +42,28 @@ struct memo {
 	char				 buf[16384];
 };
 
+/* The map's key of (seg, addr, ret): entries that share one are chained
+ * (a directory's segments share addresses: keying by the address alone
+ * made every lookup walk one entry per segment). */
+static uint64_t
+chunk_key(uint32_t seg, uint64_t addr, int ret)
+{
+	return addr + ((uint64_t)seg * 2 + (uint64_t)ret) *
+	    0x9e3779b97f4a7c15ull;
+}
+
 /* The entry of (seg, addr, ret), named when new; D9_NONE out of memory. */
 static uint32_t
 chunk_of(struct memo *c, uint32_t seg, uint64_t addr, int ret)
 {
-	uint32_t e = d9_hmap_get(&c->byaddr, addr), first = e;
+	uint64_t key = chunk_key(seg, addr, ret);
+	uint32_t e = d9_hmap_get(&c->byaddr, key), first = e;
 	size_t nf, len = 0;
 	struct chunk *x;
 
 	for (; e != D9_NONE; e = c->v[e].next)
-		if (c->v[e].seg == seg && c->v[e].ret == ret)
+		if (c->v[e].addr == addr && c->v[e].seg == seg &&
+		    c->v[e].ret == ret)
 			return e;
 	if (d9_grow(&c->v, &c->cap, c->n + 1, sizeof *c->v) < 0)
 		return D9_NONE;
@@ -70,7 +82,7 @@ chunk_of(struct memo *c, uint32_t seg, uint64_t addr, int ret)
 		c->buf[len++] = '\x1f';
 	}
 	if ((x->id = d9_intern(&c->names, c->buf, len)) == D9_NONE ||
-	    d9_hmap_put(&c->byaddr, addr, (uint32_t)c->n) < 0)
+	    d9_hmap_put(&c->byaddr, key, (uint32_t)c->n) < 0)
 		return D9_NONE;
 	return (uint32_t)c->n++;
 }
