@@ -288,6 +288,7 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		} else if (d9m_cpu_class(m, i) == D9M_OFF_CPU) {
 			uint32_t w = d9m_cpu_weight(m, i);	/* switches */
 
+			a->off_samples++;
 			a->off_cpu += w;
 			if (m->cpu.poll[i] != D9_NONE) {
 				a->off_in_poll += w;

@@ -167,6 +167,9 @@ struct d9m_analysis {
 	size_t		leak_loc_alive;
 
 	size_t		cpu_samples, on_cpu, off_cpu, off_in_poll, off_idle;
+	size_t		off_samples;	/* off-CPU samples themselves: off_cpu
+					 * and the rest count the switches they
+					 * stand for (d9rec.sched_sample_period) */
 	size_t		off_no_worker;	/* better: idle split, no lane */
 	struct d9m_stack_group *off_groups;	/* in-poll off-CPU groups */
 	size_t		noff_groups;

@@ -127,8 +127,13 @@ summary(const struct d9o_out *o)
 	fprintf(o->f, "Events:       %zu runtime events, %zu polls\n",
 	    a->event_count, a->npolls);
 	lost(o);
-	fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",
-	    a->cpu_samples, a->on_cpu, a->off_cpu);
+	if (a->off_samples == a->off_cpu)
+		fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",
+		    a->cpu_samples, a->on_cpu, a->off_cpu);
+	else	/* off-CPU samples taken 1 in N stand for N switches */
+		fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU, for "
+		    "about %zu context switches)\n", a->cpu_samples,
+		    a->on_cpu, a->off_samples, a->off_cpu);
 	fprintf(o->f, "Tasks:        %zu spawned, %zu terminated, %zu seen\n",
 	    a->tasks_spawned, a->tasks_terminated, a->tasks_seen);
 	fprintf(o->f, "Symbols:      %zu addresses named, %zu unnamed\n",

@@ -330,6 +330,13 @@ START_TEST(test_sched_period)
 	ck_assert_double_le(off, 2 * SLEEPS);
 	ck_assert_double_eq(num(json, "offCpuIdle", NULL), off);
 	free(json);
+	/* the report tells the samples and the switches apart */
+	snprintf(cmd, sizeof cmd, "%s --report --quiet %s", top, dir);
+	json = run(cmd);
+	snprintf(cmd, sizeof cmd, "%zu off-CPU, for about %zu context "
+	    "switches)", rows, 4 * rows);
+	ck_assert_msg(strstr(json, cmd) != NULL, "no '%s' in the report", cmd);
+	free(json);
 	rt_rmdir(&dir);
 }
 END_TEST
