@@ -30,6 +30,26 @@ cmp_sym(const void *a, const void *b)
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
+/* m->sym_seg_off: the first symbol row of each segment (rows sorted by
+ * segment), segs.n + 1 entries. */
+static int
+seg_offsets(struct d9m_model *m)
+{
+	size_t ns = m->segs.n, r = 0;
+	uint32_t *off = malloc((ns + 1) * sizeof *off);
+
+	if (off == NULL)
+		return -1;
+	for (size_t s = 0; s <= ns; s++) {
+		while (r < m->symbols.n && m->symbols.seg[r] < s)
+			r++;
+		off[s] = (uint32_t)r;
+	}
+	free(m->sym_seg_off);
+	m->sym_seg_off = off;
+	return 0;
+}
+
 int
 d9m_symbols_index(struct d9m_model *m)
 {
@@ -39,7 +59,7 @@ d9m_symbols_index(struct d9m_model *m)
 	int rc;
 
 	if (n < 2)
-		return 0;
+		return seg_offsets(m);
 	k = malloc(n * sizeof *k);
 	perm = malloc(n * sizeof *perm);
 	if (k == NULL || perm == NULL) {
@@ -59,26 +79,29 @@ d9m_symbols_index(struct d9m_model *m)
 	rc = d9m_tab_permute(&m->symbols, &d9m_desc_symbols, perm, n);
 	free(k);
 	free(perm);
-	return rc;
+	return rc < 0 ? rc : seg_offsets(m);
 }
 
-/* First row of (seg, addr), or n. */
+/* First row of (seg, addr), or n: a binary search inside the segment's
+ * rows (a directory of many segments has many rows in all). */
 static size_t
 sym_first(const struct d9m_model *m, uint32_t seg, uint64_t addr)
 {
-	size_t lo = 0, hi = m->symbols.n;
+	size_t lo, hi;
 
+	if (m->sym_seg_off == NULL || seg >= m->segs.n)
+		return m->symbols.n;
+	lo = m->sym_seg_off[seg];
+	hi = m->sym_seg_off[seg + 1];
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (m->symbols.seg[mid] < seg || (m->symbols.seg[mid] == seg &&
-		    m->symbols.addr[mid] < addr))
+		if (m->symbols.addr[mid] < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < m->symbols.n && m->symbols.seg[lo] == seg &&
-	    m->symbols.addr[lo] == addr)
+	if (lo < m->sym_seg_off[seg + 1] && m->symbols.addr[lo] == addr)
 		return lo;
 	return m->symbols.n;
 }

@@ -481,6 +481,11 @@ arrays(struct walk *w, struct d9m_model *m)
 	A(w, m->seg_rate, m->segs.n + 1);
 	A(w, m->seg_sched, m->segs.n + 1);
 	A(w, m->group_cover, 2 * m->groups.n);
+	A(w, m->sym_seg_off, m->segs.n + 1);
+	for (size_t s = 0; w->mode == LOAD && !w->bad && s <= m->segs.n; s++)
+		if (m->sym_seg_off[s] > m->symbols.n ||
+		    (s > 0 && m->sym_seg_off[s] < m->sym_seg_off[s - 1]))
+			fail(w, "the symbol index does not match its table");
 	A(w, m->workers, m->nworkers);
 	A(w, m->runtimes, m->nruntimes);
 	intern_arrays(w, &m->strs);

@@ -449,6 +449,9 @@ struct d9m_model {
 	 * runtime events, CPU samples and custom events (UINT64_MAX, 0:
 	 * none) */
 	uint64_t	*group_cover;
+	/* symbol rows of segment s: [sym_seg_off[s], sym_seg_off[s + 1]),
+	 * segs.n + 1 entries (rows sorted by segment, then address) */
+	uint32_t	*sym_seg_off;
 	struct d9m_runtime *runtimes;	/* by their lowest worker, then name */
 	size_t		 nruntimes;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */

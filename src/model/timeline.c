@@ -59,6 +59,8 @@ d9m_timeline_free(struct d9m_model *m)
 	m->seg_sched = NULL;
 	free(m->group_cover);
 	m->group_cover = NULL;
+	free(m->sym_seg_off);
+	m->sym_seg_off = NULL;
 	d9m_appev_free(m);
 }
 
