@@ -261,14 +261,29 @@ d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	return 0;
 }
 
+/* Sort g by (stack, segment) (the radix sort: a directory holds
+ * millions of dumps). */
 static int
-cmp_idle(const void *x, const void *y)
+by_stack(struct d9m_idle_group *g, size_t n)
 {
-	const struct d9m_idle_group *a = x, *b = y;
+	uint64_t *key = malloc((n + 1) * sizeof *key);
+	uint32_t *perm = malloc((n + 1) * sizeof *perm);
+	struct d9m_idle_group *t = malloc((n + 1) * sizeof *t);
+	int rc = -1;
 
-	if (a->stack != b->stack)
-		return a->stack < b->stack ? -1 : 1;
-	return a->seg < b->seg ? -1 : a->seg > b->seg;
+	if (key != NULL && perm != NULL && t != NULL) {
+		for (size_t i = 0; i < n; i++)
+			key[i] = (uint64_t)g[i].stack << 32 | g[i].seg;
+		if ((rc = d9m_sort_perm(key, n, perm)) == 0) {
+			for (size_t i = 0; i < n; i++)
+				t[i] = g[perm[i]];
+			memcpy(g, t, n * sizeof *g);
+		}
+	}
+	free(key);
+	free(perm);
+	free(t);
+	return rc;
 }
 
 static int
@@ -311,7 +326,10 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		g[n++].idle_ns = idle;
 	}
 	a->dumps = n;
-	qsort(g, n, sizeof *g, cmp_idle);
+	if (by_stack(g, n) < 0) {
+		free(g);
+		return -1;
+	}
 	{
 		size_t k = 0;
 
