@@ -254,7 +254,8 @@ evict(const struct d9m_cache *c)
 		v[n].used = sb.st_mtim;
 		total += v[n++].bytes;
 	}
-	qsort(v, n, sizeof *v, older);
+	if (n > 1)
+		qsort(v, n, sizeof *v, older);
 	for (size_t i = 0; i < n; i++) {
 		if (total > c->budget && unlinkat(dirfd(d), v[i].name, 0) == 0)
 			total -= v[i].bytes;
