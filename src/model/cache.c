@@ -53,15 +53,38 @@ make_dir(const char *path)
 	return rc;
 }
 
+/* D9TOP_CACHE_MAX: bytes, with an optional K, M or G (powers of 1024);
+ * the default when unset or not such a number. */
+static uint64_t
+budget_of(const char *v)
+{
+	char *end;
+	unsigned long long n;
+	unsigned shift = 0;
+
+	if (v == NULL || *v < '0' || *v > '9')
+		return D9M_CACHE_BUDGET;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	}
+	if (errno != 0 || *end != '\0' || n > UINT64_MAX >> shift)
+		return D9M_CACHE_BUDGET;
+	return (uint64_t)n << shift;
+}
+
 int
 d9m_cache_init(struct d9m_cache *c, int off)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 
 	c->dir = NULL;
-	c->budget = D9M_CACHE_BUDGET;
+	c->budget = budget_of(getenv("D9TOP_CACHE_MAX"));
 	c->cancel = NULL;
-	if (off)
+	if (off || c->budget == 0)
 		return 0;
 	/* XDG: a relative path is invalid and is ignored */
 	if (xdg != NULL && xdg[0] == '/')

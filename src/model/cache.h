@@ -34,7 +34,9 @@ struct d9m_cache {
 };
 
 /* The cache directory from the environment ($XDG_CACHE_HOME/d9top, else
- * $HOME/.cache/d9top); c->dir NULL when neither is set or when off. */
+ * $HOME/.cache/d9top) and its budget ($D9TOP_CACHE_MAX: bytes, or with
+ * K, M, G; 0 turns the index off); c->dir NULL when neither is set or
+ * when off. */
 int	 d9m_cache_init(struct d9m_cache *c, int off);
 void	 d9m_cache_free(struct d9m_cache *c);
 /* An entry's key: files, the checksum of every input file (above);

@@ -8,7 +8,8 @@
  * use. A damaged entry (a byte flipped, cut in half, cut to its header's
  * first bytes, another version, empty, a directory or a link in its
  * place) gives the same output and, where a file can be written there,
- * a sound entry again. Four d9top processes filling one index at once
+ * a sound entry again. D9TOP_CACHE_MAX below an entry's size keeps it
+ * out, 0 turns the index off. Four d9top processes filling one index at once
  * all print the same and leave a sound entry. A segment added to a
  * directory or removed from it is seen the next time, and the entry of
  * the directory's new state replaces the old one. An index that
@@ -363,6 +364,19 @@ START_TEST(unwritable_index)
 	snprintf(f.idx, sizeof f.idx, "%s/.cache/d9top", f.dir);
 	ck_assert_int_eq(entries(&f, NULL, 0), 1);
 	ck_assert_int_eq(access("rel", F_OK), -1);
+	/* a budget below the entry's size: none is written; 0: off */
+	fix_free(&f);
+	fix_init(&f);
+	ck_assert_int_eq(setenv("D9TOP_CACHE_MAX", "0", 1), 0);
+	same(args, want, n);
+	ck_assert_int_eq(access(f.idx, F_OK), -1);	/* not even made */
+	ck_assert_int_eq(setenv("D9TOP_CACHE_MAX", "64K", 1), 0);
+	same(args, want, n);
+	ck_assert_int_eq(entries(&f, NULL, 0), 0);
+	ck_assert_int_eq(setenv("D9TOP_CACHE_MAX", "1G", 1), 0);
+	same(args, want, n);
+	ck_assert_int_eq(entries(&f, NULL, 0), 1);
+	unsetenv("D9TOP_CACHE_MAX");
 	free(want);
 	free(p);
 	fix_free(&f);
