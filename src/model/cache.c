@@ -19,6 +19,8 @@
 #define SUFFIX		".img"
 #define TMP_PREFIX	".tmp-"
 #define TMP_AGE		3600	/* s: a temporary file older is left over */
+#define ACTIVE_QUIET	600	/* s: an .active segment quiet this long is
+				 * a crashed or stopped recorder's */
 
 static char *
 join(const char *a, const char *b)
@@ -109,6 +111,7 @@ struct keywalk {
 	struct d9_sum	 sum;
 	int		 ok;
 	size_t		 files;
+	time_t		 now;
 };
 
 static int
@@ -123,7 +126,10 @@ key_visit(void *ctx, const char *path, int fd, const struct stat *sb,
 
 	close(fd);
 	k->files++;
-	if (!S_ISREG(sb->st_mode) || d9p_is_active(path))
+	/* a segment written to within ACTIVE_QUIET is live: its next read
+	 * would miss, so writing an entry for it is wasted */
+	if (!S_ISREG(sb->st_mode) || (d9p_is_active(path) &&
+	    k->now - sb->st_mtim.tv_sec < ACTIVE_QUIET))
 		k->ok = 0;
 	d9_sum_add(&k->sum, path, strlen(path) + 1);
 	d9_sum_add(&k->sum, id, sizeof id);
@@ -150,7 +156,7 @@ roots_of(const char *const *paths, size_t npaths)
 int
 d9m_cache_key(const char *const *paths, size_t npaths, struct d9m_key *key)
 {
-	struct keywalk k = { .ok = 1 };
+	struct keywalk k = { .ok = 1, .now = time(NULL) };
 	struct d9p_read_opts o = { 0 };
 	struct d9p_read_stats st = { 0 };
 	static const char version[] = "d9top model image 1";

@@ -7,8 +7,10 @@
  * The key of an entry is a checksum of every input file in reading
  * order: the path as named, device, inode, size, modification and change
  * times. Any file added, removed, grown or touched gives another key, so
- * a stale entry is never found. Only sets of regular, sealed files have
- * a key: stdin, pipes and .active segments are read as always.
+ * a stale entry is never found. Only sets of regular files have a key,
+ * and none with an .active segment written to in the last 10 minutes (a
+ * live recorder's: the next read would not find it): stdin, pipes and
+ * live directories are read as always.
  *
  * It is only ever a cache: an entry that cannot be read, is damaged or
  * was made by another d9top is rebuilt without a word; entries are

@@ -12,7 +12,9 @@
  * out, 0 turns the index off. Four d9top processes filling one index at once
  * all print the same and leave a sound entry. A segment added to a
  * directory or removed from it is seen the next time, and the entry of
- * the directory's new state replaces the old one. An index that
+ * the directory's new state replaces the old one. A directory with a
+ * live .active segment is not indexed, one whose .active segment is long
+ * quiet is. An index that
  * cannot be written changes nothing.
  */
 #include <check.h>
@@ -383,6 +385,38 @@ START_TEST(unwritable_index)
 }
 END_TEST
 
+/* A segment still being written (.active, touched now) keeps its
+ * directory out of the index; one left quiet for long (a recorder that
+ * crashed or stopped) does not. */
+START_TEST(active_segments)
+{
+	struct fix f;
+	char segs[128], active[256], *src = trace_path("demo-2026-03.bin");
+	char *cmd, *want;
+	struct timespec old[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
+	size_t n;
+
+	fix_init(&f);
+	snprintf(segs, sizeof segs, "%s/segs", f.dir);
+	ck_assert_int_eq(mkdir(segs, 0700), 0);
+	snprintf(active, sizeof active, "%s/trace.0.bin.active", segs);
+	ck_assert_int_ne(asprintf(&cmd, "cp '%s' '%s'", src, active), -1);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	want = dir_matches(segs, NULL);		/* live: not kept */
+	ck_assert_int_eq(entries(&f, NULL, 0), 0);
+	ck_assert_int_eq(utimensat(AT_FDCWD, active, old, 0), 0);
+	free(want);
+	want = dir_matches(segs, NULL);		/* quiet since 2001: kept */
+	ck_assert_int_eq(entries(&f, NULL, 0), 1);
+	n = strlen(want);
+	ck_assert_uint_gt(n, 0);
+	free(want);
+	free(src);
+	fix_free(&f);
+}
+END_TEST
+
 static Suite *
 cache_suite(void)
 {
@@ -395,6 +429,7 @@ cache_suite(void)
 	tcase_add_test(tc, processes_share_it);
 	tcase_add_test(tc, directory_changes);
 	tcase_add_test(tc, unwritable_index);
+	tcase_add_test(tc, active_segments);
 	suite_add_tcase(s, tc);
 	return s;
 }
