@@ -452,8 +452,6 @@ arrays(struct walk *w, struct d9m_model *m)
 	A(w, m->wakes.by_woken, m->wakes.n);
 	A(w, m->wakes.by_woken_off, ntasks + 2);
 	A(w, m->queue.group, m->queue.n);
-	A(w, m->spanev.next, m->spanev.n);
-	A(w, m->spanev.prev_enter, m->spanev.n);
 	A(w, m->tidmap_tid, m->tidmap_n);
 	A(w, m->tidmap_worker, m->tidmap_n);
 	A(w, m->tname_tid, m->tname_n);

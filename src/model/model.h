@@ -161,8 +161,9 @@ struct d9m_spanev {
 	uint32_t	*fields;	/* field list id, D9_NONE: no fields;
 					 * 0.5 close: its attributes */
 	uint32_t	*seg;
-	/* derived: the events of one span id up to and with its close are
-	 * one life of the span (the id may be reused after a close) */
+	/* while d9m_model_finish derives the spans only (NULL after): the
+	 * events of one span id up to and with its close are one life of
+	 * the span (the id may be reused after a close) */
 	uint32_t	*next;		/* next event of the life, D9_NONE */
 	uint32_t	*prev_enter;	/* its life's previous enter, D9_NONE */
 };

@@ -534,6 +534,10 @@ d9m_spans_derive(struct d9m_model *m)
 	    link_lives(&m->spanev) < 0)
 		goto out;
 	legacy_spans(e, &iv, s);
+	/* the links served the legacy lives only: nothing reads them later */
+	free(m->spanev.next);
+	free(m->spanev.prev_enter);
+	m->spanev.next = m->spanev.prev_enter = NULL;
 	if (modern_spans(m, &iv, s) < 0)
 		goto out;
 	single_spans(e, s);
