@@ -120,6 +120,7 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 	    o->quiet ? NULL : d9a_note, NULL, &st) < 0 ||
 	    d9m_model_finish(l->m) < 0)
 		return -1;
+	d9m_model_seal(l->m);		/* nothing more is read */
 	*read_ok = st.read_ok;
 	/* kept only when the inputs did not change while being read */
 	if (keyed && st.read_ok > 0 &&

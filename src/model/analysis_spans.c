@@ -20,7 +20,7 @@ d9m_an_spans(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	a->spans_poll_max = s->poll_max;
 	a->spans_poll_row = s->poll_row;
 	a->spans_polls_over20 = s->polls_over20;
-	if (m->spanev.n == 0)
+	if (s->n == 0 && s->nopen == 0)
 		return 0;
 	if ((set = d9m_spanset_build(m, &o->win, NULL)) == NULL)
 		return -1;

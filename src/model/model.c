@@ -118,6 +118,16 @@ d9m_model_snapshot(const struct d9m_model *src)
 	return m;
 }
 
+void
+d9m_model_seal(struct d9m_model *m)
+{
+	if (d9m_image_is(m) || !m->finished)
+		return;
+	/* the span events became the span instances (m->spans) */
+	d9m_tab_free(&m->spanev, &d9m_desc_spanev);
+	d9m_builder_free(m);
+}
+
 /* Every message is escaped here too: whoever made it, the report, the
  * JSON, the browser and stderr show m->errors as they are. */
 int

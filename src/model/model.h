@@ -487,6 +487,10 @@ int	 d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
 struct d9m_model *d9m_model_snapshot(const struct d9m_model *src);
 /* Sort every table by time and derive the timelines. */
 int	 d9m_model_finish(struct d9m_model *m);
+/* A finished model that will load nothing more drops what only loading
+ * and finishing need (the raw span events: the instances in m->spans
+ * stay); d9m_model_load refuses it afterwards. */
+void	 d9m_model_seal(struct d9m_model *m);
 int	 d9m_model_add_error(struct d9m_model *m, const char *msg);
 
 /* Task row of a task id, D9_NONE if unknown. */

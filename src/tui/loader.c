@@ -280,8 +280,10 @@ run(void *arg)
 		 * shown meanwhile */
 		finisher_stop(ld, 0);
 		atomic_store(&ld->state, 1);
-		if (d9m_model_finish(ld->m) == 0)
+		if (d9m_model_finish(ld->m) == 0) {
+			d9m_model_seal(ld->m);	/* nothing more is read */
 			ld->ix = d9m_lanes_build(ld->m);
+		}
 	}
 	finisher_stop(ld, 1);
 	if (ld->ix == NULL && !ld->follow) {
