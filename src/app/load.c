@@ -79,7 +79,7 @@ store(void *arg)
 {
 	struct d9a_load *l = arg;
 
-	d9m_cache_put(&l->cache, &l->key, l->m, NULL);
+	d9m_cache_put(&l->cache, &l->key, l->paths, l->npaths, l->m, NULL);
 	return NULL;
 }
 
@@ -103,13 +103,12 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
     const char *const *paths, size_t npaths, unsigned *read_ok)
 {
 	struct d9p_read_stats st;
-	struct d9m_key again;
-	int keyed;
+	int found;
 
 	d9m_cache_init(&l->cache, o->no_cache);
-	keyed = l->cache.dir != NULL &&
-	    d9m_cache_key(paths, npaths, &l->key) == 0;
-	if (keyed && d9m_cache_get(&l->cache, &l->key, &l->m, &l->lanes) == 0) {
+	found = d9m_cache_find(&l->cache, paths, npaths, &l->key, &l->m,
+	    &l->lanes);
+	if (found == 0) {
 		for (size_t i = 0; !o->quiet && i < l->m->nerrors; i++)
 			d9a_note(NULL, l->m->errors[i]);
 		*read_ok = 1;		/* only such models are kept */
@@ -122,10 +121,9 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 		return -1;
 	d9m_model_seal(l->m);		/* nothing more is read */
 	*read_ok = st.read_ok;
-	/* kept only when the inputs did not change while being read */
-	if (keyed && st.read_ok > 0 &&
-	    d9m_cache_key(paths, npaths, &again) == 0 &&
-	    again.files == l->key.files &&
+	l->paths = paths;
+	l->npaths = npaths;
+	if (found == 1 && st.read_ok > 0 &&
 	    pthread_create(&l->store, NULL, store, l) == 0)
 		l->storing = 1;
 	return 0;

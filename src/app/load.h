@@ -31,6 +31,8 @@ struct d9a_load {
 	struct d9m_cache	 cache;		/* the index (model/cache.h) */
 	struct d9m_lanes	*lanes;		/* read with the model from it */
 	struct d9m_key		 key;		/* of the inputs */
+	const char *const	*paths;		/* the inputs, while storing */
+	size_t			 npaths;
 	pthread_t		 store;		/* writing it, when storing */
 	int			 storing;
 };

@@ -184,16 +184,19 @@ entry_path(const struct d9m_cache *c, const struct d9m_key *key)
 }
 
 int
-d9m_cache_get(const struct d9m_cache *c, const struct d9m_key *key,
-    struct d9m_model **out, struct d9m_lanes **lanes)
+d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
+    size_t npaths, struct d9m_key *key, struct d9m_model **out,
+    struct d9m_lanes **lanes)
 {
 	char why[128], *path;
 	int fd, rc = -1;
 
 	*out = NULL;
 	*lanes = NULL;
-	if (c->dir == NULL || (path = entry_path(c, key)) == NULL)
+	if (c->dir == NULL || d9m_cache_key(paths, npaths, key) < 0)
 		return -1;
+	if ((path = entry_path(c, key)) == NULL)
+		return 1;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd >= 0) {
 		rc = d9m_image_open(fd, key->files, out, lanes, why,
@@ -205,7 +208,7 @@ d9m_cache_get(const struct d9m_cache *c, const struct d9m_key *key,
 		close(fd);
 	}
 	free(path);
-	return rc;
+	return rc == 0 ? 0 : 1;
 }
 
 struct ent {
@@ -299,12 +302,15 @@ static int put(const struct d9m_cache *, const struct d9m_key *,
 
 int
 d9m_cache_put(const struct d9m_cache *c, const struct d9m_key *key,
-    const struct d9m_model *m, const struct d9m_lanes *lanes)
+    const char *const *paths, size_t npaths, const struct d9m_model *m,
+    const struct d9m_lanes *lanes)
 {
 	struct d9m_lanes *own = NULL;
+	struct d9m_key now;
 	int rc;
 
-	if (c->dir == NULL)
+	if (c->dir == NULL || d9m_cache_key(paths, npaths, &now) < 0 ||
+	    now.files != key->files)
 		return -1;
 	if (lanes == NULL && (lanes = own = d9m_lanes_build(m)) == NULL)
 		return -1;

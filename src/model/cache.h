@@ -53,14 +53,18 @@ struct d9m_key {
 /* The key of paths: 0 with *key, or -1 when they cannot be cached. */
 int	 d9m_cache_key(const char *const *paths, size_t npaths,
 	    struct d9m_key *key);
-/* The model of key from the cache: 0 with *out (finished, mapped) and
- * its lanes (free them first), or -1 when there is none usable (a
- * damaged one is removed). */
-int	 d9m_cache_get(const struct d9m_cache *c, const struct d9m_key *key,
-	    struct d9m_model **out, struct d9m_lanes **lanes);
-/* Keep m (finished) and its lanes (NULL: made here) under key: 0, or -1
- * (nothing is left behind). */
+/* Look paths up: 0 with *out (finished, mapped) and its lanes (free them
+ * first); 1 when the index holds none (a damaged one is removed) but
+ * could keep them under *key; -1 when they cannot be indexed (no
+ * index, stdin, a live directory). */
+int	 d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
+	    size_t npaths, struct d9m_key *key, struct d9m_model **out,
+	    struct d9m_lanes **lanes);
+/* Keep m (finished, read from paths) and its lanes (NULL: made here)
+ * under key, if paths still have that key (nothing changed while they
+ * were read): 0, or -1 (nothing is left behind). */
 int	 d9m_cache_put(const struct d9m_cache *c, const struct d9m_key *key,
-	    const struct d9m_model *m, const struct d9m_lanes *lanes);
+	    const char *const *paths, size_t npaths, const struct d9m_model *m,
+	    const struct d9m_lanes *lanes);
 
 #endif

@@ -221,18 +221,6 @@ follow(struct d9t_loader *ld)
 	d9p_follow_free(&f);
 }
 
-/* The model from the index (model/cache.h): 1 when it was there. */
-static int
-from_index(struct d9t_loader *ld, const struct d9m_cache *c,
-    const struct d9m_key *key)
-{
-	if (d9m_cache_get(c, key, &ld->m, &ld->ix) < 0)
-		return 0;
-	ld->st.read_ok = 1;		/* only such models are kept */
-	ld->st.inputs = (unsigned)ld->m->segs.n;
-	return 1;
-}
-
 /* Keep the whole model in the index when its inputs did not change
  * while they were read. It runs after the model was handed over (state
  * 2): the browser only reads it, and d9t_loader_stop() stops the write
@@ -241,14 +229,10 @@ static void
 to_index(struct d9t_loader *ld, struct d9m_cache *c, const struct d9m_key *key,
     const struct d9m_model *m, const struct d9m_lanes *ix)
 {
-	struct d9m_key again;
-
 	c->cancel = &ld->prog.cancel;
 	if (ix != NULL && ld->st.read_ok > 0 &&
-	    !atomic_load(&ld->prog.cancel) &&
-	    d9m_cache_key(ld->paths, ld->npaths, &again) == 0 &&
-	    again.files == key->files)
-		d9m_cache_put(c, key, m, ix);
+	    !atomic_load(&ld->prog.cancel))
+		d9m_cache_put(c, key, ld->paths, ld->npaths, m, ix);
 }
 
 static void *
@@ -257,14 +241,15 @@ run(void *arg)
 	struct d9t_loader *ld = arg;
 	struct d9m_cache c;
 	struct d9m_key key;
-	int keyed;
+	int keyed;		/* d9m_cache_find's answer */
 
 	ld->t0 = now_s();
 	ld->next_snap = ld->t0 + FIRST_SNAP;
 	d9m_cache_init(&c, ld->no_cache || ld->follow);
-	keyed = c.dir != NULL && d9m_cache_key(ld->paths, ld->npaths,
-	    &key) == 0;
-	if (keyed && from_index(ld, &c, &key)) {
+	keyed = d9m_cache_find(&c, ld->paths, ld->npaths, &key, &ld->m,
+	    &ld->ix);
+	if (keyed == 0) {
+		ld->st.read_ok = 1;	/* only such models are kept */
 		d9m_cache_free(&c);
 		atomic_store(&ld->state, 2);
 		return NULL;
@@ -296,7 +281,7 @@ run(void *arg)
 		struct d9m_lanes *ix = ld->ix;
 
 		atomic_store(&ld->state, 2);
-		if (keyed)
+		if (keyed == 1)
 			to_index(ld, &c, &key, m, ix);
 	}
 	d9m_cache_free(&c);
