@@ -47,6 +47,10 @@
 
 #include "rec/rec.h"
 
+#ifdef __SANITIZE_ADDRESS__
+#include <sanitizer/lsan_interface.h>
+#endif
+
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id	_sigev_un._tid
 #endif
@@ -197,6 +201,9 @@ timer_new(struct d9rec_cputimer *c, unsigned hz)
 	struct itimerspec its;
 	uint64_t ns = 1000000000u / (hz ? hz : 1);
 
+	if (ns == 0)		/* a zero interval would disarm the timer */
+		ns = 1;
+
 	memset(&sev, 0, sizeof sev);
 	sev.sigev_notify = SIGEV_THREAD_ID;
 	sev.sigev_signo = SIGPROF;
@@ -271,16 +278,35 @@ d9rec_cputimer_stop(struct d9rec_cputimer *c)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* From any thread, once the sampled thread is gone or stopped it. */
+/* From any thread. A timer the sampled thread did not stop itself
+ * (d9rec_close with the thread still registered and running) is deleted
+ * but its memory stays: a signal already queued to that thread would
+ * still read it. */
 void
 d9rec_cputimer_free(struct d9rec_cputimer *c)
 {
 	if (c == NULL)
 		return;
-	if (c->armed)
+	if (c->armed) {
 		timer_delete(c->id);
+		c->armed = 0;
+#ifdef __SANITIZE_ADDRESS__
+		__lsan_ignore_object(c->slot);	/* kept on purpose */
+		__lsan_ignore_object(c);
+#endif
+		return;
+	}
 	free(c->slot);
 	free(c);
+}
+
+/* In a forked child: the parent's timers were not inherited, and their
+ * ids may name the child's own timers. */
+void
+d9rec_cputimer_forget(struct d9rec_cputimer *c)
+{
+	if (c != NULL)
+		c->armed = 0;
 }
 
 int

@@ -40,6 +40,8 @@ child(void)
 		struct d9rec_writer *w = reg.list[i];
 
 		atomic_store(&w->forked, 1);
+		for (struct d9rec_thread *t = w->threads; t != NULL; t = t->next)
+			d9rec_cputimer_forget(t->cputimer);
 		pthread_mutex_init(&w->lock, NULL);
 		pthread_cond_init(&w->cond, NULL);
 		pthread_cond_init(&w->done, NULL);

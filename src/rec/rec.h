@@ -371,6 +371,7 @@ int	 d9rec_cputimer_probe(char *reason, size_t len);
 struct d9rec_cputimer *d9rec_cputimer_start(unsigned hz);
 void	 d9rec_cputimer_stop(struct d9rec_cputimer *c);
 void	 d9rec_cputimer_free(struct d9rec_cputimer *c);
+void	 d9rec_cputimer_forget(struct d9rec_cputimer *c);
 int	 d9rec_cputimer_empty(struct d9rec_cputimer *c);
 void	 d9rec_cputimer_drain(struct d9rec_writer *w, struct d9rec_thread *t,
 	    struct enc *e);
