@@ -25,3 +25,23 @@ d9_write_all(int fd, const void *p, size_t n)
 	}
 	return 0;
 }
+
+ssize_t
+d9_read_full(int fd, void *p, size_t n)
+{
+	uint8_t *b = p;
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = read(fd, b + got, n - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}

@@ -22,6 +22,7 @@
 
 #include "model/loss.h"
 #include "model/table.h"
+#include "parse/reader.h"
 
 enum { L_EVENTS, L_BATCHES, L_ALLOCS, L_FREES, L_CPU, L_N };
 
@@ -91,18 +92,13 @@ static int
 incomplete(const struct d9m_model *m, const struct segloss *sl, size_t s,
     uint32_t no)
 {
-	const char *in;
-	size_t n;
-
 	if (m->segs.cut[s])
 		return 1;
 	if (no == D9_NONE || sl[s].complete != no)
 		return 0;
 	if (!m->following || m->segs.input[s] == D9_NONE)
 		return 1;
-	in = d9m_str(m, m->segs.input[s]);
-	n = strlen(in);
-	return !(n >= 7 && strcmp(in + n - 7, ".active") == 0);
+	return !d9p_is_active(d9m_str(m, m->segs.input[s]));
 }
 
 static uint64_t

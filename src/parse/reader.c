@@ -445,8 +445,7 @@ prefetch(const struct walk *wk, const struct d9p_read_opts *o)
 	struct d9p_prefetch *pf;
 	const char **paths;
 
-	if (!whole_wanted(o) ||
-	    (paths = calloc(wk->n + 1, sizeof *paths)) == NULL)
+	if ((paths = calloc(wk->n + 1, sizeof *paths)) == NULL)
 		return NULL;
 	for (size_t i = 0; i < wk->n; i++) {
 		const struct entry *e = &wk->v[i];
@@ -475,9 +474,9 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 	rc = list(&wk, paths, npaths);
 	if (rc == 0)
 		rc = find_copies(&wk);
-	if (rc == 0)
-		pf = prefetch(&wk, o);
 	whole = whole_wanted(o);
+	if (rc == 0 && whole)
+		pf = prefetch(&wk, o);
 	for (size_t i = 0; rc == 0 && i < wk.n; i++) {
 		enum d9p_whole_rc pre = whole ? D9P_WHOLE_BIG :
 		    D9P_WHOLE_STREAM;

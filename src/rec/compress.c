@@ -26,24 +26,6 @@
 
 #define MEMBER	((size_t)1 << 20)	/* input bytes per gzip member */
 
-/* Up to n bytes from fd, fewer only at its end; -1 on error. */
-static ssize_t
-read_full(int fd, uint8_t *p, size_t n)
-{
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t k = read(fd, p + got, n - got);
-
-		if (k < 0)
-			return -1;
-		if (k == 0)
-			break;
-		got += (size_t)k;
-	}
-	return (ssize_t)got;
-}
-
 int
 d9rec_gzip_fd(int in, int out)
 {
@@ -53,7 +35,7 @@ d9rec_gzip_fd(int in, int out)
 	int rc = z != NULL && ib != NULL && ob != NULL ? 0 : -1;
 	ssize_t k = 0;
 
-	while (rc == 0 && (k = read_full(in, ib, MEMBER)) > 0) {
+	while (rc == 0 && (k = d9_read_full(in, ib, MEMBER)) > 0) {
 		size_t n = libdeflate_gzip_compress(z, ib, (size_t)k, ob, cap);
 
 		if (n == 0 || d9_write_all(out, ob, n) < 0)

@@ -472,15 +472,15 @@ d9rec_seg_seal(struct d9rec_writer *w, int final)
 
 	if (w->fd < 0)
 		return;
+	if (!w->seg_data && loss_sum(w) == w->loss_sealed) {
+		seg_close(w, UINT64_MAX);	/* deleted: nothing to plan */
+		return;
+	}
 	d9rec_enc_clear(&w->tail);
 	if (w->seg_data)
 		d9rec_appendix(w, &w->tail, w->opt.symbols);
 	d9rec_retain_plan(w, final ? 0 : w->opt.max_file_size,
 	    w->tail.n + SEAL_META_ROOM);
-	if (!w->seg_data && loss_sum(w) == w->loss_sealed) {
-		seg_close(w, UINT64_MAX);
-		return;
-	}
 	d9rec_set_meta(w, "segment.complete", "true");
 	written = d9rec_seg_counters(w);
 	d9rec_seg_meta(w);
