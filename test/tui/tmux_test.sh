@@ -306,6 +306,8 @@ if [ -n "$mkplanted" ]; then
 		keys w Enter
 		expect "verdict in the detail $1x$2" "verdict: cpu: 8 of 8"
 		keys q
+		# the axis is on the lanes only: the detail is gone
+		expect "back on the lanes $1x$2" "time   ╷"
 		expect "verdict below the lanes $1x$2" "verdict: cpu: 8 of 8"
 		keys p
 		expect "points of interest $1x$2" "sched-delay: 2"

@@ -5,8 +5,9 @@
  * d9m_image_size says; the mapped model has the same tables, strings,
  * stacks, lanes and analysis figures as the one written; new strings and
  * errors can still be added to it; an image is refused (-1, with a
- * reason) under another key, cut at any of a spread of lengths, or with
- * a byte changed anywhere in a spread of positions.
+ * reason, each tested) under another key, cut at any of a spread of
+ * lengths, with a byte changed anywhere in a spread of positions, or of
+ * another format version.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/sum.h"
 #include "model/analysis.h"
 #include "model/image.h"
 #include "model/lanes.h"
@@ -133,13 +135,30 @@ START_TEST(refused)
 		ck_assert_int_eq(pwrite(fd, &c, 1, at), 1);
 		ck_assert_int_eq(d9m_image_open(fd, KEY, &b, &x, why,
 		    sizeof why), -1);
+		ck_assert_str_eq(why, "damaged (its checksum does not match)");
 		ck_assert_ptr_null(b);
 		ck_assert_int_eq(pwrite(fd, &all[at], 1, at), 1);
 		ck_assert_int_eq(ftruncate(fd, at), 0);
 		ck_assert_int_eq(d9m_image_open(fd, KEY, &b, &x, why,
 		    sizeof why), -1);
+		ck_assert_str_eq(why, "cut short or of another shape");
 		ck_assert_int_eq(pwrite(fd, all + at, (size_t)(size - at), at),
 		    size - at);
+	}
+	{
+		/* another format version, its header checksum made good:
+		 * the header is 9 u64 (magic, version, ..., hsum last) */
+		uint64_t h[9];
+
+		memcpy(h, all, sizeof h);
+		h[1]++;
+		h[8] = 0;
+		h[8] = d9_sum_of(h, sizeof h);
+		ck_assert_int_eq(pwrite(fd, h, sizeof h, 0), (ssize_t)sizeof h);
+		ck_assert_int_eq(d9m_image_open(fd, KEY, &b, &x, why,
+		    sizeof why), -1);
+		ck_assert_str_eq(why, "written by another version of d9top");
+		ck_assert_int_eq(pwrite(fd, all, sizeof h, 0), (ssize_t)sizeof h);
 	}
 	ck_assert_int_eq(d9m_image_open(fd, KEY, &b, &x, why, sizeof why), 0);
 	d9m_lanes_free(&x);
