@@ -22,7 +22,9 @@ char	*trace_path(const char *name);
 
 #include <check.h>
 
-/* Run one suite, print Check's totals; exit status for main(). */
-int	run_suite(Suite *s);
+/* Run one suite, print Check's totals; exit status for main(). With
+ * traces, the suite reads the shared traces in every test: it is skipped
+ * (77) when they are missing. */
+int	run_suite(Suite *s, int traces);
 
 #endif

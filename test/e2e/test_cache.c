@@ -445,5 +445,5 @@ cache_suite(void)
 int
 main(void)
 {
-	return run_suite(cache_suite());
+	return run_suite(cache_suite(), 1);
 }

@@ -340,5 +340,5 @@ suite(void)
 int
 main(void)
 {
-	return run_suite(suite());
+	return run_suite(suite(), 1);
 }

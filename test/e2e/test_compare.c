@@ -334,5 +334,5 @@ compare_suite(void)
 int
 main(void)
 {
-	return run_suite(compare_suite());
+	return run_suite(compare_suite(), 0);
 }

@@ -330,5 +330,5 @@ suite(void)
 int
 main(void)
 {
-	return run_suite(suite());
+	return run_suite(suite(), 1);
 }
