@@ -66,7 +66,6 @@ struct figures {
 struct ctx {
 	struct opts	 o;
 	struct d9b_hostdir h;
-	int		 no_cache_flag;	/* d9top knows --no-cache */
 	char		 cache[PATH_MAX + 16];
 	char		 env[PATH_MAX + 32];
 };
@@ -157,18 +156,6 @@ slurp(const char *path)
 	return p;
 }
 
-/* Whether d9top takes --no-cache (an older one exits 2: bad usage). */
-static int
-knows_no_cache(const struct ctx *c)
-{
-	char *argv[] = { (char *)c->o.d9top, "--json", "--quiet",
-	    "--no-cache", (char *)c->o.trace, NULL };
-	char *env[] = { (char *)c->env, NULL };
-	struct d9b_run r;
-
-	return d9b_run(argv, env, NULL, "/dev/null", &r) != 2;
-}
-
 /* One d9top --json run (extra: NULL or one more option and its value). */
 static int
 json_run(struct ctx *c, const char *dir, const char *opt, const char *val,
@@ -231,13 +218,10 @@ measure_json(struct ctx *c, const char *dir, struct figures *f)
 	for (int i = 0; i < 4; i++)
 		snprintf(out[i], sizeof out[i], "%s/out-%d-%d.json",
 		    c->o.work, f->copies, i);
-	if (json_run(c, dir, c->no_cache_flag ? "--no-cache" : NULL, NULL,
-	    out[0], &f->r[M_NOCACHE]) < 0)
+	if (json_run(c, dir, "--no-cache", NULL, out[0],
+	    &f->r[M_NOCACHE]) < 0)
 		return -1;
 	f->have[M_NOCACHE] = 1;
-	if (!c->no_cache_flag)
-		snprintf(f->note[M_NOCACHE], sizeof f->note[0], "no flag: "
-		    "this d9top refuses --no-cache (no cache yet)");
 	if ((text = slurp(out[0])) == NULL)
 		return -1;
 	f->events = json_num(text, "eventCount");
@@ -388,7 +372,6 @@ main(int argc, char **argv)
 	c->o.work = c->h.work;		/* absolute */
 	snprintf(c->cache, sizeof c->cache, "%s/cache", c->o.work);
 	snprintf(c->env, sizeof c->env, "XDG_CACHE_HOME=%s", c->cache);
-	c->no_cache_flag = knows_no_cache(c);
 	printf("bench-dir: --copies %d --scale", c->o.copies);
 	for (int i = 0; i < c->o.nscale; i++)
 		printf("%s%d", i ? "," : " ", c->o.scale[i]);
@@ -399,8 +382,7 @@ main(int argc, char **argv)
 	    _SC_NPROCESSORS_ONLN));
 	printf("x base: wall time / the baseline's; cpu x: CPU time / the "
 	    "baseline's\n");
-	printf("cache: %s\n", c->no_cache_flag ? c->cache : "this d9top "
-	    "refuses --no-cache: no cache yet, cold and warm are the same run");
+	printf("cache: %s\n", c->cache);
 	for (int i = 0; i < c->o.nscale; i++)
 		if (one_scale(c, c->o.scale[i], &f[i]) < 0)
 			return 1;

@@ -18,53 +18,29 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
 #include "inflate.h"
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "measure.h"
 
 /* Run argv with stdout to /dev/null (env: one NAME=VALUE more, or
- * NULL); wall seconds, *rss_kb = peak RSS, *cpu = user + system seconds
- * of the child. */
+ * NULL; measure.h does the run); wall seconds, *rss_kb = peak RSS, *cpu
+ * = user + system seconds of the child. */
 static double
 run_env(char *const argv[], char *env, long *rss_kb, double *cpu)
 {
-	struct rusage ru;
-	double t0 = now();
-	int st;
-	pid_t pid = fork();
+	char *envv[] = { env, NULL };
+	struct d9b_run r;
 
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		dup2(fd, 1);
-		if (env != NULL)
-			putenv(env);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (pid < 0 || wait4(pid, &st, 0, &ru) < 0 || !WIFEXITED(st) ||
-	    WEXITSTATUS(st) != 0) {
+	if (d9b_run(argv, env != NULL ? envv : NULL, NULL, NULL, &r) != 0) {
 		fprintf(stderr, "bench-load: %s failed\n", argv[0]);
 		exit(1);
 	}
 	if (rss_kb)
-		*rss_kb = ru.ru_maxrss;
-	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	    (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-	return now() - t0;
+		*rss_kb = (long)(r.rss_mib * 1024);
+	*cpu = r.cpu;
+	return r.wall;
 }
 
 static double
