@@ -21,53 +21,9 @@
 #include <string.h>
 
 #include "base/wire.h"
+#include "model/lives.h"
 #include "model/spans.h"
 #include "model/table.h"
-
-static int
-is_legacy(const struct d9m_spanev *e, size_t i)
-{
-	return e->inst[i] == 0 && e->kind[i] != D9M_SPAN_SINGLE;
-}
-
-/* Link every legacy event to the next one of its life: events grouped by
- * span id (a stable sort keeps their time order), cut after each close. */
-static int
-link_lives(struct d9m_spanev *e)
-{
-	uint32_t *perm = malloc((e->n ? e->n : 1) * sizeof *perm);
-	uint32_t last = D9_NONE, enter = D9_NONE;
-	uint64_t id = 0;
-
-	e->next = malloc((e->n ? e->n : 1) * sizeof *e->next);
-	e->prev_enter = malloc((e->n ? e->n : 1) * sizeof *e->prev_enter);
-	if (perm == NULL || e->next == NULL || e->prev_enter == NULL ||
-	    d9m_sort_perm(e->span_id, e->n, perm) < 0) {
-		free(perm);
-		return -1;
-	}
-	for (size_t k = 0; k < e->n; k++) {
-		uint32_t i = perm[k];
-
-		e->next[i] = D9_NONE;
-		e->prev_enter[i] = D9_NONE;
-		if (!is_legacy(e, i))
-			continue;
-		if (last != D9_NONE && e->span_id[i] != id)
-			last = enter = D9_NONE;	/* another span id */
-		id = e->span_id[i];
-		e->prev_enter[i] = enter;
-		if (last != D9_NONE)
-			e->next[last] = i;
-		last = i;
-		if (e->kind[i] == D9M_SPAN_ENTER)
-			enter = i;
-		else if (e->kind[i] == D9M_SPAN_CLOSE)
-			last = enter = D9_NONE;	/* the id may be reused */
-	}
-	free(perm);
-	return 0;
-}
 
 /* Entered intervals, by their enter and exit rows. */
 struct ivals {
@@ -166,7 +122,7 @@ legacy_spans(const struct d9m_spanev *e, struct ivals *iv, struct d9m_spans *s)
 		struct inst l;
 		size_t r;
 
-		if (e->kind[i] != D9M_SPAN_ENTER || !is_legacy(e, i) ||
+		if (e->kind[i] != D9M_SPAN_ENTER || !d9m_span_is_legacy(e, i) ||
 		    e->prev_enter[i] != D9_NONE)
 			continue;
 		pair_life(e, (uint32_t)i, iv, &l);
@@ -531,7 +487,7 @@ d9m_spans_derive(struct d9m_model *m)
 	    s->dur == NULL || s->name == NULL || s->worker == NULL ||
 	    s->fields == NULL || s->active == NULL || s->slices == NULL ||
 	    s->parent == NULL || s->kind == NULL || s->open_ts == NULL ||
-	    link_lives(&m->spanev) < 0)
+	    d9m_link_lives(&m->spanev) < 0)
 		goto out;
 	legacy_spans(e, &iv, s);
 	/* the links served the legacy lives only: nothing reads them later */

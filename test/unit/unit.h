@@ -16,5 +16,6 @@ Suite	*series_suite(void);
 Suite	*diff_suite(void);
 Suite	*dial95_suite(void);
 Suite	*image_suite(void);
+Suite	*lives_suite(void);
 
 #endif
