@@ -12,6 +12,7 @@
 #include "base/wire.h"
 #include "model/analysis.h"
 #include "model/byname.h"
+#include "model/par.h"
 #include "model/samples.h"
 #include "model/table.h"
 
@@ -459,10 +460,50 @@ out:
 	free(seen);
 }
 
+/* One analysis on its way: the sections run on two threads. */
+struct an_run {
+	const struct d9m_model *m;
+	const struct d9m_analysis_opts *o;
+	struct d9m_analysis *a;
+};
+
+/* The sections that read the figures of others, in their order. */
+static int
+an_sections(void *arg)
+{
+	const struct an_run *r = arg;
+	const struct d9m_model *m = r->m;
+	const struct d9m_analysis_opts *o = r->o;
+	struct d9m_analysis *a = r->a;
+
+	return d9m_an_workers(m, o, a) < 0 || d9m_an_polls(m, o, a) < 0 ||
+	    d9m_an_cpu(m, o, a) < 0 || d9m_an_tasks(m, o, a) < 0 ||
+	    d9m_an_sched(m, o, a) < 0 || d9m_an_spans(m, o, a) < 0 ||
+	    d9m_an_memory(m, o, a) < 0 || d9m_an_setup(m, o, a) < 0 ||
+	    d9m_an_sources(m, o, a) < 0 ? -1 : 0;
+}
+
+/* The points of interest and the task dumps, which read only the model
+ * (and write only a->pois, a->dumps, a->idle, a->nidle). */
+static int
+an_pois_dumps(void *arg)
+{
+	const struct an_run *r = arg;
+
+	if ((r->a->pois = d9m_pois_find(r->m, r->o->resolver,
+	    &r->o->win)) == NULL)
+		return -1;
+	return d9m_an_dumps(r->m, r->o, r->a);
+}
+
 int
 d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
+	struct an_run run = { m, o, a };
+	const struct d9m_job jobs[] = { { an_pois_dumps, &run },
+		{ an_sections, &run } };
+
 	memset(a, 0, sizeof *a);
 	a->win = o->win;
 	a->sched_worst_poll = D9_NONE;
@@ -478,17 +519,10 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		return -1;
 	}
 	d9m_runtime_figs(m, &o->win, a->runtimes);
+	/* first, alone: it asks the resolver for every address, so its
+	 * warnings come in the same order however the rest runs */
 	count_symbols(m, o, a);
-	if (d9m_an_workers(m, o, a) < 0 || d9m_an_polls(m, o, a) < 0 ||
-	    d9m_an_cpu(m, o, a) < 0 || d9m_an_tasks(m, o, a) < 0 ||
-	    d9m_an_sched(m, o, a) < 0 || d9m_an_spans(m, o, a) < 0 ||
-	    d9m_an_memory(m, o, a) < 0 || d9m_an_setup(m, o, a) < 0 ||
-	    d9m_an_dumps(m, o, a) < 0 || d9m_an_sources(m, o, a) < 0 ||
-	    d9m_an_flags(m, o, a) < 0) {
-		d9m_analysis_free(a);
-		return -1;
-	}
-	if ((a->pois = d9m_pois_find(m, o->resolver, &o->win)) == NULL) {
+	if (d9m_par_run(jobs, 2) < 0 || d9m_an_flags(m, o, a) < 0) {
 		d9m_analysis_free(a);
 		return -1;
 	}

@@ -1,7 +1,8 @@
 /*
  * spans.c: span events into span instances, once per finished model
- * (d9m_spans_derive, from d9m_model_finish), kept sorted by start so a
- * window takes the instances that start in it by binary search.
+ * (d9m_spans_pair, then d9m_spans_in_polls once the polls are there,
+ * from d9m_model_finish), kept sorted by start so a window takes the
+ * instances that start in it by binary search.
  *
  * Legacy events (no span_instance_id) are paired as ANALYSIS 6 defines:
  * linked into lives (one span id up to its close), each life paired from
@@ -25,13 +26,6 @@
 #include "model/spans.h"
 #include "model/table.h"
 
-/* Entered intervals, by their enter and exit rows. */
-struct ivals {
-	uint64_t	*enter;
-	uint32_t	*exit;
-	size_t		 n;
-};
-
 /* One instance being made: its figures so far. */
 struct inst {
 	uint64_t	first, last_start, last_end;
@@ -44,7 +38,7 @@ struct inst {
 };
 
 static void
-add_interval(const struct d9m_spanev *e, struct ivals *iv, struct inst *l,
+add_interval(const struct d9m_spanev *e, struct d9m_ivals *iv, struct inst *l,
     uint32_t enter, uint32_t exit)
 {
 	iv->enter[iv->n] = enter;
@@ -61,7 +55,7 @@ add_interval(const struct d9m_spanev *e, struct ivals *iv, struct inst *l,
  * ends the life.
  */
 static void
-pair_life(const struct d9m_spanev *e, uint32_t i, struct ivals *iv,
+pair_life(const struct d9m_spanev *e, uint32_t i, struct d9m_ivals *iv,
     struct inst *l)
 {
 	uint32_t opened = i;
@@ -116,7 +110,7 @@ add_span(struct d9m_spans *s, uint64_t start, uint64_t end, uint32_t name,
 }
 
 static void
-legacy_spans(const struct d9m_spanev *e, struct ivals *iv, struct d9m_spans *s)
+legacy_spans(const struct d9m_spanev *e, struct d9m_ivals *iv, struct d9m_spans *s)
 {
 	for (size_t i = 0; i < e->n; i++) {
 		struct inst l;
@@ -184,7 +178,7 @@ instance_order(const struct d9m_spanev *e, size_t *n)
  * D9_NONE. */
 static uint32_t
 one_instance(const struct d9m_spanev *e, const uint32_t *g, size_t n,
-    uint32_t *st, struct ivals *iv, struct d9m_spans *s)
+    uint32_t *st, struct d9m_ivals *iv, struct d9m_spans *s)
 {
 	uint32_t first = D9_NONE, close = D9_NONE;
 	size_t nst = 0, r;
@@ -263,7 +257,7 @@ find_made(const struct made *md, uint64_t inst)
 }
 
 static int
-modern_spans(const struct d9m_model *m, struct ivals *iv, struct d9m_spans *s)
+modern_spans(const struct d9m_model *m, struct d9m_ivals *iv, struct d9m_spans *s)
 {
 	const struct d9m_spanev *e = &m->spanev;
 	uint32_t *rows = NULL, *st = NULL;
@@ -369,16 +363,15 @@ in_polls_add(const struct d9m_model *m, struct in_polls *ip, size_t i,
 		ip->cnt[*p]++;
 }
 
-static int
-in_polls_figures(const struct d9m_model *m, const struct ivals *iv,
-    struct d9m_spans *s)
+int
+d9m_spans_in_polls(struct d9m_model *m, const struct d9m_ivals *iv)
 {
+	struct d9m_spans *s = &m->spans;
+	const uint32_t *perm = iv->by_enter;
 	struct in_polls ip = { NULL, NULL };
-	uint32_t *perm = malloc((iv->n + 1) * sizeof *perm);
 	int rc = -1;
 
-	if (perm == NULL || in_polls_init(m, &ip) < 0 ||
-	    d9m_sort_perm(iv->enter, iv->n, perm) < 0)
+	if (in_polls_init(m, &ip) < 0)
 		goto out;
 	for (size_t k = 0; k < iv->n; k++)
 		in_polls_add(m, &ip, iv->enter[perm[k]], iv->exit[perm[k]]);
@@ -392,7 +385,6 @@ in_polls_figures(const struct d9m_model *m, const struct ivals *iv,
 	}
 	rc = 0;
 out:
-	free(perm);
 	free(ip.cnt);
 	free(ip.cur);
 	return rc;
@@ -461,18 +453,27 @@ d9m_spans_free(struct d9m_spans *s)
 	memset(s, 0, sizeof *s);
 }
 
+void
+d9m_spans_ivals_free(struct d9m_ivals *iv)
+{
+	free(iv->enter);
+	free(iv->exit);
+	free(iv->by_enter);
+	memset(iv, 0, sizeof *iv);
+}
+
 int
-d9m_spans_derive(struct d9m_model *m)
+d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv)
 {
 	const struct d9m_spanev *e = &m->spanev;
 	struct d9m_spans *s = &m->spans;
 	size_t nx = e->n + 1;
-	struct ivals iv = { malloc(nx * sizeof *iv.enter),
-	    malloc(nx * sizeof *iv.exit), 0 };
-	int rc = -1;
 
 	memset(s, 0, sizeof *s);
 	s->poll_row = D9_NONE;
+	iv->n = 0;
+	iv->enter = malloc(nx * sizeof *iv->enter);
+	iv->exit = malloc(nx * sizeof *iv->exit);
 	s->start = malloc(nx * sizeof *s->start);
 	s->dur = malloc(nx * sizeof *s->dur);
 	s->name = malloc(nx * sizeof *s->name);
@@ -483,25 +484,24 @@ d9m_spans_derive(struct d9m_model *m)
 	s->parent = malloc(nx * sizeof *s->parent);
 	s->kind = malloc(nx * sizeof *s->kind);
 	s->open_ts = malloc(nx * sizeof *s->open_ts);
-	if (iv.enter == NULL || iv.exit == NULL || s->start == NULL ||
+	if (iv->enter == NULL || iv->exit == NULL || s->start == NULL ||
 	    s->dur == NULL || s->name == NULL || s->worker == NULL ||
 	    s->fields == NULL || s->active == NULL || s->slices == NULL ||
 	    s->parent == NULL || s->kind == NULL || s->open_ts == NULL ||
 	    d9m_link_lives(&m->spanev) < 0)
-		goto out;
-	legacy_spans(e, &iv, s);
+		return -1;
+	legacy_spans(e, iv, s);
 	/* the links served the legacy lives only: nothing reads them later */
 	free(m->spanev.next);
 	free(m->spanev.prev_enter);
 	m->spanev.next = m->spanev.prev_enter = NULL;
-	if (modern_spans(m, &iv, s) < 0)
-		goto out;
+	if (modern_spans(m, iv, s) < 0)
+		return -1;
 	single_spans(e, s);
-	if (sort_by_start(s) < 0 || in_polls_figures(m, &iv, s) < 0)
-		goto out;
-	rc = d9m_sort_u64(s->open_ts, s->nopen);
-out:
-	free(iv.enter);
-	free(iv.exit);
-	return rc;
+	/* the intervals by their enter, for the per-poll counts */
+	if (sort_by_start(s) < 0 || d9m_sort_u64(s->open_ts, s->nopen) < 0 ||
+	    (iv->by_enter = malloc((iv->n + 1) * sizeof *iv->by_enter)) ==
+	    NULL)
+		return -1;
+	return d9m_sort_perm(iv->enter, iv->n, iv->by_enter);
 }

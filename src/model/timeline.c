@@ -3,8 +3,6 @@
  * a counting pass over the time-sorted table, which keeps equal
  * timestamps in arrival order (the reference's stable sort).
  */
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +13,7 @@
 #include "model/groups.h"
 #include "model/ids.h"
 #include "model/loss.h"
+#include "model/par.h"
 #include "model/table.h"
 #include "model/tables.h"
 #include "model/runtimes.h"
@@ -435,50 +434,34 @@ polls_by_start(struct d9m_model *m)
 	return rc;
 }
 
-/* Tables sorted by two threads: each takes the next table not taken. */
-struct sorting {
-	struct d9m_tabref t[32];
-	size_t		 n;
-	atomic_size_t	 next;
-	atomic_int	 failed;
-};
-
-static void *
-sort_some(void *arg)
+static int
+sort_job(void *arg)
 {
-	struct sorting *s = arg;
-	size_t i;
+	const struct d9m_tabref *t = arg;
 
-	while ((i = atomic_fetch_add(&s->next, 1)) < s->n)
-		if (d9m_tab_sort(s->t[i].tab, s->t[i].desc) < 0)
-			atomic_store(&s->failed, 1);
-	return NULL;
+	return d9m_tab_sort(t->tab, t->desc);
 }
 
+/* Every table by time, on two threads. */
 static int
 sort_tables(struct d9m_model *m)
 {
-	struct sorting s = { .n = 0 };
-	pthread_t th;
-	int two;
+	struct d9m_tabref t[32];
+	struct d9m_job jobs[32];
+	size_t n = d9m_model_tables(m, t, 32);
 
-	s.n = d9m_model_tables(m, s.t, 32);
 	/* largest first, so that the two threads end together */
-	for (size_t i = 1; i < s.n; i++)
-		for (size_t j = i; j > 0 && d9m_tab_n(s.t[j].tab) >
-		    d9m_tab_n(s.t[j - 1].tab); j--) {
-			struct d9m_tabref x = s.t[j];
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && d9m_tab_n(t[j].tab) >
+		    d9m_tab_n(t[j - 1].tab); j--) {
+			struct d9m_tabref x = t[j];
 
-			s.t[j] = s.t[j - 1];
-			s.t[j - 1] = x;
+			t[j] = t[j - 1];
+			t[j - 1] = x;
 		}
-	atomic_init(&s.next, 0);
-	atomic_init(&s.failed, 0);
-	two = pthread_create(&th, NULL, sort_some, &s) == 0;
-	sort_some(&s);
-	if (two)
-		pthread_join(th, NULL);
-	return atomic_load(&s.failed) ? -1 : 0;
+	for (size_t i = 0; i < n; i++)
+		jobs[i] = (struct d9m_job){ sort_job, &t[i] };
+	return d9m_par_run(jobs, n);
 }
 
 static void
@@ -505,18 +488,17 @@ bounds(struct d9m_model *m)
 	m->rt_events = m->rt.n + m->wakes.n + m->queue.n;
 }
 
-int
-d9m_model_finish(struct d9m_model *m)
+/* What the runtime events give (polls, parks, gaps, CPU attribution,
+ * scheduling delays) and the small derivations; everything but the
+ * spans, which the other thread pairs meanwhile. */
+static int
+derive_timeline(void *arg)
 {
+	struct d9m_model *m = arg;
 	uint32_t *order = NULL;
 	size_t *off = NULL;
 	int rc = -1;
 
-	if (d9m_image_is(m))
-		return 0;		/* mapped: finished when written */
-	d9m_timeline_free(m);
-	if (sort_tables(m) < 0 || d9m_symbols_index(m) < 0)
-		return -1;
 	bounds(m);
 	if (find_workers(m) < 0)
 		return -1;
@@ -565,15 +547,49 @@ d9m_model_finish(struct d9m_model *m)
 		    off[w + 1] - off[w]) < 0)
 			goto out;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
-	    polls_by_start(m) < 0 || d9m_spans_derive(m) < 0 ||
-	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0 ||
+	    polls_by_start(m) < 0 || d9m_rates_derive(m) < 0 ||
+	    d9m_loss_derive(m) < 0 ||
 	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0 ||
 	    d9m_groups_cover(m) < 0)
 		goto out;
-	m->finished = 1;
 	rc = 0;
 out:
 	free(order);
 	free(off);
+	return rc;
+}
+
+/* The instances being paired, and their intervals. */
+struct span_work {
+	struct d9m_model *m;
+	struct d9m_ivals iv;
+};
+
+static int
+pair_spans(void *arg)
+{
+	struct span_work *w = arg;
+
+	return d9m_spans_pair(w->m, &w->iv);
+}
+
+int
+d9m_model_finish(struct d9m_model *m)
+{
+	struct span_work sw = { .m = m };
+	/* the spans need only the span events: paired meanwhile */
+	const struct d9m_job jobs[] = { { derive_timeline, m },
+		{ pair_spans, &sw } };
+	int rc;
+
+	if (d9m_image_is(m))
+		return 0;		/* mapped: finished when written */
+	d9m_timeline_free(m);
+	if (sort_tables(m) < 0 || d9m_symbols_index(m) < 0)
+		return -1;
+	rc = d9m_par_run(jobs, 2) < 0 ? -1 : d9m_spans_in_polls(m, &sw.iv);
+	d9m_spans_ivals_free(&sw.iv);
+	if (rc == 0)
+		m->finished = 1;
 	return rc;
 }
