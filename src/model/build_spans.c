@@ -38,10 +38,10 @@ static const struct span_fields {
 	    D9_F_SPAN_CLOSE_START_NS, D9_F_SPAN_CLOSE_ATTRIBUTES },
 };
 
-/* A new spanev row of this segment with the columns every kind has. */
+/* A new spanev row with the columns every kind has; a legacy event's
+ * until ext() gives it the others. */
 static size_t
-push(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
-    uint8_t kind)
+push(struct d9m_builder *b, uint64_t ts, uint8_t kind)
 {
 	struct d9m_spanev *e = &b->m->spanev;
 	size_t row = d9m_tab_push(e, &d9m_desc_spanev);
@@ -50,14 +50,29 @@ push(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		return row;
 	e->ts[row] = ts;
 	e->kind[row] = kind;
-	e->site[row] = sm->name;
-	e->seg[row] = b->seg;
 	e->span_id[row] = 0;
-	e->inst[row] = 0;
-	e->parent[row] = D9M_ABSENT;
-	e->start[row] = D9M_ABSENT;
 	e->fields[row] = D9_NONE;
+	e->ext[row] = D9_NONE;
 	return row;
+}
+
+/* The spanx row of spanev row `row` (instance inst), absent values
+ * filled: its number, or SIZE_MAX when out of memory. */
+static size_t
+ext(struct d9m_builder *b, size_t row, uint64_t inst)
+{
+	struct d9m_spanx *x = &b->m->spanx;
+	size_t r = x->n < D9_NONE ? d9m_tab_push(x, &d9m_desc_spanx) :
+	    SIZE_MAX;
+
+	if (r == SIZE_MAX)
+		return r;
+	x->inst[r] = inst;
+	x->tid[r] = D9_NONE;
+	x->start[r] = D9M_ABSENT;
+	x->parent[r] = D9M_ABSENT;
+	b->m->spanev.ext[row] = (uint32_t)r;
+	return r;
 }
 
 int
@@ -68,7 +83,9 @@ d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	    sm->kind == D9_SCH_SPAN_ENTER ? 0 :
 	    sm->kind == D9_SCH_SPAN_EXIT ? 1 : 2];
 	struct d9m_spanev *e = &b->m->spanev;
-	size_t row = push(b, sm, ts, f->kind);
+	struct d9m_spanx *x = &b->m->spanx;
+	size_t row = push(b, ts, f->kind), r = SIZE_MAX;
+	uint64_t inst;
 	int any;
 
 	if (row == SIZE_MAX)
@@ -76,18 +93,24 @@ d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	e->worker[row] = d9m_b_worker(b, sm, v, f->worker);
 	e->span_id[row] = d9m_group_span(b->pend.group,
 	    d9m_b_u64(sm, v, f->id, 0));
-	e->inst[row] = d9m_b_u64(sm, v, f->inst, 0);
-	if (e->inst[row] != 0)
-		e->inst[row] = d9m_group_span(b->pend.group, e->inst[row]);
-	e->tid[row] = d9m_b_tid(b, sm, v, f->tid, D9_NONE);
-	e->parent[row] = d9m_b_u64(sm, v, f->parent, D9M_ABSENT);
-	if (e->parent[row] != D9M_ABSENT)
-		e->parent[row] = d9m_group_span(b->pend.group, e->parent[row]);
+	inst = d9m_b_u64(sm, v, f->inst, 0);
+	if (inst != 0 && (inst = d9m_group_span(b->pend.group, inst)) != 0) {
+		/* dial9 0.5: pairs by thread; its close starts and parents */
+		if ((r = ext(b, row, inst)) == SIZE_MAX)
+			return -1;
+		x->tid[r] = d9m_b_tid(b, sm, v, f->tid, D9_NONE);
+		x->parent[r] = d9m_b_u64(sm, v, f->parent, D9M_ABSENT);
+		if (x->parent[r] != D9M_ABSENT)
+			x->parent[r] = d9m_group_span(b->pend.group,
+			    x->parent[r]);
+	}
 	e->name[row] = d9m_b_str(b, sm, v, f->name);
 	if (f->kind == D9M_SPAN_CLOSE) {
-		e->start[row] = d9m_b_u64(sm, v, f->start, D9M_ABSENT);
-		if (e->start[row] != D9M_ABSENT)
-			e->start[row] = d9m_b_ts(b, e->start[row]);
+		if (r != SIZE_MAX) {
+			x->start[r] = d9m_b_u64(sm, v, f->start, D9M_ABSENT);
+			if (x->start[r] != D9M_ABSENT)
+				x->start[r] = d9m_b_ts(b, x->start[r]);
+		}
 		if (sm->f[f->attrs] >= 0)
 			e->fields[row] = d9m_b_map(b, &v[sm->f[f->attrs]]);
 		return 0;
@@ -252,19 +275,20 @@ d9m_b_sev_event(struct d9m_builder *b, const struct d9m_smap *sm,
 	struct d9m_spanev *e = &b->m->spanev;
 	uint64_t start, end, x;
 	uint32_t name = D9_NONE;
-	size_t row;
+	size_t row, r;
 	int any;
 
 	if (timing(b, sm, ts, v, &start, &end) < 0)
 		return 1;
-	if ((row = push(b, sm, end, D9M_SPAN_SINGLE)) == SIZE_MAX)
+	if ((row = push(b, end, D9M_SPAN_SINGLE)) == SIZE_MAX ||
+	    (r = ext(b, row, 0)) == SIZE_MAX)
 		return -1;
-	e->start[row] = start;
+	b->m->spanx.start[r] = start;
+	b->m->spanx.tid[r] = d9m_group_tid(b->pend.group, role_value(l, v,
+	    R_THREAD, &x) == 0 && x < D9_NONE ? (uint32_t)x : D9_NONE);
 	e->worker[row] = d9m_group_worker(b->pend.group, role_value(l, v,
 	    R_WORKER, &x) == 0 && x < D9_WORKER_NONE ? (uint32_t)x :
 	    D9_WORKER_NONE);
-	e->tid[row] = d9m_group_tid(b->pend.group, role_value(l, v, R_THREAD,
-	    &x) == 0 && x < D9_NONE ? (uint32_t)x : D9_NONE);
 	if (l->at[R_NAME] >= 0) {
 		uint32_t len;
 		const char *p;

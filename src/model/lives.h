@@ -12,7 +12,7 @@
 static inline int
 d9m_span_is_legacy(const struct d9m_spanev *e, size_t i)
 {
-	return e->inst[i] == 0 && e->kind[i] != D9M_SPAN_SINGLE;
+	return e->ext[i] == D9_NONE;
 }
 
 /*

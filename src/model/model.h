@@ -139,9 +139,12 @@ enum d9m_span_kind {
 
 /*
  * Raw span events (SpanEnter:/SpanExit:/SpanClose and legacy names), and
- * single-event spans. An event with a span_instance_id (inst > 0) is of
- * dial9 0.5's dialect: its enters and exits pair by (instance, tid) and
- * its close says when the span began (start) and who its parent is.
+ * single-event spans. An event with a span_instance_id is of dial9 0.5's
+ * dialect: its enters and exits pair by (instance, tid) and its close
+ * says when the span began (start) and who its parent is. What only
+ * those events and single-event spans have is in struct d9m_spanx, one
+ * row each: the legacy events (no instance id), all of an older trace,
+ * need none of it.
  */
 struct d9m_spanev {
 	size_t		 n, cap;
@@ -149,23 +152,28 @@ struct d9m_spanev {
 	uint8_t		*kind;
 	uint32_t	*worker;
 	uint64_t	*span_id;
-	uint64_t	*inst;		/* span_instance_id, 0: legacy */
-	uint32_t	*tid;		/* D9_NONE when absent */
-	uint64_t	*start;		/* close, single: the span's start,
-					 * D9M_ABSENT */
-	uint64_t	*parent;	/* enter: parent_span_id; 0.5 close:
-					 * parent_span_instance_id;
-					 * D9M_ABSENT */
 	uint32_t	*name;		/* span_name string id */
-	uint32_t	*site;		/* schema name string id */
 	uint32_t	*fields;	/* field list id, D9_NONE: no fields;
 					 * 0.5 close: its attributes */
-	uint32_t	*seg;
+	uint32_t	*ext;		/* row in d9m_model.spanx, D9_NONE:
+					 * a legacy event */
 	/* while d9m_model_finish derives the spans only (NULL after): the
 	 * events of one span id up to and with its close are one life of
 	 * the span (the id may be reused after a close) */
 	uint32_t	*next;		/* next event of the life, D9_NONE */
 	uint32_t	*prev_enter;	/* its life's previous enter, D9_NONE */
+};
+
+/* The columns of the span events that have an instance id, and of the
+ * single-event spans (d9m_spanev.ext), in arrival order. */
+struct d9m_spanx {
+	size_t		 n, cap;
+	uint64_t	*inst;		/* span_instance_id, 0: single */
+	uint32_t	*tid;		/* D9_NONE when absent */
+	uint64_t	*start;		/* close, single: the span's start,
+					 * D9M_ABSENT */
+	uint64_t	*parent;	/* close: parent_span_instance_id,
+					 * D9M_ABSENT */
 };
 
 /* Metric series (metrics.rs, FORMAT 5): one per metric and field, named
@@ -402,6 +410,7 @@ struct d9m_model {
 	struct d9m_frees frees;
 	struct d9m_overflow overflow;
 	struct d9m_spanev spanev;
+	struct d9m_spanx spanx;
 	struct d9m_metrics metrics;
 	struct d9m_msamples msamples;
 	struct d9m_custom custom;

@@ -133,17 +133,24 @@ legacy_spans(const struct d9m_spanev *e, struct d9m_ivals *iv, struct d9m_spans 
 
 /* ---- dial9 0.5 instances ---- */
 
+/* Column f of spanx for spanev row i, which has one (not legacy). */
+#define X(m, f, i)	((m)->spanx.f[(m)->spanev.ext[i]])
+/* Row i is of a 0.5 instance (an instance id, not a single event). */
+#define IS_05(e, i)	((e)->ext[i] != D9_NONE && \
+	(e)->kind[i] != D9M_SPAN_SINGLE)
+
 /* The 0.5 rows in instance order, time order within (a stable sort).
  * Instance ids of different processes were kept apart when read (ids.h). */
 static uint32_t *
-instance_order(const struct d9m_spanev *e, size_t *n)
+instance_order(const struct d9m_model *m, size_t *n)
 {
+	const struct d9m_spanev *e = &m->spanev;
 	size_t k = 0, cnt = 0;
 	uint64_t *key;
 	uint32_t *rows, *perm;
 
 	for (size_t i = 0; i < e->n; i++)
-		cnt += e->inst[i] != 0 && e->kind[i] != D9M_SPAN_SINGLE;
+		cnt += IS_05(e, i);
 	key = malloc((cnt + 1) * sizeof *key);
 	rows = malloc((cnt + 1) * sizeof *rows);
 	perm = malloc((cnt + 1) * sizeof *perm);
@@ -154,9 +161,9 @@ instance_order(const struct d9m_spanev *e, size_t *n)
 		return NULL;
 	}
 	for (size_t i = 0; i < e->n; i++)
-		if (e->inst[i] != 0 && e->kind[i] != D9M_SPAN_SINGLE) {
+		if (IS_05(e, i)) {
 			perm[k] = (uint32_t)i;
-			key[k++] = e->inst[i];
+			key[k++] = X(m, inst, i);
 		}
 	if (d9m_sort_perm(key, cnt, rows) < 0) {
 		free(key);
@@ -177,9 +184,10 @@ instance_order(const struct d9m_spanev *e, size_t *n)
  * it has a close, else open if it was entered. Returns the span row or
  * D9_NONE. */
 static uint32_t
-one_instance(const struct d9m_spanev *e, const uint32_t *g, size_t n,
+one_instance(const struct d9m_model *m, const uint32_t *g, size_t n,
     uint32_t *st, struct d9m_ivals *iv, struct d9m_spans *s)
 {
+	const struct d9m_spanev *e = &m->spanev;
 	uint32_t first = D9_NONE, close = D9_NONE;
 	size_t nst = 0, r;
 	struct inst l;
@@ -200,8 +208,8 @@ one_instance(const struct d9m_spanev *e, const uint32_t *g, size_t n,
 			st[nst++] = i;
 			break;
 		case D9M_SPAN_EXIT:
-			for (p = nst; p > 0 && e->tid[st[p - 1]] != e->tid[i];
-			    p--)
+			for (p = nst; p > 0 && X(m, tid, st[p - 1]) !=
+			    X(m, tid, i); p--)
 				;
 			if (p == 0)
 				break;		/* no enter on its thread */
@@ -219,7 +227,7 @@ one_instance(const struct d9m_spanev *e, const uint32_t *g, size_t n,
 			s->open_ts[s->nopen++] = e->ts[first];
 		return D9_NONE;
 	}
-	start = e->start[close];
+	start = X(m, start, close);
 	if (start == D9M_ABSENT || start > e->ts[close])
 		start = first != D9_NONE && e->ts[first] < e->ts[close] ?
 		    e->ts[first] : e->ts[close];
@@ -265,7 +273,7 @@ modern_spans(const struct d9m_model *m, struct d9m_ivals *iv, struct d9m_spans *
 	size_t n = 0;
 	int rc = -1;
 
-	if ((rows = instance_order(e, &n)) == NULL)
+	if ((rows = instance_order(m, &n)) == NULL)
 		goto out;
 	st = malloc((n + 1) * sizeof *st);
 	md.inst = malloc((n + 1) * sizeof *md.inst);
@@ -277,13 +285,13 @@ modern_spans(const struct d9m_model *m, struct d9m_ivals *iv, struct d9m_spans *
 	for (size_t a = 0, b; a < n; a = b) {
 		uint32_t r;
 
-		for (b = a + 1; b < n && e->inst[rows[b]] == e->inst[rows[a]];
-		    b++)
+		for (b = a + 1; b < n && X(m, inst, rows[b]) ==
+		    X(m, inst, rows[a]); b++)
 			;
-		r = one_instance(e, rows + a, b - a, st, iv, s);
+		r = one_instance(m, rows + a, b - a, st, iv, s);
 		if (r == D9_NONE)
 			continue;
-		md.inst[md.n] = e->inst[rows[a]];
+		md.inst[md.n] = X(m, inst, rows[a]);
 		md.row[md.n] = r;
 		/* the close is the last event of its instance to say so */
 		for (size_t k = b; k-- > a; )
@@ -296,8 +304,10 @@ modern_spans(const struct d9m_model *m, struct d9m_ivals *iv, struct d9m_spans *
 	for (size_t k = 0; k < md.n; k++) {
 		uint32_t c = md.close[k];
 
-		if (e->parent[c] != D9M_ABSENT && e->parent[c] != 0)
-			s->parent[md.row[k]] = find_made(&md, e->parent[c]);
+		uint64_t parent = X(m, parent, c);
+
+		if (parent != D9M_ABSENT && parent != 0)
+			s->parent[md.row[k]] = find_made(&md, parent);
 	}
 	rc = 0;
 out:
@@ -310,11 +320,13 @@ out:
 }
 
 static void
-single_spans(const struct d9m_spanev *e, struct d9m_spans *s)
+single_spans(const struct d9m_model *m, struct d9m_spans *s)
 {
+	const struct d9m_spanev *e = &m->spanev;
+
 	for (size_t i = 0; i < e->n; i++)
 		if (e->kind[i] == D9M_SPAN_SINGLE)
-			add_span(s, e->start[i], e->ts[i], e->name[i],
+			add_span(s, X(m, start, i), e->ts[i], e->name[i],
 			    e->worker[i], e->fields[i], D9M_FORM_SINGLE);
 }
 
@@ -497,7 +509,7 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv)
 	m->spanev.next = m->spanev.prev_enter = NULL;
 	if (modern_spans(m, iv, s) < 0)
 		return -1;
-	single_spans(e, s);
+	single_spans(m, s);
 	/* the intervals by their enter, for the per-poll counts */
 	if (sort_by_start(s) < 0 || d9m_sort_u64(s->open_ts, s->nopen) < 0 ||
 	    (iv->by_enter = malloc((iv->n + 1) * sizeof *iv->by_enter)) ==

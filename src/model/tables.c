@@ -36,9 +36,9 @@ TAB(d9m_desc_overflow, d9m_overflow, BY(d9m_overflow, ts),
     C(d9m_overflow, seg));
 TAB(d9m_desc_spanev, d9m_spanev, BY(d9m_spanev, ts), C(d9m_spanev, ts),
     C(d9m_spanev, kind), C(d9m_spanev, worker), C(d9m_spanev, span_id),
-    C(d9m_spanev, inst), C(d9m_spanev, tid), C(d9m_spanev, start),
-    C(d9m_spanev, parent), C(d9m_spanev, name), C(d9m_spanev, site),
-    C(d9m_spanev, fields), C(d9m_spanev, seg));
+    C(d9m_spanev, name), C(d9m_spanev, fields), C(d9m_spanev, ext));
+TAB(d9m_desc_spanx, d9m_spanx, UNSORTED, C(d9m_spanx, inst),
+    C(d9m_spanx, tid), C(d9m_spanx, start), C(d9m_spanx, parent));
 TAB(d9m_desc_metrics, d9m_metrics, UNSORTED, C(d9m_metrics, name),
     C(d9m_metrics, kind), C(d9m_metrics, unit));
 TAB(d9m_desc_msamples, d9m_msamples, BY(d9m_msamples, ts),
@@ -81,7 +81,8 @@ d9m_model_tables(struct d9m_model *m, struct d9m_tabref *out, size_t max)
 		{ &m->dumps, &d9m_desc_dumps }, { &m->allocs, &d9m_desc_allocs },
 		{ &m->frees, &d9m_desc_frees },
 		{ &m->overflow, &d9m_desc_overflow },
-		{ &m->spanev, &d9m_desc_spanev }, { &m->custom, &d9m_desc_custom },
+		{ &m->spanev, &d9m_desc_spanev }, { &m->spanx, &d9m_desc_spanx },
+		{ &m->custom, &d9m_desc_custom },
 		{ &m->metrics, &d9m_desc_metrics },
 		{ &m->msamples, &d9m_desc_msamples },
 		{ &m->symbols, &d9m_desc_symbols }, { &m->maps, &d9m_desc_maps },

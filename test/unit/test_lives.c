@@ -3,8 +3,8 @@
  * in one pass through a map of span ids, against the linking they
  * replaced: the rows grouped by span id (a stable sort keeps their time
  * order) and cut after each close. Generated tables mix reused ids,
- * interleaved lives, closes, 0.5 rows (an instance id) and single-event
- * spans, which belong to no life.
+ * interleaved lives, closes, 0.5 rows (an instance id: a spanx row) and
+ * single-event spans (one too), which belong to no life.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -68,16 +68,17 @@ gen(struct d9m_spanev *e, size_t n, uint64_t nids, uint64_t seed)
 	e->n = n;
 	e->kind = malloc(n + 1);
 	e->span_id = malloc((n + 1) * sizeof *e->span_id);
-	e->inst = malloc((n + 1) * sizeof *e->inst);
+	e->ext = malloc((n + 1) * sizeof *e->ext);
 	ck_assert_ptr_nonnull(e->kind);
 	ck_assert_ptr_nonnull(e->span_id);
-	ck_assert_ptr_nonnull(e->inst);
+	ck_assert_ptr_nonnull(e->ext);
 	for (size_t i = 0; i < n; i++) {
 		uint64_t id = rnd(&s) % nids;
 
 		e->span_id[i] = id < 3 ? odd[id] : id * 7919;
 		e->kind[i] = kinds[rnd(&s) % 6];
-		e->inst[i] = rnd(&s) % 5 == 0 ? 1 + rnd(&s) % 4 : 0;
+		e->ext[i] = rnd(&s) % 5 == 0 || e->kind[i] == D9M_SPAN_SINGLE ?
+		    (uint32_t)(rnd(&s) % 4) : D9_NONE;
 	}
 }
 
@@ -101,7 +102,7 @@ check_same(size_t n, uint64_t nids, uint64_t seed)
 	free(prev);
 	free(e.kind);
 	free(e.span_id);
-	free(e.inst);
+	free(e.ext);
 	free(e.next);
 	free(e.prev_enter);
 }
@@ -126,8 +127,9 @@ START_TEST(lives_known)
 	static const uint8_t k[] = { D9M_SPAN_ENTER, D9M_SPAN_ENTER,
 		D9M_SPAN_SINGLE, D9M_SPAN_EXIT, D9M_SPAN_ENTER, D9M_SPAN_CLOSE,
 		D9M_SPAN_EXIT, D9M_SPAN_ENTER, D9M_SPAN_EXIT };
-	static const uint64_t id[] = { 5, 9, 5, 5, 5, 5, 9, 5, 5 },
-	    inst[] = { 0, 0, 0, 0, 3, 0, 0, 0, 0 };
+	static const uint64_t id[] = { 5, 9, 5, 5, 5, 5, 9, 5, 5 };
+	static const uint32_t ext[] = { D9_NONE, D9_NONE, 0, D9_NONE, 1,
+		D9_NONE, D9_NONE, D9_NONE, D9_NONE };
 	static const uint32_t next[] = { 3, 6, D9_NONE, 5, D9_NONE, D9_NONE,
 		D9_NONE, 8, D9_NONE },
 	    prev[] = { D9_NONE, D9_NONE, D9_NONE, 0, D9_NONE, 0, 1, D9_NONE,
@@ -138,7 +140,7 @@ START_TEST(lives_known)
 	e.n = 9;
 	e.kind = (uint8_t *)k;
 	e.span_id = (uint64_t *)id;
-	e.inst = (uint64_t *)inst;
+	e.ext = (uint32_t *)ext;
 	ck_assert_int_eq(d9m_link_lives(&e), 0);
 	for (size_t i = 0; i < e.n; i++) {
 		ck_assert_uint_eq(e.next[i], next[i]);
