@@ -224,19 +224,86 @@ d9m_sort_u64(uint64_t *v, size_t n)
 }
 
 #define ROW_BITS 24
-#define MAX_RUNS 256
+#define MAX_RUNS 1024
+
+/* The first row x of the ascending run a[lo .. hi) whose key passes v:
+ * is above it (above) or at least it (else); hi when none does. */
+static size_t
+first_past(const uint64_t *keys, const uint32_t *a, size_t lo, size_t hi,
+    uint64_t v, int above)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k = keys[a[mid]];
+
+		if (above ? k <= v : k < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Merge the ascending runs p[st[r] .. st[r + 1]) (r < k, st[0] = 0) of
+ * one block into p, through tmp: passes that merge two neighbours, each
+ * key by key only where the two overlap (the ends are copied), stable.
+ * st is used up.
+ */
+static void
+merge_block(const uint64_t *keys, uint32_t *p, uint32_t *tmp, size_t *st,
+    size_t k)
+{
+	size_t n = st[k];
+	uint32_t *a = p, *b = tmp, *t;
+
+	while (k > 1) {
+		size_t nk = 0;
+
+		for (size_t r = 0; r < k; r += 2) {
+			size_t lo = st[r], mid = st[r + 1];
+			size_t hi = r + 2 <= k ? st[r + 2] : mid, i = lo, j = mid;
+			size_t o;
+
+			if (mid < hi) {
+				i = first_past(keys, a, lo, mid, keys[a[mid]], 1);
+				hi = first_past(keys, a, mid, hi,
+				    keys[a[mid - 1]], 0);
+			}
+			memcpy(b + lo, a + lo, (i - lo) * sizeof *b);
+			for (o = i; i < mid && j < hi; )
+				b[o++] = keys[a[j]] < keys[a[i]] ? a[j++] : a[i++];
+			memcpy(b + o, a + i, (mid - i) * sizeof *b);
+			o += mid - i;
+			hi = r + 2 <= k ? st[r + 2] : mid;
+			memcpy(b + o, a + j, (hi - j) * sizeof *b);
+			st[nk++] = lo;
+		}
+		st[nk] = n;
+		k = nk;
+		t = a;
+		a = b;
+		b = t;
+	}
+	if (a != p)
+		memcpy(p, a, n * sizeof *p);
+}
 
 /*
  * Keys in few ascending runs (a table read in time order, one batch
- * after the other, is: 80 descents in 2 M rows) are merged run by run,
- * in sequential passes: stable, as equal keys take the earlier run first.
- * 1 when there are too many runs for that to pay.
+ * after the other, is: 464 descents in the 10 M span events of 58
+ * segments) are merged run by run: stable, as equal keys take the
+ * earlier run first. Runs that no later run overlaps end a block (a
+ * segment of a directory, mostly), which is merged alone, in cache, and
+ * is then in place. 1 when there are too many runs for that to pay.
  */
 static int
 merge_runs(const uint64_t *keys, size_t n, uint32_t *perm)
 {
-	size_t st[MAX_RUNS + 1], k = 1;
-	uint32_t *buf, *a, *b;
+	size_t st[MAX_RUNS + 1], end[MAX_RUNS], rs[MAX_RUNS + 1];
+	size_t k = 1, nb = 0, most = 0, b0 = 0;
+	uint64_t low[MAX_RUNS + 1], high = 0;
+	uint32_t *tmp;
 
 	st[0] = 0;
 	for (size_t i = 1; i < n; i++)
@@ -250,36 +317,29 @@ merge_runs(const uint64_t *keys, size_t n, uint32_t *perm)
 		perm[i] = (uint32_t)i;
 	if (k == 1)
 		return 0;
-	if ((buf = malloc(n * sizeof *buf)) == NULL)
-		return -1;
-	a = perm;
-	b = buf;
-	while (k > 1) {
-		size_t nk = 0;
-		uint32_t *t;
-
-		for (size_t r = 0; r < k; r += 2) {
-			size_t lo = st[r], mid = st[r + 1];
-			size_t hi = r + 2 <= k ? st[r + 2] : mid, i = lo, j = mid,
-			    o = lo;
-
-			while (i < mid && j < hi)
-				b[o++] = keys[a[j]] < keys[a[i]] ? a[j++] : a[i++];
-			while (i < mid)
-				b[o++] = a[i++];
-			while (j < hi)
-				b[o++] = a[j++];
-			st[nk++] = lo;
+	/* low[r]: the lowest key from run r on; a block ends before run r
+	 * when no key before it is above that */
+	low[k] = UINT64_MAX;
+	for (size_t r = k; r-- > 0; )
+		low[r] = keys[st[r]] < low[r + 1] ? keys[st[r]] : low[r + 1];
+	for (size_t r = 0; r < k; r++) {
+		high = keys[st[r + 1] - 1] > high ? keys[st[r + 1] - 1] : high;
+		if (r + 1 == k || high <= low[r + 1]) {
+			end[nb++] = r + 1;
+			most = st[r + 1] - st[b0] > most ? st[r + 1] - st[b0] :
+			    most;
+			b0 = r + 1;
 		}
-		st[nk] = n;
-		k = nk;
-		t = a;
-		a = b;
-		b = t;
 	}
-	if (a != perm)
-		memcpy(perm, a, n * sizeof *perm);
-	free(buf);
+	if ((tmp = malloc(most * sizeof *tmp)) == NULL)
+		return -1;
+	b0 = 0;
+	for (size_t b = 0; b < nb; b0 = end[b++]) {
+		for (size_t r = b0; r <= end[b]; r++)
+			rs[r - b0] = st[r] - st[b0];
+		merge_block(keys, perm + st[b0], tmp, rs, end[b] - b0);
+	}
+	free(tmp);
 	return 0;
 }
 

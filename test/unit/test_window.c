@@ -537,14 +537,22 @@ cmp_kr(const void *x, const void *y)
 /*
  * Both ways d9m_sort_perm sorts give a stable sort's order: keys in many
  * runs (radix, packed when the keys are close, by row number when not)
- * and in few ascending runs (merged), with equal keys across runs.
+ * and in few ascending runs (merged), with equal keys across runs; runs
+ * in blocks that overlap only in their equal end keys (the segments of
+ * a directory: each block merged alone).
  */
 START_TEST(test_sort_perm_paths)
 {
 	enum { N = 6000 };
-	static const struct { unsigned runs; uint64_t span; } c[] = {
-		{ 0, 50 }, { 0, UINT64_MAX }, { 1, 1000 }, { 2, 30 },
-		{ 97, 400 }, { 256, 1u << 20 }, { 300, 1000 } };
+	/* blocks of runs, each step above the one before, keys below span
+	 * in each: step span - 1, blocks that share their end keys; less,
+	 * blocks that overlap */
+	static const struct { unsigned runs, blocks; uint64_t span, step; }
+	    c[] = { { 0, 1, 50, 0 }, { 0, 1, UINT64_MAX, 0 },
+		{ 1, 1, 1000, 0 }, { 2, 1, 30, 0 }, { 97, 1, 400, 0 },
+		{ 256, 1, 1u << 20, 0 }, { 300, 1, 1000, 0 },
+		{ 500, 25, 50, 49 }, { 1000, 100, 7, 5 },
+		{ 96, 3, 1u << 20, 1u << 20 }, { 1100, 1, 1000, 0 } };
 	uint64_t *keys = malloc(N * sizeof *keys);
 	uint32_t *perm = malloc(N * sizeof *perm);
 	struct kr *ref = malloc(N * sizeof *ref);
@@ -567,8 +575,9 @@ START_TEST(test_sort_perm_paths)
 			for (size_t i = a; i < b; i++)
 				ref[i] = (struct kr){ keys[i], (uint32_t)i };
 			qsort(t, b - a, sizeof *t, cmp_kr);
-			for (size_t i = a; i < b; i++)
-				keys[i] = ref[i].key;
+			for (size_t i = a; i < b; i++)	/* block r * blocks / runs */
+				keys[i] = ref[i].key % (c[_i].span + 1) +
+				    r * c[_i].blocks / runs * c[_i].step;
 		}
 	for (size_t i = 0; i < N; i++)
 		ref[i] = (struct kr){ keys[i], (uint32_t)i };
@@ -591,7 +600,7 @@ window_suite(void)
 	tcase_add_loop_test(tc, test_windows_match_scans, 0, 30);
 	tcase_add_test(tc, test_span_lives);
 	tcase_add_test(tc, test_sort_perm_packed);
-	tcase_add_loop_test(tc, test_sort_perm_paths, 0, 7);
+	tcase_add_loop_test(tc, test_sort_perm_paths, 0, 11);
 	suite_add_tcase(s, tc);
 	return s;
 }
