@@ -41,8 +41,8 @@ static void
 add_interval(const struct d9m_spanev *e, struct d9m_ivals *iv, struct inst *l,
     uint32_t enter, uint32_t exit)
 {
-	iv->enter[iv->n] = enter;
-	iv->exit[iv->n++] = exit;
+	iv->exit_at[enter] = exit + 1;	/* each enter opens one at most */
+	iv->n++;
 	l->active += e->ts[exit] - e->ts[enter];
 	l->nsegs++;
 	if (e->fields[exit] != D9_NONE)
@@ -379,14 +379,14 @@ int
 d9m_spans_in_polls(struct d9m_model *m, const struct d9m_ivals *iv)
 {
 	struct d9m_spans *s = &m->spans;
-	const uint32_t *perm = iv->by_enter;
 	struct in_polls ip = { NULL, NULL };
 	int rc = -1;
 
 	if (in_polls_init(m, &ip) < 0)
 		goto out;
-	for (size_t k = 0; k < iv->n; k++)
-		in_polls_add(m, &ip, iv->enter[perm[k]], iv->exit[perm[k]]);
+	for (size_t i = 0; iv->n > 0 && i < m->spanev.n; i++)
+		if (iv->exit_at[i] != 0)
+			in_polls_add(m, &ip, i, iv->exit_at[i] - 1);
 	for (size_t p = 0; p < m->polls.n; p++) {
 		if (ip.cnt[p] > 20)
 			s->polls_over20++;
@@ -468,9 +468,7 @@ d9m_spans_free(struct d9m_spans *s)
 void
 d9m_spans_ivals_free(struct d9m_ivals *iv)
 {
-	free(iv->enter);
-	free(iv->exit);
-	free(iv->by_enter);
+	free(iv->exit_at);
 	memset(iv, 0, sizeof *iv);
 }
 
@@ -484,8 +482,7 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv)
 	memset(s, 0, sizeof *s);
 	s->poll_row = D9_NONE;
 	iv->n = 0;
-	iv->enter = malloc(nx * sizeof *iv->enter);
-	iv->exit = malloc(nx * sizeof *iv->exit);
+	iv->exit_at = calloc(nx, sizeof *iv->exit_at);
 	s->start = malloc(nx * sizeof *s->start);
 	s->dur = malloc(nx * sizeof *s->dur);
 	s->name = malloc(nx * sizeof *s->name);
@@ -496,7 +493,7 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv)
 	s->parent = malloc(nx * sizeof *s->parent);
 	s->kind = malloc(nx * sizeof *s->kind);
 	s->open_ts = malloc(nx * sizeof *s->open_ts);
-	if (iv->enter == NULL || iv->exit == NULL || s->start == NULL ||
+	if (iv->exit_at == NULL || s->start == NULL ||
 	    s->dur == NULL || s->name == NULL || s->worker == NULL ||
 	    s->fields == NULL || s->active == NULL || s->slices == NULL ||
 	    s->parent == NULL || s->kind == NULL || s->open_ts == NULL ||
@@ -510,10 +507,6 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv)
 	if (modern_spans(m, iv, s) < 0)
 		return -1;
 	single_spans(m, s);
-	/* the intervals by their enter, for the per-poll counts */
-	if (sort_by_start(s) < 0 || d9m_sort_u64(s->open_ts, s->nopen) < 0 ||
-	    (iv->by_enter = malloc((iv->n + 1) * sizeof *iv->by_enter)) ==
-	    NULL)
-		return -1;
-	return d9m_sort_perm(iv->enter, iv->n, iv->by_enter);
+	return sort_by_start(s) < 0 || d9m_sort_u64(s->open_ts, s->nopen) < 0 ?
+	    -1 : 0;
 }

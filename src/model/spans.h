@@ -7,12 +7,11 @@
 
 #include "model/model.h"
 
-/* The entered intervals of the instances: enter and exit rows of
- * m->spanev, and their order by enter. */
+/* The entered intervals of the instances, by the span event that
+ * entered each (an enter enters one at most): exit_at[row] is 1 + the
+ * row of its exit, 0 where row entered none; n of them. */
 struct d9m_ivals {
-	uint64_t	*enter;
-	uint32_t	*exit;
-	uint32_t	*by_enter;
+	uint32_t	*exit_at;	/* spanev.n + 1 entries */
 	size_t		 n;
 };
 
