@@ -16,14 +16,6 @@
 #include "model/samples.h"
 #include "model/table.h"
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 size_t
 d9m_rank(size_t n, unsigned p)
 {
@@ -38,15 +30,17 @@ d9m_rank(size_t n, unsigned p)
 void
 d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out)
 {
+	size_t k99 = d9m_rank(n, 99) - 1;
+
 	memset(out, 0, sizeof *out);
 	out->count = n;
 	if (n == 0)
 		return;
-	if (d9m_sort_u64(v, n) < 0)
-		qsort(v, n, sizeof *v, cmp_u64);
-	out->p50 = v[d9m_rank(n, 50) - 1];
-	out->p99 = v[d9m_rank(n, 99) - 1];
-	out->max = v[n - 1];
+	for (size_t i = 0; i < n; i++)
+		out->max = v[i] > out->max ? v[i] : out->max;
+	/* the ranks alone, not a sort: p50's is among those below p99's */
+	out->p99 = d9m_nth_u64(v, n, k99);
+	out->p50 = d9m_nth_u64(v, k99 + 1, d9m_rank(n, 50) - 1);
 }
 
 static int

@@ -262,7 +262,7 @@ uint64_t d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono);
 
 /* Rank (1-based) of the p-th percentile of n values. */
 size_t	d9m_rank(size_t n, unsigned p);
-/* Exact percentiles of v (sorted in place) at d9m_rank. */
+/* Exact percentiles of v (reordered) at d9m_rank. */
 void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
 /* Stack groups of a set of CPU sample rows, merged by what their frames
  * are named (byname.h; names through r), count descending; a group's

@@ -223,6 +223,51 @@ d9m_sort_u64(uint64_t *v, size_t n)
 	return radix(v, n, NULL, 0);
 }
 
+static void
+swap_u64(uint64_t *v, size_t i, size_t j)
+{
+	uint64_t t = v[i];
+
+	v[i] = v[j];
+	v[j] = t;
+}
+
+uint64_t
+d9m_nth_u64(uint64_t *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n;
+
+	for (unsigned round = 0; hi - lo > 16; round++) {
+		size_t mid = lo + (hi - lo) / 2, lt = lo, i = lo, gt = hi;
+		uint64_t x = v[lo], y = v[mid], z = v[hi - 1], p;
+
+		/* a pivot that keeps failing: sort what is left */
+		if (round > 64 && d9m_sort_u64(v + lo, hi - lo) == 0)
+			return v[k];
+		p = x < y ? (y < z ? y : x < z ? z : x) :
+		    (x < z ? x : y < z ? z : y);	/* the median of three */
+		/* [lo, lt) below p, [lt, gt) p, [gt, hi) above */
+		while (i < gt) {
+			if (v[i] < p)
+				swap_u64(v, lt++, i++);
+			else if (v[i] > p)
+				swap_u64(v, i, --gt);
+			else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return p;
+	}
+	for (size_t i = lo + 1; i < hi; i++)
+		for (size_t j = i; j > lo && v[j - 1] > v[j]; j--)
+			swap_u64(v, j - 1, j);
+	return v[k];
+}
+
 #define ROW_BITS 24
 #define MAX_RUNS 1024
 

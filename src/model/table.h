@@ -41,6 +41,10 @@ int	d9m_sort_perm(const uint64_t *keys, size_t n, uint32_t *perm);
 
 /* Sort values ascending (radix; returns -1 only when out of memory). */
 int	d9m_sort_u64(uint64_t *v, size_t n);
+/* The value of rank k (0: the smallest) of v[0 .. n), k < n, exactly as
+ * sorting would place it; v is reordered: what comes before k is not
+ * above it (selection, no memory). */
+uint64_t d9m_nth_u64(uint64_t *v, size_t n, size_t k);
 
 static inline size_t
 d9m_tab_n(const void *tab)

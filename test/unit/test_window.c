@@ -519,6 +519,46 @@ START_TEST(test_sort_perm_packed)
 }
 END_TEST
 
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * d9m_nth_u64 gives the value sorting puts at each rank, on values with
+ * few and many distinct keys, ascending, descending, all equal, and a
+ * sawtooth; what it leaves before the rank is not above it.
+ */
+START_TEST(test_nth)
+{
+	enum { N = 5000 };
+	uint64_t *v = malloc(N * sizeof *v), *w = malloc(N * sizeof *w);
+	uint64_t *sorted = malloc(N * sizeof *sorted), seed = 7 + (uint64_t)_i;
+	static const size_t ks[] = { 0, 1, 17, N / 2, N - 51, N - 2, N - 1 };
+
+	ck_assert(v && w && sorted);
+	for (size_t i = 0; i < N; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		v[i] = _i == 0 ? seed >> 11 : _i == 1 ? (seed >> 33) % 5 :
+		    _i == 2 ? i : _i == 3 ? N - i : _i == 4 ? 42 : i % 97;
+	}
+	memcpy(sorted, v, N * sizeof *v);
+	qsort(sorted, N, sizeof *sorted, cmp_u64);
+	for (size_t j = 0; j < sizeof ks / sizeof *ks; j++) {
+		memcpy(w, v, N * sizeof *v);
+		ck_assert_uint_eq(d9m_nth_u64(w, N, ks[j]), sorted[ks[j]]);
+		for (size_t i = 0; i < ks[j]; i++)
+			ck_assert_uint_le(w[i], sorted[ks[j]]);
+	}
+	free(v);
+	free(w);
+	free(sorted);
+}
+END_TEST
+
 struct kr {
 	uint64_t	key;
 	uint32_t	row;
@@ -600,6 +640,7 @@ window_suite(void)
 	tcase_add_loop_test(tc, test_windows_match_scans, 0, 30);
 	tcase_add_test(tc, test_span_lives);
 	tcase_add_test(tc, test_sort_perm_packed);
+	tcase_add_loop_test(tc, test_nth, 0, 6);
 	tcase_add_loop_test(tc, test_sort_perm_paths, 0, 11);
 	suite_add_tcase(s, tc);
 	return s;
