@@ -461,7 +461,8 @@ struct an_run {
 	struct d9m_analysis *a;
 };
 
-/* The sections that read the figures of others, in their order. */
+/* The sections that read the figures of others, in their order (cpu
+ * reads the worst polls, setup the task counts). */
 static int
 an_sections(void *arg)
 {
@@ -472,22 +473,25 @@ an_sections(void *arg)
 
 	return d9m_an_workers(m, o, a) < 0 || d9m_an_polls(m, o, a) < 0 ||
 	    d9m_an_cpu(m, o, a) < 0 || d9m_an_tasks(m, o, a) < 0 ||
-	    d9m_an_sched(m, o, a) < 0 || d9m_an_spans(m, o, a) < 0 ||
 	    d9m_an_memory(m, o, a) < 0 || d9m_an_setup(m, o, a) < 0 ||
 	    d9m_an_sources(m, o, a) < 0 ? -1 : 0;
 }
 
-/* The points of interest and the task dumps, which read only the model
- * (and write only a->pois, a->dumps, a->idle, a->nidle). */
+/* The points of interest, the task dumps, the scheduling delays and the
+ * spans, which read only the model (and write only their own figures:
+ * a->pois; a->dumps, idle, nidle; a->sched...; a->spans...). */
 static int
-an_pois_dumps(void *arg)
+an_model_only(void *arg)
 {
 	const struct an_run *r = arg;
+	const struct d9m_model *m = r->m;
+	const struct d9m_analysis_opts *o = r->o;
+	struct d9m_analysis *a = r->a;
 
-	if ((r->a->pois = d9m_pois_find(r->m, r->o->resolver,
-	    &r->o->win)) == NULL)
+	if ((a->pois = d9m_pois_find(m, o->resolver, &o->win)) == NULL)
 		return -1;
-	return d9m_an_dumps(r->m, r->o, r->a);
+	return d9m_an_dumps(m, o, a) < 0 || d9m_an_sched(m, o, a) < 0 ||
+	    d9m_an_spans(m, o, a) < 0 ? -1 : 0;
 }
 
 int
@@ -495,7 +499,7 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
 	struct an_run run = { m, o, a };
-	const struct d9m_job jobs[] = { { an_pois_dumps, &run },
+	const struct d9m_job jobs[] = { { an_model_only, &run },
 		{ an_sections, &run } };
 
 	memset(a, 0, sizeof *a);
