@@ -477,21 +477,40 @@ an_sections(void *arg)
 	    d9m_an_sources(m, o, a) < 0 ? -1 : 0;
 }
 
-/* The points of interest, the task dumps, the scheduling delays and the
- * spans, which read only the model (and write only their own figures:
- * a->pois; a->dumps, idle, nidle; a->sched...; a->spans...). */
+/* The sections that read only the model, and write only their own
+ * figures (a->pois; a->dumps, idle, nidle; a->sched...; a->spans...),
+ * each a job of its own. */
 static int
-an_model_only(void *arg)
+an_pois(void *arg)
 {
 	const struct an_run *r = arg;
-	const struct d9m_model *m = r->m;
-	const struct d9m_analysis_opts *o = r->o;
-	struct d9m_analysis *a = r->a;
 
-	if ((a->pois = d9m_pois_find(m, o->resolver, &o->win)) == NULL)
-		return -1;
-	return d9m_an_dumps(m, o, a) < 0 || d9m_an_sched(m, o, a) < 0 ||
-	    d9m_an_spans(m, o, a) < 0 ? -1 : 0;
+	r->a->pois = d9m_pois_find(r->m, r->o->resolver, &r->o->win);
+	return r->a->pois == NULL ? -1 : 0;
+}
+
+static int
+an_dumps(void *arg)
+{
+	const struct an_run *r = arg;
+
+	return d9m_an_dumps(r->m, r->o, r->a);
+}
+
+static int
+an_spans(void *arg)
+{
+	const struct an_run *r = arg;
+
+	return d9m_an_spans(r->m, r->o, r->a);
+}
+
+static int
+an_sched(void *arg)
+{
+	const struct an_run *r = arg;
+
+	return d9m_an_sched(r->m, r->o, r->a);
 }
 
 int
@@ -499,8 +518,10 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
 	struct an_run run = { m, o, a };
-	const struct d9m_job jobs[] = { { an_model_only, &run },
-		{ an_sections, &run } };
+	/* the longest first: the two threads take the next as they end */
+	const struct d9m_job jobs[] = { { an_pois, &run },
+		{ an_sections, &run }, { an_dumps, &run }, { an_spans, &run },
+		{ an_sched, &run } };
 
 	memset(a, 0, sizeof *a);
 	a->win = o->win;
@@ -520,7 +541,7 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	/* first, alone: it asks the resolver for every address, so its
 	 * warnings come in the same order however the rest runs */
 	count_symbols(m, o, a);
-	if (d9m_par_run(jobs, 2) < 0 || d9m_an_flags(m, o, a) < 0) {
+	if (d9m_par_run(jobs, sizeof jobs / sizeof *jobs) < 0 || d9m_an_flags(m, o, a) < 0) {
 		d9m_analysis_free(a);
 		return -1;
 	}
