@@ -14,6 +14,7 @@
 #include "model/poi.h"
 #include "model/samples.h"
 #include "model/table.h"
+#include "model/twins.h"
 #include "model/verdict.h"
 
 #define MS	1000000
@@ -144,15 +145,16 @@ kernel_waits(const struct d9m_model *m, const struct d9m_window *w,
 }
 
 /* Polls with off-CPU samples that block their worker: the samples of a
- * distinct (stack, segment) are classified once, then counted by poll
- * with the class most of them have. */
+ * distinct (stack, segment) are classified once (segments that name
+ * every address alike count as one: twins.h), then counted by poll with
+ * the class most of them have. */
 static void
 off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
     const struct d9m_window *w, struct acc *c)
 {
 	size_t i0, i1, n = 0;
 	uint64_t *key, *byp;
-	uint32_t *perm;
+	uint32_t *perm, *twin = malloc((m->segs.n + 1) * sizeof *twin);
 	uint8_t *cls;
 
 	d9m_window_rows(m->cpu.ts, m->cpu.n, w, &i0, &i1);
@@ -160,10 +162,13 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 	byp = malloc((i1 - i0 + 1) * sizeof *byp);
 	perm = malloc((i1 - i0 + 1) * sizeof *perm);
 	cls = malloc(i1 - i0 + 1);
-	if (key == NULL || byp == NULL || perm == NULL || cls == NULL)
+	if (key == NULL || byp == NULL || perm == NULL || cls == NULL ||
+	    twin == NULL || d9m_seg_twins(m, twin) < 0)
 		goto oom;
 	for (size_t i = i0; i < i1; i++)
-		key[i - i0] = (uint64_t)m->cpu.stack[i] << 32 | m->cpu.seg[i];
+		key[i - i0] = (uint64_t)m->cpu.stack[i] << 32 |
+		    (m->cpu.seg[i] < m->segs.n ? twin[m->cpu.seg[i]] :
+		    m->cpu.seg[i]);
 	if (d9m_sort_perm(key, i1 - i0, perm) < 0)
 		goto oom;
 	for (size_t k = 0; k < i1 - i0; k++) {
@@ -216,6 +221,7 @@ out:
 	free(byp);
 	free(perm);
 	free(cls);
+	free(twin);
 }
 
 /* Tasks spawned in the window whose first poll came over 1 ms later. */

@@ -13,6 +13,7 @@
 #include "model/analysis.h"
 #include "model/frames.h"
 #include "model/table.h"
+#include "model/twins.h"
 #include "unit.h"
 
 static const struct d9m_window all = { 0, UINT64_MAX };
@@ -221,6 +222,43 @@ START_TEST(test_inline_frames_innermost_first)
 }
 END_TEST
 
+/* Segments with the same symbol rows (and no maps) are twins of the
+ * first of them; one more symbol, or another name, is not. The events
+ * differ, or the files would be copies of one segment. */
+START_TEST(test_segment_twins)
+{
+	static const char *const names[4][3] = { { "f", "g", NULL },
+		{ "f", "g", NULL }, { "f", "h", NULL }, { "f", "g", "k" } };
+	const char *paths[5];
+	struct d9m_model *m;
+	uint32_t twin[5];
+
+	for (int k = 0; k < 5; k++) {
+		struct mt t;
+
+		mt_begin(&t);
+		for (int j = 0; j < 3 && names[k % 4][j] != NULL; j++)
+			mt_symbol(&t, 0x10 * (j + 1), names[k % 4][j], 0);
+		mt_queue(&t, 100 + (uint64_t)k, (unsigned)k);	/* not a copy */
+		paths[k] = mt_write(&t);
+		tg_free(&t.tg);
+	}
+	m = mt_load(paths, 5);
+	ck_assert_uint_eq(m->segs.n, 5);
+	ck_assert_int_eq(d9m_seg_twins(m, twin), 0);
+	ck_assert_uint_eq(twin[0], 0);
+	ck_assert_uint_eq(twin[1], 0);
+	ck_assert_uint_eq(twin[2], 2);
+	ck_assert_uint_eq(twin[3], 3);
+	ck_assert_uint_eq(twin[4], 0);
+	d9m_model_free(&m);
+	for (int k = 0; k < 5; k++) {
+		unlink(paths[k]);
+		free((char *)paths[k]);
+	}
+}
+END_TEST
+
 START_TEST(test_wake_chain_and_window)
 {
 	struct mt t;
@@ -336,6 +374,7 @@ model_suite(void)
 	tcase_add_test(tc, test_polls_parks_actives);
 	tcase_add_test(tc, test_block_in_place_gap);
 	tcase_add_test(tc, test_inline_frames_innermost_first);
+	tcase_add_test(tc, test_segment_twins);
 	tcase_add_test(tc, test_ranks_and_sort);
 	suite_add_tcase(s, tc);
 	return s;
