@@ -28,4 +28,9 @@ int	d9b_run(char *const argv[], char *const env[], const char *out,
  * terminated); returns the exit status, -1 when it could not run. */
 int	d9b_capture(char *const argv[], char *buf, size_t cap);
 
+/* Wait until no d9top writes an entry of the index in cache (the
+ * "<cache>/d9top/<roots>.lock" files a detached writer holds); the
+ * seconds waited. */
+double	d9b_settle(const char *cache);
+
 #endif

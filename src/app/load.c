@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/keep.h"
 #include "app/load.h"
 #include "base/text.h"
 #include "model/cache.h"
@@ -123,7 +124,10 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 	*read_ok = st.read_ok;
 	l->paths = paths;
 	l->npaths = npaths;
+	/* written by a detached process (app/keep.h); on this thread's
+	 * side when none can be made */
 	if (found == 1 && st.read_ok > 0 &&
+	    d9a_keep(&l->cache, &l->key, paths, npaths, l->m) < 0 &&
 	    pthread_create(&l->store, NULL, store, l) == 0)
 		l->storing = 1;
 	return 0;

@@ -229,10 +229,15 @@ static void
 to_index(struct d9t_loader *ld, struct d9m_cache *c, const struct d9m_key *key,
     const struct d9m_model *m, const struct d9m_lanes *ix)
 {
+	int lock;
+
 	c->cancel = &ld->prog.cancel;
-	if (ix != NULL && ld->st.read_ok > 0 &&
-	    !atomic_load(&ld->prog.cancel))
-		d9m_cache_put(c, key, ld->paths, ld->npaths, m, ix);
+	if (ix == NULL || ld->st.read_ok == 0 ||
+	    atomic_load(&ld->prog.cancel) || (lock = d9m_cache_claim(c,
+	    key)) < 0)
+		return;		/* or another d9top is writing it */
+	d9m_cache_put(c, key, ld->paths, ld->npaths, m, ix);
+	d9m_cache_release(c, key, lock);
 }
 
 static void *
