@@ -5,7 +5,6 @@
  * --debug-dir and --kallsyms. Its warnings also join the model's errors,
  * so --json lists them.
  */
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "app/load.h"
 #include "base/text.h"
 #include "model/cache.h"
+#include "model/window.h"
 #include "symbolize/resolver.h"
 
 void
@@ -67,12 +67,8 @@ window_of(const struct d9a_win *o, const struct d9m_model *m)
 {
 	struct d9m_window w = { 0, UINT64_MAX };
 
-	if (o == NULL || !o->have)
-		return w;
-	w.lo = m->min_ts + (uint64_t)llround(o->lo_ms * 1e6);
-	if (o->hi_ms >= 0)
-		w.hi = m->min_ts + (uint64_t)llround(o->hi_ms * 1e6);
-	return w;
+	return o == NULL || !o->have ? w : d9m_window_ms(m, o->lo_ms,
+	    o->hi_ms);
 }
 
 static void *

@@ -5,6 +5,7 @@
  * holds: its swap handler) is carried over; the old model stays alive, with its background job,
  * until that job is over (d9t_app_reap), so a swap never waits.
  */
+#include "model/window.h"
 #include "tui/app.h"
 
 void
@@ -90,12 +91,13 @@ first_window(struct d9t_app *app)
 	app->lo = m->min_ts;
 	app->hi = m->max_ts > m->min_ts ? m->max_ts : m->min_ts + 1;
 	if (c->have_window) {
-		uint64_t lo = m->min_ts + (uint64_t)(c->win_lo_ms * 1e6);
-		uint64_t hi = c->win_hi_ms >= 0 ? m->min_ts +
-		    (uint64_t)(c->win_hi_ms * 1e6) : app->hi;
+		struct d9m_window w = d9m_window_ms(m, c->win_lo_ms,
+		    c->win_hi_ms);	/* as the report's */
 
-		if (hi > lo)
-			d9t_set_window(app, lo, hi, 0);
+		if (w.hi > app->hi)
+			w.hi = app->hi;
+		if (w.hi > w.lo)
+			d9t_set_window(app, w.lo, w.hi, 0);
 	}
 	app->cursor = app->lo;
 }
