@@ -373,7 +373,7 @@ void	 d9rec_enc_map(struct enc *e, const struct meta_kv *kv, size_t n);
 
 /* ---- flush thread (flush.c) ---- */
 void	*d9rec_flush_main(void *arg);
-void	 d9rec_background(void);	/* SCHED_BATCH for the caller */
+void	 d9rec_background(const char *name);	/* SCHED_BATCH for the caller */
 void	 d9rec_sources_batch(struct d9rec_writer *w);
 
 /* ---- segment files (segment.c) ---- */
