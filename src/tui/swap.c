@@ -8,22 +8,24 @@
 #include "model/window.h"
 #include "tui/app.h"
 
+/* Oldest first, and none before an older one: partial models share the
+ * strings of the whole model that follows them (loader.h). */
 void
 d9t_app_reap(struct d9t_app *app, int all)
 {
-	size_t k = 0;
+	size_t i = 0, k = 0;
 
-	for (size_t i = 0; i < app->nretired; i++) {
+	for (; i < app->nretired; i++) {
 		struct d9t_retired *r = &app->retired[i];
 
-		if (!all && d9t_jobs_busy(r->jobs)) {
-			app->retired[k++] = *r;
-			continue;
-		}
+		if (!all && d9t_jobs_busy(r->jobs))
+			break;
 		d9t_jobs_free(&r->jobs);
 		d9m_lanes_free(&r->ix);
 		d9m_model_free(&r->m);
 	}
+	for (; i < app->nretired; i++)
+		app->retired[k++] = app->retired[i];
 	app->nretired = k;
 }
 
