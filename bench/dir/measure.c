@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "measure.h"
 
@@ -117,4 +118,21 @@ d9b_settle(const char *cache)
 	}
 	closedir(d);
 	return d9b_now() - t0;
+}
+
+uint64_t
+d9b_gunzip_bytes(const char *path)
+{
+	gzFile g = gzopen(path, "rb");
+	static const unsigned chunk = 1u << 16;
+	char *buf = malloc(chunk);
+	uint64_t n = 0;
+	int r;
+
+	while (g != NULL && buf != NULL && (r = gzread(g, buf, chunk)) > 0)
+		n += (uint64_t)r;
+	if (g != NULL)
+		gzclose(g);
+	free(buf);
+	return n;
 }
