@@ -10,7 +10,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "hostdir.h"
 #include "measure.h"
@@ -52,23 +51,6 @@ d9b_dir_bytes(const char *dir)
 	}
 	if (d != NULL)
 		closedir(d);
-	return n;
-}
-
-static uint64_t
-raw_bytes(const char *path)
-{
-	gzFile g = gzopen(path, "rb");
-	static const unsigned chunk = 1u << 16;
-	char *buf = malloc(chunk);
-	uint64_t n = 0;
-	int r;
-
-	while (g != NULL && buf != NULL && (r = gzread(g, buf, chunk)) > 0)
-		n += (uint64_t)r;
-	if (g != NULL)
-		gzclose(g);
-	free(buf);
 	return n;
 }
 
@@ -145,7 +127,7 @@ d9b_hostdir_open(struct d9b_hostdir *h, const char *work, const char *shift,
 	h->shift = shift;
 	h->trace = trace;
 	h->jobs = jobs;
-	if ((h->raw = raw_bytes(trace)) == 0) {
+	if ((h->raw = d9b_gunzip_bytes(trace)) == 0) {
 		fprintf(stderr, "bench-dir: cannot read the trace\n");
 		return -1;
 	}

@@ -1,11 +1,17 @@
 /* measure.c: see measure.h. */
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "measure.h"
 
@@ -86,4 +92,47 @@ d9b_capture(char *const argv[], char *buf, size_t cap)
 	if (pid < 0 || waitpid(pid, &st, 0) < 0)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+double
+d9b_settle(const char *cache)
+{
+	char idx[PATH_MAX];
+	double t0 = d9b_now();
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(idx, sizeof idx, "%s/d9top", cache);
+	if ((d = opendir(idx)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		const char *dot = strrchr(de->d_name, '.');
+		int fd;
+
+		if (dot == NULL || strcmp(dot, ".lock") != 0 ||
+		    (fd = openat(dirfd(d), de->d_name, O_RDONLY)) < 0)
+			continue;
+		while (flock(fd, LOCK_SH) < 0 && errno == EINTR)
+			continue;
+		close(fd);
+	}
+	closedir(d);
+	return d9b_now() - t0;
+}
+
+uint64_t
+d9b_gunzip_bytes(const char *path)
+{
+	gzFile g = gzopen(path, "rb");
+	static const unsigned chunk = 1u << 16;
+	char *buf = malloc(chunk);
+	uint64_t n = 0;
+	int r;
+
+	while (g != NULL && buf != NULL && (r = gzread(g, buf, chunk)) > 0)
+		n += (uint64_t)r;
+	if (g != NULL)
+		gzclose(g);
+	free(buf);
+	return n;
 }

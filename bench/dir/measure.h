@@ -7,6 +7,7 @@
 #define D9B_MEASURE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct d9b_run {
 	double		 wall;		/* seconds */
@@ -27,5 +28,12 @@ int	d9b_run(char *const argv[], char *const env[], const char *out,
 /* Run argv and keep up to cap - 1 bytes of its stdout in buf (NUL
  * terminated); returns the exit status, -1 when it could not run. */
 int	d9b_capture(char *const argv[], char *buf, size_t cap);
+
+/* The decompressed size of a gzip file (0 when it cannot be read). */
+uint64_t d9b_gunzip_bytes(const char *path);
+/* Wait until no d9top writes an entry of the index in cache (the
+ * "<cache>/d9top/<roots>.lock" files a detached writer holds); the
+ * seconds waited. */
+double	d9b_settle(const char *cache);
 
 #endif

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "inflate.h"
 #include "measure.h"
@@ -148,22 +147,6 @@ count_files(const char *dir)
 	return n;
 }
 
-static long
-raw_size(const char *path)
-{
-	gzFile g = gzopen(path, "rb");
-	char buf[1 << 16];
-	long n = 0;
-	int r;
-
-	if (g == NULL)
-		return 0;
-	while ((r = gzread(g, buf, sizeof buf)) > 0)
-		n += r;
-	gzclose(g);
-	return n;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -187,7 +170,7 @@ main(int argc, char **argv)
 		tg = best(g, runs, NULL, &cg);
 		td = best(d, runs, &rss, &cd);
 	}
-	raw = raw_size(trace);
+	raw = (long)d9b_gunzip_bytes(trace);
 	/* 8 copies back to back: one multi-member gzip stream */
 	fd = mkstemp(x8);
 	for (int i = 0; i < 8; i++) {

@@ -16,9 +16,21 @@
  * (default 5), interleaved (each round starts with another mode), each
  * run in a child process of its own.
  *
- * Figures per mode, medians of the rounds: wall time, CPU time of the
- * whole process (user + system, from wait4: recorder threads included)
- * and context switches; then, each the median of the rounds' figures
+ * What is measured is the program running, not its start and end: the
+ * figures cover the window from the moment WARM_PAIRS pairs have been
+ * spawned (the writer open, every thread registered, its ring touched)
+ * to the moment the last pair is done (before the writer is closed),
+ * and the runs that record rotate segments every second, so that
+ * sealing (metadata, symbols, memory maps, gzip) happens inside that
+ * window at 60 times the default rate (rotation_period_ms 60000): a
+ * conservative stand-in for a service that seals a segment a minute.
+ * What the start and the end cost once (opening the writer, the rings'
+ * first pages, the last seal) is printed apart (once_ms, against the off
+ * run's).
+ *
+ * Figures per mode, medians of the rounds: wall time and CPU time of the
+ * whole process (every thread, recorder threads included) in the window
+ * and context switches of the run; then, each the median of the rounds' figures
  * against the off run of the same round: the throughput ratio (off wall
  * time / mode wall time), cpu_pct (mode CPU / off CPU - 1, in %) and
  * net_pct, the same with each run's CPU scaled by how fast its own
@@ -29,10 +41,9 @@
  * lowest and highest round); then where net_pct is, in % of the off
  * run's CPU: in_prog, the program's own threads (the recording calls,
  * the signal handler, the kernel's work at their context switches) and
- * in_rec, the rest (libd9rec's flush and compressor threads, opening
- * and closing the writer). CPU time measures what recording takes from
- * a program that has no spare core; wall time on a shared machine is
- * noisy. The last lines are overhead_default_pct=X and
+ * in_rec, the rest (libd9rec's flush and compressor threads). CPU
+ * time measures what recording takes from a program that has no spare
+ * core; wall time on a shared machine is noisy. The last lines are overhead_default_pct=X and
  * overhead_full_pct=Y (net_pct). With --sources, one mode per source
  * shows what each costs (+cpu: the default CPU-time timer sampler,
  * +cpuperf: perf cpu-clock events); with MODE names, off and those
@@ -59,6 +70,7 @@
 #define PAIRS_LIVE	4
 #define PAIR_ROUNDS	20
 #define WORK		12000	/* iterations per poll: ~15 us here */
+#define WARM_PAIRS	300	/* spawned before the measured window */
 #define MAX_ROUNDS	15
 
 /* What each mode records: the sources on top of the runtime events. */
@@ -95,6 +107,12 @@ struct task {
 	char		*buf;
 };
 
+/* The process at one moment: wall time, CPU of every thread, of the
+ * program's threads (workers and driver), of burn(); ns. */
+struct snap {
+	uint64_t	 wall, proc, prog, work;
+};
+
 struct pool {
 	d9rec_writer	*w;
 	uint32_t	 loc;
@@ -103,8 +121,9 @@ struct pool {
 	struct task	*head, *tail;
 	int		 live, stop;
 	uint64_t	 next_id, sink;
-	_Atomic uint64_t prog_ns;	/* CPU time of the program's threads */
-	_Atomic uint64_t work_ns;	/* of that, in burn() */
+	_Atomic uint64_t work_ns;	/* CPU time in burn(), all workers */
+	clockid_t	 wclk[WORKERS];	/* the workers' CPU clocks */
+	struct snap	*win;		/* [0] at the window's start, [1] end */
 };
 
 /* The calling thread's CPU time, ns. */
@@ -117,13 +136,26 @@ thread_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static double
-now_s(void)
+static uint64_t
+clock_ns(clockid_t c)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	if (clock_gettime(c, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* From the driver (the main thread), the workers running. */
+static void
+take(struct pool *p, struct snap *s)
+{
+	s->wall = clock_ns(CLOCK_MONOTONIC);
+	s->proc = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	s->prog = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	for (int i = 0; i < WORKERS; i++)
+		s->prog += clock_ns(p->wclk[i]);
+	s->work = atomic_load(&p->work_ns);
 }
 
 /* The fixed CPU work of one poll. */
@@ -150,13 +182,14 @@ push(struct pool *p, struct task *t)
 }
 
 /* One poll: burn, reallocate the scratch buffer; 1 when done. The CPU
- * time of burn() is added to *work. */
+ * time of burn() is added to p->work_ns. */
 static int
-poll_task(struct pool *p, struct task *t, uint64_t *work)
+poll_task(struct pool *p, struct task *t)
 {
 	uint64_t t0 = thread_ns(), x = burn(t->id);
 
-	*work += thread_ns() - t0;
+	atomic_fetch_add_explicit(&p->work_ns, thread_ns() - t0,
+	    memory_order_relaxed);
 	d9rec_free(t->buf);
 	t->buf = d9rec_malloc(64 + (size_t)(t->rounds % 16) * 64);
 	if (t->buf != NULL)
@@ -208,7 +241,6 @@ worker_main(void *arg)
 {
 	struct worker *wk = arg;
 	struct pool *p = wk->p;
-	uint64_t work = 0;
 	struct d9rec_thread *th = p->w ? d9rec_thread_register(p->w, NULL,
 	    wk->id) : NULL;
 
@@ -236,15 +268,13 @@ worker_main(void *arg)
 		t->running = 1;
 		pthread_mutex_unlock(&p->lock);
 		d9rec_poll_start(th, t->id, p->loc, 0);
-		done = poll_task(p, t, &work);
+		done = poll_task(p, t);
 		d9rec_poll_end(th);
 		pthread_mutex_lock(&p->lock);
 		after_poll(p, th, t, done);
 	}
 	pthread_mutex_unlock(&p->lock);
 	d9rec_thread_unregister(&th);
-	atomic_fetch_add(&p->prog_ns, thread_ns());
-	atomic_fetch_add(&p->work_ns, work);
 	return NULL;
 }
 
@@ -261,6 +291,8 @@ drive(struct pool *p)
 
 		while (p->live >= PAIRS_LIVE)
 			pthread_cond_wait(&p->room, &p->lock);
+		if (i == WARM_PAIRS)
+			take(p, &p->win[0]);
 		a = calloc(1, sizeof *a);
 		b = calloc(1, sizeof *b);
 		if (a == NULL || b == NULL)
@@ -277,25 +309,25 @@ drive(struct pool *p)
 	}
 	while (p->live > 0)
 		pthread_cond_wait(&p->room, &p->lock);
+	take(p, &p->win[1]);
 	p->stop = 1;
 	pthread_cond_broadcast(&p->work);
 	pthread_mutex_unlock(&p->lock);
 	d9rec_thread_unregister(&th);
 }
 
-/* One run of the workload in this (child) process; ns[0]: the CPU time
- * of its own threads (the workers, and the main thread from the writer's
- * open to before its close), ns[1]: of that, the CPU time of burn(). */
+/* One run of the workload in this (child) process; win[0] and win[1]:
+ * the process at the start and the end of the measured window. */
 static int
-run(const struct mode *m, const char *dir, uint64_t *ns)
+run(const struct mode *m, const char *dir, struct snap *win)
 {
 	struct worker wk[WORKERS];
 	struct d9rec_options o;
 	struct pool p;
-	uint64_t t0;
 	int rc;
 
 	memset(&p, 0, sizeof p);
+	p.win = win;
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_cond_init(&p.work, NULL);
 	pthread_cond_init(&p.room, NULL);
@@ -310,57 +342,60 @@ run(const struct mode *m, const char *dir, uint64_t *ns)
 		o.compression = m->compression;
 		o.cpu_sampler = m->sampler;
 		o.sched_all_threads = m->sched_all;
+		o.rotation_period_ms = 1000;	/* seals in the window */
 		if (d9rec_open(&p.w, &o) < 0)
 			return 1;
 		p.loc = d9rec_location(p.w, "bench/rec/d9rec-overhead.c:1:1");
 	}
-	t0 = thread_ns();
 	for (uint32_t i = 0; i < WORKERS; i++) {
 		wk[i].p = &p;
 		wk[i].id = i;
-		pthread_create(&wk[i].th, NULL, worker_main, &wk[i]);
+		if (pthread_create(&wk[i].th, NULL, worker_main, &wk[i]) != 0 ||
+		    pthread_getcpuclockid(wk[i].th, &p.wclk[i]) != 0)
+			return 1;
 	}
 	drive(&p);
 	for (int i = 0; i < WORKERS; i++)
 		pthread_join(wk[i].th, NULL);
-	ns[0] = atomic_load(&p.prog_ns) + thread_ns() - t0;
-	ns[1] = atomic_load(&p.work_ns);
 	rc = p.w != NULL && d9rec_close(&p.w) < 0;
 	return rc;
 }
 
+/* One run's window (s) and what the whole run took besides (once). */
 struct sample {
-	double		 wall, cpu, switches, prog, work;
+	double		 wall, cpu, switches, prog, work, once;
 };
 
 static struct sample
 measure(const struct mode *m)
 {
 	char dir[] = "/tmp/d9rec-overhead-XXXXXX", cmd[64];
-	struct sample s = { -1, -1, -1, -1, -1 };
+	struct sample s = { -1, -1, -1, -1, -1, -1 };
 	struct rusage ru;
-	uint64_t *ns;
-	double t0;
+	struct snap *win;
 	int status;
 	pid_t pid;
 
-	ns = mmap(NULL, 2 * sizeof *ns, PROT_READ | PROT_WRITE, MAP_SHARED |
+	win = mmap(NULL, 2 * sizeof *win, PROT_READ | PROT_WRITE, MAP_SHARED |
 	    MAP_ANONYMOUS, -1, 0);
-	if (ns == MAP_FAILED || mkdtemp(dir) == NULL)
+	if (win == MAP_FAILED || mkdtemp(dir) == NULL)
 		return s;
-	t0 = now_s();
 	if ((pid = fork()) == 0)
-		_exit(run(m, dir, ns));
+		_exit(run(m, dir, win));
 	if (pid > 0 && wait4(pid, &status, 0, &ru) == pid && WIFEXITED(status) &&
 	    WEXITSTATUS(status) == 0) {
-		s.wall = now_s() - t0;
-		s.cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
-		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+		double whole = (double)ru.ru_utime.tv_sec +
+		    (double)ru.ru_stime.tv_sec + (double)(ru.ru_utime.tv_usec +
+		    ru.ru_stime.tv_usec) * 1e-6;
+
+		s.wall = (double)(win[1].wall - win[0].wall) * 1e-9;
+		s.cpu = (double)(win[1].proc - win[0].proc) * 1e-9;
+		s.prog = (double)(win[1].prog - win[0].prog) * 1e-9;
+		s.work = (double)(win[1].work - win[0].work) * 1e-9;
 		s.switches = (double)(ru.ru_nvcsw + ru.ru_nivcsw);
-		s.prog = (double)ns[0] * 1e-9;
-		s.work = (double)ns[1] * 1e-9;
+		s.once = whole - s.cpu;
 	}
-	munmap(ns, 2 * sizeof *ns);
+	munmap(win, 2 * sizeof *win);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
@@ -392,19 +427,19 @@ main(int argc, char **argv)
 {
 	double wall[M_N + 8][MAX_ROUNDS], cpu[M_N + 8][MAX_ROUNDS];
 	double sw[M_N + 8][MAX_ROUNDS], prog[M_N + 8][MAX_ROUNDS];
-	double work[M_N + 8][MAX_ROUNDS];
+	double work[M_N + 8][MAX_ROUNDS], once[M_N + 8][MAX_ROUNDS];
 	double mw[M_N + 8], mc[M_N + 8], mn[M_N + 8], ms[M_N + 8]; /* medians */
 	const struct mode *sel[M_N + 8];
 	int rounds = argc > 1 ? atoi(argv[1]) : 5, n = 0;
 
 	if (argc == 3 && strcmp(argv[1], "--only") == 0) {
 		char dir[] = "/tmp/d9rec-overhead-XXXXXX";
-		uint64_t ns[2];
+		struct snap win[2];
 
 		for (int m = 0; m < M_N; m++)
 			if (strcmp(argv[2], modes[m].name) == 0 &&
 			    mkdtemp(dir) != NULL)
-				return run(&modes[m], dir, ns); /* dir kept */
+				return run(&modes[m], dir, win); /* dir kept */
 		return 2;
 	}
 	if (argc > 2 && strcmp(argv[2], "--sources") == 0)
@@ -452,13 +487,14 @@ main(int argc, char **argv)
 			sw[m][r] = s.switches;
 			prog[m][r] = s.prog;
 			work[m][r] = s.work;
+			once[m][r] = s.once;
 		}
-	printf("%-8s %7s %7s %8s %10s %7s %7s %13s %7s %7s\n", "mode",
+	printf("%-8s %7s %7s %8s %10s %7s %7s %13s %7s %7s %8s\n", "mode",
 	    "wall_s", "cpu_s", "switches", "throughput", "cpu_pct",
-	    "net_pct", "rounds_range", "in_prog", "in_rec");
+	    "net_pct", "rounds_range", "in_prog", "in_rec", "once_ms");
 	for (int m = 0; m < n; m++) {
 		double tr[MAX_ROUNDS], cr[MAX_ROUNDS], pr[MAX_ROUNDS];
-		double rr[MAX_ROUNDS], nr[MAX_ROUNDS], lo, hi;
+		double rr[MAX_ROUNDS], nr[MAX_ROUNDS], or[MAX_ROUNDS], lo, hi;
 
 		/* ratios to the off run of the same round, then medians:
 		 * the machine's load drifts less within a round; net: each
@@ -475,6 +511,7 @@ main(int argc, char **argv)
 			pr[r] = 100 * (k * prog[m][r] - prog[M_OFF][r]) / off;
 			rr[r] = 100 * (k * (cpu[m][r] - prog[m][r]) -
 			    (cpu[M_OFF][r] - prog[M_OFF][r])) / off;
+			or[r] = 1e3 * (once[m][r] - once[M_OFF][r]);
 		}
 		mw[m] = median(tr, rounds);
 		mc[m] = median(cr, rounds);
@@ -486,10 +523,10 @@ main(int argc, char **argv)
 		}
 		ms[m] = median(sw[m], rounds);
 		printf("%-8s %7.3f %7.3f %8.0f %10.3f %7.1f %7.1f "
-		    "%6.1f..%-5.1f %7.1f %7.1f\n", sel[m]->name,
+		    "%6.1f..%-5.1f %7.1f %7.1f %8.1f\n", sel[m]->name,
 		    median(wall[m], rounds), median(cpu[m], rounds), ms[m],
 		    mw[m], 100 * (1 / mc[m] - 1), mn[m], lo, hi,
-		    median(pr, rounds), median(rr, rounds));
+		    median(pr, rounds), median(rr, rounds), median(or, rounds));
 	}
 	if (sel[M_DEFAULT] == &modes[M_DEFAULT] && sel[M_FULL] ==
 	    &modes[M_FULL]) {

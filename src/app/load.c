@@ -5,14 +5,15 @@
  * --debug-dir and --kallsyms. Its warnings also join the model's errors,
  * so --json lists them.
  */
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "app/keep.h"
 #include "app/load.h"
 #include "base/text.h"
 #include "model/cache.h"
+#include "model/window.h"
 #include "symbolize/resolver.h"
 
 void
@@ -66,12 +67,8 @@ window_of(const struct d9a_win *o, const struct d9m_model *m)
 {
 	struct d9m_window w = { 0, UINT64_MAX };
 
-	if (o == NULL || !o->have)
-		return w;
-	w.lo = m->min_ts + (uint64_t)llround(o->lo_ms * 1e6);
-	if (o->hi_ms >= 0)
-		w.hi = m->min_ts + (uint64_t)llround(o->hi_ms * 1e6);
-	return w;
+	return o == NULL || !o->have ? w : d9m_window_ms(m, o->lo_ms,
+	    o->hi_ms);
 }
 
 static void *
@@ -123,7 +120,10 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 	*read_ok = st.read_ok;
 	l->paths = paths;
 	l->npaths = npaths;
+	/* written by a detached process (app/keep.h); on this thread's
+	 * side when none can be made */
 	if (found == 1 && st.read_ok > 0 &&
+	    d9a_keep(&l->cache, &l->key, paths, npaths, l->m) < 0 &&
 	    pthread_create(&l->store, NULL, store, l) == 0)
 		l->storing = 1;
 	return 0;

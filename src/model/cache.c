@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <time.h>
@@ -21,6 +22,10 @@
 #define TMP_AGE		3600	/* s: a temporary file older is left over */
 #define ACTIVE_QUIET	600	/* s: an .active segment quiet this long is
 				 * a crashed or stopped recorder's */
+#define LOCK_SUFFIX	".lock"
+#define WAIT_STEP_MS	20
+#define WAIT_MAX_MS	60000	/* a writer slower than this is not waited
+				 * for: the traces are read instead */
 
 static char *
 join(const char *a, const char *b)
@@ -183,18 +188,86 @@ entry_path(const struct d9m_cache *c, const struct d9m_key *key)
 	return join(c->dir, name);
 }
 
+/* "<roots>.lock": held by whoever writes an entry of these roots. */
+static char *
+lock_path(const struct d9m_cache *c, const struct d9m_key *key)
+{
+	char name[32];
+
+	snprintf(name, sizeof name, "%016llx" LOCK_SUFFIX,
+	    (unsigned long long)key->roots);
+	return join(c->dir, name);
+}
+
 int
-d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
-    size_t npaths, struct d9m_key *key, struct d9m_model **out,
-    struct d9m_lanes **lanes)
+d9m_cache_claim(const struct d9m_cache *c, const struct d9m_key *key)
+{
+	char *path;
+	int fd = -1;
+
+	if (c->dir == NULL || make_dir(c->dir) < 0 ||
+	    (path = lock_path(c, key)) == NULL)
+		return -1;
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		close(fd);	/* another d9top is writing it */
+		fd = -1;
+	}
+	free(path);
+	return fd;
+}
+
+void
+d9m_cache_release(const struct d9m_cache *c, const struct d9m_key *key,
+    int fd)
+{
+	char *path;
+
+	if (fd < 0)
+		return;
+	/* unlinked while still held: a waiter that opened it sees the lock
+	 * go and finds the entry; a later writer makes a new file */
+	if (c->dir != NULL && (path = lock_path(c, key)) != NULL) {
+		unlink(path);
+		free(path);
+	}
+	close(fd);
+}
+
+/* Wait (at most WAIT_MAX_MS) while another d9top writes an entry of
+ * key's roots: 1 when one did, 0 when none was. */
+static int
+wait_writer(const struct d9m_cache *c, const struct d9m_key *key)
+{
+	char *path = lock_path(c, key);
+	int fd, waited = 0;
+
+	if (path == NULL)
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	free(path);
+	if (fd < 0)
+		return 0;
+	for (int ms = 0; flock(fd, LOCK_SH | LOCK_NB) < 0 &&
+	    errno == EWOULDBLOCK && ms < WAIT_MAX_MS; ms += WAIT_STEP_MS) {
+		struct timespec ts = { 0, WAIT_STEP_MS * 1000000L };
+
+		nanosleep(&ts, NULL);
+		waited = 1;
+	}
+	close(fd);
+	return waited;
+}
+
+/* The entry of key, mapped: 0; 1 when there is none (a damaged one is
+ * removed). */
+static int
+lookup(const struct d9m_cache *c, const struct d9m_key *key,
+    struct d9m_model **out, struct d9m_lanes **lanes)
 {
 	char why[128], *path;
 	int fd, rc = -1;
 
-	*out = NULL;
-	*lanes = NULL;
-	if (c->dir == NULL || d9m_cache_key(paths, npaths, key) < 0)
-		return -1;
 	if ((path = entry_path(c, key)) == NULL)
 		return 1;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -209,6 +282,24 @@ d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
 	}
 	free(path);
 	return rc == 0 ? 0 : 1;
+}
+
+int
+d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
+    size_t npaths, struct d9m_key *key, struct d9m_model **out,
+    struct d9m_lanes **lanes)
+{
+	int rc;
+
+	*out = NULL;
+	*lanes = NULL;
+	if (c->dir == NULL || d9m_cache_key(paths, npaths, key) < 0)
+		return -1;
+	/* an entry being written is waited for: mapping it when done beats
+	 * reading the traces again */
+	if ((rc = lookup(c, key, out, lanes)) == 1 && wait_writer(c, key))
+		rc = lookup(c, key, out, lanes);
+	return rc;
 }
 
 struct ent {
@@ -252,7 +343,7 @@ replace(const struct d9m_cache *c, const char *name)
 }
 
 /* Remove the least recently used entries until the budget holds, and
- * temporary files that a crashed d9top left. */
+ * temporary and lock files that a crashed d9top left. */
 static void
 evict(const struct d9m_cache *c)
 {
@@ -267,8 +358,11 @@ evict(const struct d9m_cache *c)
 		return;
 	while ((de = readdir(d)) != NULL) {
 		struct stat sb;
+		size_t len = strlen(de->d_name);
 		int tmp = strncmp(de->d_name, TMP_PREFIX,
-		    strlen(TMP_PREFIX)) == 0;
+		    strlen(TMP_PREFIX)) == 0 || (len > strlen(LOCK_SUFFIX) &&
+		    strcmp(de->d_name + len - strlen(LOCK_SUFFIX),
+		    LOCK_SUFFIX) == 0);
 
 		if ((!tmp && !is_entry(de->d_name)) ||
 		    fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0 ||

@@ -60,6 +60,14 @@ int	 d9m_cache_key(const char *const *paths, size_t npaths,
 int	 d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
 	    size_t npaths, struct d9m_key *key, struct d9m_model **out,
 	    struct d9m_lanes **lanes);
+/* Claim the writing of an entry of key's roots: a descriptor holding
+ * the lock (it goes with a fork), or -1 when another d9top holds it or
+ * there is no index. A d9m_cache_find that misses while the lock is held
+ * waits for the writer (at most a minute) and looks again. */
+int	 d9m_cache_claim(const struct d9m_cache *c, const struct d9m_key *key);
+/* The claim done (fd -1: none). */
+void	 d9m_cache_release(const struct d9m_cache *c,
+	    const struct d9m_key *key, int fd);
 /* Keep m (finished, read from paths) and its lanes (NULL: made here)
  * under key, if paths still have that key (nothing changed while they
  * were read): 0, or -1 (nothing is left behind). */

@@ -15,6 +15,11 @@ struct d9m_window {
 	uint64_t	lo, hi;		/* absolute ns, inclusive */
 };
 
+/* The window lo_ms .. hi_ms (milliseconds from the trace's first event,
+ * rounded to the nearest ns; hi_ms < 0: to the end) of m: what --window
+ * means, for the browser and the report alike. */
+struct d9m_window d9m_window_ms(const struct d9m_model *m, double lo_ms,
+	    double hi_ms);
 /* First index of an ascending column with v[i] >= x. */
 size_t	d9m_lower(const uint64_t *v, size_t n, uint64_t x);
 /* Rows [*a, *b) of an ascending column whose values are in the window:

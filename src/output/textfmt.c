@@ -8,17 +8,24 @@
 
 /* x.xxs, x.xxms, x.xµs or Nns, as the reference formats durations. */
 const char *
-d9o_dur(char *buf, size_t len, uint64_t ns)
+d9o_dur_u(char *buf, size_t len, uint64_t ns, int utf8)
 {
 	if (ns >= 1000000000)
 		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
 	else if (ns >= 1000000)
 		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
 	else if (ns >= 1000)
-		snprintf(buf, len, "%.1fus", (double)ns / 1e3);
+		snprintf(buf, len, "%.1f%s", (double)ns / 1e3,
+		    utf8 ? "\xc2\xb5s" : "us");
 	else
 		snprintf(buf, len, "%" PRIu64 "ns", ns);
 	return buf;
+}
+
+const char *
+d9o_dur(char *buf, size_t len, uint64_t ns)
+{
+	return d9o_dur_u(buf, len, ns, 0);
 }
 
 void

@@ -156,8 +156,10 @@ declare(struct enc *e, uint32_t id, const struct schema *s)
 	}
 }
 
+/* Anything but the common case of d9rec_enc_event: a schema not yet
+ * declared in this batch, a time reset, a buffer to grow. */
 void
-d9rec_enc_event(struct d9rec_writer *w, struct enc *e, uint32_t sch,
+d9rec_enc_event_slow(struct d9rec_writer *w, struct enc *e, uint32_t sch,
     uint64_t ts)
 {
 	uint64_t d;

@@ -328,16 +328,19 @@ d9rec_sources_batch(struct d9rec_writer *w)
 }
 
 /*
- * The calling thread (the flush or the compressor thread) as SCHED_BATCH:
+ * The calling thread (the flush or the compressor thread) named (at most
+ * 15 bytes) and as SCHED_BATCH:
  * its wake-ups do not preempt the program's threads. On a machine whose
  * cores the program keeps busy, a recorder thread that preempted a
  * worker every flush cycle (often while it held a lock its peers then
  * wait for) cost the program more than the recorder's own work.
  */
 void
-d9rec_background(void)
+d9rec_background(const char *name)
 {
 	struct sched_param sp;
+
+	pthread_setname_np(pthread_self(), name);	/* for top, perf */
 
 	memset(&sp, 0, sizeof sp);
 	pthread_setschedparam(pthread_self(), SCHED_BATCH, &sp);
@@ -411,7 +414,7 @@ d9rec_flush_main(void *arg)
 	uint64_t seq;
 	int rot;
 
-	d9rec_background();
+	d9rec_background("d9rec-flush");
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop) {
 		if (w->req_flush == w->done_flush) {

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "base/hmap.h"
+#include "base/wire.h"
 #include "rec/d9rec.h"
 
 /* Ring records. Every record is 8-byte aligned; the first 8 bytes are
@@ -244,8 +245,19 @@ d9rec_raw_now(void)
 }
 
 uint64_t d9rec_mono_ns(void);
-uint64_t d9rec_raw_to_ns(struct d9rec_writer *w, uint64_t raw);
 void	 d9rec_clock_anchor(struct d9rec_writer *w);
+
+/* A raw time (TSC) in ns: anchor_ns + (raw - anchor_raw) * rate. */
+static inline uint64_t
+d9rec_raw_to_ns(const struct d9rec_writer *w, uint64_t raw)
+{
+	double d;
+
+	if (!w->tsc)
+		return raw;
+	d = (double)(int64_t)(raw - w->anchor_raw) * w->rate;
+	return w->anchor_ns + (uint64_t)(int64_t)d;
+}
 
 /* ---- stacks (stack.c) ---- */
 void	 d9rec_stack_bounds(uintptr_t *lo, uintptr_t *hi);	/* caller's */
@@ -269,8 +281,8 @@ int	 d9rec_enc_init(struct enc *e);
 void	 d9rec_enc_free(struct enc *e);
 void	 d9rec_enc_batch(struct enc *e);		/* header + reset state */
 void	 d9rec_enc_clear(struct enc *e);		/* drop bytes */
-void	 d9rec_enc_event(struct d9rec_writer *w, struct enc *e, uint32_t sch,
-	    uint64_t ts);
+void	 d9rec_enc_event_slow(struct d9rec_writer *w, struct enc *e,
+	    uint32_t sch, uint64_t ts);
 void	 d9rec_enc_bytes(struct enc *e, const void *p, size_t n);
 
 /* Fixed-width little-endian fields and LEB128 varints: written in place
@@ -321,6 +333,35 @@ d9rec_enc_varint(struct enc *e, uint64_t v)
 	else
 		e->n += n;
 }
+/*
+ * An event's header: its schema declared first if this batch has not
+ * yet, a time reset when the delta does not fit 24 bits. The common case
+ * (declared, small delta, room) is six bytes written in place: the flush
+ * thread's inner loop.
+ */
+static inline void
+d9rec_enc_event(struct d9rec_writer *w, struct enc *e, uint32_t sch,
+    uint64_t ts)
+{
+	uint64_t d = ts - e->base;
+	uint8_t *q;
+
+	if (__builtin_expect(sch >= e->nsch_gen || e->sch_gen[sch] != e->gen ||
+	    ts < e->base || d > D9_TS_DELTA_MAX || !d9rec_enc_room(e, 6), 0)) {
+		d9rec_enc_event_slow(w, e, sch, ts);
+		return;
+	}
+	q = e->p + e->n;
+	q[0] = D9_TAG_EVENT;
+	q[1] = (uint8_t)(sch + 1);
+	q[2] = (uint8_t)((sch + 1) >> 8);
+	q[3] = (uint8_t)d;
+	q[4] = (uint8_t)(d >> 8);
+	q[5] = (uint8_t)(d >> 16);
+	e->n += 6;
+	e->base = ts;
+	e->events++;
+}
 void	 d9rec_enc_str(struct enc *e, const char *s, size_t n); /* inline */
 /* Pool entries must precede their event: get the ids first, then call
  * d9rec_enc_event, then write the fields (ids as u32). */
@@ -332,7 +373,7 @@ void	 d9rec_enc_map(struct enc *e, const struct meta_kv *kv, size_t n);
 
 /* ---- flush thread (flush.c) ---- */
 void	*d9rec_flush_main(void *arg);
-void	 d9rec_background(void);	/* SCHED_BATCH for the caller */
+void	 d9rec_background(const char *name);	/* SCHED_BATCH for the caller */
 void	 d9rec_sources_batch(struct d9rec_writer *w);
 
 /* ---- segment files (segment.c) ---- */

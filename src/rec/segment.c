@@ -535,7 +535,7 @@ d9rec_compress_main(void *arg)
 	struct d9rec_writer *w = arg;
 	uint32_t idx;
 
-	d9rec_background();
+	d9rec_background("d9rec-compress");
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (w->cq_n == 0 && !w->flush_exited)

@@ -79,17 +79,6 @@ d9rec_clock_anchor(struct d9rec_writer *w)
 	w->anchor_ns = ns;
 }
 
-uint64_t
-d9rec_raw_to_ns(struct d9rec_writer *w, uint64_t raw)
-{
-	double d;
-
-	if (!w->tsc)
-		return raw;
-	d = (double)(int64_t)(raw - w->anchor_raw) * w->rate;
-	return w->anchor_ns + (uint64_t)(int64_t)d;
-}
-
 static void
 clock_init(struct d9rec_writer *w)
 {

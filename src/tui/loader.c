@@ -45,6 +45,12 @@ struct d9t_loader {
 	double			 cost;		/* of the last finish, s */
 	struct d9m_model	*pm;
 	struct d9m_lanes	*pix;
+
+	/* the index entry written from the whole model, mapped (d9t_loader_
+	 * mapped): set by the loading thread, then mapped is 1 */
+	struct d9m_model	*mm;
+	struct d9m_lanes	*mix;
+	atomic_int		 mapped;	/* 1 ready, 2 taken */
 };
 
 static double
@@ -225,14 +231,35 @@ follow(struct d9t_loader *ld)
  * while they were read. It runs after the model was handed over (state
  * 2): the browser only reads it, and d9t_loader_stop() stops the write
  * before the browser frees it. */
-static void
+static int
 to_index(struct d9t_loader *ld, struct d9m_cache *c, const struct d9m_key *key,
     const struct d9m_model *m, const struct d9m_lanes *ix)
 {
+	int lock, rc;
+
 	c->cancel = &ld->prog.cancel;
-	if (ix != NULL && ld->st.read_ok > 0 &&
-	    !atomic_load(&ld->prog.cancel))
-		d9m_cache_put(c, key, ld->paths, ld->npaths, m, ix);
+	if (ix == NULL || ld->st.read_ok == 0 ||
+	    atomic_load(&ld->prog.cancel) || (lock = d9m_cache_claim(c,
+	    key)) < 0)
+		return -1;	/* or another d9top is writing it */
+	rc = d9m_cache_put(c, key, ld->paths, ld->npaths, m, ix);
+	d9m_cache_release(c, key, lock);
+	return rc;
+}
+
+/* The entry just written, mapped, for the browser to put in the place of
+ * the model read from the traces: the same figures, and the memory of
+ * that model goes back to the system (the mapping's pages are the page
+ * cache's, and only those the views read). */
+static void
+remap(struct d9t_loader *ld, struct d9m_cache *c)
+{
+	struct d9m_key key;
+
+	if (atomic_load(&ld->prog.cancel) || d9m_cache_find(c, ld->paths,
+	    ld->npaths, &key, &ld->mm, &ld->mix) != 0)
+		return;
+	atomic_store_explicit(&ld->mapped, 1, memory_order_release);
 }
 
 static void *
@@ -281,8 +308,8 @@ run(void *arg)
 		struct d9m_lanes *ix = ld->ix;
 
 		atomic_store(&ld->state, 2);
-		if (keyed == 1)
-			to_index(ld, &c, &key, m, ix);
+		if (keyed == 1 && to_index(ld, &c, &key, m, ix) == 0)
+			remap(ld, &c);
 	}
 	d9m_cache_free(&c);
 	return NULL;
@@ -353,6 +380,22 @@ d9t_loader_take(struct d9t_loader *ld, struct d9m_model **m,
 	ld->ix = NULL;
 }
 
+int
+d9t_loader_mapped(struct d9t_loader *ld, struct d9m_model **m,
+    struct d9m_lanes **ix)
+{
+	int one = 1;
+
+	if (ld == NULL || !atomic_compare_exchange_strong(&ld->mapped, &one,
+	    2))
+		return 0;
+	*m = ld->mm;
+	*ix = ld->mix;
+	ld->mm = NULL;
+	ld->mix = NULL;
+	return 1;
+}
+
 void
 d9t_loader_stop(struct d9t_loader *ld)
 {
@@ -391,5 +434,7 @@ d9t_loader_free(struct d9t_loader **pld)
 	pthread_mutex_destroy(&ld->mu);
 	d9m_lanes_free(&ld->ix);
 	d9m_model_free(&ld->m);
+	d9m_lanes_free(&ld->mix);
+	d9m_model_free(&ld->mm);
 	free(ld);
 }

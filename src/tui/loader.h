@@ -10,7 +10,8 @@
  * with the loader's own model: free it before d9t_loader_free().
  *
  * Inputs the index (model/cache.h) holds are mapped from it, whole and
- * at once; others are kept there once read (unless D9T_LOAD_NO_CACHE).
+ * at once; others are kept there once read (unless D9T_LOAD_NO_CACHE),
+ * and the entry, mapped, then takes the model's place.
  *
  * With follow set the loader never finishes: after the inputs are read it
  * keeps watching them for new segments (see parse/follow.h) and hands out
@@ -45,6 +46,13 @@ int	d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
  * the read statistics. */
 void	d9t_loader_take(struct d9t_loader *ld, struct d9m_model **m,
 	    struct d9m_lanes **ix, struct d9p_read_stats *st);
+/* After done, once the whole model was written to the index: that entry,
+ * mapped, to take the place of the model (the same figures, memory of
+ * the page cache's); 1 once with *m and *ix (the caller owns them), else
+ * 0. The model it replaces still holds the strings of every partial
+ * model: free it after them. */
+int	d9t_loader_mapped(struct d9t_loader *ld, struct d9m_model **m,
+	    struct d9m_lanes **ix);
 /* After done, the model may still be being written to the index (by
  * the loader's thread, reading it): stop that and wait for the thread,
  * before the model is freed. */

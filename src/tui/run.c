@@ -86,6 +86,19 @@ poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
 	return 0;
 }
 
+/* Once loaded and written to the index: the entry, mapped, in the
+ * model's place (the same figures; the model's memory goes back). */
+static void
+take_mapped(struct d9t_app *app, struct d9t_loader *ld)
+{
+	struct d9m_model *m;
+	struct d9m_lanes *ix;
+
+	if (d9t_loader_mapped(ld, &m, &ix) && d9t_app_set_model(app, m,
+	    ix) < 0)
+		d9t_msg(app, "out of memory: the index is not used");
+}
+
 int
 d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 {
@@ -126,6 +139,8 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 			rc = 1;
 			break;
 		}
+		if (!app.loading)
+			take_mapped(&app, ld);
 		if (app.nretired)
 			d9t_app_reap(&app, 0);
 		if (app.jobs && d9t_jobs_poll(app.jobs))

@@ -5,24 +5,27 @@
  * holds: its swap handler) is carried over; the old model stays alive, with its background job,
  * until that job is over (d9t_app_reap), so a swap never waits.
  */
+#include "model/window.h"
 #include "tui/app.h"
 
+/* Oldest first, and none before an older one: partial models share the
+ * strings of the whole model that follows them (loader.h). */
 void
 d9t_app_reap(struct d9t_app *app, int all)
 {
-	size_t k = 0;
+	size_t i = 0, k = 0;
 
-	for (size_t i = 0; i < app->nretired; i++) {
+	for (; i < app->nretired; i++) {
 		struct d9t_retired *r = &app->retired[i];
 
-		if (!all && d9t_jobs_busy(r->jobs)) {
-			app->retired[k++] = *r;
-			continue;
-		}
+		if (!all && d9t_jobs_busy(r->jobs))
+			break;
 		d9t_jobs_free(&r->jobs);
 		d9m_lanes_free(&r->ix);
 		d9m_model_free(&r->m);
 	}
+	for (; i < app->nretired; i++)
+		app->retired[k++] = app->retired[i];
 	app->nretired = k;
 }
 
@@ -90,12 +93,13 @@ first_window(struct d9t_app *app)
 	app->lo = m->min_ts;
 	app->hi = m->max_ts > m->min_ts ? m->max_ts : m->min_ts + 1;
 	if (c->have_window) {
-		uint64_t lo = m->min_ts + (uint64_t)(c->win_lo_ms * 1e6);
-		uint64_t hi = c->win_hi_ms >= 0 ? m->min_ts +
-		    (uint64_t)(c->win_hi_ms * 1e6) : app->hi;
+		struct d9m_window w = d9m_window_ms(m, c->win_lo_ms,
+		    c->win_hi_ms);	/* as the report's */
 
-		if (hi > lo)
-			d9t_set_window(app, lo, hi, 0);
+		if (w.hi > app->hi)
+			w.hi = app->hi;
+		if (w.hi > w.lo)
+			d9t_set_window(app, w.lo, w.hi, 0);
 	}
 	app->cursor = app->lo;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "output/textfmt.h"
 #include "tui/timeaxis.h"
 
 int
@@ -44,15 +45,7 @@ d9t_axis_t(const struct d9t_axis *ax, int x)
 void
 d9t_fmt_dur(char *out, size_t cap, uint64_t ns, int utf8)
 {
-	if (ns >= 1000000000ull)
-		snprintf(out, cap, "%.2fs", (double)ns / 1e9);
-	else if (ns >= 1000000ull)
-		snprintf(out, cap, "%.2fms", (double)ns / 1e6);
-	else if (ns >= 1000ull)
-		snprintf(out, cap, "%.1f%s", (double)ns / 1e3,
-		    utf8 ? "\xc2\xb5s" : "us");
-	else
-		snprintf(out, cap, "%" PRIu64 "ns", ns);
+	d9o_dur_u(out, cap, ns, utf8);	/* as the report writes them */
 }
 
 void

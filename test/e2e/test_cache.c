@@ -15,7 +15,8 @@
  * the directory's new state replaces the old one. A directory with a
  * live .active segment is not indexed, one whose .active segment is long
  * quiet is. An index that
- * cannot be written changes nothing.
+ * cannot be written changes nothing. The detached writer of a headless
+ * run leaves no lock behind, and lock files do not stall a run.
  */
 #include <check.h>
 #include <dirent.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,25 +50,54 @@ fix_init(struct fix *f)
 	ck_assert_int_eq(setenv("XDG_CACHE_HOME", xdg, 1), 0);
 }
 
+static void settle(const struct fix *);
+
 static void
 fix_free(struct fix *f)
 {
 	char *cmd;
+
+	settle(f);	/* a writer could make the index again */
 
 	ck_assert_int_ne(asprintf(&cmd, "rm -rf '%s'", f->dir), -1);
 	ck_assert_int_eq(system(cmd), 0);
 	free(cmd);
 }
 
-/* How many entries the index holds; the path of the last in *path. */
-static int
-entries(const struct fix *f, char *path, size_t len)
+/* Wait until no d9top writes an entry (a headless run leaves that to a
+ * detached process holding <roots>.lock), as d9top itself waits. */
+static void
+settle(const struct fix *f)
 {
 	DIR *d = opendir(f->idx);
 	struct dirent *de;
-	int n = 0;
 
 	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		size_t l = strlen(de->d_name);
+		int fd;
+
+		if (l <= 5 || strcmp(de->d_name + l - 5, ".lock") != 0 ||
+		    (fd = openat(dirfd(d), de->d_name, O_RDONLY)) < 0)
+			continue;
+		ck_assert_int_eq(flock(fd, LOCK_SH), 0);
+		close(fd);
+	}
+	closedir(d);
+}
+
+/* How many entries the index holds, once written; the path of the last
+ * in *path. */
+static int
+entries(const struct fix *f, char *path, size_t len)
+{
+	DIR *d;
+	struct dirent *de;
+	int n = 0;
+
+	settle(f);
+	if ((d = opendir(f->idx)) == NULL)
 		return 0;
 	while ((de = readdir(d)) != NULL) {
 		size_t l = strlen(de->d_name);
@@ -217,6 +248,23 @@ damage(const char *path, int how)
 	close(fd);
 }
 
+/* The output of `mode p` read from the trace (*n bytes); the same
+ * through the index, which then holds one entry (its path in entry);
+ * args left as `mode p`. */
+static char *
+entered(struct fix *f, const char *mode, const char *p, char *args,
+    size_t nargs, char *entry, size_t nentry, size_t *n)
+{
+	char *want;
+
+	snprintf(args, nargs, "--no-cache %s %s", mode, p);
+	want = out_of(args, n);
+	snprintf(args, nargs, "%s %s", mode, p);
+	same(args, want, *n);
+	ck_assert_int_eq(entries(f, entry, nentry), 1);
+	return want;
+}
+
 START_TEST(damaged_entries)
 {
 	struct fix f;
@@ -225,11 +273,8 @@ START_TEST(damaged_entries)
 	size_t n, ngood, nagain;
 
 	fix_init(&f);
-	snprintf(args, sizeof args, "--no-cache --json %s", p);
-	want = out_of(args, &n);
-	snprintf(args, sizeof args, "--json %s", p);
-	same(args, want, n);
-	ck_assert_int_eq(entries(&f, entry, sizeof entry), 1);
+	want = entered(&f, "--json", p, args, sizeof args, entry, sizeof entry,
+	    &n);
 	good = mj_read_file_n(entry, &ngood);
 	ck_assert_ptr_nonnull(good);
 	damage(entry, _i);
@@ -425,6 +470,72 @@ START_TEST(active_segments)
 }
 END_TEST
 
+/* "<idx>/<roots>.lock" of the entry at path (named roots-files.img). */
+static void
+lock_of(const struct fix *f, const char *entry, char *lock, size_t len)
+{
+	const char *name = strrchr(entry, '/') + 1;
+
+	snprintf(lock, len, "%s/%.16s.lock", f->idx, name);
+}
+
+static int
+locks(const struct fix *f)
+{
+	DIR *d = opendir(f->idx);
+	struct dirent *de;
+	int n = 0;
+
+	if (d == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		n += strstr(de->d_name, ".lock") != NULL;
+	closedir(d);
+	return n;
+}
+
+/*
+ * A headless run leaves the entry to a detached writer that holds the
+ * lock of the entry's roots: once it is done, no lock is left; a lock
+ * file a crashed writer left (not held) neither delays nor stops the
+ * next write; a held lock does not delay a run that finds its entry.
+ */
+START_TEST(entry_writer_lock)
+{
+	struct fix f;
+	char *p = trace_path("demo-2026-03.bin"), args[256], entry[256];
+	char lock[256], *want;
+	size_t n;
+	int fd;
+
+	fix_init(&f);
+	want = entered(&f, "--report", p, args, sizeof args, entry,
+	    sizeof entry, &n);
+	ck_assert_int_eq(locks(&f), 0);
+	/* a crashed writer's lock file, not held */
+	lock_of(&f, entry, lock, sizeof lock);
+	ck_assert_int_eq(unlink(entry), 0);
+	fd = open(lock, O_RDWR | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	same(args, want, n);
+	ck_assert_int_eq(entries(&f, entry, sizeof entry), 1);
+	ck_assert_int_eq(locks(&f), 0);
+	/* held by someone else while the entry is there: read at once */
+	fd = open(lock, O_RDWR | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(flock(fd, LOCK_EX), 0);
+	age(entry);
+	same(args, want, n);
+	ck_assert(was_read(entry));
+	ck_assert_int_eq(unlink(lock), 0);
+	close(fd);
+	free(want);
+	free(p);
+	fix_free(&f);
+}
+END_TEST
+
 static Suite *
 cache_suite(void)
 {
@@ -438,6 +549,7 @@ cache_suite(void)
 	tcase_add_test(tc, directory_changes);
 	tcase_add_test(tc, unwritable_index);
 	tcase_add_test(tc, active_segments);
+	tcase_add_test(tc, entry_writer_lock);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -3,12 +3,15 @@
  * model (d9m_model_snapshot of what was read so far) must give the same
  * figures as a model of just that input, must not disturb the loading
  * model, and swapping in the whole model must keep the selection and let
- * a whole-trace window grow.
+ * a whole-trace window grow. Once written to the index, the mapped entry
+ * takes the whole model's place without a change the user could see.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "fixture.h"
 #include "model/analysis.h"
+#include "tui/loader.h"
 
 static const char *
 trace(const char *name)
@@ -70,6 +73,18 @@ ck_same_figures(const struct d9m_model *a, const struct d9m_model *b)
 	d9m_analysis_free(&y);
 }
 
+/* A 120 x 30 browser of path with no model yet (the loader's start). */
+static void
+empty_app(struct fx *f, const char *path)
+{
+	memset(f, 0, sizeof *f);
+	d9t_config_init(&f->cfg);
+	f->cfg.sync = 1;
+	f->path = path;
+	d9t_app_init(&f->app, &f->cfg, &f->path, 1, 1, 1);
+	ck_assert_int_eq(d9t_canvas_init(&f->cv, 120, 30), 0);
+}
+
 START_TEST(snapshot_equals_a_model_of_the_same_input)
 {
 	const char *a = trace("block-in-place-2026-05.bin");
@@ -109,12 +124,7 @@ START_TEST(swap_keeps_selection_and_grows_the_window)
 	uint64_t start, dur;
 	uint32_t worker;
 
-	memset(&f, 0, sizeof f);
-	d9t_config_init(&f.cfg);
-	f.cfg.sync = 1;
-	f.path = a;
-	d9t_app_init(&f.app, &f.cfg, &f.path, 1, 1, 1);
-	ck_assert_int_eq(d9t_canvas_init(&f.cv, 120, 30), 0);
+	empty_app(&f, a);
 	fx_render(&f);
 	ck_screen_has(&f, "loading");
 	fx_keys(&f, "w");
@@ -154,6 +164,65 @@ START_TEST(swap_keeps_selection_and_grows_the_window)
 }
 END_TEST
 
+/* Wait (the test's timeout bounds it) for the loader's thread. */
+static void
+nap(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * A trace read (not yet in the index) is shown, written to the index,
+ * and the entry, mapped, takes the model's place: the same figures, the
+ * same selected poll, the old model retired and freed.
+ */
+START_TEST(index_entry_takes_the_models_place)
+{
+	const char *a = trace("demo-2026-03.bin");
+	char xdg[] = "/tmp/d9tui-XXXXXX", cmd[64];
+	struct d9t_loader *ld;
+	struct d9m_model *m, *mm;
+	struct d9m_lanes *ix, *mix;
+	struct d9p_read_stats st;
+	struct fx f;
+	uint64_t start, dur;
+
+	ck_assert_ptr_nonnull(mkdtemp(xdg));
+	ck_assert_int_eq(setenv("XDG_CACHE_HOME", xdg, 1), 0);
+	ck_assert_ptr_nonnull(ld = d9t_loader_new(&a, 1, D9T_LOAD_WHOLE));
+	while (d9t_loader_state(ld) != 2)
+		nap();
+	d9t_loader_take(ld, &m, &ix, &st);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_null(m->image);		/* read from the trace */
+	empty_app(&f, a);
+	ck_assert_int_eq(d9t_app_set_model(&f.app, m, ix), 0);
+	fx_keys(&f, "w");
+	ck_assert_uint_ne(f.app.sel, D9_NONE);
+	start = m->polls.start[f.app.sel];
+	dur = m->polls.end[f.app.sel] - start;
+	while (!d9t_loader_mapped(ld, &mm, &mix))
+		nap();
+	ck_assert_ptr_nonnull(mm->image);	/* mapped from the index */
+	ck_same_figures(m, mm);
+	ck_assert_int_eq(d9t_app_set_model(&f.app, mm, mix), 0);
+	fx_render(&f);
+	ck_assert_ptr_eq(f.app.m, mm);
+	ck_assert_uint_eq(mm->polls.start[f.app.sel], start);
+	ck_assert_uint_eq(mm->polls.end[f.app.sel] - start, dur);
+	ck_assert_uint_eq(f.app.nretired, 1);
+	ck_assert_ptr_eq(f.app.retired[0].m, m);
+	ck_assert_int_eq(d9t_loader_mapped(ld, &mm, &mix), 0);	/* once */
+	fx_close(&f);
+	d9t_loader_stop(ld);
+	d9t_loader_free(&ld);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", xdg);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *
 suite_partial(void)
 {
@@ -163,6 +232,7 @@ suite_partial(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, snapshot_equals_a_model_of_the_same_input);
 	tcase_add_test(tc, swap_keeps_selection_and_grows_the_window);
+	tcase_add_test(tc, index_entry_takes_the_models_place);
 	suite_add_tcase(s, tc);
 	return s;
 }

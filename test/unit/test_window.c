@@ -18,6 +18,7 @@
 #include "model/timeline.h"
 #include "model/flame.h"
 #include "model/worst.h"
+#include "model/window.h"
 #include "model/lanes.h"
 #include "model/spanset.h"
 #include "unit.h"
@@ -425,6 +426,27 @@ check_flames(const struct d9m_model *m, const struct d9m_window *w)
 	}
 }
 
+/* --window's milliseconds, for the browser and the report alike: from
+ * the first event, to the nearest ns, an open end to the last. */
+START_TEST(test_window_ms)
+{
+	struct d9m_model m;
+	struct d9m_window w;
+
+	memset(&m, 0, sizeof m);
+	m.min_ts = 1000000000;
+	w = d9m_window_ms(&m, 20.0000007, 300);
+	ck_assert_uint_eq(w.lo, 1000000000 + 20000001);
+	ck_assert_uint_eq(w.hi, 1000000000 + 300000000);
+	w = d9m_window_ms(&m, 0, -1);
+	ck_assert_uint_eq(w.lo, m.min_ts);
+	ck_assert_uint_eq(w.hi, UINT64_MAX);
+	w = d9m_window_ms(&m, 1.0000004, 1e300);
+	ck_assert_uint_eq(w.lo, 1000000000 + 1000000);
+	ck_assert_uint_eq(w.hi, UINT64_MAX);
+}
+END_TEST
+
 START_TEST(test_windows_match_scans)
 {
 	struct d9m_model *m = random_trace((uint64_t)_i + 1);
@@ -639,6 +661,7 @@ window_suite(void)
 
 	tcase_add_loop_test(tc, test_windows_match_scans, 0, 30);
 	tcase_add_test(tc, test_span_lives);
+	tcase_add_test(tc, test_window_ms);
 	tcase_add_test(tc, test_sort_perm_packed);
 	tcase_add_loop_test(tc, test_nth, 0, 6);
 	tcase_add_loop_test(tc, test_sort_perm_paths, 0, 11);

@@ -1,0 +1,68 @@
+/*
+ * keep.c: see keep.h. Two forks: the first child leaves at once, so the
+ * writer is nobody's child (no zombie, no wait) and, in a session of its
+ * own, no signal of the terminal (^C in the next command, a hang-up)
+ * reaches it. It writes nothing to the terminal: its standard streams
+ * are /dev/null, it never flushes the stdio buffers it inherited and
+ * leaves by _exit.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "app/keep.h"
+
+#define WRITER_NICE	10	/* the user's next command comes first */
+
+static void __attribute__((noreturn))
+writer(const struct d9m_cache *c, const struct d9m_key *key,
+    const char *const *paths, size_t npaths, const struct d9m_model *m,
+    int lock)
+{
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+		if (null > STDERR_FILENO)
+			close(null);
+	}
+	setsid();
+	if (setpriority(PRIO_PROCESS, 0, WRITER_NICE) < 0)
+		errno = 0;	/* as fast as the others, then */
+	d9m_cache_put(c, key, paths, npaths, m, NULL);
+	d9m_cache_release(c, key, lock);
+	_exit(0);
+}
+
+int
+d9a_keep(const struct d9m_cache *c, const struct d9m_key *key,
+    const char *const *paths, size_t npaths, const struct d9m_model *m)
+{
+	int lock = d9m_cache_claim(c, key), status;
+	pid_t pid;
+
+	if (lock < 0)
+		return 0;	/* no index, or another d9top writes it */
+	if ((pid = fork()) < 0) {
+		d9m_cache_release(c, key, lock);
+		return -1;
+	}
+	if (pid == 0) {
+		pid_t w = fork();
+
+		if (w == 0)
+			writer(c, key, paths, npaths, m, lock);
+		/* without a writer the lock goes with this process */
+		_exit(w < 0 ? 1 : 0);
+	}
+	close(lock);		/* the writer holds it now */
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		continue;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	return 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * keep.h: writing the index entry of a freshly read model in the
+ * background, so that a headless run (--json, --report, ...) answers as
+ * soon as its analysis is done instead of waiting for the entry to be
+ * written (the model is often larger than the traces). A detached
+ * process, a copy of this one made by fork at the moment the model is
+ * finished, writes the entry and leaves; it holds the entry's lock
+ * (d9m_cache_claim) until the entry is in place, so a d9top started in
+ * the meantime waits for it rather than reading the traces again.
+ */
+#ifndef D9A_KEEP_H
+#define D9A_KEEP_H
+
+#include <stddef.h>
+
+#include "model/cache.h"
+#include "model/model.h"
+
+/* Hand the writing of m (finished, sealed, read from paths) under key to
+ * a detached process: 0 when handed over or when another d9top is
+ * writing it already; -1 when no process could be made (the caller
+ * writes it itself). Call with no other thread running. */
+int	d9a_keep(const struct d9m_cache *c, const struct d9m_key *key,
+	    const char *const *paths, size_t npaths,
+	    const struct d9m_model *m);
+
+#endif
