@@ -114,9 +114,8 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 	if ((l->m = d9m_model_new()) == NULL ||
 	    d9m_model_load(l->m, paths, npaths, NULL,
 	    o->quiet ? NULL : d9a_note, NULL, &st) < 0 ||
-	    d9m_model_finish(l->m) < 0)
+	    d9m_model_finish_last(l->m) < 0)	/* nothing more is read */
 		return -1;
-	d9m_model_seal(l->m);		/* nothing more is read */
 	*read_ok = st.read_ok;
 	l->paths = paths;
 	l->npaths = npaths;

@@ -470,6 +470,8 @@ struct d9m_model {
 	int		 following;	/* read by d9m_model_follow: its .active
 					 * inputs are segments still written */
 	int		 finished;
+	int		 last;		/* finishing for the last time
+					 * (d9m_model_finish_last) */
 
 	struct d9m_builder *builder;	/* while loading */
 	struct d9m_image *image;	/* mapped from an image (image.h) */
@@ -500,6 +502,10 @@ int	 d9m_model_finish(struct d9m_model *m);
  * and finishing need (the raw span events: the instances in m->spans
  * stay); d9m_model_load refuses it afterwards. */
 void	 d9m_model_seal(struct d9m_model *m);
+/* Finish m that will read nothing more, then seal it: the span events
+ * go as soon as they are paired, while the rest is derived. -1 (m
+ * unfinished, its span events gone) when out of memory. */
+int	 d9m_model_finish_last(struct d9m_model *m);
 int	 d9m_model_add_error(struct d9m_model *m, const char *msg);
 
 /* Task row of a task id, D9_NONE if unknown. */

@@ -25,6 +25,7 @@
 #include "model/lives.h"
 #include "model/spans.h"
 #include "model/table.h"
+#include "model/tables.h"
 
 /* One instance being made: its figures so far. */
 struct inst {
@@ -463,6 +464,22 @@ d9m_spans_free(struct d9m_spans *s)
 	free(s->kind);
 	free(s->open_ts);
 	memset(s, 0, sizeof *s);
+}
+
+void
+d9m_spans_drop_events(struct d9m_model *m)
+{
+	struct d9m_spanev *e = &m->spanev;
+
+	free(e->kind);
+	free(e->span_id);
+	free(e->name);
+	free(e->fields);
+	free(e->ext);
+	e->kind = NULL;
+	e->span_id = NULL;
+	e->name = e->fields = e->ext = NULL;
+	d9m_tab_free(&m->spanx, &d9m_desc_spanx);
 }
 
 void

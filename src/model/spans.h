@@ -22,6 +22,10 @@ int	d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv);
 /* Then, once the polls are there, the per-poll counts of m->spans. */
 int	d9m_spans_in_polls(struct d9m_model *m, const struct d9m_ivals *iv);
 void	d9m_spans_ivals_free(struct d9m_ivals *iv);
+/* Once m->spans are paired for the last time (d9m_model_finish_last):
+ * the span events keep only what d9m_spans_in_polls reads (their times
+ * and workers) until the model is sealed. */
+void	d9m_spans_drop_events(struct d9m_model *m);
 void	d9m_spans_free(struct d9m_spans *s);
 
 #endif

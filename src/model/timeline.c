@@ -570,7 +570,11 @@ pair_spans(void *arg)
 {
 	struct span_work *w = arg;
 
-	return d9m_spans_pair(w->m, &w->iv);
+	if (d9m_spans_pair(w->m, &w->iv) < 0)
+		return -1;
+	if (w->m->last)
+		d9m_spans_drop_events(w->m);
+	return 0;
 }
 
 int
@@ -591,5 +595,20 @@ d9m_model_finish(struct d9m_model *m)
 	d9m_spans_ivals_free(&sw.iv);
 	if (rc == 0)
 		m->finished = 1;
+	return rc;
+}
+
+int
+d9m_model_finish_last(struct d9m_model *m)
+{
+	int rc;
+
+	m->last = 1;
+	rc = d9m_model_finish(m);
+	m->last = 0;
+	if (rc == 0)
+		d9m_model_seal(m);
+	else			/* maybe in part dropped: no more use */
+		d9m_tab_free(&m->spanev, &d9m_desc_spanev);
 	return rc;
 }

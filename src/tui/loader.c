@@ -292,10 +292,9 @@ run(void *arg)
 		 * shown meanwhile */
 		finisher_stop(ld, 0);
 		atomic_store(&ld->state, 1);
-		if (d9m_model_finish(ld->m) == 0) {
-			d9m_model_seal(ld->m);	/* nothing more is read */
+		/* nothing more is read */
+		if (d9m_model_finish_last(ld->m) == 0)
 			ld->ix = d9m_lanes_build(ld->m);
-		}
 	}
 	finisher_stop(ld, 1);
 	if (ld->ix == NULL && !ld->follow) {
