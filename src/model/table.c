@@ -84,21 +84,27 @@ d9m_tab_free(void *tab, const struct d9m_tabdesc *d)
 	((size_t *)tab)[1] = 0;
 }
 
-int
-d9m_tab_permute(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
-    size_t n)
+static size_t
+widest(const struct d9m_tabdesc *d)
 {
 	size_t maxel = 0;
-	char *tmp;
 
-	/* gather each column into one scratch buffer and copy it back: the
-	 * columns keep their memory, so no fresh pages are touched per
-	 * column (page faults were a fifth of the load time) */
 	for (size_t c = 0; c < d->ncols; c++)
 		maxel = d->cols[c].elem > maxel ? d->cols[c].elem : maxel;
-	if (n > 0 && (tmp = malloc(n * maxel)) == NULL)
-		return -1;
-	for (size_t c = 0; n > 0 && c < d->ncols; c++) {
+	return maxel;
+}
+
+/* Rows [a, b) of every column become the old rows perm[a .. b), through
+ * tmp (b - a rows of the widest column): perm[a .. b) names rows of
+ * [a, b) only, or [a, b) is the whole table. */
+static void
+gather(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
+    size_t a, size_t b, char *tmp)
+{
+	size_t n = b - a;
+
+	perm += a;
+	for (size_t c = 0; c < d->ncols; c++) {
 		void **p = colp(tab, &d->cols[c]);
 		size_t el = d->cols[c].elem;
 		char *src = *p;
@@ -123,11 +129,65 @@ d9m_tab_permute(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
 				memcpy(tmp + i * el, src + (size_t)perm[i] * el,
 				    el);
 		}
-		memcpy(src, tmp, n * el);
+		memcpy(src + a * el, tmp, n * el);
 	}
-	if (n > 0)
+}
+
+int
+d9m_tab_permute(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
+    size_t n)
+{
+	char *tmp;
+
+	/* gather each column into one scratch buffer and copy it back: the
+	 * columns keep their memory, so no fresh pages are touched per
+	 * column (page faults were a fifth of the load time) */
+	if (n > 0 && (tmp = malloc(n * widest(d))) == NULL)
+		return -1;
+	if (n > 0) {
+		gather(tab, d, perm, 0, n, tmp);
 		free(tmp);
+	}
 	*(size_t *)tab = n;
+	return 0;
+}
+
+/*
+ * The permutation perm of a sort, stretch by stretch: a stretch ends at
+ * row i when the rows before it and it are all that perm[..i] names (the
+ * highest is i), so it is reordered alone, through a buffer of the
+ * longest stretch. The time sort of a directory's table moves rows
+ * within a segment only: stretches of a segment, a buffer in cache,
+ * instead of one of the whole table per sort.
+ */
+static int
+permute_stretches(void *tab, const struct d9m_tabdesc *d,
+    const uint32_t *perm, size_t n)
+{
+	size_t most = 0, a = 0;
+	uint32_t high = 0;
+	char *tmp;
+
+	for (size_t i = 0; i < n; i++) {
+		high = perm[i] > high ? perm[i] : high;
+		if (high == i) {
+			most = i + 1 - a > most ? i + 1 - a : most;
+			a = i + 1;
+		}
+	}
+	if ((tmp = malloc(most * widest(d))) == NULL)
+		return -1;
+	a = 0;
+	high = 0;
+	for (size_t i = 0; i < n; i++) {
+		high = perm[i] > high ? perm[i] : high;
+		if (high != i)
+			continue;
+		if (i > a || perm[i] != i)
+			gather(tab, d, perm, a, i + 1, tmp);
+		a = i + 1;
+	}
+	free(tmp);
 	return 0;
 }
 
@@ -146,7 +206,7 @@ d9m_tab_sort(void *tab, const struct d9m_tabdesc *d)
 		return -1;
 	rc = d9m_sort_perm(keys, n, perm);
 	if (rc == 0)
-		rc = d9m_tab_permute(tab, d, perm, n);
+		rc = permute_stretches(tab, d, perm, n);
 	free(perm);
 	return rc;
 }
