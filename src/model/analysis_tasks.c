@@ -307,16 +307,19 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
 	struct d9m_idle_group *g;
+	struct d9m_dump_walk dw;
 	size_t n = 0, i0, i1;
 
 	if (m->dumps.n == 0)
 		return 0;
 	d9m_window_rows(m->dumps.ts, m->dumps.n, &o->win, &i0, &i1);
 	g = malloc((i1 - i0 + 1) * sizeof *g);
-	if (g == NULL)
+	if (g == NULL || d9m_dump_walk_init(m, &dw) < 0) {
+		free(g);
 		return -1;
+	}
 	for (size_t i = i0; i < i1; i++) {
-		uint64_t idle = d9m_dump_idle(m, i);
+		uint64_t idle = d9m_dump_idle(m, &dw, i);
 
 		if (idle == UINT64_MAX)
 			continue;
@@ -325,6 +328,7 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		g[n].count = 1;
 		g[n++].idle_ns = idle;
 	}
+	d9m_dump_walk_free(&dw);
 	a->dumps = n;
 	if (by_stack(g, n) < 0) {
 		free(g);

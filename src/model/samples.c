@@ -250,18 +250,40 @@ d9m_poll_of_tid(const struct d9m_model *m, uint32_t tid, uint64_t ts)
 	return p != D9_NONE && ts <= m->polls.end[p] ? p : D9_NONE;
 }
 
+int
+d9m_dump_walk_init(const struct d9m_model *m, struct d9m_dump_walk *w)
+{
+	w->next = malloc((m->tasks.n + 1) * sizeof *w->next);
+	if (w->next == NULL)
+		return -1;
+	for (size_t t = 0; t < m->tasks.n; t++)
+		w->next[t] = m->task_polls_off[t];
+	return 0;
+}
+
+void
+d9m_dump_walk_free(struct d9m_dump_walk *w)
+{
+	free(w->next);
+	w->next = NULL;
+}
+
 uint64_t
-d9m_dump_idle(const struct d9m_model *m, size_t i)
+d9m_dump_idle(const struct d9m_model *m, struct d9m_dump_walk *w, size_t i)
 {
 	const uint32_t *rows = m->task_polls;
 	uint32_t t = m->dumps.task[i];
-	uint64_t end, next;
+	uint64_t ts = m->dumps.ts[i], end, next;
 	size_t k;
 
-	if (t == D9_NONE)
+	if (t == D9_NONE || t >= m->tasks.n)
 		return UINT64_MAX;
-	/* the task's last poll starting at or before the stamp */
-	k = d9m_task_polls_after(m, t, m->dumps.ts[i]);
+	/* the task's first poll starting after the stamp: its polls are
+	 * by start and the stamps come in time order */
+	for (k = w->next[t]; k < m->task_polls_off[t + 1] &&
+	    m->polls.start[rows[k]] <= ts; k++)
+		;
+	w->next[t] = k;
 	if (k == m->task_polls_off[t])
 		return UINT64_MAX;
 	k--;
