@@ -508,13 +508,16 @@ derive_timeline(void *arg)
 		goto out;
 	{
 		uint32_t *slot = malloc((m->rt.n ? m->rt.n : 1) * sizeof *slot);
+		uint32_t id = D9_NONE, ids = D9_NONE;
 		size_t *fill;
 
 		if (slot == NULL)
 			goto out;
 		for (size_t i = 0; i < m->rt.n; i++) {
-			slot[i] = d9m_worker_slot(m, m->rt.worker[i]);
-			if (slot[i] != D9_NONE)
+			/* a worker's events come in bursts: ask once each */
+			if (m->rt.worker[i] != id)
+				ids = d9m_worker_slot(m, id = m->rt.worker[i]);
+			if ((slot[i] = ids) != D9_NONE)
 				off[slot[i] + 1]++;
 		}
 		for (size_t w = 0; w < m->nworkers; w++)
@@ -549,8 +552,7 @@ derive_timeline(void *arg)
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_rates_derive(m) < 0 ||
 	    d9m_loss_derive(m) < 0 ||
-	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0 ||
-	    d9m_groups_cover(m) < 0)
+	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -559,7 +561,8 @@ out:
 	return rc;
 }
 
-/* The instances being paired, and their intervals. */
+/* The instances being paired, and their intervals (the job also takes
+ * the groups' coverage, which the other thread does not touch). */
 struct span_work {
 	struct d9m_model *m;
 	struct d9m_ivals iv;
@@ -574,7 +577,8 @@ pair_spans(void *arg)
 		return -1;
 	if (w->m->last)
 		d9m_spans_drop_events(w->m);
-	return 0;
+	/* reads only loaded tables, writes only m->group_cover */
+	return d9m_groups_cover(w->m);
 }
 
 int
