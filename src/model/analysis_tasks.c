@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hmap.h"
 #include "model/analysis.h"
 #include "model/samples.h"
 #include "model/table.h"
@@ -261,8 +262,7 @@ d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	return 0;
 }
 
-/* Sort g by (stack, segment) (the radix sort: a directory holds
- * millions of dumps). */
+/* Sort g by (stack, segment). */
 static int
 by_stack(struct d9m_idle_group *g, size_t n)
 {
@@ -308,46 +308,52 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 {
 	struct d9m_idle_group *g;
 	struct d9m_dump_walk dw;
+	struct d9_hmap at;		/* (stack, segment) -> row of g */
 	size_t n = 0, i0, i1;
+	int rc = -1;
 
 	if (m->dumps.n == 0)
 		return 0;
+	d9_hmap_init(&at);
 	d9m_window_rows(m->dumps.ts, m->dumps.n, &o->win, &i0, &i1);
 	g = malloc((i1 - i0 + 1) * sizeof *g);
 	if (g == NULL || d9m_dump_walk_init(m, &dw) < 0) {
 		free(g);
 		return -1;
 	}
+	/* summed by (stack, segment) as they come (sums of integers: the
+	 * order does not matter), then the groups by (stack, segment) */
 	for (size_t i = i0; i < i1; i++) {
-		uint64_t idle = d9m_dump_idle(m, &dw, i);
+		uint64_t idle = d9m_dump_idle(m, &dw, i), key;
+		uint32_t r;
 
 		if (idle == UINT64_MAX)
 			continue;
-		g[n].stack = m->dumps.stack[i];
-		g[n].seg = m->dumps.seg[i];
-		g[n].count = 1;
-		g[n++].idle_ns = idle;
+		a->dumps++;
+		key = (uint64_t)m->dumps.stack[i] << 32 | m->dumps.seg[i];
+		if ((r = d9_hmap_get(&at, key)) == D9_NONE) {
+			if (d9_hmap_put(&at, key, (uint32_t)n) < 0)
+				goto out;
+			g[n].stack = m->dumps.stack[i];
+			g[n].seg = m->dumps.seg[i];
+			g[n].count = 0;
+			g[n].idle_ns = 0;
+			r = (uint32_t)n++;
+		}
+		g[r].count++;
+		g[r].idle_ns += idle;
 	}
+	if (by_stack(g, n) < 0)
+		goto out;
+	qsort(g, n, sizeof *g, cmp_idle_ns);
+	rc = 0;
+out:
 	d9m_dump_walk_free(&dw);
-	a->dumps = n;
-	if (by_stack(g, n) < 0) {
+	d9_hmap_free(&at);
+	if (rc < 0) {
 		free(g);
 		return -1;
 	}
-	{
-		size_t k = 0;
-
-		for (size_t i = 0; i < n; i++) {
-			if (k > 0 && g[k - 1].stack == g[i].stack &&
-			    g[k - 1].seg == g[i].seg) {
-				g[k - 1].count++;
-				g[k - 1].idle_ns += g[i].idle_ns;
-			} else
-				g[k++] = g[i];
-		}
-		n = k;
-	}
-	qsort(g, n, sizeof *g, cmp_idle_ns);
 	a->idle = g;
 	a->nidle = n;
 	return 0;
