@@ -507,32 +507,33 @@ derive_timeline(void *arg)
 	if (order == NULL || off == NULL)
 		goto out;
 	{
-		uint32_t *slot = malloc((m->rt.n ? m->rt.n : 1) * sizeof *slot);
-		uint32_t id = D9_NONE, ids = D9_NONE;
-		size_t *fill;
+		size_t *fill = malloc((m->nworkers + 1) * sizeof *fill);
 
-		if (slot == NULL)
+		if (fill == NULL)
 			goto out;
-		for (size_t i = 0; i < m->rt.n; i++) {
-			/* a worker's events come in bursts: ask once each */
-			if (m->rt.worker[i] != id)
-				ids = d9m_worker_slot(m, id = m->rt.worker[i]);
-			if ((slot[i] = ids) != D9_NONE)
-				off[slot[i] + 1]++;
+		/* counted, then placed: the slots asked twice, not kept */
+		for (int pass = 0; pass < 2; pass++) {
+			uint32_t id = D9_NONE, slot = D9_NONE;
+
+			for (size_t i = 0; i < m->rt.n; i++) {
+				/* a worker's events come in bursts */
+				if (m->rt.worker[i] != id)
+					slot = d9m_worker_slot(m,
+					    id = m->rt.worker[i]);
+				if (slot == D9_NONE)
+					continue;
+				if (pass == 0)
+					off[slot + 1]++;
+				else
+					order[fill[slot]++] = (uint32_t)i;
+			}
+			if (pass == 1)
+				break;
+			for (size_t w = 0; w < m->nworkers; w++)
+				off[w + 1] += off[w];
+			memcpy(fill, off, (m->nworkers + 1) * sizeof *fill);
 		}
-		for (size_t w = 0; w < m->nworkers; w++)
-			off[w + 1] += off[w];
-		fill = malloc((m->nworkers + 1) * sizeof *fill);
-		if (fill == NULL) {
-			free(slot);
-			goto out;
-		}
-		memcpy(fill, off, (m->nworkers + 1) * sizeof *fill);
-		for (size_t i = 0; i < m->rt.n; i++)
-			if (slot[i] != D9_NONE)
-				order[fill[slot[i]]++] = (uint32_t)i;
 		free(fill);
-		free(slot);
 	}
 	if (find_gaps(m, order, off) < 0)
 		goto out;
