@@ -516,6 +516,10 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv)
 	    s->parent == NULL || s->kind == NULL || s->open_ts == NULL ||
 	    d9m_link_lives(&m->spanev) < 0)
 		return -1;
+	if (m->last) {		/* the lives were all the ids were for */
+		free(m->spanev.span_id);
+		m->spanev.span_id = NULL;
+	}
 	legacy_spans(e, iv, s);
 	/* the links served the legacy lives only: nothing reads them later */
 	free(m->spanev.next);

@@ -17,7 +17,9 @@ struct d9m_ivals {
 
 /* Pair span events into the instances of m->spans and their intervals
  * (iv, empty): reads only m->spanev, writes only m->spans and the
- * lives' links (so it may run while the polls are derived). */
+ * lives' links (so it may run while the polls are derived); when m is
+ * finished for the last time, the span ids go once the lives are
+ * linked. */
 int	d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv);
 /* Then, once the polls are there, the per-poll counts of m->spans. */
 int	d9m_spans_in_polls(struct d9m_model *m, const struct d9m_ivals *iv);
