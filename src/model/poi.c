@@ -29,29 +29,33 @@ d9m_poi_name(enum d9m_poi_kind k)
 	return (unsigned)k < D9M_POI_COUNT ? names[k] : "?";
 }
 
+/* A point found: only those kept get their text (text_of), from the
+ * point and arg (the off-CPU class; the overflow row, D9_NONE for what
+ * the recorder's counters say). */
+struct cand {
+	uint64_t	 start, dur, value;
+	uint32_t	 worker, task, poll, arg;
+	enum d9m_poi_kind kind;
+};
+
 struct acc {
-	struct d9m_poi	*v[D9M_POI_COUNT];
+	struct cand	*v[D9M_POI_COUNT];
 	size_t		 n[D9M_POI_COUNT], cap[D9M_POI_COUNT];
 	int		 oom;
 };
 
-/* A new point of kind k (its text still to write), NULL when out of
- * memory. */
-static struct d9m_poi *
+static void
 add(struct acc *c, enum d9m_poi_kind k, uint64_t start, uint64_t dur,
-    uint64_t value, uint32_t worker, uint32_t task, uint32_t poll)
+    uint64_t value, uint32_t worker, uint32_t task, uint32_t poll,
+    uint32_t arg)
 {
-	struct d9m_poi *p;
-
 	if (c->oom || d9_grow(&c->v[k], &c->cap[k], c->n[k] + 1,
 	    sizeof *c->v[k]) < 0) {
 		c->oom = 1;
-		return NULL;
+		return;
 	}
-	p = &c->v[k][c->n[k]++];
-	*p = (struct d9m_poi){ .kind = k, .start = start, .dur = dur,
-	    .value = value, .worker = worker, .task = task, .poll = poll };
-	return p;
+	c->v[k][c->n[k]++] = (struct cand){ start, dur, value, worker, task,
+	    poll, arg, k };
 }
 
 static const char *
@@ -92,26 +96,17 @@ polls(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
 			uint64_t st = m->polls.start[i], d = m->polls.end[i] - st;
 			uint64_t sd = m->poll_sched[i];
 			uint32_t t = m->polls.task[i], p = (uint32_t)i;
-			struct d9m_poi *x;
 
-			if (d > MS && (x = add(c, D9M_POI_LONG_POLL, st, d, d,
-			    worker_id(m, p), t, p)) != NULL)
-				snprintf(x->text, sizeof x->text, "%.3f ms poll "
-				    "of task %" PRIu64 " (%s)", (double)d / MS,
-				    task_id(m, t), loc_of(m, m->polls.loc[i]));
+			if (d > MS)
+				add(c, D9M_POI_LONG_POLL, st, d, d,
+				    worker_id(m, p), t, p, D9_NONE);
 			if (sd != D9M_SCHED_NONE && sd != D9M_SCHED_NO_WAKE &&
-			    sd > MS && (x = add(c, D9M_POI_SCHED_DELAY, st - sd,
-			    sd, sd, worker_id(m, p), t, p)) != NULL)
-				snprintf(x->text, sizeof x->text, "task %" PRIu64
-				    " waited %.3f ms from its wake to its poll "
-				    "(%s)", task_id(m, t), (double)sd / MS,
-				    loc_of(m, m->polls.loc[i]));
-			if (uninstrumented(m, t) && (x = add(c,
-			    D9M_POI_UNINSTRUMENTED, st, d, d, worker_id(m, p),
-			    t, p)) != NULL)
-				snprintf(x->text, sizeof x->text, "%.3f ms poll "
-				    "of task %" PRIu64 ", which has no spawn or "
-				    "wake record", (double)d / MS, task_id(m, t));
+			    sd > MS)
+				add(c, D9M_POI_SCHED_DELAY, st - sd, sd, sd,
+				    worker_id(m, p), t, p, D9_NONE);
+			if (uninstrumented(m, t))
+				add(c, D9M_POI_UNINSTRUMENTED, st, d, d,
+				    worker_id(m, p), t, p, D9_NONE);
 		}
 	}
 }
@@ -131,15 +126,11 @@ kernel_waits(const struct d9m_model *m, const struct d9m_window *w,
 		for (size_t i = wk->park0 + i0; i < wk->park0 + i1; i++) {
 			uint64_t sw = m->parks.sched_wait[i], end =
 			    m->parks.end[i];
-			struct d9m_poi *x;
 
 			if (sw == D9M_ABSENT || sw <= MS || end < sw)
 				continue;
-			if ((x = add(c, D9M_POI_KERNEL_WAIT, end - sw, sw, sw,
-			    wk->id, D9_NONE, D9_NONE)) != NULL)
-				snprintf(x->text, sizeof x->text, "worker %"
-				    PRIu32 " waited %.3f ms for a CPU before it "
-				    "ran again", wk->id, (double)sw / MS);
+			add(c, D9M_POI_KERNEL_WAIT, end - sw, sw, sw, wk->id,
+			    D9_NONE, D9_NONE, D9_NONE);
 		}
 	}
 }
@@ -193,7 +184,6 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 		uint32_t p = (uint32_t)(byp[i] >> 8);
 		size_t best = 0, run;
 		enum d9m_vclass bc = D9M_V_BLOCKED;
-		struct d9m_poi *x;
 
 		for (k = 0; i + k < n && byp[i + k] >> 8 == p; k += run) {
 			for (run = 1; i + k + run < n && byp[i + k + run] ==
@@ -204,14 +194,9 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 				bc = (enum d9m_vclass)(byp[i + k] & 0xff);
 			}
 		}
-		if ((x = add(c, D9M_POI_OFF_CPU, m->polls.start[p],
-		    m->polls.end[p] - m->polls.start[p], k, worker_id(m, p),
-		    m->polls.task[p], p)) != NULL)
-			snprintf(x->text, sizeof x->text, "%zu off-CPU sample%s "
-			    "(mostly %s) in a %.3f ms poll of task %" PRIu64, k,
-			    k == 1 ? "" : "s", d9m_vclass_name(bc),
-			    (double)(m->polls.end[p] - m->polls.start[p]) / MS,
-			    task_id(m, m->polls.task[p]));
+		add(c, D9M_POI_OFF_CPU, m->polls.start[p], m->polls.end[p] -
+		    m->polls.start[p], k, worker_id(m, p), m->polls.task[p], p,
+		    (uint32_t)bc);
 	}
 	goto out;
 oom:
@@ -231,7 +216,6 @@ spawns(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
 	for (uint32_t t = 0; t < m->tasks.n; t++) {
 		uint64_t sp = m->tasks.spawn_ts[t], d;
 		uint32_t p;
-		struct d9m_poi *x;
 
 		if (!(m->tasks.flags[t] & D9M_TASK_SPAWNED) ||
 		    !d9m_in_window(w, sp) || m->task_polls_off[t] ==
@@ -241,12 +225,8 @@ spawns(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
 		if (m->polls.start[p] <= sp || (d = m->polls.start[p] - sp) <=
 		    MS)
 			continue;
-		if ((x = add(c, D9M_POI_SPAWN_DELAY, sp, d, d, worker_id(m, p),
-		    t, p)) != NULL)
-			snprintf(x->text, sizeof x->text, "task %" PRIu64
-			    " waited %.3f ms from its spawn to its first poll "
-			    "(%s)", task_id(m, t), (double)d / MS,
-			    loc_of(m, m->tasks.loc[t]));
+		add(c, D9M_POI_SPAWN_DELAY, sp, d, d, worker_id(m, p), t, p,
+		    D9_NONE);
 	}
 }
 
@@ -259,35 +239,82 @@ losses(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
 	uint64_t n = l->dropped_events + l->dropped_allocs + l->dropped_frees +
 	    l->lost_cpu;
 	size_t i0, i1;
-	struct d9m_poi *x;
 
 	d9m_window_rows(m->overflow.ts, m->overflow.n, w, &i0, &i1);
 	for (size_t i = i0; i < i1; i++) {
 		uint64_t k = m->overflow.allocs[i] + m->overflow.frees[i];
 
-		if (k > 0 && (x = add(c, D9M_POI_EVENTS_LOST, m->overflow.ts[i],
-		    0, k, D9_NONE, D9_NONE, D9_NONE)) != NULL)
-			snprintf(x->text, sizeof x->text, "the profiler dropped "
-			    "%" PRIu64 " allocations and %" PRIu64 " frees",
-			    m->overflow.allocs[i], m->overflow.frees[i]);
+		if (k > 0)
+			add(c, D9M_POI_EVENTS_LOST, m->overflow.ts[i], 0, k,
+			    D9_NONE, D9_NONE, D9_NONE, (uint32_t)i);
 	}
 	if ((l->dropped_events || l->lost_batches || l->lost_cpu ||
-	    l->incomplete) && d9m_in_window(w, m->max_ts) &&
-	    (x = add(c, D9M_POI_EVENTS_LOST, m->max_ts, 0, n ? n :
-	    l->lost_batches + l->incomplete, D9_NONE, D9_NONE, D9_NONE)) !=
-	    NULL) {
-		char what[200];
+	    l->incomplete) && d9m_in_window(w, m->max_ts))
+		add(c, D9M_POI_EVENTS_LOST, m->max_ts, 0, n ? n :
+		    l->lost_batches + l->incomplete, D9_NONE, D9_NONE, D9_NONE,
+		    D9_NONE);
+}
 
-		d9m_loss_text(l, what, sizeof what);
-		snprintf(x->text, sizeof x->text, "the recording lost data: %s",
-		    what);
+/* The text of point x. */
+static void
+text_of(const struct d9m_model *m, const struct cand *x, char *out,
+    size_t cap)
+{
+	char what[200];
+
+	switch (x->kind) {
+	case D9M_POI_LONG_POLL:
+		snprintf(out, cap, "%.3f ms poll of task %" PRIu64 " (%s)",
+		    (double)x->value / MS, task_id(m, x->task),
+		    loc_of(m, m->polls.loc[x->poll]));
+		break;
+	case D9M_POI_SCHED_DELAY:
+		snprintf(out, cap, "task %" PRIu64 " waited %.3f ms from its "
+		    "wake to its poll (%s)", task_id(m, x->task),
+		    (double)x->value / MS, loc_of(m, m->polls.loc[x->poll]));
+		break;
+	case D9M_POI_UNINSTRUMENTED:
+		snprintf(out, cap, "%.3f ms poll of task %" PRIu64 ", which "
+		    "has no spawn or wake record", (double)x->value / MS,
+		    task_id(m, x->task));
+		break;
+	case D9M_POI_KERNEL_WAIT:
+		snprintf(out, cap, "worker %" PRIu32 " waited %.3f ms for a "
+		    "CPU before it ran again", x->worker,
+		    (double)x->value / MS);
+		break;
+	case D9M_POI_OFF_CPU:
+		snprintf(out, cap, "%" PRIu64 " off-CPU sample%s (mostly %s) "
+		    "in a %.3f ms poll of task %" PRIu64, x->value,
+		    x->value == 1 ? "" : "s",
+		    d9m_vclass_name((enum d9m_vclass)x->arg),
+		    (double)x->dur / MS, task_id(m, x->task));
+		break;
+	case D9M_POI_SPAWN_DELAY:
+		snprintf(out, cap, "task %" PRIu64 " waited %.3f ms from its "
+		    "spawn to its first poll (%s)", task_id(m, x->task),
+		    (double)x->value / MS, loc_of(m, m->tasks.loc[x->task]));
+		break;
+	case D9M_POI_EVENTS_LOST:
+		if (x->arg != D9_NONE) {
+			snprintf(out, cap, "the profiler dropped %" PRIu64
+			    " allocations and %" PRIu64 " frees",
+			    m->overflow.allocs[x->arg],
+			    m->overflow.frees[x->arg]);
+			break;
+		}
+		d9m_loss_text(&m->loss, what, sizeof what);
+		snprintf(out, cap, "the recording lost data: %s", what);
+		break;
+	default:
+		out[0] = '\0';
 	}
 }
 
 static int
 cmp_worst(const void *x, const void *y)
 {
-	const struct d9m_poi *a = x, *b = y;
+	const struct cand *a = x, *b = y;
 
 	if (a->value != b->value)
 		return a->value > b->value ? -1 : 1;
@@ -296,7 +323,7 @@ cmp_worst(const void *x, const void *y)
 
 /* Kinds worst first, each cut to D9M_POI_MAX, then a by-time index. */
 static struct d9m_pois *
-gather(struct acc *c)
+gather(const struct d9m_model *m, struct acc *c)
 {
 	struct d9m_pois *p = calloc(1, sizeof *p);
 	size_t n = 0;
@@ -322,9 +349,16 @@ gather(struct acc *c)
 		size_t keep = c->n[k] < D9M_POI_MAX ? c->n[k] : D9M_POI_MAX;
 
 		p->first[k] = p->n;
-		if (keep > 0)
-			memcpy(p->v + p->n, c->v[k], keep * sizeof *p->v);
-		p->n += keep;
+		for (size_t i = 0; i < keep; i++) {
+			const struct cand *x = &c->v[k][i];
+			struct d9m_poi *y = &p->v[p->n++];
+
+			*y = (struct d9m_poi){ .kind = x->kind, .start =
+			    x->start, .dur = x->dur, .value = x->value,
+			    .worker = x->worker, .task = x->task, .poll =
+			    x->poll };
+			text_of(m, x, y->text, sizeof y->text);
+		}
 	}
 	p->first[D9M_POI_COUNT] = p->n;
 	/* by (kind, start): starts within a kind, kinds in order */
@@ -370,7 +404,7 @@ d9m_pois_find(const struct d9m_model *m, const struct d9m_resolver *r,
 	spawns(m, w, &c);
 	losses(m, w, &c);
 	if (!c.oom)
-		p = gather(&c);
+		p = gather(m, &c);
 	for (int k = 0; k < D9M_POI_COUNT; k++)
 		free(c.v[k]);
 	return p;

@@ -107,6 +107,14 @@ START_TEST(test_counters_per_boot)
 		ck_assert_uint_eq(x[1].start, 4100);
 		ck_assert_uint_eq(x[1].value, 5);
 		ck_assert_uint_eq(x[2].start, 4200);
+		ck_assert_str_eq(x[0].text, "the recording lost data: 257 "
+		    "runtime events dropped, 1 batch not written, 5 "
+		    "allocation samples dropped, 1 free sample dropped, 3 CPU "
+		    "samples lost");
+		ck_assert_str_eq(x[1].text,
+		    "the profiler dropped 4 allocations and 1 frees");
+		ck_assert_str_eq(x[2].text,
+		    "the profiler dropped 1 allocations and 0 frees");
 	}
 	d9m_analysis_free(&a);
 	d9m_model_free(&m);
