@@ -269,9 +269,13 @@ text_of(const struct d9m_model *m, const struct cand *x, char *out,
 		    loc_of(m, m->polls.loc[x->poll]));
 		break;
 	case D9M_POI_SCHED_DELAY:
+	case D9M_POI_SPAWN_DELAY:
 		snprintf(out, cap, "task %" PRIu64 " waited %.3f ms from its "
-		    "wake to its poll (%s)", task_id(m, x->task),
-		    (double)x->value / MS, loc_of(m, m->polls.loc[x->poll]));
+		    "%s (%s)", task_id(m, x->task), (double)x->value / MS,
+		    x->kind == D9M_POI_SCHED_DELAY ? "wake to its poll" :
+		    "spawn to its first poll", loc_of(m,
+		    x->kind == D9M_POI_SCHED_DELAY ? m->polls.loc[x->poll] :
+		    m->tasks.loc[x->task]));
 		break;
 	case D9M_POI_UNINSTRUMENTED:
 		snprintf(out, cap, "%.3f ms poll of task %" PRIu64 ", which "
@@ -289,11 +293,6 @@ text_of(const struct d9m_model *m, const struct cand *x, char *out,
 		    x->value == 1 ? "" : "s",
 		    d9m_vclass_name((enum d9m_vclass)x->arg),
 		    (double)x->dur / MS, task_id(m, x->task));
-		break;
-	case D9M_POI_SPAWN_DELAY:
-		snprintf(out, cap, "task %" PRIu64 " waited %.3f ms from its "
-		    "spawn to its first poll (%s)", task_id(m, x->task),
-		    (double)x->value / MS, loc_of(m, m->tasks.loc[x->task]));
 		break;
 	case D9M_POI_EVENTS_LOST:
 		if (x->arg != D9_NONE) {
