@@ -66,7 +66,7 @@
 #include "d9rec.h"
 
 #define WORKERS		2
-#define PAIRS		3000
+#define PAIRS		6000
 #define PAIRS_LIVE	4
 #define PAIR_ROUNDS	20
 #define WORK		12000	/* iterations per poll: ~15 us here */
