@@ -4,7 +4,9 @@
  * own, no signal of the terminal (^C in the next command, a hang-up)
  * reaches it. It writes nothing to the terminal: its standard streams
  * are /dev/null, it never flushes the stdio buffers it inherited and
- * leaves by _exit.
+ * leaves by _exit. It waits for the end of a pipe that only the caller
+ * holds open: until the caller is done with the model, the writer takes
+ * no CPU from it (the caller's analysis runs on both cores).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,9 +21,10 @@
 static void __attribute__((noreturn))
 writer(const struct d9m_cache *c, const struct d9m_key *key,
     const char *const *paths, size_t npaths, const struct d9m_model *m,
-    int lock)
+    int lock, int go)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	char b;
 
 	if (null >= 0) {
 		dup2(null, STDIN_FILENO);
@@ -33,6 +36,9 @@ writer(const struct d9m_cache *c, const struct d9m_key *key,
 	setsid();
 	if (setpriority(PRIO_PROCESS, 0, WRITER_NICE) < 0)
 		errno = 0;	/* as fast as the others, then */
+	while (read(go, &b, 1) < 0 && errno == EINTR)
+		continue;	/* EOF: the caller is done */
+	close(go);
 	d9m_cache_put(c, key, paths, npaths, m, NULL);
 	d9m_cache_release(c, key, lock);
 	_exit(0);
@@ -40,29 +46,43 @@ writer(const struct d9m_cache *c, const struct d9m_key *key,
 
 int
 d9a_keep(const struct d9m_cache *c, const struct d9m_key *key,
-    const char *const *paths, size_t npaths, const struct d9m_model *m)
+    const char *const *paths, size_t npaths, const struct d9m_model *m,
+    int *go)
 {
-	int lock = d9m_cache_claim(c, key), status;
+	int lock = d9m_cache_claim(c, key), status, p[2];
 	pid_t pid;
 
+	*go = -1;
 	if (lock < 0)
 		return 0;	/* no index, or another d9top writes it */
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		d9m_cache_release(c, key, lock);
+		return -1;
+	}
 	if ((pid = fork()) < 0) {
+		close(p[0]);
+		close(p[1]);
 		d9m_cache_release(c, key, lock);
 		return -1;
 	}
 	if (pid == 0) {
 		pid_t w = fork();
 
-		if (w == 0)
-			writer(c, key, paths, npaths, m, lock);
+		if (w == 0) {
+			close(p[1]);
+			writer(c, key, paths, npaths, m, lock, p[0]);
+		}
 		/* without a writer the lock goes with this process */
 		_exit(w < 0 ? 1 : 0);
 	}
 	close(lock);		/* the writer holds it now */
+	close(p[0]);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		continue;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		close(p[1]);
 		return -1;
+	}
+	*go = p[1];
 	return 0;
 }

@@ -4,7 +4,8 @@
  * soon as its analysis is done instead of waiting for the entry to be
  * written (the model is often larger than the traces). A detached
  * process, a copy of this one made by fork at the moment the model is
- * finished, writes the entry and leaves; it holds the entry's lock
+ * finished, writes the entry once this one is done with the model, and
+ * leaves; it holds the entry's lock
  * (d9m_cache_claim) until the entry is in place, so a d9top started in
  * the meantime waits for it rather than reading the traces again.
  */
@@ -17,11 +18,13 @@
 #include "model/model.h"
 
 /* Hand the writing of m (finished, sealed, read from paths) under key to
- * a detached process: 0 when handed over or when another d9top is
- * writing it already; -1 when no process could be made (the caller
- * writes it itself). Call with no other thread running. */
+ * a detached process, which starts once *go is closed (-1: nothing to
+ * close; the caller closes it when done with the model, or by exiting):
+ * 0 when handed over or when another d9top is writing it already; -1
+ * when no process could be made (the caller writes it itself). Call
+ * with no other thread running. */
 int	d9a_keep(const struct d9m_cache *c, const struct d9m_key *key,
 	    const char *const *paths, size_t npaths,
-	    const struct d9m_model *m);
+	    const struct d9m_model *m, int *go);
 
 #endif

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/keep.h"
 #include "app/load.h"
@@ -122,7 +123,7 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 	/* written by a detached process (app/keep.h); on this thread's
 	 * side when none can be made */
 	if (found == 1 && st.read_ok > 0 &&
-	    d9a_keep(&l->cache, &l->key, paths, npaths, l->m) < 0 &&
+	    d9a_keep(&l->cache, &l->key, paths, npaths, l->m, &l->keep) < 0 &&
 	    pthread_create(&l->store, NULL, store, l) == 0)
 		l->storing = 1;
 	return 0;
@@ -136,6 +137,7 @@ d9a_load(struct d9a_load *l, const struct d9a_opts *o,
 	unsigned read_ok = 0;
 
 	memset(l, 0, sizeof *l);
+	l->keep = -1;
 	if ((l->res = d9a_resolver(o, 1)) == NULL) {
 		d9a_load_free(l);
 		return 2;
@@ -172,6 +174,9 @@ void
 d9a_load_free(struct d9a_load *l)
 {
 	store_join(l);
+	if (l->keep >= 0)
+		close(l->keep);	/* the index's writer starts */
+	l->keep = -1;
 	d9m_lanes_free(&l->lanes);
 	d9m_cache_free(&l->cache);
 	if (l->analysed)

@@ -35,6 +35,8 @@ struct d9a_load {
 	size_t			 npaths;
 	pthread_t		 store;		/* writing it, when storing */
 	int			 storing;
+	int			 keep;		/* closed: the detached writer
+						 * starts (app/keep.h), or -1 */
 };
 
 /* Messages about input, on stderr ("d9top: ..."), escaped. */
