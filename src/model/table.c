@@ -400,28 +400,39 @@ merge_block(const uint64_t *keys, uint32_t *p, uint32_t *tmp, size_t *st,
  * segments) are merged run by run: stable, as equal keys take the
  * earlier run first. Runs that no later run overlaps end a block (a
  * segment of a directory, mostly), which is merged alone, in cache, and
- * is then in place. 1 when there are too many runs for that to pay.
+ * is then in place. 1 when there are too many runs for that to pay: more
+ * than MAX_RUNS and shorter than RUN_ROWS on average (a directory of
+ * many segments has many runs, but long ones, each pass of the merge
+ * mostly copies; keys in no order have runs of a row or two).
  */
+#define RUN_ROWS 256
+
 static int
 merge_runs(const uint64_t *keys, size_t n, uint32_t *perm)
 {
-	size_t st[MAX_RUNS + 1], end[MAX_RUNS], rs[MAX_RUNS + 1];
-	size_t k = 1, nb = 0, most = 0, b0 = 0;
-	uint64_t low[MAX_RUNS + 1], high = 0;
+	size_t *st, *end, *rs, k = 1, nb = 0, most = 0, b0 = 0;
+	uint64_t *low, high = 0;
 	uint32_t *tmp;
 
-	st[0] = 0;
 	for (size_t i = 1; i < n; i++)
-		if (keys[i] < keys[i - 1]) {
-			if (k == MAX_RUNS)
-				return 1;
-			st[k++] = i;
-		}
-	st[k] = n;
-	for (size_t i = 0; i < n; i++)
-		perm[i] = (uint32_t)i;
-	if (k == 1)
+		k += keys[i] < keys[i - 1];
+	if (k > MAX_RUNS && k > n / RUN_ROWS)
+		return 1;
+	if (k == 1) {
+		for (size_t i = 0; i < n; i++)
+			perm[i] = (uint32_t)i;
 		return 0;
+	}
+	if ((st = malloc((4 * k + 3) * sizeof *st)) == NULL)
+		return -1;
+	end = st + k + 1;
+	rs = end + k;
+	low = (uint64_t *)(rs + k + 1);
+	st[0] = 0;
+	for (size_t i = 1, r = 1; i < n; i++)
+		if (keys[i] < keys[i - 1])
+			st[r++] = i;
+	st[k] = n;
 	/* low[r]: the lowest key from run r on; a block ends before run r
 	 * when no key before it is above that */
 	low[k] = UINT64_MAX;
@@ -436,8 +447,12 @@ merge_runs(const uint64_t *keys, size_t n, uint32_t *perm)
 			b0 = r + 1;
 		}
 	}
-	if ((tmp = malloc(most * sizeof *tmp)) == NULL)
+	if ((tmp = malloc(most * sizeof *tmp)) == NULL) {
+		free(st);
 		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		perm[i] = (uint32_t)i;
 	b0 = 0;
 	for (size_t b = 0; b < nb; b0 = end[b++]) {
 		for (size_t r = b0; r <= end[b]; r++)
@@ -445,6 +460,7 @@ merge_runs(const uint64_t *keys, size_t n, uint32_t *perm)
 		merge_block(keys, perm + st[b0], tmp, rs, end[b] - b0);
 	}
 	free(tmp);
+	free(st);
 	return 0;
 }
 

@@ -653,6 +653,48 @@ START_TEST(test_sort_perm_paths)
 }
 END_TEST
 
+/* More runs than MAX_RUNS but long ones (a directory of many segments:
+ * each run overlaps the next a little) are merged, not radix-sorted;
+ * either way the order is a stable sort's. */
+START_TEST(test_sort_perm_many_runs)
+{
+	enum { N = 400000, RUNS = 1500 };
+	uint64_t *keys = malloc(N * sizeof *keys);
+	uint32_t *perm = malloc(N * sizeof *perm);
+	struct kr *ref = malloc(N * sizeof *ref);
+	uint64_t seed = 42;
+	size_t descents = 0;
+
+	ck_assert(keys && perm && ref);
+	for (size_t r = 0; r < RUNS; r++) {
+		size_t a = (size_t)N * r / RUNS, b = (size_t)N * (r + 1) / RUNS;
+
+		for (size_t i = a; i < b; i++) {
+			seed = seed * 6364136223846793005ull +
+			    1442695040888963407ull;
+			keys[i] = r * 100 + (seed >> 33) % 1000;
+		}
+		for (size_t i = a; i < b; i++)
+			ref[i] = (struct kr){ keys[i], (uint32_t)i };
+		qsort(ref + a, b - a, sizeof *ref, cmp_kr);
+		for (size_t i = a; i < b; i++)
+			keys[i] = ref[i].key;
+	}
+	for (size_t i = 1; i < N; i++)
+		descents += keys[i] < keys[i - 1];
+	ck_assert_uint_gt(descents, 1024);	/* above MAX_RUNS */
+	for (size_t i = 0; i < N; i++)
+		ref[i] = (struct kr){ keys[i], (uint32_t)i };
+	qsort(ref, N, sizeof *ref, cmp_kr);
+	ck_assert_int_eq(d9m_sort_perm(keys, N, perm), 0);
+	for (size_t i = 0; i < N; i++)
+		ck_assert_uint_eq(perm[i], ref[i].row);
+	free(keys);
+	free(perm);
+	free(ref);
+}
+END_TEST
+
 Suite *
 window_suite(void)
 {
@@ -665,6 +707,7 @@ window_suite(void)
 	tcase_add_test(tc, test_sort_perm_packed);
 	tcase_add_loop_test(tc, test_nth, 0, 6);
 	tcase_add_loop_test(tc, test_sort_perm_paths, 0, 11);
+	tcase_add_test(tc, test_sort_perm_many_runs);
 	suite_add_tcase(s, tc);
 	return s;
 }
