@@ -603,6 +603,22 @@ cmp_kr(const void *x, const void *y)
  * in blocks that overlap only in their equal end keys (the segments of
  * a directory: each block merged alone).
  */
+/* d9m_sort_perm(keys) gives a stable sort's order (ref, perm: room for
+ * n); all three freed. */
+static void
+ck_stable_order(uint64_t *keys, size_t n, uint32_t *perm, struct kr *ref)
+{
+	for (size_t i = 0; i < n; i++)
+		ref[i] = (struct kr){ keys[i], (uint32_t)i };
+	qsort(ref, n, sizeof *ref, cmp_kr);
+	ck_assert_int_eq(d9m_sort_perm(keys, n, perm), 0);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(perm[i], ref[i].row);
+	free(keys);
+	free(perm);
+	free(ref);
+}
+
 START_TEST(test_sort_perm_paths)
 {
 	enum { N = 6000 };
@@ -641,15 +657,7 @@ START_TEST(test_sort_perm_paths)
 				keys[i] = ref[i].key % (c[_i].span + 1) +
 				    r * c[_i].blocks / runs * c[_i].step;
 		}
-	for (size_t i = 0; i < N; i++)
-		ref[i] = (struct kr){ keys[i], (uint32_t)i };
-	qsort(ref, N, sizeof *ref, cmp_kr);
-	ck_assert_int_eq(d9m_sort_perm(keys, N, perm), 0);
-	for (size_t i = 0; i < N; i++)
-		ck_assert_uint_eq(perm[i], ref[i].row);
-	free(keys);
-	free(perm);
-	free(ref);
+	ck_stable_order(keys, N, perm, ref);
 }
 END_TEST
 
@@ -683,15 +691,7 @@ START_TEST(test_sort_perm_many_runs)
 	for (size_t i = 1; i < N; i++)
 		descents += keys[i] < keys[i - 1];
 	ck_assert_uint_gt(descents, 1024);	/* above MAX_RUNS */
-	for (size_t i = 0; i < N; i++)
-		ref[i] = (struct kr){ keys[i], (uint32_t)i };
-	qsort(ref, N, sizeof *ref, cmp_kr);
-	ck_assert_int_eq(d9m_sort_perm(keys, N, perm), 0);
-	for (size_t i = 0; i < N; i++)
-		ck_assert_uint_eq(perm[i], ref[i].row);
-	free(keys);
-	free(perm);
-	free(ref);
+	ck_stable_order(keys, N, perm, ref);
 }
 END_TEST
 
