@@ -26,7 +26,9 @@
  * conservative stand-in for a service that seals a segment a minute.
  * What the start and the end cost once (opening the writer, the rings'
  * first pages, the last seal) is printed apart (once_ms, against the off
- * run's).
+ * run's), and so is work_pct: how much more CPU the fixed work itself
+ * took than in the off run of the same round (what net_pct scales out:
+ * on a quiet machine, recording's own effect on the program's work).
  *
  * Figures per mode, medians of the rounds: wall time and CPU time of the
  * whole process (every thread, recorder threads included) in the window
@@ -489,12 +491,14 @@ main(int argc, char **argv)
 			work[m][r] = s.work;
 			once[m][r] = s.once;
 		}
-	printf("%-8s %7s %7s %8s %10s %7s %7s %13s %7s %7s %8s\n", "mode",
-	    "wall_s", "cpu_s", "switches", "throughput", "cpu_pct",
-	    "net_pct", "rounds_range", "in_prog", "in_rec", "once_ms");
+	printf("%-8s %7s %7s %8s %10s %7s %7s %13s %7s %7s %8s %8s\n",
+	    "mode", "wall_s", "cpu_s", "switches", "throughput", "cpu_pct",
+	    "net_pct", "rounds_range", "in_prog", "in_rec", "once_ms",
+	    "work_pct");
 	for (int m = 0; m < n; m++) {
 		double tr[MAX_ROUNDS], cr[MAX_ROUNDS], pr[MAX_ROUNDS];
 		double rr[MAX_ROUNDS], nr[MAX_ROUNDS], or[MAX_ROUNDS], lo, hi;
+		double wr[MAX_ROUNDS];
 
 		/* ratios to the off run of the same round, then medians:
 		 * the machine's load drifts less within a round; net: each
@@ -512,6 +516,7 @@ main(int argc, char **argv)
 			rr[r] = 100 * (k * (cpu[m][r] - prog[m][r]) -
 			    (cpu[M_OFF][r] - prog[M_OFF][r])) / off;
 			or[r] = 1e3 * (once[m][r] - once[M_OFF][r]);
+			wr[r] = 100 * (work[m][r] / work[M_OFF][r] - 1);
 		}
 		mw[m] = median(tr, rounds);
 		mc[m] = median(cr, rounds);
@@ -523,10 +528,11 @@ main(int argc, char **argv)
 		}
 		ms[m] = median(sw[m], rounds);
 		printf("%-8s %7.3f %7.3f %8.0f %10.3f %7.1f %7.1f "
-		    "%6.1f..%-5.1f %7.1f %7.1f %8.1f\n", sel[m]->name,
+		    "%6.1f..%-5.1f %7.1f %7.1f %8.1f %8.2f\n", sel[m]->name,
 		    median(wall[m], rounds), median(cpu[m], rounds), ms[m],
 		    mw[m], 100 * (1 / mc[m] - 1), mn[m], lo, hi,
-		    median(pr, rounds), median(rr, rounds), median(or, rounds));
+		    median(pr, rounds), median(rr, rounds), median(or, rounds),
+		    median(wr, rounds));
 	}
 	if (sel[M_DEFAULT] == &modes[M_DEFAULT] && sel[M_FULL] ==
 	    &modes[M_FULL]) {
