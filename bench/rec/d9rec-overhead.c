@@ -48,7 +48,8 @@
  * core; wall time on a shared machine is noisy. The last lines are overhead_default_pct=X and
  * overhead_full_pct=Y (net_pct). With --sources, one mode per source
  * shows what each costs (+cpu: the default CPU-time timer sampler,
- * +cpuperf: perf cpu-clock events); with MODE names, off and those
+ * +cpuperf: perf cpu-clock events; -gzip: the defaults but sealed
+ * segments left raw); with MODE names, off and those
  * modes (off named again is a second off run: what the noise alone
  * looks like); --only MODE runs one mode once in this process (for a
  * profiler) and leaves its trace in /tmp.
@@ -94,6 +95,7 @@ static const struct mode {
 	{ "+sched", 1, 0, 1, 0, 0, D9REC_COMPRESS_NONE, 0, 0 },
 	{ "+sched1", 1, 0, 1, 0, 1, D9REC_COMPRESS_NONE, 0, 1 },
 	{ "+alloc", 1, 0, 0, 1, 0, D9REC_COMPRESS_NONE, 0, 0 },
+	{ "-gzip", 1, 1, 1, 1, 0, D9REC_COMPRESS_NONE, D9REC_CPU_TIMER, 0 },
 };
 
 #define M_N	(int)(sizeof modes / sizeof modes[0])
