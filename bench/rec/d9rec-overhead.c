@@ -130,16 +130,6 @@ struct pool {
 	struct snap	*win;		/* [0] at the window's start, [1] end */
 };
 
-/* The calling thread's CPU time, ns. */
-static uint64_t
-thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static uint64_t
 clock_ns(clockid_t c)
 {
@@ -148,6 +138,13 @@ clock_ns(clockid_t c)
 	if (clock_gettime(c, &ts) < 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The calling thread's CPU time, ns. */
+static uint64_t
+thread_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* From the driver (the main thread), the workers running. */

@@ -259,10 +259,8 @@ wait_writer(const struct d9m_cache *c, const struct d9m_key *key)
 	return waited;
 }
 
-/* The entry of key, mapped: 0; 1 when there is none (a damaged one is
- * removed). */
-static int
-lookup(const struct d9m_cache *c, const struct d9m_key *key,
+int
+d9m_cache_map(const struct d9m_cache *c, const struct d9m_key *key,
     struct d9m_model **out, struct d9m_lanes **lanes)
 {
 	char why[128], *path;
@@ -297,8 +295,9 @@ d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
 		return -1;
 	/* an entry being written is waited for: mapping it when done beats
 	 * reading the traces again */
-	if ((rc = lookup(c, key, out, lanes)) == 1 && wait_writer(c, key))
-		rc = lookup(c, key, out, lanes);
+	if ((rc = d9m_cache_map(c, key, out, lanes)) == 1 &&
+	    wait_writer(c, key))
+		rc = d9m_cache_map(c, key, out, lanes);
 	return rc;
 }
 

@@ -60,6 +60,10 @@ int	 d9m_cache_key(const char *const *paths, size_t npaths,
 int	 d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
 	    size_t npaths, struct d9m_key *key, struct d9m_model **out,
 	    struct d9m_lanes **lanes);
+/* The entry of key (d9m_cache_find's), mapped: 0 with *out and *lanes;
+ * 1 when there is none (a damaged one is removed). */
+int	 d9m_cache_map(const struct d9m_cache *c, const struct d9m_key *key,
+	    struct d9m_model **out, struct d9m_lanes **lanes);
 /* Claim the writing of an entry of key's roots: a descriptor holding
  * the lock (it goes with a fork), or -1 when another d9top holds it or
  * there is no index. A d9m_cache_find that misses while the lock is held

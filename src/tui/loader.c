@@ -252,12 +252,11 @@ to_index(struct d9t_loader *ld, struct d9m_cache *c, const struct d9m_key *key,
  * that model goes back to the system (the mapping's pages are the page
  * cache's, and only those the views read). */
 static void
-remap(struct d9t_loader *ld, struct d9m_cache *c)
+remap(struct d9t_loader *ld, const struct d9m_cache *c,
+    const struct d9m_key *key)
 {
-	struct d9m_key key;
-
-	if (atomic_load(&ld->prog.cancel) || d9m_cache_find(c, ld->paths,
-	    ld->npaths, &key, &ld->mm, &ld->mix) != 0)
+	if (atomic_load(&ld->prog.cancel) || d9m_cache_map(c, key, &ld->mm,
+	    &ld->mix) != 0)
 		return;
 	atomic_store_explicit(&ld->mapped, 1, memory_order_release);
 }
@@ -308,7 +307,7 @@ run(void *arg)
 
 		atomic_store(&ld->state, 2);
 		if (keyed == 1 && to_index(ld, &c, &key, m, ix) == 0)
-			remap(ld, &c);
+			remap(ld, &c, &key);
 	}
 	d9m_cache_free(&c);
 	return NULL;
