@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/hmap.h"
+#include "base/sum.h"
 #include "model/twins.h"
 
 /* The map rows of each segment, in table order: rows[off[s] ..
@@ -44,29 +45,27 @@ maps_by_seg(const struct d9m_model *m, struct bysegs *b)
 }
 
 static uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	h = (h ^ v) * 0xff51afd7ed558ccdull;
-	return h ^ h >> 32;
-}
-
-static uint64_t
 seg_hash(const struct d9m_model *m, const struct bysegs *b, size_t s)
 {
 	const struct d9m_symbols *y = &m->symbols;
 	const struct d9m_maps *t = &m->maps;
-	uint64_t h = 0x9e3779b97f4a7c15ull;
+	struct d9_sum h;
 
-	for (size_t i = m->sym_seg_off[s]; i < m->sym_seg_off[s + 1]; i++)
-		h = mix(mix(mix(h, y->addr[i]), (uint64_t)y->depth[i] << 32 |
-		    y->name[i]), (uint64_t)y->file[i] << 32 | y->line[i]);
+	d9_sum_init(&h);
+	for (size_t i = m->sym_seg_off[s]; i < m->sym_seg_off[s + 1]; i++) {
+		uint64_t v[3] = { y->addr[i], (uint64_t)y->depth[i] << 32 |
+		    y->name[i], (uint64_t)y->file[i] << 32 | y->line[i] };
+
+		d9_sum_add(&h, v, sizeof v);
+	}
 	for (size_t k = b->off[s]; k < b->off[s + 1]; k++) {
 		uint32_t i = b->rows[k];
+		uint64_t v[4] = { t->start[i], t->end[i], t->off[i],
+		    (uint64_t)t->path[i] << 32 | t->build_id[i] };
 
-		h = mix(mix(mix(h, t->start[i]), t->end[i]), mix(t->off[i],
-		    (uint64_t)t->path[i] << 32 | t->build_id[i]));
+		d9_sum_add(&h, v, sizeof v);
 	}
-	return h;
+	return d9_sum_end(&h);
 }
 
 /* Whether segments s and u have the same rows. */
