@@ -1,12 +1,9 @@
 /* measure.c: see measure.h. */
-#include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -14,6 +11,7 @@
 #include <zlib.h>
 
 #include "measure.h"
+#include "../../test/settle.h"
 
 double
 d9b_now(void)
@@ -99,24 +97,9 @@ d9b_settle(const char *cache)
 {
 	char idx[PATH_MAX];
 	double t0 = d9b_now();
-	DIR *d;
-	struct dirent *de;
 
 	snprintf(idx, sizeof idx, "%s/d9top", cache);
-	if ((d = opendir(idx)) == NULL)
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		const char *dot = strrchr(de->d_name, '.');
-		int fd;
-
-		if (dot == NULL || strcmp(dot, ".lock") != 0 ||
-		    (fd = openat(dirfd(d), de->d_name, O_RDONLY)) < 0)
-			continue;
-		while (flock(fd, LOCK_SH) < 0 && errno == EINTR)
-			continue;
-		close(fd);
-	}
-	closedir(d);
+	settle_index(idx);
 	return d9b_now() - t0;
 }
 

@@ -436,8 +436,8 @@ add_wake(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	uint32_t woken = task_of(b, sm, v, D9_F_WAKE_WOKEN_TASK_ID);
 	size_t row;
 
-	if (woken == D9_NONE)
-		return 0;	/* a wake of task 0 names nobody */
+	/* a wake of task 0 names nobody (woken D9_NONE) but is a runtime
+	 * event: it counts, and it bounds the trace's time (ANALYSIS 2) */
 	if ((row = d9m_tab_push(&m->wakes, &d9m_desc_wakes)) == SIZE_MAX)
 		return -1;
 	m->wakes.ts[row] = ts;

@@ -51,7 +51,7 @@ struct d9m_wakes {
 	size_t		 n, cap;
 	uint64_t	*ts;
 	uint32_t	*waker;		/* task row, D9_NONE for task id 0 */
-	uint32_t	*woken;		/* task row */
+	uint32_t	*woken;		/* task row, D9_NONE for task id 0 */
 	uint32_t	*worker;	/* target_worker: worker that issued it */
 	/* derived: rows sorted by (woken, ts); by_woken_off[task] .. +1 */
 	uint32_t	*by_woken;

@@ -58,7 +58,8 @@ d9m_sched_derive(struct d9m_model *m, const uint32_t *by_start)
 		uint64_t start = m->polls.start[p];
 
 		for (; j < w->n && w->ts[j] <= start; j++)
-			st[w->woken[j]].wake = w->ts[j];
+			if (w->woken[j] != D9_NONE)
+				st[w->woken[j]].wake = w->ts[j];
 		m->poll_sched[p] = D9M_SCHED_NONE;
 		if (t == D9_NONE)
 			continue;

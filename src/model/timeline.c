@@ -373,18 +373,22 @@ static int
 index_wakes(struct d9m_model *m)
 {
 	struct d9m_wakes *wk = &m->wakes;
-	size_t nt = m->tasks.n;
+	size_t nt = m->tasks.n, named;
 
 	wk->by_woken_off = calloc(nt + 2, sizeof *wk->by_woken_off);
 	wk->by_woken = malloc((wk->n ? wk->n : 1) * sizeof *wk->by_woken);
 	if (wk->by_woken_off == NULL || wk->by_woken == NULL)
 		return -1;
 	for (size_t i = 0; i < wk->n; i++)
-		wk->by_woken_off[wk->woken[i] + 2]++;
+		if (wk->woken[i] != D9_NONE)
+			wk->by_woken_off[wk->woken[i] + 2]++;
 	for (size_t t = 0; t < nt; t++)
 		wk->by_woken_off[t + 2] += wk->by_woken_off[t + 1];
+	/* wakes of task 0 (woken D9_NONE) after every task's, in order */
+	named = wk->by_woken_off[nt + 1];
 	for (size_t i = 0; i < wk->n; i++)
-		wk->by_woken[wk->by_woken_off[wk->woken[i] + 1]++] =
+		wk->by_woken[wk->woken[i] != D9_NONE ?
+		    wk->by_woken_off[wk->woken[i] + 1]++ : named++] =
 		    (uint32_t)i;
 	return 0;
 }

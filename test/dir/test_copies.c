@@ -19,6 +19,7 @@
 
 #include "minijson.h"
 #include "run.h"
+#include "../settle.h"
 
 #define MS	1000000ull
 
@@ -52,6 +53,9 @@ tmp_remove(struct tmp *t)
 {
 	char cmd[64];
 
+	/* a detached writer may still be making an index entry there */
+	snprintf(cmd, sizeof cmd, "%s/cache/d9top", t->dir);
+	settle_index(cmd);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", t->dir);
 	ck_assert(system(cmd) == 0);
 }

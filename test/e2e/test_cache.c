@@ -30,6 +30,7 @@
 
 #include "minijson.h"
 #include "run.h"
+#include "../settle.h"
 
 /* A fresh directory and XDG_CACHE_HOME under it: the index is
  * <dir>/xdg/d9top. */
@@ -50,41 +51,17 @@ fix_init(struct fix *f)
 	ck_assert_int_eq(setenv("XDG_CACHE_HOME", xdg, 1), 0);
 }
 
-static void settle(const struct fix *);
 
 static void
 fix_free(struct fix *f)
 {
 	char *cmd;
 
-	settle(f);	/* a writer could make the index again */
+	settle_index(f->idx);	/* a writer could make the index again */
 
 	ck_assert_int_ne(asprintf(&cmd, "rm -rf '%s'", f->dir), -1);
 	ck_assert_int_eq(system(cmd), 0);
 	free(cmd);
-}
-
-/* Wait until no d9top writes an entry (a headless run leaves that to a
- * detached process holding <roots>.lock), as d9top itself waits. */
-static void
-settle(const struct fix *f)
-{
-	DIR *d = opendir(f->idx);
-	struct dirent *de;
-
-	if (d == NULL)
-		return;
-	while ((de = readdir(d)) != NULL) {
-		size_t l = strlen(de->d_name);
-		int fd;
-
-		if (l <= 5 || strcmp(de->d_name + l - 5, ".lock") != 0 ||
-		    (fd = openat(dirfd(d), de->d_name, O_RDONLY)) < 0)
-			continue;
-		ck_assert_int_eq(flock(fd, LOCK_SH), 0);
-		close(fd);
-	}
-	closedir(d);
 }
 
 /* How many entries the index holds, once written; the path of the last
@@ -96,7 +73,7 @@ entries(const struct fix *f, char *path, size_t len)
 	struct dirent *de;
 	int n = 0;
 
-	settle(f);
+	settle_index(f->idx);
 	if ((d = opendir(f->idx)) == NULL)
 		return 0;
 	while ((de = readdir(d)) != NULL) {

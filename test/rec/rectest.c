@@ -214,3 +214,36 @@ rt_stats_load(const char *path, struct d9rec_stats *st)
 	fclose(f);
 	unlink(path);
 }
+
+char *
+rt_run(const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n = 0, cap = 1 << 16;
+	char *buf = malloc(cap);
+	size_t k;
+
+	ck_assert_ptr_nonnull(p);
+	while ((k = fread(buf + n, 1, cap - n - 1, p)) > 0) {
+		n += k;
+		if (cap - n < 4096)
+			buf = realloc(buf, cap *= 2);
+	}
+	buf[n] = 0;
+	ck_assert_int_eq(pclose(p), 0);
+	return buf;
+}
+
+double
+rt_num(const char *json, const char *key, const char **from)
+{
+	char pat[128];
+	const char *p;
+
+	snprintf(pat, sizeof pat, "\"%s\":", key);
+	p = strstr(from && *from ? *from : json, pat);
+	ck_assert_msg(p != NULL, "no %s in d9top output", key);
+	if (from)
+		*from = p;
+	return strtod(p + strlen(pat), NULL);
+}

@@ -41,6 +41,12 @@ void	 rt_rounds(d9rec_writer *w, struct d9rec_thread *t, uint64_t first,
 int	 rt_stats_save(const char *path, const struct d9rec_stats *st);
 void	 rt_stats_load(const char *path, struct d9rec_stats *st);
 
+/* Output of a shell command that must exit 0 (malloc'd). */
+char	*rt_run(const char *cmd);
+/* The number after "key": in json (first occurrence after *from when
+ * from is set; *from moves there). */
+double	 rt_num(const char *json, const char *key, const char **from);
+
 TCase	*rt_tcase_roundtrip(void);
 TCase	*rt_tcase_files(void);
 TCase	*rt_tcase_robust(void);
@@ -48,5 +54,6 @@ TCase	*rt_tcase_loss(void);
 TCase	*rt_tcase_retain(void);
 TCase	*rt_tcase_disk(void);
 TCase	*rt_tcase_e2e(void);
+TCase	*rt_tcase_random(void);
 
 #endif

@@ -20,40 +20,6 @@
 #include "../skip.h"
 #include "rectest.h"
 
-static char *
-run(const char *cmd)
-{
-	FILE *p = popen(cmd, "r");
-	size_t n = 0, cap = 1 << 16;
-	char *buf = malloc(cap);
-	size_t k;
-
-	ck_assert_ptr_nonnull(p);
-	while ((k = fread(buf + n, 1, cap - n - 1, p)) > 0) {
-		n += k;
-		if (cap - n < 4096)
-			buf = realloc(buf, cap *= 2);
-	}
-	buf[n] = 0;
-	ck_assert_int_eq(pclose(p), 0);
-	return buf;
-}
-
-/* The number after "key": (first occurrence after from). */
-static double
-num(const char *json, const char *key, const char **from)
-{
-	char pat[128];
-	const char *p;
-
-	snprintf(pat, sizeof pat, "\"%s\":", key);
-	p = strstr(from && *from ? *from : json, pat);
-	ck_assert_msg(p != NULL, "no %s in d9top output", key);
-	if (from)
-		*from = p;
-	return strtod(p + strlen(pat), NULL);
-}
-
 START_TEST(test_demo)
 {
 	const char *demo = getenv("D9DEMO"), *top = getenv("D9TOP"), *p;
@@ -64,26 +30,26 @@ START_TEST(test_demo)
 	ck_assert_ptr_nonnull(demo);
 	ck_assert_ptr_nonnull(top);
 	snprintf(cmd, sizeof cmd, "%s --out %s --seconds 2", demo, dir);
-	free(run(cmd));
+	free(rt_run(cmd));
 	ck_assert_uint_ge(rt_files(dir, ".bin.gz"), 1);
 	snprintf(cmd, sizeof cmd, "%s --json %s", top, dir);
-	json = run(cmd);
+	json = rt_run(cmd);
 
 	p = strstr(json, "\"workers\":");
 	ck_assert_ptr_nonnull(p);
 	for (p = strchr(p, '['); *p && *p != ']'; p++)
 		workers += *p == ',' || (p[-1] == '[' && p[0] != ']');
 	ck_assert_int_ge(workers, 2);
-	ck_assert_double_ge(num(json, "longPolls", NULL), 1);
-	ck_assert_double_ge(num(json, "durNs", &from), 30e6);
+	ck_assert_double_ge(rt_num(json, "longPolls", NULL), 1);
+	ck_assert_double_ge(rt_num(json, "durNs", &from), 30e6);
 	ck_assert_ptr_nonnull(strstr(json, "examples/d9demo.c:crunch:1"));
-	ck_assert_double_gt(num(json, "estimatedTotalBytes", NULL), 0);
+	ck_assert_double_gt(rt_num(json, "estimatedTotalBytes", NULL), 0);
 	if (strstr(json, "\"cpuSamples\": 0") == NULL &&
 	    strstr(json, "\"cpuSamples\":0") == NULL) {
 		p = strstr(from, "\"cpuStacks\":");
 		ck_assert_ptr_nonnull(p);
 		ck_assert_ptr_nonnull(strstr(p, "crunch_numbers"));
-		ck_assert_double_gt(num(json, "onCpu", NULL), 0);
+		ck_assert_double_gt(rt_num(json, "onCpu", NULL), 0);
 	} else
 		t_skip("e2e: no CPU samples (perf refused): stacks not checked");
 	free(json);
@@ -121,14 +87,14 @@ START_TEST(test_tiny_ring)
 	ck_assert_uint_gt(st.dropped, 20000);
 
 	snprintf(cmd, sizeof cmd, "%s --json --quiet %s", top, dir);
-	out = run(cmd);
-	ck_assert_double_eq(num(out, "droppedEvents", NULL), (double)st.dropped);
-	ck_assert_double_eq(num(out, "eventCount", NULL), (double)st.events);
-	ck_assert_double_eq(num(out, "incompleteSegments", NULL), 0);
+	out = rt_run(cmd);
+	ck_assert_double_eq(rt_num(out, "droppedEvents", NULL), (double)st.dropped);
+	ck_assert_double_eq(rt_num(out, "eventCount", NULL), (double)st.events);
+	ck_assert_double_eq(rt_num(out, "incompleteSegments", NULL), 0);
 	ck_assert_ptr_nonnull(strstr(out, "\"events-lost\""));
 	free(out);
 	snprintf(cmd, sizeof cmd, "%s --report --quiet %s", top, dir);
-	out = run(cmd);
+	out = rt_run(cmd);
 	snprintf(want, sizeof want, "Lost:         %llu runtime events dropped\n",
 	    (unsigned long long)st.dropped);
 	ck_assert_ptr_nonnull(strstr(out, want));
@@ -174,13 +140,13 @@ START_TEST(test_prefer_dwarf)
 	d9rec_free(inl_ptr);
 	ck_assert_int_eq(d9rec_close(&w), 0);
 	snprintf(cmd, sizeof cmd, "%s --folded alloc --quiet %s", top, dir);
-	out = run(cmd);
+	out = rt_run(cmd);
 	ck_assert_ptr_nonnull(strstr(out, "outer_alloc"));
 	ck_assert_ptr_null(strstr(out, "inlined_alloc"));
 	free(out);
 	snprintf(cmd, sizeof cmd, "%s --folded alloc --quiet --prefer-dwarf %s",
 	    top, dir);
-	out = run(cmd);
+	out = rt_run(cmd);
 	ck_assert_ptr_nonnull(strstr(out, "outer_alloc;inlined_alloc"));
 	free(out);
 	rt_rmdir(&dir);
@@ -197,7 +163,7 @@ chain(const char *top, const char *dir, unsigned task, uint64_t *ids,
 
 	snprintf(cmd, sizeof cmd, "%s --json --quiet --chain %u %s", top, task,
 	    dir);
-	json = run(cmd);
+	json = rt_run(cmd);
 	p = strstr(json, "\"wakeChain\":");
 	ck_assert_ptr_nonnull(p);
 	p = strchr(p, '[');
@@ -232,15 +198,15 @@ START_TEST(test_libuv)
 	}
 	snprintf(cmd, sizeof cmd, "%s --out %s --clients 3 --messages 40 "
 	    "--seconds 30", uv, dir);
-	free(run(cmd));
+	free(rt_run(cmd));
 	snprintf(cmd, sizeof cmd, "%s --json --quiet %s", top, dir);
-	json = run(cmd);
+	json = rt_run(cmd);
 	/* the loop is worker 0; its polls: at least each message read by
 	 * its connection and by its client */
 	from = strstr(json, "\"polls\":");
 	ck_assert_ptr_nonnull(from);
-	ck_assert_double_ge(num(json, "0", &from), 2 * 3 * 40);
-	ck_assert_double_eq(num(json, "droppedEvents", NULL), 0);
+	ck_assert_double_ge(rt_num(json, "0", &from), 2 * 3 * 40);
+	ck_assert_double_eq(rt_num(json, "droppedEvents", NULL), 0);
 	free(json);
 	n = chain(top, dir, 100, ids, 8);
 	ck_assert_uint_eq(n, 3);
@@ -321,18 +287,18 @@ START_TEST(test_sched_period)
 	d9m_model_free(&m);
 
 	snprintf(cmd, sizeof cmd, "%s --json --quiet %s", top, dir);
-	json = run(cmd);
-	off = num(json, "offCpu", NULL);
+	json = rt_run(cmd);
+	off = rt_num(json, "offCpu", NULL);
 	/* 4 switches per sample, and about the switches made: every
 	 * sleep, and a few more (preemptions, the close) */
 	ck_assert_double_eq(off, 4.0 * (double)rows);
 	ck_assert_double_ge(off, SLEEPS - 4);
 	ck_assert_double_le(off, 2 * SLEEPS);
-	ck_assert_double_eq(num(json, "offCpuIdle", NULL), off);
+	ck_assert_double_eq(rt_num(json, "offCpuIdle", NULL), off);
 	free(json);
 	/* the report tells the samples and the switches apart */
 	snprintf(cmd, sizeof cmd, "%s --report --quiet %s", top, dir);
-	json = run(cmd);
+	json = rt_run(cmd);
 	snprintf(cmd, sizeof cmd, "%zu off-CPU, for about %zu context "
 	    "switches)", rows, 4 * rows);
 	ck_assert_msg(strstr(json, cmd) != NULL, "no '%s' in the report", cmd);
