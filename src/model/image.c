@@ -38,7 +38,8 @@
 #include "model/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
-#define VERSION		2	/* 2: sections summed in two stripes */
+#define VERSION		3	/* 2: sections summed in two stripes; 3: span
+				 * events by tag (struct d9m_spantags) */
 #define CHUNK		(1u << 20)
 
 struct hdr {

@@ -49,8 +49,9 @@ d9m_timeline_free(struct d9m_model *m)
 	m->task_polls_off = NULL;
 	m->poll_sched = NULL;
 	free(m->spanev.next);
-	free(m->spanev.prev_enter);
-	m->spanev.next = m->spanev.prev_enter = NULL;
+	free(m->spanev.first);
+	m->spanev.next = NULL;
+	m->spanev.first = NULL;
 	d9m_spans_free(&m->spans);
 	free(m->seg_rate);
 	m->seg_rate = NULL;
