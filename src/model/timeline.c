@@ -551,6 +551,9 @@ derive_timeline(void *arg)
 		if (walk_worker(m, (uint32_t)w, order + off[w],
 		    off[w + 1] - off[w]) < 0)
 			goto out;
+	/* a row for each runtime event: gone before what follows grows */
+	free(order);
+	order = NULL;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_rates_derive(m) < 0 ||
 	    d9m_loss_derive(m) < 0 ||
@@ -577,8 +580,6 @@ pair_spans(void *arg)
 
 	if (d9m_spans_pair(w->m, &w->iv) < 0)
 		return -1;
-	if (w->m->last)
-		d9m_spans_drop_events(w->m);
 	/* reads only loaded tables, writes only m->group_cover */
 	return d9m_groups_cover(w->m);
 }
