@@ -178,9 +178,11 @@ d9rec_schema(d9rec_writer *w, const char *name,
 	char *nm;
 	int rc;
 
-	if (name == NULL || nfields > 64)
+	if (name == NULL || nfields > 64 || (nfields > 0 && fields == NULL))
 		return -EINVAL;
-	for (unsigned i = 0; i < nfields; i++)
+	for (unsigned i = 0; i < nfields; i++) {
+		if (fields[i].name == NULL)
+			return -EINVAL;
 		switch (fields[i].type) {
 		case D9REC_T_U64: case D9REC_T_I64: case D9REC_T_F64:
 		case D9REC_T_BOOL: case D9REC_T_STR: case D9REC_T_U8:
@@ -189,6 +191,7 @@ d9rec_schema(d9rec_writer *w, const char *name,
 		default:
 			return -EINVAL;
 		}
+	}
 	if ((f = fields_new(nfields)) == NULL || (nm = strdup(name)) == NULL) {
 		free(f);
 		return -ENOMEM;
@@ -245,8 +248,11 @@ d9rec_span_site(d9rec_writer *w, const char *target, const char *name,
 	uint32_t nameid, tgt, fid;
 	int rc;
 
-	if (name == NULL || nfields > 32)
+	if (name == NULL || nfields > 32 || (nfields > 0 && fields == NULL))
 		return -EINVAL;
+	for (unsigned i = 0; i < nfields; i++)
+		if (fields[i] == NULL)
+			return -EINVAL;
 	target = target ? target : "";
 	file = file ? file : "";
 	snprintf(site, sizeof site, "%s::%s:%s:%u", target, name, file, line);

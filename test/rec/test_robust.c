@@ -278,6 +278,34 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/* Bad declarations are refused, not dereferenced. */
+START_TEST(test_bad_declarations)
+{
+	char *dir = rt_tmpdir();
+	const char *names[] = { "a", NULL };
+	struct d9rec_field nameless[] = { { NULL, D9REC_T_U64 } };
+	struct d9rec_field odd[] = { { "x", 99 } };
+	struct d9rec_options o;
+	d9rec_writer *w;
+
+	rt_opts(&o, dir, NULL);
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	ck_assert_int_eq(d9rec_span_site(w, "t", "s", "f", 1, NULL, 1),
+	    -EINVAL);
+	ck_assert_int_eq(d9rec_span_site(w, "t", "s", "f", 1, names, 2),
+	    -EINVAL);
+	ck_assert_int_eq(d9rec_span_site(w, "t", NULL, "f", 1, NULL, 0),
+	    -EINVAL);
+	ck_assert_int_ge(d9rec_span_site(w, NULL, "s", NULL, 1, names, 1), 0);
+	ck_assert_int_eq(d9rec_schema(w, "E", NULL, 2), -EINVAL);
+	ck_assert_int_eq(d9rec_schema(w, "E", nameless, 1), -EINVAL);
+	ck_assert_int_eq(d9rec_schema(w, "E", odd, 1), -EINVAL);
+	ck_assert_int_ge(d9rec_schema(w, "E", NULL, 0), 0);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 TCase *
 rt_tcase_robust(void)
 {
@@ -288,5 +316,6 @@ rt_tcase_robust(void)
 	tcase_add_loop_test(tc, test_file_limit, 0, 2);
 	tcase_add_test(tc, test_fork);
 	tcase_add_test(tc, test_threads);
+	tcase_add_test(tc, test_bad_declarations);
 	return tc;
 }
