@@ -32,6 +32,8 @@ d9m_builder_new(struct d9m_model *m)
 	b->m = m;
 	b->seg = D9_NONE;
 	b->input = D9_NONE;
+	d9_hmap_init(&b->tags);
+	d9_hmap_init(&b->span_ids);
 	m->builder = b;
 	return 0;
 }
@@ -39,6 +41,10 @@ d9m_builder_new(struct d9m_model *m)
 void
 d9m_builder_free(struct d9m_model *m)
 {
+	if (m->builder != NULL) {
+		d9_hmap_free(&m->builder->tags);
+		d9_hmap_free(&m->builder->span_ids);
+	}
 	free(m->builder);
 	m->builder = NULL;
 }

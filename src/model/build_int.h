@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "base/hmap.h"
 #include "base/schemas.h"
 #include "model/groups.h"
 #include "model/model.h"
@@ -45,6 +46,14 @@ struct d9m_builder {
 	uint32_t	 input;		/* current input name id */
 	uint32_t	 null_id;	/* "null" */
 	struct d9m_pending pend;	/* the process of seg (groups.h) */
+	/* span events (build_spans.c): their tags, looked up by want, and
+	 * the legacy span ids, numbered as they come */
+	struct d9_hmap	 tags;
+	struct d9_hmap	 span_ids;
+	struct d9m_spantag {
+		uint8_t		 kind, legacy;
+		uint32_t	 worker, name, fields;
+	}		 want;
 };
 
 /* Integer value of the kind's field i (D9_F_ constant): 0, or -1 when

@@ -38,28 +38,99 @@ static const struct span_fields {
 	    D9_F_SPAN_CLOSE_START_NS, D9_F_SPAN_CLOSE_ATTRIBUTES },
 };
 
-/* A new spanev row with the columns every kind has; a legacy event's
- * until ext() gives it the others. */
-static size_t
-push(struct d9m_builder *b, uint64_t ts, uint8_t kind)
-{
-	struct d9m_spanev *e = &b->m->spanev;
-	size_t row = d9m_tab_push(e, &d9m_desc_spanev);
+/* ---- tags and ids ---- */
 
-	if (row == SIZE_MAX)
-		return row;
-	e->ts[row] = ts;
-	e->kind[row] = kind;
-	e->span_id[row] = 0;
-	e->fields[row] = D9_NONE;
-	e->ext[row] = D9_NONE;
-	return row;
+static uint64_t
+tag_hash(const struct d9m_spantag *t)
+{
+	uint64_t h = ((uint64_t)t->name << 32 | t->fields) *
+	    0x9e3779b97f4a7c15ull;
+
+	h ^= (uint64_t)t->worker << 8 | (uint64_t)t->kind << 1 | t->legacy;
+	h *= 0xbf58476d1ce4e5b9ull;
+	return h ^ h >> 31;
 }
 
-/* The spanx row of spanev row `row` (instance inst), absent values
- * filled: its number, or SIZE_MAX when out of memory. */
+static int
+same_tag(const void *ctx, uint32_t row)
+{
+	const struct d9m_builder *b = ctx;
+	const struct d9m_spantags *t = &b->m->spantags;
+
+	return t->name[row] == b->want.name &&
+	    t->fields[row] == b->want.fields &&
+	    t->worker[row] == b->want.worker &&
+	    t->kind[row] == b->want.kind && t->legacy[row] == b->want.legacy;
+}
+
+static uint64_t
+hash_of_tag(const void *ctx, uint32_t row)
+{
+	const struct d9m_builder *b = ctx;
+	const struct d9m_spantags *t = &b->m->spantags;
+	struct d9m_spantag k = { t->kind[row], t->legacy[row], t->worker[row],
+	    t->name[row], t->fields[row] };
+
+	return tag_hash(&k);
+}
+
+static uint32_t
+add_tag(void *ctx)
+{
+	struct d9m_builder *b = ctx;
+	struct d9m_spantags *t = &b->m->spantags;
+	size_t r = t->n < D9_NONE ? d9m_tab_push(t, &d9m_desc_spantags) :
+	    SIZE_MAX;
+
+	if (r == SIZE_MAX)
+		return D9_NONE;
+	t->kind[r] = b->want.kind;
+	t->legacy[r] = b->want.legacy;
+	t->worker[r] = b->want.worker;
+	t->name[r] = b->want.name;
+	t->fields[r] = b->want.fields;
+	return (uint32_t)r;
+}
+
+static const struct d9_hmap_rows tag_rows = { hash_of_tag, add_tag };
+
+/* The number of a legacy event's span id: the ids of one life are
+ * equal, which is all the pairing asks of them. D9_NONE when out of
+ * memory. */
+static uint32_t
+span_number(struct d9m_builder *b, uint64_t id)
+{
+	uint32_t k = d9_hmap_get(&b->span_ids, id);
+
+	if (k == D9_NONE && b->span_ids.n < D9_NONE - 1 &&
+	    d9_hmap_put(&b->span_ids, id, (uint32_t)b->span_ids.n) == 0)
+		k = (uint32_t)b->span_ids.n - 1;
+	return k;
+}
+
+/* A new spanev row of tag b->want; id: the span id's number (legacy) or
+ * the spanx row. */
+static int
+push(struct d9m_builder *b, uint64_t ts, uint32_t id)
+{
+	struct d9m_spanev *e = &b->m->spanev;
+	uint32_t tag = d9_hmap_find_or_add(&b->tags, tag_hash(&b->want),
+	    same_tag, &tag_rows, b);
+	size_t row;
+
+	if (tag == D9_NONE || id == D9_NONE ||
+	    (row = d9m_tab_push(e, &d9m_desc_spanev)) == SIZE_MAX)
+		return -1;
+	e->ts[row] = ts;
+	e->tag[row] = tag;
+	e->id[row] = id;
+	return 0;
+}
+
+/* A new spanx row (instance inst), absent values filled: its number, or
+ * SIZE_MAX when out of memory. */
 static size_t
-ext(struct d9m_builder *b, size_t row, uint64_t inst)
+ext(struct d9m_builder *b, uint64_t inst)
 {
 	struct d9m_spanx *x = &b->m->spanx;
 	size_t r = x->n < D9_NONE ? d9m_tab_push(x, &d9m_desc_spanx) :
@@ -71,7 +142,6 @@ ext(struct d9m_builder *b, size_t row, uint64_t inst)
 	x->tid[r] = D9_NONE;
 	x->start[r] = D9M_ABSENT;
 	x->parent[r] = D9M_ABSENT;
-	b->m->spanev.ext[row] = (uint32_t)r;
 	return r;
 }
 
@@ -82,43 +152,43 @@ d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	const struct span_fields *f = &span_fields[
 	    sm->kind == D9_SCH_SPAN_ENTER ? 0 :
 	    sm->kind == D9_SCH_SPAN_EXIT ? 1 : 2];
-	struct d9m_spanev *e = &b->m->spanev;
 	struct d9m_spanx *x = &b->m->spanx;
-	size_t row = push(b, ts, f->kind), r = SIZE_MAX;
-	uint64_t inst;
+	struct d9m_spantag *t = &b->want;
+	size_t r = SIZE_MAX;
+	uint64_t inst, id;
 	int any;
 
-	if (row == SIZE_MAX)
-		return -1;
-	e->worker[row] = d9m_b_worker(b, sm, v, f->worker);
-	e->span_id[row] = d9m_group_span(b->pend.group,
-	    d9m_b_u64(sm, v, f->id, 0));
+	t->kind = f->kind;
+	t->legacy = 1;
+	t->worker = d9m_b_worker(b, sm, v, f->worker);
+	id = d9m_group_span(b->pend.group, d9m_b_u64(sm, v, f->id, 0));
 	inst = d9m_b_u64(sm, v, f->inst, 0);
 	if (inst != 0 && (inst = d9m_group_span(b->pend.group, inst)) != 0) {
 		/* dial9 0.5: pairs by thread; its close starts and parents */
-		if ((r = ext(b, row, inst)) == SIZE_MAX)
+		if ((r = ext(b, inst)) == SIZE_MAX)
 			return -1;
+		t->legacy = 0;
 		x->tid[r] = d9m_b_tid(b, sm, v, f->tid, D9_NONE);
 		x->parent[r] = d9m_b_u64(sm, v, f->parent, D9M_ABSENT);
 		if (x->parent[r] != D9M_ABSENT)
 			x->parent[r] = d9m_group_span(b->pend.group,
 			    x->parent[r]);
 	}
-	e->name[row] = d9m_b_str(b, sm, v, f->name);
+	t->name = d9m_b_str(b, sm, v, f->name);
 	if (f->kind == D9M_SPAN_CLOSE) {
 		if (r != SIZE_MAX) {
 			x->start[r] = d9m_b_u64(sm, v, f->start, D9M_ABSENT);
 			if (x->start[r] != D9M_ABSENT)
 				x->start[r] = d9m_b_ts(b, x->start[r]);
 		}
-		if (sm->f[f->attrs] >= 0)
-			e->fields[row] = d9m_b_map(b, &v[sm->f[f->attrs]]);
-		return 0;
+		t->fields = sm->f[f->attrs] >= 0 ?
+		    d9m_b_map(b, &v[sm->f[f->attrs]]) : D9_NONE;
+	} else {
+		t->fields = d9m_b_fields(b, sm, v, 1, &any);
+		if (!any)
+			t->fields = D9_NONE;
 	}
-	e->fields[row] = d9m_b_fields(b, sm, v, 1, &any);
-	if (!any)
-		e->fields[row] = D9_NONE;
-	return 0;
+	return push(b, ts, r != SIZE_MAX ? (uint32_t)r : span_number(b, id));
 }
 
 /* ---- single-event spans ---- */
@@ -272,21 +342,22 @@ d9m_b_sev_event(struct d9m_builder *b, const struct d9m_smap *sm,
     uint64_t ts, const struct d9p_value *v)
 {
 	const struct d9m_sevspan *l = sm->sev;
-	struct d9m_spanev *e = &b->m->spanev;
+	struct d9m_spantag *t = &b->want;
 	uint64_t start, end, x;
 	uint32_t name = D9_NONE;
-	size_t row, r;
+	size_t r;
 	int any;
 
 	if (timing(b, sm, ts, v, &start, &end) < 0)
 		return 1;
-	if ((row = push(b, end, D9M_SPAN_SINGLE)) == SIZE_MAX ||
-	    (r = ext(b, row, 0)) == SIZE_MAX)
+	if ((r = ext(b, 0)) == SIZE_MAX)
 		return -1;
 	b->m->spanx.start[r] = start;
 	b->m->spanx.tid[r] = d9m_group_tid(b->pend.group, role_value(l, v,
 	    R_THREAD, &x) == 0 && x < D9_NONE ? (uint32_t)x : D9_NONE);
-	e->worker[row] = d9m_group_worker(b->pend.group, role_value(l, v,
+	t->kind = D9M_SPAN_SINGLE;
+	t->legacy = 0;
+	t->worker = d9m_group_worker(b->pend.group, role_value(l, v,
 	    R_WORKER, &x) == 0 && x < D9_WORKER_NONE ? (uint32_t)x :
 	    D9_WORKER_NONE);
 	if (l->at[R_NAME] >= 0) {
@@ -301,9 +372,9 @@ d9m_b_sev_event(struct d9m_builder *b, const struct d9m_smap *sm,
 		if (*p == '\0')
 			name = D9_NONE;
 	}
-	e->name[row] = name != D9_NONE ? name : sm->name;
-	e->fields[row] = d9m_b_fields(b, sm, v, 1, &any);
+	t->name = name != D9_NONE ? name : sm->name;
+	t->fields = d9m_b_fields(b, sm, v, 1, &any);
 	if (!any)
-		e->fields[row] = D9_NONE;
-	return 0;
+		t->fields = D9_NONE;
+	return push(b, end, (uint32_t)r) < 0 ? -1 : 0;
 }

@@ -38,8 +38,9 @@
 #include "model/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
-#define VERSION		3	/* 2: sections summed in two stripes; 3: wakes of
-				 * task 0 kept */
+#define VERSION		4	/* 2: sections summed in two stripes; 3: span
+				 * events by tag (struct d9m_spantags); 4:
+				 * wakes of task 0 kept */
 #define CHUNK		(1u << 20)
 
 struct hdr {

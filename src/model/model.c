@@ -126,6 +126,7 @@ d9m_model_seal(struct d9m_model *m)
 	/* the span events became the span instances (m->spans) */
 	d9m_tab_free(&m->spanev, &d9m_desc_spanev);
 	d9m_tab_free(&m->spanx, &d9m_desc_spanx);
+	d9m_tab_free(&m->spantags, &d9m_desc_spantags);
 	d9m_builder_free(m);
 }
 

@@ -145,24 +145,43 @@ enum d9m_span_kind {
  * those events and single-event spans have is in struct d9m_spanx, one
  * row each: the legacy events (no instance id), all of an older trace,
  * need none of it.
+ *
+ * A row is 16 bytes, for there are tens of millions: what an event says
+ * besides its time and its ids (kind, worker, name, fields, dialect)
+ * repeats, so it is a row of struct d9m_spantags (a few thousand); the
+ * span id of a legacy event matters only as an identity, so it is
+ * numbered densely as read; and an event is either legacy (an id) or
+ * not (a spanx row), never both.
  */
 struct d9m_spanev {
 	size_t		 n, cap;
 	uint64_t	*ts;		/* single: the span's end */
-	uint8_t		*kind;
-	uint32_t	*worker;
-	uint64_t	*span_id;
-	uint32_t	*name;		/* span_name string id */
-	uint32_t	*fields;	/* field list id, D9_NONE: no fields;
-					 * 0.5 close: its attributes */
-	uint32_t	*ext;		/* row in d9m_model.spanx, D9_NONE:
-					 * a legacy event */
+	uint32_t	*tag;		/* row in d9m_model.spantags */
+	uint32_t	*id;		/* legacy: the span id's number (ids
+					 * of a life are equal); else its row
+					 * in d9m_model.spanx */
 	/* while d9m_model_finish derives the spans only (NULL after): the
 	 * events of one span id up to and with its close are one life of
 	 * the span (the id may be reused after a close) */
 	uint32_t	*next;		/* next event of the life, D9_NONE */
-	uint32_t	*prev_enter;	/* its life's previous enter, D9_NONE */
+	uint8_t		*first;		/* bit i: row i is its life's first
+					 * enter */
 };
+
+/* What span events say besides their time and ids, once per distinct
+ * combination (interned as they are read). */
+struct d9m_spantags {
+	size_t		 n, cap;
+	uint8_t		*kind;		/* enum d9m_span_kind */
+	uint8_t		*legacy;	/* no instance id, not single */
+	uint32_t	*worker;
+	uint32_t	*name;		/* span_name string id */
+	uint32_t	*fields;	/* field list id, D9_NONE: no fields;
+					 * 0.5 close: its attributes */
+};
+
+/* Column col (of struct d9m_spantags) of span event i. */
+#define D9M_EV(m, col, i)	((m)->spantags.col[(m)->spanev.tag[i]])
 
 /* The columns of the span events that have an instance id, and of the
  * single-event spans (d9m_spanev.ext), in arrival order. */
@@ -410,6 +429,7 @@ struct d9m_model {
 	struct d9m_frees frees;
 	struct d9m_overflow overflow;
 	struct d9m_spanev spanev;
+	struct d9m_spantags spantags;
 	struct d9m_spanx spanx;
 	struct d9m_metrics metrics;
 	struct d9m_msamples msamples;

@@ -39,15 +39,17 @@ struct inst {
 };
 
 static void
-add_interval(const struct d9m_spanev *e, struct d9m_ivals *iv, struct inst *l,
+add_interval(const struct d9m_model *m, struct d9m_ivals *iv, struct inst *l,
     uint32_t enter, uint32_t exit)
 {
+	const uint64_t *ts = m->spanev.ts;
+
 	iv->exit_at[enter] = exit + 1;	/* each enter opens one at most */
 	iv->n++;
-	l->active += e->ts[exit] - e->ts[enter];
+	l->active += ts[exit] - ts[enter];
 	l->nsegs++;
-	if (e->fields[exit] != D9_NONE)
-		l->fields = e->fields[exit];
+	if (D9M_EV(m, fields, exit) != D9_NONE)
+		l->fields = D9M_EV(m, fields, exit);
 }
 
 /*
@@ -56,21 +58,24 @@ add_interval(const struct d9m_spanev *e, struct d9m_ivals *iv, struct inst *l,
  * ends the life.
  */
 static void
-pair_life(const struct d9m_spanev *e, uint32_t i, struct d9m_ivals *iv,
+pair_life(const struct d9m_model *m, uint32_t i, struct d9m_ivals *iv,
     struct inst *l)
 {
+	const struct d9m_spanev *e = &m->spanev;
 	uint32_t opened = i;
 
 	memset(l, 0, sizeof *l);
 	l->open = 1;
 	l->open_ts = e->ts[i];
-	l->fields = e->fields[i];
+	l->fields = D9M_EV(m, fields, i);
 	for (uint32_t j = e->next[i]; j != D9_NONE; j = e->next[j]) {
-		if (e->kind[j] == D9M_SPAN_CLOSE) {
+		uint8_t kind = D9M_EV(m, kind, j);
+
+		if (kind == D9M_SPAN_CLOSE) {
 			l->open = 0;
 			break;
 		}
-		if (e->kind[j] == D9M_SPAN_ENTER) {
+		if (kind == D9M_SPAN_ENTER) {
 			if (!l->open) {
 				l->open = 1;
 				l->open_ts = e->ts[j];
@@ -87,7 +92,7 @@ pair_life(const struct d9m_spanev *e, uint32_t i, struct d9m_ivals *iv,
 			l->last_start = l->open_ts;
 			l->last_end = e->ts[j];
 		}
-		add_interval(e, iv, l, opened, j);
+		add_interval(m, iv, l, opened, j);
 	}
 }
 
@@ -111,19 +116,21 @@ add_span(struct d9m_spans *s, uint64_t start, uint64_t end, uint32_t name,
 }
 
 static void
-legacy_spans(const struct d9m_spanev *e, struct d9m_ivals *iv, struct d9m_spans *s)
+legacy_spans(const struct d9m_model *m, struct d9m_ivals *iv,
+    struct d9m_spans *s)
 {
+	const struct d9m_spanev *e = &m->spanev;
+
 	for (size_t i = 0; i < e->n; i++) {
 		struct inst l;
 		size_t r;
 
-		if (e->kind[i] != D9M_SPAN_ENTER || !d9m_span_is_legacy(e, i) ||
-		    e->prev_enter[i] != D9_NONE)
+		if (!d9m_span_first(e, i))	/* a legacy life's first enter */
 			continue;
-		pair_life(e, (uint32_t)i, iv, &l);
+		pair_life(m, (uint32_t)i, iv, &l);
 		if (l.nsegs > 0) {
-			r = add_span(s, l.first, l.last_end, e->name[i],
-			    e->worker[i], l.fields, D9M_FORM_LEGACY);
+			r = add_span(s, l.first, l.last_end, D9M_EV(m, name, i),
+			    D9M_EV(m, worker, i), l.fields, D9M_FORM_LEGACY);
 			s->active[r] = l.active;
 			s->slices[r] = (uint32_t)l.nsegs;
 		}
@@ -135,10 +142,10 @@ legacy_spans(const struct d9m_spanev *e, struct d9m_ivals *iv, struct d9m_spans 
 /* ---- dial9 0.5 instances ---- */
 
 /* Column f of spanx for spanev row i, which has one (not legacy). */
-#define X(m, f, i)	((m)->spanx.f[(m)->spanev.ext[i]])
+#define X(m, f, i)	((m)->spanx.f[(m)->spanev.id[i]])
 /* Row i is of a 0.5 instance (an instance id, not a single event). */
-#define IS_05(e, i)	((e)->ext[i] != D9_NONE && \
-	(e)->kind[i] != D9M_SPAN_SINGLE)
+#define IS_05(m, i)	(!d9m_span_is_legacy(m, i) && \
+	D9M_EV(m, kind, i) != D9M_SPAN_SINGLE)
 
 /* The 0.5 rows in instance order, time order within (a stable sort).
  * Instance ids of different processes were kept apart when read (ids.h). */
@@ -151,7 +158,7 @@ instance_order(const struct d9m_model *m, size_t *n)
 	uint32_t *rows, *perm;
 
 	for (size_t i = 0; i < e->n; i++)
-		cnt += IS_05(e, i);
+		cnt += IS_05(m, i);
 	key = malloc((cnt + 1) * sizeof *key);
 	rows = malloc((cnt + 1) * sizeof *rows);
 	perm = malloc((cnt + 1) * sizeof *perm);
@@ -162,7 +169,7 @@ instance_order(const struct d9m_model *m, size_t *n)
 		return NULL;
 	}
 	for (size_t i = 0; i < e->n; i++)
-		if (IS_05(e, i)) {
+		if (IS_05(m, i)) {
 			perm[k] = (uint32_t)i;
 			key[k++] = X(m, inst, i);
 		}
@@ -200,11 +207,11 @@ one_instance(const struct d9m_model *m, const uint32_t *g, size_t n,
 		uint32_t i = g[k];
 		size_t p;
 
-		switch (e->kind[i]) {
+		switch (D9M_EV(m, kind, i)) {
 		case D9M_SPAN_ENTER:
 			if (first == D9_NONE) {
 				first = i;
-				l.fields = e->fields[i];
+				l.fields = D9M_EV(m, fields, i);
 			}
 			st[nst++] = i;
 			break;
@@ -214,7 +221,7 @@ one_instance(const struct d9m_model *m, const uint32_t *g, size_t n,
 				;
 			if (p == 0)
 				break;		/* no enter on its thread */
-			add_interval(e, iv, &l, st[p - 1], i);
+			add_interval(m, iv, &l, st[p - 1], i);
 			memmove(st + p - 1, st + p, (nst - p) * sizeof *st);
 			nst--;
 			break;
@@ -232,11 +239,12 @@ one_instance(const struct d9m_model *m, const uint32_t *g, size_t n,
 	if (start == D9M_ABSENT || start > e->ts[close])
 		start = first != D9_NONE && e->ts[first] < e->ts[close] ?
 		    e->ts[first] : e->ts[close];
-	r = add_span(s, start, e->ts[close], e->name[close] != D9_NONE ?
-	    e->name[close] : first != D9_NONE ? e->name[first] : D9_NONE,
-	    first != D9_NONE ? e->worker[first] : D9_WORKER_NONE,
-	    e->fields[close] != D9_NONE ? e->fields[close] : l.fields,
-	    D9M_FORM_LIFECYCLE);
+	r = add_span(s, start, e->ts[close],
+	    D9M_EV(m, name, close) != D9_NONE ? D9M_EV(m, name, close) :
+	    first != D9_NONE ? D9M_EV(m, name, first) : D9_NONE,
+	    first != D9_NONE ? D9M_EV(m, worker, first) : D9_WORKER_NONE,
+	    D9M_EV(m, fields, close) != D9_NONE ? D9M_EV(m, fields, close) :
+	    l.fields, D9M_FORM_LIFECYCLE);
 	s->active[r] = l.active;
 	s->slices[r] = (uint32_t)l.nsegs;
 	return (uint32_t)r;
@@ -268,7 +276,6 @@ find_made(const struct made *md, uint64_t inst)
 static int
 modern_spans(const struct d9m_model *m, struct d9m_ivals *iv, struct d9m_spans *s)
 {
-	const struct d9m_spanev *e = &m->spanev;
 	uint32_t *rows = NULL, *st = NULL;
 	struct made md = { NULL, NULL, NULL, 0 };
 	size_t n = 0;
@@ -296,7 +303,7 @@ modern_spans(const struct d9m_model *m, struct d9m_ivals *iv, struct d9m_spans *
 		md.row[md.n] = r;
 		/* the close is the last event of its instance to say so */
 		for (size_t k = b; k-- > a; )
-			if (e->kind[rows[k]] == D9M_SPAN_CLOSE) {
+			if (D9M_EV(m, kind, rows[k]) == D9M_SPAN_CLOSE) {
 				md.close[md.n] = rows[k];
 				break;
 			}
@@ -326,9 +333,10 @@ single_spans(const struct d9m_model *m, struct d9m_spans *s)
 	const struct d9m_spanev *e = &m->spanev;
 
 	for (size_t i = 0; i < e->n; i++)
-		if (e->kind[i] == D9M_SPAN_SINGLE)
-			add_span(s, X(m, start, i), e->ts[i], e->name[i],
-			    e->worker[i], e->fields[i], D9M_FORM_SINGLE);
+		if (D9M_EV(m, kind, i) == D9M_SPAN_SINGLE)
+			add_span(s, X(m, start, i), e->ts[i],
+			    D9M_EV(m, name, i), D9M_EV(m, worker, i),
+			    D9M_EV(m, fields, i), D9M_FORM_SINGLE);
 }
 
 /* ---- per-poll counts ---- */
@@ -356,23 +364,23 @@ in_polls_init(const struct d9m_model *m, struct in_polls *ip)
 	return 0;
 }
 
-/* The interval from enter i to exit x. */
+/* Interval k of iv. */
 static void
-in_polls_add(const struct d9m_model *m, struct in_polls *ip, size_t i,
-    uint32_t x)
+in_polls_add(const struct d9m_model *m, struct in_polls *ip,
+    const struct d9m_ivals *iv, size_t k)
 {
-	const struct d9m_spanev *e = &m->spanev;
-	uint32_t w = d9m_worker_slot(m, e->worker[i]);
+	uint32_t w = d9m_worker_slot(m, iv->worker[k]);
+	uint64_t enter = iv->enter[k];
 	size_t end, *p;
 
 	if (w == D9_NONE)
 		return;
 	end = m->workers[w].poll0 + m->workers[w].npolls;
 	for (p = &ip->cur[w]; *p + 1 < end && m->polls.start[*p + 1] <=
-	    e->ts[i]; ++*p)
+	    enter; ++*p)
 		;
-	if (*p < end && m->polls.start[*p] <= e->ts[i] &&
-	    e->ts[x] <= m->polls.end[*p])
+	if (*p < end && m->polls.start[*p] <= enter &&
+	    iv->exit[k] <= m->polls.end[*p])
 		ip->cnt[*p]++;
 }
 
@@ -385,9 +393,8 @@ d9m_spans_in_polls(struct d9m_model *m, const struct d9m_ivals *iv)
 
 	if (in_polls_init(m, &ip) < 0)
 		goto out;
-	for (size_t i = 0; iv->n > 0 && i < m->spanev.n; i++)
-		if (iv->exit_at[i] != 0)
-			in_polls_add(m, &ip, i, iv->exit_at[i] - 1);
+	for (size_t k = 0; k < iv->n; k++)
+		in_polls_add(m, &ip, iv, k);
 	for (size_t p = 0; p < m->polls.n; p++) {
 		if (ip.cnt[p] > 20)
 			s->polls_over20++;
@@ -469,24 +476,44 @@ d9m_spans_free(struct d9m_spans *s)
 void
 d9m_spans_drop_events(struct d9m_model *m)
 {
-	struct d9m_spanev *e = &m->spanev;
-
-	free(e->kind);
-	free(e->span_id);
-	free(e->name);
-	free(e->fields);
-	free(e->ext);
-	e->kind = NULL;
-	e->span_id = NULL;
-	e->name = e->fields = e->ext = NULL;
+	d9m_tab_free(&m->spanev, &d9m_desc_spanev);
 	d9m_tab_free(&m->spanx, &d9m_desc_spanx);
+	d9m_tab_free(&m->spantags, &d9m_desc_spantags);
 }
 
 void
 d9m_spans_ivals_free(struct d9m_ivals *iv)
 {
 	free(iv->exit_at);
+	free(iv->enter);
+	free(iv->exit);
+	free(iv->worker);
 	memset(iv, 0, sizeof *iv);
+}
+
+/* The intervals by their enters: their times and workers, exit_at gone
+ * (20 bytes an interval instead of the span events' 16 a row and
+ * exit_at's 4). */
+static int
+ivals_compact(const struct d9m_model *m, struct d9m_ivals *iv)
+{
+	const struct d9m_spanev *e = &m->spanev;
+	size_t k = 0;
+
+	iv->enter = malloc((iv->n + 1) * sizeof *iv->enter);
+	iv->exit = malloc((iv->n + 1) * sizeof *iv->exit);
+	iv->worker = malloc((iv->n + 1) * sizeof *iv->worker);
+	if (iv->enter == NULL || iv->exit == NULL || iv->worker == NULL)
+		return -1;
+	for (size_t i = 0; k < iv->n && i < e->n; i++)
+		if (iv->exit_at[i] != 0) {
+			iv->enter[k] = e->ts[i];
+			iv->exit[k] = e->ts[iv->exit_at[i] - 1];
+			iv->worker[k++] = D9M_EV(m, worker, i);
+		}
+	free(iv->exit_at);
+	iv->exit_at = NULL;
+	return 0;
 }
 
 int
@@ -514,20 +541,21 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv)
 	    s->dur == NULL || s->name == NULL || s->worker == NULL ||
 	    s->fields == NULL || s->active == NULL || s->slices == NULL ||
 	    s->parent == NULL || s->kind == NULL || s->open_ts == NULL ||
-	    d9m_link_lives(&m->spanev) < 0)
+	    d9m_link_lives(m) < 0)
 		return -1;
-	if (m->last) {		/* the lives were all the ids were for */
-		free(m->spanev.span_id);
-		m->spanev.span_id = NULL;
-	}
-	legacy_spans(e, iv, s);
+	legacy_spans(m, iv, s);
 	/* the links served the legacy lives only: nothing reads them later */
 	free(m->spanev.next);
-	free(m->spanev.prev_enter);
-	m->spanev.next = m->spanev.prev_enter = NULL;
+	free(m->spanev.first);
+	m->spanev.next = NULL;
+	m->spanev.first = NULL;
 	if (modern_spans(m, iv, s) < 0)
 		return -1;
 	single_spans(m, s);
-	return sort_by_start(s) < 0 || d9m_sort_u64(s->open_ts, s->nopen) < 0 ?
-	    -1 : 0;
+	if (ivals_compact(m, iv) < 0)
+		return -1;
+	if (m->last)	/* gone before the instances' sort takes its room */
+		d9m_spans_drop_events(m);
+	return sort_by_start(s) < 0 ||
+	    d9m_sort_u64(s->open_ts, s->nopen) < 0 ? -1 : 0;
 }

@@ -35,8 +35,10 @@ TAB(d9m_desc_overflow, d9m_overflow, BY(d9m_overflow, ts),
     C(d9m_overflow, ts), C(d9m_overflow, allocs), C(d9m_overflow, frees),
     C(d9m_overflow, seg));
 TAB(d9m_desc_spanev, d9m_spanev, BY(d9m_spanev, ts), C(d9m_spanev, ts),
-    C(d9m_spanev, kind), C(d9m_spanev, worker), C(d9m_spanev, span_id),
-    C(d9m_spanev, name), C(d9m_spanev, fields), C(d9m_spanev, ext));
+    C(d9m_spanev, tag), C(d9m_spanev, id));
+TAB(d9m_desc_spantags, d9m_spantags, UNSORTED, C(d9m_spantags, kind),
+    C(d9m_spantags, legacy), C(d9m_spantags, worker), C(d9m_spantags, name),
+    C(d9m_spantags, fields));
 TAB(d9m_desc_spanx, d9m_spanx, UNSORTED, C(d9m_spanx, inst),
     C(d9m_spanx, tid), C(d9m_spanx, start), C(d9m_spanx, parent));
 TAB(d9m_desc_metrics, d9m_metrics, UNSORTED, C(d9m_metrics, name),
@@ -82,6 +84,7 @@ d9m_model_tables(struct d9m_model *m, struct d9m_tabref *out, size_t max)
 		{ &m->frees, &d9m_desc_frees },
 		{ &m->overflow, &d9m_desc_overflow },
 		{ &m->spanev, &d9m_desc_spanev }, { &m->spanx, &d9m_desc_spanx },
+		{ &m->spantags, &d9m_desc_spantags },
 		{ &m->custom, &d9m_desc_custom },
 		{ &m->metrics, &d9m_desc_metrics },
 		{ &m->msamples, &d9m_desc_msamples },

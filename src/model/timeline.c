@@ -49,8 +49,9 @@ d9m_timeline_free(struct d9m_model *m)
 	m->task_polls_off = NULL;
 	m->poll_sched = NULL;
 	free(m->spanev.next);
-	free(m->spanev.prev_enter);
-	m->spanev.next = m->spanev.prev_enter = NULL;
+	free(m->spanev.first);
+	m->spanev.next = NULL;
+	m->spanev.first = NULL;
 	d9m_spans_free(&m->spans);
 	free(m->seg_rate);
 	m->seg_rate = NULL;
@@ -554,6 +555,9 @@ derive_timeline(void *arg)
 		if (walk_worker(m, (uint32_t)w, order + off[w],
 		    off[w + 1] - off[w]) < 0)
 			goto out;
+	/* a row for each runtime event: gone before what follows grows */
+	free(order);
+	order = NULL;
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_rates_derive(m) < 0 ||
 	    d9m_loss_derive(m) < 0 ||
@@ -580,8 +584,6 @@ pair_spans(void *arg)
 
 	if (d9m_spans_pair(w->m, &w->iv) < 0)
 		return -1;
-	if (w->m->last)
-		d9m_spans_drop_events(w->m);
 	/* reads only loaded tables, writes only m->group_cover */
 	return d9m_groups_cover(w->m);
 }

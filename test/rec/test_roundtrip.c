@@ -19,7 +19,7 @@
 
 #define T0	1000000000ull	/* 1 s */
 /* Column f of a span event that has an instance id (model.h: spanx). */
-#define SX(m, f, i)	((m)->spanx.f[(m)->spanev.ext[i]])
+#define SX(m, f, i)	((m)->spanx.f[(m)->spanev.id[i]])
 
 /* The string id of s, D9_NONE when the trace never named it. */
 static uint32_t
@@ -213,32 +213,30 @@ START_TEST(test_custom_and_spans)
 	ck_assert_str_eq(rt_field(m, m->custom.fields[0], "i"), "h\xc3\xa9llo");
 
 	ck_assert_uint_eq(m->spanev.n, 3);
-	ck_assert_uint_eq(m->spanev.kind[0], D9M_SPAN_ENTER);
-	ck_assert_uint_eq(m->spanev.span_id[0], sid);
+	ck_assert_uint_eq(D9M_EV(m, kind, 0), D9M_SPAN_ENTER);
 	ck_assert_uint_eq(SX(m, inst, 0), sid);
 	ck_assert_uint_eq(SX(m, tid, 0), (uint32_t)gettid());
 	ck_assert_uint_eq(SX(m, inst, 1), sid);
 	ck_assert_uint_eq(SX(m, parent, 0), 77);
-	ck_assert_uint_eq(m->spanev.worker[0], 1);
-	ck_assert_str_eq(d9m_str(m, m->spanev.name[0]), "handle");
+	ck_assert_uint_eq(D9M_EV(m, worker, 0), 1);
+	ck_assert_str_eq(d9m_str(m, D9M_EV(m, name, 0)), "handle");
 	ck_assert_uint_ne(rt_str(m, "SpanEnter:tgt::handle:src/h.c:42"),
 	    D9_NONE);
-	ck_assert_str_eq(rt_field(m, m->spanev.fields[0], "user"), "alice");
-	ck_assert_str_eq(rt_field(m, m->spanev.fields[0], "path"), "null");
-	ck_assert_uint_eq(m->spanev.kind[1], D9M_SPAN_EXIT);
+	ck_assert_str_eq(rt_field(m, D9M_EV(m, fields, 0), "user"), "alice");
+	ck_assert_str_eq(rt_field(m, D9M_EV(m, fields, 0), "path"), "null");
+	ck_assert_uint_eq(D9M_EV(m, kind, 1), D9M_SPAN_EXIT);
 	ck_assert_uint_eq(m->spanev.ts[1] - m->spanev.ts[0], 20000000);
 	ck_assert_uint_eq(SX(m, parent, 1), D9M_ABSENT);
 	ck_assert_uint_ne(rt_str(m, "SpanExit:tgt::handle:src/h.c:42"),
 	    D9_NONE);
-	ck_assert_str_eq(rt_field(m, m->spanev.fields[1], "path"), "/x");
-	ck_assert_uint_eq(m->spanev.kind[2], D9M_SPAN_CLOSE);
-	ck_assert_uint_eq(m->spanev.span_id[2], sid);
+	ck_assert_str_eq(rt_field(m, D9M_EV(m, fields, 1), "path"), "/x");
+	ck_assert_uint_eq(D9M_EV(m, kind, 2), D9M_SPAN_CLOSE);
 	ck_assert_uint_eq(SX(m, inst, 2), sid);
 	ck_assert_uint_eq(SX(m, start, 2), T0 + 5);
 	ck_assert_uint_eq(SX(m, parent, 2), 77);
-	ck_assert_str_eq(d9m_str(m, m->spanev.name[2]), "handle");
-	ck_assert_str_eq(rt_field(m, m->spanev.fields[2], "user"), "alice");
-	ck_assert_str_eq(rt_field(m, m->spanev.fields[2], "path"), "/x");
+	ck_assert_str_eq(d9m_str(m, D9M_EV(m, name, 2)), "handle");
+	ck_assert_str_eq(rt_field(m, D9M_EV(m, fields, 2), "user"), "alice");
+	ck_assert_str_eq(rt_field(m, D9M_EV(m, fields, 2), "path"), "/x");
 	/* one instance: its lifecycle from T0 + 5 to the close, 20 ms of
 	 * it entered */
 	ck_assert_uint_eq(m->spans.n, 1);

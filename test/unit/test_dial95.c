@@ -432,9 +432,9 @@ START_TEST(single_event_spans)
 	d9m_fields_text(m, m->spans.fields[r], txt, sizeof txt);
 	ck_assert_str_eq(txt, "op=read status=ok");
 	for (size_t i = 0; i < m->spanev.n; i++)
-		if (m->spanev.kind[i] == D9M_SPAN_SINGLE &&
-		    m->spanx.start[m->spanev.ext[i]] == 9750000)
-			ck_assert_uint_eq(m->spanx.tid[m->spanev.ext[i]], 77);
+		if (D9M_EV(m, kind, i) == D9M_SPAN_SINGLE &&
+		    m->spanx.start[m->spanev.id[i]] == 9750000)
+			ck_assert_uint_eq(m->spanx.tid[m->spanev.id[i]], 77);
 	r = span_at(m, 2000000);
 	ck_assert_uint_eq(m->spans.dur[r], 1000000);
 	ck_assert_str_eq(d9m_str(m, m->spans.name[r]), "app:Job");

@@ -256,23 +256,24 @@ ref_pair(const struct d9m_model *m, struct rec *r, uint32_t *cnt)
 		uint32_t w, p;
 
 		for (size_t k = 0; k < n; k++)
-			if (r[k].live && r[k].id == e->span_id[i])
+			if (r[k].live && r[k].id == e->id[i])
 				x = &r[k];
-		if (e->kind[i] == D9M_SPAN_ENTER) {
+		if (D9M_EV(m, kind, i) == D9M_SPAN_ENTER) {
 			if (x == NULL) {
 				x = &r[n++];
 				memset(x, 0, sizeof *x);
-				x->id = e->span_id[i];
-				x->name = e->name[i];
+				x->id = e->id[i];
+				x->name = D9M_EV(m, name, i);
 				x->live = 1;
 			} else if (x->open)
 				continue;
 			x->open = 1;
 			x->open_ts = e->ts[i];
-			x->open_worker = e->worker[i];
-		} else if (e->kind[i] == D9M_SPAN_CLOSE && x != NULL)
+			x->open_worker = D9M_EV(m, worker, i);
+		} else if (D9M_EV(m, kind, i) == D9M_SPAN_CLOSE && x != NULL)
 			x->open = x->live = 0;
-		else if (e->kind[i] == D9M_SPAN_EXIT && x != NULL && x->open) {
+		else if (D9M_EV(m, kind, i) == D9M_SPAN_EXIT && x != NULL &&
+		    x->open) {
 			x->open = 0;
 			if (x->nsegs == 0 || x->open_ts < x->first)
 				x->first = x->open_ts;
