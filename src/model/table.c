@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hmap.h"
 #include "base/vec.h"
 #include "model/table.h"
 
@@ -34,6 +35,24 @@ d9m_tab_reserve(void *tab, const struct d9m_tabdesc *d, size_t want)
 	}
 	*cap = want;
 	return 0;
+}
+
+uint32_t
+d9m_tab_intern(struct d9_hmap *h, uint64_t key, void *tab,
+    const struct d9m_tabdesc *d, int *fresh)
+{
+	uint32_t r = d9_hmap_get(h, key);
+	size_t row;
+
+	*fresh = 0;
+	if (r != D9_NONE)
+		return r;
+	if (d9m_tab_n(tab) >= D9_NONE - 1 ||
+	    (row = d9m_tab_push(tab, d)) == SIZE_MAX ||
+	    d9_hmap_put(h, key, (uint32_t)row) < 0)
+		return D9_NONE;
+	*fresh = 1;
+	return (uint32_t)row;
 }
 
 int

@@ -72,17 +72,18 @@ cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Distinct worker ids of runtime events, sorted (workers are few). The
- * ids 254 and 255 (of any source group, ids.h) name no worker (FORMAT 5:
- * the blocking pool, a thread that is not a worker): no lane. */
+/* Distinct worker ids of runtime events, sorted (workers are few; their
+ * tags say them all). The ids 254 and 255 (of any source group, ids.h)
+ * name no worker (FORMAT 5: the blocking pool, a thread that is not a
+ * worker): no lane. */
 static int
 find_workers(struct d9m_model *m)
 {
 	uint32_t *ids = NULL, last = D9_NONE;
 	size_t n = 0, cap = 0;
 
-	for (size_t i = 0; i < m->rt.n; i++) {
-		uint32_t w = m->rt.worker[i];
+	for (size_t i = 0; i < m->rttags.n; i++) {
+		uint32_t w = m->rttags.worker[i];
 		size_t k;
 
 		if (w == last || (w & 0xffffu) == D9_WORKER_NONE ||
@@ -128,7 +129,7 @@ find_gaps(struct d9m_model *m, const uint32_t *order, const size_t *off)
 
 		for (size_t k = off[w]; k < off[w + 1]; k++) {
 			uint32_t r = order[k], tid, expect;
-			uint8_t kind = m->rt.kind[r];
+			uint8_t kind = D9M_RT(m, kind, r);
 
 			if (kind != D9M_RT_PARK && kind != D9M_RT_UNPARK)
 				continue;
@@ -238,15 +239,15 @@ walk_worker(struct d9m_model *m, uint32_t w, const uint32_t *rows, size_t n)
 		uint64_t ts = m->rt.ts[r];
 		size_t p;
 
-		switch (m->rt.kind[r]) {
+		switch (D9M_RT(m, kind, r)) {
 		case D9M_RT_POLL_START:
 			if (op.open && emit_poll(m, w, &op, ts, 1) < 0)
 				return -1;
 			op.open = 1;
 			op.start = ts;
-			op.task = m->rt.a[r];
-			op.loc = m->rt.loc[r];
-			op.lq = m->rt.lq[r];
+			op.task = m->taskloc.task[m->rt.a[r]];
+			op.loc = m->taskloc.loc[m->rt.a[r]];
+			op.lq = D9M_RT(m, lq, r);
 			break;
 		case D9M_RT_POLL_END:
 			if (op.open && emit_poll(m, w, &op, ts, 0) < 0)
@@ -512,25 +513,23 @@ derive_timeline(void *arg)
 	if (order == NULL || off == NULL)
 		goto out;
 	{
+		/* the worker slot of each tag, then of each row: counted,
+		 * then placed */
 		size_t *fill = malloc((m->nworkers + 1) * sizeof *fill);
+		uint32_t *slot = malloc((m->rttags.n + 1) * sizeof *slot);
 
-		if (fill == NULL)
-			goto out;
-		/* counted, then placed: the slots asked twice, not kept */
-		for (int pass = 0; pass < 2; pass++) {
-			uint32_t id = D9_NONE, slot = D9_NONE;
-
+		for (size_t t = 0; slot != NULL && t < m->rttags.n; t++)
+			slot[t] = d9m_worker_slot(m, m->rttags.worker[t]);
+		for (int pass = 0; fill != NULL && slot != NULL; pass++) {
 			for (size_t i = 0; i < m->rt.n; i++) {
-				/* a worker's events come in bursts */
-				if (m->rt.worker[i] != id)
-					slot = d9m_worker_slot(m,
-					    id = m->rt.worker[i]);
-				if (slot == D9_NONE)
+				uint32_t s = slot[m->rt.tag[i]];
+
+				if (s == D9_NONE)
 					continue;
 				if (pass == 0)
-					off[slot + 1]++;
+					off[s + 1]++;
 				else
-					order[fill[slot]++] = (uint32_t)i;
+					order[fill[s]++] = (uint32_t)i;
 			}
 			if (pass == 1)
 				break;
@@ -538,7 +537,13 @@ derive_timeline(void *arg)
 				off[w + 1] += off[w];
 			memcpy(fill, off, (m->nworkers + 1) * sizeof *fill);
 		}
+		if (fill == NULL || slot == NULL) {
+			free(fill);
+			free(slot);
+			goto out;
+		}
 		free(fill);
+		free(slot);
 	}
 	if (find_gaps(m, order, off) < 0)
 		goto out;
@@ -547,7 +552,7 @@ derive_timeline(void *arg)
 		size_t starts = 0;
 
 		for (size_t i = 0; i < m->rt.n; i++)
-			starts += m->rt.kind[i] == D9M_RT_POLL_START;
+			starts += D9M_RT(m, kind, i) == D9M_RT_POLL_START;
 		if (d9m_tab_reserve(&m->polls, &d9m_desc_polls, starts) < 0)
 			goto out;
 	}
