@@ -42,6 +42,12 @@ struct d9m_rt {
 	uint32_t	*tag;		/* row in d9m_model.rttags */
 	uint32_t	*a;		/* start: taskloc row; park/unpark:
 					 * parkinfo row; end: D9_NONE */
+	/* derived: the local queue of each event, 0 for a poll end (all
+	 * the analysis reads of them besides ts). Finishing for the last
+	 * time keeps only ts and lq: tag and a, and the tables they point
+	 * into (rttags, taskloc, parkinfo), are gone (NULL, 0 rows) once
+	 * the workers are walked. */
+	uint8_t		*lq;
 };
 
 /* What runtime events say besides their time, once per distinct

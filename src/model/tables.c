@@ -11,6 +11,7 @@
 
 TAB(d9m_desc_rt, d9m_rt, BY(d9m_rt, ts), C(d9m_rt, ts), C(d9m_rt, tag),
     C(d9m_rt, a));
+TAB(d9m_desc_rt_kept, d9m_rt, BY(d9m_rt, ts), C(d9m_rt, ts), C(d9m_rt, lq));
 TAB(d9m_desc_rttags, d9m_rttags, UNSORTED, C(d9m_rttags, kind),
     C(d9m_rttags, lq), C(d9m_rttags, worker));
 TAB(d9m_desc_taskloc, d9m_taskloc, UNSORTED, C(d9m_taskloc, task),

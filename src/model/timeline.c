@@ -59,6 +59,8 @@ d9m_timeline_free(struct d9m_model *m)
 	m->seg_sched = NULL;
 	free(m->group_cover);
 	m->group_cover = NULL;
+	free(m->rt.lq);
+	m->rt.lq = NULL;
 	free(m->sym_seg_off);
 	m->sym_seg_off = NULL;
 	d9m_appev_free(m);
@@ -494,6 +496,31 @@ bounds(struct d9m_model *m)
 	m->rt_events = m->rt.n + m->wakes.n + m->queue.n;
 }
 
+/* The local queue of each runtime event as the analysis reads it. */
+static int
+derive_lq(struct d9m_model *m)
+{
+	if ((m->rt.lq = malloc(m->rt.n ? m->rt.n : 1)) == NULL)
+		return -1;
+	for (size_t i = 0; i < m->rt.n; i++)
+		m->rt.lq[i] = D9M_RT(m, kind, i) == D9M_RT_POLL_END ? 0 :
+		    D9M_RT(m, lq, i);
+	return 0;
+}
+
+/* Finishing for the last time: what only the walk of the workers reads
+ * of the runtime events goes (model.h, struct d9m_rt). */
+static void
+drop_rt(struct d9m_model *m)
+{
+	free(m->rt.tag);
+	free(m->rt.a);
+	m->rt.tag = m->rt.a = NULL;
+	d9m_tab_free(&m->rttags, &d9m_desc_rttags);
+	d9m_tab_free(&m->taskloc, &d9m_desc_taskloc);
+	d9m_tab_free(&m->parkinfo, &d9m_desc_parkinfo);
+}
+
 /* What the runtime events give (polls, parks, gaps, CPU attribution,
  * scheduling delays) and the small derivations; everything but the
  * spans, which the other thread pairs meanwhile. */
@@ -506,7 +533,8 @@ derive_timeline(void *arg)
 	int rc = -1;
 
 	bounds(m);
-	if (find_workers(m) < 0)
+	/* the groups' coverage reads the workers of the runtime events */
+	if (find_workers(m) < 0 || derive_lq(m) < 0 || d9m_groups_cover(m) < 0)
 		return -1;
 	order = malloc((m->rt.n ? m->rt.n : 1) * sizeof *order);
 	off = calloc(m->nworkers + 1, sizeof *off);
@@ -563,6 +591,8 @@ derive_timeline(void *arg)
 	/* a row for each runtime event: gone before what follows grows */
 	free(order);
 	order = NULL;
+	if (m->last)
+		drop_rt(m);
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_rates_derive(m) < 0 ||
 	    d9m_loss_derive(m) < 0 ||
@@ -575,8 +605,7 @@ out:
 	return rc;
 }
 
-/* The instances being paired, and their intervals (the job also takes
- * the groups' coverage, which the other thread does not touch). */
+/* The instances being paired, and their intervals. */
 struct span_work {
 	struct d9m_model *m;
 	struct d9m_ivals iv;
@@ -587,10 +616,7 @@ pair_spans(void *arg)
 {
 	struct span_work *w = arg;
 
-	if (d9m_spans_pair(w->m, &w->iv) < 0)
-		return -1;
-	/* reads only loaded tables, writes only m->group_cover */
-	return d9m_groups_cover(w->m);
+	return d9m_spans_pair(w->m, &w->iv);
 }
 
 int
