@@ -524,10 +524,19 @@ drop_rt(struct d9m_model *m)
 /* What the runtime events give (polls, parks, gaps, CPU attribution,
  * scheduling delays) and the small derivations; everything but the
  * spans, which the other thread pairs meanwhile. */
+/* What the two jobs of finishing share: the span job counts the spans
+ * inside polls once the timeline job has made them (nothing writes them
+ * after that). */
+struct finish {
+	struct d9m_model *m;
+	struct d9m_gate	 polls;
+};
+
 static int
 derive_timeline(void *arg)
 {
-	struct d9m_model *m = arg;
+	struct finish *f = arg;
+	struct d9m_model *m = f->m;
 	uint32_t *order = NULL;
 	size_t *off = NULL;
 	int rc = -1;
@@ -535,7 +544,7 @@ derive_timeline(void *arg)
 	bounds(m);
 	/* the groups' coverage reads the workers of the runtime events */
 	if (find_workers(m) < 0 || derive_lq(m) < 0 || d9m_groups_cover(m) < 0)
-		return -1;
+		goto out;
 	order = malloc((m->rt.n ? m->rt.n : 1) * sizeof *order);
 	off = calloc(m->nworkers + 1, sizeof *off);
 	if (order == NULL || off == NULL)
@@ -588,6 +597,7 @@ derive_timeline(void *arg)
 		if (walk_worker(m, (uint32_t)w, order + off[w],
 		    off[w + 1] - off[w]) < 0)
 			goto out;
+	d9m_gate_open(&f->polls, 1);
 	/* a row for each runtime event: gone before what follows grows */
 	free(order);
 	order = NULL;
@@ -600,32 +610,28 @@ derive_timeline(void *arg)
 		goto out;
 	rc = 0;
 out:
+	d9m_gate_open(&f->polls, -1);	/* if the polls failed */
 	free(order);
 	free(off);
 	return rc;
 }
 
-/* The instances being paired, and their intervals. */
-struct span_work {
-	struct d9m_model *m;
-	struct d9m_ivals iv;
-};
-
 static int
 pair_spans(void *arg)
 {
-	struct span_work *w = arg;
+	struct finish *f = arg;
 
-	return d9m_spans_pair(w->m, &w->iv);
+	return d9m_spans_pair(f->m, &f->polls);
 }
 
 int
 d9m_model_finish(struct d9m_model *m)
 {
-	struct span_work sw = { .m = m };
-	/* the spans need only the span events: paired meanwhile */
-	const struct d9m_job jobs[] = { { derive_timeline, m },
-		{ pair_spans, &sw } };
+	struct finish f = { .m = m };
+	/* the spans need only the span events: paired meanwhile (the
+	 * timeline first, for the span job waits for its polls) */
+	const struct d9m_job jobs[] = { { derive_timeline, &f },
+		{ pair_spans, &f } };
 	int rc;
 
 	if (d9m_image_is(m))
@@ -633,8 +639,9 @@ d9m_model_finish(struct d9m_model *m)
 	d9m_timeline_free(m);
 	if (sort_tables(m) < 0 || d9m_symbols_index(m) < 0)
 		return -1;
-	rc = d9m_par_run(jobs, 2) < 0 ? -1 : d9m_spans_in_polls(m, &sw.iv);
-	d9m_spans_ivals_free(&sw.iv);
+	d9m_gate_init(&f.polls);
+	rc = d9m_par_run(jobs, 2);
+	d9m_gate_destroy(&f.polls);
 	if (rc == 0)
 		m->finished = 1;
 	return rc;
