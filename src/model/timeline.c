@@ -22,6 +22,7 @@
 #include "model/spans.h"
 #include "model/image.h"
 #include "model/timeline.h"
+#include "model/walk.h"
 
 void
 d9m_timeline_free(struct d9m_model *m)
@@ -120,189 +121,6 @@ find_workers(struct d9m_model *m)
 	return 0;
 }
 
-/* Gaps where a worker's OS thread changed (ANALYSIS 3). `order` is the
- * rt rows grouped by worker slot, time-sorted within each. */
-static int
-find_gaps(struct d9m_model *m, const uint32_t *order, const size_t *off)
-{
-	for (size_t w = 0; w < m->nworkers; w++) {
-		uint32_t cur = D9_NONE, last = D9_NONE;
-		uint64_t last_ts = 0;
-
-		for (size_t k = off[w]; k < off[w + 1]; k++) {
-			uint32_t r = order[k], tid, expect;
-			uint8_t kind = D9M_RT(m, kind, r);
-
-			if (kind != D9M_RT_PARK && kind != D9M_RT_UNPARK)
-				continue;
-			tid = m->parkinfo.tid[m->rt.a[r]];
-			if (tid == D9_NONE)
-				continue;
-			expect = cur != D9_NONE ? cur : last;
-			if (expect != D9_NONE && tid != expect) {
-				size_t g = d9m_tab_push(&m->gaps, &d9m_desc_gaps);
-
-				if (g == SIZE_MAX)
-					return -1;
-				m->gaps.worker[g] = m->workers[w].id;
-				m->gaps.from_tid[g] = expect;
-				m->gaps.to_tid[g] = tid;
-				m->gaps.start[g] = last_ts;
-				m->gaps.end[g] = m->rt.ts[r];
-			}
-			cur = kind == D9M_RT_UNPARK ? tid : D9_NONE;
-			last = tid;
-			last_ts = m->rt.ts[r];
-		}
-	}
-	/* sort by start (few gaps: insertion sort keeps it simple) */
-	for (size_t i = 1; i < m->gaps.n; i++)
-		for (size_t j = i; j > 0 &&
-		    m->gaps.start[j - 1] > m->gaps.start[j]; j--) {
-			struct d9m_gaps *g = &m->gaps;
-			uint32_t t32;
-			uint64_t t64;
-
-#define SWAP(col, tmp) tmp = g->col[j]; g->col[j] = g->col[j - 1]; \
-	g->col[j - 1] = tmp
-			SWAP(worker, t32); SWAP(from_tid, t32); SWAP(to_tid, t32);
-			SWAP(start, t64); SWAP(end, t64);
-#undef SWAP
-		}
-	return 0;
-}
-
-static int
-overlaps_gap(const struct d9m_model *m, uint32_t worker, uint64_t unpark,
-    uint64_t park)
-{
-	for (size_t i = 0; i < m->gaps.n; i++)
-		if (m->gaps.worker[i] == worker && m->gaps.start[i] < park &&
-		    m->gaps.end[i] > unpark)
-			return 1;
-	return 0;
-}
-
-static size_t
-push_period(struct d9m_periods *p, uint32_t w, uint64_t start, uint64_t end)
-{
-	size_t r = d9m_tab_push(p, &d9m_desc_periods);
-
-	if (r != SIZE_MAX) {
-		p->start[r] = start;
-		p->end[r] = end;
-		p->worker[r] = w;
-		p->sched_wait[r] = D9M_ABSENT;
-		p->ratio[r] = 0;
-	}
-	return r;
-}
-
-struct open_poll {
-	int		 open;
-	uint64_t	 start;
-	uint32_t	 task, loc;
-	uint8_t		 lq;
-};
-
-static int
-emit_poll(struct d9m_model *m, uint32_t w, struct open_poll *op,
-    uint64_t end, int open_ended)
-{
-	size_t r = d9m_tab_push(&m->polls, &d9m_desc_polls);
-
-	if (r == SIZE_MAX)
-		return -1;
-	m->polls.start[r] = op->start;
-	m->polls.end[r] = end;
-	m->polls.task[r] = op->task;
-	m->polls.loc[r] = op->loc;
-	m->polls.worker[r] = w;
-	m->polls.lq[r] = op->lq;
-	m->polls.flags[r] = open_ended ? D9M_POLL_OPEN_ENDED : 0;
-	op->open = 0;
-	return 0;
-}
-
-/* ANALYSIS 2 for one worker. */
-static int
-walk_worker(struct d9m_model *m, uint32_t w, const uint32_t *rows, size_t n)
-{
-	struct d9m_worker *wk = &m->workers[w];
-	struct open_poll op = { 0 };
-	int have_park = 0, have_unpark = 0;
-	uint64_t park_ts = 0, unpark_ts = 0, unpark_cpu = 0;
-
-	wk->poll0 = m->polls.n;
-	wk->park0 = m->parks.n;
-	wk->act0 = m->actives.n;
-	for (size_t k = 0; k < n; k++) {
-		uint32_t r = rows[k];
-		uint64_t ts = m->rt.ts[r];
-		size_t p;
-
-		switch (D9M_RT(m, kind, r)) {
-		case D9M_RT_POLL_START:
-			if (op.open && emit_poll(m, w, &op, ts, 1) < 0)
-				return -1;
-			op.open = 1;
-			op.start = ts;
-			op.task = m->taskloc.task[m->rt.a[r]];
-			op.loc = m->taskloc.loc[m->rt.a[r]];
-			op.lq = D9M_RT(m, lq, r);
-			break;
-		case D9M_RT_POLL_END:
-			if (op.open && emit_poll(m, w, &op, ts, 0) < 0)
-				return -1;
-			break;
-		case D9M_RT_PARK:
-			if (op.open && emit_poll(m, w, &op, ts, 1) < 0)
-				return -1;
-			have_park = 1;
-			park_ts = ts;
-			if (have_unpark) {
-				uint64_t cpu = m->parkinfo.cpu_ns[m->rt.a[r]];
-
-				have_unpark = 0;
-				if (overlaps_gap(m, wk->id, unpark_ts, ts))
-					break;
-				p = push_period(&m->actives, w, unpark_ts, ts);
-				if (p == SIZE_MAX)
-					return -1;
-				if (ts == unpark_ts)
-					m->actives.ratio[p] = 1.0;
-				else {
-					double r8 = (double)(int64_t)(cpu -
-					    unpark_cpu) / (double)(ts - unpark_ts);
-
-					m->actives.ratio[p] = r8 > 1 ? 1 : r8;
-				}
-			}
-			break;
-		case D9M_RT_UNPARK:
-			if (have_park) {
-				p = push_period(&m->parks, w, park_ts, ts);
-				if (p == SIZE_MAX)
-					return -1;
-				m->parks.sched_wait[p] =
-				    m->parkinfo.sched_wait[m->rt.a[r]];
-				have_park = 0;
-			}
-			have_unpark = 1;
-			unpark_ts = ts;
-			unpark_cpu = m->parkinfo.cpu_ns[m->rt.a[r]];
-			break;
-		}
-	}
-	if (have_park && push_period(&m->parks, w, park_ts, m->max_ts) ==
-	    SIZE_MAX)
-		return -1;
-	wk->npolls = m->polls.n - wk->poll0;
-	wk->nparks = m->parks.n - wk->park0;
-	wk->nacts = m->actives.n - wk->act0;
-	return 0;
-}
-
 uint32_t
 d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
 {
@@ -323,6 +141,16 @@ d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
 			hi = mid;
 	}
 	return lo > wk->poll0 ? (uint32_t)(lo - 1) : D9_NONE;
+}
+
+int
+d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
+{
+	for (size_t g = 0; g < m->gaps.n; g++)
+		if (m->gaps.worker[g] == wid && m->gaps.start[g] < b &&
+		    m->gaps.end[g] > a)
+			return 1;
+	return 0;
 }
 
 uint32_t
@@ -537,70 +365,14 @@ derive_timeline(void *arg)
 {
 	struct finish *f = arg;
 	struct d9m_model *m = f->m;
-	uint32_t *order = NULL;
-	size_t *off = NULL;
 	int rc = -1;
 
 	bounds(m);
 	/* the groups' coverage reads the workers of the runtime events */
-	if (find_workers(m) < 0 || derive_lq(m) < 0 || d9m_groups_cover(m) < 0)
+	if (find_workers(m) < 0 || derive_lq(m) < 0 ||
+	    d9m_groups_cover(m) < 0 || d9m_walk_workers(m) < 0)
 		goto out;
-	order = malloc((m->rt.n ? m->rt.n : 1) * sizeof *order);
-	off = calloc(m->nworkers + 1, sizeof *off);
-	if (order == NULL || off == NULL)
-		goto out;
-	{
-		/* the worker slot of each tag, then of each row: counted,
-		 * then placed */
-		size_t *fill = malloc((m->nworkers + 1) * sizeof *fill);
-		uint32_t *slot = malloc((m->rttags.n + 1) * sizeof *slot);
-
-		for (size_t t = 0; slot != NULL && t < m->rttags.n; t++)
-			slot[t] = d9m_worker_slot(m, m->rttags.worker[t]);
-		for (int pass = 0; fill != NULL && slot != NULL; pass++) {
-			for (size_t i = 0; i < m->rt.n; i++) {
-				uint32_t s = slot[m->rt.tag[i]];
-
-				if (s == D9_NONE)
-					continue;
-				if (pass == 0)
-					off[s + 1]++;
-				else
-					order[fill[s]++] = (uint32_t)i;
-			}
-			if (pass == 1)
-				break;
-			for (size_t w = 0; w < m->nworkers; w++)
-				off[w + 1] += off[w];
-			memcpy(fill, off, (m->nworkers + 1) * sizeof *fill);
-		}
-		if (fill == NULL || slot == NULL) {
-			free(fill);
-			free(slot);
-			goto out;
-		}
-		free(fill);
-		free(slot);
-	}
-	if (find_gaps(m, order, off) < 0)
-		goto out;
-	{
-		/* at most one poll per PollStart: size the table once */
-		size_t starts = 0;
-
-		for (size_t i = 0; i < m->rt.n; i++)
-			starts += D9M_RT(m, kind, i) == D9M_RT_POLL_START;
-		if (d9m_tab_reserve(&m->polls, &d9m_desc_polls, starts) < 0)
-			goto out;
-	}
-	for (size_t w = 0; w < m->nworkers; w++)
-		if (walk_worker(m, (uint32_t)w, order + off[w],
-		    off[w + 1] - off[w]) < 0)
-			goto out;
 	d9m_gate_open(&f->polls, 1);
-	/* a row for each runtime event: gone before what follows grows */
-	free(order);
-	order = NULL;
 	if (m->last)
 		drop_rt(m);
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
@@ -611,8 +383,6 @@ derive_timeline(void *arg)
 	rc = 0;
 out:
 	d9m_gate_open(&f->polls, -1);	/* if the polls failed */
-	free(order);
-	free(off);
 	return rc;
 }
 
