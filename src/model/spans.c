@@ -504,6 +504,13 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls)
 	if (modern_spans(m, &iv, s) < 0)
 		goto out;
 	single_spans(m, s);
+	if (m->last) {
+		/* the counts read only the events' times and tags: their ids
+		 * go before the wait, which may be long */
+		free(m->spanev.id);
+		m->spanev.id = NULL;
+		d9m_tab_free(&m->spanx, &d9m_desc_spanx);
+	}
 	/* the intervals are counted from the events as soon as the polls
 	 * are there, instead of keeping them apart (20 bytes each) until
 	 * both jobs are done */
