@@ -322,8 +322,7 @@ queue_figures(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	a->queue_avg = a->queue_samples ? sum / (double)a->queue_samples : 0;
 	d9m_window_rows(m->rt.ts, m->rt.n, &o->win, &i0, &i1);
 	for (size_t i = i0; i < i1; i++)
-		if (m->rt.kind[i] != D9M_RT_POLL_END &&
-		    m->rt.lq[i] > a->local_queue_max)
+		if (m->rt.lq[i] > a->local_queue_max)
 			a->local_queue_max = m->rt.lq[i];
 }
 

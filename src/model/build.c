@@ -34,6 +34,8 @@ d9m_builder_new(struct d9m_model *m)
 	b->input = D9_NONE;
 	d9_hmap_init(&b->tags);
 	d9_hmap_init(&b->span_ids);
+	d9_hmap_init(&b->rt_tags);
+	d9_hmap_init(&b->tasklocs);
 	m->builder = b;
 	return 0;
 }
@@ -44,6 +46,8 @@ d9m_builder_free(struct d9m_model *m)
 	if (m->builder != NULL) {
 		d9_hmap_free(&m->builder->tags);
 		d9_hmap_free(&m->builder->span_ids);
+		d9_hmap_free(&m->builder->rt_tags);
+		d9_hmap_free(&m->builder->tasklocs);
 	}
 	free(m->builder);
 	m->builder = NULL;
@@ -357,6 +361,42 @@ static const struct rt_fields {
 	    D9_F_UNPARK_SCHED_WAIT_NS },
 };
 
+static uint32_t
+rt_tag(struct d9m_builder *b, uint8_t kind, uint8_t lq, uint32_t worker)
+{
+	struct d9m_rttags *t = &b->m->rttags;
+	uint64_t key = (uint64_t)kind << 40 | (uint64_t)lq << 32 | worker;
+	uint32_t r;
+	int fresh;
+
+	if (b->rt_last[kind].tag != 0 && b->rt_last[kind].key == key)
+		return b->rt_last[kind].tag - 1;
+	r = d9m_tab_intern(&b->rt_tags, key, t, &d9m_desc_rttags, &fresh);
+	if (fresh) {
+		t->kind[r] = kind;
+		t->lq[r] = lq;
+		t->worker[r] = worker;
+	}
+	b->rt_last[kind].key = key;
+	b->rt_last[kind].tag = r + 1;	/* D9_NONE: 0, none cached */
+	return r;
+}
+
+static uint32_t
+taskloc(struct d9m_builder *b, uint32_t task, uint32_t loc)
+{
+	struct d9m_taskloc *t = &b->m->taskloc;
+	int fresh;
+	uint32_t r = d9m_tab_intern(&b->tasklocs, (uint64_t)task << 32 | loc, t,
+	    &d9m_desc_taskloc, &fresh);
+
+	if (fresh) {
+		t->task[r] = task;
+		t->loc[r] = loc;
+	}
+	return r;
+}
+
 /* Inline: with kind constant at each call, the field positions are too. */
 static inline int
 add_rt(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
@@ -364,23 +404,25 @@ add_rt(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 {
 	const struct rt_fields *f = &rt_fields[kind];
 	struct d9m_model *m = b->m;
-	size_t row = d9m_tab_push(&m->rt, &d9m_desc_rt);
+	uint32_t worker = d9m_b_worker(b, sm, v, f->worker);
+	uint32_t tag = rt_tag(b, (uint8_t)kind,
+	    (uint8_t)d9m_b_u64(sm, v, f->lq, 0), worker);
+	size_t row;
 
-	if (row == SIZE_MAX)
+	if (tag == D9_NONE ||
+	    (row = d9m_tab_push(&m->rt, &d9m_desc_rt)) == SIZE_MAX)
 		return -1;
 	m->rt.ts[row] = ts;
-	m->rt.kind[row] = (uint8_t)kind;
-	m->rt.worker[row] = d9m_b_worker(b, sm, v, f->worker);
-	m->rt.lq[row] = (uint8_t)d9m_b_u64(sm, v, f->lq, 0);
+	m->rt.tag[row] = tag;
 	m->rt.a[row] = D9_NONE;
-	m->rt.loc[row] = D9_NONE;
 	if (kind == D9M_RT_POLL_START) {
 		uint32_t task = task_of(b, sm, v, D9_F_POLL_START_TASK_ID);
+		uint32_t loc = d9m_b_str(b, sm, v, D9_F_POLL_START_SPAWN_LOC);
 
-		m->rt.a[row] = task;
-		m->rt.loc[row] = d9m_b_str(b, sm, v, D9_F_POLL_START_SPAWN_LOC);
+		if ((m->rt.a[row] = taskloc(b, task, loc)) == D9_NONE)
+			return -1;
 		if (task != D9_NONE && m->tasks.loc[task] == D9_NONE)
-			m->tasks.loc[task] = m->rt.loc[row];
+			m->tasks.loc[task] = loc;
 	} else if (kind == D9M_RT_PARK || kind == D9M_RT_UNPARK) {
 		size_t p = d9m_tab_push(&m->parkinfo, &d9m_desc_parkinfo);
 
@@ -393,7 +435,7 @@ add_rt(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		    D9M_ABSENT);
 		if (m->parkinfo.tid[p] != D9_NONE &&
 		    pair_set(&m->tidmap_tid, &m->tidmap_worker, &m->tidmap_n,
-		    &m->tidmap_cap, m->parkinfo.tid[p], m->rt.worker[row]) < 0)
+		    &m->tidmap_cap, m->parkinfo.tid[p], worker) < 0)
 			return -1;
 	}
 	return 0;

@@ -54,6 +54,15 @@ struct d9m_builder {
 		uint8_t		 kind, legacy;
 		uint32_t	 worker, name, fields;
 	}		 want;
+	/* runtime events (build.c): rttags rows by (kind, lq, worker), and
+	 * taskloc rows by (task, loc); the last tag + 1 (0: none) of each
+	 * kind, for a worker's events come in bursts */
+	struct d9_hmap	 rt_tags;
+	struct d9_hmap	 tasklocs;
+	struct {
+		uint64_t	 key;
+		uint32_t	 tag;
+	}		 rt_last[4];
 };
 
 /* Integer value of the kind's field i (D9_F_ constant): 0, or -1 when

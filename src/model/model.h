@@ -28,15 +28,45 @@ enum d9m_rt_kind {
 	D9M_RT_UNPARK
 };
 
-/* Runtime events of workers: PollStart/End, WorkerPark/Unpark. */
+/*
+ * Runtime events of workers: PollStart/End, WorkerPark/Unpark. A row is
+ * 16 bytes, for there are tens of millions: what an event says besides
+ * its time (kind, worker, local queue) repeats, so it is a row of struct
+ * d9m_rttags (a few thousand), and a poll start's task and spawn
+ * location, which repeat for every poll of a task, are a row of struct
+ * d9m_taskloc.
+ */
 struct d9m_rt {
 	size_t		 n, cap;
 	uint64_t	*ts;
+	uint32_t	*tag;		/* row in d9m_model.rttags */
+	uint32_t	*a;		/* start: taskloc row; park/unpark:
+					 * parkinfo row; end: D9_NONE */
+	/* derived: the local queue of each event, 0 for a poll end (all
+	 * the analysis reads of them besides ts). Finishing for the last
+	 * time keeps only ts and lq: tag and a, and the tables they point
+	 * into (rttags, taskloc, parkinfo), are gone (NULL, 0 rows) once
+	 * the workers are walked. */
+	uint8_t		*lq;
+};
+
+/* What runtime events say besides their time, once per distinct
+ * combination (interned as they are read). */
+struct d9m_rttags {
+	size_t		 n, cap;
 	uint8_t		*kind;		/* enum d9m_rt_kind */
-	uint32_t	*worker;
-	uint32_t	*a;		/* start: task row; park/unpark: parkinfo row */
-	uint32_t	*loc;		/* start: spawn location string id */
 	uint8_t		*lq;		/* local queue (u8 on the wire) */
+	uint32_t	*worker;
+};
+
+/* Column col (of struct d9m_rttags) of runtime event i. */
+#define D9M_RT(m, col, i)	((m)->rttags.col[(m)->rt.tag[i]])
+
+/* The (task, spawn location) of poll starts, once per distinct pair. */
+struct d9m_taskloc {
+	size_t		 n, cap;
+	uint32_t	*task;		/* task row, D9_NONE */
+	uint32_t	*loc;		/* spawn location string id */
 };
 
 /* Extra columns of park/unpark events. */
@@ -419,6 +449,8 @@ struct d9m_model {
 	struct d9_intern lists;		/* field lists: u64 (key id << 32 | value id) */
 
 	struct d9m_rt	 rt;
+	struct d9m_rttags rttags;
+	struct d9m_taskloc taskloc;
 	struct d9m_parkinfo parkinfo;
 	struct d9m_wakes wakes;
 	struct d9m_queue queue;

@@ -40,3 +40,42 @@ d9m_par_run(const struct d9m_job *jobs, size_t n)
 		pthread_join(th, NULL);
 	return atomic_load(&p.failed) ? -1 : 0;
 }
+
+void
+d9m_gate_init(struct d9m_gate *g)
+{
+	pthread_mutex_init(&g->mu, NULL);
+	pthread_cond_init(&g->cv, NULL);
+	g->state = 0;
+}
+
+void
+d9m_gate_destroy(struct d9m_gate *g)
+{
+	pthread_mutex_destroy(&g->mu);
+	pthread_cond_destroy(&g->cv);
+}
+
+void
+d9m_gate_open(struct d9m_gate *g, int state)
+{
+	pthread_mutex_lock(&g->mu);
+	if (g->state == 0) {
+		g->state = state;
+		pthread_cond_broadcast(&g->cv);
+	}
+	pthread_mutex_unlock(&g->mu);
+}
+
+int
+d9m_gate_wait(struct d9m_gate *g)
+{
+	int state;
+
+	pthread_mutex_lock(&g->mu);
+	while (g->state == 0)
+		pthread_cond_wait(&g->cv, &g->mu);
+	state = g->state;
+	pthread_mutex_unlock(&g->mu);
+	return state > 0 ? 0 : -1;
+}

@@ -1,8 +1,8 @@
 /*
  * spans.c: span events into span instances, once per finished model
- * (d9m_spans_pair, then d9m_spans_in_polls once the polls are there,
- * from d9m_model_finish), kept sorted by start so a window takes the
- * instances that start in it by binary search.
+ * (d9m_spans_pair, from d9m_model_finish, while the polls are made),
+ * kept sorted by start so a window takes the instances that start in it
+ * by binary search.
  *
  * Legacy events (no span_instance_id) are paired as ANALYSIS 6 defines:
  * linked into lives (one span id up to its close), each life paired from
@@ -23,9 +23,17 @@
 
 #include "base/wire.h"
 #include "model/lives.h"
+#include "model/par.h"
 #include "model/spans.h"
 #include "model/table.h"
 #include "model/tables.h"
+
+/* The entered intervals of the instances, by the span event that
+ * entered each (an enter enters one at most): exit_at[row] is 1 + the
+ * row of its exit, 0 where row entered none. */
+struct d9m_ivals {
+	uint32_t	*exit_at;	/* spanev.n + 1 entries */
+};
 
 /* One instance being made: its figures so far. */
 struct inst {
@@ -45,7 +53,6 @@ add_interval(const struct d9m_model *m, struct d9m_ivals *iv, struct inst *l,
 	const uint64_t *ts = m->spanev.ts;
 
 	iv->exit_at[enter] = exit + 1;	/* each enter opens one at most */
-	iv->n++;
 	l->active += ts[exit] - ts[enter];
 	l->nsegs++;
 	if (D9M_EV(m, fields, exit) != D9_NONE)
@@ -343,71 +350,51 @@ single_spans(const struct d9m_model *m, struct d9m_spans *s)
 
 /*
  * Spans fully inside one poll of their worker (many-spans-per-poll),
- * over the whole trace. Intervals come by their enter, in time order, so
- * the poll each worker runs is found by walking its polls along.
+ * over the whole trace: the intervals by their enters, in time order,
+ * so the poll each worker runs is found by walking its polls along.
  */
-struct in_polls {
-	uint32_t	*cnt;		/* per poll: intervals inside it */
-	size_t		*cur;		/* per worker slot: its last poll
-					 * started so far */
-};
-
 static int
-in_polls_init(const struct d9m_model *m, struct in_polls *ip)
+in_polls(struct d9m_model *m, const uint32_t *exit_at)
 {
-	ip->cnt = calloc(m->polls.n + 1, sizeof *ip->cnt);
-	ip->cur = malloc((m->nworkers + 1) * sizeof *ip->cur);
-	if (ip->cnt == NULL || ip->cur == NULL)
-		return -1;
-	for (size_t w = 0; w < m->nworkers; w++)
-		ip->cur[w] = m->workers[w].poll0;
-	return 0;
-}
-
-/* Interval k of iv. */
-static void
-in_polls_add(const struct d9m_model *m, struct in_polls *ip,
-    const struct d9m_ivals *iv, size_t k)
-{
-	uint32_t w = d9m_worker_slot(m, iv->worker[k]);
-	uint64_t enter = iv->enter[k];
-	size_t end, *p;
-
-	if (w == D9_NONE)
-		return;
-	end = m->workers[w].poll0 + m->workers[w].npolls;
-	for (p = &ip->cur[w]; *p + 1 < end && m->polls.start[*p + 1] <=
-	    enter; ++*p)
-		;
-	if (*p < end && m->polls.start[*p] <= enter &&
-	    iv->exit[k] <= m->polls.end[*p])
-		ip->cnt[*p]++;
-}
-
-int
-d9m_spans_in_polls(struct d9m_model *m, const struct d9m_ivals *iv)
-{
+	const struct d9m_spanev *e = &m->spanev;
 	struct d9m_spans *s = &m->spans;
-	struct in_polls ip = { NULL, NULL };
-	int rc = -1;
+	uint32_t *cnt = calloc(m->polls.n + 1, sizeof *cnt);
+	/* per worker slot: its last poll started so far */
+	size_t *cur = malloc((m->nworkers + 1) * sizeof *cur);
 
-	if (in_polls_init(m, &ip) < 0)
-		goto out;
-	for (size_t k = 0; k < iv->n; k++)
-		in_polls_add(m, &ip, iv, k);
+	if (cnt == NULL || cur == NULL) {
+		free(cnt);
+		free(cur);
+		return -1;
+	}
+	for (size_t w = 0; w < m->nworkers; w++)
+		cur[w] = m->workers[w].poll0;
+	for (size_t i = 0; i < e->n; i++) {
+		uint32_t w = exit_at[i] == 0 ? D9_NONE :
+		    d9m_worker_slot(m, D9M_EV(m, worker, i));
+		size_t end, *p;
+
+		if (w == D9_NONE)
+			continue;
+		end = m->workers[w].poll0 + m->workers[w].npolls;
+		for (p = &cur[w]; *p + 1 < end && m->polls.start[*p + 1] <=
+		    e->ts[i]; ++*p)
+			;
+		if (*p < end && m->polls.start[*p] <= e->ts[i] &&
+		    e->ts[exit_at[i] - 1] <= m->polls.end[*p])
+			cnt[*p]++;
+	}
 	for (size_t p = 0; p < m->polls.n; p++) {
-		if (ip.cnt[p] > 20)
+		if (cnt[p] > 20)
 			s->polls_over20++;
-		if (ip.cnt[p] > s->poll_max) {
-			s->poll_max = ip.cnt[p];
+		if (cnt[p] > s->poll_max) {
+			s->poll_max = cnt[p];
 			s->poll_row = (uint32_t)p;
 		}
 	}
-	rc = 0;
-out:
-	free(ip.cnt);
-	free(ip.cur);
-	return rc;
+	free(cnt);
+	free(cur);
+	return 0;
 }
 
 /* ---- the whole ---- */
@@ -473,60 +460,25 @@ d9m_spans_free(struct d9m_spans *s)
 	memset(s, 0, sizeof *s);
 }
 
-void
-d9m_spans_drop_events(struct d9m_model *m)
+static void
+drop_events(struct d9m_model *m)
 {
 	d9m_tab_free(&m->spanev, &d9m_desc_spanev);
 	d9m_tab_free(&m->spanx, &d9m_desc_spanx);
 	d9m_tab_free(&m->spantags, &d9m_desc_spantags);
 }
 
-void
-d9m_spans_ivals_free(struct d9m_ivals *iv)
-{
-	free(iv->exit_at);
-	free(iv->enter);
-	free(iv->exit);
-	free(iv->worker);
-	memset(iv, 0, sizeof *iv);
-}
-
-/* The intervals by their enters: their times and workers, exit_at gone
- * (20 bytes an interval instead of the span events' 16 a row and
- * exit_at's 4). */
-static int
-ivals_compact(const struct d9m_model *m, struct d9m_ivals *iv)
-{
-	const struct d9m_spanev *e = &m->spanev;
-	size_t k = 0;
-
-	iv->enter = malloc((iv->n + 1) * sizeof *iv->enter);
-	iv->exit = malloc((iv->n + 1) * sizeof *iv->exit);
-	iv->worker = malloc((iv->n + 1) * sizeof *iv->worker);
-	if (iv->enter == NULL || iv->exit == NULL || iv->worker == NULL)
-		return -1;
-	for (size_t i = 0; k < iv->n && i < e->n; i++)
-		if (iv->exit_at[i] != 0) {
-			iv->enter[k] = e->ts[i];
-			iv->exit[k] = e->ts[iv->exit_at[i] - 1];
-			iv->worker[k++] = D9M_EV(m, worker, i);
-		}
-	free(iv->exit_at);
-	iv->exit_at = NULL;
-	return 0;
-}
-
 int
-d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv)
+d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls)
 {
 	const struct d9m_spanev *e = &m->spanev;
 	struct d9m_spans *s = &m->spans;
 	size_t nx = e->n + 1;
+	struct d9m_ivals iv = { calloc(nx, sizeof *iv.exit_at) };
+	int rc = -1;
 
 	memset(s, 0, sizeof *s);
 	s->poll_row = D9_NONE;
-	iv->n = 0;
-	iv->exit_at = calloc(nx, sizeof *iv->exit_at);
 	s->start = malloc(nx * sizeof *s->start);
 	s->dur = malloc(nx * sizeof *s->dur);
 	s->name = malloc(nx * sizeof *s->name);
@@ -537,25 +489,40 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_ivals *iv)
 	s->parent = malloc(nx * sizeof *s->parent);
 	s->kind = malloc(nx * sizeof *s->kind);
 	s->open_ts = malloc(nx * sizeof *s->open_ts);
-	if (iv->exit_at == NULL || s->start == NULL ||
+	if (iv.exit_at == NULL || s->start == NULL ||
 	    s->dur == NULL || s->name == NULL || s->worker == NULL ||
 	    s->fields == NULL || s->active == NULL || s->slices == NULL ||
 	    s->parent == NULL || s->kind == NULL || s->open_ts == NULL ||
 	    d9m_link_lives(m) < 0)
-		return -1;
-	legacy_spans(m, iv, s);
+		goto out;
+	legacy_spans(m, &iv, s);
 	/* the links served the legacy lives only: nothing reads them later */
 	free(m->spanev.next);
 	free(m->spanev.first);
 	m->spanev.next = NULL;
 	m->spanev.first = NULL;
-	if (modern_spans(m, iv, s) < 0)
-		return -1;
+	if (modern_spans(m, &iv, s) < 0)
+		goto out;
 	single_spans(m, s);
-	if (ivals_compact(m, iv) < 0)
-		return -1;
+	if (m->last) {
+		/* the counts read only the events' times and tags: their ids
+		 * go before the wait, which may be long */
+		free(m->spanev.id);
+		m->spanev.id = NULL;
+		d9m_tab_free(&m->spanx, &d9m_desc_spanx);
+	}
+	/* the intervals are counted from the events as soon as the polls
+	 * are there, instead of keeping them apart (20 bytes each) until
+	 * both jobs are done */
+	if (d9m_gate_wait(polls) < 0 || in_polls(m, iv.exit_at) < 0)
+		goto out;
+	free(iv.exit_at);
+	iv.exit_at = NULL;
 	if (m->last)	/* gone before the instances' sort takes its room */
-		d9m_spans_drop_events(m);
-	return sort_by_start(s) < 0 ||
+		drop_events(m);
+	rc = sort_by_start(s) < 0 ||
 	    d9m_sort_u64(s->open_ts, s->nopen) < 0 ? -1 : 0;
+out:
+	free(iv.exit_at);
+	return rc;
 }

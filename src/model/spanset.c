@@ -60,14 +60,21 @@ d9m_fields_text(const struct d9m_model *m, uint32_t fields, char *out,
 	out[n < cap ? n : cap - 1] = '\0';
 }
 
+int
+d9m_spanset_order(const struct d9m_pct *da, uint32_t na,
+    const struct d9m_pct *db, uint32_t nb)
+{
+	if (da->count != db->count)
+		return da->count > db->count ? -1 : 1;
+	return na < nb ? -1 : na > nb;
+}
+
 static int
 cmp_name(const void *x, const void *y)
 {
 	const struct d9m_span_name *a = x, *b = y;
 
-	if (a->dur.count != b->dur.count)
-		return a->dur.count > b->dur.count ? -1 : 1;
-	return a->name < b->name ? -1 : a->name > b->name;
+	return d9m_spanset_order(&a->dur, a->name, &b->dur, b->name);
 }
 
 /* The lives that first enter in the window, and those of them that

@@ -43,6 +43,10 @@ struct d9m_spanset {
 struct d9m_spanset *d9m_spanset_build(const struct d9m_model *m,
 	    const struct d9m_window *w, const char *field_filter);
 void	d9m_spanset_free(struct d9m_spanset **s);
+/* The order of the names of a set: most instances first, then by name
+ * id (qsort's sign). */
+int	d9m_spanset_order(const struct d9m_pct *da, uint32_t na,
+	    const struct d9m_pct *db, uint32_t nb);
 /* The value id of key in a field list, D9_NONE when absent. */
 uint32_t d9m_field(const struct d9m_model *m, uint32_t fields, uint32_t key);
 /* "key=value key=value", escaped, into out. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hmap.h"
 #include "base/vec.h"
 #include "model/table.h"
 
@@ -34,6 +35,24 @@ d9m_tab_reserve(void *tab, const struct d9m_tabdesc *d, size_t want)
 	}
 	*cap = want;
 	return 0;
+}
+
+uint32_t
+d9m_tab_intern(struct d9_hmap *h, uint64_t key, void *tab,
+    const struct d9m_tabdesc *d, int *fresh)
+{
+	uint32_t r = d9_hmap_get(h, key);
+	size_t row;
+
+	*fresh = 0;
+	if (r != D9_NONE)
+		return r;
+	if (d9m_tab_n(tab) >= D9_NONE - 1 ||
+	    (row = d9m_tab_push(tab, d)) == SIZE_MAX ||
+	    d9_hmap_put(h, key, (uint32_t)row) < 0)
+		return D9_NONE;
+	*fresh = 1;
+	return (uint32_t)row;
 }
 
 int
@@ -395,6 +414,51 @@ merge_block(const uint64_t *keys, uint32_t *p, uint32_t *tmp, size_t *st,
 }
 
 /*
+ * Merge the runs p[st[r] .. st[r + 1]) (r < k) of one block one after the
+ * other into the sorted rows before them: rows move only where the two
+ * overlap, the earlier ones through a buffer of that overlap. The runs of
+ * a directory's table overlap little (a segment begins a little before
+ * the previous one ends), so this needs a buffer of a few rows instead
+ * of one of the whole block. The number of runs merged: it stops, the
+ * rows before the run it returns sorted, when an overlap would be more
+ * than a sixteenth of the block or the moves more than four times it
+ * (merge_block does the rest); 0 when out of memory.
+ */
+static size_t
+merge_along(const uint64_t *keys, uint32_t *p, const size_t *st, size_t k)
+{
+	size_t n = st[k], moved = 0, cap = 0, r;
+	uint32_t *buf = NULL;
+
+	for (r = 1; r < k; r++) {
+		size_t mid = st[r], j = mid, a = 0, nl, hi, o;
+
+		o = first_past(keys, p, 0, mid, keys[p[mid]], 1);
+		hi = first_past(keys, p, mid, st[r + 1], keys[p[mid - 1]], 0);
+		nl = mid - o;
+		if (nl > n / 16 || (moved += nl + hi - mid) > 4 * n)
+			break;
+		if (nl > cap) {
+			uint32_t *q = realloc(buf, 2 * nl * sizeof *buf);
+
+			if (q == NULL) {
+				free(buf);
+				return 0;
+			}
+			buf = q;
+			cap = 2 * nl;
+		}
+		/* stable: the earlier rows first when keys are equal */
+		memcpy(buf, p + o, nl * sizeof *buf);
+		while (a < nl && j < hi)
+			p[o++] = keys[p[j]] < keys[buf[a]] ? p[j++] : buf[a++];
+		memcpy(p + o, buf + a, (nl - a) * sizeof *p);
+	}
+	free(buf);
+	return r;
+}
+
+/*
  * Keys in few ascending runs (a table read in time order, one batch
  * after the other, is: 464 descents in the 10 M span events of 58
  * segments) are merged run by run: stable, as equal keys take the
@@ -447,17 +511,26 @@ merge_runs(const uint64_t *keys, size_t n, uint32_t *perm)
 			b0 = r + 1;
 		}
 	}
-	if ((tmp = malloc(most * sizeof *tmp)) == NULL) {
-		free(st);
-		return -1;
-	}
 	for (size_t i = 0; i < n; i++)
 		perm[i] = (uint32_t)i;
 	b0 = 0;
+	tmp = NULL;
 	for (size_t b = 0; b < nb; b0 = end[b++]) {
+		size_t nr = end[b] - b0, done;
+
 		for (size_t r = b0; r <= end[b]; r++)
 			rs[r - b0] = st[r] - st[b0];
-		merge_block(keys, perm + st[b0], tmp, rs, end[b] - b0);
+		if ((done = merge_along(keys, perm + st[b0], rs, nr)) == 0 ||
+		    (done < nr && tmp == NULL &&
+		    (tmp = malloc(most * sizeof *tmp)) == NULL)) {
+			free(st);
+			return -1;
+		}
+		/* the rows merged so far are the first run of the rest */
+		rs[done - 1] = 0;
+		if (done < nr)
+			merge_block(keys, perm + st[b0], tmp, rs + done - 1,
+			    nr - done + 1);
 	}
 	free(tmp);
 	free(st);

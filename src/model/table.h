@@ -24,8 +24,15 @@ struct d9m_tabdesc {
 
 #define D9M_COL(T, f) { (uint16_t)offsetof(T, f), (uint16_t)sizeof(*((T *)0)->f) }
 
+struct d9_hmap;
+
 /* Append one row (columns uninitialised); returns its index or SIZE_MAX. */
 size_t	d9m_tab_push(void *tab, const struct d9m_tabdesc *d);
+/* The row of key in tab, whose rows are interned by key through the map
+ * h (u64 keys): *fresh says it is new, its columns to fill. D9_NONE
+ * when out of memory. */
+uint32_t d9m_tab_intern(struct d9_hmap *h, uint64_t key, void *tab,
+	    const struct d9m_tabdesc *d, int *fresh);
 /* Make room for want rows in total. */
 int	d9m_tab_reserve(void *tab, const struct d9m_tabdesc *d, size_t want);
 void	d9m_tab_free(void *tab, const struct d9m_tabdesc *d);

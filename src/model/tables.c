@@ -9,8 +9,13 @@
 #define BY(T, f) offsetof(struct T, f)
 #define UNSORTED SIZE_MAX
 
-TAB(d9m_desc_rt, d9m_rt, BY(d9m_rt, ts), C(d9m_rt, ts), C(d9m_rt, kind),
-    C(d9m_rt, worker), C(d9m_rt, a), C(d9m_rt, loc), C(d9m_rt, lq));
+TAB(d9m_desc_rt, d9m_rt, BY(d9m_rt, ts), C(d9m_rt, ts), C(d9m_rt, tag),
+    C(d9m_rt, a));
+TAB(d9m_desc_rt_kept, d9m_rt, BY(d9m_rt, ts), C(d9m_rt, ts), C(d9m_rt, lq));
+TAB(d9m_desc_rttags, d9m_rttags, UNSORTED, C(d9m_rttags, kind),
+    C(d9m_rttags, lq), C(d9m_rttags, worker));
+TAB(d9m_desc_taskloc, d9m_taskloc, UNSORTED, C(d9m_taskloc, task),
+    C(d9m_taskloc, loc));
 TAB(d9m_desc_parkinfo, d9m_parkinfo, UNSORTED, C(d9m_parkinfo, cpu_ns),
     C(d9m_parkinfo, sched_wait), C(d9m_parkinfo, tid));
 TAB(d9m_desc_wakes, d9m_wakes, BY(d9m_wakes, ts), C(d9m_wakes, ts),
@@ -77,7 +82,9 @@ size_t
 d9m_model_tables(struct d9m_model *m, struct d9m_tabref *out, size_t max)
 {
 	struct d9m_tabref all[] = {
-		{ &m->rt, &d9m_desc_rt }, { &m->parkinfo, &d9m_desc_parkinfo },
+		{ &m->rt, &d9m_desc_rt }, { &m->rttags, &d9m_desc_rttags },
+		{ &m->taskloc, &d9m_desc_taskloc },
+		{ &m->parkinfo, &d9m_desc_parkinfo },
 		{ &m->wakes, &d9m_desc_wakes }, { &m->queue, &d9m_desc_queue },
 		{ &m->tasks, &d9m_desc_tasks }, { &m->cpu, &d9m_desc_cpu },
 		{ &m->dumps, &d9m_desc_dumps }, { &m->allocs, &d9m_desc_allocs },

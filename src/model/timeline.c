@@ -22,6 +22,7 @@
 #include "model/spans.h"
 #include "model/image.h"
 #include "model/timeline.h"
+#include "model/walk.h"
 
 void
 d9m_timeline_free(struct d9m_model *m)
@@ -59,6 +60,8 @@ d9m_timeline_free(struct d9m_model *m)
 	m->seg_sched = NULL;
 	free(m->group_cover);
 	m->group_cover = NULL;
+	free(m->rt.lq);
+	m->rt.lq = NULL;
 	free(m->sym_seg_off);
 	m->sym_seg_off = NULL;
 	d9m_appev_free(m);
@@ -72,17 +75,18 @@ cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Distinct worker ids of runtime events, sorted (workers are few). The
- * ids 254 and 255 (of any source group, ids.h) name no worker (FORMAT 5:
- * the blocking pool, a thread that is not a worker): no lane. */
+/* Distinct worker ids of runtime events, sorted (workers are few; their
+ * tags say them all). The ids 254 and 255 (of any source group, ids.h)
+ * name no worker (FORMAT 5: the blocking pool, a thread that is not a
+ * worker): no lane. */
 static int
 find_workers(struct d9m_model *m)
 {
 	uint32_t *ids = NULL, last = D9_NONE;
 	size_t n = 0, cap = 0;
 
-	for (size_t i = 0; i < m->rt.n; i++) {
-		uint32_t w = m->rt.worker[i];
+	for (size_t i = 0; i < m->rttags.n; i++) {
+		uint32_t w = m->rttags.worker[i];
 		size_t k;
 
 		if (w == last || (w & 0xffffu) == D9_WORKER_NONE ||
@@ -117,189 +121,6 @@ find_workers(struct d9m_model *m)
 	return 0;
 }
 
-/* Gaps where a worker's OS thread changed (ANALYSIS 3). `order` is the
- * rt rows grouped by worker slot, time-sorted within each. */
-static int
-find_gaps(struct d9m_model *m, const uint32_t *order, const size_t *off)
-{
-	for (size_t w = 0; w < m->nworkers; w++) {
-		uint32_t cur = D9_NONE, last = D9_NONE;
-		uint64_t last_ts = 0;
-
-		for (size_t k = off[w]; k < off[w + 1]; k++) {
-			uint32_t r = order[k], tid, expect;
-			uint8_t kind = m->rt.kind[r];
-
-			if (kind != D9M_RT_PARK && kind != D9M_RT_UNPARK)
-				continue;
-			tid = m->parkinfo.tid[m->rt.a[r]];
-			if (tid == D9_NONE)
-				continue;
-			expect = cur != D9_NONE ? cur : last;
-			if (expect != D9_NONE && tid != expect) {
-				size_t g = d9m_tab_push(&m->gaps, &d9m_desc_gaps);
-
-				if (g == SIZE_MAX)
-					return -1;
-				m->gaps.worker[g] = m->workers[w].id;
-				m->gaps.from_tid[g] = expect;
-				m->gaps.to_tid[g] = tid;
-				m->gaps.start[g] = last_ts;
-				m->gaps.end[g] = m->rt.ts[r];
-			}
-			cur = kind == D9M_RT_UNPARK ? tid : D9_NONE;
-			last = tid;
-			last_ts = m->rt.ts[r];
-		}
-	}
-	/* sort by start (few gaps: insertion sort keeps it simple) */
-	for (size_t i = 1; i < m->gaps.n; i++)
-		for (size_t j = i; j > 0 &&
-		    m->gaps.start[j - 1] > m->gaps.start[j]; j--) {
-			struct d9m_gaps *g = &m->gaps;
-			uint32_t t32;
-			uint64_t t64;
-
-#define SWAP(col, tmp) tmp = g->col[j]; g->col[j] = g->col[j - 1]; \
-	g->col[j - 1] = tmp
-			SWAP(worker, t32); SWAP(from_tid, t32); SWAP(to_tid, t32);
-			SWAP(start, t64); SWAP(end, t64);
-#undef SWAP
-		}
-	return 0;
-}
-
-static int
-overlaps_gap(const struct d9m_model *m, uint32_t worker, uint64_t unpark,
-    uint64_t park)
-{
-	for (size_t i = 0; i < m->gaps.n; i++)
-		if (m->gaps.worker[i] == worker && m->gaps.start[i] < park &&
-		    m->gaps.end[i] > unpark)
-			return 1;
-	return 0;
-}
-
-static size_t
-push_period(struct d9m_periods *p, uint32_t w, uint64_t start, uint64_t end)
-{
-	size_t r = d9m_tab_push(p, &d9m_desc_periods);
-
-	if (r != SIZE_MAX) {
-		p->start[r] = start;
-		p->end[r] = end;
-		p->worker[r] = w;
-		p->sched_wait[r] = D9M_ABSENT;
-		p->ratio[r] = 0;
-	}
-	return r;
-}
-
-struct open_poll {
-	int		 open;
-	uint64_t	 start;
-	uint32_t	 task, loc;
-	uint8_t		 lq;
-};
-
-static int
-emit_poll(struct d9m_model *m, uint32_t w, struct open_poll *op,
-    uint64_t end, int open_ended)
-{
-	size_t r = d9m_tab_push(&m->polls, &d9m_desc_polls);
-
-	if (r == SIZE_MAX)
-		return -1;
-	m->polls.start[r] = op->start;
-	m->polls.end[r] = end;
-	m->polls.task[r] = op->task;
-	m->polls.loc[r] = op->loc;
-	m->polls.worker[r] = w;
-	m->polls.lq[r] = op->lq;
-	m->polls.flags[r] = open_ended ? D9M_POLL_OPEN_ENDED : 0;
-	op->open = 0;
-	return 0;
-}
-
-/* ANALYSIS 2 for one worker. */
-static int
-walk_worker(struct d9m_model *m, uint32_t w, const uint32_t *rows, size_t n)
-{
-	struct d9m_worker *wk = &m->workers[w];
-	struct open_poll op = { 0 };
-	int have_park = 0, have_unpark = 0;
-	uint64_t park_ts = 0, unpark_ts = 0, unpark_cpu = 0;
-
-	wk->poll0 = m->polls.n;
-	wk->park0 = m->parks.n;
-	wk->act0 = m->actives.n;
-	for (size_t k = 0; k < n; k++) {
-		uint32_t r = rows[k];
-		uint64_t ts = m->rt.ts[r];
-		size_t p;
-
-		switch (m->rt.kind[r]) {
-		case D9M_RT_POLL_START:
-			if (op.open && emit_poll(m, w, &op, ts, 1) < 0)
-				return -1;
-			op.open = 1;
-			op.start = ts;
-			op.task = m->rt.a[r];
-			op.loc = m->rt.loc[r];
-			op.lq = m->rt.lq[r];
-			break;
-		case D9M_RT_POLL_END:
-			if (op.open && emit_poll(m, w, &op, ts, 0) < 0)
-				return -1;
-			break;
-		case D9M_RT_PARK:
-			if (op.open && emit_poll(m, w, &op, ts, 1) < 0)
-				return -1;
-			have_park = 1;
-			park_ts = ts;
-			if (have_unpark) {
-				uint64_t cpu = m->parkinfo.cpu_ns[m->rt.a[r]];
-
-				have_unpark = 0;
-				if (overlaps_gap(m, wk->id, unpark_ts, ts))
-					break;
-				p = push_period(&m->actives, w, unpark_ts, ts);
-				if (p == SIZE_MAX)
-					return -1;
-				if (ts == unpark_ts)
-					m->actives.ratio[p] = 1.0;
-				else {
-					double r8 = (double)(int64_t)(cpu -
-					    unpark_cpu) / (double)(ts - unpark_ts);
-
-					m->actives.ratio[p] = r8 > 1 ? 1 : r8;
-				}
-			}
-			break;
-		case D9M_RT_UNPARK:
-			if (have_park) {
-				p = push_period(&m->parks, w, park_ts, ts);
-				if (p == SIZE_MAX)
-					return -1;
-				m->parks.sched_wait[p] =
-				    m->parkinfo.sched_wait[m->rt.a[r]];
-				have_park = 0;
-			}
-			have_unpark = 1;
-			unpark_ts = ts;
-			unpark_cpu = m->parkinfo.cpu_ns[m->rt.a[r]];
-			break;
-		}
-	}
-	if (have_park && push_period(&m->parks, w, park_ts, m->max_ts) ==
-	    SIZE_MAX)
-		return -1;
-	wk->npolls = m->polls.n - wk->poll0;
-	wk->nparks = m->parks.n - wk->park0;
-	wk->nacts = m->actives.n - wk->act0;
-	return 0;
-}
-
 uint32_t
 d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
 {
@@ -320,6 +141,16 @@ d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
 			hi = mid;
 	}
 	return lo > wk->poll0 ? (uint32_t)(lo - 1) : D9_NONE;
+}
+
+int
+d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
+{
+	for (size_t g = 0; g < m->gaps.n; g++)
+		if (m->gaps.worker[g] == wid && m->gaps.start[g] < b &&
+		    m->gaps.end[g] > a)
+			return 1;
+	return 0;
 }
 
 uint32_t
@@ -493,71 +324,57 @@ bounds(struct d9m_model *m)
 	m->rt_events = m->rt.n + m->wakes.n + m->queue.n;
 }
 
+/* The local queue of each runtime event as the analysis reads it. */
+static int
+derive_lq(struct d9m_model *m)
+{
+	if ((m->rt.lq = malloc(m->rt.n ? m->rt.n : 1)) == NULL)
+		return -1;
+	for (size_t i = 0; i < m->rt.n; i++)
+		m->rt.lq[i] = D9M_RT(m, kind, i) == D9M_RT_POLL_END ? 0 :
+		    D9M_RT(m, lq, i);
+	return 0;
+}
+
+/* Finishing for the last time: what only the walk of the workers reads
+ * of the runtime events goes (model.h, struct d9m_rt). */
+static void
+drop_rt(struct d9m_model *m)
+{
+	free(m->rt.tag);
+	free(m->rt.a);
+	m->rt.tag = m->rt.a = NULL;
+	d9m_tab_free(&m->rttags, &d9m_desc_rttags);
+	d9m_tab_free(&m->taskloc, &d9m_desc_taskloc);
+	d9m_tab_free(&m->parkinfo, &d9m_desc_parkinfo);
+}
+
 /* What the runtime events give (polls, parks, gaps, CPU attribution,
  * scheduling delays) and the small derivations; everything but the
  * spans, which the other thread pairs meanwhile. */
+/* What the two jobs of finishing share: the span job counts the spans
+ * inside polls once the timeline job has made them (nothing writes them
+ * after that). */
+struct finish {
+	struct d9m_model *m;
+	struct d9m_gate	 polls;
+};
+
 static int
 derive_timeline(void *arg)
 {
-	struct d9m_model *m = arg;
-	uint32_t *order = NULL;
-	size_t *off = NULL;
+	struct finish *f = arg;
+	struct d9m_model *m = f->m;
 	int rc = -1;
 
 	bounds(m);
-	if (find_workers(m) < 0)
-		return -1;
-	order = malloc((m->rt.n ? m->rt.n : 1) * sizeof *order);
-	off = calloc(m->nworkers + 1, sizeof *off);
-	if (order == NULL || off == NULL)
+	/* the groups' coverage reads the workers of the runtime events */
+	if (find_workers(m) < 0 || derive_lq(m) < 0 ||
+	    d9m_groups_cover(m) < 0 || d9m_walk_workers(m) < 0)
 		goto out;
-	{
-		size_t *fill = malloc((m->nworkers + 1) * sizeof *fill);
-
-		if (fill == NULL)
-			goto out;
-		/* counted, then placed: the slots asked twice, not kept */
-		for (int pass = 0; pass < 2; pass++) {
-			uint32_t id = D9_NONE, slot = D9_NONE;
-
-			for (size_t i = 0; i < m->rt.n; i++) {
-				/* a worker's events come in bursts */
-				if (m->rt.worker[i] != id)
-					slot = d9m_worker_slot(m,
-					    id = m->rt.worker[i]);
-				if (slot == D9_NONE)
-					continue;
-				if (pass == 0)
-					off[slot + 1]++;
-				else
-					order[fill[slot]++] = (uint32_t)i;
-			}
-			if (pass == 1)
-				break;
-			for (size_t w = 0; w < m->nworkers; w++)
-				off[w + 1] += off[w];
-			memcpy(fill, off, (m->nworkers + 1) * sizeof *fill);
-		}
-		free(fill);
-	}
-	if (find_gaps(m, order, off) < 0)
-		goto out;
-	{
-		/* at most one poll per PollStart: size the table once */
-		size_t starts = 0;
-
-		for (size_t i = 0; i < m->rt.n; i++)
-			starts += m->rt.kind[i] == D9M_RT_POLL_START;
-		if (d9m_tab_reserve(&m->polls, &d9m_desc_polls, starts) < 0)
-			goto out;
-	}
-	for (size_t w = 0; w < m->nworkers; w++)
-		if (walk_worker(m, (uint32_t)w, order + off[w],
-		    off[w + 1] - off[w]) < 0)
-			goto out;
-	/* a row for each runtime event: gone before what follows grows */
-	free(order);
-	order = NULL;
+	d9m_gate_open(&f->polls, 1);
+	if (m->last)
+		drop_rt(m);
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_rates_derive(m) < 0 ||
 	    d9m_loss_derive(m) < 0 ||
@@ -565,36 +382,26 @@ derive_timeline(void *arg)
 		goto out;
 	rc = 0;
 out:
-	free(order);
-	free(off);
+	d9m_gate_open(&f->polls, -1);	/* if the polls failed */
 	return rc;
 }
-
-/* The instances being paired, and their intervals (the job also takes
- * the groups' coverage, which the other thread does not touch). */
-struct span_work {
-	struct d9m_model *m;
-	struct d9m_ivals iv;
-};
 
 static int
 pair_spans(void *arg)
 {
-	struct span_work *w = arg;
+	struct finish *f = arg;
 
-	if (d9m_spans_pair(w->m, &w->iv) < 0)
-		return -1;
-	/* reads only loaded tables, writes only m->group_cover */
-	return d9m_groups_cover(w->m);
+	return d9m_spans_pair(f->m, &f->polls);
 }
 
 int
 d9m_model_finish(struct d9m_model *m)
 {
-	struct span_work sw = { .m = m };
-	/* the spans need only the span events: paired meanwhile */
-	const struct d9m_job jobs[] = { { derive_timeline, m },
-		{ pair_spans, &sw } };
+	struct finish f = { .m = m };
+	/* the spans need only the span events: paired meanwhile (the
+	 * timeline first, for the span job waits for its polls) */
+	const struct d9m_job jobs[] = { { derive_timeline, &f },
+		{ pair_spans, &f } };
 	int rc;
 
 	if (d9m_image_is(m))
@@ -602,8 +409,9 @@ d9m_model_finish(struct d9m_model *m)
 	d9m_timeline_free(m);
 	if (sort_tables(m) < 0 || d9m_symbols_index(m) < 0)
 		return -1;
-	rc = d9m_par_run(jobs, 2) < 0 ? -1 : d9m_spans_in_polls(m, &sw.iv);
-	d9m_spans_ivals_free(&sw.iv);
+	d9m_gate_init(&f.polls);
+	rc = d9m_par_run(jobs, 2);
+	d9m_gate_destroy(&f.polls);
 	if (rc == 0)
 		m->finished = 1;
 	return rc;

@@ -115,16 +115,6 @@ dur_class(const struct d9t_app *app, uint64_t d)
 }
 
 static int
-in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
-{
-	for (size_t g = 0; g < m->gaps.n; g++)
-		if (m->gaps.worker[g] == wid && m->gaps.start[g] < b &&
-		    m->gaps.end[g] > a)
-			return 1;
-	return 0;
-}
-
-static int
 parked_at(const struct d9m_model *m, uint32_t s, uint64_t t)
 {
 	const struct d9m_worker *wk = &m->workers[s];
@@ -254,7 +244,7 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 			lvl = (int)ceil((double)busy * 8 / (double)span);
 			ch = d9t_level_glyph(app->utf8, lvl < 1 ? 1 : lvl);
 			attr = dur_class(app, longest);
-		} else if (in_gap(m, m->workers[s].id, a, b)) {
+		} else if (d9m_in_gap(m, m->workers[s].id, a, b)) {
 			ch = app->utf8 ? 0x2591 : 'x';
 			attr = app->color ? D9T_C_MAGENTA : 0;
 		} else if (parked_at(m, s, a + span / 2)) {

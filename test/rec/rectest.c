@@ -173,7 +173,7 @@ rt_count_kind(const struct d9m_model *m, int kind)
 	size_t n = 0;
 
 	for (size_t i = 0; i < m->rt.n; i++)
-		n += m->rt.kind[i] == kind;
+		n += D9M_RT(m, kind, i) == kind;
 	return n;
 }
 
