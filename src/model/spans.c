@@ -609,8 +609,10 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls)
 	    d9m_link_lives(m) < 0)
 		goto out;
 	legacy_spans(m, &iv, s);
-	/* the links served the legacy lives only: nothing reads them later */
-	free(m->spanev.next);
+	/* the links served the legacy lives only: nothing reads them later
+	 * (nor the ids they replaced, when in place of them) */
+	if (m->spanev.next != m->spanev.id)
+		free(m->spanev.next);
 	free(m->spanev.first);
 	m->spanev.next = NULL;
 	m->spanev.first = NULL;
