@@ -29,11 +29,20 @@
 #include "model/tables.h"
 
 /* The entered intervals of the instances, by the span event that
- * entered each (an enter enters one at most): exit_at[row] is 1 + the
- * row of its exit, 0 where row entered none. */
+ * entered each (an enter enters one at most): where bit row of entered
+ * is set, exit_at[row] is 1 + the row of its exit. Finishing for the
+ * last time, exit_at is the events' id column: an enter's id (its life's
+ * number, its spanx row) is not read once it is paired. */
 struct d9m_ivals {
 	uint32_t	*exit_at;	/* spanev.n + 1 entries */
+	uint8_t		*entered;	/* a bit a row */
 };
+
+static inline int
+entered(const struct d9m_ivals *iv, size_t row)
+{
+	return iv->entered[row / 8] >> (row % 8) & 1;
+}
 
 /* One instance being made: its figures so far. */
 struct inst {
@@ -53,6 +62,7 @@ add_interval(const struct d9m_model *m, struct d9m_ivals *iv, struct inst *l,
 	const uint64_t *ts = m->spanev.ts;
 
 	iv->exit_at[enter] = exit + 1;	/* each enter opens one at most */
+	iv->entered[enter / 8] |= (uint8_t)(1u << enter % 8);
 	l->active += ts[exit] - ts[enter];
 	l->nsegs++;
 	if (D9M_EV(m, fields, exit) != D9_NONE)
@@ -303,10 +313,11 @@ modern_spans(const struct d9m_model *m, struct d9m_ivals *iv, struct d9m_spans *
 		for (b = a + 1; b < n && X(m, inst, rows[b]) ==
 		    X(m, inst, rows[a]); b++)
 			;
+		/* read before rows[a], if an enter, is paired (exit_at) */
+		md.inst[md.n] = X(m, inst, rows[a]);
 		r = one_instance(m, rows + a, b - a, st, iv, s);
 		if (r == D9_NONE)
 			continue;
-		md.inst[md.n] = X(m, inst, rows[a]);
 		md.row[md.n] = r;
 		/* the close is the last event of its instance to say so */
 		for (size_t k = b; k-- > a; )
@@ -398,17 +409,17 @@ shrink(void *col, size_t n, size_t el)
  * are read before anything is written there.
  */
 static int
-flatten(struct d9m_model *m, uint32_t **exit_at, int last, struct flat *f)
+flatten(struct d9m_model *m, struct d9m_ivals *iv, int last, struct flat *f)
 {
 	struct d9m_spanev *e = &m->spanev;
 	const uint64_t *ts = e->ts;
 	const uint32_t *tag = e->tag;
-	uint32_t *x = *exit_at;
+	uint32_t *x = iv->exit_at;
 	size_t k = 0, kf = 0;
 
 	memset(f, 0, sizeof *f);
 	for (size_t i = 0; i < e->n; i++)
-		if (x[i] != 0) {
+		if (entered(iv, i)) {
 			f->n++;
 			f->nfar += ts[x[i] - 1] < ts[i] ||
 			    ts[x[i] - 1] - ts[i] >= FAR;
@@ -422,7 +433,9 @@ flatten(struct d9m_model *m, uint32_t **exit_at, int last, struct flat *f)
 		memset(f, 0, sizeof *f);
 		return -1;
 	}
-	*exit_at = NULL;
+	iv->exit_at = NULL;
+	if (x == e->id)
+		e->id = NULL;
 	if (last) {
 		f->enter = e->ts;
 		f->worker = e->tag;
@@ -433,7 +446,7 @@ flatten(struct d9m_model *m, uint32_t **exit_at, int last, struct flat *f)
 	for (size_t i = 0; i < e->n; i++) {
 		uint64_t t, xt;
 
-		if (x[i] == 0)
+		if (!entered(iv, i))
 			continue;
 		t = ts[i];
 		xt = ts[x[i] - 1];
@@ -586,7 +599,9 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls)
 	const struct d9m_spanev *e = &m->spanev;
 	struct d9m_spans *s = &m->spans;
 	size_t nx = e->n + 1;
-	struct d9m_ivals iv = { calloc(nx, sizeof *iv.exit_at) };
+	/* finishing for the last time, in place of the ids */
+	struct d9m_ivals iv = { m->last && e->id != NULL ? e->id :
+	    malloc(nx * sizeof *iv.exit_at), calloc(nx / 8 + 1, 1) };
 	struct flat fl = { 0 };
 	int rc = -1;
 
@@ -602,7 +617,7 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls)
 	s->parent = malloc(nx * sizeof *s->parent);
 	s->kind = malloc(nx * sizeof *s->kind);
 	s->open_ts = malloc(nx * sizeof *s->open_ts);
-	if (iv.exit_at == NULL || s->start == NULL ||
+	if (iv.exit_at == NULL || iv.entered == NULL || s->start == NULL ||
 	    s->dur == NULL || s->name == NULL || s->worker == NULL ||
 	    s->fields == NULL || s->active == NULL || s->slices == NULL ||
 	    s->parent == NULL || s->kind == NULL || s->open_ts == NULL ||
@@ -620,17 +635,18 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls)
 		goto out;
 	single_spans(m, s);
 	if (m->last) {
-		/* the counts read only the events' times and tags: their ids
-		 * go before the wait, which may be long */
-		free(m->spanev.id);
-		m->spanev.id = NULL;
+		/* the counts read only the events' times and tags (and the
+		 * ids' column, exit_at now): spanx goes before the wait, which
+		 * may be long */
 		d9m_tab_free(&m->spanx, &d9m_desc_spanx);
 	}
 	/* the intervals are counted as soon as the polls are there; when
 	 * finishing for the last time, the events' times and tags become
 	 * the intervals' meanwhile */
-	if (flatten(m, &iv.exit_at, m->last, &fl) < 0)
+	if (flatten(m, &iv, m->last, &fl) < 0)
 		goto out;
+	free(iv.entered);
+	iv.entered = NULL;
 	if (d9m_gate_wait(polls) < 0 || in_polls(m, &fl) < 0)
 		goto out;
 	flat_free(&fl);
@@ -639,7 +655,9 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls)
 	rc = sort_by_start(s) < 0 ||
 	    d9m_sort_u64(s->open_ts, s->nopen) < 0 ? -1 : 0;
 out:
-	free(iv.exit_at);
+	if (iv.exit_at != m->spanev.id)
+		free(iv.exit_at);
+	free(iv.entered);
 	flat_free(&fl);
 	return rc;
 }
