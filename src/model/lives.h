@@ -27,8 +27,10 @@ d9m_span_first(const struct d9m_spanev *e, size_t i)
  * Link every legacy event of m->spanev (rows in time order) to the next
  * one of its life (next; D9_NONE where there is none, and for every
  * other row) and mark each life's first enter (first). A close ends its
- * life: the id may be reused. Allocates both arrays: 0, or -1 when out
- * of memory.
+ * life: the id may be reused. Allocates both arrays, but when finishing
+ * for the last time (m->last) next is the id column, the legacy rows'
+ * ids replaced by their links (next is then not for other rows): 0, or
+ * -1 when out of memory.
  */
 int	d9m_link_lives(struct d9m_model *m);
 

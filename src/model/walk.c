@@ -6,7 +6,11 @@
  * sees the same events; its polls, parks and active periods are counted
  * in a first walk and placed in a second, grouped by worker as before.
  */
+#include <sys/mman.h>
+
+#include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "model/tables.h"
 #include "model/timeline.h"
@@ -184,11 +188,38 @@ step(struct d9m_model *m, uint32_t w, struct walk *k, uint32_t r, int place)
 	}
 }
 
+/* Rows walked between releases of what the last walk has read. */
+#define SPENT_STEP	(1u << 18)
+
+/*
+ * The pages of col wholly in its first bytes go back to the system, from
+ * *done (0: col's first whole page) on: nothing reads them again. The
+ * last finishing drops the runtime events' tags and row pointers once the
+ * workers are walked; their pages go as the placing walk passes them,
+ * while it fills the polls, at the finishing's peak.
+ */
+static void
+release_spent(const void *col, size_t bytes, uintptr_t *done)
+{
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)col + pg - 1) / pg * pg;
+	uintptr_t hi = ((uintptr_t)col + bytes) / pg * pg;
+
+	if (*done < lo)
+		*done = lo;
+	if (hi <= *done)
+		return;
+	madvise((void *)*done, hi - *done, MADV_DONTNEED);
+	*done = hi;
+}
+
 /* Walk every worker's rows; place: the second walk. */
 static void
 walk_all(struct d9m_model *m, const uint32_t *slot, struct walk *wk,
     int place)
 {
+	uintptr_t tag_done = 0, a_done = 0;
+
 	for (size_t w = 0; w < m->nworkers; w++) {
 		wk[w] = (struct walk){ .cur = D9_NONE, .last = D9_NONE };
 		if (!place)
@@ -200,6 +231,12 @@ walk_all(struct d9m_model *m, const uint32_t *slot, struct walk *wk,
 
 		if (w != D9_NONE)
 			step(m, w, &wk[w], (uint32_t)r, place);
+		if (place && m->last && (r + 1) % SPENT_STEP == 0) {
+			release_spent(m->rt.tag, (r + 1) * sizeof *m->rt.tag,
+			    &tag_done);
+			release_spent(m->rt.a, (r + 1) * sizeof *m->rt.a,
+			    &a_done);
+		}
 	}
 	for (size_t w = 0; w < m->nworkers; w++) {
 		if (wk[w].have_park) {
