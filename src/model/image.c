@@ -38,11 +38,12 @@
 #include "model/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
-#define VERSION		6	/* 2: sections summed in two stripes; 3: span
+#define VERSION		7	/* 2: sections summed in two stripes; 3: span
 				 * events by tag (struct d9m_spantags); 4:
 				 * wakes of task 0 kept; 5: runtime events
 				 * by tag (struct d9m_rttags); 6: of them
-				 * only ts and lq */
+				 * only ts and lq; 7: polls without their
+				 * worker column */
 #define CHUNK		(1u << 20)
 
 struct hdr {

@@ -319,20 +319,23 @@ static void
 lane_blocks(struct d9m_iwalk *w, struct d9m_model *m)
 {
 	struct d9m_lanes *x = w->lanes;
-	size_t nb = 0, nw = m->nworkers;
+	size_t nb = 0, np = 0, nw = m->nworkers;
 
 	A(w, x->boff, nw + 1);
 	if (w->mode == D9M_IW_LOAD && !w->bad)
 		for (size_t i = 0; i <= nw; i++) {
-			if (x->boff[i] != nb || (i < nw &&
-			    m->workers[i].poll0 + m->workers[i].npolls >
-			    m->polls.n)) {
+			if (x->boff[i] != nb || (i < nw ?
+			    m->workers[i].poll0 != np ||
+			    m->workers[i].npolls > m->polls.n - np :
+			    np != m->polls.n)) {
 				fail(w, "the lanes do not match the polls");
 				break;
 			}
-			if (i < nw)
+			if (i < nw) {
+				np += m->workers[i].npolls;
 				nb += (m->workers[i].npolls + D9M_BLOCK - 1) /
 				    D9M_BLOCK;
+			}
 		}
 	A(w, x->bmax, w->mode == D9M_IW_COUNT || w->bad ? 0 : x->boff[nw]);
 }

@@ -217,6 +217,24 @@ d9m_worker_slot(const struct d9m_model *m, uint32_t id)
 	    D9_NONE;
 }
 
+uint32_t
+d9m_poll_worker(const struct d9m_model *m, size_t p)
+{
+	size_t lo = 0, hi = m->nworkers;
+
+	/* the last lane starting at or before p: the ranges follow each
+	 * other, the empty ones included */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->workers[mid].poll0 <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? (uint32_t)(lo - 1) : 0;
+}
+
 const char *
 d9m_meta_get(const struct d9m_model *m, const char *key)
 {

@@ -340,8 +340,7 @@ struct d9m_polls {
 	uint64_t	*start, *end;
 	uint32_t	*task;		/* task row, D9_NONE */
 	uint32_t	*loc;
-	uint32_t	*worker;	/* worker slot (index in d9m_model.workers) */
-	uint8_t		*lq;
+	uint8_t		*lq;		/* the worker slot: d9m_poll_worker */
 	uint8_t		*flags;
 };
 
@@ -564,6 +563,9 @@ int	 d9m_model_add_error(struct d9m_model *m, const char *msg);
 uint32_t d9m_task_find(const struct d9m_model *m, uint64_t id);
 /* Worker slot of a worker id, D9_NONE if it has no lane. */
 uint32_t d9m_worker_slot(const struct d9m_model *m, uint32_t id);
+/* Worker slot of poll row p (< polls.n): the lane whose range
+ * [poll0, poll0 + npolls) holds it. */
+uint32_t d9m_poll_worker(const struct d9m_model *m, size_t p);
 /* Latest value of a metadata key (over all segments), or NULL. */
 const char *d9m_meta_get(const struct d9m_model *m, const char *key);
 

@@ -73,7 +73,7 @@ task_id(const struct d9m_model *m, uint32_t t)
 static uint32_t
 worker_id(const struct d9m_model *m, uint32_t p)
 {
-	return m->workers[m->polls.worker[p]].id;
+	return m->workers[d9m_poll_worker(m, p)].id;
 }
 
 /* A task that no spawn and no wake names: its polls are not traced. */

@@ -70,7 +70,7 @@ TAB(d9m_desc_groups, d9m_groups, UNSORTED, C(d9m_groups, service),
     C(d9m_groups, first));
 TAB(d9m_desc_polls, d9m_polls, UNSORTED, C(d9m_polls, start),
     C(d9m_polls, end), C(d9m_polls, task), C(d9m_polls, loc),
-    C(d9m_polls, worker), C(d9m_polls, lq), C(d9m_polls, flags));
+    C(d9m_polls, lq), C(d9m_polls, flags));
 TAB(d9m_desc_periods, d9m_periods, UNSORTED, C(d9m_periods, start),
     C(d9m_periods, end), C(d9m_periods, worker), C(d9m_periods, sched_wait),
     C(d9m_periods, ratio));

@@ -111,7 +111,6 @@ emit_poll(struct d9m_model *m, uint32_t w, struct walk *k, uint64_t end,
 	m->polls.end[r] = end;
 	m->polls.task[r] = k->op.task;
 	m->polls.loc[r] = k->op.loc;
-	m->polls.worker[r] = w;
 	m->polls.lq[r] = k->op.lq;
 	m->polls.flags[r] = open_ended ? D9M_POLL_OPEN_ENDED : 0;
 }

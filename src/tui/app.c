@@ -162,7 +162,7 @@ d9t_select_poll(struct d9t_app *app, uint32_t p)
 		return;
 	d9t_show_time(app, app->m->polls.start[p]);
 	app->sel = p;
-	app->lane = app->m->polls.worker[p];
+	app->lane = d9m_poll_worker(app->m, p);
 	d9t_app_dirty(app);
 }
 
@@ -198,7 +198,7 @@ d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p)
 	d9t_short_loc(sl, room, loc, sizeof loc);
 	d9t_msg(app, "%s: %s poll of task %" PRIu64 " (%s) on worker %" PRIu32,
 	    what, d, d9t_task_id(app, app->m->polls.task[p]), loc,
-	    app->m->workers[app->m->polls.worker[p]].id);
+	    app->m->workers[d9m_poll_worker(app->m, p)].id);
 }
 
 void

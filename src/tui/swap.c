@@ -37,7 +37,7 @@ d9t_remap_poll(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
 	size_t lo, hi;
 
 	if (p == D9_NONE || p >= o->polls.n ||
-	    (w = d9m_worker_slot(n, o->workers[o->polls.worker[p]].id)) ==
+	    (w = d9m_worker_slot(n, o->workers[d9m_poll_worker(o, p)].id)) ==
 	    D9_NONE)
 		return D9_NONE;
 	t = o->polls.start[p];
@@ -52,7 +52,7 @@ d9t_remap_poll(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
 			hi = mid;
 	}
 	return lo < n->polls.n && n->polls.start[lo] == t &&
-	    n->polls.worker[lo] == w ? (uint32_t)lo : D9_NONE;
+	    d9m_poll_worker(n, lo) == w ? (uint32_t)lo : D9_NONE;
 }
 
 /* Carry the state that names rows of the old model over to m. Task rows,

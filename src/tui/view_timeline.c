@@ -209,7 +209,7 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 	int cx = d9t_axis_x(ax, app->cursor);
 	uint64_t sel_s = 0, sel_e = 0;
 
-	if (app->sel != D9_NONE && m->polls.worker[app->sel] == s) {
+	if (app->sel != D9_NONE && d9m_poll_worker(m, app->sel) == s) {
 		sel_s = m->polls.start[app->sel];
 		sel_e = m->polls.end[app->sel];
 	}
@@ -324,8 +324,8 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 	d9t_fmt_loc(app, m->polls.loc[app->sel], sl, sizeof sl);
 	x = d9t_canvas_printf(cv, 0, y, D9T_A_BOLD, "poll %s  task %" PRIu64
 	    "  worker %" PRIu32 "  at %s  ", d, d9t_task_id(app,
-	    m->polls.task[app->sel]), m->workers[m->polls.worker[app->sel]].id,
-	    st);
+	    m->polls.task[app->sel]),
+	    m->workers[d9m_poll_worker(m, app->sel)].id, st);
 	d9t_short_loc(sl, (size_t)(cv->w - x > 10 ? cv->w - x : 10), loc,
 	    sizeof loc);
 	d9t_canvas_put(cv, x, y, D9T_A_BOLD, loc);

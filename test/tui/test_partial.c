@@ -142,7 +142,7 @@ START_TEST(swap_keeps_selection_and_grows_the_window)
 	ck_assert_uint_ne(f.app.sel, D9_NONE);
 	start = s->polls.start[f.app.sel];
 	dur = s->polls.end[f.app.sel] - start;
-	worker = s->workers[s->polls.worker[f.app.sel]].id;
+	worker = s->workers[d9m_poll_worker(s, f.app.sel)].id;
 	fx_keys(&f, "\n");		/* the detail of that poll */
 	ck_screen_has(&f, "Poll of ");
 
@@ -156,7 +156,7 @@ START_TEST(swap_keeps_selection_and_grows_the_window)
 	ck_assert_uint_ne(f.app.sel, D9_NONE);
 	ck_assert_uint_eq(m->polls.start[f.app.sel], start);
 	ck_assert_uint_eq(m->polls.end[f.app.sel] - start, dur);
-	ck_assert_uint_eq(m->workers[m->polls.worker[f.app.sel]].id, worker);
+	ck_assert_uint_eq(m->workers[d9m_poll_worker(m, f.app.sel)].id, worker);
 	ck_assert_uint_eq(d9t_detail_poll(&f.app), f.app.sel);
 	ck_assert_uint_eq(f.app.lo, m->min_ts);
 	ck_assert_uint_eq(f.app.hi, m->max_ts);
