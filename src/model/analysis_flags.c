@@ -134,7 +134,7 @@ long_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		    m->polls.start[p], p, "%.2f ms poll of task %" PRIu64
 		    " on worker %u (%s)%s", (double)d / 1e6,
 		    t != D9_NONE ? m->tasks.id[t] : 0,
-		    m->workers[d9m_poll_worker(m, p)].id,
+		    d9m_poll_worker_id(m, p),
 		    m->polls.loc[p] != D9_NONE ? d9m_str(m, m->polls.loc[p]) :
 		    "(unknown)", m->polls.flags[p] & D9M_POLL_OPEN_ENDED ?
 		    ", open-ended" : "");

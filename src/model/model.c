@@ -235,6 +235,12 @@ d9m_poll_worker(const struct d9m_model *m, size_t p)
 	return lo > 0 ? (uint32_t)(lo - 1) : 0;
 }
 
+uint32_t
+d9m_poll_worker_id(const struct d9m_model *m, size_t p)
+{
+	return m->workers[d9m_poll_worker(m, p)].id;
+}
+
 const char *
 d9m_meta_get(const struct d9m_model *m, const char *key)
 {

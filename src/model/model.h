@@ -566,6 +566,8 @@ uint32_t d9m_worker_slot(const struct d9m_model *m, uint32_t id);
 /* Worker slot of poll row p (< polls.n): the lane whose range
  * [poll0, poll0 + npolls) holds it. */
 uint32_t d9m_poll_worker(const struct d9m_model *m, size_t p);
+/* The id of that worker (what the views and outputs print). */
+uint32_t d9m_poll_worker_id(const struct d9m_model *m, size_t p);
 /* Latest value of a metadata key (over all segments), or NULL. */
 const char *d9m_meta_get(const struct d9m_model *m, const char *key);
 

@@ -70,12 +70,6 @@ task_id(const struct d9m_model *m, uint32_t t)
 	return t == D9_NONE ? 0 : m->tasks.id[t];
 }
 
-static uint32_t
-worker_id(const struct d9m_model *m, uint32_t p)
-{
-	return m->workers[d9m_poll_worker(m, p)].id;
-}
-
 /* A task that no spawn and no wake names: its polls are not traced. */
 static int
 uninstrumented(const struct d9m_model *m, uint32_t t)
@@ -99,14 +93,14 @@ polls(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
 
 			if (d > MS)
 				add(c, D9M_POI_LONG_POLL, st, d, d,
-				    worker_id(m, p), t, p, D9_NONE);
+				    d9m_poll_worker_id(m, p), t, p, D9_NONE);
 			if (sd != D9M_SCHED_NONE && sd != D9M_SCHED_NO_WAKE &&
 			    sd > MS)
 				add(c, D9M_POI_SCHED_DELAY, st - sd, sd, sd,
-				    worker_id(m, p), t, p, D9_NONE);
+				    d9m_poll_worker_id(m, p), t, p, D9_NONE);
 			if (uninstrumented(m, t))
 				add(c, D9M_POI_UNINSTRUMENTED, st, d, d,
-				    worker_id(m, p), t, p, D9_NONE);
+				    d9m_poll_worker_id(m, p), t, p, D9_NONE);
 		}
 	}
 }
@@ -195,7 +189,7 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 			}
 		}
 		add(c, D9M_POI_OFF_CPU, m->polls.start[p], m->polls.end[p] -
-		    m->polls.start[p], k, worker_id(m, p), m->polls.task[p], p,
+		    m->polls.start[p], k, d9m_poll_worker_id(m, p), m->polls.task[p], p,
 		    (uint32_t)bc);
 	}
 	goto out;
@@ -225,7 +219,7 @@ spawns(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
 		if (m->polls.start[p] <= sp || (d = m->polls.start[p] - sp) <=
 		    MS)
 			continue;
-		add(c, D9M_POI_SPAWN_DELAY, sp, d, d, worker_id(m, p), t, p,
+		add(c, D9M_POI_SPAWN_DELAY, sp, d, d, d9m_poll_worker_id(m, p), t, p,
 		    D9_NONE);
 	}
 }

@@ -87,13 +87,13 @@ flow(struct d9o_jw *w, const struct d9m_model *m, const struct d9m_window *win,
 	tid = m->wakes.worker[k];
 	if (waker != D9_NONE && (wp = d9m_task_poll_at(m, waker, ts)) !=
 	    D9_NONE && m->polls.start[wp] <= ts && ts <= m->polls.end[wp])
-		tid = m->workers[d9m_poll_worker(m, wp)].id;
+		tid = d9m_poll_worker_id(m, wp);
 	head(w, "wake", "s", tid);
 	d9o_jw_kstr(w, "cat", "wake");
 	d9o_jw_ku64(w, "id", *id);
 	at(w, m, "ts", ts);
 	d9o_jw_end(w, '}');
-	head(w, "wake", "f", m->workers[d9m_poll_worker(m, p)].id);
+	head(w, "wake", "f", d9m_poll_worker_id(m, p));
 	d9o_jw_kstr(w, "cat", "wake");
 	d9o_jw_kstr(w, "bp", "e");
 	d9o_jw_ku64(w, "id", (*id)++);

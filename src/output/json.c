@@ -86,7 +86,7 @@ worst(struct d9o_jw *w, const struct d9o_out *o)
 
 		d9o_jw_obj(w);
 		d9o_jw_ku64(w, "durNs", m->polls.end[p] - m->polls.start[p]);
-		d9o_jw_ku64(w, "worker", m->workers[d9m_poll_worker(m, p)].id);
+		d9o_jw_ku64(w, "worker", d9m_poll_worker_id(m, p));
 		d9o_jw_ku64(w, "task", t != D9_NONE ? m->tasks.id[t] : 0);
 		d9o_jw_kstr(w, "spawn", d9o_loc(m, m->polls.loc[p]));
 		d9o_jw_ku64(w, "startNs", m->polls.start[p]);

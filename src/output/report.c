@@ -189,7 +189,7 @@ long_polls(const struct d9o_out *o)
 
 		fprintf(o->f, "%2zu. %9s  worker %u  at +%.3f ms  task %" PRIu64
 		    "%s\n    %s\n", i + 1, d9o_dur(b, sizeof b, m->polls.end[p] -
-		    m->polls.start[p]), m->workers[d9m_poll_worker(m, p)].id,
+		    m->polls.start[p]), d9m_poll_worker_id(m, p),
 		    (double)(m->polls.start[p] - m->min_ts) / 1e6,
 		    t != D9_NONE ? m->tasks.id[t] : 0,
 		    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? "  (open-ended)" :

@@ -198,7 +198,7 @@ d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p)
 	d9t_short_loc(sl, room, loc, sizeof loc);
 	d9t_msg(app, "%s: %s poll of task %" PRIu64 " (%s) on worker %" PRIu32,
 	    what, d, d9t_task_id(app, app->m->polls.task[p]), loc,
-	    app->m->workers[d9m_poll_worker(app->m, p)].id);
+	    d9m_poll_worker_id(app->m, p));
 }
 
 void

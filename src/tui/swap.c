@@ -37,7 +37,7 @@ d9t_remap_poll(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
 	size_t lo, hi;
 
 	if (p == D9_NONE || p >= o->polls.n ||
-	    (w = d9m_worker_slot(n, o->workers[d9m_poll_worker(o, p)].id)) ==
+	    (w = d9m_worker_slot(n, d9m_poll_worker_id(o, p))) ==
 	    D9_NONE)
 		return D9_NONE;
 	t = o->polls.start[p];

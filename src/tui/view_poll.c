@@ -105,7 +105,7 @@ spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
 	const struct d9m_model *m = app->m;
 	struct d9m_window pw = { m->polls.start[p], m->polls.end[p] };
 	struct d9m_spanset *s = d9m_spanset_build(m, &pw, NULL);
-	uint32_t wid = m->workers[d9m_poll_worker(m, p)].id;
+	uint32_t wid = d9m_poll_worker_id(m, p);
 	size_t shown = 0;
 
 	if (s == NULL)
@@ -217,7 +217,7 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	    d9t_task_id(app, m->polls.task[p])), D9T_T_POLL, p, 0);
 	d9t_list_add(l, 0, "  spawned at %s", loc);
 	d9t_list_add(l, 0, "  worker     %" PRIu32 "   started %s after trace "
-	    "start", m->workers[d9m_poll_worker(m, p)].id, at);
+	    "start", d9m_poll_worker_id(m, p), at);
 	qi = d9m_lower(m->queue.ts, m->queue.n, m->polls.start[p] + 1);
 	if (qi > 0)
 		d9t_list_add(l, 0, "  queues     local %u, global %" PRIu32,

@@ -325,7 +325,7 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 	x = d9t_canvas_printf(cv, 0, y, D9T_A_BOLD, "poll %s  task %" PRIu64
 	    "  worker %" PRIu32 "  at %s  ", d, d9t_task_id(app,
 	    m->polls.task[app->sel]),
-	    m->workers[d9m_poll_worker(m, app->sel)].id, st);
+	    d9m_poll_worker_id(m, app->sel), st);
 	d9t_short_loc(sl, (size_t)(cv->w - x > 10 ? cv->w - x : 10), loc,
 	    sizeof loc);
 	d9t_canvas_put(cv, x, y, D9T_A_BOLD, loc);
