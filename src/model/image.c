@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "base/io.h"
+#include "base/pages.h"
 #include "base/sum.h"
 #include "model/build.h"
 #include "model/image.h"
@@ -290,22 +291,17 @@ static int
 sum_stripe(void *arg)
 {
 	struct stripe *st = arg;
-	long pg = sysconf(_SC_PAGESIZE);
 
 	d9_sum_init(&st->sum);
 	for (uint64_t b = (uint64_t)st->which * D9M_IMG_STRIPE;
 	    st->from + b < st->to; b += 2 * D9M_IMG_STRIPE) {
 		uint64_t a = st->from + b, e = a + D9M_IMG_STRIPE < st->to ?
 		    a + D9M_IMG_STRIPE : st->to;
-		uintptr_t lo = ((uintptr_t)(st->base + a) + (uintptr_t)pg - 1) &
-		    ~((uintptr_t)pg - 1), hi = (uintptr_t)(st->base + e) &
-		    ~((uintptr_t)pg - 1);
 
 		d9_sum_add(&st->sum, st->base + a, (size_t)(e - a));
 		/* the pages summed leave the process (the page cache keeps
 		 * them): a view maps again only what it reads */
-		if (hi > lo)
-			madvise((void *)lo, hi - lo, MADV_DONTNEED);
+		d9_pages_drop(st->base + a, (size_t)(e - a));
 	}
 	return 0;
 }

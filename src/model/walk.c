@@ -6,12 +6,12 @@
  * sees the same events; its polls, parks and active periods are counted
  * in a first walk and placed in a second, grouped by worker as before.
  */
-#include <sys/mman.h>
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/pages.h"
 #include "model/tables.h"
 #include "model/timeline.h"
 #include "model/walk.h"
@@ -192,24 +192,19 @@ step(struct d9m_model *m, uint32_t w, struct walk *k, uint32_t r, int place)
 
 /*
  * The pages of col wholly in its first bytes go back to the system, from
- * *done (0: col's first whole page) on: nothing reads them again. The
+ * *done (NULL: col's start) on: nothing reads them again. The
  * last finishing drops the runtime events' tags and row pointers once the
  * workers are walked; their pages go as the placing walk passes them,
  * while it fills the polls, at the finishing's peak.
  */
 static void
-release_spent(const void *col, size_t bytes, uintptr_t *done)
+release_spent(const void *col, size_t bytes, const void **done)
 {
-	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)col + pg - 1) / pg * pg;
-	uintptr_t hi = ((uintptr_t)col + bytes) / pg * pg;
+	const char *from = *done != NULL ? *done : col;
+	const char *end = (const char *)col + bytes;
 
-	if (*done < lo)
-		*done = lo;
-	if (hi <= *done)
-		return;
-	madvise((void *)*done, hi - *done, MADV_DONTNEED);
-	*done = hi;
+	if (end > from)
+		*done = d9_pages_drop(from, (size_t)(end - from));
 }
 
 /* Walk every worker's rows; place: the second walk. */
@@ -217,7 +212,7 @@ static void
 walk_all(struct d9m_model *m, const uint32_t *slot, struct walk *wk,
     int place)
 {
-	uintptr_t tag_done = 0, a_done = 0;
+	const void *tag_done = NULL, *a_done = NULL;
 
 	for (size_t w = 0; w < m->nworkers; w++) {
 		wk[w] = (struct walk){ .cur = D9_NONE, .last = D9_NONE };

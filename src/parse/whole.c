@@ -21,6 +21,7 @@
 #include <libdeflate.h>
 #endif
 
+#include "base/pages.h"
 #include "base/wire.h"
 #include "parse/whole.h"
 
@@ -41,12 +42,10 @@ d9p_whole_free(struct d9p_whole *w)
 void
 d9p_whole_release(struct d9p_whole *w, size_t upto)
 {
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE), end = upto / pg * pg;
-
-	if (w->p == NULL || end < w->released + RELEASE_STEP)
+	if (w->p == NULL || upto < w->released + RELEASE_STEP)
 		return;
-	madvise(w->p + w->released, end - w->released, MADV_DONTNEED);
-	w->released = end;
+	w->released = (size_t)((const uint8_t *)d9_pages_drop(w->p +
+	    w->released, upto - w->released) - w->p);
 }
 
 #if !defined(D9P_LIBDEFLATE)
