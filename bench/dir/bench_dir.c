@@ -7,6 +7,8 @@
  * run (best of 3 after one read that warms the page cache):
  *
  *   d9top --json --no-cache DIR          reading the traces
+ *   cat DIR/(all) | d9top --json -       the same on one pipe (a host's
+ *                                        traces over ssh)
  *   d9top --json DIR, twice              cold (empty cache), then warm
  *                                        (after the entry the cold run
  *                                        left to a detached writer is
@@ -36,7 +38,7 @@
 #define MAX_SCALES	8
 #define JSON_MAX	(8u << 20)
 
-enum { M_BASE, M_NOCACHE, M_COLD, M_WARM, M_WINDOW, M_BROWSER, M_COUNT };
+enum { M_BASE, M_NOCACHE, M_STDIN, M_COLD, M_WARM, M_WINDOW, M_BROWSER, M_COUNT };
 
 static const struct {
 	const char	*name;
@@ -44,6 +46,7 @@ static const struct {
 } what[M_COUNT] = {
 	{ "cat DIR/* | gzip -dc (baseline)", "" },
 	{ "d9top --json --no-cache", "" },
+	{ "cat DIR/* | d9top --json -", "" },
 	{ "d9top --json, cold cache", "<= 1.0x" },
 	{ "d9top --json, warm cache", "" },
 	{ "d9top --json --window 1 s, warm", "<= 0.1x" },
@@ -213,6 +216,22 @@ files_same(const char *a, const char *b)
 	return same;
 }
 
+/* cat DIR/(all) | d9top --json - > out (stdin is never cached). */
+static int
+stdin_run(struct ctx *c, const char *dir, const char *out,
+    struct d9b_run *r)
+{
+	char *argv[] = { "sh", "-c", "cat \"$1\"/* | \"$2\" --json --quiet -",
+	    "sh", (char *)dir, (char *)c->o.d9top, NULL };
+
+	if (d9b_run(argv, NULL, out, NULL, r) != 0) {
+		fprintf(stderr, "bench-dir: cat DIR/* | d9top --json - failed "
+		    "(status %d)\n", r->status);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 measure_json(struct ctx *c, const char *dir, struct figures *f)
 {
@@ -226,6 +245,11 @@ measure_json(struct ctx *c, const char *dir, struct figures *f)
 	    &f->r[M_NOCACHE]) < 0)
 		return -1;
 	f->have[M_NOCACHE] = 1;
+	if (stdin_run(c, dir, out[1], &f->r[M_STDIN]) < 0)
+		return -1;
+	f->have[M_STDIN] = 1;
+	snprintf(f->note[M_STDIN], sizeof f->note[0], "output %s --no-cache's",
+	    files_same(out[0], out[1]) ? "the same as" : "DIFFERENT from");
 	if ((text = slurp(out[0])) == NULL)
 		return -1;
 	f->events = json_num(text, "eventCount");
@@ -305,11 +329,12 @@ print_figures(const struct figures *f)
 	printf("cached and uncached --json output %s\n", f->same ?
 	    "identical" : "DIFFER");
 	printf("result copies=%d gzip_mb=%.1f raw_mib=%.1f events_m=%.2f "
-	    "baseline_s=%.3f nocache_x=%.3f cold_x=%.3f warm_x=%.3f "
+	    "baseline_s=%.3f nocache_x=%.3f stdin_x=%.3f cold_x=%.3f warm_x=%.3f "
 	    "window_x=%.3f browser_s=%.3f peak_rss_mib=%.1f entry_s=%.2f\n",
 	    f->copies,
 	    f->gz_mb, f->raw_mib, f->events / 1e6, base,
-	    f->r[M_NOCACHE].wall / base, f->r[M_COLD].wall / base,
+	    f->r[M_NOCACHE].wall / base, f->r[M_STDIN].wall / base,
+	    f->r[M_COLD].wall / base,
 	    f->r[M_WARM].wall / base, f->r[M_WINDOW].wall / base,
 	    f->have[M_BROWSER] ? f->r[M_BROWSER].wall : -1, peak, f->entry_s);
 }

@@ -13,6 +13,7 @@
  * it hands out the decoded bytes as one long gzip member would.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include <zstd.h>
 
 #include "base/wire.h"
+#include "parse/ahead.h"
 #include "parse/input.h"
 #include "parse/whole.h"
 
@@ -41,6 +43,10 @@ struct d9p_input {
 	struct d9_err	 pending;	/* an error behind the last bytes */
 	int		 mem;		/* reading whole, not fd */
 	struct d9p_whole whole;
+	/* decompressed ahead on another thread (d9p_input_ahead): what
+	 * the input was after the bytes handed out last */
+	struct d9p_ahead *ahead;
+	struct d9p_ahead_snap snap;
 };
 
 int
@@ -87,6 +93,7 @@ d9p_input_close(struct d9p_input **pin)
 
 	if (in == NULL)
 		return;
+	d9p_ahead_free(&in->ahead);
 	if (in->z_init)
 		inflateEnd(&in->z);
 	ZSTD_freeDStream(in->zs);
@@ -272,8 +279,8 @@ read_whole(struct d9p_input *in, uint8_t *buf, size_t cap)
 	return (ssize_t)n;
 }
 
-ssize_t
-d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
+static ssize_t
+read_direct(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
     struct d9_err *e)
 {
 	*cut = 0;
@@ -325,9 +332,64 @@ d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 	}
 }
 
-size_t
-d9p_input_buffered(const struct d9p_input *in)
+/* The read done ahead: it stops after raw bytes (only the reader can
+ * tell where they end, d9p_input_pushback) and after an error. */
+static ssize_t
+read_ahead(void *ctx, uint8_t *buf, size_t cap, int *cut, struct d9_err *e,
+    struct d9p_ahead_snap *snap)
 {
+	struct d9p_input *in = ctx;
+	ssize_t r = read_direct(in, buf, cap, cut, e);
+
+	snap->consumed = in->consumed;
+	snap->raw_since = d9p_input_raw_since(in);
+	snap->kinds = in->kinds;
+	snap->last = in->mode == D9P_C_RAW || in->pending.code != 0;
+	return r;
+}
+
+int
+d9p_input_ahead(struct d9p_input *in, size_t chunk)
+{
+	if (in->mem || in->ahead != NULL || in->decoded > 0)
+		return -1;
+	in->snap.consumed = in->consumed;
+	in->snap.raw_since = UINT64_MAX;
+	in->snap.kinds = in->kinds;
+	return d9p_ahead_start(&in->ahead, read_ahead, in, chunk);
+}
+
+ssize_t
+d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
+    struct d9_err *e)
+{
+	ssize_t r;
+
+	if (in->ahead == NULL)
+		return read_direct(in, buf, cap, cut, e);
+	r = d9p_ahead_read(in->ahead, buf, cap, cut, e, &in->snap);
+	if (d9p_ahead_ended(in->ahead))
+		d9p_ahead_free(&in->ahead);	/* the input is ours again */
+	return r;
+}
+
+int
+d9p_input_wait(struct d9p_input *in, int ms)
+{
+	struct pollfd p = { in->fd, POLLIN, 0 };
+
+	if (in->ahead != NULL)
+		return d9p_ahead_wait(in->ahead, ms);
+	if (in->iend > in->ipos)
+		return 1;
+	return poll(&p, 1, ms) != 0;
+}
+
+size_t
+d9p_input_buffered(struct d9p_input *in)
+{
+	if (in->ahead != NULL)
+		return d9p_ahead_queued(in->ahead);
 	return in->iend - in->ipos;
 }
 
@@ -340,7 +402,8 @@ d9p_input_fd(const struct d9p_input *in)
 void
 d9p_input_rearm(struct d9p_input *in)
 {
-	in->eof = 0;
+	if (in->ahead == NULL)	/* else it has not seen the end yet */
+		in->eof = 0;
 }
 
 int
@@ -348,7 +411,7 @@ d9p_input_pushback(struct d9p_input *in, const uint8_t *p, size_t n)
 {
 	size_t left = in->iend - in->ipos;
 
-	if (in->mode != D9P_C_RAW || n > in->decoded - in->raw_since)
+	if (in->ahead != NULL || in->mode != D9P_C_RAW || n > in->decoded - in->raw_since)
 		return -1;
 	if (n + left > in->icap) {
 		uint8_t *nb = malloc(n + left);
@@ -373,17 +436,19 @@ d9p_input_pushback(struct d9p_input *in, const uint8_t *p, size_t n)
 uint64_t
 d9p_input_raw_since(const struct d9p_input *in)
 {
+	if (in->ahead != NULL)
+		return in->snap.raw_since;
 	return in->mode == D9P_C_RAW ? in->raw_since : UINT64_MAX;
 }
 
 uint64_t
 d9p_input_consumed(const struct d9p_input *in)
 {
-	return in->consumed;
+	return in->ahead != NULL ? in->snap.consumed : in->consumed;
 }
 
 unsigned
 d9p_input_kinds(const struct d9p_input *in)
 {
-	return in->kinds;
+	return in->ahead != NULL ? in->snap.kinds : in->kinds;
 }

@@ -38,8 +38,17 @@ void		 d9p_input_close(struct d9p_input **in);
  * ends inside a gzip member or zstd frame sets *cut_off to 1 at the end. */
 ssize_t		 d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap,
 		    int *cut_off, struct d9_err *e);
-/* Bytes read from the file and not yet handed out (before decoding). */
-size_t		 d9p_input_buffered(const struct d9p_input *in);
+/* Bytes read from the file and not yet handed out (before decoding;
+ * read ahead: decoded). */
+size_t		 d9p_input_buffered(struct d9p_input *in);
+/* Decompress ahead on a thread of its own, chunk bytes at a time (the
+ * cap the reader passes to d9p_input_read), from the first read on, as
+ * long as the input is compressed: raw bytes and errors give the input
+ * back to the reader's thread. Every call answers as without it. 0, or
+ * -1 when it cannot (the input then reads on the caller's thread). */
+int		 d9p_input_ahead(struct d9p_input *in, size_t chunk);
+/* Wait up to ms for bytes to read: 1 there may be some, 0 not yet. */
+int		 d9p_input_wait(struct d9p_input *in, int ms);
 int		 d9p_input_fd(const struct d9p_input *in);
 /* Forget that the file ended: the next read tries again (it may have
  * grown since). */

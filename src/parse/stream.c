@@ -9,7 +9,6 @@
  */
 #include <sys/stat.h>
 
-#include <poll.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -158,6 +157,9 @@ d9p_stream_open(int fd, const char *name, int in_dir,
 	d9_err_clear(&e);
 	if (d9p_input_open_fd(&in, fd, &e) < 0)
 		return NULL;
+	/* a pipe is decompressed on another core, beside the decoding */
+	if (is_pipe)
+		(void)d9p_input_ahead(in, READ_CHUNK);
 	return open_input(in, is_pipe, name, in_dir, sink, st);
 }
 
@@ -179,13 +181,12 @@ d9p_stream_open_whole(struct d9p_whole *w, const char *name, int in_dir,
 static int
 wait_pipe(struct d9p_stream *s, const struct d9p_read_opts *o)
 {
-	struct pollfd p = { d9p_input_fd(s->in), POLLIN, 0 };
 	struct d9p_progress *pr = o->progress;
 
 	if (!s->pipe || pr == NULL || pr->tick == NULL ||
 	    d9p_input_buffered(s->in) > 0)
 		return 0;
-	while (poll(&p, 1, 200) == 0) {
+	while (d9p_input_wait(s->in, 200) == 0) {
 		if (atomic_load(&pr->cancel))
 			return -1;
 		pr->tick(pr->tick_ctx);

@@ -342,6 +342,73 @@ START_TEST(input_api)
 }
 END_TEST
 
+/*
+ * Read ahead (input.h: d9p_input_ahead) on a pipe that pauses inside a
+ * gzip member: the bytes before the pause come out (waits that time out
+ * say nothing more is there), the rest once written, and the input
+ * answers as the direct one did (consumed, kinds, no pushback). A close
+ * while the reading thread is blocked on the pipe returns.
+ */
+START_TEST(ahead_pipe)
+{
+	size_t hdr[NBATCH + 1], mid[NBATCH], total = 0;
+	struct d9p_input *in;
+	struct d9_err e;
+	struct tg t, c;
+	uint8_t buf[256];
+	ssize_t r;
+	int p[2], cut;
+
+	sample(&t, hdr, mid);
+	tg_init(&c);
+	tg_gzip(&c, t.p, t.n);
+	ck_assert_uint_lt(c.n, 65536);	/* fits a pipe's buffer */
+	for (int pass = 0; pass < 2; pass++) {
+		ck_assert_int_eq(pipe(p), 0);
+		ck_assert_int_eq(write(p[1], c.p, c.n / 2), (ssize_t)(c.n / 2));
+		d9_err_clear(&e);
+		ck_assert_int_eq(d9p_input_open_fd(&in, p[0], &e), 0);
+		ck_assert_int_eq(d9p_input_ahead(in, sizeof buf), 0);
+		ck_assert_int_eq(d9p_input_ahead(in, sizeof buf), -1);
+		r = d9p_input_read(in, buf, sizeof buf, &cut, &e);
+		ck_assert_int_gt(r, 0);
+		ck_assert_int_eq(memcmp(buf, t.p, (size_t)r), 0);
+		total = (size_t)r;
+		while (d9p_input_wait(in, 100) == 1) {	/* all there is */
+			r = d9p_input_read(in, buf, sizeof buf, &cut, &e);
+			ck_assert_int_gt(r, 0);
+			ck_assert_int_eq(memcmp(buf, t.p + total, (size_t)r), 0);
+			ck_assert_int_eq(d9p_input_pushback(in, buf, 1), -1);
+			total += (size_t)r;
+		}
+		ck_assert_uint_lt(total, t.n);
+		ck_assert_uint_eq(d9p_input_kinds(in), 1u << D9P_C_GZIP);
+		if (pass == 1) {	/* blocked in read(2): cancelled */
+			d9p_input_close(&in);
+			ck_assert_ptr_null(in);
+			close(p[1]);
+			continue;
+		}
+		ck_assert_int_eq(write(p[1], c.p + c.n / 2, c.n - c.n / 2),
+		    (ssize_t)(c.n - c.n / 2));
+		close(p[1]);
+		while ((r = d9p_input_read(in, buf, sizeof buf, &cut, &e)) > 0) {
+			ck_assert_int_eq(memcmp(buf, t.p + total, (size_t)r), 0);
+			total += (size_t)r;
+		}
+		ck_assert_int_eq(r, 0);
+		ck_assert_int_eq(cut, 0);
+		ck_assert_uint_eq(total, t.n);
+		ck_assert_uint_eq(d9p_input_consumed(in), c.n);
+		ck_assert_int_eq(d9p_input_read(in, buf, sizeof buf, &cut, &e),
+		    0);
+		d9p_input_close(&in);
+	}
+	tg_free(&c);
+	tg_free(&t);
+}
+END_TEST
+
 /* An fd that cannot be read: one note, no events, no crash. */
 START_TEST(unreadable_fd)
 {
@@ -368,6 +435,7 @@ suite_input(void)
 	    (int)(sizeof layouts / sizeof layouts[0]));
 	tcase_add_test(tc, magic_inside_member);
 	tcase_add_test(tc, input_api);
+	tcase_add_test(tc, ahead_pipe);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("broken");
 	tcase_add_test(tc, gzip_garbage);
