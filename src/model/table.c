@@ -5,10 +5,12 @@
  * usually suffice, and equal keys keep their arrival order (stable),
  * which is what the reference's stable sort by timestamp does.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/hmap.h"
+#include "base/pages.h"
 #include "base/vec.h"
 #include "model/table.h"
 
@@ -171,14 +173,104 @@ d9m_tab_permute(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
 	return 0;
 }
 
+#define PAGE	4096u
+
+#define DROP_PAGES	4096u	/* emptied pages given back at once */
+#define DROPPED		UINT32_MAX
+
+/* The pages left counts as empty (0) go back, in runs, as far as they
+ * lie inside [lo, hi) (the rows of the stretch: not a byte of the
+ * allocator's or of a neighbour); they count as DROPPED then. */
+static void
+drop_empty(uint32_t *left, size_t npg, size_t base, uintptr_t lo,
+    uintptr_t hi)
+{
+	for (size_t p = 0; p < npg; ) {
+		uintptr_t from, to;
+		size_t q = p;
+
+		while (q < npg && left[q] == 0)
+			left[q++] = DROPPED;
+		from = (base + p) * PAGE;
+		to = (base + q) * PAGE;
+		from = from > lo ? from : lo;
+		to = to < hi ? to : hi;
+		if (to > from)
+			d9_pages_drop((const void *)from, to - from);
+		p = q + 1;
+	}
+}
+
+/*
+ * gather for a stretch too long to buffer (segments read out of time
+ * order, as `cat trace.*` gives 0, 1, 10, 11 ..., make the whole table
+ * one): each column is gathered into a fresh array, and the old one's
+ * pages are given back once every row of the stretch on them was taken
+ * (DROP_PAGES at a time: each give-back stops the other threads for
+ * their TLBs), so a permutation that moves long runs of rows
+ * (segments) holds little more than one column at a time.
+ */
+static int
+gather_fresh(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
+    size_t a, size_t b)
+{
+	size_t n = d9m_tab_n(tab), cap = ((size_t *)tab)[1];
+	uint32_t *left = NULL;
+
+	for (size_t c = 0; c < d->ncols; c++) {
+		void **col = colp(tab, &d->cols[c]);
+		size_t el = d->cols[c].elem, base, npg, empty = 0;
+		char *old = *col, *nw = malloc(cap * el);
+		uintptr_t lo, hi;
+
+		if (nw == NULL) {
+			free(left);
+			return -1;
+		}
+		memcpy(nw, old, a * el);
+		memcpy(nw + b * el, old + b * el, (n - b) * el);
+		/* rows of the stretch left to take on each old page (a row
+		 * may end on the next page: it counts on its first) */
+		lo = (uintptr_t)(old + a * el);
+		hi = (uintptr_t)(old + b * el);
+		base = lo / PAGE;
+		npg = (hi - 1) / PAGE - base + 1;
+		free(left);
+		if ((left = calloc(npg, sizeof *left)) == NULL) {
+			free(nw);
+			return -1;
+		}
+		for (size_t i = a; i < b; i++)
+			left[(uintptr_t)(old + i * el) / PAGE - base]++;
+		for (size_t i = a; i < b; i++) {
+			const char *src = old + (size_t)perm[i] * el;
+
+			memcpy(nw + i * el, src, el);
+			if (PAGE % el == 0 &&	/* no row on two pages */
+			    --left[(uintptr_t)src / PAGE - base] == 0 &&
+			    ++empty == DROP_PAGES) {
+				drop_empty(left, npg, base, lo, hi);
+				empty = 0;
+			}
+		}
+		free(old);
+		*col = nw;
+	}
+	free(left);
+	return 0;
+}
+
 /*
  * The permutation perm of a sort, stretch by stretch: a stretch ends at
  * row i when the rows before it and it are all that perm[..i] names (the
  * highest is i), so it is reordered alone, through a buffer of the
  * longest stretch. The time sort of a directory's table moves rows
  * within a segment only: stretches of a segment, a buffer in cache,
- * instead of one of the whole table per sort.
+ * instead of one of the whole table per sort. A stretch of more than
+ * FRESH_ROWS rows is gathered into fresh columns (gather_fresh).
  */
+#define FRESH_ROWS	((size_t)1 << 20)
+
 static int
 permute_stretches(void *tab, const struct d9m_tabdesc *d,
     const uint32_t *perm, size_t n)
@@ -186,28 +278,32 @@ permute_stretches(void *tab, const struct d9m_tabdesc *d,
 	size_t most = 0, a = 0;
 	uint32_t high = 0;
 	char *tmp;
+	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		high = perm[i] > high ? perm[i] : high;
 		if (high == i) {
-			most = i + 1 - a > most ? i + 1 - a : most;
+			if (i + 1 - a <= FRESH_ROWS && i + 1 - a > most)
+				most = i + 1 - a;
 			a = i + 1;
 		}
 	}
-	if ((tmp = malloc(most * widest(d))) == NULL)
+	if ((tmp = malloc((most ? most : 1) * widest(d))) == NULL)
 		return -1;
 	a = 0;
 	high = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; rc == 0 && i < n; i++) {
 		high = perm[i] > high ? perm[i] : high;
 		if (high != i)
 			continue;
-		if (i > a || perm[i] != i)
+		if (i + 1 - a > FRESH_ROWS)
+			rc = gather_fresh(tab, d, perm, a, i + 1);
+		else if (i > a || perm[i] != i)
 			gather(tab, d, perm, a, i + 1, tmp);
 		a = i + 1;
 	}
 	free(tmp);
-	return 0;
+	return rc;
 }
 
 int
@@ -350,17 +446,24 @@ d9m_nth_u64(uint64_t *v, size_t n, size_t k)
 #define ROW_BITS 24
 #define MAX_RUNS 1024
 
-/* The first row x of the ascending run a[lo .. hi) whose key passes v:
- * is above it (above) or at least it (else); hi when none does. */
+/* Rows in a stable sort's order: by key, then by row number (runs may
+ * come in any order, merge_runs). */
+static inline int
+row_before(const uint64_t *keys, uint32_t x, uint32_t y)
+{
+	return keys[x] < keys[y] || (keys[x] == keys[y] && x < y);
+}
+
+/* The first x of the sorted rows a[lo .. hi) that comes after row v;
+ * hi when none does. */
 static size_t
 first_past(const uint64_t *keys, const uint32_t *a, size_t lo, size_t hi,
-    uint64_t v, int above)
+    uint32_t v)
 {
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		uint64_t k = keys[a[mid]];
 
-		if (above ? k <= v : k < v)
+		if (row_before(keys, a[mid], v))
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -390,13 +493,13 @@ merge_block(const uint64_t *keys, uint32_t *p, uint32_t *tmp, size_t *st,
 			size_t o;
 
 			if (mid < hi) {
-				i = first_past(keys, a, lo, mid, keys[a[mid]], 1);
-				hi = first_past(keys, a, mid, hi,
-				    keys[a[mid - 1]], 0);
+				i = first_past(keys, a, lo, mid, a[mid]);
+				hi = first_past(keys, a, mid, hi, a[mid - 1]);
 			}
 			memcpy(b + lo, a + lo, (i - lo) * sizeof *b);
 			for (o = i; i < mid && j < hi; )
-				b[o++] = keys[a[j]] < keys[a[i]] ? a[j++] : a[i++];
+				b[o++] = row_before(keys, a[j], a[i]) ? a[j++] :
+				    a[i++];
 			memcpy(b + o, a + i, (mid - i) * sizeof *b);
 			o += mid - i;
 			hi = r + 2 <= k ? st[r + 2] : mid;
@@ -433,8 +536,8 @@ merge_along(const uint64_t *keys, uint32_t *p, const size_t *st, size_t k)
 	for (r = 1; r < k; r++) {
 		size_t mid = st[r], j = mid, a = 0, nl, hi, o;
 
-		o = first_past(keys, p, 0, mid, keys[p[mid]], 1);
-		hi = first_past(keys, p, mid, st[r + 1], keys[p[mid - 1]], 0);
+		o = first_past(keys, p, 0, mid, p[mid]);
+		hi = first_past(keys, p, mid, st[r + 1], p[mid - 1]);
 		nl = mid - o;
 		if (nl > n / 16 || (moved += nl + hi - mid) > 4 * n)
 			break;
@@ -451,7 +554,8 @@ merge_along(const uint64_t *keys, uint32_t *p, const size_t *st, size_t k)
 		/* stable: the earlier rows first when keys are equal */
 		memcpy(buf, p + o, nl * sizeof *buf);
 		while (a < nl && j < hi)
-			p[o++] = keys[p[j]] < keys[buf[a]] ? p[j++] : buf[a++];
+			p[o++] = row_before(keys, p[j], buf[a]) ? p[j++] :
+			    buf[a++];
 		memcpy(p + o, buf + a, (nl - a) * sizeof *p);
 	}
 	free(buf);
@@ -462,21 +566,76 @@ merge_along(const uint64_t *keys, uint32_t *p, const size_t *st, size_t k)
  * Keys in few ascending runs (a table read in time order, one batch
  * after the other, is: 464 descents in the 10 M span events of 58
  * segments) are merged run by run: stable, as equal keys take the
- * earlier run first. Runs that no later run overlaps end a block (a
- * segment of a directory, mostly), which is merged alone, in cache, and
- * is then in place. 1 when there are too many runs for that to pay: more
- * than MAX_RUNS and shorter than RUN_ROWS on average (a directory of
- * many segments has many runs, but long ones, each pass of the merge
- * mostly copies; keys in no order have runs of a row or two).
+ * earlier row first. The runs are taken in the order of their first
+ * rows (runs_in_order: segments read in another order than time's, as
+ * `cat trace.*` gives them, 0, 1, 10, 11 ..., are in time order again).
+ * Runs that no later run overlaps end a block (a segment of a
+ * directory, mostly), which is merged alone, in cache, and is then in
+ * place. 1 when there are too many runs for that to pay: more than
+ * MAX_RUNS and shorter than RUN_ROWS on average (a directory of many
+ * segments has many runs, but long ones, each pass of the merge mostly
+ * copies; keys in no order have runs of a row or two).
  */
 #define RUN_ROWS 256
+
+struct runs {
+	const uint64_t	*keys;
+	const size_t	*st;
+};
+
+/* qsort_r: run numbers by their first rows */
+static int
+cmp_run(const void *x, const void *y, void *ctx)
+{
+	const struct runs *c = ctx;
+	uint32_t a = (uint32_t)c->st[*(const size_t *)x];
+	uint32_t b = (uint32_t)c->st[*(const size_t *)y];
+
+	return row_before(c->keys, a, b) ? -1 : row_before(c->keys, b, a);
+}
+
+/* perm: the rows of the runs st[0 .. k] (st[k] rows in all), run after
+ * run in the order of their first rows; st becomes theirs in perm. 0,
+ * or -1 when out of memory. */
+static int
+runs_in_order(const uint64_t *keys, size_t *st, size_t k, uint32_t *perm)
+{
+	struct runs c = { keys, st };
+	size_t *ord, *nst;
+	int sorted = 1;
+
+	for (size_t r = 1; r < k && sorted; r++)
+		sorted = row_before(keys, (uint32_t)st[r - 1],
+		    (uint32_t)st[r]);
+	if (sorted) {
+		for (size_t i = 0; i < st[k]; i++)
+			perm[i] = (uint32_t)i;
+		return 0;
+	}
+	if ((ord = malloc((2 * k + 1) * sizeof *ord)) == NULL)
+		return -1;
+	nst = ord + k;
+	for (size_t r = 0; r < k; r++)
+		ord[r] = r;
+	qsort_r(ord, k, sizeof *ord, cmp_run, &c);
+	nst[0] = 0;
+	for (size_t i = 0; i < k; i++) {
+		size_t r = ord[i], n = st[r + 1] - st[r];
+
+		for (size_t j = 0; j < n; j++)
+			perm[nst[i] + j] = (uint32_t)(st[r] + j);
+		nst[i + 1] = nst[i] + n;
+	}
+	memcpy(st, nst, (k + 1) * sizeof *st);
+	free(ord);
+	return 0;
+}
 
 static int
 merge_runs(const uint64_t *keys, size_t n, uint32_t *perm)
 {
 	size_t *st, *end, *rs, k = 1, nb = 0, most = 0, b0 = 0;
-	uint64_t *low, high = 0;
-	uint32_t *tmp;
+	uint32_t *low, *tmp, high = 0;
 
 	for (size_t i = 1; i < n; i++)
 		k += keys[i] < keys[i - 1];
@@ -487,32 +646,38 @@ merge_runs(const uint64_t *keys, size_t n, uint32_t *perm)
 			perm[i] = (uint32_t)i;
 		return 0;
 	}
-	if ((st = malloc((4 * k + 3) * sizeof *st)) == NULL)
+	if ((st = malloc((3 * k + 2) * sizeof *st +
+	    (k + 1) * sizeof *low)) == NULL)
 		return -1;
 	end = st + k + 1;
 	rs = end + k;
-	low = (uint64_t *)(rs + k + 1);
+	low = (uint32_t *)(void *)(rs + k + 1);
 	st[0] = 0;
 	for (size_t i = 1, r = 1; i < n; i++)
 		if (keys[i] < keys[i - 1])
 			st[r++] = i;
 	st[k] = n;
-	/* low[r]: the lowest key from run r on; a block ends before run r
-	 * when no key before it is above that */
-	low[k] = UINT64_MAX;
+	if (runs_in_order(keys, st, k, perm) < 0) {
+		free(st);
+		return -1;
+	}
+	/* low[r]: the first row from run r on (in perm's order, by key then
+	 * row); a block ends before run r when no row before it comes
+	 * after that one */
 	for (size_t r = k; r-- > 0; )
-		low[r] = keys[st[r]] < low[r + 1] ? keys[st[r]] : low[r + 1];
+		low[r] = r + 1 == k || row_before(keys, perm[st[r]],
+		    low[r + 1]) ? perm[st[r]] : low[r + 1];
 	for (size_t r = 0; r < k; r++) {
-		high = keys[st[r + 1] - 1] > high ? keys[st[r + 1] - 1] : high;
-		if (r + 1 == k || high <= low[r + 1]) {
+		uint32_t last = perm[st[r + 1] - 1];
+
+		high = r == 0 || row_before(keys, high, last) ? last : high;
+		if (r + 1 == k || row_before(keys, high, low[r + 1])) {
 			end[nb++] = r + 1;
 			most = st[r + 1] - st[b0] > most ? st[r + 1] - st[b0] :
 			    most;
 			b0 = r + 1;
 		}
 	}
-	for (size_t i = 0; i < n; i++)
-		perm[i] = (uint32_t)i;
 	b0 = 0;
 	tmp = NULL;
 	for (size_t b = 0; b < nb; b0 = end[b++]) {

@@ -8,6 +8,7 @@
  * (the tie rules) are common.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "mktrace.h"
 #include "model/analysis.h"
 #include "model/table.h"
+#include "model/tables.h"
 #include "model/timeline.h"
 #include "model/flame.h"
 #include "model/worst.h"
@@ -620,6 +622,16 @@ ck_stable_order(uint64_t *keys, size_t n, uint32_t *perm, struct kr *ref)
 	free(ref);
 }
 
+/* Room for n keys, their permutation and the reference order. */
+static void
+sort_bufs(size_t n, uint64_t **keys, uint32_t **perm, struct kr **ref)
+{
+	*keys = malloc(n * sizeof **keys);
+	*perm = malloc(n * sizeof **perm);
+	*ref = malloc(n * sizeof **ref);
+	ck_assert(*keys && *perm && *ref);
+}
+
 START_TEST(test_sort_perm_paths)
 {
 	enum { N = 6000 };
@@ -632,13 +644,13 @@ START_TEST(test_sort_perm_paths)
 		{ 256, 1, 1u << 20, 0 }, { 300, 1, 1000, 0 },
 		{ 500, 25, 50, 49 }, { 1000, 100, 7, 5 },
 		{ 96, 3, 1u << 20, 1u << 20 }, { 1100, 1, 1000, 0 } };
-	uint64_t *keys = malloc(N * sizeof *keys);
-	uint32_t *perm = malloc(N * sizeof *perm);
-	struct kr *ref = malloc(N * sizeof *ref);
+	uint64_t *keys;
+	uint32_t *perm;
+	struct kr *ref;
 	uint64_t seed = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
 	unsigned runs = c[_i].runs;
 
-	ck_assert(keys && perm && ref);
+	sort_bufs(N, &keys, &perm, &ref);
 	for (size_t i = 0; i < N; i++) {
 		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
 		keys[i] = (seed >> 11) % (c[_i].span == UINT64_MAX ?
@@ -668,13 +680,13 @@ END_TEST
 START_TEST(test_sort_perm_many_runs)
 {
 	enum { N = 400000, RUNS = 1500 };
-	uint64_t *keys = malloc(N * sizeof *keys);
-	uint32_t *perm = malloc(N * sizeof *perm);
-	struct kr *ref = malloc(N * sizeof *ref);
+	uint64_t *keys;
+	uint32_t *perm;
+	struct kr *ref;
 	uint64_t seed = 42;
 	size_t descents = 0;
 
-	ck_assert(keys && perm && ref);
+	sort_bufs(N, &keys, &perm, &ref);
 	for (size_t r = 0; r < RUNS; r++) {
 		size_t a = (size_t)N * r / RUNS, b = (size_t)N * (r + 1) / RUNS;
 
@@ -696,6 +708,90 @@ START_TEST(test_sort_perm_many_runs)
 }
 END_TEST
 
+/*
+ * Segments read out of time order (`cat trace.*`: 0, 1, 10, 11 ..., 2,
+ * 20 ...), each a few ascending runs, neighbours sharing their end key:
+ * the runs are merged in the order of their first rows, and the order
+ * is a stable sort's.
+ */
+START_TEST(test_sort_perm_shuffled_segments)
+{
+	enum { SEGS = 40, RUNS = 3, ROWS = 500, N = SEGS * RUNS * ROWS };
+	size_t i = 0;
+	uint64_t seed = 7, *keys;
+	uint32_t *perm;
+	struct kr *ref;
+
+	sort_bufs(N, &keys, &perm, &ref);
+	for (unsigned d = 0; d < 10; d++)	/* names in byte order */
+		for (unsigned g = 0; g < SEGS; g++) {
+			char name[8];
+
+			snprintf(name, sizeof name, "%u", g);
+			if ((unsigned)(name[0] - '0') != d)
+				continue;
+			/* segment g: keys g*1000 .. g*1000+1000 */
+			for (unsigned r = 0; r < RUNS; r++)
+				for (unsigned j = 0; j < ROWS; j++) {
+					seed = seed * 6364136223846793005ull +
+					    1442695040888963407ull;
+					keys[i++] = g * 1000ull + (j == 0 ? 0 :
+					    j + 1 == ROWS ? 1000 :
+					    (seed >> 33) % 1000);
+				}
+		}
+	ck_assert_uint_eq(i, N);
+	for (size_t a = 0; a < N; a += ROWS) {	/* each run ascending */
+		for (size_t j = a; j < a + ROWS; j++)
+			ref[j] = (struct kr){ keys[j], (uint32_t)j };
+		qsort(ref + a, ROWS, sizeof *ref, cmp_kr);
+		for (size_t j = a; j < a + ROWS; j++)
+			keys[j] = ref[j].key;
+	}
+	ck_stable_order(keys, N, perm, ref);
+}
+END_TEST
+
+/*
+ * A table sorted by time whose rows move across the whole of it (more
+ * than a million: gathered into fresh columns, the old pages given back
+ * as they are read): every column follows its key, equal keys keep
+ * their order.
+ */
+START_TEST(test_tab_sort_whole_table)
+{
+	enum { SEGS = 24, ROWS = 50000, N = SEGS * ROWS };
+	struct d9m_wakes w;
+
+	memset(&w, 0, sizeof w);
+	ck_assert_int_eq(d9m_tab_reserve(&w, &d9m_desc_wakes, N), 0);
+	for (size_t i = 0; i < N; i++) {
+		/* segments in the order 0, 1, 10, 11 ... by their keys */
+		size_t g = (i / ROWS * 7) % SEGS, j = i % ROWS;
+
+		ck_assert_uint_ne(d9m_tab_push(&w, &d9m_desc_wakes), SIZE_MAX);
+		w.ts[i] = g * 1000000ull + j * 10 + (j % 7 == 3 ? 10 : 0);
+		w.waker[i] = (uint32_t)i;	/* the old row */
+		w.woken[i] = (uint32_t)(i * 3);
+		w.worker[i] = (uint32_t)(i ^ 0x5555);
+	}
+	ck_assert_int_eq(d9m_tab_sort(&w, &d9m_desc_wakes), 0);
+	ck_assert_uint_eq(w.n, N);
+	for (size_t i = 0; i < N; i++) {
+		uint32_t o = w.waker[i];
+
+		ck_assert_uint_eq(w.woken[i], o * 3);
+		ck_assert_uint_eq(w.worker[i], o ^ 0x5555);
+		if (i > 0) {
+			ck_assert_uint_le(w.ts[i - 1], w.ts[i]);
+			if (w.ts[i - 1] == w.ts[i])
+				ck_assert_uint_lt(w.waker[i - 1], o);
+		}
+	}
+	d9m_tab_free(&w, &d9m_desc_wakes);
+}
+END_TEST
+
 Suite *
 window_suite(void)
 {
@@ -709,6 +805,8 @@ window_suite(void)
 	tcase_add_loop_test(tc, test_nth, 0, 6);
 	tcase_add_loop_test(tc, test_sort_perm_paths, 0, 11);
 	tcase_add_test(tc, test_sort_perm_many_runs);
+	tcase_add_test(tc, test_sort_perm_shuffled_segments);
+	tcase_add_test(tc, test_tab_sort_whole_table);
 	suite_add_tcase(s, tc);
 	return s;
 }
