@@ -157,9 +157,8 @@ d9p_stream_open(int fd, const char *name, int in_dir,
 	d9_err_clear(&e);
 	if (d9p_input_open_fd(&in, fd, &e) < 0)
 		return NULL;
-	/* a pipe is decompressed on another core, beside the decoding */
-	if (is_pipe)
-		(void)d9p_input_ahead(in, READ_CHUNK);
+	/* decompressed on another core, beside the decoding */
+	(void)d9p_input_ahead(in, READ_CHUNK);
 	return open_input(in, is_pipe, name, in_dir, sink, st);
 }
 

@@ -16,7 +16,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define D9P_WHOLE_IN_MAX	(1ull << 30)	/* compressed bytes */
+/* Compressed bytes: a bigger file (segments concatenated, as `cat` makes
+ * them) streams instead, decompressed ahead on another core beside the
+ * decoding (input.h): no buffer of its decoded bytes, and as fast (on
+ * 58 segments in one file: 2.9 s and 684 MB streamed, 4.2 s and 822 MB
+ * whole). */
+#define D9P_WHOLE_IN_MAX	(64ull << 20)
 #define D9P_WHOLE_OUT_MAX	(4ull << 30)	/* decoded bytes */
 #define D9P_WHOLE_RATIO		64		/* decoded per compressed */
 
