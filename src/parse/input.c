@@ -341,8 +341,9 @@ read_ahead(void *ctx, uint8_t *buf, size_t cap, int *cut, struct d9_err *e,
 	struct d9p_input *in = ctx;
 	ssize_t r = read_direct(in, buf, cap, cut, e);
 
+	/* in->ahead is the reader's: not looked at here */
 	snap->consumed = in->consumed;
-	snap->raw_since = d9p_input_raw_since(in);
+	snap->raw_since = in->mode == D9P_C_RAW ? in->raw_since : UINT64_MAX;
 	snap->kinds = in->kinds;
 	snap->last = in->mode == D9P_C_RAW || in->pending.code != 0;
 	return r;
