@@ -9,6 +9,7 @@
 #include "base/hmap.h"
 #include "model/analysis.h"
 #include "model/samples.h"
+#include "model/select.h"
 #include "model/table.h"
 
 static int
@@ -80,12 +81,12 @@ loc_fig(struct d9m_analysis *a, uint32_t *slot, size_t nstr, size_t *nl,
 	return &a->locs[slot[k]];
 }
 
-/* Durations of the polls in the window grouped by location into durs:
- * the group of figure l starts at fill[l] (on return: ends there). */
+/* The polls in the window grouped by location into rows: the group of
+ * figure l starts at fill[l] (on return: ends there). */
 static void
-poll_durations(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+poll_rows(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a, uint32_t *slot, size_t *nl, size_t *fill,
-    uint64_t *durs)
+    uint32_t *rows)
 {
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t s = 0; s < m->nworkers; s++) {
@@ -99,8 +100,7 @@ poll_durations(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 				if (pass == 0)
 					f->poll.count++;
 				else
-					durs[fill[f - a->locs]++] =
-					    m->polls.end[i] - m->polls.start[i];
+					rows[fill[f - a->locs]++] = (uint32_t)i;
 			}
 		}
 		/* pass 0 counted: offsets from the counts */
@@ -111,6 +111,27 @@ poll_durations(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	}
 }
 
+/* The durations of the polls rows[0 .. n): a source for d9m_pct_pass. */
+struct durs {
+	const struct d9m_model *m;
+	const uint32_t	*rows;
+	size_t		 n;
+};
+
+static size_t
+fill_durs(void *ctx, size_t *cursor, uint64_t *buf, size_t cap)
+{
+	const struct durs *d = ctx;
+	size_t k = 0;
+
+	for (; *cursor < d->n && k < cap; ++*cursor) {
+		uint32_t r = d->rows[*cursor];
+
+		buf[k++] = d->m->polls.end[r] - d->m->polls.start[r];
+	}
+	return k;
+}
+
 int
 d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
@@ -118,7 +139,8 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	const struct d9m_tasks *t = &m->tasks;
 	uint32_t *slot = malloc((m->strs.n + 1) * sizeof *slot);
 	uint8_t *seen = calloc(t->n + 1, 1);
-	uint64_t *durs = NULL, lo = m->min_ts, end = m->max_ts, mid;
+	uint64_t lo = m->min_ts, end = m->max_ts, mid;
+	uint32_t *rows = NULL;
 	size_t *fill = NULL, *alive_mid = NULL, nl = 0;
 	int rc = -1;
 
@@ -155,8 +177,8 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	a->locs = calloc(m->strs.n + 1, sizeof *a->locs);
 	fill = calloc(m->strs.n + 1, sizeof *fill);
 	alive_mid = calloc(m->strs.n + 1, sizeof *alive_mid);
-	durs = malloc((m->polls.n ? m->polls.n : 1) * sizeof *durs);
-	if (a->locs == NULL || fill == NULL || durs == NULL ||
+	rows = malloc((m->polls.n ? m->polls.n : 1) * sizeof *rows);
+	if (a->locs == NULL || fill == NULL || rows == NULL ||
 	    alive_mid == NULL)
 		goto out;
 	for (size_t i = 0; i < t->n; i++) {
@@ -185,12 +207,15 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		    t->term_ts[i] > mid))
 			alive_mid[f - a->locs]++;
 	}
-	poll_durations(m, o, a, slot, &nl, fill, durs);
+	poll_rows(m, o, a, slot, &nl, fill, rows);
 	for (size_t l = 0, sum = 0; l < nl; l++) {
 		struct d9m_loc_fig *f = &a->locs[l];
+		struct durs d = { m, rows + sum, f->poll.count };
+		const struct d9m_values src = { fill_durs, &d };
 
-		d9m_pct_of(durs + sum, f->poll.count, &f->poll);
 		sum += f->poll.count;
+		if (d9m_pct_pass(&src, &f->poll) < 0)
+			goto out;
 		/* better leak rule: many alive, most never ended, growing */
 		if (f->alive >= 10 && f->alive * 2 >= f->spawned &&
 		    f->alive * 2 >= alive_mid[l] * 3 &&
@@ -207,7 +232,7 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 out:
 	free(slot);
 	free(seen);
-	free(durs);
+	free(rows);
 	free(fill);
 	free(alive_mid);
 	return rc;
@@ -225,41 +250,70 @@ task_order_before(const struct d9m_model *m, uint32_t p, uint32_t q)
 	return p < q;
 }
 
+/* The scheduling delays of the polls in the window, worker by worker:
+ * the source d9m_pct_pass reads them from (no copy of them). */
+struct delays {
+	const struct d9m_model *m;
+	size_t		*lo, *hi;	/* per worker: its polls in the window */
+};
+
+static size_t
+fill_delays(void *ctx, size_t *cursor, uint64_t *buf, size_t cap)
+{
+	const struct delays *d = ctx;
+	size_t k = 0, c = *cursor, s = 0, skip = c;
+
+	/* the cursor counts the rows of the workers' ranges in turn */
+	for (; s < d->m->nworkers && skip >= d->hi[s] - d->lo[s]; s++)
+		skip -= d->hi[s] - d->lo[s];
+	for (; s < d->m->nworkers && k < cap; s++, skip = 0)
+		for (size_t i = d->lo[s] + skip; i < d->hi[s] && k < cap;
+		    i++, c++) {
+			uint64_t v = d->m->poll_sched[i];
+
+			if (v != D9M_SCHED_NO_WAKE && v != D9M_SCHED_NONE)
+				buf[k++] = v;
+		}
+	*cursor = c;
+	return k;
+}
+
 int
 d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	size_t n = 0;
-	uint64_t *delays, worst = 0;
+	struct delays d = { m, calloc(m->nworkers + 1, sizeof *d.lo),
+	    calloc(m->nworkers + 1, sizeof *d.hi) };
+	const struct d9m_values src = { fill_delays, &d };
+	uint64_t worst = 0;
+	int rc = -1;
 
-	delays = malloc((m->polls.n ? m->polls.n : 1) * sizeof *delays);
-	if (delays == NULL)
-		return -1;
+	if (d.lo == NULL || d.hi == NULL)
+		goto out;
 	for (size_t s = 0; s < m->nworkers; s++) {
-		size_t i0, i1;
+		d9m_window_polls(m, s, &o->win, &d.lo[s], &d.hi[s]);
+		for (size_t i = d.lo[s]; i < d.hi[s]; i++) {
+			uint64_t v = m->poll_sched[i];
 
-		d9m_window_polls(m, s, &o->win, &i0, &i1);
-		for (size_t i = i0; i < i1; i++) {
-			uint64_t d = m->poll_sched[i];
-
-			if (d == D9M_SCHED_NO_WAKE)
+			if (v == D9M_SCHED_NO_WAKE)
 				a->sched_no_wake++;
-			if (d == D9M_SCHED_NO_WAKE || d == D9M_SCHED_NONE)
+			if (v == D9M_SCHED_NO_WAKE || v == D9M_SCHED_NONE)
 				continue;
-			delays[n++] = d;
-			a->sched_over1ms += d > 1000000;
-			a->sched_over5ms += d > 5000000;
-			if (d > worst || (d == worst &&
+			a->sched_over1ms += v > 1000000;
+			a->sched_over5ms += v > 5000000;
+			if (v > worst || (v == worst &&
 			    task_order_before(m, (uint32_t)i,
 			    a->sched_worst_poll))) {
-				worst = d;
+				worst = v;
 				a->sched_worst_poll = (uint32_t)i;
 			}
 		}
 	}
-	d9m_pct_of(delays, n, &a->sched);
-	free(delays);
-	return 0;
+	rc = d9m_pct_pass(&src, &a->sched);
+out:
+	free(d.lo);
+	free(d.hi);
+	return rc;
 }
 
 /* Sort g by (stack, segment). */

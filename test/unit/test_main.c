@@ -13,6 +13,7 @@ main(void)
 	srunner_add_suite(sr, model_suite());
 	srunner_add_suite(sr, analysis_suite());
 	srunner_add_suite(sr, window_suite());
+	srunner_add_suite(sr, sort_suite());
 	srunner_add_suite(sr, engine_suite());
 	srunner_add_suite(sr, loss_suite());
 	srunner_add_suite(sr, sources_suite());

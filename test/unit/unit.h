@@ -8,6 +8,7 @@ Suite	*base_suite(void);
 Suite	*model_suite(void);
 Suite	*analysis_suite(void);
 Suite	*window_suite(void);
+Suite	*sort_suite(void);
 Suite	*engine_suite(void);
 Suite	*loss_suite(void);
 Suite	*sources_suite(void);

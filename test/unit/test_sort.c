@@ -1,0 +1,352 @@
+/*
+ * test_sort.c: the model's sorts and selections (model/table.h,
+ * model/select.h): stable orders against qsort by (key, row), the paths
+ * each way takes (radix, packed or not; runs merged, in any order; rows
+ * moved through a buffer or into fresh columns), ranks against sorting,
+ * and percentiles read in passes against those of an array.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/analysis.h"
+#include "model/model.h"
+#include "model/select.h"
+#include "model/table.h"
+#include "model/tables.h"
+#include "unit.h"
+
+/* Keys one apart, the smallest not in row 0; keys too far apart to pack
+ * (both in few runs: the merge). */
+START_TEST(test_sort_perm_packed)
+{
+	const uint64_t near[] = { 1, 0, 1, 0 }, far[] = { UINT64_MAX, 0, 5, 0 };
+	uint32_t p[4];
+
+	ck_assert_int_eq(d9m_sort_perm(near, 4, p), 0);
+	ck_assert(p[0] == 1 && p[1] == 3 && p[2] == 0 && p[3] == 2);
+	ck_assert_int_eq(d9m_sort_perm(far, 4, p), 0);
+	ck_assert(p[0] == 1 && p[1] == 3 && p[2] == 2 && p[3] == 0);
+}
+END_TEST
+
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * d9m_nth_u64 gives the value sorting puts at each rank, on values with
+ * few and many distinct keys, ascending, descending, all equal, and a
+ * sawtooth; what it leaves before the rank is not above it.
+ */
+START_TEST(test_nth)
+{
+	enum { N = 5000 };
+	uint64_t *v = malloc(N * sizeof *v), *w = malloc(N * sizeof *w);
+	uint64_t *sorted = malloc(N * sizeof *sorted), seed = 7 + (uint64_t)_i;
+	static const size_t ks[] = { 0, 1, 17, N / 2, N - 51, N - 2, N - 1 };
+
+	ck_assert(v && w && sorted);
+	for (size_t i = 0; i < N; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		v[i] = _i == 0 ? seed >> 11 : _i == 1 ? (seed >> 33) % 5 :
+		    _i == 2 ? i : _i == 3 ? N - i : _i == 4 ? 42 : i % 97;
+	}
+	memcpy(sorted, v, N * sizeof *v);
+	qsort(sorted, N, sizeof *sorted, cmp_u64);
+	for (size_t j = 0; j < sizeof ks / sizeof *ks; j++) {
+		memcpy(w, v, N * sizeof *v);
+		ck_assert_uint_eq(d9m_nth_u64(w, N, ks[j]), sorted[ks[j]]);
+		for (size_t i = 0; i < ks[j]; i++)
+			ck_assert_uint_le(w[i], sorted[ks[j]]);
+	}
+	free(v);
+	free(w);
+	free(sorted);
+}
+END_TEST
+
+struct kr {
+	uint64_t	key;
+	uint32_t	row;
+};
+
+static int
+cmp_kr(const void *x, const void *y)
+{
+	const struct kr *a = x, *b = y;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/*
+ * Both ways d9m_sort_perm sorts give a stable sort's order: keys in many
+ * runs (radix, packed when the keys are close, by row number when not)
+ * and in few ascending runs (merged), with equal keys across runs; runs
+ * in blocks that overlap only in their equal end keys (the segments of
+ * a directory: each block merged alone).
+ */
+/* d9m_sort_perm(keys) gives a stable sort's order (ref, perm: room for
+ * n); all three freed. */
+static void
+ck_stable_order(uint64_t *keys, size_t n, uint32_t *perm, struct kr *ref)
+{
+	for (size_t i = 0; i < n; i++)
+		ref[i] = (struct kr){ keys[i], (uint32_t)i };
+	qsort(ref, n, sizeof *ref, cmp_kr);
+	ck_assert_int_eq(d9m_sort_perm(keys, n, perm), 0);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(perm[i], ref[i].row);
+	free(keys);
+	free(perm);
+	free(ref);
+}
+
+/* Room for n keys, their permutation and the reference order. */
+static void
+sort_bufs(size_t n, uint64_t **keys, uint32_t **perm, struct kr **ref)
+{
+	*keys = malloc(n * sizeof **keys);
+	*perm = malloc(n * sizeof **perm);
+	*ref = malloc(n * sizeof **ref);
+	ck_assert(*keys && *perm && *ref);
+}
+
+START_TEST(test_sort_perm_paths)
+{
+	enum { N = 6000 };
+	/* blocks of runs, each step above the one before, keys below span
+	 * in each: step span - 1, blocks that share their end keys; less,
+	 * blocks that overlap */
+	static const struct { unsigned runs, blocks; uint64_t span, step; }
+	    c[] = { { 0, 1, 50, 0 }, { 0, 1, UINT64_MAX, 0 },
+		{ 1, 1, 1000, 0 }, { 2, 1, 30, 0 }, { 97, 1, 400, 0 },
+		{ 256, 1, 1u << 20, 0 }, { 300, 1, 1000, 0 },
+		{ 500, 25, 50, 49 }, { 1000, 100, 7, 5 },
+		{ 96, 3, 1u << 20, 1u << 20 }, { 1100, 1, 1000, 0 } };
+	uint64_t *keys;
+	uint32_t *perm;
+	struct kr *ref;
+	uint64_t seed = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+	unsigned runs = c[_i].runs;
+
+	sort_bufs(N, &keys, &perm, &ref);
+	for (size_t i = 0; i < N; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		keys[i] = (seed >> 11) % (c[_i].span == UINT64_MAX ?
+		    UINT64_MAX : c[_i].span);
+		if (c[_i].span == UINT64_MAX)
+			keys[i] = seed;
+	}
+	if (runs > 0)		/* runs ascending runs of equal length */
+		for (size_t r = 0; r < runs; r++) {
+			size_t a = N * r / runs, b = N * (r + 1) / runs;
+			struct kr *t = ref + a;
+
+			for (size_t i = a; i < b; i++)
+				ref[i] = (struct kr){ keys[i], (uint32_t)i };
+			qsort(t, b - a, sizeof *t, cmp_kr);
+			for (size_t i = a; i < b; i++)	/* block r * blocks / runs */
+				keys[i] = ref[i].key % (c[_i].span + 1) +
+				    r * c[_i].blocks / runs * c[_i].step;
+		}
+	ck_stable_order(keys, N, perm, ref);
+}
+END_TEST
+
+/* More runs than MAX_RUNS but long ones (a directory of many segments:
+ * each run overlaps the next a little) are merged, not radix-sorted;
+ * either way the order is a stable sort's. */
+START_TEST(test_sort_perm_many_runs)
+{
+	enum { N = 400000, RUNS = 1500 };
+	uint64_t *keys;
+	uint32_t *perm;
+	struct kr *ref;
+	uint64_t seed = 42;
+	size_t descents = 0;
+
+	sort_bufs(N, &keys, &perm, &ref);
+	for (size_t r = 0; r < RUNS; r++) {
+		size_t a = (size_t)N * r / RUNS, b = (size_t)N * (r + 1) / RUNS;
+
+		for (size_t i = a; i < b; i++) {
+			seed = seed * 6364136223846793005ull +
+			    1442695040888963407ull;
+			keys[i] = r * 100 + (seed >> 33) % 1000;
+		}
+		for (size_t i = a; i < b; i++)
+			ref[i] = (struct kr){ keys[i], (uint32_t)i };
+		qsort(ref + a, b - a, sizeof *ref, cmp_kr);
+		for (size_t i = a; i < b; i++)
+			keys[i] = ref[i].key;
+	}
+	for (size_t i = 1; i < N; i++)
+		descents += keys[i] < keys[i - 1];
+	ck_assert_uint_gt(descents, 1024);	/* above MAX_RUNS */
+	ck_stable_order(keys, N, perm, ref);
+}
+END_TEST
+
+/*
+ * Segments read out of time order (`cat trace.*`: 0, 1, 10, 11 ..., 2,
+ * 20 ...), each a few ascending runs, neighbours sharing their end key:
+ * the runs are merged in the order of their first rows, and the order
+ * is a stable sort's.
+ */
+START_TEST(test_sort_perm_shuffled_segments)
+{
+	enum { SEGS = 40, RUNS = 3, ROWS = 500, N = SEGS * RUNS * ROWS };
+	size_t i = 0;
+	uint64_t seed = 7, *keys;
+	uint32_t *perm;
+	struct kr *ref;
+
+	sort_bufs(N, &keys, &perm, &ref);
+	for (unsigned d = 0; d < 10; d++)	/* names in byte order */
+		for (unsigned g = 0; g < SEGS; g++) {
+			char name[8];
+
+			snprintf(name, sizeof name, "%u", g);
+			if ((unsigned)(name[0] - '0') != d)
+				continue;
+			/* segment g: keys g*1000 .. g*1000+1000 */
+			for (unsigned r = 0; r < RUNS; r++)
+				for (unsigned j = 0; j < ROWS; j++) {
+					seed = seed * 6364136223846793005ull +
+					    1442695040888963407ull;
+					keys[i++] = g * 1000ull + (j == 0 ? 0 :
+					    j + 1 == ROWS ? 1000 :
+					    (seed >> 33) % 1000);
+				}
+		}
+	ck_assert_uint_eq(i, N);
+	for (size_t a = 0; a < N; a += ROWS) {	/* each run ascending */
+		for (size_t j = a; j < a + ROWS; j++)
+			ref[j] = (struct kr){ keys[j], (uint32_t)j };
+		qsort(ref + a, ROWS, sizeof *ref, cmp_kr);
+		for (size_t j = a; j < a + ROWS; j++)
+			keys[j] = ref[j].key;
+	}
+	ck_stable_order(keys, N, perm, ref);
+}
+END_TEST
+
+/*
+ * A table sorted by time whose rows move across the whole of it (more
+ * than a million: gathered into fresh columns, the old pages given back
+ * as they are read): every column follows its key, equal keys keep
+ * their order.
+ */
+START_TEST(test_tab_sort_whole_table)
+{
+	enum { SEGS = 24, ROWS = 50000, N = SEGS * ROWS };
+	struct d9m_wakes w;
+
+	memset(&w, 0, sizeof w);
+	ck_assert_int_eq(d9m_tab_reserve(&w, &d9m_desc_wakes, N), 0);
+	for (size_t i = 0; i < N; i++) {
+		/* segments in the order 0, 1, 10, 11 ... by their keys */
+		size_t g = (i / ROWS * 7) % SEGS, j = i % ROWS;
+
+		ck_assert_uint_ne(d9m_tab_push(&w, &d9m_desc_wakes), SIZE_MAX);
+		w.ts[i] = g * 1000000ull + j * 10 + (j % 7 == 3 ? 10 : 0);
+		w.waker[i] = (uint32_t)i;	/* the old row */
+		w.woken[i] = (uint32_t)(i * 3);
+		w.worker[i] = (uint32_t)(i ^ 0x5555);
+	}
+	ck_assert_int_eq(d9m_tab_sort(&w, &d9m_desc_wakes), 0);
+	ck_assert_uint_eq(w.n, N);
+	for (size_t i = 0; i < N; i++) {
+		uint32_t o = w.waker[i];
+
+		ck_assert_uint_eq(w.woken[i], o * 3);
+		ck_assert_uint_eq(w.worker[i], o ^ 0x5555);
+		if (i > 0) {
+			ck_assert_uint_le(w.ts[i - 1], w.ts[i]);
+			if (w.ts[i - 1] == w.ts[i])
+				ck_assert_uint_lt(w.waker[i - 1], o);
+		}
+	}
+	d9m_tab_free(&w, &d9m_desc_wakes);
+}
+END_TEST
+
+/* An array as a d9m_values source. */
+struct arr {
+	const uint64_t	*v;
+	size_t		 n;
+};
+
+static size_t
+fill_arr(void *ctx, size_t *cursor, uint64_t *buf, size_t cap)
+{
+	const struct arr *a = ctx;
+	size_t k = a->n - *cursor < cap ? a->n - *cursor : cap;
+
+	memcpy(buf, a->v + *cursor, k * sizeof *buf);
+	*cursor += k;
+	return k;
+}
+
+/*
+ * d9m_pct_pass (values read again, never kept) gives d9m_pct_of's
+ * figures exactly: few values (copied) and many (digit passes), values
+ * all equal, in a narrow range, below 2^32, and over the whole u64
+ * range, chunk ends anywhere.
+ */
+START_TEST(test_pct_pass)
+{
+	static const size_t ns[] = { 0, 1, 2, 99, 65536, 65537, 200003 };
+	static const uint64_t ranges[] = { 1, 7, 1000, 1ull << 32, 0 };
+	uint64_t seed = 99;
+
+	for (size_t a = 0; a < sizeof ns / sizeof *ns; a++)
+		for (size_t b = 0; b < sizeof ranges / sizeof *ranges; b++) {
+			size_t n = ns[a];
+			uint64_t *v = malloc((n + 1) * sizeof *v);
+			struct arr ar = { v, n };
+			const struct d9m_values src = { fill_arr, &ar };
+			struct d9m_pct want, got;
+
+			ck_assert_ptr_nonnull(v);
+			for (size_t i = 0; i < n; i++) {
+				seed = seed * 6364136223846793005ull +
+				    1442695040888963407ull;
+				v[i] = ranges[b] ? (seed >> 7) % ranges[b] :
+				    seed;
+			}
+			ck_assert_int_eq(d9m_pct_pass(&src, &got), 0);
+			d9m_pct_of(v, n, &want);	/* reorders v */
+			ck_assert_uint_eq(got.count, want.count);
+			ck_assert_uint_eq(got.max, want.max);
+			ck_assert_uint_eq(got.p50, want.p50);
+			ck_assert_uint_eq(got.p99, want.p99);
+			free(v);
+		}
+}
+END_TEST
+
+Suite *
+sort_suite(void)
+{
+	Suite *s = suite_create("sort");
+	TCase *tc = tcase_create("orders");
+
+	tcase_add_test(tc, test_sort_perm_packed);
+	tcase_add_loop_test(tc, test_nth, 0, 6);
+	tcase_add_loop_test(tc, test_sort_perm_paths, 0, 11);
+	tcase_add_test(tc, test_sort_perm_many_runs);
+	tcase_add_test(tc, test_sort_perm_shuffled_segments);
+	tcase_add_test(tc, test_tab_sort_whole_table);
+	tcase_add_test(tc, test_pct_pass);
+	suite_add_tcase(s, tc);
+	return s;
+}
