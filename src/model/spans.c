@@ -594,8 +594,7 @@ drop_events(struct d9m_model *m)
 }
 
 int
-d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls,
-    struct d9m_gate *flat)
+d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls)
 {
 	const struct d9m_spanev *e = &m->spanev;
 	struct d9m_spans *s = &m->spans;
@@ -648,7 +647,6 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls,
 		goto out;
 	free(iv.entered);
 	iv.entered = NULL;
-	d9m_gate_open(flat, 1);
 	if (d9m_gate_wait(polls) < 0 || in_polls(m, &fl) < 0)
 		goto out;
 	flat_free(&fl);
@@ -657,7 +655,6 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls,
 	rc = sort_by_start(s) < 0 ||
 	    d9m_sort_u64(s->open_ts, s->nopen) < 0 ? -1 : 0;
 out:
-	d9m_gate_open(flat, -1);	/* if it failed before (else no-op) */
 	if (iv.exit_at != m->spanev.id)
 		free(iv.exit_at);
 	free(iv.entered);

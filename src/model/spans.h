@@ -11,15 +11,11 @@ struct d9m_gate;
 
 /* Pair span events into the instances of m->spans: reads only
  * m->spanev, writes only m->spans and the lives' links, so it may run
- * while the polls are derived; opens the gate flat once its intervals
- * are flattened (in the span events' room when finishing for the last
- * time: the polls are best made after that), or when it fails; then,
- * once the gate polls says they are there (it reads them, never
- * writes), the per-poll counts of m->spans. The span events go before
- * the instances are sorted when finishing for the last time
- * (m->last). */
-int	d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls,
-	    struct d9m_gate *flat);
+ * while the polls are derived; then, once the gate polls says they are
+ * there (it reads them, never writes), the per-poll counts of m->spans.
+ * The span events go before the instances are sorted when finishing for
+ * the last time (m->last). */
+int	d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls);
 void	d9m_spans_free(struct d9m_spans *s);
 
 #endif

@@ -352,14 +352,12 @@ drop_rt(struct d9m_model *m)
 /* What the runtime events give (polls, parks, gaps, CPU attribution,
  * scheduling delays) and the small derivations; everything but the
  * spans, which the other thread pairs meanwhile. */
-/* What the two jobs of finishing share: the timeline job walks the
- * workers once the span job has flattened its intervals (flat), and the
- * span job counts the spans inside polls once the timeline job has made
- * them (polls; nothing writes them after that). */
+/* What the two jobs of finishing share: the span job counts the spans
+ * inside polls once the timeline job has made them (nothing writes them
+ * after that). */
 struct finish {
 	struct d9m_model *m;
 	struct d9m_gate	 polls;
-	struct d9m_gate	 flat;
 };
 
 static int
@@ -371,12 +369,8 @@ derive_timeline(void *arg)
 
 	bounds(m);
 	/* the groups' coverage reads the workers of the runtime events */
-	/* the walk makes the polls once the span job has flattened its
-	 * intervals into the span events' room: both at once were the
-	 * peak of a cold read (677 against 636 MB on 58 segments) */
 	if (find_workers(m) < 0 || derive_lq(m) < 0 ||
-	    d9m_groups_cover(m) < 0 || d9m_gate_wait(&f->flat) < 0 ||
-	    d9m_walk_workers(m) < 0)
+	    d9m_groups_cover(m) < 0 || d9m_walk_workers(m) < 0)
 		goto out;
 	d9m_gate_open(&f->polls, 1);
 	if (m->last)
@@ -397,7 +391,7 @@ pair_spans(void *arg)
 {
 	struct finish *f = arg;
 
-	return d9m_spans_pair(f->m, &f->polls, &f->flat);
+	return d9m_spans_pair(f->m, &f->polls);
 }
 
 int
@@ -416,10 +410,8 @@ d9m_model_finish(struct d9m_model *m)
 	if (sort_tables(m) < 0 || d9m_symbols_index(m) < 0)
 		return -1;
 	d9m_gate_init(&f.polls);
-	d9m_gate_init(&f.flat);
 	rc = d9m_par_run(jobs, 2);
 	d9m_gate_destroy(&f.polls);
-	d9m_gate_destroy(&f.flat);
 	if (rc == 0)
 		m->finished = 1;
 	return rc;
