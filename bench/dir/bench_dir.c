@@ -38,7 +38,10 @@
 #define MAX_SCALES	8
 #define JSON_MAX	(8u << 20)
 
-enum { M_BASE, M_NOCACHE, M_STDIN, M_COLD, M_WARM, M_WINDOW, M_BROWSER, M_COUNT };
+enum {
+	M_BASE, M_NOCACHE, M_STDIN, M_COLD, M_WARM, M_WINDOW, M_BROWSER,
+	M_COUNT
+};
 
 static const struct {
 	const char	*name;
@@ -329,8 +332,9 @@ print_figures(const struct figures *f)
 	printf("cached and uncached --json output %s\n", f->same ?
 	    "identical" : "DIFFER");
 	printf("result copies=%d gzip_mb=%.1f raw_mib=%.1f events_m=%.2f "
-	    "baseline_s=%.3f nocache_x=%.3f stdin_x=%.3f cold_x=%.3f warm_x=%.3f "
-	    "window_x=%.3f browser_s=%.3f peak_rss_mib=%.1f entry_s=%.2f\n",
+	    "baseline_s=%.3f nocache_x=%.3f stdin_x=%.3f cold_x=%.3f "
+	    "warm_x=%.3f window_x=%.3f browser_s=%.3f peak_rss_mib=%.1f "
+	    "entry_s=%.2f\n",
 	    f->copies,
 	    f->gz_mb, f->raw_mib, f->events / 1e6, base,
 	    f->r[M_NOCACHE].wall / base, f->r[M_STDIN].wall / base,

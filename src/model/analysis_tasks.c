@@ -254,7 +254,7 @@ task_order_before(const struct d9m_model *m, uint32_t p, uint32_t q)
  * the source d9m_pct_pass reads them from (no copy of them). */
 struct delays {
 	const struct d9m_model *m;
-	size_t		*lo, *hi;	/* per worker: its polls in the window */
+	size_t		*lo, *hi;	/* per worker: its window's polls */
 };
 
 static size_t

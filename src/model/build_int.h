@@ -62,7 +62,7 @@ struct d9m_builder {
 	struct {
 		uint64_t	 key;
 		uint32_t	 tag;
-	}		 rt_last[4];
+	}		 rt_last[D9M_RT_UNPARK + 1];
 };
 
 /* Integer value of the kind's field i (D9_F_ constant): 0, or -1 when

@@ -255,7 +255,8 @@ d9m_iwalk_tables(struct d9m_model *m, struct d9m_tabref *t)
 	 * walk of the workers to the rest is not kept (model.h) */
 	for (size_t i = 0; i < nall; i++)
 		if (t[i].desc == &d9m_desc_rt)
-			t[n++] = (struct d9m_tabref){ &m->rt, &d9m_desc_rt_kept };
+			t[n++] = (struct d9m_tabref){ &m->rt,
+			    &d9m_desc_rt_kept };
 		else if (t[i].desc != &d9m_desc_rttags &&
 		    t[i].desc != &d9m_desc_taskloc &&
 		    t[i].desc != &d9m_desc_parkinfo)

@@ -189,8 +189,8 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 			}
 		}
 		add(c, D9M_POI_OFF_CPU, m->polls.start[p], m->polls.end[p] -
-		    m->polls.start[p], k, d9m_poll_worker_id(m, p), m->polls.task[p], p,
-		    (uint32_t)bc);
+		    m->polls.start[p], k, d9m_poll_worker_id(m, p),
+		    m->polls.task[p], p, (uint32_t)bc);
 	}
 	goto out;
 oom:
@@ -219,8 +219,8 @@ spawns(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
 		if (m->polls.start[p] <= sp || (d = m->polls.start[p] - sp) <=
 		    MS)
 			continue;
-		add(c, D9M_POI_SPAWN_DELAY, sp, d, d, d9m_poll_worker_id(m, p), t, p,
-		    D9_NONE);
+		add(c, D9M_POI_SPAWN_DELAY, sp, d, d, d9m_poll_worker_id(m, p),
+		    t, p, D9_NONE);
 	}
 }
 

@@ -56,15 +56,14 @@ digit_of(const uint32_t *hist, uint64_t *k)
 	return d;
 }
 
-/* Few values: copied and selected (d9m_pct_of), faster than passes;
- * buf is freed. */
+/* Few values (out->count): copied and selected (d9m_pct_of), faster
+ * than passes. */
 static int
-few(const struct d9m_values *src, struct d9m_pct *out, uint64_t *buf)
+few(const struct d9m_values *src, struct d9m_pct *out)
 {
 	size_t n = out->count, cur = 0, got = 0, k;
 	uint64_t *v = malloc(n * sizeof *v);
 
-	free(buf);
 	if (v == NULL)
 		return -1;
 	while (got < n && (k = src->fill(src->ctx, &cur, v + got,
@@ -96,8 +95,10 @@ d9m_pct_pass(const struct d9m_values *src, struct d9m_pct *out)
 		free(buf);
 		return 0;
 	}
-	if (out->count <= FEW)
-		return few(src, out, buf);
+	if (out->count <= FEW) {
+		free(buf);
+		return few(src, out);
+	}
 	hist[0] = malloc(2 * BUCKETS * sizeof *hist[0]);
 	if (hist[0] == NULL) {
 		free(buf);

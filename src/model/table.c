@@ -220,6 +220,7 @@ gather_fresh(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
 	for (size_t c = 0; c < d->ncols; c++) {
 		void **col = colp(tab, &d->cols[c]);
 		size_t el = d->cols[c].elem, base, npg, empty = 0;
+		int whole = PAGE % el == 0;	/* no row on two pages */
 		char *old = *col, *nw = malloc(cap * el);
 		uintptr_t lo, hi;
 
@@ -240,13 +241,13 @@ gather_fresh(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
 			free(nw);
 			return -1;
 		}
-		for (size_t i = a; i < b; i++)
+		for (size_t i = a; whole && i < b; i++)
 			left[(uintptr_t)(old + i * el) / PAGE - base]++;
 		for (size_t i = a; i < b; i++) {
 			const char *src = old + (size_t)perm[i] * el;
 
 			memcpy(nw + i * el, src, el);
-			if (PAGE % el == 0 &&	/* no row on two pages */
+			if (whole &&
 			    --left[(uintptr_t)src / PAGE - base] == 0 &&
 			    ++empty == DROP_PAGES) {
 				drop_empty(left, npg, base, lo, hi);

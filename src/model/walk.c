@@ -80,8 +80,8 @@ find_gaps(struct d9m_model *m, const uint32_t *slot, struct walk *wk)
 
 #define SWAP(col, tmp) tmp = g->col[j]; g->col[j] = g->col[j - 1]; \
 	g->col[j - 1] = tmp
-			SWAP(worker, t32); SWAP(from_tid, t32); SWAP(to_tid, t32);
-			SWAP(start, t64); SWAP(end, t64);
+			SWAP(worker, t32); SWAP(from_tid, t32);
+			SWAP(to_tid, t32); SWAP(start, t64); SWAP(end, t64);
 #undef SWAP
 		}
 	return 0;

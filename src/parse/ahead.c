@@ -13,8 +13,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/deadline.h"
 #include "parse/ahead.h"
 
 struct slot {
@@ -195,16 +195,9 @@ d9p_ahead_queued(struct d9p_ahead *a)
 int
 d9p_ahead_wait(struct d9p_ahead *a, int ms)
 {
-	struct timespec t;
+	struct timespec t = d9_deadline((uint64_t)(ms > 0 ? ms : 0));
 	int ready;
 
-	clock_gettime(CLOCK_REALTIME, &t);
-	t.tv_sec += ms / 1000;
-	t.tv_nsec += (long)(ms % 1000) * 1000000;
-	if (t.tv_nsec >= 1000000000) {
-		t.tv_sec++;
-		t.tv_nsec -= 1000000000;
-	}
 	pthread_mutex_lock(&a->mu);
 	while (a->count == 0 && !a->done &&
 	    pthread_cond_timedwait(&a->ready, &a->mu, &t) != ETIMEDOUT)

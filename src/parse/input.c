@@ -412,7 +412,8 @@ d9p_input_pushback(struct d9p_input *in, const uint8_t *p, size_t n)
 {
 	size_t left = in->iend - in->ipos;
 
-	if (in->ahead != NULL || in->mode != D9P_C_RAW || n > in->decoded - in->raw_since)
+	if (in->ahead != NULL || in->mode != D9P_C_RAW ||
+	    n > in->decoded - in->raw_since)
 		return -1;
 	if (n + left > in->icap) {
 		uint8_t *nb = malloc(n + left);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/deadline.h"
 #include "base/wire.h"
 #include "rec/rec.h"
 
@@ -418,14 +419,9 @@ d9rec_flush_main(void *arg)
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop) {
 		if (w->req_flush == w->done_flush) {
-			struct timespec ts;
-			uint64_t ns;
+			struct timespec ts =
+			    d9_deadline(w->opt.flush_interval_ms);
 
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ns = (uint64_t)ts.tv_nsec + w->opt.flush_interval_ms *
-			    1000000u;
-			ts.tv_sec += (time_t)(ns / 1000000000u);
-			ts.tv_nsec = (long)(ns % 1000000000u);
 			pthread_cond_timedwait(&w->cond, &w->lock, &ts);
 			if (w->stop)
 				break;

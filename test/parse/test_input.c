@@ -377,7 +377,8 @@ START_TEST(ahead_pipe)
 		while (d9p_input_wait(in, 100) == 1) {	/* all there is */
 			r = d9p_input_read(in, buf, sizeof buf, &cut, &e);
 			ck_assert_int_gt(r, 0);
-			ck_assert_int_eq(memcmp(buf, t.p + total, (size_t)r), 0);
+			ck_assert_int_eq(memcmp(buf, t.p + total,
+			    (size_t)r), 0);
 			ck_assert_int_eq(d9p_input_pushback(in, buf, 1), -1);
 			total += (size_t)r;
 		}
@@ -392,8 +393,10 @@ START_TEST(ahead_pipe)
 		ck_assert_int_eq(write(p[1], c.p + c.n / 2, c.n - c.n / 2),
 		    (ssize_t)(c.n - c.n / 2));
 		close(p[1]);
-		while ((r = d9p_input_read(in, buf, sizeof buf, &cut, &e)) > 0) {
-			ck_assert_int_eq(memcmp(buf, t.p + total, (size_t)r), 0);
+		while ((r = d9p_input_read(in, buf, sizeof buf, &cut,
+		    &e)) > 0) {
+			ck_assert_int_eq(memcmp(buf, t.p + total,
+			    (size_t)r), 0);
 			total += (size_t)r;
 		}
 		ck_assert_int_eq(r, 0);

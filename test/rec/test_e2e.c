@@ -88,7 +88,8 @@ START_TEST(test_tiny_ring)
 
 	snprintf(cmd, sizeof cmd, "%s --json --quiet %s", top, dir);
 	out = rt_run(cmd);
-	ck_assert_double_eq(rt_num(out, "droppedEvents", NULL), (double)st.dropped);
+	ck_assert_double_eq(rt_num(out, "droppedEvents", NULL),
+	    (double)st.dropped);
 	ck_assert_double_eq(rt_num(out, "eventCount", NULL), (double)st.events);
 	ck_assert_double_eq(rt_num(out, "incompleteSegments", NULL), 0);
 	ck_assert_ptr_nonnull(strstr(out, "\"events-lost\""));

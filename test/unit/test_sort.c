@@ -153,7 +153,8 @@ START_TEST(test_sort_perm_paths)
 			for (size_t i = a; i < b; i++)
 				ref[i] = (struct kr){ keys[i], (uint32_t)i };
 			qsort(t, b - a, sizeof *t, cmp_kr);
-			for (size_t i = a; i < b; i++)	/* block r * blocks / runs */
+			/* in block r * blocks / runs */
+			for (size_t i = a; i < b; i++)
 				keys[i] = ref[i].key % (c[_i].span + 1) +
 				    r * c[_i].blocks / runs * c[_i].step;
 		}
