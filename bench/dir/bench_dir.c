@@ -66,6 +66,7 @@ struct opts {
 struct figures {
 	int		 copies;
 	double		 gz_mb, raw_mib, events, dur_ms;
+	double		 frames;	/* events of every kind */
 	struct d9b_run	 r[M_COUNT];
 	int		 have[M_COUNT];
 	int		 same;		/* cold and warm --json alike */
@@ -327,16 +328,17 @@ print_figures(const struct figures *f)
 		if (m != M_BASE && r->rss_mib > peak)
 			peak = r->rss_mib;
 	}
-	printf("peak RSS of d9top: %.1f MiB for %.1f M events (goal <= 768 "
-	    "MiB for 30 M events)\n", peak, f->events / 1e6);
+	printf("peak RSS of d9top: %.1f MiB for %.1f M events of every kind "
+	    "(goal <= 768 MiB for 30 M events)\n", peak, f->frames / 1e6);
 	printf("cached and uncached --json output %s\n", f->same ?
 	    "identical" : "DIFFER");
 	printf("result copies=%d gzip_mb=%.1f raw_mib=%.1f events_m=%.2f "
+	    "runtime_events_m=%.2f "
 	    "baseline_s=%.3f nocache_x=%.3f stdin_x=%.3f cold_x=%.3f "
 	    "warm_x=%.3f window_x=%.3f browser_s=%.3f peak_rss_mib=%.1f "
 	    "entry_s=%.2f\n",
 	    f->copies,
-	    f->gz_mb, f->raw_mib, f->events / 1e6, base,
+	    f->gz_mb, f->raw_mib, f->frames / 1e6, f->events / 1e6, base,
 	    f->r[M_NOCACHE].wall / base, f->r[M_STDIN].wall / base,
 	    f->r[M_COLD].wall / base,
 	    f->r[M_WARM].wall / base, f->r[M_WINDOW].wall / base,
@@ -356,6 +358,7 @@ one_scale(struct ctx *c, int scale, struct figures *f)
 		return -1;
 	f->gz_mb = (double)d9b_dir_bytes(dir) / 1e6;
 	f->raw_mib = (double)c->h.raw * f->copies / 1048576;
+	f->frames = (double)c->h.frames * f->copies;
 	printf("\n== %d copies (%dx): %.1f MB gzip, %.1f MiB raw; %d copies "
 	    "written now in %.1f s\n", f->copies, scale, f->gz_mb, f->raw_mib,
 	    built, d9b_now() - t0);
@@ -369,7 +372,8 @@ one_scale(struct ctx *c, int scale, struct figures *f)
 	    "cache warm");
 	if (measure_json(c, dir, f) < 0)
 		return -1;
-	printf("trace: %.1f M events, %.1f s\n", f->events / 1e6,
+	printf("trace: %.1f M events of every kind (%.1f M runtime events: "
+	    "eventCount), %.1f s\n", f->frames / 1e6, f->events / 1e6,
 	    f->dur_ms / 1000);
 	measure_browser(c, dir, f);
 	print_figures(f);

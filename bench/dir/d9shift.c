@@ -6,7 +6,9 @@
  *                             (raw or gzip, any number of members) with
  *                             every absolute time moved by SHIFT_NS
  *   d9shift --range IN        print the first and last event times of
- *                             IN in ns (monotonic clock)
+ *                             IN in ns (monotonic clock), then how
+ *                             many events IN holds (frames of every
+ *                             kind, span and sample events included)
  *
  * OUT is written under a temporary name and renamed when complete, so a
  * directory never holds half a copy. Exit status: 0 ok, 1 bad input or
@@ -170,7 +172,8 @@ print_range(const char *in, const uint8_t *p, size_t n)
 		say(in, "no timestamped event");
 		return -1;
 	}
-	printf("%" PRIu64 " %" PRIu64 "\n", st.first, st.last);
+	printf("%" PRIu64 " %" PRIu64 " %" PRIu64 "\n", st.first, st.last,
+	    st.events);
 	return 0;
 }
 

@@ -54,7 +54,8 @@ d9b_dir_bytes(const char *dir)
 	return n;
 }
 
-/* D: the trace's time range from d9shift --range, rounded up to a ms. */
+/* D: the trace's time range from d9shift --range, rounded up to a ms;
+ * and its event frames of every kind. */
 static int
 shift_step(struct d9b_hostdir *h)
 {
@@ -63,7 +64,8 @@ shift_step(struct d9b_hostdir *h)
 	uint64_t first, last;
 
 	if (d9b_capture(argv, out, sizeof out) != 0 ||
-	    sscanf(out, "%" SCNu64 " %" SCNu64, &first, &last) != 2 ||
+	    sscanf(out, "%" SCNu64 " %" SCNu64 " %" SCNu64, &first, &last,
+	    &h->frames) != 3 ||
 	    last < first) {
 		fprintf(stderr, "bench-dir: d9shift --range failed on the "
 		    "trace\n");

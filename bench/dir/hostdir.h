@@ -22,6 +22,7 @@ struct d9b_hostdir {
 	const char	*shift;		/* the d9shift program */
 	const char	*trace;
 	uint64_t	 d_ns;		/* from one copy to the next */
+	uint64_t	 frames;	/* event frames of the trace, any kind */
 	uint64_t	 raw;		/* decoded bytes of the trace */
 	int		 jobs;		/* d9shift processes at a time */
 };

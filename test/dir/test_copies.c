@@ -72,15 +72,17 @@ shift(const char *in, const char *out, uint64_t ns)
 	run_free(&r);
 }
 
-/* The first and last event times d9shift --range prints. */
+/* The first and last event times d9shift --range prints, and how many
+ * events of every kind it counts. */
 static void
-range(const char *in, uint64_t *first, uint64_t *last)
+range(const char *in, uint64_t *first, uint64_t *last, uint64_t *events)
 {
 	struct run_result r;
 
 	run_prog(&r, shift_bin(), "--range '%s'", in);
 	ck_assert_int_eq(r.status, 0);
-	ck_assert_int_eq(sscanf(r.out, "%" SCNu64 " %" SCNu64, first, last), 2);
+	ck_assert_int_eq(sscanf(r.out, "%" SCNu64 " %" SCNu64 " %" SCNu64,
+	    first, last, events), 3);
 	ck_assert(*first < *last);
 	run_free(&r);
 }
@@ -164,16 +166,23 @@ START_TEST(test_shift_moves_only_times)
 	struct tmp t;
 	char out[64], *demo = trace_path("demo-2026-06.bin.gz"), *a, *b;
 	const char *pa, *pb;
-	uint64_t f0, l0, f1, l1;
+	uint64_t f0, l0, n0, f1, l1, n1;
+	struct mj *v;
 	int moved = 0, wall = 0;
 
 	tmp_make(&t);
 	snprintf(out, sizeof out, "%s/moved.bin.gz", t.dir);
 	shift(demo, out, d);
-	range(demo, &f0, &l0);
-	range(out, &f1, &l1);
+	range(demo, &f0, &l0, &n0);
+	range(out, &f1, &l1, &n1);
 	ck_assert_uint_eq(f1, f0 + d);
 	ck_assert_uint_eq(l1, l0 + d);
+	/* the same events, more of them than the runtime events alone */
+	ck_assert_uint_eq(n1, n0);
+	v = json_of(demo);
+	ck_assert_uint_gt(n0, (uint64_t)num(v, "eventCount") +
+	    2 * (uint64_t)num(v, "spans.record_metric.count"));
+	mj_free(v);
 	a = json_text(demo);
 	b = json_text(out);
 	/* line by line: equal, or both an absolute time moved by d */
@@ -209,11 +218,11 @@ START_TEST(test_three_copies_one_source)
 	struct tmp t;
 	char dir[64], out[96], *demo = trace_path("demo-2026-06.bin.gz");
 	struct mj *one, *all;
-	uint64_t first, last, d;
+	uint64_t first, last, n, d;
 	const struct mj *src;
 
 	tmp_make(&t);
-	range(demo, &first, &last);
+	range(demo, &first, &last, &n);
 	d = (last - first + MS - 1) / MS * MS;
 	snprintf(dir, sizeof dir, "%s/host", t.dir);
 	ck_assert(mkdir(dir, 0755) == 0);
