@@ -406,35 +406,21 @@ set_add(struct segaddrs *s, uint32_t seg, uint64_t addr)
 	    &pair_rows, s) == D9_NONE ? -1 : 0;
 }
 
+/* Every address of the samples' stacks (each stack once, with the
+ * segment it first came with), named or not. */
 static void
 count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
 	struct d9m_frame f[8];
-	uint8_t *seen = calloc(m->stacks.n ? m->stacks.n : 1, 1);
 	struct segaddrs t = { 0 };
 
-	if (seen == NULL)
-		return;
-	for (size_t i = 0; i < m->cpu.n + m->allocs.n + m->dumps.n; i++) {
-		size_t j = i, nf;
-		uint32_t st, seg;
+	for (size_t i = 0; i < m->nsym_stacks; i++) {
+		uint32_t st = (uint32_t)(m->sym_stacks[i] >> 32);
+		uint32_t seg = (uint32_t)m->sym_stacks[i];
 		const uint8_t *p;
+		size_t nf;
 
-		if (j < m->cpu.n) {
-			st = m->cpu.stack[j];
-			seg = m->cpu.seg[j];
-		} else if ((j -= m->cpu.n) < m->allocs.n) {
-			st = m->allocs.stack[j];
-			seg = m->allocs.seg[j];
-		} else {
-			j -= m->allocs.n;
-			st = m->dumps.stack[j];
-			seg = m->dumps.seg[j];
-		}
-		if (seen[st])
-			continue;
-		seen[st] = 1;
 		p = d9m_stack(m, st, &nf);
 		for (size_t k = 0; k < nf; k++)
 			if (set_add(&t, seg, d9p_le64(p + 8 * k)) < 0)
@@ -450,7 +436,6 @@ count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 out:
 	d9_hmap_free(&t.rows);
 	free(t.v);
-	free(seen);
 }
 
 /* One analysis on its way: the sections run on two threads. */

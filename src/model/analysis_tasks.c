@@ -361,7 +361,6 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
 	struct d9m_idle_group *g;
-	struct d9m_dump_walk dw;
 	struct d9_hmap at;		/* (stack, segment) -> row of g */
 	size_t n = 0, i0, i1;
 	int rc = -1;
@@ -371,14 +370,12 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	d9_hmap_init(&at);
 	d9m_window_rows(m->dumps.ts, m->dumps.n, &o->win, &i0, &i1);
 	g = malloc((i1 - i0 + 1) * sizeof *g);
-	if (g == NULL || d9m_dump_walk_init(m, &dw) < 0) {
-		free(g);
+	if (g == NULL)
 		return -1;
-	}
 	/* summed by (stack, segment) as they come (sums of integers: the
 	 * order does not matter), then the groups by (stack, segment) */
 	for (size_t i = i0; i < i1; i++) {
-		uint64_t idle = d9m_dump_idle(m, &dw, i), key;
+		uint64_t idle = d9m_dump_idle(m, i), key;
 		uint32_t r;
 
 		if (idle == UINT64_MAX)
@@ -402,7 +399,6 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	qsort(g, n, sizeof *g, cmp_idle_ns);
 	rc = 0;
 out:
-	d9m_dump_walk_free(&dw);
 	d9_hmap_free(&at);
 	if (rc < 0) {
 		free(g);

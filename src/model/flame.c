@@ -100,15 +100,12 @@ static int
 collect_dump(const struct d9m_model *m, const struct d9m_flame_req *q,
     struct d9m_wstack **v, size_t *n, size_t *cap)
 {
-	struct d9m_dump_walk dw;
 	size_t i0, i1;
 	int rc = 0;
 
-	if (d9m_dump_walk_init(m, &dw) < 0)
-		return -1;
 	d9m_window_rows(m->dumps.ts, m->dumps.n, &q->win, &i0, &i1);
 	for (size_t i = i0; i < i1 && rc == 0; i++) {
-		uint64_t idle = d9m_dump_idle(m, &dw, i);
+		uint64_t idle = d9m_dump_idle(m, i);
 		uint32_t t = m->dumps.task[i];
 
 		if (idle == UINT64_MAX || (q->task != D9_NONE && t != q->task) ||
@@ -117,7 +114,6 @@ collect_dump(const struct d9m_model *m, const struct d9m_flame_req *q,
 		rc = push(v, n, cap, m->dumps.stack[i], m->dumps.seg[i],
 		    q->count ? 1 : (double)idle);
 	}
-	d9m_dump_walk_free(&dw);
 	return rc;
 }
 

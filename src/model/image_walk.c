@@ -296,6 +296,7 @@ d9m_iwalk_scalars(struct d9m_iwalk *w, struct d9m_model *m)
 	S(w, m->alloc_rate);
 	S(w, m->alloc_rate_meta);
 	S(w, m->nworkers);
+	S(w, m->nsym_stacks);
 	S(w, m->nruntimes);
 	S(w, m->min_ts);
 	S(w, m->max_ts);
@@ -448,6 +449,13 @@ d9m_iwalk_arrays(struct d9m_iwalk *w, struct d9m_model *m)
 		if (m->sym_seg_off[s] > m->symbols.n ||
 		    (s > 0 && m->sym_seg_off[s] < m->sym_seg_off[s - 1]))
 			fail(w, "the symbol index does not match its table");
+	A(w, m->seg_twin, m->segs.n);
+	A(w, m->dump_idle, m->dumps.n);
+	A(w, m->sym_stacks, m->nsym_stacks);
+	for (size_t i = 0; w->mode == D9M_IW_LOAD && !w->bad &&
+	    i < m->nsym_stacks; i++)
+		if (m->sym_stacks[i] >> 32 >= m->stacks.n)
+			fail(w, "the stacks of the samples do not match");
 	A(w, m->workers, m->nworkers);
 	A(w, m->runtimes, m->nruntimes);
 	intern_arrays(w, &m->strs);

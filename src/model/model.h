@@ -513,6 +513,14 @@ struct d9m_model {
 	/* symbol rows of segment s: [sym_seg_off[s], sym_seg_off[s + 1]),
 	 * segs.n + 1 entries (rows sorted by segment, then address) */
 	uint32_t	*sym_seg_off;
+	/* twins.h, segs.n entries: what a window would otherwise work out
+	 * from every segment's symbols */
+	uint32_t	*seg_twin;
+	/* samples.h: the idle gap of each task dump (dumps.n entries), and
+	 * the distinct stacks of the samples (nsym_stacks) */
+	uint64_t	*dump_idle;
+	uint64_t	*sym_stacks;
+	size_t		 nsym_stacks;
 	struct d9m_runtime *runtimes;	/* by their lowest worker, then name */
 	size_t		 nruntimes;
 	uint64_t	 min_ts, max_ts;	/* over runtime events */

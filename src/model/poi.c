@@ -14,7 +14,6 @@
 #include "model/poi.h"
 #include "model/samples.h"
 #include "model/table.h"
-#include "model/twins.h"
 #include "model/verdict.h"
 
 #define MS	1000000
@@ -139,7 +138,8 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 {
 	size_t i0, i1, n = 0;
 	uint64_t *key, *byp;
-	uint32_t *perm, *twin = malloc((m->segs.n + 1) * sizeof *twin);
+	const uint32_t *twin = m->seg_twin;
+	uint32_t *perm;
 	uint8_t *cls;
 
 	d9m_window_rows(m->cpu.ts, m->cpu.n, w, &i0, &i1);
@@ -147,8 +147,7 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 	byp = malloc((i1 - i0 + 1) * sizeof *byp);
 	perm = malloc((i1 - i0 + 1) * sizeof *perm);
 	cls = malloc(i1 - i0 + 1);
-	if (key == NULL || byp == NULL || perm == NULL || cls == NULL ||
-	    twin == NULL || d9m_seg_twins(m, twin) < 0)
+	if (key == NULL || byp == NULL || perm == NULL || cls == NULL)
 		goto oom;
 	for (size_t i = i0; i < i1; i++)
 		key[i - i0] = (uint64_t)m->cpu.stack[i] << 32 |
@@ -200,7 +199,6 @@ out:
 	free(byp);
 	free(perm);
 	free(cls);
-	free(twin);
 }
 
 /* Tasks spawned in the window whose first poll came over 1 ms later. */

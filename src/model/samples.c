@@ -250,45 +250,96 @@ d9m_poll_of_tid(const struct d9m_model *m, uint32_t tid, uint64_t ts)
 	return p != D9_NONE && ts <= m->polls.end[p] ? p : D9_NONE;
 }
 
-int
-d9m_dump_walk_init(const struct d9m_model *m, struct d9m_dump_walk *w)
-{
-	w->next = malloc((m->tasks.n + 1) * sizeof *w->next);
-	if (w->next == NULL)
-		return -1;
-	for (size_t t = 0; t < m->tasks.n; t++)
-		w->next[t] = m->task_polls_off[t];
-	return 0;
-}
-
-void
-d9m_dump_walk_free(struct d9m_dump_walk *w)
-{
-	free(w->next);
-	w->next = NULL;
-}
-
-uint64_t
-d9m_dump_idle(const struct d9m_model *m, struct d9m_dump_walk *w, size_t i)
+/* Each task's place in its polls along a walk of the dumps in time
+ * order: the first poll not started by the rows so far. */
+static uint64_t
+idle_at(const struct d9m_model *m, size_t *next, size_t i)
 {
 	const uint32_t *rows = m->task_polls;
 	uint32_t t = m->dumps.task[i];
-	uint64_t ts = m->dumps.ts[i], end, next;
+	uint64_t ts = m->dumps.ts[i], end, after;
 	size_t k;
 
 	if (t == D9_NONE || t >= m->tasks.n)
 		return UINT64_MAX;
 	/* the task's first poll starting after the stamp: its polls are
 	 * by start and the stamps come in time order */
-	for (k = w->next[t]; k < m->task_polls_off[t + 1] &&
+	for (k = next[t]; k < m->task_polls_off[t + 1] &&
 	    m->polls.start[rows[k]] <= ts; k++)
 		;
-	w->next[t] = k;
+	next[t] = k;
 	if (k == m->task_polls_off[t])
 		return UINT64_MAX;
 	k--;
 	end = m->polls.end[rows[k]];
-	next = k + 1 < m->task_polls_off[t + 1] ?
+	after = k + 1 < m->task_polls_off[t + 1] ?
 	    m->polls.start[rows[k + 1]] : m->max_ts;
-	return next > end ? next - end : 0;
+	return after > end ? after - end : 0;
+}
+
+int
+d9m_dumps_derive(struct d9m_model *m)
+{
+	size_t *next = malloc((m->tasks.n + 1) * sizeof *next);
+
+	m->dump_idle = malloc((m->dumps.n + 1) * sizeof *m->dump_idle);
+	if (next == NULL || m->dump_idle == NULL) {
+		free(next);
+		return -1;
+	}
+	for (size_t t = 0; t < m->tasks.n; t++)
+		next[t] = m->task_polls_off[t];
+	for (size_t i = 0; i < m->dumps.n; i++)
+		m->dump_idle[i] = idle_at(m, next, i);
+	free(next);
+	return 0;
+}
+
+uint64_t
+d9m_dump_idle(const struct d9m_model *m, size_t i)
+{
+	return m->dump_idle[i];
+}
+
+/* Row i of the CPU samples, then of the allocations, then of the
+ * dumps: its stack and segment. */
+static void
+stack_row(const struct d9m_model *m, size_t i, uint32_t *st, uint32_t *seg)
+{
+	if (i < m->cpu.n) {
+		*st = m->cpu.stack[i];
+		*seg = m->cpu.seg[i];
+	} else if ((i -= m->cpu.n) < m->allocs.n) {
+		*st = m->allocs.stack[i];
+		*seg = m->allocs.seg[i];
+	} else {
+		i -= m->allocs.n;
+		*st = m->dumps.stack[i];
+		*seg = m->dumps.seg[i];
+	}
+}
+
+int
+d9m_sym_stacks_derive(struct d9m_model *m)
+{
+	uint8_t *seen = calloc(m->stacks.n ? m->stacks.n : 1, 1);
+	size_t n = 0;
+
+	m->sym_stacks = malloc((m->stacks.n + 1) * sizeof *m->sym_stacks);
+	if (seen == NULL || m->sym_stacks == NULL) {
+		free(seen);
+		return -1;
+	}
+	for (size_t i = 0; i < m->cpu.n + m->allocs.n + m->dumps.n; i++) {
+		uint32_t st, seg;
+
+		stack_row(m, i, &st, &seg);
+		if (st >= m->stacks.n || seen[st])
+			continue;
+		seen[st] = 1;
+		m->sym_stacks[n++] = (uint64_t)st << 32 | seg;
+	}
+	m->nsym_stacks = n;
+	free(seen);
+	return 0;
 }

@@ -63,18 +63,16 @@ int	d9m_alloc_freed(const struct d9m_model *m, const struct d9m_window *w,
 /* The idle gap task dump row i describes (ANALYSIS 5.4, 15 #16): it is
  * stamped with the start of the poll after which its task went idle, so
  * from that poll's end to the task's next poll (or the trace's end);
- * UINT64_MAX when the task has no poll at or before the stamp. The rows
- * are asked in time order, along a walk that keeps each task's place in
- * its polls (d9m_dump_walk_init: 0, or -1 when out of memory). */
-struct d9m_dump_walk {
-	size_t		*next;		/* per task: its first poll not
-					 * started by the rows so far */
-};
-int	 d9m_dump_walk_init(const struct d9m_model *m,
-	    struct d9m_dump_walk *w);
-void	 d9m_dump_walk_free(struct d9m_dump_walk *w);
-uint64_t d9m_dump_idle(const struct d9m_model *m, struct d9m_dump_walk *w,
-	    size_t i);
+ * UINT64_MAX when the task has no poll at or before the stamp. Derived
+ * once per finished model (d9m_dumps_derive: m->dump_idle, 0 or -1 when
+ * out of memory), so that a window reads only its own rows. */
+int	 d9m_dumps_derive(struct d9m_model *m);
+uint64_t d9m_dump_idle(const struct d9m_model *m, size_t i);
+/* The stacks of CPU samples, then allocations, then task dumps, each
+ * once, in the order they first appear, with the segment of that first
+ * row: m->sym_stacks (stack << 32 | segment), m->nsym_stacks (the
+ * analysis names their frames). 0, or -1 when out of memory. */
+int	 d9m_sym_stacks_derive(struct d9m_model *m);
 
 /* A weighted sample (or group of them) of one stack. */
 struct d9m_wstack {

@@ -22,6 +22,7 @@
 #include "model/spans.h"
 #include "model/image.h"
 #include "model/timeline.h"
+#include "model/twins.h"
 #include "model/walk.h"
 
 void
@@ -64,6 +65,12 @@ d9m_timeline_free(struct d9m_model *m)
 	m->rt.lq = NULL;
 	free(m->sym_seg_off);
 	m->sym_seg_off = NULL;
+	free(m->seg_twin);
+	free(m->dump_idle);
+	free(m->sym_stacks);
+	m->seg_twin = NULL;
+	m->dump_idle = m->sym_stacks = NULL;
+	m->nsym_stacks = 0;
 	d9m_appev_free(m);
 }
 
@@ -349,6 +356,14 @@ drop_rt(struct d9m_model *m)
 	d9m_tab_free(&m->parkinfo, &d9m_desc_parkinfo);
 }
 
+/* The twins of the segments (twins.h). */
+static int
+derive_twins(struct d9m_model *m)
+{
+	m->seg_twin = malloc((m->segs.n + 1) * sizeof *m->seg_twin);
+	return m->seg_twin == NULL ? -1 : d9m_seg_twins(m, m->seg_twin);
+}
+
 /* What the runtime events give (polls, parks, gaps, CPU attribution,
  * scheduling delays) and the small derivations; everything but the
  * spans, which the other thread pairs meanwhile. */
@@ -378,7 +393,9 @@ derive_timeline(void *arg)
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
 	    polls_by_start(m) < 0 || d9m_rates_derive(m) < 0 ||
 	    d9m_loss_derive(m) < 0 ||
-	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0)
+	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0 ||
+	    d9m_dumps_derive(m) < 0 || d9m_sym_stacks_derive(m) < 0 ||
+	    derive_twins(m) < 0)
 		goto out;
 	rc = 0;
 out:

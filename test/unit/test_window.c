@@ -529,6 +529,65 @@ START_TEST(test_span_lives)
 }
 END_TEST
 
+/* d9m_lower against a scan, on columns a bisection, an even spread and
+ * the gallop all see differently: evenly spread, clustered at either
+ * end, runs of equal values, steps of 2^40 and the extremes of u64. */
+static uint64_t
+next_rand(uint64_t *r)
+{
+	*r ^= *r << 13;
+	*r ^= *r >> 7;
+	*r ^= *r << 17;
+	return *r;
+}
+
+START_TEST(test_lower_matches_scan)
+{
+	const size_t sizes[] = { 0, 1, 63, 64, 65, 1000, 100003 };
+	uint64_t r = 0x9e3779b97f4a7c15u + (uint64_t)_i, *v;
+	size_t n = sizes[(size_t)_i % 7];
+
+	v = malloc((n + 1) * sizeof *v);
+	ck_assert_ptr_nonnull(v);
+	for (size_t i = 0, t = 0; i < n; i++) {
+		uint64_t d;
+
+		switch (_i % 5) {
+		case 0:			/* even */
+			d = 1000 + next_rand(&r) % 50;
+			break;
+		case 1:			/* most at the start, a long tail */
+			d = i < n - n / 16 ? next_rand(&r) % 3 :
+			    next_rand(&r) % ((uint64_t)1 << 40);
+			break;
+		case 2:			/* a jump, then most at the end */
+			d = i == n / 16 ? (uint64_t)1 << 50 :
+			    next_rand(&r) % 3;
+			break;
+		case 3:			/* equal runs */
+			d = next_rand(&r) % 8 == 0;
+			break;
+		default:		/* the whole range */
+			d = n ? UINT64_MAX / n * (next_rand(&r) % 2) : 0;
+		}
+		t += d;
+		v[i] = t;
+	}
+	for (int k = 0; k < 2000; k++) {
+		uint64_t x = k % 4 == 0 && n ? v[next_rand(&r) % n] +
+		    (uint64_t)(k % 8 == 4) : next_rand(&r) >> (k % 64);
+		size_t want = 0;
+
+		if (k == 0 || k == 1)
+			x = k == 0 ? 0 : UINT64_MAX;
+		while (want < n && v[want] < x)
+			want++;
+		ck_assert_uint_eq(d9m_lower(v, n, x), want);
+	}
+	free(v);
+}
+END_TEST
+
 Suite *
 window_suite(void)
 {
@@ -538,6 +597,7 @@ window_suite(void)
 	tcase_add_loop_test(tc, test_windows_match_scans, 0, 30);
 	tcase_add_test(tc, test_span_lives);
 	tcase_add_test(tc, test_window_ms);
+	tcase_add_loop_test(tc, test_lower_matches_scan, 0, 35);
 	suite_add_tcase(s, tc);
 	return s;
 }
