@@ -67,6 +67,7 @@ struct figures {
 	int		 copies;
 	double		 gz_mb, raw_mib, events, dur_ms;
 	double		 frames;	/* events of every kind */
+	double		 zoom_rss;	/* browse.h: RSS at a window < 1 s */
 	struct d9b_run	 r[M_COUNT];
 	int		 have[M_COUNT];
 	int		 same;		/* cold and warm --json alike */
@@ -302,7 +303,9 @@ measure_browser(struct ctx *c, const char *dir, struct figures *f)
 	f->r[M_BROWSER].cpu = b.cpu;
 	f->r[M_BROWSER].rss_mib = b.rss_mib;
 	f->have[M_BROWSER] = 1;
-	snprintf(f->note[M_BROWSER], sizeof f->note[0], "screen: %s",
+	f->zoom_rss = b.zoom_rss_mib;
+	snprintf(f->note[M_BROWSER], sizeof f->note[0], "RSS %.1f MiB once "
+	    "zoomed in (+) to a window under 1 s; screen: %s", b.zoom_rss_mib,
 	    b.header);
 }
 
@@ -336,13 +339,14 @@ print_figures(const struct figures *f)
 	    "runtime_events_m=%.2f "
 	    "baseline_s=%.3f nocache_x=%.3f stdin_x=%.3f cold_x=%.3f "
 	    "warm_x=%.3f window_x=%.3f browser_s=%.3f peak_rss_mib=%.1f "
-	    "entry_s=%.2f\n",
+	    "entry_s=%.2f zoom_rss_mib=%.1f\n",
 	    f->copies,
 	    f->gz_mb, f->raw_mib, f->frames / 1e6, f->events / 1e6, base,
 	    f->r[M_NOCACHE].wall / base, f->r[M_STDIN].wall / base,
 	    f->r[M_COLD].wall / base,
 	    f->r[M_WARM].wall / base, f->r[M_WINDOW].wall / base,
-	    f->have[M_BROWSER] ? f->r[M_BROWSER].wall : -1, peak, f->entry_s);
+	    f->have[M_BROWSER] ? f->r[M_BROWSER].wall : -1, peak, f->entry_s,
+	    f->have[M_BROWSER] ? f->zoom_rss : -1);
 }
 
 static int
@@ -399,6 +403,14 @@ print_growth(const struct ctx *c, const struct figures *f)
 				    f[0].r[m].rss_mib);
 		printf("\n");
 	}
+	if (!f[0].have[M_BROWSER] || f[0].zoom_rss <= 0)
+		return;
+	printf("%-34s", "browser zoomed under 1 s (RSS)");
+	for (int i = 1; i < c->o.nscale; i++)
+		if (f[i].have[M_BROWSER] && f[i].zoom_rss > 0)
+			printf("            %5.2fx", f[i].zoom_rss /
+			    f[0].zoom_rss);
+	printf("\n");
 }
 
 int

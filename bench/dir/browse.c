@@ -122,6 +122,38 @@ watch(const struct tmux *t, int pid, double t0, double timeout,
 	return rc;
 }
 
+/* Zoom in until the header shows a window under a second; *rss: d9top's
+ * RSS (MiB) once that screen is loaded, -1 when it is not reached. */
+static void
+zoom_in(const struct tmux *t, int pid, struct d9b_browse *b)
+{
+	char *plus[] = { "send-keys", "-t", "b", "+", NULL };
+	char *cap[] = { "capture-pane", "-p", "-t", "b", NULL };
+	char *screen = malloc(SCREEN), head[200];
+	struct timespec nap = { 0, POLL_NS };
+
+	b->zoom_rss_mib = -1;
+	for (int k = 0; screen != NULL && k < 24; k++) {
+		int ok = 0;
+
+		if (tmux(t, NULL, 0, plus) != 0)
+			break;
+		/* the new window's screen, loaded (a few s at most) */
+		for (int i = 0; i < 250 && !ok; i++) {
+			nanosleep(&nap, NULL);
+			ok = tmux(t, screen, SCREEN, cap) == 0 &&
+			    loaded(screen, head, sizeof head);
+		}
+		if (!ok)
+			break;
+		if (strstr(head, "ms)") != NULL) {
+			b->zoom_rss_mib = status_kb(pid, "VmRSS:") / 1024;
+			break;
+		}
+	}
+	free(screen);
+}
+
 int
 d9b_browse(const char *d9top, const char *dir, const char *cache,
     double timeout, struct d9b_browse *b)
@@ -153,8 +185,8 @@ d9b_browse(const char *d9top, const char *dir, const char *cache,
 	    0 || (p = atoi(out)) <= 0) {
 		snprintf(b->why, sizeof b->why, "tmux cannot start d9top");
 		rc = -1;
-	} else
-		rc = watch(&t, p, t0, timeout, b);
+	} else if ((rc = watch(&t, p, t0, timeout, b)) == 0)
+		zoom_in(&t, p, b);
 	tmux(&t, NULL, 0, kill);
 	return rc;
 }

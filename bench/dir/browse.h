@@ -6,7 +6,9 @@
  * and no badge (loading, following, updating: render.c), i.e. the first
  * frame whose figures are all there. The clock starts just before
  * `tmux new-session` starts the pane; d9top's CPU time and peak RSS
- * (VmHWM) are read from /proc when the screen is loaded.
+ * (VmHWM) are read from /proc when the screen is loaded. Then `+`
+ * zooms in until the window is under a second, and the RSS d9top holds
+ * once that screen is loaded is read too: what a window costs.
  */
 #ifndef D9B_BROWSE_H
 #define D9B_BROWSE_H
@@ -15,6 +17,8 @@ struct d9b_browse {
 	double		 wall;		/* seconds to the loaded screen */
 	double		 cpu;		/* d9top's user + system seconds */
 	double		 rss_mib;	/* d9top's peak RSS */
+	double		 zoom_rss_mib;	/* its RSS at a window under 1 s,
+					 * -1 when none was reached */
 	char		 header[200];	/* the loaded screen's first line */
 	char		 why[400];	/* why it was skipped or failed */
 };

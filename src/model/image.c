@@ -419,6 +419,13 @@ d9m_image_is(const struct d9m_model *m)
 }
 
 void
+d9m_image_release(const struct d9m_model *m)
+{
+	if (m->image != NULL)
+		madvise(m->image->base, m->image->size, MADV_DONTNEED);
+}
+
+void
 d9m_image_free(struct d9m_model *m)
 {
 	if (m->image == NULL)

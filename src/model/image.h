@@ -40,6 +40,11 @@ uint64_t d9m_image_size(const struct d9m_model *m,
  * space). */
 int	 d9m_image_open(int fd, uint64_t key, struct d9m_model **out,
 	    struct d9m_lanes **lanes, char *why, size_t whylen);
+/* Give back the pages of m's image that this process has read (the page
+ * cache keeps them, and the next read maps them again): what the process
+ * holds of the index is then what it reads next. Nothing when m is not
+ * mapped. */
+void	 d9m_image_release(const struct d9m_model *m);
 /* Whether m is mapped from an image. */
 int	 d9m_image_is(const struct d9m_model *m);
 /* Release what d9m_image_open made (called by d9m_model_free). */

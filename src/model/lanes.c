@@ -174,18 +174,9 @@ size_t
 d9m_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts)
 {
 	const struct d9m_worker *wk = &m->workers[w];
-	size_t lo = wk->poll0, hi = wk->poll0 + wk->npolls;
 
 	/* polls of a lane do not overlap: ends are sorted like starts */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->polls.end[mid] < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return wk->poll0 + d9m_lower(m->polls.end + wk->poll0, wk->npolls, ts);
 }
 
 uint64_t

@@ -35,9 +35,18 @@ worker_max(const struct d9m_model *m, enum d9m_series_kind k, uint32_t s,
     const uint64_t *edges, size_t ncols, double *out)
 {
 	const struct d9m_worker *wk = &m->workers[s];
+	struct d9m_window w;
+	size_t a, b;
 
+	if (ncols == 0)
+		return;
+	/* only rows inside the edges fall in a column */
+	w = (struct d9m_window){ edges[0], edges[ncols] - 1 };
+	if (edges[ncols] <= edges[0])
+		return;
 	if (k == D9M_S_LOCAL_QUEUE) {
-		for (size_t i = wk->poll0; i < wk->poll0 + wk->npolls; i++) {
+		d9m_window_polls(m, s, &w, &a, &b);
+		for (size_t i = a; i < b; i++) {
 			size_t c = col_of(edges, ncols, m->polls.start[i]);
 
 			if (c < ncols && m->polls.lq[i] > out[c])
@@ -45,7 +54,9 @@ worker_max(const struct d9m_model *m, enum d9m_series_kind k, uint32_t s,
 		}
 		return;
 	}
-	for (size_t i = wk->park0; i < wk->park0 + wk->nparks; i++) {
+	/* a worker's parks do not overlap: their ends are sorted */
+	d9m_window_rows(m->parks.end + wk->park0, wk->nparks, &w, &a, &b);
+	for (size_t i = wk->park0 + a; i < wk->park0 + b; i++) {
 		uint64_t wait = m->parks.sched_wait[i];
 		size_t c = col_of(edges, ncols, m->parks.end[i]);
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/image.h"
 #include "tui/jobs.h"
 
 struct slot {
@@ -122,6 +123,16 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 	}
 }
 
+/* Whether a job waits (j->mu held). */
+static int
+queued(const struct d9t_jobs *j)
+{
+	for (int k = 0; k < D9T_J_COUNT; k++)
+		if (j->s[k].queued)
+			return 1;
+	return 0;
+}
+
 static void *
 worker(void *arg)
 {
@@ -151,6 +162,14 @@ worker(void *arg)
 		j->s[k].fresh = res;
 		j->s[k].fresh_q = j->s[k].run_q;
 		atomic_store(&j->arrived, 1);
+		if (!queued(j)) {
+			/* the window's figures are made: what they read of
+			 * a mapped index leaves the process, so that it holds
+			 * what the next window reads, not every one before */
+			pthread_mutex_unlock(&j->mu);
+			d9m_image_release(j->m);
+			pthread_mutex_lock(&j->mu);
+		}
 	}
 	pthread_mutex_unlock(&j->mu);
 	return NULL;

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "model/image.h"
 #include "tui/app.h"
 
 void
@@ -41,6 +42,10 @@ d9t_set_window(struct d9t_app *app, uint64_t lo, uint64_t hi, int undo)
 	}
 	app->lo = lo;
 	app->hi = lo + w;
+	/* what the last window read of a mapped index leaves the process
+	 * (the page cache keeps it): the process holds what this one
+	 * reads */
+	d9m_image_release(m);
 	d9t_app_dirty(app);
 }
 

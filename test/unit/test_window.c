@@ -21,6 +21,7 @@
 #include "model/worst.h"
 #include "model/window.h"
 #include "model/lanes.h"
+#include "model/series.h"
 #include "model/spanset.h"
 #include "unit.h"
 
@@ -449,6 +450,57 @@ START_TEST(test_window_ms)
 }
 END_TEST
 
+/* The worker series over ncols columns from w.lo: every poll and every
+ * unpark of the worker looked at, against d9m_series. */
+/* want[c] := the largest value at a time in [e[c], e[c + 1]). */
+static void
+put_max(const uint64_t *e, size_t nc, uint64_t ts, double value,
+    double *want)
+{
+	for (size_t c = 0; c < nc; c++)
+		if (ts >= e[c] && ts < e[c + 1] && value > want[c])
+			want[c] = value;
+}
+
+/* d9m_series of kind k for worker slot s against want. */
+static void
+check_kind(const struct d9m_model *m, enum d9m_series_kind k, uint32_t s,
+    const uint64_t *e, size_t nc, const double *want)
+{
+	double v[8];
+
+	ck_assert_int_eq(d9m_series(m, k, s, e, nc, v), 0);
+	for (size_t c = 0; c < nc; c++)
+		ck_assert_double_eq(v[c], want[c]);
+}
+
+/* The worker series over random columns from w.lo: every poll and every
+ * unpark of the worker looked at, against d9m_series. */
+static void
+check_series(const struct d9m_model *m, const struct d9m_window *w,
+    uint64_t *s)
+{
+	uint64_t e[9];
+	size_t nc = 1 + rnd(s) % 8;
+
+	e[0] = w->lo;
+	for (size_t c = 1; c <= nc; c++)
+		e[c] = e[c - 1] + 5 + 5 * (rnd(s) % 20);
+	for (uint32_t k = 0; k < m->nworkers; k++) {
+		const struct d9m_worker *wk = &m->workers[k];
+		double lq[8] = { 0 }, sw[8] = { 0 };
+
+		for (size_t i = wk->poll0; i < wk->poll0 + wk->npolls; i++)
+			put_max(e, nc, m->polls.start[i], m->polls.lq[i], lq);
+		for (size_t i = wk->park0; i < wk->park0 + wk->nparks; i++)
+			if (m->parks.sched_wait[i] != D9M_ABSENT)
+				put_max(e, nc, m->parks.end[i],
+				    (double)m->parks.sched_wait[i], sw);
+		check_kind(m, D9M_S_LOCAL_QUEUE, k, e, nc, lq);
+		check_kind(m, D9M_S_SCHED_WAIT, k, e, nc, sw);
+	}
+}
+
 START_TEST(test_windows_match_scans)
 {
 	struct d9m_model *m = random_trace((uint64_t)_i + 1);
@@ -477,6 +529,8 @@ START_TEST(test_windows_match_scans)
 		check_span_set(m, &w, &a);
 		check_worst(m, ix->by_dur, &w, &a);
 		check_flames(m, &w);
+		if (w.hi != UINT64_MAX && w.lo > 0)
+			check_series(m, &w, &s);
 		d9m_analysis_free(&a);
 	}
 	d9m_lanes_free(&ix);
