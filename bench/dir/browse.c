@@ -122,6 +122,23 @@ watch(const struct tmux *t, int pid, double t0, double timeout,
 	return rc;
 }
 
+/* Wait until pid has used no CPU for 0.2 s (at most 60 s): the jobs of
+ * earlier windows that were still running are done. */
+static void
+settle(int pid)
+{
+	struct timespec nap = { 0, 100000000L };
+	double last = -1, now;
+	int quiet = 0;
+
+	for (int i = 0; i < 600 && quiet < 2; i++) {
+		nanosleep(&nap, NULL);
+		now = cpu_of(pid);
+		quiet = now == last ? quiet + 1 : 0;
+		last = now;
+	}
+}
+
 /* Zoom in until the header shows a window under a second; *rss: d9top's
  * RSS (MiB) once that screen is loaded, -1 when it is not reached. */
 static void
@@ -147,6 +164,7 @@ zoom_in(const struct tmux *t, int pid, struct d9b_browse *b)
 		if (!ok)
 			break;
 		if (strstr(head, "ms)") != NULL) {
+			settle(pid);
 			b->zoom_rss_mib = status_kb(pid, "VmRSS:") / 1024;
 			break;
 		}

@@ -8,7 +8,8 @@
  * `tmux new-session` starts the pane; d9top's CPU time and peak RSS
  * (VmHWM) are read from /proc when the screen is loaded. Then `+`
  * zooms in until the window is under a second, and the RSS d9top holds
- * once that screen is loaded is read too: what a window costs.
+ * once that screen is loaded and d9top is idle is read too: what a
+ * window costs.
  */
 #ifndef D9B_BROWSE_H
 #define D9B_BROWSE_H

@@ -14,7 +14,7 @@
  * sets the limits, d9p_decoder_limit): a string or stack longer than the
  * limit is handed back as D9P_ELIDE before its bytes are needed, so the
  * caller keeps its head, drops the rest and decodes the frame again; the
- * pools of a stream keep at most pool_max bytes, later entries are left
+ * pools of a batch keep at most pool_max bytes, later entries are left
  * undefined (their events show them unresolved). A pool frame is checked
  * whole before any entry is copied, so decoding it again as more bytes
  * arrive copies nothing twice.
@@ -53,6 +53,8 @@ reset_state(struct d9p_decoder *d)
 	d9p_pool_clear(&d->strings);
 	d9p_pool_clear(&d->stacks);
 	d9_arena_reset(&d->arena);
+	/* the cap holds per batch: its pools go with it */
+	d->pool_bytes = 0;
 	d->base = 0;
 }
 

@@ -69,8 +69,9 @@ int	 d9p_decoder_feed(struct d9p_decoder *d, const uint8_t *p, size_t n,
 	    uint64_t off, int eof, uint64_t switch_from, size_t *used,
 	    struct d9_err *e);
 /* Limits against hostile input, 0 for none (the default): strings and
- * stacks of more than keep bytes come back as D9P_ELIDE; the pools of
- * the stream keep at most pool_max bytes. */
+ * stacks of more than keep bytes come back as D9P_ELIDE; the pools of a
+ * batch (they are cleared at each TRC header) keep at most pool_max
+ * bytes. */
 void	 d9p_decoder_limit(struct d9p_decoder *d, uint32_t keep,
 	    uint64_t pool_max);
 /* The next feed's bytes from position pos on lie bytes further in the

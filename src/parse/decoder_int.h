@@ -28,7 +28,7 @@ struct d9p_decoder {
 	size_t		 capvals;
 	/* limits (0: none), what they cost */
 	uint32_t	 keep;		/* bytes of a string or stack kept */
-	uint64_t	 pool_max;	/* pool bytes of the stream */
+	uint64_t	 pool_max;	/* pool bytes of a batch */
 	uint64_t	 pool_bytes, pool_dropped;
 	struct d9p_elision el;		/* of the last D9P_ELIDE */
 	/* per feed call */

@@ -23,7 +23,7 @@
 #define READ_CHUNK	(256 * 1024)
 #define MAX_WINDOW	(512u << 20)
 #define KEEP_MAX	(64u << 10)	/* bytes kept of a string or stack */
-#define POOL_MAX	(256ull << 20)	/* pool bytes kept of an input */
+#define POOL_MAX	(256ull << 20)	/* pool bytes kept of a batch */
 #define FRAME_CUTS_MAX	64		/* cut values in one frame */
 
 struct d9p_stream {

@@ -524,6 +524,46 @@ START_TEST(limits)
 }
 END_TEST
 
+/* The pool limit holds per batch: a stream of many segments (a host's
+ * directory on a pipe) keeps every batch's pools, each under the limit,
+ * however many bytes they come to in all. */
+START_TEST(limits_per_batch)
+{
+	static const struct tg_field f[] = { { "p", D9_FT_POOLED_STRING } };
+	struct d9p_decoder *d;
+	struct rec r;
+	struct d9p_sink sink;
+	struct d9_err e;
+	struct tg t;
+	size_t used;
+
+	tg_init(&t);
+	for (int b = 0; b < 3; b++) {
+		tg_header(&t);
+		tg_schema(&t, 1, "P", 1, 1, f);
+		tg_string_pool(&t, 1, b == 1 ? "batch b1" : "eight b1");
+		tg_event(&t, 1, 1);
+		tg_u32(&t, 1);
+	}
+	rec_init(&r);
+	sink = rec_sink(&r);
+	ck_assert_int_eq(d9p_decoder_new(&d, &sink), 0);
+	d9p_decoder_limit(d, 16, 10);
+	d9_err_clear(&e);
+	ck_assert_int_eq(d9p_decoder_feed(d, t.p, t.n, 0, 1, UINT64_MAX,
+	    &used, &e), 0);
+	ck_assert_uint_eq(used, t.n);
+	ck_assert_uint_eq(d9p_decoder_pool_dropped(d), 0);
+	ck_assert_str_eq(rec_log(&r), "batch @0\nschema 1 P p:7\n"
+	    "P@1 p=\"eight b1\"\nbatch @49\nschema 1 P p:7\n"
+	    "P@1 p=\"batch b1\"\nbatch @98\nschema 1 P p:7\n"
+	    "P@1 p=\"eight b1\"\n");
+	d9p_decoder_free(&d);
+	rec_free(&r);
+	tg_free(&t);
+}
+END_TEST
+
 Suite *
 suite_decoder(void)
 {
@@ -547,6 +587,7 @@ suite_decoder(void)
 	tcase_add_test(tc, sink_error_stops);
 	tcase_add_test(tc, feed_partial_frames);
 	tcase_add_test(tc, limits);
+	tcase_add_test(tc, limits_per_batch);
 	suite_add_tcase(s, tc);
 	return s;
 }
