@@ -470,6 +470,25 @@ START_TEST(feed_partial_frames)
 }
 END_TEST
 
+/* A decoder with limits keep 16 and pool_max 10, fed t whole into r;
+ * its answer must be want. */
+static struct d9p_decoder *
+limited(struct rec *r, const struct tg *t, size_t *used, struct d9_err *e,
+    int want)
+{
+	struct d9p_decoder *d;
+	struct d9p_sink sink;
+
+	rec_init(r);
+	sink = rec_sink(r);
+	ck_assert_int_eq(d9p_decoder_new(&d, &sink), 0);
+	d9p_decoder_limit(d, 16, 10);
+	d9_err_clear(e);
+	ck_assert_int_eq(d9p_decoder_feed(d, t->p, t->n, 0, 1, UINT64_MAX,
+	    used, e), want);
+	return d;
+}
+
 /* The limits: pools keep at most pool_max bytes (later entries are left
  * undefined), and a value longer than keep is handed back at its count. */
 START_TEST(limits)
@@ -479,7 +498,6 @@ START_TEST(limits)
 	struct d9p_decoder *d;
 	const struct d9p_elision *el;
 	struct rec r;
-	struct d9p_sink sink;
 	struct d9_err e;
 	struct tg t;
 	size_t used, at;
@@ -496,13 +514,7 @@ START_TEST(limits)
 	tg_u32(&t, 2);
 	at = t.n;
 	tg_str32(&t, "0123456789abcdef0123");	/* 20 bytes */
-	rec_init(&r);
-	sink = rec_sink(&r);
-	ck_assert_int_eq(d9p_decoder_new(&d, &sink), 0);
-	d9p_decoder_limit(d, 16, 10);
-	d9_err_clear(&e);
-	ck_assert_int_eq(d9p_decoder_feed(d, t.p, t.n, 0, 1, UINT64_MAX,
-	    &used, &e), D9P_ELIDE);
+	d = limited(&r, &t, &used, &e, D9P_ELIDE);
 	el = d9p_decoder_elision(d);
 	ck_assert_uint_eq(el->pos, at);
 	ck_assert_uint_eq(el->count, 20);
@@ -532,7 +544,6 @@ START_TEST(limits_per_batch)
 	static const struct tg_field f[] = { { "p", D9_FT_POOLED_STRING } };
 	struct d9p_decoder *d;
 	struct rec r;
-	struct d9p_sink sink;
 	struct d9_err e;
 	struct tg t;
 	size_t used;
@@ -545,13 +556,7 @@ START_TEST(limits_per_batch)
 		tg_event(&t, 1, 1);
 		tg_u32(&t, 1);
 	}
-	rec_init(&r);
-	sink = rec_sink(&r);
-	ck_assert_int_eq(d9p_decoder_new(&d, &sink), 0);
-	d9p_decoder_limit(d, 16, 10);
-	d9_err_clear(&e);
-	ck_assert_int_eq(d9p_decoder_feed(d, t.p, t.n, 0, 1, UINT64_MAX,
-	    &used, &e), 0);
+	d = limited(&r, &t, &used, &e, 0);
 	ck_assert_uint_eq(used, t.n);
 	ck_assert_uint_eq(d9p_decoder_pool_dropped(d), 0);
 	ck_assert_str_eq(rec_log(&r), "batch @0\nschema 1 P p:7\n"
