@@ -250,8 +250,8 @@ d9m_poll_of_tid(const struct d9m_model *m, uint32_t tid, uint64_t ts)
 	return p != D9_NONE && ts <= m->polls.end[p] ? p : D9_NONE;
 }
 
-/* Each task's place in its polls along a walk of the dumps in time
- * order: the first poll not started by the rows so far. */
+/* The idle gap of dump row i, along a walk of the dumps in time order:
+ * next[t] is task t's first poll not started by the rows so far. */
 static uint64_t
 idle_at(const struct d9m_model *m, size_t *next, size_t i)
 {
