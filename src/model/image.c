@@ -280,6 +280,14 @@ check_head(int fd, uint64_t key, const struct stat *sb, struct hdr *h,
 	return 0;
 }
 
+/* Every page of the mapping [base, base + size) leaves the process; the
+ * page cache keeps them, and the next read maps them again. */
+static void
+give_back(const uint8_t *base, size_t size)
+{
+	madvise((void *)base, size, MADV_DONTNEED);
+}
+
 /* One stripe of the sections of a mapped image, summed. */
 struct stripe {
 	const uint8_t	*base;
@@ -328,7 +336,7 @@ sections_sound(const uint8_t *base, const struct hdr *h, uint64_t head,
 		return 0;
 	/* and what a neighbour's fault brought in (a large folio of the
 	 * page cache is mapped whole) */
-	madvise((void *)base, (size_t)h->size, MADV_DONTNEED);
+	give_back(base, (size_t)h->size);
 	sum[0] = st[0].sum;
 	sum[1] = st[1].sum;
 	return whole_sum(sum_head, sum) == h->sum;
@@ -422,7 +430,7 @@ void
 d9m_image_release(const struct d9m_model *m)
 {
 	if (m->image != NULL)
-		madvise(m->image->base, m->image->size, MADV_DONTNEED);
+		give_back(m->image->base, m->image->size);
 }
 
 void

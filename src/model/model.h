@@ -334,13 +334,14 @@ enum { D9M_POLL_OPEN_ENDED = 1 };
 #define D9M_SCHED_NONE		UINT64_MAX
 #define D9M_SCHED_NO_WAKE	(UINT64_MAX - 1)
 
-/* Reconstructed polls, grouped by worker, each group sorted by start. */
+/* Reconstructed polls, grouped by worker, each group sorted by start
+ * (a poll's worker slot: d9m_poll_worker). */
 struct d9m_polls {
 	size_t		 n, cap;
 	uint64_t	*start, *end;
 	uint32_t	*task;		/* task row, D9_NONE */
 	uint32_t	*loc;
-	uint8_t		*lq;		/* the worker slot: d9m_poll_worker */
+	uint8_t		*lq;		/* local queue at its start */
 	uint8_t		*flags;
 };
 

@@ -6,10 +6,8 @@
  * sees the same events; its polls, parks and active periods are counted
  * in a first walk and placed in a second, grouped by worker as before.
  */
-
 #include <stdint.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "base/pages.h"
 #include "model/tables.h"

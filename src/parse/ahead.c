@@ -100,6 +100,17 @@ slots_free(struct d9p_ahead *a)
 		free(a->s[i].p);
 }
 
+/* Everything of a, once no producer runs. */
+static void
+destroy(struct d9p_ahead *a)
+{
+	pthread_mutex_destroy(&a->mu);
+	pthread_cond_destroy(&a->room);
+	pthread_cond_destroy(&a->ready);
+	slots_free(a);
+	free(a);
+}
+
 int
 d9p_ahead_start(struct d9p_ahead **out, d9p_ahead_fn fn, void *ctx,
     size_t slot_size)
@@ -123,11 +134,7 @@ d9p_ahead_start(struct d9p_ahead **out, d9p_ahead_fn fn, void *ctx,
 	pthread_cond_init(&a->room, NULL);
 	pthread_cond_init(&a->ready, NULL);
 	if (pthread_create(&a->th, NULL, produce, a) != 0) {
-		pthread_mutex_destroy(&a->mu);
-		pthread_cond_destroy(&a->room);
-		pthread_cond_destroy(&a->ready);
-		slots_free(a);
-		free(a);
+		destroy(a);
 		return -1;
 	}
 	*out = a;
@@ -224,9 +231,5 @@ d9p_ahead_free(struct d9p_ahead **pa)
 	if (!done)
 		pthread_cancel(a->th);	/* maybe blocked in read(2) */
 	pthread_join(a->th, NULL);
-	pthread_mutex_destroy(&a->mu);
-	pthread_cond_destroy(&a->room);
-	pthread_cond_destroy(&a->ready);
-	slots_free(a);
-	free(a);
+	destroy(a);
 }

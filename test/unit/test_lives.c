@@ -56,15 +56,6 @@ link_by_sort(const struct d9m_model *m, uint32_t *next, uint8_t *first)
 	free(perm);
 }
 
-static uint64_t
-rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 static void
 tags(struct d9m_model *m)
 {

@@ -28,15 +28,6 @@
 #define NWORKERS	3
 #define NTASKS		8	/* task 8 is never woken */
 
-static uint64_t
-rnd(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* One worker's life: unparks, polls of random tasks with samples and
  * spans inside and across them, parks. */
 static void
@@ -586,15 +577,6 @@ END_TEST
 /* d9m_lower against a scan, on columns a bisection, an even spread and
  * the gallop all see differently: evenly spread, clustered at either
  * end, runs of equal values, steps of 2^40 and the extremes of u64. */
-static uint64_t
-next_rand(uint64_t *r)
-{
-	*r ^= *r << 13;
-	*r ^= *r >> 7;
-	*r ^= *r << 17;
-	return *r;
-}
-
 START_TEST(test_lower_matches_scan)
 {
 	const size_t sizes[] = { 0, 1, 63, 64, 65, 1000, 100003 };
@@ -608,28 +590,28 @@ START_TEST(test_lower_matches_scan)
 
 		switch (_i % 5) {
 		case 0:			/* even */
-			d = 1000 + next_rand(&r) % 50;
+			d = 1000 + rnd(&r) % 50;
 			break;
 		case 1:			/* most at the start, a long tail */
-			d = i < n - n / 16 ? next_rand(&r) % 3 :
-			    next_rand(&r) % ((uint64_t)1 << 40);
+			d = i < n - n / 16 ? rnd(&r) % 3 :
+			    rnd(&r) % ((uint64_t)1 << 40);
 			break;
 		case 2:			/* a jump, then most at the end */
 			d = i == n / 16 ? (uint64_t)1 << 50 :
-			    next_rand(&r) % 3;
+			    rnd(&r) % 3;
 			break;
 		case 3:			/* equal runs */
-			d = next_rand(&r) % 8 == 0;
+			d = rnd(&r) % 8 == 0;
 			break;
 		default:		/* the whole range */
-			d = n ? UINT64_MAX / n * (next_rand(&r) % 2) : 0;
+			d = n ? UINT64_MAX / n * (rnd(&r) % 2) : 0;
 		}
 		t += d;
 		v[i] = t;
 	}
 	for (int k = 0; k < 2000; k++) {
-		uint64_t x = k % 4 == 0 && n ? v[next_rand(&r) % n] +
-		    (uint64_t)(k % 8 == 4) : next_rand(&r) >> (k % 64);
+		uint64_t x = k % 4 == 0 && n ? v[rnd(&r) % n] +
+		    (uint64_t)(k % 8 == 4) : rnd(&r) >> (k % 64);
 		size_t want = 0;
 
 		if (k == 0 || k == 1)

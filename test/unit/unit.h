@@ -1,8 +1,20 @@
-/* unit.h: the suites of the unit test program, one per module. */
+/* unit.h: the suites of the unit test program, one per module, and
+ * what their tests share. */
 #ifndef D9_UNIT_H
 #define D9_UNIT_H
 
 #include <check.h>
+#include <stdint.h>
+
+/* The next number of a xorshift sequence (*s: its state, not 0). */
+static inline uint64_t
+rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
 
 Suite	*base_suite(void);
 Suite	*model_suite(void);
