@@ -2,12 +2,14 @@
  * d9demo.c: a small task runtime that records itself with libd9rec.
  *
  *	d9demo --out DIR --seconds N [--workers K] [--no-compress]
- *	    [--no-profile] [--no-sched] [--sched-period N] [--perf-cpu]
- *	    [--rotate-ms MS]
+ *	    [--no-profile] [--no-sched] [--sched-period N] [--sched-duty PCT]
+ *	    [--perf-cpu] [--rotate-ms MS]
  *
  * (--no-profile: no CPU sampling at all; --no-sched: no context-switch
- * samples; --sched-period N: sample one context switch in N, 1 for
- * every one; --perf-cpu: CPU samples from perf cpu-clock events instead
+ * samples; --sched-period N: a context-switch sample stands for N
+ * switches, 1 for every one; --sched-duty PCT: switches are sampled
+ * PCT % of each second (default 25, or 100 with --sched-period);
+ * --perf-cpu: CPU samples from perf cpu-clock events instead
  * of the default CPU-time timers; they exist to measure what profiling
  * costs. --rotate-ms: a new segment every MS milliseconds instead of
  * every minute, for a directory of many segments.)
@@ -348,7 +350,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: d9demo --out DIR --seconds N [--workers K] "
 	    "[--no-compress] [--no-profile] [--no-sched]\n"
-	    "    [--sched-period N] [--perf-cpu] [--rotate-ms MS]\n");
+	    "    [--sched-period N] [--sched-duty PCT] [--perf-cpu] "
+	    "[--rotate-ms MS]\n");
 	return 2;
 }
 
@@ -381,6 +384,8 @@ main(int argc, char **argv)
 			o.sched_profile = 0;
 		else if (strcmp(argv[i], "--sched-period") == 0 && i + 1 < argc)
 			o.sched_sample_period = (unsigned)atoi(argv[++i]);
+		else if (strcmp(argv[i], "--sched-duty") == 0 && i + 1 < argc)
+			o.sched_duty_pct = (unsigned)atoi(argv[++i]);
 		else if (strcmp(argv[i], "--perf-cpu") == 0)
 			o.cpu_sampler = D9REC_CPU_PERF;
 		else if (strcmp(argv[i], "--rotate-ms") == 0 && i + 1 < argc)

@@ -75,8 +75,9 @@ struct d9rec_options {
 	/* Test hook: when set, every timestamp comes from here (ns). */
 	uint64_t	(*clock)(void *ctx);
 	void		*clock_ctx;
-	/* Sample one context switch in N per thread; 0: D9REC_SCHED_PERIOD,
-	 * 1: every switch (metadata d9rec.sched_sample_period). */
+	/* A context-switch sample stands for N switches of its thread; 0:
+	 * D9REC_SCHED_PERIOD; 1 with sched_duty_pct 100: every switch
+	 * (metadata d9rec.sched_sample_period, the N a reader scales by). */
 	unsigned	 sched_sample_period;
 	/* How CPU samples are taken: enum d9rec_cpu_sampler (metadata
 	 * d9rec.cpu_sampler). */
@@ -84,9 +85,17 @@ struct d9rec_options {
 	/* Context-switch samples of every registered thread, not only of
 	 * the runtime workers (worker id below D9REC_BLOCKING_WORKER). */
 	int		 sched_all_threads;
+	/* Context-switch sampling is on this share of each second (per
+	 * cent, 1 to 100): the first sched_duty_pct % of it, while the
+	 * kernel samples one switch in sched_sample_period *
+	 * sched_duty_pct / 100 (at least 1); off, a switch costs next to
+	 * nothing. 0: D9REC_SCHED_DUTY when sched_sample_period is 0,
+	 * else 100 (metadata d9rec.sched_duty_pct). */
+	unsigned	 sched_duty_pct;
 };
 
 #define D9REC_SCHED_PERIOD	16u	/* default context-switch period */
+#define D9REC_SCHED_DUTY	25u	/* default share of time sampled, % */
 
 /* Counters, cumulative since d9rec_open. */
 struct d9rec_stats {

@@ -419,12 +419,15 @@ d9rec_flush_main(void *arg)
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop) {
 		if (w->req_flush == w->done_flush) {
-			struct timespec ts =
-			    d9_deadline(w->opt.flush_interval_ms);
+			uint64_t ms = d9rec_perf_duty(w, NULL);
+			struct timespec ts = d9_deadline(ms <
+			    w->opt.flush_interval_ms ? ms :
+			    w->opt.flush_interval_ms);
 
 			pthread_cond_timedwait(&w->cond, &w->lock, &ts);
 			if (w->stop)
 				break;
+			d9rec_perf_duty(w, NULL);
 		}
 		seq = w->req_flush;
 		rot = w->req_rotate;

@@ -19,6 +19,14 @@
  * switch of its thread dearer, and a thread without a worker lane is
  * where its samples say least.
  *
+ * Switch sampling follows a duty cycle (opt.sched_duty_pct < 100): the
+ * events are opened disabled, and the flush thread turns them on for the
+ * first sched_duty_pct % of every second of CLOCK_MONOTONIC and off for
+ * the rest. An enabled event costs its thread at every switch, whatever
+ * its period; a disabled one next to nothing. While on, the kernel
+ * samples one switch in sched_sample_period * duty, so that over time a
+ * sample still stands for about sched_sample_period switches.
+ *
  * The cpu-clock event is the CPU sampler of opt.cpu_sampler
  * D9REC_CPU_PERF, and of D9REC_CPU_TIMER when the timer sampler
  * (cputimer.c, the default) cannot run (d9rec.cpu_sampler says which).
@@ -29,6 +37,7 @@
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -38,6 +47,7 @@
 #define CPU_PAGES	16
 #define SCHED_PAGES	64
 #define MAX_FRAMES	128
+#define DUTY_CYCLE_MS	1000u	/* the duty cycle's length */
 
 static size_t
 map_len(int sched)
@@ -61,7 +71,8 @@ perf_open(struct d9rec_writer *w, pid_t tid, int sched)
 	a.exclude_hv = 1;
 	if (sched) {
 		a.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
-		a.sample_period = w->opt.sched_sample_period;
+		a.sample_period = d9rec_sched_event_period(w);
+		a.disabled = w->opt.sched_duty_pct < 100;
 	} else {
 		a.config = PERF_COUNT_SW_CPU_CLOCK;
 		a.freq = 1;
@@ -160,6 +171,51 @@ d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t)
 			t->perf_fd[k] = -1;
 		}
 	}
+}
+
+unsigned
+d9rec_sched_event_period(const struct d9rec_writer *w)
+{
+	uint64_t p = ((uint64_t)w->opt.sched_sample_period *
+	    w->opt.sched_duty_pct + 50) / 100;
+
+	return p < 1 ? 1 : p > UINT32_MAX ? UINT32_MAX : (unsigned)p;
+}
+
+unsigned
+d9rec_sched_stands_for(const struct d9rec_writer *w)
+{
+	uint64_t d = w->opt.sched_duty_pct, n;
+
+	n = ((uint64_t)d9rec_sched_event_period(w) * 100 + d / 2) / d;
+	return n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
+}
+
+static void
+sched_set(struct d9rec_thread *t, int on)
+{
+	if (t->perf_fd[1] >= 0)
+		ioctl(t->perf_fd[1], on ? PERF_EVENT_IOC_ENABLE :
+		    PERF_EVENT_IOC_DISABLE, 0);
+}
+
+uint64_t
+d9rec_perf_duty(struct d9rec_writer *w, struct d9rec_thread *t)
+{
+	uint64_t ms = d9rec_mono_ns() / 1000000u % DUTY_CYCLE_MS;
+	uint64_t on_ms = DUTY_CYCLE_MS / 100 * w->opt.sched_duty_pct;
+	int on = ms < on_ms;
+
+	if (!w->sched_on || w->opt.sched_duty_pct >= 100)
+		return UINT64_MAX;
+	if (t != NULL)
+		sched_set(t, w->sched_live);
+	else if (on != w->sched_live) {
+		w->sched_live = on;
+		for (t = w->threads; t != NULL; t = t->next)
+			sched_set(t, on);
+	}
+	return on ? on_ms - ms : DUTY_CYCLE_MS - ms;
 }
 
 void

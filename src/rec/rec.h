@@ -210,6 +210,7 @@ struct d9rec_writer {
 
 	/* profiling */
 	int		 cpu_on, sched_on;
+	int		 sched_live;	/* the switch events are on now (lock) */
 	int		 cpu_timer;	/* CPU samples from the timer sampler */
 	char		 cpu_reason[160], sched_reason[160];
 	char		 sampler_reason[160];	/* d9rec.cpu_sampler */
@@ -417,6 +418,13 @@ int	 d9rec_cputimer_empty(struct d9rec_cputimer *c);
 void	 d9rec_cputimer_drain(struct d9rec_writer *w, struct d9rec_thread *t,
 	    struct enc *e);
 void	 d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t);
+/* The kernel's period while context switches are sampled, and the
+ * switches a sample stands for over time (metadata). */
+unsigned d9rec_sched_event_period(const struct d9rec_writer *w);
+unsigned d9rec_sched_stands_for(const struct d9rec_writer *w);
+/* w->lock held: the context-switch events on or off as the duty cycle
+ * says now (t: only that thread, just listed); ms to the next change. */
+uint64_t d9rec_perf_duty(struct d9rec_writer *w, struct d9rec_thread *t);
 void	 d9rec_perf_close(struct d9rec_thread *t);
 void	 d9rec_perf_drain(struct d9rec_writer *w, struct d9rec_thread *t,
 	    struct enc *e);

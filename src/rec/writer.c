@@ -153,6 +153,7 @@ d9rec_thread_register(d9rec_writer *w, const char *name, uint32_t worker_id)
 	pthread_mutex_lock(&w->lock);
 	t->next = w->threads;
 	w->threads = t;
+	d9rec_perf_duty(w, t);
 	pthread_mutex_unlock(&w->lock);
 	return t;
 }
@@ -210,8 +211,12 @@ default_meta(struct d9rec_writer *w)
 		    w->sampler_reason);
 	rc |= d9rec_set_meta(w, "d9rec.sched_profile", w->sched_reason);
 	if (w->sched_on) {
-		snprintf(buf, sizeof buf, "%u", w->opt.sched_sample_period);
+		snprintf(buf, sizeof buf, "%u", d9rec_sched_stands_for(w));
 		rc |= d9rec_set_meta(w, "d9rec.sched_sample_period", buf);
+		snprintf(buf, sizeof buf, "%u", w->opt.sched_duty_pct);
+		rc |= d9rec_set_meta(w, "d9rec.sched_duty_pct", buf);
+		snprintf(buf, sizeof buf, "%u", d9rec_sched_event_period(w));
+		rc |= d9rec_set_meta(w, "d9rec.sched_event_period", buf);
 		rc |= d9rec_set_meta(w, "d9rec.sched_threads",
 		    w->opt.sched_all_threads ? "all" : "workers");
 	}
@@ -240,6 +245,9 @@ apply_defaults(struct d9rec_options *o)
 		o->cpu_frequency_hz = 99;
 	if (o->alloc_sample_rate == 0)
 		o->alloc_sample_rate = 524288;
+	if (o->sched_duty_pct == 0)
+		o->sched_duty_pct = o->sched_sample_period == 0 ?
+		    D9REC_SCHED_DUTY : 100;
 	if (o->sched_sample_period == 0)
 		o->sched_sample_period = D9REC_SCHED_PERIOD;
 	if (env != NULL && strcmp(env, "0") == 0)
@@ -268,6 +276,12 @@ d9rec_options_check(const struct d9rec_options *o, char *msg, size_t len)
 	if (o->compression < 0 || o->compression > D9REC_COMPRESS_ZSTD) {
 		snprintf(msg, len, "compression %d is not one of "
 		    "D9REC_COMPRESS_NONE, _GZIP, _ZSTD", o->compression);
+		return -EINVAL;
+	}
+	if (o->sched_duty_pct > 100) {
+		snprintf(msg, len, "sched_duty_pct %u is above 100 (the share "
+		    "of time context switches are sampled, in %%)",
+		    o->sched_duty_pct);
 		return -EINVAL;
 	}
 	d = *o;

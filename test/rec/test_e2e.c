@@ -228,11 +228,23 @@ END_TEST
  * in *rows. NULL (the test skipped, dir removed) without kernel sampling
  * rights.
  */
+static struct d9m_model *record_naps(char **dir, uint32_t worker,
+    unsigned period, int all, int n, long us, size_t *rows);
+
 static struct d9m_model *
 record_sleeps(char **dir, uint32_t worker, unsigned period, int all, int n,
     size_t *rows)
 {
-	struct timespec nap = { 0, 100000 };
+	return record_naps(dir, worker, period, all, n, 100, rows);
+}
+
+/* The same with naps of us microseconds, and the duty cycle left at its
+ * default when period is 0. */
+static struct d9m_model *
+record_naps(char **dir, uint32_t worker, unsigned period, int all, int n,
+    long us, size_t *rows)
+{
+	struct timespec nap = { 0, us * 1000 };
 	struct d9rec_options o;
 	struct d9rec_thread *t;
 	struct d9m_model *m;
@@ -308,6 +320,35 @@ START_TEST(test_sched_period)
 }
 END_TEST
 
+/*
+ * By default switches are sampled a quarter of each second, one in 4,
+ * so that a sample still stands for 16 switches: a worker napping 1 ms
+ * for 2 s has its samples in the first quarter of the seconds (the
+ * flush thread turns the event on and off, a few ms late at most; 300
+ * ms of slack), and about as many as one in 16 of its naps.
+ */
+START_TEST(test_sched_duty)
+{
+	char *dir = rt_tmpdir();
+	struct d9m_model *m;
+	size_t rows, early = 0, naps = 2000;
+
+	if ((m = record_naps(&dir, 0, 0, 0, (int)naps, 1000, &rows)) == NULL)
+		return;
+	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_sample_period"), "16");
+	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_duty_pct"), "25");
+	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_event_period"), "4");
+	for (size_t i = 0; i < m->cpu.n; i++)
+		if (m->cpu.source[i] == 1)
+			early += m->cpu.ts[i] / 1000000u % 1000 < 300;
+	ck_assert_uint_ge(rows, naps / 16 / 4);
+	ck_assert_uint_le(rows, naps / 16 * 4);
+	ck_assert_uint_ge(early * 10, rows * 9);
+	d9m_model_free(&m);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 /* Context switches of a thread that is no runtime worker are sampled
  * only with sched_all_threads (loop index 1). */
 START_TEST(test_sched_threads)
@@ -341,6 +382,7 @@ rt_tcase_e2e(void)
 	tcase_add_test(tc, test_libuv);
 	tcase_add_test(tc, test_prefer_dwarf);
 	tcase_add_test(tc, test_sched_period);
+	tcase_add_test(tc, test_sched_duty);
 	tcase_add_loop_test(tc, test_sched_threads, 0, 2);
 	return tc;
 }
