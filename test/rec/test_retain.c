@@ -172,6 +172,23 @@ START_TEST(test_cap_refused)
 }
 END_TEST
 
+/* A share of time above 100 % for switch sampling is refused; 100 and
+ * the default are not. */
+START_TEST(test_duty_refused)
+{
+	char *dir = rt_tmpdir(), msg[256];
+	struct d9rec_options o;
+
+	rt_opts(&o, dir, NULL);
+	o.sched_duty_pct = 100;
+	ck_assert_int_eq(d9rec_options_check(&o, msg, sizeof msg), 0);
+	o.sched_duty_pct = 101;
+	ck_assert_int_eq(d9rec_options_check(&o, msg, sizeof msg), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg, "sched_duty_pct 101 is above 100"));
+	rt_rmdir(&dir);
+}
+END_TEST
+
 TCase *
 rt_tcase_retain(void)
 {
@@ -181,5 +198,6 @@ rt_tcase_retain(void)
 	tcase_add_loop_test(tc, test_retention_combinations, 0,
 	    (int)(sizeof combos / sizeof combos[0]));
 	tcase_add_test(tc, test_cap_refused);
+	tcase_add_test(tc, test_duty_refused);
 	return tc;
 }
