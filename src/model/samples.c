@@ -14,6 +14,19 @@
 #include "model/wake.h"
 #include "model/window.h"
 
+/* A metadata value that is a plain decimal number in 1 .. max: 1 and
+ * *v, else 0. */
+static int
+meta_number(const char *s, uint64_t max, uint64_t *v)
+{
+	size_t k = 0;
+
+	*v = 0;
+	while (s[k] >= '0' && s[k] <= '9' && *v <= max)
+		*v = *v * 10 + (uint64_t)(s[k++] - '0');
+	return k > 0 && s[k] == '\0' && *v >= 1 && *v <= max;
+}
+
 /* Each segment's d9rec.sched_sample_period: a plain decimal number in
  * 1 .. D9M_SCHED_PERIOD_MAX, else 1 (every switch). */
 static int
@@ -29,19 +42,28 @@ sched_periods(struct d9m_model *m)
 	for (size_t i = 0; i <= m->segs.n; i++)
 		m->seg_sched[i] = 1;
 	for (size_t i = 0; key != D9_NONE && i < m->meta.n; i++) {
-		const char *s = d9m_str(m, m->meta.val[i]);
-		uint64_t v = 0;
-		size_t k = 0;
+		uint64_t v;
 
-		if (m->meta.key[i] != key || m->meta.seg[i] > m->segs.n)
-			continue;
-		while (s[k] >= '0' && s[k] <= '9' && v <= D9M_SCHED_PERIOD_MAX)
-			v = v * 10 + (uint64_t)(s[k++] - '0');
-		if (k > 0 && s[k] == '\0' && v >= 1 &&
-		    v <= D9M_SCHED_PERIOD_MAX)
+		if (m->meta.key[i] == key && m->meta.seg[i] <= m->segs.n &&
+		    meta_number(d9m_str(m, m->meta.val[i]),
+		    D9M_SCHED_PERIOD_MAX, &v))
 			m->seg_sched[m->meta.seg[i]] = (uint32_t)v;
 	}
 	return 0;
+}
+
+unsigned
+d9m_sched_duty(const struct d9m_model *m)
+{
+	uint32_t key = d9_intern_find(&m->strs, "d9rec.sched_duty_pct", 20);
+	uint64_t v, duty = 100;
+
+	for (size_t i = 0; key != D9_NONE && i < m->meta.n; i++)
+		if (m->meta.key[i] == key &&
+		    meta_number(d9m_str(m, m->meta.val[i]), 100, &v) &&
+		    v < duty)
+			duty = v;
+	return (unsigned)duty;
 }
 
 int

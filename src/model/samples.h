@@ -36,6 +36,11 @@ enum d9m_cpu_class d9m_cpu_class(const struct d9m_model *m, size_t i);
  */
 uint32_t d9m_cpu_weight(const struct d9m_model *m, size_t i);
 
+/* The smallest share of time, in %, that any segment sampled context
+ * switches (metadata d9rec.sched_duty_pct, libd9rec's duty cycle); 100
+ * when no segment says. */
+unsigned d9m_sched_duty(const struct d9m_model *m);
+
 #define D9M_DEFAULT_RATE	524288	/* dial9's default, bytes */
 
 /* Sample rate R (bytes) of every segment from its metadata

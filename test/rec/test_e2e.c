@@ -325,14 +325,17 @@ END_TEST
  * so that a sample still stands for 16 switches: a worker napping 1 ms
  * for 2 s has its samples in the first quarter of the seconds (the
  * flush thread turns the event on and off, a few ms late at most; 300
- * ms of slack), and about as many as one in 16 of its naps.
+ * ms of slack), about as many as one in 16 of its naps, and d9top's
+ * report says so.
  */
 START_TEST(test_sched_duty)
 {
-	char *dir = rt_tmpdir();
+	const char *top = getenv("D9TOP");
+	char *dir = rt_tmpdir(), cmd[1024], *report;
 	struct d9m_model *m;
 	size_t rows, early = 0, naps = 2000;
 
+	ck_assert_ptr_nonnull(top);
 	if ((m = record_naps(&dir, 0, 0, 0, (int)naps, 1000, &rows)) == NULL)
 		return;
 	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_sample_period"), "16");
@@ -345,6 +348,12 @@ START_TEST(test_sched_duty)
 	ck_assert_uint_le(rows, naps / 16 * 4);
 	ck_assert_uint_ge(early * 10, rows * 9);
 	d9m_model_free(&m);
+	/* the report says which share of the time was sampled */
+	snprintf(cmd, sizeof cmd, "%s --report --quiet %s", top, dir);
+	report = rt_run(cmd);
+	ck_assert_msg(strstr(report, "Switches were sampled 25% of each "
+	    "second") != NULL, "no duty in the report:\n%s", report);
+	free(report);
 	rt_rmdir(&dir);
 }
 END_TEST
