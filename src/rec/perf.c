@@ -208,9 +208,10 @@ d9rec_perf_duty(struct d9rec_writer *w, struct d9rec_thread *t)
 
 	if (!w->sched_on || w->opt.sched_duty_pct >= 100)
 		return UINT64_MAX;
-	if (t != NULL)
-		sched_set(t, w->sched_live);
-	else if (on != w->sched_live) {
+	if (t != NULL) {
+		if (w->sched_live)	/* opened disabled */
+			sched_set(t, 1);
+	} else if (on != w->sched_live) {
 		w->sched_live = on;
 		for (t = w->threads; t != NULL; t = t->next)
 			sched_set(t, on);
