@@ -66,6 +66,50 @@ d9m_sched_duty(const struct d9m_model *m)
 	return (unsigned)duty;
 }
 
+/* The value of key in every segment, if every segment has it and all
+ * say the same plain number in 1 .. max; else 0. */
+static uint64_t
+meta_everywhere(const struct d9m_model *m, const char *key, uint64_t max)
+{
+	uint32_t k = d9_intern_find(&m->strs, key, strlen(key));
+	uint64_t v, val = 0;
+	size_t segs = 0;
+	uint8_t *seen;
+
+	if (k == D9_NONE || m->segs.n == 0 ||
+	    (seen = calloc(m->segs.n, 1)) == NULL)
+		return 0;
+	for (size_t i = 0; i < m->meta.n; i++) {
+		if (m->meta.key[i] != k)
+			continue;
+		if (m->meta.seg[i] >= m->segs.n ||
+		    !meta_number(d9m_str(m, m->meta.val[i]), max, &v) ||
+		    (val != 0 && v != val)) {
+			segs = 0;
+			break;
+		}
+		val = v;
+		segs += !seen[m->meta.seg[i]];
+		seen[m->meta.seg[i]] = 1;
+	}
+	free(seen);
+	return segs == m->segs.n ? val : 0;
+}
+
+int
+d9m_sched_off(const struct d9m_model *m, uint64_t t0, uint64_t t1)
+{
+	uint64_t duty = meta_everywhere(m, "d9rec.sched_duty_pct", 99);
+	uint64_t cycle = meta_everywhere(m, "d9rec.sched_duty_cycle_ms",
+	    3600000) * 1000000u;
+	uint64_t from;
+
+	if (duty == 0 || cycle == 0 || t1 < t0)
+		return 0;
+	from = t0 / cycle * cycle + cycle / 100 * duty + D9M_SCHED_LATE;
+	return t0 >= from && t1 < t0 / cycle * cycle + cycle;
+}
+
 int
 d9m_rates_derive(struct d9m_model *m)
 {

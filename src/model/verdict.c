@@ -239,6 +239,8 @@ d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
 		cnt[g[k].cls] += g[k].n;
 		v->of += g[k].n;
 	}
+	v->unsampled = v->of == 0 && d9m_sched_off(m, m->polls.start[p],
+	    m->polls.end[p]);
 	for (int c = 0; c < D9M_V_UNKNOWN; c++)
 		if (cnt[c] > v->samples) {
 			v->samples = cnt[c];
@@ -281,7 +283,9 @@ d9m_verdict_text(const struct d9m_verdict *v, char *out, size_t cap)
 	int n;
 
 	if (v->kind == D9M_V_UNKNOWN || v->of == 0) {
-		snprintf(out, cap, "unknown: no CPU samples in this poll");
+		snprintf(out, cap, "unknown: no CPU samples in this poll%s",
+		    v->unsampled ? ", and context switches were not sampled "
+		    "then" : "");
 		return;
 	}
 	n = snprintf(out, cap, "%s: %zu of %zu sample%s %s", class_names[v->kind],

@@ -28,6 +28,8 @@ struct d9m_verdict {
 					 * static, or NULL */
 	char		 where[256];	/* hottest application frame, "" */
 	size_t		 where_n;	/* samples under it */
+	int		 unsampled;	/* no sample, and switches were not
+					 * sampled then (d9m_sched_off) */
 };
 
 /* "cpu", "lock", ... as JSON names them. */

@@ -47,7 +47,6 @@
 #define CPU_PAGES	16
 #define SCHED_PAGES	64
 #define MAX_FRAMES	128
-#define DUTY_CYCLE_MS	1000u	/* the duty cycle's length */
 
 static size_t
 map_len(int sched)
@@ -202,8 +201,8 @@ sched_set(struct d9rec_thread *t, int on)
 uint64_t
 d9rec_perf_duty(struct d9rec_writer *w, struct d9rec_thread *t)
 {
-	uint64_t ms = d9rec_mono_ns() / 1000000u % DUTY_CYCLE_MS;
-	uint64_t on_ms = DUTY_CYCLE_MS / 100 * w->opt.sched_duty_pct;
+	uint64_t ms = d9rec_mono_ns() / 1000000u % D9REC_SCHED_CYCLE_MS;
+	uint64_t on_ms = D9REC_SCHED_CYCLE_MS / 100 * w->opt.sched_duty_pct;
 	int on = ms < on_ms;
 
 	if (!w->sched_on || w->opt.sched_duty_pct >= 100)
@@ -216,7 +215,7 @@ d9rec_perf_duty(struct d9rec_writer *w, struct d9rec_thread *t)
 		for (t = w->threads; t != NULL; t = t->next)
 			sched_set(t, on);
 	}
-	return on ? on_ms - ms : DUTY_CYCLE_MS - ms;
+	return on ? on_ms - ms : D9REC_SCHED_CYCLE_MS - ms;
 }
 
 void

@@ -418,6 +418,8 @@ int	 d9rec_cputimer_empty(struct d9rec_cputimer *c);
 void	 d9rec_cputimer_drain(struct d9rec_writer *w, struct d9rec_thread *t,
 	    struct enc *e);
 void	 d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t);
+#define D9REC_SCHED_CYCLE_MS	1000u	/* the switch duty cycle's length */
+
 /* The kernel's period while context switches are sampled, and the
  * switches a sample stands for over time (metadata). */
 unsigned d9rec_sched_event_period(const struct d9rec_writer *w);

@@ -215,6 +215,8 @@ default_meta(struct d9rec_writer *w)
 		rc |= d9rec_set_meta(w, "d9rec.sched_sample_period", buf);
 		snprintf(buf, sizeof buf, "%u", w->opt.sched_duty_pct);
 		rc |= d9rec_set_meta(w, "d9rec.sched_duty_pct", buf);
+		snprintf(buf, sizeof buf, "%u", D9REC_SCHED_CYCLE_MS);
+		rc |= d9rec_set_meta(w, "d9rec.sched_duty_cycle_ms", buf);
 		snprintf(buf, sizeof buf, "%u", d9rec_sched_event_period(w));
 		rc |= d9rec_set_meta(w, "d9rec.sched_event_period", buf);
 		rc |= d9rec_set_meta(w, "d9rec.sched_threads",

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../skip.h"
+#include "model/verdict.h"
 #include "rectest.h"
 
 START_TEST(test_demo)
@@ -229,20 +230,20 @@ END_TEST
  * rights.
  */
 static struct d9m_model *record_naps(char **dir, uint32_t worker,
-    unsigned period, int all, int n, long us, size_t *rows);
+    unsigned period, int all, int n, long us, int polls, size_t *rows);
 
 static struct d9m_model *
 record_sleeps(char **dir, uint32_t worker, unsigned period, int all, int n,
     size_t *rows)
 {
-	return record_naps(dir, worker, period, all, n, 100, rows);
+	return record_naps(dir, worker, period, all, n, 100, 0, rows);
 }
 
-/* The same with naps of us microseconds, and the duty cycle left at its
- * default when period is 0. */
+/* The same with naps of us microseconds, each a poll of task 1 with
+ * polls, and the duty cycle left at its default when period is 0. */
 static struct d9m_model *
 record_naps(char **dir, uint32_t worker, unsigned period, int all, int n,
-    long us, size_t *rows)
+    long us, int polls, size_t *rows)
 {
 	struct timespec nap = { 0, us * 1000 };
 	struct d9rec_options o;
@@ -259,8 +260,14 @@ record_naps(char **dir, uint32_t worker, unsigned period, int all, int n,
 	ck_assert_int_eq(d9rec_open(&w, &o), 0);
 	t = d9rec_thread_register(w, "sleeper", worker);
 	d9rec_spawn(t, 1, d9rec_location(w, "t.c:1:1"));
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		if (polls)
+			d9rec_poll_start(t, 1, d9rec_location(w, "t.c:1:1"),
+			    0);
 		nanosleep(&nap, NULL);
+		if (polls)
+			d9rec_poll_end(t);
+	}
 	d9rec_thread_unregister(&t);
 	ck_assert_int_eq(d9rec_close(&w), 0);
 
@@ -336,7 +343,8 @@ START_TEST(test_sched_duty)
 	size_t rows, early = 0, naps = 2000;
 
 	ck_assert_ptr_nonnull(top);
-	if ((m = record_naps(&dir, 0, 0, 0, (int)naps, 1000, &rows)) == NULL)
+	if ((m = record_naps(&dir, 0, 0, 0, (int)naps, 1000, 0, &rows)) ==
+	    NULL)
 		return;
 	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_sample_period"), "16");
 	ck_assert_str_eq(d9m_meta_get(m, "d9rec.sched_duty_pct"), "25");
@@ -354,6 +362,44 @@ START_TEST(test_sched_duty)
 	ck_assert_msg(strstr(report, "Switches were sampled 25% of each "
 	    "second") != NULL, "no duty in the report:\n%s", report);
 	free(report);
+	rt_rmdir(&dir);
+}
+END_TEST
+
+/*
+ * A worker's polls sleep 20 ms each for 2.5 s under the default duty
+ * cycle. A poll without samples that lies wholly in the off part of its
+ * second (from 300 ms: the quarter and 50 ms for the recorder's
+ * lateness) says that switches were not sampled then; no poll that
+ * touches the sampled quarter says so, and most polls are of the first
+ * kind.
+ */
+START_TEST(test_unsampled_polls)
+{
+	char *dir = rt_tmpdir(), txt[512];
+	struct d9m_model *m;
+	size_t rows, said = 0, off = 0;
+
+	if ((m = record_naps(&dir, 0, 0, 0, 125, 20000, 1, &rows)) == NULL)
+		return;
+	ck_assert_uint_ge(m->polls.n, 120);
+	for (uint32_t p = 0; p < m->polls.n; p++) {
+		uint64_t s = m->polls.start[p], e = m->polls.end[p];
+		int quiet = s % 1000000000u >= 300000000u &&
+		    s / 1000000000u == e / 1000000000u;
+		struct d9m_verdict v;
+
+		ck_assert_int_eq(d9m_poll_verdict(m, NULL, p, &v), 0);
+		d9m_verdict_text(&v, txt, sizeof txt);
+		ck_assert_int_eq(v.unsampled, quiet && v.of == 0);
+		ck_assert_int_eq(strstr(txt, "switches were not sampled then")
+		    != NULL, v.unsampled);
+		said += v.unsampled;
+		off += quiet;
+	}
+	ck_assert_uint_ge(said * 10, off * 9);
+	ck_assert_uint_ge(said, 40);
+	d9m_model_free(&m);
 	rt_rmdir(&dir);
 }
 END_TEST
@@ -392,6 +438,7 @@ rt_tcase_e2e(void)
 	tcase_add_test(tc, test_prefer_dwarf);
 	tcase_add_test(tc, test_sched_period);
 	tcase_add_test(tc, test_sched_duty);
+	tcase_add_test(tc, test_unsampled_polls);
 	tcase_add_loop_test(tc, test_sched_threads, 0, 2);
 	return tc;
 }
