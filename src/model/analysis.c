@@ -277,7 +277,6 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (on == NULL || inp == NULL)
 		goto out;
 	a->cpu_samples = i1 - i0;
-	a->sched_duty = d9m_sched_duty(m);
 	for (size_t i = i0; i < i1; i++) {
 		if (d9m_cpu_class(m, i) == D9M_ON_CPU) {
 			a->on_cpu++;

@@ -171,8 +171,6 @@ struct d9m_analysis {
 					 * and the rest count the switches they
 					 * stand for (d9rec.sched_sample_period) */
 	size_t		off_no_worker;	/* better: idle split, no lane */
-	unsigned	sched_duty;	/* % of time switches were sampled
-					 * (d9m_sched_duty) */
 	struct d9m_stack_group *off_groups;	/* in-poll off-CPU groups */
 	size_t		noff_groups;
 	struct d9m_stack_group *cpu_groups;	/* on-CPU groups */

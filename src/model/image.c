@@ -39,13 +39,14 @@
 #include "model/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
-#define VERSION		8	/* 2: sections summed in two stripes; 3: span
+#define VERSION		9	/* 2: sections summed in two stripes; 3: span
 				 * events by tag (struct d9m_spantags); 4:
 				 * wakes of task 0 kept; 5: runtime events
 				 * by tag (struct d9m_rttags); 6: of them
 				 * only ts and lq; 7: polls without their
 				 * worker column; 8: segment twins, dump
-				 * idle gaps, the samples' stacks */
+				 * idle gaps, the samples' stacks; 9: the
+				 * switch sampling's duty cycle */
 #define CHUNK		(1u << 20)
 
 struct hdr {

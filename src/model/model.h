@@ -505,6 +505,11 @@ struct d9m_model {
 	/* context-switch sample period N per segment (samples.h: an
 	 * off-CPU sample stands for N switches), segs.n + 1 entries */
 	uint32_t	*seg_sched;
+	/* the smallest share of time, %, that a segment sampled context
+	 * switches (d9rec.sched_duty_pct; 100 when none says), and the duty
+	 * cycle every segment shares, ns (0, 0: none) (samples.h) */
+	uint32_t	 sched_duty;
+	uint64_t	 sched_cycle_ns, sched_on_ns;
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
 	/* per source group g: [2 g] first, [2 g + 1] last time of its

@@ -27,87 +27,84 @@ meta_number(const char *s, uint64_t max, uint64_t *v)
 	return k > 0 && s[k] == '\0' && *v >= 1 && *v <= max;
 }
 
-/* Each segment's d9rec.sched_sample_period: a plain decimal number in
- * 1 .. D9M_SCHED_PERIOD_MAX, else 1 (every switch). */
+/* The duty cycle that every segment names alike (duty[s] % of cycle[s]
+ * ms sampled, 0: not said), into m->sched_cycle_ns and m->sched_on_ns;
+ * both 0 when segments disagree or one does not say. */
+static void
+shared_cycle(struct d9m_model *m, const uint64_t *duty, const uint64_t *cycle)
+{
+	size_t s = 0;
+
+	m->sched_cycle_ns = m->sched_on_ns = 0;
+	while (s < m->segs.n && duty[s] != 0 && duty[s] < 100 &&
+	    duty[s] == duty[0] && cycle[s] != 0 && cycle[s] == cycle[0])
+		s++;
+	if (m->segs.n == 0 || s < m->segs.n)
+		return;
+	m->sched_cycle_ns = cycle[0] * 1000000u;
+	m->sched_on_ns = m->sched_cycle_ns / 100 * duty[0];
+}
+
+/*
+ * From the metadata, once: each segment's d9rec.sched_sample_period (a
+ * plain decimal number in 1 .. D9M_SCHED_PERIOD_MAX, else 1: every
+ * switch), the smallest d9rec.sched_duty_pct (m->sched_duty, 100 when
+ * none says) and the duty cycle all segments share
+ * (d9rec.sched_duty_cycle_ms: shared_cycle).
+ */
 static int
 sched_periods(struct d9m_model *m)
 {
-	uint32_t key = d9_intern_find(&m->strs, "d9rec.sched_sample_period",
+	uint32_t kp = d9_intern_find(&m->strs, "d9rec.sched_sample_period",
 	    25);
+	uint32_t kd = d9_intern_find(&m->strs, "d9rec.sched_duty_pct", 20);
+	uint32_t kc = d9_intern_find(&m->strs, "d9rec.sched_duty_cycle_ms",
+	    25);
+	uint64_t *duty = calloc(m->segs.n + 1, sizeof *duty);
+	uint64_t *cycle = calloc(m->segs.n + 1, sizeof *cycle);
 
 	free(m->seg_sched);
 	m->seg_sched = malloc((m->segs.n + 1) * sizeof *m->seg_sched);
-	if (m->seg_sched == NULL)
+	if (m->seg_sched == NULL || duty == NULL || cycle == NULL) {
+		free(duty);
+		free(cycle);
 		return -1;
+	}
 	for (size_t i = 0; i <= m->segs.n; i++)
 		m->seg_sched[i] = 1;
-	for (size_t i = 0; key != D9_NONE && i < m->meta.n; i++) {
+	m->sched_duty = 100;
+	for (size_t i = 0; i < m->meta.n; i++) {
+		uint32_t k = m->meta.key[i], seg = m->meta.seg[i];
+		const char *val = d9m_str(m, m->meta.val[i]);
 		uint64_t v;
 
-		if (m->meta.key[i] == key && m->meta.seg[i] <= m->segs.n &&
-		    meta_number(d9m_str(m, m->meta.val[i]),
-		    D9M_SCHED_PERIOD_MAX, &v))
-			m->seg_sched[m->meta.seg[i]] = (uint32_t)v;
-	}
-	return 0;
-}
-
-unsigned
-d9m_sched_duty(const struct d9m_model *m)
-{
-	uint32_t key = d9_intern_find(&m->strs, "d9rec.sched_duty_pct", 20);
-	uint64_t v, duty = 100;
-
-	for (size_t i = 0; key != D9_NONE && i < m->meta.n; i++)
-		if (m->meta.key[i] == key &&
-		    meta_number(d9m_str(m, m->meta.val[i]), 100, &v) &&
-		    v < duty)
-			duty = v;
-	return (unsigned)duty;
-}
-
-/* The value of key in every segment, if every segment has it and all
- * say the same plain number in 1 .. max; else 0. */
-static uint64_t
-meta_everywhere(const struct d9m_model *m, const char *key, uint64_t max)
-{
-	uint32_t k = d9_intern_find(&m->strs, key, strlen(key));
-	uint64_t v, val = 0;
-	size_t segs = 0;
-	uint8_t *seen;
-
-	if (k == D9_NONE || m->segs.n == 0 ||
-	    (seen = calloc(m->segs.n, 1)) == NULL)
-		return 0;
-	for (size_t i = 0; i < m->meta.n; i++) {
-		if (m->meta.key[i] != k)
+		if (seg > m->segs.n || k == D9_NONE)
 			continue;
-		if (m->meta.seg[i] >= m->segs.n ||
-		    !meta_number(d9m_str(m, m->meta.val[i]), max, &v) ||
-		    (val != 0 && v != val)) {
-			segs = 0;
-			break;
-		}
-		val = v;
-		segs += !seen[m->meta.seg[i]];
-		seen[m->meta.seg[i]] = 1;
+		if (k == kp && meta_number(val, D9M_SCHED_PERIOD_MAX, &v))
+			m->seg_sched[seg] = (uint32_t)v;
+		else if (k == kd && meta_number(val, 100, &v)) {
+			duty[seg] = v;
+			if (v < m->sched_duty)
+				m->sched_duty = (uint32_t)v;
+		} else if (k == kc && meta_number(val, D9M_SCHED_CYCLE_MAX,
+		    &v))
+			cycle[seg] = v;
 	}
-	free(seen);
-	return segs == m->segs.n ? val : 0;
+	shared_cycle(m, duty, cycle);
+	free(duty);
+	free(cycle);
+	return 0;
 }
 
 int
 d9m_sched_off(const struct d9m_model *m, uint64_t t0, uint64_t t1)
 {
-	uint64_t duty = meta_everywhere(m, "d9rec.sched_duty_pct", 99);
-	uint64_t cycle = meta_everywhere(m, "d9rec.sched_duty_cycle_ms",
-	    3600000) * 1000000u;
-	uint64_t from;
+	uint64_t c = m->sched_cycle_ns, base;
 
-	if (duty == 0 || cycle == 0 || t1 < t0)
+	if (c == 0 || t1 < t0)
 		return 0;
-	from = t0 / cycle * cycle + cycle / 100 * duty + D9M_SCHED_LATE;
-	return t0 >= from && t1 < t0 / cycle * cycle + cycle;
+	base = t0 / c * c;
+	return t0 >= base + m->sched_on_ns + D9M_SCHED_LATE && t1 < base + c;
 }
 
 int

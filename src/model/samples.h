@@ -36,20 +36,17 @@ enum d9m_cpu_class d9m_cpu_class(const struct d9m_model *m, size_t i);
  */
 uint32_t d9m_cpu_weight(const struct d9m_model *m, size_t i);
 
-/* The smallest share of time, in %, that any segment sampled context
- * switches (metadata d9rec.sched_duty_pct, libd9rec's duty cycle); 100
- * when no segment says. */
-unsigned d9m_sched_duty(const struct d9m_model *m);
-
 #define D9M_SCHED_LATE	50000000u	/* ns a recorder may turn switch
 					 * sampling off late */
+#define D9M_SCHED_CYCLE_MAX	3600000u	/* ms; longer: not believed */
 
 /*
  * 1 when context switches were surely not sampled in [t0, t1]: every
  * segment says it sampled them on the same duty cycle (libd9rec:
  * d9rec.sched_duty_pct below 100 of every d9rec.sched_duty_cycle_ms
- * of the trace's clock, the on part first), and [t0, t1] lies in one
- * cycle's off part, D9M_SCHED_LATE after the on part ends; else 0.
+ * of the trace's clock, the on part first; m->sched_cycle_ns), and
+ * [t0, t1] lies in one cycle's off part, D9M_SCHED_LATE after the on
+ * part ends; else 0.
  */
 int d9m_sched_off(const struct d9m_model *m, uint64_t t0, uint64_t t1);
 

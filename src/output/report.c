@@ -293,10 +293,10 @@ blocking(const struct d9o_out *o)
 		d9o_stack_line(o, "in poll", &a->off_groups[i], 1);
 	fprintf(o->f, "Counts are context switches, not time; an .await on an "
 	    "async lock ends\nthe poll, so such waits are not blocking.\n");
-	if (a->sched_duty < 100)
+	if (o->m->sched_duty < 100)
 		fprintf(o->f, "Switches were sampled %u%% of each second: a "
 		    "poll in the rest of it has no\noff-CPU stack.\n",
-		    a->sched_duty);
+		    o->m->sched_duty);
 }
 
 static void

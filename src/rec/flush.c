@@ -419,7 +419,7 @@ d9rec_flush_main(void *arg)
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop) {
 		if (w->req_flush == w->done_flush) {
-			uint64_t ms = d9rec_perf_duty(w, NULL);
+			uint64_t ms = d9rec_perf_duty(w);
 			struct timespec ts = d9_deadline(ms <
 			    w->opt.flush_interval_ms ? ms :
 			    w->opt.flush_interval_ms);
@@ -427,7 +427,7 @@ d9rec_flush_main(void *arg)
 			pthread_cond_timedwait(&w->cond, &w->lock, &ts);
 			if (w->stop)
 				break;
-			d9rec_perf_duty(w, NULL);
+			d9rec_perf_duty(w);
 		}
 		seq = w->req_flush;
 		rot = w->req_rotate;

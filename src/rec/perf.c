@@ -199,7 +199,7 @@ sched_set(struct d9rec_thread *t, int on)
 }
 
 uint64_t
-d9rec_perf_duty(struct d9rec_writer *w, struct d9rec_thread *t)
+d9rec_perf_duty(struct d9rec_writer *w)
 {
 	uint64_t ms = d9rec_mono_ns() / 1000000u % D9REC_SCHED_CYCLE_MS;
 	uint64_t on_ms = D9REC_SCHED_CYCLE_MS / 100 * w->opt.sched_duty_pct;
@@ -207,15 +207,20 @@ d9rec_perf_duty(struct d9rec_writer *w, struct d9rec_thread *t)
 
 	if (!w->sched_on || w->opt.sched_duty_pct >= 100)
 		return UINT64_MAX;
-	if (t != NULL) {
-		if (w->sched_live)	/* opened disabled */
-			sched_set(t, 1);
-	} else if (on != w->sched_live) {
+	if (on != w->sched_live) {
 		w->sched_live = on;
-		for (t = w->threads; t != NULL; t = t->next)
+		for (struct d9rec_thread *t = w->threads; t != NULL;
+		    t = t->next)
 			sched_set(t, on);
 	}
 	return on ? on_ms - ms : D9REC_SCHED_CYCLE_MS - ms;
+}
+
+void
+d9rec_perf_listed(struct d9rec_writer *w, struct d9rec_thread *t)
+{
+	if (w->sched_live)	/* its event was opened disabled */
+		sched_set(t, 1);
 }
 
 void

@@ -418,15 +418,18 @@ int	 d9rec_cputimer_empty(struct d9rec_cputimer *c);
 void	 d9rec_cputimer_drain(struct d9rec_writer *w, struct d9rec_thread *t,
 	    struct enc *e);
 void	 d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t);
+
 #define D9REC_SCHED_CYCLE_MS	1000u	/* the switch duty cycle's length */
 
 /* The kernel's period while context switches are sampled, and the
  * switches a sample stands for over time (metadata). */
 unsigned d9rec_sched_event_period(const struct d9rec_writer *w);
 unsigned d9rec_sched_stands_for(const struct d9rec_writer *w);
-/* w->lock held: the context-switch events on or off as the duty cycle
- * says now (t: only that thread, just listed); ms to the next change. */
-uint64_t d9rec_perf_duty(struct d9rec_writer *w, struct d9rec_thread *t);
+/* w->lock held: every thread's context-switch event on or off as the
+ * duty cycle says now; ms to the next change (UINT64_MAX: none). */
+uint64_t d9rec_perf_duty(struct d9rec_writer *w);
+/* w->lock held: thread t, just listed, on if the others are. */
+void	 d9rec_perf_listed(struct d9rec_writer *w, struct d9rec_thread *t);
 void	 d9rec_perf_close(struct d9rec_thread *t);
 void	 d9rec_perf_drain(struct d9rec_writer *w, struct d9rec_thread *t,
 	    struct enc *e);

@@ -153,7 +153,7 @@ d9rec_thread_register(d9rec_writer *w, const char *name, uint32_t worker_id)
 	pthread_mutex_lock(&w->lock);
 	t->next = w->threads;
 	w->threads = t;
-	d9rec_perf_duty(w, t);
+	d9rec_perf_listed(w, t);
 	pthread_mutex_unlock(&w->lock);
 	return t;
 }
