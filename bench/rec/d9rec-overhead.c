@@ -47,9 +47,10 @@
  * time measures what recording takes from a program that has no spare
  * core; wall time on a shared machine is noisy. The last lines are overhead_default_pct=X and
  * overhead_full_pct=Y (net_pct). With --sources, one mode per source
- * shows what each costs (+cpu: the default CPU-time timer sampler,
- * +cpuperf: perf cpu-clock events; -gzip: the defaults but sealed
- * segments left raw); with MODE names, off and those
+ * shows what each costs (+gzip: the default compression, gzip in
+ * Huffman codes only; +gziplz: D9REC_COMPRESS_GZIP, deflate at level 1;
+ * +cpu: the default CPU-time timer sampler, +cpuperf: perf cpu-clock
+ * events; -gzip: the defaults but sealed segments left raw); with MODE names, off and those
  * modes (off named again is a second off run: what the noise alone
  * looks like); --only MODE runs one mode once in this process (for a
  * profiler) and leaves its trace in /tmp.
@@ -86,10 +87,12 @@ static const struct mode {
 	int		 sched_all;	/* switches of every thread */
 } modes[] = {
 	{ "off", 0, 0, 0, 0, 0, D9REC_COMPRESS_NONE, 0, 0 },
-	{ "default", 1, 1, 1, 1, 0, D9REC_COMPRESS_GZIP, D9REC_CPU_TIMER, 0 },
-	{ "full", 1, 1, 1, 1, 1, D9REC_COMPRESS_GZIP, D9REC_CPU_TIMER, 1 },
+	{ "default", 1, 1, 1, 1, 0, D9REC_COMPRESS_GZIP_FAST, D9REC_CPU_TIMER,
+	    0 },
+	{ "full", 1, 1, 1, 1, 1, D9REC_COMPRESS_GZIP_FAST, D9REC_CPU_TIMER, 1 },
 	{ "events", 1, 0, 0, 0, 0, D9REC_COMPRESS_NONE, 0, 0 },
-	{ "+gzip", 1, 0, 0, 0, 0, D9REC_COMPRESS_GZIP, 0, 0 },
+	{ "+gzip", 1, 0, 0, 0, 0, D9REC_COMPRESS_GZIP_FAST, 0, 0 },
+	{ "+gziplz", 1, 0, 0, 0, 0, D9REC_COMPRESS_GZIP, 0, 0 },
 	{ "+cpu", 1, 1, 0, 0, 0, D9REC_COMPRESS_NONE, D9REC_CPU_TIMER, 0 },
 	{ "+cpuperf", 1, 1, 0, 0, 0, D9REC_COMPRESS_NONE, D9REC_CPU_PERF, 0 },
 	{ "+sched", 1, 0, 1, 0, 0, D9REC_COMPRESS_NONE, 0, 0 },

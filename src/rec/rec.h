@@ -390,6 +390,7 @@ uint64_t d9rec_seg_counters(struct d9rec_writer *w);	/* into the metadata */
 void	*d9rec_compress_main(void *arg);
 /* ---- compression (compress.c): 0 or -1 ---- */
 int	 d9rec_gzip_fd(int in, int out);
+int	 d9rec_gzip_fast_fd(int in, int out);	/* gzfast.c */
 int	 d9rec_zstd_fd(int in, int out);
 int	 d9rec_compress_file(struct d9rec_writer *w, uint32_t index);
 

@@ -514,8 +514,9 @@ d9rec_compress_file(struct d9rec_writer *w, uint32_t index)
 		close(in);
 		return rc;
 	}
-	rc = w->opt.compression == D9REC_COMPRESS_ZSTD ?
-	    d9rec_zstd_fd(in, out) : d9rec_gzip_fd(in, out);
+	rc = w->opt.compression == D9REC_COMPRESS_ZSTD ? d9rec_zstd_fd(in, out) :
+	    w->opt.compression == D9REC_COMPRESS_GZIP_FAST ?
+	    d9rec_gzip_fast_fd(in, out) : d9rec_gzip_fd(in, out);
 	close(in);
 	if (close(out) < 0)
 		rc = -1;

@@ -27,7 +27,7 @@ void
 d9rec_options_init(struct d9rec_options *o)
 {
 	memset(o, 0, sizeof *o);
-	o->compression = D9REC_COMPRESS_GZIP;
+	o->compression = D9REC_COMPRESS_GZIP_FAST;
 	o->cpu_profile = 1;
 	o->sched_profile = 1;
 	o->alloc_profile = 1;
@@ -275,9 +275,10 @@ d9rec_options_check(const struct d9rec_options *o, char *msg, size_t len)
 		snprintf(msg, len, "no trace directory (dir)");
 		return -EINVAL;
 	}
-	if (o->compression < 0 || o->compression > D9REC_COMPRESS_ZSTD) {
+	if (o->compression < 0 || o->compression > D9REC_COMPRESS_GZIP_FAST) {
 		snprintf(msg, len, "compression %d is not one of "
-		    "D9REC_COMPRESS_NONE, _GZIP, _ZSTD", o->compression);
+		    "D9REC_COMPRESS_NONE, _GZIP, _GZIP_FAST, _ZSTD",
+		    o->compression);
 		return -EINVAL;
 	}
 	if (o->sched_duty_pct > 100) {

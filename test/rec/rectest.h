@@ -49,6 +49,7 @@ double	 rt_num(const char *json, const char *key, const char **from);
 
 TCase	*rt_tcase_roundtrip(void);
 TCase	*rt_tcase_files(void);
+TCase	*rt_tcase_gzip(void);
 TCase	*rt_tcase_robust(void);
 TCase	*rt_tcase_loss(void);
 TCase	*rt_tcase_retain(void);

@@ -209,6 +209,15 @@ START_TEST(test_gzip)
 }
 END_TEST
 
+/* The default: gzip in Huffman codes only. */
+START_TEST(test_gzip_fast)
+{
+	static const uint8_t gz[] = { 0x1f, 0x8b };
+
+	compressed(D9REC_COMPRESS_GZIP_FAST, ".bin.gz", gz, 2, 30);
+}
+END_TEST
+
 START_TEST(test_zstd)
 {
 	static const uint8_t zs[] = { 0x28, 0xb5, 0x2f, 0xfd };
@@ -284,6 +293,7 @@ rt_tcase_files(void)
 	tcase_add_test(tc, test_size_rotation_and_cap);
 	tcase_add_test(tc, test_period);
 	tcase_add_test(tc, test_gzip);
+	tcase_add_test(tc, test_gzip_fast);
 	tcase_add_test(tc, test_zstd);
 	tcase_add_test(tc, test_symbols_switch);
 	tcase_add_test(tc, test_bad_open);

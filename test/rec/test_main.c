@@ -19,6 +19,7 @@ main(void)
 
 	suite_add_tcase(s, rt_tcase_roundtrip());
 	suite_add_tcase(s, rt_tcase_files());
+	suite_add_tcase(s, rt_tcase_gzip());
 	suite_add_tcase(s, rt_tcase_robust());
 	suite_add_tcase(s, rt_tcase_loss());
 	suite_add_tcase(s, rt_tcase_retain());
