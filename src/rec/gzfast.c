@@ -6,8 +6,9 @@
  * repeated strings: each block of BLOCK input bytes gets its own
  * Huffman code, built from the block's byte counts. Finding repeats is
  * what costs a deflate compressor most of its time: on libd9rec's
- * segments libdeflate at level 1 reaches 150 MB/s and 3.5 times smaller
- * files, this about 5 times its speed and 2 times smaller files. The
+ * segments (bench/rec/d9rec-gzip) this runs 2 to 2.3 times as fast as
+ * libdeflate at level 1 (550 against 230 to 270 MB/s here) and makes
+ * files 2 to 2.4 times smaller where deflate makes them 3.2 to 3.9. The
  * output is plain single-member gzip (RFC 1951 dynamic blocks, a stored
  * block where coding would not shrink the bytes), which every gzip
  * reader takes, dial9's included.
@@ -24,13 +25,15 @@
 #include "base/io.h"
 #include "rec/rec.h"
 
-#define CHUNK	((size_t)1 << 20)	/* input bytes read at once */
+#define CHUNK	((size_t)1 << 17)	/* input bytes read at once */
 #define BLOCK	((size_t)1 << 15)	/* input bytes per deflate block */
 #define NLIT	257			/* the byte values and end of block */
 #define EOB	256
 #define NCL	19			/* the code length code's symbols */
 #define MAXBITS	15
 #define MAXCL	7
+
+_Static_assert(BLOCK < 65535, "a block's counts must fit 16 bits");
 
 /* The output: bits are added from the low end of buf; after each
  * addition, the whole bytes among them are stored (eight bytes written,
@@ -77,14 +80,26 @@ struct sym {
 	uint16_t	 sym;
 };
 
-static int
-sym_cmp(const void *a, const void *b)
+/* s[0..k) by ascending freq (below 2^16), in two stable passes of a
+ * byte each through tmp[]: no comparisons, a few microseconds a block
+ * where qsort took a fifth of the compressor's time. */
+static void
+sort_syms(struct sym *s, struct sym *tmp, int k)
 {
-	const struct sym *x = a, *y = b;
+	struct sym *from = s, *to = tmp;
 
-	if (x->freq != y->freq)
-		return x->freq < y->freq ? -1 : 1;
-	return x->sym < y->sym ? -1 : x->sym > y->sym;
+	for (int shift = 0; shift < 16; shift += 8) {
+		unsigned pos[257] = { 0 };
+
+		for (int i = 0; i < k; i++)
+			pos[((from[i].freq >> shift) & 0xff) + 1]++;
+		for (int d = 1; d < 257; d++)
+			pos[d] += pos[d - 1];
+		for (int i = 0; i < k; i++)
+			to[pos[(from[i].freq >> shift) & 0xff]++] = from[i];
+		from = to;
+		to = to == tmp ? s : tmp;
+	}
 }
 
 /* Code lengths of the n weights w[], sorted ascending, in place: the
@@ -135,7 +150,7 @@ min_redundancy(uint32_t *w, int n)
 static void
 code_lengths(const uint32_t *freq, int n, unsigned limit, uint8_t *len)
 {
-	struct sym s[NLIT];
+	struct sym s[NLIT], tmp[NLIT];
 	uint32_t w[NLIT];
 	int k = 0, shift = 0, ok;
 
@@ -152,7 +167,7 @@ code_lengths(const uint32_t *freq, int n, unsigned limit, uint8_t *len)
 		for (int i = 0; i < k; i++)
 			s[i].freq = shift ? (freq[s[i].sym] >> shift) | 1 :
 			    freq[s[i].sym];
-		qsort(s, (size_t)k, sizeof *s, sym_cmp);
+		sort_syms(s, tmp, k);
 		for (int i = 0; i < k; i++)
 			w[i] = s[i].freq;
 		min_redundancy(w, k);
@@ -179,11 +194,13 @@ codes(const uint8_t *len, int n, uint16_t *code)
 		next[b] = (uint16_t)c;
 	}
 	for (int i = 0; i < n; i++) {
-		unsigned v = len[i] ? next[len[i]]++ : 0, r = 0;
+		unsigned v = len[i] ? next[len[i]]++ : 0;
 
-		for (int b = 0; b < len[i]; b++)
-			r |= ((v >> b) & 1u) << (len[i] - 1 - b);
-		code[i] = (uint16_t)r;
+		v = (v >> 1 & 0x5555) | (v & 0x5555) << 1;	/* reversed */
+		v = (v >> 2 & 0x3333) | (v & 0x3333) << 2;
+		v = (v >> 4 & 0x0f0f) | (v & 0x0f0f) << 4;
+		v = (v >> 8 & 0x00ff) | (v & 0x00ff) << 8;
+		code[i] = (uint16_t)(len[i] ? v >> (16 - len[i]) : 0);
 	}
 }
 
@@ -238,16 +255,32 @@ stored(struct bits *b, const uint8_t *in, size_t n)
 	b->p += 4 + n;
 }
 
-/* The literals in[0..n), three at a time (at most 45 bits), with the
- * codes ent[] (the code, its length above bit 16). */
+/* The literals in[0..n) with the codes ent[] (the code, its length
+ * above bit 16), four at a time when no code is longer than 14 bits (at
+ * most 56 bits), else three. */
 static void
-encode(struct bits *b, const uint32_t *ent, const uint8_t *in, size_t n)
+encode(struct bits *b, const uint32_t *ent, const uint8_t *in, size_t n,
+    unsigned maxlen)
 {
 	uint8_t *p = b->p;
 	uint64_t buf = b->buf;
 	unsigned nb = b->n;
 	size_t i = 0;
 
+	for (; maxlen <= 14 && i + 4 <= n; i += 4) {
+		uint32_t x = ent[in[i]], y = ent[in[i + 1]], z = ent[in[i + 2]];
+		uint32_t u = ent[in[i + 3]];
+		unsigned lx = x >> 16, ly = y >> 16, lz = z >> 16;
+
+		buf |= ((uint64_t)(x & 0xffff) | (uint64_t)(y & 0xffff) << lx |
+		    (uint64_t)(z & 0xffff) << (lx + ly) |
+		    (uint64_t)(u & 0xffff) << (lx + ly + lz)) << nb;
+		nb += lx + ly + lz + (u >> 16);
+		store64(p, buf);
+		p += nb >> 3;
+		buf >>= nb & 56;
+		nb &= 7;
+	}
 	for (; i + 3 <= n; i += 3) {
 		uint32_t x = ent[in[i]], y = ent[in[i + 1]], z = ent[in[i + 2]];
 		unsigned lx = x >> 16, ly = y >> 16;
@@ -279,6 +312,7 @@ block(struct bits *b, const uint8_t *in, size_t n)
 	uint64_t cost = 0;
 	size_t i = 0;
 	int nrl, ncl = NCL;
+	unsigned maxlen = 0;
 
 	for (; i + 4 <= n; i += 4) {	/* four counts: no store stalls */
 		f[0][in[i]]++;
@@ -321,9 +355,11 @@ block(struct bits *b, const uint8_t *in, size_t n)
 		if (s >= 16)
 			put(b, x, s == 16 ? 2 : s == 17 ? 3 : 7);
 	}
-	for (int s = 0; s < NLIT; s++)
+	for (int s = 0; s < NLIT; s++) {
 		ent[s] = code[s] | (uint32_t)len[s] << 16;
-	encode(b, ent, in, n);
+		maxlen = len[s] > maxlen ? len[s] : maxlen;
+	}
+	encode(b, ent, in, n, maxlen);
 	put(b, code[EOB], len[EOB]);
 }
 
