@@ -3,7 +3,7 @@
  *
  *	d9demo --out DIR --seconds N [--workers K] [--no-compress]
  *	    [--no-profile] [--no-sched] [--sched-period N] [--sched-duty PCT]
- *	    [--perf-cpu] [--rotate-ms MS]
+ *	    [--perf-cpu] [--rotate-ms MS] [--crunch-ms MS]
  *
  * (--no-profile: no CPU sampling at all; --no-sched: no context-switch
  * samples; --sched-period N: a context-switch sample stands for N
@@ -12,7 +12,10 @@
  * --perf-cpu: CPU samples from perf cpu-clock events instead
  * of the default CPU-time timers; they exist to measure what profiling
  * costs. --rotate-ms: a new segment every MS milliseconds instead of
- * every minute, for a directory of many segments.)
+ * every minute, for a directory of many segments; --crunch-ms: a
+ * crunch poll lasts MS ms instead of 40, so that it stays the longest
+ * poll when a loaded machine makes the blocking task's 20 ms sleep last
+ * twice as long.)
  *
  * A pool of K worker threads (default 2) polls tasks from one run queue.
  * A driver thread spawns, every few milliseconds, pairs of "ping" tasks
@@ -73,6 +76,7 @@ struct rt {
 	int		 bulk_schema;
 	struct task	**leaked;
 	size_t		 nleaked, capleaked;
+	unsigned	 crunch_ms;	/* a crunch poll's length */
 };
 
 struct worker {
@@ -188,7 +192,7 @@ poll_task(struct rt *rt, struct d9rec_thread *th, struct task *t)
 		uint64_t start = d9rec_now(rt->w);
 
 		d9rec_span_enter(th, rt->span_site, t->id, 0, vals);
-		crunch_numbers(40);
+		crunch_numbers(rt->crunch_ms);
 		d9rec_span_exit(th, rt->span_site, t->id, vals);
 		d9rec_span_close(th, rt->span_site, t->id, start, 0, vals);
 		return 1;
@@ -351,7 +355,7 @@ usage(void)
 	fprintf(stderr, "usage: d9demo --out DIR --seconds N [--workers K] "
 	    "[--no-compress] [--no-profile] [--no-sched]\n"
 	    "    [--sched-period N] [--sched-duty PCT] [--perf-cpu] "
-	    "[--rotate-ms MS]\n");
+	    "[--rotate-ms MS] [--crunch-ms MS]\n");
 	return 2;
 }
 
@@ -364,7 +368,7 @@ main(int argc, char **argv)
 	struct d9rec_options o;
 	struct worker *wk;
 	struct rt rt;
-	unsigned seconds = 3, nworkers = 2;
+	unsigned seconds = 3, nworkers = 2, crunch_ms = 40;
 	const char *out = NULL;
 	int rc;
 
@@ -390,12 +394,16 @@ main(int argc, char **argv)
 			o.cpu_sampler = D9REC_CPU_PERF;
 		else if (strcmp(argv[i], "--rotate-ms") == 0 && i + 1 < argc)
 			o.rotation_period_ms = strtoull(argv[++i], NULL, 10);
+		else if (strcmp(argv[i], "--crunch-ms") == 0 && i + 1 < argc)
+			crunch_ms = (unsigned)atoi(argv[++i]);
 		else
 			return usage();
 	}
-	if (out == NULL || nworkers < 1 || nworkers > 64)
+	if (out == NULL || nworkers < 1 || nworkers > 64 || crunch_ms < 1 ||
+	    crunch_ms > 10000)
 		return usage();
 	memset(&rt, 0, sizeof rt);
+	rt.crunch_ms = crunch_ms;
 	o.dir = out;
 	o.service = "d9demo";
 	if ((rc = d9rec_open(&rt.w, &o)) < 0) {
