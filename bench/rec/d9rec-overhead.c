@@ -53,8 +53,10 @@
  * events; -gzip: the defaults but sealed segments left raw); with MODE names, off and those
  * modes (off named again is a second off run: what the noise alone
  * looks like); --only MODE runs one mode once in this process (for a
- * profiler) and leaves its trace in /tmp.
+ * profiler), prints each thread's CPU time before the writer is closed
+ * and leaves its trace in /tmp.
  */
+#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -320,10 +322,46 @@ drive(struct pool *p)
 	d9rec_thread_unregister(&th);
 }
 
+/* Each thread's CPU time so far (ms, from /proc/self/task/N/schedstat)
+ * and name, on stdout: what --only prints before the writer is closed,
+ * libd9rec's flush and compressor threads apart from the program's. */
+static void
+print_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		char path[300], comm[32] = "?";
+		unsigned long long ns = 0;
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/self/task/%s/comm",
+		    e->d_name);
+		if ((f = fopen(path, "r")) != NULL) {
+			if (fscanf(f, "%31s", comm) != 1)
+				comm[0] = 0;
+			fclose(f);
+		}
+		snprintf(path, sizeof path, "/proc/self/task/%s/schedstat",
+		    e->d_name);
+		if ((f = fopen(path, "r")) != NULL) {
+			if (fscanf(f, "%llu", &ns) != 1)
+				ns = 0;
+			fclose(f);
+		}
+		printf("thread %-16s %9.1f ms CPU\n", comm, (double)ns / 1e6);
+	}
+	if (d != NULL)
+		closedir(d);
+}
+
 /* One run of the workload in this (child) process; win[0] and win[1]:
  * the process at the start and the end of the measured window. */
 static int
-run(const struct mode *m, const char *dir, struct snap *win)
+run(const struct mode *m, const char *dir, struct snap *win, int verbose)
 {
 	struct worker wk[WORKERS];
 	struct d9rec_options o;
@@ -361,6 +399,8 @@ run(const struct mode *m, const char *dir, struct snap *win)
 	drive(&p);
 	for (int i = 0; i < WORKERS; i++)
 		pthread_join(wk[i].th, NULL);
+	if (verbose)
+		print_threads();
 	rc = p.w != NULL && d9rec_close(&p.w) < 0;
 	return rc;
 }
@@ -385,7 +425,7 @@ measure(const struct mode *m)
 	if (win == MAP_FAILED || mkdtemp(dir) == NULL)
 		return s;
 	if ((pid = fork()) == 0)
-		_exit(run(m, dir, win));
+		_exit(run(m, dir, win, 0));
 	if (pid > 0 && wait4(pid, &status, 0, &ru) == pid && WIFEXITED(status) &&
 	    WEXITSTATUS(status) == 0) {
 		double whole = (double)ru.ru_utime.tv_sec +
@@ -443,7 +483,7 @@ main(int argc, char **argv)
 		for (int m = 0; m < M_N; m++)
 			if (strcmp(argv[2], modes[m].name) == 0 &&
 			    mkdtemp(dir) != NULL)
-				return run(&modes[m], dir, win); /* dir kept */
+				return run(&modes[m], dir, win, 1); /* dir kept */
 		return 2;
 	}
 	if (argc > 2 && strcmp(argv[2], "--sources") == 0)
