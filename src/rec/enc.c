@@ -203,6 +203,8 @@ d9rec_enc_pool_id(struct d9rec_writer *w, struct enc *e, uint32_t strid)
 {
 	const char *s;
 
+	if (strid < e->nstr_gen && e->str_gen[strid] == e->gen)
+		return e->str_pool[strid];	/* in this batch's pool */
 	if (strid >= atomic_load_explicit(&w->strs.n, memory_order_acquire))
 		return d9rec_enc_pool_str(e, "", 0);	/* not an id of ours */
 	if (grow_gen(&e->str_gen, &e->str_pool, &e->nstr_gen, strid) < 0) {

@@ -300,9 +300,13 @@ d9rec_enc_le(struct enc *e, uint64_t v, size_t n)
 {
 	uint8_t b[8];
 
-	if (d9rec_enc_room(e, n)) {
+	if (d9rec_enc_room(e, n)) {	/* e->n stored once: byte stores
+					 * may alias it */
+		uint8_t *q = e->p + e->n;
+
 		for (size_t i = 0; i < n; i++)
-			e->p[e->n++] = (uint8_t)(v >> (8 * i));
+			q[i] = (uint8_t)(v >> (8 * i));
+		e->n += n;
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
