@@ -54,7 +54,8 @@
  * modes (off named again is a second off run: what the noise alone
  * looks like); --only MODE runs one mode once in this process (for a
  * profiler), prints each thread's CPU time before the writer is closed
- * and leaves its trace in /tmp.
+ * and the program threads' CPU in the window, outside burn() too, and
+ * leaves its trace in /tmp.
  */
 #include <dirent.h>
 #include <pthread.h>
@@ -399,8 +400,13 @@ run(const struct mode *m, const char *dir, struct snap *win, int verbose)
 	drive(&p);
 	for (int i = 0; i < WORKERS; i++)
 		pthread_join(wk[i].th, NULL);
-	if (verbose)
+	if (verbose) {
 		print_threads();
+		printf("window: program threads %.1f ms CPU, %.1f ms of it "
+		    "outside burn()\n", (double)(win[1].prog - win[0].prog) /
+		    1e6, (double)(win[1].prog - win[0].prog - win[1].work +
+		    win[0].work) / 1e6);
+	}
 	rc = p.w != NULL && d9rec_close(&p.w) < 0;
 	return rc;
 }
