@@ -45,8 +45,10 @@
  * the signal handler, the kernel's work at their context switches) and
  * in_rec, the rest (libd9rec's flush and compressor threads). CPU
  * time measures what recording takes from a program that has no spare
- * core; wall time on a shared machine is noisy. The last lines are overhead_default_pct=X and
- * overhead_full_pct=Y (net_pct). With --sources, one mode per source
+ * core; wall time on a shared machine is noisy. The last lines are the
+ * unscaled figures of both (cpu_pct and throughput: net_pct also takes
+ * out what recording does to burn() itself, work_pct), then
+ * overhead_default_pct=X and overhead_full_pct=Y (net_pct). With --sources, one mode per source
  * shows what each costs (+gzip: the default compression, gzip in
  * Huffman codes only; +gziplz: D9REC_COMPRESS_GZIP, deflate at level 1;
  * +cpu: the default CPU-time timer sampler, +cpuperf: perf cpu-clock
@@ -584,6 +586,10 @@ main(int argc, char **argv)
 	}
 	if (sel[M_DEFAULT] == &modes[M_DEFAULT] && sel[M_FULL] ==
 	    &modes[M_FULL]) {
+		printf("unscaled: default cpu_pct %.1f, throughput %.3f; "
+		    "full cpu_pct %.1f, throughput %.3f\n",
+		    100 * (1 / mc[M_DEFAULT] - 1), mw[M_DEFAULT],
+		    100 * (1 / mc[M_FULL] - 1), mw[M_FULL]);
 		printf("overhead_default_pct=%.1f\n", mn[M_DEFAULT]);
 		printf("overhead_full_pct=%.1f\n", mn[M_FULL]);
 	}
