@@ -186,6 +186,14 @@ d9rec_enc_event_slow(struct d9rec_writer *w, struct enc *e, uint32_t sch,
 	e->events++;
 }
 
+uint8_t *
+d9rec_enc_head_slow(struct d9rec_writer *w, struct enc *e, uint32_t sch,
+    uint64_t ts, size_t max)
+{
+	d9rec_enc_event_slow(w, e, sch, ts);
+	return reserve(e, max) < 0 ? NULL : e->p + e->n;
+}
+
 static uint32_t
 pool_frame(struct enc *e, const char *s, size_t n)
 {

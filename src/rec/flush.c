@@ -201,6 +201,7 @@ enc_record(struct d9rec_writer *w, struct enc *e, struct d9rec_thread *t,
 {
 	uint64_t ts = d9rec_raw_to_ns(w, r->ts);
 	uint32_t loc;
+	uint8_t *q;
 
 	/* a new clock anchor may map a later raw time a little earlier
 	 * than the one before it: keep each thread's events in order */
@@ -209,47 +210,54 @@ enc_record(struct d9rec_writer *w, struct enc *e, struct d9rec_thread *t,
 	t->last_ns = ts;
 
 	switch (r->kind) {
+	/* fields at most: a varint 10 bytes, a u32 4, a u8 1 */
 	case R_POLL_START:
 		loc = d9rec_enc_pool_id(w, e, r->a);
-		d9rec_enc_event(w, e, S_POLL_START, ts);
-		d9rec_enc_varint(e, t->worker);
-		d9rec_enc_u8(e, (uint8_t)r->c);
-		d9rec_enc_varint(e, r->b);
-		d9rec_enc_u32(e, loc);
+		if ((q = d9rec_enc_head(w, e, S_POLL_START, ts, 25)) == NULL)
+			break;
+		q = d9rec_put_varint(q, t->worker);
+		*q++ = (uint8_t)r->c;
+		q = d9rec_put_varint(q, r->b);
+		d9rec_enc_at(e, d9rec_put_le(q, loc, 4));
 		break;
 	case R_POLL_END:
-		d9rec_enc_event(w, e, S_POLL_END, ts);
-		d9rec_enc_varint(e, t->worker);
+		if ((q = d9rec_enc_head(w, e, S_POLL_END, ts, 10)) != NULL)
+			d9rec_enc_at(e, d9rec_put_varint(q, t->worker));
 		break;
 	case R_PARK:
 	case R_UNPARK:
-		d9rec_enc_event(w, e, r->kind == R_PARK ? S_PARK : S_UNPARK,
-		    ts);
-		d9rec_enc_varint(e, t->worker);
-		d9rec_enc_u8(e, (uint8_t)r->c);
-		d9rec_enc_varint(e, r->b);
+		if ((q = d9rec_enc_head(w, e, r->kind == R_PARK ? S_PARK :
+		    S_UNPARK, ts, 26)) == NULL)
+			break;
+		q = d9rec_put_varint(q, t->worker);
+		*q++ = (uint8_t)r->c;
+		q = d9rec_put_varint(q, r->b);
 		if (r->kind == R_UNPARK)
-			d9rec_enc_u8(e, 0);	/* sched_wait_ns absent */
-		d9rec_enc_u32(e, t->tid);
+			*q++ = 0;	/* sched_wait_ns absent */
+		d9rec_enc_at(e, d9rec_put_le(q, t->tid, 4));
 		break;
 	case R_WAKE:
-		d9rec_enc_event(w, e, S_WAKE, ts);
-		d9rec_enc_varint(e, r->b);
-		d9rec_enc_varint(e, r->c);
-		d9rec_enc_u8(e, (uint8_t)t->worker);
+		if ((q = d9rec_enc_head(w, e, S_WAKE, ts, 21)) == NULL)
+			break;
+		q = d9rec_put_varint(q, r->b);
+		q = d9rec_put_varint(q, r->c);
+		*q++ = (uint8_t)t->worker;
+		d9rec_enc_at(e, q);
 		break;
 	case R_SPAWN:
 		loc = d9rec_enc_pool_id(w, e, r->a);
-		d9rec_enc_event(w, e, S_SPAWN, ts);
-		d9rec_enc_varint(e, r->b);
-		d9rec_enc_u32(e, loc);
-		d9rec_enc_u8(e, 1);
-		if (enc_opt(e, t->worker != D9REC_NO_WORKER))
-			d9rec_enc_varint(e, t->worker);
+		if ((q = d9rec_enc_head(w, e, S_SPAWN, ts, 26)) == NULL)
+			break;
+		q = d9rec_put_le(d9rec_put_varint(q, r->b), loc, 4);
+		*q++ = 1;
+		*q++ = t->worker != D9REC_NO_WORKER;	/* optional */
+		if (t->worker != D9REC_NO_WORKER)
+			q = d9rec_put_varint(q, t->worker);
+		d9rec_enc_at(e, q);
 		break;
 	case R_TERMINATE:
-		d9rec_enc_event(w, e, S_TERMINATE, ts);
-		d9rec_enc_varint(e, r->b);
+		if ((q = d9rec_enc_head(w, e, S_TERMINATE, ts, 10)) != NULL)
+			d9rec_enc_at(e, d9rec_put_varint(q, r->b));
 		break;
 	case R_RUNTIME:
 		enc_runtime(w, e, r, ts);

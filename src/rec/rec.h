@@ -319,43 +319,57 @@ d9rec_enc_le(struct enc *e, uint64_t v, size_t n)
 #define d9rec_enc_u32(e, v)	d9rec_enc_le((e), (uint32_t)(v), 4)
 #define d9rec_enc_u64(e, v)	d9rec_enc_le((e), (uint64_t)(v), 8)
 
+/* Cursor writers: at q, which has room; the cursor after the field. */
+static inline uint8_t *
+d9rec_put_varint(uint8_t *q, uint64_t v)
+{
+	for (; v >= 0x80; v >>= 7)
+		*q++ = (uint8_t)(v | 0x80);
+	*q++ = (uint8_t)v;
+	return q;
+}
+
+static inline uint8_t *
+d9rec_put_le(uint8_t *q, uint64_t v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		q[i] = (uint8_t)(v >> (8 * i));
+	return q + n;
+}
+
 static inline void
 d9rec_enc_varint(struct enc *e, uint64_t v)
 {
-	uint8_t b[10], *q;
-	size_t n = 0;
+	uint8_t b[10];
 
-	q = d9rec_enc_room(e, sizeof b) ? e->p + e->n : b;
-	do {
-		q[n] = (uint8_t)(v & 0x7f);
-		v >>= 7;
-		if (v)
-			q[n] |= 0x80;
-		n++;
-	} while (v);
-	if (q == b)
-		d9rec_enc_bytes(e, b, n);
+	if (d9rec_enc_room(e, sizeof b))
+		e->n = (size_t)(d9rec_put_varint(e->p + e->n, v) - e->p);
 	else
-		e->n += n;
+		d9rec_enc_bytes(e, b, (size_t)(d9rec_put_varint(b, v) - b));
 }
 /*
- * An event's header: its schema declared first if this batch has not
- * yet, a time reset when the delta does not fit 24 bits. The common case
- * (declared, small delta, room) is six bytes written in place: the flush
- * thread's inner loop.
+ * An event's header, its schema declared first if this batch has not
+ * yet, a time reset when the delta does not fit 24 bits, and room for
+ * at most max bytes of fields: the cursor to its fields (NULL when out
+ * of memory), written through with the d9rec_put_ writers and ended
+ * with d9rec_enc_at(e, q). The common case (declared, small delta, room)
+ * is six bytes written in place and one check for every field: the
+ * flush thread's inner loop.
  */
-static inline void
-d9rec_enc_event(struct d9rec_writer *w, struct enc *e, uint32_t sch,
-    uint64_t ts)
+uint8_t	*d9rec_enc_head_slow(struct d9rec_writer *w, struct enc *e,
+	    uint32_t sch, uint64_t ts, size_t max);
+
+static inline uint8_t *
+d9rec_enc_head(struct d9rec_writer *w, struct enc *e, uint32_t sch,
+    uint64_t ts, size_t max)
 {
 	uint64_t d = ts - e->base;
 	uint8_t *q;
 
 	if (__builtin_expect(sch >= e->nsch_gen || e->sch_gen[sch] != e->gen ||
-	    ts < e->base || d > D9_TS_DELTA_MAX || !d9rec_enc_room(e, 6), 0)) {
-		d9rec_enc_event_slow(w, e, sch, ts);
-		return;
-	}
+	    ts < e->base || d > D9_TS_DELTA_MAX || !d9rec_enc_room(e,
+	    6 + max), 0))
+		return d9rec_enc_head_slow(w, e, sch, ts, max);
 	q = e->p + e->n;
 	q[0] = D9_TAG_EVENT;
 	q[1] = (uint8_t)(sch + 1);
@@ -363,10 +377,27 @@ d9rec_enc_event(struct d9rec_writer *w, struct enc *e, uint32_t sch,
 	q[3] = (uint8_t)d;
 	q[4] = (uint8_t)(d >> 8);
 	q[5] = (uint8_t)(d >> 16);
-	e->n += 6;
 	e->base = ts;
 	e->events++;
+	return q + 6;
 }
+
+static inline void
+d9rec_enc_at(struct enc *e, const uint8_t *q)
+{
+	if (q != NULL)
+		e->n = (size_t)(q - e->p);
+}
+
+/* An event's header alone, its fields written by the d9rec_enc_ calls
+ * (events whose size has no small bound). */
+static inline void
+d9rec_enc_event(struct d9rec_writer *w, struct enc *e, uint32_t sch,
+    uint64_t ts)
+{
+	d9rec_enc_at(e, d9rec_enc_head(w, e, sch, ts, 0));
+}
+
 void	 d9rec_enc_str(struct enc *e, const char *s, size_t n); /* inline */
 /* Pool entries must precede their event: get the ids first, then call
  * d9rec_enc_event, then write the fields (ids as u32). */
