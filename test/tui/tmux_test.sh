@@ -161,7 +161,10 @@ expect "ascii quit" "EXITED 0"
 if [ -n "$d9demo" ]; then
 	echo "# a recording made with libd9rec (examples/d9demo)"
 	rec=$(mktemp -d /tmp/d9t-rec-XXXXXX)
-	"$d9demo" --out "$rec/trace" --seconds 2 >/dev/null 2>&1
+	# crunch polls of 120 ms: the worst poll, with CPU samples, even when
+	# the parallel suite leaves a 40 ms poll (wall time) too little CPU
+	# for one at 99 Hz
+	"$d9demo" --out "$rec/trace" --seconds 2 --crunch-ms 120 >/dev/null 2>&1
 	start 120 40 "$prog" "$rec/trace"
 	expect "recording loaded" "2 workers"
 	keys w
