@@ -63,7 +63,7 @@ put(struct bits *b, uint64_t v, unsigned n)
 	b->n += n;
 	store64(b->p, b->buf);
 	b->p += b->n >> 3;
-	b->buf = b->n >= 64 ? 0 : b->buf >> (b->n & 56);
+	b->buf >>= b->n & 56;
 	b->n &= 7;
 }
 
@@ -256,48 +256,24 @@ stored(struct bits *b, const uint8_t *in, size_t n)
 }
 
 /* The literals in[0..n) with the codes ent[] (the code, its length
- * above bit 16), four at a time when no code is longer than 14 bits (at
- * most 56 bits), else three. */
+ * above bit 16), three at a time (at most 45 bits), through a copy of
+ * the output that stays in registers. */
 static void
-encode(struct bits *b, const uint32_t *ent, const uint8_t *in, size_t n,
-    unsigned maxlen)
+encode(struct bits *b, const uint32_t *ent, const uint8_t *in, size_t n)
 {
-	uint8_t *p = b->p;
-	uint64_t buf = b->buf;
-	unsigned nb = b->n;
+	struct bits l = *b;
 	size_t i = 0;
 
-	for (; maxlen <= 14 && i + 4 <= n; i += 4) {
-		uint32_t x = ent[in[i]], y = ent[in[i + 1]], z = ent[in[i + 2]];
-		uint32_t u = ent[in[i + 3]];
-		unsigned lx = x >> 16, ly = y >> 16, lz = z >> 16;
-
-		buf |= ((uint64_t)(x & 0xffff) | (uint64_t)(y & 0xffff) << lx |
-		    (uint64_t)(z & 0xffff) << (lx + ly) |
-		    (uint64_t)(u & 0xffff) << (lx + ly + lz)) << nb;
-		nb += lx + ly + lz + (u >> 16);
-		store64(p, buf);
-		p += nb >> 3;
-		buf >>= nb & 56;
-		nb &= 7;
-	}
 	for (; i + 3 <= n; i += 3) {
 		uint32_t x = ent[in[i]], y = ent[in[i + 1]], z = ent[in[i + 2]];
 		unsigned lx = x >> 16, ly = y >> 16;
 
-		buf |= ((uint64_t)(x & 0xffff) | (uint64_t)(y & 0xffff) << lx |
-		    (uint64_t)(z & 0xffff) << (lx + ly)) << nb;
-		nb += lx + ly + (z >> 16);
-		store64(p, buf);
-		p += nb >> 3;
-		buf >>= nb & 56;
-		nb &= 7;
+		put(&l, (uint64_t)(x & 0xffff) | (uint64_t)(y & 0xffff) << lx |
+		    (uint64_t)(z & 0xffff) << (lx + ly), lx + ly + (z >> 16));
 	}
-	b->p = p;
-	b->buf = buf;
-	b->n = nb;
 	for (; i < n; i++)
-		put(b, ent[in[i]] & 0xffff, ent[in[i]] >> 16);
+		put(&l, ent[in[i]] & 0xffff, ent[in[i]] >> 16);
+	*b = l;
 }
 
 /* One block of in[0..n): a dynamic block of literals, or a stored one
@@ -312,7 +288,6 @@ block(struct bits *b, const uint8_t *in, size_t n)
 	uint64_t cost = 0;
 	size_t i = 0;
 	int nrl, ncl = NCL;
-	unsigned maxlen = 0;
 
 	for (; i + 4 <= n; i += 4) {	/* four counts: no store stalls */
 		f[0][in[i]]++;
@@ -355,11 +330,9 @@ block(struct bits *b, const uint8_t *in, size_t n)
 		if (s >= 16)
 			put(b, x, s == 16 ? 2 : s == 17 ? 3 : 7);
 	}
-	for (int s = 0; s < NLIT; s++) {
+	for (int s = 0; s < NLIT; s++)
 		ent[s] = code[s] | (uint32_t)len[s] << 16;
-		maxlen = len[s] > maxlen ? len[s] : maxlen;
-	}
-	encode(b, ent, in, n, maxlen);
+	encode(b, ent, in, n);
 	put(b, code[EOB], len[EOB]);
 }
 

@@ -295,30 +295,6 @@ d9rec_enc_room(const struct enc *e, size_t n)
 	return __builtin_expect(!e->oom && e->cap - e->n >= n, 1);
 }
 
-static inline void
-d9rec_enc_le(struct enc *e, uint64_t v, size_t n)
-{
-	uint8_t b[8];
-
-	if (d9rec_enc_room(e, n)) {	/* e->n stored once: byte stores
-					 * may alias it */
-		uint8_t *q = e->p + e->n;
-
-		for (size_t i = 0; i < n; i++)
-			q[i] = (uint8_t)(v >> (8 * i));
-		e->n += n;
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		b[i] = (uint8_t)(v >> (8 * i));
-	d9rec_enc_bytes(e, b, n);
-}
-
-#define d9rec_enc_u8(e, v)	d9rec_enc_le((e), (uint8_t)(v), 1)
-#define d9rec_enc_u16(e, v)	d9rec_enc_le((e), (uint16_t)(v), 2)
-#define d9rec_enc_u32(e, v)	d9rec_enc_le((e), (uint32_t)(v), 4)
-#define d9rec_enc_u64(e, v)	d9rec_enc_le((e), (uint64_t)(v), 8)
-
 /* Cursor writers: at q, which has room; the cursor after the field. */
 static inline uint8_t *
 d9rec_put_varint(uint8_t *q, uint64_t v)
@@ -336,6 +312,22 @@ d9rec_put_le(uint8_t *q, uint64_t v, size_t n)
 		q[i] = (uint8_t)(v >> (8 * i));
 	return q + n;
 }
+
+static inline void
+d9rec_enc_le(struct enc *e, uint64_t v, size_t n)
+{
+	uint8_t b[8];
+
+	if (d9rec_enc_room(e, n))
+		e->n = (size_t)(d9rec_put_le(e->p + e->n, v, n) - e->p);
+	else
+		d9rec_enc_bytes(e, b, (size_t)(d9rec_put_le(b, v, n) - b));
+}
+
+#define d9rec_enc_u8(e, v)	d9rec_enc_le((e), (uint8_t)(v), 1)
+#define d9rec_enc_u16(e, v)	d9rec_enc_le((e), (uint16_t)(v), 2)
+#define d9rec_enc_u32(e, v)	d9rec_enc_le((e), (uint32_t)(v), 4)
+#define d9rec_enc_u64(e, v)	d9rec_enc_le((e), (uint64_t)(v), 8)
 
 static inline void
 d9rec_enc_varint(struct enc *e, uint64_t v)
