@@ -23,9 +23,20 @@
  * events are opened disabled, and the flush thread turns them on for the
  * first sched_duty_pct % of every second of CLOCK_MONOTONIC and off for
  * the rest. An enabled event costs its thread at every switch, whatever
- * its period; a disabled one next to nothing. While on, the kernel
- * samples one switch in sched_sample_period * duty, so that over time a
- * sample still stands for about sched_sample_period switches.
+ * its period (about 2.5 us here); a disabled one still about 1 us, for
+ * the kernel switches the thread's perf context in and out. While on,
+ * the kernel samples one switch in sched_sample_period * duty, so that
+ * over time a sample still stands for about sched_sample_period
+ * switches.
+ *
+ * So a busy thread's event is closed for the off phase: at the off edge
+ * the flush thread reads how many switches the thread made while on,
+ * and when the off phase would cost it more (that count times the
+ * phases' ratio, at 1 us each) than opening the event again costs the
+ * flush thread (perf_event_open and the ring's mmap, about 150 us, the
+ * price of REOPEN_SWITCHES disabled switches), the event is closed once
+ * its ring is drained and opened again at the next on edge. A quiet
+ * thread keeps its disabled event.
  *
  * The cpu-clock event is the CPU sampler of opt.cpu_sampler
  * D9REC_CPU_PERF, and of D9REC_CPU_TIMER when the timer sampler
@@ -47,6 +58,15 @@
 #define CPU_PAGES	16
 #define SCHED_PAGES	64
 #define MAX_FRAMES	128
+#define REOPEN_SWITCHES	150
+
+/* A switch event's state across the duty cycle's edges. */
+enum shut {
+	SHUT_NO,	/* open, or never opened */
+	SHUT_CLOSE,	/* to close once its ring is drained */
+	SHUT_CLOSED,	/* closed for the off phase */
+	SHUT_REOPEN	/* to open again (the on phase began) */
+};
 
 static size_t
 map_len(int sched)
@@ -190,12 +210,68 @@ d9rec_sched_stands_for(const struct d9rec_writer *w)
 	return n > UINT32_MAX ? UINT32_MAX : (unsigned)n;
 }
 
+/* The thread's switch event at an edge of the duty cycle (or at its
+ * listing in an on phase): on or off, closed or opened at the next
+ * drain (flush thread, or the registering thread before the thread is
+ * drained). */
 static void
-sched_set(struct d9rec_thread *t, int on)
+sched_edge(const struct d9rec_writer *w, struct d9rec_thread *t, int on)
 {
-	if (t->perf_fd[1] >= 0)
-		ioctl(t->perf_fd[1], on ? PERF_EVENT_IOC_ENABLE :
-		    PERF_EVENT_IOC_DISABLE, 0);
+	uint64_t n, d = w->opt.sched_duty_pct;
+
+	if (t->perf_fd[1] < 0) {
+		if (t->sched_shut == SHUT_CLOSED && on)
+			t->sched_shut = SHUT_REOPEN;
+		else if (t->sched_shut == SHUT_REOPEN && !on)
+			t->sched_shut = SHUT_CLOSED;
+		return;
+	}
+	ioctl(t->perf_fd[1], on ? PERF_EVENT_IOC_ENABLE :
+	    PERF_EVENT_IOC_DISABLE, 0);
+	if (on) {
+		t->sched_shut = SHUT_NO;	/* a close not yet done */
+		return;
+	}
+	if (read(t->perf_fd[1], &n, sizeof n) != (ssize_t)sizeof n)
+		return;
+	if ((n - t->sched_seen) * (100 - d) > REOPEN_SWITCHES * d)
+		t->sched_shut = SHUT_CLOSE;
+	t->sched_seen = n;
+}
+
+static void
+perf_unmap(struct d9rec_thread *t, int k)
+{
+	if (t->perf_map[k] != NULL)
+		munmap(t->perf_map[k], map_len(k));
+	if (t->perf_fd[k] >= 0)
+		close(t->perf_fd[k]);
+	t->perf_map[k] = NULL;
+	t->perf_fd[k] = -1;
+}
+
+/* After the drain of its ring: the close or the reopen asked for. */
+static void
+sched_shut(struct d9rec_writer *w, struct d9rec_thread *t)
+{
+	int fd;
+
+	if (t->sched_shut == SHUT_CLOSE) {
+		perf_unmap(t, 1);
+		t->sched_shut = SHUT_CLOSED;
+	} else if (t->sched_shut == SHUT_REOPEN) {
+		t->sched_shut = SHUT_CLOSED;	/* until it works */
+		if ((fd = perf_open(w, (pid_t)t->tid, 1)) < 0)
+			return;
+		if ((t->perf_map[1] = perf_map(fd, 1)) == NULL) {
+			close(fd);
+			return;
+		}
+		t->perf_fd[1] = fd;
+		t->sched_seen = 0;
+		t->sched_shut = SHUT_NO;
+		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	}
 }
 
 uint64_t
@@ -211,7 +287,7 @@ d9rec_perf_duty(struct d9rec_writer *w)
 		w->sched_live = on;
 		for (struct d9rec_thread *t = w->threads; t != NULL;
 		    t = t->next)
-			sched_set(t, on);
+			sched_edge(w, t, on);
 	}
 	return on ? on_ms - ms : D9REC_SCHED_CYCLE_MS - ms;
 }
@@ -220,20 +296,14 @@ void
 d9rec_perf_listed(struct d9rec_writer *w, struct d9rec_thread *t)
 {
 	if (w->sched_live)	/* its event was opened disabled */
-		sched_set(t, 1);
+		sched_edge(w, t, 1);
 }
 
 void
 d9rec_perf_close(struct d9rec_thread *t)
 {
-	for (int k = 0; k < 2; k++) {
-		if (t->perf_map[k] != NULL)
-			munmap(t->perf_map[k], map_len(k));
-		if (t->perf_fd[k] >= 0)
-			close(t->perf_fd[k]);
-		t->perf_map[k] = NULL;
-		t->perf_fd[k] = -1;
-	}
+	perf_unmap(t, 0);
+	perf_unmap(t, 1);
 }
 
 static uint64_t
@@ -335,4 +405,5 @@ d9rec_perf_drain(struct d9rec_writer *w, struct d9rec_thread *t,
 		}
 		__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
 	}
+	sched_shut(w, t);
 }

@@ -55,6 +55,7 @@ TCase	*rt_tcase_loss(void);
 TCase	*rt_tcase_retain(void);
 TCase	*rt_tcase_disk(void);
 TCase	*rt_tcase_e2e(void);
+TCase	*rt_tcase_sched(void);
 TCase	*rt_tcase_random(void);
 
 #endif
