@@ -261,7 +261,11 @@ sched_shut(struct d9rec_writer *w, struct d9rec_thread *t)
 		t->sched_shut = SHUT_CLOSED;
 	} else if (t->sched_shut == SHUT_REOPEN) {
 		t->sched_shut = SHUT_CLOSED;	/* until it works */
-		if ((fd = perf_open(w, (pid_t)t->tid, 1)) < 0)
+		/* not on a thread gone, nor on another process's thread
+		 * that took the tid of one that exited unregistered */
+		if (atomic_load(&t->dead) ||
+		    syscall(SYS_tgkill, getpid(), (pid_t)t->tid, 0) != 0 ||
+		    (fd = perf_open(w, (pid_t)t->tid, 1)) < 0)
 			return;
 		if ((t->perf_map[1] = perf_map(fd, 1)) == NULL) {
 			close(fd);
