@@ -256,16 +256,17 @@ mono_ms(void)
 }
 
 /*
- * A worker napping 1 ms at a time switches about 250 times in an on
- * phase (the first 250 ms of a second), more than the 50 that make
- * closing its event pay at the default duty: in the middle of an off
- * phase the process holds no perf event, and in the middle of the next
- * on phase one again (the flush thread acts at each edge; 100 ms of
- * slack or more). The samples of that later on phase are in the trace.
+ * A worker napping 200 us at a time switches about 1000 times in an on
+ * phase (the first 250 ms of a second; fewer on a loaded machine),
+ * more than the 50 that make closing its event pay at the default
+ * duty: in the middle of an off phase the process holds no perf event,
+ * and in the middle of the next on phase one again (the flush thread
+ * acts at each edge; 100 ms of slack or more, and eight seconds to see
+ * both). The samples of that later on phase are in the trace.
  */
 START_TEST(test_sched_reopen)
 {
-	struct timespec nap = { 0, 1000000 };
+	struct timespec nap = { 0, 200000 };
 	char *dir = rt_tmpdir();
 	struct d9rec_options o;
 	struct d9rec_stats st;
