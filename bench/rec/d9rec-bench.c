@@ -23,7 +23,8 @@
  * context switch of a registered thread (two threads handing a token
  * back and forth; see handoff_ns()). Both depend on the machine's load:
  * on an idle virtual machine a wake-up that must bring a CPU out of its
- * idle state costs several us and hides the rest.
+ * idle state costs several us and hides the rest (taskset -c 0 keeps
+ * both threads on one CPU).
  *
  * The last two lines are always ns_per_event_1thread=X and
  * ns_per_event_2threads=Y.
@@ -147,14 +148,18 @@ bench(int threads)
  * registered threads hand a token to each other (semaphores: each
  * handoff is a wake and a sleep) HANDOFFS times; best of a few rounds,
  * in ns per handoff. No events are recorded: this is the cost the
- * kernel adds at the switches of a thread that a source samples.
+ * kernel adds at the switches of a thread that a source samples. With
+ * the default duty cycle (sched and period 0) the handoffs run for
+ * DUTY_SECONDS whole seconds instead, and the figure is their mean: the
+ * on phases, the off phases and the edges between them.
  */
 #define HANDOFFS	20000
+#define DUTY_SECONDS	3
 
 struct pingpong {
 	d9rec_writer	*w;
 	sem_t		 sem[2];
-	double		 ns;
+	_Atomic int	 stop;
 };
 
 static void *
@@ -164,12 +169,38 @@ pong(void *p)
 	struct d9rec_thread *t = pp->w ? d9rec_thread_register(pp->w, "pong",
 	    1) : NULL;
 
-	for (int i = 0; i < HANDOFFS; i++) {
+	for (;;) {
 		sem_wait(&pp->sem[1]);
+		if (pp->stop)
+			break;
 		sem_post(&pp->sem[0]);
 	}
 	d9rec_thread_unregister(&t);
 	return NULL;
+}
+
+/* ns per handoff of one round: n handoffs, or until the second of
+ * CLOCK_MONOTONIC until when n is 0. */
+static double
+handoffs(struct pingpong *pp, long n, double until)
+{
+	double t0 = now_s();
+	pthread_t th;
+	long i = 0;
+
+	sem_init(&pp->sem[0], 0, 0);
+	sem_init(&pp->sem[1], 0, 0);
+	pp->stop = 0;
+	pthread_create(&th, NULL, pong, pp);
+	for (; n > 0 ? i < n : (i % 256 != 0 || now_s() < until); i++) {
+		sem_post(&pp->sem[1]);
+		sem_wait(&pp->sem[0]);
+	}
+	t0 = (now_s() - t0) * 1e9 / (2 * (double)i);
+	pp->stop = 1;
+	sem_post(&pp->sem[1]);
+	pthread_join(th, NULL);
+	return t0;
 }
 
 static double
@@ -197,23 +228,16 @@ handoff_ns(int cpu, int sampler, int sched, unsigned period)
 			exit(1);
 	}
 	t = pp.w ? d9rec_thread_register(pp.w, "ping", 0) : NULL;
-	for (int r = 0; r < 5; r++) {
-		pthread_t th;
-		double t0;
+	if (sched && period == 0)
+		best = handoffs(&pp, 0, (double)(long)now_s() + 1 +
+		    DUTY_SECONDS);
+	else
+		for (int r = 0; r < 5; r++) {
+			double ns = handoffs(&pp, HANDOFFS, 0);
 
-		sem_init(&pp.sem[0], 0, 0);
-		sem_init(&pp.sem[1], 0, 0);
-		pthread_create(&th, NULL, pong, &pp);
-		t0 = now_s();
-		for (int i = 0; i < HANDOFFS; i++) {
-			sem_post(&pp.sem[1]);
-			sem_wait(&pp.sem[0]);
+			if (ns < best)
+				best = ns;
 		}
-		t0 = (now_s() - t0) * 1e9 / (2 * HANDOFFS);
-		pthread_join(th, NULL);
-		if (t0 < best)
-			best = t0;
-	}
 	d9rec_thread_unregister(&t);
 	if (pp.w != NULL)
 		d9rec_close(&pp.w);
@@ -293,11 +317,14 @@ main(int argc, char **argv)
 		double off = handoff_ns(0, 0, 0, 0);
 
 		printf("handoff_ns: off %.0f, timer cpu %+.0f, perf cpu-clock "
-		    "%+.0f, switches 1/16 %+.0f, switches 1/1 %+.0f\n", off,
+		    "%+.0f, switches 1/16 %+.0f, switches 1/1 %+.0f, "
+		    "switches by default (the duty cycle, mean of %d s) "
+		    "%+.0f\n", off,
 		    handoff_ns(1, D9REC_CPU_TIMER, 0, 0) - off,
 		    handoff_ns(1, D9REC_CPU_PERF, 0, 0) - off,
 		    handoff_ns(0, 0, 1, 16) - off,
-		    handoff_ns(0, 0, 1, 1) - off);
+		    handoff_ns(0, 0, 1, 1) - off, DUTY_SECONDS,
+		    handoff_ns(0, 0, 1, 0) - off);
 	}
 	printf("rdtsc_ns=%.2f\n", rdtsc_ns());
 	one = bench(1);
