@@ -1,9 +1,10 @@
 /*
  * test_main.c: the libd9rec suite ('rec'): round trips through
  * src/parse + src/model, segment files, robustness, loss, retention,
- * and d9demo + d9top end to end. Where the kernel refuses perf events, the CPU sample
- * checks cannot run: the fallback is still checked and the run exits 77
- * (skipped) unless a test failed.
+ * d9demo + d9top end to end, and context-switch sampling. Where the
+ * kernel refuses perf events, the CPU sample checks cannot run: the
+ * fallback is still checked and the run exits 77 (skipped) unless a
+ * test failed.
  */
 #include <stdlib.h>
 
