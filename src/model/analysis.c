@@ -111,7 +111,7 @@ static void
 period_rows(const struct d9m_periods *p, size_t r0, size_t n,
     const struct d9m_window *w, size_t *a, size_t *b)
 {
-	d9m_window_rows(p->start + r0, n, w, a, b);
+	d9m_window_rows(d9m_row(p->start, r0), n, w, a, b);
 	*a -= *a > 0;
 	*a += r0;
 	*b += r0;

@@ -192,7 +192,8 @@ contention(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		double sum = 0, worst = 2;
 		uint64_t at = 0;
 
-		d9m_window_rows(m->actives.start + wk->act0, wk->nacts, &o->win,
+		d9m_window_rows(d9m_row(m->actives.start, wk->act0), wk->nacts,
+		    &o->win,
 		    &i0, &i1);
 		n = i1 - i0;
 		for (size_t i = wk->act0 + i0; i < wk->act0 + i1; i++) {

@@ -176,7 +176,8 @@ d9m_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts)
 	const struct d9m_worker *wk = &m->workers[w];
 
 	/* polls of a lane do not overlap: ends are sorted like starts */
-	return wk->poll0 + d9m_lower(m->polls.end + wk->poll0, wk->npolls, ts);
+	return wk->poll0 + d9m_lower(d9m_row(m->polls.end, wk->poll0),
+	    wk->npolls, ts);
 }
 
 uint64_t
@@ -190,7 +191,7 @@ d9m_busy(const struct d9m_model *m, const struct d9m_lanes *ix, uint32_t w,
 
 	if (i >= end || m->polls.start[i] >= b)
 		return 0;
-	j = d9m_lower(m->polls.start + i, end - i, b) + i;	/* first >= b */
+	j = d9m_lower(d9m_row(m->polls.start, i), end - i, b) + i;	/* first >= b */
 	sum = busy[j - wk->poll0] - busy[i - wk->poll0];
 	if (m->polls.start[i] < a)
 		sum -= a - m->polls.start[i];
@@ -210,7 +211,7 @@ d9m_longest(const struct d9m_model *m, const struct d9m_lanes *ix,
 
 	if (i >= end || m->polls.start[i] >= b)
 		return D9_NONE;
-	j = d9m_lower(m->polls.start + i, end - i, b) + i;
+	j = d9m_lower(d9m_row(m->polls.start, i), end - i, b) + i;
 	while (i < j) {
 		size_t r = i - wk->poll0;
 

@@ -114,8 +114,8 @@ kernel_waits(const struct d9m_model *m, const struct d9m_window *w,
 		size_t i0, i1;
 
 		/* a worker's parks do not overlap: their ends are sorted */
-		d9m_window_rows(m->parks.end + wk->park0, wk->nparks, w, &i0,
-		    &i1);
+		d9m_window_rows(d9m_row(m->parks.end, wk->park0), wk->nparks, w,
+		    &i0, &i1);
 		for (size_t i = wk->park0 + i0; i < wk->park0 + i1; i++) {
 			uint64_t sw = m->parks.sched_wait[i], end =
 			    m->parks.end[i];

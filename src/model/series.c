@@ -55,7 +55,8 @@ worker_max(const struct d9m_model *m, enum d9m_series_kind k, uint32_t s,
 		return;
 	}
 	/* a worker's parks do not overlap: their ends are sorted */
-	d9m_window_rows(m->parks.end + wk->park0, wk->nparks, &w, &a, &b);
+	d9m_window_rows(d9m_row(m->parks.end, wk->park0), wk->nparks, &w, &a,
+	    &b);
 	for (size_t i = wk->park0 + a; i < wk->park0 + b; i++) {
 		uint64_t wait = m->parks.sched_wait[i];
 		size_t c = col_of(edges, ncols, m->parks.end[i]);

@@ -92,7 +92,7 @@ d9m_window_rows(const uint64_t *v, size_t n, const struct d9m_window *w,
 {
 	*a = d9m_lower(v, n, w->lo);
 	*b = w->hi == UINT64_MAX ? n :
-	    *a + d9m_lower(v + *a, n - *a, w->hi + 1);
+	    *a + d9m_lower(d9m_row(v, *a), n - *a, w->hi + 1);
 }
 
 void
@@ -101,7 +101,8 @@ d9m_window_polls(const struct d9m_model *m, size_t s,
 {
 	const struct d9m_worker *wk = &m->workers[s];
 
-	d9m_window_rows(m->polls.start + wk->poll0, wk->npolls, w, a, b);
+	d9m_window_rows(d9m_row(m->polls.start, wk->poll0), wk->npolls, w, a,
+	    b);
 	*a += wk->poll0;
 	*b += wk->poll0;
 }
