@@ -228,10 +228,14 @@ handoff_ns(int cpu, int sampler, int sched, unsigned period)
 			exit(1);
 	}
 	t = pp.w ? d9rec_thread_register(pp.w, "ping", 0) : NULL;
-	if (sched && period == 0)
-		best = handoffs(&pp, 0, (double)(long)now_s() + 1 +
-		    DUTY_SECONDS);
-	else
+	if (sched && period == 0) {
+		/* whole seconds of the cycle (CLOCK_MONOTONIC's) */
+		double s0 = (double)(long)now_s() + 1;
+
+		while (now_s() < s0)
+			usleep(1000);
+		best = handoffs(&pp, 0, s0 + DUTY_SECONDS);
+	} else
 		for (int r = 0; r < 5; r++) {
 			double ns = handoffs(&pp, HANDOFFS, 0);
 
