@@ -1,9 +1,9 @@
 /*
  * fuzz_top.c: what d9top's headless modes make of a hostile trace. The
- * input's bytes are one segment file, loaded as `d9top --no-cache
- * --json FILE` loads it (app/load.c: the parser, the model, its finish
- * and the analysis of the whole window, with --worst and a wake chain),
- * then written as the JSON, the report and the Chrome trace, to
+ * input's bytes are one segment file, run through d9a_headless() as
+ * `d9top --no-cache --json FILE` runs it (the parser, the model, its
+ * finish and the analysis of the whole window, with --worst and a wake
+ * chain), then again for the report and the Chrome trace, written to
  * /dev/null. Nothing may crash, hang or read out of bounds, whatever
  * the events say (a poll that never started, ids from nowhere, times
  * that go back, stacks that point past their pool).
@@ -13,25 +13,20 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "app/load.h"
+#include "app/headless.h"
 #include "app/opts.h"
-#include "output/output.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* One run of d9top with argv and the file last; 0 when it loaded. */
+/* One headless run of d9top on path in mode; 0 when it loaded. */
 static int
 top(const char *mode, const char *path, FILE *null)
 {
 	char *argv[] = { "d9top", "--no-cache", "--quiet", "--worst", "3",
 	    "--chain", "1", (char *)mode, (char *)path, NULL };
 	struct d9a_opts o;
-	struct d9a_load l;
-	struct d9o_out out;
-	struct d9a_win w;
 	char err[256];
 	int rc;
 
@@ -39,26 +34,7 @@ top(const char *mode, const char *path, FILE *null)
 		fprintf(stderr, "fuzz_top: %s\n", err);
 		abort();
 	}
-	w = d9a_win_of(&o);
-	rc = d9a_load(&l, &o, (const char *const *)o.paths, o.npaths, &w,
-	    o.mode != D9A_CHROME);
-	if (rc == 0) {
-		memset(&out, 0, sizeof out);
-		out.m = l.m;
-		out.a = &l.a;
-		out.r = l.res;
-		out.f = null;
-		out.inputs = o.paths;
-		out.ninputs = o.npaths;
-		out.chain = o.have_chain;
-		if (o.mode == D9A_JSON)
-			d9o_json(&out);
-		else if (o.mode == D9A_CHROME)
-			d9o_chrome(&out, &l.ao.win);
-		else
-			d9o_report(&out);
-		d9a_load_free(&l);
-	}
+	rc = d9a_headless(&o, null);
 	d9a_opts_free(&o);
 	return rc;
 }

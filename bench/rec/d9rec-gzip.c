@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "d9rec.h"
@@ -28,15 +27,6 @@
 #define POLLS	400000
 #define TASKS	64
 #define RUNS	7
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* A segment of POLLS polls in dir; its path into path. */
 static int
@@ -89,11 +79,12 @@ run(int (*f)(int, int), const char *path, const char *dir, off_t *out_size)
 	for (int r = 0; r < RUNS; r++) {
 		int in = open(path, O_RDONLY), o = open(out, O_WRONLY | O_CREAT |
 		    O_TRUNC, 0600);
-		double t0 = now_s(), t;
+		uint64_t t0 = d9rec_mono_ns();
+		double t;
 		struct stat sb;
 		int rc = in >= 0 && o >= 0 ? f(in, o) : -1;
 
-		t = now_s() - t0;
+		t = (double)(d9rec_mono_ns() - t0) * 1e-9;
 		if (rc < 0 || fstat(o, &sb) < 0) {
 			fprintf(stderr, "d9rec-gzip: %s failed\n", path);
 			exit(1);

@@ -173,6 +173,23 @@ d9rec_perf_probe(struct d9rec_writer *w)
 		    sizeof w->sched_reason);
 }
 
+/* Event k of thread t opened and its ring mapped: 0, or -1 with
+ * neither (t->perf_fd[k] -1). */
+static int
+perf_attach(struct d9rec_writer *w, struct d9rec_thread *t, int k)
+{
+	int fd = perf_open(w, (pid_t)t->tid, k);
+
+	if (fd < 0)
+		return -1;
+	if ((t->perf_map[k] = perf_map(fd, k)) == NULL) {
+		close(fd);
+		return -1;
+	}
+	t->perf_fd[k] = fd;
+	return 0;
+}
+
 void
 d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t)
 {
@@ -182,13 +199,8 @@ d9rec_perf_thread(struct d9rec_writer *w, struct d9rec_thread *t)
 	for (int k = 0; k < 2; k++) {
 		t->perf_fd[k] = -1;
 		t->perf_map[k] = NULL;
-		if (!on[k] || (t->perf_fd[k] = perf_open(w, (pid_t)t->tid,
-		    k)) < 0)
-			continue;
-		if ((t->perf_map[k] = perf_map(t->perf_fd[k], k)) == NULL) {
-			close(t->perf_fd[k]);
-			t->perf_fd[k] = -1;
-		}
+		if (on[k])
+			perf_attach(w, t, k);
 	}
 }
 
@@ -254,8 +266,6 @@ perf_unmap(struct d9rec_thread *t, int k)
 static void
 sched_shut(struct d9rec_writer *w, struct d9rec_thread *t)
 {
-	int fd;
-
 	if (t->sched_shut == SHUT_CLOSE) {
 		perf_unmap(t, 1);
 		t->sched_shut = SHUT_CLOSED;
@@ -265,16 +275,11 @@ sched_shut(struct d9rec_writer *w, struct d9rec_thread *t)
 		 * that took the tid of one that exited unregistered */
 		if (atomic_load(&t->dead) ||
 		    syscall(SYS_tgkill, getpid(), (pid_t)t->tid, 0) != 0 ||
-		    (fd = perf_open(w, (pid_t)t->tid, 1)) < 0)
+		    perf_attach(w, t, 1) < 0)
 			return;
-		if ((t->perf_map[1] = perf_map(fd, 1)) == NULL) {
-			close(fd);
-			return;
-		}
-		t->perf_fd[1] = fd;
 		t->sched_seen = 0;
 		t->sched_shut = SHUT_NO;
-		ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+		ioctl(t->perf_fd[1], PERF_EVENT_IOC_ENABLE, 0);
 	}
 }
 
