@@ -28,6 +28,13 @@
  *
  * The last two lines are always ns_per_event_1thread=X and
  * ns_per_event_2threads=Y.
+ *
+ * d9rec-bench-noclock is this program linked with a build of libd9rec
+ * (-DD9REC_BENCH_NO_CLOCK, bench/rec/meson.build only) whose fast path
+ * stamps each event with its position in the ring instead of reading
+ * the TSC: what the recorder itself costs an event, the clock aside.
+ * Its last two lines are ns_per_event_no_clock_1thread=X and
+ * ns_per_event_no_clock_2threads=Y.
  */
 #include <pthread.h>
 #include <semaphore.h>
@@ -40,6 +47,12 @@
 #include <unistd.h>
 
 #include "d9rec.h"
+
+#ifdef D9REC_BENCH_NO_CLOCK	/* d9rec-bench-noclock */
+#define NO_CLOCK	"_no_clock"
+#else
+#define NO_CLOCK	""
+#endif
 
 #define PER_ROUND	30000		/* events per thread and round */
 #define ROUNDS		200
@@ -333,7 +346,7 @@ main(int argc, char **argv)
 	printf("rdtsc_ns=%.2f\n", rdtsc_ns());
 	one = bench(1);
 	two = bench(2);
-	printf("ns_per_event_1thread=%.2f\n", one);
-	printf("ns_per_event_2threads=%.2f\n", two);
+	printf("ns_per_event%s_1thread=%.2f\n", NO_CLOCK, one);
+	printf("ns_per_event%s_2threads=%.2f\n", NO_CLOCK, two);
 	return 0;
 }

@@ -474,6 +474,19 @@ median(const double *v, int n)
 	return n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
 }
 
+static int
+usage(void)
+{
+	fprintf(stderr, "usage: d9rec-overhead [ROUNDS (1..%d) "
+	    "[--sources | MODE...]]\n"
+	    "       d9rec-overhead --only MODE\n"
+	    "MODE:", MAX_ROUNDS);
+	for (int m = 0; m < M_N; m++)
+		fprintf(stderr, " %s", modes[m].name);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -488,11 +501,20 @@ main(int argc, char **argv)
 		char dir[] = "/tmp/d9rec-overhead-XXXXXX";
 		struct snap win[2];
 
-		for (int m = 0; m < M_N; m++)
-			if (strcmp(argv[2], modes[m].name) == 0 &&
-			    mkdtemp(dir) != NULL)
-				return run(&modes[m], dir, win, 1); /* dir kept */
-		return 2;
+		for (int m = 0; m < M_N; m++) {
+			if (strcmp(argv[2], modes[m].name) != 0)
+				continue;
+			if (!modes[m].on)
+				return run(&modes[m], NULL, win, 1);
+			if (mkdtemp(dir) == NULL) {
+				perror("d9rec-overhead: mkdtemp");
+				return 1;
+			}
+			printf("trace: %s\n", dir);
+			return run(&modes[m], dir, win, 1); /* dir kept */
+		}
+		fprintf(stderr, "d9rec-overhead: argument 2 is not a mode\n");
+		return usage();
 	}
 	if (argc > 2 && strcmp(argv[2], "--sources") == 0)
 		while (n < M_N) {
@@ -506,22 +528,20 @@ main(int argc, char **argv)
 
 			while (m < M_N && strcmp(argv[i], modes[m].name) != 0)
 				m++;
-			if (m == M_N)
-				rounds = 0;	/* usage */
-			else
-				sel[n++] = &modes[m];
+			if (m == M_N) {
+				fprintf(stderr, "d9rec-overhead: argument %d "
+				    "is not a mode\n", i);
+				return usage();
+			}
+			sel[n++] = &modes[m];
 		}
 	} else
 		while (n <= M_FULL) {
 			sel[n] = &modes[n];
 			n++;
 		}
-	if (rounds < 1 || rounds > MAX_ROUNDS) {
-		fprintf(stderr, "usage: d9rec-overhead [ROUNDS (1..%d) "
-		    "[--sources | MODE...]]\n"
-		    "       d9rec-overhead --only MODE\n", MAX_ROUNDS);
-		return 2;
-	}
+	if (rounds < 1 || rounds > MAX_ROUNDS)
+		return usage();
 	printf("workload: %d workers, %d pairs of tasks x %d polls x %d "
 	    "iterations, %d pairs alive at once; %d rounds\n", WORKERS, PAIRS,
 	    2 * PAIR_ROUNDS, WORK, PAIRS_LIVE, rounds);
