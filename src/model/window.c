@@ -4,6 +4,7 @@
  */
 #include <math.h>
 
+#include "base/vec.h"
 #include "model/window.h"
 
 /* ms from the start in ns, rounded; negative and huge values clamp */
@@ -29,21 +30,6 @@ d9m_window_ms(const struct d9m_model *m, double lo_ms, double hi_ms)
 	return w;
 }
 
-/* The first of v[lo .. hi) not below x, hi when none: bisection. */
-static size_t
-bisect(const uint64_t *v, size_t lo, size_t hi, uint64_t x)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /*
  * Bisecting a column of hundreds of MB reads a value every few MB, and
  * each read of a mapped index (image.h) brings a whole folio of the page
@@ -59,7 +45,7 @@ d9m_lower(const uint64_t *v, size_t n, uint64_t x)
 	size_t a, b, step = 1;
 
 	if (n < 64)
-		return bisect(v, 0, n, x);
+		return d9_bisect_u64(v, 0, n, x);
 	if (v[0] >= x)
 		return 0;
 	if (v[n - 1] < x)
@@ -83,7 +69,7 @@ d9m_lower(const uint64_t *v, size_t n, uint64_t x)
 		}
 	}
 	/* v[a] < x <= v[b] */
-	return bisect(v, a + 1, b, x);
+	return d9_bisect_u64(v, a + 1, b, x);
 }
 
 void

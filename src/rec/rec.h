@@ -200,6 +200,9 @@ struct d9rec_writer {
 					 * segment (keys; values unused) */
 	uint64_t	 total_sealed;	/* bytes of sealed segments on disk */
 	void		*symcache;
+	struct ksyms	*ksyms;		/* kernel names (ksyms.c) */
+	uint64_t	 ksyms_after;	/* no kallsyms pass before this
+					 * (mono ns) but at the last seal */
 
 	/* compressor thread */
 	pthread_t	 compressor;
@@ -430,8 +433,29 @@ void	 d9rec_retain_apply(struct d9rec_writer *w);	/* lock held */
 
 /* ---- symbols and maps (syms.c) ---- */
 void	 d9rec_addrs_add(struct d9_hmap *s, const uint64_t *f, uint32_t n);
-void	 d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols);
+/* The segment's maps and symbols; final: the writer's last seal. */
+void	 d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols,
+	    int final);
 void	 d9rec_symcache_free(struct d9rec_writer *w);
+
+/* ---- kernel symbols (ksyms.c) ---- */
+/* A pass over /proc/kallsyms costs ~80 ms: at most one a minute, the
+ * first half a minute after open (before the first seal of the default
+ * rotation), and one at the last seal. */
+#define D9REC_KSYMS_GAP_NS	(60ull * 1000000000u)
+#define D9REC_KSYMS_FIRST_NS	(30ull * 1000000000u)
+struct ksyms;
+/* Name the kernel addresses need[0..m) (ascending, unique) in one pass
+ * over path (/proc/kallsyms); *k is made on first use. 0, or -1 when
+ * the file cannot name anything (then never read again) or out of
+ * memory. An address below every symbol is known, without a name. */
+int	 d9rec_ksyms_resolve(struct ksyms **k, const char *path,
+	    const uint64_t *need, size_t m);
+/* 1 when addr was resolved, or when the file is off. */
+int	 d9rec_ksyms_known(const struct ksyms *k, uint64_t addr);
+const char *d9rec_ksyms_name(const struct ksyms *k, uint64_t addr);
+unsigned d9rec_ksyms_passes(const struct ksyms *k);	/* files read */
+void	 d9rec_ksyms_free(struct ksyms **k);
 
 /* ---- profiling (perf.c, cputimer.c, alloc.c) ---- */
 void	 d9rec_perf_probe(struct d9rec_writer *w);

@@ -478,7 +478,7 @@ d9rec_seg_seal(struct d9rec_writer *w, int final)
 	}
 	d9rec_enc_clear(&w->tail);
 	if (w->seg_data)
-		d9rec_appendix(w, &w->tail, w->opt.symbols);
+		d9rec_appendix(w, &w->tail, w->opt.symbols, final);
 	d9rec_retain_plan(w, final ? 0 : w->opt.max_file_size,
 	    w->tail.n + SEAL_META_ROOM);
 	d9rec_set_meta(w, "segment.complete", "true");

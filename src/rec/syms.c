@@ -3,7 +3,8 @@
  * file mappings of the process (ProcMapsEntry, with the GNU build id) and
  * a SymbolTableEntry for every callchain address of the segment, named
  * from the ELF symbol tables (.symtab, else .dynsym) of the mapped files.
- * No DWARF: inline_depth is 0, source_file "" and source_line 0.
+ * No DWARF: inline_depth is 0, source_file "" and source_line 0. Kernel
+ * addresses are named from /proc/kallsyms (ksyms.c), with no file.
  *
  * The flush thread adds every callchain address to the segment's address
  * set as it encodes it. ELF files are parsed once per writer (mapped
@@ -360,8 +361,34 @@ symbol_entry(struct d9rec_writer *w, struct enc *e, uint64_t addr,
 	d9rec_enc_varint(e, 0);
 }
 
+/* The kernel addresses of addrs[0..n) (ascending: they are last) that
+ * no earlier segment named, named in one pass over /proc/kallsyms when
+ * one is due (D9REC_KSYMS_GAP_NS); else they stay placeholders. */
+static void
+kernel_names(struct d9rec_writer *w, const uint64_t *addrs, size_t n,
+    int final)
+{
+	size_t first = n, m = 0;
+	uint64_t *need, now = d9rec_mono_ns();
+
+	while (first > 0 && addrs[first - 1] >> 63)
+		first--;
+	if (first == n || (!final && now < w->ksyms_after) ||
+	    (need = malloc((n - first) * sizeof *need)) == NULL)
+		return;
+	for (size_t i = first; i < n; i++)
+		if (!d9rec_ksyms_known(w->ksyms, addrs[i]))
+			need[m++] = addrs[i];
+	if (m > 0) {
+		d9rec_ksyms_resolve(&w->ksyms, "/proc/kallsyms", need, m);
+		w->ksyms_after = now + D9REC_KSYMS_GAP_NS;
+	}
+	free(need);
+}
+
 void
-d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols)
+d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols,
+    int final)
 {
 	struct mapping *maps;
 	size_t nmaps = read_maps(&maps), na = 0;
@@ -389,10 +416,16 @@ d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols)
 			;
 		qsort(addrs, na, sizeof *addrs, u64_cmp);
 	}
+	kernel_names(w, addrs, na, final);
 	for (size_t i = 0, m = 0; i < na; i++) {
 		const char *name;
 
 		if (addrs[i] >> 63) {
+			if ((name = d9rec_ksyms_name(w->ksyms, addrs[i])) !=
+			    NULL) {
+				symbol_entry(w, e, addrs[i], name, "");
+				continue;
+			}
 			snprintf(tmp, sizeof tmp, "[kernel] 0x%" PRIx64,
 			    addrs[i]);
 			symbol_entry(w, e, addrs[i], tmp, "kernel");

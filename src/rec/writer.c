@@ -322,6 +322,7 @@ d9rec_open(d9rec_writer **out, const struct d9rec_options *o)
 	if ((w = calloc(1, sizeof *w)) == NULL)
 		return -ENOMEM;
 	w->opt = *o;
+	w->ksyms_after = d9rec_mono_ns() + D9REC_KSYMS_FIRST_NS;
 	apply_defaults(&w->opt);
 	w->batch_max = w->opt.max_file_size / 4 < BATCH_MAX ?
 	    (size_t)(w->opt.max_file_size / 4) : BATCH_MAX;
@@ -456,6 +457,7 @@ writer_free(struct d9rec_writer *w)
 	}
 	d9rec_alloc_stop(w);
 	d9rec_symcache_free(w);
+	d9rec_ksyms_free(&w->ksyms);
 	d9rec_enc_free(&w->enc);
 	d9rec_enc_free(&w->aux);
 	d9rec_enc_free(&w->tail);

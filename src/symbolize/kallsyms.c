@@ -1,10 +1,8 @@
 /*
  * kallsyms.c: the file (a regular one, at most D9_FILE_MAX_TEXT) is read
  * whole; names are copied into an arena and the (address, name) pairs
- * sorted once. Lines that do not parse are skipped, as /proc/kallsyms has
- * no other format to be strict about.
+ * sorted once. A line is read by base/ksymline.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -12,6 +10,7 @@
 
 #include "base/arena.h"
 #include "base/file.h"
+#include "base/ksymline.h"
 #include "base/vec.h"
 #include "symbolize/kallsyms.h"
 
@@ -36,35 +35,29 @@ cmp_ksym(const void *a, const void *b)
 
 /* One line; 1 when it is a text symbol, stored. -1 on no memory. */
 static int
-parse_line(struct d9s_kallsyms *k, char *line, size_t *zero)
+parse_line(struct d9s_kallsyms *k, const char *line, size_t *zero)
 {
-	char *end, *type, *name, *stop;
+	const char *name;
 	uint64_t addr;
+	size_t len;
+	char *copy;
 
-	errno = 0;
-	addr = strtoull(line, &end, 16);
-	if (end == line || errno != 0 || (*end != ' ' && *end != '\t'))
-		return 0;
-	type = end + strspn(end, " \t");
-	if (strchr("tTwW", *type) == NULL || *type == '\0' ||
-	    (type[1] != ' ' && type[1] != '\t'))
-		return 0;
-	name = type + 1 + strspn(type + 1, " \t");
-	stop = name + strcspn(name, " \t\r\n");
-	if (stop == name)
-		return 0;
-	if (addr == 0) {
+	switch (d9_ksym_line(line, &addr, &name, &len)) {
+	case D9_KSYM_ZERO:
 		(*zero)++;
 		return 0;
+	case D9_KSYM_TEXT:
+		break;
+	default:
+		return 0;
 	}
-	if (d9_grow(&k->sym, &k->cap, k->n + 1, sizeof *k->sym) == -1)
+	if (d9_grow(&k->sym, &k->cap, k->n + 1, sizeof *k->sym) == -1 ||
+	    (copy = d9_arena_alloc(&k->arena, len + 1, 1)) == NULL)
 		return -1;
-	*stop = '\0';
+	memcpy(copy, name, len);
+	copy[len] = '\0';
 	k->sym[k->n].addr = addr;
-	if ((k->sym[k->n].name = d9_arena_memdup(&k->arena, name,
-	    (size_t)(stop - name) + 1)) == NULL)
-		return -1;
-	k->n++;
+	k->sym[k->n++].name = copy;
 	return 1;
 }
 

@@ -19,7 +19,9 @@
  * suffixes (crunch_numbers.constprop.0.isra.0) and glibc's aliases
  * (__libc_malloc for __GI___libc_malloc); DWARF names the source
  * function (crunch_numbers), as addr2line does. Names are compared
- * without those. Kernel frames are left out (labelled alike in both).
+ * without those. Kernel frames are left out: A names them from
+ * /proc/kallsyms, A' labels them "[kernel] 0x..." (no --kallsyms), so a
+ * name of the running kernel's text is left out of both.
  */
 #include <check.h>
 #include <dirent.h>
@@ -76,12 +78,65 @@ alias_normalize(const char *name, char *out, size_t cap)
 	snprintf(out, cap, "%s", s);
 }
 
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The running kernel's text symbol names, sorted (none where
+ * /proc/kallsyms is unreadable or all zero). */
+struct kernames {
+	char	**s;
+	size_t	 n, cap;
+};
+
 static void
-add_name(struct names *ns, const char *name)
+kernames_load(struct kernames *k)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[1024], name[512], type;
+	unsigned long long addr;
+
+	memset(k, 0, sizeof *k);
+	while (f != NULL && fgets(line, sizeof line, f) != NULL) {
+		if (sscanf(line, "%llx %c %511s", &addr, &type, name) != 3 ||
+		    addr == 0 || strchr("tTwW", type) == NULL)
+			continue;
+		if (k->n == k->cap) {
+			k->cap = k->cap ? 2 * k->cap : 4096;
+			k->s = realloc(k->s, k->cap * sizeof *k->s);
+			ck_assert_ptr_nonnull(k->s);
+		}
+		ck_assert_ptr_nonnull(k->s[k->n++] = strdup(name));
+	}
+	if (f != NULL)
+		fclose(f);
+	if (k->n > 0)
+		qsort(k->s, k->n, sizeof *k->s, cmp_str);
+}
+
+static int
+kernames_has(const struct kernames *k, const char *name)
+{
+	return k->n > 0 && bsearch(&name, k->s, k->n, sizeof *k->s,
+	    cmp_str) != NULL;
+}
+
+static void
+kernames_free(struct kernames *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		free(k->s[i]);
+	free(k->s);
+}
+
+static void
+add_name(struct names *ns, const struct kernames *kn, const char *name)
 {
 	char buf[512];
 
-	if (strncmp(name, "[kernel]", 8) == 0)
+	if (strncmp(name, "[kernel]", 8) == 0 || kernames_has(kn, name))
 		return;
 	if (strncmp(name, "0x", 2) == 0 && strstr(name, "(d9demo)") != NULL)
 		ns->unresolved++;
@@ -94,26 +149,20 @@ add_name(struct names *ns, const char *name)
 }
 
 static void
-add_stacks(struct names *ns, const struct mj *arr)
+add_stacks(struct names *ns, const struct kernames *kn, const struct mj *arr)
 {
 	for (size_t i = 0; arr != NULL && i < arr->n; i++) {
 		const struct mj *fr = mj_get(&arr->kids[i], "frames");
 
 		for (size_t k = 0; fr != NULL && k < fr->n; k++)
 			if (fr->kids[k].type == MJ_STR)
-				add_name(ns, fr->kids[k].str);
+				add_name(ns, kn, fr->kids[k].str);
 	}
-}
-
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Names of `d9top --json DIR`'s worst-poll stacks and top sites. */
 static void
-json_names(const char *dir, struct names *ns)
+json_names(const char *dir, const struct kernames *kn, struct names *ns)
 {
 	struct run_result r;
 	struct mj *doc;
@@ -128,10 +177,10 @@ json_names(const char *dir, struct names *ns)
 	wp = mj_get(doc, "worstPolls");
 	ck_assert_ptr_nonnull(wp);
 	for (size_t i = 0; i < wp->n; i++) {
-		add_stacks(ns, mj_get(&wp->kids[i], "cpuStacks"));
-		add_stacks(ns, mj_get(&wp->kids[i], "offCpuStacks"));
+		add_stacks(ns, kn, mj_get(&wp->kids[i], "cpuStacks"));
+		add_stacks(ns, kn, mj_get(&wp->kids[i], "offCpuStacks"));
 	}
-	add_stacks(ns, mj_get(doc, "memory.topSites"));
+	add_stacks(ns, kn, mj_get(doc, "memory.topSites"));
 	qsort(ns->s, ns->n, sizeof ns->s[0], cmp_str);
 	mj_free(doc);
 	run_free(&r);
@@ -304,6 +353,7 @@ START_TEST(test_demo_symbols)
 	const char *demo = prog_path("D9DEMO"), *top = prog_path("D9TOP");
 	struct tdir d;
 	struct names a, a2, b;
+	struct kernames kn;
 	char cmd[2 * PATH_MAX], dir1[PATH_MAX], dir2[PATH_MAX];
 	char dir0[PATH_MAX], *sa, *sa2, *sb;
 	FILE *p1, *p0;
@@ -329,9 +379,11 @@ START_TEST(test_demo_symbols)
 	ck_assert_int_eq(pclose(p0), 0);
 	strip_symbols(dir1, dir2);
 
-	json_names(dir1, &a);
-	json_names(dir2, &a2);
-	json_names(dir0, &b);
+	kernames_load(&kn);
+	json_names(dir1, &kn, &a);
+	json_names(dir2, &kn, &a2);
+	json_names(dir0, &kn, &b);
+	kernames_free(&kn);
 	sa = joined(&a);
 	sa2 = joined(&a2);
 	sb = joined(&b);
