@@ -439,10 +439,10 @@ void	 d9rec_appendix(struct d9rec_writer *w, struct enc *e, int symbols,
 void	 d9rec_symcache_free(struct d9rec_writer *w);
 
 /* ---- kernel symbols (ksyms.c) ---- */
-/* A pass over /proc/kallsyms costs ~80 ms: at most one a minute, the
- * first half a minute after open (before the first seal of the default
- * rotation), and one at the last seal. */
-#define D9REC_KSYMS_GAP_NS	(60ull * 1000000000u)
+/* A pass over /proc/kallsyms costs ~80 ms: passes at least 50 s apart
+ * (under the default rotation, one per seal at most), the first half a
+ * minute after open, and one at the last seal. */
+#define D9REC_KSYMS_GAP_NS	(50ull * 1000000000u)
 #define D9REC_KSYMS_FIRST_NS	(30ull * 1000000000u)
 struct ksyms;
 /* Name the kernel addresses need[0..m) (ascending, unique) in one pass

@@ -164,7 +164,7 @@ first_segment(const struct d9m_model *m, uint32_t seg)
 
 /*
  * Three segments under context-switch sampling: the first sealed within
- * a minute of open (no kallsyms pass yet: placeholders), the second once
+ * half a minute of open (no kallsyms pass yet: placeholders), the second once
  * a pass is due, the third at close. The last two name every kernel
  * address as the test's own scan of /proc/kallsyms does.
  */
@@ -186,7 +186,7 @@ START_TEST(test_ksyms_trace)
 	naps(100);
 	ck_assert_int_eq(d9rec_rotate(w), 0);
 	naps(100);
-	w->ksyms_after = 0;		/* a minute has passed */
+	w->ksyms_after = 0;		/* as if half a minute had passed */
 	ck_assert_int_eq(d9rec_rotate(w), 0);
 	naps(100);
 	d9rec_thread_unregister(&t);
