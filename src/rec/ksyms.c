@@ -26,6 +26,7 @@
 #include "rec/rec.h"
 
 #define KNAME		256		/* longer names are cut */
+#define KLINE		1024		/* longer lines are skipped */
 #define KFILE_MAX	((uint64_t)64 << 20)	/* bytes read at most */
 
 struct ksyms {
@@ -62,7 +63,8 @@ keep(struct ksyms *k, uint64_t addr, const char *name)
 
 /* One pass over path: best[j] the highest symbol address that is a
  * candidate for need[j], its name in nm[j]. The number of text symbols
- * (zero-address ones in *zero). */
+ * (zero-address ones in *zero). Lines are read into a fixed buffer; a
+ * longer one (no kallsyms line is) is skipped. */
 static size_t
 scan(const char *path, const uint64_t *need, size_t m, uint64_t *best,
     char (*nm)[KNAME], size_t *zero)
@@ -70,15 +72,19 @@ scan(const char *path, const uint64_t *need, size_t m, uint64_t *best,
 	FILE *f = fopen(path, "re");
 	uint64_t total = 0, a;
 	const char *name;
-	char *line = NULL;
-	size_t cap = 0, len, text = 0, j;
-	ssize_t got;
+	char line[KLINE];
+	size_t len, text = 0, j;
+	int whole = 1, was_whole;
 
 	*zero = 0;
 	if (f == NULL)
 		return 0;
-	while ((got = getline(&line, &cap, f)) > 0 &&
-	    (total += (uint64_t)got) <= KFILE_MAX) {
+	while (fgets(line, sizeof line, f) != NULL &&
+	    (total += strlen(line)) <= KFILE_MAX) {
+		was_whole = whole;
+		whole = strchr(line, '\n') != NULL || feof(f);
+		if (!was_whole || !whole)
+			continue;	/* part of an overlong line */
 		switch (d9_ksym_line(line, &a, &name, &len)) {
 		case D9_KSYM_ZERO:
 			(*zero)++;
@@ -96,7 +102,6 @@ scan(const char *path, const uint64_t *need, size_t m, uint64_t *best,
 		memcpy(nm[j], name, len);
 		nm[j][len] = '\0';
 	}
-	free(line);
 	fclose(f);
 	return text;
 }

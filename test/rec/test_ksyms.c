@@ -1,8 +1,9 @@
 /*
  * test_ksyms.c: kernel names for a segment's kernel addresses (rec/ksyms.c).
  * A made-up kallsyms file, out of address order, with a module, data
- * and absolute symbols, a weak one, a CRLF line, junk and a name longer
- * than the cut: each address gets the nearest text symbol at or below
+ * and absolute symbols, a weak one, a CRLF line, junk, a line too long
+ * to read and a last one without a newline, whose name is longer than
+ * the cut: each address gets the nearest text symbol at or below
  * it, one below every symbol none, and a second call reads the file
  * only for what is new. A file whose addresses are all zero, or none at
  * all, names nothing and is never read again. Then a trace recorded
@@ -40,7 +41,8 @@ put(const char *dir, const char *name, const char *text)
 
 START_TEST(test_ksyms_file)
 {
-	char *dir = rt_tmpdir(), *path, text[1024], longname[301];
+	char *dir = rt_tmpdir(), *path, text[4096], longname[301];
+	char overlong[2001];
 	const uint64_t need[] = { K(0x80ffffff), K(0x81000010), K(0x81001fff),
 	    K(0x81002000), K(0x81003500), K(0x81004001), K(0x81005008),
 	    K(0xc0001010) };
@@ -51,16 +53,19 @@ START_TEST(test_ksyms_file)
 
 	memset(longname, 'x', 300);
 	longname[300] = '\0';
+	memset(overlong, 'y', 2000);	/* a line over 1024: skipped */
+	overlong[2000] = '\0';
 	snprintf(text, sizeof text,
 	    "ffffffffc0001000 t mod_fn\t[mymod]\n"
 	    "ffffffff81002000 t helper_b\n"
 	    "ffffffff81000000 T _stext\n"
 	    "0000000000000000 A fixed_percpu_data\n"
 	    "ffffffff81001000 T func_a\n"
+	    "ffffffff81001800 T %s\n"
 	    "ffffffff81003000 D some_data\n"
 	    "not a line at all\n"
 	    "ffffffff81004000 W weak_fn\r\n"
-	    "ffffffff81005000 t %s\n", longname);
+	    "ffffffff81005000 t %s", overlong, longname);	/* no last \n */
 	path = put(dir, "kallsyms", text);
 	ck_assert_int_eq(d9rec_ksyms_resolve(&k, path, need, 8), 0);
 	ck_assert_uint_eq(d9rec_ksyms_passes(k), 1);
