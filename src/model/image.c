@@ -39,14 +39,15 @@
 #include "model/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
-#define VERSION		9	/* 2: sections summed in two stripes; 3: span
+#define VERSION		10	/* 2: sections summed in two stripes; 3: span
 				 * events by tag (struct d9m_spantags); 4:
 				 * wakes of task 0 kept; 5: runtime events
 				 * by tag (struct d9m_rttags); 6: of them
 				 * only ts and lq; 7: polls without their
 				 * worker column; 8: segment twins, dump
 				 * idle gaps, the samples' stacks; 9: the
-				 * switch sampling's duty cycle */
+				 * switch sampling's duty cycle; 10: the
+				 * recorder's cost (struct d9m_cost) */
 #define CHUNK		(1u << 20)
 
 struct hdr {
@@ -86,7 +87,8 @@ layout_sum(void)
 	struct d9_sum s;
 	size_t n, sizes[] = { sizeof(struct d9m_model),
 	    sizeof(struct d9m_worker), sizeof(struct d9m_runtime),
-	    sizeof(struct d9m_loss), sizeof(struct d9m_spans),
+	    sizeof(struct d9m_loss), sizeof(struct d9m_cost),
+	    sizeof(struct d9m_spans),
 	    sizeof(struct d9m_appev), sizeof(struct d9_intern),
 	    sizeof(struct d9_hmap), VERSION };
 

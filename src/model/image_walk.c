@@ -311,6 +311,9 @@ d9m_iwalk_scalars(struct d9m_iwalk *w, struct d9m_model *m)
 	S(w, l->lost_cpu);
 	S(w, l->incomplete);
 	S(w, l->copies);
+	S(w, m->cost.recorder_cpu_ns);
+	S(w, m->cost.process_cpu_ns);
+	S(w, m->cost.boots);
 	intern_scalars(w, &m->strs);
 	intern_scalars(w, &m->stacks);
 	intern_scalars(w, &m->lists);

@@ -12,7 +12,9 @@
  * its input was cut short or its latest metadata says
  * segment.complete=false (libd9rec says so until it seals a segment),
  * except, when following, a segment whose .active file is still being
- * written.
+ * written. libd9rec's cost counters (d9rec.recorder_cpu_ns and
+ * .process_cpu_ns, since the writer opened) follow the same per-boot
+ * rule into m->cost.
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -24,16 +26,20 @@
 #include "model/table.h"
 #include "parse/reader.h"
 
-enum { L_EVENTS, L_BATCHES, L_ALLOCS, L_FREES, L_CPU, L_N };
+/* The loss counters, then the cost ones (m->cost, same rule). */
+enum { L_EVENTS, L_BATCHES, L_ALLOCS, L_FREES, L_CPU, L_RECCPU, L_PROCCPU,
+	L_N };
 
 static const char *const keys[L_N] = {
 	"d9rec.dropped_events", "d9rec.lost_batches", "d9rec.alloc_dropped",
-	"d9rec.free_dropped", "d9rec.cpu_lost"
+	"d9rec.free_dropped", "d9rec.cpu_lost", "d9rec.recorder_cpu_ns",
+	"d9rec.process_cpu_ns"
 };
 
 /* Per segment: its boot and the largest value of each counter. */
 struct segloss {
 	uint32_t	 boot;		/* string id of boot_id, D9_NONE */
+	int		 costed;	/* has d9rec.process_cpu_ns */
 	uint64_t	 v[L_N];
 	uint64_t	 overflow[2];	/* allocs, frees: summed deltas */
 	uint32_t	 complete;	/* value id of segment.complete */
@@ -75,6 +81,7 @@ per_segment(const struct d9m_model *m, struct segloss *sl)
 			v = strtoull(d9m_str(m, m->meta.val[r]), NULL, 10);
 			if (v > sl[s].v[i])
 				sl[s].v[i] = v;
+			sl[s].costed |= i == L_PROCCPU;
 		}
 	}
 	for (size_t r = 0; r < m->overflow.n; r++) {
@@ -107,15 +114,24 @@ max64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-/* Add one boot's figures: the largest counters, the summed deltas. */
+/* Add one boot's figures: the largest counters, the summed deltas;
+ * its cost when a segment told it. */
 static void
-add_boot(struct d9m_loss *l, const uint64_t *v, const uint64_t *of)
+add_boot(struct d9m_model *m, const uint64_t *v, const uint64_t *of,
+    int costed)
 {
+	struct d9m_loss *l = &m->loss;
+
 	l->dropped_events += v[L_EVENTS];
 	l->lost_batches += v[L_BATCHES];
 	l->dropped_allocs += max64(v[L_ALLOCS], of[0]);
 	l->dropped_frees += max64(v[L_FREES], of[1]);
 	l->lost_cpu += v[L_CPU];
+	if (costed) {
+		m->cost.recorder_cpu_ns += v[L_RECCPU];
+		m->cost.process_cpu_ns += v[L_PROCCPU];
+		m->cost.boots++;
+	}
 }
 
 int
@@ -128,6 +144,7 @@ d9m_loss_derive(struct d9m_model *m)
 	uint32_t no = find(m, "false");
 
 	memset(l, 0, sizeof *l);
+	memset(&m->cost, 0, sizeof m->cost);
 	l->copies = m->segs.copies;
 	if (sl == NULL || order == NULL) {
 		free(sl);
@@ -148,6 +165,7 @@ d9m_loss_derive(struct d9m_model *m)
 	for (size_t i = 0; i < n; ) {
 		uint64_t v[L_N] = { 0 }, of[2] = { 0 };
 		uint32_t boot = (uint32_t)(order[i] >> 32);
+		int costed = 0;
 
 		for (; i < n && (uint32_t)(order[i] >> 32) == boot; i++) {
 			const struct segloss *x = &sl[(uint32_t)order[i]];
@@ -156,8 +174,9 @@ d9m_loss_derive(struct d9m_model *m)
 				v[k] = max64(v[k], x->v[k]);
 			of[0] += x->overflow[0];
 			of[1] += x->overflow[1];
+			costed |= x->costed;
 		}
-		add_boot(l, v, of);
+		add_boot(m, v, of, costed);
 	}
 	free(sl);
 	free(order);
@@ -221,4 +240,13 @@ d9m_loss_text(const struct d9m_loss *l, char *buf, size_t cap)
 			len += (size_t)k;
 	}
 	return len < cap ? len : cap - 1;
+}
+
+double
+d9m_cost_pct(const struct d9m_cost *c)
+{
+	if (c->boots == 0 || c->process_cpu_ns == 0)
+		return -1;
+	return 100.0 * (double)c->recorder_cpu_ns /
+	    (double)c->process_cpu_ns;
 }

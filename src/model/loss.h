@@ -19,4 +19,8 @@ int	 d9m_loss_any(const struct d9m_loss *l);
  * incomplete"), copies left out; returns the length. */
 size_t	 d9m_loss_text(const struct d9m_loss *l, char *buf, size_t cap);
 
+/* The recorder's share of its process's CPU (m->cost), in %; -1 when
+ * the trace does not tell it. */
+double	 d9m_cost_pct(const struct d9m_cost *c);
+
 #endif

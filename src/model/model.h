@@ -425,6 +425,17 @@ struct d9m_loss {
 	uint64_t	 copies;		/* duplicate segments */
 };
 
+/* What libd9rec's recording cost its process: the CPU time of its own
+ * threads and of the process since the writer opened (metadata
+ * d9rec.recorder_cpu_ns and d9rec.process_cpu_ns, written at seals).
+ * Per boot the latest (largest) values, summed over boots; boots: how
+ * many had them (0: the trace says nothing, as dial9's never does). */
+struct d9m_cost {
+	uint64_t	 recorder_cpu_ns;
+	uint64_t	 process_cpu_ns;
+	uint64_t	 boots;
+};
+
 struct d9m_worker {
 	uint32_t	 id;
 	size_t		 poll0, npolls;		/* rows in polls */
@@ -532,6 +543,7 @@ struct d9m_model {
 	uint64_t	 min_ts, max_ts;	/* over runtime events */
 	uint64_t	 rt_events;		/* polls, parks, unparks, queue, wakes */
 	struct d9m_loss	 loss;
+	struct d9m_cost	 cost;		/* loss.c derives it too */
 	int		 following;	/* read by d9m_model_follow: its .active
 					 * inputs are segments still written */
 	int		 finished;

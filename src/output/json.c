@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/loss.h"
 #include "model/diff.h"
 #include "output/jsonw.h"
 #include "output/output.h"
@@ -401,6 +402,24 @@ loss(struct d9o_jw *w, const struct d9m_loss *l)
 	d9o_jw_end(w, '}');
 }
 
+/* libd9rec's own cost, where the trace tells it. */
+static void
+recorder(struct d9o_jw *w, const struct d9m_cost *c)
+{
+	double pct = d9m_cost_pct(c);
+
+	d9o_jw_key(w, "recorder");
+	if (pct < 0) {
+		d9o_jw_null(w);
+		return;
+	}
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "cpuNs", c->recorder_cpu_ns);
+	d9o_jw_ku64(w, "processCpuNs", c->process_cpu_ns);
+	d9o_jw_kdbl(w, "cpuPct", pct);
+	d9o_jw_end(w, '}');
+}
+
 static void
 flags_and_errors(struct d9o_jw *w, const struct d9o_out *o)
 {
@@ -499,6 +518,7 @@ d9o_json(const struct d9o_out *o)
 	d9o_jw_ku64(w, "unresolved", a->frames_unnamed);
 	d9o_jw_end(w, '}');
 	loss(w, &o->m->loss);
+	recorder(w, &o->m->cost);
 	flags_and_errors(w, o);
 	d9o_jw_end(w, '}');
 }

@@ -127,6 +127,12 @@ summary(const struct d9o_out *o)
 	fprintf(o->f, "Events:       %zu runtime events, %zu polls\n",
 	    a->event_count, a->npolls);
 	lost(o);
+	if (d9m_cost_pct(&m->cost) >= 0)
+		fprintf(o->f, "Recorder:     %.1f%% of the process's CPU in "
+		    "libd9rec's threads (%s of %s)\n",
+		    d9m_cost_pct(&m->cost), d9o_dur(b, sizeof b,
+		    m->cost.recorder_cpu_ns), d9o_dur(s, sizeof s,
+		    m->cost.process_cpu_ns));
 	if (a->off_samples == a->off_cpu)
 		fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",
 		    a->cpu_samples, a->on_cpu, a->off_cpu);

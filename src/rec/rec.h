@@ -203,6 +203,7 @@ struct d9rec_writer {
 	struct ksyms	*ksyms;		/* kernel names (ksyms.c) */
 	uint64_t	 ksyms_after;	/* no kallsyms pass before this
 					 * (mono ns) but at the last seal */
+	uint64_t	 proc_cpu0;	/* process CPU at open, ns */
 
 	/* compressor thread */
 	pthread_t	 compressor;
@@ -251,6 +252,12 @@ d9rec_raw_now(void)
 }
 
 uint64_t d9rec_mono_ns(void);
+uint64_t d9rec_clock_ns(clockid_t c);		/* 0 when unreadable */
+/* CPU time of libd9rec's flush and compressor threads (*rec) and of the
+ * process since open (*proc), ns; on_flusher: called by the flush
+ * thread. */
+void	 d9rec_cost_of(struct d9rec_writer *w, int on_flusher, uint64_t *rec,
+	    uint64_t *proc);
 void	 d9rec_clock_anchor(struct d9rec_writer *w);
 
 /* A raw time (TSC) in ns: anchor_ns + (raw - anchor_raw) * rate. */

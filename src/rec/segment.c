@@ -246,6 +246,22 @@ d9rec_seg_counters(struct d9rec_writer *w)
 	return sum;
 }
 
+/* What recording has cost so far, for readers (d9top's "recorder"): at
+ * seals only (the flush thread's), so that the metadata does not change
+ * every second. */
+static void
+cost_meta(struct d9rec_writer *w)
+{
+	uint64_t rec, proc;
+	char buf[32];
+
+	d9rec_cost_of(w, 1, &rec, &proc);
+	snprintf(buf, sizeof buf, "%" PRIu64, rec);
+	d9rec_set_meta(w, "d9rec.recorder_cpu_ns", buf);
+	snprintf(buf, sizeof buf, "%" PRIu64, proc);
+	d9rec_set_meta(w, "d9rec.process_cpu_ns", buf);
+}
+
 static uint64_t
 loss_sum(struct d9rec_writer *w)
 {
@@ -482,6 +498,7 @@ d9rec_seg_seal(struct d9rec_writer *w, int final)
 	d9rec_retain_plan(w, final ? 0 : w->opt.max_file_size,
 	    w->tail.n + SEAL_META_ROOM);
 	d9rec_set_meta(w, "segment.complete", "true");
+	cost_meta(w);
 	written = d9rec_seg_counters(w);
 	d9rec_seg_meta(w);
 	if (w->fd >= 0)

@@ -39,10 +39,47 @@ d9rec_options_init(struct d9rec_options *o)
 uint64_t
 d9rec_mono_ns(void)
 {
+	return d9rec_clock_ns(CLOCK_MONOTONIC);
+}
+
+uint64_t
+d9rec_clock_ns(clockid_t c)
+{
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (clock_gettime(c, &ts) < 0)
+		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* CPU time of the thread th, ns (0 when it cannot be read). */
+static uint64_t
+thread_cpu(pthread_t th)
+{
+	clockid_t c;
+
+	return pthread_getcpuclockid(th, &c) == 0 ? d9rec_clock_ns(c) : 0;
+}
+
+void
+d9rec_cost_of(struct d9rec_writer *w, int on_flusher, uint64_t *rec,
+    uint64_t *proc)
+{
+	/* the flush thread reads its own clock: flusher_started is set
+	 * by the opening thread after the flush thread began */
+	*rec = (on_flusher ? d9rec_clock_ns(CLOCK_THREAD_CPUTIME_ID) :
+	    w->flusher_started ? thread_cpu(w->flusher) : 0) +
+	    (w->compressor_started ? thread_cpu(w->compressor) : 0);
+	*proc = d9rec_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - w->proc_cpu0;
+}
+
+void
+d9rec_cost(d9rec_writer *w, uint64_t *recorder_cpu_ns,
+    uint64_t *process_cpu_ns)
+{
+	*recorder_cpu_ns = *process_cpu_ns = 0;
+	if (w != NULL && !atomic_load(&w->forked))
+		d9rec_cost_of(w, 0, recorder_cpu_ns, process_cpu_ns);
 }
 
 /* A raw time and the monotonic time it was read at: the closest of a
@@ -323,6 +360,7 @@ d9rec_open(d9rec_writer **out, const struct d9rec_options *o)
 		return -ENOMEM;
 	w->opt = *o;
 	w->ksyms_after = d9rec_mono_ns() + D9REC_KSYMS_FIRST_NS;
+	w->proc_cpu0 = d9rec_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	apply_defaults(&w->opt);
 	w->batch_max = w->opt.max_file_size / 4 < BATCH_MAX ?
 	    (size_t)(w->opt.max_file_size / 4) : BATCH_MAX;

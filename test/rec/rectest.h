@@ -57,6 +57,7 @@ TCase	*rt_tcase_disk(void);
 TCase	*rt_tcase_e2e(void);
 TCase	*rt_tcase_sched(void);
 TCase	*rt_tcase_ksyms(void);
+TCase	*rt_tcase_cost(void);
 TCase	*rt_tcase_random(void);
 
 #endif

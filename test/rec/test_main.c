@@ -28,6 +28,7 @@ main(void)
 	suite_add_tcase(s, rt_tcase_e2e());
 	suite_add_tcase(s, rt_tcase_sched());
 	suite_add_tcase(s, rt_tcase_ksyms());
+	suite_add_tcase(s, rt_tcase_cost());
 	suite_add_tcase(s, rt_tcase_random());
 	sr = srunner_create(s);
 	t_skip_init();
