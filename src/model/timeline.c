@@ -8,6 +8,7 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
+#include "model/kshare.h"
 #include "model/appev.h"
 #include "model/frames.h"
 #include "model/groups.h"
@@ -424,7 +425,8 @@ d9m_model_finish(struct d9m_model *m)
 	if (d9m_image_is(m))
 		return 0;		/* mapped: finished when written */
 	d9m_timeline_free(m);
-	if (sort_tables(m) < 0 || d9m_symbols_index(m) < 0)
+	if (sort_tables(m) < 0 || d9m_symbols_index(m) < 0 ||
+	    d9m_kernel_names_share(m) < 0)
 		return -1;
 	d9m_gate_init(&f.polls);
 	rc = d9m_par_run(jobs, 2);

@@ -10,13 +10,15 @@
  * with context-switch sampling: its kernel frames carry the names that
  * /proc/kallsyms gives here, found by a scan of the test's own, or the
  * "[kernel] 0x..." placeholder where the file is not readable or no
- * pass was due yet.
+ * pass was due yet and no other segment of the boot names the address
+ * (d9top's model/kshare.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 #include "../skip.h"
 #include "rec/rec.h"
@@ -167,11 +169,53 @@ first_segment(const struct d9m_model *m, uint32_t seg)
 	return strncmp(base != NULL ? base + 1 : in, "trace.0.", 8) == 0;
 }
 
+/* How many times the file dir/name (gunzipped, if it is gzip) holds s. */
+static size_t
+gz_count(const char *dir, const char *name, const char *s)
+{
+	char path[600], buf[1 << 16];
+	size_t n = 0, have = 0, len = strlen(s);
+	gzFile z;
+	int got;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	ck_assert_ptr_nonnull(z = gzopen(path, "rb"));
+	while ((got = gzread(z, buf + have, (unsigned)(sizeof buf - have))) >
+	    0) {
+		char *p = buf;
+		size_t end = have + (size_t)got;
+
+		while ((p = memmem(p, end - (size_t)(p - buf), s, len)) !=
+		    NULL) {
+			n++;
+			p += len;
+		}
+		have = len - 1;		/* a match across two reads */
+		memmove(buf, buf + end - have, have);
+	}
+	gzclose(z);
+	return n;
+}
+
+/* Whether a segment of m other than the first names kernel address a. */
+static int
+named_later(const struct d9m_model *m, uint64_t a)
+{
+	for (size_t i = 0; i < m->symbols.n; i++)
+		if (m->symbols.addr[i] == a &&
+		    !first_segment(m, m->symbols.seg[i]) &&
+		    strncmp(d9m_str(m, m->symbols.name[i]), "[kernel]", 8) != 0)
+			return 1;
+	return 0;
+}
+
 /*
  * Three segments under context-switch sampling: the first sealed within
- * half a minute of open (no kallsyms pass yet: placeholders), the second once
- * a pass is due, the third at close. The last two name every kernel
- * address as the test's own scan of /proc/kallsyms does.
+ * half a minute of open (no kallsyms pass yet: its file has placeholders),
+ * the second once a pass is due, the third at close (their files have
+ * none). In d9top's model every kernel address has the name the test's
+ * own scan of /proc/kallsyms gives, the first segment's too where a
+ * later one names the same address; the rest keep their placeholder.
  */
 START_TEST(test_ksyms_trace)
 {
@@ -180,8 +224,9 @@ START_TEST(test_ksyms_trace)
 	struct d9rec_thread *t;
 	struct d9m_model *m;
 	d9rec_writer *w;
-	size_t nerr, first = 0, named = 0, sched = 0;
+	size_t nerr, first = 0, shared = 0, named = 0, sched = 0;
 	const char *on;
+	int usable = live_name(~0ull, want, sizeof want);
 
 	rt_opts(&o, dir, NULL);
 	o.sched_profile = 1;
@@ -208,27 +253,92 @@ START_TEST(test_ksyms_trace)
 	for (size_t i = 0; i < m->symbols.n; i++) {
 		uint64_t a = m->symbols.addr[i];
 		const char *name = d9m_str(m, m->symbols.name[i]);
+		int in_first = first_segment(m, m->symbols.seg[i]);
 
 		if (!(a >> 63))
 			continue;
-		if (first_segment(m, m->symbols.seg[i]) ||
-		    !live_name(a, want, sizeof want)) {
+		first += in_first;
+		if (!usable || !live_name(a, want, sizeof want) ||
+		    (in_first && !named_later(m, a))) {
 			ck_assert_msg(strncmp(name, "[kernel] 0x", 11) == 0,
 			    "kernel address named %s", name);
-			first += first_segment(m, m->symbols.seg[i]);
 			continue;
 		}
 		ck_assert_str_eq(name, want);
-		named++;
+		shared += in_first;
+		named += !in_first;
 		sched += strcmp(name, "schedule") == 0 ||
 		    strcmp(name, "__schedule") == 0;
 	}
 	if (first == 0)
 		t_skip("no kernel frames in the switch samples");
-	else if (live_name(~0ull, want, sizeof want)) {	/* readable */
+	else if (usable) {
+		ck_assert_uint_gt(gz_count(dir, "trace.0.bin",
+		    "[kernel] 0x"), 0);
+		ck_assert_uint_eq(gz_count(dir, "trace.1.bin",
+		    "[kernel] 0x"), 0);
+		ck_assert_uint_eq(gz_count(dir, "trace.2.bin",
+		    "[kernel] 0x"), 0);
 		ck_assert_uint_gt(named, 0);
+		ck_assert_uint_gt(shared, 0);
 		ck_assert_uint_ge(sched, 1);
 	}
+	d9m_model_free(&m);
+	rt_rmdir(&dir);
+}
+END_TEST
+
+/* A recorder in dir/sub, 100 naps; blind: it cannot read kallsyms. */
+static void
+record_boot(const char *dir, const char *sub, int blind)
+{
+	const uint64_t any[] = { 0xffffffff81000000ull };
+	char path[600];
+	struct d9rec_options o;
+	struct d9rec_thread *t;
+	d9rec_writer *w;
+
+	snprintf(path, sizeof path, "%s/%s", dir, sub);
+	rt_opts(&o, path, NULL);
+	o.sched_profile = 1;
+	o.sched_sample_period = 1;
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	if (blind)	/* as under kptr_restrict */
+		ck_assert_int_eq(d9rec_ksyms_resolve(&w->ksyms,
+		    "/nonexistent/kallsyms", any, 1), -1);
+	t = d9rec_thread_register(w, "sleeper", 0);
+	naps(100);
+	d9rec_thread_unregister(&t);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+}
+
+/* Two recorders read together: one could not name its kernel frames,
+ * the other named the same addresses. Names never cross boots. */
+START_TEST(test_ksyms_boots)
+{
+	char *dir = rt_tmpdir(), want[512];
+	struct d9m_model *m;
+	size_t nerr, blind = 0, seen = 0;
+
+	record_boot(dir, "a", 1);
+	record_boot(dir, "b", 0);
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	for (size_t i = 0; i < m->symbols.n; i++) {
+		const char *in = d9m_str(m, m->segs.input[m->symbols.seg[i]]);
+		const char *name = d9m_str(m, m->symbols.name[i]);
+
+		if (!(m->symbols.addr[i] >> 63))
+			continue;
+		if (strstr(in, "/a/") != NULL) {
+			ck_assert_msg(strncmp(name, "[kernel] 0x", 11) == 0,
+			    "a blind recorder's frame named %s", name);
+			blind++;
+		} else
+			seen += strncmp(name, "[kernel]", 8) != 0;
+	}
+	if (blind == 0 || seen == 0 || !live_name(~0ull, want, sizeof want))
+		t_skip("no kernel frames named to share");
 	d9m_model_free(&m);
 	rt_rmdir(&dir);
 }
@@ -242,5 +352,6 @@ rt_tcase_ksyms(void)
 	tcase_add_test(tc, test_ksyms_file);
 	tcase_add_test(tc, test_ksyms_unusable);
 	tcase_add_test(tc, test_ksyms_trace);
+	tcase_add_test(tc, test_ksyms_boots);
 	return tc;
 }
