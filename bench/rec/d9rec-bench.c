@@ -26,6 +26,10 @@
  * idle state costs several us and hides the rest (taskset -c 0 keeps
  * both threads on one CPU).
  *
+ * kallsyms_pass_ms: what naming a seal's kernel frames costs (one pass
+ * over /proc/kallsyms, rec/ksyms.c), against reading that file alone;
+ * not printed where the file names nothing.
+ *
  * The last two lines are always ns_per_event_1thread=X and
  * ns_per_event_2threads=Y.
  *
@@ -47,6 +51,7 @@
 #include <unistd.h>
 
 #include "d9rec.h"
+#include "rec/rec.h"
 
 #ifdef D9REC_BENCH_NO_CLOCK	/* d9rec-bench-noclock */
 #define NO_CLOCK	"_no_clock"
@@ -313,6 +318,48 @@ rdtsc_ns(void)
 	return best;
 }
 
+#ifndef D9REC_BENCH_NO_CLOCK
+/*
+ * What naming kernel frames costs a seal: one pass of rec/ksyms.c over
+ * /proc/kallsyms for 64 addresses spread over the kernel's text (the
+ * first text symbol up), and, as the baseline, reading the file whole
+ * without parsing it; ms of CPU, best of 3. Returns 0 where the file
+ * names nothing (kptr_restrict): nothing is printed then.
+ */
+static int
+kallsyms_ms(double *pass, double *bare)
+{
+	uint64_t need[64], t0;
+	char buf[1 << 16];
+	FILE *f;
+
+	*pass = *bare = 1e9;
+	for (int i = 0; i < 64; i++)
+		need[i] = 0xffffffff81000000ull + (uint64_t)i * (1u << 18);
+	for (int r = 0; r < 3; r++) {
+		struct ksyms *k = NULL;
+
+		t0 = d9rec_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+		if (d9rec_ksyms_resolve(&k, "/proc/kallsyms", need, 64) < 0) {
+			d9rec_ksyms_free(&k);
+			return 0;
+		}
+		d9rec_ksyms_free(&k);
+		t0 = d9rec_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
+		*pass = (double)t0 / 1e6 < *pass ? (double)t0 / 1e6 : *pass;
+		t0 = d9rec_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+		if ((f = fopen("/proc/kallsyms", "r")) == NULL)
+			return 0;
+		while (fread(buf, 1, sizeof buf, f) > 0)
+			;
+		fclose(f);
+		t0 = d9rec_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - t0;
+		*bare = (double)t0 / 1e6 < *bare ? (double)t0 / 1e6 : *bare;
+	}
+	return 1;
+}
+#endif
+
 int
 main(int argc, char **argv)
 {
@@ -343,6 +390,15 @@ main(int argc, char **argv)
 		    handoff_ns(0, 0, 1, 1) - off, DUTY_SECONDS,
 		    handoff_ns(0, 0, 1, 0) - off);
 	}
+#ifndef D9REC_BENCH_NO_CLOCK
+	{
+		double pass, bare;
+
+		if (kallsyms_ms(&pass, &bare))
+			printf("kallsyms_pass_ms=%.1f (reading the file alone "
+			    "%.1f ms, %.2fx)\n", pass, bare, pass / bare);
+	}
+#endif
 	printf("rdtsc_ns=%.2f\n", rdtsc_ns());
 	one = bench(1);
 	two = bench(2);
