@@ -175,8 +175,9 @@ void	d9rec_stats(d9rec_writer *w, struct d9rec_stats *st);
 /* What recording has cost the process since d9rec_open: the CPU time
  * of libd9rec's own threads (flush, compressor) and the process's CPU
  * time, both ns (0 in a forked child). The recording calls' share in
- * the program's threads is not in it (d9rec(3), COSTS). Sealed segments
- * carry both (metadata d9rec.recorder_cpu_ns, d9rec.process_cpu_ns). */
+ * the program's threads is not in it (d9rec(3), "What recording
+ * costs"). Sealed segments carry both (metadata d9rec.recorder_cpu_ns,
+ * d9rec.process_cpu_ns). */
 void	d9rec_cost(d9rec_writer *w, uint64_t *recorder_cpu_ns,
 	    uint64_t *process_cpu_ns);
 /* Current time on the trace clock (ns, CLOCK_MONOTONIC). */
