@@ -80,22 +80,31 @@ stacks(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
 	const struct d9m_model *m = app->m;
 	uint32_t *rows = NULL;
 	struct d9m_stack_group *g = NULL;
-	size_t n = 0, ng = 0;
+	size_t n = 0, ng = 0, total = 0;
 
 	if (d9m_poll_samples(m, v->poll, off ? D9M_OFF_CPU : D9M_ON_CPU, &rows,
 	    &n) < 0)
 		return;
-	d9t_list_add(l, D9T_A_BOLD, "%s stacks sampled during the poll: %zu "
-	    "sample%s", off ? "Off-CPU" : "On-CPU", n, n == 1 ? "" : "s");
-	if (n > 0 && d9m_group_stacks(m, app->cfg->resolver, rows, n, &g,
-	    &ng) == 0) {
-		for (size_t k = 0; k < ng; k++) {
-			d9t_list_add(l, D9T_C_CYAN, "  %zu x (%.0f%%)", g[k].count,
-			    100.0 * (double)g[k].count / (double)n);
-			frames(app, l, v, &g[k], off, k);
-		}
-		free(g);
+	if (n == 0 || d9m_group_stacks(m, app->cfg->resolver, rows, n, &g,
+	    &ng) < 0)
+		ng = 0;
+	for (size_t k = 0; k < ng; k++)
+		total += g[k].count;
+	/* a switch sampled 1 in N counts N: say both, as the report does */
+	if (total > n)
+		d9t_list_add(l, D9T_A_BOLD, "%s stacks sampled during the poll: "
+		    "%zu sample%s, for about %zu context switches",
+		    off ? "Off-CPU" : "On-CPU", n, n == 1 ? "" : "s", total);
+	else
+		d9t_list_add(l, D9T_A_BOLD, "%s stacks sampled during the poll: "
+		    "%zu sample%s", off ? "Off-CPU" : "On-CPU", n,
+		    n == 1 ? "" : "s");
+	for (size_t k = 0; k < ng; k++) {
+		d9t_list_add(l, D9T_C_CYAN, "  %zu x (%.0f%%)", g[k].count,
+		    100.0 * (double)g[k].count / (double)total);
+		frames(app, l, v, &g[k], off, k);
 	}
+	free(g);
 	free(rows);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/wire.h"
 #include "fixture.h"
 #include "model/wake.h"
 #include "output/output.h"
@@ -213,6 +214,42 @@ START_TEST(verdict_and_points)
 }
 END_TEST
 
+/* A poll whose switches were sampled 1 in 4: its detail counts 2
+ * samples for about 8 switches, and its one off-CPU stack is all of
+ * them, "8 x (100%)" (it said 400 %: switches over samples). */
+START_TEST(sampled_switches_detail)
+{
+	const uint64_t fr[2] = { 0x400000, 0x400040 };
+	struct mt t;
+	struct fx f;
+	char *p;
+
+	mt_begin(&t);
+	mt_meta(&t, "d9rec.sched_sample_period", "4");
+	mt_symbol(&t, fr[0], "blk::wait", 0);
+	mt_symbol(&t, fr[1], "blk::main", 0);
+	mt_spawn(&t, PL_MS, 7, "blk/src/main.rs:1:1");
+	mt_unpark(&t, 2 * PL_MS, 0, 0, 11, 0);
+	mt_poll_start(&t, 5 * PL_MS, 0, 7, "blk/src/main.rs:1:1");
+	mt_cpu(&t, 6 * PL_MS, 11, D9_SOURCE_SCHED, 2, fr);
+	mt_cpu(&t, 9 * PL_MS, 11, D9_SOURCE_SCHED, 2, fr);
+	mt_poll_end(&t, 25 * PL_MS, 0);
+	mt_park(&t, 30 * PL_MS, 0, 20 * PL_MS, 11);
+	p = mt_write(&t);
+	tg_free(&t.tg);
+	fx_open(&f, p, 120, 40, 1);
+	fx_keys(&f, "w\n");
+	ck_screen_has(&f, "Off-CPU stacks sampled during the poll: 2 samples, "
+	    "for about 8 context switches");
+	ck_screen_has(&f, "  8 x (100%)");
+	ck_screen_has(&f, "blk::wait");
+	ck_screen_has(&f, "On-CPU stacks sampled during the poll: 0 samples");
+	fx_close(&f);
+	unlink(p);
+	free(p);
+}
+END_TEST
+
 /* The deep stack: one folded line of 70 frames, count 20; the saved
  * poll detail holds the 70 frames once with its 20 samples; the
  * inverted CPU tree starts at the leaf. */
@@ -317,6 +354,7 @@ suite_engine(void)
 	tcase_add_loop_test(tc, flags_open_their_evidence, 0, 4);
 	tcase_add_test(tc, verdict_and_points);
 	tcase_add_test(tc, deep_stack_whole);
+	tcase_add_test(tc, sampled_switches_detail);
 	suite_add_tcase(s, tc);
 	return s;
 }
