@@ -16,6 +16,7 @@
 #include "model/par.h"
 #include "model/samples.h"
 #include "model/table.h"
+#include "model/verdict.h"
 
 size_t
 d9m_rank(size_t n, unsigned p)
@@ -236,6 +237,30 @@ d9m_an_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 
 /* Samples attached to each worst poll, grouped by stack: they were
  * taken between its start and its end. */
+/* The in-poll switches by ANALYSIS 17's classes, group by group. */
+static void
+off_classes(const struct d9m_model *m, const struct d9m_resolver *r,
+    struct d9m_analysis *a)
+{
+	struct d9m_frame f[256];
+
+	a->off_blocking = a->off_blocking_top = a->off_preempted = 0;
+	for (size_t i = 0; i < a->noff_groups; i++) {
+		const struct d9m_stack_group *g = &a->off_groups[i];
+		size_t n = d9m_stack_frames(m, r, g->seg, g->stack, f, 256);
+		const char *why;
+		enum d9m_vclass c = d9m_stack_class(f, n, &why);
+
+		if (c == D9M_V_PREEMPTED)
+			a->off_preempted += g->count;
+		if (!d9m_vclass_blocks(c))
+			continue;
+		a->off_blocking += g->count;
+		if (g->count > a->off_blocking_top)
+			a->off_blocking_top = g->count;
+	}
+}
+
 static int
 worst_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
     struct d9m_analysis *a)
@@ -299,6 +324,7 @@ d9m_an_cpu(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	    d9m_group_stacks(m, o->resolver, inp, ninp, &a->off_groups,
 	    &a->noff_groups) < 0)
 		goto out;
+	off_classes(m, o->resolver, a);
 	rc = worst_stacks(m, o->resolver, a);
 out:
 	free(on);

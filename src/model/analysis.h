@@ -173,6 +173,10 @@ struct d9m_analysis {
 	size_t		off_no_worker;	/* better: idle split, no lane */
 	struct d9m_stack_group *off_groups;	/* in-poll off-CPU groups */
 	size_t		noff_groups;
+	/* off_in_poll by ANALYSIS 17's classes: switches that block the
+	 * worker (lock, sleep, io, fault, blocked), the most of them with
+	 * one stack, and preemptions (CPU contention) */
+	size_t		off_blocking, off_blocking_top, off_preempted;
 	struct d9m_stack_group *cpu_groups;	/* on-CPU groups */
 	size_t		ncpu_groups;
 

@@ -249,29 +249,13 @@ static const struct {
  * not blocking): raised when one stack holds more than five of them.
  */
 static void
-blocking(const struct d9m_model *m, const struct d9m_analysis_opts *o,
-    struct d9m_analysis *a)
+blocking(struct d9m_analysis *a)
 {
-	struct d9m_frame f[256];
-	size_t total = 0, top = 0;
-
-	for (size_t i = 0; i < a->noff_groups; i++) {
-		const struct d9m_stack_group *g = &a->off_groups[i];
-		size_t n = d9m_stack_frames(m, o->resolver, g->seg, g->stack, f,
-		    256);
-		const char *why;
-
-		if (!d9m_vclass_blocks(d9m_stack_class(f, n, &why)))
-			continue;
-		total += g->count;
-		if (g->count > top)
-			top = g->count;
-	}
-	if (top > 5)
+	if (a->off_blocking_top > 5)
 		flag(a, D9M_WARNING, "blocking-calls", 0, D9_NONE,
 		    "%zu context switches inside polls block their worker "
 		    "(lock, sleep, I/O, page faults), %zu with the same stack",
-		    total, top);
+		    a->off_blocking, a->off_blocking_top);
 }
 
 /* When the global queue first reached max in the window. */
@@ -311,7 +295,7 @@ d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		    m->polls.start[a->sched_worst_poll] : 0, a->sched_worst_poll,
 		    "%zu wakes waited over 5 ms for a worker (worst %.2f ms)",
 		    a->sched_over5ms, (double)a->sched.max / 1e6);
-	blocking(m, o, a);
+	blocking(a);
 	if (a->queue_max > 100) {
 		size_t n = a->nflags;
 

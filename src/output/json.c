@@ -183,6 +183,8 @@ cpu_and_sched(struct d9o_jw *w, const struct d9m_analysis *a)
 	d9o_jw_ku64(w, "onCpu", a->on_cpu);
 	d9o_jw_ku64(w, "offCpu", a->off_cpu);
 	d9o_jw_ku64(w, "offCpuInPoll", a->off_in_poll);
+	d9o_jw_ku64(w, "offCpuInPollBlocking", a->off_blocking);
+	d9o_jw_ku64(w, "offCpuInPollPreempted", a->off_preempted);
 	d9o_jw_ku64(w, "offCpuIdle", a->off_idle);
 	d9o_jw_ku64(w, "offCpuNoWorker", a->off_no_worker);
 	d9o_jw_key(w, "schedDelay");

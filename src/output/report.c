@@ -291,10 +291,12 @@ blocking(const struct d9o_out *o)
 		    "trace.\n");
 		return;
 	}
-	fprintf(o->f, "%zu context switches: %zu inside polls (a task blocked "
-	    "its worker),\n%zu outside polls (%zu of them on threads that are "
-	    "not workers).\n", a->off_cpu, a->off_in_poll, a->off_idle,
-	    a->off_no_worker);
+	fprintf(o->f, "%zu context switches: %zu inside polls, %zu outside "
+	    "polls (%zu of them on\nthreads that are not workers). Inside "
+	    "polls, %zu blocked the worker (lock,\nsleep, I/O, page faults or "
+	    "other) and %zu were preemptions (CPU contention).\n",
+	    a->off_cpu, a->off_in_poll, a->off_idle, a->off_no_worker,
+	    a->off_blocking, a->off_preempted);
 	for (size_t i = 0; i < a->noff_groups && i < 5; i++)
 		d9o_stack_line(o, "in poll", &a->off_groups[i], 1);
 	fprintf(o->f, "Counts are context switches, not time; an .await on an "

@@ -148,6 +148,17 @@ START_TEST(test_verdict_classes)
 		ck_assert_msg(strstr(rep, want) != NULL, "no '%s' in the report",
 		    want);
 	}
+	/* the in-poll switches by class: 5 blocking polls of 8 samples, one
+	 * preempted one; the same in the JSON and the BLOCKING CALLS text */
+	ck_assert_uint_eq(a.off_in_poll, 48);
+	ck_assert_uint_eq(a.off_blocking, 40);
+	ck_assert_uint_eq(a.off_blocking_top, 8);
+	ck_assert_uint_eq(a.off_preempted, 8);
+	ck_assert_ptr_nonnull(strstr(json, "\"offCpuInPollBlocking\":40,"
+	    "\"offCpuInPollPreempted\":8"));
+	ck_assert_ptr_nonnull(strstr(rep, "Inside polls, 40 blocked the "
+	    "worker (lock,\nsleep, I/O, page faults or other) and 8 were "
+	    "preemptions (CPU contention)."));
 	free(json);
 	free(rep);
 	d9m_analysis_free(&a);
