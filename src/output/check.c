@@ -239,9 +239,10 @@ d9o_rules_free(struct d9o_rules *r)
 enum found { FOUND, ABSENT, NOT_KEY, NOT_NUMBER };
 
 /* Walk key through doc: FOUND (*out: the value, maybe null), ABSENT (a
- * name or index below the first is not there), NOT_KEY (the first is
- * not), NOT_NUMBER (it names a container or a string, or goes through
- * a value that has no members). */
+ * name or index below the first is not there, or the path goes through
+ * a null: an object this run has not, as "recorder" for dial9's
+ * traces), NOT_KEY (the first is not), NOT_NUMBER (it names a container
+ * or a string, or goes through a value that has no members). */
 static enum found
 walk(const struct d9_jval *doc, const char *k, const struct d9_jval **out)
 {
@@ -269,6 +270,8 @@ walk(const struct d9_jval *doc, const char *k, const struct d9_jval **out)
 			next = k + len;
 		}
 		name[len < sizeof name ? len : sizeof name - 1] = '\0';
+		if (v->type == D9_JNULL)
+			return ABSENT;
 		if (v->type == D9_JOBJ) {
 			v = d9_json_member(v, name);
 		} else if (v->type == D9_JARR) {

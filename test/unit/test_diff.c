@@ -260,7 +260,7 @@ START_TEST(check_rules)
 	    "\"schedDelay\": {\"p99\": 2500000, \"max\": null}, \"pollByLoc\": "
 	    "{\"src/a.rs:1:1\": {\"p99\": 900}}, \"memory\": {\"liveBytes\": "
 	    "2000000}, \"worstPolls\": [{\"durNs\": 7}], \"taskLeak\": "
-	    "{\"suspected\": false}}";
+	    "{\"suspected\": false}, \"recorder\": null}";
 	const char *base = "{\"longPolls\": 2, \"schedDelay\": {\"p99\": "
 	    "2000000}}";
 	char out[2048];
@@ -276,11 +276,12 @@ START_TEST(check_rules)
 	    "PASS memory.liveBytes>=2MB: actual 2MB\n"
 	    "PASS worstPolls[0].durNs!=8: actual 7\n"
 	    "PASS taskLeak.suspected==0: actual 0\n");
-	ck_assert_int_eq(rules("longPolls>3,schedDelay.max<1,pollByLoc[b].p99<1",
-	    doc, NULL, out, sizeof out), 3);
+	ck_assert_int_eq(rules("longPolls>3,schedDelay.max<1,pollByLoc[b].p99<1,"
+	    "recorder.cpuPct<2", doc, NULL, out, sizeof out), 4);
 	ck_assert_str_eq(out, "FAIL longPolls>3: actual 3\n"
 	    "FAIL schedDelay.max<1: no value in this run\n"
-	    "FAIL pollByLoc[b].p99<1: no value in this run\n");
+	    "FAIL pollByLoc[b].p99<1: no value in this run\n"
+	    "FAIL recorder.cpuPct<2: no value in this run\n");
 	ck_assert_int_eq(rules("schedDelay.p99<=+10%,longPolls<=+0,"
 	    "schedDelay.p99<=+0.6ms", doc, base, out, sizeof out), 2);
 	ck_assert_str_eq(out, "FAIL schedDelay.p99<=+10%: actual 2500000, "
