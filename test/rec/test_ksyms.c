@@ -212,10 +212,10 @@ named_later(const struct d9m_model *m, uint64_t a)
 /*
  * Three segments under context-switch sampling: the first sealed within
  * half a minute of open (no kallsyms pass yet: its file has placeholders),
- * the second once a pass is due, the third at close (their files have
- * none). In d9top's model every kernel address has the name the test's
- * own scan of /proc/kallsyms gives, the first segment's too where a
- * later one names the same address; the rest keep their placeholder.
+ * the second once a pass is due, the third at close. In d9top's model
+ * every kernel address has the name the test's own scan of
+ * /proc/kallsyms gives, the first segment's too where a later one names
+ * the same address; the rest keep their placeholder.
  */
 START_TEST(test_ksyms_trace)
 {
@@ -273,11 +273,10 @@ START_TEST(test_ksyms_trace)
 	if (first == 0)
 		t_skip("no kernel frames in the switch samples");
 	else if (usable) {
+		/* the first file has placeholders; what the other two named
+		 * is checked above (an address below every symbol, such as
+		 * an entry trampoline, keeps a placeholder there too) */
 		ck_assert_uint_gt(gz_count(dir, "trace.0.bin",
-		    "[kernel] 0x"), 0);
-		ck_assert_uint_eq(gz_count(dir, "trace.1.bin",
-		    "[kernel] 0x"), 0);
-		ck_assert_uint_eq(gz_count(dir, "trace.2.bin",
 		    "[kernel] 0x"), 0);
 		ck_assert_uint_gt(named, 0);
 		ck_assert_uint_gt(shared, 0);
