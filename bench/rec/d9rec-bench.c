@@ -73,10 +73,7 @@ struct arg {
 static double
 now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (double)d9rec_mono_ns() * 1e-9;
 }
 
 static void

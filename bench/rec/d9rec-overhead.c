@@ -48,11 +48,12 @@
  * core; wall time on a shared machine is noisy. The last lines are the
  * unscaled figures of both (cpu_pct and throughput: net_pct also takes
  * out what recording does to burn() itself, work_pct), then
- * overhead_default_pct=X and overhead_full_pct=Y (net_pct). With --sources, one mode per source
- * shows what each costs (+gzip: the default compression, gzip in
- * Huffman codes only; +gziplz: D9REC_COMPRESS_GZIP, deflate at level 1;
- * +cpu: the default CPU-time timer sampler, +cpuperf: perf cpu-clock
- * events; -gzip: the defaults but sealed segments left raw); with MODE names, off and those
+ * overhead_default_pct=X and overhead_full_pct=Y (net_pct). With
+ * --sources, one mode per source shows what each costs (+gzip: the
+ * default compression, gzip in Huffman codes only; +gziplz:
+ * D9REC_COMPRESS_GZIP, deflate at level 1; +cpu: the default CPU-time
+ * timer sampler, +cpuperf: perf cpu-clock events; -gzip: the defaults
+ * but sealed segments left raw); with MODE names, off and those
  * modes (off named again is a second off run: what the noise alone
  * looks like); --only MODE runs one mode once in this process (for a
  * profiler), prints each thread's CPU time before the writer is closed
@@ -73,6 +74,7 @@
 #include <unistd.h>
 
 #include "d9rec.h"
+#include "rec/rec.h"
 
 #define WORKERS		2
 #define PAIRS		6000
@@ -138,32 +140,22 @@ struct pool {
 	struct snap	*win;		/* [0] at the window's start, [1] end */
 };
 
-static uint64_t
-clock_ns(clockid_t c)
-{
-	struct timespec ts;
-
-	if (clock_gettime(c, &ts) < 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /* The calling thread's CPU time, ns. */
 static uint64_t
 thread_ns(void)
 {
-	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	return d9rec_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 /* From the driver (the main thread), the workers running. */
 static void
 take(struct pool *p, struct snap *s)
 {
-	s->wall = clock_ns(CLOCK_MONOTONIC);
-	s->proc = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-	s->prog = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	s->wall = d9rec_clock_ns(CLOCK_MONOTONIC);
+	s->proc = d9rec_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+	s->prog = d9rec_clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	for (int i = 0; i < WORKERS; i++)
-		s->prog += clock_ns(p->wclk[i]);
+		s->prog += d9rec_clock_ns(p->wclk[i]);
 	s->work = atomic_load(&p->work_ns);
 }
 

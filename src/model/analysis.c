@@ -235,8 +235,6 @@ d9m_an_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	return 0;
 }
 
-/* Samples attached to each worst poll, grouped by stack: they were
- * taken between its start and its end. */
 /* The in-poll switches by ANALYSIS 17's classes, group by group. */
 static void
 off_classes(const struct d9m_model *m, const struct d9m_resolver *r,
@@ -261,6 +259,8 @@ off_classes(const struct d9m_model *m, const struct d9m_resolver *r,
 	}
 }
 
+/* Samples attached to each worst poll, grouped by stack: they were
+ * taken between its start and its end. */
 static int
 worst_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
     struct d9m_analysis *a)

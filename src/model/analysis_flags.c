@@ -193,8 +193,7 @@ contention(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		uint64_t at = 0;
 
 		d9m_window_rows(d9m_row(m->actives.start, wk->act0), wk->nacts,
-		    &o->win,
-		    &i0, &i1);
+		    &o->win, &i0, &i1);
 		n = i1 - i0;
 		for (size_t i = wk->act0 + i0; i < wk->act0 + i1; i++) {
 			if (m->actives.ratio[i] < 0.5 &&

@@ -106,13 +106,14 @@ sym_first(const struct d9m_model *m, uint32_t seg, uint64_t addr)
 	return m->symbols.n;
 }
 
-/* Whether row r names its address only by a recorder's placeholder:
- * 1 "[unknown]"/"[symbolize-failed]", 2 "[kernel]" (kallsyms was
- * unreadable; a resolver may still name it), else 0. */
-static int
-placeholder(const struct d9m_model *m, size_t r)
+int
+d9m_sym_placeholder(const struct d9m_model *m, size_t r)
 {
-	const char *name = d9m_str(m, m->symbols.name[r]);
+	const char *name;
+
+	if (m->symbols.name[r] == D9_NONE)
+		return 0;
+	name = d9m_str(m, m->symbols.name[r]);
 
 	if (name[0] != '[')
 		return 0;
@@ -145,7 +146,7 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
     size_t max)
 {
 	size_t first = sym_first(m, seg, addr), last, n = 0;
-	int named = first != m->symbols.n && placeholder(m, first) == 0;
+	int named = first != m->symbols.n && d9m_sym_placeholder(m, first) == 0;
 	struct d9m_frame bare;
 
 	if (max == 0)

@@ -58,5 +58,10 @@ size_t	d9m_alloc_frames(const struct d9m_model *m,
 	    struct d9m_frame *out, size_t max);
 /* Sort the symbol table by (segment, address, depth); from finish(). */
 int	d9m_symbols_index(struct d9m_model *m);
+/* Whether symbol row r names its address only by a recorder's
+ * placeholder: 1 "[unknown]"/"[symbolize-failed]", 2 "[kernel]"
+ * (kallsyms was not read; a resolver or another segment may still name
+ * it), else 0 (a name, or none at all). */
+int	d9m_sym_placeholder(const struct d9m_model *m, size_t r);
 
 #endif

@@ -9,9 +9,8 @@
  * that another segment of the same boot gives the same address.
  * Segments of other boots, or without a boot_id, are never mixed.
  */
-#include <string.h>
-
 #include "base/hmap.h"
+#include "model/frames.h"
 #include "model/kshare.h"
 
 /* The boot_id string id of segment s, D9_NONE when it has none. */
@@ -23,13 +22,12 @@ boot_of(const struct d9m_model *m, uint32_t s)
 	return g < m->groups.n ? m->groups.boot[g] : D9_NONE;
 }
 
+/* Row r stands for a kernel name the trace has not: none, or the
+ * recorder's "[kernel] 0x..." */
 static int
-kernel_placeholder(const struct d9m_model *m, size_t r)
+kernel_unnamed(const struct d9m_model *m, size_t r)
 {
-	uint32_t name = m->symbols.name[r];
-
-	return name == D9_NONE || strncmp(d9m_str(m, name), "[kernel]",
-	    8) == 0;
+	return m->symbols.name[r] == D9_NONE || d9m_sym_placeholder(m, r) == 2;
 }
 
 /* One key per (boot, address): the boot's string id over the address's
@@ -51,7 +49,7 @@ d9m_kernel_names_share(struct d9m_model *m)
 	d9_hmap_init(&named);
 	for (size_t r = 0; r < t->n; r++) {	/* each boot's first named */
 		if (!(t->addr[r] >> 63) || t->depth[r] != 0 ||
-		    kernel_placeholder(m, r) ||
+		    kernel_unnamed(m, r) ||
 		    (boot = boot_of(m, t->seg[r])) == D9_NONE ||
 		    d9_hmap_get(&named, key(t->addr[r], boot)) != D9_NONE)
 			continue;
@@ -62,7 +60,7 @@ d9m_kernel_names_share(struct d9m_model *m)
 		}
 	}
 	for (size_t r = 0; named.n > 0 && r < t->n; r++) {
-		if (!(t->addr[r] >> 63) || !kernel_placeholder(m, r) ||
+		if (!(t->addr[r] >> 63) || !kernel_unnamed(m, r) ||
 		    (boot = boot_of(m, t->seg[r])) == D9_NONE ||
 		    (from = d9_hmap_get(&named, key(t->addr[r], boot))) ==
 		    D9_NONE || t->addr[from] != t->addr[r] ||

@@ -8,11 +8,11 @@
 
 #include "base/vec.h"
 #include "base/wire.h"
-#include "model/kshare.h"
 #include "model/appev.h"
 #include "model/frames.h"
 #include "model/groups.h"
 #include "model/ids.h"
+#include "model/kshare.h"
 #include "model/loss.h"
 #include "model/par.h"
 #include "model/table.h"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/loss.h"
 #include "model/diff.h"
+#include "model/loss.h"
 #include "output/jsonw.h"
 #include "output/output.h"
 

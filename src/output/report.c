@@ -96,6 +96,7 @@ summary(const struct d9o_out *o)
 	const struct d9m_analysis *a = o->a;
 	const struct d9m_model *m = o->m;
 	char b[64], s[256];
+	double pct;
 
 	d9o_section(o->f, "TRACE SUMMARY");
 	for (size_t i = 0; i < o->ninputs; i++)
@@ -127,10 +128,9 @@ summary(const struct d9o_out *o)
 	fprintf(o->f, "Events:       %zu runtime events, %zu polls\n",
 	    a->event_count, a->npolls);
 	lost(o);
-	if (d9m_cost_pct(&m->cost) >= 0)
+	if ((pct = d9m_cost_pct(&m->cost)) >= 0)
 		fprintf(o->f, "Recorder:     %.1f%% of the process's CPU in "
-		    "libd9rec's threads (%s of %s)\n",
-		    d9m_cost_pct(&m->cost), d9o_dur(b, sizeof b,
+		    "libd9rec's threads (%s of %s)\n", pct, d9o_dur(b, sizeof b,
 		    m->cost.recorder_cpu_ns), d9o_dur(s, sizeof s,
 		    m->cost.process_cpu_ns));
 	if (a->off_samples == a->off_cpu)

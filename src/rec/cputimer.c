@@ -131,7 +131,6 @@ on_sigprof(int sig, siginfo_t *si, void *ucv)
 {
 	struct d9rec_cputimer *c;
 	struct ct_slot *s;
-	struct timespec ts;
 	uint64_t head, tail;
 	int saved = errno, cpu;
 
@@ -148,8 +147,7 @@ on_sigprof(int sig, siginfo_t *si, void *ucv)
 		return;
 	}
 	s = &c->slot[head & (CT_SLOTS - 1)];
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	s->ts = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	s->ts = d9rec_mono_ns();	/* clock_gettime: signal-safe */
 	cpu = sched_getcpu();
 	s->cpu = cpu < 0 ? 0 : (uint32_t)cpu;
 	s->n = walk(c, ucv, s->f);

@@ -168,28 +168,20 @@ d9rec_current_task(const struct d9rec_thread *t)
 	return t != NULL ? t->cur_task : 0;
 }
 
-static uint64_t
-thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void
 d9rec_park(struct d9rec_thread *t, unsigned local_queue)
 {
 	if (t != NULL)
-		fixed(t, R_PARK, 0, thread_cpu_ns(), local_queue);
+		fixed(t, R_PARK, 0, d9rec_clock_ns(CLOCK_THREAD_CPUTIME_ID),
+		    local_queue);
 }
 
 void
 d9rec_unpark(struct d9rec_thread *t, unsigned local_queue)
 {
 	if (t != NULL)
-		fixed(t, R_UNPARK, 0, thread_cpu_ns(), local_queue);
+		fixed(t, R_UNPARK, 0, d9rec_clock_ns(CLOCK_THREAD_CPUTIME_ID),
+		    local_queue);
 }
 
 void

@@ -42,15 +42,8 @@ keep(struct ksyms *k, uint64_t addr, const char *name)
 {
 	char *copy = NULL;
 
-	if (k->n == k->cap) {
-		size_t nc = k->cap ? 2 * k->cap : 64;
-		char **v = realloc(k->name, nc * sizeof *v);
-
-		if (v == NULL)
-			return -1;
-		k->name = v;
-		k->cap = nc;
-	}
+	if (d9_grow(&k->name, &k->cap, k->n + 1, sizeof *k->name) < 0)
+		return -1;
 	if (name != NULL && (copy = strdup(name)) == NULL)
 		return -1;
 	if (d9_hmap_put(&k->rows, addr, (uint32_t)k->n) < 0) {
@@ -63,11 +56,12 @@ keep(struct ksyms *k, uint64_t addr, const char *name)
 
 /* One pass over path: best[j] the highest symbol address that is a
  * candidate for need[j], its name in nm[j]. The number of text symbols
- * (zero-address ones in *zero). Lines are read into a fixed buffer; a
- * longer one (no kallsyms line is) is skipped. */
+ * at a real address (none: unreadable, or read under kptr_restrict).
+ * Lines are read into a fixed buffer; a longer one (no kallsyms line
+ * is) is skipped. */
 static size_t
 scan(const char *path, const uint64_t *need, size_t m, uint64_t *best,
-    char (*nm)[KNAME], size_t *zero)
+    char (*nm)[KNAME])
 {
 	FILE *f = fopen(path, "re");
 	uint64_t total = 0, a;
@@ -76,7 +70,6 @@ scan(const char *path, const uint64_t *need, size_t m, uint64_t *best,
 	size_t len, text = 0, j;
 	int whole = 1, was_whole;
 
-	*zero = 0;
 	if (f == NULL)
 		return 0;
 	while (fgets(line, sizeof line, f) != NULL &&
@@ -85,15 +78,8 @@ scan(const char *path, const uint64_t *need, size_t m, uint64_t *best,
 		whole = strchr(line, '\n') != NULL || feof(f);
 		if (!was_whole || !whole)
 			continue;	/* part of an overlong line */
-		switch (d9_ksym_line(line, &a, &name, &len)) {
-		case D9_KSYM_ZERO:
-			(*zero)++;
+		if (d9_ksym_line(line, &a, &name, &len) != D9_KSYM_TEXT)
 			continue;
-		case D9_KSYM_TEXT:
-			break;
-		default:
-			continue;
-		}
 		text++;
 		if ((j = d9_bisect_u64(need, 0, m, a)) == m || a <= best[j])
 			continue;
@@ -113,7 +99,7 @@ d9rec_ksyms_resolve(struct ksyms **kp, const char *path,
 	struct ksyms *k = *kp;
 	uint64_t *best;
 	char (*nm)[KNAME];
-	size_t text, zero, c = m;
+	size_t text, c = m;
 	int rc = 0;
 
 	if (k == NULL) {
@@ -131,7 +117,7 @@ d9rec_ksyms_resolve(struct ksyms **kp, const char *path,
 		return -1;
 	}
 	k->passes++;
-	if ((text = scan(path, need, m, best, nm, &zero)) == 0)
+	if ((text = scan(path, need, m, best, nm)) == 0)
 		k->off = 1;	/* unreadable, empty, or all zero */
 	for (size_t j = 0; rc == 0 && text > 0 && j < m; j++) {
 		if (best[j] != 0 && (c == m || best[j] > best[c]))

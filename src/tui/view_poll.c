@@ -81,6 +81,7 @@ stacks(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
 	uint32_t *rows = NULL;
 	struct d9m_stack_group *g = NULL;
 	size_t n = 0, ng = 0, total = 0;
+	char more[64] = "";
 
 	if (d9m_poll_samples(m, v->poll, off ? D9M_OFF_CPU : D9M_ON_CPU, &rows,
 	    &n) < 0)
@@ -92,13 +93,11 @@ stacks(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
 		total += g[k].count;
 	/* a switch sampled 1 in N counts N: say both, as the report does */
 	if (total > n)
-		d9t_list_add(l, D9T_A_BOLD, "%s stacks sampled during the poll: "
-		    "%zu sample%s, for about %zu context switches",
-		    off ? "Off-CPU" : "On-CPU", n, n == 1 ? "" : "s", total);
-	else
-		d9t_list_add(l, D9T_A_BOLD, "%s stacks sampled during the poll: "
-		    "%zu sample%s", off ? "Off-CPU" : "On-CPU", n,
-		    n == 1 ? "" : "s");
+		snprintf(more, sizeof more, ", for about %zu context switches",
+		    total);
+	d9t_list_add(l, D9T_A_BOLD, "%s stacks sampled during the poll: %zu "
+	    "sample%s%s", off ? "Off-CPU" : "On-CPU", n, n == 1 ? "" : "s",
+	    more);
 	for (size_t k = 0; k < ng; k++) {
 		d9t_list_add(l, D9T_C_CYAN, "  %zu x (%.0f%%)", g[k].count,
 		    100.0 * (double)g[k].count / (double)total);
