@@ -1,7 +1,7 @@
 /*
  * d9demo.c: a small task runtime that records itself with libd9rec.
  *
- *	d9demo --out DIR --seconds N [--workers K] [--no-compress]
+ *	d9demo --out DIR --seconds N [--workers K] [--no-compress] [--zstd]
  *	    [--no-profile] [--no-sched] [--sched-period N] [--sched-duty PCT]
  *	    [--perf-cpu] [--rotate-ms MS] [--crunch-ms MS]
  *
@@ -353,7 +353,7 @@ static int
 usage(void)
 {
 	fprintf(stderr, "usage: d9demo --out DIR --seconds N [--workers K] "
-	    "[--no-compress] [--no-profile] [--no-sched]\n"
+	    "[--no-compress] [--zstd] [--no-profile] [--no-sched]\n"
 	    "    [--sched-period N] [--sched-duty PCT] [--perf-cpu] "
 	    "[--rotate-ms MS] [--crunch-ms MS]\n");
 	return 2;
@@ -382,6 +382,8 @@ main(int argc, char **argv)
 			nworkers = (unsigned)atoi(argv[++i]);
 		else if (strcmp(argv[i], "--no-compress") == 0)
 			o.compression = D9REC_COMPRESS_NONE;
+		else if (strcmp(argv[i], "--zstd") == 0)
+			o.compression = D9REC_COMPRESS_ZSTD;
 		else if (strcmp(argv[i], "--no-profile") == 0)
 			o.cpu_profile = o.sched_profile = 0;
 		else if (strcmp(argv[i], "--no-sched") == 0)

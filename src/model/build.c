@@ -30,12 +30,13 @@ d9m_builder_new(struct d9m_model *m)
 	if (b == NULL)
 		return -1;
 	b->m = m;
-	b->seg = D9_NONE;
-	b->input = D9_NONE;
+	b->at.seg = D9_NONE;
+	b->at.input = D9_NONE;
 	d9_hmap_init(&b->tags);
 	d9_hmap_init(&b->span_ids);
 	d9_hmap_init(&b->rt_tags);
 	d9_hmap_init(&b->tasklocs);
+	d9_hmap_init(&b->left);
 	m->builder = b;
 	return 0;
 }
@@ -48,6 +49,8 @@ d9m_builder_free(struct d9m_model *m)
 		d9_hmap_free(&m->builder->span_ids);
 		d9_hmap_free(&m->builder->rt_tags);
 		d9_hmap_free(&m->builder->tasklocs);
+		d9_hmap_free(&m->builder->left);
+		free(m->builder->leftv);
 	}
 	free(m->builder);
 	m->builder = NULL;
@@ -66,14 +69,32 @@ new_segment(struct d9m_builder *b)
 
 	if (row == SIZE_MAX)
 		return -1;
-	b->m->segs.input[row] = b->input;
+	b->m->segs.input[row] = b->at.input;
 	b->m->segs.cut[row] = 0;
 	b->m->segs.group[row] = D9_NONE;
-	d9m_pending_reset(&b->pend);
-	b->seg = (uint32_t)row;
-	b->seg_used = 0;
-	b->seg_symbols = 0;
+	d9m_pending_reset(&b->at.pend);
+	b->at.seg = (uint32_t)row;
+	b->at.seg_used = 0;
+	b->at.seg_symbols = 0;
 	return 0;
+}
+
+/* Keep where the input being read is, for a later turn of it. */
+static void
+leave(struct d9m_builder *b)
+{
+	uint32_t row;
+
+	if (b->at.input == D9_NONE)
+		return;
+	if ((row = d9_hmap_get(&b->left, b->at.input)) == D9_NONE) {
+		if (d9_grow(&b->leftv, &b->capleft, b->nleft + 1,
+		    sizeof *b->leftv) < 0 ||
+		    d9_hmap_put(&b->left, b->at.input, (uint32_t)b->nleft) < 0)
+			return;	/* out of memory: its next turn starts anew */
+		row = (uint32_t)b->nleft++;
+	}
+	b->leftv[row] = b->at;
 }
 
 static void
@@ -81,8 +102,28 @@ on_input(void *ctx, const char *name)
 {
 	struct d9m_builder *b = ctx;
 
-	b->input = intern_cstr(b->m, name);
-	b->seg = D9_NONE;
+	leave(b);
+	b->at.input = intern_cstr(b->m, name);
+	b->at.seg = D9_NONE;
+}
+
+/* Another turn of an input read before: on in the segment it was in,
+ * never in the one another input left open meanwhile. */
+static void
+on_resume(void *ctx, const char *name)
+{
+	struct d9m_builder *b = ctx;
+	uint32_t id = intern_cstr(b->m, name), row;
+
+	if (id == b->at.input)
+		return;
+	leave(b);
+	if ((row = d9_hmap_get(&b->left, id)) != D9_NONE) {
+		b->at = b->leftv[row];
+		return;
+	}
+	b->at.input = id;
+	b->at.seg = D9_NONE;
 }
 
 static void
@@ -91,9 +132,9 @@ on_batch(void *ctx, uint64_t off)
 	struct d9m_builder *b = ctx;
 
 	(void)off;
-	if (b->seg == D9_NONE || b->seg_symbols)
+	if (b->at.seg == D9_NONE || b->at.seg_symbols)
 		new_segment(b);
-	b->seg_used = 1;
+	b->at.seg_used = 1;
 }
 
 static void
@@ -103,8 +144,8 @@ on_loss(void *ctx, int what)
 
 	if (what == D9P_LOSS_COPY)
 		b->m->segs.copies++;
-	else if (b->seg != D9_NONE)
-		b->m->segs.cut[b->seg] = 1;
+	else if (b->at.seg != D9_NONE)
+		b->m->segs.cut[b->at.seg] = 1;
 }
 
 static int
@@ -153,7 +194,7 @@ uint32_t
 d9m_b_worker(const struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int i)
 {
-	return d9m_group_worker(b->pend.group, d9m_b_u32(sm, v, i,
+	return d9m_group_worker(b->at.pend.group, d9m_b_u32(sm, v, i,
 	    D9_WORKER_NONE));
 }
 
@@ -161,14 +202,14 @@ uint32_t
 d9m_b_tid(const struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int i, uint32_t def)
 {
-	return d9m_group_tid(b->pend.group, d9m_b_u32(sm, v, i, def));
+	return d9m_group_tid(b->at.pend.group, d9m_b_u32(sm, v, i, def));
 }
 
 static uint32_t
 task_of(struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int i)
 {
-	return d9m_task_row(b->m, b->pend.group, d9m_b_u64(sm, v, i, 0));
+	return d9m_task_row(b->m, b->at.pend.group, d9m_b_u64(sm, v, i, 0));
 }
 
 uint32_t
@@ -511,7 +552,7 @@ add_cpu(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	m->cpu.source[row] = (uint8_t)d9m_b_u64(sm, v, D9_F_CPU_SOURCE, 0);
 	m->cpu.stack[row] = stack_field(b, sm, v, D9_F_CPU_CALLCHAIN);
 	m->cpu.cpu[row] = d9m_b_u32(sm, v, D9_F_CPU_CPU, D9_NONE);
-	m->cpu.seg[row] = b->seg;
+	m->cpu.seg[row] = b->at.seg;
 	name = d9m_b_str(b, sm, v, D9_F_CPU_THREAD_NAME);
 	if (name != D9_NONE && strcmp(d9_intern_str(&m->strs, name, &len),
 	    "<no thread name>") != 0 &&
@@ -547,7 +588,7 @@ add_queue(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		const char *text = name != D9_NONE ? d9_intern_str(&b->m->strs,
 		    name, &len) : "";
 
-		if ((q->runtime[row] = d9m_scoped_name(b->m, b->pend.group,
+		if ((q->runtime[row] = d9m_scoped_name(b->m, b->at.pend.group,
 		    text, len)) == D9_NONE)
 			return -1;
 	}
@@ -563,8 +604,8 @@ add_symbol(struct d9m_builder *b, const struct d9m_smap *sm,
 
 	if (row == SIZE_MAX)
 		return -1;
-	b->seg_symbols = 1;
-	m->symbols.seg[row] = b->seg;
+	b->at.seg_symbols = 1;
+	m->symbols.seg[row] = b->at.seg;
 	m->symbols.addr[row] = d9m_b_u64(sm, v, D9_F_SYMBOL_ADDR, 0);
 	m->symbols.name[row] = d9m_b_str(b, sm, v, D9_F_SYMBOL_SYMBOL_NAME);
 	m->symbols.depth[row] = d9m_b_u32(sm, v, D9_F_SYMBOL_INLINE_DEPTH, 0);
@@ -582,7 +623,7 @@ add_maps(struct d9m_builder *b, const struct d9m_smap *sm,
 
 	if (row == SIZE_MAX)
 		return -1;
-	m->maps.seg[row] = b->seg;
+	m->maps.seg[row] = b->at.seg;
 	m->maps.start[row] = d9m_b_u64(sm, v, D9_F_MAPS_START, 0);
 	m->maps.end[row] = d9m_b_u64(sm, v, D9_F_MAPS_END, 0);
 	m->maps.off[row] = d9m_b_u64(sm, v, D9_F_MAPS_FILE_OFFSET, 0);
@@ -611,11 +652,11 @@ add_meta(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 
 		if (row == SIZE_MAX)
 			return -1;
-		m->meta.seg[row] = b->seg;
+		m->meta.seg[row] = b->at.seg;
 		m->meta.key[row] = d9_intern_text(&m->strs, k, kl);
 		m->meta.val[row] = d9_intern_text(&m->strs, val, vl);
-		if (b->pend.group == D9_NONE)
-			d9m_pending_meta(m, &b->pend, m->meta.key[row],
+		if (b->at.pend.group == D9_NONE)
+			d9m_pending_meta(m, &b->at.pend, m->meta.key[row],
 			    m->meta.val[row]);
 	}
 	return 0;
@@ -633,7 +674,7 @@ add_custom(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		return -1;
 	m->custom.ts[row] = ts;
 	m->custom.name[row] = sm->name;
-	m->custom.seg[row] = b->seg;
+	m->custom.seg[row] = b->at.seg;
 	m->custom.fields[row] = d9m_b_fields(b, sm, v, 0, &any);
 	return 0;
 }
@@ -649,23 +690,23 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 
 	if (sm == NULL)
 		return 0;
-	if (b->seg == D9_NONE && new_segment(b) < 0)
+	if (b->at.seg == D9_NONE && new_segment(b) < 0)
 		return -1;
-	if (b->pend.group == D9_NONE) {
+	if (b->at.pend.group == D9_NONE) {
 		/* what names the process comes first; then the rows */
 		uint64_t real = sm->kind == D9_SCH_CLOCK_SYNC ? d9m_b_u64(sm, v,
 		    D9_F_CLOCK_SYNC_REALTIME_NS, 0) : 0;
 
 		if (real != 0)
-			d9m_pending_clock(&b->pend, ts, real);
+			d9m_pending_clock(&b->at.pend, ts, real);
 		else if (sm->kind != D9_SCH_CLOCK_SYNC &&
 		    sm->kind != D9_SCH_SEGMENT_META &&
 		    sm->kind != D9_SCH_SYMBOL && sm->kind != D9_SCH_MAPS &&
-		    d9m_group_resolve(m, &b->pend, b->seg, ts) < 0)
+		    d9m_group_resolve(m, &b->at.pend, b->at.seg, ts) < 0)
 			return -1;
 	}
-	if (b->pend.group != D9_NONE && sm->kind != D9_SCH_SEGMENT_META)
-		ts = d9m_pending_ts(&b->pend, ts);
+	if (b->at.pend.group != D9_NONE && sm->kind != D9_SCH_SEGMENT_META)
+		ts = d9m_pending_ts(&b->at.pend, ts);
 	switch (sm->kind) {
 	case D9_SCH_POLL_START:
 		return add_rt(b, sm, ts, v, D9M_RT_POLL_START);
@@ -693,7 +734,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		m->dumps.task[row] = task_of(b, sm, v, D9_F_TASK_DUMP_TASK_ID);
 		m->dumps.stack[row] = stack_field(b, sm, v,
 		    D9_F_TASK_DUMP_CALLCHAIN);
-		m->dumps.seg[row] = b->seg;
+		m->dumps.seg[row] = b->at.seg;
 		return 0;
 	case D9_SCH_ALLOC:
 		if ((row = d9m_tab_push(&m->allocs, &d9m_desc_allocs)) ==
@@ -705,7 +746,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		m->allocs.addr[row] = d9m_b_u64(sm, v, D9_F_ALLOC_ADDR, 0);
 		m->allocs.stack[row] = stack_field(b, sm, v,
 		    D9_F_ALLOC_CALLCHAIN);
-		m->allocs.seg[row] = b->seg;
+		m->allocs.seg[row] = b->at.seg;
 		return 0;
 	case D9_SCH_FREE:
 		if ((row = d9m_tab_push(&m->frees, &d9m_desc_frees)) == SIZE_MAX)
@@ -717,7 +758,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		m->frees.alloc_ts[row] = d9m_b_u64(sm, v, D9_F_FREE_ALLOC_TS,
 		    D9M_ABSENT);
 		if (m->frees.alloc_ts[row] != D9M_ABSENT)
-			m->frees.alloc_ts[row] = d9m_pending_ts(&b->pend,
+			m->frees.alloc_ts[row] = d9m_pending_ts(&b->at.pend,
 			    m->frees.alloc_ts[row]);
 		return 0;
 	case D9_SCH_MEM_OVERFLOW:
@@ -729,7 +770,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		    D9_F_MEM_OVERFLOW_DROPPED_ALLOCS, 0);
 		m->overflow.frees[row] = d9m_b_u64(sm, v,
 		    D9_F_MEM_OVERFLOW_DROPPED_FREES, 0);
-		m->overflow.seg[row] = b->seg;
+		m->overflow.seg[row] = b->at.seg;
 		return 0;
 	case D9_SCH_CLOCK_SYNC:
 		if (d9m_b_u64(sm, v, D9_F_CLOCK_SYNC_REALTIME_NS, 0) == 0)
@@ -739,7 +780,7 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		m->clock.mono[row] = ts;
 		m->clock.real[row] = d9m_b_u64(sm, v,
 		    D9_F_CLOCK_SYNC_REALTIME_NS, 0);
-		m->clock.seg[row] = b->seg;
+		m->clock.seg[row] = b->at.seg;
 		return 0;
 	case D9_SCH_SEGMENT_META:
 		return add_meta(b, sm, ts, v);
@@ -778,5 +819,6 @@ d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink)
 	sink->event = on_event;
 	sink->batch = on_batch;
 	sink->input = on_input;
+	sink->resume = on_resume;
 	sink->loss = on_loss;
 }

@@ -38,14 +38,25 @@ struct d9m_smap {
 	uint32_t	*metric;	/* metric: row of each field, D9_NONE */
 };
 
-struct d9m_builder {
-	struct d9m_model *m;
+/* Where one input is: its segment and that segment's process. An input
+ * followed while it is written is read in turns with others, and each
+ * turn goes on where its last one stopped. */
+struct d9m_bpos {
+	uint32_t	 input;		/* input name id, D9_NONE */
 	uint32_t	 seg;
 	int		 seg_used;	/* seg has received a batch */
 	int		 seg_symbols;	/* seg has a symbol appendix */
-	uint32_t	 input;		/* current input name id */
-	uint32_t	 null_id;	/* "null" */
 	struct d9m_pending pend;	/* the process of seg (groups.h) */
+};
+
+struct d9m_builder {
+	struct d9m_model *m;
+	struct d9m_bpos	 at;		/* the input being read */
+	/* inputs left mid-way (d9p_sink.resume): at by input id */
+	struct d9_hmap	 left;
+	struct d9m_bpos	*leftv;
+	size_t		 nleft, capleft;
+	uint32_t	 null_id;	/* "null" */
 	/* span events (build_spans.c): their tags, looked up by want, and
 	 * the legacy span ids, numbered as they come */
 	struct d9_hmap	 tags;
@@ -100,7 +111,7 @@ d9m_b_u32(const struct d9m_smap *sm, const struct d9p_value *v, int i,
 static inline uint64_t
 d9m_b_ts(const struct d9m_builder *b, uint64_t ts)
 {
-	return b->pend.group != D9_NONE ? d9m_pending_ts(&b->pend, ts) : ts;
+	return b->at.pend.group != D9_NONE ? d9m_pending_ts(&b->at.pend, ts) : ts;
 }
 
 /* Worker and thread ids of the segment's process (ids.h). */

@@ -56,7 +56,7 @@ series(struct d9m_builder *b, const struct d9m_smap *sm, uint16_t j)
 		snprintf(name, len, "%s", metric);
 	else
 		snprintf(name, len, "%s.%s", metric, f->name);
-	id = d9m_scoped_name(m, b->pend.group, name, strlen(name));
+	id = d9m_scoped_name(m, b->at.pend.group, name, strlen(name));
 	free(name);
 	if (id == D9_NONE)
 		return D9_NONE;

@@ -161,9 +161,9 @@ d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	t->kind = f->kind;
 	t->legacy = 1;
 	t->worker = d9m_b_worker(b, sm, v, f->worker);
-	id = d9m_group_span(b->pend.group, d9m_b_u64(sm, v, f->id, 0));
+	id = d9m_group_span(b->at.pend.group, d9m_b_u64(sm, v, f->id, 0));
 	inst = d9m_b_u64(sm, v, f->inst, 0);
-	if (inst != 0 && (inst = d9m_group_span(b->pend.group, inst)) != 0) {
+	if (inst != 0 && (inst = d9m_group_span(b->at.pend.group, inst)) != 0) {
 		/* dial9 0.5: pairs by thread; its close starts and parents */
 		if ((r = ext(b, inst)) == SIZE_MAX)
 			return -1;
@@ -171,7 +171,7 @@ d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		x->tid[r] = d9m_b_tid(b, sm, v, f->tid, D9_NONE);
 		x->parent[r] = d9m_b_u64(sm, v, f->parent, D9M_ABSENT);
 		if (x->parent[r] != D9M_ABSENT)
-			x->parent[r] = d9m_group_span(b->pend.group,
+			x->parent[r] = d9m_group_span(b->at.pend.group,
 			    x->parent[r]);
 	}
 	t->name = d9m_b_str(b, sm, v, f->name);
@@ -353,11 +353,11 @@ d9m_b_sev_event(struct d9m_builder *b, const struct d9m_smap *sm,
 	if ((r = ext(b, 0)) == SIZE_MAX)
 		return -1;
 	b->m->spanx.start[r] = start;
-	b->m->spanx.tid[r] = d9m_group_tid(b->pend.group, role_value(l, v,
+	b->m->spanx.tid[r] = d9m_group_tid(b->at.pend.group, role_value(l, v,
 	    R_THREAD, &x) == 0 && x < D9_NONE ? (uint32_t)x : D9_NONE);
 	t->kind = D9M_SPAN_SINGLE;
 	t->legacy = 0;
-	t->worker = d9m_group_worker(b->pend.group, role_value(l, v,
+	t->worker = d9m_group_worker(b->at.pend.group, role_value(l, v,
 	    R_WORKER, &x) == 0 && x < D9_WORKER_NONE ? (uint32_t)x :
 	    D9_WORKER_NONE);
 	if (l->at[R_NAME] >= 0) {

@@ -27,6 +27,10 @@ struct d9p_sink {
 	/* The reader lost part of the input (optional): what is an enum
 	 * d9p_loss. */
 	void	(*loss)(void *ctx, int what);
+	/* An input read before goes on (a file followed while it is
+	 * written, read in turns with others): what comes next belongs
+	 * where that input stopped (optional). */
+	void	(*resume)(void *ctx, const char *name);
 };
 
 enum d9p_loss {

@@ -403,6 +403,8 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 
 	if (s->eof == 1)
 		s->eof = 0;	/* paused at the end: the file may have grown */
+	if (s->sink->resume)
+		s->sink->resume(s->sink->ctx, s->name);
 	d9p_input_rearm(s->in);
 	for (;;) {
 		int last;

@@ -233,8 +233,9 @@ on_loss(void *ctx, int what)
 struct d9p_sink
 rec_sink(struct rec *r)
 {
-	struct d9p_sink s = { r, on_schema, on_event, on_batch, on_input,
-	    on_loss };
+	struct d9p_sink s = { .ctx = r, .schema = on_schema,
+	    .event = on_event, .batch = on_batch, .input = on_input,
+	    .loss = on_loss };
 
 	return s;
 }

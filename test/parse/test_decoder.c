@@ -298,7 +298,7 @@ static void
 read_events(const struct tg *t, int (*event)(void *,
     const struct d9p_schema *, uint64_t, const struct d9p_value *), void *ctx)
 {
-	struct d9p_sink sink = { ctx, NULL, event, NULL, NULL, NULL };
+	struct d9p_sink sink = { .ctx = ctx, .event = event };
 	struct d9p_read_opts o = { .note = NULL };
 	struct d9p_read_stats st = { 0 };
 

@@ -97,7 +97,7 @@ START_TEST(annotations_in_real_trace)
 	char buf[4096];
 	const char *path = real_path(reals[2].file, buf, sizeof buf);
 	struct tg units;
-	struct d9p_sink sink = { &units, NULL, unit_event, NULL, NULL, NULL };
+	struct d9p_sink sink = { .ctx = &units, .event = unit_event };
 	struct d9p_read_opts o = { .note = NULL };
 	struct d9p_read_stats st;
 	size_t n = 0;

@@ -1,0 +1,200 @@
+/*
+ * test_live.c: following a recording while it is written gives, once
+ * the recorder has stopped, exactly what a fresh read of the directory
+ * gives (ANALYSIS 23: a segment read while .active belongs where its
+ * sealed copy does). d9demo records; this process follows the directory
+ * through the library's follow API, as the browser's --follow does,
+ * finishing the model between polls; then the --json of the followed
+ * model must equal, byte for byte, the --json of the directory read
+ * afresh. With gzip, zstd and uncompressed segments, with and without
+ * the symbol table, rotations of 300 ms and 1 s.
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/analysis.h"
+#include "model/model.h"
+#include "output/output.h"
+#include "parse/follow.h"
+#include "symbolize/resolver.h"
+#include "run.h"
+#include "../skip.h"
+
+struct config {
+	const char	*compress;	/* d9demo flag, NULL: gzip (default) */
+	const char	*rotate_ms;
+	int		 symbols;
+};
+
+static const struct config configs[] = {
+	{ NULL, "300", 1 },
+	{ NULL, "1000", 1 },
+	{ "--zstd", "300", 1 },
+	{ "--no-compress", "300", 1 },
+	{ NULL, "300", 0 },
+	{ "--zstd", "1000", 0 },
+};
+
+/* The --json of m, malloc'd. */
+static char *
+json_of(struct d9m_model *m, const char *dir)
+{
+	struct d9s_resolver_opts ro;
+	struct d9m_analysis_opts ao;
+	struct d9m_analysis a;
+	struct d9m_resolver *r;
+	struct d9o_out out;
+	struct d9_err e;
+	const char *const inputs[] = { dir };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	memset(&ro, 0, sizeof ro);
+	ck_assert_int_eq(d9s_resolver_new(NULL, &ro, &r, &e), 0);
+	memset(&ao, 0, sizeof ao);
+	ao.win.hi = UINT64_MAX;
+	ao.worst = 10;
+	ao.resolver = r;
+	ck_assert_int_eq(d9m_analyze(m, &ao, &a), 0);
+	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
+	memset(&out, 0, sizeof out);
+	out.m = m;
+	out.a = &a;
+	out.r = r;
+	out.f = f;
+	out.inputs = inputs;
+	out.ninputs = 1;
+	d9o_json(&out);
+	fclose(f);
+	d9m_analysis_free(&a);
+	d9s_resolver_free(&r);
+	return buf;
+}
+
+/* Where a and b part, for the failure message. */
+static void
+say_diff(const char *a, const char *b)
+{
+	size_t i = 0;
+
+	while (a[i] && a[i] == b[i])
+		i++;
+	fprintf(stderr, "followed and fresh --json differ at byte %zu:\n"
+	    "  followed: %.160s\n  fresh:    %.160s\n", i,
+	    a + (i > 80 ? i - 80 : 0), b + (i > 80 ? i - 80 : 0));
+}
+
+static pid_t
+record(const char *d9demo, const char *out, const struct config *c)
+{
+	const char *argv[12];
+	int n = 0;
+	pid_t pid;
+
+	argv[n++] = d9demo;
+	argv[n++] = "--out";
+	argv[n++] = out;
+	argv[n++] = "--seconds";
+	argv[n++] = "2";
+	argv[n++] = "--rotate-ms";
+	argv[n++] = c->rotate_ms;
+	if (c->compress != NULL)
+		argv[n++] = c->compress;
+	argv[n] = NULL;
+	ck_assert_int_ge(pid = fork(), 0);
+	if (pid == 0) {
+		if (!c->symbols)
+			setenv("D9REC_SYMBOLS", "0", 1);
+		execv(d9demo, (char *const *)argv);
+		_exit(127);
+	}
+	return pid;
+}
+
+START_TEST(test_follow_equals_fresh)
+{
+	const struct config *c = &configs[_i];
+	const char *d9demo = getenv("D9DEMO");
+	char top[] = "/tmp/d9live-XXXXXX", dir[64];
+	const char *paths[] = { dir };
+	struct d9p_read_stats st;
+	struct d9p_follow *f;
+	struct d9m_model *m, *fresh;
+	char *followed, *again;
+	int status = 0, done = 0;
+	pid_t pid;
+
+	if (d9demo == NULL || access(d9demo, X_OK) != 0) {
+		t_skip("D9DEMO is not set to the demo program");
+		return;
+	}
+	ck_assert_ptr_nonnull(mkdtemp(top));
+	snprintf(dir, sizeof dir, "%s/live", top);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	pid = record(d9demo, dir, c);
+	ck_assert_ptr_nonnull(m = d9m_model_new());
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	memset(&st, 0, sizeof st);
+	while (!done) {
+		struct timespec ts = { 0, 30 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		done = waitpid(pid, &status, WNOHANG) == pid;
+		ck_assert_int_eq(d9m_model_follow(m, f, NULL, &st), 0);
+		ck_assert_int_eq(d9m_model_finish(m), 0);
+	}
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	    "d9demo failed (status %d)", status);
+	d9p_follow_free(&f);
+	followed = json_of(m, dir);
+
+	ck_assert_ptr_nonnull(fresh = d9m_model_new());
+	memset(&st, 0, sizeof st);
+	ck_assert_int_eq(d9m_model_load(fresh, paths, 1, NULL, NULL, NULL,
+	    &st), 0);
+	ck_assert_int_eq(d9m_model_finish(fresh), 0);
+	again = json_of(fresh, dir);
+	ck_assert_uint_eq(m->groups.n, 1);
+	ck_assert_uint_eq(fresh->groups.n, 1);
+	if (strcmp(followed, again) != 0)
+		say_diff(followed, again);
+	ck_assert_str_eq(followed, again);
+	free(followed);
+	free(again);
+	d9m_model_free(&m);
+	d9m_model_free(&fresh);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", top);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+}
+END_TEST
+
+static Suite *
+live_suite(void)
+{
+	Suite *s = suite_create("live");
+	TCase *tc = tcase_create("follow");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_loop_test(tc, test_follow_equals_fresh, 0,
+	    (int)(sizeof configs / sizeof configs[0]));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int
+main(void)
+{
+	return run_suite(live_suite(), 0);
+}
