@@ -32,6 +32,7 @@ d9m_builder_new(struct d9m_model *m)
 	b->m = m;
 	b->at.seg = D9_NONE;
 	b->at.input = D9_NONE;
+	b->prev.group = D9_NONE;
 	d9_hmap_init(&b->tags);
 	d9_hmap_init(&b->span_ids);
 	d9_hmap_init(&b->rt_tags);
@@ -62,6 +63,23 @@ intern_cstr(struct d9m_model *m, const char *s)
 	return d9_intern(&m->strs, s, strlen(s));
 }
 
+/* The segment being read is left for good: the next may go on its
+ * source (groups.h, d9m_prevseg). */
+static void
+seg_done(struct d9m_builder *b)
+{
+	struct d9m_prevseg *p = &b->prev;
+
+	if (b->at.seg == D9_NONE || b->at.pend.group == D9_NONE ||
+	    b->at.first > b->at.last)
+		return;
+	p->group = b->at.pend.group;
+	p->first = b->at.first;
+	p->last = b->at.last;
+	if (p->last - p->first > p->longest)
+		p->longest = p->last - p->first;
+}
+
 static int
 new_segment(struct d9m_builder *b)
 {
@@ -69,6 +87,7 @@ new_segment(struct d9m_builder *b)
 
 	if (row == SIZE_MAX)
 		return -1;
+	seg_done(b);
 	b->m->segs.input[row] = b->at.input;
 	b->m->segs.cut[row] = 0;
 	b->m->segs.group[row] = D9_NONE;
@@ -76,6 +95,10 @@ new_segment(struct d9m_builder *b)
 	b->at.seg = (uint32_t)row;
 	b->at.seg_used = 0;
 	b->at.seg_symbols = 0;
+	b->at.first = UINT64_MAX;
+	b->at.last = 0;
+	b->at.meta0 = b->m->meta.n;
+	b->at.clock0 = b->m->clock.n;
 	return 0;
 }
 
@@ -103,6 +126,7 @@ on_input(void *ctx, const char *name)
 	struct d9m_builder *b = ctx;
 
 	leave(b);
+	seg_done(b);
 	b->at.input = intern_cstr(b->m, name);
 	b->at.seg = D9_NONE;
 }
@@ -135,6 +159,8 @@ on_batch(void *ctx, uint64_t off)
 	if (b->at.seg == D9_NONE || b->at.seg_symbols)
 		new_segment(b);
 	b->at.seg_used = 1;
+	b->at.meta0 = b->m->meta.n;
+	b->at.clock0 = b->m->clock.n;
 }
 
 static void
@@ -662,6 +688,73 @@ add_meta(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	return 0;
 }
 
+#define META_NAMES	64	/* entries of a metadata event compared */
+
+/*
+ * Whether this metadata or clock sync event of a resolved segment says
+ * another process's segment begins (segments of two processes piped
+ * together, ANALYSIS 23).
+ */
+static int
+other_process(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct d9m_model *m = b->m;
+	uint32_t keys[META_NAMES], vals[META_NAMES];
+	const struct d9p_value *x;
+	const char *k, *val;
+	uint32_t kl, vl;
+	size_t pos = 0, n = 0;
+
+	if (sm->kind == D9_SCH_CLOCK_SYNC)
+		return d9m_pending_other(m, &b->at.pend, NULL, NULL, 0, ts,
+		    d9m_b_u64(sm, v, D9_F_CLOCK_SYNC_REALTIME_NS, 0));
+	if (sm->f[D9_F_SEGMENT_META_ENTRIES] < 0)
+		return 0;
+	x = &v[sm->f[D9_F_SEGMENT_META_ENTRIES]];
+	while (n < META_NAMES && d9p_map_next(x, &pos, &k, &kl, &val, &vl) ==
+	    0) {
+		keys[n] = d9_intern_text(&m->strs, k, kl);
+		vals[n++] = d9_intern_text(&m->strs, val, vl);
+	}
+	return n > 0 && d9m_pending_other(m, &b->at.pend, keys, vals, n, 0, 0);
+}
+
+/* Another process's segment begins here: the metadata and clock syncs
+ * this batch wrote so far go with it (their times as recorded, which
+ * d9m_group_resolve moves again). */
+static int
+split(struct d9m_builder *b)
+{
+	struct d9m_model *m = b->m;
+	uint32_t old = b->at.seg;
+	int64_t shift = b->at.pend.shift;
+	size_t meta0 = b->at.meta0, clock0 = b->at.clock0;
+
+	if (new_segment(b) < 0)
+		return -1;
+	b->at.seg_used = 1;
+	b->at.meta0 = meta0;
+	b->at.clock0 = clock0;
+	for (size_t i = meta0; i < m->meta.n; i++) {
+		if (m->meta.seg[i] != old)
+			continue;
+		m->meta.seg[i] = b->at.seg;
+		d9m_pending_meta(m, &b->at.pend, m->meta.key[i],
+		    m->meta.val[i]);
+	}
+	for (size_t i = clock0; i < m->clock.n; i++) {
+		if (m->clock.seg[i] != old)
+			continue;
+		m->clock.seg[i] = b->at.seg;
+		m->clock.mono[i] = (uint64_t)((int64_t)m->clock.mono[i] -
+		    shift);
+		d9m_pending_clock(&b->at.pend, m->clock.mono[i],
+		    m->clock.real[i]);
+	}
+	return 0;
+}
+
 static int
 add_custom(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
     const struct d9p_value *v)
@@ -679,6 +772,15 @@ add_custom(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	return 0;
 }
 
+/* Events that frame a segment rather than record the process: they
+ * neither resolve its source nor count in its times. */
+static int
+framing(uint8_t kind)
+{
+	return kind == D9_SCH_CLOCK_SYNC || kind == D9_SCH_SEGMENT_META ||
+	    kind == D9_SCH_SYMBOL || kind == D9_SCH_MAPS;
+}
+
 static int
 on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
     const struct d9p_value *v)
@@ -692,6 +794,10 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 		return 0;
 	if (b->at.seg == D9_NONE && new_segment(b) < 0)
 		return -1;
+	if (b->at.pend.group != D9_NONE && (sm->kind == D9_SCH_CLOCK_SYNC ||
+	    sm->kind == D9_SCH_SEGMENT_META) && other_process(b, sm, ts, v) &&
+	    split(b) < 0)
+		return -1;
 	if (b->at.pend.group == D9_NONE) {
 		/* what names the process comes first; then the rows */
 		uint64_t real = sm->kind == D9_SCH_CLOCK_SYNC ? d9m_b_u64(sm, v,
@@ -699,11 +805,15 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 
 		if (real != 0)
 			d9m_pending_clock(&b->at.pend, ts, real);
-		else if (sm->kind != D9_SCH_CLOCK_SYNC &&
-		    sm->kind != D9_SCH_SEGMENT_META &&
-		    sm->kind != D9_SCH_SYMBOL && sm->kind != D9_SCH_MAPS &&
-		    d9m_group_resolve(m, &b->at.pend, b->at.seg, ts) < 0)
+		else if (!framing(sm->kind) && d9m_group_resolve(m, &b->at.pend, b->at.seg, ts,
+		    &b->prev) < 0)
 			return -1;
+	}
+	if (!framing(sm->kind)) {
+		if (ts < b->at.first)
+			b->at.first = ts;
+		if (ts > b->at.last)
+			b->at.last = ts;
 	}
 	if (b->at.pend.group != D9_NONE && sm->kind != D9_SCH_SEGMENT_META)
 		ts = d9m_pending_ts(&b->at.pend, ts);

@@ -47,6 +47,9 @@ struct d9m_bpos {
 	int		 seg_used;	/* seg has received a batch */
 	int		 seg_symbols;	/* seg has a symbol appendix */
 	struct d9m_pending pend;	/* the process of seg (groups.h) */
+	uint64_t	 first, last;	/* seg's events' times, as recorded */
+	size_t		 meta0, clock0;	/* the batch's first metadata and
+					 * clock rows */
 };
 
 struct d9m_builder {
@@ -56,6 +59,7 @@ struct d9m_builder {
 	struct d9_hmap	 left;
 	struct d9m_bpos	*leftv;
 	size_t		 nleft, capleft;
+	struct d9m_prevseg prev;	/* the segment read before at.seg */
 	uint32_t	 null_id;	/* "null" */
 	/* span events (build_spans.c): their tags, looked up by want, and
 	 * the legacy span ids, numbered as they come */

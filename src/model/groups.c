@@ -15,13 +15,17 @@
 #include "model/tables.h"
 
 #define NS		1000000000ll
-#define SAME_WALL	(5 * NS)	/* offsets of one boot agree within */
+#define SAME_WALL	1000000ll	/* offsets of one boot agree within */
+#define CONTINUE	10		/* a segment without clock sync goes on
+				 * its predecessor's source within this
+				 * many times the longest segment */
 #define NEAR_WALL	(3600 * NS)	/* align recordings begun this close */
 
 void
 d9m_pending_reset(struct d9m_pending *p)
 {
 	p->service = p->host = p->boot = D9_NONE;
+	p->named = 0;
 	p->has_wall = 0;
 	p->wall = 0;
 	p->group = D9_NONE;
@@ -42,6 +46,40 @@ d9m_pending_meta(const struct d9m_model *m, struct d9m_pending *p,
 		p->host = val;
 	else if (strcmp(k, "boot_id") == 0)
 		p->boot = val;
+	else
+		return;
+	p->named = 1;
+}
+
+static int64_t
+absdiff(int64_t a, int64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+static int
+differs(uint32_t mine, uint32_t theirs)
+{
+	return theirs != D9_NONE && mine != D9_NONE && mine != theirs;
+}
+
+int
+d9m_pending_other(const struct d9m_model *m, const struct d9m_pending *p,
+    const uint32_t *keys, const uint32_t *vals, size_t n, uint64_t mono,
+    uint64_t real)
+{
+	struct d9m_pending q;
+
+	if (n == 0)
+		return p->has_wall && real != 0 &&
+		    absdiff((int64_t)(real - mono), p->wall) > SAME_WALL;
+	if (!p->named)
+		return 0;	/* its names came from the path */
+	d9m_pending_reset(&q);
+	for (size_t i = 0; i < n; i++)
+		d9m_pending_meta(m, &q, keys[i], vals[i]);
+	return differs(p->service, q.service) || differs(p->host, q.host) ||
+	    differs(p->boot, q.boot);
 }
 
 void
@@ -139,26 +177,45 @@ from_path(struct d9m_model *m, struct d9m_pending *p, const char *path)
 	}
 }
 
-static int64_t
-absdiff(int64_t a, int64_t b)
+static int
+same_names(const struct d9m_groups *g, size_t i, const struct d9m_pending *p)
 {
-	return a > b ? a - b : b - a;
+	return g->service[i] == p->service && g->host[i] == p->host &&
+	    g->boot[i] == p->boot;
+}
+
+/* A segment without boot or clock sync: the source of the segment before
+ * it when its first event at ts continues that one's times. */
+static uint32_t
+continued(const struct d9m_model *m, const struct d9m_pending *p,
+    uint64_t ts, const struct d9m_prevseg *prev)
+{
+	const struct d9m_groups *g = &m->groups;
+	uint64_t reach = CONTINUE * (prev->longest > NS ? prev->longest :
+	    (uint64_t)NS);
+
+	if (prev->group == D9_NONE || prev->group >= g->n ||
+	    g->has_wall[prev->group] || !same_names(g, prev->group, p))
+		return D9_NONE;
+	if (ts < prev->first || (ts > prev->last && ts - prev->last > reach))
+		return D9_NONE;
+	return prev->group;
 }
 
 static uint32_t
-find(const struct d9m_model *m, const struct d9m_pending *p)
+find(const struct d9m_model *m, const struct d9m_pending *p, uint64_t ts,
+    const struct d9m_prevseg *prev)
 {
 	const struct d9m_groups *g = &m->groups;
 
+	if (p->boot == D9_NONE && !p->has_wall)
+		return continued(m, p, ts, prev);
 	for (size_t i = 0; i < g->n; i++) {
-		if (g->service[i] != p->service || g->host[i] != p->host ||
-		    g->boot[i] != p->boot)
+		if (!same_names(g, i, p))
 			continue;
 		if (p->boot != D9_NONE)
 			return (uint32_t)i;
-		if (g->has_wall[i] != p->has_wall)
-			continue;
-		if (!p->has_wall || absdiff(g->wall[i], p->wall) < SAME_WALL)
+		if (g->has_wall[i] && absdiff(g->wall[i], p->wall) <= SAME_WALL)
 			return (uint32_t)i;
 	}
 	return D9_NONE;
@@ -206,14 +263,14 @@ make(struct d9m_model *m, const struct d9m_pending *p, uint64_t ts)
 
 int
 d9m_group_resolve(struct d9m_model *m, struct d9m_pending *p, uint32_t seg,
-    uint64_t ts)
+    uint64_t ts, const struct d9m_prevseg *prev)
 {
 	uint32_t g;
 
 	if (p->service == D9_NONE && p->host == D9_NONE &&
 	    p->boot == D9_NONE && m->segs.input[seg] != D9_NONE)
 		from_path(m, p, d9m_str(m, m->segs.input[seg]));
-	if ((g = find(m, p)) == D9_NONE && (g = make(m, p, ts)) == D9_NONE)
+	if ((g = find(m, p, ts, prev)) == D9_NONE && (g = make(m, p, ts)) == D9_NONE)
 		return -1;
 	if (p->has_wall && m->groups.has_wall[g])
 		m->groups.wall[g] = p->wall;	/* follow slow drift */
