@@ -101,8 +101,8 @@ active_series(const struct d9m_model *m, struct d9m_lanes *ix)
 {
 	const struct d9m_tasks *t = &m->tasks;
 	struct kv *k = malloc((2 * t->n + 1) * sizeof *k);
-	size_t n = 0;
-	long long run = 0;
+	size_t n = 0, pre = 0;
+	long long run;
 
 	if (k == NULL)
 		return -1;
@@ -116,21 +116,28 @@ active_series(const struct d9m_model *m, struct d9m_lanes *ix)
 			k[n].k1 = t->term_ts[i];
 			k[n].k2 = 1;
 			k[n++].row = 0;
+			pre += !(t->flags[i] & D9M_TASK_SPAWNED);
 		}
 	}
 	qsort(k, n, sizeof *k, cmp_kv);
-	ix->act_ts = malloc((n ? n : 1) * sizeof *ix->act_ts);
-	ix->act_val = malloc((n ? n : 1) * sizeof *ix->act_val);
+	ix->act_ts = malloc((n + 1) * sizeof *ix->act_ts);
+	ix->act_val = malloc((n + 1) * sizeof *ix->act_val);
 	if (ix->act_ts == NULL || ix->act_val == NULL) {
 		free(k);
 		return -1;
 	}
+	ix->nact = 0;
+	if (pre > 0 && n > 0) {	/* alive before the trace: taskLeak's rule */
+		ix->act_ts[0] = 0;
+		ix->act_val[0] = (uint32_t)pre;
+		ix->nact = 1;
+	}
+	run = (long long)pre;
 	for (size_t i = 0; i < n; i++) {
 		run += k[i].row ? 1 : -1;
-		ix->act_ts[i] = k[i].k1;
-		ix->act_val[i] = run > 0 ? (uint32_t)run : 0;
+		ix->act_ts[ix->nact] = k[i].k1;
+		ix->act_val[ix->nact++] = run > 0 ? (uint32_t)run : 0;
 	}
-	ix->nact = n;
 	free(k);
 	return 0;
 }

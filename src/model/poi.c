@@ -312,12 +312,38 @@ cmp_worst(const void *x, const void *y)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
+static int
+cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Every point's start, by kind then time: 0, or -1 out of memory. */
+static int
+all_starts(struct d9m_pois *p, const struct acc *c, size_t all)
+{
+	size_t at = 0;
+
+	if ((p->starts = malloc((all ? all : 1) * sizeof *p->starts)) == NULL)
+		return -1;
+	for (int k = 0; k < D9M_POI_COUNT; k++) {
+		p->sfirst[k] = at;
+		for (size_t i = 0; i < c->n[k]; i++)
+			p->starts[at + i] = c->v[k][i].start;
+		qsort(p->starts + at, c->n[k], sizeof *p->starts, cmp_u64);
+		at += c->n[k];
+	}
+	return 0;
+}
+
 /* Kinds worst first, each cut to D9M_POI_MAX, then a by-time index. */
 static struct d9m_pois *
 gather(const struct d9m_model *m, struct acc *c)
 {
 	struct d9m_pois *p = calloc(1, sizeof *p);
-	size_t n = 0;
+	size_t n = 0, all = 0;
 	uint64_t *key;
 
 	if (p == NULL)
@@ -326,7 +352,12 @@ gather(const struct d9m_model *m, struct acc *c)
 		if (c->n[k] > 0)
 			qsort(c->v[k], c->n[k], sizeof *c->v[k], cmp_worst);
 		p->total[k] = c->n[k];
+		all += c->n[k];
 		n += c->n[k] < D9M_POI_MAX ? c->n[k] : D9M_POI_MAX;
+	}
+	if (all_starts(p, c, all) < 0) {
+		d9m_pois_free(&p);
+		return NULL;
 	}
 	p->v = malloc((n ? n : 1) * sizeof *p->v);
 	p->by_time = malloc((n ? n : 1) * sizeof *p->by_time);
@@ -410,8 +441,49 @@ d9m_pois_free(struct d9m_pois **pp)
 		return;
 	free(p->v);
 	free(p->by_time);
+	free(p->starts);
 	free(p);
 	*pp = NULL;
+}
+
+/* How many of the sorted v[0 .. n) lie in [lo, hi]. */
+static size_t
+in_range(const uint64_t *v, size_t n, uint64_t lo, uint64_t hi)
+{
+	if (lo > hi)
+		return 0;
+	size_t a = d9_bisect_u64(v, 0, n, lo);
+
+	if (hi == UINT64_MAX)
+		return n - a;
+	return d9_bisect_u64(v, a, n, hi + 1) - a;
+}
+
+size_t
+d9m_pois_count(const struct d9m_pois *p, int k, uint64_t lo, uint64_t hi)
+{
+	size_t n = 0;
+
+	if (p == NULL)
+		return 0;
+	if (k >= 0)
+		return k < D9M_POI_COUNT ? in_range(p->starts + p->sfirst[k],
+		    p->total[k], lo, hi) : 0;
+	for (int i = 0; i < D9M_POI_COUNT; i++)
+		n += in_range(p->starts + p->sfirst[i], p->total[i], lo, hi);
+	return n;
+}
+
+size_t
+d9m_pois_listed(const struct d9m_pois *p, int k, uint64_t lo, uint64_t hi)
+{
+	size_t n = 0;
+
+	if (p == NULL || k < 0 || k >= D9M_POI_COUNT)
+		return 0;
+	for (size_t i = p->first[k]; i < p->first[k + 1]; i++)
+		n += p->v[i].start >= lo && p->v[i].start <= hi;
+	return n;
 }
 
 long

@@ -7,6 +7,7 @@
 
 #include "base/schemas.h"
 #include "model/flame.h"
+#include "model/lanes.h"
 #include "model/samples.h"
 #include "model/series.h"
 #include "model/spanset.h"
@@ -168,6 +169,57 @@ cpu_series(const struct d9m_model *m, uint32_t g, const uint64_t *edges,
 	}
 	free(u);
 	return 0;
+}
+
+/* The most tasks alive in each column, from the step series of ix. */
+static void
+alive_steps(const struct d9m_lanes *ix, const uint64_t *edges, size_t ncols,
+    double *alive)
+{
+	size_t i = d9m_lower(ix->act_ts, ix->nact, edges[0]);
+
+	for (size_t c = 0; c < ncols; c++) {
+		double v = i > 0 ? ix->act_val[i - 1] : 0;	/* at its start */
+
+		for (; i < ix->nact && ix->act_ts[i] < edges[c + 1]; i++)
+			if (ix->act_val[i] > v)
+				v = ix->act_val[i];
+		alive[c] = v;
+	}
+}
+
+enum d9m_alive_from
+d9m_series_runtime(const struct d9m_model *m, const struct d9m_lanes *ix,
+    uint32_t g, const uint64_t *edges, size_t ncols, double *queue,
+    double *alive)
+{
+	const struct d9m_queue *q = &m->queue;
+	enum d9m_alive_from from = D9M_ALIVE_NONE;
+	size_t i;
+
+	for (i = 0; i < q->n && from == D9M_ALIVE_NONE; i++)
+		if ((g == D9_NONE || q->group[i] == g) &&
+		    q->alive[i] != D9_NONE)
+			from = D9M_ALIVE_SAMPLES;
+	i = d9m_lower(q->ts, q->n, edges[0]);
+	for (size_t c = 0; c < ncols; c++) {
+		queue[c] = alive[c] = 0;
+		for (; i < q->n && q->ts[i] < edges[c + 1]; i++) {
+			if (g != D9_NONE && q->group[i] != g)
+				continue;
+			if (q->global[i] > queue[c])
+				queue[c] = q->global[i];
+			if (from == D9M_ALIVE_SAMPLES &&
+			    q->alive[i] != D9_NONE && q->alive[i] > alive[c])
+				alive[c] = q->alive[i];
+		}
+	}
+	if (from == D9M_ALIVE_NONE && g == D9_NONE && ix != NULL &&
+	    ix->nact > 0) {
+		alive_steps(ix, edges, ncols, alive);
+		from = D9M_ALIVE_SPAWNS;
+	}
+	return from;
 }
 
 int

@@ -25,6 +25,26 @@ enum d9m_series_kind {
 				 * used (ProcessResourceUsage), -1 unknown */
 };
 
+struct d9m_lanes;
+
+/* How a runtime's alive-tasks strip knows its values. */
+enum d9m_alive_from {
+	D9M_ALIVE_NONE,		/* neither samples nor spawns */
+	D9M_ALIVE_SAMPLES,	/* the runtime's queue samples */
+	D9M_ALIVE_SPAWNS	/* spawns and terminations, with the tasks
+				 * alive before the trace (taskLeak.peak's
+				 * rule: the strip's highest is that peak) */
+};
+
+/* The strips of runtime g (D9_NONE: every queue sample, for a trace of
+ * one runtime): the largest global queue depth per column into
+ * queue[ncols], the most tasks alive per column into alive[ncols]
+ * (spawns and terminations through ix when the samples say none and g
+ * is D9_NONE). Returns where alive came from. */
+enum d9m_alive_from d9m_series_runtime(const struct d9m_model *m,
+	    const struct d9m_lanes *ix, uint32_t g, const uint64_t *edges,
+	    size_t ncols, double *queue, double *alive);
+
 /* Values of kind k per column into out[ncols]; -1 when out of memory. */
 int	d9m_series(const struct d9m_model *m, enum d9m_series_kind k,
 	    uint32_t arg, const uint64_t *edges, size_t ncols, double *out);

@@ -135,6 +135,13 @@ pois(struct d9o_jw *w, const struct d9o_out *o)
 		d9o_jw_end(w, '}');
 	}
 	d9o_jw_end(w, ']');
+	/* true counts: the list above is cut (ANALYSIS 18.1) */
+	d9o_jw_key(w, "poiCounts");
+	d9o_jw_obj(w);
+	for (int k = 0; k < D9M_POI_COUNT; k++)
+		d9o_jw_ku64(w, d9m_poi_name((enum d9m_poi_kind)k),
+		    d9m_pois_count(p, k, 0, UINT64_MAX));
+	d9o_jw_end(w, '}');
 }
 
 static void

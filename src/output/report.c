@@ -481,6 +481,8 @@ memory(const struct d9o_out *o)
 	}
 }
 
+#define REPORT_POIS	3	/* listed per kind */
+
 /* The worst three points of interest of each kind (ANALYSIS 18). */
 static void
 points(const struct d9o_out *o)
@@ -495,10 +497,13 @@ points(const struct d9o_out *o)
 	for (int k = 0; k < D9M_POI_COUNT; k++) {
 		if (p->total[k] == 0)
 			continue;
-		fprintf(o->f, "%s: %zu\n", d9m_poi_name((enum d9m_poi_kind)k),
+		fprintf(o->f, "%s: %zu", d9m_poi_name((enum d9m_poi_kind)k),
 		    p->total[k]);
+		if (p->total[k] > REPORT_POIS)
+			fprintf(o->f, " (the worst %d listed)", REPORT_POIS);
+		fputc('\n', o->f);
 		for (size_t i = p->first[k]; i < p->first[k + 1] &&
-		    i < p->first[k] + 3; i++) {
+		    i < p->first[k] + REPORT_POIS; i++) {
 			char line[320];
 
 			snprintf(line, sizeof line, "at %+.3f ms  %s",

@@ -102,11 +102,9 @@ points(struct d9t_app *app, struct d9t_canvas *cv, int y, int rows)
 		p = stale;
 	if (p == NULL || rows < 1)
 		return 0;
+	d9t_req_init(app, &q);	/* the window the figures are of */
 	for (int k = 0; k < D9M_POI_COUNT; k++) {
-		in[k] = 0;
-		for (size_t i = p->first[k]; i < p->first[k + 1]; i++)
-			in[k] += p->v[i].start >= app->lo &&
-			    p->v[i].start <= app->hi;
+		in[k] = d9m_pois_count(p, k, q.lo, q.hi);
 		total += in[k];
 	}
 	n = snprintf(line, sizeof line, "points of interest here: %zu", total);
@@ -127,7 +125,7 @@ points(struct d9t_app *app, struct d9t_canvas *cv, int y, int rows)
 			const struct d9m_poi *x = &p->v[i];
 			char at[40], safe[300];
 
-			if (x->start < app->lo || x->start > app->hi)
+			if (x->start < q.lo || x->start > q.hi)
 				continue;
 			d9t_fmt_rel(at, sizeof at, x->start - m->min_ts, 3);
 			d9_text_safe(safe, sizeof safe, x->text, strlen(x->text));
@@ -203,8 +201,7 @@ d9t_panel_nstrips(const struct d9t_app *app)
 }
 
 /* Global queue depth and alive tasks of runtime group g (of all samples
- * when there is one group): alive tasks as its samples say them, else
- * (one group) as spawn and terminate events count them. */
+ * when there is one group), as the model gives them (series.h). */
 static void
 runtime_strips(struct d9t_app *app, struct d9t_canvas *cv,
     const struct d9t_axis *ax, int y, const uint64_t *edges, double *v,
@@ -212,28 +209,12 @@ runtime_strips(struct d9t_app *app, struct d9t_canvas *cv,
 {
 	const struct d9m_model *m = app->m;
 	double *act = v + ax->w;
-	int one = m->nruntimes <= 1, alive = 0;
+	int one = m->nruntimes <= 1;
+	enum d9m_alive_from from;
 	char lq[16], la[16], max[24];
 
-	for (size_t i = 0; i < m->queue.n && !alive; i++)
-		alive = (one || m->queue.group[i] == g) &&
-		    m->queue.alive[i] != D9_NONE;
-	for (int x = 0; x < ax->w; x++) {
-		size_t i = d9m_lower(m->queue.ts, m->queue.n, edges[x]);
-
-		v[x] = act[x] = 0;
-		for (; i < m->queue.n && m->queue.ts[i] < edges[x + 1]; i++) {
-			if (!one && m->queue.group[i] != g)
-				continue;
-			if (m->queue.global[i] > v[x])
-				v[x] = m->queue.global[i];
-			if (alive && m->queue.alive[i] != D9_NONE &&
-			    m->queue.alive[i] > act[x])
-				act[x] = m->queue.alive[i];
-		}
-		if (!alive && one)
-			act[x] = d9m_active_at(app->ix, edges[x + 1]);
-	}
+	from = d9m_series_runtime(m, app->ix, one ? D9_NONE : g, edges,
+	    (size_t)ax->w, v, act);
 	if (one) {
 		snprintf(lq, sizeof lq, "queue");
 		snprintf(la, sizeof la, "tasks");
@@ -248,8 +229,8 @@ runtime_strips(struct d9t_app *app, struct d9t_canvas *cv,
 	    v, max);
 	snprintf(max, sizeof max, "%.0f", d9t_strip_max(act, (size_t)ax->w));
 	d9t_strip_draw(cv, ax, y + 1, app->utf8, app->color ? D9T_C_MAGENTA :
-	    0, la, act, alive || (one && app->ix->nact > 0) ? max : NULL);
-	if (!alive && (!one || app->ix->nact == 0))
+	    0, la, act, from != D9M_ALIVE_NONE ? max : NULL);
+	if (from == D9M_ALIVE_NONE)
 		d9t_canvas_put(cv, ax->x0, y + 1, D9T_A_DIM, one ?
 		    "(no spawn events)" : "(alive tasks not recorded)");
 }

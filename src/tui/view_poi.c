@@ -46,16 +46,20 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 		return;
 	d9t_list_add(l, D9T_A_BOLD, "Points of interest in the window: %zu%s%s "
 	    "(Enter jumps there, then n/N step through that kind; f: %s)",
-	    p->n, v->kind >= 0 ? ", only " : "", v->kind >= 0 ?
+	    d9m_pois_count(p, -1, 0, UINT64_MAX), v->kind >= 0 ? ", only " :
+	    "", v->kind >= 0 ?
 	    d9m_poi_name((enum d9m_poi_kind)v->kind) : "", v->kind >= 0 ?
 	    "next kind" : "one kind");
 	for (int k = 0; k < D9M_POI_COUNT; k++) {
 		if ((v->kind >= 0 && k != v->kind) || p->total[k] == 0)
 			continue;
-		d9t_list_add(l, D9T_A_UNDERLINE, "%s: %zu%s",
-		    d9m_poi_name((enum d9m_poi_kind)k), p->total[k],
-		    p->total[k] > p->first[k + 1] - p->first[k] ?
-		    " (the worst listed)" : "");
+		if (p->total[k] > p->first[k + 1] - p->first[k])
+			d9t_list_add(l, D9T_A_UNDERLINE, "%s: %zu (the worst "
+			    "%zu listed)", d9m_poi_name((enum d9m_poi_kind)k),
+			    p->total[k], p->first[k + 1] - p->first[k]);
+		else
+			d9t_list_add(l, D9T_A_UNDERLINE, "%s: %zu",
+			    d9m_poi_name((enum d9m_poi_kind)k), p->total[k]);
 		for (size_t i = p->first[k]; i < p->first[k + 1]; i++) {
 			const struct d9m_poi *x = &p->v[i];
 			char at[40], pre[64];

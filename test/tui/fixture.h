@@ -53,5 +53,6 @@ Suite	*suite_engine(void);
 Suite	*suite_events(void);
 Suite	*suite_baseline(void);
 Suite	*suite_dial95(void);
+Suite	*suite_consistency(void);
 
 #endif
