@@ -3,16 +3,22 @@
  * object format that Perfetto UI and chrome://tracing open), for what a
  * terminal cannot show. One process; one thread per worker, named by
  * metadata events; a complete event ("ph": "X") per poll (cat "poll")
- * and per span (cat "span") starting in the window, on its worker; the
- * wake that woke a poll (ANALYSIS 5.1, model/wake.h) as a flow from the
- * waker's thread to the poll. Times are microseconds from the trace's
- * start with nanosecond precision; otherData.traceStartNs says where
- * that is. One event per line.
+ * starting in the window, on its worker (polls of a thread never
+ * overlap, so every thread's complete events nest); the wake that woke
+ * a poll (ANALYSIS 5.1, model/wake.h) as a flow from the waker's thread
+ * to the poll. Spans run across polls, so they are async events ("b" and
+ * "e", cat "span", one id each) on their worker's thread. CPU samples on
+ * a worker are instant events (cat "cpu" or "off-cpu", the leaf frame in
+ * args) and the runtime's global queue depth and alive tasks counters
+ * ("C"), as the browser's strips show them. Times are microseconds from
+ * the trace's start with nanosecond precision; otherData.traceStartNs
+ * says where that is. One event per line.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "model/frames.h"
 #include "model/wake.h"
 #include "model/window.h"
 #include "output/jsonw.h"
@@ -154,6 +160,7 @@ fields(struct d9o_jw *w, const struct d9m_model *m, uint32_t list)
 	d9o_jw_end(w, '}');
 }
 
+/* Spans as async events: they run across the polls of their thread. */
 static void
 spans(struct d9o_jw *w, const struct d9m_model *m,
     const struct d9m_window *win)
@@ -163,13 +170,78 @@ spans(struct d9o_jw *w, const struct d9m_model *m,
 
 	d9m_window_rows(sp->start, sp->n, win, &a, &b);
 	for (size_t i = a; i < b; i++) {
-		head(w, sp->name[i] != D9_NONE ? d9m_str(m, sp->name[i]) :
-		    "unknown", "X", sp->worker[i]);
+		const char *name = sp->name[i] != D9_NONE ?
+		    d9m_str(m, sp->name[i]) : "unknown";
+
+		head(w, name, "b", sp->worker[i]);
 		d9o_jw_kstr(w, "cat", "span");
+		d9o_jw_ku64(w, "id", i + 1);
 		at(w, m, "ts", sp->start[i]);
-		d9o_jw_key(w, "dur");
-		d9o_jw_milli(w, sp->dur[i]);
 		fields(w, m, sp->fields[i]);
+		d9o_jw_end(w, '}');
+		head(w, name, "e", sp->worker[i]);
+		d9o_jw_kstr(w, "cat", "span");
+		d9o_jw_ku64(w, "id", i + 1);
+		at(w, m, "ts", sp->start[i] + sp->dur[i]);
+		d9o_jw_end(w, '}');
+	}
+}
+
+/* CPU samples taken on a worker's thread, as instants on its thread. */
+static void
+samples(struct d9o_jw *w, const struct d9o_out *o,
+    const struct d9m_window *win)
+{
+	const struct d9m_model *m = o->m;
+	const struct d9m_cpu *c = &m->cpu;
+	struct d9m_frame f[1];
+	size_t a, b;
+
+	d9m_window_rows(c->ts, c->n, win, &a, &b);
+	for (size_t i = a; i < b; i++) {
+		size_t n;
+
+		if (!c->lane[i] || c->worker[i] == D9_NONE)
+			continue;
+		n = d9m_stack_frames(m, o->r, c->seg[i], c->stack[i], f, 1);
+		head(w, c->source[i] ? "off-cpu sample" : "cpu sample", "i",
+		    c->worker[i]);
+		d9o_jw_kstr(w, "cat", c->source[i] ? "off-cpu" : "cpu");
+		d9o_jw_kstr(w, "s", "t");
+		at(w, m, "ts", c->ts[i]);
+		d9o_jw_key(w, "args");
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "leaf", n ? d9m_frame_name(&f[0]) : "");
+		d9o_jw_end(w, '}');
+		d9o_jw_end(w, '}');
+	}
+}
+
+/* The runtime's queue samples as counters: global queue depth and, when
+ * recorded, the tasks alive. */
+static void
+counters(struct d9o_jw *w, const struct d9m_model *m,
+    const struct d9m_window *win)
+{
+	const struct d9m_queue *q = &m->queue;
+	size_t a, b;
+
+	d9m_window_rows(q->ts, q->n, win, &a, &b);
+	for (size_t i = a; i < b; i++) {
+		const char *rt = q->runtime[i] != D9_NONE ?
+		    d9m_str(m, q->runtime[i]) : "";
+		char name[96];
+
+		snprintf(name, sizeof name, "%.60s%sruntime", rt, *rt ? " " :
+		    "");
+		head(w, name, "C", 0);
+		at(w, m, "ts", q->ts[i]);
+		d9o_jw_key(w, "args");
+		d9o_jw_obj(w);
+		d9o_jw_ku64(w, "global queue", q->global[i]);
+		if (q->alive[i] != D9_NONE)
+			d9o_jw_ku64(w, "alive tasks", q->alive[i]);
+		d9o_jw_end(w, '}');
 		d9o_jw_end(w, '}');
 	}
 }
@@ -196,6 +268,8 @@ d9o_chrome(const struct d9o_out *o, const struct d9m_window *win)
 	threads(w, m, title);
 	polls(w, m, win);
 	spans(w, m, win);
+	samples(w, o, win);
+	counters(w, m, win);
 	d9o_jw_end(w, ']');
 	d9o_jw_end(w, '}');
 }
