@@ -153,6 +153,11 @@ d9a_load(struct d9a_load *l, const struct d9a_opts *o,
 		return 1;
 	}
 	l->ao.win = window_of(w, l->m);
+	if (!o->quiet && (l->ao.win.lo > l->m->max_ts ||
+	    l->ao.win.hi < l->m->min_ts))
+		fprintf(stderr, "d9top: --window from %.3f ms is outside the "
+		    "trace (0..%.3f ms): its figures are empty\n", w->lo_ms,
+		    (double)(l->m->max_ts - l->m->min_ts) / 1e6);
 	l->ao.worst = o->worst;
 	l->ao.chain_task = o->have_chain ? o->chain : 0;
 	l->ao.resolver = l->res;

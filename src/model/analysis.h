@@ -85,6 +85,9 @@ struct d9m_site {
 struct d9m_memory {
 	int		present;	/* any allocation events */
 	uint64_t	rate;		/* sample rate used (latest segment) */
+	uint64_t	rate_min, rate_max;	/* of the window's sampled
+					 * allocations' segments (each is
+					 * weighted by its own) */
 	int		rate_from_meta;
 	size_t		sampled, frees, unmatched;
 	uint64_t	sampled_bytes, unmatched_raw_bytes;
@@ -182,6 +185,8 @@ struct d9m_analysis {
 
 	struct d9m_pct	sched;		/* delays (stale wakes excluded) */
 	size_t		sched_over1ms, sched_over5ms, sched_no_wake;
+	struct d9m_pct	sched_ref;	/* by dial9's rule (stale wakes) */
+	size_t		sched_ref_over1ms;
 	uint32_t	sched_worst_poll;	/* poll row of the largest */
 
 	uint32_t	queue_max, local_queue_max;

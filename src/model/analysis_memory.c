@@ -80,9 +80,16 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (d9m_alloc_live(m, &o->win, &a0, &a1, &live) < 0 ||
 	    (s = malloc((a1 - a0 + 1) * sizeof *s)) == NULL)
 		goto out;
+	mem->rate_min = mem->rate_max = mem->rate;
 	for (size_t i = a0; i < a1; i++) {
+		uint64_t r = al->seg[i] < m->segs.n ? m->seg_rate[al->seg[i]] :
+		    m->alloc_rate;
 		double wb, wc;
 
+		if (i == a0 || r < mem->rate_min)
+			mem->rate_min = r;
+		if (i == a0 || r > mem->rate_max)
+			mem->rate_max = r;
 		d9m_alloc_weight(m, i, &wb, &wc);
 		mem->sampled++;
 		mem->sampled_bytes += al->size[i];

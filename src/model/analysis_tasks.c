@@ -160,7 +160,7 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	mid = lo + (end > lo ? end - lo : 0) / 2;
 	for (size_t i = 0; i <= m->strs.n; i++)
 		slot[i] = D9_NONE;
-	/* which tasks are in the window: spawned or polled in it */
+	/* which tasks are in the window: spawned, polled or ended in it */
 	for (size_t s = 0; s < m->nworkers; s++) {
 		size_t i0, i1;
 
@@ -170,8 +170,10 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 				seen[m->polls.task[i]] = 1;
 	}
 	for (size_t i = 0; i < t->n; i++)
-		if ((t->flags[i] & D9M_TASK_SPAWNED) &&
-		    d9m_in_window(&o->win, t->spawn_ts[i]))
+		if (((t->flags[i] & D9M_TASK_SPAWNED) &&
+		    d9m_in_window(&o->win, t->spawn_ts[i])) ||
+		    ((t->flags[i] & D9M_TASK_TERMINATED) &&
+		    d9m_in_window(&o->win, t->term_ts[i])))
 			seen[i] = 1;
 	/* one figure per location; D9_NONE is stored in the last slot */
 	a->locs = calloc(m->strs.n + 1, sizeof *a->locs);
@@ -255,6 +257,7 @@ task_order_before(const struct d9m_model *m, uint32_t p, uint32_t q)
 struct delays {
 	const struct d9m_model *m;
 	size_t		*lo, *hi;	/* per worker: its window's polls */
+	const uint64_t	*col;		/* poll_sched or poll_sched_ref */
 };
 
 static size_t
@@ -269,7 +272,7 @@ fill_delays(void *ctx, size_t *cursor, uint64_t *buf, size_t cap)
 	for (; s < d->m->nworkers && k < cap; s++, skip = 0)
 		for (size_t i = d->lo[s] + skip; i < d->hi[s] && k < cap;
 		    i++, c++) {
-			uint64_t v = d->m->poll_sched[i];
+			uint64_t v = d->col[i];
 
 			if (v != D9M_SCHED_NO_WAKE && v != D9M_SCHED_NONE)
 				buf[k++] = v;
@@ -283,7 +286,7 @@ d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
 	struct delays d = { m, calloc(m->nworkers + 1, sizeof *d.lo),
-	    calloc(m->nworkers + 1, sizeof *d.hi) };
+	    calloc(m->nworkers + 1, sizeof *d.hi), m->poll_sched };
 	const struct d9m_values src = { fill_delays, &d };
 	uint64_t worst = 0;
 	int rc = -1;
@@ -308,8 +311,14 @@ d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 				a->sched_worst_poll = (uint32_t)i;
 			}
 		}
+		for (size_t i = d.lo[s]; i < d.hi[s]; i++)
+			a->sched_ref_over1ms += m->poll_sched_ref[i] !=
+			    D9M_SCHED_NONE && m->poll_sched_ref[i] > 1000000;
 	}
-	rc = d9m_pct_pass(&src, &a->sched);
+	if ((rc = d9m_pct_pass(&src, &a->sched)) < 0)
+		goto out;
+	d.col = m->poll_sched_ref;	/* dial9's rule, for its figure */
+	rc = d9m_pct_pass(&src, &a->sched_ref);
 out:
 	free(d.lo);
 	free(d.hi);

@@ -433,6 +433,7 @@ d9m_iwalk_arrays(struct d9m_iwalk *w, struct d9m_model *m)
 	A(w, m->task_polls, w->mode == D9M_IW_COUNT || w->bad ? 0 :
 	    m->task_polls_off[ntasks]);
 	A(w, m->poll_sched, m->polls.n);
+	A(w, m->poll_sched_ref, m->polls.n);
 	A(w, m->spans.start, m->spans.n);
 	A(w, m->spans.dur, m->spans.n);
 	A(w, m->spans.name, m->spans.n);

@@ -506,6 +506,10 @@ struct d9m_model {
 	/* scheduling delay of each poll (ANALYSIS 5.1, stale wakes
 	 * excluded), D9M_SCHED_NONE or D9M_SCHED_NO_WAKE */
 	uint64_t	*poll_sched;
+	/* the same by dial9's own rule (ANALYSIS 5.1 as written: the last
+	 * wake before the poll, stale or not), D9M_SCHED_NONE; for the
+	 * figure dial9 gives, beside ours */
+	uint64_t	*poll_sched_ref;
 	struct d9m_spans spans;
 	struct d9m_appev appev;
 	/* allocation sample rate R per segment (samples.h), segs.n + 1

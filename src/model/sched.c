@@ -9,9 +9,23 @@
 /* What the walk by time knows of a task. */
 struct task_state {
 	uint64_t	wake;		/* its last wake so far, D9M_ABSENT */
+	uint64_t	ref_from;	/* dial9's effective wake of it */
 	uint64_t	prev_start, prev_end;	/* its previous poll */
 	int		polled;		/* it has a previous poll */
 };
+
+/* dial9's rule: from the last wake before the poll, or from the end of
+ * the task's poll that was running at that wake; never cleared. */
+static uint64_t
+ref_delay(const struct task_state *ts, uint64_t start)
+{
+	uint64_t d;
+
+	if (ts->wake == D9M_ABSENT || start <= ts->ref_from ||
+	    (d = start - ts->ref_from) >= 1000000000)
+		return D9M_SCHED_NONE;
+	return d;
+}
 
 /* Scheduling delay of a poll starting at start of a task in state ts. */
 static uint64_t
@@ -45,7 +59,9 @@ d9m_sched_derive(struct d9m_model *m, const uint32_t *by_start)
 
 	m->poll_sched = malloc((m->polls.n ? m->polls.n : 1) *
 	    sizeof *m->poll_sched);
-	if (st == NULL || m->poll_sched == NULL) {
+	m->poll_sched_ref = malloc((m->polls.n ? m->polls.n : 1) *
+	    sizeof *m->poll_sched_ref);
+	if (st == NULL || m->poll_sched == NULL || m->poll_sched_ref == NULL) {
 		free(st);
 		return -1;
 	}
@@ -57,15 +73,25 @@ d9m_sched_derive(struct d9m_model *m, const uint32_t *by_start)
 		uint32_t p = by_start[k], t = m->polls.task[p];
 		uint64_t start = m->polls.start[p];
 
-		for (; j < w->n && w->ts[j] <= start; j++)
-			if (w->woken[j] != D9_NONE)
-				st[w->woken[j]].wake = w->ts[j];
-		m->poll_sched[p] = D9M_SCHED_NONE;
+		for (; j < w->n && w->ts[j] <= start; j++) {
+			struct task_state *x;
+
+			if (w->woken[j] == D9_NONE)
+				continue;
+			x = &st[w->woken[j]];
+			x->wake = x->ref_from = w->ts[j];
+			/* the task's polls so far all began before it */
+			if (x->polled && w->ts[j] <= x->prev_end)
+				x->ref_from = x->prev_end;
+		}
+		m->poll_sched[p] = m->poll_sched_ref[p] = D9M_SCHED_NONE;
 		if (t == D9_NONE)
 			continue;
 		/* a task never woken is not instrumented */
-		if (w->by_woken_off[t] != w->by_woken_off[t + 1])
+		if (w->by_woken_off[t] != w->by_woken_off[t + 1]) {
 			m->poll_sched[p] = sched_delay(&st[t], start);
+			m->poll_sched_ref[p] = ref_delay(&st[t], start);
+		}
 		st[t].prev_start = start;
 		st[t].prev_end = m->polls.end[p];
 		st[t].polled = 1;

@@ -48,9 +48,11 @@ d9m_timeline_free(struct d9m_model *m)
 	free(m->task_polls);
 	free(m->task_polls_off);
 	free(m->poll_sched);
+	free(m->poll_sched_ref);
 	m->task_polls = NULL;
 	m->task_polls_off = NULL;
 	m->poll_sched = NULL;
+	m->poll_sched_ref = NULL;
 	free(m->spanev.next);
 	free(m->spanev.first);
 	m->spanev.next = NULL;

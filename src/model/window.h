@@ -15,6 +15,15 @@ struct d9m_window {
 	uint64_t	lo, hi;		/* absolute ns, inclusive */
 };
 
+/* The whole trace: what --json reads without --window. */
+#define D9M_WHOLE	((struct d9m_window){ 0, UINT64_MAX })
+
+static inline int
+d9m_window_whole(const struct d9m_window *w)
+{
+	return w->lo == 0 && w->hi == UINT64_MAX;
+}
+
 /* The window lo_ms .. hi_ms (milliseconds from the trace's first event,
  * rounded to the nearest ns; hi_ms < 0: to the end) of m: what --window
  * means, for the browser and the report alike. */

@@ -199,6 +199,11 @@ cpu_and_sched(struct d9o_jw *w, const struct d9m_analysis *a)
 	d9o_jw_ku64(w, "over1ms", a->sched_over1ms);
 	d9o_jw_ku64(w, "over5ms", a->sched_over5ms);
 	d9o_jw_ku64(w, "pollsWithoutFreshWake", a->sched_no_wake);
+	/* dial9's figure, by its rule (stale wakes reused) */
+	d9o_jw_key(w, "dial9");
+	d9o_jw_pct(w, &a->sched_ref, 1);
+	d9o_jw_ku64(w, "over1ms", a->sched_ref_over1ms);
+	d9o_jw_end(w, '}');
 	d9o_jw_end(w, '}');
 	d9o_jw_key(w, "queue");
 	d9o_jw_obj(w);
@@ -322,6 +327,8 @@ memory(struct d9o_jw *w, const struct d9o_out *o)
 	}
 	d9o_jw_obj(w);
 	d9o_jw_ku64(w, "sampleRateBytes", mem->rate);
+	d9o_jw_ku64(w, "sampleRateBytesMin", mem->rate_min);
+	d9o_jw_ku64(w, "sampleRateBytesMax", mem->rate_max);
 	d9o_jw_ku64(w, "estimatedTotalBytes", (uint64_t)(mem->est_bytes + 0.5));
 	d9o_jw_ku64(w, "estimatedTotalCount", (uint64_t)(mem->est_count + 0.5));
 	d9o_jw_ku64(w, "liveBytes", (uint64_t)(mem->live_bytes + 0.5));

@@ -103,11 +103,15 @@ summary(const struct d9o_out *o)
 		fprintf(o->f, "Input:        %s\n", d9o_fit(s, sizeof s,
 		    o->inputs[i], 64));
 	fprintf(o->f, "Duration:     %s", d9o_dur(b, sizeof b, a->duration_ns));
-	if (a->win.lo > 0 || a->win.hi != UINT64_MAX)
+	if (!d9m_window_whole(&a->win))
 		fprintf(o->f, " (window %.3f..%.3f ms)",
 		    (double)(a->win.lo > m->min_ts ? a->win.lo - m->min_ts : 0) /
 		    1e6, a->win.hi == UINT64_MAX ? (double)(m->max_ts -
 		    m->min_ts) / 1e6 : (double)(a->win.hi - m->min_ts) / 1e6);
+	if (a->win.lo > m->max_ts || a->win.hi < m->min_ts)
+		fprintf(o->f, ": the window is outside the trace (0..%.3f "
+		    "ms), nothing is in it", (double)(m->max_ts - m->min_ts) /
+		    1e6);
 	if (a->wall_start_ns) {
 		time_t t = (time_t)(a->wall_start_ns / 1000000000);
 		struct tm tm;
@@ -140,8 +144,13 @@ summary(const struct d9o_out *o)
 		fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU, for "
 		    "about %zu context switches)\n", a->cpu_samples,
 		    a->on_cpu, a->off_samples, a->off_cpu);
-	fprintf(o->f, "Tasks:        %zu spawned, %zu terminated, %zu seen\n",
+	fprintf(o->f, "Tasks:        %zu spawned, %zu terminated, %zu seen",
 	    a->tasks_spawned, a->tasks_terminated, a->tasks_seen);
+	if (a->tasks_seen > a->tasks_spawned)
+		fprintf(o->f, " (%zu alive before %s)", a->tasks_seen -
+		    a->tasks_spawned, d9m_window_whole(&a->win) ? "the trace" :
+		    "the window");
+	fputc('\n', o->f);
 	fprintf(o->f, "Symbols:      %zu addresses named, %zu unnamed\n",
 	    a->frames_named, a->frames_unnamed);
 	if (a->proc_avg_cores >= 0)
@@ -155,6 +164,7 @@ workers(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	char b1[32], b2[32];
+	int unknown = 0;
 
 	d9o_section(o->f, "WORKER UTILIZATION");
 	fprintf(o->f, "%-7s %8s %8s %7s %10s %10s %8s\n", "worker", "polls",
@@ -162,10 +172,15 @@ workers(const struct d9o_out *o)
 	for (size_t i = 0; i < a->nworkers; i++) {
 		const struct d9m_worker_fig *w = &a->workers[i];
 
-		fprintf(o->f, "%-7u %8zu %8zu %6.1f%% %10s %10s ", w->id,
-		    w->polls, w->parks, w->util * 100,
-		    d9o_dur(b1, sizeof b1, w->active_ns),
-		    d9o_dur(b2, sizeof b2, w->parked_ns));
+		if (w->active_ns + w->parked_ns == 0) {	/* dial9 says 0 */
+			fprintf(o->f, "%-7u %8zu %8zu %7s %10s %10s ", w->id,
+			    w->polls, w->parks, "n/a", "-", "-");
+			unknown++;
+		} else
+			fprintf(o->f, "%-7u %8zu %8zu %6.1f%% %10s %10s ", w->id,
+			    w->polls, w->parks, w->util * 100,
+			    d9o_dur(b1, sizeof b1, w->active_ns),
+			    d9o_dur(b2, sizeof b2, w->parked_ns));
 		if (w->actives)
 			fprintf(o->f, "%7.3f\n", w->cpu_ratio_weighted);
 		else
@@ -173,6 +188,10 @@ workers(const struct d9o_out *o)
 	}
 	fprintf(o->f, "cpu = thread CPU time / wall time while unparked, "
 	    "weighted by time.\n");
+	if (unknown)
+		fprintf(o->f, "n/a: no park or unpark in the window, so no "
+		    "active time is known (the JSON's utilization says 0, as "
+		    "dial9's does).\n");
 }
 
 static void
@@ -458,8 +477,14 @@ memory(const struct d9o_out *o)
 	if (!mem->present)
 		return;
 	d9o_section(o->f, "MEMORY ALLOCATIONS");
-	fprintf(o->f, "Sample rate R = %" PRIu64 " bytes (%s).\n", mem->rate,
-	    mem->rate_from_meta ? "from segment metadata" : "dial9's default");
+	if (mem->rate_min != mem->rate_max)
+		fprintf(o->f, "Sample rate R = %" PRIu64 " to %" PRIu64 " bytes "
+		    "(segments differ: each allocation weighted by its own "
+		    "segment's R).\n", mem->rate_min, mem->rate_max);
+	else
+		fprintf(o->f, "Sample rate R = %" PRIu64 " bytes (%s).\n",
+		    mem->rate_max, mem->rate_from_meta ?
+		    "from segment metadata" : "dial9's default");
 	fprintf(o->f, "%zu sampled allocations stand for about %.1f MB in "
 	    "%.0f allocations\n(each weighted by 1 / (1 - exp(-size/R))).\n",
 	    mem->sampled, mem->est_bytes / 1e6, mem->est_count);

@@ -305,6 +305,26 @@ START_TEST(test_spans_memory_sched)
 	/* the reference also counts delays measured from stale wakes */
 	ck_assert_msg(g1 <= w1 && g1 >= 0.8 * w1, "%s: %.0f scheduling "
 	    "delays over 1 ms, reference %.0f", t, g1, w1);
+	/* schedDelay.dial9 is the reference's own figure, by its rule
+	 * (its percentiles are HDR bucket bounds: within 0.1 %) */
+	ck_assert_msg(num(p.got, "schedDelay.dial9.over1ms", t) == w1,
+	    "%s: %.0f delays over 1 ms by dial9's rule, reference %.0f", t,
+	    num(p.got, "schedDelay.dial9.over1ms", t), w1);
+	if (mj_get(p.want, "schedDelay.p50")->type == MJ_NUM) {
+		static const char *const k[] = { "p50", "p99", "max" };
+
+		for (int i = 0; i < 3; i++) {
+			char wk[64], gk[64];
+			double w, g;
+
+			snprintf(wk, sizeof wk, "schedDelay.%s", k[i]);
+			snprintf(gk, sizeof gk, "schedDelay.dial9.%s", k[i]);
+			w = num(p.want, wk, t);
+			g = num(p.got, gk, t);
+			ck_assert_msg(fabs(g - w) <= 0.001 * w, "%s: %s by "
+			    "dial9's rule %.0f, reference %.0f", t, k[i], g, w);
+		}
+	}
 	free_pair(&p);
 }
 END_TEST
