@@ -138,6 +138,16 @@ grow_gen(uint32_t **a, uint32_t **b, size_t *n, size_t i)
 }
 
 static void
+field(struct enc *e, const char *name, uint8_t type)
+{
+	size_t len = strlen(name);
+
+	d9rec_enc_u16(e, (uint16_t)len);
+	d9rec_enc_bytes(e, name, len);
+	d9rec_enc_u8(e, type);
+}
+
+static void
 declare(struct enc *e, uint32_t id, const struct schema *s)
 {
 	size_t len = strlen(s->name);
@@ -147,13 +157,14 @@ declare(struct enc *e, uint32_t id, const struct schema *s)
 	d9rec_enc_u16(e, (uint16_t)len);
 	d9rec_enc_bytes(e, s->name, len);
 	d9rec_enc_u8(e, 1);		/* has_timestamp: always (2.10) */
-	d9rec_enc_u16(e, s->nfields);
-	for (uint16_t i = 0; i < s->nfields; i++) {
-		len = strlen(s->fields[i].name);
-		d9rec_enc_u16(e, (uint16_t)len);
-		d9rec_enc_bytes(e, s->fields[i].name, len);
-		d9rec_enc_u8(e, s->fields[i].type);
-	}
+	d9rec_enc_u16(e, (uint16_t)(s->nfields + (s->thread_fields & 1) +
+	    (s->thread_fields >> 1)));
+	for (uint16_t i = 0; i < s->nfields; i++)
+		field(e, s->fields[i].name, s->fields[i].type);
+	if (s->thread_fields & 1)
+		field(e, "worker_id", D9REC_T_U64);
+	if (s->thread_fields & 2)
+		field(e, "tid", D9REC_T_U64);
 }
 
 /* Anything but the common case of d9rec_enc_event: a schema not yet

@@ -62,6 +62,10 @@ struct schema {
 	char		*name;
 	uint16_t	 nfields;
 	struct sch_field *fields;
+	/* an application's schema (d9rec_schema): its events also carry
+	 * the recording thread's worker_id and tid, as dial9's do, unless
+	 * it declares them itself (bit 0: worker_id, bit 1: tid) */
+	uint8_t		 thread_fields;
 	uint16_t	 ndeclared;	/* span sites: declared string fields */
 	/* span sites: string ids of the name, target and file; line */
 	uint32_t	 span_name, span_target, span_file;

@@ -176,7 +176,7 @@ d9rec_schema(d9rec_writer *w, const char *name,
 {
 	struct sch_field *f;
 	char *nm;
-	int rc;
+	int rc, have = 0;
 
 	if (name == NULL || nfields > 64 || (nfields > 0 && fields == NULL))
 		return -EINVAL;
@@ -204,8 +204,15 @@ d9rec_schema(d9rec_writer *w, const char *name,
 			return -ENOMEM;
 		}
 	}
+	for (unsigned i = 0; i < nfields; i++) {
+		have |= strcmp(f[i].name, "worker_id") == 0;
+		have |= (strcmp(f[i].name, "tid") == 0) << 1;
+	}
 	pthread_mutex_lock(&w->lock);
 	rc = schtab_add(w, nm, f, (uint16_t)nfields);
+	if (rc >= 0)	/* before any event of it: under the lock */
+		d9rec_schema_get(w, (uint32_t)rc)->thread_fields =
+		    (uint8_t)(~have & 3);
 	pthread_mutex_unlock(&w->lock);
 	if (rc < 0) {
 		fields_free(f, nfields);

@@ -164,6 +164,23 @@ START_TEST(test_follow_equals_fresh)
 	again = json_of(fresh, dir);
 	ck_assert_uint_eq(m->groups.n, 1);
 	ck_assert_uint_eq(fresh->groups.n, 1);
+	/* d9demo's bulk tasks record DemoBulkAlloc on worker threads: each
+	 * is on its worker's lane (libd9rec writes worker_id and tid) */
+	{
+		size_t bulk = 0;
+
+		for (size_t i = 0; i < fresh->appev.n; i++) {
+			uint32_t r = fresh->appev.row[i];
+
+			if (strcmp(d9m_str(fresh, fresh->custom.name[r]),
+			    "DemoBulkAlloc") != 0)
+				continue;
+			bulk++;
+			ck_assert_msg(fresh->appev.lane[i] != D9_NONE,
+			    "a DemoBulkAlloc event has no lane");
+		}
+		ck_assert_uint_gt(bulk, 0);
+	}
 	if (strcmp(followed, again) != 0)
 		say_diff(followed, again);
 	ck_assert_str_eq(followed, again);
