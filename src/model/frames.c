@@ -153,6 +153,9 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 		return 0;
 	if (r != NULL && r->resolve != NULL && (!named || r->prefer)) {
 		n = r->resolve(r->ctx, m, seg, addr, is_return, out, max);
+		for (size_t i = 0; i < n; i++)
+			if (d9m_is_mapping_symbol(out[i].name))
+				out[i].name = NULL;
 		if (n > 0 && (!named || out[0].name != NULL))
 			return n;
 		n = 0;
@@ -178,6 +181,8 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 		*f = bare;
 		f->name = m->symbols.name[i] != D9_NONE ?
 		    d9m_str(m, m->symbols.name[i]) : NULL;
+		if (d9m_is_mapping_symbol(f->name))
+			f->name = NULL;	/* the address says more */
 		f->file = m->symbols.file[i] != D9_NONE ?
 		    d9m_str(m, m->symbols.file[i]) : NULL;
 		f->line = m->symbols.line[i];
@@ -199,6 +204,14 @@ d9m_stack_frames(const struct d9m_model *m, const struct d9m_resolver *r,
 		n += d9m_frames_of(m, r, seg, d9p_le64(p + 8 * i), i > 0,
 		    out + n, max - n);
 	return n;
+}
+
+int
+d9m_is_mapping_symbol(const char *name)
+{
+	return name != NULL && name[0] == '$' && name[1] != '\0' &&
+	    strchr("adtx", name[1]) != NULL && (name[2] == '\0' ||
+	    name[2] == '.');
 }
 
 int

@@ -50,6 +50,9 @@ size_t	d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 size_t	d9m_stack_frames(const struct d9m_model *m,
 	    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
 	    struct d9m_frame *out, size_t max);
+/* Whether a symbol is an ELF mapping symbol ($a, $d, $t, $x, "$d.12"):
+ * it marks code or data in a section, it names no function. */
+int	d9m_is_mapping_symbol(const char *name);
 /* Whether a frame name is an allocator hook (ANALYSIS 7, heap graph). */
 int	d9m_is_alloc_hook(const char *name);
 /* Like d9m_stack_frames, without the leading allocator-hook addresses. */

@@ -296,6 +296,7 @@ d9m_iwalk_scalars(struct d9m_iwalk *w, struct d9m_model *m)
 	S(w, m->alloc_rate);
 	S(w, m->alloc_rate_meta);
 	S(w, m->sched_duty);
+	S(w, m->cpu_hz);
 	S(w, m->sched_cycle_ns);
 	S(w, m->sched_on_ns);
 	S(w, m->nworkers);

@@ -525,6 +525,10 @@ struct d9m_model {
 	 * cycle every segment shares, ns (0, 0: none) (samples.h) */
 	uint32_t	 sched_duty;
 	uint64_t	 sched_cycle_ns, sched_on_ns;
+	/* CPU samples per second of a thread's CPU time that the segments
+	 * state (d9rec.cpu_frequency_hz, cpu.profile.frequency_hz; the
+	 * lowest when they differ), 0 when none does (ANALYSIS 17.1) */
+	uint32_t	 cpu_hz;
 	struct d9m_worker *workers;	/* sorted by id */
 	size_t		 nworkers;
 	/* per source group g: [2 g] first, [2 g + 1] last time of its

@@ -58,6 +58,9 @@ sched_periods(struct d9m_model *m)
 	uint32_t kp = d9_intern_find(&m->strs, "d9rec.sched_sample_period",
 	    25);
 	uint32_t kd = d9_intern_find(&m->strs, "d9rec.sched_duty_pct", 20);
+	uint32_t kh = d9_intern_find(&m->strs, "d9rec.cpu_frequency_hz", 22);
+	uint32_t kh2 = d9_intern_find(&m->strs, "cpu.profile.frequency_hz",
+	    24);
 	uint32_t kc = d9_intern_find(&m->strs, "d9rec.sched_duty_cycle_ms",
 	    25);
 	uint64_t *duty = calloc(m->segs.n + 1, sizeof *duty);
@@ -73,6 +76,7 @@ sched_periods(struct d9m_model *m)
 	for (size_t i = 0; i <= m->segs.n; i++)
 		m->seg_sched[i] = 1;
 	m->sched_duty = 100;
+	m->cpu_hz = 0;
 	for (size_t i = 0; i < m->meta.n; i++) {
 		uint32_t k = m->meta.key[i], seg = m->meta.seg[i];
 		const char *val = d9m_str(m, m->meta.val[i]);
@@ -89,6 +93,9 @@ sched_periods(struct d9m_model *m)
 		} else if (k == kc && meta_number(val, D9M_SCHED_CYCLE_MAX,
 		    &v))
 			cycle[seg] = v;
+		else if ((k == kh || k == kh2) && meta_number(val, 100000,
+		    &v) && v > 0 && (m->cpu_hz == 0 || v < m->cpu_hz))
+			m->cpu_hz = (uint32_t)v;
 	}
 	shared_cycle(m, duty, cycle);
 	free(duty);

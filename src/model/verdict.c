@@ -4,7 +4,9 @@
  * class. A pattern matches at a word start (the character before it is
  * not a letter or digit) and, unless it ends in '*', at a word end, so
  * "read" is found in "ksys_read" and "std::io::Read::read_exact" but not
- * in "thread_start". Exits to user mode and interrupt entries mean
+ * in "thread_start". An exit to user mode calls the scheduler only when
+ * a reschedule is pending, so a switch under it is preemption even on
+ * the way out of a system call (ANALYSIS 17.1); interrupt entries mean
  * preemption only in a stack without a system-call entry.
  */
 #include <ctype.h>
@@ -28,8 +30,10 @@ struct pattern {
 
 static const struct pattern patterns[] = {
 	{ "preempt_schedule*", D9M_V_PREEMPTED, "preemption", 0 },
-	{ "irqentry_exit_to_user_mode", D9M_V_PREEMPTED, "preemption", 1 },
-	{ "exit_to_user_mode_loop", D9M_V_PREEMPTED, "preemption", 1 },
+	{ "irqentry_exit_to_user_mode", D9M_V_PREEMPTED, "preemption", 0 },
+	{ "exit_to_user_mode_loop", D9M_V_PREEMPTED, "preemption", 0 },
+	{ "syscall_exit_to_user_mode", D9M_V_PREEMPTED, "preemption", 0 },
+	{ "exit_to_user_mode_prepare", D9M_V_PREEMPTED, "preemption", 0 },
 	{ "asm_sysvec_*", D9M_V_PREEMPTED, "an interrupt", 1 },
 	{ "asm_common_interrupt", D9M_V_PREEMPTED, "an interrupt", 1 },
 	{ "futex_*", D9M_V_LOCK, "futex", 0 },
@@ -66,7 +70,23 @@ static const char *const syscall_entries[] = { "do_syscall_64",
 	"entry_SYSCALL*" };
 
 static const char *const class_names[D9M_V_COUNT] = { "cpu", "preempted",
-	"lock", "sleep", "io", "fault", "blocked", "unknown" };
+	"lock", "sleep", "io", "fault", "blocked", "unknown", "off-cpu" };
+
+const char *
+d9m_confidence_name(enum d9m_confidence c)
+{
+	static const char *const names[] = { "low", "medium", "high" };
+
+	return (unsigned)c <= D9M_CONF_HIGH ? names[c] : "low";
+}
+
+/* low under 3, medium under 10, high from 10 (ANALYSIS 17.1). */
+static enum d9m_confidence
+confidence_of(double n)
+{
+	return n < 3 ? D9M_CONF_LOW : n < 10 ? D9M_CONF_MEDIUM :
+	    D9M_CONF_HIGH;
+}
 
 const char *
 d9m_vclass_name(enum d9m_vclass c)
@@ -224,6 +244,33 @@ groups(const struct d9m_model *m, const struct d9m_resolver *r, uint32_t p,
 	return out;
 }
 
+#define NEAR_NS		1000000000ull	/* sampling shown within a second */
+#define NEAR_ROWS	4096		/* of so many samples each side */
+
+/* Whether the worker of poll p has an on-CPU sample within a second
+ * before or after it: its thread's CPU time was being sampled then (a
+ * thread's timer starts when it registers, and the first polls may
+ * come before it). */
+static int
+sampled_near(const struct d9m_model *m, uint32_t p)
+{
+	uint64_t s = m->polls.start[p], e = m->polls.end[p];
+	uint32_t wk = d9m_poll_worker_id(m, p);
+	size_t i = d9m_lower(m->cpu.ts, m->cpu.n, s), k;
+
+	for (k = 0; k < NEAR_ROWS && i > 0 && m->cpu.ts[i - 1] + NEAR_NS >=
+	    s; k++, i--)
+		if (m->cpu.worker[i - 1] == wk &&
+		    d9m_cpu_class(m, i - 1) == D9M_ON_CPU)
+			return 1;
+	i = d9m_lower(m->cpu.ts, m->cpu.n, e);
+	for (k = 0; k < NEAR_ROWS && i < m->cpu.n && m->cpu.ts[i] <= e +
+	    NEAR_NS; k++, i++)
+		if (m->cpu.worker[i] == wk && d9m_cpu_class(m, i) == D9M_ON_CPU)
+			return 1;
+	return 0;
+}
+
 int
 d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
     uint32_t p, struct d9m_verdict *v)
@@ -232,7 +279,9 @@ d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
 	struct vgroup *g = groups(m, r, p, &ng);
 
 	memset(v, 0, sizeof *v);
-	v->kind = D9M_V_UNKNOWN;
+	v->kind = v->off_kind = D9M_V_UNKNOWN;
+	v->expected = m->cpu_hz > 0 ? (double)(m->polls.end[p] -
+	    m->polls.start[p]) / 1e9 * m->cpu_hz : -1;
 	if (g == NULL)
 		return -1;
 	for (size_t k = 0; k < ng; k++) {
@@ -270,6 +319,17 @@ d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
 		}
 	}
 	free(g);
+	/* off CPU by absence: samples were due and none came on CPU */
+	if (v->expected >= 2 && cnt[D9M_V_CPU] == 0 && sampled_near(m, p)) {
+		v->off_kind = v->kind;
+		v->of -= cnt[D9M_V_UNKNOWN];
+		v->kind = D9M_V_OFF_CPU;
+		v->samples = 0;
+		v->where[0] = '\0';
+		v->where_n = 0;
+		v->confidence = confidence_of(v->expected);
+	} else
+		v->confidence = confidence_of((double)v->of);
 	return 0;
 }
 
@@ -279,9 +339,18 @@ d9m_verdict_text(const struct d9m_verdict *v, char *out, size_t cap)
 	static const char *const doing[D9M_V_COUNT] = {
 		"on CPU", "preempted by the kernel (CPU contention)",
 		"waiting in", "sleeping in", "waiting for I/O in", "in a",
-		"off CPU", "" };
+		"off CPU", "", "" };
 	int n;
 
+	if (v->kind == D9M_V_OFF_CPU) {
+		n = snprintf(out, cap, "off-cpu: no on-CPU sample where about "
+		    "%.1f were due at the trace's rate", v->expected);
+		if (n > 0 && (size_t)n < cap && v->off_kind != D9M_V_UNKNOWN)
+			snprintf(out + n, cap - (size_t)n, "; %zu off-CPU "
+			    "sample%s: %s", v->of, v->of == 1 ? "" : "s",
+			    class_names[v->off_kind]);
+		return;
+	}
 	if (v->kind == D9M_V_UNKNOWN || v->of == 0) {
 		snprintf(out, cap, "unknown: no CPU samples in this poll%s",
 		    v->unsampled ? ", and context switches were not sampled "
@@ -294,6 +363,9 @@ d9m_verdict_text(const struct d9m_verdict *v, char *out, size_t cap)
 	    v->kind != D9M_V_PREEMPTED && v->kind != D9M_V_CPU)
 		n += snprintf(out + n, cap - (size_t)n, " %s", v->why);
 	if (n > 0 && (size_t)n < cap && v->where[0])
-		snprintf(out + n, cap - (size_t)n, ", %s %s", v->kind ==
+		n += snprintf(out + n, cap - (size_t)n, ", %s %s", v->kind ==
 		    D9M_V_CPU ? "hottest in" : "under", v->where);
+	if (n > 0 && (size_t)n < cap && v->confidence == D9M_CONF_LOW)
+		snprintf(out + n, cap - (size_t)n, " (only %zu sample%s: a "
+		    "hint, not a finding)", v->of, v->of == 1 ? "" : "s");
 }

@@ -18,8 +18,14 @@
 
 enum d9m_vclass {
 	D9M_V_CPU, D9M_V_PREEMPTED, D9M_V_LOCK, D9M_V_SLEEP, D9M_V_IO,
-	D9M_V_FAULT, D9M_V_BLOCKED, D9M_V_UNKNOWN, D9M_V_COUNT
+	D9M_V_FAULT, D9M_V_BLOCKED, D9M_V_UNKNOWN,
+	D9M_V_OFF_CPU,		/* no on-CPU sample where the rate says about
+				 * `expected` would have come (17.1) */
+	D9M_V_COUNT
 };
+
+/* How much a verdict rests on (ANALYSIS 17.1). */
+enum d9m_confidence { D9M_CONF_LOW, D9M_CONF_MEDIUM, D9M_CONF_HIGH };
 
 struct d9m_verdict {
 	enum d9m_vclass	 kind;
@@ -30,10 +36,18 @@ struct d9m_verdict {
 	size_t		 where_n;	/* samples under it */
 	int		 unsampled;	/* no sample, and switches were not
 					 * sampled then (d9m_sched_off) */
+	double		 expected;	/* on-CPU samples the poll would carry
+					 * on CPU all along; < 0: the trace
+					 * states no rate */
+	enum d9m_vclass	 off_kind;	/* off-cpu: its off-CPU samples'
+					 * class, D9M_V_UNKNOWN: none */
+	enum d9m_confidence confidence;
 };
 
 /* "cpu", "lock", ... as JSON names them. */
 const char	*d9m_vclass_name(enum d9m_vclass c);
+/* "low", "medium", "high". */
+const char	*d9m_confidence_name(enum d9m_confidence c);
 /* Class of CPU sample row i (names through r); *why: what decided it. */
 enum d9m_vclass	 d9m_sample_class(const struct d9m_model *m,
 		    const struct d9m_resolver *r, size_t i, const char **why);

@@ -100,6 +100,13 @@ worst(struct d9o_jw *w, const struct d9o_out *o)
 		d9o_jw_kstr(w, "kind", d9m_vclass_name(x->verdict.kind));
 		d9o_jw_ku64(w, "samples", x->verdict.samples);
 		d9o_jw_ku64(w, "of", x->verdict.of);
+		d9o_jw_key(w, "expected");
+		if (x->verdict.expected >= 0)
+			d9o_jw_dbl(w, x->verdict.expected);
+		else
+			d9o_jw_null(w);
+		d9o_jw_kstr(w, "confidence",
+		    d9m_confidence_name(x->verdict.confidence));
 		d9o_jw_end(w, '}');
 		d9o_jw_end(w, '}');
 	}

@@ -243,9 +243,15 @@ default_meta(struct d9rec_writer *w)
 		rc |= d9rec_set_meta(w, "memory.sample_rate_bytes", buf);
 	}
 	rc |= d9rec_set_meta(w, "d9rec.cpu_profile", w->cpu_reason);
-	if (w->cpu_on)
+	if (w->cpu_on) {
 		rc |= d9rec_set_meta(w, "d9rec.cpu_sampler",
 		    w->sampler_reason);
+		/* samples per second of a thread's CPU time: a reader
+		 * expects a poll on CPU all along to carry about D x this
+		 * (ANALYSIS 17.1) */
+		snprintf(buf, sizeof buf, "%u", w->opt.cpu_frequency_hz);
+		rc |= d9rec_set_meta(w, "d9rec.cpu_frequency_hz", buf);
+	}
 	rc |= d9rec_set_meta(w, "d9rec.sched_profile", w->sched_reason);
 	if (w->sched_on) {
 		snprintf(buf, sizeof buf, "%u", d9rec_sched_stands_for(w));

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/wire.h"
 #include "mktrace.h"
 #include "model/analysis.h"
 #include "model/flame.h"
@@ -138,8 +139,9 @@ START_TEST(test_verdict_classes)
 	fclose(out.f);
 	for (int k = 0; k < 8; k++) {
 		snprintf(want, sizeof want, "\"verdict\":{\"kind\":\"%s\","
-		    "\"samples\":%d,\"of\":%d}", kinds[k], k < 7 ? 8 : 0,
-		    k < 7 ? 8 : 0);
+		    "\"samples\":%d,\"of\":%d,\"expected\":null,"
+		    "\"confidence\":\"%s\"}", kinds[k], k < 7 ? 8 : 0,
+		    k < 7 ? 8 : 0, k < 7 ? "medium" : "low");
 		ck_assert_msg(strstr(json, want) != NULL, "no %s in JSON", want);
 	}
 	/* the report wraps at 80 columns: look for the start of each line */
@@ -167,6 +169,82 @@ START_TEST(test_verdict_classes)
 END_TEST
 
 /* The planted delays are points of interest, worst first. */
+/*
+ * ANALYSIS 17.1 on a trace that states its rate (1000 samples a second
+ * of a thread's CPU time): a 10 ms poll with no sample while its thread
+ * was sampled around it is off-cpu (about 10 due, high confidence); a
+ * switch under exit_to_user_mode_loop on the way out of a futex wake is
+ * preemption, not blocking (one sample: low confidence, said); a sample
+ * whose leaf is a mapping symbol ($x) is not "hottest in $x".
+ */
+START_TEST(test_verdict_evidence)
+{
+	static const char *const exit_stack[] = { "__schedule", "schedule",
+	    "exit_to_user_mode_loop", "do_syscall_64", "__lll_lock_wake",
+	    "svc::notify" };
+	const uint64_t s = 100 * PL_MS;
+	struct d9m_analysis_opts o = { all, 10, 0, NULL };
+	struct d9m_analysis a;
+	struct mt t;
+	struct d9m_model *m;
+	uint64_t f[6], leaf[2] = { 0x9000, 0x9100 };
+	int seen = 0;
+
+	mt_begin(&t);
+	for (size_t i = 0; i < 6; i++) {
+		f[i] = (0x7000 + 0x10 * i) | (i < 4 ? 1ull << 63 : 0);
+		mt_symbol(&t, f[i], exit_stack[i], 0);
+	}
+	mt_symbol(&t, leaf[0], "$x", 0);
+	mt_symbol(&t, leaf[1], "svc::compute", 0);
+	mt_meta(&t, "d9rec.cpu_frequency_hz", "1000");
+	mt_unpark(&t, s - 2 * PL_MS, 0, 0, 11, 0);
+	mt_cpu(&t, s - PL_MS, 11, D9_SOURCE_CPU, 2, leaf);	/* sampled */
+	mt_poll_start(&t, s, 0, 1, "svc/a.rs:1:1");		/* 10 ms */
+	mt_poll_end(&t, s + 10 * PL_MS, 0);
+	mt_poll_start(&t, s + 20 * PL_MS, 0, 2, "svc/b.rs:1:1");	/* 1.5 */
+	mt_cpu(&t, s + 20 * PL_MS + PL_MS, 11, D9_SOURCE_SCHED, 6, f);
+	mt_poll_end(&t, s + 20 * PL_MS + 3 * PL_MS / 2, 0);
+	mt_poll_start(&t, s + 30 * PL_MS, 0, 3, "svc/c.rs:1:1");	/* 1.2 */
+	mt_cpu(&t, s + 30 * PL_MS + PL_MS, 11, D9_SOURCE_CPU, 2, leaf);
+	mt_poll_end(&t, s + 30 * PL_MS + 6 * PL_MS / 5, 0);
+	m = mt_finish(&t);
+	ck_assert_uint_eq(m->cpu_hz, 1000);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	for (size_t i = 0; i < a.nworst; i++) {
+		const struct d9m_verdict *v = &a.worst[i].verdict;
+		uint64_t id = m->tasks.id[m->polls.task[a.worst[i].poll]];
+		char txt[400];
+
+		d9m_verdict_text(v, txt, sizeof txt);
+		if (id == 1) {
+			ck_assert_str_eq(d9m_vclass_name(v->kind), "off-cpu");
+			ck_assert(fabs(v->expected - 10) < 1e-6);
+			ck_assert_str_eq(d9m_confidence_name(v->confidence),
+			    "high");
+			ck_assert_str_eq(txt, "off-cpu: no on-CPU sample where "
+			    "about 10.0 were due at the trace's rate");
+		} else if (id == 2) {
+			ck_assert_str_eq(d9m_vclass_name(v->kind), "preempted");
+			ck_assert_str_eq(d9m_confidence_name(v->confidence),
+			    "low");
+			ck_assert_ptr_nonnull(strstr(txt, "(only 1 sample"));
+		} else if (id == 3) {
+			ck_assert_str_eq(d9m_vclass_name(v->kind), "cpu");
+			ck_assert_ptr_null(strstr(txt, "$x"));
+			ck_assert_ptr_nonnull(strstr(txt, "svc::compute"));
+		} else
+			continue;
+		seen++;
+	}
+	ck_assert_int_eq(seen, 3);
+	ck_assert_uint_eq(a.off_preempted, 1);
+	ck_assert_uint_eq(a.off_blocking, 0);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_planted_points)
 {
 	struct d9m_analysis_opts o = { all, 10, 0, NULL };
@@ -204,6 +282,7 @@ engine_suite(void)
 
 	tcase_add_test(tc, test_two_rates);
 	tcase_add_test(tc, test_verdict_classes);
+	tcase_add_test(tc, test_verdict_evidence);
 	tcase_add_test(tc, test_planted_points);
 	suite_add_tcase(s, tc);
 	return s;
