@@ -11,6 +11,7 @@
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/analysis.h"
+#include "model/observer.h"
 #include "model/byname.h"
 #include "model/image.h"
 #include "model/par.h"
@@ -529,6 +530,14 @@ an_spans(void *arg)
 }
 
 static int
+an_observer(void *arg)
+{
+	const struct an_run *r = arg;
+
+	return done(r->m, d9m_an_observer(r->m, r->o, r->a));
+}
+
+static int
 an_sched(void *arg)
 {
 	const struct an_run *r = arg;
@@ -544,7 +553,7 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	/* the longest first: the two threads take the next as they end */
 	const struct d9m_job jobs[] = { { an_pois, &run },
 		{ an_sections, &run }, { an_dumps, &run }, { an_spans, &run },
-		{ an_sched, &run } };
+		{ an_observer, &run }, { an_sched, &run } };
 
 	memset(a, 0, sizeof *a);
 	a->win = o->win;

@@ -97,6 +97,15 @@ struct d9m_memory {
 	size_t		nsites;
 };
 
+/* The recorder's own samples in the window (ANALYSIS 21, observer.h). */
+#define D9M_OBS_FRAMES	1024	/* frames of a stack looked at */
+struct d9m_observer {
+	size_t		cpu_samples, off_cpu_samples;
+	double		cpu_share, off_cpu_share;	/* of all samples */
+	char		top_frame[256];	/* the recorder frame most are in */
+	size_t		top_n;
+};
+
 /* Severities of red flags: constant, name in --json, name as the report
  * and the browser print it (warnings and worse in capitals). */
 #define D9M_SEVERITIES(X) \
@@ -185,6 +194,7 @@ struct d9m_analysis {
 
 	struct d9m_pct	sched;		/* delays (stale wakes excluded) */
 	size_t		sched_over1ms, sched_over5ms, sched_no_wake;
+	struct d9m_observer observer;	/* the recorder's own samples */
 	struct d9m_pct	sched_ref;	/* by dial9's rule (stale wakes) */
 	size_t		sched_ref_over1ms;
 	uint32_t	sched_worst_poll;	/* poll row of the largest */

@@ -41,6 +41,7 @@ static const struct {
 	{ "missing-debug-symbols", D9M_EV_CPU_STACKS, 0, NULL },
 	{ "missing-wake-events", D9M_EV_SECTION, 0, "SCHEDULING DELAYS" },
 	{ "no-scheduling-events", D9M_EV_OFF_STACKS, 0, NULL },
+	{ "recorder-overhead", D9M_EV_SECTION, 0, "TRACE SUMMARY" },
 };
 
 /* The evidence of the flag just added (its check's, or its poll). */
@@ -323,6 +324,12 @@ d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (a->unmatched_spans > 0)
 		flag(a, D9M_INFO, "unmatched-spans", 0, D9_NONE,
 		    "%zu spans entered and never exited", a->unmatched_spans);
+	if (a->observer.cpu_share > 0.05 || a->observer.off_cpu_share > 0.05)
+		flag(a, D9M_WARNING, "recorder-overhead", 0, D9_NONE,
+		    "the recorder's own code is in %.1f %% of on-CPU and %.1f %% "
+		    "of off-CPU samples (most in %.80s): figures include what "
+		    "recording cost", 100 * a->observer.cpu_share,
+		    100 * a->observer.off_cpu_share, a->observer.top_frame);
 	if (d9m_loss_any(&m->loss)) {
 		char t[160];
 

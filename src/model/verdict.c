@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/framekind.h"
+#include "model/observer.h"
 #include "model/samples.h"
 #include "model/verdict.h"
 #include "model/window.h"
@@ -203,6 +204,7 @@ struct vgroup {
 	const char	*why;
 	char		 where[256];
 	size_t		 n;
+	int		 recorder;	/* a frame is the recorder's (21) */
 };
 
 /* Classify each distinct (stack, segment, on or off CPU) of poll p's
@@ -237,6 +239,7 @@ groups(const struct d9m_model *m, const struct d9m_resolver *r, uint32_t p,
 		    &out[k].why) : D9M_V_CPU;
 		app_frame(f, nf, out[k].where, sizeof out[k].where);
 		out[k].n = g[k].n;
+		out[k].recorder = d9m_recorder_frame(f, nf) >= 0;
 	}
 	free(f);
 	free(v);
@@ -275,7 +278,7 @@ int
 d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
     uint32_t p, struct d9m_verdict *v)
 {
-	size_t cnt[D9M_V_COUNT] = { 0 }, ng = 0, best = 0;
+	size_t cnt[D9M_V_COUNT] = { 0 }, ng = 0, best = 0, rec = 0;
 	struct vgroup *g = groups(m, r, p, &ng);
 
 	memset(v, 0, sizeof *v);
@@ -288,13 +291,16 @@ d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
 		cnt[g[k].cls] += g[k].n;
 		v->of += g[k].n;
 	}
-	v->unsampled = v->of == 0 && d9m_sched_off(m, m->polls.start[p],
-	    m->polls.end[p]);
 	for (int c = 0; c < D9M_V_UNKNOWN; c++)
 		if (cnt[c] > v->samples) {
 			v->samples = cnt[c];
 			v->kind = (enum d9m_vclass)c;
 		}
+	for (size_t k = 0; k < ng; k++)
+		rec += g[k].cls == v->kind && g[k].recorder ? g[k].n : 0;
+	v->recorder = v->samples > 0 && 2 * rec > v->samples;
+	v->unsampled = v->of == 0 && d9m_sched_off(m, m->polls.start[p],
+	    m->polls.end[p]);
 	/* the reason and the frame most of the winning class's samples
 	 * have (few groups: a quadratic count is fine) */
 	for (size_t k = 0; v->kind != D9M_V_UNKNOWN && k < ng; k++) {
@@ -365,6 +371,9 @@ d9m_verdict_text(const struct d9m_verdict *v, char *out, size_t cap)
 	if (n > 0 && (size_t)n < cap && v->where[0])
 		n += snprintf(out + n, cap - (size_t)n, ", %s %s", v->kind ==
 		    D9M_V_CPU ? "hottest in" : "under", v->where);
+	if (n > 0 && (size_t)n < cap && v->recorder)
+		n += snprintf(out + n, cap - (size_t)n, ", in the recorder's "
+		    "own frames");
 	if (n > 0 && (size_t)n < cap && v->confidence == D9M_CONF_LOW)
 		snprintf(out + n, cap - (size_t)n, " (only %zu sample%s: a "
 		    "hint, not a finding)", v->of, v->of == 1 ? "" : "s");

@@ -42,6 +42,8 @@ struct d9m_verdict {
 	enum d9m_vclass	 off_kind;	/* off-cpu: its off-CPU samples'
 					 * class, D9M_V_UNKNOWN: none */
 	enum d9m_confidence confidence;
+	int		 recorder;	/* most of the class's samples are in
+					 * the recorder's frames (ANALYSIS 21) */
 };
 
 /* "cpu", "lock", ... as JSON names them. */

@@ -201,6 +201,18 @@ cpu_and_sched(struct d9o_jw *w, const struct d9m_analysis *a)
 	d9o_jw_ku64(w, "offCpuInPollPreempted", a->off_preempted);
 	d9o_jw_ku64(w, "offCpuIdle", a->off_idle);
 	d9o_jw_ku64(w, "offCpuNoWorker", a->off_no_worker);
+	d9o_jw_key(w, "observer");
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "cpuSamples", a->observer.cpu_samples);
+	d9o_jw_ku64(w, "offCpuSamples", a->observer.off_cpu_samples);
+	d9o_jw_kdbl(w, "cpuShare", a->observer.cpu_share);
+	d9o_jw_kdbl(w, "offCpuShare", a->observer.off_cpu_share);
+	d9o_jw_key(w, "topFrame");
+	if (a->observer.top_n > 0)
+		d9o_jw_str(w, a->observer.top_frame);
+	else
+		d9o_jw_null(w);
+	d9o_jw_end(w, '}');
 	d9o_jw_key(w, "schedDelay");
 	d9o_jw_pct(w, &a->sched, 1);
 	d9o_jw_ku64(w, "over1ms", a->sched_over1ms);

@@ -137,6 +137,16 @@ summary(const struct d9o_out *o)
 		    "libd9rec's threads (%s of %s)\n", pct, d9o_dur(b, sizeof b,
 		    m->cost.recorder_cpu_ns), d9o_dur(s, sizeof s,
 		    m->cost.process_cpu_ns));
+	if (a->observer.top_n > 0) {
+		char top[96];
+
+		fprintf(o->f, "Observer:     the recorder's own code is in %zu "
+		    "on-CPU (%.1f%%) and %zu off-CPU\n              (%.1f%%) "
+		    "samples, most in %s\n", a->observer.cpu_samples, 100 *
+		    a->observer.cpu_share, a->observer.off_cpu_samples, 100 *
+		    a->observer.off_cpu_share, d9o_fit(top, sizeof top,
+		    a->observer.top_frame, 40));
+	}
 	if (a->off_samples == a->off_cpu)
 		fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",
 		    a->cpu_samples, a->on_cpu, a->off_cpu);

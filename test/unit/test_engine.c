@@ -175,7 +175,9 @@ END_TEST
  * was sampled around it is off-cpu (about 10 due, high confidence); a
  * switch under exit_to_user_mode_loop on the way out of a futex wake is
  * preemption, not blocking (one sample: low confidence, said); a sample
- * whose leaf is a mapping symbol ($x) is not "hottest in $x".
+ * whose leaf is a mapping symbol ($x) is not "hottest in $x". ANALYSIS
+ * 21: a poll on CPU in libd9rec's frames says so, the observer figures
+ * count those samples and the recorder-overhead flag is raised.
  */
 START_TEST(test_verdict_evidence)
 {
@@ -187,7 +189,8 @@ START_TEST(test_verdict_evidence)
 	struct d9m_analysis a;
 	struct mt t;
 	struct d9m_model *m;
-	uint64_t f[6], leaf[2] = { 0x9000, 0x9100 };
+	uint64_t f[6], leaf[2] = { 0x9000, 0x9100 }, rec[2] = { 0x9200,
+	    0x9100 };
 	int seen = 0;
 
 	mt_begin(&t);
@@ -197,6 +200,7 @@ START_TEST(test_verdict_evidence)
 	}
 	mt_symbol(&t, leaf[0], "$x", 0);
 	mt_symbol(&t, leaf[1], "svc::compute", 0);
+	mt_symbol(&t, rec[0], "d9rec_event", 0);
 	mt_meta(&t, "d9rec.cpu_frequency_hz", "1000");
 	mt_unpark(&t, s - 2 * PL_MS, 0, 0, 11, 0);
 	mt_cpu(&t, s - PL_MS, 11, D9_SOURCE_CPU, 2, leaf);	/* sampled */
@@ -208,6 +212,12 @@ START_TEST(test_verdict_evidence)
 	mt_poll_start(&t, s + 30 * PL_MS, 0, 3, "svc/c.rs:1:1");	/* 1.2 */
 	mt_cpu(&t, s + 30 * PL_MS + PL_MS, 11, D9_SOURCE_CPU, 2, leaf);
 	mt_poll_end(&t, s + 30 * PL_MS + 6 * PL_MS / 5, 0);
+	/* 1.9 ms on CPU in the recorder's code, called from the service */
+	mt_poll_start(&t, s + 40 * PL_MS, 0, 4, "svc/d.rs:1:1");
+	for (uint64_t i = 0; i < 3; i++)
+		mt_cpu(&t, s + 40 * PL_MS + 100000 + i * 500000, 11,
+		    D9_SOURCE_CPU, 2, rec);
+	mt_poll_end(&t, s + 40 * PL_MS + 19 * PL_MS / 10, 0);
 	m = mt_finish(&t);
 	ck_assert_uint_eq(m->cpu_hz, 1000);
 	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
@@ -233,11 +243,29 @@ START_TEST(test_verdict_evidence)
 			ck_assert_str_eq(d9m_vclass_name(v->kind), "cpu");
 			ck_assert_ptr_null(strstr(txt, "$x"));
 			ck_assert_ptr_nonnull(strstr(txt, "svc::compute"));
+		} else if (id == 4) {
+			ck_assert_str_eq(txt, "cpu: 3 of 3 samples on CPU, "
+			    "hottest in d9rec_event, in the recorder's own "
+			    "frames");
+			ck_assert_str_eq(d9m_confidence_name(v->confidence),
+			    "medium");
 		} else
 			continue;
 		seen++;
 	}
-	ck_assert_int_eq(seen, 3);
+	ck_assert_int_eq(seen, 4);
+	/* ANALYSIS 21: 3 of the 5 on-CPU samples are the recorder's */
+	ck_assert_uint_eq(a.observer.cpu_samples, 3);
+	ck_assert(fabs(a.observer.cpu_share - 0.6) < 1e-9);
+	ck_assert_str_eq(a.observer.top_frame, "d9rec_event");
+	{
+		int flagged = 0;
+
+		for (size_t i = 0; i < a.nflags; i++)
+			flagged |= strcmp(a.flags[i].check,
+			    "recorder-overhead") == 0;
+		ck_assert(flagged);
+	}
 	ck_assert_uint_eq(a.off_preempted, 1);
 	ck_assert_uint_eq(a.off_blocking, 0);
 	d9m_analysis_free(&a);
