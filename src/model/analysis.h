@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/blame.h"
 #include "model/frames.h"
 #include "model/metrics.h"
 #include "model/model.h"
@@ -56,6 +57,7 @@ struct d9m_idle_group {
 struct d9m_worst {
 	uint32_t	poll;		/* row in m->polls */
 	struct d9m_verdict verdict;	/* why it was slow (verdict.h) */
+	struct d9m_delayed delayed;	/* whom it held back (blame.h) */
 	struct d9m_stack_group *cpu, *off;	/* groups, count descending */
 	size_t		ncpu, noff;
 };

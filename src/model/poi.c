@@ -248,9 +248,29 @@ losses(const struct d9m_model *m, const struct d9m_window *w, struct acc *c)
 }
 
 /* The text of point x. */
+/* What held a delayed task's worker, after its text (ANALYSIS 20). */
 static void
-text_of(const struct d9m_model *m, const struct cand *x, char *out,
+held_text(const struct d9m_model *m, const struct d9m_held *h, char *out,
     size_t cap)
+{
+	size_t n = strlen(out);
+
+	if (n >= cap)
+		return;
+	if (h->why == D9M_HELD_POLL)
+		snprintf(out + n, cap - n, "; held by task %" PRIu64 "'s "
+		    "%.3f ms poll (%.3f ms of the wait)", task_id(m,
+		    m->polls.task[h->poll]), (double)(m->polls.end[h->poll] -
+		    m->polls.start[h->poll]) / MS, (double)h->overlap / MS);
+	else
+		snprintf(out + n, cap - n, "; %s", h->why == D9M_HELD_PARKED ?
+		    "its worker was parked" : "no poll held its worker: "
+		    "another worker's queue had it");
+}
+
+static void
+text_of(const struct d9m_model *m, const struct cand *x,
+    const struct d9m_held *h, char *out, size_t cap)
 {
 	char what[200];
 
@@ -268,6 +288,8 @@ text_of(const struct d9m_model *m, const struct cand *x, char *out,
 		    "spawn to its first poll", loc_of(m,
 		    x->kind == D9M_POI_SCHED_DELAY ? m->polls.loc[x->poll] :
 		    m->tasks.loc[x->task]));
+		if (x->kind == D9M_POI_SCHED_DELAY)
+			held_text(m, h, out, cap);
 		break;
 	case D9M_POI_UNINSTRUMENTED:
 		snprintf(out, cap, "%.3f ms poll of task %" PRIu64 ", which "
@@ -379,7 +401,9 @@ gather(const struct d9m_model *m, struct acc *c)
 			    x->start, .dur = x->dur, .value = x->value,
 			    .worker = x->worker, .task = x->task, .poll =
 			    x->poll };
-			text_of(m, x, y->text, sizeof y->text);
+			if (x->kind == D9M_POI_SCHED_DELAY)
+				d9m_held_by(m, x->poll, &y->held);
+			text_of(m, x, &y->held, y->text, sizeof y->text);
 		}
 	}
 	p->first[D9M_POI_COUNT] = p->n;

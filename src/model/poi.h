@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/blame.h"
 #include "model/frames.h"
 #include "model/model.h"
 #include "model/window.h"
@@ -30,6 +31,8 @@ struct d9m_poi {
 	uint32_t	 worker;	/* worker id, D9_NONE */
 	uint32_t	 task;		/* task row, D9_NONE */
 	uint32_t	 poll;		/* poll row, D9_NONE */
+	struct d9m_held	 held;		/* sched-delay: who held its worker
+					 * (ANALYSIS 20) */
 	char		 text[256];
 };
 

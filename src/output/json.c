@@ -108,12 +108,38 @@ worst(struct d9o_jw *w, const struct d9o_out *o)
 		d9o_jw_kstr(w, "confidence",
 		    d9m_confidence_name(x->verdict.confidence));
 		d9o_jw_end(w, '}');
+		d9o_jw_key(w, "delayed");
+		d9o_jw_obj(w);
+		d9o_jw_ku64(w, "tasks", x->delayed.tasks);
+		d9o_jw_ku64(w, "totalNs", x->delayed.total);
+		d9o_jw_end(w, '}');
 		d9o_jw_end(w, '}');
 	}
 	d9o_jw_end(w, ']');
 }
 
 #define JSON_POIS	100	/* points of interest per kind */
+
+/* heldBy of a sched-delay point (ANALYSIS 20): the poll that held its
+ * worker, or null. */
+static void
+held_by(struct d9o_jw *w, const struct d9m_model *m, const struct d9m_held *h)
+{
+	uint32_t p = h->poll, t;
+
+	d9o_jw_key(w, "heldBy");
+	if (h->why != D9M_HELD_POLL) {
+		d9o_jw_null(w);
+		return;
+	}
+	t = m->polls.task[p];
+	d9o_jw_obj(w);
+	d9o_jw_ku64(w, "task", t != D9_NONE ? m->tasks.id[t] : 0);
+	d9o_jw_ku64(w, "startNs", m->polls.start[p]);
+	d9o_jw_ku64(w, "durNs", m->polls.end[p] - m->polls.start[p]);
+	d9o_jw_ku64(w, "overlapNs", h->overlap);
+	d9o_jw_end(w, '}');
+}
 
 static void
 pois(struct d9o_jw *w, const struct d9o_out *o)
@@ -139,6 +165,8 @@ pois(struct d9o_jw *w, const struct d9o_out *o)
 		if (x->task != D9_NONE)
 			d9o_jw_ku64(w, "task", m->tasks.id[x->task]);
 		d9o_jw_kstr(w, "text", x->text);
+		if (x->kind == D9M_POI_SCHED_DELAY)
+			held_by(w, m, &x->held);
 		d9o_jw_end(w, '}');
 	}
 	d9o_jw_end(w, ']');

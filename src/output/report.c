@@ -231,6 +231,10 @@ long_polls(const struct d9o_out *o)
 		    "", d9o_fit(s, sizeof s, d9o_loc(m, m->polls.loc[p]), 74));
 		d9m_verdict_text(&w->verdict, s, sizeof s);
 		d9o_wrap(o->f, s, 4, 80);
+		if (w->delayed.tasks > 0)
+			fprintf(o->f, "    held %zu task%s back for %s in all\n",
+			    w->delayed.tasks, w->delayed.tasks == 1 ? "" : "s",
+			    d9o_dur(b, sizeof b, w->delayed.total));
 		for (size_t k = 0; k < w->noff && k < 3; k++)
 			d9o_stack_line(o, "off-CPU", &w->off[k], 4);
 		for (size_t k = 0; k < w->ncpu && k < 3; k++)

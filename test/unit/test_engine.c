@@ -273,6 +273,94 @@ START_TEST(test_verdict_evidence)
 }
 END_TEST
 
+/*
+ * ANALYSIS 20: task 11, woken 1 ms into task 10's 20 ms poll on the same
+ * worker, runs when it ends: held by task 10 for 19 ms, and task 10's
+ * poll delayed 1 task by 19 ms. Task 12, woken while the worker is
+ * parked, was held by no poll: "its worker was parked". The same in the
+ * JSON (heldBy, delayed) and the report.
+ */
+START_TEST(test_blame)
+{
+	const uint64_t s = 100 * PL_MS;
+	struct d9m_analysis_opts o = { all, 10, 0, NULL };
+	struct d9m_analysis a;
+	struct d9o_out out;
+	struct mt t;
+	struct d9m_model *m;
+	char *json = NULL, *rep = NULL;
+	size_t jl = 0, rl = 0, held = 0;
+
+	mt_begin(&t);
+	mt_spawn(&t, s - 5 * PL_MS, 10, "svc/hog.rs:1:1");
+	mt_spawn(&t, s - 5 * PL_MS, 11, "svc/victim.rs:1:1");
+	mt_spawn(&t, s - 5 * PL_MS, 12, "svc/late.rs:1:1");
+	mt_unpark(&t, s - PL_MS, 0, 0, 11, 0);
+	mt_wake(&t, s - PL_MS / 2, 0, 10, 0);
+	mt_poll_start(&t, s, 0, 10, "svc/hog.rs:1:1");
+	mt_wake(&t, s + PL_MS, 10, 11, 0);
+	mt_poll_end(&t, s + 20 * PL_MS, 0);
+	mt_poll_start(&t, s + 20 * PL_MS, 0, 11, "svc/victim.rs:1:1");
+	mt_poll_end(&t, s + 20 * PL_MS + 100000, 0);
+	mt_park(&t, s + 25 * PL_MS, 0, 0, 11);
+	mt_wake(&t, s + 30 * PL_MS, 0, 12, 0);
+	mt_unpark(&t, s + 40 * PL_MS, 0, 0, 11, 0);
+	mt_poll_start(&t, s + 41 * PL_MS, 0, 12, "svc/late.rs:1:1");
+	mt_poll_end(&t, s + 41 * PL_MS + 100000, 0);
+	m = mt_finish(&t);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	for (size_t i = 0; i < a.pois->n; i++) {
+		const struct d9m_poi *x = &a.pois->v[i];
+		uint64_t id;
+
+		if (x->kind != D9M_POI_SCHED_DELAY)
+			continue;
+		id = m->tasks.id[x->task];
+		if (id == 11) {
+			ck_assert_int_eq(x->held.why, D9M_HELD_POLL);
+			ck_assert_uint_eq(m->tasks.id[m->polls.task[
+			    x->held.poll]], 10);
+			ck_assert_uint_eq(x->held.overlap, 19 * PL_MS);
+			ck_assert_ptr_nonnull(strstr(x->text, "held by task "
+			    "10's 20.000 ms poll (19.000 ms of the wait)"));
+			held++;
+		} else if (id == 12) {
+			ck_assert_int_eq(x->held.why, D9M_HELD_PARKED);
+			ck_assert_ptr_nonnull(strstr(x->text, "its worker was "
+			    "parked"));
+			held++;
+		}
+	}
+	ck_assert_uint_eq(held, 2);
+	ck_assert_uint_eq(m->tasks.id[m->polls.task[a.worst[0].poll]], 10);
+	ck_assert_uint_eq(a.worst[0].delayed.tasks, 1);
+	ck_assert_uint_eq(a.worst[0].delayed.total, 19 * PL_MS);
+	memset(&out, 0, sizeof out);
+	out.m = m;
+	out.a = &a;
+	out.f = open_memstream(&json, &jl);
+	d9o_json(&out);
+	fclose(out.f);
+	for (char *r = json, *w = json; ; r++)
+		if (*r != ' ' && *r != '\n' && (*w++ = *r) == '\0')
+			break;
+	ck_assert_ptr_nonnull(strstr(json, "\"delayed\":{\"tasks\":1,"
+	    "\"totalNs\":19000000}"));
+	ck_assert_ptr_nonnull(strstr(json, "\"heldBy\":{\"task\":10,"));
+	ck_assert_ptr_nonnull(strstr(json, "\"overlapNs\":19000000}"));
+	ck_assert_ptr_nonnull(strstr(json, "\"heldBy\":null"));
+	out.f = open_memstream(&rep, &rl);
+	d9o_report(&out);
+	fclose(out.f);
+	ck_assert_ptr_nonnull(strstr(rep, "held 1 task back for 19.00ms in "
+	    "all"));
+	free(json);
+	free(rep);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_planted_points)
 {
 	struct d9m_analysis_opts o = { all, 10, 0, NULL };
@@ -311,6 +399,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_two_rates);
 	tcase_add_test(tc, test_verdict_classes);
 	tcase_add_test(tc, test_verdict_evidence);
+	tcase_add_test(tc, test_blame);
 	tcase_add_test(tc, test_planted_points);
 	suite_add_tcase(s, tc);
 	return s;
