@@ -104,7 +104,10 @@ struct d9rec_options {
 /* Counters, cumulative since d9rec_open. */
 struct d9rec_stats {
 	uint64_t	 events;	/* events accepted into thread rings */
-	uint64_t	 dropped;	/* events lost to a full ring */
+	uint64_t	 dropped;	/* events lost to a full ring, made by
+					 * a signal handler inside another
+					 * recording call, or skipped in a
+					 * damaged ring */
 	uint64_t	 written_events; /* events written to segment files */
 	uint64_t	 bytes_written;
 	uint64_t	 write_errors;	/* failed writes (ENOSPC, EIO, EFBIG ...) */

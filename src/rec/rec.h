@@ -92,9 +92,16 @@ struct d9rec_thread {
 	uint64_t	(*clock)(void *);
 	void		*clock_ctx;
 	uint64_t	 cur_task;	/* being polled, 0 outside a poll */
+	/* 1 while a recording call of this thread runs: a call that finds
+	 * it set interrupted one (a signal handler's) and is dropped
+	 * (events.c) */
+	_Atomic uint8_t	 busy;
 	_Atomic uint64_t head;
 	_Atomic uint64_t events;
 	_Atomic uint64_t dropped;
+	/* dropped by an atomic add, from outside a recording call's guard:
+	 * a re-entered call, an unknown runtime id */
+	_Atomic uint64_t dropped_unguarded;
 	/* consumer side */
 	_Alignas(64) _Atomic uint64_t tail;
 	struct d9rec_writer *w;
@@ -232,6 +239,8 @@ struct d9rec_writer {
 	_Atomic uint64_t deleted_segments, deleted_bytes;
 	_Atomic uint64_t cpu_samples, cpu_lost;
 	_Atomic uint64_t retired_events, retired_dropped;
+	_Atomic uint64_t ring_lost;	/* events skipped over a ring found
+					 * inconsistent (flush.c) */
 	_Atomic uint64_t recovered;	/* crashed writers' segments sealed */
 	_Atomic int	 last_errno;
 	_Atomic int	 suspended;	/* no segment open after a failed write */

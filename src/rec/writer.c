@@ -453,11 +453,13 @@ d9rec_stats(d9rec_writer *w, struct d9rec_stats *st)
 	pthread_mutex_lock(&w->lock);
 	for (struct d9rec_thread *t = w->threads; t; t = t->next) {
 		st->events += atomic_load(&t->events);
-		st->dropped += atomic_load(&t->dropped);
+		st->dropped += atomic_load(&t->dropped) +
+		    atomic_load(&t->dropped_unguarded);
 	}
 	pthread_mutex_unlock(&w->lock);
 	st->events += atomic_load(&w->retired_events);
-	st->dropped += atomic_load(&w->retired_dropped);
+	st->dropped += atomic_load(&w->retired_dropped) +
+	    atomic_load(&w->ring_lost);
 	st->written_events = atomic_load(&w->written_events);
 	st->bytes_written = atomic_load(&w->bytes_written);
 	st->write_errors = atomic_load(&w->write_errors);
