@@ -426,6 +426,11 @@ void	 d9rec_background(const char *name);	/* SCHED_BATCH for the caller */
 void	 d9rec_sources_batch(struct d9rec_writer *w);
 
 /* ---- segment files (segment.c) ---- */
+struct stat;
+/* 0 when the trace directory dir (sb) is the calling user's and
+ * writable by nobody else; -EPERM with the reason in msg. */
+int	 d9rec_dir_check(const char *dir, const struct stat *sb, char *msg,
+	    size_t len);
 int	 d9rec_seg_parse_name(const char *name, uint32_t *idx,
 	    const char **rest);
 DIR	*d9rec_seg_dir(struct d9rec_writer *w);	/* a fresh listing */

@@ -301,6 +301,7 @@ int
 d9rec_options_check(const struct d9rec_options *o, char *msg, size_t len)
 {
 	struct d9rec_options d;
+	struct stat sb;
 	char none[1];
 
 	if (msg == NULL || len == 0) {
@@ -312,6 +313,9 @@ d9rec_options_check(const struct d9rec_options *o, char *msg, size_t len)
 		snprintf(msg, len, "no trace directory (dir)");
 		return -EINVAL;
 	}
+	if (stat(o->dir, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+	    d9rec_dir_check(o->dir, &sb, msg, len) < 0)
+		return -EPERM;
 	if (o->compression < 0 || o->compression > D9REC_COMPRESS_GZIP_FAST) {
 		snprintf(msg, len, "compression %d is not one of "
 		    "D9REC_COMPRESS_NONE, _GZIP, _GZIP_FAST, _ZSTD",

@@ -31,6 +31,7 @@ main(void)
 	suite_add_tcase(s, rt_tcase_cost());
 	suite_add_tcase(s, rt_tcase_random());
 	suite_add_tcase(s, rt_tcase_signal());
+	suite_add_tcase(s, rt_tcase_owner());
 	sr = srunner_create(s);
 	t_skip_init();
 	srunner_run_all(sr, CK_NORMAL);
