@@ -370,6 +370,7 @@ main(int argc, char **argv)
 	struct rt rt;
 	unsigned seconds = 3, nworkers = 2, crunch_ms = 40;
 	const char *out = NULL;
+	char msg[256];
 	int rc;
 
 	d9rec_options_init(&o);
@@ -408,6 +409,10 @@ main(int argc, char **argv)
 	rt.crunch_ms = crunch_ms;
 	o.dir = out;
 	o.service = "d9demo";
+	if (d9rec_options_check(&o, msg, sizeof msg) < 0) {
+		fprintf(stderr, "d9demo: %s\n", msg);
+		return 1;
+	}
 	if ((rc = d9rec_open(&rt.w, &o)) < 0) {
 		fprintf(stderr, "d9demo: %s: %s\n", out, strerror(-rc));
 		return 1;

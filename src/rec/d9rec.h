@@ -56,7 +56,10 @@ enum d9rec_cpu_sampler {
 };
 
 struct d9rec_options {
-	const char	*dir;		/* required; created if missing (0700) */
+	const char	*dir;		/* required; created if missing (0700);
+					 * refused (EPERM) unless the caller's
+					 * (euid) and not writable by group or
+					 * others */
 	const char	*service;	/* metadata "service"; default: program name */
 	uint64_t	 max_file_size;	/* rotate above this; 0: min(100 MiB,
 					 * total/4); at least 16 KiB */
@@ -104,7 +107,10 @@ struct d9rec_options {
 /* Counters, cumulative since d9rec_open. */
 struct d9rec_stats {
 	uint64_t	 events;	/* events accepted into thread rings */
-	uint64_t	 dropped;	/* events lost to a full ring */
+	uint64_t	 dropped;	/* events lost to a full ring, made by
+					 * a signal handler inside another
+					 * recording call, or skipped in a
+					 * damaged ring */
 	uint64_t	 written_events; /* events written to segment files */
 	uint64_t	 bytes_written;
 	uint64_t	 write_errors;	/* failed writes (ENOSPC, EIO, EFBIG ...) */
@@ -152,7 +158,9 @@ void	d9rec_options_init(struct d9rec_options *o);
 /*
  * Whether d9rec_open would accept o: 0, or -EINVAL with the reason in
  * msg (NUL-terminated, cut to len). A size cap must hold two segments
- * (the newest complete one and the one being written).
+ * (the newest complete one and the one being written). -EPERM: the
+ * directory exists and belongs to another user or its group or others
+ * may write to it (anyone could plant or replace segments).
  */
 int	d9rec_options_check(const struct d9rec_options *o, char *msg,
 	    size_t len);

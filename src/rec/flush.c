@@ -6,6 +6,10 @@
  * rotates when the segment is too big or too old. Threads that were
  * unregistered are freed once their ring is empty.
  *
+ * A ring is read only as far as its records are ones its thread could
+ * have written: a damaged one is skipped to its head and the skip
+ * counted (resync), so that nothing in it can make this thread spin.
+ *
  * After a failed write no segment is open: each cycle tries a new one
  * first. Once a second the loss counters go into the metadata when they
  * changed.
@@ -290,6 +294,84 @@ put_batch(struct d9rec_writer *w, struct enc *e, int data)
 	d9rec_enc_clear(e);
 }
 
+/* The least size of a record of each kind (R_PAD's is its own rule). */
+static const uint16_t min_size[] = {
+	[R_POLL_START] = 32, [R_POLL_END] = RREC_HDR, [R_PARK] = 32,
+	[R_UNPARK] = 32, [R_WAKE] = 32, [R_SPAWN] = 32, [R_TERMINATE] = 32,
+	[R_RUNTIME] = 32, [R_CUSTOM] = RREC_HDR, [R_SPAN_ENTER] = 32,
+	[R_SPAN_EXIT] = 32, [R_SPAN_CLOSE] = 40
+};
+
+/* Whether the fields of a custom or span record r stay inside it (its
+ * schema known, every string's length within its size). */
+static int
+payload_ok(struct d9rec_writer *w, const struct rrec *r)
+{
+	int span = r->kind != R_CUSTOM;
+	const uint8_t *p = (const uint8_t *)r + RREC_HDR;
+	const uint8_t *end = (const uint8_t *)r + r->size;
+	const struct schema *s;
+	uint32_t len;
+	uint16_t n;
+
+	if (r->a < S_NBUILTIN || (uint64_t)r->a + (uint64_t)span >=
+	    atomic_load_explicit(&w->schemas.n, memory_order_acquire))
+		return 0;
+	s = d9rec_schema_get(w, r->a);
+	n = span ? s->ndeclared : s->nfields;
+	if (span)
+		p += r->kind == R_SPAN_CLOSE ? 24 : 16;
+	for (uint16_t i = 0; i < n; i++) {
+		size_t k = !span && s->fields[i].type != D9REC_T_STR ? 8 : 4;
+
+		if ((size_t)(end - p) < k)
+			return 0;
+		if (k == 4) {
+			memcpy(&len, p, 4);
+			if (len == UINT32_MAX && span)
+				len = 0;	/* absent */
+			if ((size_t)(end - p - 4) < len)
+				return 0;
+			k += len;
+		}
+		p += k;
+	}
+	return 1;
+}
+
+/* Whether r, with room bytes to the ring's end and avail to its head,
+ * is a record the producer could have written. */
+static int
+rec_ok(struct d9rec_writer *w, const struct rrec *r, uint64_t room,
+    uint64_t avail)
+{
+	if (r->kind == R_PAD)	/* pads run to the ring's end, 8 bytes made */
+		return r->a == room && r->a <= avail;
+	if (r->kind >= sizeof min_size / sizeof *min_size ||
+	    r->size < min_size[r->kind] || r->size % 8 != 0 ||
+	    r->size > RREC_MAX || r->size > room || r->size > avail)
+		return 0;
+	return r->kind != R_CUSTOM && r->kind < R_SPAN_ENTER ? 1 :
+	    payload_ok(w, r);
+}
+
+/*
+ * A ring found inconsistent (a head behind the tail or too far ahead, a
+ * record whose size or pad does not fit): its bytes up to the head are
+ * skipped, counted as events dropped (at most one per 16 bytes, the
+ * smallest record; one when the head is behind), and reading goes on
+ * from the head. Nothing in a ring can make the flush thread spin.
+ */
+static uint64_t
+resync(struct d9rec_writer *w, uint64_t tail, uint64_t head, uint64_t cap)
+{
+	uint64_t n = head - tail;
+
+	n = n > cap || n < RREC_HDR ? 1 : n / RREC_HDR;
+	atomic_fetch_add_explicit(&w->ring_lost, n, memory_order_relaxed);
+	return head;
+}
+
 /* Drain one ring into batches. Returns 1 if the ring was empty. */
 static int
 drain(struct d9rec_writer *w, struct d9rec_thread *t)
@@ -297,15 +379,23 @@ drain(struct d9rec_writer *w, struct d9rec_thread *t)
 	struct enc *e = &w->enc;
 	uint64_t head = atomic_load_explicit(&t->head, memory_order_acquire);
 	uint64_t tail = atomic_load_explicit(&t->tail, memory_order_relaxed);
+	uint64_t cap = t->mask + 1;
 
 	if (tail == head)
 		return 1;
 	d9rec_enc_clear(e);
 	d9rec_enc_batch(e);
+	if (head - tail > cap || tail % 8 != 0)
+		tail = resync(w, tail, head, cap);
 	while (tail != head) {
+		uint64_t pos = tail & t->mask;
 		const struct rrec *r = (const struct rrec *)(const void *)
-		    (t->buf + (tail & t->mask));
+		    (t->buf + pos);
 
+		if (!rec_ok(w, r, cap - pos, head - tail)) {
+			tail = resync(w, tail, head, cap);
+			break;
+		}
 		if (r->kind == R_PAD) {
 			tail += r->a;
 			continue;
@@ -395,7 +485,8 @@ cycle(struct d9rec_writer *w)
 			atomic_fetch_add(&w->retired_events,
 			    atomic_load(&t->events));
 			atomic_fetch_add(&w->retired_dropped,
-			    atomic_load(&t->dropped));
+			    atomic_load(&t->dropped) +
+			    atomic_load(&t->dropped_unguarded));
 			d9rec_thread_free(t);
 		} else
 			pp = &t->next;

@@ -96,9 +96,16 @@ struct d9rec_thread {
 	uint64_t	(*clock)(void *);
 	void		*clock_ctx;
 	uint64_t	 cur_task;	/* being polled, 0 outside a poll */
+	/* 1 while a recording call of this thread runs: a call that finds
+	 * it set interrupted one (a signal handler's) and is dropped
+	 * (events.c) */
+	_Atomic uint8_t	 busy;
 	_Atomic uint64_t head;
 	_Atomic uint64_t events;
 	_Atomic uint64_t dropped;
+	/* dropped by an atomic add, from outside a recording call's guard:
+	 * a re-entered call, an unknown runtime id */
+	_Atomic uint64_t dropped_unguarded;
 	/* consumer side */
 	_Alignas(64) _Atomic uint64_t tail;
 	struct d9rec_writer *w;
@@ -236,6 +243,8 @@ struct d9rec_writer {
 	_Atomic uint64_t deleted_segments, deleted_bytes;
 	_Atomic uint64_t cpu_samples, cpu_lost;
 	_Atomic uint64_t retired_events, retired_dropped;
+	_Atomic uint64_t ring_lost;	/* events skipped over a ring found
+					 * inconsistent (flush.c) */
 	_Atomic uint64_t recovered;	/* crashed writers' segments sealed */
 	_Atomic int	 last_errno;
 	_Atomic int	 suspended;	/* no segment open after a failed write */
@@ -421,6 +430,11 @@ void	 d9rec_background(const char *name);	/* SCHED_BATCH for the caller */
 void	 d9rec_sources_batch(struct d9rec_writer *w);
 
 /* ---- segment files (segment.c) ---- */
+struct stat;
+/* 0 when the trace directory dir (sb) is the calling user's and
+ * writable by nobody else; -EPERM with the reason in msg. */
+int	 d9rec_dir_check(const char *dir, const struct stat *sb, char *msg,
+	    size_t len);
 int	 d9rec_seg_parse_name(const char *name, uint32_t *idx,
 	    const char **rest);
 DIR	*d9rec_seg_dir(struct d9rec_writer *w);	/* a fresh listing */

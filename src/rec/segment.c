@@ -7,7 +7,8 @@
  * then the .bin is removed). Every file is created with O_EXCL |
  * O_NOFOLLOW and mode 0600. The directory holds a .lock file that the
  * writer keeps flock()ed, so that removing stale .active files at start
- * cannot hit a live writer.
+ * cannot hit a live writer. The directory must be the calling user's
+ * and writable by nobody else (d9rec_dir_check); one it makes is 0700.
  *
  * A segment starts with a ClockSyncEvent batch and a metadata batch
  * (segment.complete=false and the loss counters so far); sealing writes
@@ -89,15 +90,55 @@ d9rec_seg_dir(struct d9rec_writer *w)
 	return d;
 }
 
-/* The directory (created when missing) and its lock: 0 or -errno. */
+/*
+ * Whether the trace directory dir, as sb describes it, may hold the
+ * trace: owned by this user (the effective uid), writable by nobody
+ * else, as d9top asks of its index directory. Another user's directory,
+ * or one anyone may write to, lets someone else plant segments (a
+ * second process in the trace) or replace the real ones. 0, or -EPERM
+ * with the reason in msg (dir's control characters shown as '?').
+ */
+int
+d9rec_dir_check(const char *dir, const struct stat *sb, char *msg,
+    size_t len)
+{
+	char name[256];
+	size_t i;
+
+	if (sb->st_uid == geteuid() && !(sb->st_mode & (S_IWGRP | S_IWOTH)))
+		return 0;
+	for (i = 0; dir[i] != '\0' && i < sizeof name - 1; i++)
+		name[i] = (unsigned char)dir[i] < 0x20 || dir[i] == 0x7f ?
+		    '?' : dir[i];
+	name[i] = '\0';
+	if (sb->st_uid != geteuid())
+		snprintf(msg, len, "the trace directory %s is refused: it "
+		    "belongs to another user (uid %u, not %u)", name,
+		    (unsigned)sb->st_uid, (unsigned)geteuid());
+	else
+		snprintf(msg, len, "the trace directory %s is refused: its "
+		    "group or other users may write to it (mode %04o)", name,
+		    (unsigned)(sb->st_mode & 07777));
+	return -EPERM;
+}
+
+/* The directory (created when missing, 0700) and its lock: 0 or
+ * -errno (-EPERM: not ours alone, d9rec_dir_check). */
 static int
 dir_lock(struct d9rec_writer *w)
 {
+	struct stat sb;
+	char why[1];
+
 	if (mkdir(w->dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	w->dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (w->dirfd < 0)
 		return -errno;
+	if (fstat(w->dirfd, &sb) < 0)
+		return -errno;
+	if (d9rec_dir_check(w->dir, &sb, why, sizeof why) < 0)
+		return -EPERM;
 	w->lockfd = openat(w->dirfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW |
 	    O_CLOEXEC, 0600);
 	if (w->lockfd < 0)

@@ -307,6 +307,7 @@ int
 d9rec_options_check(const struct d9rec_options *o, char *msg, size_t len)
 {
 	struct d9rec_options d;
+	struct stat sb;
 	char none[1];
 
 	if (msg == NULL || len == 0) {
@@ -318,6 +319,9 @@ d9rec_options_check(const struct d9rec_options *o, char *msg, size_t len)
 		snprintf(msg, len, "no trace directory (dir)");
 		return -EINVAL;
 	}
+	if (stat(o->dir, &sb) == 0 && S_ISDIR(sb.st_mode) &&
+	    d9rec_dir_check(o->dir, &sb, msg, len) < 0)
+		return -EPERM;
 	if (o->compression < 0 || o->compression > D9REC_COMPRESS_GZIP_FAST) {
 		snprintf(msg, len, "compression %d is not one of "
 		    "D9REC_COMPRESS_NONE, _GZIP, _GZIP_FAST, _ZSTD",
@@ -459,11 +463,13 @@ d9rec_stats(d9rec_writer *w, struct d9rec_stats *st)
 	pthread_mutex_lock(&w->lock);
 	for (struct d9rec_thread *t = w->threads; t; t = t->next) {
 		st->events += atomic_load(&t->events);
-		st->dropped += atomic_load(&t->dropped);
+		st->dropped += atomic_load(&t->dropped) +
+		    atomic_load(&t->dropped_unguarded);
 	}
 	pthread_mutex_unlock(&w->lock);
 	st->events += atomic_load(&w->retired_events);
-	st->dropped += atomic_load(&w->retired_dropped);
+	st->dropped += atomic_load(&w->retired_dropped) +
+	    atomic_load(&w->ring_lost);
 	st->written_events = atomic_load(&w->written_events);
 	st->bytes_written = atomic_load(&w->bytes_written);
 	st->write_errors = atomic_load(&w->write_errors);

@@ -59,5 +59,7 @@ TCase	*rt_tcase_sched(void);
 TCase	*rt_tcase_ksyms(void);
 TCase	*rt_tcase_cost(void);
 TCase	*rt_tcase_random(void);
+TCase	*rt_tcase_signal(void);
+TCase	*rt_tcase_owner(void);
 
 #endif

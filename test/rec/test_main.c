@@ -1,10 +1,10 @@
 /*
  * test_main.c: the libd9rec suite ('rec'): round trips through
  * src/parse + src/model, segment files, robustness, loss, retention,
- * d9demo + d9top end to end, and context-switch sampling. Where the
- * kernel refuses perf events, the CPU sample checks cannot run: the
- * fallback is still checked and the run exits 77 (skipped) unless a
- * test failed.
+ * d9demo + d9top end to end, context-switch sampling, and signal
+ * handlers that record. Where the kernel refuses perf events, the CPU
+ * sample checks cannot run: the fallback is still checked and the run
+ * exits 77 (skipped) unless a test failed.
  */
 #include <stdlib.h>
 
@@ -30,6 +30,8 @@ main(void)
 	suite_add_tcase(s, rt_tcase_ksyms());
 	suite_add_tcase(s, rt_tcase_cost());
 	suite_add_tcase(s, rt_tcase_random());
+	suite_add_tcase(s, rt_tcase_signal());
+	suite_add_tcase(s, rt_tcase_owner());
 	sr = srunner_create(s);
 	t_skip_init();
 	srunner_run_all(sr, CK_NORMAL);
