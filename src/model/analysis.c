@@ -539,6 +539,14 @@ an_observer(void *arg)
 }
 
 static int
+an_taskstats(void *arg)
+{
+	const struct an_run *r = arg;
+
+	return done(r->m, d9m_an_taskstats(r->m, r->o, r->a));
+}
+
+static int
 an_sched(void *arg)
 {
 	const struct an_run *r = arg;
@@ -554,7 +562,8 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	/* the longest first: the two threads take the next as they end */
 	const struct d9m_job jobs[] = { { an_pois, &run },
 		{ an_sections, &run }, { an_dumps, &run }, { an_spans, &run },
-		{ an_observer, &run }, { an_sched, &run } };
+		{ an_observer, &run }, { an_taskstats, &run },
+		{ an_sched, &run } };
 
 	memset(a, 0, sizeof *a);
 	a->win = o->win;
@@ -610,6 +619,8 @@ d9m_analysis_free(struct d9m_analysis *a)
 	free(a->chain);
 	free(a->idle);
 	free(a->flags);
+	free(a->task_stats);
+	free(a->task_lints);
 	for (size_t i = 0; i < a->nsources; i++)
 		free(a->sources[i].workers);
 	free(a->sources);

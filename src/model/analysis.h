@@ -21,6 +21,7 @@
 #include "model/model.h"
 #include "model/poi.h"
 #include "model/runtimes.h"
+#include "model/taskstats.h"
 #include "model/verdict.h"
 #include "model/wake.h"
 #include "model/window.h"
@@ -197,6 +198,11 @@ struct d9m_analysis {
 	struct d9m_pct	sched;		/* delays (stale wakes excluded) */
 	size_t		sched_over1ms, sched_over5ms, sched_no_wake;
 	struct d9m_observer observer;	/* the recorder's own samples */
+	/* task figures and lints (taskstats.h) */
+	struct d9m_task_stat *task_stats;
+	size_t		ntask_stats, ntask_stats_all;
+	struct d9m_task_lint *task_lints;
+	size_t		ntask_lints;
 	struct d9m_pct	sched_ref;	/* by dial9's rule (stale wakes) */
 	size_t		sched_ref_over1ms;
 	uint32_t	sched_worst_poll;	/* poll row of the largest */
@@ -248,6 +254,7 @@ struct d9m_analysis_opts {
 	size_t		worst;		/* worst polls to list */
 	uint64_t	chain_task;	/* 0: no wake chain */
 	const struct d9m_resolver *resolver;	/* names beyond the trace's */
+	int		all_tasks;	/* taskStats: every task, not 100 */
 };
 
 int	d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,

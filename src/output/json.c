@@ -179,6 +179,45 @@ pois(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_end(w, '}');
 }
 
+/* taskStats and taskLints (ANALYSIS 22). */
+static void
+task_stats(struct d9o_jw *w, const struct d9o_out *o)
+{
+	const struct d9m_analysis *a = o->a;
+	const struct d9m_model *m = o->m;
+
+	d9o_jw_key(w, "taskStats");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < a->ntask_stats; i++) {
+		const struct d9m_task_stat *s = &a->task_stats[i];
+
+		d9o_jw_obj(w);
+		d9o_jw_ku64(w, "task", m->tasks.id[s->task]);
+		d9o_jw_kstr(w, "spawn", d9o_loc(m, m->tasks.loc[s->task]));
+		d9o_jw_ku64(w, "polls", s->polls);
+		d9o_jw_ku64(w, "busyNs", s->busy);
+		d9o_jw_ku64(w, "scheduledNs", s->sched);
+		d9o_jw_ku64(w, "idleNs", s->idle);
+		d9o_jw_ku64(w, "wakes", s->wakes);
+		d9o_jw_ku64(w, "selfWakes", s->self_wakes);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+	d9o_jw_ku64(w, "taskStatsTotal", a->ntask_stats_all);
+	d9o_jw_key(w, "taskLints");
+	d9o_jw_arr(w);
+	for (size_t i = 0; i < a->ntask_lints; i++) {
+		const struct d9m_task_lint *l = &a->task_lints[i];
+
+		d9o_jw_obj(w);
+		d9o_jw_kstr(w, "kind", l->kind);
+		d9o_jw_ku64(w, "task", m->tasks.id[l->task]);
+		d9o_jw_kstr(w, "text", l->text);
+		d9o_jw_end(w, '}');
+	}
+	d9o_jw_end(w, ']');
+}
+
 static void
 tasks(struct d9o_jw *w, const struct d9o_out *o)
 {
@@ -533,6 +572,7 @@ d9o_json(const struct d9o_out *o)
 	worst(w, o);
 	pois(w, o);
 	tasks(w, o);
+	task_stats(w, o);
 	cpu_and_sched(w, a);
 	leaves(w, o);
 	spans(w, o);

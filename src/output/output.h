@@ -22,6 +22,8 @@ struct d9o_out {
 
 void	d9o_json(const struct d9o_out *o);
 void	d9o_report(const struct d9o_out *o);
+/* The report's TASK FIGURES section (report_tasks.c). */
+void	d9o_report_tasks(const struct d9o_out *o);
 /* kind: "cpu", "offcpu" or "alloc"; returns -1 for another kind. */
 /* A flame tree as it was built (window, filters, inverted or not) in
  * the same format, root first: 0, or -1 when out of memory. */

@@ -611,6 +611,7 @@ d9o_report(const struct d9o_out *o)
 	sched(o);
 	locations(o);
 	lifecycle(o);
+	d9o_report_tasks(o);
 	blocking(o);
 	hotspots(o);
 	queues(o);

@@ -33,7 +33,7 @@ number_after(const char *screen, const char *what)
 static char *
 json_of(struct fx *f, uint64_t lo, uint64_t hi)
 {
-	struct d9m_analysis_opts o = { { lo, hi }, 10, 0, NULL };
+	struct d9m_analysis_opts o = { { lo, hi }, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 
 	if (lo == f->app.m->min_ts && hi == f->app.m->max_ts) {
@@ -135,7 +135,7 @@ END_TEST
 START_TEST(tasks_strip_peak)
 {
 	struct fx f;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL };
+	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 	char want[64];
 

@@ -36,7 +36,7 @@ static struct d9m_analysis
 analyze(const struct d9m_model *m, struct d9m_window w)
 {
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { w, 10, 0, NULL };
+	struct d9m_analysis_opts o = { w, 10, 0, NULL, 0 };
 
 	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
 	return a;

@@ -42,7 +42,7 @@ START_TEST(test_two_rates)
 	struct mt t, u;
 	char *p[2];
 	const uint64_t f1[] = { 0x1000, 0x2000 }, f2[] = { 0x3000 };
-	struct d9m_analysis_opts o = { all, 10, 0, NULL };
+	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 	struct d9m_model *m;
 	double small, big;
@@ -100,7 +100,7 @@ START_TEST(test_verdict_classes)
 	    "fault: 8 of 8 samples in a page fault, under svc::touch",
 	    "blocked: 8 of 8 samples off CPU, under svc::reap",
 	    "unknown: no CPU samples in this poll" };
-	struct d9m_analysis_opts o = { all, 20, 0, NULL };
+	struct d9m_analysis_opts o = { all, 20, 0, NULL, 0 };
 	struct d9m_analysis a;
 	struct d9o_out out;
 	struct mt t;
@@ -185,7 +185,7 @@ START_TEST(test_verdict_evidence)
 	    "exit_to_user_mode_loop", "do_syscall_64", "__lll_lock_wake",
 	    "svc::notify" };
 	const uint64_t s = 100 * PL_MS;
-	struct d9m_analysis_opts o = { all, 10, 0, NULL };
+	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 	struct mt t;
 	struct d9m_model *m;
@@ -283,7 +283,7 @@ END_TEST
 START_TEST(test_blame)
 {
 	const uint64_t s = 100 * PL_MS;
-	struct d9m_analysis_opts o = { all, 10, 0, NULL };
+	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 	struct d9o_out out;
 	struct mt t;
@@ -361,9 +361,100 @@ START_TEST(test_blame)
 }
 END_TEST
 
+/*
+ * ANALYSIS 22: task 20 wakes itself 40 times (40 short polls): the
+ * self-wake lint; task 21's only poll lasts 15 ms: never-yields; task 22,
+ * polled once at the start and alive at the end: long-idle. Its figures
+ * in taskStats; the same in the JSON and the report.
+ */
+START_TEST(test_task_figures)
+{
+	const uint64_t s = 100 * PL_MS;
+	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
+	struct d9m_analysis a;
+	struct d9o_out out;
+	struct mt t;
+	struct d9m_model *m;
+	char *json = NULL, *rep = NULL;
+	size_t jl = 0, rl = 0, kinds = 0;
+
+	mt_begin(&t);
+	mt_spawn(&t, s, 20, "svc/yield.rs:1:1");
+	mt_spawn(&t, s, 21, "svc/hog.rs:1:1");
+	mt_spawn(&t, s, 22, "svc/idle.rs:1:1");
+	mt_poll_start(&t, s + 10000, 0, 22, "svc/idle.rs:1:1");
+	mt_poll_end(&t, s + 20000, 0);
+	for (uint64_t i = 0; i < 40; i++) {
+		uint64_t at = s + PL_MS + i * 100000;
+
+		mt_wake(&t, at, 20, 20, 0);
+		mt_poll_start(&t, at + 10000, 0, 20, "svc/yield.rs:1:1");
+		mt_poll_end(&t, at + 20000, 0);
+	}
+	mt_poll_start(&t, s + 10 * PL_MS, 0, 21, "svc/hog.rs:1:1");
+	mt_poll_end(&t, s + 25 * PL_MS, 0);
+	mt_term(&t, s + 26 * PL_MS, 21);
+	mt_term(&t, s + 26 * PL_MS, 20);
+	mt_poll_start(&t, s + 40 * PL_MS, 0, 99, "svc/end.rs:1:1");
+	mt_poll_end(&t, s + 40 * PL_MS + 1000, 0);
+	m = mt_finish(&t);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	for (size_t i = 0; i < a.ntask_stats; i++) {
+		const struct d9m_task_stat *x = &a.task_stats[i];
+
+		if (m->tasks.id[x->task] != 20)
+			continue;
+		ck_assert_uint_eq(x->polls, 40);
+		ck_assert_uint_eq(x->wakes, 40);
+		ck_assert_uint_eq(x->self_wakes, 40);
+		ck_assert_uint_eq(x->busy, 40 * 10000);
+		ck_assert_uint_eq(x->sched, 40 * 10000);
+	}
+	for (size_t i = 0; i < a.ntask_lints; i++) {
+		const struct d9m_task_lint *l = &a.task_lints[i];
+		uint64_t id = m->tasks.id[l->task];
+
+		if (strcmp(l->kind, "self-wake") == 0) {
+			ck_assert_uint_eq(id, 20);
+			ck_assert_str_eq(l->text, "task 20 woke itself 40 of 40 "
+			    "times: a loop of yields that keeps its worker busy");
+			kinds |= 1;
+		} else if (strcmp(l->kind, "never-yields") == 0) {
+			ck_assert_uint_eq(id, 21);
+			kinds |= 2;
+		} else if (strcmp(l->kind, "long-idle") == 0 && id == 22)
+			kinds |= 4;
+	}
+	ck_assert_uint_eq(kinds, 7);
+	memset(&out, 0, sizeof out);
+	out.m = m;
+	out.a = &a;
+	out.f = open_memstream(&json, &jl);
+	d9o_json(&out);
+	fclose(out.f);
+	for (char *r = json, *w = json; ; r++)
+		if (*r != ' ' && *r != '\n' && (*w++ = *r) == '\0')
+			break;
+	ck_assert_ptr_nonnull(strstr(json, "{\"task\":20,\"spawn\":\"svc/"
+	    "yield.rs:1:1\",\"polls\":40,\"busyNs\":400000,\"scheduledNs\":"
+	    "400000,"));
+	ck_assert_ptr_nonnull(strstr(json, "{\"kind\":\"self-wake\","
+	    "\"task\":20,"));
+	out.f = open_memstream(&rep, &rl);
+	d9o_report(&out);
+	fclose(out.f);
+	ck_assert_ptr_nonnull(strstr(rep, "TASK FIGURES"));
+	ck_assert_ptr_nonnull(strstr(rep, "self-wake: task 20 woke itself 40"));
+	free(json);
+	free(rep);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_planted_points)
 {
-	struct d9m_analysis_opts o = { all, 10, 0, NULL };
+	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 	struct mt t;
 	struct d9m_model *m;
@@ -400,6 +491,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_verdict_classes);
 	tcase_add_test(tc, test_verdict_evidence);
 	tcase_add_test(tc, test_blame);
+	tcase_add_test(tc, test_task_figures);
 	tcase_add_test(tc, test_planted_points);
 	suite_add_tcase(s, tc);
 	return s;

@@ -22,7 +22,7 @@
 static char *
 report_of(const struct d9m_model *m, struct d9m_window w)
 {
-	struct d9m_analysis_opts o = { w, 10, 0, NULL };
+	struct d9m_analysis_opts o = { w, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 	struct d9o_out out;
 	char *buf = NULL;

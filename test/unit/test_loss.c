@@ -63,7 +63,7 @@ START_TEST(test_counters_per_boot)
 {
 	char *p[4];
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL };
+	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
 	const struct d9m_flag *f;
 	struct d9m_model *m;
 	struct mt t;
@@ -194,7 +194,7 @@ START_TEST(test_copies_read_once)
 {
 	char *p[2];
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL };
+	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
 	struct d9m_model *m;
 	struct mt t;
 
@@ -220,7 +220,7 @@ END_TEST
 START_TEST(test_nothing_lost)
 {
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL };
+	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
 	struct d9m_loss zero;
 	struct d9m_model *m;
 	struct mt t;

@@ -22,7 +22,7 @@ static struct d9m_analysis
 analyze(const struct d9m_model *m, struct d9m_window w, uint64_t chain)
 {
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { w, 10, chain, NULL };
+	struct d9m_analysis_opts o = { w, 10, chain, NULL, 0 };
 
 	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
 	return a;
