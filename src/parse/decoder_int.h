@@ -23,7 +23,9 @@ struct d9p_decoder {
 	struct d9p_pool	 strings, stacks;
 	uint64_t	 base;		/* timestamp base */
 	int		 started;	/* header seen */
+	int		 resync;	/* skipping to the next header */
 	uint64_t	 events;
+	uint64_t	 batches;	/* headers seen */
 	struct d9p_value *vals;
 	size_t		 capvals;
 	/* limits (0: none), what they cost */

@@ -49,6 +49,9 @@ struct d9p_stream {
 	uint64_t		 last_cut, last_len;	/* offset, bytes */
 	int			 frame_cuts;	/* in the frame being decoded */
 	int			 told, told_pools;	/* notes given */
+	/* damage resynchronised (ANALYSIS 19.1) */
+	unsigned		 ndamaged;
+	uint64_t		 dmg_batches;	/* decoder batches at the last */
 };
 
 void
@@ -97,6 +100,31 @@ end_say(struct d9p_stream *s, const struct d9p_read_opts *o, const char *fmt,
 		    (unsigned long long)s->ncut, s->ncut > 1 ? "s" : "",
 		    KEEP_MAX >> 10);
 	s->told = 1;
+}
+
+/*
+ * Damage at byte off (what went wrong; then: where reading goes on):
+ * the decoder skips to the next batch. Told and counted once for each
+ * stretch of damage: a symptom of the same damage (a member's bad check
+ * after the garbage it decoded to) comes before any new batch.
+ */
+static void
+damaged(struct d9p_stream *s, const struct d9p_read_opts *o,
+    struct d9p_read_stats *st, uint64_t off, const char *what,
+    const char *then)
+{
+	uint64_t nb = d9p_decoder_batches(s->dec);
+
+	if (s->ndamaged == 0 || nb != s->dmg_batches) {
+		end_say(s, o, "%s: byte %llu: %s; %s", s->name,
+		    (unsigned long long)off, what, then);
+		st->failed++;
+		if (s->sink->loss)
+			s->sink->loss(s->sink->ctx, D9P_LOSS_DAMAGED);
+		s->ndamaged++;
+		s->dmg_batches = nb;
+	}
+	d9p_decoder_resync(s->dec);
 }
 
 static int
@@ -254,7 +282,12 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 		atomic_fetch_add(&o->progress->bytes_in, c - s->consumed);
 		s->consumed = c;
 	}
-	if (r < 0) {
+	if (r < 0 && e.code == D9_ERR_CONTAINER) {
+		/* the frame the damage cut goes, the next member is read */
+		damaged(s, o, st, e.off, e.msg, "skipped to the next member");
+		s->drop_left = 0;
+		consume(s, s->wlen);
+	} else if (r < 0) {
 		end_say(s, o, "%s: byte %llu: %s", s->name,
 		    (unsigned long long)e.off, e.msg);
 		st->failed++;
@@ -303,7 +336,11 @@ cut_value(struct d9p_stream *s, size_t pos, const struct d9p_read_opts *o,
 	return 0;
 }
 
-/* A decoder error: 0 the stream is over, -1 out of memory. */
+/*
+ * A decoder error: 1 go on (a bad frame of a trace: the decoder skips to
+ * the next batch, from the frame's second byte on), 0 the stream is over
+ * (not a trace, or after an input error), -1 out of memory.
+ */
 static int
 decode_error(struct d9p_stream *s, const struct d9_err *e,
     const struct d9p_read_opts *o, struct d9p_read_stats *st)
@@ -317,12 +354,16 @@ decode_error(struct d9p_stream *s, const struct d9_err *e,
 	if (e->code == D9_ERR_BAD_MAGIC && s->in_dir && ev == s->ev0) {
 		d9p_note(o, "%s: not a dial9 trace, skipped", s->name);
 		st->skipped++;
-	} else {
-		end_say(s, o, "%s: byte %llu: %s%s", s->name,
-		    (unsigned long long)e->off, e->msg, ev > s->ev0 ?
-		    "; later frames skipped" : "");
+	} else if (!d9p_decoder_started(s->dec)) {
+		end_say(s, o, "%s: byte %llu: %s", s->name,
+		    (unsigned long long)e->off, e->msg);
 		st->failed++;
 		cut_short(s);
+	} else {
+		damaged(s, o, st, e->off, e->msg, "skipped to the next batch");
+		s->drop_left = 0;
+		consume(s, 1);
+		return 1;
 	}
 	return 0;
 }
@@ -336,7 +377,7 @@ end_note(struct d9p_stream *s, int rc, const struct d9_err *e,
 		return;
 	if (s->drop_left > 0)
 		s->ncut--;	/* no value: its length ran past the end */
-	if (s->total == 0 && !s->cut) {
+	if (s->total == 0 && !s->cut && s->ndamaged == 0) {
 		d9p_note(o, "%s: empty input", s->name);
 		st->failed++;
 	} else if (rc == D9P_MORE) {
@@ -448,8 +489,13 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 				return 0;
 			continue;
 		}
-		if (rc < 0)
-			return decode_error(s, &e, o, st);
+		if (rc < 0) {
+			int go = decode_error(s, &e, o, st);
+
+			if (go != 1)
+				return go;
+			continue;
+		}
 		if (s->eof) {
 			if (!last)
 				return 1;
