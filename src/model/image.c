@@ -39,7 +39,7 @@
 #include "model/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
-#define VERSION		10	/* 2: sections summed in two stripes; 3: span
+#define VERSION		11	/* 2: sections summed in two stripes; 3: span
 				 * events by tag (struct d9m_spantags); 4:
 				 * wakes of task 0 kept; 5: runtime events
 				 * by tag (struct d9m_rttags); 6: of them
@@ -47,7 +47,8 @@
 				 * worker column; 8: segment twins, dump
 				 * idle gaps, the samples' stacks; 9: the
 				 * switch sampling's duty cycle; 10: the
-				 * recorder's cost (struct d9m_cost) */
+				 * recorder's cost (struct d9m_cost); 11:
+				 * damaged, deleted, missing segments */
 #define CHUNK		(1u << 20)
 
 struct hdr {
