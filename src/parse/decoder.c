@@ -101,6 +101,14 @@ d9p_decoder_batches(const struct d9p_decoder *d)
 	return d->batches;
 }
 
+void
+d9p_decoder_on_header(struct d9p_decoder *d, void (*fn)(void *, uint64_t),
+    void *ctx)
+{
+	d->on_header = fn;
+	d->on_header_ctx = ctx;
+}
+
 int
 d9p_decoder_started(const struct d9p_decoder *d)
 {
@@ -606,6 +614,8 @@ header(struct d9p_decoder *d, struct d9_buf *b)
 	reset_state(d);
 	d->started = 1;
 	d->batches++;
+	if (d->on_header)
+		d->on_header(d->on_header_ctx, at(d, pos));
 	if (d->sink.batch)
 		d->sink.batch(d->sink.ctx, at(d, pos));
 	return 0;

@@ -90,6 +90,10 @@ uint64_t d9p_decoder_pool_dropped(const struct d9p_decoder *d);
 uint64_t d9p_decoder_events(const struct d9p_decoder *d);
 /* TRC headers decoded so far. */
 uint64_t d9p_decoder_batches(const struct d9p_decoder *d);
+/* fn(ctx, off) at each TRC header too (before the sink's batch): the
+ * stream's own record of where batches begin. */
+void	 d9p_decoder_on_header(struct d9p_decoder *d,
+	    void (*fn)(void *ctx, uint64_t off), void *ctx);
 /* Whether a header has been seen on this stream. */
 int	 d9p_decoder_started(const struct d9p_decoder *d);
 

@@ -492,6 +492,23 @@ d9p_input_pushback(struct d9p_input *in, const uint8_t *p, size_t n)
 	return 0;
 }
 
+int
+d9p_input_seek(struct d9p_input *in, uint64_t off)
+{
+	if (in->ahead != NULL || in->mem || in->fd < 0 ||
+	    (in->kinds & ~(1u << D9P_C_RAW)) != 0 ||
+	    lseek(in->fd, (off_t)off, SEEK_SET) < 0)
+		return -1;
+	in->ipos = in->iend = 0;
+	in->consumed = in->decoded = off;
+	in->eof = 0;
+	in->mode = D9P_C_NONE;
+	in->raw_since = UINT64_MAX;
+	in->scan = 0;
+	d9_err_clear(&in->pending);
+	return 0;
+}
+
 uint64_t
 d9p_input_raw_since(const struct d9p_input *in)
 {

@@ -60,6 +60,10 @@ int		 d9p_input_pushback(struct d9p_input *in, const uint8_t *p,
 /* Decoded offset at which the current raw run began, or UINT64_MAX when
  * the input is not in raw mode. */
 uint64_t	 d9p_input_raw_since(const struct d9p_input *in);
+/* Go on reading a file of raw bytes alone from offset off (its decoded
+ * offset too): 0, or -1 when the input is not such a file or cannot
+ * seek (read ahead, compressed, stdin). */
+int		 d9p_input_seek(struct d9p_input *in, uint64_t off);
 /* Bytes consumed from the underlying file so far. */
 uint64_t	 d9p_input_consumed(const struct d9p_input *in);
 /* Containers seen so far, as a bit set of 1 << enum d9p_container. */

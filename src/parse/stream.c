@@ -18,6 +18,7 @@
 
 #include "base/text.h"
 #include "parse/input.h"
+#include "parse/rewrite.h"
 #include "parse/stream.h"
 
 #define READ_CHUNK	(256 * 1024)
@@ -52,6 +53,8 @@ struct d9p_stream {
 	/* damage resynchronised (ANALYSIS 19.1) */
 	unsigned		 ndamaged;
 	uint64_t		 dmg_batches;	/* decoder batches at the last */
+	/* a tail stream of raw bytes: written again below what was read? */
+	struct d9p_rewrite	*rw;
 };
 
 void
@@ -243,6 +246,10 @@ drop_tail(struct d9p_stream *s)
 static void
 consume(struct d9p_stream *s, size_t used)
 {
+	if (s->rw != NULL)	/* the file's bytes, unless a value was cut */
+		d9p_rewrite_bytes(s->rw, s->woff, s->gap || s->drop_left ||
+		    s->frame_cuts ? NULL : s->w, used >= s->drop_at ?
+		    used + s->gap : used);
 	memmove(s->w, s->w + used, s->wlen - used);
 	s->wlen -= used;
 	if (used >= s->drop_at) {
@@ -296,6 +303,10 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 		s->eof = 2;
 	} else if (r == 0)
 		s->eof = 1;
+	if (s->rw != NULL && r > 0)
+		d9p_rewrite_read(s->rw, s->w + s->wlen, (size_t)r);
+	if (s->rw != NULL && d9p_input_kinds(s->in) != 1u << D9P_C_RAW)
+		d9p_rewrite_free(&s->rw);	/* not a raw file */
 	s->wlen += (size_t)(r > 0 ? r : 0);
 	s->total += (uint64_t)(r > 0 ? r : 0);
 	drop_tail(s);
@@ -423,6 +434,45 @@ limit_notes(struct d9p_stream *s, const struct d9p_read_opts *o)
 static int pump(struct d9p_stream *, int, const struct d9p_read_opts *,
     struct d9p_read_stats *);
 
+static void
+on_header(void *ctx, uint64_t off)
+{
+	struct d9p_stream *s = ctx;
+
+	if (s->rw != NULL)
+		d9p_rewrite_header(s->rw, off);
+}
+
+/*
+ * A tail stream paused at the end of its file: when the file was cut
+ * back below what was read and written again (parse/rewrite.h), read on
+ * where its bytes part from what was read, dropping the window (the
+ * frame there is gone). What was read stays read: nothing is lost, and
+ * nothing new is missed.
+ */
+static void
+reread(struct d9p_stream *s, const struct d9p_read_opts *o)
+{
+	uint64_t pos = d9p_input_consumed(s->in), at;
+	int keep, fd = d9p_input_fd(s->in);
+
+	if (s->rw == NULL || fd < 0 ||
+	    d9p_rewrite_check(s->rw, fd, pos, &at, &keep) != 1 ||
+	    d9p_input_seek(s->in, at) < 0)
+		return;
+	d9p_note(o, "%s: byte %llu: cut back below the %llu bytes read and "
+	    "written again; read on from there", s->name,
+	    (unsigned long long)at, (unsigned long long)pos);
+	if (!keep || at != s->woff)
+		d9p_decoder_resync(s->dec);
+	s->wlen = 0;
+	s->woff = s->total = at;
+	s->drop_at = 0;
+	s->drop_left = s->gap = 0;
+	s->frame_cuts = 0;
+	s->cut = 0;
+}
+
 int
 d9p_stream_pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
     struct d9p_read_stats *st)
@@ -442,8 +492,13 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 	struct d9_err e;
 	size_t used;
 
-	if (s->eof == 1)
+	if (tail && s->rw == NULL && s->total == 0 && s->eof == 0 &&
+	    (s->rw = d9p_rewrite_new()) != NULL)
+		d9p_decoder_on_header(s->dec, on_header, s);
+	if (s->eof == 1) {
+		reread(s, o);
 		s->eof = 0;	/* paused at the end: the file may have grown */
+	}
 	d9p_input_rearm(s->in);
 	for (;;) {
 		int last;
@@ -521,6 +576,7 @@ d9p_stream_close(struct d9p_stream **ps, struct d9p_read_stats *st)
 	if (ev > s->ev0)
 		st->read_ok++;
 	d9p_decoder_free(&s->dec);
+	d9p_rewrite_free(&s->rw);
 	d9p_input_close(&s->in);
 	free(s->w);
 	free(s->name);
