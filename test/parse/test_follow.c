@@ -38,6 +38,18 @@ poll_once(struct d9p_follow *f, struct rec *r)
 	ck_assert_int_eq(d9p_follow_poll(f, &sink, &o, &r->st), 0);
 }
 
+/* The end of a test: the follower, the log and the directory go. */
+static void
+done(struct d9p_follow **f, struct rec *r, const char *dir)
+{
+	char cmd[PATH_MAX + 32];
+
+	d9p_follow_free(f);
+	rec_free(r);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
 /* The values of the E events in the log, in order: "0 10 11 ...". */
 static const char *
 values(struct rec *r, char *out, size_t cap)
@@ -115,13 +127,9 @@ START_TEST(follow_a_live_directory)
 	    "skipped\n", dir);
 	ck_assert_str_eq(rec_notes(&r), cmd);
 	ck_assert_uint_eq(r.st.events, 6);
-
-	d9p_follow_free(&f);
-	rec_free(&r);
 	tg_free(&gz);
 	tg_free(&t);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	done(&f, &r, dir);
 }
 END_TEST
 
@@ -129,7 +137,6 @@ END_TEST
 START_TEST(follow_a_vanished_segment)
 {
 	char dir[] = "/tmp/d9-follow-XXXXXX", a[PATH_MAX], v[64];
-	char cmd[PATH_MAX + 32];
 	const char *paths[] = { dir };
 	struct d9p_follow *f;
 	struct tg t;
@@ -150,11 +157,8 @@ START_TEST(follow_a_vanished_segment)
 	ck_assert_int_eq(unlink(a), 0);
 	poll_once(f, &r);
 	ck_assert_str_eq(values(&r, v, sizeof v), "1 2");
-	d9p_follow_free(&f);
-	rec_free(&r);
 	tg_free(&t);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	done(&f, &r, dir);
 }
 END_TEST
 
@@ -237,14 +241,10 @@ START_TEST(follow_a_rewritten_segment)
 	    "43 44 45 46 47 48 49 50");
 	ck_assert_str_eq(rec_notes(&r), tg_cstr(&note));
 	ck_assert_uint_eq(r.cuts + r.damaged, 0);
-
-	d9p_follow_free(&f);
-	rec_free(&r);
 	tg_free(&note);
 	tg_free(&add);
 	tg_free(&t);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	done(&f, &r, dir);
 }
 END_TEST
 
