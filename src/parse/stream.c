@@ -347,10 +347,25 @@ cut_value(struct d9p_stream *s, size_t pos, const struct d9p_read_opts *o,
 	return 0;
 }
 
+/* The window position of decoded offset off (at or after the front). */
+static size_t
+win_pos(const struct d9p_stream *s, uint64_t off)
+{
+	uint64_t d = off > s->woff ? off - s->woff : 0;
+
+	if (d < s->drop_at)
+		return (size_t)d;
+	if (d < s->drop_at + s->gap)
+		return s->drop_at;	/* in what was dropped */
+	d -= s->gap;
+	return d < s->wlen ? (size_t)d : s->wlen;
+}
+
 /*
  * A decoder error: 1 go on (a bad frame of a trace: the decoder skips to
- * the next batch, from the frame's second byte on), 0 the stream is over
- * (not a trace, or after an input error), -1 out of memory.
+ * the next batch from the byte after the bad one, so that no byte is
+ * decoded twice by frames that fail), 0 the stream is over (not a
+ * trace, or after an input error), -1 out of memory.
  */
 static int
 decode_error(struct d9p_stream *s, const struct d9_err *e,
@@ -371,9 +386,11 @@ decode_error(struct d9p_stream *s, const struct d9_err *e,
 		st->failed++;
 		cut_short(s);
 	} else {
+		size_t at = win_pos(s, e->off);
+
 		damaged(s, o, st, e->off, e->msg, "skipped to the next batch");
 		s->drop_left = 0;
-		consume(s, 1);
+		consume(s, at < s->wlen ? at + 1 : s->wlen);
 		return 1;
 	}
 	return 0;
