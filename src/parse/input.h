@@ -34,8 +34,10 @@ int		 d9p_input_open_whole(struct d9p_input **out,
 		    struct d9p_whole *w, struct d9_err *e);
 void		 d9p_input_close(struct d9p_input **in);
 /* Up to cap decoded bytes: > 0 bytes, 0 at the end, < 0 error in e
- * (e->off is then a byte offset of the compressed input). An input that
- * ends inside a gzip member or zstd frame sets *cut_off to 1 at the end. */
+ * (e->off is then a byte offset of the compressed input). A damaged
+ * member (D9_ERR_CONTAINER) is told once: the next read goes on at the
+ * next gzip member or zstd frame. An input that ends inside a gzip
+ * member or zstd frame sets *cut_off to 1 at the end. */
 ssize_t		 d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap,
 		    int *cut_off, struct d9_err *e);
 /* Bytes read from the file and not yet handed out (before decoding;

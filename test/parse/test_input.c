@@ -2,8 +2,9 @@
  * test_input.c: containers (FORMAT.md 1.1). Gzip members and zstd frames
  * are recognised by magic at every boundary and may be mixed with raw
  * bytes in one stream; whatever the container, the decoded log must be
- * the one of the raw bytes. Broken containers end the input with one
- * note, after the events that decoded before the damage.
+ * the one of the raw bytes. A broken container gives one note, after
+ * the events that decoded before the damage; reading goes on at the next
+ * member (test_resync.c).
  */
 #include <fcntl.h>
 #include <stdio.h>
