@@ -170,6 +170,8 @@ on_loss(void *ctx, int what)
 
 	if (what == D9P_LOSS_COPY)
 		b->m->segs.copies++;
+	else if (what == D9P_LOSS_DAMAGED)
+		b->m->segs.damaged++;
 	else if (b->at.seg != D9_NONE)
 		b->m->segs.cut[b->at.seg] = 1;
 }

@@ -49,7 +49,8 @@
 				 * switch sampling's duty cycle; 10: the
 				 * recorder's cost (struct d9m_cost); 11:
 				 * active tasks count those alive before
-				 * the trace */
+				 * the trace, damaged, deleted, missing
+				 * segments */
 #define CHUNK		(1u << 20)
 
 struct hdr {

@@ -284,6 +284,7 @@ d9m_iwalk_scalars(struct d9m_iwalk *w, struct d9m_model *m)
 	}
 	S(w, m->meta.legacy_wall);
 	S(w, m->segs.copies);
+	S(w, m->segs.damaged);
 	S(w, m->tidmap_n);
 	S(w, m->tname_n);
 	S(w, m->nerrors);
@@ -311,6 +312,10 @@ d9m_iwalk_scalars(struct d9m_iwalk *w, struct d9m_model *m)
 	S(w, l->dropped_frees);
 	S(w, l->lost_cpu);
 	S(w, l->incomplete);
+	S(w, l->damaged);
+	S(w, l->deleted);
+	S(w, l->deleted_bytes);
+	S(w, l->missing);
 	S(w, l->copies);
 	S(w, m->cost.recorder_cpu_ns);
 	S(w, m->cost.process_cpu_ns);

@@ -15,6 +15,12 @@
  * written. libd9rec's cost counters (d9rec.recorder_cpu_ns and
  * .process_cpu_ns, since the writer opened) follow the same per-boot
  * rule into m->cost.
+ *
+ * ANALYSIS 19.1: what the size cap deleted (d9rec.deleted_segments and
+ * .deleted_bytes) follows the per-boot rule too; damage the reader
+ * skipped is counted as it reads (segs.damaged); a segment number
+ * missing between a boot's first and last (trace.N.bin files of one
+ * directory and boot) is a missing segment.
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -27,13 +33,13 @@
 #include "parse/reader.h"
 
 /* The loss counters, then the cost ones (m->cost, same rule). */
-enum { L_EVENTS, L_BATCHES, L_ALLOCS, L_FREES, L_CPU, L_RECCPU, L_PROCCPU,
-	L_N };
+enum { L_EVENTS, L_BATCHES, L_ALLOCS, L_FREES, L_CPU, L_DELETED,
+	L_DELBYTES, L_RECCPU, L_PROCCPU, L_N };
 
 static const char *const keys[L_N] = {
 	"d9rec.dropped_events", "d9rec.lost_batches", "d9rec.alloc_dropped",
-	"d9rec.free_dropped", "d9rec.cpu_lost", "d9rec.recorder_cpu_ns",
-	"d9rec.process_cpu_ns"
+	"d9rec.free_dropped", "d9rec.cpu_lost", "d9rec.deleted_segments",
+	"d9rec.deleted_bytes", "d9rec.recorder_cpu_ns", "d9rec.process_cpu_ns"
 };
 
 /* Per segment: its boot and the largest value of each counter. */
@@ -127,11 +133,107 @@ add_boot(struct d9m_model *m, const uint64_t *v, const uint64_t *of,
 	l->dropped_allocs += max64(v[L_ALLOCS], of[0]);
 	l->dropped_frees += max64(v[L_FREES], of[1]);
 	l->lost_cpu += v[L_CPU];
+	l->deleted += v[L_DELETED];
+	l->deleted_bytes += v[L_DELBYTES];
 	if (costed) {
 		m->cost.recorder_cpu_ns += v[L_RECCPU];
 		m->cost.process_cpu_ns += v[L_PROCCPU];
 		m->cost.boots++;
 	}
+}
+
+/* One input's segment number: of "<prefix>.N.bin" (then ".active",
+ * ".gz", ".zst" in any number), prefix the directory and stem. */
+struct segnum {
+	const char	*path;
+	size_t		 prefix;	/* length */
+	uint32_t	 boot;		/* string id, D9_NONE */
+	uint64_t	 n;
+};
+
+/* 0 and *x filled, or -1 when path is not so named. */
+static int
+segnum_of(const char *path, struct segnum *x)
+{
+	static const char *const suf[] = { ".active", ".gz", ".zst" };
+	size_t len = strlen(path), k, d;
+
+	do {
+		for (k = 0; k < sizeof suf / sizeof suf[0]; k++) {
+			size_t sl = strlen(suf[k]);
+
+			if (len >= sl && memcmp(path + len - sl, suf[k],
+			    sl) == 0) {
+				len -= sl;
+				break;
+			}
+		}
+	} while (k < sizeof suf / sizeof suf[0]);
+	if (len < 4 || memcmp(path + len - 4, ".bin", 4) != 0)
+		return -1;
+	len -= 4;
+	for (d = len; d > 0 && path[d - 1] >= '0' && path[d - 1] <= '9'; d--)
+		;
+	if (d == len || len - d > 9 || d == 0 || path[d - 1] != '.')
+		return -1;
+	x->path = path;
+	x->prefix = d - 1;
+	x->n = strtoull(path + d, NULL, 10);
+	return 0;
+}
+
+/* By boot, then prefix (group_cmp), then number. */
+static int
+group_cmp(const struct segnum *x, const struct segnum *y)
+{
+	if (x->boot != y->boot)
+		return x->boot < y->boot ? -1 : 1;
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	return memcmp(x->path, y->path, x->prefix);
+}
+
+static int
+segnum_cmp(const void *a, const void *b)
+{
+	const struct segnum *x = a, *y = b;
+	int c = group_cmp(x, y);
+
+	if (c != 0)
+		return c;
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+/* The numbers missing between each (boot, prefix)'s first and last; a
+ * file's boot is that of any of its segments. -1 out of memory. */
+static int
+missing(struct d9m_model *m, const struct segloss *sl)
+{
+	size_t n = m->segs.n, k = 0;
+	struct segnum *v = calloc(n ? n : 1, sizeof *v);
+
+	if (v == NULL)
+		return -1;
+	for (size_t s = 0; s < n; s++) {
+		uint32_t in = m->segs.input[s];
+		size_t j;
+
+		if (in == D9_NONE)
+			continue;
+		for (j = 0; j < k && v[j].path != d9m_str(m, in); j++)
+			;
+		if (j == k && segnum_of(d9m_str(m, in), &v[k]) == 0)
+			v[k++].boot = D9_NONE;
+		if (j < k && sl[s].boot != D9_NONE)
+			v[j].boot = sl[s].boot;
+	}
+	qsort(v, k, sizeof *v, segnum_cmp);
+	for (size_t i = 1; i < k; i++)
+		if (group_cmp(&v[i - 1], &v[i]) == 0 &&
+		    v[i].n > v[i - 1].n + 1)
+			m->loss.missing += v[i].n - v[i - 1].n - 1;
+	free(v);
+	return 0;
 }
 
 int
@@ -142,10 +244,12 @@ d9m_loss_derive(struct d9m_model *m)
 	struct segloss *sl = calloc(n ? n : 1, sizeof *sl);
 	uint64_t *order = malloc((n ? n : 1) * sizeof *order);
 	uint32_t no = find(m, "false");
+	int rc;
 
 	memset(l, 0, sizeof *l);
 	memset(&m->cost, 0, sizeof m->cost);
 	l->copies = m->segs.copies;
+	l->damaged = m->segs.damaged;
 	if (sl == NULL || order == NULL) {
 		free(sl);
 		free(order);
@@ -178,9 +282,10 @@ d9m_loss_derive(struct d9m_model *m)
 		}
 		add_boot(m, v, of, costed);
 	}
+	rc = missing(m, sl);
 	free(sl);
 	free(order);
-	return 0;
+	return rc;
 }
 
 /* The words of each loss, in the order they are told. */
@@ -200,6 +305,14 @@ static const struct {
 	    "CPU samples lost" },
 	{ offsetof(struct d9m_loss, incomplete), "segment incomplete",
 	    "segments incomplete" },
+	{ offsetof(struct d9m_loss, damaged), "segment damaged",
+	    "segments damaged" },
+	{ offsetof(struct d9m_loss, missing), "segment missing",
+	    "segments missing" },
+	/* last: the report says where the trace starts after it */
+	{ offsetof(struct d9m_loss, deleted),
+	    "older segment deleted by the size cap",
+	    "older segments deleted by the size cap" },
 };
 
 static uint64_t
@@ -220,6 +333,21 @@ d9m_loss_any(const struct d9m_loss *l)
 	return 0;
 }
 
+/* " (12.3 MB)": what the size cap deleted. */
+static int
+bytes_text(char *buf, size_t cap, uint64_t n)
+{
+	static const char *const unit[] = { "kB", "MB", "GB", "TB" };
+	double v = (double)n / 1e3;
+	size_t u = 0;
+
+	while (v >= 999.95 && u + 1 < sizeof unit / sizeof unit[0]) {
+		v /= 1e3;
+		u++;
+	}
+	return snprintf(buf, cap, " (%.1f %s)", v, unit[u]);
+}
+
 size_t
 d9m_loss_text(const struct d9m_loss *l, char *buf, size_t cap)
 {
@@ -237,6 +365,10 @@ d9m_loss_text(const struct d9m_loss *l, char *buf, size_t cap)
 		k = snprintf(buf + len, cap - len, "%s%" PRIu64 " %s",
 		    len ? ", " : "", n, n == 1 ? words[i].one : words[i].many);
 		if (k > 0)
+			len += (size_t)k;
+		if (words[i].off == offsetof(struct d9m_loss, deleted) &&
+		    l->deleted_bytes > 0 && len < cap && (k = bytes_text(buf +
+		    len, cap - len, l->deleted_bytes)) > 0)
 			len += (size_t)k;
 	}
 	return len < cap ? len : cap - 1;

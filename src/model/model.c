@@ -77,6 +77,7 @@ copy_tables(struct d9m_model *dst, const struct d9m_model *src)
 			return -1;
 	dst->meta.legacy_wall = src->meta.legacy_wall;
 	dst->segs.copies = src->segs.copies;
+	dst->segs.damaged = src->segs.damaged;
 	dst->following = src->following;
 	return 0;
 }

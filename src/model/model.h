@@ -305,6 +305,7 @@ struct d9m_segs {
 	uint32_t	*group;		/* source group, D9_NONE before its
 					 * first event */
 	uint64_t	 copies;	/* files not read: copies of a segment */
+	uint64_t	 damaged;	/* damage the reader skipped */
 };
 
 /*
@@ -412,9 +413,10 @@ struct d9m_appev {
 	uint32_t	*poll;		/* poll row, D9_NONE */
 };
 
-/* What the trace lost (ANALYSIS 19): libd9rec's counters (per boot the
- * latest, summed over boots), dial9's overflow events, incomplete
- * segments; and the copies of segments that were read once. */
+/* What the trace lost (ANALYSIS 19, 19.1): libd9rec's counters (per
+ * boot the latest, summed over boots), dial9's overflow events,
+ * incomplete, damaged, deleted and missing segments; and the copies of
+ * segments that were read once. */
 struct d9m_loss {
 	uint64_t	 dropped_events;	/* runtime events not recorded */
 	uint64_t	 lost_batches;		/* batches not written */
@@ -422,6 +424,11 @@ struct d9m_loss {
 	uint64_t	 lost_cpu;		/* CPU samples lost */
 	uint64_t	 incomplete;		/* segments cut short or marked
 						 * segment.complete=false */
+	uint64_t	 damaged;		/* damaged members or batches
+						 * the reader skipped */
+	uint64_t	 deleted;		/* segments the size cap deleted */
+	uint64_t	 deleted_bytes;		/* (d9rec.deleted_*) */
+	uint64_t	 missing;		/* gaps in a boot's numbers */
 	uint64_t	 copies;		/* duplicate segments */
 };
 

@@ -125,7 +125,8 @@ d9m_an_observer(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	ob->off_cpu_share = off ? (double)ob->off_cpu_samples / (double)off :
 	    0;
 	for (size_t k = 0; k < ntop; k++)
-		if (top[k].n > ob->top_n) {
+		if (top[k].n > ob->top_n || (top[k].n == ob->top_n &&
+		    strcmp(top[k].frame, ob->top_frame) < 0)) {
 			snprintf(ob->top_frame, sizeof ob->top_frame, "%s",
 			    top[k].frame);
 			ob->top_n = top[k].n;

@@ -19,15 +19,36 @@
 #define LONG_POLL	(10 * MS)	/* never-yields */
 #define SELF_MIN	10		/* self-wake: wakes at least */
 
+/* Tasks by (source, id): the same order however the rows were read. */
 static int
-cmp_stat(const void *x, const void *y)
+cmp_task(const struct d9m_model *m, uint32_t a, uint32_t b)
+{
+	uint64_t ka = m->tasks.id[a], kb = m->tasks.id[b];
+
+	if (m->tasks.group[a] != m->tasks.group[b])
+		return m->tasks.group[a] < m->tasks.group[b] ? -1 : 1;
+	return ka < kb ? -1 : ka > kb;
+}
+
+/* The busiest first (busy + scheduled), then by task. */
+static int
+cmp_stat(const void *x, const void *y, void *ctx)
 {
 	const struct d9m_task_stat *a = x, *b = y;
 	uint64_t ka = a->busy + a->sched, kb = b->busy + b->sched;
 
 	if (ka != kb)
 		return ka > kb ? -1 : 1;
-	return a->task < b->task ? -1 : a->task > b->task;
+	return cmp_task(ctx, a->task, b->task);
+}
+
+static int
+cmp_lint(const void *x, const void *y, void *ctx)
+{
+	const struct d9m_task_lint *a = x, *b = y;
+	int c = cmp_task(ctx, a->task, b->task);
+
+	return c != 0 ? c : strcmp(a->kind, b->kind);
 }
 
 /* The task's life in the window: from its spawn (or its first poll or
@@ -163,7 +184,9 @@ d9m_an_taskstats(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 			goto out;
 		s[n++] = s[t];
 	}
-	qsort(s, n, sizeof *s, cmp_stat);
+	qsort_r(s, n, sizeof *s, cmp_stat, (void *)m);
+	qsort_r(a->task_lints, a->ntask_lints, sizeof *a->task_lints, cmp_lint,
+	    (void *)m);
 	a->ntask_stats_all = n;
 	a->ntask_stats = o->all_tasks || n < D9M_TASK_STATS ? n :
 	    D9M_TASK_STATS;

@@ -500,6 +500,10 @@ loss(struct d9o_jw *w, const struct d9m_loss *l)
 	d9o_jw_ku64(w, "droppedFrees", l->dropped_frees);
 	d9o_jw_ku64(w, "lostCpuSamples", l->lost_cpu);
 	d9o_jw_ku64(w, "incompleteSegments", l->incomplete);
+	d9o_jw_ku64(w, "damagedSegments", l->damaged);
+	d9o_jw_ku64(w, "missingSegments", l->missing);
+	d9o_jw_ku64(w, "deletedSegments", l->deleted);
+	d9o_jw_ku64(w, "deletedBytes", l->deleted_bytes);
 	d9o_jw_ku64(w, "duplicateSegments", l->copies);
 	d9o_jw_end(w, '}');
 }

@@ -20,19 +20,44 @@
 
 #define MAX_FRAMES 128
 
+/* When the trace started, by the wall clock ("" when unknown). */
+static const char *
+started_at(const struct d9m_analysis *a, char *buf, size_t cap)
+{
+	time_t t = (time_t)(a->wall_start_ns / 1000000000);
+	struct tm tm;
+	char when[64];
+
+	buf[0] = '\0';
+	if (a->wall_start_ns == 0)
+		return buf;
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
+	snprintf(buf, cap, "%s.%03u UTC", when,
+	    (unsigned)(a->wall_start_ns / 1000000 % 1000));
+	return buf;
+}
+
 /* Always a line (or more, wrapped under the value): what the recording
- * lost (ANALYSIS 19). */
+ * lost (ANALYSIS 19). Segments the size cap deleted are told last
+ * (d9m_loss_text), with where what is left begins. */
 static void
 lost(const struct d9o_out *o)
 {
 	const struct d9m_loss *l = &o->m->loss;
-	char t[320];
-	size_t n = d9m_loss_text(l, t, sizeof t), len;
+	char t[480], when[96];
+	size_t n = d9m_loss_text(l, t, 320), len;
 	char *lines = NULL;
 	FILE *mf;
 
 	if (n == 0)
 		n = (size_t)snprintf(t, sizeof t, "nothing");
+	if (l->deleted && *started_at(o->a, when, sizeof when))
+		n += (size_t)snprintf(t + n, sizeof t - n, ": the trace starts "
+		    "at %s", when);
+	else if (l->deleted)
+		n += (size_t)snprintf(t + n, sizeof t - n, ": the trace starts "
+		    "after them");
 	if (l->copies)
 		snprintf(t + n, sizeof t - n, " (%" PRIu64 " duplicate segment "
 		    "file%s read once)", l->copies, l->copies == 1 ? "" : "s");
@@ -112,16 +137,8 @@ summary(const struct d9o_out *o)
 		fprintf(o->f, ": the window is outside the trace (0..%.3f "
 		    "ms), nothing is in it", (double)(m->max_ts - m->min_ts) /
 		    1e6);
-	if (a->wall_start_ns) {
-		time_t t = (time_t)(a->wall_start_ns / 1000000000);
-		struct tm tm;
-		char when[64];
-
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-		fprintf(o->f, "\nStarted:      %s.%03u UTC", when,
-		    (unsigned)(a->wall_start_ns / 1000000 % 1000));
-	}
+	if (a->wall_start_ns)
+		fprintf(o->f, "\nStarted:      %s", started_at(a, s, sizeof s));
 	fprintf(o->f, "\nWorkers:      %zu (", a->nworkers);
 	for (size_t i = 0; i < a->nworkers; i++) {
 		d9m_worker_label(m->groups.n, a->workers[i].id, b, sizeof b);

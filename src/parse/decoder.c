@@ -79,12 +79,34 @@ d9p_decoder_restart(struct d9p_decoder *d)
 {
 	reset_state(d);
 	d->started = 0;
+	d->resync = 0;
+}
+
+void
+d9p_decoder_resync(struct d9p_decoder *d)
+{
+	reset_state(d);
+	d->resync = 1;
 }
 
 uint64_t
 d9p_decoder_events(const struct d9p_decoder *d)
 {
 	return d->events;
+}
+
+uint64_t
+d9p_decoder_batches(const struct d9p_decoder *d)
+{
+	return d->batches;
+}
+
+void
+d9p_decoder_on_header(struct d9p_decoder *d, void (*fn)(void *, uint64_t),
+    void *ctx)
+{
+	d->on_header = fn;
+	d->on_header_ctx = ctx;
 }
 
 int
@@ -591,6 +613,9 @@ header(struct d9p_decoder *d, struct d9_buf *b)
 		    D9_VERSION);
 	reset_state(d);
 	d->started = 1;
+	d->batches++;
+	if (d->on_header)
+		d->on_header(d->on_header_ctx, at(d, pos));
 	if (d->sink.batch)
 		d->sink.batch(d->sink.ctx, at(d, pos));
 	return 0;
@@ -618,6 +643,38 @@ is_container_magic(const struct d9_buf *b)
 	return 0;
 }
 
+/*
+ * Resynchronising: skip to the next header (TRC\0 and the version this
+ * decoder knows) or, at from and later, a container magic. 0 found (at
+ * b->pos), D9P_MORE when the bytes ran out (a candidate may go on in the
+ * next ones).
+ */
+static int
+skip_to_header(struct d9p_decoder *d, struct d9_buf *b, uint64_t from)
+{
+	static const uint8_t hdr[D9_HEADER_LEN] = { 'T', 'R', 'C', 0,
+	    D9_VERSION };
+
+	for (; b->pos < b->n; b->pos++) {
+		const uint8_t *p = b->p + b->pos;
+		size_t left = d9_buf_left(b);
+		size_t k = left < D9_HEADER_LEN ? left : D9_HEADER_LEN;
+		int m = 0;
+
+		if (p[0] != D9_MAGIC0 && p[0] != D9_GZIP_MAGIC0 && p[0] != 0x28)
+			continue;
+		if (at(d, b->pos) >= from && (m = is_container_magic(b)) > 0)
+			return 0;
+		if (memcmp(p, hdr, k) == 0 && k == D9_HEADER_LEN) {
+			d->resync = 0;
+			return 0;
+		}
+		if (!d->eof && (m < 0 || memcmp(p, hdr, k) == 0))
+			return D9P_MORE;	/* a candidate cut short */
+	}
+	return D9P_MORE;
+}
+
 int
 d9p_decoder_feed(struct d9p_decoder *d, const uint8_t *p, size_t n,
     uint64_t off, int eof, uint64_t switch_from, size_t *used,
@@ -632,8 +689,19 @@ d9p_decoder_feed(struct d9p_decoder *d, const uint8_t *p, size_t n,
 	d->e = e;
 	*used = 0;
 	while (b.pos < b.n) {
-		size_t start = b.pos;
-		uint8_t tag = b.p[b.pos];
+		size_t start;
+		uint8_t tag;
+
+		if (d->resync) {
+			rc = skip_to_header(d, &b, switch_from);
+			*used = b.pos;
+			if (rc != 0)
+				return d->eof ? 0 : rc;
+			if (d->resync)
+				return D9P_SWITCH;
+		}
+		start = b.pos;
+		tag = b.p[b.pos];
 
 		if (at(d, start) >= switch_from && d->started &&
 		    (tag == D9_GZIP_MAGIC0 || tag == 0x28)) {

@@ -36,9 +36,11 @@ struct d9p_sink {
 enum d9p_loss {
 	D9P_LOSS_CUT,		/* the current input ended or broke before
 				 * its last frame: the rest is lost */
-	D9P_LOSS_COPY		/* a file not read: it holds a segment read
+	D9P_LOSS_COPY,		/* a file not read: it holds a segment read
 				 * from another file, or is a file reached
 				 * twice (ANALYSIS 19) */
+	D9P_LOSS_DAMAGED	/* damage skipped: the reader goes on at the
+				 * next member or batch (ANALYSIS 19.1) */
 };
 
 enum {
@@ -61,6 +63,10 @@ int	 d9p_decoder_new(struct d9p_decoder **out, const struct d9p_sink *sink);
 void	 d9p_decoder_free(struct d9p_decoder **d);
 /* Start a new stream: the next bytes must be a TRC header. */
 void	 d9p_decoder_restart(struct d9p_decoder *d);
+/* After damage (ANALYSIS 19.1): the batch's state is dropped and the
+ * next feeds skip every byte up to the next TRC header, or up to a gzip
+ * or zstd magic from switch_from on (D9P_SWITCH). */
+void	 d9p_decoder_resync(struct d9p_decoder *d);
 /*
  * Decode every complete frame in p[0, n). off: decoded offset of p[0];
  * eof: no bytes will follow; switch_from: decoded offset from which a
@@ -86,6 +92,12 @@ const struct d9p_elision *d9p_decoder_elision(const struct d9p_decoder *d);
 uint64_t d9p_decoder_pool_dropped(const struct d9p_decoder *d);
 /* Events handed to the sink so far. */
 uint64_t d9p_decoder_events(const struct d9p_decoder *d);
+/* TRC headers decoded so far. */
+uint64_t d9p_decoder_batches(const struct d9p_decoder *d);
+/* fn(ctx, off) at each TRC header too (before the sink's batch): the
+ * stream's own record of where batches begin. */
+void	 d9p_decoder_on_header(struct d9p_decoder *d,
+	    void (*fn)(void *ctx, uint64_t off), void *ctx);
 /* Whether a header has been seen on this stream. */
 int	 d9p_decoder_started(const struct d9p_decoder *d);
 

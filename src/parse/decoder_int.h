@@ -23,7 +23,11 @@ struct d9p_decoder {
 	struct d9p_pool	 strings, stacks;
 	uint64_t	 base;		/* timestamp base */
 	int		 started;	/* header seen */
+	int		 resync;	/* skipping to the next header */
 	uint64_t	 events;
+	uint64_t	 batches;	/* headers seen */
+	void		(*on_header)(void *, uint64_t);	/* the stream's */
+	void		*on_header_ctx;
 	struct d9p_value *vals;
 	size_t		 capvals;
 	/* limits (0: none), what they cost */

@@ -4,6 +4,12 @@
  *   SNIFF --1f 8b--> GZIP --member end--> SNIFF
  *         --28 b5 2f fd--> ZSTD --frame end--> SNIFF
  *         --anything else--> RAW --pushback of a magic--> SNIFF
+ *   GZIP, ZSTD --damage--> SCAN --1f 8b 08, 28 b5 2f fd--> SNIFF
+ *
+ * Damage (bad data, a bad check) costs the member it is in (ANALYSIS
+ * 19.1): the error is handed out once, after the bytes decoded before
+ * it, and the next read scans the compressed bytes for the next gzip
+ * member or zstd frame and goes on from there.
  *
  * Raw mode cannot know where raw bytes end, so the frame decoder, which
  * sees a gzip or zstd magic where a frame tag should be, hands the bytes
@@ -41,6 +47,8 @@ struct d9p_input {
 	int		 z_init;
 	ZSTD_DStream	*zs;
 	struct d9_err	 pending;	/* an error behind the last bytes */
+	int		 scan;		/* after damage: look for a start */
+	uint64_t	 member_at;	/* input offset of the member */
 	int		 mem;		/* reading whole, not fd */
 	struct d9p_whole whole;
 	/* decompressed ahead on another thread (d9p_input_ahead): what
@@ -152,6 +160,7 @@ sniff(struct d9p_input *in, struct d9_err *e)
 	n = in->iend - in->ipos;
 	if (n == 0)
 		return 0;		/* clean end */
+	in->member_at = in_off(in);
 	if (n >= 2 && p[0] == D9_GZIP_MAGIC0 && p[1] == D9_GZIP_MAGIC1) {
 		if (!in->z_init) {
 			memset(&in->z, 0, sizeof in->z);
@@ -179,16 +188,61 @@ sniff(struct d9p_input *in, struct d9_err *e)
 }
 
 /*
+ * Whether p[0, n) begins a gzip member (deflate) or a zstd frame. Not a
+ * raw batch header: a compressed member may hold its bytes as they are
+ * (a stored block), and the damaged member is not to be read.
+ */
+static int
+is_start(const uint8_t *p, size_t n)
+{
+	static const uint8_t gz[] = { D9_GZIP_MAGIC0, D9_GZIP_MAGIC1, 8 };
+	static const uint8_t zs[] = { 0x28, 0xb5, 0x2f, 0xfd };
+
+	return (n >= sizeof gz && memcmp(p, gz, sizeof gz) == 0) ||
+	    (n >= sizeof zs && memcmp(p, zs, sizeof zs) == 0);
+}
+
+/* After damage: skip to the next start (is_start), at least one byte
+ * past the damaged member's. 1 found, 0 the input ended first. */
+static int
+scan(struct d9p_input *in, struct d9_err *e)
+{
+	if (in_off(in) == in->member_at && in->ipos < in->iend)
+		in->ipos++;		/* its magic is no start */
+	for (;;) {
+		size_t n, i, keep;
+		int rc = fill(in, 4, e);
+
+		if (rc < 0)
+			return rc;
+		n = in->iend - in->ipos;
+		/* a start may begin in the last bytes and go on later */
+		keep = in->eof ? 0 : 3;
+		for (i = 0; i + keep < n; i++)
+			if (is_start(in->ib + in->ipos + i, n - i)) {
+				in->ipos += i;
+				in->scan = 0;
+				return 1;
+			}
+		in->ipos += i;
+		if (in->eof)
+			return 0;
+	}
+}
+
+/*
  * A container error. Bytes the same call decoded before it are handed
  * out first (they precede the damage); the error is then reported by
- * this and every later read.
+ * the next read, once, and the read after it scans for the next start.
  */
 static ssize_t
 container_error(struct d9p_input *in, size_t produced, struct d9_err *e)
 {
-	in->pending = *e;
+	in->mode = D9P_C_NONE;
+	in->scan = 1;
 	if (produced == 0)
 		return -e->code;
+	in->pending = *e;
 	d9_err_clear(e);
 	return (ssize_t)produced;
 }
@@ -288,6 +342,7 @@ read_direct(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 		return read_whole(in, buf, cap);
 	if (in->pending.code != 0) {
 		*e = in->pending;
+		d9_err_clear(&in->pending);
 		return -e->code;
 	}
 	for (;;) {
@@ -298,6 +353,8 @@ read_direct(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 		switch (in->mode) {
 		case D9P_C_NONE:
 			in->raw_since = UINT64_MAX;
+			if (in->scan && (rc = scan(in, e)) <= 0)
+				return rc;
 			rc = sniff(in, e);
 			if (rc <= 0)
 				return rc;
@@ -432,6 +489,23 @@ d9p_input_pushback(struct d9p_input *in, const uint8_t *p, size_t n)
 	in->decoded -= n;
 	in->mode = D9P_C_NONE;
 	in->raw_since = UINT64_MAX;
+	return 0;
+}
+
+int
+d9p_input_seek(struct d9p_input *in, uint64_t off)
+{
+	if (in->ahead != NULL || in->mem || in->fd < 0 ||
+	    (in->kinds & ~(1u << D9P_C_RAW)) != 0 ||
+	    lseek(in->fd, (off_t)off, SEEK_SET) < 0)
+		return -1;
+	in->ipos = in->iend = 0;
+	in->consumed = in->decoded = off;
+	in->eof = 0;
+	in->mode = D9P_C_NONE;
+	in->raw_since = UINT64_MAX;
+	in->scan = 0;
+	d9_err_clear(&in->pending);
 	return 0;
 }
 

@@ -34,8 +34,10 @@ int		 d9p_input_open_whole(struct d9p_input **out,
 		    struct d9p_whole *w, struct d9_err *e);
 void		 d9p_input_close(struct d9p_input **in);
 /* Up to cap decoded bytes: > 0 bytes, 0 at the end, < 0 error in e
- * (e->off is then a byte offset of the compressed input). An input that
- * ends inside a gzip member or zstd frame sets *cut_off to 1 at the end. */
+ * (e->off is then a byte offset of the compressed input). A damaged
+ * member (D9_ERR_CONTAINER) is told once: the next read goes on at the
+ * next gzip member or zstd frame. An input that ends inside a gzip
+ * member or zstd frame sets *cut_off to 1 at the end. */
 ssize_t		 d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap,
 		    int *cut_off, struct d9_err *e);
 /* Bytes read from the file and not yet handed out (before decoding;
@@ -60,6 +62,10 @@ int		 d9p_input_pushback(struct d9p_input *in, const uint8_t *p,
 /* Decoded offset at which the current raw run began, or UINT64_MAX when
  * the input is not in raw mode. */
 uint64_t	 d9p_input_raw_since(const struct d9p_input *in);
+/* Go on reading a file of raw bytes alone from offset off (its decoded
+ * offset too): 0, or -1 when the input is not such a file or cannot
+ * seek (read ahead, compressed, stdin). */
+int		 d9p_input_seek(struct d9p_input *in, uint64_t off);
 /* Bytes consumed from the underlying file so far. */
 uint64_t	 d9p_input_consumed(const struct d9p_input *in);
 /* Containers seen so far, as a bit set of 1 << enum d9p_container. */

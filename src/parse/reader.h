@@ -3,7 +3,8 @@
  * into a sink. Directories are walked recursively, names in version
  * order; each input is one stream (decoder state restarts). Problems are
  * reported as "name: byte N: what went wrong" through the note callback
- * and never stop the other inputs.
+ * and never stop the other inputs; damage costs only its gzip member,
+ * zstd frame or batch (ANALYSIS 19.1: the sink hears D9P_LOSS_DAMAGED).
  *
  * Each segment is read once (ANALYSIS 19): a directory reached again
  * (a symlink to . or ..) is not walked again, a file reached twice (the
@@ -36,7 +37,8 @@ struct d9p_read_stats {
 	unsigned	 inputs;	/* streams opened */
 	unsigned	 read_ok;	/* inputs with at least one event */
 	unsigned	 skipped;	/* not traces */
-	unsigned	 failed;	/* stopped by an error */
+	unsigned	 failed;	/* stopped by an error, or damage
+					 * skipped (one per stretch) */
 	unsigned	 copies;	/* files not read: copies of a segment */
 	unsigned	 whole;		/* inputs decompressed whole */
 	unsigned	 prefetched;	/* of them, on another core */

@@ -18,6 +18,7 @@
 
 #include "base/text.h"
 #include "parse/input.h"
+#include "parse/rewrite.h"
 #include "parse/stream.h"
 
 #define READ_CHUNK	(256 * 1024)
@@ -49,6 +50,11 @@ struct d9p_stream {
 	uint64_t		 last_cut, last_len;	/* offset, bytes */
 	int			 frame_cuts;	/* in the frame being decoded */
 	int			 told, told_pools;	/* notes given */
+	/* damage resynchronised (ANALYSIS 19.1) */
+	unsigned		 ndamaged;
+	uint64_t		 dmg_batches;	/* decoder batches at the last */
+	/* a tail stream of raw bytes: written again below what was read? */
+	struct d9p_rewrite	*rw;
 };
 
 void
@@ -97,6 +103,31 @@ end_say(struct d9p_stream *s, const struct d9p_read_opts *o, const char *fmt,
 		    (unsigned long long)s->ncut, s->ncut > 1 ? "s" : "",
 		    KEEP_MAX >> 10);
 	s->told = 1;
+}
+
+/*
+ * Damage at byte off (what went wrong; then: where reading goes on):
+ * the decoder skips to the next batch. Told and counted once for each
+ * stretch of damage: a symptom of the same damage (a member's bad check
+ * after the garbage it decoded to) comes before any new batch.
+ */
+static void
+damaged(struct d9p_stream *s, const struct d9p_read_opts *o,
+    struct d9p_read_stats *st, uint64_t off, const char *what,
+    const char *then)
+{
+	uint64_t nb = d9p_decoder_batches(s->dec);
+
+	if (s->ndamaged == 0 || nb != s->dmg_batches) {
+		end_say(s, o, "%s: byte %llu: %s; %s", s->name,
+		    (unsigned long long)off, what, then);
+		st->failed++;
+		if (s->sink->loss)
+			s->sink->loss(s->sink->ctx, D9P_LOSS_DAMAGED);
+		s->ndamaged++;
+		s->dmg_batches = nb;
+	}
+	d9p_decoder_resync(s->dec);
 }
 
 static int
@@ -215,6 +246,10 @@ drop_tail(struct d9p_stream *s)
 static void
 consume(struct d9p_stream *s, size_t used)
 {
+	if (s->rw != NULL)	/* the file's bytes, unless a value was cut */
+		d9p_rewrite_bytes(s->rw, s->woff, s->gap || s->drop_left ||
+		    s->frame_cuts ? NULL : s->w, used >= s->drop_at ?
+		    used + s->gap : used);
 	memmove(s->w, s->w + used, s->wlen - used);
 	s->wlen -= used;
 	if (used >= s->drop_at) {
@@ -254,7 +289,12 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 		atomic_fetch_add(&o->progress->bytes_in, c - s->consumed);
 		s->consumed = c;
 	}
-	if (r < 0) {
+	if (r < 0 && e.code == D9_ERR_CONTAINER) {
+		/* the frame the damage cut goes, the next member is read */
+		damaged(s, o, st, e.off, e.msg, "skipped to the next member");
+		s->drop_left = 0;
+		consume(s, s->wlen);
+	} else if (r < 0) {
 		end_say(s, o, "%s: byte %llu: %s", s->name,
 		    (unsigned long long)e.off, e.msg);
 		st->failed++;
@@ -263,6 +303,10 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 		s->eof = 2;
 	} else if (r == 0)
 		s->eof = 1;
+	if (s->rw != NULL && r > 0)
+		d9p_rewrite_read(s->rw, s->w + s->wlen, (size_t)r);
+	if (s->rw != NULL && d9p_input_kinds(s->in) != 1u << D9P_C_RAW)
+		d9p_rewrite_free(&s->rw);	/* not a raw file */
 	s->wlen += (size_t)(r > 0 ? r : 0);
 	s->total += (uint64_t)(r > 0 ? r : 0);
 	drop_tail(s);
@@ -303,7 +347,26 @@ cut_value(struct d9p_stream *s, size_t pos, const struct d9p_read_opts *o,
 	return 0;
 }
 
-/* A decoder error: 0 the stream is over, -1 out of memory. */
+/* The window position of decoded offset off (at or after the front). */
+static size_t
+win_pos(const struct d9p_stream *s, uint64_t off)
+{
+	uint64_t d = off > s->woff ? off - s->woff : 0;
+
+	if (d < s->drop_at)
+		return (size_t)d;
+	if (d < s->drop_at + s->gap)
+		return s->drop_at;	/* in what was dropped */
+	d -= s->gap;
+	return d < s->wlen ? (size_t)d : s->wlen;
+}
+
+/*
+ * A decoder error: 1 go on (a bad frame of a trace: the decoder skips to
+ * the next batch from the byte after the bad one, so that no byte is
+ * decoded twice by frames that fail), 0 the stream is over (not a
+ * trace, or after an input error), -1 out of memory.
+ */
 static int
 decode_error(struct d9p_stream *s, const struct d9_err *e,
     const struct d9p_read_opts *o, struct d9p_read_stats *st)
@@ -317,12 +380,18 @@ decode_error(struct d9p_stream *s, const struct d9_err *e,
 	if (e->code == D9_ERR_BAD_MAGIC && s->in_dir && ev == s->ev0) {
 		d9p_note(o, "%s: not a dial9 trace, skipped", s->name);
 		st->skipped++;
-	} else {
-		end_say(s, o, "%s: byte %llu: %s%s", s->name,
-		    (unsigned long long)e->off, e->msg, ev > s->ev0 ?
-		    "; later frames skipped" : "");
+	} else if (!d9p_decoder_started(s->dec)) {
+		end_say(s, o, "%s: byte %llu: %s", s->name,
+		    (unsigned long long)e->off, e->msg);
 		st->failed++;
 		cut_short(s);
+	} else {
+		size_t at = win_pos(s, e->off);
+
+		damaged(s, o, st, e->off, e->msg, "skipped to the next batch");
+		s->drop_left = 0;
+		consume(s, at < s->wlen ? at + 1 : s->wlen);
+		return 1;
 	}
 	return 0;
 }
@@ -336,7 +405,7 @@ end_note(struct d9p_stream *s, int rc, const struct d9_err *e,
 		return;
 	if (s->drop_left > 0)
 		s->ncut--;	/* no value: its length ran past the end */
-	if (s->total == 0 && !s->cut) {
+	if (s->total == 0 && !s->cut && s->ndamaged == 0) {
 		d9p_note(o, "%s: empty input", s->name);
 		st->failed++;
 	} else if (rc == D9P_MORE) {
@@ -382,6 +451,45 @@ limit_notes(struct d9p_stream *s, const struct d9p_read_opts *o)
 static int pump(struct d9p_stream *, int, const struct d9p_read_opts *,
     struct d9p_read_stats *);
 
+static void
+on_header(void *ctx, uint64_t off)
+{
+	struct d9p_stream *s = ctx;
+
+	if (s->rw != NULL)
+		d9p_rewrite_header(s->rw, off);
+}
+
+/*
+ * A tail stream paused at the end of its file: when the file was cut
+ * back below what was read and written again (parse/rewrite.h), read on
+ * where its bytes part from what was read, dropping the window (the
+ * frame there is gone). What was read stays read: nothing is lost, and
+ * nothing new is missed.
+ */
+static void
+reread(struct d9p_stream *s, const struct d9p_read_opts *o)
+{
+	uint64_t pos = d9p_input_consumed(s->in), at;
+	int keep, fd = d9p_input_fd(s->in);
+
+	if (s->rw == NULL || fd < 0 ||
+	    d9p_rewrite_check(s->rw, fd, pos, &at, &keep) != 1 ||
+	    d9p_input_seek(s->in, at) < 0)
+		return;
+	d9p_note(o, "%s: byte %llu: cut back below the %llu bytes read and "
+	    "written again; read on from there", s->name,
+	    (unsigned long long)at, (unsigned long long)pos);
+	if (!keep || at != s->woff)
+		d9p_decoder_resync(s->dec);
+	s->wlen = 0;
+	s->woff = s->total = at;
+	s->drop_at = 0;
+	s->drop_left = s->gap = 0;
+	s->frame_cuts = 0;
+	s->cut = 0;
+}
+
 int
 d9p_stream_pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
     struct d9p_read_stats *st)
@@ -401,8 +509,13 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 	struct d9_err e;
 	size_t used;
 
-	if (s->eof == 1)
+	if (tail && s->rw == NULL && s->total == 0 && s->eof == 0 &&
+	    (s->rw = d9p_rewrite_new()) != NULL)
+		d9p_decoder_on_header(s->dec, on_header, s);
+	if (s->eof == 1) {
+		reread(s, o);
 		s->eof = 0;	/* paused at the end: the file may have grown */
+	}
 	if (s->sink->resume)
 		s->sink->resume(s->sink->ctx, s->name);
 	d9p_input_rearm(s->in);
@@ -450,8 +563,13 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 				return 0;
 			continue;
 		}
-		if (rc < 0)
-			return decode_error(s, &e, o, st);
+		if (rc < 0) {
+			int go = decode_error(s, &e, o, st);
+
+			if (go != 1)
+				return go;
+			continue;
+		}
 		if (s->eof) {
 			if (!last)
 				return 1;
@@ -477,6 +595,7 @@ d9p_stream_close(struct d9p_stream **ps, struct d9p_read_stats *st)
 	if (ev > s->ev0)
 		st->read_ok++;
 	d9p_decoder_free(&s->dec);
+	d9p_rewrite_free(&s->rw);
 	d9p_input_close(&s->in);
 	free(s->w);
 	free(s->name);

@@ -199,7 +199,8 @@ START_TEST(test_nothing_lost)
 {
 	static const char *const keys[] = { "droppedEvents", "lostBatches",
 		"droppedAllocs", "droppedFrees", "lostCpuSamples",
-		"incompleteSegments", "duplicateSegments" };
+		"incompleteSegments", "damagedSegments", "missingSegments",
+		"deletedSegments", "deletedBytes", "duplicateSegments" };
 	const char *t = traces[_i];
 	struct pair p = load_pair(t);
 

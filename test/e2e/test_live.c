@@ -183,7 +183,8 @@ START_TEST(test_follow_equals_fresh)
 	}
 	if (strcmp(followed, again) != 0)
 		say_diff(followed, again);
-	ck_assert_str_eq(followed, again);
+	ck_assert_msg(strcmp(followed, again) == 0, "the followed model's "
+	    "--json is not the fresh read's (where: above)");
 	free(followed);
 	free(again);
 	d9m_model_free(&m);

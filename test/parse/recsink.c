@@ -32,7 +32,7 @@ rec_clear(struct rec *r)
 	r->nnotes = 0;
 	r->nevents = 0;
 	r->sum = r->hash = 0;
-	r->cuts = r->copies = 0;
+	r->cuts = r->copies = r->damaged = 0;
 	memset(&r->st, 0, sizeof r->st);
 }
 
@@ -226,6 +226,8 @@ on_loss(void *ctx, int what)
 
 	if (what == D9P_LOSS_CUT)
 		r->cuts++;
+	else if (what == D9P_LOSS_DAMAGED)
+		r->damaged++;
 	else
 		r->copies++;
 }

@@ -31,7 +31,7 @@ struct rec {
 	uint64_t	 hash;		/* of the same, in order (FNV-1a) */
 	uint64_t	 stop_after;	/* event returns -1 after this many */
 	uint64_t	 nevents;
-	unsigned	 cuts, copies;	/* sink->loss calls */
+	unsigned	 cuts, copies, damaged;	/* sink->loss calls */
 	int		 stream_only;	/* rec_opts: d9p_read_opts' */
 	struct d9p_read_stats st;
 };

@@ -1,7 +1,7 @@
 /*
  * test_bad.c: crafted bad input, with the exact note and byte offset
- * each must give (FORMAT.md 2.4: the first bad frame ends the stream,
- * everything before it is kept). Huge wire counts must be refused by
+ * each must give (everything before a bad frame is kept; ANALYSIS 19.1:
+ * the reader then skips to the next batch header). Huge wire counts must be refused by
  * message, never by allocating what they claim; the sanitizer build runs
  * with a 700 MiB allocation cap to prove it.
  */
@@ -24,7 +24,7 @@ prelude(struct tg *t)
 	tg_u8(t, 0);
 }
 
-#define LATER "; later frames skipped"
+#define LATER "; skipped to the next batch"
 
 /* A bad value of one field type; off: where in the value the error is. */
 struct bad_value {
@@ -101,11 +101,13 @@ START_TEST(unknown_frame_tag)
 	tg_u64(&t, 0);
 	ck_note(&t, 0, 1, "t: byte %zu: unknown frame tag 0x%02x" LATER, at,
 	    bad_tags[_i]);
-	/* with no event before it, nothing is "later" */
+	/* with no event before it: a trace all the same, skipped to the
+	 * next batch */
 	tg_reset(&t);
 	tg_header(&t);
 	tg_u8(&t, bad_tags[_i]);
-	ck_note(&t, 0, 0, "t: byte 5: unknown frame tag 0x%02x", bad_tags[_i]);
+	ck_note(&t, 0, 0, "t: byte 5: unknown frame tag 0x%02x" LATER,
+	    bad_tags[_i]);
 	tg_free(&t);
 }
 END_TEST
@@ -158,7 +160,7 @@ START_TEST(unknown_field_type)
 	tg_raw(&t, hdr, sizeof hdr - 1);	/* schema 1 S {a:u8, b:?} */
 	tg_u8(&t, bad_types[_i]);
 	ck_note(&t, 0, 0, "t: byte 21: schema S: field b has unknown type "
-	    "0x%02x", bad_types[_i]);
+	    "0x%02x" LATER, bad_types[_i]);
 	tg_free(&t);
 }
 END_TEST

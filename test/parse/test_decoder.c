@@ -138,7 +138,7 @@ START_TEST(header_resets_state)
 	ck_assert_str_eq(rec_log(&r), tg_cstr(&want));
 	tg_reset(&want);
 	tg_printf(&want, "t: byte %zu: event uses unknown schema 1; "
-	    "later frames skipped\n", bad);
+	    "skipped to the next batch\n", bad);
 	ck_assert_str_eq(rec_notes(&r), tg_cstr(&want));
 	ck_assert_uint_eq(r.st.failed, 1);
 	ck_assert_uint_eq(r.st.read_ok, 1);

@@ -2,8 +2,9 @@
  * test_follow.c: --follow's reading (parse/follow.c) on a directory that
  * a recorder keeps writing: a segment that grows, a frame cut at the end
  * of what was written so far, sealing by rename, a compressed copy that
- * replaces the sealed file, a new segment, a file that is not a trace.
- * Every event must arrive exactly once.
+ * replaces the sealed file, a new segment, a file that is not a trace, a
+ * segment cut back and written again. Every event must arrive exactly
+ * once.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -35,6 +36,18 @@ poll_once(struct d9p_follow *f, struct rec *r)
 	struct d9p_read_opts o = rec_opts(r);
 
 	ck_assert_int_eq(d9p_follow_poll(f, &sink, &o, &r->st), 0);
+}
+
+/* The end of a test: the follower, the log and the directory go. */
+static void
+done(struct d9p_follow **f, struct rec *r, const char *dir)
+{
+	char cmd[PATH_MAX + 32];
+
+	d9p_follow_free(f);
+	rec_free(r);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
 }
 
 /* The values of the E events in the log, in order: "0 10 11 ...". */
@@ -114,13 +127,9 @@ START_TEST(follow_a_live_directory)
 	    "skipped\n", dir);
 	ck_assert_str_eq(rec_notes(&r), cmd);
 	ck_assert_uint_eq(r.st.events, 6);
-
-	d9p_follow_free(&f);
-	rec_free(&r);
 	tg_free(&gz);
 	tg_free(&t);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	ck_assert_int_eq(system(cmd), 0);
+	done(&f, &r, dir);
 }
 END_TEST
 
@@ -128,7 +137,6 @@ END_TEST
 START_TEST(follow_a_vanished_segment)
 {
 	char dir[] = "/tmp/d9-follow-XXXXXX", a[PATH_MAX], v[64];
-	char cmd[PATH_MAX + 32];
 	const char *paths[] = { dir };
 	struct d9p_follow *f;
 	struct tg t;
@@ -149,11 +157,94 @@ START_TEST(follow_a_vanished_segment)
 	ck_assert_int_eq(unlink(a), 0);
 	poll_once(f, &r);
 	ck_assert_str_eq(values(&r, v, sizeof v), "1 2");
-	d9p_follow_free(&f);
-	rec_free(&r);
 	tg_free(&t);
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	done(&f, &r, dir);
+}
+END_TEST
+
+/* The .active file cut back to byte `to` (as libd9rec cuts it after a
+ * write error), then `add` appended; the note that tells it. */
+static void
+cut_and_write(const char *dir, off_t to, const struct tg *add, struct tg *note,
+    uint64_t read)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof path, "%s/trace.0.bin.active", dir);
+	ck_assert_int_eq(truncate(path, to), 0);
+	if (add != NULL)
+		put(dir, "trace.0.bin.active", add->p, add->n, "a");
+	tg_printf(note, "%s: byte %llu: cut back below the %llu bytes read "
+	    "and written again; read on from there\n", path,
+	    (unsigned long long)to, (unsigned long long)read);
+}
+
+/*
+ * A followed segment cut back and written again (issue 31 item 6): the
+ * new bytes are read, whether the file is shorter than what was read or
+ * grew past it; what was read stays read, nothing is read twice.
+ */
+START_TEST(follow_a_rewritten_segment)
+{
+	char dir[] = "/tmp/d9-follow-XXXXXX", v[256], cmd[PATH_MAX + 32];
+	const char *paths[] = { dir };
+	struct d9p_follow *f;
+	struct tg t, add, note;
+	size_t cut, read;
+	struct rec r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tg_init(&t);
+	tg_init(&add);
+	tg_init(&note);
+	rec_init(&r);
+	tg_batch_e(&t, 2, 0);
+	tg_batch_e(&t, 2, 10);
+	cut = t.n;
+	tg_batch_e(&t, 1, 20);		/* a batch whose write fails ... */
+	tg_event(&t, 1, 1);		/* ... in its second event */
+	put(dir, "trace.0.bin.active", t.p, t.n, "w");
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 1 10 11 20");
+
+	/* cut back to the failed batch, a shorter one written there */
+	tg_batch_e(&add, 1, 30);
+	cut_and_write(dir, (off_t)cut, &add, &note, t.n);
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 1 10 11 20 30");
+	ck_assert_str_eq(rec_notes(&r), tg_cstr(&note));
+
+	/* cut back there again, and a longer one: past what was read */
+	read = cut + add.n;
+	tg_reset(&add);
+	tg_batch_e(&add, 10, 40);
+	cut_and_write(dir, (off_t)cut, &add, &note, read);
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 1 10 11 20 30 40 41 42 "
+	    "43 44 45 46 47 48 49");
+	ck_assert_str_eq(rec_notes(&r), tg_cstr(&note));
+
+	/* cut back, nothing written yet; then a batch, then sealed */
+	cut_and_write(dir, (off_t)cut, NULL, &note, cut + add.n);
+	poll_once(f, &r);
+	ck_assert_str_eq(rec_notes(&r), tg_cstr(&note));
+	tg_reset(&add);
+	tg_batch_e(&add, 1, 50);
+	put(dir, "trace.0.bin.active", add.p, add.n, "a");
+	poll_once(f, &r);
+	snprintf(cmd, sizeof cmd, "mv %s/trace.0.bin.active %s/trace.0.bin",
+	    dir, dir);
 	ck_assert_int_eq(system(cmd), 0);
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 1 10 11 20 30 40 41 42 "
+	    "43 44 45 46 47 48 49 50");
+	ck_assert_str_eq(rec_notes(&r), tg_cstr(&note));
+	ck_assert_uint_eq(r.cuts + r.damaged, 0);
+	tg_free(&note);
+	tg_free(&add);
+	tg_free(&t);
+	done(&f, &r, dir);
 }
 END_TEST
 
@@ -183,6 +274,7 @@ suite_follow(void)
 
 	tcase_add_test(tc, follow_a_live_directory);
 	tcase_add_test(tc, follow_a_vanished_segment);
+	tcase_add_test(tc, follow_a_rewritten_segment);
 	tcase_add_test(tc, follow_a_missing_path);
 	suite_add_tcase(s, tc);
 	return s;

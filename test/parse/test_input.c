@@ -2,8 +2,9 @@
  * test_input.c: containers (FORMAT.md 1.1). Gzip members and zstd frames
  * are recognised by magic at every boundary and may be mixed with raw
  * bytes in one stream; whatever the container, the decoded log must be
- * the one of the raw bytes. Broken containers end the input with one
- * note, after the events that decoded before the damage.
+ * the one of the raw bytes. A broken container gives one note, after
+ * the events that decoded before the damage; reading goes on at the next
+ * member (test_resync.c).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "suites.h"
 
 #define NBATCH 4
+#define NEXT "; skipped to the next member"
 
 /*
  * Four batches of all-types events; hdr[i] is where batch i starts and
@@ -155,15 +157,15 @@ START_TEST(magic_inside_member)
 	tg_raw(&in, t.p, hdr[1]);
 	tg_gzip(&in, t.p + hdr[1], hdr[2] - hdr[1]);
 	tg_gzip(&c, in.p, in.n);
-	ck_note(&c, 0, 5, "t: byte %zu: unknown frame tag 0x1f; later frames "
-	    "skipped", hdr[1]);
+	ck_note(&c, 0, 5, "t: byte %zu: unknown frame tag 0x1f; skipped to the "
+	    "next batch", hdr[1]);
 	tg_reset(&c);
 	tg_reset(&in);
 	tg_raw(&in, t.p, hdr[1]);
 	tg_zstd(&in, t.p + hdr[1], hdr[2] - hdr[1]);
 	tg_gzip(&c, in.p, in.n);
-	ck_note(&c, 0, 5, "t: byte %zu: unknown frame tag 0x28; later frames "
-	    "skipped", hdr[1]);
+	ck_note(&c, 0, 5, "t: byte %zu: unknown frame tag 0x28; skipped to the "
+	    "next batch", hdr[1]);
 	tg_free(&in);
 	tg_free(&c);
 	tg_free(&t);
@@ -182,10 +184,10 @@ START_TEST(gzip_garbage)
 	tg_init(&c);
 	tg_raw(&c, bad_method, sizeof bad_method);
 	/* zlib names the byte where it stopped reading */
-	ck_note(&c, 0, 0, "t: byte 4: gzip: unknown compression method");
+	ck_note(&c, 0, 0, "t: byte 4: gzip: unknown compression method" NEXT);
 	tg_reset(&c);
 	tg_raw(&c, bad_block, sizeof bad_block);
-	ck_note(&c, 0, 0, "t: byte 11: gzip: invalid block type");
+	ck_note(&c, 0, 0, "t: byte 11: gzip: invalid block type" NEXT);
 
 	/* a good batch, then a member whose CRC is wrong: batch 1 is kept */
 	sample(&t, hdr, mid);
@@ -193,7 +195,7 @@ START_TEST(gzip_garbage)
 	tg_gzip(&c, t.p, hdr[1]);
 	tg_gzip(&c, t.p + hdr[1], hdr[2] - hdr[1]);
 	c.p[c.n - 8] ^= 1;
-	ck_note(&c, 0, 10, "t: byte %zu: gzip: incorrect data check", c.n - 4);
+	ck_note(&c, 0, 10, "t: byte %zu: gzip: incorrect data check" NEXT, c.n - 4);
 
 	/*
 	 * A bad CRC behind a frame cut by the damage: the container error
@@ -206,14 +208,14 @@ START_TEST(gzip_garbage)
 	tg_u32(&u, UINT32_MAX);
 	tg_gzip(&c, u.p, u.n);
 	c.p[c.n - 8] ^= 1;
-	ck_note(&c, 0, 0, "t: byte %zu: gzip: incorrect data check", c.n - 4);
+	ck_note(&c, 0, 0, "t: byte %zu: gzip: incorrect data check" NEXT, c.n - 4);
 	tg_free(&u);
 
 	/* raw bytes, then a gzip magic and junk */
 	tg_reset(&c);
 	tg_raw(&c, t.p, hdr[1]);
 	tg_raw(&c, bad_block, sizeof bad_block);
-	ck_note(&c, 0, 5, "t: byte %zu: gzip: invalid block type", hdr[1] + 11);
+	ck_note(&c, 0, 5, "t: byte %zu: gzip: invalid block type" NEXT, hdr[1] + 11);
 	tg_free(&c);
 	tg_free(&t);
 }
@@ -229,12 +231,12 @@ START_TEST(zstd_garbage)
 
 	tg_init(&c);
 	tg_raw(&c, junk, sizeof junk);
-	ck_note(&c, 0, 0, "t: byte 0: zstd: Unsupported frame parameter");
+	ck_note(&c, 0, 0, "t: byte 0: zstd: Unsupported frame parameter" NEXT);
 	sample(&t, hdr, mid);
 	tg_reset(&c);
 	tg_zstd(&c, t.p, hdr[1]);
 	tg_raw(&c, junk, sizeof junk);
-	ck_note(&c, 0, 5, "t: byte %zu: zstd: Unsupported frame parameter",
+	ck_note(&c, 0, 5, "t: byte %zu: zstd: Unsupported frame parameter" NEXT,
 	    c.n - sizeof junk);
 	tg_free(&c);
 	tg_free(&t);

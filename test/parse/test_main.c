@@ -69,6 +69,7 @@ main(void)
 	srunner_add_suite(sr, suite_trace());
 	srunner_add_suite(sr, suite_limits());
 	srunner_add_suite(sr, suite_whole());
+	srunner_add_suite(sr, suite_resync());
 	t_skip_init();
 	srunner_run_all(sr, CK_ENV);
 	status = t_exit_status(sr);

@@ -257,14 +257,17 @@ static const struct damaged damaged[D_N] = {
 	[D_TRUNCATED] = { 0, 4,
 	    "t: truncated at byte 46\n" },
 	[D_GARBAGE] = { 0, 40,
-	    "t: byte 298: unknown frame tag 0x67; later frames skipped\n" },
+	    "t: byte 298: unknown frame tag 0x67; skipped to the next batch\n" },
 	[D_MIXED] = { 0, 120, "" },
 	[D_ISIZE_LIES] = { 0, 40,
-	    "t: byte 107: gzip: incorrect length check\n" },
+	    "t: byte 107: gzip: incorrect length check; skipped to the "
+	    "next member\n" },
 	[D_ISIZE_SMALL] = { 1, 3040, "" },
 	[D_HCRC] = { 0, 40, "" },
-	[D_HCRC_BAD] = { 0, 0, "t: byte 12: gzip: header crc mismatch\n" },
-	[D_CRC_BAD] = { 0, 40, "t: byte 103: gzip: incorrect data check\n" },
+	[D_HCRC_BAD] = { 0, 0, "t: byte 12: gzip: header crc mismatch; "
+	    "skipped to the next member\n" },
+	[D_CRC_BAD] = { 0, 40, "t: byte 103: gzip: incorrect data check; "
+	    "skipped to the next member\n" },
 	[D_EMPTY] = { 1, 0, "t: empty input\n" },
 	[D_GZIP_ZSTD] = { 0, 80, "" },
 };

@@ -4,7 +4,8 @@
  * on-CPU stacks, CPU samples, a non-zero allocation estimate. The two
  * programs come from the build (env D9DEMO, D9TOP). Without perf rights
  * the CPU parts are skipped (skip.h). A recording through a ring far too
- * small: d9top reports exactly the drops the recorder counted. d9uv, the
+ * small: d9top reports exactly the drops the recorder counted; a size cap
+ * that deleted old segments: d9top says how many. d9uv, the
  * libuv example, records wake chains from timer and I/O callbacks that
  * `d9top --chain` follows (skipped where libuv was not found).
  */
@@ -100,6 +101,62 @@ START_TEST(test_tiny_ring)
 	ck_assert_ptr_nonnull(strstr(out, want));
 	ck_assert_ptr_nonnull(strstr(out, "WARNING: this recording lost data"));
 	ck_assert_ptr_nonnull(strstr(out, "events-lost"));
+	free(out);
+	rt_rmdir(&dir);
+}
+END_TEST
+
+/* A size cap that deletes old segments: d9top tells how many and where
+ * the trace now starts (ANALYSIS 19.1), in --json and the report, as a
+ * red flag; the segments left have no gap. */
+START_TEST(test_size_cap)
+{
+	const char *top = getenv("D9TOP");
+	char *dir = rt_tmpdir(), cmd[1024], want[128], name[600], *out;
+	uint64_t clk = 1000000, deleted;
+	struct d9rec_options o;
+	struct d9rec_thread *t;
+	d9rec_writer *w;
+	long newest = -1;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(top);
+	rt_opts(&o, dir, &clk);
+	o.max_file_size = 16 << 10;
+	o.max_total_size = 32 << 10;
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	t = d9rec_thread_register(w, NULL, 0);
+	rt_rounds(w, t, 1, 40, 300);
+	d9rec_thread_unregister(&t);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+	for (long k = 0; k < 4096; k++) {
+		snprintf(name, sizeof name, "%s/trace.%ld.bin", dir, k);
+		if ((f = fopen(name, "rb")) != NULL) {
+			fclose(f);
+			newest = k;
+		}
+	}
+	/* indices are dense: every one below the files left was deleted */
+	deleted = (uint64_t)(newest + 1) - rt_files(dir, ".bin");
+	ck_assert_uint_gt(deleted, 0);
+
+	snprintf(cmd, sizeof cmd, "%s --json --quiet %s", top, dir);
+	out = rt_run(cmd);
+	ck_assert_double_eq(rt_num(out, "deletedSegments", NULL),
+	    (double)deleted);
+	ck_assert_double_gt(rt_num(out, "deletedBytes", NULL), 0);
+	ck_assert_double_eq(rt_num(out, "missingSegments", NULL), 0);
+	ck_assert_double_eq(rt_num(out, "damagedSegments", NULL), 0);
+	ck_assert_ptr_nonnull(strstr(out, "\"events-lost\""));
+	free(out);
+	snprintf(cmd, sizeof cmd, "%s --report --quiet %s", top, dir);
+	out = rt_run(cmd);
+	snprintf(want, sizeof want, "Lost:         %llu older segments deleted "
+	    "by the size cap (", (unsigned long long)deleted);
+	ck_assert_ptr_nonnull(strstr(out, want));
+	/* where the trace starts (the line may wrap before "starts") */
+	ck_assert(strstr(out, "starts at 20") != NULL ||
+	    strstr(out, "starts after them") != NULL);
 	free(out);
 	rt_rmdir(&dir);
 }
@@ -228,6 +285,7 @@ rt_tcase_e2e(void)
 	tcase_set_timeout(tc, 40);
 	tcase_add_test(tc, test_demo);
 	tcase_add_test(tc, test_tiny_ring);
+	tcase_add_test(tc, test_size_cap);
 	tcase_add_test(tc, test_libuv);
 	tcase_add_test(tc, test_prefer_dwarf);
 	return tc;

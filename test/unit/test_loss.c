@@ -16,6 +16,8 @@
 #include "mktrace.h"
 #include "parse/follow.h"
 #include "model/analysis.h"
+#include "model/image.h"
+#include "model/lanes.h"
 #include "model/loss.h"
 #include "unit.h"
 
@@ -241,6 +243,169 @@ START_TEST(test_nothing_lost)
 }
 END_TEST
 
+/* Four segments of ten polls each, each a gzip member (zstd: a frame),
+ * with one byte of the second damaged; 1: the other 30 polls are read,
+ * a damaged segment said, whichever way the file is read. */
+static char *
+damaged_file(int zstd)
+{
+	struct tg out;
+	size_t second = 0;
+	char *path;
+	int fd;
+
+	tg_init(&out);
+	for (int s = 0; s < 4; s++) {
+		struct mt t;
+
+		mt_begin(&t);
+		mt_meta(&t, "boot_id", "aaaa-1");
+		for (int i = 0; i < 10; i++) {
+			uint64_t ts = 1000000ull * (uint64_t)(s * 10 + i + 1);
+
+			mt_poll_start(&t, ts, 0, (uint64_t)(1 + s * 10 + i),
+			    "a.rs:1:1");
+			mt_poll_end(&t, ts + 1000, 0);
+		}
+		if (s == 1)
+			second = out.n;
+		(zstd ? tg_zstd : tg_gzip)(&out, t.tg.p, t.tg.n);
+		tg_free(&t.tg);
+	}
+	if (zstd)
+		out.p[second + 4] ^= 0x08;	/* a reserved bit */
+	else
+		out.p[second + 10] |= 0x06;	/* an invalid block type */
+	path = strdup("/tmp/d9unit-damaged-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert(fd >= 0);
+	ck_assert(write(fd, out.p, out.n) == (ssize_t)out.n);
+	close(fd);
+	tg_free(&out);
+	return path;
+}
+
+START_TEST(test_damaged_segment)
+{
+	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	char *path = damaged_file(_i & 1), text[128];
+	const char *paths[] = { path };
+	struct d9m_analysis a;
+	const struct d9m_flag *f;
+	struct d9m_model *m;
+
+	/* 0, 1: whole (gzip, libdeflate) then streamed; 2, 3: streamed */
+	if (_i >= 2)
+		setenv("D9TOP_STREAM", "1", 1);
+	m = mt_load(paths, 1);
+	unsetenv("D9TOP_STREAM");
+	ck_assert_uint_eq(m->polls.n, 30);
+	ck_assert_uint_eq(m->loss.damaged, 1);
+	ck_assert_uint_eq(m->loss.incomplete, 0);
+	ck_assert_uint_eq(m->nerrors, 1);
+	snprintf(text, sizeof text, "%s: byte ", path);
+	ck_assert_ptr_nonnull(strstr(m->errors[0], text));
+	ck_assert_ptr_nonnull(strstr(m->errors[0], "; skipped to the next "
+	    "member"));
+	d9m_loss_text(&m->loss, text, sizeof text);
+	ck_assert_str_eq(text, "1 segment damaged");
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	ck_assert_ptr_nonnull(f = lost_flag(&a));
+	ck_assert_str_eq(f->text, "1 segment damaged: figures count only "
+	    "what was recorded");
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/* Segment file name in dir, of boot, with the size cap's counters
+ * (NULL: none); its path in path. */
+static void
+capped_segment(const char *dir, const char *name, const char *boot,
+    uint64_t t0, const char *deleted, const char *bytes, char *path,
+    size_t cap)
+{
+	struct mt t;
+	char *tmp;
+
+	mt_begin(&t);
+	mt_meta(&t, "boot_id", boot);
+	if (deleted != NULL) {
+		mt_meta(&t, "d9rec.deleted_segments", deleted);
+		mt_meta(&t, "d9rec.deleted_bytes", bytes);
+	}
+	mt_poll_start(&t, t0, 0, t0, "a.rs:1:1");
+	mt_poll_end(&t, t0 + 100, 0);
+	tmp = mt_write(&t);
+	tg_free(&t.tg);
+	snprintf(path, cap, "%s/%s", dir, name);
+	ck_assert_int_eq(rename(tmp, path), 0);
+	free(tmp);
+}
+
+/*
+ * Boot A wrote trace.3, .4 and .6 (.5 is missing), its size cap deleted
+ * 4 older segments of 4 MB since it started (the latest counters, not
+ * their sum); boot B wrote .9 and .10 and deleted 2 (0.1 MB). The gap
+ * between the boots is nobody's.
+ */
+START_TEST(test_deleted_and_missing)
+{
+	static const struct {
+		const char	*name, *boot, *deleted, *bytes;
+	} segs[] = {
+		{ "trace.3.bin", "aaaa-1", "3", "3000000" },
+		{ "trace.4.bin.gz", "aaaa-1", "3", "3000000" },
+		{ "trace.6.bin", "aaaa-1", "4", "4000000" },
+		{ "trace.9.bin", "bbbb-2", "2", "100000" },
+		{ "trace.10.bin.active", "bbbb-2", NULL, NULL },
+	};
+	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	char dir[] = "/tmp/d9unit-capped-XXXXXX", path[5][64], text[160];
+	const char *paths[] = { dir };
+	const struct d9m_flag *f;
+	struct d9m_analysis a;
+	struct d9m_model *m, *b;
+	struct d9m_lanes *x, *bx;
+	char why[128];
+	FILE *img;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (size_t i = 0; i < 5; i++)
+		capped_segment(dir, segs[i].name, segs[i].boot, 1000 * (i + 1),
+		    segs[i].deleted, segs[i].bytes, path[i], sizeof path[i]);
+	m = mt_load(paths, 1);
+	ck_assert_uint_eq(m->loss.deleted, 6);
+	ck_assert_uint_eq(m->loss.deleted_bytes, 4100000);
+	ck_assert_uint_eq(m->loss.missing, 1);
+	d9m_loss_text(&m->loss, text, sizeof text);
+	ck_assert_str_eq(text, "1 segment missing, 6 older segments deleted "
+	    "by the size cap (4.1 MB)");
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	ck_assert_ptr_nonnull(f = lost_flag(&a));
+	ck_assert_ptr_nonnull(strstr(f->text, "6 older segments deleted"));
+	d9m_analysis_free(&a);
+
+	/* the figures go through the index image unchanged */
+	ck_assert_ptr_nonnull(img = tmpfile());
+	ck_assert_ptr_nonnull(x = d9m_lanes_build(m));
+	ck_assert_int_eq(d9m_image_write(m, x, fileno(img), 7, NULL), 0);
+	ck_assert_int_eq(d9m_image_open(fileno(img), 7, &b, &bx, why,
+	    sizeof why), 0);
+	ck_assert_mem_eq(&b->loss, &m->loss, sizeof m->loss);
+	d9m_lanes_free(&bx);
+	d9m_lanes_free(&x);
+	d9m_model_free(&b);
+	fclose(img);
+	d9m_model_free(&m);
+	for (size_t i = 0; i < 5; i++)
+		unlink(path[i]);
+	rmdir(dir);
+}
+END_TEST
+
 Suite *
 loss_suite(void)
 {
@@ -252,6 +417,8 @@ loss_suite(void)
 	tcase_add_test(tc, test_live_segment_followed);
 	tcase_add_test(tc, test_copies_read_once);
 	tcase_add_test(tc, test_nothing_lost);
+	tcase_add_loop_test(tc, test_damaged_segment, 0, 4);
+	tcase_add_test(tc, test_deleted_and_missing);
 	suite_add_tcase(s, tc);
 	return s;
 }
