@@ -270,17 +270,17 @@ walk(const struct d9_jval *doc, const char *k, const struct d9_jval **out)
 			next = k + len;
 		}
 		name[len < sizeof name ? len : sizeof name - 1] = '\0';
-		if (v->type == D9_JNULL)
+		if (d9_json_type(v) == D9_JNULL)
 			return ABSENT;
-		if (v->type == D9_JOBJ) {
+		if (d9_json_type(v) == D9_JOBJ) {
 			v = d9_json_member(v, name);
-		} else if (v->type == D9_JARR) {
+		} else if (d9_json_type(v) == D9_JARR) {
 			char *end;
 			unsigned long i = strtoul(name, &end, 10);
 
 			if (*end != '\0' || !isdigit((unsigned char)name[0]))
 				return NOT_NUMBER;
-			v = i < v->n ? &v->kids[i] : NULL;
+			v = d9_json_kid(v, i);
 		} else
 			return NOT_NUMBER;
 		if (v == NULL)
@@ -289,7 +289,8 @@ walk(const struct d9_jval *doc, const char *k, const struct d9_jval **out)
 		k = next;
 	}
 	*out = v;
-	if (v->type == D9_JNUM || v->type == D9_JBOOL || v->type == D9_JNULL)
+	if (d9_json_type(v) == D9_JNUM || d9_json_type(v) == D9_JBOOL ||
+	    d9_json_type(v) == D9_JNULL)
 		return FOUND;
 	return NOT_NUMBER;
 }
@@ -325,9 +326,10 @@ number(const struct d9_jval *doc, const char *key, double *out)
 {
 	const struct d9_jval *v;
 
-	if (doc == NULL || walk(doc, key, &v) != FOUND || v->type == D9_JNULL)
+	if (doc == NULL || walk(doc, key, &v) != FOUND ||
+	    d9_json_type(v) == D9_JNULL)
 		return -1;
-	*out = v->num;
+	*out = d9_json_num(v);
 	return 0;
 }
 
