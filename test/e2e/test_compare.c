@@ -233,6 +233,13 @@ START_TEST(check_gates)
 	    2);
 	ck_assert_ptr_nonnull(strstr(r.err, "no key 'longPoll'"));
 	run_free(&r);
+	/* a count is not compared to a time */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check 'longPolls<1ms' %s",
+	    base), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--check rule 'longPolls<1ms': "
+	    "longPolls is a count or a ratio: give no unit, not ms"));
+	ck_assert_str_eq(r.out, "");
+	run_free(&r);
 }
 END_TEST
 
@@ -244,12 +251,12 @@ START_TEST(check_against_baseline)
 	ck_assert_int_eq(run_d9top(&r, NULL, "--check %s --baseline %s %s",
 	    rule, basejson, base), 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "PASS pollByLoc[" DP_API
-	    "].p99<=+10%: actual 100000, baseline 100000, limit 110000"));
+	    "].p99<=+10%: actual 100.0us, baseline 100.0us, limit 110.0us"));
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--check %s --baseline %s %s",
 	    rule, basejson, new), 3);
 	ck_assert_ptr_nonnull(strstr(r.out, "FAIL pollByLoc[" DP_API
-	    "].p99<=+10%: actual 5000000, baseline 100000, limit 110000"));
+	    "].p99<=+10%: actual 5.00ms, baseline 100.0us, limit 110.0us"));
 	ck_assert_ptr_nonnull(strstr(r.out, "FAIL longPolls<=+0: actual 20"));
 	run_free(&r);
 	/* a change without a baseline; a baseline that is a trace */

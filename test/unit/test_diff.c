@@ -349,8 +349,14 @@ START_TEST(check_rules)
 	    "PASS durationMs<2s: actual 1.5005s\n"
 	    "PASS pollByLoc[src/a.rs:1:1].p99 == 900ns: actual 900ns\n"
 	    "PASS memory.liveBytes>=2MB: actual 2MB\n"
-	    "PASS worstPolls[0].durNs!=8: actual 7\n"
+	    "PASS worstPolls[0].durNs!=8: actual 7ns\n"
 	    "PASS taskLeak.suspected==0: actual 0\n");
+	/* without a unit, times and sizes print as the report's */
+	ck_assert_int_eq(rules("durationMs<2000, memory.liveBytes>1000, "
+	    "schedDelay.p99<3000000", doc, NULL, out, sizeof out), 0);
+	ck_assert_str_eq(out, "PASS durationMs<2000: actual 1.50s\n"
+	    "PASS memory.liveBytes>1000: actual 2.0 MB\n"
+	    "PASS schedDelay.p99<3000000: actual 2.50ms\n");
 	ck_assert_int_eq(rules("longPolls>3,schedDelay.max<1,pollByLoc[b].p99<1,"
 	    "recorder.cpuPct<2", doc, NULL, out, sizeof out), 4);
 	ck_assert_str_eq(out, "FAIL longPolls>3: actual 3\n"
@@ -359,8 +365,8 @@ START_TEST(check_rules)
 	    "FAIL recorder.cpuPct<2: no value in this run\n");
 	ck_assert_int_eq(rules("schedDelay.p99<=+10%,longPolls<=+0,"
 	    "schedDelay.p99<=+0.6ms", doc, base, out, sizeof out), 2);
-	ck_assert_str_eq(out, "FAIL schedDelay.p99<=+10%: actual 2500000, "
-	    "baseline 2000000, limit 2200000\n"
+	ck_assert_str_eq(out, "FAIL schedDelay.p99<=+10%: actual 2.50ms, "
+	    "baseline 2.00ms, limit 2.20ms\n"
 	    "FAIL longPolls<=+0: actual 3, baseline 2, limit 2\n"
 	    "PASS schedDelay.p99<=+0.6ms: actual 2.5ms, baseline 2ms, limit "
 	    "2.6ms\n");
@@ -382,6 +388,16 @@ START_TEST(check_malformed)
 		{ "a]x<3", "KEY must be a path", -1 },
 		{ "longPoll<3", "no key 'longPoll'", -2 },
 		{ "schedDelay<3", "names no number", -2 },
+		/* a unit the key's figure is not in */
+		{ "longPolls<1ms", "longPolls is a count or a ratio: give "
+		    "no unit, not ms", -1 },
+		{ "schedDelay.p99<1MB", "schedDelay.p99 is a time (ns): "
+		    "give ns, us, ms or s, or no unit, not MB", -1 },
+		{ "durationMs>2KB", "durationMs is a time (ms)", -1 },
+		{ "memory.liveBytes<1s", "memory.liveBytes is a size "
+		    "(bytes): give B, KB, MB or GB, or no unit, not s", -1 },
+		{ "pollByLoc[a.rs:1:1Ns].count<1us", "is a count", -1 },
+		{ "queue.max<1ms", "queue.max is a count", -1 },
 		{ "longPolls.x<3", "names no number", -2 },
 	};
 	char out[512];
