@@ -40,7 +40,7 @@ read_json(const char *path, char **text, size_t *len)
 	if (strcmp(path, "-") == 0 || stat(path, &sb) != 0 ||
 	    !S_ISREG(sb.st_mode))
 		return 0;
-	if ((fd = d9_file_open(path, D9_FILE_MAX_TEXT, &size, &e)) < 0) {
+	if ((fd = d9_file_open(path, UINT64_MAX, &size, &e)) < 0) {
 		snprintf(msg, sizeof msg, "%s: %s", path, e.msg);
 		d9a_note(NULL, msg);
 		return -1;
@@ -48,7 +48,15 @@ read_json(const char *path, char **text, size_t *len)
 	n = read(fd, head, sizeof head);
 	if (n <= 0 || !d9_json_looks(head, (size_t)n)) {
 		close(fd);
-		return 0;
+		return 0;	/* a trace, of any size */
+	}
+	if (size > D9_JSON_MAX_TEXT) {
+		snprintf(msg, sizeof msg, "%s: byte %u: JSON: larger than %u "
+		    "MiB, not read", path, D9_JSON_MAX_TEXT,
+		    D9_JSON_MAX_TEXT >> 20);
+		d9a_note(NULL, msg);
+		close(fd);
+		return -1;
 	}
 	if ((*text = malloc(size + 1)) == NULL ||
 	    pread(fd, *text, size, 0) != (ssize_t)size) {

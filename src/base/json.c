@@ -1,26 +1,39 @@
 /*
- * json.c: see json.h. A recursive descent over the text; each array or
- * object collects its values in a growing scratch vector and moves them
- * into the document's arena when it closes, so the tree is one block
- * per container and is freed with the arena.
+ * json.c: see json.h. A recursive descent over the text, run twice: the
+ * first run checks the syntax and the caps and counts the words of the
+ * tape, the second (which cannot fail) writes them into a tape of that
+ * size. A word's low three bits are its tag, the other 29 its payload:
+ * the value of a small integer or a boolean, the decoded length of a
+ * string (its bytes and a NUL follow, padded to a word), the words of an
+ * array or object (itself included). An object's members are each a
+ * KEY string followed by its value.
  */
-#include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/json.h"
 #include "base/text.h"
-#include "base/vec.h"
+
+enum tag { T_NULL, T_BOOL, T_INT, T_DBL, T_STR, T_ARR, T_OBJ, T_KEY };
+
+#define TAG(w)		((enum tag)((w) & 7))
+#define PAYLOAD(w)	((w) >> 3)
+#define WORD(t, p)	((uint32_t)(t) | (uint32_t)(p) << 3)
+#define INT_MIN29	(-(1l << 28))
+#define INT_MAX29	((1l << 28) - 1)
 
 struct jp {
 	const char	*s;
 	size_t		 i, n;
 	int		 depth;
-	struct d9_arena	*arena;
+	struct d9_jval	*out;		/* NULL in the first run */
+	size_t		 w;		/* words so far */
+	size_t		 values;
 	struct d9_err	*e;
 };
 
-static int value(struct jp *p, struct d9_jval *out);
+static int value(struct jp *p);
 
 static int
 fail(struct jp *p, const char *what)
@@ -41,17 +54,23 @@ blank(struct jp *p)
 		p->i++;
 }
 
+static void
+emit(struct jp *p, uint32_t word)
+{
+	if (p->out != NULL)
+		p->out[p->w].w = word;
+	p->w++;
+}
+
 static int
-word(struct jp *p, const char *w, struct d9_jval *out, enum d9_jtype t,
-    double num)
+word(struct jp *p, const char *w, enum tag t, unsigned payload)
 {
 	size_t k = strlen(w);
 
 	if (p->n - p->i < k || memcmp(p->s + p->i, w, k) != 0)
 		return fail(p, "expected a value");
 	p->i += k;
-	out->type = t;
-	out->num = num;
+	emit(p, WORD(t, payload));
 	return 0;
 }
 
@@ -78,12 +97,22 @@ hex4(struct jp *p, unsigned *u)
 	return 0;
 }
 
+/* Bytes of a decoded string: written at o (when not NULL), counted. */
+static void
+put(char *o, size_t *k, const char *b, size_t n)
+{
+	if (o != NULL)
+		memcpy(o + *k, b, n);
+	*k += n;
+}
+
 /* An escape after the backslash at p->i - 1, appended at o. */
 static int
 escape(struct jp *p, char *o, size_t *k)
 {
 	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	const char *at;
+	char u8[4];
 	unsigned cp, lo;
 
 	if (p->i >= p->n)
@@ -91,7 +120,7 @@ escape(struct jp *p, char *o, size_t *k)
 	if (p->s[p->i] != 'u') {
 		if ((at = memchr(from, p->s[p->i], sizeof from - 1)) == NULL)
 			return fail(p, "expected an escape");
-		o[(*k)++] = to[at - from];
+		put(o, k, &to[at - from], 1);
 		p->i++;
 		return 0;
 	}
@@ -112,39 +141,42 @@ escape(struct jp *p, char *o, size_t *k)
 	}
 	if (cp >= 0xd800 && cp < 0xe000)
 		cp = 0xfffd;	/* a lone surrogate */
-	*k += d9_text_utf8_put(o + *k, cp);
+	put(o, k, u8, d9_text_utf8_put(u8, cp));
 	return 0;
 }
 
+/* A string at p->i (its '"') as a STR or KEY entry. */
 static int
-string(struct jp *p, const char **out, size_t *len)
+string(struct jp *p, enum tag t)
 {
-	size_t start = ++p->i, k = 0;
-	char *o;
+	char *o = p->out != NULL ? (char *)&p->out[p->w + 1] : NULL;
+	size_t k = 0;
 
-	/* decoding never makes a string longer than its literal */
-	while (p->i < p->n && p->s[p->i] != '"')
-		p->i += p->s[p->i] == '\\' ? 2 : 1;
-	if (p->i >= p->n)
-		return fail(p, "expected the end of a string");
-	if ((o = d9_arena_alloc(p->arena, p->i - start + 1, 1)) == NULL)
-		return d9_err_set(p->e, D9_ERR_NOMEM, p->i, "out of memory");
-	for (p->i = start; p->s[p->i] != '"'; ) {
-		unsigned char c = (unsigned char)p->s[p->i];
+	p->i++;
+	for (;;) {
+		unsigned char c;
+		size_t run = p->i;
 
+		/* plain bytes in one go */
+		while (p->i < p->n && (unsigned char)p->s[p->i] >= 0x20 &&
+		    p->s[p->i] != '"' && p->s[p->i] != '\\')
+			p->i++;
+		put(o, &k, p->s + run, p->i - run);
+		if (p->i >= p->n)
+			return fail(p, "expected the end of a string");
+		if ((c = (unsigned char)p->s[p->i]) == '"')
+			break;
 		if (c < 0x20)
 			return fail(p, "expected no control character in a "
 			    "string");
 		p->i++;
-		if (c != '\\')
-			o[k++] = (char)c;
-		else if (escape(p, o, &k) < 0)
+		if (escape(p, o, &k) < 0)
 			return -D9_ERR_BAD_VALUE;
 	}
 	p->i++;
-	o[k] = '\0';
-	*out = o;
-	*len = k;
+	/* the tape is zeroed: the NUL and the padding are there */
+	emit(p, WORD(t, k));
+	p->w += (k + 4) / 4;
 	return 0;
 }
 
@@ -161,24 +193,29 @@ digits(struct jp *p)
 }
 
 static int
-number(struct jp *p, struct d9_jval *out)
+number(struct jp *p)
 {
-	size_t start = p->i;
-	char buf[64], *end;
+	size_t start = p->i, nd;
+	int plain = 1;
+	char buf[64];
+	double d;
 
 	if (p->s[p->i] == '-')
 		p->i++;
-	if (p->i < p->n && p->s[p->i] == '0')
+	if (p->i < p->n && p->s[p->i] == '0') {
 		p->i++;
-	else if (digits(p) == 0)
+		nd = 1;
+	} else if ((nd = digits(p)) == 0)
 		return fail(p, "expected a digit");
 	if (p->i < p->n && p->s[p->i] == '.') {
 		p->i++;
+		plain = 0;
 		if (digits(p) == 0)
 			return fail(p, "expected a digit");
 	}
 	if (p->i < p->n && (p->s[p->i] == 'e' || p->s[p->i] == 'E')) {
 		p->i++;
+		plain = 0;
 		if (p->i < p->n && (p->s[p->i] == '+' || p->s[p->i] == '-'))
 			p->i++;
 		if (digits(p) == 0)
@@ -187,141 +224,276 @@ number(struct jp *p, struct d9_jval *out)
 	if (p->i - start >= sizeof buf)
 		return d9_err_set(p->e, D9_ERR_BAD_VALUE, start,
 		    "JSON: a number of %zu characters", p->i - start);
-	memcpy(buf, p->s + start, p->i - start);
-	buf[p->i - start] = '\0';
-	out->type = D9_JNUM;
-	out->num = strtod(buf, &end);
+	if (plain && nd <= 9) {		/* most of them: an integer */
+		long v = 0;
+
+		for (size_t j = start + (p->s[start] == '-'); j < p->i; j++)
+			v = v * 10 + (p->s[j] - '0');
+		d = p->s[start] == '-' ? -(double)v : (double)v;
+	} else {
+		memcpy(buf, p->s + start, p->i - start);
+		buf[p->i - start] = '\0';
+		d = strtod(buf, NULL);
+	}
+	if (d == floor(d) && d >= INT_MIN29 && d <= INT_MAX29) {
+		emit(p, WORD(T_INT, (uint32_t)(long)d & 0x1fffffff));
+		return 0;
+	}
+	emit(p, WORD(T_DBL, 0));
+	if (p->out != NULL)
+		memcpy(&p->out[p->w], &d, sizeof d);
+	p->w += 2;
 	return 0;
+}
+
+/* One item of an array, or member of an object (its key, ':', value). */
+static int
+item(struct jp *p, char close)
+{
+	int rc;
+
+	blank(p);
+	if (close == '}') {
+		if (p->i >= p->n || p->s[p->i] != '"')
+			return fail(p, "expected a member name");
+		if ((rc = string(p, T_KEY)) < 0)
+			return rc;
+		blank(p);
+		if (p->i >= p->n || p->s[p->i] != ':')
+			return fail(p, "expected ':'");
+		p->i++;
+	}
+	return value(p);
 }
 
 /* The items of an array or the members of an object, after its opener. */
 static int
-container(struct jp *p, struct d9_jval *out, char close)
+container(struct jp *p, char close)
 {
-	struct d9_jval *v = NULL;
-	size_t n = 0, cap = 0;
-	int rc = 0;
+	size_t start = p->w;
+	int rc;
 
-	out->type = close == ']' ? D9_JARR : D9_JOBJ;
 	if (++p->depth > D9_JSON_DEPTH)
 		return d9_err_set(p->e, D9_ERR_BAD_VALUE, p->i, "JSON: nested "
 		    "more than %d deep", D9_JSON_DEPTH);
+	p->w++;
 	p->i++;
 	blank(p);
-	if (p->i < p->n && p->s[p->i] == close) {
+	if (p->i < p->n && p->s[p->i] == close)
 		p->i++;
-		p->depth--;
-		return 0;
-	}
-	for (;;) {
-		const char *key = NULL;
-		size_t klen;
-
-		if (d9_grow(&v, &cap, n + 1, sizeof *v) < 0) {
-			rc = d9_err_set(p->e, D9_ERR_NOMEM, p->i, "out of memory");
-			break;
-		}
-		blank(p);
-		if (close == '}') {
-			if (p->i >= p->n || p->s[p->i] != '"') {
-				rc = fail(p, "expected a member name");
-				break;
-			}
-			if ((rc = string(p, &key, &klen)) < 0)
-				break;
+	else
+		for (;;) {
+			if ((rc = item(p, close)) < 0)
+				return rc;
 			blank(p);
-			if (p->i >= p->n || p->s[p->i] != ':') {
-				rc = fail(p, "expected ':'");
+			if (p->i < p->n && p->s[p->i] == ',') {
+				p->i++;
+				continue;
+			}
+			if (p->i < p->n && p->s[p->i] == close) {
+				p->i++;
 				break;
 			}
-			p->i++;
+			return fail(p, close == ']' ? "expected ',' or ']'" :
+			    "expected ',' or '}'");
 		}
-		memset(&v[n], 0, sizeof v[n]);
-		if ((rc = value(p, &v[n])) < 0)
-			break;
-		v[n++].key = key;
-		blank(p);
-		if (p->i < p->n && p->s[p->i] == ',') {
-			p->i++;
-			continue;
-		}
-		if (p->i < p->n && p->s[p->i] == close) {
-			p->i++;
-			break;
-		}
-		rc = fail(p, close == ']' ? "expected ',' or ']'" :
-		    "expected ',' or '}'");
-		break;
-	}
-	if (rc == 0 && (out->kids = d9_arena_memdup(p->arena, v,
-	    n * sizeof *v)) == NULL)
-		rc = d9_err_set(p->e, D9_ERR_NOMEM, p->i, "out of memory");
-	out->n = rc == 0 ? n : 0;
-	free(v);
+	if (p->out != NULL)
+		p->out[start].w = WORD(close == ']' ? T_ARR : T_OBJ,
+		    p->w - start);
 	p->depth--;
-	return rc;
+	return 0;
 }
 
 static int
-value(struct jp *p, struct d9_jval *out)
+value(struct jp *p)
 {
 	blank(p);
 	if (p->i >= p->n)
 		return fail(p, "expected a value");
+	if (++p->values > D9_JSON_MAX_VALUES)
+		return d9_err_set(p->e, D9_ERR_TOO_BIG, p->i, "JSON: more "
+		    "than %u values", D9_JSON_MAX_VALUES);
 	switch (p->s[p->i]) {
-	case '{': return container(p, out, '}');
-	case '[': return container(p, out, ']');
-	case '"':
-		out->type = D9_JSTR;
-		return string(p, &out->str, &out->len);
-	case 't': return word(p, "true", out, D9_JBOOL, 1);
-	case 'f': return word(p, "false", out, D9_JBOOL, 0);
-	case 'n': return word(p, "null", out, D9_JNULL, 0);
+	case '{': return container(p, '}');
+	case '[': return container(p, ']');
+	case '"': return string(p, T_STR);
+	case 't': return word(p, "true", T_BOOL, 1);
+	case 'f': return word(p, "false", T_BOOL, 0);
+	case 'n': return word(p, "null", T_NULL, 0);
 	default:
 		if (p->s[p->i] == '-' || (p->s[p->i] >= '0' &&
 		    p->s[p->i] <= '9'))
-			return number(p, out);
+			return number(p);
 		return fail(p, "expected a value");
 	}
+}
+
+/* One run over the whole text. */
+static int
+document(struct jp *p)
+{
+	int rc;
+
+	if (p->n >= 3 && memcmp(p->s, "\xef\xbb\xbf", 3) == 0)
+		p->i = 3;	/* a byte order mark some editors add */
+	if ((rc = value(p)) < 0)
+		return rc;
+	blank(p);
+	if (p->i < p->n)
+		return fail(p, "expected the end of the document");
+	return 0;
 }
 
 int
 d9_json_parse(struct d9_json *doc, const char *text, size_t len,
     struct d9_err *e)
 {
-	struct jp p = { text, 0, len, 0, &doc->arena, e };
+	struct jp p = { text, 0, len, 0, NULL, 0, 0, e };
 	int rc;
 
-	d9_arena_init(&doc->arena, 0);
+	memset(doc, 0, sizeof *doc);
 	d9_err_clear(e);
-	doc->root = d9_arena_alloc(&doc->arena, sizeof *doc->root,
-	    _Alignof(struct d9_jval));
-	if (doc->root == NULL)
-		return d9_err_set(e, D9_ERR_NOMEM, 0, "out of memory");
-	memset(doc->root, 0, sizeof *doc->root);
-	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0)
-		p.i = 3;	/* a byte order mark some editors add */
-	if ((rc = value(&p, doc->root)) < 0)
+	if (len > D9_JSON_MAX_TEXT)
+		return d9_err_set(e, D9_ERR_TOO_BIG, D9_JSON_MAX_TEXT, "JSON: "
+		    "larger than %u MiB", D9_JSON_MAX_TEXT >> 20);
+	if ((rc = document(&p)) < 0)
 		return rc;
-	blank(&p);
-	if (p.i < p.n)
-		return fail(&p, "expected the end of the document");
+	if ((doc->tape = calloc(p.w, sizeof *doc->tape)) == NULL)
+		return d9_err_set(e, D9_ERR_NOMEM, 0, "out of memory");
+	doc->n = p.w;
+	p.out = doc->tape;
+	p.i = 0;
+	p.w = 0;
+	p.values = 0;
+	document(&p);	/* the same run again: it cannot fail */
+	doc->root = doc->tape;
 	return 0;
 }
 
 void
 d9_json_free(struct d9_json *doc)
 {
-	d9_arena_free(&doc->arena);
-	doc->root = NULL;
+	free(doc->tape);
+	memset(doc, 0, sizeof *doc);
+}
+
+/* Words of a string entry: its tag, its bytes and NUL. */
+static size_t
+str_words(uint32_t w)
+{
+	return 1 + (PAYLOAD(w) + 4) / 4;
+}
+
+/* The value itself: a member is its key, then it. */
+static const struct d9_jval *
+val(const struct d9_jval *v)
+{
+	return v != NULL && TAG(v->w) == T_KEY ? v + str_words(v->w) : v;
+}
+
+/* Words of a value or member. */
+static size_t
+span(const struct d9_jval *v)
+{
+	const struct d9_jval *x = val(v);
+	size_t k = (size_t)(x - v);
+
+	switch (TAG(x->w)) {
+	case T_DBL: return k + 3;
+	case T_STR: return k + str_words(x->w);
+	case T_ARR:
+	case T_OBJ: return k + PAYLOAD(x->w);
+	default: return k + 1;
+	}
+}
+
+enum d9_jtype
+d9_json_type(const struct d9_jval *v)
+{
+	static const enum d9_jtype of[] = { D9_JNULL, D9_JBOOL, D9_JNUM,
+	    D9_JNUM, D9_JSTR, D9_JARR, D9_JOBJ, D9_JSTR };
+
+	return v == NULL ? D9_JNULL : of[TAG(val(v)->w)];
+}
+
+double
+d9_json_num(const struct d9_jval *v)
+{
+	double d;
+	int32_t i;
+
+	if ((v = val(v)) == NULL)
+		return 0;
+	switch (TAG(v->w)) {
+	case T_BOOL: return PAYLOAD(v->w);
+	case T_INT:
+		i = (int32_t)PAYLOAD(v->w);
+		return i >= 1 << 28 ? i - (1 << 29) : i;
+	case T_DBL:
+		memcpy(&d, v + 1, sizeof d);
+		return d;
+	default: return 0;
+	}
+}
+
+const char *
+d9_json_str(const struct d9_jval *v, size_t *len)
+{
+	if ((v = val(v)) == NULL || TAG(v->w) != T_STR)
+		return NULL;
+	if (len != NULL)
+		*len = PAYLOAD(v->w);
+	return (const char *)(v + 1);
+}
+
+const char *
+d9_json_key(const struct d9_jval *v)
+{
+	return v != NULL && TAG(v->w) == T_KEY ? (const char *)(v + 1) : NULL;
+}
+
+const struct d9_jval *
+d9_json_next(const struct d9_jval *v, const struct d9_jval *kid)
+{
+	const struct d9_jval *next;
+
+	if ((v = val(v)) == NULL ||
+	    (TAG(v->w) != T_ARR && TAG(v->w) != T_OBJ))
+		return NULL;
+	next = kid == NULL ? v + 1 : kid + span(kid);
+	return next < v + PAYLOAD(v->w) ? next : NULL;
+}
+
+size_t
+d9_json_n(const struct d9_jval *v)
+{
+	size_t n = 0;
+
+	for (const struct d9_jval *k = d9_json_next(v, NULL); k != NULL;
+	    k = d9_json_next(v, k))
+		n++;
+	return n;
+}
+
+const struct d9_jval *
+d9_json_kid(const struct d9_jval *v, size_t i)
+{
+	const struct d9_jval *k = d9_json_next(v, NULL);
+
+	while (k != NULL && i-- > 0)
+		k = d9_json_next(v, k);
+	return k;
 }
 
 const struct d9_jval *
 d9_json_member(const struct d9_jval *v, const char *key)
 {
-	for (size_t i = 0; v != NULL && v->type == D9_JOBJ && i < v->n; i++)
-		if (strcmp(v->kids[i].key, key) == 0)
-			return &v->kids[i];
+	if (d9_json_type(v) != D9_JOBJ)
+		return NULL;
+	for (const struct d9_jval *k = d9_json_next(v, NULL); k != NULL;
+	    k = d9_json_next(v, k))
+		if (strcmp(d9_json_key(k), key) == 0)
+			return k;
 	return NULL;
 }
 

@@ -11,6 +11,7 @@
 
 #include "base/json.h"
 #include "output/check.h"
+#include "output/textfmt.h"
 
 static const struct unit {
 	const char	*name;
@@ -113,6 +114,84 @@ key_ok(const char *k)
 	return 1;
 }
 
+/* The next name of a well-formed key at *k (moved past it) into name:
+ * 1 when it was in brackets (a location, a symbol, an index), else 0. */
+static int
+next_name(const char **k, char *name, size_t cap)
+{
+	const char *s = *k + (**k == '.');
+	size_t len;
+	int bracket = *s == '[';
+
+	len = bracket ? (size_t)(strchr(s, ']') - s - 1) : strcspn(s, ".[");
+	memcpy(name, s + bracket, len < cap ? len : cap - 1);
+	name[len < cap ? len : cap - 1] = '\0';
+	*k = s + bracket + len + bracket;
+	return bracket;
+}
+
+static int
+ends_in(const char *s, const char *tail)
+{
+	size_t n = strlen(s), t = strlen(tail);
+
+	return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+/* What a key's figure is, by its names (DESIGN.md "JSON keys"): a time
+ * when the last ends in Ns or Ms, or is the p50, p99 or max of
+ * schedDelay, pollByLoc or spans; a size when it ends in Bytes; any of
+ * them under metrics (each has its own unit); else a count or a ratio,
+ * as is a figure named by a location, a symbol or an index. */
+enum kind { K_COUNT, K_NS, K_MS, K_BYTES, K_ANY };
+
+static enum kind
+key_kind(const char *k)
+{
+	char first[512], last[512];
+	int bracket = next_name(&k, first, sizeof first);
+
+	if (strcmp(first, "metrics") == 0)
+		return K_ANY;
+	snprintf(last, sizeof last, "%s", first);
+	while (*k)
+		bracket = next_name(&k, last, sizeof last);
+	if (bracket)
+		return K_COUNT;
+	if (ends_in(last, "Ns"))
+		return K_NS;
+	if (ends_in(last, "Ms"))
+		return K_MS;
+	if (ends_in(last, "Bytes"))
+		return K_BYTES;
+	if ((strcmp(first, "schedDelay") == 0 || strcmp(first,
+	    "pollByLoc") == 0 || strcmp(first, "spans") == 0) &&
+	    (strcmp(last, "p50") == 0 || strcmp(last, "p99") == 0 ||
+	    strcmp(last, "max") == 0))
+		return K_NS;
+	return K_COUNT;
+}
+
+/* A rule's unit must be one of its key's: a usage error naming both. */
+static int
+unit_fits(const struct d9o_rule *r, char *err, size_t errlen)
+{
+	enum kind k = key_kind(r->key);
+	const char *what = k == K_NS ? "a time (ns): give ns, us, ms or s, "
+	    "or no unit" : k == K_MS ? "a time (ms): give ns, us, ms or s, "
+	    "or no unit" : k == K_BYTES ? "a size (bytes): give B, KB, MB or "
+	    "GB, or no unit" : "a count or a ratio: give no unit";
+	char why[300];
+
+	if (r->unit == D9O_U_NONE || k == K_ANY ||
+	    (r->unit == D9O_U_TIME && (k == K_NS || k == K_MS)) ||
+	    (r->unit == D9O_U_BYTES && k == K_BYTES))
+		return 0;
+	snprintf(why, sizeof why, "%s is %s, not %s", r->key, what,
+	    r->unit_name);
+	return bad(err, errlen, r->text, why);
+}
+
 static int
 value_of(struct d9o_rule *r, const char *v, int have_baseline, char *err,
     size_t errlen)
@@ -176,7 +255,7 @@ parse_one(struct d9o_rule *r, int have_baseline, char *err, size_t errlen)
 	}
 	len = value_of(r, v, have_baseline, err, errlen) < 0;
 	free(v);
-	return len ? -1 : 0;
+	return len || unit_fits(r, err, errlen) < 0 ? -1 : 0;
 }
 
 int
@@ -251,45 +330,27 @@ walk(const struct d9_jval *doc, const char *k, const struct d9_jval **out)
 	char name[512];
 
 	while (*k) {
-		size_t len;
-		const char *next;
-
-		if (*k == '.')
-			k++;
-		if (*k == '[') {
-			const char *e = strchr(k, ']');
-
-			len = (size_t)(e - k - 1);
-			memcpy(name, k + 1, len < sizeof name ? len :
-			    sizeof name - 1);
-			next = e + 1;
-		} else {
-			len = strcspn(k, ".[");
-			memcpy(name, k, len < sizeof name ? len :
-			    sizeof name - 1);
-			next = k + len;
-		}
-		name[len < sizeof name ? len : sizeof name - 1] = '\0';
-		if (v->type == D9_JNULL)
+		next_name(&k, name, sizeof name);
+		if (d9_json_type(v) == D9_JNULL)
 			return ABSENT;
-		if (v->type == D9_JOBJ) {
+		if (d9_json_type(v) == D9_JOBJ) {
 			v = d9_json_member(v, name);
-		} else if (v->type == D9_JARR) {
+		} else if (d9_json_type(v) == D9_JARR) {
 			char *end;
 			unsigned long i = strtoul(name, &end, 10);
 
 			if (*end != '\0' || !isdigit((unsigned char)name[0]))
 				return NOT_NUMBER;
-			v = i < v->n ? &v->kids[i] : NULL;
+			v = d9_json_kid(v, i);
 		} else
 			return NOT_NUMBER;
 		if (v == NULL)
 			return first ? NOT_KEY : ABSENT;
 		first = 0;
-		k = next;
 	}
 	*out = v;
-	if (v->type == D9_JNUM || v->type == D9_JBOOL || v->type == D9_JNULL)
+	if (d9_json_type(v) == D9_JNUM || d9_json_type(v) == D9_JBOOL ||
+	    d9_json_type(v) == D9_JNULL)
 		return FOUND;
 	return NOT_NUMBER;
 }
@@ -325,37 +386,38 @@ number(const struct d9_jval *doc, const char *key, double *out)
 {
 	const struct d9_jval *v;
 
-	if (doc == NULL || walk(doc, key, &v) != FOUND || v->type == D9_JNULL)
+	if (doc == NULL || walk(doc, key, &v) != FOUND ||
+	    d9_json_type(v) == D9_JNULL)
 		return -1;
-	*out = v->num;
+	*out = d9_json_num(v);
 	return 0;
 }
 
-/* Whether a key's figure is in milliseconds (its name ends in Ms). */
-static int
-in_ms(const char *key)
-{
-	size_t n = strlen(key);
-
-	return n >= 2 && strcmp(key + n - 2, "Ms") == 0;
-}
-
-/* A figure for the line: in the rule's unit when it has one. */
+/* A figure for the line: in the rule's unit when it has one, else as
+ * the report prints a time or a size. */
 static void
 show(char *buf, size_t len, const struct d9o_rule *r, double v)
 {
-	int ms = in_ms(r->key);
+	enum kind k = key_kind(r->key);
+	double a = fabs(v);
+	char t[48];
 
 	for (size_t i = 0; r->unit_name != NULL &&
 	    i < sizeof units / sizeof units[0]; i++)
 		if (strcmp(units[i].name, r->unit_name) == 0) {
-			double s = units[i].scale / (ms && r->unit ==
-			    D9O_U_TIME ? 1e6 : 1);
+			double s = units[i].scale / (k == K_MS &&
+			    r->unit == D9O_U_TIME ? 1e6 : 1);
 
 			snprintf(buf, len, "%.6g%s", v / s, r->unit_name);
 			return;
 		}
-	snprintf(buf, len, "%.15g", v);
+	if ((k == K_NS || k == K_MS) && a < 1.8e19 / 1e6)
+		snprintf(buf, len, "%s%s", v < 0 ? "-" : "", d9o_dur(t,
+		    sizeof t, (uint64_t)llround(k == K_MS ? a * 1e6 : a)));
+	else if (k == K_BYTES)
+		d9o_bytes(buf, len, v);
+	else
+		snprintf(buf, len, "%.15g", v);
 }
 
 static int
@@ -383,7 +445,7 @@ d9o_rules_check(const struct d9o_rules *r, const struct d9_jval *doc,
 		char a[64], bs[64], ls[64];
 		int ok;
 
-		if (x->unit == D9O_U_TIME && in_ms(x->key))
+		if (x->unit == D9O_U_TIME && key_kind(x->key) == K_MS)
 			limit /= 1e6;	/* the key is in milliseconds */
 		if (number(doc, x->key, &actual) < 0) {
 			fprintf(f, "FAIL %s: no value in this run\n", x->text);

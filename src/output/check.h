@@ -13,11 +13,14 @@
  * -2ms the baseline's value less 2 ms.
  *
  * A rule is malformed (the run stops before any figure, exit 2) when it
- * does not parse, when it is relative without a baseline, when its first
- * name is not a key of the --json output, or when KEY names an object
- * or a string. A rule fails when its value is absent (a spawn location
- * not in this run, a null percentile), when the baseline has none for a
- * relative rule, or when the comparison is false.
+ * does not parse, when its unit does not fit its key (a time for a
+ * count: check.c's key_kind), when it is relative without a baseline,
+ * when its first name is not a key of the --json output, or when KEY
+ * names an object or a string. Times and sizes print in the rule's unit,
+ * or as the report's when it has none. A rule fails when its value is
+ * absent (a spawn location not in this run, a null percentile), when
+ * the baseline has none for a relative rule, or when the comparison is
+ * false.
  */
 #ifndef D9O_CHECK_H
 #define D9O_CHECK_H

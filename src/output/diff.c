@@ -88,22 +88,6 @@ share_rows(FILE *f, const char *title, const struct d9m_dweight *r,
 	more(f, n);
 }
 
-static const char *
-bytes(char *buf, size_t len, double b)
-{
-	double a = b < 0 ? -b : b;
-
-	if (a >= 1e9)
-		snprintf(buf, len, "%.1f GB", b / 1e9);
-	else if (a >= 1e6)
-		snprintf(buf, len, "%.1f MB", b / 1e6);
-	else if (a >= 1e3)
-		snprintf(buf, len, "%.1f KB", b / 1e3);
-	else
-		snprintf(buf, len, "%.0f B", b);
-	return buf;
-}
-
 static void
 site_rows(FILE *f, const struct d9m_dweight *r, size_t n)
 {
@@ -117,11 +101,11 @@ site_rows(FILE *f, const struct d9m_dweight *r, size_t n)
 	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
 		char a[32], b[32], c[32], sc[40], nm[128];
 
-		bytes(c, sizeof c, r[i].new - r[i].old);
+		d9o_bytes(c, sizeof c, r[i].new - r[i].old);
 		snprintf(sc, sizeof sc, "%s%s", r[i].new > r[i].old ? "+" : "",
 		    c);
-		fprintf(f, "%10s %10s %10s  %s\n", sc, bytes(a, sizeof a, r[i].old),
-		    bytes(b, sizeof b, r[i].new),
+		fprintf(f, "%10s %10s %10s  %s\n", sc, d9o_bytes(a, sizeof a,
+		    r[i].old), d9o_bytes(b, sizeof b, r[i].new),
 		    d9o_fit(nm, sizeof nm, r[i].name, 44));
 	}
 	more(f, n);

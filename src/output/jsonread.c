@@ -16,9 +16,11 @@
 static uint64_t
 u64_of(const struct d9_jval *v)
 {
-	if (v == NULL || v->type != D9_JNUM || !(v->num >= 0))
+	double d = d9_json_num(v);
+
+	if (d9_json_type(v) != D9_JNUM || !(d >= 0))
 		return 0;
-	return v->num >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(v->num);
+	return d >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(d);
 }
 
 static uint64_t
@@ -43,11 +45,14 @@ pcts(const struct d9_jval *root, const char *key, struct d9m_side *s,
 {
 	const struct d9_jval *o = d9_json_member(root, key);
 
-	for (size_t i = 0; o != NULL && o->type == D9_JOBJ && i < o->n; i++) {
+	if (d9_json_type(o) != D9_JOBJ)
+		return 0;
+	for (const struct d9_jval *k = d9_json_next(o, NULL); k != NULL;
+	    k = d9_json_next(o, k)) {
 		struct d9m_pct p;
 
-		pct_of(&o->kids[i], &p);
-		if (p.count > 0 && add(s, o->kids[i].key, &p) < 0)
+		pct_of(k, &p);
+		if (p.count > 0 && add(s, d9_json_key(k), &p) < 0)
 			return -1;
 	}
 	return 0;
@@ -59,9 +64,12 @@ leaves(const struct d9_jval *root, const char *key, struct d9m_side *s,
 {
 	const struct d9_jval *o = d9_json_member(root, key);
 
-	for (size_t i = 0; o != NULL && o->type == D9_JOBJ && i < o->n; i++)
-		if (d9m_side_weight(s, which, o->kids[i].key, NULL,
-		    (double)u64_of(&o->kids[i])) < 0)
+	if (d9_json_type(o) != D9_JOBJ)
+		return 0;
+	for (const struct d9_jval *k = d9_json_next(o, NULL); k != NULL;
+	    k = d9_json_next(o, k))
+		if (d9m_side_weight(s, which, d9_json_key(k), NULL,
+		    (double)u64_of(k)) < 0)
 			return -1;
 	return 0;
 }
@@ -73,30 +81,33 @@ sites(const struct d9_jval *root, struct d9m_side *s)
 	    "memory"), "topSites");
 	char key[8192];
 
-	for (size_t i = 0; top != NULL && top->type == D9_JARR && i < top->n;
-	    i++) {
-		const struct d9_jval *site = &top->kids[i], *v;
+	if (d9_json_type(top) != D9_JARR)
+		return 0;
+	for (const struct d9_jval *site = d9_json_next(top, NULL);
+	    site != NULL; site = d9_json_next(top, site)) {
 		const struct d9_jval *fr = d9_json_member(site, "frames");
+		const char *leaf;
 		size_t k = 0;
 
 		key[0] = '\0';
-		for (size_t j = 0; fr != NULL && fr->type == D9_JARR &&
-		    j < fr->n; j++) {
+		for (const struct d9_jval *f = d9_json_type(fr) == D9_JARR ?
+		    d9_json_next(fr, NULL) : NULL; f != NULL;
+		    f = d9_json_next(fr, f)) {
+			const char *name = d9_json_str(f, NULL);
 			int w;
 
-			if (fr->kids[j].type != D9_JSTR)
+			if (name == NULL)
 				continue;
 			w = snprintf(key + k, sizeof key - k, "%s%s",
-			    k ? "\n" : "", fr->kids[j].str);
+			    k ? "\n" : "", name);
 			if (w < 0 || (size_t)w >= sizeof key - k)
 				break;
 			k += (size_t)w;
 		}
-		v = d9_json_member(site, "leaf");
-		if (d9m_side_weight(s, D9M_SIDE_SITE, v != NULL &&
-		    v->type == D9_JSTR && v->str[0] ? v->str : "(no frames)",
-		    key, (double)u64_of(d9_json_member(site,
-		    "estimatedBytes"))) < 0)
+		leaf = d9_json_str(d9_json_member(site, "leaf"), NULL);
+		if (d9m_side_weight(s, D9M_SIDE_SITE, leaf != NULL && leaf[0] ?
+		    leaf : "(no frames)", key, (double)u64_of(
+		    d9_json_member(site, "estimatedBytes"))) < 0)
 			return -1;
 	}
 	return 0;
@@ -108,7 +119,7 @@ d9o_side_from_json(const struct d9_jval *root, struct d9m_side *s,
 {
 	const struct d9_jval *loc = d9_json_member(root, "pollByLoc");
 
-	if (loc == NULL || loc->type != D9_JOBJ) {
+	if (d9_json_type(loc) != D9_JOBJ) {
 		snprintf(err, errlen, "JSON without pollByLoc: not a d9top "
 		    "--json output");
 		return -1;

@@ -28,6 +28,22 @@ d9o_dur(char *buf, size_t len, uint64_t ns)
 	return d9o_dur_u(buf, len, ns, 0);
 }
 
+const char *
+d9o_bytes(char *buf, size_t len, double b)
+{
+	double a = b < 0 ? -b : b;
+
+	if (a >= 1e9)
+		snprintf(buf, len, "%.1f GB", b / 1e9);
+	else if (a >= 1e6)
+		snprintf(buf, len, "%.1f MB", b / 1e6);
+	else if (a >= 1e3)
+		snprintf(buf, len, "%.1f KB", b / 1e3);
+	else
+		snprintf(buf, len, "%.0f B", b);
+	return buf;
+}
+
 void
 d9o_section(FILE *f, const char *title)
 {

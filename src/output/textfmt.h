@@ -13,6 +13,8 @@
 const char	*d9o_dur(char *buf, size_t len, uint64_t ns);
 /* The same, with "µs" for microseconds when utf8 (the browser's). */
 const char	*d9o_dur_u(char *buf, size_t len, uint64_t ns, int utf8);
+/* Bytes in B, KB, MB or GB (powers of 1000), "1.5 MB"; b may be < 0. */
+const char	*d9o_bytes(char *buf, size_t len, double b);
 const char	*d9o_fit(char *buf, size_t len, const char *s, size_t width);
 /* A blank line, the title, a line of dashes under it. */
 void		 d9o_section(FILE *f, const char *title);

@@ -153,6 +153,38 @@ d9t_canvas_attr(struct d9t_canvas *cv, int x, int y, int n, uint16_t set)
 			    set;
 }
 
+void
+d9t_canvas_blit(struct d9t_canvas *dst, int y, const struct d9t_canvas *src,
+    int rows)
+{
+	int w = src->w < dst->w ? src->w : dst->w;
+
+	for (int r = 0; r < rows && r < src->h; r++)
+		if (y + r >= 0 && y + r < dst->h)
+			memcpy(&dst->cells[(size_t)(y + r) * (size_t)dst->w],
+			    &src->cells[(size_t)r * (size_t)src->w],
+			    (size_t)w * sizeof *dst->cells);
+}
+
+uint32_t
+d9t_canvas_ch(const struct d9t_canvas *cv, int x, int y)
+{
+	if (x < 0 || y < 0 || x >= cv->w || y >= cv->h)
+		return 0;
+	return cv->cells[(size_t)y * (size_t)cv->w + (size_t)x].ch;
+}
+
+int
+d9t_canvas_too_small(struct d9t_canvas *cv, int need_w, int need_h)
+{
+	if (cv->w >= need_w && cv->h >= need_h)
+		return 0;
+	d9t_canvas_clear(cv);
+	d9t_canvas_printf(cv, 0, 0, D9T_A_BOLD, "terminal too small (need "
+	    "%dx%d)", need_w, need_h);
+	return 1;
+}
+
 size_t
 d9t_canvas_row(const struct d9t_canvas *cv, int y, char *out, size_t cap)
 {

@@ -51,6 +51,15 @@ void	d9t_canvas_putc(struct d9t_canvas *cv, int x, int y, uint16_t attr,
 /* Or attribute bits into n cells (a highlighted row). */
 void	d9t_canvas_attr(struct d9t_canvas *cv, int x, int y, int n,
 	    uint16_t set);
+/* Copy the first rows rows of src to dst from row y, clipped. */
+void	d9t_canvas_blit(struct d9t_canvas *dst, int y,
+	    const struct d9t_canvas *src, int rows);
+/* The code point at (x, y); 0 outside the canvas. */
+uint32_t d9t_canvas_ch(const struct d9t_canvas *cv, int x, int y);
+/* When cv is smaller than need_w x need_h: clear it, say so on its first
+ * row ("terminal too small (need 40x10)", cut to the width) and return
+ * 1; else 0. */
+int	d9t_canvas_too_small(struct d9t_canvas *cv, int need_w, int need_h);
 /* Row y as UTF-8 without trailing blanks. */
 size_t	d9t_canvas_row(const struct d9t_canvas *cv, int y, char *out,
 	    size_t cap);

@@ -22,6 +22,11 @@
 #include "tui/term.h"
 #include "tui/tui.h"
 
+/* Below this the browser says "terminal too small (need 40x10)" instead
+ * (the views would draw, clipped, but too little to use). */
+#define MIN_W	40
+#define MIN_H	10
+
 void
 d9t_config_init(struct d9t_config *cfg)
 {
@@ -117,8 +122,9 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
 	d9t_app_init(&app, cfg, paths, npaths, utf8, !(nc && *nc));
 	if (d9t_term_open(&term, app.color) < 0) {
-		fprintf(stderr, "d9top: no terminal for the browser (use "
-		    "--report or --json)\n");
+		fprintf(stderr, "d9top: no %sterminal for the browser%s%s (use "
+		    "--report or --json)\n", term.why[0] ? "usable " : "",
+		    term.why[0] ? ": " : "", term.why);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		d9t_app_free(&app);
 		return 1;
@@ -154,7 +160,9 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 				rc = 1;
 				break;
 			}
-			d9t_app_render(&app, &cv);
+			if (!d9t_canvas_too_small(&cv, MIN_W, MIN_H))
+				d9t_app_render(&app, &cv);
+			app.dirty = 0;
 			d9t_term_draw(&term, &cv, full, app.utf8);
 		}
 		key = d9t_term_key(&term, app.loading || app.updating ? 50 : 200,

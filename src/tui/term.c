@@ -4,9 +4,11 @@
  */
 #include <curses.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <wchar.h>
 
+#include "base/text.h"
 #include "tui/crash.h"
 #include "tui/keys.h"
 #include "tui/term.h"
@@ -21,6 +23,27 @@ close_ttys(struct d9t_term *t)
 	t->tty_in = t->tty_out = NULL;
 }
 
+/* Whether the terminal can move the cursor and clear (TERM=dumb, a
+ * printing terminal cannot: the browser would scroll one garbled line);
+ * why says which TERM when not. */
+static int
+addressable(struct d9t_term *t)
+{
+	const char *cup = tigetstr("cup"), *clr = tigetstr("clear");
+	const char *term = termname();
+	char safe[40];
+
+	if (cup != NULL && cup != (char *)-1 && clr != NULL &&
+	    clr != (char *)-1 && tigetflag("hc") <= 0)
+		return 1;
+	if (term == NULL)
+		term = "";
+	d9_text_safe(safe, sizeof safe, term, strnlen(term, 32));
+	snprintf(t->why, sizeof t->why, "TERM=%s cannot move the cursor",
+	    safe);
+	return 0;
+}
+
 int
 d9t_term_open(struct d9t_term *t, int color)
 {
@@ -31,6 +54,7 @@ d9t_term_open(struct d9t_term *t, int color)
 
 	t->tty_in = t->tty_out = NULL;
 	t->open = 0;
+	t->why[0] = '\0';
 	if (!isatty(STDIN_FILENO)) {
 		if ((t->tty_in = fopen("/dev/tty", "r")) == NULL)
 			return -1;
@@ -53,6 +77,10 @@ d9t_term_open(struct d9t_term *t, int color)
 	t->screen = s;
 	t->open = 1;
 	set_term(s);
+	if (!addressable(t)) {
+		d9t_term_close(t);
+		return -1;
+	}
 	cbreak();
 	noecho();
 	nonl();

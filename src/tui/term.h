@@ -18,9 +18,12 @@ struct d9t_term {
 	void		*screen;	/* SCREEN * */
 	FILE		*tty_in, *tty_out;	/* /dev/tty, or NULL */
 	int		 color, open;
+	char		 why[96];	/* after -1: why a terminal is not
+					 * usable, or "" */
 };
 
-/* 0, or -1 when there is no terminal. */
+/* 0, or -1 when there is no terminal, or one that cannot move the
+ * cursor (TERM=dumb: why says so), before anything is drawn. */
 int	d9t_term_open(struct d9t_term *t, int color);
 void	d9t_term_close(struct d9t_term *t);
 void	d9t_term_size(struct d9t_term *t, int *w, int *h);

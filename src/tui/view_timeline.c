@@ -287,7 +287,7 @@ axis_row(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 	d9t_canvas_put(cv, 0, y, D9T_A_DIM, "time");
 	/* the cursor: a mark in a blank cell, a highlight on a label */
 	if (cx >= ax->x0 && cx < ax->x0 + ax->w) {
-		if (cv->cells[y * cv->w + cx].ch == ' ')
+		if (d9t_canvas_ch(cv, cx, y) == ' ')
 			d9t_canvas_putc(cv, cx, y, D9T_C_YELLOW | D9T_A_BOLD,
 			    app->utf8 ? 0x25bc : 'v');
 		else
@@ -356,20 +356,62 @@ heading(struct d9t_app *app, struct d9t_canvas *cv, int y, uint32_t s)
 	    rt == D9_NONE ? "main" : name);
 }
 
+/* Rows of the two info lines in a body of rows: none when only the
+ * axis and a lane would fit. */
+static int
+info_rows(int rows)
+{
+	return rows >= 4 ? 2 : 0;
+}
+
+/* Rows of the lanes in a body of rows: what the axis, the strips and
+ * the info lines leave; one, over the strips, while there is room. */
+static int
+lanes_room(const struct d9t_app *app, int rows)
+{
+	int left = rows - 1 - info_rows(rows);
+	int avail = left - d9t_panel_nstrips(app);
+
+	if (avail < 1)
+		avail = left < 1 ? 0 : 1;
+	return avail > 512 ? 512 : avail;
+}
+
+/* The strips from row y, only the first n when that is all that fits
+ * (drawn whole off screen, then copied). */
+static void
+strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
+    int y, int n)
+{
+	struct d9t_canvas off = { 0, 0, NULL };
+
+	if (n >= d9t_panel_nstrips(app)) {
+		d9t_panel_strips(app, cv, ax, y);
+		return;
+	}
+	if (n < 1 || d9t_canvas_init(&off, cv->w, d9t_panel_nstrips(app)) < 0)
+		return;
+	d9t_panel_strips(app, &off, ax, 0);
+	d9t_canvas_blit(cv, y, &off, n);
+	d9t_canvas_free(&off);
+}
+
+/* Top to bottom, each only when it fits: the axis, the lanes, the
+ * strips, the panel, the info lines. */
 static void
 draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 {
 	struct tl_state *ts = st;
 	struct d9t_axis ax = axis(app, cv->w);
 	int32_t rl[512];
-	int strips = d9t_panel_nstrips(app), top, nl,
-	    avail = rows - 1 - strips - 2;
-	struct fcell *fc = calloc((size_t)ax.w, sizeof *fc);
+	int ns = d9t_panel_nstrips(app), info_n = info_rows(rows), top, nl,
+	    left;
+	struct fcell *fc;
 
-	if (fc == NULL)
+	if (rows < 1 || (fc = calloc((size_t)ax.w, sizeof *fc)) == NULL)
 		return;
 	axis_row(app, cv, &ax, y0);
-	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
+	nl = layout(app, lanes_room(app, rows), rl, &top);
 	for (int r = 0; r < nl; r++) {
 		if (rl[r] < 0) {
 			heading(app, cv, y0 + 1 + r, (uint32_t)(-1 - rl[r]));
@@ -377,11 +419,13 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 		}
 		lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r], fc);
 	}
-	d9t_panel_strips(app, cv, &ax, y0 + 1 + nl);
+	left = rows - 1 - nl - info_n;
+	strips(app, cv, &ax, y0 + 1 + nl, left < ns ? left : ns);
 	/* the rows between the strips and the info lines */
-	d9t_panel_draw(app, &ts->panel, cv, y0 + 1 + nl + strips + 1,
-	    rows - 2 - (1 + nl + strips + 1));
-	info(app, cv, y0 + rows - 2);
+	d9t_panel_draw(app, &ts->panel, cv, y0 + 1 + nl + ns + 1,
+	    rows - info_n - (1 + nl + ns + 1));
+	if (info_n)
+		info(app, cv, y0 + rows - 2);
 	free(fc);
 }
 
@@ -403,11 +447,10 @@ click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
 	struct d9t_axis ax = axis(app, app->w);
 	int32_t rl[512];
-	int top, avail = app->h - y0 - 1 - 1 - d9t_panel_nstrips(app) - 2, nl,
-	    r = y - y0 - 1;
+	int top, nl, r = y - y0 - 1;
 
 	(void)st;
-	nl = layout(app, avail < 1 ? 1 : avail > 512 ? 512 : avail, rl, &top);
+	nl = layout(app, lanes_room(app, app->h - y0 - 1), rl, &top);
 	if (r >= 0 && r < nl && rl[r] >= 0)
 		app->lane = (uint32_t)rl[r];
 	if (x >= ax.x0)

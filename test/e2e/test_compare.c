@@ -9,12 +9,16 @@
  * a malformed rule is status 2 and named; --chrome has one complete
  * event per poll, its spans and wakes, and only the window's with
  * --window, and passes test/e2e/chrome_check.py (Python's json module
- * and the Trace Event Format's rules).
+ * and the Trace Event Format's rules). A large --json side is read in a
+ * small multiple of its size: under a 512 MiB address space it works or
+ * fails with a message naming the file and byte, never killed.
  */
 #include <check.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "diffpair.h"
@@ -230,6 +234,13 @@ START_TEST(check_gates)
 	    2);
 	ck_assert_ptr_nonnull(strstr(r.err, "no key 'longPoll'"));
 	run_free(&r);
+	/* a count is not compared to a time */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check 'longPolls<1ms' %s",
+	    base), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--check rule 'longPolls<1ms': "
+	    "longPolls is a count or a ratio: give no unit, not ms"));
+	ck_assert_str_eq(r.out, "");
+	run_free(&r);
 }
 END_TEST
 
@@ -241,12 +252,12 @@ START_TEST(check_against_baseline)
 	ck_assert_int_eq(run_d9top(&r, NULL, "--check %s --baseline %s %s",
 	    rule, basejson, base), 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "PASS pollByLoc[" DP_API
-	    "].p99<=+10%: actual 100000, baseline 100000, limit 110000"));
+	    "].p99<=+10%: actual 100.0us, baseline 100.0us, limit 110.0us"));
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--check %s --baseline %s %s",
 	    rule, basejson, new), 3);
 	ck_assert_ptr_nonnull(strstr(r.out, "FAIL pollByLoc[" DP_API
-	    "].p99<=+10%: actual 5000000, baseline 100000, limit 110000"));
+	    "].p99<=+10%: actual 5.00ms, baseline 100.0us, limit 110.0us"));
 	ck_assert_ptr_nonnull(strstr(r.out, "FAIL longPolls<=+0: actual 20"));
 	run_free(&r);
 	/* a change without a baseline; a baseline that is a trace */
@@ -257,6 +268,101 @@ START_TEST(check_against_baseline)
 	    rule, base, new), 1);
 	ck_assert_ptr_nonnull(strstr(r.err, "not a --json output"));
 	run_free(&r);
+}
+END_TEST
+
+/* A JSON side at path: a --json output's pollByLoc with nlocs spawn
+ * locations (about 100 bytes each), then an array of nzeros zeros (two
+ * bytes a value: the densest a document gets). */
+static void
+write_big_json(const char *path, size_t nlocs, size_t nzeros)
+{
+	FILE *f = fopen(path, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs("{\"longPolls\": 3, \"pollByLoc\": {", f);
+	for (size_t i = 0; i < nlocs; i++)
+		fprintf(f, "%s\"src/some/path/module_%06zu.rs:%zu:%zu\": "
+		    "{\"count\": %zu, \"p50\": %zu, \"p99\": %zu, \"max\": "
+		    "%zu}", i ? ", " : "", i, i % 900, i % 77, i % 50 + 1,
+		    1000 + i, 200000 + i, 3000000 + i);
+	fputs("}, \"x\": [", f);
+	for (size_t i = 0; i < nzeros; i++)
+		fputs(i ? ",0" : "0", f);
+	fputs("]}", f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN	1	/* its shadow memory needs terabytes */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN	1
+#endif
+#endif
+
+/* d9top ARGS PATH (ARGS PATH PATH for --diff) with its address space
+ * capped at 512 MiB: the soft limit of this test's process, which Check
+ * forked, and d9top inherits it. */
+static int
+run_capped(struct run_result *r, const char *args, const char *path)
+{
+	int diff = strcmp(args, "--diff") == 0;
+	struct rlimit old, cap;
+	int st;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_AS, &old), 0);
+	cap = old;
+#ifndef UNDER_ASAN
+	if (cap.rlim_max == RLIM_INFINITY || cap.rlim_max > (512ul << 20))
+		cap.rlim_cur = 512ul << 20;
+#endif
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &cap), 0);
+	st = run_d9top(r, NULL, "%s %s %s", args, path, diff ? path : "");
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &old), 0);
+	ck_assert_msg(st != -1, "d9top %s %s was killed: %s", args, path,
+	    r->err);
+	return st;
+}
+
+START_TEST(json_side_bounded)
+{
+	struct run_result r;
+	char path[96];
+	int fd;
+
+	snprintf(path, sizeof path, "%s/big-figures", dir);
+	/* 40 MB, 400,000 locations: works */
+	write_big_json(path, 400000, 0);
+	ck_assert_int_eq(run_capped(&r, "--check 'longPolls<4'", path), 0);
+	ck_assert_str_eq(r.out, "PASS longPolls<4: actual 3\n");
+	run_free(&r);
+	/* 14 MB of 7 million zeros: works (took 780 MB before) */
+	write_big_json(path, 1, 7000000);
+	ck_assert_int_eq(run_capped(&r, "--check 'longPolls<4'", path), 0);
+	ck_assert_str_eq(r.out, "PASS longPolls<4: actual 3\n");
+	run_free(&r);
+	ck_assert_int_eq(run_capped(&r, "--diff", path), 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "module_000000.rs:0:0"));
+	run_free(&r);
+	/* 40 MB of zeros: more values than a --json output has */
+	write_big_json(path, 0, 20000000);
+	ck_assert_int_eq(run_capped(&r, "--check 'longPolls<4'", path), 1);
+	ck_assert_str_eq(r.out, "");
+	ck_assert_msg(strstr(r.err, ": byte 16777248: JSON: more than 8388608 "
+	    "values") != NULL, "%s", r.err);
+	run_free(&r);
+	/* over 64 MiB: not read at all */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "{", 1), 1);
+	ck_assert_int_eq(ftruncate(fd, 65l << 20), 0);
+	close(fd);
+	ck_assert_int_eq(run_capped(&r, "--check 'longPolls<4'", path), 1);
+	ck_assert_msg(strstr(r.err, "big-figures: byte 67108864: JSON: larger "
+	    "than 64 MiB, not read") != NULL, "%s", r.err);
+	run_free(&r);
+	unlink(path);
 }
 END_TEST
 
@@ -372,6 +478,7 @@ compare_suite(void)
 	tcase_add_test(tc, diff_usage);
 	tcase_add_test(tc, check_gates);
 	tcase_add_test(tc, check_against_baseline);
+	tcase_add_test(tc, json_side_bounded);
 	tcase_add_test(tc, chrome_events);
 	tcase_add_test(tc, chrome_shared_nests);
 	suite_add_tcase(s, tc);

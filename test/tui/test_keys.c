@@ -33,6 +33,45 @@ START_TEST(canvas_clip_and_escape)
 }
 END_TEST
 
+/* Below the size asked for, one line says so, cut to the width; reads
+ * and copies outside the canvas are clipped. */
+START_TEST(canvas_too_small)
+{
+	struct d9t_canvas cv = { 0, 0, NULL }, src = { 0, 0, NULL };
+	char row[256];
+
+	ck_assert_int_eq(d9t_canvas_init(&cv, 80, 2), 0);
+	d9t_canvas_put(&cv, 0, 1, 0, "old");
+	ck_assert_int_eq(d9t_canvas_too_small(&cv, 40, 10), 1);
+	d9t_canvas_row(&cv, 0, row, sizeof row);
+	ck_assert_str_eq(row, "terminal too small (need 40x10)");
+	d9t_canvas_row(&cv, 1, row, sizeof row);
+	ck_assert_str_eq(row, "");
+	ck_assert_int_eq(d9t_canvas_init(&cv, 3, 3), 0);
+	ck_assert_int_eq(d9t_canvas_too_small(&cv, 40, 10), 1);
+	d9t_canvas_row(&cv, 0, row, sizeof row);
+	ck_assert_str_eq(row, "ter");
+	ck_assert_uint_eq(d9t_canvas_ch(&cv, 1, 0), 'e');
+	ck_assert_uint_eq(d9t_canvas_ch(&cv, 3, 0), 0);
+	ck_assert_uint_eq(d9t_canvas_ch(&cv, 0, 3), 0);
+	ck_assert_uint_eq(d9t_canvas_ch(&cv, -1, 0), 0);
+	ck_assert_int_eq(d9t_canvas_init(&cv, 40, 10), 0);
+	ck_assert_int_eq(d9t_canvas_too_small(&cv, 40, 10), 0);
+	/* two rows of a wider canvas onto the last row: one copied, cut */
+	ck_assert_int_eq(d9t_canvas_init(&src, 50, 2), 0);
+	d9t_canvas_put(&src, 0, 0, 0, "first row, fifty columns wide "
+	    "...........");
+	d9t_canvas_put(&src, 0, 1, 0, "second");
+	d9t_canvas_blit(&cv, 9, &src, 2);
+	d9t_canvas_row(&cv, 9, row, sizeof row);
+	ck_assert_str_eq(row, "first row, fifty columns wide ..........");
+	d9t_canvas_row(&cv, 8, row, sizeof row);
+	ck_assert_str_eq(row, "");
+	d9t_canvas_free(&src);
+	d9t_canvas_free(&cv);
+}
+END_TEST
+
 Suite *
 suite_canvas(void)
 {
@@ -40,6 +79,7 @@ suite_canvas(void)
 	TCase *tc = tcase_create("canvas");
 
 	tcase_add_test(tc, canvas_clip_and_escape);
+	tcase_add_test(tc, canvas_too_small);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -282,6 +282,35 @@ START_TEST(canvas_hides_bidi)
 }
 END_TEST
 
+/* Every view (and the detail, the wake chain, help, a prompt) drawn at
+ * every small size down to 1x1: only what fits, never past the canvas
+ * (ASan tells; the run loop shows "terminal too small" below
+ * D9T_MIN_W x D9T_MIN_H instead, see run_too_small). */
+START_TEST(views_at_any_size)
+{
+	static const int ws[] = { 1, 2, 3, 4, 7, 8, 9, 12, 20, 40, 80 };
+	static const int hs[] = { 1, 2, 3, 4, 5, 6, 8, 10, 24 };
+	static const char *const keys[] = { "w", "\n", "q", "c", "q", "2",
+	    "3", "4", "5", "6", "7", "8", "p", "?", "q", "1", "/", "\033" };
+	struct fx f;
+
+	fx_open(&f, DEMO, 80, 24, 1);
+	for (size_t i = 0; i < sizeof ws / sizeof ws[0]; i++)
+		for (size_t j = 0; j < sizeof hs / sizeof hs[0]; j++) {
+			ck_assert_int_eq(d9t_canvas_init(&f.cv, ws[i], hs[j]),
+			    0);
+			for (size_t k = 0; k < sizeof keys / sizeof keys[0];
+			    k++)
+				fx_keys(&f, keys[k]);
+		}
+	/* back at a usable size, the browser is whole */
+	ck_assert_int_eq(d9t_canvas_init(&f.cv, 80, 24), 0);
+	fx_keys(&f, "1");
+	ck_screen_has(&f, "1 timeline");
+	fx_close(&f);
+}
+END_TEST
+
 Suite *
 suite_views(void)
 {
@@ -304,6 +333,7 @@ suite_views(void)
 	tcase_add_test(tc, oldest_layout);
 	tcase_add_test(tc, lost_data_in_header);
 	tcase_add_test(tc, canvas_hides_bidi);
+	tcase_add_test(tc, views_at_any_size);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,11 +5,11 @@
 # on the planted trace MKPLANTED writes, on the hostile inputs MKHOSTILE
 # (test/e2e/mkhostile.c) makes and on the two runs in one trace
 # MKDIFFPAIR (test/unit/mkdiffpair.c) writes, inside
-# tmux at 160x48 and 80x24 with send-keys and reads the screen with
-# capture-pane. What cannot run is skipped, never passed: exit 77
-# (meson's "skipped") without tmux or the shared trace (D9_TRACES), and
-# at the end when D9DEMO, MKPLANTED, MKHOSTILE or MKDIFFPAIR was missing
-# and nothing failed.
+# tmux at 160x48 and 80x24 (and at 80x2, 1x1, 3x3, and with TERM=dumb)
+# with send-keys and reads the screen with capture-pane. What cannot run
+# is skipped, never passed: exit 77 (meson's "skipped") without tmux or
+# the shared trace (D9_TRACES), and at the end when D9DEMO, MKPLANTED,
+# MKHOSTILE or MKDIFFPAIR was missing and nothing failed.
 set -u
 prog=$1
 d9demo=${2:-}
@@ -148,6 +148,40 @@ pid=$(pgrep -n -f "$prog $demo" || true)
 if [ -n "$pid" ]; then
 	kill -TERM "$pid"
 	expect "signal exit" "EXITED"
+fi
+
+echo "# tiny terminals: one line saying so, then the browser when it grows"
+msg="terminal too small (need 40x10)"
+for size in "80 2" "1 1" "3 3"; do
+	set -- $size
+	start "$1" "$2" "$prog" "$demo"
+	# the one cell of 1x1 is the lower-right corner, which ncurses
+	# cannot write on a terminal that wraps there (tmux): it stays blank
+	[ "$1" -gt 1 ] &&
+	    expect "too small $1x$2" "$(printf '%s' "$msg" | cut -c1-"$1")"
+	sleep 1
+	T resize-window -t s -x 80 -y 24
+	expect "grown from $1x$2" "1 timeline"
+	keys q
+	expect "quit after $1x$2" "EXITED 0"
+done
+start 80 2 "$prog" "$demo"
+expect "too small before q" "$msg"
+keys q
+expect "q while too small" "EXITED 0"
+
+echo "# TERM=dumb: no usable terminal, nothing drawn"
+start 80 24 env TERM=dumb "$prog" "$demo"
+expect "dumb: why" "no usable terminal for the browser: TERM=dumb cannot"
+expect "dumb: status" "EXITED 1"
+checks=$((checks + 1))
+if screen | grep -q -e "timeline" -e "d9top  " ||
+    T capture-pane -e -p -t s | LC_ALL=C grep -q "$(printf '\033')"; then
+	fails=$((fails + 1))
+	echo "not ok $checks - dumb: something was drawn:"
+	screen | sed 's/^/    | /'
+else
+	echo "ok $checks - dumb: nothing drawn"
 fi
 
 echo "# no colour, ASCII locale"

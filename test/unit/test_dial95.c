@@ -146,17 +146,18 @@ START_TEST(runtime_metrics_per_runtime)
 	ck_assert_uint_eq(a.runtimes[bg].alive_max, D9_NONE);
 	d9m_analysis_free(&a);
 	json_of(m, &doc);
-	ck_assert_double_eq(path(doc.root, "runtimes", "api",
-	    "globalQueueMax")->num, 7);
-	ck_assert_double_eq(path(doc.root, "runtimes", "api",
-	    "aliveTasksMax")->num, 12);
+	ck_assert_double_eq(d9_json_num(path(doc.root, "runtimes", "api",
+	    "globalQueueMax")), 7);
+	ck_assert_double_eq(d9_json_num(path(doc.root, "runtimes", "api",
+	    "aliveTasksMax")), 12);
 	w = path(doc.root, "runtimes", "api", "workers");
-	ck_assert_uint_eq(w->n, 2);
-	ck_assert_double_eq(w->kids[1].num, 1);
-	ck_assert_uint_eq(path(doc.root, "runtimes", "", "workers")->n, 0);
-	ck_assert_double_eq(path(doc.root, "runtimes", "",
-	    "aliveTasksMax")->num, 3);
-	ck_assert_uint_eq(path(doc.root, "workers", NULL, NULL)->n, 3);
+	ck_assert_uint_eq(d9_json_n(w), 2);
+	ck_assert_double_eq(d9_json_num(d9_json_kid(w, 1)), 1);
+	ck_assert_uint_eq(d9_json_n(path(doc.root, "runtimes", "",
+	    "workers")), 0);
+	ck_assert_double_eq(d9_json_num(path(doc.root, "runtimes", "",
+	    "aliveTasksMax")), 3);
+	ck_assert_uint_eq(d9_json_n(path(doc.root, "workers", NULL, NULL)), 3);
 	d9_json_free(&doc);
 	d9m_model_free(&m);
 }
@@ -196,8 +197,8 @@ START_TEST(queue_sample_fallback)
 			    samples, 0);
 		d9m_analysis_free(&a);
 		json_of(m, &doc);
-		ck_assert_int_eq(path(doc.root, "runtimes", named == 1 ? "api" :
-		    "", "aliveTasksMax")->type, D9_JNULL);
+		ck_assert_int_eq(d9_json_type(path(doc.root, "runtimes",
+		    named == 1 ? "api" : "", "aliveTasksMax")), D9_JNULL);
 		d9_json_free(&doc);
 		d9m_model_free(&m);
 	}
@@ -344,8 +345,10 @@ START_TEST(spans_of_dial9_05)
 	ck_assert_uint_eq(a.spans_poll_max, 1);		/* [1100, 1300) */
 	d9m_analysis_free(&a);
 	json_of(m, &doc);
-	ck_assert_double_eq(path(doc.root, "spans", "req", "p50")->num, 2000);
-	ck_assert_double_eq(path(doc.root, "spans", "req", "count")->num, 4);
+	ck_assert_double_eq(d9_json_num(path(doc.root, "spans", "req",
+	    "p50")), 2000);
+	ck_assert_double_eq(d9_json_num(path(doc.root, "spans", "req",
+	    "count")), 4);
 	d9_json_free(&doc);
 	d9m_model_free(&m);
 }
@@ -540,12 +543,12 @@ START_TEST(metrics_rs_series)
 	ck_assert_double_eq(col[0], 3.25);
 	ck_assert(isnan(col[1]));
 	json_of(m, &doc);
-	ck_assert_str_eq(path(doc.root, "metrics", "requests_total", "kind")->
-	    str, "counter");
-	ck_assert_double_eq(path(doc.root, "metrics", "requests_total",
-	    "increase")->num, 27);
-	ck_assert_str_eq(path(doc.root, "metrics", "inflight{pool=a}",
-	    "unit")->str, "bytes");
+	ck_assert_str_eq(d9_json_str(path(doc.root, "metrics",
+	    "requests_total", "kind"), NULL), "counter");
+	ck_assert_double_eq(d9_json_num(path(doc.root, "metrics",
+	    "requests_total", "increase")), 27);
+	ck_assert_str_eq(d9_json_str(path(doc.root, "metrics",
+	    "inflight{pool=a}", "unit"), NULL), "bytes");
 	d9_json_free(&doc);
 	d9m_model_free(&m);
 }

@@ -38,17 +38,20 @@ START_TEST(json_values)
 
 	parse_ok(&doc, " {\"a\\u00e9\\ud83d\\ude00\": [1, -2.5e3, true, null, "
 	    "\"x\\n\\\"\"], \"o\": {}} ");
-	ck_assert_int_eq(doc.root->type, D9_JOBJ);
-	ck_assert_uint_eq(doc.root->n, 2);
-	ck_assert_str_eq(doc.root->kids[0].key, "a\xc3\xa9\xf0\x9f\x98\x80");
+	ck_assert_int_eq(d9_json_type(doc.root), D9_JOBJ);
+	ck_assert_uint_eq(d9_json_n(doc.root), 2);
+	ck_assert_str_eq(d9_json_key(d9_json_kid(doc.root, 0)),
+	    "a\xc3\xa9\xf0\x9f\x98\x80");
 	a = d9_json_member(doc.root, "a\xc3\xa9\xf0\x9f\x98\x80");
 	ck_assert_ptr_nonnull(a);
-	ck_assert_uint_eq(a->n, 5);
-	ck_assert(a->kids[0].num == 1 && a->kids[1].num == -2500);
-	ck_assert_int_eq(a->kids[2].type, D9_JBOOL);
-	ck_assert_int_eq(a->kids[3].type, D9_JNULL);
-	ck_assert_str_eq(a->kids[4].str, "x\n\"");
-	ck_assert_int_eq(d9_json_member(doc.root, "o")->type, D9_JOBJ);
+	ck_assert_uint_eq(d9_json_n(a), 5);
+	ck_assert(d9_json_num(d9_json_kid(a, 0)) == 1 &&
+	    d9_json_num(d9_json_kid(a, 1)) == -2500);
+	ck_assert_int_eq(d9_json_type(d9_json_kid(a, 2)), D9_JBOOL);
+	ck_assert_int_eq(d9_json_type(d9_json_kid(a, 3)), D9_JNULL);
+	ck_assert_str_eq(d9_json_str(d9_json_kid(a, 4), NULL), "x\n\"");
+	ck_assert_ptr_null(d9_json_kid(a, 5));
+	ck_assert_int_eq(d9_json_type(d9_json_member(doc.root, "o")), D9_JOBJ);
 	ck_assert_ptr_null(d9_json_member(doc.root, "b"));
 	d9_json_free(&doc);
 }
@@ -113,6 +116,78 @@ side_of_run(int mode, struct d9m_side *s, char **json)
 	d9m_analysis_free(&a);
 	d9m_model_free(&m);
 }
+
+/* n copies of item, comma-separated, inside open and close. */
+static char *
+repeated(const char *open, const char *item, size_t n, const char *close,
+    size_t *len)
+{
+	size_t k = strlen(item), at = strlen(open);
+	char *t = malloc(at + n * (k + 1) + strlen(close) + 1);
+
+	ck_assert_ptr_nonnull(t);
+	memcpy(t, open, at);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			t[at++] = ',';
+		memcpy(t + at, item, k);
+		at += k;
+	}
+	strcpy(t + at, close);
+	*len = at + strlen(close);
+	return t;
+}
+
+/* The densest documents take at most three times their size (and a
+ * word); more
+ * values than D9_JSON_MAX_VALUES fail at the first one too many. */
+START_TEST(json_compact)
+{
+	static const struct { const char *open, *item, *close; } dense[] = {
+		{ "[", "0", "]" }, { "[", "-1", "]" }, { "[", "\"\"", "]" },
+		{ "[", "0.5", "]" }, { "[", "1e300", "]" }, { "[", "[]", "]" },
+		{ "[", "[0]", "]" }, { "{", "\"\":0", "}" },
+		{ "{", "\"\":[]", "}" }, { "[", "true", "]" },
+		{ "[", "\"\\u00e9\"", "]" },
+		{ "[", NULL, "]" },	/* D9_JSON_DEPTH - 1 arrays deep */
+	};
+	char deep[2 * D9_JSON_DEPTH];
+	struct d9_json doc;
+	struct d9_err e;
+	size_t len;
+	char *t;
+
+	memset(deep, '[', D9_JSON_DEPTH - 1);
+	deep[D9_JSON_DEPTH - 1] = '0';
+	memset(deep + D9_JSON_DEPTH, ']', D9_JSON_DEPTH - 1);
+	deep[2 * D9_JSON_DEPTH - 1] = '\0';
+	for (size_t i = 0; i < sizeof dense / sizeof dense[0]; i++) {
+		const char *item = dense[i].item ? dense[i].item : deep;
+
+		t = repeated(dense[i].open, item, 10000,
+		    dense[i].close, &len);
+		ck_assert_int_eq(d9_json_parse(&doc, t, len, &e), 0);
+		ck_assert_msg(doc.n * sizeof *doc.tape <= 3 * len + 4,
+		    "%s: %zu bytes of tape for %zu of text", item,
+		    doc.n * sizeof *doc.tape, len);
+		ck_assert_uint_eq(d9_json_n(doc.root), 10000);
+		d9_json_free(&doc);
+		free(t);
+	}
+	t = repeated("[", "1.5", 3, "]", &len);
+	ck_assert_int_eq(d9_json_parse(&doc, t, len, &e), 0);
+	ck_assert(d9_json_num(d9_json_kid(doc.root, 2)) == 1.5);
+	d9_json_free(&doc);
+	free(t);
+	/* the root array is the first value: its last item is one too many */
+	t = repeated("[", "0", D9_JSON_MAX_VALUES, "]", &len);
+	ck_assert_int_lt(d9_json_parse(&doc, t, len, &e), 0);
+	ck_assert_uint_eq(e.off, len - 2);
+	ck_assert_str_eq(e.msg, "JSON: more than 8388608 values");
+	d9_json_free(&doc);
+	free(t);
+}
+END_TEST
 
 START_TEST(diff_ranks_the_regression_first)
 {
@@ -274,8 +349,14 @@ START_TEST(check_rules)
 	    "PASS durationMs<2s: actual 1.5005s\n"
 	    "PASS pollByLoc[src/a.rs:1:1].p99 == 900ns: actual 900ns\n"
 	    "PASS memory.liveBytes>=2MB: actual 2MB\n"
-	    "PASS worstPolls[0].durNs!=8: actual 7\n"
+	    "PASS worstPolls[0].durNs!=8: actual 7ns\n"
 	    "PASS taskLeak.suspected==0: actual 0\n");
+	/* without a unit, times and sizes print as the report's */
+	ck_assert_int_eq(rules("durationMs<2000, memory.liveBytes>1000, "
+	    "schedDelay.p99<3000000", doc, NULL, out, sizeof out), 0);
+	ck_assert_str_eq(out, "PASS durationMs<2000: actual 1.50s\n"
+	    "PASS memory.liveBytes>1000: actual 2.0 MB\n"
+	    "PASS schedDelay.p99<3000000: actual 2.50ms\n");
 	ck_assert_int_eq(rules("longPolls>3,schedDelay.max<1,pollByLoc[b].p99<1,"
 	    "recorder.cpuPct<2", doc, NULL, out, sizeof out), 4);
 	ck_assert_str_eq(out, "FAIL longPolls>3: actual 3\n"
@@ -284,8 +365,8 @@ START_TEST(check_rules)
 	    "FAIL recorder.cpuPct<2: no value in this run\n");
 	ck_assert_int_eq(rules("schedDelay.p99<=+10%,longPolls<=+0,"
 	    "schedDelay.p99<=+0.6ms", doc, base, out, sizeof out), 2);
-	ck_assert_str_eq(out, "FAIL schedDelay.p99<=+10%: actual 2500000, "
-	    "baseline 2000000, limit 2200000\n"
+	ck_assert_str_eq(out, "FAIL schedDelay.p99<=+10%: actual 2.50ms, "
+	    "baseline 2.00ms, limit 2.20ms\n"
 	    "FAIL longPolls<=+0: actual 3, baseline 2, limit 2\n"
 	    "PASS schedDelay.p99<=+0.6ms: actual 2.5ms, baseline 2ms, limit "
 	    "2.6ms\n");
@@ -307,6 +388,16 @@ START_TEST(check_malformed)
 		{ "a]x<3", "KEY must be a path", -1 },
 		{ "longPoll<3", "no key 'longPoll'", -2 },
 		{ "schedDelay<3", "names no number", -2 },
+		/* a unit the key's figure is not in */
+		{ "longPolls<1ms", "longPolls is a count or a ratio: give "
+		    "no unit, not ms", -1 },
+		{ "schedDelay.p99<1MB", "schedDelay.p99 is a time (ns): "
+		    "give ns, us, ms or s, or no unit, not MB", -1 },
+		{ "durationMs>2KB", "durationMs is a time (ms)", -1 },
+		{ "memory.liveBytes<1s", "memory.liveBytes is a size "
+		    "(bytes): give B, KB, MB or GB, or no unit, not s", -1 },
+		{ "pollByLoc[a.rs:1:1Ns].count<1us", "is a count", -1 },
+		{ "queue.max<1ms", "queue.max is a count", -1 },
 		{ "longPolls.x<3", "names no number", -2 },
 	};
 	char out[512];
@@ -332,6 +423,7 @@ diff_suite(void)
 
 	tcase_add_test(tc, json_values);
 	tcase_add_test(tc, json_errors);
+	tcase_add_test(tc, json_compact);
 	tcase_add_test(tc, diff_ranks_the_regression_first);
 	tcase_add_test(tc, diff_new_first_gone_last);
 	tcase_add_test(tc, json_output_reads_back_the_same);
