@@ -271,7 +271,7 @@ worst_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
 
 		if (d9m_poll_verdict(m, r, w->poll, &w->verdict) < 0)
 			return -1;
-		d9m_delayed_by(m, w->poll, &w->delayed);
+		d9m_delayed_by(m, w->poll, &w->delayed, NULL, 0);
 		for (int src = 0; src < 2; src++) {
 			uint32_t *rows;
 			size_t n;

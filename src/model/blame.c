@@ -70,7 +70,8 @@ d9m_held_by(const struct d9m_model *m, uint32_t p, struct d9m_held *h)
 }
 
 void
-d9m_delayed_by(const struct d9m_model *m, uint32_t p, struct d9m_delayed *d)
+d9m_delayed_by(const struct d9m_model *m, uint32_t p, struct d9m_delayed *d,
+    uint32_t *polls, size_t max)
 {
 	uint32_t w = d9m_poll_worker(m, p);
 	uint64_t s = m->polls.start[p], e = m->polls.end[p];
@@ -91,6 +92,8 @@ d9m_delayed_by(const struct d9m_model *m, uint32_t p, struct d9m_delayed *d)
 		    m->polls.start[q]);
 		if (o == 0)
 			continue;
+		if (polls != NULL && d->tasks < max)
+			polls[d->tasks] = (uint32_t)q;
 		d->tasks++;
 		d->total += o;
 	}

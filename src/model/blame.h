@@ -36,8 +36,9 @@ struct d9m_delayed {
 	uint64_t	 total;		/* ns of those waits it covered */
 };
 
-/* Whom poll p held back on its worker. */
+/* Whom poll p held back on its worker; the first max of their polls
+ * (rows, by start) into polls when it is not NULL. */
 void	d9m_delayed_by(const struct d9m_model *m, uint32_t p,
-	    struct d9m_delayed *d);
+	    struct d9m_delayed *d, uint32_t *polls, size_t max);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/wire.h"
+#include "model/blame.h"
 #include "model/samples.h"
 #include "model/timeline.h"
 #include "model/verdict.h"
@@ -145,6 +146,50 @@ struct chain_view {
 	size_t		n;
 };
 
+#define HELD_LISTED	20	/* tasks a poll held back, listed */
+
+/* ANALYSIS 20 both ways: who held this poll's worker while its task
+ * waited, and whom this poll held back; Enter on a line opens that poll. */
+static void
+blame(struct d9t_app *app, struct d9t_list *l, uint32_t p)
+{
+	const struct d9m_model *m = app->m;
+	uint32_t rows[HELD_LISTED];
+	struct d9m_delayed d;
+	struct d9m_held h;
+	char b[32], c[32];
+
+	d9m_held_by(m, p, &h);
+	if (h.why == D9M_HELD_POLL) {
+		d9t_fmt_dur(b, sizeof b, m->polls.end[h.poll] -
+		    m->polls.start[h.poll], app->utf8);
+		d9t_fmt_dur(c, sizeof c, h.overlap, app->utf8);
+		d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN, "  held by    "
+		    "task %" PRIu64 "'s %s poll (%s of the wait)  Enter: its "
+		    "poll", d9t_task_id(app, m->polls.task[h.poll]), b, c),
+		    D9T_T_POLL, h.poll, 0);
+	} else if (m->poll_sched[p] != D9M_SCHED_NONE &&
+	    m->poll_sched[p] != D9M_SCHED_NO_WAKE)
+		d9t_list_add(l, 0, "  held by    no poll: %s", h.why ==
+		    D9M_HELD_PARKED ? "its worker was parked" :
+		    "another worker's queue had it");
+	d9m_delayed_by(m, p, &d, rows, HELD_LISTED);
+	if (d.tasks == 0)
+		return;
+	d9t_fmt_dur(b, sizeof b, d.total, app->utf8);
+	d9t_list_add(l, D9T_A_BOLD, "  held back  %zu task%s for %s in all%s",
+	    d.tasks, d.tasks == 1 ? "" : "s", b, d.tasks > HELD_LISTED ?
+	    " (the first 20 listed)" : ":");
+	for (size_t i = 0; i < d.tasks && i < HELD_LISTED; i++) {
+		uint32_t q = rows[i];
+
+		d9t_fmt_dur(c, sizeof c, m->poll_sched[q], app->utf8);
+		d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN, "    task %"
+		    PRIu64 " waited %s for its poll  Enter: that poll",
+		    d9t_task_id(app, m->polls.task[q]), c), D9T_T_POLL, q, 0);
+	}
+}
+
 static void *
 detail_init(void)
 {
@@ -261,6 +306,7 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 			    D9T_T_NONE, wp, 0);
 		}
 	}
+	blame(app, l, p);
 	{
 		struct d9m_verdict v;
 		char txt[400];

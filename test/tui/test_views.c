@@ -67,6 +67,27 @@ START_TEST(detail_pane)
 }
 END_TEST
 
+/* ANALYSIS 20 in the poll detail: the second-worst poll (task 55's
+ * 1.01 ms) held one task back; Enter on it opens that task's poll,
+ * whose detail names task 55's poll as the one that held its worker. */
+START_TEST(detail_blame)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "ww\n");
+	ck_screen_has(&f, "Poll of 1.01ms");
+	ck_screen_has(&f, "held back  1 task for 1.01ms in all:");
+	while (f.app.lists[f.app.view].sel < f.app.lists[f.app.view].n &&
+	    strstr(f.app.lists[f.app.view].v[f.app.lists[f.app.view].sel].text,
+	    "waited") == NULL)
+		fx_key(&f, D9T_KEY_DOWN);
+	fx_keys(&f, "\n");
+	ck_screen_has(&f, "held by    task 55's 1.01ms poll");
+	fx_close(&f);
+}
+END_TEST
+
 START_TEST(wake_chain)
 {
 	struct fx f;
@@ -321,6 +342,7 @@ suite_views(void)
 	tcase_add_test(tc, timeline_lanes);
 	tcase_add_test(tc, worst_poll_and_next);
 	tcase_add_test(tc, detail_pane);
+	tcase_add_test(tc, detail_blame);
 	tcase_add_test(tc, wake_chain);
 	tcase_add_test(tc, views_2_to_7);
 	tcase_add_test(tc, tasks_enter_filters_timeline);
