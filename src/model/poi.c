@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/vec.h"
+#include "model/ids.h"
 #include "model/loss.h"
 #include "model/poi.h"
 #include "model/samples.h"
@@ -275,9 +276,9 @@ text_of(const struct d9m_model *m, const struct cand *x, char *out,
 		    task_id(m, x->task));
 		break;
 	case D9M_POI_KERNEL_WAIT:
-		snprintf(out, cap, "worker %" PRIu32 " waited %.3f ms for a "
-		    "CPU before it ran again", x->worker,
-		    (double)x->value / MS);
+		d9m_worker_label(m, x->worker, what, sizeof what);
+		snprintf(out, cap, "worker %s waited %.3f ms for a CPU "
+		    "before it ran again", what, (double)x->value / MS);
 		break;
 	case D9M_POI_OFF_CPU:
 		snprintf(out, cap, "%" PRIu64 " off-CPU sample%s (mostly %s) "

@@ -120,7 +120,7 @@ summary(const struct d9o_out *o)
 	}
 	fprintf(o->f, "\nWorkers:      %zu (", a->nworkers);
 	for (size_t i = 0; i < a->nworkers; i++) {
-		d9m_worker_label(m->groups.n, a->workers[i].id, b, sizeof b);
+		d9m_worker_label(m, a->workers[i].id, b, sizeof b);
 		fprintf(o->f, "%s%s", i ? ", " : "", b);
 	}
 	fprintf(o->f, ")\n");
@@ -154,7 +154,7 @@ static void
 workers(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
-	char b1[32], b2[32];
+	char b1[32], b2[32], id[D9M_WORKER_LABEL];
 
 	d9o_section(o->f, "WORKER UTILIZATION");
 	fprintf(o->f, "%-7s %8s %8s %7s %10s %10s %8s\n", "worker", "polls",
@@ -162,7 +162,8 @@ workers(const struct d9o_out *o)
 	for (size_t i = 0; i < a->nworkers; i++) {
 		const struct d9m_worker_fig *w = &a->workers[i];
 
-		fprintf(o->f, "%-7u %8zu %8zu %6.1f%% %10s %10s ", w->id,
+		d9m_worker_label(o->m, w->id, id, sizeof id);
+		fprintf(o->f, "%-7s %8zu %8zu %6.1f%% %10s %10s ", id,
 		    w->polls, w->parks, w->util * 100,
 		    d9o_dur(b1, sizeof b1, w->active_ns),
 		    d9o_dur(b2, sizeof b2, w->parked_ns));
@@ -180,7 +181,7 @@ long_polls(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	const struct d9m_model *m = o->m;
-	char b[32], s[256];
+	char b[32], s[256], id[D9M_WORKER_LABEL];
 
 	d9o_section(o->f, "LONG POLLS (>1ms)");
 	fprintf(o->f, "%zu polls over 1 ms", a->long_polls);
@@ -193,9 +194,10 @@ long_polls(const struct d9o_out *o)
 		const struct d9m_worst *w = &a->worst[i];
 		uint32_t p = w->poll, t = m->polls.task[p];
 
-		fprintf(o->f, "%2zu. %9s  worker %u  at +%.3f ms  task %" PRIu64
+		d9m_worker_label(m, d9m_poll_worker_id(m, p), id, sizeof id);
+		fprintf(o->f, "%2zu. %9s  worker %s  at +%.3f ms  task %" PRIu64
 		    "%s\n    %s\n", i + 1, d9o_dur(b, sizeof b, m->polls.end[p] -
-		    m->polls.start[p]), d9m_poll_worker_id(m, p),
+		    m->polls.start[p]), id,
 		    (double)(m->polls.start[p] - m->min_ts) / 1e6,
 		    t != D9_NONE ? m->tasks.id[t] : 0,
 		    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? "  (open-ended)" :
@@ -327,14 +329,18 @@ runtimes(const struct d9o_out *o)
 
 	for (size_t g = 0; g < m->nruntimes; g++) {
 		const char *name = d9m_str(m, m->runtimes[g].name);
-		char ws[160], s[64], alive[16], line[400];
+		char ws[160], s[64], alive[16], line[400], id[D9M_WORKER_LABEL];
 		size_t n = 0;
 
 		ws[0] = '\0';
-		for (size_t k = 0; k < m->nworkers && n + 12 < sizeof ws; k++)
-			if (m->workers[k].rtgroup == g)
+		for (size_t k = 0; k < m->nworkers &&
+		    n + sizeof id < sizeof ws; k++)
+			if (m->workers[k].rtgroup == g) {
+				d9m_worker_label(m, m->workers[k].id, id,
+				    sizeof id);
 				n += (size_t)snprintf(ws + n, sizeof ws - n,
-				    "%s%u", n ? "," : "", m->workers[k].id);
+				    "%s%s", n ? "," : "", id);
+			}
 		snprintf(alive, sizeof alive, "%u", a->runtimes[g].alive_max);
 		snprintf(line, sizeof line, "Runtime %s: workers %s; global "
 		    "queue max %u, alive tasks max %s", *name ? d9o_fit(s,
@@ -376,7 +382,7 @@ static void
 queues(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
-	char b[32];
+	char b[32], id[D9M_WORKER_LABEL];
 
 	d9o_section(o->f, "QUEUE DEPTH");
 	fprintf(o->f, "Global queue: max %u, mean %.2f over %zu samples%s\n",
@@ -392,8 +398,9 @@ queues(const struct d9o_out *o)
 
 		if (w->sched_wait_n == 0)
 			continue;
-		fprintf(o->f, "worker %-4u max %9s over %zu measured unparks, "
-		    "%zu over 1 ms\n", w->id, d9o_dur(b, sizeof b,
+		d9m_worker_label(o->m, w->id, id, sizeof id);
+		fprintf(o->f, "worker %-4s max %9s over %zu measured unparks, "
+		    "%zu over 1 ms\n", id, d9o_dur(b, sizeof b,
 		    w->sched_wait_max), w->sched_wait_n, w->sched_wait_over1ms);
 	}
 }

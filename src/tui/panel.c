@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ids.h"
 #include "base/text.h"
 #include "model/framekind.h"
 #include "model/metrics.h"
@@ -286,7 +287,7 @@ d9t_panel_strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_ax
 	const struct d9m_model *m = app->m;
 	double *v = calloc((size_t)ax->w * 2, sizeof *v);
 	uint64_t *edges = d9t_axis_edges(ax);
-	char lbl[16], id[16];
+	char lbl[16], id[D9M_WORKER_LABEL];
 	uint32_t s = app->lane < m->nworkers ? app->lane : D9_NONE;
 	size_t ng = strip_groups(m);
 
@@ -302,11 +303,14 @@ d9t_panel_strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_ax
 	if (app->metric < m->metrics.n)
 		metric_lane(app, cv, ax, y + 5, edges, v);
 	if (s != D9_NONE) {
-		snprintf(id, sizeof id, "%" PRIu32, m->workers[s].own);
-		snprintf(lbl, sizeof lbl, "lq w%.2s", id);
+		/* six columns: "lq w12", of source 1 "lq 1:2" */
+		d9m_worker_label(m, m->workers[s].id, id, sizeof id);
+		snprintf(lbl, sizeof lbl, m->workers[s].group ? "lq %.3s" :
+		    "lq w%.2s", id);
 		series_strip(app, cv, ax, y + 2, edges, v, D9M_S_LOCAL_QUEUE, s,
 		    lbl, D9T_C_CYAN);
-		snprintf(lbl, sizeof lbl, "kw w%.2s", id);
+		lbl[0] = 'k';
+		lbl[1] = 'w';
 		series_strip(app, cv, ax, y + 3, edges, v, D9M_S_SCHED_WAIT, s,
 		    lbl, D9T_C_YELLOW);
 		series_strip(app, cv, ax, y + 4, edges, v, D9M_S_CPU,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ids.h"
 #include "base/wire.h"
 #include "model/samples.h"
 #include "model/timeline.h"
@@ -208,7 +209,7 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct d9m_model *m = app->m;
 	uint32_t p = ((struct detail_view *)st)->poll, wk;
-	char d[32], at[40], loc[200], dl[32];
+	char d[32], at[40], loc[200], dl[32], wid[D9M_WORKER_LABEL];
 	uint64_t eff = 0;
 	size_t qi;
 
@@ -224,8 +225,9 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	d9t_list_set_target(d9t_list_add(l, 0, "  task       %" PRIu64,
 	    d9t_task_id(app, m->polls.task[p])), D9T_T_POLL, p, 0);
 	d9t_list_add(l, 0, "  spawned at %s", loc);
-	d9t_list_add(l, 0, "  worker     %" PRIu32 "   started %s after trace "
-	    "start", d9m_poll_worker_id(m, p), at);
+	d9m_worker_label(m, d9m_poll_worker_id(m, p), wid, sizeof wid);
+	d9t_list_add(l, 0, "  worker     %s   started %s after trace start",
+	    wid, at);
 	qi = d9m_lower(m->queue.ts, m->queue.n, m->polls.start[p] + 1);
 	if (qi > 0)
 		d9t_list_add(l, 0, "  queues     local %u, global %" PRIu32,

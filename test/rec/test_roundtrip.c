@@ -16,6 +16,7 @@
 
 #include "../skip.h"
 #include "rectest.h"
+#include "model/ids.h"
 
 #define T0	1000000000ull	/* 1 s */
 /* Column f of a span event that has an instance id (model.h: spanx). */
@@ -120,7 +121,7 @@ START_TEST(test_runtime_events)
 	ck_assert_uint_eq(m->wakes.n, 1);
 	ck_assert_uint_eq(task_id_of(m, m->wakes.waker[0]), 7);
 	ck_assert_uint_eq(task_id_of(m, m->wakes.woken[0]), 9);
-	ck_assert_uint_eq(m->wakes.worker[0], 3);
+	ck_assert_uint_eq(d9m_worker_own(m, m->wakes.worker[0]), 3);
 	ck_assert_uint_eq(m->wakes.ts[0], T0 + 1000 + 25000000 + 500);
 	{
 		uint32_t r7 = d9m_task_find(m, 7), r9 = d9m_task_find(m, 9);
@@ -130,7 +131,7 @@ START_TEST(test_runtime_events)
 		ck_assert(m->tasks.flags[r9] & D9M_TASK_SPAWNED);
 		ck_assert(!(m->tasks.flags[r9] & D9M_TASK_TERMINATED));
 		ck_assert_uint_eq(m->tasks.spawn_ts[r7], T0);
-		ck_assert_uint_eq(m->tasks.spawn_worker[r7], 3);
+		ck_assert_uint_eq(d9m_worker_own(m, m->tasks.spawn_worker[r7]), 3);
 	}
 	/* RuntimeMetricsEvent: the default runtime, then "main" */
 	ck_assert_uint_eq(m->queue.n, 2);

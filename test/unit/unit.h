@@ -30,5 +30,6 @@ Suite	*diff_suite(void);
 Suite	*dial95_suite(void);
 Suite	*image_suite(void);
 Suite	*lives_suite(void);
+Suite	*ids_suite(void);
 
 #endif
