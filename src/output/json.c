@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "model/diff.h"
 #include "model/ids.h"
 #include "model/loss.h"
 #include "output/jsonw.h"
 #include "output/output.h"
 
-#define MAX_FRAMES 128
 
 const char *
 d9o_loc(const struct d9m_model *m, uint32_t loc)
@@ -61,16 +61,17 @@ static void
 frames(struct d9o_jw *w, const struct d9o_out *o, uint32_t seg,
     uint32_t stack, int alloc)
 {
-	struct d9m_frame f[MAX_FRAMES];
-	size_t n = alloc ? d9m_alloc_frames(o->m, o->r, seg, stack, f,
-	    MAX_FRAMES) : d9m_stack_frames(o->m, o->r, seg, stack, f,
-	    MAX_FRAMES);
+	struct d9m_frame *f = d9m_frames_alloc();
+	size_t n = f == NULL ? 0 : alloc ? d9m_alloc_frames(o->m, o->r, seg,
+	    stack, f, D9_STACK_MAX) : d9m_stack_frames(o->m, o->r, seg, stack,
+	    f, D9_STACK_MAX);
 
 	d9o_jw_key(w, "frames");
 	d9o_jw_arr(w);
 	for (size_t i = 0; i < n; i++)
 		d9o_jw_str(w, d9m_frame_name(&f[i]));
 	d9o_jw_end(w, ']');
+	free(f);
 }
 
 static void
@@ -320,7 +321,7 @@ static void
 memory(struct d9o_jw *w, const struct d9o_out *o)
 {
 	const struct d9m_memory *mem = &o->a->mem;
-	struct d9m_frame f[MAX_FRAMES];
+	struct d9m_frame f[1];		/* the leaf */
 
 	d9o_jw_key(w, "memory");
 	if (!mem->present) {

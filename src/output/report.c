@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/stackcap.h"
 #include "output/output.h"
 #include "output/stackinfo.h"
 #include "output/textfmt.h"
@@ -18,7 +19,6 @@
 #include "model/ids.h"
 #include "model/loss.h"
 
-#define MAX_FRAMES 128
 
 /* Always a line (or more, wrapped under the value): what the recording
  * lost (ANALYSIS 19). */
@@ -437,32 +437,33 @@ static void
 waiting(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
-	struct d9m_frame f[MAX_FRAMES];
+	struct d9m_frame *f;
 	char b[32], s[256];
 
-	if (a->nidle == 0)
+	if (a->nidle == 0 || (f = d9m_frames_alloc()) == NULL)
 		return;
 	d9o_section(o->f, "WAITING ON (task dumps)");
 	fprintf(o->f, "%zu dumps of idle tasks, weighted by the idle gap each "
 	    "describes:\n", a->dumps);
 	for (size_t i = 0; i < a->nidle && i < 5; i++) {
 		size_t n = d9m_stack_frames(o->m, o->r, a->idle[i].seg,
-		    a->idle[i].stack, f, MAX_FRAMES);
+		    a->idle[i].stack, f, D9_STACK_MAX);
 
 		fprintf(o->f, "%9s %6zux  %s\n", d9o_dur(b, sizeof b,
 		    a->idle[i].idle_ns), a->idle[i].count, n ?
 		    d9o_fit(s, sizeof s, d9m_frame_name(&f[0]), 60) : "");
 	}
+	free(f);
 }
 
 static void
 memory(const struct d9o_out *o)
 {
 	const struct d9m_memory *mem = &o->a->mem;
-	struct d9m_frame f[MAX_FRAMES];
+	struct d9m_frame *f;
 	char s[256];
 
-	if (!mem->present)
+	if (!mem->present || (f = d9m_frames_alloc()) == NULL)
 		return;
 	d9o_section(o->f, "MEMORY ALLOCATIONS");
 	fprintf(o->f, "Sample rate R = %" PRIu64 " bytes (%s).\n", mem->rate,
@@ -480,12 +481,13 @@ memory(const struct d9o_out *o)
 	for (size_t i = 0; i < mem->nsites && i < 5; i++) {
 		const struct d9m_site *st = &mem->sites[i];
 		size_t n = d9m_alloc_frames(o->m, o->r, st->seg, st->stack, f,
-		    MAX_FRAMES);
+		    D9_STACK_MAX);
 
 		fprintf(o->f, "%8.1f MB %5zu samples  %s\n", st->est_bytes / 1e6,
 		    st->sampled, n ? d9o_fit(s, sizeof s, d9m_frame_name(&f[0]),
 		    52) : "(empty stack)");
 	}
+	free(f);
 }
 
 /* The worst three points of interest of each kind (ANALYSIS 18). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "model/ids.h"
 #include "base/text.h"
 #include "model/framekind.h"
@@ -19,8 +20,6 @@
 #include "tui/panel.h"
 #include "tui/strip.h"
 #include "tui/timeaxis.h"
-
-#define MAX_FRAMES	128
 
 void
 d9t_panel_init(struct d9t_panel *p)
@@ -35,23 +34,25 @@ top_stack(struct d9t_app *app, uint32_t poll, char *out, size_t cap)
 {
 	const struct d9m_model *m = app->m;
 	struct d9m_stack_group *g = NULL;
-	struct d9m_frame f[MAX_FRAMES];
+	struct d9m_frame *f = d9m_frames_alloc();
 	uint32_t *rows = NULL;
 	size_t n = 0, ng = 0, nf;
 	const char *app_frame = NULL;
 	int rc;
 
 	out[0] = '\0';
-	rc = d9m_poll_samples(m, poll, D9M_OTHER_CPU, &rows, &n);
+	rc = f == NULL ? -1 : d9m_poll_samples(m, poll, D9M_OTHER_CPU, &rows,
+	    &n);
 	if (rc == 0 && n > 0)
 		rc = d9m_group_stacks(m, app->cfg->resolver, rows, n, &g, &ng);
 	free(rows);
 	if (rc < 0 || ng == 0) {
 		free(g);
+		free(f);
 		return;
 	}
 	nf = d9m_stack_frames(m, app->cfg->resolver, g[0].seg, g[0].stack, f,
-	    MAX_FRAMES);
+	    D9_STACK_MAX);
 	for (size_t k = 0; k < nf && app_frame == NULL; k++)
 		if (d9m_frame_kind(&f[k]) == D9M_FK_APP)
 			app_frame = d9m_frame_name(&f[k]);
@@ -62,6 +63,7 @@ top_stack(struct d9t_app *app, uint32_t poll, char *out, size_t cap)
 		    app_frame && app_frame != d9m_frame_name(&f[0]) ?
 		    app_frame : "");
 	free(g);
+	free(f);
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "model/ids.h"
 #include "base/wire.h"
 #include "model/samples.h"
@@ -23,7 +24,6 @@
 #define FOLD_AT		30	/* longer stacks show their ends */
 #define FOLD_LEAF	12	/* frames kept at the leaf end */
 #define FOLD_ROOT	8	/* and at the root end */
-#define MAX_FRAMES	512
 
 struct detail_view {
 	uint32_t	poll;		/* the poll shown, D9_NONE */
@@ -49,14 +49,14 @@ static void
 frames(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
     const struct d9m_stack_group *g, int off, size_t k)
 {
-	struct d9m_frame *fr = malloc(MAX_FRAMES * sizeof *fr);
+	struct d9m_frame *fr = d9m_frames_alloc();
 	size_t nf;
 	int open = app->saving || (k < 64 && (v->open[off] >> k & 1));
 
 	if (fr == NULL)
 		return;
 	nf = d9m_stack_frames(app->m, app->cfg->resolver, g->seg, g->stack,
-	    fr, MAX_FRAMES);
+	    fr, D9_STACK_MAX);
 	for (size_t f = 0; f < nf; f++) {
 		if (!open && nf > FOLD_AT && f == FOLD_LEAF) {
 			d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN,
