@@ -3,9 +3,9 @@
  * item 3). For each count N (default 100000, 400000, 1000000) a trace of
  * N workers, each on a thread of its own with a thread name
  * (test/unit/mktrace.h, mt_many_workers), is read by d9top --json
- * --no-cache into /dev/null; prints the seconds of each and the ratio of
- * the largest to the smallest, over the ratio of their counts (1.0:
- * linear).
+ * --no-cache into /dev/null; prints the seconds of each (wall and CPU)
+ * and the ratios of the largest to the smallest, beside the ratio of
+ * their counts (equal: linear).
  *   bench-ids D9TOP [N ...]
  *   bench-ids --write N FILE [FIRST_ID]	(the trace alone, to profile)
  */
@@ -50,7 +50,7 @@ int
 main(int argc, char **argv)
 {
 	size_t counts[16] = { 100000, 400000, 1000000 }, nc = 3;
-	double secs[16];
+	double secs[16], cpu[16];
 
 	if (argc < 2) {
 		fprintf(stderr, "usage: bench-ids D9TOP [N ...]\n"
@@ -89,6 +89,7 @@ main(int argc, char **argv)
 			return 1;
 		}
 		secs[i] = run(argv[1], path, &r);
+		cpu[i] = r.cpu;
 		printf("%8zu workers and threads (%5.1f MB): %7.2f s (CPU "
 		    "%.2f s, peak RSS %.0f MiB)\n", counts[i],
 		    (double)t.tg.n / 1e6, secs[i], r.cpu, r.rss_mib);
@@ -101,9 +102,10 @@ main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (nc > 1 && secs[0] > 0)
-		printf("ratio %zu/%zu: %.1f (linear: %.1f)\n", counts[nc - 1],
-		    counts[0], secs[nc - 1] / secs[0],
+	if (nc > 1 && secs[0] > 0 && cpu[0] > 0)
+		printf("ratio %zu/%zu: %.1f, of CPU time %.1f (linear: %.1f)\n",
+		    counts[nc - 1], counts[0], secs[nc - 1] / secs[0],
+		    cpu[nc - 1] / cpu[0],
 		    (double)counts[nc - 1] / (double)counts[0]);
 	return 0;
 }
