@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/analysis.h"
@@ -241,12 +242,13 @@ static void
 off_classes(const struct d9m_model *m, const struct d9m_resolver *r,
     struct d9m_analysis *a)
 {
-	struct d9m_frame f[256];
+	struct d9m_frame *f = d9m_frames_alloc();
 
 	a->off_blocking = a->off_blocking_top = a->off_preempted = 0;
-	for (size_t i = 0; i < a->noff_groups; i++) {
+	for (size_t i = 0; f != NULL && i < a->noff_groups; i++) {
 		const struct d9m_stack_group *g = &a->off_groups[i];
-		size_t n = d9m_stack_frames(m, r, g->seg, g->stack, f, 256);
+		size_t n = d9m_stack_frames(m, r, g->seg, g->stack, f,
+		    D9_STACK_MAX);
 		const char *why;
 		enum d9m_vclass c = d9m_stack_class(f, n, &why);
 
@@ -258,6 +260,7 @@ off_classes(const struct d9m_model *m, const struct d9m_resolver *r,
 		if (g->count > a->off_blocking_top)
 			a->off_blocking_top = g->count;
 	}
+	free(f);
 }
 
 /* Samples attached to each worst poll, grouped by stack: they were
@@ -436,7 +439,8 @@ set_add(struct segaddrs *s, uint32_t seg, uint64_t addr)
 }
 
 /* Every address of the samples' stacks (each stack once, with the
- * segment it first came with), named or not. */
+ * segment it first came with), named or not; the reader's marks of cut
+ * stacks are none. */
 static void
 count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
@@ -451,9 +455,13 @@ count_symbols(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		size_t nf;
 
 		p = d9m_stack(m, st, &nf);
-		for (size_t k = 0; k < nf; k++)
-			if (set_add(&t, seg, d9p_le64(p + 8 * k)) < 0)
+		for (size_t k = 0; k < nf; k++) {
+			uint64_t addr = d9p_le64(p + 8 * k), cut;
+
+			if (!d9_stack_is_cut(addr, &cut) &&
+			    set_add(&t, seg, addr) < 0)
 				goto out;
+		}
 	}
 	for (size_t i = 0; i < t.n; i++) {
 		if (d9m_frames_of(m, o->resolver, t.v[i].seg, t.v[i].addr, 0, f,

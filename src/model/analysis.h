@@ -32,7 +32,7 @@ struct d9m_pct {
 };
 
 struct d9m_worker_fig {
-	uint32_t	id;
+	uint32_t	id;		/* wids row (ids.h prints it) */
 	size_t		polls, parks, actives;
 	uint64_t	active_ns, parked_ns;
 	double		util;		/* active / (active + parked) */
@@ -155,7 +155,7 @@ struct d9m_source {
 	uint64_t	start, end;	/* its events, on the model's clock */
 	int64_t		shift;		/* added to its recorded times */
 	int		aligned;	/* by the wall clock */
-	uint32_t	*workers;	/* own ids, ascending */
+	uint64_t	*workers;	/* own ids, ascending */
 	size_t		nworkers, polls, long_polls, tasks, cpu_samples;
 };
 

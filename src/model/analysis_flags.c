@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/analysis.h"
+#include "model/ids.h"
 #include "model/loss.h"
 
 #define MAX_FLAGS 64
@@ -122,6 +123,7 @@ long_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 {
 	size_t over = 0, listed = 0;
 	uint64_t worst = 0;
+	char wid[D9M_WORKER_LABEL];
 
 	/* the worst list is longest first: flag its members over 10 ms */
 	for (size_t i = 0; i < ac->nworst; i++) {
@@ -131,11 +133,11 @@ long_polls(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		if (d <= 10000000 || listed == 5)
 			break;
 		listed++;
+		d9m_worker_label(m, d9m_poll_worker_id(m, p), wid, sizeof wid);
 		flag(a, d > 50000000 ? D9M_CRITICAL : D9M_WARNING, "long-poll",
 		    m->polls.start[p], p, "%.2f ms poll of task %" PRIu64
-		    " on worker %u (%s)%s", (double)d / 1e6,
-		    t != D9_NONE ? m->tasks.id[t] : 0,
-		    d9m_poll_worker_id(m, p),
+		    " on worker %s (%s)%s", (double)d / 1e6,
+		    t != D9_NONE ? m->tasks.id[t] : 0, wid,
 		    m->polls.loc[p] != D9_NONE ? d9m_str(m, m->polls.loc[p]) :
 		    "(unknown)", m->polls.flags[p] & D9M_POLL_OPEN_ENDED ?
 		    ", open-ended" : "");
@@ -163,18 +165,19 @@ static void
 workers(const struct d9m_model *m, struct d9m_analysis *a)
 {
 	size_t lo = SIZE_MAX, hi = 0;
+	char wid[D9M_WORKER_LABEL];
 
-	(void)m;
 	for (size_t i = 0; i < a->nworkers; i++) {
 		const struct d9m_worker_fig *w = &a->workers[i];
 
 		lo = w->polls < lo ? w->polls : lo;
 		hi = w->polls > hi ? w->polls : hi;
+		d9m_worker_label(m, w->id, wid, sizeof wid);
 		if (w->sched_wait_over1ms > 0)
 			flag(a, w->sched_wait_max > 10000000 ? D9M_WARNING :
 			    D9M_INFO, "kernel-sched-wait", 0, D9_NONE,
-			    "worker %u waited for a CPU over 1 ms after %zu "
-			    "unparks (worst %.2f ms)", w->id,
+			    "worker %s waited for a CPU over 1 ms after %zu "
+			    "unparks (worst %.2f ms)", wid,
 			    w->sched_wait_over1ms,
 			    (double)w->sched_wait_max / 1e6);
 	}
@@ -192,6 +195,7 @@ contention(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		size_t n, low = 0, i0, i1, nf = a->nflags;
 		double sum = 0, worst = 2;
 		uint64_t at = 0;
+		char wid[D9M_WORKER_LABEL];
 
 		d9m_window_rows(d9m_row(m->actives.start, wk->act0), wk->nacts,
 		    &o->win, &i0, &i1);
@@ -207,10 +211,11 @@ contention(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 				}
 			}
 		}
+		d9m_worker_label(m, wk->id, wid, sizeof wid);
 		if (n > 10 && low * 10 > n)
 			flag(a, D9M_WARNING, "cpu-contention", 0, D9_NONE,
-			    "worker %u: %zu of %zu active periods over 1 ms got "
-			    "under half a CPU (mean %.2f)", wk->id, low, n,
+			    "worker %s: %zu of %zu active periods over 1 ms got "
+			    "under half a CPU (mean %.2f)", wid, low, n,
 			    sum / (double)low);
 		flag_at(a, nf, (uint32_t)s, at);
 	}

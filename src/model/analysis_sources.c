@@ -72,7 +72,7 @@ d9m_an_sources(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		src[g].start = UINT64_MAX;
 		src[g].shift = m->groups.shift[g];
 		src[g].aligned = m->groups.aligned[g];
-		src[g].workers = malloc((m->nworkers + 1) * sizeof(uint32_t));
+		src[g].workers = malloc((m->nworkers + 1) * sizeof(uint64_t));
 		if (src[g].workers == NULL)
 			return -1;
 	}

@@ -2,6 +2,7 @@
  * appev.c: see appev.h. Field lists are (key id, value id) pairs, so a
  * text is matched once per distinct string, then per list by id.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,36 +25,37 @@ d9m_appev_free(struct d9m_model *m)
 }
 
 static int
-number(const struct d9m_model *m, uint32_t id, uint32_t *out)
+number(const struct d9m_model *m, uint32_t id, uint64_t *out)
 {
 	const char *s;
 	char *end;
-	unsigned long v;
 
 	if (id == D9_NONE)
 		return -1;
 	s = d9m_str(m, id);
-	v = strtoul(s, &end, 10);
-	if (end == s || *end != '\0' || v > UINT32_MAX - 1)
+	if (*s < '0' || *s > '9')
 		return -1;
-	*out = (uint32_t)v;
-	return 0;
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	return errno != 0 || *end != '\0' ? -1 : 0;
 }
 
 /* The lane of custom row r: worker_id, else the worker of tid. */
 static uint32_t
 lane_of(const struct d9m_model *m, size_t r, uint32_t kw, uint32_t kt)
 {
-	uint32_t seg = m->custom.seg[r], g = 0, v, slot = D9_NONE;
+	uint32_t seg = m->custom.seg[r], g = 0, w, slot = D9_NONE;
+	uint64_t v;
 
 	if (seg < m->segs.n && m->segs.group[seg] != D9_NONE)
 		g = m->segs.group[seg];
 	if (number(m, d9m_field(m, m->custom.fields[r], kw), &v) == 0)
-		slot = d9m_worker_slot(m, d9m_group_worker(g, v));
+		slot = d9m_worker_slot_of(m, g, v);
 	if (slot == D9_NONE &&
-	    number(m, d9m_field(m, m->custom.fields[r], kt), &v) == 0) {
-		v = d9m_tid_worker(m, d9m_group_tid(g, v), D9_NONE);
-		slot = v == D9_NONE ? D9_NONE : d9m_worker_slot(m, v);
+	    number(m, d9m_field(m, m->custom.fields[r], kt), &v) == 0 &&
+	    v < D9_NONE) {
+		w = d9m_tid_worker(m, d9m_group_tid(g, (uint32_t)v), D9_NONE);
+		slot = d9m_worker_slot(m, w);
 	}
 	return slot;
 }

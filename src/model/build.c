@@ -20,6 +20,7 @@
 #include "model/build_int.h"
 #include "model/groups.h"
 #include "model/ids.h"
+#include "model/pairs.h"
 #include "model/tables.h"
 
 int
@@ -38,6 +39,10 @@ d9m_builder_new(struct d9m_model *m)
 	d9_hmap_init(&b->rt_tags);
 	d9_hmap_init(&b->tasklocs);
 	d9_hmap_init(&b->left);
+	d9_hmap_init(&b->wids);
+	d9_hmap_init(&b->tidmap);
+	d9_hmap_init(&b->tnames);
+	d9_hmap_init(&b->series);
 	m->builder = b;
 	return 0;
 }
@@ -52,6 +57,10 @@ d9m_builder_free(struct d9m_model *m)
 		d9_hmap_free(&m->builder->tasklocs);
 		d9_hmap_free(&m->builder->left);
 		free(m->builder->leftv);
+		d9_hmap_free(&m->builder->wids);
+		d9_hmap_free(&m->builder->tidmap);
+		d9_hmap_free(&m->builder->tnames);
+		d9_hmap_free(&m->builder->series);
 	}
 	free(m->builder);
 	m->builder = NULL;
@@ -219,11 +228,16 @@ on_schema(void *ctx, struct d9p_schema *s)
 /* ---- value helpers ---- */
 
 uint32_t
-d9m_b_worker(const struct d9m_builder *b, const struct d9m_smap *sm,
+d9m_b_wid(struct d9m_builder *b, uint64_t own)
+{
+	return d9m_wid_row(b->m, &b->wids, b->at.pend.group, own);
+}
+
+uint32_t
+d9m_b_worker(struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int i)
 {
-	return d9m_group_worker(b->at.pend.group, d9m_b_u32(sm, v, i,
-	    D9_WORKER_NONE));
+	return d9m_b_wid(b, d9m_b_u64(sm, v, i, D9_WORKER_NONE));
 }
 
 uint32_t
@@ -331,27 +345,14 @@ stack_field(struct d9m_builder *b, const struct d9m_smap *sm,
 	return d9_intern(&b->m->stacks, x->p, (size_t)x->count * 8);
 }
 
-/* Append to a (key, value) pair array used by the tid maps. */
-static int
-pair_set(uint32_t **keys, uint32_t **vals, size_t *n, size_t *cap,
-    uint32_t k, uint32_t v)
+int
+d9m_builder_sort_tids(struct d9m_model *m)
 {
-	for (size_t i = *n; i-- > 0; )
-		if ((*keys)[i] == k) {
-			(*vals)[i] = v;
-			return 0;
-		}
-	{
-		void **cols[] = { (void **)keys, (void **)vals };
-		const size_t el[] = { sizeof **keys, sizeof **vals };
+	struct d9m_builder *b = m->builder;
+	const struct d9m_pairs w = d9m_tid_workers(m), t = d9m_tid_names(m);
 
-		if (d9_grow_cols(cap, *n + 1, 2, cols, el) < 0)
-			return -1;
-	}
-	(*keys)[*n] = k;
-	(*vals)[*n] = v;
-	(*n)++;
-	return 0;
+	return d9m_pairs_sort(&w, b != NULL ? &b->tidmap : NULL) < 0 ||
+	    d9m_pairs_sort(&t, b != NULL ? &b->tnames : NULL) < 0 ? -1 : 0;
 }
 
 /* The entries of a StringMap value appended to pairs[*n .. 64). */
@@ -474,7 +475,7 @@ add_rt(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	const struct rt_fields *f = &rt_fields[kind];
 	struct d9m_model *m = b->m;
 	uint32_t worker = d9m_b_worker(b, sm, v, f->worker);
-	uint32_t tag = rt_tag(b, (uint8_t)kind,
+	uint32_t tag = worker == D9_NONE ? D9_NONE : rt_tag(b, (uint8_t)kind,
 	    (uint8_t)d9m_b_u64(sm, v, f->lq, 0), worker);
 	size_t row;
 
@@ -502,10 +503,13 @@ add_rt(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		m->parkinfo.tid[p] = d9m_b_tid(b, sm, v, f->tid, D9_NONE);
 		m->parkinfo.sched_wait[p] = d9m_b_u64(sm, v, f->wait,
 		    D9M_ABSENT);
-		if (m->parkinfo.tid[p] != D9_NONE &&
-		    pair_set(&m->tidmap_tid, &m->tidmap_worker, &m->tidmap_n,
-		    &m->tidmap_cap, m->parkinfo.tid[p], worker) < 0)
-			return -1;
+		if (m->parkinfo.tid[p] != D9_NONE) {
+			const struct d9m_pairs tw = d9m_tid_workers(m);
+
+			if (d9m_pairs_set(&tw, &b->tidmap, m->parkinfo.tid[p],
+			    worker) < 0)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -529,9 +533,10 @@ add_task_event(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	m->tasks.spawn_ts[t] = ts;
 	m->tasks.spawn_worker[t] = D9_NONE;
 	if (sm->f[D9_F_SPAWN_WORKER_ID] >= 0 &&
-	    v[sm->f[D9_F_SPAWN_WORKER_ID]].present)
-		m->tasks.spawn_worker[t] = d9m_b_worker(b, sm, v,
-		    D9_F_SPAWN_WORKER_ID);
+	    v[sm->f[D9_F_SPAWN_WORKER_ID]].present &&
+	    (m->tasks.spawn_worker[t] = d9m_b_worker(b, sm, v,
+	    D9_F_SPAWN_WORKER_ID)) == D9_NONE)
+		return -1;
 	m->tasks.flags[t] |= D9M_TASK_SPAWNED;
 	m->tasks.loc[t] = d9m_b_str(b, sm, v, D9_F_SPAWN_SPAWN_LOC);
 	if (d9m_b_int(sm, v, D9_F_SPAWN_INSTRUMENTED, &instr) == 0) {
@@ -561,7 +566,7 @@ add_wake(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	m->wakes.waker[row] = task_of(b, sm, v, D9_F_WAKE_WAKER_TASK_ID);
 	m->wakes.woken[row] = woken;
 	m->wakes.worker[row] = d9m_b_worker(b, sm, v, D9_F_WAKE_TARGET_WORKER);
-	return 0;
+	return m->wakes.worker[row] == D9_NONE ? -1 : 0;
 }
 
 static int
@@ -570,24 +575,26 @@ add_cpu(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 {
 	struct d9m_model *m = b->m;
 	size_t row = d9m_tab_push(&m->cpu, &d9m_desc_cpu);
+	struct d9m_pairs names;
 	uint32_t name, len;
 
 	if (row == SIZE_MAX)
 		return -1;
 	m->cpu.ts[row] = ts;
-	m->cpu.wire_worker[row] = d9m_b_worker(b, sm, v, D9_F_CPU_WORKER_ID);
+	if ((m->cpu.wire_worker[row] = d9m_b_worker(b, sm, v,
+	    D9_F_CPU_WORKER_ID)) == D9_NONE)
+		return -1;
 	m->cpu.tid[row] = d9m_b_tid(b, sm, v, D9_F_CPU_TID, 0);
 	m->cpu.source[row] = (uint8_t)d9m_b_u64(sm, v, D9_F_CPU_SOURCE, 0);
 	m->cpu.stack[row] = stack_field(b, sm, v, D9_F_CPU_CALLCHAIN);
 	m->cpu.cpu[row] = d9m_b_u32(sm, v, D9_F_CPU_CPU, D9_NONE);
 	m->cpu.seg[row] = b->at.seg;
 	name = d9m_b_str(b, sm, v, D9_F_CPU_THREAD_NAME);
-	if (name != D9_NONE && strcmp(d9_intern_str(&m->strs, name, &len),
-	    "<no thread name>") != 0 &&
-	    pair_set(&m->tname_tid, &m->tname_name, &m->tname_n,
-	    &m->tname_cap, m->cpu.tid[row], name) < 0)
-		return -1;
-	return 0;
+	if (name == D9_NONE || strcmp(d9_intern_str(&m->strs, name, &len),
+	    "<no thread name>") == 0)
+		return 0;
+	names = d9m_tid_names(m);
+	return d9m_pairs_set(&names, &b->tnames, m->cpu.tid[row], name);
 }
 
 /* A global queue sample: RuntimeMetricsEvent of one runtime, or the

@@ -13,5 +13,8 @@
 int	 d9m_builder_new(struct d9m_model *m);
 void	 d9m_builder_free(struct d9m_model *m);
 void	 d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink);
+/* Sort the model's tid maps by tid (pairs.h), for finishing; the
+ * builder, if any, finds their rows again. -1 when out of memory. */
+int	 d9m_builder_sort_tids(struct d9m_model *m);
 
 #endif

@@ -78,6 +78,12 @@ struct d9m_builder {
 		uint64_t	 key;
 		uint32_t	 tag;
 	}		 rt_last[D9M_RT_UNPARK + 1];
+	/* the rows of the model's workers by (group, id) (ids.h), of its
+	 * thread id maps by tid (pairs.h), of its metric series by name
+	 * (build_metrics.c) */
+	struct d9_hmap	 wids;
+	struct d9_hmap	 tidmap, tnames;
+	struct d9_hmap	 series;
 };
 
 /* Integer value of the kind's field i (D9_F_ constant): 0, or -1 when
@@ -118,9 +124,12 @@ d9m_b_ts(const struct d9m_builder *b, uint64_t ts)
 	return b->at.pend.group != D9_NONE ? d9m_pending_ts(&b->at.pend, ts) : ts;
 }
 
-/* Worker and thread ids of the segment's process (ids.h). */
-uint32_t d9m_b_worker(const struct d9m_builder *b, const struct d9m_smap *sm,
+/* Worker (wids row; the field absent: the wire's "not a worker") and
+ * thread ids of the segment's process (ids.h). D9_NONE when out of
+ * memory. */
+uint32_t d9m_b_worker(struct d9m_builder *b, const struct d9m_smap *sm,
 	    const struct d9p_value *v, int i);
+uint32_t d9m_b_wid(struct d9m_builder *b, uint64_t own);
 uint32_t d9m_b_tid(const struct d9m_builder *b, const struct d9m_smap *sm,
 	    const struct d9p_value *v, int i, uint32_t def);
 /* Text of any value, interned; D9_NONE for an absent optional. */

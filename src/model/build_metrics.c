@@ -6,8 +6,8 @@
  * field, value; a histogram has count, sum and percentiles (absent when
  * nothing was measured). Each field is a series, "metric" for value and
  * "metric.field" for the others (ids.h: of its process), found once per
- * schema registration; a series keeps the kind and unit it was first
- * seen with.
+ * schema registration (by name, in the builder's map); a series keeps the
+ * kind and unit it was first seen with.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,10 +60,10 @@ series(struct d9m_builder *b, const struct d9m_smap *sm, uint16_t j)
 	free(name);
 	if (id == D9_NONE)
 		return D9_NONE;
-	for (size_t r = 0; r < m->metrics.n; r++)
-		if (m->metrics.name[r] == id)
-			return (uint32_t)r;
-	if ((row = d9m_tab_push(&m->metrics, &d9m_desc_metrics)) == SIZE_MAX)
+	if ((row = d9_hmap_get(&b->series, id)) != D9_NONE)
+		return (uint32_t)row;
+	if ((row = d9m_tab_push(&m->metrics, &d9m_desc_metrics)) == SIZE_MAX ||
+	    row >= D9_NONE || d9_hmap_put(&b->series, id, (uint32_t)row) < 0)
 		return D9_NONE;
 	m->metrics.name[row] = id;
 	m->metrics.kind[row] = kind_of(f->kind);

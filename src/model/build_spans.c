@@ -160,7 +160,8 @@ d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 
 	t->kind = f->kind;
 	t->legacy = 1;
-	t->worker = d9m_b_worker(b, sm, v, f->worker);
+	if ((t->worker = d9m_b_worker(b, sm, v, f->worker)) == D9_NONE)
+		return -1;
 	id = d9m_group_span(b->at.pend.group, d9m_b_u64(sm, v, f->id, 0));
 	inst = d9m_b_u64(sm, v, f->inst, 0);
 	if (inst != 0 && (inst = d9m_group_span(b->at.pend.group, inst)) != 0) {
@@ -357,9 +358,9 @@ d9m_b_sev_event(struct d9m_builder *b, const struct d9m_smap *sm,
 	    R_THREAD, &x) == 0 && x < D9_NONE ? (uint32_t)x : D9_NONE);
 	t->kind = D9M_SPAN_SINGLE;
 	t->legacy = 0;
-	t->worker = d9m_group_worker(b->at.pend.group, role_value(l, v,
-	    R_WORKER, &x) == 0 && x < D9_WORKER_NONE ? (uint32_t)x :
-	    D9_WORKER_NONE);
+	if ((t->worker = d9m_b_wid(b, role_value(l, v, R_WORKER, &x) == 0 ?
+	    x : D9_WORKER_NONE)) == D9_NONE)
+		return -1;
 	if (l->at[R_NAME] >= 0) {
 		uint32_t len;
 		const char *p;

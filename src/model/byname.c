@@ -10,6 +10,7 @@
 #include "base/arena.h"
 #include "base/hmap.h"
 #include "base/intern.h"
+#include "base/stackcap.h"
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/byname.h"
@@ -121,7 +122,7 @@ d9m_name_ids(const struct d9m_model *m, const struct d9m_resolver *r,
 {
 	struct d9_arena arena;
 	struct memo *c = calloc(1, sizeof *c);
-	uint32_t *ids = malloc(4096 * sizeof *ids + 8);
+	uint32_t *ids = malloc((D9_STACK_MAX + 1) * sizeof *ids + 8);
 	struct d9_hmap dense;		/* stack key -> dense id */
 	int rc = -1;
 
@@ -135,7 +136,8 @@ d9m_name_ids(const struct d9m_model *m, const struct d9m_resolver *r,
 	d9_intern_init(&c->names, &arena);
 	/* stack keys share the table with chunks: make them dense again */
 	for (size_t i = 0; i < n; i++) {
-		uint32_t k = stack_id(c, alloc, stack[i], seg[i], ids, 4095);
+		uint32_t k = stack_id(c, alloc, stack[i], seg[i], ids,
+		    D9_STACK_MAX);
 
 		if (k == D9_NONE)
 			goto done;

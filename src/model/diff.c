@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "base/vec.h"
 #include "model/diff.h"
 
-#define MAX_FRAMES	128
+#define KEY_MAX	(D9_STACK_MAX * 256u)	/* a site's frame names joined */
 
 void
 d9m_side_init(struct d9m_side *s)
@@ -151,7 +152,7 @@ int
 d9m_side_leaves(struct d9m_side *s, const struct d9m_model *m,
     const struct d9m_resolver *r, const struct d9m_analysis *a)
 {
-	struct d9m_frame *f = malloc(MAX_FRAMES * sizeof *f);
+	struct d9m_frame *f = d9m_frames_alloc();
 	int rc = -1;
 
 	if (f == NULL)
@@ -163,7 +164,7 @@ d9m_side_leaves(struct d9m_side *s, const struct d9m_model *m,
 
 		for (size_t i = 0; i < ng; i++) {
 			size_t n = d9m_stack_frames(m, r, g[i].seg,
-			    g[i].stack, f, MAX_FRAMES);
+			    g[i].stack, f, D9_STACK_MAX);
 
 			if (d9m_side_weight(s, off ? D9M_SIDE_OFF :
 			    D9M_SIDE_CPU, leaf(f, n, off), NULL,
@@ -184,22 +185,22 @@ static int
 sites(struct d9m_side *s, const struct d9m_model *m,
     const struct d9m_resolver *r, const struct d9m_memory *mem)
 {
-	struct d9m_frame *f = malloc(MAX_FRAMES * sizeof *f);
-	char *key = malloc(MAX_FRAMES * 256);
+	struct d9m_frame *f = d9m_frames_alloc();
+	char *key = malloc(KEY_MAX);
 	int rc = -1;
 
 	if (f == NULL || key == NULL)
 		goto out;
 	for (size_t i = 0; i < mem->nsites; i++) {
 		size_t n = d9m_alloc_frames(m, r, mem->sites[i].seg,
-		    mem->sites[i].stack, f, MAX_FRAMES), k = 0;
+		    mem->sites[i].stack, f, D9_STACK_MAX), k = 0;
 
 		key[0] = '\0';
 		for (size_t j = 0; j < n; j++) {
 			const char *nm = d9m_frame_name(&f[j]);
 			size_t len = strlen(nm);
 
-			if (k + len + 2 > MAX_FRAMES * 256)
+			if (k + len + 2 > KEY_MAX)
 				break;
 			if (j)
 				key[k++] = '\n';

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "base/hmap.h"
 #include "base/vec.h"
 #include "base/wire.h"
@@ -203,14 +204,16 @@ frames(const struct d9m_flame *f, const struct d9m_model *m,
     struct d9m_frame *fr)
 {
 	return f->req.kind == D9M_F_ALLOC ? d9m_alloc_frames(m, r, seg, stack,
-	    fr, 256) : d9m_stack_frames(m, r, seg, stack, fr, 256);
+	    fr, D9_STACK_MAX) : d9m_stack_frames(m, r, seg, stack, fr,
+	    D9_STACK_MAX);
 }
 
+/* One distinct stack into the tree (fr: room for its frames). */
 static int
 insert(struct d9m_flame *f, const struct d9m_model *m,
-    const struct d9m_resolver *r, const struct d9m_wstack *it)
+    const struct d9m_resolver *r, const struct d9m_wstack *it,
+    struct d9m_frame *fr)
 {
-	struct d9m_frame fr[256];
 	size_t nf = frames(f, m, r, it->seg, it->stack, fr);
 	uint32_t node = 0;
 
@@ -280,16 +283,22 @@ d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
 {
 	struct d9m_flame *f = calloc(1, sizeof *f);
 	struct d9m_wstack *v, *g = NULL;
+	struct d9m_frame *fr;
 	size_t n = 0, k = 0;
 
 	if (f == NULL)
 		return NULL;
+	if ((fr = d9m_frames_alloc()) == NULL) {
+		free(f);
+		return NULL;
+	}
 	f->req = *q;
 	d9_hmap_init(&f->children);
 	d9_arena_init(&f->arena, 64 * 1024);
 	d9_intern_init(&f->names, &f->arena);
 	if (d9_grow(&f->nodes, &f->cap, 1, sizeof *f->nodes) < 0 ||
 	    (v = collect(m, q, &n)) == NULL) {
+		free(fr);
 		d9m_flame_free(&f);
 		return NULL;
 	}
@@ -303,10 +312,11 @@ d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
 		g = NULL;
 	free(v);
 	for (size_t i = 0; g != NULL && i < k; i++)
-		if (insert(f, m, r, &g[i]) < 0) {
+		if (insert(f, m, r, &g[i], fr) < 0) {
 			free(g);
 			g = NULL;
 		}
+	free(fr);
 	if (g == NULL) {
 		d9m_flame_free(&f);
 		return NULL;
@@ -357,9 +367,8 @@ d9m_flame_where(const struct d9m_flame *f, uint32_t node, char *out,
 int
 d9m_flame_under(const struct d9m_flame *f, const struct d9m_model *m,
     const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
-    uint32_t node)
+    uint32_t node, struct d9m_frame *fr)
 {
-	struct d9m_frame fr[256];
 	size_t nf, d;
 
 	if (node == 0 || node >= f->n)

@@ -66,10 +66,11 @@ const char *d9m_flame_name(const struct d9m_flame *f, uint32_t node);
 int	 d9m_flame_takes_alloc(const struct d9m_model *m,
 	    const struct d9m_flame_req *q, size_t i);
 /* Whether the frames of (seg, stack) go through node (f's own order,
- * names and rules): the samples a node's weight counts. */
+ * names and rules): the samples a node's weight counts. buf: room for
+ * the frames (D9_STACK_MAX, d9m_frames_alloc). */
 int	 d9m_flame_under(const struct d9m_flame *f, const struct d9m_model *m,
 	    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
-	    uint32_t node);
+	    uint32_t node, struct d9m_frame *buf);
 /* "file:line" of a node's frame (the first sample's), "" when unknown. */
 void	 d9m_flame_where(const struct d9m_flame *f, uint32_t node, char *out,
 	    size_t cap);

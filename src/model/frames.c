@@ -3,10 +3,13 @@
  * arrival), so one address's inline levels are adjacent; a repeated
  * (address, depth) keeps the latest definition.
  */
+#include <inttypes.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "model/frames.h"
 #include "model/model.h"
 #include "model/tables.h"
@@ -140,17 +143,39 @@ hex_frame(struct d9m_frame *f, uint64_t addr)
 		f->hex[i] = digits[addr & 15];
 }
 
+/* The frame that stands for cut frames where a stack was cut. */
+static void
+cut_frame(struct d9m_frame *f, uint64_t cut)
+{
+	memset(f, 0, sizeof *f);
+	snprintf(f->hex, sizeof f->hex, "[... %" PRIu64 " frame%s cut]", cut,
+	    cut == 1 ? "" : "s");
+}
+
+struct d9m_frame *
+d9m_frames_alloc(void)
+{
+	return malloc(D9_STACK_MAX * sizeof(struct d9m_frame));
+}
+
 size_t
 d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
     uint32_t seg, uint64_t addr, int is_return, struct d9m_frame *out,
     size_t max)
 {
-	size_t first = sym_first(m, seg, addr), last, n = 0;
-	int named = first != m->symbols.n && d9m_sym_placeholder(m, first) == 0;
+	size_t first, last, n = 0;
+	int named;
 	struct d9m_frame bare;
+	uint64_t cut;
 
 	if (max == 0)
 		return 0;
+	if (d9_stack_is_cut(addr, &cut)) {	/* the reader's marker */
+		cut_frame(&out[0], cut);
+		return 1;
+	}
+	first = sym_first(m, seg, addr);
+	named = first != m->symbols.n && d9m_sym_placeholder(m, first) == 0;
 	if (r != NULL && r->resolve != NULL && (!named || r->prefer)) {
 		n = r->resolve(r->ctx, m, seg, addr, is_return, out, max);
 		for (size_t i = 0; i < n; i++)
@@ -193,17 +218,40 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 	return n;
 }
 
+/* The frames of addresses i .. nf of p into out (see d9m_stack_frames
+ * for max). */
+static size_t
+frames_from(const struct d9m_model *m, const struct d9m_resolver *r,
+    uint32_t seg, const uint8_t *p, size_t i, size_t nf,
+    struct d9m_frame *out, size_t max)
+{
+	size_t n = 0;
+	uint64_t cut;
+
+	for (; i < nf && n < max; i++) {
+		n += d9m_frames_of(m, r, seg, d9p_le64(p + 8 * i), i > 0,
+		    out + n, max - n);
+		if (n < max || i + 1 == nf || max < D9_STACK_MAX)
+			continue;
+		/* the whole stack asked, and no room for the rest: the
+		 * last frame says what is not shown (the last address, the
+		 * reader's marker, may stand for more) */
+		cut = nf - i;
+		if (d9_stack_is_cut(d9p_le64(p + 8 * (nf - 1)), &cut))
+			cut += nf - i - 1;
+		cut_frame(&out[max - 1], cut);
+	}
+	return n;
+}
+
 size_t
 d9m_stack_frames(const struct d9m_model *m, const struct d9m_resolver *r,
     uint32_t seg, uint32_t stack, struct d9m_frame *out, size_t max)
 {
-	size_t nf, n = 0;
+	size_t nf;
 	const uint8_t *p = d9m_stack(m, stack, &nf);
 
-	for (size_t i = 0; i < nf && n < max; i++)
-		n += d9m_frames_of(m, r, seg, d9p_le64(p + 8 * i), i > 0,
-		    out + n, max - n);
-	return n;
+	return frames_from(m, r, seg, p, 0, nf, out, max);
 }
 
 int
@@ -246,7 +294,7 @@ size_t
 d9m_alloc_frames(const struct d9m_model *m, const struct d9m_resolver *r,
     uint32_t seg, uint32_t stack, struct d9m_frame *out, size_t max)
 {
-	size_t nf, n = 0, i = 0;
+	size_t nf, i = 0;
 	const uint8_t *p = d9m_stack(m, stack, &nf);
 
 	/* drop leading addresses any of whose inline names is a hook */
@@ -259,8 +307,5 @@ d9m_alloc_frames(const struct d9m_model *m, const struct d9m_resolver *r,
 		if (!hook)
 			break;
 	}
-	for (; i < nf && n < max; i++)
-		n += d9m_frames_of(m, r, seg, d9p_le64(p + 8 * i), i > 0,
-		    out + n, max - n);
-	return n;
+	return frames_from(m, r, seg, p, i, nf, out, max);
 }

@@ -42,17 +42,25 @@ d9m_frame_name(const struct d9m_frame *f)
 	return f->name ? f->name : f->hex;
 }
 
-/* Frames of one address, innermost first; at least one (the hex). */
+/* Frames of one address, innermost first; at least one (the hex). The
+ * reader's marker of a cut stack (base/stackcap.h) is one frame, named
+ * "[... N frames cut]" (in hex, name NULL). */
 size_t	d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 	    uint32_t seg, uint64_t addr, int is_return, struct d9m_frame *out,
 	    size_t max);
-/* Frames of a whole stack, leaf first, inline levels expanded. */
+/* Frames of a stack, leaf first, inline levels expanded. max
+ * D9_STACK_MAX (base/stackcap.h) asks for the whole stack: when it has
+ * more frames, the last one is "[... N frames cut]"; a smaller max, for
+ * its innermost max frames. */
 size_t	d9m_stack_frames(const struct d9m_model *m,
 	    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
 	    struct d9m_frame *out, size_t max);
 /* Whether a symbol is an ELF mapping symbol ($a, $d, $t, $x, "$d.12"):
  * it marks code or data in a section, it names no function. */
 int	d9m_is_mapping_symbol(const char *name);
+/* Room for the frames of any stack, D9_STACK_MAX (free() it); NULL when
+ * out of memory. */
+struct d9m_frame *d9m_frames_alloc(void);
 /* Whether a frame name is an allocator hook (ANALYSIS 7, heap graph). */
 int	d9m_is_alloc_hook(const char *name);
 /* Like d9m_stack_frames, without the leading allocator-hook addresses. */

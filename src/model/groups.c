@@ -329,7 +329,7 @@ d9m_groups_cover(struct d9m_model *m)
 		c[2 * g + 1] = 0;
 	}
 	for (size_t i = 0; i < m->rt.n; i++)
-		cover(c, d9m_worker_group(ng, D9M_RT(m, worker, i)), ng,
+		cover(c, m->wids.group[D9M_RT(m, worker, i)], ng,
 		    m->rt.ts[i]);
 	for (size_t i = 0; i < m->cpu.n; i++)
 		if (m->cpu.seg[i] < m->segs.n)

@@ -1,12 +1,16 @@
 /*
  * ids.c: see ids.h. Task rows are found through the model's hash map
- * (base/hmap.h) by (group, task id): the hash of the id with the group
- * in its top byte, then both compared.
+ * (base/hmap.h) by (group, task id), and worker rows through the
+ * loader's by (group, worker id): the hash of the id with the group in
+ * its top byte, then both compared.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <inttypes.h>
+
 #include "base/hmap.h"
+#include "base/wire.h"
 #include "model/ids.h"
 #include "model/model.h"
 #include "model/tables.h"
@@ -92,6 +96,80 @@ d9m_task_find(const struct d9m_model *m, uint64_t id)
 	return D9_NONE;
 }
 
+/* The worker looked for, and the table it goes to when new. */
+struct want_wid {
+	struct d9m_wids *t;
+	uint32_t	 group;
+	uint64_t	 own;
+};
+
+static int
+same_wid(const void *ctx, uint32_t row)
+{
+	const struct want_wid *w = ctx;
+
+	return w->t->own[row] == w->own && w->t->group[row] == w->group;
+}
+
+static uint64_t
+wid_hash(const void *ctx, uint32_t row)
+{
+	const struct want_wid *w = ctx;
+
+	return key(w->t->group[row], w->t->own[row]);
+}
+
+static uint32_t
+add_wid(void *ctx)
+{
+	const struct want_wid *w = ctx;
+	size_t row = w->t->n < D9_NONE ? d9m_tab_push(w->t, &d9m_desc_wids) :
+	    SIZE_MAX;
+
+	if (row == SIZE_MAX)
+		return D9_NONE;
+	w->t->own[row] = w->own;
+	w->t->group[row] = w->group;
+	return (uint32_t)row;
+}
+
+static const struct d9_hmap_rows wid_rows = { wid_hash, add_wid };
+
+uint32_t
+d9m_wid_row(struct d9m_model *m, struct d9_hmap *rows, uint32_t g,
+    uint64_t own)
+{
+	struct want_wid w = { &m->wids, g == D9_NONE ? 0 : g, own };
+
+	return d9_hmap_find_or_add(rows, key(w.group, own), same_wid,
+	    &wid_rows, &w);
+}
+
+int
+d9m_wid_lane(const struct d9m_model *m, uint32_t w)
+{
+	return w < m->wids.n && m->wids.own[w] != D9_WORKER_NONE &&
+	    m->wids.own[w] != D9_WORKER_BLOCKING;
+}
+
+uint64_t
+d9m_worker_own(const struct d9m_model *m, uint32_t w)
+{
+	return w < m->wids.n ? m->wids.own[w] : 0;
+}
+
+void
+d9m_worker_label(const struct d9m_model *m, uint32_t w, char *out, size_t cap)
+{
+	if (w >= m->wids.n)
+		snprintf(out, cap, "-");
+	else if (m->wids.group[w] == 0)
+		snprintf(out, cap, "%" PRIu64, m->wids.own[w]);
+	else
+		snprintf(out, cap, "%" PRIu32 ":%" PRIu64, m->wids.group[w],
+		    m->wids.own[w]);
+}
+
 uint32_t
 d9m_scoped_name(struct d9m_model *m, uint32_t g, const char *name,
     size_t len)
@@ -108,15 +186,4 @@ d9m_scoped_name(struct d9m_model *m, uint32_t g, const char *name,
 	id = d9_intern(&m->strs, s, (size_t)n);
 	free(s);
 	return id;
-}
-
-void
-d9m_worker_label(size_t ngroups, uint32_t id, char *out, size_t cap)
-{
-	uint32_t g = d9m_worker_group(ngroups, id);
-
-	if (g == 0)
-		snprintf(out, cap, "%u", d9m_worker_own(ngroups, id));
-	else
-		snprintf(out, cap, "%u:%u", g, d9m_worker_own(ngroups, id));
 }

@@ -202,20 +202,29 @@ d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
 }
 
 uint32_t
-d9m_worker_slot(const struct d9m_model *m, uint32_t id)
+d9m_worker_slot_of(const struct d9m_model *m, uint32_t g, uint64_t own)
 {
 	size_t lo = 0, hi = m->nworkers;
 
 	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
+		size_t mid = lo + (hi - lo) / 2;
+		const struct d9m_worker *w = &m->workers[mid];
 
-		if (m->workers[mid].id < id)
+		if (w->group < g || (w->group == g && w->own < own))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < m->nworkers && m->workers[lo].id == id ? (uint32_t)lo :
-	    D9_NONE;
+	return lo < m->nworkers && m->workers[lo].group == g &&
+	    m->workers[lo].own == own ? (uint32_t)lo : D9_NONE;
+}
+
+uint32_t
+d9m_worker_slot(const struct d9m_model *m, uint32_t id)
+{
+	if (id >= m->wids.n)
+		return D9_NONE;
+	return d9m_worker_slot_of(m, m->wids.group[id], m->wids.own[id]);
 }
 
 uint32_t

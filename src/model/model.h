@@ -56,7 +56,22 @@ struct d9m_rttags {
 	size_t		 n, cap;
 	uint8_t		*kind;		/* enum d9m_rt_kind */
 	uint8_t		*lq;		/* local queue (u8 on the wire) */
-	uint32_t	*worker;
+	uint32_t	*worker;	/* row in d9m_model.wids */
+};
+
+/*
+ * The workers of the trace's events, one row per (source group, worker
+ * id as its process recorded it), in order of first sight: every worker
+ * column of the model (rttags, wakes, tasks, cpu, spantags, spans, gaps,
+ * struct d9m_worker) holds a row of this table, "a worker", or D9_NONE
+ * for none. The ids are kept whole (64-bit); ids.h formats them. The
+ * wire's 254 (blocking pool) and 255 (not a worker thread) have rows
+ * too, and never a lane.
+ */
+struct d9m_wids {
+	size_t		 n, cap;
+	uint64_t	*own;		/* the id as recorded */
+	uint32_t	*group;		/* source group (groups.h) */
 };
 
 /* Column col (of struct d9m_rttags) of runtime event i. */
@@ -82,7 +97,8 @@ struct d9m_wakes {
 	uint64_t	*ts;
 	uint32_t	*waker;		/* task row, D9_NONE for task id 0 */
 	uint32_t	*woken;		/* task row, D9_NONE for task id 0 */
-	uint32_t	*worker;	/* target_worker: worker that issued it */
+	uint32_t	*worker;	/* target_worker: worker that issued it
+					 * (wids row) */
 	/* derived: rows sorted by (woken, ts); by_woken_off[task] .. +1 */
 	uint32_t	*by_woken;
 	uint32_t	*by_woken_off;	/* ntasks + 1 entries */
@@ -114,8 +130,8 @@ struct d9m_tasks {
 	uint32_t	*loc;		/* spawn location (spawn event wins) */
 	uint64_t	*spawn_ts;	/* last TaskSpawnEvent, D9M_ABSENT */
 	uint64_t	*term_ts;	/* last TaskTerminateEvent, D9M_ABSENT */
-	uint32_t	*spawn_worker;	/* worker that spawned it, D9_NONE:
-					 * not said (0.5 field) */
+	uint32_t	*spawn_worker;	/* worker that spawned it (wids row),
+					 * D9_NONE: not said (0.5 field) */
 	uint8_t		*flags;
 	uint32_t	*group;		/* source group (groups.h) */
 	struct d9_hmap	 rows;		/* (group, id) -> row */
@@ -125,8 +141,9 @@ struct d9m_cpu {
 	size_t		 n, cap;
 	uint64_t	*ts;
 	uint32_t	*tid;
-	uint32_t	*wire_worker;	/* worker_id as recorded */
-	uint32_t	*worker;	/* derived: attributed worker (ADR-0001) */
+	uint32_t	*wire_worker;	/* worker_id as recorded (wids row) */
+	uint32_t	*worker;	/* derived: attributed worker (ADR-0001),
+					 * D9_NONE: none (a hand-off gap) */
 	uint8_t		*source;	/* 0 on-CPU, 1 context switch */
 	uint32_t	*stack;		/* stack id */
 	uint32_t	*cpu;		/* D9_NONE when absent */
@@ -204,7 +221,7 @@ struct d9m_spantags {
 	size_t		 n, cap;
 	uint8_t		*kind;		/* enum d9m_span_kind */
 	uint8_t		*legacy;	/* no instance id, not single */
-	uint32_t	*worker;
+	uint32_t	*worker;	/* wids row */
 	uint32_t	*name;		/* span_name string id */
 	uint32_t	*fields;	/* field list id, D9_NONE: no fields;
 					 * 0.5 close: its attributes */
@@ -355,10 +372,10 @@ struct d9m_periods {
 	double		*ratio;		/* actives: CPU ratio; parks: unused */
 };
 
-/* Block-in-place hand-offs (ANALYSIS 3). */
+/* Block-in-place hand-offs (ANALYSIS 3), by worker, then start. */
 struct d9m_gaps {
 	size_t		 n, cap;
-	uint32_t	*worker;	/* worker id */
+	uint32_t	*worker;	/* wids row */
 	uint32_t	*from_tid, *to_tid;
 	uint64_t	*start, *end;
 };
@@ -383,9 +400,9 @@ struct d9m_spans {
 	uint64_t	*start;		/* ascending */
 	uint64_t	*dur;
 	uint32_t	*name;		/* D9_NONE */
-	uint32_t	*worker;	/* of the first enter; 0.5, single: of
-					 * the first enter or its worker role,
-					 * else D9_WORKER_NONE */
+	uint32_t	*worker;	/* wids row of the first enter; 0.5,
+					 * single: of the first enter or its
+					 * worker role, else D9_NONE */
 	uint32_t	*fields;	/* the first enter's, or the last exit's
 					 * with fields; 0.5: the close's
 					 * attributes first; D9_NONE */
@@ -443,14 +460,16 @@ struct d9m_cost {
 	uint64_t	 boots;
 };
 
+/* A worker with a lane: its row in wids, and (the order of the lanes)
+ * its group and id from there. */
 struct d9m_worker {
-	uint32_t	 id;
+	uint32_t	 id;			/* row in d9m_model.wids */
 	size_t		 poll0, npolls;		/* rows in polls */
 	size_t		 park0, nparks;		/* rows in parks */
 	size_t		 act0, nacts;		/* rows in actives */
 	uint32_t	 runtime;		/* string id of runtime name, D9_NONE */
 	uint32_t	 group;			/* source group (ids.h) */
-	uint32_t	 own;			/* id as its process recorded it */
+	uint64_t	 own;			/* id as its process recorded it */
 	uint32_t	 rtgroup;		/* its runtime group */
 };
 
@@ -490,11 +509,13 @@ struct d9m_model {
 	struct d9m_meta	 meta;
 	struct d9m_segs	 segs;
 	struct d9m_groups groups;
+	struct d9m_wids	 wids;
 
-	/* tid -> worker, last park/unpark wins (reference rule) */
+	/* tid -> worker (wids row), last park/unpark wins (reference
+	 * rule); sorted by tid when finished (d9m_tid_worker) */
 	uint32_t	*tidmap_tid, *tidmap_worker;
 	size_t		 tidmap_n, tidmap_cap;
-	/* tid -> thread name string id */
+	/* tid -> thread name string id, sorted the same */
 	uint32_t	*tname_tid, *tname_name;
 	size_t		 tname_n, tname_cap;
 
@@ -536,7 +557,7 @@ struct d9m_model {
 	 * state (d9rec.cpu_frequency_hz, cpu.profile.frequency_hz; the
 	 * lowest when they differ), 0 when none does (ANALYSIS 17.1) */
 	uint32_t	 cpu_hz;
-	struct d9m_worker *workers;	/* sorted by id */
+	struct d9m_worker *workers;	/* by group, then id (own) */
 	size_t		 nworkers;
 	/* per source group g: [2 g] first, [2 g + 1] last time of its
 	 * runtime events, CPU samples and custom events (UINT64_MAX, 0:
@@ -602,12 +623,15 @@ int	 d9m_model_add_error(struct d9m_model *m, const char *msg);
 
 /* Task row of a task id, D9_NONE if unknown. */
 uint32_t d9m_task_find(const struct d9m_model *m, uint64_t id);
-/* Worker slot of a worker id, D9_NONE if it has no lane. */
+/* Worker slot (lane) of a worker (wids row), D9_NONE if it has none. */
 uint32_t d9m_worker_slot(const struct d9m_model *m, uint32_t id);
+/* Worker slot of the worker own of source group g, D9_NONE if none. */
+uint32_t d9m_worker_slot_of(const struct d9m_model *m, uint32_t g,
+	    uint64_t own);
 /* Worker slot of poll row p (< polls.n): the lane whose range
  * [poll0, poll0 + npolls) holds it. */
 uint32_t d9m_poll_worker(const struct d9m_model *m, size_t p);
-/* The id of that worker (what the views and outputs print). */
+/* That worker (wids row: ids.h prints it). */
 uint32_t d9m_poll_worker_id(const struct d9m_model *m, size_t p);
 /* Latest value of a metadata key (over all segments), or NULL. */
 const char *d9m_meta_get(const struct d9m_model *m, const char *key);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/vec.h"
+#include "model/ids.h"
 #include "model/loss.h"
 #include "model/poi.h"
 #include "model/samples.h"
@@ -141,13 +142,15 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 	const uint32_t *twin = m->seg_twin;
 	uint32_t *perm;
 	uint8_t *cls;
+	struct d9m_frame *fr = d9m_frames_alloc();
 
 	d9m_window_rows(m->cpu.ts, m->cpu.n, w, &i0, &i1);
 	key = malloc((i1 - i0 + 1) * sizeof *key);
 	byp = malloc((i1 - i0 + 1) * sizeof *byp);
 	perm = malloc((i1 - i0 + 1) * sizeof *perm);
 	cls = malloc(i1 - i0 + 1);
-	if (key == NULL || byp == NULL || perm == NULL || cls == NULL)
+	if (key == NULL || byp == NULL || perm == NULL || cls == NULL ||
+	    fr == NULL)
 		goto oom;
 	for (size_t i = i0; i < i1; i++)
 		key[i - i0] = (uint64_t)m->cpu.stack[i] << 32 |
@@ -163,7 +166,7 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 			cls[perm[k]] = cls[perm[k - 1]];
 		else
 			cls[perm[k]] = d9m_cpu_class(m, i) == D9M_OFF_CPU ?
-			    (uint8_t)d9m_sample_class(m, r, i, &why) :
+			    (uint8_t)d9m_sample_class(m, r, i, fr, &why) :
 			    D9M_V_CPU;
 	}
 	for (size_t i = i0; i < i1; i++)
@@ -199,6 +202,7 @@ out:
 	free(byp);
 	free(perm);
 	free(cls);
+	free(fr);
 }
 
 /* Tasks spawned in the window whose first poll came over 1 ms later. */
@@ -297,9 +301,9 @@ text_of(const struct d9m_model *m, const struct cand *x,
 		    task_id(m, x->task));
 		break;
 	case D9M_POI_KERNEL_WAIT:
-		snprintf(out, cap, "worker %" PRIu32 " waited %.3f ms for a "
-		    "CPU before it ran again", x->worker,
-		    (double)x->value / MS);
+		d9m_worker_label(m, x->worker, what, sizeof what);
+		snprintf(out, cap, "worker %s waited %.3f ms for a CPU "
+		    "before it ran again", what, (double)x->value / MS);
 		break;
 	case D9M_POI_OFF_CPU:
 		snprintf(out, cap, "%" PRIu64 " off-CPU sample%s (mostly %s) "

@@ -28,7 +28,7 @@ struct d9m_poi {
 	enum d9m_poi_kind kind;
 	uint64_t	 start, dur;	/* what a jump shows */
 	uint64_t	 value;		/* what it is ranked by */
-	uint32_t	 worker;	/* worker id, D9_NONE */
+	uint32_t	 worker;	/* wids row (ids.h), D9_NONE */
 	uint32_t	 task;		/* task row, D9_NONE */
 	uint32_t	 poll;		/* poll row, D9_NONE */
 	struct d9m_held	 held;		/* sched-delay: who held its worker

@@ -241,11 +241,13 @@ d9m_series_live(const struct d9m_model *m, const struct d9m_live_req *q,
 {
 	double *delta = calloc(ncols + 1, sizeof *delta), sum = 0;
 	uint64_t *freed = NULL;
+	struct d9m_frame *buf = q->f != NULL ? d9m_frames_alloc() : NULL;
 	size_t a0, a1;
 
-	if (delta == NULL || d9m_alloc_freed(m, &q->win, &a0, &a1,
-	    &freed) < 0) {
+	if (delta == NULL || (q->f != NULL && buf == NULL) ||
+	    d9m_alloc_freed(m, &q->win, &a0, &a1, &freed) < 0) {
 		free(delta);
+		free(buf);
 		return -1;
 	}
 	for (size_t i = a0; i < a1; i++) {
@@ -256,7 +258,7 @@ d9m_series_live(const struct d9m_model *m, const struct d9m_live_req *q,
 		if (q->f != NULL && ((q->f->req.liveset && fr != UINT64_MAX) ||
 		    !d9m_flame_takes_alloc(m, &q->f->req, i) ||
 		    !d9m_flame_under(q->f, m, q->r, m->allocs.seg[i],
-		    m->allocs.stack[i], q->node)))
+		    m->allocs.stack[i], q->node, buf)))
 			continue;
 		d9m_alloc_weight(m, i, &wb, &wc);
 		if (q->f != NULL && q->f->req.count)
@@ -279,5 +281,6 @@ d9m_series_live(const struct d9m_model *m, const struct d9m_live_req *q,
 	}
 	free(delta);
 	free(freed);
+	free(buf);
 	return 0;
 }

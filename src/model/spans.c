@@ -259,7 +259,7 @@ one_instance(const struct d9m_model *m, const uint32_t *g, size_t n,
 	r = add_span(s, start, e->ts[close],
 	    D9M_EV(m, name, close) != D9_NONE ? D9M_EV(m, name, close) :
 	    first != D9_NONE ? D9M_EV(m, name, first) : D9_NONE,
-	    first != D9_NONE ? D9M_EV(m, worker, first) : D9_WORKER_NONE,
+	    first != D9_NONE ? D9M_EV(m, worker, first) : D9_NONE,
 	    D9M_EV(m, fields, close) != D9_NONE ? D9M_EV(m, fields, close) :
 	    l.fields, D9M_FORM_LIFECYCLE);
 	s->active[r] = l.active;
@@ -372,7 +372,7 @@ single_spans(const struct d9m_model *m, struct d9m_spans *s)
 struct flat {
 	size_t		 n, nfar;
 	uint64_t	*enter;		/* last: the enter's time */
-	uint32_t	*worker;	/* last: the enter's worker id */
+	uint32_t	*worker;	/* last: the enter's worker (wids row) */
 	uint32_t	*row;		/* else: the enter's row */
 	uint32_t	*len;		/* exit - enter, FAR: exit in far */
 	uint64_t	*far;		/* exits of the FAR ones, in order */

@@ -68,6 +68,8 @@ TAB(d9m_desc_groups, d9m_groups, UNSORTED, C(d9m_groups, service),
     C(d9m_groups, host), C(d9m_groups, boot), C(d9m_groups, wall),
     C(d9m_groups, has_wall), C(d9m_groups, shift), C(d9m_groups, aligned),
     C(d9m_groups, first));
+TAB(d9m_desc_wids, d9m_wids, UNSORTED, C(d9m_wids, own),
+    C(d9m_wids, group));
 TAB(d9m_desc_polls, d9m_polls, UNSORTED, C(d9m_polls, start),
     C(d9m_polls, end), C(d9m_polls, task), C(d9m_polls, loc),
     C(d9m_polls, lq), C(d9m_polls, flags));
@@ -98,6 +100,7 @@ d9m_model_tables(struct d9m_model *m, struct d9m_tabref *out, size_t max)
 		{ &m->symbols, &d9m_desc_symbols }, { &m->maps, &d9m_desc_maps },
 		{ &m->clock, &d9m_desc_clock }, { &m->meta, &d9m_desc_meta },
 		{ &m->segs, &d9m_desc_segs }, { &m->groups, &d9m_desc_groups },
+		{ &m->wids, &d9m_desc_wids },
 	};
 	size_t n = sizeof all / sizeof all[0];
 

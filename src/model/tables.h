@@ -17,7 +17,7 @@ extern const struct d9m_tabdesc d9m_desc_rt, d9m_desc_rt_kept,
     d9m_desc_spanev, d9m_desc_spanx, d9m_desc_spantags, d9m_desc_metrics,
     d9m_desc_msamples, d9m_desc_custom,
     d9m_desc_symbols, d9m_desc_maps, d9m_desc_clock, d9m_desc_meta,
-    d9m_desc_segs, d9m_desc_groups, d9m_desc_polls,
+    d9m_desc_segs, d9m_desc_groups, d9m_desc_wids, d9m_desc_polls,
     d9m_desc_periods, d9m_desc_gaps;
 
 /* Every loaded (not derived) table of m with its descriptor. */

@@ -9,11 +9,13 @@
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/appev.h"
+#include "model/build.h"
 #include "model/frames.h"
 #include "model/groups.h"
 #include "model/ids.h"
 #include "model/kshare.h"
 #include "model/loss.h"
+#include "model/pairs.h"
 #include "model/par.h"
 #include "model/table.h"
 #include "model/tables.h"
@@ -77,57 +79,56 @@ d9m_timeline_free(struct d9m_model *m)
 	d9m_appev_free(m);
 }
 
+/* Lanes by source group, then id. */
 static int
-cmp_u32(const void *a, const void *b)
+cmp_lane(const void *a, const void *b)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct d9m_worker *x = a, *y = b;
 
-	return x < y ? -1 : x > y;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->own < y->own ? -1 : x->own > y->own;
 }
 
-/* Distinct worker ids of runtime events, sorted (workers are few; their
- * tags say them all). The ids 254 and 255 (of any source group, ids.h)
- * name no worker (FORMAT 5: the blocking pool, a thread that is not a
- * worker): no lane. */
+/* The distinct workers of runtime events (their tags say them all), by
+ * group and id. The ids 254 and 255 (of any source group) name no
+ * worker (FORMAT 5: the blocking pool, a thread that is not a worker):
+ * no lane. */
 static int
 find_workers(struct d9m_model *m)
 {
-	uint32_t *ids = NULL, last = D9_NONE;
-	size_t n = 0, cap = 0;
+	uint8_t *seen = calloc(m->wids.n + 1, 1);
+	size_t n = 0;
 
+	if (seen == NULL)
+		return -1;
 	for (size_t i = 0; i < m->rttags.n; i++) {
 		uint32_t w = m->rttags.worker[i];
-		size_t k;
 
-		if (w == last || (w & 0xffffu) == D9_WORKER_NONE ||
-		    (w & 0xffffu) == D9_WORKER_BLOCKING)
-			continue;
-		last = w;
-		for (k = 0; k < n && ids[k] != w; k++)
-			;
-		if (k < n)
-			continue;
-		if (d9_grow(&ids, &cap, n + 1, sizeof *ids) < 0) {
-			free(ids);
-			return -1;
+		if (d9m_wid_lane(m, w) && !seen[w]) {
+			seen[w] = 1;
+			n++;
 		}
-		ids[n++] = w;
 	}
-	if (n > 0)
-		qsort(ids, n, sizeof *ids, cmp_u32);
 	m->workers = calloc(n ? n : 1, sizeof *m->workers);
 	if (m->workers == NULL) {
-		free(ids);
+		free(seen);
 		return -1;
 	}
-	for (size_t i = 0; i < n; i++) {
-		m->workers[i].id = ids[i];
-		m->workers[i].runtime = D9_NONE;
-		m->workers[i].group = d9m_worker_group(m->groups.n, ids[i]);
-		m->workers[i].own = d9m_worker_own(m->groups.n, ids[i]);
+	n = 0;
+	for (uint32_t w = 0; w < m->wids.n; w++) {
+		if (!seen[w])
+			continue;
+		m->workers[n].id = w;
+		m->workers[n].runtime = D9_NONE;
+		m->workers[n].group = m->wids.group[w];
+		m->workers[n].own = m->wids.own[w];
+		n++;
 	}
+	free(seen);
+	if (n > 0)
+		qsort(m->workers, n, sizeof *m->workers, cmp_lane);
 	m->nworkers = n;
-	free(ids);
 	return 0;
 }
 
@@ -156,20 +157,100 @@ d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
 int
 d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
 {
-	for (size_t g = 0; g < m->gaps.n; g++)
-		if (m->gaps.worker[g] == wid && m->gaps.start[g] < b &&
-		    m->gaps.end[g] > a)
-			return 1;
-	return 0;
+	const struct d9m_gaps *g = &m->gaps;
+	size_t lo = 0, hi = g->n;
+
+	/* the last gap of wid that starts before b: a worker's gaps follow
+	 * each other, so only it may reach past a */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->worker[mid] < wid || (g->worker[mid] == wid &&
+		    g->start[mid] < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && g->worker[lo - 1] == wid && g->end[lo - 1] > a;
 }
 
 uint32_t
 d9m_tid_worker(const struct d9m_model *m, uint32_t tid, uint32_t def)
 {
-	for (size_t i = 0; i < m->tidmap_n; i++)
-		if (m->tidmap_tid[i] == tid)
-			return m->tidmap_worker[i];
-	return def;
+	return d9m_pairs_get(m->tidmap_tid, m->tidmap_worker, m->tidmap_n, tid,
+	    def);
+}
+
+/* The gaps by thread (ANALYSIS 3: a sample of either thread of a
+ * hand-off, while it lasts, is of no worker): each gap under its two
+ * threads, by (tid, start), with the latest end so far of each tid's
+ * run, so that a look-up stops at the first entry that ends before. */
+struct tid_gaps {
+	size_t		 n;
+	uint64_t	*key;		/* tid << 32 | gap row */
+	uint64_t	*reach;		/* the latest end up to here */
+};
+
+static int
+cmp_tid_gap(const void *a, const void *b, void *ctx)
+{
+	const struct d9m_gaps *g = ctx;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t sx = g->start[(uint32_t)x], sy = g->start[(uint32_t)y];
+
+	if (x >> 32 != y >> 32)
+		return x >> 32 < y >> 32 ? -1 : 1;
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int
+tid_gaps_make(const struct d9m_model *m, struct tid_gaps *t)
+{
+	const struct d9m_gaps *g = &m->gaps;
+
+	t->n = 2 * g->n;
+	t->key = malloc((t->n + 1) * sizeof *t->key);
+	t->reach = malloc((t->n + 1) * sizeof *t->reach);
+	if (t->key == NULL || t->reach == NULL)
+		return -1;
+	for (size_t i = 0; i < g->n; i++) {
+		t->key[2 * i] = (uint64_t)g->from_tid[i] << 32 | i;
+		t->key[2 * i + 1] = (uint64_t)g->to_tid[i] << 32 | i;
+	}
+	qsort_r(t->key, t->n, sizeof *t->key, cmp_tid_gap, (void *)g);
+	for (size_t i = 0; i < t->n; i++) {
+		uint64_t end = g->end[(uint32_t)t->key[i]];
+
+		t->reach[i] = i > 0 && t->key[i - 1] >> 32 == t->key[i] >> 32 &&
+		    t->reach[i - 1] > end ? t->reach[i - 1] : end;
+	}
+	return 0;
+}
+
+/* Whether a gap of thread tid holds ts. */
+static int
+tid_in_gap(const struct d9m_model *m, const struct tid_gaps *t, uint32_t tid,
+    uint64_t ts)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {	/* the first entry of tid starting after ts */
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t k = (uint32_t)(t->key[mid] >> 32);
+
+		if (k < tid || (k == tid &&
+		    m->gaps.start[(uint32_t)t->key[mid]] <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo > 0 && t->key[lo - 1] >> 32 == tid &&
+	    t->reach[lo - 1] > ts; lo--)
+		if (m->gaps.end[(uint32_t)t->key[lo - 1]] > ts)
+			return 1;
+	return 0;
 }
 
 /* ANALYSIS 1 step 2-3 and section 4. */
@@ -178,26 +259,21 @@ attribute_cpu(struct d9m_model *m)
 {
 	struct d9m_cpu *c = &m->cpu;
 	size_t n = c->n ? c->n : 1;
+	struct tid_gaps tg = { 0 };
+	int rc = -1;
 
 	c->worker = malloc(n * sizeof *c->worker);
 	c->poll = malloc(n * sizeof *c->poll);
 	c->lane = malloc(n);
-	if (c->worker == NULL || c->poll == NULL || c->lane == NULL)
-		return -1;
+	if (c->worker == NULL || c->poll == NULL || c->lane == NULL ||
+	    tid_gaps_make(m, &tg) < 0)
+		goto out;
 	for (size_t i = 0; i < c->n; i++) {
 		uint32_t w = d9m_tid_worker(m, c->tid[i], c->wire_worker[i]);
 		uint32_t slot, p;
 
-		for (size_t g = 0; g < m->gaps.n; g++)
-			if ((c->tid[i] == m->gaps.from_tid[g] ||
-			    c->tid[i] == m->gaps.to_tid[g]) &&
-			    c->ts[i] >= m->gaps.start[g] &&
-			    c->ts[i] < m->gaps.end[g]) {
-				w = d9m_group_worker(d9m_worker_group(
-				    m->groups.n, m->gaps.worker[g]),
-				    D9_WORKER_NONE);
-				break;
-			}
+		if (tg.n > 0 && tid_in_gap(m, &tg, c->tid[i], c->ts[i]))
+			w = D9_NONE;
 		c->worker[i] = w;
 		slot = d9m_worker_slot(m, w);
 		c->lane[i] = slot != D9_NONE;
@@ -208,7 +284,11 @@ attribute_cpu(struct d9m_model *m)
 		if (p != D9_NONE && c->ts[i] <= m->polls.end[p])
 			c->poll[i] = p;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(tg.key);
+	free(tg.reach);
+	return rc;
 }
 
 static int
@@ -427,7 +507,8 @@ d9m_model_finish(struct d9m_model *m)
 	if (d9m_image_is(m))
 		return 0;		/* mapped: finished when written */
 	d9m_timeline_free(m);
-	if (sort_tables(m) < 0 || d9m_symbols_index(m) < 0 ||
+	if (sort_tables(m) < 0 || d9m_builder_sort_tids(m) < 0 ||
+	    d9m_symbols_index(m) < 0 ||
 	    d9m_kernel_names_share(m) < 0)
 		return -1;
 	d9m_gate_init(&f.polls);

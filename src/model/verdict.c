@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "model/framekind.h"
 #include "model/observer.h"
 #include "model/samples.h"
 #include "model/verdict.h"
 #include "model/window.h"
 
-#define MAX_FRAMES	256
 
 struct pattern {
 	const char	*text;		/* '*' at the end: a prefix */
@@ -167,9 +167,8 @@ d9m_stack_class(const struct d9m_frame *f, size_t n, const char **why)
 
 enum d9m_vclass
 d9m_sample_class(const struct d9m_model *m, const struct d9m_resolver *r,
-    size_t i, const char **why)
+    size_t i, struct d9m_frame *f, const char **why)
 {
-	struct d9m_frame f[MAX_FRAMES];
 	size_t n;
 
 	*why = NULL;
@@ -178,7 +177,7 @@ d9m_sample_class(const struct d9m_model *m, const struct d9m_resolver *r,
 		return D9M_V_CPU;
 	case D9M_OFF_CPU:
 		n = d9m_stack_frames(m, r, m->cpu.seg[i], m->cpu.stack[i], f,
-		    MAX_FRAMES);
+		    D9_STACK_MAX);
 		return d9m_stack_class(f, n, why);
 	default:
 		return D9M_V_UNKNOWN;
@@ -214,7 +213,7 @@ groups(const struct d9m_model *m, const struct d9m_resolver *r, uint32_t p,
     size_t *ng)
 {
 	struct d9m_wstack *v = NULL, *g = NULL;
-	struct d9m_frame *f = malloc(MAX_FRAMES * sizeof *f);
+	struct d9m_frame *f = d9m_frames_alloc();
 	struct vgroup *out = NULL;
 	uint32_t *rows = NULL;
 	size_t n = 0;
@@ -233,7 +232,7 @@ groups(const struct d9m_model *m, const struct d9m_resolver *r, uint32_t p,
 		out = calloc(*ng + 1, sizeof *out);
 	for (size_t k = 0; out != NULL && k < *ng; k++) {
 		size_t nf = d9m_stack_frames(m, r, g[k].seg / 2, g[k].stack, f,
-		    MAX_FRAMES);
+		    D9_STACK_MAX);
 
 		out[k].cls = g[k].seg & 1 ? d9m_stack_class(f, nf,
 		    &out[k].why) : D9M_V_CPU;

@@ -50,9 +50,11 @@ struct d9m_verdict {
 const char	*d9m_vclass_name(enum d9m_vclass c);
 /* "low", "medium", "high". */
 const char	*d9m_confidence_name(enum d9m_confidence c);
-/* Class of CPU sample row i (names through r); *why: what decided it. */
+/* Class of CPU sample row i (names through r, its frames into buf, room
+ * for D9_STACK_MAX: d9m_frames_alloc); *why: what decided it. */
 enum d9m_vclass	 d9m_sample_class(const struct d9m_model *m,
-		    const struct d9m_resolver *r, size_t i, const char **why);
+		    const struct d9m_resolver *r, size_t i,
+		    struct d9m_frame *buf, const char **why);
 /* Class of a stack of the off-CPU kind, by its frames (leaf first). */
 enum d9m_vclass	 d9m_stack_class(const struct d9m_frame *f, size_t n,
 		    const char **why);

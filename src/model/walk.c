@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "base/pages.h"
+#include "model/table.h"
 #include "model/tables.h"
 #include "model/timeline.h"
 #include "model/walk.h"
@@ -65,24 +66,28 @@ find_gaps(struct d9m_model *m, const uint32_t *slot, struct walk *wk)
 		k->last = tid;
 		k->last_ts = m->rt.ts[r];
 	}
-	/* sort by start, then worker (few gaps: insertion sort keeps it
-	 * simple): the order of a walk worker by worker */
-	for (size_t i = 1; i < m->gaps.n; i++)
-		for (size_t j = i; j > 0 && (m->gaps.start[j - 1] >
-		    m->gaps.start[j] || (m->gaps.start[j - 1] ==
-		    m->gaps.start[j] && m->gaps.worker[j - 1] >
-		    m->gaps.worker[j])); j--) {
-			struct d9m_gaps *g = &m->gaps;
-			uint32_t t32;
-			uint64_t t64;
-
-#define SWAP(col, tmp) tmp = g->col[j]; g->col[j] = g->col[j - 1]; \
-	g->col[j - 1] = tmp
-			SWAP(worker, t32); SWAP(from_tid, t32);
-			SWAP(to_tid, t32); SWAP(start, t64); SWAP(end, t64);
-#undef SWAP
-		}
 	return 0;
+}
+
+/* The gaps by worker, each worker's by start as found (d9m_in_gap). */
+static int
+sort_gaps(struct d9m_model *m)
+{
+	size_t n = m->gaps.n;
+	uint64_t *key = malloc((n + 1) * sizeof *key);
+	uint32_t *perm = malloc((n + 1) * sizeof *perm);
+	int rc = -1;
+
+	if (key != NULL && perm != NULL) {
+		for (size_t g = 0; g < n; g++)
+			key[g] = m->gaps.worker[g];
+		if (d9m_sort_perm(key, n, perm) == 0 &&
+		    d9m_tab_permute(&m->gaps, &d9m_desc_gaps, perm, n) == 0)
+			rc = 0;
+	}
+	free(key);
+	free(perm);
+	return rc;
 }
 
 static void
@@ -286,7 +291,7 @@ d9m_walk_workers(struct d9m_model *m)
 	for (size_t w = 0; w < m->nworkers; w++)
 		wk[w] = (struct walk){ .cur = D9_NONE, .last = D9_NONE };
 	/* every gap first: an active period that overlaps one is left out */
-	if (find_gaps(m, slot, wk) < 0)
+	if (find_gaps(m, slot, wk) < 0 || sort_gaps(m) < 0)
 		goto out;
 	walk_all(m, slot, wk, 0);
 	if (place_ranges(m) < 0)

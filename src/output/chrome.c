@@ -1,8 +1,9 @@
 /*
  * chrome.c: --chrome, the window as Chrome trace event JSON (the JSON
  * object format that Perfetto UI and chrome://tracing open), for what a
- * terminal cannot show. One process; one thread per worker, named by
- * metadata events; a complete event ("ph": "X") per poll (cat "poll")
+ * terminal cannot show. One process; one thread per worker, its lane
+ * number as tid (one more for what ran on no worker), named by metadata
+ * events ("worker 3", "worker 1:3" of source 1); a complete event ("ph": "X") per poll (cat "poll")
  * starting in the window, on its worker (polls of a thread never
  * overlap, so every thread's complete events nest); the wake that woke
  * a poll (ANALYSIS 5.1, model/wake.h) as a flow from the waker's thread
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "model/frames.h"
+#include "model/ids.h"
 #include "model/wake.h"
 #include "model/window.h"
 #include "output/jsonw.h"
@@ -43,10 +45,19 @@ at(struct d9o_jw *w, const struct d9m_model *m, const char *key, uint64_t ts)
 	d9o_jw_milli(w, ts > m->min_ts ? ts - m->min_ts : 0);
 }
 
+/* The thread of worker wid (a wids row, or D9_NONE). */
+static uint64_t
+tid_of(const struct d9m_model *m, uint32_t wid)
+{
+	uint32_t s = d9m_worker_slot(m, wid);
+
+	return s != D9_NONE ? s : m->nworkers;
+}
+
 static void
 threads(struct d9o_jw *w, const struct d9m_model *m, const char *title)
 {
-	char name[96];
+	char name[120], id[D9M_WORKER_LABEL];
 
 	head(w, "process_name", "M", 0);
 	d9o_jw_key(w, "args");
@@ -57,21 +68,22 @@ threads(struct d9o_jw *w, const struct d9m_model *m, const char *title)
 	for (size_t s = 0; s < m->nworkers; s++) {
 		const struct d9m_worker *k = &m->workers[s];
 
+		d9m_worker_label(m, k->id, id, sizeof id);
 		if (k->runtime != D9_NONE)
-			snprintf(name, sizeof name, "%.60s worker %" PRIu32,
-			    d9m_str(m, k->runtime), k->id);
+			snprintf(name, sizeof name, "%.60s worker %s",
+			    d9m_str(m, k->runtime), id);
 		else
-			snprintf(name, sizeof name, "worker %" PRIu32, k->id);
-		head(w, "thread_name", "M", k->id);
+			snprintf(name, sizeof name, "worker %s", id);
+		head(w, "thread_name", "M", s);
 		d9o_jw_key(w, "args");
 		d9o_jw_obj(w);
 		d9o_jw_kstr(w, "name", name);
 		d9o_jw_end(w, '}');
 		d9o_jw_end(w, '}');
-		head(w, "thread_sort_index", "M", k->id);
+		head(w, "thread_sort_index", "M", s);
 		d9o_jw_key(w, "args");
 		d9o_jw_obj(w);
-		d9o_jw_ku64(w, "sort_index", k->id);
+		d9o_jw_ku64(w, "sort_index", s);
 		d9o_jw_end(w, '}');
 		d9o_jw_end(w, '}');
 	}
@@ -84,22 +96,22 @@ static void
 flow(struct d9o_jw *w, const struct d9m_model *m, const struct d9m_window *win,
     uint32_t p, uint64_t *id)
 {
-	uint64_t eff, ts;
-	uint32_t k = d9m_wake_of(m, p, &eff), waker, wp, tid;
+	uint64_t eff, ts, tid;
+	uint32_t k = d9m_wake_of(m, p, &eff), waker, wp;
 
 	if (k == D9_NONE || !d9m_in_window(win, ts = m->wakes.ts[k]))
 		return;
 	waker = m->wakes.waker[k];
-	tid = m->wakes.worker[k];
+	tid = tid_of(m, m->wakes.worker[k]);
 	if (waker != D9_NONE && (wp = d9m_task_poll_at(m, waker, ts)) !=
 	    D9_NONE && m->polls.start[wp] <= ts && ts <= m->polls.end[wp])
-		tid = d9m_poll_worker_id(m, wp);
+		tid = d9m_poll_worker(m, wp);
 	head(w, "wake", "s", tid);
 	d9o_jw_kstr(w, "cat", "wake");
 	d9o_jw_ku64(w, "id", *id);
 	at(w, m, "ts", ts);
 	d9o_jw_end(w, '}');
-	head(w, "wake", "f", d9m_poll_worker_id(m, p));
+	head(w, "wake", "f", d9m_poll_worker(m, p));
 	d9o_jw_kstr(w, "cat", "wake");
 	d9o_jw_kstr(w, "bp", "e");
 	d9o_jw_ku64(w, "id", (*id)++);
@@ -120,8 +132,7 @@ polls(struct d9o_jw *w, const struct d9m_model *m,
 		for (size_t p = a; p < b; p++) {
 			uint32_t t = m->polls.task[p];
 
-			head(w, d9o_loc(m, m->polls.loc[p]), "X",
-			    m->workers[s].id);
+			head(w, d9o_loc(m, m->polls.loc[p]), "X", s);
 			d9o_jw_kstr(w, "cat", "poll");
 			at(w, m, "ts", m->polls.start[p]);
 			d9o_jw_key(w, "dur");
@@ -173,13 +184,13 @@ spans(struct d9o_jw *w, const struct d9m_model *m,
 		const char *name = sp->name[i] != D9_NONE ?
 		    d9m_str(m, sp->name[i]) : "unknown";
 
-		head(w, name, "b", sp->worker[i]);
+		head(w, name, "b", tid_of(m, sp->worker[i]));
 		d9o_jw_kstr(w, "cat", "span");
 		d9o_jw_ku64(w, "id", i + 1);
 		at(w, m, "ts", sp->start[i]);
 		fields(w, m, sp->fields[i]);
 		d9o_jw_end(w, '}');
-		head(w, name, "e", sp->worker[i]);
+		head(w, name, "e", tid_of(m, sp->worker[i]));
 		d9o_jw_kstr(w, "cat", "span");
 		d9o_jw_ku64(w, "id", i + 1);
 		at(w, m, "ts", sp->start[i] + sp->dur[i]);
@@ -205,7 +216,7 @@ samples(struct d9o_jw *w, const struct d9o_out *o,
 			continue;
 		n = d9m_stack_frames(m, o->r, c->seg[i], c->stack[i], f, 1);
 		head(w, c->source[i] ? "off-cpu sample" : "cpu sample", "i",
-		    c->worker[i]);
+		    tid_of(m, c->worker[i]));
 		d9o_jw_kstr(w, "cat", c->source[i] ? "off-cpu" : "cpu");
 		d9o_jw_kstr(w, "s", "t");
 		at(w, m, "ts", c->ts[i]);

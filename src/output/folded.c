@@ -10,12 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "output/output.h"
 #include "base/text.h"
 #include "model/flame.h"
 #include "model/samples.h"
-
-#define MAX_FRAMES 256
 
 /* One frame's name, escaped; ';' separates frames in folded format. */
 static void
@@ -78,7 +77,7 @@ d9o_folded(const struct d9o_out *o, const char *kind,
     const struct d9m_window *w)
 {
 	const struct d9m_model *m = o->m;
-	struct d9m_frame *fr = malloc(MAX_FRAMES * sizeof *fr);
+	struct d9m_frame *fr = d9m_frames_alloc();
 	int alloc = strcmp(kind, "alloc") == 0;
 	int off = strcmp(kind, "offcpu") == 0;
 
@@ -93,7 +92,7 @@ d9o_folded(const struct d9o_out *o, const char *kind,
 
 		for (size_t i = 0; i < mem->nsites; i++) {
 			size_t n = d9m_alloc_frames(m, o->r, mem->sites[i].seg,
-			    mem->sites[i].stack, fr, MAX_FRAMES);
+			    mem->sites[i].stack, fr, D9_STACK_MAX);
 
 			if (n == 0)
 				continue;
@@ -119,7 +118,7 @@ d9o_folded(const struct d9o_out *o, const char *kind,
 		if (d9m_group_stacks(m, o->r, rows, n, &g, &ng) == 0) {
 			for (size_t i = 0; i < ng; i++) {
 				size_t nf = d9m_stack_frames(m, o->r, g[i].seg,
-				    g[i].stack, fr, MAX_FRAMES);
+				    g[i].stack, fr, D9_STACK_MAX);
 
 				if (nf == 0)
 					continue;

@@ -7,12 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "model/diff.h"
+#include "model/ids.h"
 #include "model/loss.h"
 #include "output/jsonw.h"
 #include "output/output.h"
 
-#define MAX_FRAMES 128
 
 const char *
 d9o_loc(const struct d9m_model *m, uint32_t loc)
@@ -20,18 +21,31 @@ d9o_loc(const struct d9m_model *m, uint32_t loc)
 	return loc == D9_NONE ? "(unknown)" : d9m_str(m, loc);
 }
 
+/* A worker's id as a number: as its process recorded it, 64 bits; and,
+ * when the trace holds more than one process, the source it is of
+ * (ANALYSIS 23). */
 static void
-worker_map(struct d9o_jw *w, const struct d9m_analysis *a, const char *key,
+worker_id(struct d9o_jw *w, const struct d9m_model *m, uint32_t wid)
+{
+	d9o_jw_ku64(w, "worker", d9m_worker_own(m, wid));
+	if (m->groups.n > 1 && wid < m->wids.n)
+		d9o_jw_ku64(w, "source", m->wids.group[wid]);
+}
+
+/* Keyed by the worker's label: "3", "1:3" for worker 3 of source 1. */
+static void
+worker_map(struct d9o_jw *w, const struct d9o_out *o, const char *key,
     int which)
 {
-	char id[16];
+	const struct d9m_analysis *a = o->a;
+	char id[D9M_WORKER_LABEL];
 
 	d9o_jw_key(w, key);
 	d9o_jw_obj(w);
 	for (size_t i = 0; i < a->nworkers; i++) {
 		const struct d9m_worker_fig *f = &a->workers[i];
 
-		snprintf(id, sizeof id, "%u", f->id);
+		d9m_worker_label(o->m, f->id, id, sizeof id);
 		d9o_jw_key(w, id);
 		switch (which) {
 		case 0: d9o_jw_u64(w, f->polls); break;
@@ -47,16 +61,17 @@ static void
 frames(struct d9o_jw *w, const struct d9o_out *o, uint32_t seg,
     uint32_t stack, int alloc)
 {
-	struct d9m_frame f[MAX_FRAMES];
-	size_t n = alloc ? d9m_alloc_frames(o->m, o->r, seg, stack, f,
-	    MAX_FRAMES) : d9m_stack_frames(o->m, o->r, seg, stack, f,
-	    MAX_FRAMES);
+	struct d9m_frame *f = d9m_frames_alloc();
+	size_t n = f == NULL ? 0 : alloc ? d9m_alloc_frames(o->m, o->r, seg,
+	    stack, f, D9_STACK_MAX) : d9m_stack_frames(o->m, o->r, seg, stack,
+	    f, D9_STACK_MAX);
 
 	d9o_jw_key(w, "frames");
 	d9o_jw_arr(w);
 	for (size_t i = 0; i < n; i++)
 		d9o_jw_str(w, d9m_frame_name(&f[i]));
 	d9o_jw_end(w, ']');
+	free(f);
 }
 
 static void
@@ -87,7 +102,7 @@ worst(struct d9o_jw *w, const struct d9o_out *o)
 
 		d9o_jw_obj(w);
 		d9o_jw_ku64(w, "durNs", m->polls.end[p] - m->polls.start[p]);
-		d9o_jw_ku64(w, "worker", d9m_poll_worker_id(m, p));
+		worker_id(w, m, d9m_poll_worker_id(m, p));
 		d9o_jw_ku64(w, "task", t != D9_NONE ? m->tasks.id[t] : 0);
 		d9o_jw_kstr(w, "spawn", d9o_loc(m, m->polls.loc[p]));
 		d9o_jw_ku64(w, "startNs", m->polls.start[p]);
@@ -161,7 +176,7 @@ pois(struct d9o_jw *w, const struct d9o_out *o)
 		d9o_jw_ku64(w, "startNs", x->start);
 		d9o_jw_ku64(w, "durNs", x->dur);
 		if (x->worker != D9_NONE)
-			d9o_jw_ku64(w, "worker", x->worker);
+			worker_id(w, m, x->worker);
 		if (x->task != D9_NONE)
 			d9o_jw_ku64(w, "task", m->tasks.id[x->task]);
 		d9o_jw_kstr(w, "text", x->text);
@@ -366,7 +381,7 @@ runtimes_and_metrics(struct d9o_jw *w, const struct d9o_out *o)
 		d9o_jw_arr(w);
 		for (size_t s = 0; s < m->nworkers; s++)
 			if (m->workers[s].rtgroup == g)
-				d9o_jw_u64(w, m->workers[s].id);
+				d9o_jw_u64(w, m->workers[s].own);
 		d9o_jw_end(w, ']');
 		d9o_jw_ku64(w, "globalQueueMax", a->runtimes[g].queue_max);
 		d9o_jw_key(w, "aliveTasksMax");
@@ -404,7 +419,7 @@ static void
 memory(struct d9o_jw *w, const struct d9o_out *o)
 {
 	const struct d9m_memory *mem = &o->a->mem;
-	struct d9m_frame f[MAX_FRAMES];
+	struct d9m_frame f[1];		/* the leaf */
 
 	d9o_jw_key(w, "memory");
 	if (!mem->present) {
@@ -564,12 +579,12 @@ d9o_json(const struct d9o_out *o)
 	d9o_jw_key(w, "workers");
 	d9o_jw_arr(w);
 	for (size_t i = 0; i < a->nworkers; i++)
-		d9o_jw_u64(w, a->workers[i].id);
+		d9o_jw_u64(w, d9m_worker_own(o->m, a->workers[i].id));
 	d9o_jw_end(w, ']');
-	worker_map(w, a, "polls", 0);
-	worker_map(w, a, "parks", 1);
-	worker_map(w, a, "utilization", 2);
-	worker_map(w, a, "cpuRatio", 3);
+	worker_map(w, o, "polls", 0);
+	worker_map(w, o, "parks", 1);
+	worker_map(w, o, "utilization", 2);
+	worker_map(w, o, "cpuRatio", 3);
 	d9o_jw_ku64(w, "longPolls", a->long_polls);
 	d9o_jw_ku64(w, "longPollsClosed", a->long_polls_closed);
 	d9o_jw_ku64(w, "openEndedPolls", a->open_ended);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/stackcap.h"
 #include "output/output.h"
 #include "output/stackinfo.h"
 #include "output/textfmt.h"
@@ -18,7 +19,6 @@
 #include "model/ids.h"
 #include "model/loss.h"
 
-#define MAX_FRAMES 128
 
 /* When the trace started, by the wall clock ("" when unknown). */
 static const char *
@@ -141,7 +141,7 @@ summary(const struct d9o_out *o)
 		fprintf(o->f, "\nStarted:      %s", started_at(a, s, sizeof s));
 	fprintf(o->f, "\nWorkers:      %zu (", a->nworkers);
 	for (size_t i = 0; i < a->nworkers; i++) {
-		d9m_worker_label(m->groups.n, a->workers[i].id, b, sizeof b);
+		d9m_worker_label(m, a->workers[i].id, b, sizeof b);
 		fprintf(o->f, "%s%s", i ? ", " : "", b);
 	}
 	fprintf(o->f, ")\n");
@@ -190,7 +190,7 @@ static void
 workers(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
-	char b1[32], b2[32];
+	char b1[32], b2[32], id[D9M_WORKER_LABEL];
 	int unknown = 0;
 
 	d9o_section(o->f, "WORKER UTILIZATION");
@@ -199,12 +199,13 @@ workers(const struct d9o_out *o)
 	for (size_t i = 0; i < a->nworkers; i++) {
 		const struct d9m_worker_fig *w = &a->workers[i];
 
+		d9m_worker_label(o->m, w->id, id, sizeof id);
 		if (w->active_ns + w->parked_ns == 0) {	/* dial9 says 0 */
-			fprintf(o->f, "%-7u %8zu %8zu %7s %10s %10s ", w->id,
+			fprintf(o->f, "%-7s %8zu %8zu %7s %10s %10s ", id,
 			    w->polls, w->parks, "n/a", "-", "-");
 			unknown++;
 		} else
-			fprintf(o->f, "%-7u %8zu %8zu %6.1f%% %10s %10s ", w->id,
+			fprintf(o->f, "%-7s %8zu %8zu %6.1f%% %10s %10s ", id,
 			    w->polls, w->parks, w->util * 100,
 			    d9o_dur(b1, sizeof b1, w->active_ns),
 			    d9o_dur(b2, sizeof b2, w->parked_ns));
@@ -226,7 +227,7 @@ long_polls(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	const struct d9m_model *m = o->m;
-	char b[32], s[256];
+	char b[32], s[256], id[D9M_WORKER_LABEL];
 
 	d9o_section(o->f, "LONG POLLS (>1ms)");
 	fprintf(o->f, "%zu polls over 1 ms", a->long_polls);
@@ -239,9 +240,10 @@ long_polls(const struct d9o_out *o)
 		const struct d9m_worst *w = &a->worst[i];
 		uint32_t p = w->poll, t = m->polls.task[p];
 
-		fprintf(o->f, "%2zu. %9s  worker %u  at +%.3f ms  task %" PRIu64
+		d9m_worker_label(m, d9m_poll_worker_id(m, p), id, sizeof id);
+		fprintf(o->f, "%2zu. %9s  worker %s  at +%.3f ms  task %" PRIu64
 		    "%s\n    %s\n", i + 1, d9o_dur(b, sizeof b, m->polls.end[p] -
-		    m->polls.start[p]), d9m_poll_worker_id(m, p),
+		    m->polls.start[p]), id,
 		    (double)(m->polls.start[p] - m->min_ts) / 1e6,
 		    t != D9_NONE ? m->tasks.id[t] : 0,
 		    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? "  (open-ended)" :
@@ -377,14 +379,18 @@ runtimes(const struct d9o_out *o)
 
 	for (size_t g = 0; g < m->nruntimes; g++) {
 		const char *name = d9m_str(m, m->runtimes[g].name);
-		char ws[160], s[64], alive[16], line[400];
+		char ws[160], s[64], alive[16], line[400], id[D9M_WORKER_LABEL];
 		size_t n = 0;
 
 		ws[0] = '\0';
-		for (size_t k = 0; k < m->nworkers && n + 12 < sizeof ws; k++)
-			if (m->workers[k].rtgroup == g)
+		for (size_t k = 0; k < m->nworkers &&
+		    n + sizeof id < sizeof ws; k++)
+			if (m->workers[k].rtgroup == g) {
+				d9m_worker_label(m, m->workers[k].id, id,
+				    sizeof id);
 				n += (size_t)snprintf(ws + n, sizeof ws - n,
-				    "%s%u", n ? "," : "", m->workers[k].id);
+				    "%s%s", n ? "," : "", id);
+			}
 		snprintf(alive, sizeof alive, "%u", a->runtimes[g].alive_max);
 		snprintf(line, sizeof line, "Runtime %s: workers %s; global "
 		    "queue max %u, alive tasks max %s", *name ? d9o_fit(s,
@@ -426,7 +432,7 @@ static void
 queues(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
-	char b[32];
+	char b[32], id[D9M_WORKER_LABEL];
 
 	d9o_section(o->f, "QUEUE DEPTH");
 	fprintf(o->f, "Global queue: max %u, mean %.2f over %zu samples%s\n",
@@ -442,8 +448,9 @@ queues(const struct d9o_out *o)
 
 		if (w->sched_wait_n == 0)
 			continue;
-		fprintf(o->f, "worker %-4u max %9s over %zu measured unparks, "
-		    "%zu over 1 ms\n", w->id, d9o_dur(b, sizeof b,
+		d9m_worker_label(o->m, w->id, id, sizeof id);
+		fprintf(o->f, "worker %-4s max %9s over %zu measured unparks, "
+		    "%zu over 1 ms\n", id, d9o_dur(b, sizeof b,
 		    w->sched_wait_max), w->sched_wait_n, w->sched_wait_over1ms);
 	}
 }
@@ -480,32 +487,33 @@ static void
 waiting(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
-	struct d9m_frame f[MAX_FRAMES];
+	struct d9m_frame *f;
 	char b[32], s[256];
 
-	if (a->nidle == 0)
+	if (a->nidle == 0 || (f = d9m_frames_alloc()) == NULL)
 		return;
 	d9o_section(o->f, "WAITING ON (task dumps)");
 	fprintf(o->f, "%zu dumps of idle tasks, weighted by the idle gap each "
 	    "describes:\n", a->dumps);
 	for (size_t i = 0; i < a->nidle && i < 5; i++) {
 		size_t n = d9m_stack_frames(o->m, o->r, a->idle[i].seg,
-		    a->idle[i].stack, f, MAX_FRAMES);
+		    a->idle[i].stack, f, D9_STACK_MAX);
 
 		fprintf(o->f, "%9s %6zux  %s\n", d9o_dur(b, sizeof b,
 		    a->idle[i].idle_ns), a->idle[i].count, n ?
 		    d9o_fit(s, sizeof s, d9m_frame_name(&f[0]), 60) : "");
 	}
+	free(f);
 }
 
 static void
 memory(const struct d9o_out *o)
 {
 	const struct d9m_memory *mem = &o->a->mem;
-	struct d9m_frame f[MAX_FRAMES];
+	struct d9m_frame *f;
 	char s[256];
 
-	if (!mem->present)
+	if (!mem->present || (f = d9m_frames_alloc()) == NULL)
 		return;
 	d9o_section(o->f, "MEMORY ALLOCATIONS");
 	if (mem->rate_min != mem->rate_max)
@@ -529,12 +537,13 @@ memory(const struct d9o_out *o)
 	for (size_t i = 0; i < mem->nsites && i < 5; i++) {
 		const struct d9m_site *st = &mem->sites[i];
 		size_t n = d9m_alloc_frames(o->m, o->r, st->seg, st->stack, f,
-		    MAX_FRAMES);
+		    D9_STACK_MAX);
 
 		fprintf(o->f, "%8.1f MB %5zu samples  %s\n", st->est_bytes / 1e6,
 		    st->sampled, n ? d9o_fit(s, sizeof s, d9m_frame_name(&f[0]),
 		    52) : "(empty stack)");
 	}
+	free(f);
 }
 
 #define REPORT_POIS	3	/* listed per kind */

@@ -1,21 +1,21 @@
 /* stackinfo.c: see stackinfo.h; frame kinds from model/framekind.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "model/framekind.h"
 #include "output/stackinfo.h"
 #include "output/textfmt.h"
 #include "base/text.h"
 
-#define MAX_FRAMES 128
-
 void
 d9o_stack_line(const struct d9o_out *o, const char *label,
     const struct d9m_stack_group *g, int indent)
 {
-	struct d9m_frame f[MAX_FRAMES];
-	size_t n = d9m_stack_frames(o->m, o->r, g->seg, g->stack, f,
-	    MAX_FRAMES);
+	struct d9m_frame *f = d9m_frames_alloc();
+	size_t n = f == NULL ? 0 : d9m_stack_frames(o->m, o->r, g->seg,
+	    g->stack, f, D9_STACK_MAX);
 	const char *blocker = NULL, *sys = NULL, *app = NULL;
 	char b1[256], b2[256], b3[256];
 
@@ -51,4 +51,5 @@ d9o_stack_line(const struct d9o_out *o, const char *label,
 		fprintf(o->f, "\n%*sfrom %s", indent + 8, "",
 		    d9o_fit(b3, sizeof b3, app, (size_t)(80 - indent - 13)));
 	fprintf(o->f, "\n");
+	free(f);
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/stackcap.h"
 #include "base/text.h"
 #include "parse/input.h"
 #include "parse/rewrite.h"
@@ -23,7 +24,8 @@
 
 #define READ_CHUNK	(256 * 1024)
 #define MAX_WINDOW	(512u << 20)
-#define KEEP_MAX	(64u << 10)	/* bytes kept of a string or stack */
+#define KEEP_MAX	(D9_STACK_MAX * 8u)	/* bytes kept of a string or
+						 * stack (64 KiB) */
 #define POOL_MAX	(256ull << 20)	/* pool bytes kept of a batch */
 #define FRAME_CUTS_MAX	64		/* cut values in one frame */
 
@@ -341,6 +343,15 @@ cut_value(struct d9p_stream *s, size_t pos, const struct d9p_read_opts *o,
 	p[1] = (uint8_t)(el->keep >> 8);
 	p[2] = (uint8_t)(el->keep >> 16);
 	p[3] = (uint8_t)(el->keep >> 24);
+	if (el->unit == 8 && el->keep > 0) {
+		/* a stack: its outermost frame kept says what was cut
+		 * (base/stackcap.h); its bytes are in the window */
+		uint64_t mark = d9_stack_cut((uint64_t)el->count - el->keep + 1);
+
+		for (int i = 0; i < 8; i++)
+			p[4 + (size_t)(el->keep - 1) * 8 + (size_t)i] =
+			    (uint8_t)(mark >> 8 * i);
+	}
 	s->drop_at = pos + 4 + (size_t)el->keep * el->unit;
 	s->drop_left = bytes - (uint64_t)el->keep * el->unit;
 	drop_tail(s);

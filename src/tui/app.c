@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ids.h"
 #include "base/text.h"
 #include "tui/app.h"
 #include "tui/baseline.h"
@@ -188,7 +189,7 @@ d9t_top_view(struct d9t_app *app, enum d9t_view v)
 void
 d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p)
 {
-	char d[32], loc[160], sl[160];
+	char d[32], loc[160], sl[160], wid[D9M_WORKER_LABEL];
 	size_t room = (size_t)app->w > strlen(what) + 60 ?
 	    (size_t)app->w - strlen(what) - 60 : 10;
 
@@ -196,9 +197,10 @@ d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p)
 	    app->utf8);
 	d9t_fmt_loc(app, app->m->polls.loc[p], sl, sizeof sl);
 	d9t_short_loc(sl, room, loc, sizeof loc);
-	d9t_msg(app, "%s: %s poll of task %" PRIu64 " (%s) on worker %" PRIu32,
-	    what, d, d9t_task_id(app, app->m->polls.task[p]), loc,
-	    d9m_poll_worker_id(app->m, p));
+	d9m_worker_label(app->m, d9m_poll_worker_id(app->m, p), wid,
+	    sizeof wid);
+	d9t_msg(app, "%s: %s poll of task %" PRIu64 " (%s) on worker %s",
+	    what, d, d9t_task_id(app, app->m->polls.task[p]), loc, wid);
 }
 
 void

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
+#include "model/ids.h"
 #include "base/text.h"
 #include "model/framekind.h"
 #include "model/metrics.h"
@@ -18,8 +20,6 @@
 #include "tui/panel.h"
 #include "tui/strip.h"
 #include "tui/timeaxis.h"
-
-#define MAX_FRAMES	128
 
 void
 d9t_panel_init(struct d9t_panel *p)
@@ -34,23 +34,25 @@ top_stack(struct d9t_app *app, uint32_t poll, char *out, size_t cap)
 {
 	const struct d9m_model *m = app->m;
 	struct d9m_stack_group *g = NULL;
-	struct d9m_frame f[MAX_FRAMES];
+	struct d9m_frame *f = d9m_frames_alloc();
 	uint32_t *rows = NULL;
 	size_t n = 0, ng = 0, nf;
 	const char *app_frame = NULL;
 	int rc;
 
 	out[0] = '\0';
-	rc = d9m_poll_samples(m, poll, D9M_OTHER_CPU, &rows, &n);
+	rc = f == NULL ? -1 : d9m_poll_samples(m, poll, D9M_OTHER_CPU, &rows,
+	    &n);
 	if (rc == 0 && n > 0)
 		rc = d9m_group_stacks(m, app->cfg->resolver, rows, n, &g, &ng);
 	free(rows);
 	if (rc < 0 || ng == 0) {
 		free(g);
+		free(f);
 		return;
 	}
 	nf = d9m_stack_frames(m, app->cfg->resolver, g[0].seg, g[0].stack, f,
-	    MAX_FRAMES);
+	    D9_STACK_MAX);
 	for (size_t k = 0; k < nf && app_frame == NULL; k++)
 		if (d9m_frame_kind(&f[k]) == D9M_FK_APP)
 			app_frame = d9m_frame_name(&f[k]);
@@ -61,6 +63,7 @@ top_stack(struct d9t_app *app, uint32_t poll, char *out, size_t cap)
 		    app_frame && app_frame != d9m_frame_name(&f[0]) ?
 		    app_frame : "");
 	free(g);
+	free(f);
 }
 
 static void
@@ -267,7 +270,7 @@ d9t_panel_strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_ax
 	const struct d9m_model *m = app->m;
 	double *v = calloc((size_t)ax->w * 2, sizeof *v);
 	uint64_t *edges = d9t_axis_edges(ax);
-	char lbl[16], id[16];
+	char lbl[16], id[D9M_WORKER_LABEL];
 	uint32_t s = app->lane < m->nworkers ? app->lane : D9_NONE;
 	size_t ng = strip_groups(m);
 
@@ -283,11 +286,14 @@ d9t_panel_strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_ax
 	if (app->metric < m->metrics.n)
 		metric_lane(app, cv, ax, y + 5, edges, v);
 	if (s != D9_NONE) {
-		snprintf(id, sizeof id, "%" PRIu32, m->workers[s].own);
-		snprintf(lbl, sizeof lbl, "lq w%.2s", id);
+		/* six columns: "lq w12", of source 1 "lq 1:2" */
+		d9m_worker_label(m, m->workers[s].id, id, sizeof id);
+		snprintf(lbl, sizeof lbl, m->workers[s].group ? "lq %.3s" :
+		    "lq w%.2s", id);
 		series_strip(app, cv, ax, y + 2, edges, v, D9M_S_LOCAL_QUEUE, s,
 		    lbl, D9T_C_CYAN);
-		snprintf(lbl, sizeof lbl, "kw w%.2s", id);
+		lbl[0] = 'k';
+		lbl[1] = 'w';
 		series_strip(app, cv, ax, y + 3, edges, v, D9M_S_SCHED_WAIT, s,
 		    lbl, D9T_C_YELLOW);
 		series_strip(app, cv, ax, y + 4, edges, v, D9M_S_CPU,

@@ -29,6 +29,13 @@ d9t_app_reap(struct d9t_app *app, int all)
 	app->nretired = k;
 }
 
+/* The lane of n that is lane s of o (the same group and id). */
+static uint32_t
+same_lane(const struct d9m_model *o, const struct d9m_model *n, uint32_t s)
+{
+	return d9m_worker_slot_of(n, o->workers[s].group, o->workers[s].own);
+}
+
 uint32_t
 d9t_remap_poll(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
 {
@@ -37,8 +44,7 @@ d9t_remap_poll(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
 	size_t lo, hi;
 
 	if (p == D9_NONE || p >= o->polls.n ||
-	    (w = d9m_worker_slot(n, d9m_poll_worker_id(o, p))) ==
-	    D9_NONE)
+	    (w = same_lane(o, n, d9m_poll_worker(o, p))) == D9_NONE)
 		return D9_NONE;
 	t = o->polls.start[p];
 	lo = n->workers[w].poll0;
@@ -61,8 +67,8 @@ static void
 carry_over(struct d9t_app *app, const struct d9m_model *o,
     const struct d9m_model *m)
 {
-	uint32_t lane = app->lane < o->nworkers ?
-	    d9m_worker_slot(m, o->workers[app->lane].id) : D9_NONE;
+	uint32_t lane = app->lane < o->nworkers ? same_lane(o, m, app->lane) :
+	    D9_NONE;
 	int whole = app->lo <= o->min_ts && app->hi >= o->max_ts;
 
 	app->sel = d9t_remap_poll(o, m, app->sel);

@@ -42,13 +42,13 @@ static void
 lane_text(const struct d9t_app *app, uint32_t lane, char *out, size_t cap)
 {
 	const struct d9m_model *m = app->m;
-	char id[24];
+	char id[D9M_WORKER_LABEL];
 
 	if (lane == D9_NONE) {
 		snprintf(out, cap, "-");
 		return;
 	}
-	d9m_worker_label(m->groups.n, m->workers[lane].id, id, sizeof id);
+	d9m_worker_label(m, m->workers[lane].id, id, sizeof id);
 	snprintf(out, cap, "w%s", id);
 }
 
@@ -59,7 +59,7 @@ event_line(struct d9t_app *app, struct d9t_list *l, size_t i,
 {
 	const struct d9m_model *m = app->m;
 	uint32_t r = m->appev.row[i];
-	char at[40], ln[32], f[600], pre[160];
+	char at[40], ln[D9M_WORKER_LABEL + 1], f[600], pre[160];
 
 	d9t_fmt_rel(at, sizeof at, m->custom.ts[r] - m->min_ts, 6);
 	lane_text(app, m->appev.lane[i], ln, sizeof ln);
@@ -89,7 +89,7 @@ matches(struct d9t_app *app, const struct events_view *v, struct d9t_list *l)
 	d9t_list_add(l, D9T_A_BOLD, "Matches of '%s' in spans and events: %zu "
 	    "(n: next, Enter: jump there)", v->find, n);
 	for (size_t i = 0; i < n && i < MAX_LINES; i++) {
-		char at[40], ln[32], f[600], d[32];
+		char at[40], ln[D9M_WORKER_LABEL + 1], f[600], d[32];
 
 		if (x[i].kind == D9M_MATCH_EVENT) {
 			event_line(app, l, x[i].row, "event ");

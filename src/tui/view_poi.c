@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "model/ids.h"
 #include "tui/tables.h"
 #include "tui/timeaxis.h"
 
@@ -62,13 +63,14 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 			    d9m_poi_name((enum d9m_poi_kind)k), p->total[k]);
 		for (size_t i = p->first[k]; i < p->first[k + 1]; i++) {
 			const struct d9m_poi *x = &p->v[i];
-			char at[40], pre[64];
+			char at[40], pre[96], id[D9M_WORKER_LABEL];
 
 			d9t_fmt_rel(at, sizeof at, x->start >= m->min_ts ?
 			    x->start - m->min_ts : 0, 3);
+			d9m_worker_label(m, x->worker, id, sizeof id);
 			if (x->worker != D9_NONE)
-				snprintf(pre, sizeof pre, "  %10s  w%-3" PRIu32
-				    " ", at, x->worker);
+				snprintf(pre, sizeof pre, "  %10s  w%-3s ", at,
+				    id);
 			else
 				snprintf(pre, sizeof pre, "  %10s  %-4s ", at, "");
 			d9t_list_set_target(d9t_list_add_safe(l,

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
+#include "model/ids.h"
 #include "base/wire.h"
 #include "model/blame.h"
 #include "model/samples.h"
@@ -23,7 +25,6 @@
 #define FOLD_AT		30	/* longer stacks show their ends */
 #define FOLD_LEAF	12	/* frames kept at the leaf end */
 #define FOLD_ROOT	8	/* and at the root end */
-#define MAX_FRAMES	512
 
 struct detail_view {
 	uint32_t	poll;		/* the poll shown, D9_NONE */
@@ -49,14 +50,14 @@ static void
 frames(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
     const struct d9m_stack_group *g, int off, size_t k)
 {
-	struct d9m_frame *fr = malloc(MAX_FRAMES * sizeof *fr);
+	struct d9m_frame *fr = d9m_frames_alloc();
 	size_t nf;
 	int open = app->saving || (k < 64 && (v->open[off] >> k & 1));
 
 	if (fr == NULL)
 		return;
 	nf = d9m_stack_frames(app->m, app->cfg->resolver, g->seg, g->stack,
-	    fr, MAX_FRAMES);
+	    fr, D9_STACK_MAX);
 	for (size_t f = 0; f < nf; f++) {
 		if (!open && nf > FOLD_AT && f == FOLD_LEAF) {
 			d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN,
@@ -253,7 +254,7 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct d9m_model *m = app->m;
 	uint32_t p = ((struct detail_view *)st)->poll, wk;
-	char d[32], at[40], loc[200], dl[32];
+	char d[32], at[40], loc[200], dl[32], wid[D9M_WORKER_LABEL];
 	uint64_t eff = 0;
 	size_t qi;
 
@@ -269,8 +270,9 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	d9t_list_set_target(d9t_list_add(l, 0, "  task       %" PRIu64,
 	    d9t_task_id(app, m->polls.task[p])), D9T_T_POLL, p, 0);
 	d9t_list_add(l, 0, "  spawned at %s", loc);
-	d9t_list_add(l, 0, "  worker     %" PRIu32 "   started %s after trace "
-	    "start", d9m_poll_worker_id(m, p), at);
+	d9m_worker_label(m, d9m_poll_worker_id(m, p), wid, sizeof wid);
+	d9t_list_add(l, 0, "  worker     %s   started %s after trace start",
+	    wid, at);
 	qi = d9m_lower(m->queue.ts, m->queue.n, m->polls.start[p] + 1);
 	if (qi > 0)
 		d9t_list_add(l, 0, "  queues     local %u, global %" PRIu32,

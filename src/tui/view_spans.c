@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ids.h"
 #include "tui/baseline.h"
 #include "tui/tables.h"
 #include "tui/timeaxis.h"
@@ -141,14 +142,16 @@ slow_build(struct d9t_app *app, void *st, struct d9t_list *l)
 			const struct d9m_span *sp = &s->v[nm->first + k];
 			uint32_t up = m->spans.parent[sp->row];
 			char d[32], at[40], f[400], pre[240], cpu[32];
+			char wid[D9M_WORKER_LABEL];
 
 			d9t_fmt_dur(d, sizeof d, sp->end - sp->start, app->utf8);
 			d9t_fmt_rel(at, sizeof at, sp->start - m->min_ts, 6);
 			d9t_fmt_dur(cpu, sizeof cpu, sp->active, app->utf8);
 			d9m_fields_text(m, sp->fields, f, sizeof f);
 			/* what it ran (its entered intervals), its parent */
-			snprintf(pre, sizeof pre, "%9s at %s  worker %" PRIu32
-			    "  entered %s%s%.40s  ", d, at, sp->worker, cpu,
+			d9m_worker_label(m, sp->worker, wid, sizeof wid);
+			snprintf(pre, sizeof pre, "%9s at %s  worker %s"
+			    "  entered %s%s%.40s  ", d, at, wid, cpu,
 			    up != D9_NONE ? "  in " : "", up == D9_NONE ? "" :
 			    m->spans.name[up] != D9_NONE ? d9m_str(m,
 			    m->spans.name[up]) : "unknown");

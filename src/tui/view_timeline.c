@@ -208,13 +208,15 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 	int filt = app->f_loc != D9_NONE || app->f_task != D9_NONE;
 	int cx = d9t_axis_x(ax, app->cursor);
 	uint64_t sel_s = 0, sel_e = 0;
+	char id[D9M_WORKER_LABEL];
 
 	if (app->sel != D9_NONE && d9m_poll_worker(m, app->sel) == s) {
 		sel_s = m->polls.start[app->sel];
 		sel_e = m->polls.end[app->sel];
 	}
+	d9m_worker_label(m, m->workers[s].id, id, sizeof id);
 	d9t_canvas_printf(cv, 0, y, s == app->lane ? D9T_A_REVERSE |
-	    D9T_A_BOLD : D9T_A_BOLD, "w%-4" PRIu32, m->workers[s].own);
+	    D9T_A_BOLD : D9T_A_BOLD, "w%-4.*s", LABEL - 2, id);
 	d9t_canvas_putc(cv, LABEL - 1, y, D9T_A_DIM, app->utf8 ? 0x2502 : '|');
 	if (filt)
 		filtered(app, ax, s, fc);
@@ -300,6 +302,7 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 {
 	const struct d9m_model *m = app->m;
 	char cur[40], d[32], st[40], loc[200], sl[200], wall[48] = "";
+	char wid[D9M_WORKER_LABEL];
 	int x;
 	int have;
 	int64_t wl = d9t_wall(m, app->cursor, &have);
@@ -322,10 +325,10 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 	    m->polls.start[app->sel], app->utf8);
 	d9t_fmt_rel(st, sizeof st, m->polls.start[app->sel] - m->min_ts, 6);
 	d9t_fmt_loc(app, m->polls.loc[app->sel], sl, sizeof sl);
+	d9m_worker_label(m, d9m_poll_worker_id(m, app->sel), wid, sizeof wid);
 	x = d9t_canvas_printf(cv, 0, y, D9T_A_BOLD, "poll %s  task %" PRIu64
-	    "  worker %" PRIu32 "  at %s  ", d, d9t_task_id(app,
-	    m->polls.task[app->sel]),
-	    d9m_poll_worker_id(m, app->sel), st);
+	    "  worker %s  at %s  ", d, d9t_task_id(app,
+	    m->polls.task[app->sel]), wid, st);
 	d9t_short_loc(sl, (size_t)(cv->w - x > 10 ? cv->w - x : 10), loc,
 	    sizeof loc);
 	d9t_canvas_put(cv, x, y, D9T_A_BOLD, loc);
@@ -545,7 +548,7 @@ show_match(struct d9t_app *app, struct tl_state *ts, size_t i)
 	}
 	if (x->lane != D9_NONE) {
 		app->lane = x->lane;
-		d9m_worker_label(m->groups.n, m->workers[x->lane].id, what,
+		d9m_worker_label(m, m->workers[x->lane].id, what,
 		    sizeof what);
 		snprintf(lane, sizeof lane, "worker %s", what);
 	}

@@ -268,7 +268,7 @@ START_TEST(test_threads)
 		for (size_t p = wk->poll0; p < wk->poll0 + wk->npolls; p++) {
 			uint64_t id = m->tasks.id[m->polls.task[p]];
 
-			ck_assert_uint_eq(id >> 32, wk->id);
+			ck_assert_uint_eq(id >> 32, wk->own);
 			ck_assert_uint_gt(id, prev);	/* order kept */
 			prev = id;
 		}

@@ -16,6 +16,7 @@
 
 #include "../skip.h"
 #include "rectest.h"
+#include "model/ids.h"
 
 #define T0	1000000000ull	/* 1 s */
 /* Column f of a span event that has an instance id (model.h: spanx). */
@@ -96,7 +97,7 @@ START_TEST(test_runtime_events)
 	ck_assert_uint_eq(rt_count_kind(m, D9M_RT_POLL_START), 3);
 	ck_assert_uint_eq(rt_count_kind(m, D9M_RT_PARK), 1);
 	ck_assert_uint_eq(m->polls.n, 3);
-	slot = d9m_worker_slot(m, 3);
+	slot = d9m_worker_slot_of(m, 0, 3);
 	ck_assert_uint_ne(slot, D9_NONE);
 	ck_assert_uint_eq(m->workers[slot].npolls, 2);
 	p = m->workers[slot].poll0;
@@ -108,7 +109,7 @@ START_TEST(test_runtime_events)
 	ck_assert_uint_eq(m->polls.end[p + 1] - m->polls.start[p + 1], 1234);
 	ck_assert_uint_eq(task_id_of(m, m->polls.task[p + 1]), 9);
 	ck_assert_str_eq(d9m_str(m, m->polls.loc[p + 1]), "src/y.c:20:1");
-	slot = d9m_worker_slot(m, 4);
+	slot = d9m_worker_slot_of(m, 0, 4);
 	ck_assert_uint_eq(m->polls.end[m->workers[slot].poll0] -
 	    m->polls.start[m->workers[slot].poll0], 77);
 	/* park period exactly 3 ms, tid recorded */
@@ -120,7 +121,7 @@ START_TEST(test_runtime_events)
 	ck_assert_uint_eq(m->wakes.n, 1);
 	ck_assert_uint_eq(task_id_of(m, m->wakes.waker[0]), 7);
 	ck_assert_uint_eq(task_id_of(m, m->wakes.woken[0]), 9);
-	ck_assert_uint_eq(m->wakes.worker[0], 3);
+	ck_assert_uint_eq(d9m_worker_own(m, m->wakes.worker[0]), 3);
 	ck_assert_uint_eq(m->wakes.ts[0], T0 + 1000 + 25000000 + 500);
 	{
 		uint32_t r7 = d9m_task_find(m, 7), r9 = d9m_task_find(m, 9);
@@ -130,7 +131,7 @@ START_TEST(test_runtime_events)
 		ck_assert(m->tasks.flags[r9] & D9M_TASK_SPAWNED);
 		ck_assert(!(m->tasks.flags[r9] & D9M_TASK_TERMINATED));
 		ck_assert_uint_eq(m->tasks.spawn_ts[r7], T0);
-		ck_assert_uint_eq(m->tasks.spawn_worker[r7], 3);
+		ck_assert_uint_eq(d9m_worker_own(m, m->tasks.spawn_worker[r7]), 3);
 	}
 	/* RuntimeMetricsEvent: the default runtime, then "main" */
 	ck_assert_uint_eq(m->queue.n, 2);
@@ -218,7 +219,7 @@ START_TEST(test_custom_and_spans)
 	ck_assert_uint_eq(SX(m, tid, 0), (uint32_t)gettid());
 	ck_assert_uint_eq(SX(m, inst, 1), sid);
 	ck_assert_uint_eq(SX(m, parent, 0), 77);
-	ck_assert_uint_eq(D9M_EV(m, worker, 0), 1);
+	ck_assert_uint_eq(d9m_worker_own(m, D9M_EV(m, worker, 0)), 1);
 	ck_assert_str_eq(d9m_str(m, D9M_EV(m, name, 0)), "handle");
 	ck_assert_uint_ne(rt_str(m, "SpanEnter:tgt::handle:src/h.c:42"),
 	    D9_NONE);

@@ -137,14 +137,14 @@ mt_event(struct mt *m, uint16_t id, uint64_t ts)
 }
 
 void
-mt_poll_start(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
+mt_poll_start(struct mt *m, uint64_t ts, uint64_t w, uint64_t task,
     const char *loc)
 {
 	mt_poll_start_n(m, ts, w, task, loc, strlen(loc));
 }
 
 void
-mt_poll_start_n(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
+mt_poll_start_n(struct mt *m, uint64_t ts, uint64_t w, uint64_t task,
     const char *loc, size_t len)
 {
 	mt_event(m, S_START, ts);
@@ -155,14 +155,14 @@ mt_poll_start_n(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
 }
 
 void
-mt_poll_end(struct mt *m, uint64_t ts, unsigned w)
+mt_poll_end(struct mt *m, uint64_t ts, uint64_t w)
 {
 	mt_event(m, S_END, ts);
 	tg_leb(&m->tg, w);
 }
 
 void
-mt_park(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid)
+mt_park(struct mt *m, uint64_t ts, uint64_t w, uint64_t cpu, uint32_t tid)
 {
 	mt_event(m, S_PARK, ts);
 	tg_leb(&m->tg, w);
@@ -172,7 +172,7 @@ mt_park(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid)
 }
 
 void
-mt_unpark(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu, uint32_t tid,
+mt_unpark(struct mt *m, uint64_t ts, uint64_t w, uint64_t cpu, uint32_t tid,
     uint64_t sched_wait)
 {
 	mt_event(m, S_UNPARK, ts);
@@ -233,6 +233,20 @@ mt_cpu(struct mt *m, uint64_t ts, uint32_t tid, unsigned source, size_t n,
 	tg_u32(&m->tg, tid);
 	tg_u8(&m->tg, (uint8_t)source);
 	tg_u8(&m->tg, 0);		/* no thread name */
+	tg_v_stack(&m->tg, n, frames);
+	tg_u8(&m->tg, 0);		/* no cpu */
+}
+
+void
+mt_cpu_named(struct mt *m, uint64_t ts, uint64_t w, uint32_t tid,
+    const char *name, size_t n, const uint64_t *frames)
+{
+	mt_event(m, S_CPU, ts);
+	tg_leb(&m->tg, w);
+	tg_u32(&m->tg, tid);
+	tg_u8(&m->tg, 0);		/* on-CPU */
+	tg_u8(&m->tg, 1);
+	tg_str32(&m->tg, name);
 	tg_v_stack(&m->tg, n, frames);
 	tg_u8(&m->tg, 0);		/* no cpu */
 }
@@ -393,6 +407,25 @@ mt_symbol(struct mt *m, uint64_t addr, const char *name, unsigned depth)
 	tg_leb(&m->tg, depth);
 	tg_str32(&m->tg, "src/lib.rs");
 	tg_leb(&m->tg, 42);
+}
+
+void
+mt_many_workers(struct mt *m, uint64_t id0, size_t n, uint32_t tid0)
+{
+	static const uint64_t stack[] = { 0x1000, 0x2000 };
+	char name[32];
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t ts = 1000000000ull + i * 1000, w = id0 + i;
+		uint32_t tid = tid0 + (uint32_t)i;
+
+		snprintf(name, sizeof name, "t%zu", i);
+		mt_unpark(m, ts, w, 0, tid, 100);
+		mt_poll_start(m, ts + 100, w, i + 1, "src/main.rs:1:1");
+		mt_cpu_named(m, ts + 200, w, tid, name, 2, stack);
+		mt_poll_end(m, ts + 500, w);
+		mt_park(m, ts + 600, w, 400, tid);
+	}
 }
 
 char *

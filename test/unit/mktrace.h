@@ -26,16 +26,16 @@ void	mt_begin_old(struct mt *m);
  * caller appends the values. Ids from 32 up are free for the caller's
  * own schemas. */
 void	mt_event(struct mt *m, uint16_t id, uint64_t ts);
-void	mt_poll_start(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
+void	mt_poll_start(struct mt *m, uint64_t ts, uint64_t w, uint64_t task,
 	    const char *loc);
 /* The same with a location that may hold NULs. */
-void	mt_poll_start_n(struct mt *m, uint64_t ts, unsigned w, uint64_t task,
+void	mt_poll_start_n(struct mt *m, uint64_t ts, uint64_t w, uint64_t task,
 	    const char *loc, size_t len);
-void	mt_poll_end(struct mt *m, uint64_t ts, unsigned w);
-void	mt_park(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu,
+void	mt_poll_end(struct mt *m, uint64_t ts, uint64_t w);
+void	mt_park(struct mt *m, uint64_t ts, uint64_t w, uint64_t cpu,
 	    uint32_t tid);
 /* sched_wait UINT64_MAX: not measured (absent). */
-void	mt_unpark(struct mt *m, uint64_t ts, unsigned w, uint64_t cpu,
+void	mt_unpark(struct mt *m, uint64_t ts, uint64_t w, uint64_t cpu,
 	    uint32_t tid, uint64_t sched_wait);
 void	mt_wake(struct mt *m, uint64_t ts, uint64_t waker, uint64_t woken,
 	    unsigned w);
@@ -46,6 +46,9 @@ void	mt_spawn_w(struct mt *m, uint64_t ts, uint64_t task, const char *loc,
 void	mt_term(struct mt *m, uint64_t ts, uint64_t task);
 void	mt_cpu(struct mt *m, uint64_t ts, uint32_t tid, unsigned source,
 	    size_t n, const uint64_t *frames);
+/* An on-CPU sample of worker w on thread tid named name. */
+void	mt_cpu_named(struct mt *m, uint64_t ts, uint64_t w, uint32_t tid,
+	    const char *name, size_t n, const uint64_t *frames);
 /* Legacy span event: kind 0 enter, 1 exit, 2 close (of span id). */
 void	mt_span(struct mt *m, int kind, uint64_t ts, unsigned w, uint64_t id,
 	    const char *name);
@@ -75,6 +78,11 @@ void	mt_overflow(struct mt *m, uint64_t ts, uint64_t allocs,
 	    uint64_t frees);
 void	mt_symbol(struct mt *m, uint64_t addr, const char *name,
 	    unsigned depth);
+/* n workers, ids id0, id0 + 1, ...: each polls task i + 1 once, parks
+ * and unparks on thread tid0 + i, and has an on-CPU sample there on a
+ * thread named "t<i>"; 1 us apart, from 1 s on. For the cost of many
+ * distinct worker and thread ids (bench/ids). */
+void	mt_many_workers(struct mt *m, uint64_t id0, size_t n, uint32_t tid0);
 /* Write to a temp file (name returned, malloc'd). */
 char	*mt_write(struct mt *m);
 /* Load one or more files into a finished model. */

@@ -24,6 +24,7 @@
 #include "base/wire.h"
 #include "mktrace.h"
 #include "model/analysis.h"
+#include "model/ids.h"
 #include "model/metrics.h"
 #include "model/runtimes.h"
 #include "model/spanset.h"
@@ -223,7 +224,7 @@ START_TEST(spawn_worker_and_sched_wait)
 	m = mt_finish(&t);
 	r7 = d9m_task_find(m, 7);
 	r8 = d9m_task_find(m, 8);
-	ck_assert_uint_eq(m->tasks.spawn_worker[r7], 1);
+	ck_assert_uint_eq(d9m_worker_own(m, m->tasks.spawn_worker[r7]), 1);
 	ck_assert(m->tasks.flags[r7] & D9M_TASK_INSTR_FIELD);
 	ck_assert(!(m->tasks.flags[r7] & D9M_TASK_INSTRUMENTED));
 	ck_assert_uint_eq(m->tasks.spawn_worker[r8], D9_NONE);
@@ -313,7 +314,7 @@ START_TEST(spans_of_dial9_05)
 	ck_assert_uint_eq(m->spans.dur[r1], 2000);
 	ck_assert_uint_eq(m->spans.active[r1], 600);
 	ck_assert_uint_eq(m->spans.slices[r1], 2);
-	ck_assert_uint_eq(m->spans.worker[r1], 0);
+	ck_assert_uint_eq(d9m_worker_own(m, m->spans.worker[r1]), 0);
 	ck_assert_uint_eq(m->spans.kind[r1], D9M_FORM_LIFECYCLE);
 	d9m_fields_text(m, m->spans.fields[r1], txt, sizeof txt);
 	ck_assert_str_eq(txt, "route=/a");
@@ -325,7 +326,7 @@ START_TEST(spans_of_dial9_05)
 	ck_assert_str_eq(txt, "user=bob");
 	ck_assert_uint_eq(m->spans.dur[span_at(m, 6000)], 3000);
 	ck_assert_uint_eq(m->spans.active[span_at(m, 6000)], 0);
-	ck_assert_uint_eq(m->spans.worker[span_at(m, 6000)], D9_WORKER_NONE);
+	ck_assert_uint_eq(m->spans.worker[span_at(m, 6000)], D9_NONE);
 	for (size_t i = 0; i < m->spans.n; i++)
 		if (m->spans.start[i] == 8000 && m->spans.dur[i] == 4000) {
 			ck_assert_uint_eq(m->spans.active[i], 200);
@@ -429,7 +430,7 @@ START_TEST(single_event_spans)
 	ck_assert_uint_eq(m->custom.n, 3);	/* Bad, Weird, Late */
 	r = span_at(m, 9750000);
 	ck_assert_uint_eq(m->spans.dur[r], 250000);
-	ck_assert_uint_eq(m->spans.worker[r], 1);
+	ck_assert_uint_eq(d9m_worker_own(m, m->spans.worker[r]), 1);
 	ck_assert_uint_eq(m->spans.kind[r], D9M_FORM_SINGLE);
 	ck_assert_str_eq(d9m_str(m, m->spans.name[r]), "read");
 	d9m_fields_text(m, m->spans.fields[r], txt, sizeof txt);

@@ -23,9 +23,9 @@ START_TEST(events_on_their_lanes)
 	a = &m->appev;
 	ck_assert_uint_eq(a->n, 3);
 	ck_assert_uint_eq(m->custom.ts[a->row[0]], PL_EV_A);
-	ck_assert_uint_eq(a->lane[0], d9m_worker_slot(m, 0));
-	ck_assert_uint_eq(a->lane[1], d9m_worker_slot(m, 1));	/* by tid */
-	ck_assert_uint_eq(a->lane[2], d9m_worker_slot(m, 0));
+	ck_assert_uint_eq(a->lane[0], d9m_worker_slot_of(m, 0, 0));
+	ck_assert_uint_eq(a->lane[1], d9m_worker_slot_of(m, 0, 1));	/* by tid */
+	ck_assert_uint_eq(a->lane[2], d9m_worker_slot_of(m, 0, 0));
 	ck_assert_uint_eq(m->tasks.id[m->polls.task[a->poll[0]]], 1);
 	ck_assert_uint_eq(m->tasks.id[m->polls.task[a->poll[1]]], 2);
 	ck_assert_uint_eq(m->tasks.id[m->polls.task[a->poll[2]]], 3);
@@ -76,7 +76,7 @@ START_TEST(find_in_spans_and_events)
 	ck_assert_uint_eq(x[0].ts, PL_EV_A);
 	ck_assert_uint_eq(x[1].kind, D9M_MATCH_SPAN);
 	ck_assert_uint_eq(x[1].ts, PL_EV_SPAN);
-	ck_assert_uint_eq(x[1].lane, d9m_worker_slot(m, 1));
+	ck_assert_uint_eq(x[1].lane, d9m_worker_slot_of(m, 0, 1));
 	ck_assert_uint_eq(x[2].kind, D9M_MATCH_EVENT);
 	ck_assert_uint_eq(x[2].ts, PL_EV_B);
 	free(x);

@@ -24,6 +24,8 @@ main(void)
 	srunner_add_suite(sr, image_suite());
 	srunner_add_suite(sr, lives_suite());
 	srunner_add_suite(sr, lines_suite());
+	srunner_add_suite(sr, ids_suite());
+	srunner_add_suite(sr, deep_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

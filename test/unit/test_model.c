@@ -12,6 +12,7 @@
 #include "mktrace.h"
 #include "model/analysis.h"
 #include "model/frames.h"
+#include "model/ids.h"
 #include "model/table.h"
 #include "model/twins.h"
 #include "unit.h"
@@ -94,9 +95,9 @@ START_TEST(test_block_in_place_gap)
 	/* from the worker's last park/unpark before the change */
 	ck_assert_uint_eq(m->gaps.start[0], 100);
 	ck_assert_uint_eq(m->gaps.end[0], 1000);
-	ck_assert_uint_eq(m->cpu.worker[1], D9_WORKER_NONE);
-	ck_assert_uint_eq(m->cpu.worker[0], D9_WORKER_NONE);	/* in gap too */
-	ck_assert_uint_eq(m->cpu.worker[2], 1);
+	ck_assert_uint_eq(m->cpu.worker[1], D9_NONE);
+	ck_assert_uint_eq(m->cpu.worker[0], D9_NONE);	/* in gap too */
+	ck_assert_uint_eq(d9m_worker_own(m, m->cpu.worker[2]), 1);
 	ck_assert_uint_eq(m->actives.n, 0);	/* overlapped the gap */
 	d9m_model_free(&m);
 }

@@ -80,7 +80,7 @@ START_TEST(two_processes_two_groups)
 	ck_assert_str_eq(d9m_str(m, m->groups.boot[0]), "abcd-1");
 	/* worker 0 of each process is its own lane */
 	ck_assert_uint_eq(m->nworkers, 3);
-	b0 = d9m_worker_slot(m, d9m_group_worker(1, 0));
+	b0 = d9m_worker_slot_of(m, 1, 0);
 	ck_assert_uint_ne(b0, D9_NONE);
 	ck_assert_uint_eq(m->workers[b0].own, 0);
 	ck_assert_uint_eq(m->workers[b0].group, 1);
@@ -120,7 +120,7 @@ START_TEST(no_clock_same_start)
 {
 	char *dir;
 	struct d9m_model *m = load_two(0, &dir);
-	uint32_t b0 = d9m_worker_slot(m, d9m_group_worker(1, 0));
+	uint32_t b0 = d9m_worker_slot_of(m, 1, 0);
 
 	ck_assert_uint_eq(m->groups.n, 2);
 	ck_assert_uint_eq(m->groups.aligned[1], 0);
@@ -280,7 +280,7 @@ START_TEST(two_processes_one_stream)
 	ck_assert_str_eq(d9m_str(m, m->groups.boot[1]), "efgh-2");
 	ck_assert_uint_eq(m->groups.has_wall[1], 1);
 	ck_assert_uint_eq(m->groups.aligned[1], 1);
-	b0 = d9m_worker_slot(m, d9m_group_worker(1, 0));
+	b0 = d9m_worker_slot_of(m, 1, 0);
 	ck_assert_uint_ne(b0, D9_NONE);
 	ck_assert_uint_eq(m->workers[b0].npolls, 50);
 	d9m_model_free(&m);

@@ -31,5 +31,7 @@ Suite	*dial95_suite(void);
 Suite	*image_suite(void);
 Suite	*lives_suite(void);
 Suite	*lines_suite(void);
+Suite	*ids_suite(void);
+Suite	*deep_suite(void);
 
 #endif
