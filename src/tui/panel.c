@@ -130,7 +130,7 @@ points(struct d9t_app *app, struct d9t_canvas *cv, int y, int rows)
 
 			if (x->start < q.lo || x->start > q.hi)
 				continue;
-			d9t_fmt_rel(at, sizeof at, x->start - m->min_ts, 3);
+			d9t_fmt_since(at, sizeof at, m->min_ts, x->start, 3);
 			d9_text_safe(safe, sizeof safe, x->text, strlen(x->text));
 			d9t_canvas_printf(cv, 2, y + used++, k ==
 			    D9M_POI_LONG_POLL ? D9T_C_YELLOW : 0, "%-15s %9s  %s",

@@ -49,6 +49,17 @@ d9t_fmt_dur(char *out, size_t cap, uint64_t ns, int utf8)
 }
 
 void
+d9t_fmt_since(char *out, size_t cap, uint64_t t0, uint64_t ts, int dec)
+{
+	if (ts >= t0 || cap < 2) {
+		d9t_fmt_rel(out, cap, ts >= t0 ? ts - t0 : 0, dec);
+		return;
+	}
+	out[0] = '-';
+	d9t_fmt_rel(out + 1, cap - 1, t0 - ts, dec);
+}
+
+void
 d9t_fmt_rel(char *out, size_t cap, uint64_t ns, int dec)
 {
 	uint64_t s = ns / 1000000000ull, frac = ns % 1000000000ull;

@@ -26,6 +26,10 @@ uint64_t d9t_axis_t(const struct d9t_axis *ax, int x);
 void	 d9t_fmt_dur(char *out, size_t cap, uint64_t ns, int utf8);
 /* Seconds from trace start with `dec` decimals: "145.356s". */
 void	 d9t_fmt_rel(char *out, size_t cap, uint64_t ns, int dec);
+/* Time ts from the trace's start t0, as d9t_fmt_rel, with a '-' when it
+ * is before it (a spawn before the first event). */
+void	 d9t_fmt_since(char *out, size_t cap, uint64_t t0, uint64_t ts,
+	    int dec);
 /* Wall-clock ns of monotonic ts; 0 when the trace has no anchor. */
 int64_t	 d9t_wall(const struct d9m_model *m, uint64_t ts, int *have);
 /* "2026-06-01 12:00:03.123456" (with_date) or "12:00:03.123456" UTC. */

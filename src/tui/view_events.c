@@ -61,7 +61,7 @@ event_line(struct d9t_app *app, struct d9t_list *l, size_t i,
 	uint32_t r = m->appev.row[i];
 	char at[40], ln[D9M_WORKER_LABEL + 1], f[600], pre[160];
 
-	d9t_fmt_rel(at, sizeof at, m->custom.ts[r] - m->min_ts, 6);
+	d9t_fmt_since(at, sizeof at, m->min_ts, m->custom.ts[r], 6);
 	lane_text(app, m->appev.lane[i], ln, sizeof ln);
 	d9m_fields_text(m, m->custom.fields[r], f, sizeof f);
 	snprintf(pre, sizeof pre, "%s%12s  %-6s ", kind, at, ln);
@@ -95,7 +95,7 @@ matches(struct d9t_app *app, const struct events_view *v, struct d9t_list *l)
 			event_line(app, l, x[i].row, "event ");
 			continue;
 		}
-		d9t_fmt_rel(at, sizeof at, x[i].ts - m->min_ts, 6);
+		d9t_fmt_since(at, sizeof at, m->min_ts, x[i].ts, 6);
 		lane_text(app, x[i].lane, ln, sizeof ln);
 		d9t_fmt_dur(d, sizeof d, m->spans.dur[x[i].row], app->utf8);
 		d9m_fields_text(m, m->spans.fields[x[i].row], f, sizeof f);

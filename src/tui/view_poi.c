@@ -65,8 +65,7 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 			const struct d9m_poi *x = &p->v[i];
 			char at[40], pre[96], id[D9M_WORKER_LABEL];
 
-			d9t_fmt_rel(at, sizeof at, x->start >= m->min_ts ?
-			    x->start - m->min_ts : 0, 3);
+			d9t_fmt_since(at, sizeof at, m->min_ts, x->start, 3);
 			d9m_worker_label(m, x->worker, id, sizeof id);
 			if (x->worker != D9_NONE)
 				snprintf(pre, sizeof pre, "  %10s  w%-3s ", at,

@@ -68,7 +68,7 @@ START_TEST(detail_pane)
 END_TEST
 
 /* ANALYSIS 20 in the poll detail: the second-worst poll (task 55's
- * 1.01 ms) held one task back; Enter on it opens that task's poll,
+ * 1.01 ms) held one task back; Enter on it selects that task's poll,
  * whose detail names task 55's poll as the one that held its worker. */
 START_TEST(detail_blame)
 {
@@ -82,7 +82,7 @@ START_TEST(detail_blame)
 	    strstr(f.app.lists[f.app.view].v[f.app.lists[f.app.view].sel].text,
 	    "waited") == NULL)
 		fx_key(&f, D9T_KEY_DOWN);
-	fx_keys(&f, "\n");
+	fx_keys(&f, "\n\n");	/* that poll, selected; its detail */
 	ck_screen_has(&f, "held by    task 55's 1.01ms poll");
 	fx_close(&f);
 }
