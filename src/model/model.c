@@ -13,6 +13,7 @@
 #include "model/image.h"
 #include "model/tables.h"
 #include "model/timeline.h"
+#include "model/window.h"
 
 struct d9m_model *
 d9m_model_new(void)
@@ -262,4 +263,29 @@ d9m_meta_get(const struct d9m_model *m, const char *key)
 		if (m->meta.key[i] == k)
 			return d9m_str(m, m->meta.val[i]);
 	return NULL;
+}
+
+uint32_t
+d9m_lane_remap(const struct d9m_model *o, const struct d9m_model *n,
+    uint32_t s)
+{
+	return d9m_worker_slot_of(n, o->workers[s].group, o->workers[s].own);
+}
+
+uint32_t
+d9m_poll_remap(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
+{
+	uint32_t w;
+	uint64_t t;
+	size_t lo, hi;
+
+	if (p == D9_NONE || p >= o->polls.n ||
+	    (w = d9m_lane_remap(o, n, d9m_poll_worker(o, p))) == D9_NONE)
+		return D9_NONE;
+	t = o->polls.start[p];
+	lo = n->workers[w].poll0;
+	hi = lo + n->workers[w].npolls;
+	lo += d9_bisect_u64(d9m_row(n->polls.start, lo), 0, hi - lo, t);
+	return lo < n->polls.n && n->polls.start[lo] == t &&
+	    d9m_poll_worker(n, lo) == w ? (uint32_t)lo : D9_NONE;
 }

@@ -631,6 +631,13 @@ uint32_t d9m_worker_slot_of(const struct d9m_model *m, uint32_t g,
 /* Worker slot of poll row p (< polls.n): the lane whose range
  * [poll0, poll0 + npolls) holds it. */
 uint32_t d9m_poll_worker(const struct d9m_model *m, size_t p);
+/* Lane s of model o in model n, a model of the same inputs read further
+ * (the same source and id), and poll p of o in n (the same lane and
+ * start); D9_NONE where n has none. */
+uint32_t d9m_lane_remap(const struct d9m_model *o, const struct d9m_model *n,
+	    uint32_t s);
+uint32_t d9m_poll_remap(const struct d9m_model *o, const struct d9m_model *n,
+	    uint32_t p);
 /* That worker (wids row: ids.h prints it). */
 uint32_t d9m_poll_worker_id(const struct d9m_model *m, size_t p);
 /* Latest value of a metadata key (over all segments), or NULL. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/stackcap.h"
+#include "model/analysis.h"
 #include "model/framekind.h"
 #include "model/observer.h"
 #include "model/samples.h"
@@ -376,4 +377,36 @@ d9m_verdict_text(const struct d9m_verdict *v, char *out, size_t cap)
 	if (n > 0 && (size_t)n < cap && v->confidence == D9M_CONF_LOW)
 		snprintf(out + n, cap - (size_t)n, " (only %zu sample%s: a "
 		    "hint, not a finding)", v->of, v->of == 1 ? "" : "s");
+}
+
+int
+d9m_poll_top_stack(const struct d9m_model *m, const struct d9m_resolver *r,
+    uint32_t p, struct d9m_top_stack *t)
+{
+	struct d9m_stack_group *g = NULL;
+	struct d9m_frame *f = d9m_frames_alloc();
+	uint32_t *rows = NULL;
+	size_t n = 0, ng = 0, nf;
+	int rc;
+
+	memset(t, 0, sizeof *t);
+	rc = f == NULL ? -1 : d9m_poll_samples(m, p, D9M_OTHER_CPU, &rows, &n);
+	if (rc == 0 && n > 0)
+		rc = d9m_group_stacks(m, r, rows, n, &g, &ng);
+	free(rows);
+	if (rc == 0 && ng > 0 && (nf = d9m_stack_frames(m, r, g[0].seg,
+	    g[0].stack, f, D9_STACK_MAX)) > 0) {
+		t->count = g[0].count;
+		t->of = n;
+		snprintf(t->leaf, sizeof t->leaf, "%s", d9m_frame_name(&f[0]));
+		for (size_t k = 1; k < nf; k++)
+			if (d9m_frame_kind(&f[k]) == D9M_FK_APP) {
+				snprintf(t->app, sizeof t->app, "%s",
+				    d9m_frame_name(&f[k]));
+				break;
+			}
+	}
+	free(g);
+	free(f);
+	return rc;
 }

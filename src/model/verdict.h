@@ -65,6 +65,16 @@ int		 d9m_vclass_blocks(enum d9m_vclass c);
 int		 d9m_poll_verdict(const struct d9m_model *m,
 		    const struct d9m_resolver *r, uint32_t p,
 		    struct d9m_verdict *v);
+/* The stack most of poll p's samples share: count of of them, its leaf
+ * and its first application frame ("" when none, or when the leaf is
+ * it). 0 (count 0: no sample), or -1 when out of memory. */
+struct d9m_top_stack {
+	size_t		 count, of;
+	char		 leaf[160], app[160];
+};
+int		 d9m_poll_top_stack(const struct d9m_model *m,
+		    const struct d9m_resolver *r, uint32_t p,
+		    struct d9m_top_stack *t);
 /* One line: "lock: 12 of 14 samples waiting in futex, under f". */
 void		 d9m_verdict_text(const struct d9m_verdict *v, char *out,
 		    size_t cap);

@@ -140,9 +140,6 @@ void	d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p);
 /* Move the selection of the current list view (UP, DOWN, PGUP, ...);
  * D9T_UNHANDLED for other actions. */
 enum d9t_handled d9t_list_action(struct d9t_app *app, enum d9t_action a);
-/* The row of poll p of model o in model n (same worker and start). */
-uint32_t d9t_remap_poll(const struct d9m_model *o, const struct d9m_model *n,
-	    uint32_t p);
 void	d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out,
 	    size_t cap);
 /* loc, or "..." and its tail after a '/' when longer than max. */

@@ -32,38 +32,14 @@ d9t_panel_init(struct d9t_panel *p)
 static void
 top_stack(struct d9t_app *app, uint32_t poll, char *out, size_t cap)
 {
-	const struct d9m_model *m = app->m;
-	struct d9m_stack_group *g = NULL;
-	struct d9m_frame *f = d9m_frames_alloc();
-	uint32_t *rows = NULL;
-	size_t n = 0, ng = 0, nf;
-	const char *app_frame = NULL;
-	int rc;
+	struct d9m_top_stack t;
 
 	out[0] = '\0';
-	rc = f == NULL ? -1 : d9m_poll_samples(m, poll, D9M_OTHER_CPU, &rows,
-	    &n);
-	if (rc == 0 && n > 0)
-		rc = d9m_group_stacks(m, app->cfg->resolver, rows, n, &g, &ng);
-	free(rows);
-	if (rc < 0 || ng == 0) {
-		free(g);
-		free(f);
+	if (d9m_poll_top_stack(app->m, app->cfg->resolver, poll, &t) < 0 ||
+	    t.count == 0)
 		return;
-	}
-	nf = d9m_stack_frames(m, app->cfg->resolver, g[0].seg, g[0].stack, f,
-	    D9_STACK_MAX);
-	for (size_t k = 0; k < nf && app_frame == NULL; k++)
-		if (d9m_frame_kind(&f[k]) == D9M_FK_APP)
-			app_frame = d9m_frame_name(&f[k]);
-	if (nf > 0)
-		snprintf(out, cap, "top stack (%zu of %zu samples): %s%s%s",
-		    g[0].count, n, d9m_frame_name(&f[0]), app_frame &&
-		    app_frame != d9m_frame_name(&f[0]) ? " ... " : "",
-		    app_frame && app_frame != d9m_frame_name(&f[0]) ?
-		    app_frame : "");
-	free(g);
-	free(f);
+	snprintf(out, cap, "top stack (%zu of %zu samples): %s%s%s", t.count,
+	    t.of, t.leaf, t.app[0] ? " ... " : "", t.app);
 }
 
 static void

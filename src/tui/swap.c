@@ -29,49 +29,17 @@ d9t_app_reap(struct d9t_app *app, int all)
 	app->nretired = k;
 }
 
-/* The lane of n that is lane s of o (the same group and id). */
-static uint32_t
-same_lane(const struct d9m_model *o, const struct d9m_model *n, uint32_t s)
-{
-	return d9m_worker_slot_of(n, o->workers[s].group, o->workers[s].own);
-}
-
-uint32_t
-d9t_remap_poll(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
-{
-	uint32_t w;
-	uint64_t t;
-	size_t lo, hi;
-
-	if (p == D9_NONE || p >= o->polls.n ||
-	    (w = same_lane(o, n, d9m_poll_worker(o, p))) == D9_NONE)
-		return D9_NONE;
-	t = o->polls.start[p];
-	lo = n->workers[w].poll0;
-	hi = lo + n->workers[w].npolls;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (n->polls.start[mid] < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n->polls.n && n->polls.start[lo] == t &&
-	    d9m_poll_worker(n, lo) == w ? (uint32_t)lo : D9_NONE;
-}
-
 /* Carry the state that names rows of the old model over to m. Task rows,
  * string ids and times are stable: a partial model is a prefix. */
 static void
 carry_over(struct d9t_app *app, const struct d9m_model *o,
     const struct d9m_model *m)
 {
-	uint32_t lane = app->lane < o->nworkers ? same_lane(o, m, app->lane) :
+	uint32_t lane = app->lane < o->nworkers ? d9m_lane_remap(o, m, app->lane) :
 	    D9_NONE;
 	int whole = app->lo <= o->min_ts && app->hi >= o->max_ts;
 
-	app->sel = d9t_remap_poll(o, m, app->sel);
+	app->sel = d9m_poll_remap(o, m, app->sel);
 	for (int v = 0; v < D9T_V_COUNT; v++) {
 		const struct d9t_view_ops *ops = d9t_view((enum d9t_view)v);
 

@@ -418,7 +418,7 @@ detail_swap(struct d9t_app *app, void *st, const struct d9m_model *old,
 	struct detail_view *v = st;
 
 	(void)app;
-	v->poll = d9t_remap_poll(old, m, v->poll);
+	v->poll = d9m_poll_remap(old, m, v->poll);
 }
 
 static void
@@ -426,7 +426,7 @@ chain_swap(struct d9t_app *app, void *st, const struct d9m_model *old,
     const struct d9m_model *m)
 {
 	struct chain_view *v = st;
-	uint32_t p = v->n > 0 ? d9t_remap_poll(old, m, v->hops[0].poll) :
+	uint32_t p = v->n > 0 ? d9m_poll_remap(old, m, v->hops[0].poll) :
 	    D9_NONE;
 
 	(void)app;
