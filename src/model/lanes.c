@@ -9,6 +9,7 @@
 #include "model/analysis.h"
 #include "model/table.h"
 #include "model/worst.h"
+#include "base/vec.h"
 #include "model/lanes.h"
 
 static uint64_t
@@ -245,4 +246,38 @@ d9m_active_at(const struct d9m_lanes *ix, uint64_t ts)
 	size_t i = d9m_lower(ix->act_ts, ix->nact, ts + 1);
 
 	return i ? ix->act_val[i - 1] : 0;
+}
+
+void
+d9m_lane_filtered(const struct d9m_model *m, uint32_t w, uint32_t loc,
+    uint32_t t, const uint64_t *edges, size_t ncols, uint64_t *busy,
+    uint64_t *longest)
+{
+	const struct d9m_worker *wk = &m->workers[w];
+	size_t end = wk->poll0 + wk->npolls;
+
+	memset(busy, 0, ncols * sizeof *busy);
+	memset(longest, 0, ncols * sizeof *longest);
+	if (ncols == 0)
+		return;
+	for (size_t i = d9m_first_poll(m, w, edges[0]); i < end &&
+	    m->polls.start[i] < edges[ncols]; i++) {
+		uint64_t st = m->polls.start[i], en = m->polls.end[i];
+		size_t c = d9_bisect_u64(edges, 0, ncols + 1, st + 1);
+
+		if ((loc != D9_NONE && m->polls.loc[i] != loc) ||
+		    (t != D9_NONE && m->polls.task[i] != t))
+			continue;
+		for (c = c > 0 ? c - 1 : 0; c < ncols && edges[c] <= en; c++) {
+			uint64_t a = st > edges[c] ? st : edges[c];
+			uint64_t b = en < edges[c + 1] ? en : edges[c + 1];
+
+			if (b > a)
+				busy[c] += b - a;
+			if (en - st > longest[c])
+				longest[c] = en - st;
+			if (longest[c] == 0)
+				longest[c] = 1;
+		}
+	}
 }

@@ -40,6 +40,13 @@ uint32_t d9m_longest(const struct d9m_model *m, const struct d9m_lanes *ix,
 	    uint32_t w, uint64_t a, uint64_t b);
 /* First poll row of slot w ending at or after ts (rows are by start). */
 size_t	 d9m_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts);
+/* The polls of lane w of spawn location loc and task t (D9_NONE: any)
+ * per column c of edges[0 .. ncols]: their time in the column into
+ * busy[c], the longest of those touching it into longest[c] (at least 1
+ * where one does, 0 where none). The timeline's filtered lanes. */
+void	 d9m_lane_filtered(const struct d9m_model *m, uint32_t w, uint32_t loc,
+	    uint32_t t, const uint64_t *edges, size_t ncols, uint64_t *busy,
+	    uint64_t *longest);
 /* Active tasks at ts. */
 uint32_t d9m_active_at(const struct d9m_lanes *ix, uint64_t ts);
 

@@ -162,43 +162,10 @@ marks(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 	}
 }
 
+/* A lane's filtered polls per column (model/lanes.h). */
 struct fcell {
-	uint64_t	busy, longest;
+	uint64_t	*busy, *longest, *edges;
 };
-
-/* Matching polls of the filter, per column, in one pass over the lane. */
-static void
-filtered(const struct d9t_app *app, const struct d9t_axis *ax, uint32_t s,
-    struct fcell *fc)
-{
-	const struct d9m_model *m = app->m;
-	const struct d9m_worker *wk = &m->workers[s];
-	size_t i = d9m_first_poll(m, s, ax->lo);
-
-	memset(fc, 0, (size_t)ax->w * sizeof *fc);
-	for (; i < wk->poll0 + wk->npolls && m->polls.start[i] < ax->hi; i++) {
-		uint64_t st = m->polls.start[i], en = m->polls.end[i];
-		int x0, x1;
-
-		if ((app->f_loc != D9_NONE && m->polls.loc[i] != app->f_loc) ||
-		    (app->f_task != D9_NONE && m->polls.task[i] != app->f_task))
-			continue;
-		x0 = d9t_axis_x(ax, st) - ax->x0;
-		x1 = d9t_axis_x(ax, en) - ax->x0;
-		for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < ax->w; x++) {
-			uint64_t a = d9t_axis_t(ax, x + ax->x0),
-			    b = d9t_axis_t(ax, x + ax->x0 + 1);
-			uint64_t s0 = st > a ? st : a, e0 = en < b ? en : b;
-
-			if (e0 > s0)
-				fc[x].busy += e0 - s0;
-			if (en - st > fc[x].longest)
-				fc[x].longest = en - st;
-			if (fc[x].longest == 0)
-				fc[x].longest = 1;
-		}
-	}
-}
 
 static void
 lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
@@ -219,7 +186,8 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 	    D9T_A_BOLD : D9T_A_BOLD, "w%-4.*s", LABEL - 2, id);
 	d9t_canvas_putc(cv, LABEL - 1, y, D9T_A_DIM, app->utf8 ? 0x2502 : '|');
 	if (filt)
-		filtered(app, ax, s, fc);
+		d9m_lane_filtered(m, s, app->f_loc, app->f_task, fc->edges,
+		    (size_t)ax->w, fc->busy, fc->longest);
 	for (int x = 0; x < ax->w; x++) {
 		uint64_t a = d9t_axis_t(ax, x + ax->x0),
 		    b = d9t_axis_t(ax, x + ax->x0 + 1), span = b > a ? b - a : 1;
@@ -232,9 +200,9 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 		if (busy > 0 && (p = d9m_longest(m, app->ix, s, a, b)) != D9_NONE)
 			longest = m->polls.end[p] - m->polls.start[p];
 		if (filt) {
-			if (fc[x].longest) {
-				busy = fc[x].busy;
-				longest = fc[x].longest;
+			if (fc->longest[x]) {
+				busy = fc->busy[x];
+				longest = fc->longest[x];
 			} else if (busy) {
 				lvl = (int)ceil((double)busy * 8 / (double)span);
 				d9t_canvas_putc(cv, x + ax->x0, y, D9T_A_DIM,
@@ -409,10 +377,19 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 	int32_t rl[512];
 	int ns = d9t_panel_nstrips(app), info_n = info_rows(rows), top, nl,
 	    left;
-	struct fcell *fc;
+	struct fcell fc;
 
-	if (rows < 1 || (fc = calloc((size_t)ax.w, sizeof *fc)) == NULL)
+	if (rows < 1 || ax.w < 1)
 		return;
+	fc.busy = calloc((size_t)ax.w, sizeof *fc.busy);
+	fc.longest = calloc((size_t)ax.w, sizeof *fc.longest);
+	fc.edges = d9t_axis_edges(&ax);
+	if (fc.busy == NULL || fc.longest == NULL || fc.edges == NULL) {
+		free(fc.busy);
+		free(fc.longest);
+		free(fc.edges);
+		return;
+	}
 	axis_row(app, cv, &ax, y0);
 	nl = layout(app, lanes_room(app, rows), rl, &top);
 	for (int r = 0; r < nl; r++) {
@@ -420,7 +397,7 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 			heading(app, cv, y0 + 1 + r, (uint32_t)(-1 - rl[r]));
 			continue;
 		}
-		lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r], fc);
+		lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r], &fc);
 	}
 	left = rows - 1 - nl - info_n;
 	strips(app, cv, &ax, y0 + 1 + nl, left < ns ? left : ns);
@@ -429,7 +406,9 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 	    rows - info_n - (1 + nl + ns + 1));
 	if (info_n)
 		info(app, cv, y0 + rows - 2);
-	free(fc);
+	free(fc.busy);
+	free(fc.longest);
+	free(fc.edges);
 }
 
 void
