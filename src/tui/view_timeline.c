@@ -30,6 +30,7 @@
 #include "model/worst.h"
 #include "tui/app.h"
 #include "tui/panel.h"
+#include "model/pollfind.h"
 #include "tui/strip.h"
 #include "tui/timeaxis.h"
 
@@ -583,6 +584,7 @@ search(struct d9t_app *app, void *st, const char *s)
 	char *end;
 	unsigned long long id = strtoull(s, &end, 10);
 	uint32_t best = D9_NONE, t;
+	enum d9m_found how;
 
 	ts->stepping = 0;
 	if (*s && *end == '\0' && (t = d9m_task_find(m, id)) != D9_NONE) {
@@ -599,35 +601,16 @@ search(struct d9t_app *app, void *st, const char *s)
 		d9t_poll_msg(app, "task", best);
 		return 0;
 	}
-	/* a spawn location: the next poll after the cursor, else the first */
-	{
-		uint8_t *hit = calloc(m->strs.n + 1, 1);
-		uint32_t first = D9_NONE;
-
-		if (hit == NULL)
-			return -1;
-		for (size_t i = 0; i < m->strs.n; i++)
-			hit[i] = (uint8_t)d9_text_contains(d9m_str(m, (uint32_t)i), s);
-		for (size_t i = 0; i < m->polls.n; i++) {
-			uint32_t l = m->polls.loc[i];
-
-			if (l == D9_NONE || !hit[l])
-				continue;
-			if (m->polls.start[i] > app->cursor && (best == D9_NONE ||
-			    m->polls.start[i] < m->polls.start[best]))
-				best = (uint32_t)i;
-			if (first == D9_NONE ||
-			    m->polls.start[i] < m->polls.start[first])
-				first = (uint32_t)i;
-		}
-		free(hit);
-		if (best == D9_NONE)
-			best = first;
-	}
+	/* a spawn location, else a frame of a sampled stack: the next poll
+	 * after the cursor, else the first (model/pollfind.h) */
+	if (d9m_poll_find(m, app->cfg->resolver, s, app->cursor, &best,
+	    &how) < 0)
+		return -1;
 	if (best == D9_NONE)
 		return find_value(app, ts, s);
 	d9t_select_poll(app, best);
-	d9t_poll_msg(app, "match", best);
+	d9t_poll_msg(app, how == D9M_FOUND_FRAME ? "match in a sampled stack" :
+	    "match", best);
 	return 0;
 }
 

@@ -172,6 +172,21 @@ START_TEST(flame_fold_zoom_search)
 }
 END_TEST
 
+/* / finds a symbol of the sampled stacks too (SyncWait is in the lock
+ * waits' stacks, no spawn location holds it). */
+START_TEST(search_symbol_in_timeline)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "/SyncWait\n");
+	ck_screen_lacks(&f, "no match");
+	ck_screen_has(&f, "match in a sampled stack:");
+	ck_assert_uint_ne(f.app.sel, D9_NONE);
+	fx_close(&f);
+}
+END_TEST
+
 START_TEST(spans_slowest_and_field_filter)
 {
 	struct fx f;
@@ -343,6 +358,7 @@ suite_views(void)
 	tcase_add_test(tc, worst_poll_and_next);
 	tcase_add_test(tc, detail_pane);
 	tcase_add_test(tc, detail_blame);
+	tcase_add_test(tc, search_symbol_in_timeline);
 	tcase_add_test(tc, wake_chain);
 	tcase_add_test(tc, views_2_to_7);
 	tcase_add_test(tc, tasks_enter_filters_timeline);
