@@ -1,20 +1,18 @@
 /*
- * folded.c: --folded. One line per distinct stack, root first, frames
- * joined by ';', then a space and the weight: what flamegraph.pl and
- * inferno-flamegraph read. cpu: on-CPU samples; offcpu: context-switch
- * samples; alloc: sampled allocations weighted by estimated bytes, the
- * allocator hook frames removed.
+ * folded.c: --folded. One line per path of the browser's flame tree of
+ * the window, root first, frames joined by ';', then a space and the
+ * weight: what flamegraph.pl and inferno-flamegraph read. cpu: on-CPU
+ * samples; offcpu: context switches (a sample taken 1 in N stands for N);
+ * alloc: sampled allocations weighted by estimated bytes, the allocator
+ * hook frames removed. The tree is the model's (flame.h): --folded, the
+ * browser and the report count the same samples.
  */
-#include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/stackcap.h"
 #include "output/output.h"
 #include "base/text.h"
 #include "model/flame.h"
-#include "model/samples.h"
 
 /* One frame's name, escaped; ';' separates frames in folded format. */
 static void
@@ -27,16 +25,6 @@ put_name(FILE *f, const char *s)
 		if (buf[k] == ';')
 			buf[k] = ',';
 	fwrite(buf, 1, len, f);
-}
-
-static void
-put_stack(FILE *f, const struct d9m_frame *fr, size_t n)
-{
-	for (size_t i = n; i-- > 0; ) {
-		put_name(f, d9m_frame_name(&fr[i]));
-		if (i > 0)
-			putc(';', f);
-	}
 }
 
 int
@@ -76,59 +64,23 @@ int
 d9o_folded(const struct d9o_out *o, const char *kind,
     const struct d9m_window *w)
 {
-	const struct d9m_model *m = o->m;
-	struct d9m_frame *fr = d9m_frames_alloc();
-	int alloc = strcmp(kind, "alloc") == 0;
-	int off = strcmp(kind, "offcpu") == 0;
+	/* the browser's tree of the window, whole: the same samples, the
+	 * same weights (an off-CPU sample stands for its switches, an
+	 * allocation for its estimated bytes) */
+	struct d9m_flame_req q = { D9M_F_CPU, *w, D9_NONE, D9_NONE, 0, 0, 0,
+	    0 };
+	struct d9m_flame *t;
+	int rc;
 
-	if (fr == NULL)
+	if (strcmp(kind, "offcpu") == 0)
+		q.kind = D9M_F_OFF;
+	else if (strcmp(kind, "alloc") == 0)
+		q.kind = D9M_F_ALLOC;
+	else if (strcmp(kind, "cpu") != 0)
 		return -1;
-	if (!alloc && !off && strcmp(kind, "cpu") != 0) {
-		free(fr);
+	if ((t = d9m_flame_build(o->m, o->r, &q)) == NULL)
 		return -1;
-	}
-	if (alloc) {
-		const struct d9m_memory *mem = &o->a->mem;
-
-		for (size_t i = 0; i < mem->nsites; i++) {
-			size_t n = d9m_alloc_frames(m, o->r, mem->sites[i].seg,
-			    mem->sites[i].stack, fr, D9_STACK_MAX);
-
-			if (n == 0)
-				continue;
-			put_stack(o->f, fr, n);
-			fprintf(o->f, " %" PRIu64 "\n",
-			    (uint64_t)llround(mem->sites[i].est_bytes));
-		}
-	} else {
-		struct d9m_stack_group *g;
-		uint32_t *rows = malloc((m->cpu.n ? m->cpu.n : 1) *
-		    sizeof *rows);
-		size_t n = 0, ng;
-
-		if (rows == NULL) {
-			free(fr);
-			return -1;
-		}
-		for (size_t i = 0; i < m->cpu.n; i++)
-			if (d9m_in_window(w, m->cpu.ts[i]) &&
-			    d9m_cpu_class(m, i) == (off ? D9M_OFF_CPU :
-			    D9M_ON_CPU))
-				rows[n++] = (uint32_t)i;
-		if (d9m_group_stacks(m, o->r, rows, n, &g, &ng) == 0) {
-			for (size_t i = 0; i < ng; i++) {
-				size_t nf = d9m_stack_frames(m, o->r, g[i].seg,
-				    g[i].stack, fr, D9_STACK_MAX);
-
-				if (nf == 0)
-					continue;
-				put_stack(o->f, fr, nf);
-				fprintf(o->f, " %zu\n", g[i].count);
-			}
-			free(g);
-		}
-		free(rows);
-	}
-	free(fr);
-	return 0;
+	rc = d9o_folded_tree(o->f, t);
+	d9m_flame_free(&t);
+	return rc;
 }
