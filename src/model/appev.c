@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/text.h"
+#include "base/hmap.h"
 #include "model/appev.h"
 #include "model/ids.h"
 #include "model/spanset.h"
@@ -191,4 +192,42 @@ d9m_find_text(const struct d9m_model *m, const char *text,
 	qsort(v, *n, sizeof *v, cmp_match);
 	free(hit);
 	return 0;
+}
+
+int
+d9m_appev_schemas(const struct d9m_model *m, const uint32_t *ev, size_t n,
+    uint32_t **names, size_t **counts, size_t *k)
+{
+	struct d9_hmap slot;
+	int rc = -1;
+
+	*k = 0;
+	*names = calloc(n + 1, sizeof **names);
+	*counts = calloc(n + 1, sizeof **counts);
+	d9_hmap_init(&slot);
+	if (*names == NULL || *counts == NULL)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t nm = m->custom.name[m->appev.row[ev[i]]];
+		uint32_t j = d9_hmap_get(&slot, nm);
+
+		if (j == D9_NONE) {
+			if (d9_hmap_put(&slot, nm, (uint32_t)*k) < 0)
+				goto out;
+			j = (uint32_t)(*k)++;
+			(*names)[j] = nm;
+		}
+		(*counts)[j]++;
+	}
+	rc = 0;
+out:
+	d9_hmap_free(&slot);
+	if (rc < 0) {
+		free(*names);
+		free(*counts);
+		*names = NULL;
+		*counts = NULL;
+		*k = 0;
+	}
+	return rc;
 }

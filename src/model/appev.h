@@ -26,6 +26,12 @@ void	d9m_appev_free(struct d9m_model *m);
 int	d9m_appev_select(const struct d9m_model *m, const struct d9m_window *w,
 	    uint32_t name, const char *text, uint32_t **out, size_t *n);
 
+/* The schemas of the application events ev[0 .. n) (indexes into
+ * m->appev) and how many of each, in order of first appearance, into
+ * *names and *counts (malloc'd, *k of them). -1 when out of memory. */
+int	d9m_appev_schemas(const struct d9m_model *m, const uint32_t *ev,
+	    size_t n, uint32_t **names, size_t **counts, size_t *k);
+
 /* A place a text was found. */
 enum d9m_match_kind { D9M_MATCH_EVENT, D9M_MATCH_SPAN };
 struct d9m_match {

@@ -122,24 +122,11 @@ schemas(struct d9t_app *app, const struct events_view *v, const uint32_t *ev,
     size_t n, struct d9t_list *l)
 {
 	const struct d9m_model *m = app->m;
-	uint32_t *name = calloc(n + 1, sizeof *name);
-	size_t *count = calloc(n + 1, sizeof *count), k = 0;
+	uint32_t *name;
+	size_t *count, k;
 
-	if (name == NULL || count == NULL) {
-		free(name);
-		free(count);
+	if (d9m_appev_schemas(m, ev, n, &name, &count, &k) < 0)
 		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		uint32_t nm = m->custom.name[m->appev.row[ev[i]]];
-		size_t j;
-
-		for (j = 0; j < k && name[j] != nm; j++)
-			;
-		if (j == k)
-			name[k++] = nm;
-		count[j]++;
-	}
 	d9t_list_add(l, D9T_A_UNDERLINE, "%8s  %s", "count", "schema "
 	    "(Enter: only this one, again: all)");
 	for (size_t j = 0; j < k; j++) {
