@@ -61,6 +61,8 @@ struct hdr {
 	uint64_t	 hsum;		/* of this header, hsum 0 */
 };
 
+_Static_assert(sizeof(struct hdr) == D9M_IMAGE_HEAD, "image.h's head");
+
 /* The mapping, owned by a mapped model (d9m_model.image). */
 struct d9m_image {
 	uint8_t		*base;

@@ -44,10 +44,12 @@ uint64_t d9m_image_size(const struct d9m_model *m,
  * space). */
 int	 d9m_image_open(int fd, uint64_t key, struct d9m_model **out,
 	    struct d9m_lanes **lanes, char *why, size_t whylen);
-/* For the tests and the fuzz target that forge images. The checks that
- * opening the image in fd ran on its columns (image_check.h), in file
- * order: 0 with *checks (free() it) and *n, or d9m_image_open's -1 or
- * -2. */
+/* For the tests and the fuzz target that forge images. The header's
+ * bytes (the body follows). */
+#define D9M_IMAGE_HEAD	72
+/* The checks that opening the image in fd ran on its columns
+ * (image_check.h), in file order: 0 with *checks (free() it) and *n, or
+ * d9m_image_open's -1 or -2. */
 int	 d9m_image_checks(int fd, uint64_t key, struct d9m_icheck **checks,
 	    size_t *n);
 /* Make buf (size bytes: an image, or anything at all after the header's

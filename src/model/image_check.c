@@ -36,23 +36,23 @@ static const struct colref {
 	ICK(d9m_desc_spanev, d9m_spanev, tag, D9M_TO_SPANTAG, 0),
 	ICK(d9m_desc_spantags, d9m_spantags, name, D9M_TO_STR, NONE),
 	ICK(d9m_desc_spantags, d9m_spantags, fields, D9M_TO_LIST, NONE),
-	ICK(d9m_desc_metrics, d9m_metrics, name, D9M_TO_STR, 0),
+	ICK(d9m_desc_metrics, d9m_metrics, name, D9M_TO_STR, NONE),
 	ICK(d9m_desc_metrics, d9m_metrics, unit, D9M_TO_STR, NONE),
 	ICK(d9m_desc_msamples, d9m_msamples, metric, D9M_TO_METRIC, 0),
-	ICK(d9m_desc_custom, d9m_custom, name, D9M_TO_STR, 0),
+	ICK(d9m_desc_custom, d9m_custom, name, D9M_TO_STR, NONE),
 	ICK(d9m_desc_custom, d9m_custom, fields, D9M_TO_LIST, NONE),
 	ICK(d9m_desc_custom, d9m_custom, seg, D9M_TO_SEG, 0),
 	ICK(d9m_desc_symbols, d9m_symbols, seg, D9M_TO_SEG, D9M_ICK_ASC),
-	ICK(d9m_desc_symbols, d9m_symbols, name, D9M_TO_STR, 0),
+	ICK(d9m_desc_symbols, d9m_symbols, name, D9M_TO_STR, NONE),
 	ICK(d9m_desc_symbols, d9m_symbols, file, D9M_TO_STR, NONE),
 	ICK(d9m_desc_maps, d9m_maps, seg, D9M_TO_SEG, 0),
-	ICK(d9m_desc_maps, d9m_maps, path, D9M_TO_STR, 0),
+	ICK(d9m_desc_maps, d9m_maps, path, D9M_TO_STR, NONE),
 	ICK(d9m_desc_maps, d9m_maps, build_id, D9M_TO_STR, NONE),
 	ICK(d9m_desc_clock, d9m_clock, seg, D9M_TO_SEG, 0),
 	ICK(d9m_desc_meta, d9m_meta, seg, D9M_TO_SEG, 0),
-	ICK(d9m_desc_meta, d9m_meta, key, D9M_TO_STR, 0),
-	ICK(d9m_desc_meta, d9m_meta, val, D9M_TO_STR, 0),
-	ICK(d9m_desc_segs, d9m_segs, input, D9M_TO_STR, 0),
+	ICK(d9m_desc_meta, d9m_meta, key, D9M_TO_STR, NONE),
+	ICK(d9m_desc_meta, d9m_meta, val, D9M_TO_STR, NONE),
+	ICK(d9m_desc_segs, d9m_segs, input, D9M_TO_STR, NONE),
 	ICK(d9m_desc_segs, d9m_segs, group, D9M_TO_GROUP, NONE),
 	ICK(d9m_desc_groups, d9m_groups, service, D9M_TO_STR, NONE),
 	ICK(d9m_desc_groups, d9m_groups, host, D9M_TO_STR, NONE),
@@ -203,7 +203,8 @@ workers_ok(const struct d9m_model *m)
 	return 1;
 }
 
-/* Field lists: (key id << 32 | value id) pairs, both strings. */
+/* Field lists: (key id << 32 | value id) pairs, both strings (or none,
+ * where interning ran out of memory). */
 static int
 lists_ok(const struct d9m_model *m)
 {
@@ -217,7 +218,8 @@ lists_ok(const struct d9m_model *m)
 			uint64_t kv;
 
 			memcpy(&kv, p + k, 8);
-			if (kv >> 32 >= m->strs.n || (uint32_t)kv >= m->strs.n)
+			if (!id_ok((uint32_t)(kv >> 32), m->strs.n, 1) ||
+			    !id_ok((uint32_t)kv, m->strs.n, 1))
 				return 0;
 		}
 	}

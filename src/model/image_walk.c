@@ -478,7 +478,7 @@ derived(struct d9m_iwalk *w, struct d9m_model *m)
 	A(w, m->tidmap_tid, m->tidmap_n);
 	A(w, m->tidmap_worker, m->tidmap_n);
 	A(w, m->tname_tid, m->tname_n);
-	R(w, m->tname_name, m->tname_n, D9M_TO_STR, 0);
+	R(w, m->tname_name, m->tname_n, D9M_TO_STR, D9M_ICK_NONE);
 	R(w, m->task_polls_off, ntasks + 2, D9M_TO_POLLS_ALL, D9M_ICK_ASC);
 	/* its last offset sizes the next array */
 	if (w->mode == D9M_IW_LOAD && !w->bad && m->task_polls_off[ntasks] >
