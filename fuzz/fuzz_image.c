@@ -6,8 +6,8 @@
  * an entry of its key, checksum and all (d9m_image_reseal), maps it as
  * d9top would, and when it is taken runs the analysis of the whole
  * window (with --worst and a wake chain), the JSON, the report, the
- * folded stacks, the Chrome trace (to /dev/null) and the browser's
- * lookups of every lane. Nothing may crash, hang or read out of bounds:
+ * folded stacks, the Chrome trace (to /dev/null), the analysis and JSON
+ * of a window in the middle, and the browser's lookups of every lane. Nothing may crash, hang or read out of bounds:
  * what opening checks must be all that the rest relies on.
  *
  * The same file links main.c to replay a corpus as a test; mkimage.c
@@ -48,30 +48,47 @@ lanes(const struct d9m_model *m, const struct d9m_lanes *x)
 	(void)d9m_active_at(x, mid);
 }
 
+/* The analysis of window w and what the outputs make of it; all of
+ * them with every: else only the JSON. */
 static void
-outputs(const struct d9m_model *m, FILE *null)
+outputs(const struct d9m_model *m, struct d9m_resolver *r,
+    struct d9m_window w, int every, FILE *null)
 {
-	struct d9m_analysis_opts ao = { .win = { 0, UINT64_MAX }, .worst = 3,
-	    .chain_task = 1 };
-	struct d9s_resolver_opts ro = { 0 };
+	struct d9m_analysis_opts ao = { .win = w, .worst = 3, .chain_task = 1,
+	    .resolver = r };
 	struct d9m_analysis a;
+	struct d9o_out o = { .m = m, .a = &a, .r = r, .f = null, .chain = 1 };
+	static const char *const kinds[] = { "cpu", "offcpu", "alloc" };
+
+	if (d9m_analyze(m, &ao, &a) == 0) {
+		d9o_json(&o);
+		for (size_t k = 0; every && k < sizeof kinds / sizeof kinds[0];
+		    k++)
+			d9o_folded(&o, kinds[k], &ao.win);
+		if (every)
+			d9o_report(&o);
+		d9m_analysis_free(&a);
+	}
+	if (every)
+		d9o_chrome(&o, &ao.win);
+}
+
+/* The whole trace, then its middle half (a --window: rows are found by
+ * time). */
+static void
+windows(const struct d9m_model *m, FILE *null)
+{
+	struct d9s_resolver_opts ro = { 0 };
 	struct d9m_resolver *r;
 	struct d9_err e;
-	struct d9o_out o = { .m = m, .a = &a, .f = null, .chain = 1 };
-	static const char *const kinds[] = { "cpu", "offcpu", "alloc" };
+	uint64_t q = m->max_ts >= m->min_ts ? (m->max_ts - m->min_ts) / 4 : 0;
 
 	if (d9s_resolver_new(NULL, &ro, &r, &e) != 0)
 		return;
-	ao.resolver = r;
-	o.r = r;
-	if (d9m_analyze(m, &ao, &a) == 0) {
-		d9o_json(&o);
-		d9o_report(&o);
-		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-			d9o_folded(&o, kinds[k], &ao.win);
-		d9m_analysis_free(&a);
-	}
-	d9o_chrome(&o, &ao.win);
+	outputs(m, r, (struct d9m_window){ 0, UINT64_MAX }, 1, null);
+	if (q > 0)
+		outputs(m, r, (struct d9m_window){ m->min_ts + q,
+		    m->max_ts - q }, 0, null);
 	d9s_resolver_free(&r);
 }
 
@@ -97,7 +114,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fprintf(stderr, "fuzz_image: refused: %s\n", why);
 	} else {
 		lanes(m, x);
-		outputs(m, null);
+		windows(m, null);
 		d9m_lanes_free(&x);
 		d9m_model_free(&m);
 	}

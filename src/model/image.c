@@ -302,6 +302,7 @@ struct stripe {
 	uint64_t	 from, to;	/* the sections: [from, to) of the file */
 	int		 which;
 	int		 drop;		/* a mapping: its pages go once summed */
+	const struct d9m_model *m;	/* mapped from it */
 	const struct d9m_icheck *checks;	/* image_check.h */
 	size_t		 nchecks;
 	struct d9_sum	 sum;
@@ -323,8 +324,8 @@ sum_stripe(void *arg)
 			uint64_t ce = e - c > CHECK_STEP ? c + CHECK_STEP : e;
 
 			d9_sum_add(&st->sum, st->base + c, (size_t)(ce - c));
-			if (!st->bad && d9m_icheck_run(st->checks, st->nchecks,
-			    st->base, c, ce) < 0)
+			if (!st->bad && d9m_icheck_run(st->m, st->checks,
+			    st->nchecks, st->base, c, ce) < 0)
 				st->bad = 1;
 		}
 		/* the pages summed leave the process (the page cache keeps
@@ -341,8 +342,8 @@ sum_stripe(void *arg)
  * could be made. */
 static int
 sections_sum(const uint8_t *base, uint64_t head, uint64_t size,
-    uint64_t sum_head, int drop, const struct d9m_icheck *c, size_t nc,
-    uint64_t *sum, int *bad)
+    uint64_t sum_head, int drop, const struct d9m_model *m,
+    const struct d9m_icheck *c, size_t nc, uint64_t *sum, int *bad)
 {
 	struct stripe st[2];
 	struct d9m_job jobs[2];
@@ -350,7 +351,8 @@ sections_sum(const uint8_t *base, uint64_t head, uint64_t size,
 
 	for (int i = 0; i < 2; i++) {
 		st[i] = (struct stripe){ .base = base, .from = head, .to = size,
-		    .which = i, .drop = drop, .checks = c, .nchecks = nc };
+		    .which = i, .drop = drop, .m = m, .checks = c,
+		    .nchecks = nc };
 		jobs[i] = (struct d9m_job){ sum_stripe, &st[i] };
 	}
 	if (d9m_par_run(jobs, 2) < 0)
@@ -366,11 +368,12 @@ sections_sum(const uint8_t *base, uint64_t head, uint64_t size,
  * when one of the checks c[0 .. nc) fails. */
 static int
 sections_sound(const uint8_t *base, const struct hdr *h, uint64_t head,
-    uint64_t sum_head, const struct d9m_icheck *c, size_t nc, int *bad)
+    uint64_t sum_head, const struct d9m_model *m,
+    const struct d9m_icheck *c, size_t nc, int *bad)
 {
 	uint64_t sum;
 
-	if (sections_sum(base, head, h->size, sum_head, 1, c, nc, &sum,
+	if (sections_sum(base, head, h->size, sum_head, 1, m, c, nc, &sum,
 	    bad) < 0)
 		return 0;
 	/* and what a neighbour's fault brought in (a large folio of the
@@ -422,10 +425,10 @@ map_model(uint8_t *base, const struct hdr *h, size_t nscal, size_t nsect,
 		*reason = w.why != NULL ? w.why : "damaged";
 		rc = strcmp(*reason, "out of memory") == 0 ? -2 : -1;
 		/* a damaged file says so first */
-		if (rc == -1 && !sections_sound(base, h, head, sum_head, NULL,
-		    0, &bad))
+		if (rc == -1 && !sections_sound(base, h, head, sum_head, m,
+		    NULL, 0, &bad))
 			*reason = "damaged (its checksum does not match)";
-	} else if (!sections_sound(base, h, head, sum_head, w.checks,
+	} else if (!sections_sound(base, h, head, sum_head, m, w.checks,
 	    w.nchecks, &bad))
 		*reason = "damaged (its checksum does not match)";
 	else if (bad)
@@ -534,8 +537,8 @@ d9m_image_reseal(uint8_t *buf, size_t size, uint64_t key)
 	h.nscal = nscal;
 	h.nsect = nsect;
 	if (size >= head && sections_sum(buf, head, size,
-	    d9_sum_of(buf + sizeof h, head - sizeof h), 0, NULL, 0, &sum,
-	    &bad) < 0)
+	    d9_sum_of(buf + sizeof h, head - sizeof h), 0, NULL, NULL, 0,
+	    &sum, &bad) < 0)
 		return -1;
 	h.sum = sum;
 	h.hsum = d9_sum_of(&h, sizeof h);

@@ -63,11 +63,20 @@ static const struct colref {
 };
 
 unsigned
-d9m_icheck_col(const struct d9m_tabdesc *d, size_t col, enum d9m_ick_to *to)
+d9m_icheck_col(struct d9m_model *m, const struct d9m_tabref *t, size_t col,
+    enum d9m_ick_to *to)
 {
+	const struct d9m_tabdesc *d = t->desc;
 	size_t off = d->cols[col].off;
 
-	*to = D9M_TO_NOTHING;
+	/* the rows of one worker are searched by start */
+	*to = t->tab == &m->polls && off == offsetof(struct d9m_polls, start) ?
+	    D9M_TO_POLL_RUNS : t->tab == &m->parks &&
+	    off == offsetof(struct d9m_periods, start) ? D9M_TO_PARK_RUNS :
+	    t->tab == &m->actives && off == offsetof(struct d9m_periods,
+	    start) ? D9M_TO_ACT_RUNS : D9M_TO_NOTHING;
+	if (*to != D9M_TO_NOTHING)
+		return D9M_ICK_ASC | D9M_ICK_RUNS;
 	for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
 		if (refs[i].d == d && refs[i].off == off) {
 			*to = refs[i].to;
@@ -103,6 +112,8 @@ d9m_icheck_bound(const struct d9m_model *m, enum d9m_ick_to to)
 	case D9M_TO_WAKE:	return m->wakes.n;
 	case D9M_TO_SYMBOL:	return m->symbols.n;
 	case D9M_TO_SPANTAG:	return m->spantags.n;
+	case D9M_TO_POLL_RUNS: case D9M_TO_PARK_RUNS: case D9M_TO_ACT_RUNS:
+		return UINT64_MAX;
 	case D9M_TO_STACK_SEG:	return u32_bound(m->stacks.n) << 32 |
 				    u32_bound(m->segs.n);
 	case D9M_TO_POLLS_ALL:	return m->polls.n + 1;
@@ -122,12 +133,40 @@ value_ok(const struct d9m_icheck *c, uint64_t v)
 	return v < c->bound || ((c->flags & D9M_ICK_NONE) && v == D9_NONE);
 }
 
+/* The first row of a worker's in the table of runs: row i's worker's,
+ * or (when i starts none) the next worker's. */
+static size_t
+first_row(const struct d9m_worker *k, uint8_t runs)
+{
+	return runs == D9M_TO_POLL_RUNS ? k->poll0 :
+	    runs == D9M_TO_PARK_RUNS ? k->park0 : k->act0;
+}
+
+/* Whether row i starts a worker's rows in the table of runs (the
+ * workers' rows follow each other: image_walk.c). */
+static int
+run_start(const struct d9m_model *m, uint8_t runs, uint64_t i)
+{
+	size_t lo = 0, hi = m->nworkers;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (first_row(&m->workers[mid], runs) < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nworkers && first_row(&m->workers[lo], runs) == i;
+}
+
 /* Elements [i0, i1) of c (i0 > 0 compares with the one before). */
 #define SCAN(T) do {							\
 	const T *v = (const T *)(const void *)p;			\
 	if (c->flags & D9M_ICK_ASC)					\
 		for (uint64_t i = i0 ? i0 : 1; i < i1; i++)		\
-			if (v[i] < v[i - 1])				\
+			if (v[i] < v[i - 1] && (!(c->flags &		\
+			    D9M_ICK_RUNS) || !run_start(m, c->runs, i)))\
 				return -1;				\
 	if (c->bound != UINT64_MAX)					\
 		for (uint64_t i = i0; i < i1; i++)			\
@@ -136,7 +175,8 @@ value_ok(const struct d9m_icheck *c, uint64_t v)
 } while (0)
 
 static int
-scan(const struct d9m_icheck *c, const uint8_t *p, uint64_t i0, uint64_t i1)
+scan(const struct d9m_model *m, const struct d9m_icheck *c, const uint8_t *p,
+    uint64_t i0, uint64_t i1)
 {
 	switch (c->elem) {
 	case 1: SCAN(uint8_t); break;
@@ -148,8 +188,8 @@ scan(const struct d9m_icheck *c, const uint8_t *p, uint64_t i0, uint64_t i1)
 }
 
 int
-d9m_icheck_run(const struct d9m_icheck *c, size_t n, const uint8_t *base,
-    uint64_t a, uint64_t e)
+d9m_icheck_run(const struct d9m_model *m, const struct d9m_icheck *c,
+    size_t n, const uint8_t *base, uint64_t a, uint64_t e)
 {
 	size_t lo = 0, hi = n;
 
@@ -167,7 +207,7 @@ d9m_icheck_run(const struct d9m_icheck *c, size_t n, const uint8_t *base,
 		uint64_t end = c[k].off + c[k].n * c[k].elem;
 
 		end = end < e ? end : e;
-		if (from < end && scan(&c[k], base + c[k].off,
+		if (from < end && scan(m, &c[k], base + c[k].off,
 		    (from - c[k].off) / c[k].elem,
 		    (end - c[k].off) / c[k].elem) < 0)
 			return -1;
@@ -181,7 +221,8 @@ id_ok(uint32_t id, uint64_t n, int none)
 	return id < n || (none && id == D9_NONE);
 }
 
-/* Workers: by id (searched), their rows inside their tables. */
+/* Workers: by id (searched), their groups and names (their rows: the
+ * walk, image_walk.c). */
 static int
 workers_ok(const struct d9m_model *m)
 {
@@ -189,9 +230,6 @@ workers_ok(const struct d9m_model *m)
 		const struct d9m_worker *w = &m->workers[s];
 
 		if ((s > 0 && w->id <= m->workers[s - 1].id) ||
-		    w->park0 > m->parks.n || w->nparks > m->parks.n - w->park0 ||
-		    w->act0 > m->actives.n ||
-		    w->nacts > m->actives.n - w->act0 ||
 		    !id_ok(w->runtime, m->strs.n, 1) ||
 		    !id_ok(w->group, m->groups.n ? m->groups.n : 1, 0) ||
 		    !id_ok(w->rtgroup, m->nruntimes, 0))

@@ -122,12 +122,14 @@ take(struct d9m_iwalk *w, size_t i, uint64_t count, size_t elem)
 	return w->base + s->off;
 }
 
-/* Section i (count elements of elem bytes, mapped) is checked as c says
- * (image_check.h) when the file is summed. */
+/* Section i (count elements of elem bytes, mapped) is checked to index
+ * to as flags say (image_check.h) when the file is summed. */
 static void
 check(struct d9m_iwalk *w, size_t i, uint64_t count, size_t elem,
-    uint64_t bound, unsigned flags)
+    enum d9m_ick_to to, unsigned flags)
 {
+	uint64_t bound = d9m_icheck_bound(w->m, to);
+
 	if (w->bad || count == 0 || (bound == UINT64_MAX && !flags))
 		return;
 	if (d9_grow(&w->checks, &w->capchecks, w->nchecks + 1,
@@ -136,7 +138,7 @@ check(struct d9m_iwalk *w, size_t i, uint64_t count, size_t elem,
 		return;
 	}
 	w->checks[w->nchecks++] = (struct d9m_icheck){ w->sect[i].off, count,
-	    bound, (uint8_t)elem, (uint8_t)flags };
+	    bound, (uint8_t)elem, (uint8_t)flags, (uint8_t)to };
 }
 
 /*
@@ -166,7 +168,7 @@ arr_to(struct d9m_iwalk *w, void *pp, uint64_t count, size_t elem, int copy,
 	case D9M_IW_LOAD:
 		if ((src = take(w, i, count, elem)) == NULL)
 			return;
-		check(w, i, count, elem, d9m_icheck_bound(w->m, to), flags);
+		check(w, i, count, elem, to, flags);
 		if (!copy) {
 			*p = (void *)src;
 			return;
@@ -366,25 +368,55 @@ static void
 lane_blocks(struct d9m_iwalk *w, struct d9m_model *m)
 {
 	struct d9m_lanes *x = w->lanes;
-	size_t nb = 0, np = 0, nw = m->nworkers;
+	size_t nb = 0, nw = m->nworkers;
 
 	A(w, x->boff, nw + 1);
 	if (w->mode == D9M_IW_LOAD && !w->bad)
 		for (size_t i = 0; i <= nw; i++) {
-			if (x->boff[i] != nb || (i < nw ?
-			    m->workers[i].poll0 != np ||
-			    m->workers[i].npolls > m->polls.n - np :
-			    np != m->polls.n)) {
+			if (x->boff[i] != nb) {
 				fail(w, "the lanes do not match the polls");
 				break;
 			}
-			if (i < nw) {
-				np += m->workers[i].npolls;
+			if (i < nw)
 				nb += (m->workers[i].npolls + D9M_BLOCK - 1) /
 				    D9M_BLOCK;
-			}
 		}
 	A(w, x->bmax, w->mode == D9M_IW_COUNT || w->bad ? 0 : x->boff[nw]);
+}
+
+/* Whether the rows [r0, r0 + n) of a worker follow the previous worker's
+ * (*next) inside a table of rows rows. */
+static int
+follows(size_t r0, size_t n, size_t *next, size_t rows)
+{
+	if (r0 != *next || n > rows - r0)
+		return 0;
+	*next += n;
+	return 1;
+}
+
+/* The workers' polls, parks and actives: each worker's rows after the
+ * previous worker's, all of the table's rows (walk.c lays them so; the
+ * checks of their order rely on it: image_check.h). */
+static void
+worker_rows(struct d9m_iwalk *w, struct d9m_model *m)
+{
+	size_t np = 0, nk = 0, na = 0;
+
+	if (w->mode != D9M_IW_LOAD || w->bad)
+		return;
+	for (size_t i = 0; i < m->nworkers; i++) {
+		const struct d9m_worker *k = &m->workers[i];
+
+		if (!follows(k->poll0, k->npolls, &np, m->polls.n) ||
+		    !follows(k->park0, k->nparks, &nk, m->parks.n) ||
+		    !follows(k->act0, k->nacts, &na, m->actives.n)) {
+			fail(w, "the workers do not match their rows");
+			return;
+		}
+	}
+	if (np != m->polls.n || nk != m->parks.n || na != m->actives.n)
+		fail(w, "the workers do not match their rows");
 }
 
 static void
@@ -454,7 +486,7 @@ tables(struct d9m_iwalk *w, struct d9m_model *m)
 
 		for (size_t c = 0; c < d->ncols; c++) {
 			enum d9m_ick_to to;
-			unsigned flags = d9m_icheck_col(d, c, &to);
+			unsigned flags = d9m_icheck_col(m, &t[i], c, &to);
 
 			arr_to(w, (char *)t[i].tab + d->cols[c].off, n,
 			    d->cols[c].elem, 0, to, flags);
@@ -523,6 +555,7 @@ d9m_iwalk_arrays(struct d9m_iwalk *w, struct d9m_model *m)
 	arr_to(w, &m->sym_stacks, m->nsym_stacks, sizeof *m->sym_stacks, 0,
 	    D9M_TO_STACK_SEG, D9M_ICK_PAIR);
 	A(w, m->workers, m->nworkers);
+	worker_rows(w, m);
 	A(w, m->runtimes, m->nruntimes);
 	intern_arrays(w, &m->strs);
 	intern_arrays(w, &m->stacks);
