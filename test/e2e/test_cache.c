@@ -361,8 +361,9 @@ lock_of(const struct fix *f, const char *entry, char *lock, size_t len)
 	snprintf(lock, len, "%s/%.16s.lock", f->idx, name);
 }
 
+/* Files of the index whose names hold part. */
 static int
-locks(const struct fix *f)
+files_with(const struct fix *f, const char *part)
 {
 	DIR *d = opendir(f->idx);
 	struct dirent *de;
@@ -371,7 +372,7 @@ locks(const struct fix *f)
 	if (d == NULL)
 		return 0;
 	while ((de = readdir(d)) != NULL)
-		n += strstr(de->d_name, ".lock") != NULL;
+		n += strstr(de->d_name, part) != NULL;
 	closedir(d);
 	return n;
 }
@@ -393,7 +394,7 @@ START_TEST(entry_writer_lock)
 	fix_init(&f);
 	want = entered(&f, "--report", p, args, sizeof args, entry,
 	    sizeof entry, &n);
-	ck_assert_int_eq(locks(&f), 0);
+	ck_assert_int_eq(files_with(&f, ".lock"), 0);
 	/* a crashed writer's lock file, not held */
 	lock_of(&f, entry, lock, sizeof lock);
 	ck_assert_int_eq(unlink(entry), 0);
@@ -402,7 +403,7 @@ START_TEST(entry_writer_lock)
 	close(fd);
 	same(args, want, n);
 	ck_assert_int_eq(entries(&f, entry, sizeof entry), 1);
-	ck_assert_int_eq(locks(&f), 0);
+	ck_assert_int_eq(files_with(&f, ".lock"), 0);
 	/* held by someone else while the entry is there: read at once */
 	fd = open(lock, O_RDWR | O_CREAT, 0600);
 	ck_assert_int_ge(fd, 0);
@@ -456,22 +457,6 @@ START_TEST(lock_held_long)
 }
 END_TEST
 
-/* Files of the index whose names start with prefix. */
-static int
-files_named(const struct fix *f, const char *prefix)
-{
-	DIR *d = opendir(f->idx);
-	struct dirent *de;
-	int n = 0;
-
-	if (d == NULL)
-		return 0;
-	while ((de = readdir(d)) != NULL)
-		n += strncmp(de->d_name, prefix, strlen(prefix)) == 0;
-	closedir(d);
-	return n;
-}
-
 /*
  * Past the file size limit (RLIMIT_FSIZE, 256 KiB here; the entry is
  * 5 MB) the detached writer's write fails and it removes its temporary
@@ -495,7 +480,7 @@ START_TEST(file_size_limit)
 	same(args, want, n);
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &was), 0);
 	ck_assert_int_eq(entries(&f, NULL, 0), 0);
-	ck_assert_int_eq(files_named(&f, ".tmp-"), 0);
+	ck_assert_int_eq(files_with(&f, ".tmp-"), 0);
 	free(want);
 	free(p);
 	fix_free(&f);
