@@ -433,7 +433,7 @@ map_model(uint8_t *base, const struct hdr *h, size_t nscal, size_t nsect,
 		*reason = "damaged (its checksum does not match)";
 	else if (bad)
 		*reason = "a column holds a row beyond its table";
-	else if (d9m_icheck_model(m, w.lanes, reason) == 0)
+	else if (d9m_icheck_model(m, reason) == 0)
 		rc = 0;
 	if (rc < 0) {
 		free(w.checks);

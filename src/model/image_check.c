@@ -281,12 +281,10 @@ lists_ok(const struct d9m_model *m)
 }
 
 int
-d9m_icheck_model(const struct d9m_model *m, const struct d9m_lanes *x,
-    const char **why)
+d9m_icheck_model(const struct d9m_model *m, const char **why)
 {
 	size_t nt = m->tasks.n;
 
-	(void)x;
 	*why = "a column holds a row beyond its table";
 	/* the span events of a model not sealed: an event of the 0.5
 	 * dialect or single names its row of spanx */

@@ -19,7 +19,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/lanes.h"
 #include "model/model.h"
 #include "model/table.h"
 
@@ -73,7 +72,6 @@ int	 d9m_icheck_run(const struct d9m_model *m, const struct d9m_icheck *c,
 	    size_t n, const uint8_t *base, uint64_t a, uint64_t e);
 /* What joins columns (the workers' rows, the field lists): 0, or -1
  * with *why. */
-int	 d9m_icheck_model(const struct d9m_model *m, const struct d9m_lanes *x,
-	    const char **why);
+int	 d9m_icheck_model(const struct d9m_model *m, const char **why);
 
 #endif
