@@ -293,7 +293,10 @@ d9m_icheck_model(const struct d9m_model *m, const char **why)
 			return -1;
 	if (m->task_polls_off[nt + 1] != m->task_polls_off[nt] ||
 	    m->task_polls_off[0] != 0 || m->wakes.by_woken_off[0] != 0 ||
-	    !id_ok(m->spans.poll_row, m->polls.n, 1) || !workers_ok(m))
+	    !id_ok(m->spans.poll_row, m->polls.n, 1) ||
+	    /* the poll with the most spans, when one has any (spans.c) */
+	    (m->spans.poll_row == D9_NONE && (m->spans.poll_max > 0 ||
+	    m->spans.polls_over20 > 0)) || !workers_ok(m))
 		return -1;
 	if (!lists_ok(m)) {
 		*why = "a field list names no string";
