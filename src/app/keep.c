@@ -6,10 +6,13 @@
  * are /dev/null, it never flushes the stdio buffers it inherited and
  * leaves by _exit. It waits for the end of a pipe that only the caller
  * holds open: until the caller is done with the model, the writer takes
- * no CPU from it (the caller's analysis runs on both cores).
+ * no CPU from it (the caller's analysis runs on both cores). Past the
+ * file size limit (RLIMIT_FSIZE) its write fails and it removes its
+ * temporary file, rather than die of SIGXFSZ and leave it.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,6 +37,7 @@ writer(const struct d9m_cache *c, const struct d9m_key *key,
 			close(null);
 	}
 	setsid();
+	signal(SIGXFSZ, SIG_IGN);	/* a write past the limit: EFBIG */
 	if (setpriority(PRIO_PROCESS, 0, WRITER_NICE) < 0)
 		errno = 0;	/* as fast as the others, then */
 	while (read(go, &b, 1) < 0 && errno == EINTR)

@@ -104,6 +104,8 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 	int found;
 
 	d9m_cache_init(&l->cache, o->no_cache);
+	if (l->cache.why != NULL && !o->quiet)
+		d9a_note(NULL, l->cache.why);	/* escaped: a path */
 	found = d9m_cache_find(&l->cache, paths, npaths, &l->key, &l->m,
 	    &l->lanes);
 	if (found == 0) {

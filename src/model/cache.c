@@ -24,8 +24,10 @@
 				 * a crashed or stopped recorder's */
 #define LOCK_SUFFIX	".lock"
 #define WAIT_STEP_MS	20
-#define WAIT_MAX_MS	60000	/* a writer slower than this is not waited
-				 * for: the traces are read instead */
+#define WAIT_MAX_MS	2000	/* a writer slower than this (or a process
+				 * that holds the lock and writes nothing) is
+				 * not waited for: the traces are read */
+#define TMP_TRIES	16
 
 static char *
 join(const char *a, const char *b)
@@ -83,12 +85,57 @@ budget_of(const char *v)
 	return (uint64_t)n << shift;
 }
 
+/* Whether the directory open at fd may hold the index: owned by this
+ * user, writable by nobody else (ssh's and tmux's rule); NULL, or why
+ * not. */
+static const char *
+dir_refused(int fd)
+{
+	struct stat sb;
+
+	if (fstat(fd, &sb) < 0 || !S_ISDIR(sb.st_mode))
+		return "it is not a directory";
+	if (sb.st_uid != geteuid())
+		return "it belongs to another user";
+	if (sb.st_mode & (S_IWGRP | S_IWOTH))
+		return "its group or other users may write to it";
+	return NULL;
+}
+
+/* The index directory, opened (made first, private, with create): a
+ * descriptor, or -1 when it is not there or not private. Every entry is
+ * opened through it, so that what was checked is what is used. */
+static int
+dir_open(const struct d9m_cache *c, int create, const char **why)
+{
+	int fd;
+
+	*why = NULL;
+	if (c->dir == NULL || (create && make_dir(c->dir) < 0))
+		return -1;
+	fd = open(c->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno != ENOENT)
+			*why = errno == ENOTDIR || errno == ELOOP ?
+			    "it is not a directory" : strerror(errno);
+		return -1;
+	}
+	if ((*why = dir_refused(fd)) != NULL) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int
 d9m_cache_init(struct d9m_cache *c, int off)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	const char *why;
+	int fd;
 
 	c->dir = NULL;
+	c->why = NULL;
 	c->budget = budget_of(getenv("D9TOP_CACHE_MAX"));
 	c->cancel = NULL;
 	if (off || c->budget == 0)
@@ -102,6 +149,19 @@ d9m_cache_init(struct d9m_cache *c, int off)
 		c->dir = base != NULL ? join(base, "d9top") : NULL;
 		free(base);
 	}
+	/* one that is there must be private; one that is not is made so
+	 * when an entry is written */
+	if ((fd = dir_open(c, 0, &why)) >= 0)
+		close(fd);
+	else if (why != NULL) {
+		size_t n = strlen(c->dir) + strlen(why) + 64;
+
+		if ((c->why = malloc(n)) != NULL)
+			snprintf(c->why, n, "the index %s is not used: %s",
+			    c->dir, why);
+		free(c->dir);
+		c->dir = NULL;
+	}
 	return 0;
 }
 
@@ -109,7 +169,9 @@ void
 d9m_cache_free(struct d9m_cache *c)
 {
 	free(c->dir);
+	free(c->why);
 	c->dir = NULL;
+	c->why = NULL;
 }
 
 struct keywalk {
@@ -178,42 +240,39 @@ d9m_cache_key(const char *const *paths, size_t npaths, struct d9m_key *key)
 
 #define NAME_LEN	(16 + 1 + 16 + sizeof SUFFIX - 1)
 
-static char *
-entry_path(const struct d9m_cache *c, const struct d9m_key *key)
+/* "<roots>-<files>.img" */
+static void
+entry_name(const struct d9m_key *key, char name[48])
 {
-	char name[48];
-
-	snprintf(name, sizeof name, "%016llx-%016llx" SUFFIX,
+	snprintf(name, 48, "%016llx-%016llx" SUFFIX,
 	    (unsigned long long)key->roots, (unsigned long long)key->files);
-	return join(c->dir, name);
 }
 
 /* "<roots>.lock": held by whoever writes an entry of these roots. */
-static char *
-lock_path(const struct d9m_cache *c, const struct d9m_key *key)
+static void
+lock_name(const struct d9m_key *key, char name[32])
 {
-	char name[32];
-
-	snprintf(name, sizeof name, "%016llx" LOCK_SUFFIX,
+	snprintf(name, 32, "%016llx" LOCK_SUFFIX,
 	    (unsigned long long)key->roots);
-	return join(c->dir, name);
 }
 
 int
 d9m_cache_claim(const struct d9m_cache *c, const struct d9m_key *key)
 {
-	char *path;
-	int fd = -1;
+	char name[32];
+	const char *why;
+	int dfd = dir_open(c, 1, &why), fd;
 
-	if (c->dir == NULL || make_dir(c->dir) < 0 ||
-	    (path = lock_path(c, key)) == NULL)
+	if (dfd < 0)
 		return -1;
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	lock_name(key, name);
+	fd = openat(dfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW,
+	    0600);
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		close(fd);	/* another d9top is writing it */
 		fd = -1;
 	}
-	free(path);
+	close(dfd);
 	return fd;
 }
 
@@ -221,31 +280,34 @@ void
 d9m_cache_release(const struct d9m_cache *c, const struct d9m_key *key,
     int fd)
 {
-	char *path;
+	char name[32];
+	const char *why;
+	int dfd;
 
 	if (fd < 0)
 		return;
 	/* unlinked while still held: a waiter that opened it sees the lock
 	 * go and finds the entry; a later writer makes a new file */
-	if (c->dir != NULL && (path = lock_path(c, key)) != NULL) {
-		unlink(path);
-		free(path);
+	if ((dfd = dir_open(c, 0, &why)) >= 0) {
+		lock_name(key, name);
+		unlinkat(dfd, name, 0);
+		close(dfd);
 	}
 	close(fd);
 }
 
 /* Wait (at most WAIT_MAX_MS) while another d9top writes an entry of
- * key's roots: 1 when one did, 0 when none was. */
+ * key's roots: 1 when one did, 0 when none was. Whoever holds the lock
+ * longer (a slow writer, or any process of the user's that took it)
+ * costs this run two seconds, not the index. */
 static int
-wait_writer(const struct d9m_cache *c, const struct d9m_key *key)
+wait_writer(int dfd, const struct d9m_key *key)
 {
-	char *path = lock_path(c, key);
+	char name[32];
 	int fd, waited = 0;
 
-	if (path == NULL)
-		return 0;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	free(path);
+	lock_name(key, name);
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0)
 		return 0;
 	for (int ms = 0; flock(fd, LOCK_SH | LOCK_NB) < 0 &&
@@ -259,27 +321,53 @@ wait_writer(const struct d9m_cache *c, const struct d9m_key *key)
 	return waited;
 }
 
+/* Whether the file open at fd may be an entry: a regular file of this
+ * user's that nobody else may write to. */
+static int
+entry_owned(int fd)
+{
+	struct stat sb;
+
+	return fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    sb.st_uid == geteuid() && !(sb.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* The entry of key in the directory open at dfd, mapped: 0, or 1. */
+static int
+map_at(int dfd, const struct d9m_key *key, struct d9m_model **out,
+    struct d9m_lanes **lanes)
+{
+	char why[128], name[48];
+	int fd, rc = -1;
+
+	entry_name(key, name);
+	fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return 1;
+	if (entry_owned(fd))
+		rc = d9m_image_open(fd, key->files, out, lanes, why,
+		    sizeof why);
+	if (rc == 0)		/* used: the last to be evicted */
+		futimens(fd, NULL);
+	else if (rc == -1)
+		unlinkat(dfd, name, 0);	/* damaged, forged or another
+					 * version */
+	close(fd);
+	return rc == 0 ? 0 : 1;
+}
+
 int
 d9m_cache_map(const struct d9m_cache *c, const struct d9m_key *key,
     struct d9m_model **out, struct d9m_lanes **lanes)
 {
-	char why[128], *path;
-	int fd, rc = -1;
+	const char *why;
+	int dfd = dir_open(c, 0, &why), rc;
 
-	if ((path = entry_path(c, key)) == NULL)
+	if (dfd < 0)
 		return 1;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd >= 0) {
-		rc = d9m_image_open(fd, key->files, out, lanes, why,
-		    sizeof why);
-		if (rc == 0)		/* used: the last to be evicted */
-			futimens(fd, NULL);
-		else if (rc == -1)
-			unlink(path);	/* damaged or another version */
-		close(fd);
-	}
-	free(path);
-	return rc == 0 ? 0 : 1;
+	rc = map_at(dfd, key, out, lanes);
+	close(dfd);
+	return rc;
 }
 
 int
@@ -287,17 +375,20 @@ d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
     size_t npaths, struct d9m_key *key, struct d9m_model **out,
     struct d9m_lanes **lanes)
 {
-	int rc;
+	const char *why;
+	int rc, dfd;
 
 	*out = NULL;
 	*lanes = NULL;
 	if (c->dir == NULL || d9m_cache_key(paths, npaths, key) < 0)
 		return -1;
+	if ((dfd = dir_open(c, 0, &why)) < 0)
+		return why == NULL ? 1 : -1;	/* not made yet, or refused */
 	/* an entry being written is waited for: mapping it when done beats
 	 * reading the traces again */
-	if ((rc = d9m_cache_map(c, key, out, lanes)) == 1 &&
-	    wait_writer(c, key))
-		rc = d9m_cache_map(c, key, out, lanes);
+	if ((rc = map_at(dfd, key, out, lanes)) == 1 && wait_writer(dfd, key))
+		rc = map_at(dfd, key, out, lanes);
+	close(dfd);
 	return rc;
 }
 
@@ -325,11 +416,25 @@ is_entry(const char *name)
 	    strcmp(name + 33, SUFFIX) == 0;
 }
 
+/* The directory open at dfd, to read (its own descriptor). */
+static DIR *
+dir_list(int dfd)
+{
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (d == NULL && fd >= 0)
+		close(fd);
+	if (d != NULL)
+		rewinddir(d);
+	return d;
+}
+
 /* Remove the entries of the same roots as name but name itself. */
 static void
-replace(const struct d9m_cache *c, const char *name)
+replace(int dfd, const char *name)
 {
-	DIR *d = opendir(c->dir);
+	DIR *d = dir_list(dfd);
 	struct dirent *de;
 
 	if (d == NULL)
@@ -337,16 +442,53 @@ replace(const struct d9m_cache *c, const char *name)
 	while ((de = readdir(d)) != NULL)
 		if (is_entry(de->d_name) && strncmp(de->d_name, name, 17) == 0 &&
 		    strcmp(de->d_name, name) != 0)
-			unlinkat(dirfd(d), de->d_name, 0);
+			unlinkat(dfd, de->d_name, 0);
+	closedir(d);
+}
+
+static int
+is_tmp(const char *name)
+{
+	return strncmp(name, TMP_PREFIX, strlen(TMP_PREFIX)) == 0;
+}
+
+/* Remove the temporary file name if no writer holds it: its writer died
+ * (killed, or past its file size limit) before it could remove it. A
+ * writer locks its file from the start (make_tmp). */
+static void
+drop_if_dead(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	    O_NONBLOCK);
+
+	if (fd < 0)
+		return;
+	if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		unlinkat(dfd, name, 0);
+	close(fd);
+}
+
+/* Remove what dead writers left: their temporary files. */
+static void
+clean_tmps(int dfd)
+{
+	DIR *d = dir_list(dfd);
+	struct dirent *de;
+
+	if (d == NULL)
+		return;
+	while ((de = readdir(d)) != NULL)
+		if (is_tmp(de->d_name))
+			drop_if_dead(dfd, de->d_name);
 	closedir(d);
 }
 
 /* Remove the least recently used entries until the budget holds, and
- * temporary and lock files that a crashed d9top left. */
+ * lock files that a crashed d9top left. */
 static void
-evict(const struct d9m_cache *c)
+evict(const struct d9m_cache *c, int dfd)
 {
-	DIR *d = opendir(c->dir);
+	DIR *d = dir_list(dfd);
 	struct dirent *de;
 	struct ent *v = NULL;
 	size_t n = 0, cap = 0;
@@ -358,18 +500,17 @@ evict(const struct d9m_cache *c)
 	while ((de = readdir(d)) != NULL) {
 		struct stat sb;
 		size_t len = strlen(de->d_name);
-		int tmp = strncmp(de->d_name, TMP_PREFIX,
-		    strlen(TMP_PREFIX)) == 0 || (len > strlen(LOCK_SUFFIX) &&
+		int lock = len > strlen(LOCK_SUFFIX) &&
 		    strcmp(de->d_name + len - strlen(LOCK_SUFFIX),
-		    LOCK_SUFFIX) == 0);
+		    LOCK_SUFFIX) == 0;
 
-		if ((!tmp && !is_entry(de->d_name)) ||
-		    fstatat(dirfd(d), de->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0 ||
+		if ((!lock && !is_entry(de->d_name)) ||
+		    fstatat(dfd, de->d_name, &sb, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !S_ISREG(sb.st_mode))
 			continue;
-		if (tmp) {
+		if (lock) {
 			if (now - sb.st_mtim.tv_sec > TMP_AGE)
-				unlinkat(dirfd(d), de->d_name, 0);
+				unlinkat(dfd, de->d_name, 0);
 			continue;
 		}
 		if (d9_grow(&v, &cap, n + 1, sizeof *v) < 0 ||
@@ -382,7 +523,7 @@ evict(const struct d9m_cache *c)
 	if (n > 1)
 		qsort(v, n, sizeof *v, older);
 	for (size_t i = 0; i < n; i++) {
-		if (total > c->budget && unlinkat(dirfd(d), v[i].name, 0) == 0)
+		if (total > c->budget && unlinkat(dfd, v[i].name, 0) == 0)
 			total -= v[i].bytes;
 		free(v[i].name);
 	}
@@ -390,7 +531,7 @@ evict(const struct d9m_cache *c)
 	closedir(d);
 }
 
-static int put(const struct d9m_cache *, const struct d9m_key *,
+static int put(const struct d9m_cache *, int, const struct d9m_key *,
     const struct d9m_model *, const struct d9m_lanes *);
 
 int
@@ -400,55 +541,94 @@ d9m_cache_put(const struct d9m_cache *c, const struct d9m_key *key,
 {
 	struct d9m_lanes *own = NULL;
 	struct d9m_key now;
-	int rc;
+	const char *why;
+	int rc, dfd;
 
 	if (c->dir == NULL || d9m_cache_key(paths, npaths, &now) < 0 ||
 	    now.files != key->files)
 		return -1;
-	if (lanes == NULL && (lanes = own = d9m_lanes_build(m)) == NULL)
+	if ((dfd = dir_open(c, 1, &why)) < 0)
 		return -1;
-	rc = put(c, key, m, lanes);
+	clean_tmps(dfd);
+	if (lanes == NULL && (lanes = own = d9m_lanes_build(m)) == NULL) {
+		close(dfd);
+		return -1;
+	}
+	rc = put(c, dfd, key, m, lanes);
 	d9m_lanes_free(&own);
+	close(dfd);
 	return rc;
 }
 
+/* A new temporary file in the directory open at dfd, locked while this
+ * process writes it (clean_tmps leaves it alone): its descriptor and
+ * name, or -1. */
 static int
-put(const struct d9m_cache *c, const struct d9m_key *key,
+make_tmp(int dfd, char name[64])
+{
+	static const char digits[] = "0123456789abcdefghijklmnopqrstuv";
+	struct timespec ts;
+	struct stat sb;
+
+	for (int k = 0; k < TMP_TRIES; k++) {
+		uint64_t r;
+		int fd, i;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		r = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull ^
+		    (uint64_t)getpid() << 32 ^ (uint64_t)k;
+		i = snprintf(name, 64, TMP_PREFIX "%ld-", (long)getpid());
+		for (int j = 0; j < 12; j++, r >>= 5)
+			name[i++] = digits[r & 31];
+		name[i] = '\0';
+		fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC |
+		    O_NOFOLLOW, 0600);
+		if (fd < 0 && errno == EEXIST)
+			continue;
+		if (fd < 0)
+			return -1;
+		/* a cleaner that took it first removed it: another name */
+		if (flock(fd, LOCK_EX) == 0 && fstat(fd, &sb) == 0 &&
+		    sb.st_nlink > 0)
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+static int
+put(const struct d9m_cache *c, int dfd, const struct d9m_key *key,
     const struct d9m_model *m, const struct d9m_lanes *lanes)
 {
-	char *tmp, *path;
+	char tmp[64], name[48];
 	int fd, rc = -1;
 	struct statvfs fs;
 	uint64_t size;
 
-	if (c->dir == NULL || make_dir(c->dir) < 0)
-		return -1;
 	/* an entry over the budget would go at once; and the index never
 	 * takes the last half of the free space */
 	size = d9m_image_size(m, lanes);
-	if (size > c->budget || statvfs(c->dir, &fs) < 0 ||
+	if (size > c->budget || fstatvfs(dfd, &fs) < 0 ||
 	    size > (uint64_t)fs.f_bavail * fs.f_frsize / 2)
 		return -1;
-	tmp = join(c->dir, TMP_PREFIX "XXXXXX");
-	path = entry_path(c, key);
-	if (tmp == NULL || path == NULL ||
-	    (fd = mkostemp(tmp, O_CLOEXEC)) < 0) {
-		free(tmp);
-		free(path);
+	entry_name(key, name);
+	if ((fd = make_tmp(dfd, tmp)) < 0)
 		return -1;
-	}
+	/* a write past the file size limit fails (EFBIG) where SIGXFSZ is
+	 * ignored (app/keep.c); elsewhere the signal ends the process and
+	 * the next writer removes what it left (clean_tmps) */
 	rc = d9m_image_write(m, lanes, fd, key->files, c->cancel);
-	if (close(fd) < 0)
-		rc = -1;
 	if (rc == 0)
-		rc = rename(tmp, path);
+		rc = renameat(dfd, tmp, dfd, name);
 	if (rc < 0)
-		unlink(tmp);
-	else {
-		replace(c, strrchr(path, '/') + 1);
-		evict(c);
+		unlinkat(dfd, tmp, 0);
+	if (close(fd) < 0 && rc == 0) {
+		unlinkat(dfd, name, 0);
+		rc = -1;
 	}
-	free(tmp);
-	free(path);
+	if (rc == 0) {
+		replace(dfd, name);
+		evict(c, dfd);
+	}
 	return rc;
 }

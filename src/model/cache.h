@@ -17,6 +17,13 @@
  * written to a private temporary file and renamed into place, so two
  * d9top processes never see half an entry; when the directory grows
  * past its budget the least recently used entries go.
+ *
+ * It is private or unused (DESIGN.md): the directory must belong to
+ * this user (the effective uid) and be writable by no one else; it is
+ * made 0700, and every entry is opened through the directory checked,
+ * without following links, and used only when it is a regular file of
+ * this user's that no one else may write to. An entry is untrusted
+ * input all the same (image_check.h).
  */
 #ifndef D9M_CACHE_H
 #define D9M_CACHE_H
@@ -31,14 +38,17 @@
 
 struct d9m_cache {
 	char		*dir;		/* NULL: no cache */
+	char		*why;		/* NULL, or why the directory there
+					 * is not used (not escaped) */
 	uint64_t	 budget;	/* bytes kept at most */
 	const _Atomic int *cancel;	/* optional: set, a write stops */
 };
 
 /* The cache directory from the environment ($XDG_CACHE_HOME/d9top, else
  * $HOME/.cache/d9top) and its budget ($D9TOP_CACHE_MAX: bytes, or with
- * K, M, G; 0 turns the index off); c->dir NULL when neither is set or
- * when off. */
+ * K, M, G; 0 turns the index off); c->dir NULL when neither is set, when
+ * off, or when the directory is not private (c->why says so, for the
+ * caller to say once). */
 int	 d9m_cache_init(struct d9m_cache *c, int off);
 void	 d9m_cache_free(struct d9m_cache *c);
 /* An entry's key: files, the checksum of every input file (above);
@@ -67,14 +77,16 @@ int	 d9m_cache_map(const struct d9m_cache *c, const struct d9m_key *key,
 /* Claim the writing of an entry of key's roots: a descriptor holding
  * the lock (it goes with a fork), or -1 when another d9top holds it or
  * there is no index. A d9m_cache_find that misses while the lock is held
- * waits for the writer (at most a minute) and looks again. */
+ * waits for the writer (at most two seconds: then the traces are read)
+ * and looks again. */
 int	 d9m_cache_claim(const struct d9m_cache *c, const struct d9m_key *key);
 /* The claim done (fd -1: none). */
 void	 d9m_cache_release(const struct d9m_cache *c,
 	    const struct d9m_key *key, int fd);
 /* Keep m (finished, read from paths) and its lanes (NULL: made here)
  * under key, if paths still have that key (nothing changed while they
- * were read): 0, or -1 (nothing is left behind). */
+ * were read): 0, or -1 (nothing is left behind). The temporary files of
+ * writers that died are removed first. */
 int	 d9m_cache_put(const struct d9m_cache *c, const struct d9m_key *key,
 	    const char *const *paths, size_t npaths, const struct d9m_model *m,
 	    const struct d9m_lanes *lanes);

@@ -64,6 +64,8 @@ struct hdr {
 	uint64_t	 hsum;		/* of this header, hsum 0 */
 };
 
+_Static_assert(sizeof(struct hdr) == D9M_IMAGE_HEAD, "image.h's head");
+
 /* The mapping, owned by a mapped model (d9m_model.image). */
 struct d9m_image {
 	uint8_t		*base;
@@ -294,12 +296,20 @@ give_back(const uint8_t *base, size_t size)
 	madvise((void *)base, size, MADV_DONTNEED);
 }
 
-/* One stripe of the sections of a mapped image, summed. */
+#define CHECK_STEP	((uint64_t)256 << 10)	/* summed, then checked
+						 * while in the cache */
+
+/* One stripe of the sections of an image, summed and checked. */
 struct stripe {
 	const uint8_t	*base;
 	uint64_t	 from, to;	/* the sections: [from, to) of the file */
 	int		 which;
+	int		 drop;		/* a mapping: its pages go once summed */
+	const struct d9m_model *m;	/* mapped from it */
+	const struct d9m_icheck *checks;	/* image_check.h */
+	size_t		 nchecks;
 	struct d9_sum	 sum;
+	int		 bad;		/* a check failed */
 };
 
 static int
@@ -313,50 +323,145 @@ sum_stripe(void *arg)
 		uint64_t a = st->from + b, e = a + D9M_IMG_STRIPE < st->to ?
 		    a + D9M_IMG_STRIPE : st->to;
 
-		d9_sum_add(&st->sum, st->base + a, (size_t)(e - a));
+		for (uint64_t c = a; c < e; c += CHECK_STEP) {
+			uint64_t ce = e - c > CHECK_STEP ? c + CHECK_STEP : e;
+
+			d9_sum_add(&st->sum, st->base + c, (size_t)(ce - c));
+			if (!st->bad && d9m_icheck_run(st->m, st->checks,
+			    st->nchecks, st->base, c, ce) < 0)
+				st->bad = 1;
+		}
 		/* the pages summed leave the process (the page cache keeps
 		 * them): a view maps again only what it reads */
-		d9_pages_drop(st->base + a, (size_t)(e - a));
+		if (st->drop)
+			d9_pages_drop(st->base + a, (size_t)(e - a));
 	}
 	return 0;
 }
 
-/* Whether the sections of the image mapped at base match h's sum. */
+/* The sum of the sections [head, size) of the image at base, checked
+ * by the checks c[0 .. nc) on the way (*bad: one failed), on two cores;
+ * drop: base is a mapping whose pages go once summed. -1 when no thread
+ * could be made. */
 static int
-sections_sound(const uint8_t *base, const struct hdr *h, uint64_t head,
-    uint64_t sum_head)
+sections_sum(const uint8_t *base, uint64_t head, uint64_t size,
+    uint64_t sum_head, int drop, const struct d9m_model *m,
+    const struct d9m_icheck *c, size_t nc, uint64_t *sum, int *bad)
 {
 	struct stripe st[2];
 	struct d9m_job jobs[2];
-	struct d9_sum sum[2];
+	struct d9_sum sums[2];
 
 	for (int i = 0; i < 2; i++) {
-		memset(&st[i], 0, sizeof st[i]);
-		st[i].base = base;
-		st[i].from = head;
-		st[i].to = h->size;
-		st[i].which = i;
+		st[i] = (struct stripe){ .base = base, .from = head, .to = size,
+		    .which = i, .drop = drop, .m = m, .checks = c,
+		    .nchecks = nc };
 		jobs[i] = (struct d9m_job){ sum_stripe, &st[i] };
 	}
 	if (d9m_par_run(jobs, 2) < 0)
+		return -1;
+	sums[0] = st[0].sum;
+	sums[1] = st[1].sum;
+	*sum = whole_sum(sum_head, sums);
+	*bad = st[0].bad || st[1].bad;
+	return 0;
+}
+
+/* Whether the sections of the image mapped at base match h's sum; *bad
+ * when one of the checks c[0 .. nc) fails. */
+static int
+sections_sound(const uint8_t *base, const struct hdr *h, uint64_t head,
+    uint64_t sum_head, const struct d9m_model *m,
+    const struct d9m_icheck *c, size_t nc, int *bad)
+{
+	uint64_t sum;
+
+	if (sections_sum(base, head, h->size, sum_head, 1, m, c, nc, &sum,
+	    bad) < 0)
 		return 0;
 	/* and what a neighbour's fault brought in (a large folio of the
 	 * page cache is mapped whole) */
 	give_back(base, (size_t)h->size);
-	sum[0] = st[0].sum;
-	sum[1] = st[1].sum;
-	return whole_sum(sum_head, sum) == h->sum;
+	return sum == h->sum;
 }
 
-int
-d9m_image_open(int fd, uint64_t key, struct d9m_model **out,
-    struct d9m_lanes **lanes_out, char *why, size_t whylen)
+/* The model of the image mapped at base (h, nscal, nsect checked): 0
+ * with *out and *lanes_out; -1 (damaged) or -2 (out of memory) with
+ * *reason, base unmapped. The checks of its columns, when checks is
+ * given. */
+static int
+map_model(uint8_t *base, const struct hdr *h, size_t nscal, size_t nsect,
+    uint64_t sum_head, struct d9m_model **out, struct d9m_lanes **lanes_out,
+    const char **reason, struct d9m_icheck **checks, size_t *nchecks)
+{
+	struct d9m_iwalk w = { .mode = D9M_IW_LOAD };
+	struct d9m_image *img = calloc(1, sizeof *img);
+	struct d9m_model *m = NULL;
+	uint64_t head = head_size(nscal, nsect);
+	int bad = 0, rc = -1;
+
+	*reason = "out of memory";
+	if (img == NULL || (w.lanes = calloc(1, sizeof *w.lanes)) == NULL ||
+	    (m = d9m_model_new()) == NULL) {
+		munmap(base, (size_t)h->size);
+		free(img);
+		free(w.lanes);
+		return -2;
+	}
+	w.lanes->mapped = 1;
+	img->base = base;
+	img->size = (size_t)h->size;
+	d9m_builder_free(m);
+	m->image = img;
+	w.m = m;
+	w.base = base;
+	w.size = img->size;
+	w.at = head;		/* the first section comes after the head */
+	w.scal = (uint64_t *)(void *)(base + sizeof *h);
+	w.sect = (struct d9m_img_sect *)(void *)(base + sizeof *h +
+	    nscal * 8);
+	/* the walk only maps and sizes (and copies a few small arrays):
+	 * the values are checked with the sum, in one read of the file */
+	d9m_iwalk_scalars(&w, m);
+	d9m_iwalk_arrays(&w, m);
+	if (w.bad) {
+		*reason = w.why != NULL ? w.why : "damaged";
+		rc = strcmp(*reason, "out of memory") == 0 ? -2 : -1;
+		/* a damaged file says so first */
+		if (rc == -1 && !sections_sound(base, h, head, sum_head, m,
+		    NULL, 0, &bad))
+			*reason = "damaged (its checksum does not match)";
+	} else if (!sections_sound(base, h, head, sum_head, m, w.checks,
+	    w.nchecks, &bad))
+		*reason = "damaged (its checksum does not match)";
+	else if (bad)
+		*reason = "a column holds a row beyond its table";
+	else if (d9m_icheck_model(m, reason) == 0)
+		rc = 0;
+	if (rc < 0) {
+		free(w.checks);
+		d9m_lanes_free(&w.lanes);
+		d9m_model_free(&m);
+		return rc;
+	}
+	m->finished = 1;
+	*out = m;
+	*lanes_out = w.lanes;	/* points into m's mapping: free it first */
+	if (checks != NULL) {
+		*checks = w.checks;
+		*nchecks = w.nchecks;
+	} else
+		free(w.checks);
+	return 0;
+}
+
+static int
+image_open(int fd, uint64_t key, struct d9m_model **out,
+    struct d9m_lanes **lanes_out, char *why, size_t whylen,
+    struct d9m_icheck **checks, size_t *nchecks)
 {
 	struct stat sb;
 	struct hdr h;
-	struct d9m_iwalk w = { .mode = D9M_IW_LOAD };
-	struct d9m_image *img = NULL;
-	struct d9m_model *m = NULL;
 	size_t nscal, nsect;
 	const char *reason = "out of memory";
 	uint64_t sum_head;
@@ -384,46 +489,64 @@ d9m_image_open(int fd, uint64_t key, struct d9m_model **out,
 	 * large folio of the page cache whole: a 1 s window of a 2.7 GB
 	 * index then held 240 MB of it instead of 41) */
 	madvise(base, (size_t)h.size, MADV_NOHUGEPAGE);
-	if (!sections_sound(base, &h, head_size(nscal, nsect), sum_head)) {
-		munmap(base, (size_t)h.size);
-		reason = "damaged (its checksum does not match)";
-		rc = -1;
-		goto bad;
-	}
-	if ((img = calloc(1, sizeof *img)) == NULL ||
-	    (w.lanes = calloc(1, sizeof *w.lanes)) == NULL ||
-	    (m = d9m_model_new()) == NULL) {
-		munmap(base, (size_t)h.size);
-		free(img);
-		free(w.lanes);
-		goto bad;
-	}
-	w.lanes->mapped = 1;
-	img->base = base;
-	img->size = (size_t)h.size;
-	d9m_builder_free(m);
-	m->image = img;
-	w.m = m;
-	w.base = base;
-	w.size = img->size;
-	w.scal = (uint64_t *)(img->base + sizeof h);
-	w.sect = (struct d9m_img_sect *)(img->base + sizeof h + nscal * 8);
-	d9m_iwalk_scalars(&w, m);
-	d9m_iwalk_arrays(&w, m);
-	if (w.bad) {
-		reason = w.why != NULL ? w.why : "damaged";
-		rc = strcmp(reason, "out of memory") == 0 ? -2 : -1;
-		d9m_lanes_free(&w.lanes);
-		d9m_model_free(&m);
-		goto bad;
-	}
-	m->finished = 1;
-	*out = m;
-	*lanes_out = w.lanes;	/* points into m's mapping: free it first */
-	return 0;
+	if ((rc = map_model(base, &h, nscal, nsect, sum_head, out, lanes_out,
+	    &reason, checks, nchecks)) == 0)
+		return 0;
 bad:
 	snprintf(why, whylen, "%s", reason);
 	return rc;
+}
+
+int
+d9m_image_open(int fd, uint64_t key, struct d9m_model **out,
+    struct d9m_lanes **lanes, char *why, size_t whylen)
+{
+	return image_open(fd, key, out, lanes, why, whylen, NULL, NULL);
+}
+
+int
+d9m_image_checks(int fd, uint64_t key, struct d9m_icheck **checks,
+    size_t *n)
+{
+	struct d9m_model *m;
+	struct d9m_lanes *x;
+	char why[128];
+	int rc = image_open(fd, key, &m, &x, why, sizeof why, checks, n);
+
+	if (rc == 0) {
+		d9m_lanes_free(&x);
+		d9m_model_free(&m);
+	}
+	return rc;
+}
+
+int
+d9m_image_reseal(uint8_t *buf, size_t size, uint64_t key)
+{
+	struct hdr h;
+	size_t nscal, nsect, head;
+	uint64_t sum = 0;
+	int bad;
+
+	if (size < sizeof h || d9m_iwalk_count(&nscal, &nsect) < 0)
+		return -1;
+	head = head_size(nscal, nsect);
+	memset(&h, 0, sizeof h);
+	memcpy(h.magic, MAGIC, 8);
+	h.version = VERSION;
+	h.layout = layout_sum();
+	h.key = key;
+	h.size = size;
+	h.nscal = nscal;
+	h.nsect = nsect;
+	if (size >= head && sections_sum(buf, head, size,
+	    d9_sum_of(buf + sizeof h, head - sizeof h), 0, NULL, NULL, 0,
+	    &sum, &bad) < 0)
+		return -1;
+	h.sum = sum;
+	h.hsum = d9_sum_of(&h, sizeof h);
+	memcpy(buf, &h, sizeof h);
+	return 0;
 }
 
 int

@@ -8,8 +8,11 @@
  * An image is only ever a cache: its header names the format version and
  * the key of the inputs it was made from, a checksum covers every byte
  * (checked on open with reads, not through the mapping), and sections
- * must lie inside the file with the sizes their tables say. A file that
- * fails any test is refused with a reason, never used.
+ * must lie inside the file, in order, with the sizes their tables say.
+ * The checksum tells a damaged file, not a forged one: every row index,
+ * id and offset in the file is checked against its table as the file
+ * is summed (image_check.h). A file that fails any test is refused with
+ * a reason, never used.
  *
  * A mapped model is finished and read-only: d9m_model_load and
  * d9m_model_follow refuse it, d9m_model_finish leaves it as it is;
@@ -22,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/image_check.h"
 #include "model/lanes.h"
 #include "model/model.h"
 
@@ -40,6 +44,18 @@ uint64_t d9m_image_size(const struct d9m_model *m,
  * space). */
 int	 d9m_image_open(int fd, uint64_t key, struct d9m_model **out,
 	    struct d9m_lanes **lanes, char *why, size_t whylen);
+/* For the tests and the fuzz target that forge images. The header's
+ * bytes (the body follows). */
+#define D9M_IMAGE_HEAD	72
+/* The checks that opening the image in fd ran on its columns
+ * (image_check.h), in file order: 0 with *checks (free() it) and *n, or
+ * d9m_image_open's -1 or -2. */
+int	 d9m_image_checks(int fd, uint64_t key, struct d9m_icheck **checks,
+	    size_t *n);
+/* Make buf (size bytes: an image, or anything at all after the header's
+ * room) an image of key with a sound header and checksum, whatever its
+ * body says: 0, or -1 when size is below the header's. */
+int	 d9m_image_reseal(uint8_t *buf, size_t size, uint64_t key);
 /* Give back the pages of m's image that this process has read (the page
  * cache keeps them, and the next read maps them again): what the process
  * holds of the index is then what it reads next. Nothing when m is not

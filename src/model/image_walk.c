@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/io.h"
+#include "base/vec.h"
 #include "model/build.h"
 #include "model/image_walk.h"
 
@@ -103,7 +104,7 @@ scal(struct d9m_iwalk *w, uint64_t *v)
 } while (0)
 
 /* The next section when loading: its bytes, checked to be count * elem
- * inside the file; NULL when it is not. */
+ * inside the file, after the one before; NULL when it is not. */
 static const uint8_t *
 take(struct d9m_iwalk *w, size_t i, uint64_t count, size_t elem)
 {
@@ -111,22 +112,44 @@ take(struct d9m_iwalk *w, size_t i, uint64_t count, size_t elem)
 
 	if (w->bad)
 		return NULL;
-	if (s->off % D9M_IMG_ALIGN || s->off > w->size ||
+	if (s->off % D9M_IMG_ALIGN || s->off < w->at || s->off > w->size ||
 	    s->bytes > w->size - s->off ||
 	    (elem && count > UINT64_MAX / elem) || s->bytes != count * elem) {
 		fail(w, "a section does not match its table");
 		return NULL;
 	}
+	w->at = s->off + s->bytes;
 	return w->base + s->off;
+}
+
+/* Section i (count elements of elem bytes, mapped) is checked to index
+ * to as flags say (image_check.h) when the file is summed. */
+static void
+check(struct d9m_iwalk *w, size_t i, uint64_t count, size_t elem,
+    enum d9m_ick_to to, unsigned flags)
+{
+	uint64_t bound = d9m_icheck_bound(w->m, to);
+
+	if (w->bad || count == 0 || (bound == UINT64_MAX && !flags))
+		return;
+	if (d9_grow(&w->checks, &w->capchecks, w->nchecks + 1,
+	    sizeof *w->checks) < 0) {
+		fail(w, "out of memory");
+		return;
+	}
+	w->checks[w->nchecks++] = (struct d9m_icheck){ w->sect[i].off, count,
+	    bound, (uint8_t)elem, (uint8_t)flags, (uint8_t)to };
 }
 
 /*
  * An array of count elements at *pp. Loading points *pp into the mapping,
  * or, with copy, into a malloc'd copy (for arrays that may grow or are
- * freed with free()).
+ * freed with free()); its values are checked to index to, as flags say
+ * (image_check.h), when the file is summed.
  */
 static void
-arr(struct d9m_iwalk *w, void *pp, uint64_t count, size_t elem, int copy)
+arr_to(struct d9m_iwalk *w, void *pp, uint64_t count, size_t elem, int copy,
+    enum d9m_ick_to to, unsigned flags)
 {
 	void **p = pp;
 	size_t i = w->nsect++;
@@ -145,6 +168,7 @@ arr(struct d9m_iwalk *w, void *pp, uint64_t count, size_t elem, int copy)
 	case D9M_IW_LOAD:
 		if ((src = take(w, i, count, elem)) == NULL)
 			return;
+		check(w, i, count, elem, to, flags);
 		if (!copy) {
 			*p = (void *)src;
 			return;
@@ -158,8 +182,17 @@ arr(struct d9m_iwalk *w, void *pp, uint64_t count, size_t elem, int copy)
 	}
 }
 
+static void
+arr(struct d9m_iwalk *w, void *pp, uint64_t count, size_t elem, int copy)
+{
+	arr_to(w, pp, count, elem, copy, D9M_TO_NOTHING, 0);
+}
+
 #define A(w, ptr, count) arr((w), &(ptr), (count), sizeof *(ptr), 0)
 #define AC(w, ptr, count) arr((w), &(ptr), (count), sizeof *(ptr), 1)
+/* An array of rows or ids of to (flags: D9M_ICK_*). */
+#define R(w, ptr, count, to, flags) \
+	arr_to((w), &(ptr), (count), sizeof *(ptr), 0, (to), (flags))
 
 static void
 hmap_scalars(struct d9m_iwalk *w, struct d9_hmap *h)
@@ -169,23 +202,31 @@ hmap_scalars(struct d9m_iwalk *w, struct d9_hmap *h)
 	S(w, h->shift);
 }
 
-/* A map of rows (no keys of its own): its slots, each a row + 1 <= rows. */
+/* A map of rows (no keys of its own): its slots, each a row + 1 <= rows,
+ * n of them taken, at most half (a probe ends at an empty slot). */
 static void
 hmap_arrays(struct d9m_iwalk *w, struct d9_hmap *h, size_t rows)
 {
+	size_t taken = 0;
+
 	AC(w, h->slot, h->nslots);
 	if (w->mode != D9M_IW_LOAD || w->bad)
 		return;
 	if (h->nslots & (h->nslots - 1) || h->n > rows ||
+	    h->n > h->nslots / 2 ||
 	    (h->nslots && h->shift != 64 - (unsigned)__builtin_ctzll(h->nslots))) {
 		fail(w, "a map does not match its table");
 		return;
 	}
-	for (size_t i = 0; i < h->nslots; i++)
+	for (size_t i = 0; i < h->nslots; i++) {
 		if (h->slot[i] > rows) {
 			fail(w, "a map does not match its table");
 			return;
 		}
+		taken += h->slot[i] != 0;
+	}
+	if (taken != h->n)
+		fail(w, "a map does not match its table");
 }
 
 static void
@@ -333,25 +374,55 @@ static void
 lane_blocks(struct d9m_iwalk *w, struct d9m_model *m)
 {
 	struct d9m_lanes *x = w->lanes;
-	size_t nb = 0, np = 0, nw = m->nworkers;
+	size_t nb = 0, nw = m->nworkers;
 
 	A(w, x->boff, nw + 1);
 	if (w->mode == D9M_IW_LOAD && !w->bad)
 		for (size_t i = 0; i <= nw; i++) {
-			if (x->boff[i] != nb || (i < nw ?
-			    m->workers[i].poll0 != np ||
-			    m->workers[i].npolls > m->polls.n - np :
-			    np != m->polls.n)) {
+			if (x->boff[i] != nb) {
 				fail(w, "the lanes do not match the polls");
 				break;
 			}
-			if (i < nw) {
-				np += m->workers[i].npolls;
+			if (i < nw)
 				nb += (m->workers[i].npolls + D9M_BLOCK - 1) /
 				    D9M_BLOCK;
-			}
 		}
 	A(w, x->bmax, w->mode == D9M_IW_COUNT || w->bad ? 0 : x->boff[nw]);
+}
+
+/* Whether the rows [r0, r0 + n) of a worker follow the previous worker's
+ * (*next) inside a table of rows rows. */
+static int
+follows(size_t r0, size_t n, size_t *next, size_t rows)
+{
+	if (r0 != *next || n > rows - r0)
+		return 0;
+	*next += n;
+	return 1;
+}
+
+/* The workers' polls, parks and actives: each worker's rows after the
+ * previous worker's, all of the table's rows (walk.c lays them so; the
+ * checks of their order rely on it: image_check.h). */
+static void
+worker_rows(struct d9m_iwalk *w, struct d9m_model *m)
+{
+	size_t np = 0, nk = 0, na = 0;
+
+	if (w->mode != D9M_IW_LOAD || w->bad)
+		return;
+	for (size_t i = 0; i < m->nworkers; i++) {
+		const struct d9m_worker *k = &m->workers[i];
+
+		if (!follows(k->poll0, k->npolls, &np, m->polls.n) ||
+		    !follows(k->park0, k->nparks, &nk, m->parks.n) ||
+		    !follows(k->act0, k->nacts, &na, m->actives.n)) {
+			fail(w, "the workers do not match their rows");
+			return;
+		}
+	}
+	if (np != m->polls.n || nk != m->parks.n || na != m->actives.n)
+		fail(w, "the workers do not match their rows");
 }
 
 static void
@@ -361,9 +432,9 @@ lanes(struct d9m_iwalk *w, struct d9m_model *m)
 
 	A(w, x->busy, m->polls.n + m->nworkers + 1);
 	lane_blocks(w, m);
-	A(w, x->by_dur, m->polls.n);
-	A(w, x->longp, x->nlong);
-	A(w, x->act_ts, x->nact);
+	R(w, x->by_dur, m->polls.n, D9M_TO_POLL, 0);
+	R(w, x->longp, x->nlong, D9M_TO_POLL, 0);
+	R(w, x->act_ts, x->nact, D9M_TO_NOTHING, D9M_ICK_ASC);
 	A(w, x->act_val, x->nact);
 }
 
@@ -408,68 +479,90 @@ errors(struct d9m_iwalk *w, struct d9m_model *m)
 	}
 }
 
-void
-d9m_iwalk_arrays(struct d9m_iwalk *w, struct d9m_model *m)
+/* The columns of the tables, each checked as image_check.c says. */
+static void
+tables(struct d9m_iwalk *w, struct d9m_model *m)
 {
 	struct d9m_tabref t[40];
-	size_t nt = d9m_iwalk_tables(m, t), ntasks = m->tasks.n;
+	size_t nt = d9m_iwalk_tables(m, t);
 
 	for (size_t i = 0; i < nt; i++) {
 		const struct d9m_tabdesc *d = t[i].desc;
 		size_t n = d9m_tab_n(t[i].tab);
 
-		for (size_t c = 0; c < d->ncols; c++)
-			arr(w, (char *)t[i].tab + d->cols[c].off, n,
-			    d->cols[c].elem, 0);
+		for (size_t c = 0; c < d->ncols; c++) {
+			enum d9m_ick_to to;
+			unsigned flags = d9m_icheck_col(m, &t[i], c, &to);
+
+			arr_to(w, (char *)t[i].tab + d->cols[c].off, n,
+			    d->cols[c].elem, 0, to, flags);
+		}
 	}
-	A(w, m->cpu.worker, m->cpu.n);
-	A(w, m->cpu.poll, m->cpu.n);
+}
+
+/* What is derived at finish: indexes, offsets, per segment figures. */
+static void
+derived(struct d9m_iwalk *w, struct d9m_model *m)
+{
+	size_t ntasks = m->tasks.n;
+
+	R(w, m->cpu.worker, m->cpu.n, D9M_TO_WID, D9M_ICK_NONE);
+	R(w, m->cpu.poll, m->cpu.n, D9M_TO_POLL, D9M_ICK_NONE);
 	A(w, m->cpu.lane, m->cpu.n);
-	A(w, m->wakes.by_woken, m->wakes.n);
-	A(w, m->wakes.by_woken_off, ntasks + 2);
-	A(w, m->queue.group, m->queue.n);
+	R(w, m->wakes.by_woken, m->wakes.n, D9M_TO_WAKE, 0);
+	R(w, m->wakes.by_woken_off, ntasks + 2, D9M_TO_WAKES_ALL,
+	    D9M_ICK_ASC);
+	R(w, m->queue.group, m->queue.n, D9M_TO_RTGROUP, 0);
 	A(w, m->tidmap_tid, m->tidmap_n);
-	A(w, m->tidmap_worker, m->tidmap_n);
+	R(w, m->tidmap_worker, m->tidmap_n, D9M_TO_WID, D9M_ICK_NONE);
 	A(w, m->tname_tid, m->tname_n);
-	A(w, m->tname_name, m->tname_n);
-	A(w, m->task_polls_off, ntasks + 2);
+	R(w, m->tname_name, m->tname_n, D9M_TO_STR, D9M_ICK_NONE);
+	R(w, m->task_polls_off, ntasks + 2, D9M_TO_POLLS_ALL, D9M_ICK_ASC);
+	/* its last offset sizes the next array */
 	if (w->mode == D9M_IW_LOAD && !w->bad && m->task_polls_off[ntasks] >
 	    m->polls.n)
 		fail(w, "a section does not match its table");
-	A(w, m->task_polls, w->mode == D9M_IW_COUNT || w->bad ? 0 :
-	    m->task_polls_off[ntasks]);
+	R(w, m->task_polls, w->mode == D9M_IW_COUNT || w->bad ? 0 :
+	    m->task_polls_off[ntasks], D9M_TO_POLL, 0);
 	A(w, m->poll_sched, m->polls.n);
 	A(w, m->poll_sched_ref, m->polls.n);
-	A(w, m->spans.start, m->spans.n);
+}
+
+static void
+spans(struct d9m_iwalk *w, struct d9m_model *m)
+{
+	R(w, m->spans.start, m->spans.n, D9M_TO_NOTHING, D9M_ICK_ASC);
 	A(w, m->spans.dur, m->spans.n);
-	A(w, m->spans.name, m->spans.n);
-	A(w, m->spans.worker, m->spans.n);
-	A(w, m->spans.fields, m->spans.n);
+	R(w, m->spans.name, m->spans.n, D9M_TO_STR, D9M_ICK_NONE);
+	R(w, m->spans.worker, m->spans.n, D9M_TO_WID, D9M_ICK_NONE);
+	R(w, m->spans.fields, m->spans.n, D9M_TO_LIST, D9M_ICK_NONE);
 	A(w, m->spans.active, m->spans.n);
 	A(w, m->spans.slices, m->spans.n);
-	A(w, m->spans.parent, m->spans.n);
+	R(w, m->spans.parent, m->spans.n, D9M_TO_SPAN, D9M_ICK_NONE);
 	A(w, m->spans.kind, m->spans.n);
-	A(w, m->spans.open_ts, m->spans.nopen);
-	A(w, m->appev.row, m->appev.n);
-	A(w, m->appev.lane, m->appev.n);
-	A(w, m->appev.poll, m->appev.n);
+	R(w, m->spans.open_ts, m->spans.nopen, D9M_TO_NOTHING, D9M_ICK_ASC);
+	R(w, m->appev.row, m->appev.n, D9M_TO_CUSTOM, 0);
+	R(w, m->appev.lane, m->appev.n, D9M_TO_SLOT, D9M_ICK_NONE);
+	R(w, m->appev.poll, m->appev.n, D9M_TO_POLL, D9M_ICK_NONE);
+}
+
+void
+d9m_iwalk_arrays(struct d9m_iwalk *w, struct d9m_model *m)
+{
+	tables(w, m);
+	derived(w, m);
+	spans(w, m);
 	A(w, m->seg_rate, m->segs.n + 1);
 	A(w, m->seg_sched, m->segs.n + 1);
 	A(w, m->group_cover, 2 * m->groups.n);
-	A(w, m->sym_seg_off, m->segs.n + 1);
-	for (size_t s = 0; w->mode == D9M_IW_LOAD && !w->bad &&
-	    s <= m->segs.n; s++)
-		if (m->sym_seg_off[s] > m->symbols.n ||
-		    (s > 0 && m->sym_seg_off[s] < m->sym_seg_off[s - 1]))
-			fail(w, "the symbol index does not match its table");
-	A(w, m->seg_twin, m->segs.n);
+	R(w, m->sym_seg_off, m->segs.n + 1, D9M_TO_SYMBOLS_ALL, D9M_ICK_ASC);
+	R(w, m->seg_twin, m->segs.n, D9M_TO_SEG, 0);
 	A(w, m->dump_idle, m->dumps.n);
-	A(w, m->sym_stacks, m->nsym_stacks);
-	for (size_t i = 0; w->mode == D9M_IW_LOAD && !w->bad &&
-	    i < m->nsym_stacks; i++)
-		if (m->sym_stacks[i] >> 32 >= m->stacks.n)
-			fail(w, "the stacks of the samples do not match");
+	/* stack << 32 | segment */
+	arr_to(w, &m->sym_stacks, m->nsym_stacks, sizeof *m->sym_stacks, 0,
+	    D9M_TO_STACK_SEG, D9M_ICK_PAIR);
 	A(w, m->workers, m->nworkers);
+	worker_rows(w, m);
 	A(w, m->runtimes, m->nruntimes);
 	intern_arrays(w, &m->strs);
 	intern_arrays(w, &m->stacks);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/sum.h"
+#include "model/image_check.h"
 #include "model/lanes.h"
 #include "model/model.h"
 #include "model/tables.h"
@@ -37,7 +38,8 @@ struct d9m_iwalk {
 	struct d9m_img_sect	*sect;
 	/* D9M_IW_WRITE */
 	int		 fd;
-	uint64_t	 at;		/* file offset of the next section */
+	uint64_t	 at;		/* file offset of the next section
+					 * (LOAD: where the last one ended) */
 	uint64_t	 body;		/* file offset of the first section */
 	struct d9_sum	 sum[2];	/* the stripes */
 	uint8_t		*buf;		/* small writes gathered */
@@ -48,6 +50,10 @@ struct d9m_iwalk {
 	size_t		 size;
 	int		 bad;
 	const char	*why;
+	/* what the sections' values must be (image_check.h), in file
+	 * order: the sections must come in it, apart, after the head */
+	struct d9m_icheck *checks;
+	size_t		 nchecks, capchecks;
 };
 
 /* The u64 figures of m (tables' sizes, counts), then its arrays. */

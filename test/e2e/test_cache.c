@@ -16,7 +16,11 @@
  * live .active segment is not indexed, one whose .active segment is long
  * quiet is. An index that
  * cannot be written changes nothing. The detached writer of a headless
- * run leaves no lock behind, and lock files do not stall a run.
+ * run leaves no lock behind, and lock files do not stall a run; a lock
+ * held by a process that writes nothing costs seconds, not a minute.
+ * A writer past the file size limit leaves nothing behind, and what a
+ * writer that died left is removed by the next. (test_forged.c: the
+ * index as untrusted input.)
  */
 #include <check.h>
 #include <dirent.h>
@@ -25,113 +29,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cachefix.h"
 #include "minijson.h"
 #include "run.h"
 #include "../settle.h"
-
-/* A fresh directory and XDG_CACHE_HOME under it: the index is
- * <dir>/xdg/d9top. */
-struct fix {
-	char	 dir[64];
-	char	 idx[96];
-};
-
-static void
-fix_init(struct fix *f)
-{
-	char xdg[80];
-
-	snprintf(f->dir, sizeof f->dir, "/tmp/d9cache-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(f->dir));
-	snprintf(xdg, sizeof xdg, "%s/xdg", f->dir);
-	snprintf(f->idx, sizeof f->idx, "%s/d9top", xdg);
-	ck_assert_int_eq(setenv("XDG_CACHE_HOME", xdg, 1), 0);
-}
-
-
-static void
-fix_free(struct fix *f)
-{
-	char *cmd;
-
-	settle_index(f->idx);	/* a writer could make the index again */
-
-	ck_assert_int_ne(asprintf(&cmd, "rm -rf '%s'", f->dir), -1);
-	ck_assert_int_eq(system(cmd), 0);
-	free(cmd);
-}
-
-/* How many entries the index holds, once written; the path of the last
- * in *path. */
-static int
-entries(const struct fix *f, char *path, size_t len)
-{
-	DIR *d;
-	struct dirent *de;
-	int n = 0;
-
-	settle_index(f->idx);
-	if ((d = opendir(f->idx)) == NULL)
-		return 0;
-	while ((de = readdir(d)) != NULL) {
-		size_t l = strlen(de->d_name);
-
-		if (l > 4 && strcmp(de->d_name + l - 4, ".img") == 0) {
-			n++;
-			if (path != NULL)
-				snprintf(path, len, "%s/%s", f->idx, de->d_name);
-		}
-	}
-	closedir(d);
-	return n;
-}
-
-/* Make an entry look unused since 2001, so that a read shows. */
-static void
-age(const char *path)
-{
-	struct timespec ts[2] = { { 1000000000, 0 }, { 1000000000, 0 } };
-
-	ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
-}
-
-static int
-was_read(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && sb.st_mtim.tv_sec > 1000000000;
-}
-
-/* stdout and status of d9top args. */
-static char *
-out_of(const char *args, size_t *n)
-{
-	struct run_result r;
-	char *o;
-
-	ck_assert_int_eq(run_d9top(&r, NULL, "%s", args), 0);
-	o = r.out;
-	*n = r.nout;
-	r.out = NULL;
-	run_free(&r);
-	return o;
-}
-
-static void
-same(const char *args, const char *want, size_t nwant)
-{
-	size_t n;
-	char *got = out_of(args, &n);
-
-	ck_assert_msg(n == nwant && memcmp(got, want, n) == 0,
-	    "d9top %s: %zu bytes differ from the %zu read from the traces",
-	    args, n, nwant);
-	free(got);
-}
 
 static const char *const modes[] = { "--json", "--report", "--folded cpu",
     "--folded offcpu", "--folded alloc", "--json --window 20..300" };
@@ -456,8 +361,9 @@ lock_of(const struct fix *f, const char *entry, char *lock, size_t len)
 	snprintf(lock, len, "%s/%.16s.lock", f->idx, name);
 }
 
+/* Files of the index whose names hold part. */
 static int
-locks(const struct fix *f)
+files_with(const struct fix *f, const char *part)
 {
 	DIR *d = opendir(f->idx);
 	struct dirent *de;
@@ -466,7 +372,7 @@ locks(const struct fix *f)
 	if (d == NULL)
 		return 0;
 	while ((de = readdir(d)) != NULL)
-		n += strstr(de->d_name, ".lock") != NULL;
+		n += strstr(de->d_name, part) != NULL;
 	closedir(d);
 	return n;
 }
@@ -488,7 +394,7 @@ START_TEST(entry_writer_lock)
 	fix_init(&f);
 	want = entered(&f, "--report", p, args, sizeof args, entry,
 	    sizeof entry, &n);
-	ck_assert_int_eq(locks(&f), 0);
+	ck_assert_int_eq(files_with(&f, ".lock"), 0);
 	/* a crashed writer's lock file, not held */
 	lock_of(&f, entry, lock, sizeof lock);
 	ck_assert_int_eq(unlink(entry), 0);
@@ -497,7 +403,7 @@ START_TEST(entry_writer_lock)
 	close(fd);
 	same(args, want, n);
 	ck_assert_int_eq(entries(&f, entry, sizeof entry), 1);
-	ck_assert_int_eq(locks(&f), 0);
+	ck_assert_int_eq(files_with(&f, ".lock"), 0);
 	/* held by someone else while the entry is there: read at once */
 	fd = open(lock, O_RDWR | O_CREAT, 0600);
 	ck_assert_int_ge(fd, 0);
@@ -507,6 +413,111 @@ START_TEST(entry_writer_lock)
 	ck_assert(was_read(entry));
 	ck_assert_int_eq(unlink(lock), 0);
 	close(fd);
+	free(want);
+	free(p);
+	fix_free(&f);
+}
+END_TEST
+
+/*
+ * A process that holds the lock of an entry's roots and writes nothing
+ * (a writer that hangs, or any process of the user's) costs a run two
+ * seconds, not a minute: the run reads the traces and answers, within
+ * `timeout 30` however loaded the machine, and writes nothing while the
+ * lock is held.
+ */
+START_TEST(lock_held_long)
+{
+	struct fix f;
+	char *p = trace_path("demo-2026-03.bin"), args[256], entry[256];
+	char lock[256], *want;
+	struct run_result r;
+	size_t n;
+	int fd;
+
+	fix_init(&f);
+	want = entered(&f, "--json", p, args, sizeof args, entry,
+	    sizeof entry, &n);
+	lock_of(&f, entry, lock, sizeof lock);
+	ck_assert_int_eq(unlink(entry), 0);
+	fd = open(lock, O_RDWR | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(flock(fd, LOCK_EX), 0);
+	ck_assert_int_eq(run_prog(&r, "timeout", "30 '%s' --json '%s'",
+	    getenv("D9TOP"), p), 0);
+	ck_assert_msg(r.nout == n && memcmp(r.out, want, n) == 0,
+	    "other figures while the lock was held");
+	run_free(&r);
+	ck_assert_int_eq(unlink(lock), 0);
+	close(fd);
+	ck_assert_int_eq(entries(&f, NULL, 0), 0);
+	free(want);
+	free(p);
+	fix_free(&f);
+}
+END_TEST
+
+/*
+ * Past the file size limit (RLIMIT_FSIZE, 256 KiB here; the entry is
+ * 5 MB) the detached writer's write fails and it removes its temporary
+ * file: no entry, nothing left behind, the same figures.
+ */
+START_TEST(file_size_limit)
+{
+	struct fix f;
+	char *p = trace_path("demo-2026-03.bin"), args[256], *want;
+	struct rlimit was, lim;
+	size_t n;
+
+	fix_init(&f);
+	snprintf(args, sizeof args, "--no-cache --json %s", p);
+	want = out_of(args, &n);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &was), 0);
+	lim = was;
+	lim.rlim_cur = 256 << 10;
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	snprintf(args, sizeof args, "--json %s", p);
+	same(args, want, n);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &was), 0);
+	ck_assert_int_eq(entries(&f, NULL, 0), 0);
+	ck_assert_int_eq(files_with(&f, ".tmp-"), 0);
+	free(want);
+	free(p);
+	fix_free(&f);
+}
+END_TEST
+
+/*
+ * The temporary file of a writer that died (no one holds its lock) goes
+ * when the next entry is written, however fresh; one a writer still
+ * holds stays.
+ */
+START_TEST(dead_writer_tmp)
+{
+	struct fix f;
+	char *p = trace_path("block-in-place-2026-05.bin"), args[256];
+	char entry[256], dead[256], live[256], *want;
+	size_t n;
+	int fd, lfd;
+
+	fix_init(&f);
+	want = entered(&f, "--json", p, args, sizeof args, entry,
+	    sizeof entry, &n);
+	ck_assert_int_eq(unlink(entry), 0);
+	snprintf(dead, sizeof dead, "%s/.tmp-999999-deadwriter01", f.idx);
+	snprintf(live, sizeof live, "%s/.tmp-1-livewriter0001", f.idx);
+	fd = open(dead, O_RDWR | O_CREAT, 0600);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, "half an entry", 13), 13);
+	close(fd);
+	lfd = open(live, O_RDWR | O_CREAT, 0600);
+	ck_assert_int_ge(lfd, 0);
+	ck_assert_int_eq(flock(lfd, LOCK_EX), 0);
+	same(args, want, n);
+	ck_assert_int_eq(entries(&f, NULL, 0), 1);
+	ck_assert_int_eq(access(dead, F_OK), -1);
+	ck_assert_int_eq(access(live, F_OK), 0);
+	close(lfd);
 	free(want);
 	free(p);
 	fix_free(&f);
@@ -527,6 +538,9 @@ cache_suite(void)
 	tcase_add_test(tc, unwritable_index);
 	tcase_add_test(tc, active_segments);
 	tcase_add_test(tc, entry_writer_lock);
+	tcase_add_test(tc, lock_held_long);
+	tcase_add_test(tc, file_size_limit);
+	tcase_add_test(tc, dead_writer_tmp);
 	suite_add_tcase(s, tc);
 	return s;
 }
