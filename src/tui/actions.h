@@ -11,6 +11,7 @@
 #define D9T_ACTIONS(X) \
 	X(HELP, "help", "show the keys of this view") \
 	X(BACK, "back", "back; quit on the top view") \
+	X(ESCAPE, NULL, "back; never quits (q does)") \
 	X(REDRAW, NULL, "redraw the screen") \
 	X(VIEW1, NULL, "timeline") \
 	X(VIEW2, NULL, "tasks by spawn location") \

@@ -394,6 +394,12 @@ shared_action(struct d9t_app *app, enum d9t_action a)
 {
 	switch (a) {
 	case D9T_A_BACK: back(app); break;
+	case D9T_A_ESCAPE:	/* once too often must not lose the place */
+		if (app->nstack == 0)
+			d9t_msg(app, "q quits; Esc only goes back");
+		else
+			back(app);
+		break;
 	case D9T_A_HELP:
 		if (app->view != D9T_V_HELP)
 			d9t_help_show(app, app->view);
@@ -428,7 +434,8 @@ shared_action(struct d9t_app *app, enum d9t_action a)
 static int
 before_model(const struct d9t_app *app, enum d9t_action a)
 {
-	return a == D9T_A_BACK || a == D9T_A_HELP || a == D9T_A_REDRAW ||
+	return a == D9T_A_BACK || a == D9T_A_ESCAPE || a == D9T_A_HELP ||
+	    a == D9T_A_REDRAW ||
 	    (app->view == D9T_V_HELP && a != D9T_A_NONE);
 }
 

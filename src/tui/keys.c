@@ -18,7 +18,7 @@
 const struct d9t_binding d9t_bindings[] = {
 	{ ALL, '?', D9T_A_HELP, "?" },
 	{ ALL, 'q', D9T_A_BACK, "q" },
-	{ ALL, D9T_KEY_ESC, D9T_A_BACK, "Esc" },
+	{ ALL, D9T_KEY_ESC, D9T_A_ESCAPE, "Esc" },
 	{ ALL, D9T_CTRL('l'), D9T_A_REDRAW, "C-l" },
 	{ ALL, '1', D9T_A_VIEW1, "1" },
 	{ ALL, '2', D9T_A_VIEW2, "2" },

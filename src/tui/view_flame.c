@@ -313,6 +313,7 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 		v->root = 0;
 		break;
 	case D9T_A_BACK:
+	case D9T_A_ESCAPE:
 		if (v->root == 0)
 			return D9T_UNHANDLED;
 		v->root = 0;

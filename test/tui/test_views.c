@@ -187,6 +187,25 @@ START_TEST(search_symbol_in_timeline)
 }
 END_TEST
 
+/* Esc goes back, and on the timeline says q quits instead of quitting:
+ * a person pressing it once too often keeps their place. */
+START_TEST(escape_never_quits)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "p");
+	fx_key(&f, D9T_KEY_ESC);
+	ck_screen_has(&f, "1 timeline");
+	fx_key(&f, D9T_KEY_ESC);
+	ck_assert_int_eq(f.app.quit, 0);
+	ck_screen_has(&f, "q quits; Esc only goes back");
+	fx_keys(&f, "q");
+	ck_assert_int_eq(f.app.quit, 1);
+	fx_close(&f);
+}
+END_TEST
+
 START_TEST(spans_slowest_and_field_filter)
 {
 	struct fx f;
@@ -359,6 +378,7 @@ suite_views(void)
 	tcase_add_test(tc, detail_pane);
 	tcase_add_test(tc, detail_blame);
 	tcase_add_test(tc, search_symbol_in_timeline);
+	tcase_add_test(tc, escape_never_quits);
 	tcase_add_test(tc, wake_chain);
 	tcase_add_test(tc, views_2_to_7);
 	tcase_add_test(tc, tasks_enter_filters_timeline);
