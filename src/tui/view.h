@@ -35,6 +35,9 @@ struct d9t_view_ops {
 	/* state of the view (NULL: none), made once per app */
 	void		*(*init)(void);
 	void		 (*free)(void *st);
+	/* a list of rows to open (tasks, spans, points, events): at the top,
+	 * the cursor is on the first row Enter opens, not a heading */
+	int		 open_first;
 	/* a list view: the lines of what it shows */
 	void		 (*build)(struct d9t_app *app, void *st,
 			    struct d9t_list *l);

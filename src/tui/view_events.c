@@ -225,6 +225,7 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_events = {
+	.open_first = 1,
 	.name = "events", .tab = 8, .hints = hints, .init = events_init,
 	.free = free, .build = events_build, .key = events_key,
 	.prompt = events_prompt, .search = events_search

@@ -104,9 +104,10 @@ d9t_poi_jump(struct d9t_app *app, const struct d9m_poi *x)
 	app->poi_kind = (int)x->kind;
 	app->poi_ts = x->start;
 	d9t_top_view(app, D9T_V_TIMELINE);
-	/* the whole interval in view: zoom out when it does not fit */
-	if (x->dur > w)
-		w = 3 * x->dur;
+	/* the whole interval in view, at least a tenth of the window wide
+	 * (a 24 ms poll in a 5 s window was a mark under one cell) */
+	if (x->dur > 0 && (x->dur > w || 10 * x->dur < w))
+		w = 10 * x->dur;
 	if (x->start < app->lo || x->start + x->dur > app->hi || w !=
 	    app->hi - app->lo)
 		d9t_set_window(app, x->start > w / 3 ? x->start - w / 3 : 0,
@@ -133,7 +134,11 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 
 	switch (a) {
 	case D9T_A_POI_KIND:
-		v->kind = v->kind + 1 >= D9M_POI_COUNT ? -1 : v->kind + 1;
+		/* the next kind with points in the window, then all again */
+		do
+			v->kind = v->kind + 1 >= D9M_POI_COUNT ? -1 :
+			    v->kind + 1;
+		while (v->kind >= 0 && p != NULL && p->total[v->kind] == 0);
 		l->sel = 0;
 		d9t_app_dirty(app);
 		return D9T_HANDLED;
@@ -154,6 +159,7 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_poi = {
+	.open_first = 1,
 	.name = "points of interest", .hints = hints, .init = init,
 	.free = free, .build = build, .key = key
 };

@@ -218,12 +218,14 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_BASELINE, D9T_A_BY_CHANGE, D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_spans = {
+	.open_first = 1,
 	.name = "spans", .tab = 6, .hints = hints, .init = spans_init,
 	.free = free, .build = spans_build, .key = spans_key,
 	.prompt = spans_prompt, .search = spans_search
 };
 
 const struct d9t_view_ops d9t_view_slow = {
+	.open_first = 1,
 	.name = "slowest spans", .hints = hints, .init = slow_init,
 	.free = free, .build = slow_build
 };

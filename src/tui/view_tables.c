@@ -249,6 +249,7 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_BY_CHANGE, D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_tasks = {
+	.open_first = 1,
 	.name = "tasks", .tab = 2, .hints = hints, .init = tasks_init,
 	.free = free, .build = tasks_build
 };

@@ -206,6 +206,31 @@ START_TEST(escape_never_quits)
 }
 END_TEST
 
+/* Lists open on their first row (Enter at once acts); f in p steps to
+ * the kinds that have points; Enter on a point shows it at least a
+ * tenth of the window wide. */
+START_TEST(lists_open_first_row)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "2\n");
+	ck_assert_uint_ne(f.app.f_loc, D9_NONE);	/* the first location */
+	fx_keys(&f, "1p");
+	fx_keys(&f, "f");
+	ck_screen_has(&f, ", only long-poll ");
+	fx_keys(&f, "f");
+	ck_screen_has(&f, ", only sched-delay ");	/* no kernel-wait here */
+	fx_keys(&f, "ff");
+	ck_screen_has(&f, ", only spawn-delay ");	/* past off-cpu-in-poll */
+	fx_keys(&f, "f");
+	ck_screen_lacks(&f, ", only ");		/* all again */
+	fx_keys(&f, "\n");			/* the worst: a 5.90 ms poll */
+	ck_assert_uint_le(f.app.hi - f.app.lo, 10 * 5895291ull);
+	fx_close(&f);
+}
+END_TEST
+
 START_TEST(spans_slowest_and_field_filter)
 {
 	struct fx f;
@@ -379,6 +404,7 @@ suite_views(void)
 	tcase_add_test(tc, detail_blame);
 	tcase_add_test(tc, search_symbol_in_timeline);
 	tcase_add_test(tc, escape_never_quits);
+	tcase_add_test(tc, lists_open_first_row);
 	tcase_add_test(tc, wake_chain);
 	tcase_add_test(tc, views_2_to_7);
 	tcase_add_test(tc, tasks_enter_filters_timeline);
