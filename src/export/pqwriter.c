@@ -163,6 +163,10 @@ d9x_pq_null(struct d9x_pq *w, size_t f)
 
 	if (!ok(w, f))
 		return;
+	if (w->f[f].shape != D9X_OPT) {
+		fail(w, D9_ERR_USAGE, "a null in a column that takes none");
+		return;
+	}
 	c = &w->leaf[w->leaf0[f]];
 	d9x_col_levels(c, 0, 0);
 	d9x_col_null(c);
