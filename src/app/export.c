@@ -4,6 +4,9 @@
  * --quiet keeps only errors.
  */
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <unistd.h>
 
@@ -57,6 +60,13 @@ d9a_export_main(const struct d9a_opts *o)
 	char err[512];
 	int rc;
 
+#ifdef __GLIBC__
+	/* one model after another of about the same size: their columns
+	 * are reused from the heap instead of mapped and faulted in again
+	 * for each input (main.c's threshold suits one model) */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
 	if ((res = d9a_resolver(o, 1)) == NULL)
 		return 2;
 	xo = (struct d9x_opts){ .outdir = o->export_dir, .paths = o->paths,

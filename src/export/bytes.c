@@ -15,48 +15,19 @@ d9x_bytes_free(struct d9x_bytes *b)
 }
 
 int
-d9x_bytes_room(struct d9x_bytes *b, size_t want)
+d9x_bytes_grow(struct d9x_bytes *b, size_t want)
 {
+	/* a buffer starts at 4 KiB: most hold a page of values */
+	size_t need = b->n + (want > 4096 ? want : 4096);
+
 	if (b->oom)
 		return -1;
-	if (want > SIZE_MAX - b->n || d9_grow(&b->p, &b->cap, b->n + want,
+	if (want > SIZE_MAX - b->n - 4096 || d9_grow(&b->p, &b->cap, need,
 	    1) < 0) {
 		b->oom = 1;
 		return -1;
 	}
 	return 0;
-}
-
-void
-d9x_bytes_put(struct d9x_bytes *b, const void *p, size_t n)
-{
-	if (n == 0 || d9x_bytes_room(b, n) < 0)
-		return;
-	memcpy(b->p + b->n, p, n);
-	b->n += n;
-}
-
-void
-d9x_bytes_u8(struct d9x_bytes *b, uint8_t v)
-{
-	if (d9x_bytes_room(b, 1) == 0)
-		b->p[b->n++] = v;
-}
-
-void
-d9x_bytes_le32(struct d9x_bytes *b, uint32_t v)
-{
-	uint8_t t[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
-	    (uint8_t)(v >> 24) };
-
-	d9x_bytes_put(b, t, 4);
-}
-
-void
-d9x_bytes_le64(struct d9x_bytes *b, uint64_t v)
-{
-	d9x_bytes_le32(b, (uint32_t)v);
-	d9x_bytes_le32(b, (uint32_t)(v >> 32));
 }
 
 void

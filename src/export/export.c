@@ -17,6 +17,7 @@
 #include "export/export.h"
 #include "export/fold.h"
 #include "export/hash128.h"
+#include "export/loader.h"
 #include "parse/reader.h"
 #include "parse/segid.h"
 
@@ -222,50 +223,6 @@ fold_model(struct run *r, const struct d9m_model *m, const uint8_t base[16],
 	return 0;
 }
 
-static int
-export_one(struct run *r, struct input *x)
-{
-	const char *path = x->path ? x->path : "-";
-	struct d9p_read_stats st;
-	struct d9m_model *m;
-	int rc = 0;
-
-	if (x->path != NULL && d9p_is_active(x->path)) {
-		r->p->active++;
-		return 0;
-	}
-	if (x->copy) {
-		r->p->copies++;
-		return 0;
-	}
-	if (x->have_id && known(r, x->base)) {
-		r->p->present++;
-		return 0;
-	}
-	memset(&st, 0, sizeof st);
-	if ((m = d9m_model_new()) == NULL ||
-	    d9m_model_load(m, &path, 1, NULL, r->o->note, r->o->ctx, &st) < 0 ||
-	    d9m_model_finish_last(m) < 0) {
-		d9m_model_free(&m);
-		d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of memory",
-		    path);
-		return -1;
-	}
-	r->p->in_bytes += st.consumed;
-	if (st.read_ok == 0 || m->groups.n == 0)
-		r->p->failed++;
-	else {
-		if (x->path == NULL)
-			stdin_base(m, x->base);
-		if (x->path == NULL && known(r, x->base))
-			r->p->present++;
-		else if ((rc = fold_model(r, m, x->base, &st)) == 0)
-			r->p->exported++;
-	}
-	d9m_model_free(&m);
-	return rc;
-}
-
 static void
 report(struct run *r, const char *current)
 {
@@ -280,6 +237,88 @@ report(struct run *r, const char *current)
 	if (r->o->progress != NULL)
 		r->o->progress(r->o->ctx, p);
 }
+
+/* Whether input x is to be read: not a segment still written, not a
+ * copy of one read from another file, not exported already. */
+static int
+wanted(struct run *r, const struct input *x)
+{
+	if (x->path != NULL && d9p_is_active(x->path))
+		r->p->active++;
+	else if (x->copy)
+		r->p->copies++;
+	else if (x->have_id && known(r, x->base))
+		r->p->present++;
+	else
+		return 1;
+	return 0;
+}
+
+static int
+export_one(struct run *r, struct input *x, struct d9x_loaded *in)
+{
+	struct d9m_model *m = in->m;
+	int rc = 0;
+
+	if (m == NULL) {
+		d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of memory",
+		    x->path ? x->path : "stdin");
+		return -1;
+	}
+	r->p->in_bytes += in->st.consumed;
+	if (in->st.read_ok == 0 || m->groups.n == 0)
+		r->p->failed++;
+	else {
+		if (x->path == NULL)
+			stdin_base(m, x->base);
+		if (x->path == NULL && known(r, x->base))
+			r->p->present++;
+		else if ((rc = fold_model(r, m, x->base, &in->st)) == 0)
+			r->p->exported++;
+		else if (r->out.e.code == 0)
+			d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of "
+			    "memory", x->path ? x->path : "stdin");
+	}
+	d9m_model_free(&in->m);
+	return rc;
+}
+
+/* Read the wanted inputs (a thread ahead) and fold each. */
+static int
+export_all(struct run *r)
+{
+	const char **paths = calloc(r->n + 1, sizeof *paths);
+	unsigned char *want = calloc(r->n + 1, 1);
+	struct d9x_loader ld;
+	int rc = 0;
+
+	if (paths == NULL || want == NULL) {
+		free(paths);
+		free(want);
+		d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		paths[i] = r->in[i].path ? r->in[i].path : "-";
+		want[i] = (unsigned char)wanted(r, &r->in[i]);
+	}
+	d9x_loader_start(&ld, paths, want, r->n, r->o->note, r->o->ctx);
+	for (size_t i = 0; rc == 0 && i < r->n; i++) {
+		struct d9x_loaded in;
+
+		if (want[i]) {
+			d9x_loader_take(&ld, i, &in);
+			rc = export_one(r, &r->in[i], &in);
+		}
+		r->p->done++;
+		report(r, paths[i]);
+	}
+	d9x_loader_stop(&ld);
+	free(paths);
+	free(want);
+	return rc;
+}
+
 
 static int
 list_inputs(struct run *r)
@@ -337,13 +376,9 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 		goto out;
 	}
 	p->inputs = r.n;
-	for (size_t i = 0; i < r.n; i++) {
-		if (export_one(&r, &r.in[i]) < 0) {
-			snprintf(err, errlen, "%s", r.out.e.msg);
-			goto out;
-		}
-		p->done++;
-		report(&r, r.in[i].path ? r.in[i].path : "stdin");
+	if (export_all(&r) < 0) {
+		snprintf(err, errlen, "%s", r.out.e.msg);
+		goto out;
 	}
 	rc = 0;
 out:

@@ -64,6 +64,7 @@ d9x_col_init(struct d9x_col *c, enum d9x_kind kind, int max_def,
 	d9_arena_init(&c->arena, 64 << 10);
 	d9_intern_init(&c->dict, &c->arena);
 	c->dict_on = is_bytes(kind);
+	c->last = D9_NONE;
 }
 
 void
@@ -91,15 +92,17 @@ d9x_col_levels(struct d9x_col *c, uint32_t rep, uint32_t def)
 	if (c->nlev == c->caplev) {
 		size_t cap = c->caplev;
 
-		if (d9_grow(&c->def, &cap, c->nlev + 1, sizeof *c->def) < 0 ||
-		    d9_grow(&c->rep, &c->caplev, c->nlev + 1,
-		    sizeof *c->rep) < 0) {
+		if (d9_grow(&c->def, &c->caplev, c->nlev + 1,
+		    sizeof *c->def) < 0 || (c->max_rep > 0 && d9_grow(&c->rep,
+		    &cap, c->nlev + 1, sizeof *c->rep) < 0)) {
 			c->vals.oom = 1;
 			return;
 		}
 	}
 	c->def[c->nlev] = def;
-	c->rep[c->nlev++] = rep;
+	if (c->max_rep > 0)
+		c->rep[c->nlev] = rep;
+	c->nlev++;
 }
 
 void
@@ -192,7 +195,21 @@ stat_bytes(struct d9x_col *c, const void *p, size_t n)
 void
 d9x_col_bytes(struct d9x_col *c, const void *p, size_t n)
 {
+	uint32_t ln;
+	const char *lp = c->last == D9_NONE ? NULL : d9_intern_str(&c->dict,
+	    c->last, &ln);
+
 	c->nvals++;
+	if (c->dict_on && lp != NULL && ln == n && memcmp(lp, p, n) == 0) {
+		/* the value before again: in the statistics already */
+		if (d9_grow(&c->idx, &c->capidx, c->nidx + 1,
+		    sizeof *c->idx) < 0) {
+			c->vals.oom = 1;
+			return;
+		}
+		c->idx[c->nidx++] = c->last;
+		return;
+	}
 	stat_bytes(c, p, n);
 	if (c->dict_on) {
 		size_t had = c->dict.n;
@@ -204,6 +221,7 @@ d9x_col_bytes(struct d9x_col *c, const void *p, size_t n)
 			return;
 		}
 		c->idx[c->nidx++] = id;
+		c->last = id;
 		if (c->dict.n > had)
 			c->dict_bytes += n + 4;
 		return;
@@ -439,6 +457,7 @@ d9x_col_reset(struct d9x_col *c)
 	d9_arena_reset(&c->arena);
 	d9_intern_init(&c->dict, &c->arena);
 	c->dict_on = is_bytes(c->kind);
+	c->last = D9_NONE;
 	c->dict_used = c->plain_used = 0;
 	c->dict_bytes = 0;
 	c->num_values = c->raw_size = c->null_count = 0;

@@ -48,6 +48,8 @@ struct d9x_col {
 	struct d9_arena	 arena;		/* the dictionary's bytes */
 	struct d9_intern dict;
 	size_t		 dict_bytes;
+	uint32_t	 last;		/* index of the last value, D9_NONE:
+					 * a run of one value skips hashing */
 	struct d9x_bytes pages;		/* data pages, headers and all */
 	struct d9x_bytes dict_page;	/* made by d9x_col_finish */
 	uint64_t	 num_values;	/* level entries of the chunk */
