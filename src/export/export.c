@@ -364,7 +364,8 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	r.out.dir = o->outdir;
 	d9_arena_init(&r.arena, 16 << 10);
 	d9_intern_init(&r.done, &r.arena);
-	if (mkdir(o->outdir, 0777) < 0 && errno != EEXIST) {
+	snprintf(seg, sizeof seg, "%s", o->outdir);
+	if (d9x_mkdirs(seg) < 0) {
 		snprintf(err, errlen, "%s: %s", o->outdir, strerror(errno));
 		goto out;
 	}

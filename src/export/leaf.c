@@ -91,10 +91,13 @@ d9x_leaf_exists(const struct d9x_out *out, const struct d9x_source *src,
 	return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
-/* mkdir -p of p (its own buffer is changed and put back). */
-static int
-make_dirs(char *p)
+int
+d9x_mkdirs(char *p)
 {
+	if (*p == '\0') {
+		errno = ENOENT;
+		return -1;
+	}
 	for (char *s = p + 1; ; s++) {
 		if (*s != '/' && *s != '\0')
 			continue;
@@ -132,7 +135,7 @@ open_leaf(struct d9x_leaf *l)
 		errno = ENAMETOOLONG;
 		return fail(l, "cannot make the folder", l->out->dir);
 	}
-	if ((l->dir = strdup(p)) == NULL || make_dirs(p) < 0)
+	if ((l->dir = strdup(p)) == NULL || d9x_mkdirs(p) < 0)
 		return fail(l, "cannot make the folder", p);
 	if (leaf_path(l, 1, p, sizeof p) < 0) {
 		errno = ENAMETOOLONG;

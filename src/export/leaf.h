@@ -52,6 +52,8 @@ void	d9x_leaf_abort(struct d9x_leaf *l);
 /* Whether the leaf of table t of src is in place. */
 int	d9x_leaf_exists(const struct d9x_out *out,
 	    const struct d9x_source *src, enum d9x_table t);
+/* mkdir -p of p (changed while it runs, put back): 0 or -1 (errno). */
+int	d9x_mkdirs(char *p);
 /* A partition value as Hive writes it in a path: the characters Hive
  * escapes as %XX, "" as __HIVE_DEFAULT_PARTITION__. */
 void	d9x_hive_escape(const char *v, char *out, size_t cap);

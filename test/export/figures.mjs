@@ -120,6 +120,9 @@ async function figures(out, j, what) {
       count(*) FILTER (WHERE freed_ns IS NULL) AS live FROM ${tab(out, 'allocations')}`);
     check(`${what}: sampledAllocs`, num(a.n), j.memory.sampledAllocs);
     check(`${what}: estimatedTotalBytes`, num(a.est), j.memory.estimatedTotalBytes);
+    const l = await one(`SELECT round(sum(estimated_bytes)) AS live
+      FROM ${tab(out, 'allocations')} WHERE freed_ns IS NULL`);
+    check(`${what}: liveBytes`, num(l.live) || 0, j.memory.liveBytes);
   }
   const parks = Object.values(j.parks).reduce((a, b) => a + b, 0);
   check(`${what}: parks`, num((await one(`SELECT count(*) AS n FROM ${tab(out, 'parks')}`)).n), parks);
