@@ -125,6 +125,19 @@ d9x_leaf_init(struct d9x_leaf *l, struct d9x_out *out,
 	l->fd = -1;
 }
 
+/* The columns every row of the leaf has the same value in. */
+static void
+common(struct d9x_leaf *l)
+{
+	const struct d9x_source *s = l->src;
+	const char *v[D9X_COMMON] = { s->key, s->boot, s->service, s->date,
+	    s->host };
+	size_t f0 = d9x_tables[l->t].nfields - D9X_COMMON;
+
+	for (size_t i = 0; i < D9X_COMMON; i++)
+		d9x_pq_const(l->pq, f0 + i, v[i], strlen(v[i]));
+}
+
 static int
 open_leaf(struct d9x_leaf *l)
 {
@@ -150,6 +163,7 @@ open_leaf(struct d9x_leaf *l)
 		l->failed = 1;
 		return -1;
 	}
+	common(l);
 	return 0;
 }
 
@@ -166,15 +180,8 @@ d9x_leaf_pq(struct d9x_leaf *l)
 int
 d9x_leaf_row(struct d9x_leaf *l)
 {
-	const struct d9x_source *s = l->src;
-	const char *v[D9X_COMMON] = { s->key, s->boot, s->service, s->date,
-	    s->host };
-	size_t f0 = d9x_tables[l->t].nfields - D9X_COMMON;
-
 	if (d9x_leaf_pq(l) == NULL)
 		return -1;
-	for (size_t i = 0; i < D9X_COMMON; i++)
-		d9x_pq_str(l->pq, f0 + i, v[i], strlen(v[i]));
 	if (d9x_pq_row(l->pq) < 0) {
 		if (l->out->e.code == 0)
 			d9x_pq_close(&l->pq, &l->out->e);

@@ -6,8 +6,9 @@
  * footer is written. A table without rows for the source gets no file:
  * the file is opened with the first row.
  *
- * A fold fills a row's own columns through d9x_leaf_pq, then
- * d9x_leaf_row adds the common ones (tables.h) and ends the row.
+ * A fold fills a row's own columns through d9x_leaf_pq, then ends it
+ * with d9x_leaf_row; the common columns (tables.h) are the leaf's
+ * constants (d9x_pq_const), given once.
  */
 #ifndef D9X_LEAF_H
 #define D9X_LEAF_H
@@ -43,7 +44,7 @@ void	d9x_leaf_init(struct d9x_leaf *l, struct d9x_out *out,
 /* The writer of the row being filled (the file opened on first use);
  * NULL when it failed (out->e says why). */
 struct d9x_pq *d9x_leaf_pq(struct d9x_leaf *l);
-/* The common columns, then the end of the row: 0 or -1. */
+/* The end of the row: 0 or -1. */
 int	d9x_leaf_row(struct d9x_leaf *l);
 /* Finish and rename into place (nothing when no row came): 0 or -1. */
 int	d9x_leaf_close(struct d9x_leaf *l);

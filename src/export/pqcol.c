@@ -78,6 +78,7 @@ d9x_col_free(struct d9x_col *c)
 	d9x_bytes_free(&c->dict_page);
 	d9x_bytes_free(&c->min_b);
 	d9x_bytes_free(&c->max_b);
+	d9x_bytes_free(&c->konst);
 	d9_intern_free(&c->dict);
 	d9_arena_free(&c->arena);
 	memset(c, 0, sizeof *c);
@@ -231,6 +232,34 @@ d9x_col_bytes(struct d9x_col *c, const void *p, size_t n)
 	d9x_bytes_put(&c->vals, p, n);
 }
 
+/* The constant's place in a fresh chunk: index 0, and its statistics. */
+static void
+const_chunk(struct d9x_col *c)
+{
+	c->dict_bytes = c->konst.n + 4;
+	if (d9_intern(&c->dict, c->konst.p, c->konst.n) == D9_NONE)
+		c->vals.oom = 1;
+	stat_bytes(c, c->konst.p, c->konst.n);
+}
+
+void
+d9x_col_const(struct d9x_col *c, const void *p, size_t n)
+{
+	if (!c->dict_on || c->max_def > 0 || c->num_values > 0)
+		return;			/* a bug: not a column for it */
+	d9x_bytes_put(&c->konst, p, n);
+	c->is_const = !c->konst.oom;
+	if (c->is_const)
+		const_chunk(c);
+}
+
+void
+d9x_col_const_row(struct d9x_col *c)
+{
+	c->num_values++;
+	c->nconst++;
+}
+
 int
 d9x_col_page_full(const struct d9x_col *c)
 {
@@ -317,6 +346,20 @@ d9x_col_page(struct d9x_col *c, void *cctx)
 
 	if (c->vals.oom)
 		return -1;
+	if (c->is_const) {
+		if (c->nconst == 0)
+			return 0;
+		/* indices all 0: width 1, one RLE run */
+		d9x_bytes_u8(&raw, 1);
+		d9x_bytes_uleb(&raw, (uint64_t)c->nconst << 1);
+		d9x_bytes_u8(&raw, 0);
+		c->dict_used = 1;
+		rc = put_page(c, &c->pages, cctx, &raw, P_DATA, c->nconst,
+		    E_RLE_DICTIONARY);
+		d9x_bytes_free(&raw);
+		c->nconst = 0;
+		return rc;
+	}
 	if (n == 0 && c->nvals == 0)
 		return 0;
 	put_levels(&raw, c->rep, c->nlev, c->max_rep);
@@ -462,4 +505,6 @@ d9x_col_reset(struct d9x_col *c)
 	c->dict_bytes = 0;
 	c->num_values = c->raw_size = c->null_count = 0;
 	c->have_minmax = 0;
+	if (c->is_const)
+		const_chunk(c);
 }

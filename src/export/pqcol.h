@@ -50,6 +50,10 @@ struct d9x_col {
 	size_t		 dict_bytes;
 	uint32_t	 last;		/* index of the last value, D9_NONE:
 					 * a run of one value skips hashing */
+	struct d9x_bytes konst;		/* the value of every row, when
+					 * is_const: not stored per row */
+	int		 is_const;
+	size_t		 nconst;	/* rows of the page */
 	struct d9x_bytes pages;		/* data pages, headers and all */
 	struct d9x_bytes dict_page;	/* made by d9x_col_finish */
 	uint64_t	 num_values;	/* level entries of the chunk */
@@ -73,6 +77,10 @@ void	d9x_col_null(struct d9x_col *c);
 void	d9x_col_int(struct d9x_col *c, uint64_t v);
 void	d9x_col_dbl(struct d9x_col *c, double v);
 void	d9x_col_bytes(struct d9x_col *c, const void *p, size_t n);
+/* The value of every row (a required byte-array column): rows then
+ * give none (d9x_col_const_row counts them). */
+void	d9x_col_const(struct d9x_col *c, const void *p, size_t n);
+void	d9x_col_const_row(struct d9x_col *c);
 /* Whether the page being filled is due to be closed. */
 int	d9x_col_page_full(const struct d9x_col *c);
 /* Close the page: encode, compress (cctx: a ZSTD_CCtx) and append it

@@ -157,6 +157,13 @@ ok(struct d9x_pq *w, size_t f)
 }
 
 void
+d9x_pq_const(struct d9x_pq *w, size_t f, const void *p, size_t n)
+{
+	if (ok(w, f) && w->f[f].shape == D9X_REQ && w->rows == 0)
+		d9x_col_const(&w->leaf[w->leaf0[f]], p, n);
+}
+
+void
 d9x_pq_null(struct d9x_pq *w, size_t f)
 {
 	struct d9x_col *c;
@@ -319,6 +326,10 @@ d9x_pq_row(struct d9x_pq *w)
 	for (size_t l = 0; l < w->nleaves; l++) {
 		struct d9x_col *c = &w->leaf[l];
 
+		if (c->is_const) {
+			d9x_col_const_row(c);
+			continue;
+		}
 		if (c->vals.oom)
 			return fail(w, D9_ERR_NOMEM, "out of memory");
 		if (d9x_col_page_full(c) && d9x_col_page(c, w->cctx) < 0)

@@ -66,6 +66,9 @@ int	d9x_pq_close(struct d9x_pq **w, struct d9_err *e);
 /* Free without finishing (the file is left incomplete). */
 void	d9x_pq_free(struct d9x_pq **w);
 
+/* Field f (a required string) holds p for every row: rows give no
+ * value for it. Before the first row. */
+void	d9x_pq_const(struct d9x_pq *w, size_t f, const void *p, size_t n);
 void	d9x_pq_null(struct d9x_pq *w, size_t f);
 /* Integers of any integer kind, booleans (0, 1). */
 void	d9x_pq_int(struct d9x_pq *w, size_t f, uint64_t v);

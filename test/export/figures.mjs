@@ -158,6 +158,20 @@ for (const [name, inputs] of cases) {
   check(`${name}: re-export says so`, /exported 0 of/.test(said), true);
 }
 
+// stdin: the same tables, and again nothing new the second time
+{
+  const out = join(work, 'out-stdin'), trace = T('demo-2026-06.bin.gz');
+  rmSync(out, { recursive: true, force: true });
+  const run = () => spawnSync('sh', ['-c', 'cat "$1" | "$2" --export parquet "$3" -',
+    'sh', trace, d9top, out], { encoding: 'utf8' });
+  check('stdin: exit status', run().status, 0);
+  await readAll(out, 'stdin');
+  await figures(out, json([trace]), 'stdin');
+  const before = snapshot(out), again = run();
+  check('stdin: again touches nothing', JSON.stringify(snapshot(out)) === JSON.stringify(before), true);
+  check('stdin: again says so', /exported 0 of 1 .*1 already there/.test(again.stderr), true);
+}
+
 // a directory that gained a segment: the new one's leaves, nothing else
 {
   const dir = join(work, 'growing'), out = join(work, 'out-growing');
