@@ -283,7 +283,18 @@ export_one(struct run *r, struct input *x, struct d9x_loaded *in)
 	return rc;
 }
 
-/* Read the wanted inputs (a thread ahead) and fold each. */
+/* Threads reading models: one per core but the one the caller's
+ * thread folds and writes on (a second reader on 2 cores gained
+ * nothing: 10 inputs, 1.3 s either way). */
+static unsigned
+readers(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+
+	return n < 1 ? 1 : n > D9X_LOADERS ? D9X_LOADERS : (unsigned)n;
+}
+
+/* Read the wanted inputs (threads ahead) and fold each. */
 static int
 export_all(struct run *r)
 {
@@ -302,7 +313,8 @@ export_all(struct run *r)
 		paths[i] = r->in[i].path ? r->in[i].path : "-";
 		want[i] = (unsigned char)wanted(r, &r->in[i]);
 	}
-	d9x_loader_start(&ld, paths, want, r->n, r->o->note, r->o->ctx);
+	d9x_loader_start(&ld, paths, want, r->n, readers(), r->o->note,
+	    r->o->ctx);
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
 		struct d9x_loaded in;
 

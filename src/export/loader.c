@@ -1,14 +1,13 @@
 /*
- * loader.c: see loader.h. One slot between the reading thread and the
- * caller: the thread fills it with the next wanted input's finished
- * model and waits until it is taken.
+ * loader.c: see loader.h. One lock and one condition for every slot:
+ * a handful of threads, one hand-over per input.
  */
 #include <string.h>
 
 #include "export/loader.h"
 
 static void
-load(struct d9x_loader *l, size_t i, struct d9x_loaded *out)
+load(const struct d9x_loader *l, size_t i, struct d9x_loaded *out)
 {
 	const char *path = l->paths[i];
 
@@ -22,16 +21,18 @@ load(struct d9x_loader *l, size_t i, struct d9x_loaded *out)
 static void *
 run(void *arg)
 {
-	struct d9x_loader *l = arg;
+	struct d9x_reader *r = arg;
+	struct d9x_loader *l = r->l;
+	size_t k = 0;		/* wanted inputs so far */
 
 	for (size_t i = 0; i < l->n; i++) {
 		struct d9x_loaded x;
 		int stop;
 
-		if (!l->want[i])
+		if (!l->want[i] || k++ % l->nr != r->t)
 			continue;
 		pthread_mutex_lock(&l->mu);
-		while (l->full && !l->stop)
+		while (r->full && !l->stop)
 			pthread_cond_wait(&l->cv, &l->mu);
 		stop = l->stop;
 		pthread_mutex_unlock(&l->mu);
@@ -39,19 +40,19 @@ run(void *arg)
 			break;
 		load(l, i, &x);
 		pthread_mutex_lock(&l->mu);
-		l->slot = x;
-		l->at = i;
-		l->full = 1;
+		r->slot = x;
+		r->at = i;
+		r->full = 1;
 		pthread_cond_broadcast(&l->cv);
 		pthread_mutex_unlock(&l->mu);
 	}
 	return NULL;
 }
 
-int
+void
 d9x_loader_start(struct d9x_loader *l, const char *const *paths,
-    const unsigned char *want, size_t n, void (*note)(void *, const char *),
-    void *note_ctx)
+    const unsigned char *want, size_t n, unsigned threads,
+    void (*note)(void *, const char *), void *note_ctx)
 {
 	memset(l, 0, sizeof *l);
 	l->paths = paths;
@@ -61,24 +62,36 @@ d9x_loader_start(struct d9x_loader *l, const char *const *paths,
 	l->note_ctx = note_ctx;
 	pthread_mutex_init(&l->mu, NULL);
 	pthread_cond_init(&l->cv, NULL);
-	if (pthread_create(&l->thread, NULL, run, l) != 0)
-		return -1;
-	l->running = 1;
-	return 0;
+	threads = threads < 1 ? 1 : threads > D9X_LOADERS ? D9X_LOADERS :
+	    threads;
+	/* nr is fixed before any thread reads it */
+	l->nr = threads;
+	for (unsigned t = 0; t < threads; t++) {
+		l->r[t].l = l;
+		l->r[t].t = t;
+		if (pthread_create(&l->r[t].thread, NULL, run, &l->r[t]) != 0)
+			break;
+		l->r[t].running = 1;
+	}
+	if (!l->r[threads - 1].running)	/* not all: read on the caller's */
+		d9x_loader_stop(l);
 }
 
 void
 d9x_loader_take(struct d9x_loader *l, size_t i, struct d9x_loaded *out)
 {
-	if (!l->running) {
+	struct d9x_reader *r;
+
+	if (l->nr == 0) {
 		load(l, i, out);
 		return;
 	}
+	r = &l->r[l->taken++ % l->nr];
 	pthread_mutex_lock(&l->mu);
-	while (!(l->full && l->at == i))
+	while (!(r->full && r->at == i))
 		pthread_cond_wait(&l->cv, &l->mu);
-	*out = l->slot;
-	l->full = 0;
+	*out = r->slot;
+	r->full = 0;
 	pthread_cond_broadcast(&l->cv);
 	pthread_mutex_unlock(&l->mu);
 }
@@ -86,16 +99,20 @@ d9x_loader_take(struct d9x_loader *l, size_t i, struct d9x_loaded *out)
 void
 d9x_loader_stop(struct d9x_loader *l)
 {
-	if (l->running) {
-		pthread_mutex_lock(&l->mu);
-		l->stop = 1;
-		pthread_cond_broadcast(&l->cv);
-		pthread_mutex_unlock(&l->mu);
-		pthread_join(l->thread, NULL);
+	if (l->nr == 0)
+		return;
+	pthread_mutex_lock(&l->mu);
+	l->stop = 1;
+	pthread_cond_broadcast(&l->cv);
+	pthread_mutex_unlock(&l->mu);
+	for (unsigned t = 0; t < l->nr; t++) {
+		if (l->r[t].running)
+			pthread_join(l->r[t].thread, NULL);
+		if (l->r[t].full)
+			d9m_model_free(&l->r[t].slot.m);
+		l->r[t].running = l->r[t].full = 0;
 	}
-	if (l->full)
-		d9m_model_free(&l->slot.m);
-	l->full = l->running = 0;
+	l->nr = 0;
 	pthread_mutex_destroy(&l->mu);
 	pthread_cond_destroy(&l->cv);
 }
