@@ -13,6 +13,10 @@ cd "$(dirname "$0")"
 PKGS="meson ninja-build pkg-config gcc libc6-dev libncurses-dev libzstd-dev
 zlib1g-dev libdeflate-dev libdwarf-dev libelf-dev libiberty-dev libuv1-dev
 check valgrind tmux binutils llvm-14 zstd python3"
+# node for the tests of --export parquet (test/export), which read the
+# files with DuckDB and hyparquet from the npm registry; Debian's npm
+# only where no npm came with node (nodesource's does)
+NODE_PKGS="nodejs"
 BUILD=${BUILD:-build}
 
 install_missing() {
@@ -21,6 +25,8 @@ install_missing() {
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 		    grep -q "install ok installed" || missing="$missing $p"
 	done
+	command -v node >/dev/null 2>&1 || missing="$missing $NODE_PKGS"
+	command -v npm >/dev/null 2>&1 || missing="$missing npm"
 	[ -z "$missing" ] && return 0
 	echo "build.sh: installing$missing"
 	sudo=""
@@ -35,6 +41,21 @@ build() {
 		meson setup --wrap-mode=nodownload "$BUILD"
 	fi
 	meson compile -C "$BUILD"
+}
+
+# The readers of test/export (package-lock.json there) into $BUILD/npm,
+# again only when the lock file changed; the tests skip without them.
+npm_readers() {
+	lock=test/export/package-lock.json
+	dir=$BUILD/npm
+	if [ -d "$dir/node_modules" ] && cmp -s "$lock" "$dir/package-lock.json"
+	then
+		return 0
+	fi
+	mkdir -p "$dir"
+	cp test/export/package.json "$lock" "$dir/"
+	(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error) ||
+	    echo "build.sh: npm ci failed: the export tests will skip" >&2
 }
 
 # meson's summary is not a line CI reads: end with Check's totals
@@ -67,6 +88,7 @@ demo)
 test)
 	install_missing
 	build
+	npm_readers
 	rc=0
 	LANG=C.UTF-8 meson test -C "$BUILD" --print-errorlogs \
 	    --num-processes 2 --no-suite wraps || rc=$?

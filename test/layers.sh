@@ -1,6 +1,7 @@
 #!/bin/sh
 # layers.sh SRC: each layer includes only the layers below it
-# (base <- parse <- model <- symbolize <- output <- tui, app), the
+# (base <- parse <- model <- symbolize <- output <- tui, app; export
+# above the model, below app), the
 # recorder only base, and the model's core (load, finish) none of the
 # model's analyses. Prints every include that breaks this; exit 1 then.
 set -u
@@ -18,6 +19,7 @@ check parse '\(model\|symbolize\|output\|tui\|app\|rec\)/'
 check model '\(symbolize\|output\|tui\|app\|rec\)/'
 check symbolize '\(output\|tui\|app\|rec\)/'
 check output '\(tui\|app\|rec\)/'
+check export '\(symbolize\|output\|tui\|app\|rec\)/'
 check tui '\(app\|rec\)/'
 check rec '\(parse\|model\|symbolize\|output\|tui\|app\)/'
 for f in model.c build.c timeline.c tables.c table.c; do

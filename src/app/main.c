@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "app/compare.h"
+#include "app/export.h"
 #include "app/headless.h"
 #include "app/load.h"
 #include "app/opts.h"
@@ -114,6 +115,9 @@ main(int argc, char **argv)
 		break;
 	case D9A_CHECK:
 		rc = d9a_check_main(&o);
+		break;
+	case D9A_EXPORT:
+		rc = d9a_export_main(&o);
 		break;
 	default:
 		rc = run(&o);

@@ -15,7 +15,8 @@
 
 enum { O_REPORT, O_JSON, O_WINDOW, O_WORST, O_CHAIN, O_FOLDED, O_BINARY,
     O_DEBUG_DIR, O_LOAD_BASE, O_KALLSYMS, O_PREFER_DWARF, O_FOLLOW, O_QUIET,
-    O_VERSION, O_HELP, O_ADDR2LINE, O_DIFF, O_CHECK, O_BASELINE, O_CHROME, O_NO_CACHE };
+    O_VERSION, O_HELP, O_ADDR2LINE, O_DIFF, O_CHECK, O_BASELINE, O_CHROME, O_NO_CACHE,
+    O_EXPORT };
 
 static const struct opt {
 	const char	*name;
@@ -50,6 +51,8 @@ static const struct opt {
 	    "run, for --check rules like +10%" },
 	{ "--chrome", O_CHROME, NULL, "print Chrome trace event JSON (Perfetto "
 	    "UI, chrome://tracing) and exit" },
+	{ "--export", O_EXPORT, "parquet OUTDIR", "write the inputs' tables "
+	    "as Parquet under OUTDIR (FLEET.md), new segments only" },
 	{ "--follow", O_FOLLOW, NULL, "keep reading new segments (directory or "
 	    "stdin)" },
 	{ "--no-cache", O_NO_CACHE, NULL, "read the traces, not the index of "
@@ -239,6 +242,14 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		case O_CHECK: o->checks[o->nchecks++] = v; break;
 		case O_BASELINE: o->baseline = v; break;
 		case O_CHROME: o->chrome = 1; break;
+		case O_EXPORT:
+			if (strcmp(v, "parquet") != 0) {
+				snprintf(err, errlen, "--export wants parquet "
+				    "OUTDIR, got '%s'", v);
+				return -1;
+			}
+			o->mode = D9A_EXPORT;
+			break;
 		case O_FOLDED:
 			if (strcmp(v, "cpu") != 0 && strcmp(v, "offcpu") != 0 &&
 			    strcmp(v, "alloc") != 0) {
@@ -255,9 +266,10 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		snprintf(err, errlen, "--load-base needs --binary");
 		return -1;
 	}
-	if ((o->diff_old != NULL) + (o->nchecks > 0) + o->chrome > 1) {
-		snprintf(err, errlen, "--diff, --check and --chrome are modes of "
-		    "their own: give one");
+	if ((o->diff_old != NULL) + (o->nchecks > 0) + o->chrome +
+	    (o->mode == D9A_EXPORT) > 1) {
+		snprintf(err, errlen, "--diff, --check, --chrome and --export "
+		    "are modes of their own: give one");
 		return -1;
 	}
 	if (o->diff_old != NULL) {
@@ -271,6 +283,15 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		snprintf(err, errlen, "--diff wants OLD NEW: two traces, "
 		    "directories or --json outputs");
 		return -1;
+	}
+	if (o->mode == D9A_EXPORT) {
+		if (o->npaths < 2) {
+			snprintf(err, errlen, "--export wants parquet OUTDIR "
+			    "PATH...");
+			return -1;
+		}
+		o->export_dir = o->paths[0];
+		memmove(o->paths, o->paths + 1, --o->npaths * sizeof *o->paths);
 	}
 	if (o->baseline != NULL && o->mode != D9A_CHECK) {
 		snprintf(err, errlen, "--baseline is for --check");

@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 enum d9a_mode { D9A_BROWSE, D9A_REPORT, D9A_JSON, D9A_FOLDED, D9A_HELP,
-    D9A_VERSION, D9A_ADDR2LINE, D9A_DIFF, D9A_CHECK, D9A_CHROME };
+    D9A_VERSION, D9A_ADDR2LINE, D9A_DIFF, D9A_CHECK, D9A_CHROME, D9A_EXPORT };
 
 struct d9a_opts {
 	enum d9a_mode	 mode;
@@ -35,6 +35,7 @@ struct d9a_opts {
 	const char	*diff_old;	/* --diff OLD; NEW is paths[0] */
 	int		 json;		/* --diff with --json */
 	int		 chrome;
+	const char	*export_dir;	/* --export parquet OUTDIR */
 	const char	**checks;	/* --check RULES, each given */
 	size_t		 nchecks;
 	const char	*baseline;	/* --baseline FILE */

@@ -1,0 +1,85 @@
+/*
+ * export.c: see export.h. Progress goes to stderr after each input: on a
+ * terminal one line redrawn in place, elsewhere a line every 10 inputs;
+ * --quiet keeps only errors.
+ */
+#include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <string.h>
+#include <unistd.h>
+
+#include "app/export.h"
+#include "app/load.h"
+#include "base/text.h"
+#include "export/export.h"
+#include "symbolize/resolver.h"
+
+struct ctx {
+	const struct d9a_opts	*o;
+	int			 tty;
+};
+
+static void
+progress(void *arg, const struct d9x_progress *p)
+{
+	struct ctx *c = arg;
+
+	if (c->o->quiet || (!c->tty && p->done % 10 != 0 && p->done !=
+	    p->inputs))
+		return;
+	fprintf(stderr, "%sd9top: export: %zu/%zu inputs, %llu files, "
+	    "%.1f MB%s", c->tty ? "\r" : "", p->done, p->inputs,
+	    (unsigned long long)p->files, (double)p->bytes / 1e6,
+	    c->tty && p->done < p->inputs ? "" : "\n");
+}
+
+static void
+summary(const struct d9a_opts *o, const struct d9x_progress *p)
+{
+	char line[512];
+
+	snprintf(line, sizeof line, "exported %zu of %zu inputs to %s: %llu "
+	    "files, %llu rows, %.1f MB (%zu already there, %zu copies of a "
+	    "segment read once, %zu still being written, %zu unreadable)",
+	    p->exported, p->inputs, o->export_dir,
+	    (unsigned long long)p->files, (unsigned long long)p->rows,
+	    (double)p->bytes / 1e6, p->present, p->copies, p->active,
+	    p->failed);
+	d9a_note(NULL, line);
+}
+
+int
+d9a_export_main(const struct d9a_opts *o)
+{
+	struct ctx c = { o, isatty(2) };
+	struct d9x_opts xo;
+	struct d9x_progress p;
+	struct d9m_resolver *res;
+	char err[512];
+	int rc;
+
+#ifdef __GLIBC__
+	/* one model after another of about the same size: their columns
+	 * are reused from the heap instead of mapped and faulted in again
+	 * for each input (main.c's threshold suits one model) */
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+	if ((res = d9a_resolver(o, 1)) == NULL)
+		return 2;
+	xo = (struct d9x_opts){ .outdir = o->export_dir, .paths = o->paths,
+	    .npaths = o->npaths, .resolver = res,
+	    .note = o->quiet ? NULL : d9a_note, .progress = progress,
+	    .ctx = &c };
+	rc = d9x_export(&xo, &p, err, sizeof err);
+	d9s_resolver_free(&res);
+	if (rc < 0) {
+		d9a_note(NULL, err);
+		return 1;
+	}
+	if (!o->quiet)
+		summary(o, &p);
+	return p.exported + p.present == 0 && p.inputs > 0 ? 1 : 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * bytes.h: a growable byte string for what the Parquet writer builds in
+ * memory (a page, a column chunk, the footer). A failed growth sets oom
+ * and every later append is dropped, so a writer appends freely and
+ * checks once, where the bytes are used.
+ */
+#ifndef D9X_BYTES_H
+#define D9X_BYTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct d9x_bytes {
+	uint8_t		*p;
+	size_t		 n, cap;
+	int		 oom;
+};
+
+void	d9x_bytes_free(struct d9x_bytes *b);
+/* Room for want more bytes at p + n: 0, or -1 (oom set). */
+int	d9x_bytes_grow(struct d9x_bytes *b, size_t want);
+/* ULEB128 (Thrift compact varints, RLE run headers). */
+void	d9x_bytes_uleb(struct d9x_bytes *b, uint64_t v);
+
+/* The appends are inline: a page's values are appended one by one. */
+static inline int
+d9x_bytes_room(struct d9x_bytes *b, size_t want)
+{
+	if (!b->oom && want <= b->cap - b->n)
+		return 0;
+	return d9x_bytes_grow(b, want);
+}
+
+static inline void
+d9x_bytes_put(struct d9x_bytes *b, const void *p, size_t n)
+{
+	if (n == 0 || d9x_bytes_room(b, n) < 0)
+		return;
+	memcpy(b->p + b->n, p, n);
+	b->n += n;
+}
+
+static inline void
+d9x_bytes_u8(struct d9x_bytes *b, uint8_t v)
+{
+	if (d9x_bytes_room(b, 1) == 0)
+		b->p[b->n++] = v;
+}
+
+/* Little-endian fixed widths (PLAIN values, level lengths). */
+static inline void
+d9x_bytes_le32(struct d9x_bytes *b, uint32_t v)
+{
+	if (d9x_bytes_room(b, 4) < 0)
+		return;
+	for (int i = 0; i < 4; i++)
+		b->p[b->n++] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void
+d9x_bytes_le64(struct d9x_bytes *b, uint64_t v)
+{
+	if (d9x_bytes_room(b, 8) < 0)
+		return;
+	for (int i = 0; i < 8; i++)
+		b->p[b->n++] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void
+d9x_bytes_reset(struct d9x_bytes *b)
+{
+	b->n = 0;
+}
+
+#endif

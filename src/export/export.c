@@ -1,0 +1,404 @@
+/*
+ * export.c: see export.h. Three steps: list the inputs (parse/reader.h's
+ * walk; stdin last), name each file by its segment (segid.h) and keep
+ * one file per segment, then export them one by one. The keys already
+ * exported are the names of the leaves under OUTDIR/segments.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/intern.h"
+#include "base/vec.h"
+#include "export/export.h"
+#include "export/fold.h"
+#include "export/hash128.h"
+#include "export/loader.h"
+#include "parse/reader.h"
+#include "parse/segid.h"
+
+#define SCAN_DEPTH	4	/* segments/service=/date=/host=/leaf */
+
+struct input {
+	char		*path;		/* NULL: stdin */
+	uint8_t		 base[16];	/* its identity */
+	int		 have_id;
+	int		 copy;		/* another file holds its segment */
+};
+
+struct run {
+	const struct d9x_opts	*o;
+	struct d9x_progress	*p;
+	struct input		*in;
+	size_t			 n, cap;
+	struct d9_arena		 arena;
+	struct d9_intern	 done;	/* keys whose segments leaf exists */
+	struct d9x_out		 out;
+};
+
+static int
+visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
+{
+	struct run *r = ctx;
+	struct input *x;
+
+	(void)sb;
+	(void)in_dir;
+	close(fd);
+	if (d9_grow(&r->in, &r->cap, r->n + 1, sizeof *r->in) < 0)
+		return -1;
+	x = &r->in[r->n];
+	memset(x, 0, sizeof *x);
+	if ((x->path = strdup(path)) == NULL)
+		return -1;
+	r->n++;
+	return 0;
+}
+
+static int
+is_leaf_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n != 32 + 8 || strcmp(s + 32, ".parquet") != 0)
+		return 0;
+	for (size_t i = 0; i < 32; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' &&
+		    s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* The keys of the leaves under dir (depth levels below). */
+static int
+scan(struct run *r, const char *dir, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (d == NULL)
+		return 0;		/* nothing exported yet */
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		char sub[4096];
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (is_leaf_name(e->d_name)) {
+			if (d9_intern(&r->done, e->d_name, 32) == D9_NONE)
+				rc = -1;
+			continue;
+		}
+		if (depth > 0 && snprintf(sub, sizeof sub, "%s/%s", dir,
+		    e->d_name) < (int)sizeof sub)
+			rc = scan(r, sub, depth - 1);
+	}
+	closedir(d);
+	return rc;
+}
+
+static int
+cmp_base(const void *a, const void *b)
+{
+	const struct input *x = a, *y = b;
+
+	if (x->have_id != y->have_id)
+		return y->have_id - x->have_id;
+	return memcmp(x->base, y->base, 16);
+}
+
+/* Name each file by its segment; of the files of one segment keep the
+ * one with the most decoded bytes (the first of equals). */
+static int
+identify(struct run *r)
+{
+	struct input *v;
+
+	for (size_t i = 0; i < r->n; i++) {
+		struct input *x = &r->in[i];
+		struct d9p_segid id;
+		uint8_t raw[sizeof id.boot + 16];
+
+		if (x->path == NULL || d9p_segid_of(x->path, &id) < 0)
+			continue;
+		memcpy(raw, id.boot, sizeof id.boot);
+		for (int b = 0; b < 8; b++) {
+			raw[sizeof id.boot + b] = (uint8_t)(id.hash >> (8 * b));
+			raw[sizeof id.boot + 8 + b] = (uint8_t)(id.len >>
+			    (8 * b));
+		}
+		d9x_hash128(raw, sizeof raw, x->base);
+		x->have_id = 1;
+	}
+	if ((v = malloc((r->n + 1) * sizeof *v)) == NULL)
+		return -1;
+	memcpy(v, r->in, r->n * sizeof *v);
+	qsort(v, r->n, sizeof *v, cmp_base);
+	for (size_t i = 0, j; i < r->n && v[i].have_id; i = j) {
+		int64_t best = -1;
+		const char *keep = NULL;
+
+		for (j = i; j < r->n && v[j].have_id && memcmp(v[j].base,
+		    v[i].base, 16) == 0; j++)
+			;
+		for (size_t k = i; j - i > 1 && k < j; k++) {
+			int64_t sz = d9p_decoded_size(v[k].path);
+
+			if (sz > best) {
+				best = sz;
+				keep = v[k].path;
+			}
+		}
+		for (size_t k = 0; keep != NULL && k < r->n; k++)
+			if (r->in[k].have_id && memcmp(r->in[k].base,
+			    v[i].base, 16) == 0 && r->in[k].path != keep)
+				r->in[k].copy = 1;
+	}
+	free(v);
+	return 0;
+}
+
+/* stdin's identity, from what it held: the first source's boot and
+ * first clock sync and the time of its first event. */
+static void
+stdin_base(const struct d9m_model *m, uint8_t base[16])
+{
+	struct d9x_bytes b = { 0 };
+	const char *boot = m->groups.n > 0 && m->groups.boot[0] != D9_NONE ?
+	    d9m_str(m, m->groups.boot[0]) : "";
+
+	d9x_bytes_put(&b, "stdin", 6);
+	d9x_bytes_put(&b, boot, strlen(boot) + 1);
+	if (m->clock.n > 0) {
+		d9x_bytes_le64(&b, m->clock.mono[0]);
+		d9x_bytes_le64(&b, m->clock.real[0]);
+	}
+	if (m->groups.n > 0)
+		d9x_bytes_le64(&b, m->groups.first[0]);
+	d9x_hash128(b.p, b.n, base);
+	d9x_bytes_free(&b);
+}
+
+static int
+known(const struct run *r, const uint8_t base[16])
+{
+	char key[33];
+
+	d9x_source_key(base, 0, key);
+	return d9_intern_find(&r->done, key, 32) != D9_NONE;
+}
+
+/* Every source of m, the first one last (its segments leaf says the
+ * input was exported whole). */
+static int
+fold_model(struct run *r, const struct d9m_model *m, const uint8_t base[16],
+    const struct d9p_read_stats *st)
+{
+	for (size_t g = m->groups.n; g-- > 0; ) {
+		struct d9x_source src;
+		struct d9x_fold x;
+		int rc;
+
+		d9x_source_make(&src, m, r->o->resolver, (uint32_t)g, base);
+		memset(&x, 0, sizeof x);
+		x.out = &r->out;
+		x.src = &src;
+		x.events = st->events;
+		x.one_input_seg = m->segs.n == 1;
+		if (d9x_stacks_init(&x.stacks) < 0) {
+			d9x_stacks_free(&x.stacks);
+			return -1;
+		}
+		rc = d9x_fold_runtime(&x) < 0 || d9x_fold_samples(&x) < 0 ||
+		    d9x_fold_spans(&x) < 0 || d9x_fold_metrics(&x) < 0 ||
+		    d9x_fold_segments(&x) < 0 ? -1 : 0;
+		d9x_stacks_free(&x.stacks);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+report(struct run *r, const char *current)
+{
+	struct d9x_progress *p = r->p;
+
+	p->files = r->out.files;
+	p->bytes = r->out.bytes;
+	p->rows = r->out.rows;
+	memcpy(p->table_bytes, r->out.table_bytes, sizeof p->table_bytes);
+	memcpy(p->table_rows, r->out.table_rows, sizeof p->table_rows);
+	p->current = current;
+	if (r->o->progress != NULL)
+		r->o->progress(r->o->ctx, p);
+}
+
+/* Whether input x is to be read: not a segment still written, not a
+ * copy of one read from another file, not exported already. */
+static int
+wanted(struct run *r, const struct input *x)
+{
+	if (x->path != NULL && d9p_is_active(x->path))
+		r->p->active++;
+	else if (x->copy)
+		r->p->copies++;
+	else if (x->have_id && known(r, x->base))
+		r->p->present++;
+	else
+		return 1;
+	return 0;
+}
+
+static int
+export_one(struct run *r, struct input *x, struct d9x_loaded *in)
+{
+	struct d9m_model *m = in->m;
+	int rc = 0;
+
+	if (m == NULL) {
+		d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of memory",
+		    x->path ? x->path : "stdin");
+		return -1;
+	}
+	r->p->in_bytes += in->st.consumed;
+	if (in->st.read_ok == 0 || m->groups.n == 0)
+		r->p->failed++;
+	else {
+		if (x->path == NULL)
+			stdin_base(m, x->base);
+		if (x->path == NULL && known(r, x->base))
+			r->p->present++;
+		else if ((rc = fold_model(r, m, x->base, &in->st)) == 0)
+			r->p->exported++;
+		else if (r->out.e.code == 0)
+			d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of "
+			    "memory", x->path ? x->path : "stdin");
+	}
+	d9m_model_free(&in->m);
+	return rc;
+}
+
+/* Threads reading models: one per core but the one the caller's
+ * thread folds and writes on (a second reader on 2 cores gained
+ * nothing: 10 inputs, 1.3 s either way). */
+static unsigned
+readers(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+
+	return n < 1 ? 1 : n > D9X_LOADERS ? D9X_LOADERS : (unsigned)n;
+}
+
+/* Read the wanted inputs (threads ahead) and fold each. */
+static int
+export_all(struct run *r)
+{
+	const char **paths = calloc(r->n + 1, sizeof *paths);
+	unsigned char *want = calloc(r->n + 1, 1);
+	struct d9x_loader ld;
+	int rc = 0;
+
+	if (paths == NULL || want == NULL) {
+		free(paths);
+		free(want);
+		d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		paths[i] = r->in[i].path ? r->in[i].path : "-";
+		want[i] = (unsigned char)wanted(r, &r->in[i]);
+	}
+	d9x_loader_start(&ld, paths, want, r->n, readers(), r->o->note,
+	    r->o->ctx);
+	for (size_t i = 0; rc == 0 && i < r->n; i++) {
+		struct d9x_loaded in;
+
+		if (want[i]) {
+			d9x_loader_take(&ld, i, &in);
+			rc = export_one(r, &r->in[i], &in);
+		}
+		r->p->done++;
+		report(r, paths[i]);
+	}
+	d9x_loader_stop(&ld);
+	free(paths);
+	free(want);
+	return rc;
+}
+
+
+static int
+list_inputs(struct run *r)
+{
+	const char **files = malloc((r->o->npaths + 1) * sizeof *files);
+	struct d9p_read_opts ro = { .note = r->o->note,
+	    .note_ctx = r->o->ctx };
+	struct d9p_read_stats st;
+	size_t nf = 0, nstdin = 0;
+	int rc;
+
+	if (files == NULL)
+		return -1;
+	for (size_t i = 0; i < r->o->npaths; i++) {
+		if (strcmp(r->o->paths[i], "-") == 0)
+			nstdin = 1;
+		else
+			files[nf++] = r->o->paths[i];
+	}
+	memset(&st, 0, sizeof st);
+	rc = nf ? d9p_walk(files, nf, visit, r, &ro, &st) : 0;
+	free(files);
+	if (rc == 0 && nstdin) {
+		if (d9_grow(&r->in, &r->cap, r->n + 1, sizeof *r->in) < 0)
+			return -1;
+		memset(&r->in[r->n++], 0, sizeof *r->in);
+	}
+	return rc;
+}
+
+int
+d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
+    size_t errlen)
+{
+	struct run r;
+	char seg[4096];
+	int rc = -1;
+
+	memset(&r, 0, sizeof r);
+	memset(p, 0, sizeof *p);
+	r.o = o;
+	r.p = p;
+	r.out.dir = o->outdir;
+	d9_arena_init(&r.arena, 16 << 10);
+	d9_intern_init(&r.done, &r.arena);
+	snprintf(seg, sizeof seg, "%s", o->outdir);
+	if (d9x_mkdirs(seg) < 0) {
+		snprintf(err, errlen, "%s: %s", o->outdir, strerror(errno));
+		goto out;
+	}
+	snprintf(seg, sizeof seg, "%s/%s", o->outdir,
+	    d9x_tables[D9X_T_SEGMENTS].name);
+	if (scan(&r, seg, SCAN_DEPTH) < 0 || list_inputs(&r) < 0 ||
+	    identify(&r) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	p->inputs = r.n;
+	if (export_all(&r) < 0) {
+		snprintf(err, errlen, "%s", r.out.e.msg);
+		goto out;
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < r.n; i++)
+		free(r.in[i].path);
+	free(r.in);
+	d9_intern_free(&r.done);
+	d9_arena_free(&r.arena);
+	return rc;
+}

@@ -1,0 +1,58 @@
+/*
+ * export.h: d9top --export parquet OUTDIR PATH... (FLEET.md): every
+ * input read into a model of its own, one at a time (memory: one
+ * input's model and one row group per table being filled), and each of
+ * its sources (ANALYSIS 23) folded into its leaves (fold.h). A source's
+ * key is a hash of its input's identity (parse/segid.h: the boot and the
+ * segment's first batch; stdin: the boot and first clock sync of what it
+ * held) and its group in that input, so the same segment exported again
+ * writes nothing and a directory that gained segments writes the new
+ * ones only: an input whose first source's `segments` leaf is in place
+ * was exported whole (that leaf is written last) and is not even read.
+ * Of the files holding the same segment, the one with the most decoded
+ * bytes is read; a segment still being written (.active) is left for
+ * when it is sealed.
+ */
+#ifndef D9X_EXPORT_H
+#define D9X_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "export/tables.h"
+#include "model/frames.h"
+
+struct d9x_progress {
+	size_t		 inputs;	/* to look at */
+	size_t		 done;		/* looked at so far */
+	size_t		 exported;	/* inputs written */
+	size_t		 present;	/* inputs already exported */
+	size_t		 active;	/* .active files left for later */
+	size_t		 copies;	/* files holding a segment read once */
+	size_t		 failed;	/* inputs that gave no events */
+	uint64_t	 files, bytes, rows;	/* written */
+	uint64_t	 table_bytes[D9X_T_COUNT], table_rows[D9X_T_COUNT];
+	uint64_t	 in_bytes;	/* of the inputs read */
+	const char	*current;	/* the input just done */
+};
+
+struct d9x_opts {
+	const char		 *outdir;
+	const char *const	 *paths;
+	size_t			  npaths;
+	const struct d9m_resolver *resolver;	/* names beyond the trace's */
+	/* messages about input (skipped, damaged): msg is only valid
+	 * during the call */
+	void			(*note)(void *ctx, const char *msg);
+	/* after each input */
+	void			(*progress)(void *ctx,
+				    const struct d9x_progress *p);
+	void			 *ctx;
+};
+
+/* 0: done (p says what), -1: a leaf could not be written (err says
+ * why, with the path; what was in place stays). */
+int	d9x_export(const struct d9x_opts *o, struct d9x_progress *p,
+	    char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,118 @@
+/*
+ * loader.c: see loader.h. One lock and one condition for every slot:
+ * a handful of threads, one hand-over per input.
+ */
+#include <string.h>
+
+#include "export/loader.h"
+
+static void
+load(const struct d9x_loader *l, size_t i, struct d9x_loaded *out)
+{
+	const char *path = l->paths[i];
+
+	memset(out, 0, sizeof *out);
+	if ((out->m = d9m_model_new()) == NULL ||
+	    d9m_model_load(out->m, &path, 1, NULL, l->note, l->note_ctx,
+	    &out->st) < 0 || d9m_model_finish_last(out->m) < 0)
+		d9m_model_free(&out->m);
+}
+
+static void *
+run(void *arg)
+{
+	struct d9x_reader *r = arg;
+	struct d9x_loader *l = r->l;
+	size_t k = 0;		/* wanted inputs so far */
+
+	for (size_t i = 0; i < l->n; i++) {
+		struct d9x_loaded x;
+		int stop;
+
+		if (!l->want[i] || k++ % l->nr != r->t)
+			continue;
+		pthread_mutex_lock(&l->mu);
+		while (r->full && !l->stop)
+			pthread_cond_wait(&l->cv, &l->mu);
+		stop = l->stop;
+		pthread_mutex_unlock(&l->mu);
+		if (stop)
+			break;
+		load(l, i, &x);
+		pthread_mutex_lock(&l->mu);
+		r->slot = x;
+		r->at = i;
+		r->full = 1;
+		pthread_cond_broadcast(&l->cv);
+		pthread_mutex_unlock(&l->mu);
+	}
+	return NULL;
+}
+
+void
+d9x_loader_start(struct d9x_loader *l, const char *const *paths,
+    const unsigned char *want, size_t n, unsigned threads,
+    void (*note)(void *, const char *), void *note_ctx)
+{
+	memset(l, 0, sizeof *l);
+	l->paths = paths;
+	l->want = want;
+	l->n = n;
+	l->note = note;
+	l->note_ctx = note_ctx;
+	pthread_mutex_init(&l->mu, NULL);
+	pthread_cond_init(&l->cv, NULL);
+	threads = threads < 1 ? 1 : threads > D9X_LOADERS ? D9X_LOADERS :
+	    threads;
+	/* nr is fixed before any thread reads it */
+	l->nr = threads;
+	for (unsigned t = 0; t < threads; t++) {
+		l->r[t].l = l;
+		l->r[t].t = t;
+		if (pthread_create(&l->r[t].thread, NULL, run, &l->r[t]) != 0)
+			break;
+		l->r[t].running = 1;
+	}
+	if (!l->r[threads - 1].running)	/* not all: read on the caller's */
+		d9x_loader_stop(l);
+}
+
+void
+d9x_loader_take(struct d9x_loader *l, size_t i, struct d9x_loaded *out)
+{
+	struct d9x_reader *r;
+
+	if (l->nr == 0) {
+		load(l, i, out);
+		return;
+	}
+	r = &l->r[l->taken++ % l->nr];
+	pthread_mutex_lock(&l->mu);
+	while (!(r->full && r->at == i))
+		pthread_cond_wait(&l->cv, &l->mu);
+	*out = r->slot;
+	r->full = 0;
+	pthread_cond_broadcast(&l->cv);
+	pthread_mutex_unlock(&l->mu);
+}
+
+void
+d9x_loader_stop(struct d9x_loader *l)
+{
+	if (l->nr == 0)
+		return;
+	pthread_mutex_lock(&l->mu);
+	l->stop = 1;
+	pthread_cond_broadcast(&l->cv);
+	pthread_mutex_unlock(&l->mu);
+	for (unsigned t = 0; t < l->nr; t++) {
+		if (l->r[t].running)
+			pthread_join(l->r[t].thread, NULL);
+		if (l->r[t].full)
+			d9m_model_free(&l->r[t].slot.m);
+		l->r[t].running = l->r[t].full = 0;
+	}
+	l->nr = 0;
+	pthread_mutex_destroy(&l->mu);
+	pthread_cond_destroy(&l->cv);
+}

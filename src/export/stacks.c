@@ -1,0 +1,107 @@
+/*
+ * stacks.c: see stacks.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+#include "export/hash128.h"
+#include "export/stacks.h"
+
+#define MAX_FRAMES	1024
+
+int
+d9x_stacks_init(struct d9x_stacks *s)
+{
+	memset(s, 0, sizeof *s);
+	d9_hmap_init(&s->memo);
+	d9_arena_init(&s->arena, 64 << 10);
+	d9_intern_init(&s->ids, &s->arena);
+	s->f = malloc(MAX_FRAMES * sizeof *s->f);
+	return s->f == NULL ? -1 : 0;
+}
+
+void
+d9x_stacks_free(struct d9x_stacks *s)
+{
+	d9_hmap_free(&s->memo);
+	d9_intern_free(&s->ids);
+	d9_arena_free(&s->arena);
+	d9x_bytes_free(&s->names);
+	free(s->first);
+	free(s->f);
+	memset(s, 0, sizeof *s);
+}
+
+static size_t
+frames(struct d9x_stacks *s, const struct d9x_source *src, uint64_t key)
+{
+	uint32_t stack = (uint32_t)(key >> 32), seg = (uint32_t)key >> 1;
+
+	if (key & 1)
+		return d9m_alloc_frames(src->m, src->r, seg, stack, s->f,
+		    MAX_FRAMES);
+	return d9m_stack_frames(src->m, src->r, seg, stack, s->f, MAX_FRAMES);
+}
+
+int
+d9x_stacks_id(struct d9x_stacks *s, const struct d9x_source *src,
+    uint32_t seg, uint32_t stack, int alloc, uint8_t id[16])
+{
+	uint64_t key = (uint64_t)stack << 32 | (uint64_t)(seg & 0x7fffffff)
+	    << 1 | (alloc != 0);
+	uint32_t row = d9_hmap_get(&s->memo, key);
+	const char *p;
+	size_t n;
+
+	if (row == D9_NONE) {
+		d9x_bytes_reset(&s->names);
+		n = frames(s, src, key);
+		for (size_t k = 0; k < n; k++) {
+			const char *name = d9m_frame_name(&s->f[k]);
+
+			d9x_bytes_put(&s->names, name, strlen(name) + 1);
+		}
+		if (s->names.oom)
+			return -1;
+		d9x_hash128(s->names.p, s->names.n, id);
+		row = d9_intern(&s->ids, id, 16);
+		if (row == D9_NONE || d9_hmap_put(&s->memo, key, row) < 0)
+			return -1;
+		if (row == s->ids.n - 1) {
+			if (d9_grow(&s->first, &s->cap, s->ids.n,
+			    sizeof *s->first) < 0)
+				return -1;
+			s->first[row] = key;
+		}
+		return 0;
+	}
+	p = d9_intern_str(&s->ids, row, NULL);
+	memcpy(id, p, 16);
+	return 0;
+}
+
+int
+d9x_stacks_write(struct d9x_stacks *s, const struct d9x_source *src,
+    struct d9x_leaf *l)
+{
+	for (size_t i = 0; i < s->ids.n; i++) {
+		struct d9x_pq *w = d9x_leaf_pq(l);
+		size_t n = frames(s, src, s->first[i]);
+
+		if (w == NULL)
+			return -1;
+		d9x_pq_str(w, D9X_STACK_ID, d9_intern_str(&s->ids,
+		    (uint32_t)i, NULL), 16);
+		d9x_pq_begin(w, D9X_STACK_FRAMES);
+		for (size_t k = 0; k < n; k++) {
+			const char *name = d9m_frame_name(&s->f[k]);
+
+			d9x_pq_str(w, D9X_STACK_FRAMES, name, strlen(name));
+		}
+		d9x_pq_end(w, D9X_STACK_FRAMES);
+		if (d9x_leaf_row(l) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,121 @@
+/*
+ * test_export.c: the parts of src/export whose bytes are fixed by
+ * someone else's specification, checked byte for byte: Hive's escaping
+ * of partition values (a service or host name from a trace must stay
+ * one path component), the RLE / bit-packing hybrid, Thrift's compact
+ * field headers. The whole writer is judged by two readers
+ * (writer.mjs, figures.mjs).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/bytes.h"
+#include "export/leaf.h"
+#include "export/rle.h"
+#include "export/thrift.h"
+
+START_TEST(hive_escape)
+{
+	char out[256];
+
+	d9x_hive_escape("metrics-service", out, sizeof out);
+	ck_assert_str_eq(out, "metrics-service");
+	d9x_hive_escape("../../etc/passwd", out, sizeof out);
+	ck_assert_str_eq(out, "..%2F..%2Fetc%2Fpasswd");
+	d9x_hive_escape("us-east-1/i-0abc", out, sizeof out);
+	ck_assert_str_eq(out, "us-east-1%2Fi-0abc");
+	d9x_hive_escape("a=b:c%d", out, sizeof out);
+	ck_assert_str_eq(out, "a%3Db%3Ac%25d");
+	d9x_hive_escape("tab\there\n", out, sizeof out);
+	ck_assert_str_eq(out, "tab%09here%0A");
+	d9x_hive_escape("", out, sizeof out);
+	ck_assert_str_eq(out, "__HIVE_DEFAULT_PARTITION__");
+	/* a small buffer cuts whole escapes, never half of one */
+	d9x_hive_escape("////", out, 8);
+	ck_assert_str_eq(out, "%2F%2F");
+}
+END_TEST
+
+static int
+bytes_are(const struct d9x_bytes *b, const uint8_t *want, size_t n)
+{
+	return !b->oom && b->n == n && memcmp(b->p, want, n) == 0;
+}
+
+START_TEST(rle_hybrid)
+{
+	struct d9x_bytes b = { 0 };
+	uint32_t run[20], mixed[10] = { 0, 1, 2, 3, 4, 5, 6, 7, 1, 1 };
+	/* 20 x 5 at width 3: header 20 << 1, the value in one byte */
+	const uint8_t want_run[] = { 40, 5 };
+	/* 10 values at width 3: 2 groups packed (header 2 << 1 | 1), the
+	 * last group padded with zeros: 0..7 = 0x88 0xc6 0xfa, then 1 1 */
+	const uint8_t want_mixed[] = { 5, 0x88, 0xc6, 0xfa, 0x09, 0, 0 };
+	const uint8_t bits_want[] = { 0x05, 0x01 };
+	const uint8_t bits[] = { 1, 0, 1, 0, 0, 0, 0, 0, 1 };
+
+	for (int i = 0; i < 20; i++)
+		run[i] = 5;
+	d9x_rle_put(&b, run, 20, 3);
+	ck_assert(bytes_are(&b, want_run, sizeof want_run));
+	d9x_bytes_reset(&b);
+	d9x_rle_put(&b, mixed, 10, 3);
+	ck_assert(bytes_are(&b, want_mixed, sizeof want_mixed));
+	d9x_bytes_reset(&b);
+	d9x_bits_put(&b, bits, 9);
+	ck_assert(bytes_are(&b, bits_want, sizeof bits_want));
+	ck_assert_uint_eq(d9x_bit_width(0), 0);
+	ck_assert_uint_eq(d9x_bit_width(1), 1);
+	ck_assert_uint_eq(d9x_bit_width(2), 2);
+	ck_assert_uint_eq(d9x_bit_width(255), 8);
+	d9x_bytes_free(&b);
+}
+END_TEST
+
+START_TEST(thrift_compact)
+{
+	struct d9x_bytes b = { 0 };
+	struct d9x_thrift t;
+	/* i32 field 1 = 2: 0x15 0x04; i64 field 3 = -1: 0x26 0x01; a jump
+	 * of 20 ids: type byte, zigzag id 23; list of 2 i32 (field 24):
+	 * 0x19 0x25 0x02 0x04; a struct field 25 with bool field 1 true:
+	 * 0x1c 0x11 0x00; stop 0x00 */
+	const uint8_t want[] = { 0x15, 0x04, 0x26, 0x01, 0x08, 0x2e, 0x01,
+	    'x', 0x19, 0x25, 0x02, 0x04, 0x1c, 0x11, 0x00, 0x00 };
+
+	d9x_th_init(&t, &b);
+	d9x_th_i32(&t, 1, 2);
+	d9x_th_i64(&t, 3, -1);
+	d9x_th_bin(&t, 23, "x", 1);
+	d9x_th_list(&t, 24, D9X_TH_I32, 2);
+	d9x_th_elem_i32(&t, 1);
+	d9x_th_elem_i32(&t, 2);
+	d9x_th_struct(&t, 25);
+	d9x_th_bool(&t, 1, 1);
+	d9x_th_end(&t);
+	d9x_th_end(&t);
+	ck_assert(bytes_are(&b, want, sizeof want));
+	ck_assert(!t.bad);
+	d9x_bytes_free(&b);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("export");
+	TCase *tc = tcase_create("bytes");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, hive_escape);
+	tcase_add_test(tc, rle_hybrid);
+	tcase_add_test(tc, thrift_compact);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
