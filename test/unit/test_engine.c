@@ -273,6 +273,28 @@ START_TEST(test_verdict_evidence)
 }
 END_TEST
 
+/* The JSON of m and a, white space removed, and the report (malloc'd). */
+static void
+render(const struct d9m_model *m, const struct d9m_analysis *a, char **json,
+    char **rep)
+{
+	struct d9o_out out;
+	size_t jl = 0, rl = 0;
+
+	memset(&out, 0, sizeof out);
+	out.m = m;
+	out.a = a;
+	out.f = open_memstream(json, &jl);
+	d9o_json(&out);
+	fclose(out.f);
+	for (char *r = *json, *w = *json; ; r++)
+		if (*r != ' ' && *r != '\n' && (*w++ = *r) == '\0')
+			break;
+	out.f = open_memstream(rep, &rl);
+	d9o_report(&out);
+	fclose(out.f);
+}
+
 /*
  * ANALYSIS 20: task 11, woken 1 ms into task 10's 20 ms poll on the same
  * worker, runs when it ends: held by task 10 for 19 ms, and task 10's
@@ -285,11 +307,10 @@ START_TEST(test_blame)
 	const uint64_t s = 100 * PL_MS;
 	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
-	struct d9o_out out;
 	struct mt t;
 	struct d9m_model *m;
 	char *json = NULL, *rep = NULL;
-	size_t jl = 0, rl = 0, held = 0;
+	size_t held = 0;
 
 	mt_begin(&t);
 	mt_spawn(&t, s - 5 * PL_MS, 10, "svc/hog.rs:1:1");
@@ -335,23 +356,12 @@ START_TEST(test_blame)
 	ck_assert_uint_eq(m->tasks.id[m->polls.task[a.worst[0].poll]], 10);
 	ck_assert_uint_eq(a.worst[0].delayed.tasks, 1);
 	ck_assert_uint_eq(a.worst[0].delayed.total, 19 * PL_MS);
-	memset(&out, 0, sizeof out);
-	out.m = m;
-	out.a = &a;
-	out.f = open_memstream(&json, &jl);
-	d9o_json(&out);
-	fclose(out.f);
-	for (char *r = json, *w = json; ; r++)
-		if (*r != ' ' && *r != '\n' && (*w++ = *r) == '\0')
-			break;
+	render(m, &a, &json, &rep);
 	ck_assert_ptr_nonnull(strstr(json, "\"delayed\":{\"tasks\":1,"
 	    "\"totalNs\":19000000}"));
 	ck_assert_ptr_nonnull(strstr(json, "\"heldBy\":{\"task\":10,"));
 	ck_assert_ptr_nonnull(strstr(json, "\"overlapNs\":19000000}"));
 	ck_assert_ptr_nonnull(strstr(json, "\"heldBy\":null"));
-	out.f = open_memstream(&rep, &rl);
-	d9o_report(&out);
-	fclose(out.f);
 	ck_assert_ptr_nonnull(strstr(rep, "held 1 task back for 19.00ms in "
 	    "all"));
 	free(json);
@@ -372,11 +382,10 @@ START_TEST(test_task_figures)
 	const uint64_t s = 100 * PL_MS;
 	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
-	struct d9o_out out;
 	struct mt t;
 	struct d9m_model *m;
 	char *json = NULL, *rep = NULL;
-	size_t jl = 0, rl = 0, kinds = 0;
+	size_t kinds = 0;
 
 	mt_begin(&t);
 	mt_spawn(&t, s, 20, "svc/yield.rs:1:1");
@@ -426,23 +435,12 @@ START_TEST(test_task_figures)
 			kinds |= 4;
 	}
 	ck_assert_uint_eq(kinds, 7);
-	memset(&out, 0, sizeof out);
-	out.m = m;
-	out.a = &a;
-	out.f = open_memstream(&json, &jl);
-	d9o_json(&out);
-	fclose(out.f);
-	for (char *r = json, *w = json; ; r++)
-		if (*r != ' ' && *r != '\n' && (*w++ = *r) == '\0')
-			break;
+	render(m, &a, &json, &rep);
 	ck_assert_ptr_nonnull(strstr(json, "{\"task\":20,\"spawn\":\"svc/"
 	    "yield.rs:1:1\",\"polls\":40,\"busyNs\":400000,\"scheduledNs\":"
 	    "400000,"));
 	ck_assert_ptr_nonnull(strstr(json, "{\"kind\":\"self-wake\","
 	    "\"task\":20,"));
-	out.f = open_memstream(&rep, &rl);
-	d9o_report(&out);
-	fclose(out.f);
 	ck_assert_ptr_nonnull(strstr(rep, "TASK FIGURES"));
 	ck_assert_ptr_nonnull(strstr(rep, "self-wake: task 20 woke itself 40"));
 	free(json);
