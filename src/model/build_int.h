@@ -86,6 +86,19 @@ struct d9m_builder {
 	struct d9_hmap	 series;
 };
 
+/* Segments and inputs (build_segs.c): a new segment of the current
+ * input (-1 when out of memory); the sink's input, resume, batch and loss
+ * calls; whether a metadata or clock sync event says another process's
+ * segment begins, and starting it there. */
+int	d9m_b_new_segment(struct d9m_builder *b);
+void	d9m_b_on_input(void *ctx, const char *name);
+void	d9m_b_on_resume(void *ctx, const char *name);
+void	d9m_b_on_batch(void *ctx, uint64_t off);
+void	d9m_b_on_loss(void *ctx, int what);
+int	d9m_b_other_process(struct d9m_builder *b, const struct d9m_smap *sm,
+	    uint64_t ts, const struct d9p_value *v);
+int	d9m_b_split(struct d9m_builder *b);
+
 /* Integer value of the kind's field i (D9_F_ constant): 0, or -1 when
  * the schema lacks it or it is absent. */
 static inline int
