@@ -192,25 +192,6 @@ json_run(struct ctx *c, const char *dir, const char *opt, const char *val,
 }
 
 static int
-baseline(const char *dir, struct d9b_run *best)
-{
-	char *argv[] = { "sh", "-c", "cat \"$1\"/* | gzip -dc", "sh",
-	    (char *)dir, NULL };
-	struct d9b_run r;
-
-	/* the first read fills the page cache */
-	if (d9b_run(argv, NULL, NULL, NULL, &r) != 0)
-		return -1;
-	for (int i = 0; i < 3; i++) {
-		if (d9b_run(argv, NULL, NULL, NULL, &r) != 0)
-			return -1;
-		if (i == 0 || r.wall < best->wall)
-			*best = r;
-	}
-	return 0;
-}
-
-static int
 files_same(const char *a, const char *b)
 {
 	char *x = slurp(a), *y = slurp(b);
@@ -367,7 +348,7 @@ one_scale(struct ctx *c, int scale, struct figures *f)
 	    "written now in %.1f s\n", f->copies, scale, f->gz_mb, f->raw_mib,
 	    built, d9b_now() - t0);
 	fflush(stdout);
-	if (baseline(dir, &f->r[M_BASE]) < 0) {
+	if (d9b_gzip_baseline(dir, &f->r[M_BASE]) < 0) {
 		fprintf(stderr, "bench-dir: the baseline failed\n");
 		return -1;
 	}

@@ -29,6 +29,10 @@ int	d9b_run(char *const argv[], char *const env[], const char *out,
  * terminated); returns the exit status, -1 when it could not run. */
 int	d9b_capture(char *const argv[], char *buf, size_t cap);
 
+/* The baseline every benchmark of a directory is measured against:
+ * every file of DIR through `gzip -dc` (cat and a pipe), once to fill
+ * the page cache, then the best of three into *best. 0, or -1 when it could not run. */
+int	d9b_gzip_baseline(const char *dir, struct d9b_run *best);
 /* The decompressed size of a gzip file (0 when it cannot be read). */
 uint64_t d9b_gunzip_bytes(const char *path);
 /* Wait until no d9top writes an entry of the index in cache (the

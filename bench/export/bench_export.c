@@ -61,24 +61,6 @@ tree_bytes(const char *path, uint64_t *bytes, uint64_t *files)
 }
 
 static int
-baseline(const char *dir, struct d9b_run *best)
-{
-	char *argv[] = { "sh", "-c", "cat \"$1\"/* | gzip -dc", "sh",
-	    (char *)dir, NULL };
-	struct d9b_run r;
-
-	if (d9b_run(argv, NULL, NULL, NULL, &r) != 0)	/* page cache */
-		return -1;
-	for (int i = 0; i < 3; i++) {
-		if (d9b_run(argv, NULL, NULL, NULL, &r) != 0)
-			return -1;
-		if (i == 0 || r.wall < best->wall)
-			*best = r;
-	}
-	return 0;
-}
-
-static int
 export_run(const char *d9top, const char *out, const char *dir,
     struct d9b_run *r)
 {
@@ -133,7 +115,7 @@ one_scale(struct d9b_hostdir *h, const char *d9top, const char *work,
 	printf("\n== %d copies: %.1f MB gzip, %.1f MiB decoded, %.1f M "
 	    "events\n", copies, gz, raw, (double)h->frames * copies / 1e6);
 	snprintf(out, sizeof out, "%s/parquet-%d", work, copies);
-	if (baseline(dir, &base) < 0 || d9b_rmtree(out) < 0 ||
+	if (d9b_gzip_baseline(dir, &base) < 0 || d9b_rmtree(out) < 0 ||
 	    export_run(d9top, out, dir, &cold) < 0 ||
 	    export_run(d9top, out, dir, &again) < 0)
 		return -1;

@@ -66,12 +66,6 @@ d9m_builder_free(struct d9m_model *m)
 	m->builder = NULL;
 }
 
-static uint32_t
-intern_cstr(struct d9m_model *m, const char *s)
-{
-	return d9_intern(&m->strs, s, strlen(s));
-}
-
 static int
 on_schema(void *ctx, struct d9p_schema *s)
 {
@@ -163,7 +157,7 @@ d9m_b_text(struct d9m_builder *b, const struct d9p_value *v)
 	case D9_FT_STRING:
 		return d9_intern_text(&m->strs, v->p, v->count);
 	case D9_FT_BOOL:
-		return intern_cstr(m, v->u ? "true" : "false");
+		return d9m_b_intern_cstr(m, v->u ? "true" : "false");
 	case D9_FT_I64:
 		n = snprintf(tmp, sizeof tmp, "%" PRId64, (int64_t)v->u);
 		return d9_intern(&m->strs, tmp, (size_t)n);
@@ -191,7 +185,7 @@ d9m_b_text(struct d9m_builder *b, const struct d9p_value *v)
 		n = snprintf(tmp, sizeof tmp, "{%u entries}", v->count);
 		return d9_intern(&m->strs, tmp, (size_t)n);
 	default:
-		return intern_cstr(m, "[dynamic]");
+		return d9m_b_intern_cstr(m, "[dynamic]");
 	}
 }
 
@@ -751,7 +745,7 @@ d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink)
 {
 	struct d9m_builder *b = m->builder;
 
-	b->null_id = intern_cstr(m, "null");
+	b->null_id = d9m_b_intern_cstr(m, "null");
 	memset(sink, 0, sizeof *sink);
 	sink->ctx = b;
 	sink->schema = on_schema;

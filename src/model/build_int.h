@@ -9,6 +9,7 @@
 #define D9M_BUILD_INT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "base/hmap.h"
 #include "base/schemas.h"
@@ -85,6 +86,13 @@ struct d9m_builder {
 	struct d9_hmap	 tidmap, tnames;
 	struct d9_hmap	 series;
 };
+
+/* The string id of s, interned in m. */
+static inline uint32_t
+d9m_b_intern_cstr(struct d9m_model *m, const char *s)
+{
+	return d9_intern(&m->strs, s, strlen(s));
+}
 
 /* Segments and inputs (build_segs.c): a new segment of the current
  * input (-1 when out of memory); the sink's input, resume, batch and loss

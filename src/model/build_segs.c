@@ -14,12 +14,6 @@
 #include "model/groups.h"
 #include "model/tables.h"
 
-static uint32_t
-intern_cstr(struct d9m_model *m, const char *s)
-{
-	return d9_intern(&m->strs, s, strlen(s));
-}
-
 /* The segment being read is left for good: the next may go on its
  * source (groups.h, d9m_prevseg). */
 static void
@@ -84,7 +78,7 @@ d9m_b_on_input(void *ctx, const char *name)
 
 	leave(b);
 	seg_done(b);
-	b->at.input = intern_cstr(b->m, name);
+	b->at.input = d9m_b_intern_cstr(b->m, name);
 	b->at.seg = D9_NONE;
 }
 
@@ -94,7 +88,7 @@ void
 d9m_b_on_resume(void *ctx, const char *name)
 {
 	struct d9m_builder *b = ctx;
-	uint32_t id = intern_cstr(b->m, name), row;
+	uint32_t id = d9m_b_intern_cstr(b->m, name), row;
 
 	if (id == b->at.input)
 		return;
