@@ -660,4 +660,15 @@ d9m_stack(const struct d9m_model *m, uint32_t id, size_t *n)
 	return (const uint8_t *)p;
 }
 
+/* Row of the last poll of worker slot w starting at or before ts, or
+ * D9_NONE. */
+uint32_t d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts);
+/* Whether a gap of worker id wid (its OS thread changed) overlaps the
+ * time (a, b). */
+int	d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a,
+	    uint64_t b);
+/* Worker id of thread tid (the last park or unpark on it), else def. */
+uint32_t d9m_tid_worker(const struct d9m_model *m, uint32_t tid,
+	    uint32_t def);
+
 #endif

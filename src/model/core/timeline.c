@@ -79,6 +79,18 @@ d9m_timeline_free(struct d9m_model *m)
 	d9m_appev_free(m);
 }
 
+void
+d9m_model_seal(struct d9m_model *m)
+{
+	if (d9m_image_is(m) || !m->finished)
+		return;
+	/* the span events became the span instances (m->spans) */
+	d9m_tab_free(&m->spanev, &d9m_desc_spanev);
+	d9m_tab_free(&m->spanx, &d9m_desc_spanx);
+	d9m_tab_free(&m->spantags, &d9m_desc_spantags);
+	d9m_builder_free(m);
+}
+
 /* Lanes by source group, then id. */
 static int
 cmp_lane(const void *a, const void *b)
@@ -130,55 +142,6 @@ find_workers(struct d9m_model *m)
 		qsort(m->workers, n, sizeof *m->workers, cmp_lane);
 	m->nworkers = n;
 	return 0;
-}
-
-uint32_t
-d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
-{
-	const struct d9m_worker *wk;
-	size_t lo, hi;
-
-	if (w >= m->nworkers)
-		return D9_NONE;
-	wk = &m->workers[w];
-	lo = wk->poll0;
-	hi = wk->poll0 + wk->npolls;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->polls.start[mid] <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > wk->poll0 ? (uint32_t)(lo - 1) : D9_NONE;
-}
-
-int
-d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
-{
-	const struct d9m_gaps *g = &m->gaps;
-	size_t lo = 0, hi = g->n;
-
-	/* the last gap of wid that starts before b: a worker's gaps follow
-	 * each other, so only it may reach past a */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->worker[mid] < wid || (g->worker[mid] == wid &&
-		    g->start[mid] < b))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && g->worker[lo - 1] == wid && g->end[lo - 1] > a;
-}
-
-uint32_t
-d9m_tid_worker(const struct d9m_model *m, uint32_t tid, uint32_t def)
-{
-	return d9m_pairs_get(m->tidmap_tid, m->tidmap_worker, m->tidmap_n, tid,
-	    def);
 }
 
 /* The gaps by thread (ANALYSIS 3: a sample of either thread of a

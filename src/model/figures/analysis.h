@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "model/figures/blame.h"
+#include "model/figures/byname.h"
 #include "model/core/frames.h"
 #include "model/figures/metrics.h"
 #include "model/core/model.h"
@@ -23,13 +24,9 @@
 #include "model/figures/runtimes.h"
 #include "model/figures/taskstats.h"
 #include "model/figures/verdict.h"
+#include "model/queries/select.h"
 #include "model/queries/wake.h"
 #include "model/queries/window.h"
-
-struct d9m_pct {
-	size_t		count;
-	uint64_t	p50, p99, max;	/* exact nearest rank; 0 when count 0 */
-};
 
 struct d9m_worker_fig {
 	uint32_t	id;		/* wids row (ids.h prints it) */
@@ -40,12 +37,6 @@ struct d9m_worker_fig {
 	double		cpu_ratio_weighted;	/* better: by active time, clamped */
 	uint64_t	sched_wait_max;	/* over measured park periods */
 	size_t		sched_wait_over1ms, sched_wait_n;
-};
-
-struct d9m_stack_group {
-	uint32_t	stack;		/* stack id */
-	uint32_t	seg;		/* segment its symbols come from */
-	size_t		count;
 };
 
 /* Task dumps grouped by stack, weighted by the idle gap they describe. */
@@ -288,15 +279,5 @@ int	d9m_an_sources(const struct d9m_model *,
  * the segment (D9_NONE: any), else legacy metadata; 0 when unknown. */
 uint64_t d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono);
 
-/* Rank (1-based) of the p-th percentile of n values. */
-size_t	d9m_rank(size_t n, unsigned p);
-/* Exact percentiles of v (reordered) at d9m_rank. */
-void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
-/* Stack groups of a set of CPU sample rows, merged by what their frames
- * are named (byname.h; names through r), count descending; a group's
- * count adds its rows' d9m_cpu_weight (samples.h). */
-int	d9m_group_stacks(const struct d9m_model *m,
-	    const struct d9m_resolver *r, const uint32_t *rows, size_t n,
-	    struct d9m_stack_group **out, size_t *nout);
 
 #endif

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/intern.h"
-#include "model/figures/analysis.h"
+#include "model/core/model.h"
 #include "model/core/table.h"
 #include "model/queries/worst.h"
 #include "base/vec.h"

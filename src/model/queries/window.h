@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "model/core/model.h"
+#include "model/core/table.h"
 
 struct d9m_window {
 	uint64_t	lo, hi;		/* absolute ns, inclusive */
@@ -38,14 +39,6 @@ void	d9m_window_rows(const uint64_t *v, size_t n,
 /* Poll rows of worker slot s that start in the window: [*a, *b). */
 void	d9m_window_polls(const struct d9m_model *m, size_t s,
 	    const struct d9m_window *w, size_t *a, size_t *b);
-
-/* Row i of a column: v + i, without arithmetic on the NULL of a column
- * that never got a row (NULL + 0 is undefined behaviour in C). */
-static inline const uint64_t *
-d9m_row(const uint64_t *v, size_t i)
-{
-	return v != NULL ? v + i : v;
-}
 
 static inline int
 d9m_in_window(const struct d9m_window *w, uint64_t ts)
