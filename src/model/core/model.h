@@ -1,4 +1,18 @@
 /*
+ * src/model/core, the model's first wing: the loaded trace and its
+ * lifetime. It holds the column tables and their one registry
+ * (model.h, table.h, tables.h), loading and building (model.c, build*.c:
+ * the parser's sink, the one switch from schema name to event kind),
+ * the ids of more than one process (ids, groups, pairs), finishing
+ * (timeline.c: sort, walk the workers, pair spans, sched, kshare, twins,
+ * loss) and the look-ups by id, row and time (lookup.c). It may call
+ * src/base, src/parse and itself; finishing also runs the one-time
+ * derive steps of the queries and figures it owns the data of
+ * (d9m_appev_derive, d9m_rates_derive, d9m_dumps_derive,
+ * d9m_sym_stacks_derive, d9m_runtimes_derive), and the lifetime the
+ * index image's (model/image.h, until src/store takes it). Above it:
+ * queries (queries/window.h), then figures (figures/analysis.h).
+ *
  * model.h: the loaded trace as columns (struct of arrays), one table per
  * event kind, each sorted by (timestamp, arrival order) once loading is
  * done. Strings, stacks and field lists are interned once and referenced

@@ -1,4 +1,16 @@
 /*
+ * src/model/figures, the model's third wing: the analyses, every figure
+ * the report, --json, --diff and the browser show, one file per figure
+ * family: the driver d9m_analyze (analysis.c, with the worker, poll and
+ * CPU sections) runs the sections (analysis_*.c: flags, memory, setup,
+ * sources, spans, tasks) and the families (blame, verdict, poi,
+ * observer, taskstats, metrics, runtimes, byname, framekind), and the
+ * comparison of two runs (diff.c, flamediff.c). It may call src/base,
+ * src/parse, model/core, model/queries and itself; only src/output,
+ * src/export, src/tui and src/app call it. A new figure: its family's
+ * file (or a new one) and struct d9m_analysis here, then the JSON
+ * (output/json.c), the report (output/report.c) and the browser.
+ *
  * analysis.h: every figure of ANALYSIS.md sections 2-14, computed from a
  * finished model for a time window, as plain data. The JSON output, the
  * text report and the browser all render this one struct, so a figure

@@ -1,4 +1,14 @@
 /*
+ * src/model/queries, the model's second wing: the windowed reads the
+ * views and outputs call on a finished model, each a pure function of
+ * (model, window, options): the window and its rows (window.h), exact
+ * percentiles (select), worst polls (worst), flame trees (flame), strips
+ * (series), the timeline's search (pollfind), the browser's lane
+ * look-ups (lanes), span sets (spanset), wake chains (wake), the
+ * application's events (appev) and what a sample stands for (samples).
+ * It may call src/base, src/parse, model/core and itself, never the
+ * figures; figures and the outputs call it.
+ *
  * window.h: a time window and the rows of a time-sorted column inside
  * it. Window rule: an event belongs to the window when its time (a
  * poll's or span's start) is inside it, both ends included.
