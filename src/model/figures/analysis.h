@@ -253,7 +253,7 @@ struct d9m_analysis {
 };
 
 struct d9m_analysis_opts {
-	struct d9m_window win;		/* {0, UINT64_MAX}: everything */
+	struct d9m_window win;		/* D9M_WHOLE: everything */
 	size_t		worst;		/* worst polls to list */
 	uint64_t	chain_task;	/* 0: no wake chain */
 	const struct d9m_resolver *resolver;	/* names beyond the trace's */

@@ -152,7 +152,7 @@ static int
 cpu_series(const struct d9m_model *m, uint32_t g, const uint64_t *edges,
     size_t ncols, double *out)
 {
-	struct d9m_window all = { 0, UINT64_MAX };
+	struct d9m_window all = D9M_WHOLE;
 	struct d9m_usage *u;
 	size_t n, k = 0;
 

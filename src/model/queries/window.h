@@ -26,13 +26,32 @@ struct d9m_window {
 	uint64_t	lo, hi;		/* absolute ns, inclusive */
 };
 
-/* The whole trace: what --json reads without --window. */
-#define D9M_WHOLE	((struct d9m_window){ 0, UINT64_MAX })
+/* The whole trace: what --json reads without --window, the one whole
+ * window (D9M_WHOLE_INIT initializes a static one), and the one test of
+ * it (d9m_window_whole). */
+#define D9M_WHOLE_INIT	{ 0, UINT64_MAX }
+#define D9M_WHOLE	((struct d9m_window)D9M_WHOLE_INIT)
 
 static inline int
 d9m_window_whole(const struct d9m_window *w)
 {
 	return w->lo == 0 && w->hi == UINT64_MAX;
+}
+
+/* Whether [lo, hi] (absolute ns) covers every event of m. */
+static inline int
+d9m_window_covers(const struct d9m_model *m, uint64_t lo, uint64_t hi)
+{
+	return lo <= m->min_ts && hi >= m->max_ts;
+}
+
+/* The window [lo, hi] as a query asks for it: D9M_WHOLE when it covers
+ * the trace (so that its figures are those of --json), else itself. */
+static inline struct d9m_window
+d9m_window_of(const struct d9m_model *m, uint64_t lo, uint64_t hi)
+{
+	return d9m_window_covers(m, lo, hi) ? D9M_WHOLE :
+	    (struct d9m_window){ lo, hi };
 }
 
 /* The window lo_ms .. hi_ms (milliseconds from the trace's first event,
