@@ -36,13 +36,13 @@ void
 d9m_model_free(struct d9m_model **pm)
 {
 	struct d9m_model *m = *pm;
-	struct d9m_tabref t[32];
+	struct d9m_tabref t[D9M_NTABLES];
 	size_t n;
 
 	if (m == NULL)
 		return;
 	if (!d9m_image_is(m)) {		/* else its columns are mapped */
-		n = d9m_model_tables(m, t, 32);
+		n = d9m_model_tables(m, t);
 		for (size_t i = 0; i < n; i++)
 			d9m_tab_free(t[i].tab, t[i].desc);
 		d9m_timeline_free(m);
@@ -68,10 +68,10 @@ d9m_model_free(struct d9m_model **pm)
 static int
 copy_tables(struct d9m_model *dst, const struct d9m_model *src)
 {
-	struct d9m_tabref td[32], ts[32];
-	size_t n = d9m_model_tables(dst, td, 32);
+	struct d9m_tabref td[D9M_NTABLES], ts[D9M_NTABLES];
+	size_t n = d9m_model_tables(dst, td);
 
-	d9m_model_tables((struct d9m_model *)src, ts, 32);
+	d9m_model_tables((struct d9m_model *)src, ts);
 	for (size_t i = 0; i < n; i++)
 		if (d9m_tab_copy(td[i].tab, ts[i].tab, td[i].desc) < 0)
 			return -1;

@@ -335,9 +335,9 @@ sort_job(void *arg)
 static int
 sort_tables(struct d9m_model *m)
 {
-	struct d9m_tabref t[32];
-	struct d9m_job jobs[32];
-	size_t n = d9m_model_tables(m, t, 32);
+	struct d9m_tabref t[D9M_NTABLES];
+	struct d9m_job jobs[D9M_NTABLES];
+	size_t n = d9m_model_tables(m, t);
 
 	/* largest first, so that the two threads end together */
 	for (size_t i = 1; i < n; i++)
