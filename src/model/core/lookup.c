@@ -5,25 +5,34 @@
  */
 #include <string.h>
 
+#include "base/search.h"
 #include "base/vec.h"
 #include "model/core/model.h"
 #include "model/core/pairs.h"
 #include "model/core/table.h"
 
+/* A lane, a worker id or a gap sought by (group or worker, value). */
+struct at {
+	const struct d9m_model	*m;
+	uint32_t		 g;
+	uint64_t		 x;
+};
+
+static int
+lane_before(const void *ctx, size_t i)
+{
+	const struct at *q = ctx;
+	const struct d9m_worker *w = &q->m->workers[i];
+
+	return w->group < q->g || (w->group == q->g && w->own < q->x);
+}
+
 uint32_t
 d9m_worker_slot_of(const struct d9m_model *m, uint32_t g, uint64_t own)
 {
-	size_t lo = 0, hi = m->nworkers;
+	const struct at q = { m, g, own };
+	size_t lo = d9_partition(0, m->nworkers, &q, lane_before);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct d9m_worker *w = &m->workers[mid];
-
-		if (w->group < g || (w->group == g && w->own < own))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < m->nworkers && m->workers[lo].group == g &&
 	    m->workers[lo].own == own ? (uint32_t)lo : D9_NONE;
 }
@@ -36,21 +45,22 @@ d9m_worker_slot(const struct d9m_model *m, uint32_t id)
 	return d9m_worker_slot_of(m, m->wids.group[id], m->wids.own[id]);
 }
 
+static int
+lane_starts_by(const void *ctx, size_t i)
+{
+	const struct at *q = ctx;
+
+	return q->m->workers[i].poll0 <= q->x;
+}
+
 uint32_t
 d9m_poll_worker(const struct d9m_model *m, size_t p)
 {
-	size_t lo = 0, hi = m->nworkers;
-
+	const struct at q = { m, 0, p };
 	/* the last lane starting at or before p: the ranges follow each
 	 * other, the empty ones included */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
+	size_t lo = d9_partition(0, m->nworkers, &q, lane_starts_by);
 
-		if (m->workers[mid].poll0 <= p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo > 0 ? (uint32_t)(lo - 1) : 0;
 }
 
@@ -109,34 +119,29 @@ d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
 	wk = &m->workers[w];
 	lo = wk->poll0;
 	hi = wk->poll0 + wk->npolls;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->polls.start[mid] <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = d9_upper_u64(m->polls.start, lo, hi, ts);
 	return lo > wk->poll0 ? (uint32_t)(lo - 1) : D9_NONE;
+}
+
+static int
+gap_before(const void *ctx, size_t i)
+{
+	const struct at *q = ctx;
+	const struct d9m_gaps *g = &q->m->gaps;
+
+	return g->worker[i] < q->g || (g->worker[i] == q->g &&
+	    g->start[i] < q->x);
 }
 
 int
 d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
 {
 	const struct d9m_gaps *g = &m->gaps;
-	size_t lo = 0, hi = g->n;
-
+	const struct at q = { m, wid, b };
 	/* the last gap of wid that starts before b: a worker's gaps follow
 	 * each other, so only it may reach past a */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = d9_partition(0, g->n, &q, gap_before);
 
-		if (g->worker[mid] < wid || (g->worker[mid] == wid &&
-		    g->start[mid] < b))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo > 0 && g->worker[lo - 1] == wid && g->end[lo - 1] > a;
 }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/queries/appev.h"
@@ -192,23 +193,33 @@ tid_gaps_make(const struct d9m_model *m, struct tid_gaps *t)
 	return 0;
 }
 
+struct tid_at {
+	const struct d9m_model	*m;
+	const struct tid_gaps	*t;
+	uint32_t		 tid;
+	uint64_t		 ts;
+};
+
+/* Entry i is of a lower tid, or of tid and starts at or before ts. */
+static int
+tid_at_before(const void *ctx, size_t i)
+{
+	const struct tid_at *q = ctx;
+	uint32_t k = (uint32_t)(q->t->key[i] >> 32);
+
+	return k < q->tid || (k == q->tid &&
+	    q->m->gaps.start[(uint32_t)q->t->key[i]] <= q->ts);
+}
+
 /* Whether a gap of thread tid holds ts. */
 static int
 tid_in_gap(const struct d9m_model *m, const struct tid_gaps *t, uint32_t tid,
     uint64_t ts)
 {
-	size_t lo = 0, hi = t->n;
+	const struct tid_at q = { m, t, tid, ts };
+	/* the first entry of tid starting after ts */
+	size_t lo = d9_partition(0, t->n, &q, tid_at_before);
 
-	while (lo < hi) {	/* the first entry of tid starting after ts */
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t k = (uint32_t)(t->key[mid] >> 32);
-
-		if (k < tid || (k == tid &&
-		    m->gaps.start[(uint32_t)t->key[mid]] <= ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo > 0 && t->key[lo - 1] >> 32 == tid &&
 	    t->reach[lo - 1] > ts; lo--)
 		if (m->gaps.end[(uint32_t)t->key[lo - 1]] > ts)

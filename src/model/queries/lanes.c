@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/intern.h"
 #include "model/core/model.h"
 #include "model/core/table.h"
