@@ -389,9 +389,16 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_DUMPS, D9T_A_BASELINE, D9T_A_BY_CHANGE,
 	D9T_A_NONE };
 
+/* The tree shown now (what s saves as folded stacks). */
+static const struct d9m_flame *
+shown(const void *st)
+{
+	return ((const struct flame_view *)st)->seen;
+}
+
 #define FLAME_VIEW(nm, n, make) { .name = nm, .tab = n, .hints = hints, \
 	.init = make, .free = free, .build = build, .key = key, \
-	.search = search, .swap = swap }
+	.search = search, .swap = swap, .flame = shown }
 
 const struct d9t_view_ops d9t_view_cpu = FLAME_VIEW("cpu", 3, init_cpu);
 const struct d9t_view_ops d9t_view_offcpu = FLAME_VIEW("off-cpu", 4,
@@ -399,11 +406,3 @@ const struct d9t_view_ops d9t_view_offcpu = FLAME_VIEW("off-cpu", 4,
 const struct d9t_view_ops d9t_view_alloc = FLAME_VIEW("alloc", 5,
     init_alloc);
 
-const struct d9m_flame *
-d9t_flame_shown(const struct d9t_app *app)
-{
-	const struct flame_view *v = app->view >= D9T_V_CPU &&
-	    app->view <= D9T_V_ALLOC ? app->vstate[app->view] : NULL;
-
-	return v != NULL ? v->seen : NULL;
-}

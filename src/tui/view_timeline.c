@@ -34,7 +34,7 @@
 #include "tui/strip.h"
 #include "tui/timeaxis.h"
 
-#define LABEL	7
+#define LABEL	D9T_TL_LABEL
 
 /* The view's state: the panel below the lanes and the last search's
  * matches in spans and events (rows of model of). */
@@ -46,21 +46,10 @@ struct tl_state {
 	int			 stepping;	/* n/N step the matches */
 };
 
-int
-d9t_timeline_x0(const struct d9t_app *app)
-{
-	(void)app;
-	return LABEL;
-}
-
 static struct d9t_axis
 axis(const struct d9t_app *app, int w)
 {
-	struct d9t_axis ax = { app->lo, app->hi, LABEL, w - LABEL };
-
-	if (ax.w < 1)
-		ax.w = 1;
-	return ax;
+	return d9t_timeline_axis(app, w);
 }
 
 static int
@@ -412,19 +401,6 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 	free(fc.edges);
 }
 
-void
-d9t_select_at_cursor(struct d9t_app *app)
-{
-	struct d9t_axis ax = axis(app, app->w);
-	int x = d9t_axis_x(&ax, app->cursor);
-	uint64_t a = d9t_axis_t(&ax, x), b = d9t_axis_t(&ax, x + 1);
-
-	if (app->m == NULL || app->lane >= app->m->nworkers)
-		return;
-	app->sel = d9m_longest(app->m, app->ix, app->lane, a, b > a ? b : a + 1);
-	app->gen++;
-}
-
 static void
 click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
@@ -648,7 +624,7 @@ chain(struct d9t_app *app)
 		d9t_msg(app, "select a poll of a task first");
 		return;
 	}
-	d9t_chain_show(app, app->sel);
+	d9t_open(app, D9T_V_CHAIN, app->sel);
 }
 
 /* n/N after a jump to a point of interest: the next one of its kind in
@@ -706,7 +682,7 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 		if (app->sel == D9_NONE)
 			d9t_msg(app, "no poll selected (w, n, or click one)");
 		else
-			d9t_poll_show(app, app->sel);
+			d9t_open(app, D9T_V_DETAIL, app->sel);
 		break;
 	case D9T_A_LANE_UP:
 		if (app->lane > 0)
