@@ -57,6 +57,8 @@
 	X(END, NULL, "last line") \
 	X(FOLD, "fold", "expand or collapse the node") \
 	X(COLLAPSE, NULL, "collapse the node, or go to its parent") \
+	X(FOCUS, "focus", "flame trees: focus on the frame (its subtree "\
+	    "only; q: back to the root)") \
 	X(INVERT, "invert", \
 	    "flame trees: from the leaf (who calls the hot frame), or back") \
 	X(SCROLL_LEFT, NULL, "scroll long lines left") \

@@ -66,6 +66,7 @@ const struct d9t_binding d9t_bindings[] = {
 	{ FLAME, 'l', D9T_A_FOLD, "l" },
 	{ FLAME, D9T_KEY_LEFT, D9T_A_COLLAPSE, "Left" },
 	{ FLAME, 'h', D9T_A_COLLAPSE, "h" },
+	{ FLAME, 'z', D9T_A_FOCUS, "z" },
 	{ FLAME, 'r', D9T_A_INVERT, "r" },
 	{ LIST, '<', D9T_A_SCROLL_LEFT, "<" },
 	{ LIST, '>', D9T_A_SCROLL_RIGHT, ">" },

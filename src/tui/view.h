@@ -46,6 +46,9 @@ struct d9t_view_ops {
 	 * (a poll, a name, a kind, a view) and put it on screen (d9t_push_view
 	 * or d9t_top_view); NULL: pushed as it is */
 	void		 (*open)(struct d9t_app *app, void *st, uint32_t arg);
+	/* the lines `?` ends with: what its colours, glyphs and strips mean */
+	void		 (*legend)(const struct d9t_app *app,
+			    struct d9t_list *l);
 	/* a flame tree view: the tree shown now (saved as folded stacks) */
 	const struct d9m_flame *(*flame)(const void *st);
 	/* a drawn view (the timeline) instead of build */

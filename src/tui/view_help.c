@@ -48,6 +48,11 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 	d9t_list_add(l, D9T_A_DIM, "%s", "");
 	d9t_list_add(l, D9T_A_DIM, "Views share one time window: set it in the "
 	    "timeline, every figure follows it.");
+	if (d9t_ops(app, v)->legend != NULL) {
+		d9t_list_add(l, D9T_A_DIM, "%s", "");
+		d9t_list_add(l, D9T_A_BOLD, "Legend");
+		d9t_ops(app, v)->legend(app, l);
+	}
 }
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,

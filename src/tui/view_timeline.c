@@ -95,13 +95,65 @@ layout(const struct d9t_app *app, int avail, int32_t *row_lane, int *top)
 	return n;
 }
 
+/* The duration classes: a cell's colour is its longest poll's. */
+static const struct {
+	uint64_t	 below;	/* ns */
+	uint16_t	 colour;
+	const char	*name, *bound;
+} classes[] = {
+	{ 100000, D9T_C_GREEN, "green", "under 100 us" },
+	{ 1000000, D9T_C_CYAN, "cyan", "under 1 ms" },
+	{ 10000000, D9T_C_YELLOW, "yellow", "under 10 ms" },
+	{ UINT64_MAX, D9T_C_RED, "red", "10 ms and longer" },
+};
+
 static uint16_t
 dur_class(const struct d9t_app *app, uint64_t d)
 {
-	uint16_t c = d < 100000 ? D9T_C_GREEN : d < 1000000 ? D9T_C_CYAN :
-	    d < 10000000 ? D9T_C_YELLOW : D9T_C_RED;
+	size_t i = 0;
 
-	return app->color ? c : d > 1000000 ? D9T_A_BOLD : 0;
+	while (i + 1 < sizeof classes / sizeof classes[0] &&
+	    d >= classes[i].below)
+		i++;
+	return app->color ? classes[i].colour : d > 1000000 ? D9T_A_BOLD : 0;
+}
+
+/* "  GLYPH  text", the glyph (UTF-8 or ASCII) padded by its columns. */
+static void
+glyph_line(struct d9t_list *l, const char *g, int cols, const char *text)
+{
+	d9t_list_add(l, 0, "  %s%*s %s", g, 12 - cols, "", text);
+}
+
+/* The colours, glyphs and strips of the lanes, for `?`. */
+static void
+legend(const struct d9t_app *app, struct d9t_list *l)
+{
+	int u = app->utf8;
+
+	d9t_list_add(l, 0, "  colour       of the cell's longest poll "
+	    "(no colour: bold over 1 ms)");
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		d9t_list_add(l, app->color ? classes[i].colour : 0,
+		    "    %-10s %s", classes[i].name, classes[i].bound);
+	glyph_line(l, u ? "\u2581 .. \u2588" : "_ .. #", 6,
+	    "the share of the cell's time in polls (its height)");
+	glyph_line(l, u ? "\u00b7" : "blank", u ? 1 : 5, "awake, no poll (idle)");
+	glyph_line(l, "blank", 5, "parked");
+	glyph_line(l, u ? "\u2591" : "x", 1, "a block-in-place gap");
+	glyph_line(l, u ? "\u25c6" : "*", 1, "an application event");
+	glyph_line(l, "reverse", 7, "the selected poll; underline: the cursor");
+	d9t_list_add(l, 0, "  strips       scaled to their max (right); "
+	    "the cursor line reads them");
+	d9t_list_add(l, 0, "    queue      the global queue's depth (q NAME: "
+	    "per runtime)");
+	d9t_list_add(l, 0, "    tasks      alive tasks (t NAME: per runtime)");
+	d9t_list_add(l, 0, "    lq         the selected worker's local queue");
+	d9t_list_add(l, 0, "    kw         its kernel scheduling wait (time "
+	    "runnable, not running)");
+	d9t_list_add(l, 0, "    cpu        its process's CPU use, in cores");
+	d9t_list_add(l, 0, "    m NAME     the metric chosen with m");
+	d9t_list_add(l, 0, "  A strip with nothing recorded is not drawn.");
 }
 
 static int
@@ -729,5 +781,5 @@ tl_free(void *st)
 const struct d9t_view_ops d9t_view_timeline = {
 	.name = "timeline", .tab = 1, .hints = hints, .init = init,
 	.free = tl_free, .draw = draw, .click = click, .key = key,
-	.search = search
+	.search = search, .legend = legend
 };
