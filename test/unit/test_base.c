@@ -336,6 +336,8 @@ START_TEST(test_search_bounds)
 	ck_assert_uint_eq(d9_upper_u64(v, 2, 5, 3), 4);
 	ck_assert_uint_eq(d9_upper_rows(v, srt, 0, 4, 6), 2);
 	ck_assert_uint_eq(d9_upper_rows(v, srt, 0, 4, 9), 4);
+	ck_assert_uint_eq(d9_lower_rows(v, srt, 0, 4, 7), 2);
+	ck_assert_uint_eq(d9_lower_rows(v, srt, 0, 4, 10), 4);
 }
 END_TEST
 
