@@ -64,7 +64,8 @@ outputs(const struct d9m_model *m, struct d9m_resolver *r,
 		d9o_json(&o);
 		for (size_t k = 0; every && k < sizeof kinds / sizeof kinds[0];
 		    k++)
-			d9o_folded(&o, kinds[k], &ao.win);
+			if (d9o_folded(&o, kinds[k], &ao.win) < 0)
+				break;	/* out of memory: nothing to fuzz */
 		if (every)
 			d9o_report(&o);
 		d9m_analysis_free(&a);

@@ -148,7 +148,8 @@ main(int argc, char **argv)
 	    (double)b.n / 1e6);
 
 	d9t_config_init(&cfg);
-	d9t_app_init(&app, &cfg, paths, 1, 1, 1);
+	if (d9t_app_init(&app, &cfg, paths, 1, 1, 1) < 0)
+		return 1;
 	if (d9t_canvas_init(&cv, 160, 48) < 0)
 		return 1;
 	/* baseline: the same load without partial models */

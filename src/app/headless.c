@@ -30,7 +30,11 @@ d9a_headless(const struct d9a_opts *o, FILE *f)
 		d9o_json(&out);
 		break;
 	case D9A_FOLDED:
-		d9o_folded(&out, o->folded, &l.ao.win);
+		if (d9o_folded(&out, o->folded, &l.ao.win) < 0) {
+			fprintf(stderr, "d9top: --folded %s: out of memory\n",
+			    o->folded);
+			rc = 1;
+		}
 		break;
 	case D9A_CHROME:
 		d9o_chrome(&out, &l.ao.win);
@@ -40,5 +44,5 @@ d9a_headless(const struct d9a_opts *o, FILE *f)
 		break;
 	}
 	d9a_load_free(&l);
-	return 0;
+	return rc;
 }

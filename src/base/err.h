@@ -30,6 +30,14 @@ enum d9_code {
 	D9_ERR_COUNT
 };
 
+/* On a function whose failure the caller must handle (a result that is
+ * -1 or NULL when it failed): the compiler warns where it is dropped. */
+#if defined(__GNUC__) || defined(__clang__)
+#define D9_MUST_USE	__attribute__((warn_unused_result))
+#else
+#define D9_MUST_USE
+#endif
+
 #define D9_ERR_MSG_MAX 240
 
 struct d9_err {

@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 
+#include "base/err.h"
 #include "model/figures/analysis.h"
 
 struct d9o_out {
@@ -28,7 +29,9 @@ void	d9o_report_tasks(const struct d9o_out *o);
 /* A flame tree as it was built (window, filters, inverted or not) in
  * the same format, root first: 0, or -1 when out of memory. */
 struct d9m_flame;
+D9_MUST_USE
 int	d9o_folded_tree(FILE *f, const struct d9m_flame *t);
+D9_MUST_USE
 int	d9o_folded(const struct d9o_out *o, const char *kind,
 	    const struct d9m_window *w);
 /* --diff: two runs compared (model/figures/diff.h), as text or as --json. */

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
 #include "model/figures/analysis.h"
 #include "tui/canvas.h"
 #include "model/queries/lanes.h"
@@ -102,6 +103,7 @@ struct d9t_app {
 };
 
 /* An app for cfg; the model comes later (d9t_app_set_model). */
+D9_MUST_USE
 int	d9t_app_init(struct d9t_app *app, const struct d9t_config *cfg,
 	    const char *const *paths, size_t npaths, int utf8, int color);
 void	d9t_app_free(struct d9t_app *app);

@@ -120,7 +120,11 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	d9t_crash_quit_set(&sigs);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
-	d9t_app_init(&app, cfg, paths, npaths, utf8, !(nc && *nc));
+	if (d9t_app_init(&app, cfg, paths, npaths, utf8, !(nc && *nc)) < 0) {
+		fprintf(stderr, "d9top: out of memory\n");
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		return 1;
+	}
 	if (d9t_term_open(&term, app.color) < 0) {
 		fprintf(stderr, "d9top: no %sterminal for the browser%s%s (use "
 		    "--report or --json)\n", term.why[0] ? "usable " : "",

@@ -32,7 +32,7 @@ fx_open(struct fx *f, const char *name, int w, int h, int utf8)
 	ck_assert_ptr_nonnull(ix);
 	d9t_config_init(&f->cfg);
 	f->cfg.sync = 1;
-	d9t_app_init(&f->app, &f->cfg, &f->path, 1, utf8, 1);
+	ck_assert_int_eq(d9t_app_init(&f->app, &f->cfg, &f->path, 1, utf8, 1), 0);
 	ck_assert_int_eq(d9t_app_set_model(&f->app, m, ix), 0);
 	ck_assert_int_eq(d9t_canvas_init(&f->cv, w, h), 0);
 	fx_render(f);

@@ -81,7 +81,7 @@ empty_app(struct fx *f, const char *path)
 	d9t_config_init(&f->cfg);
 	f->cfg.sync = 1;
 	f->path = path;
-	d9t_app_init(&f->app, &f->cfg, &f->path, 1, 1, 1);
+	ck_assert_int_eq(d9t_app_init(&f->app, &f->cfg, &f->path, 1, 1, 1), 0);
 	ck_assert_int_eq(d9t_canvas_init(&f->cv, 120, 30), 0);
 }
 

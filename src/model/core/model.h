@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
 #include "base/arena.h"
 #include "base/intern.h"
 #include "parse/reader.h"
@@ -608,12 +609,14 @@ struct d9m_model *d9m_model_new(void);
 void	 d9m_model_free(struct d9m_model **m);
 /* Read paths into the model (may be called more than once). Messages
  * about bad input go to m->errors and, when note is set, to note too. */
+D9_MUST_USE
 int	 d9m_model_load(struct d9m_model *m, const char *const *paths,
 	    size_t npaths, struct d9p_progress *progress,
 	    void (*note)(void *, const char *), void *note_ctx,
 	    struct d9p_read_stats *stats);
 /* Read what is new in f's inputs (see parse/follow.h). */
 struct d9p_follow;
+D9_MUST_USE
 int	 d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
 	    struct d9p_progress *progress, struct d9p_read_stats *stats);
 /*
@@ -624,6 +627,7 @@ int	 d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
  */
 struct d9m_model *d9m_model_snapshot(const struct d9m_model *src);
 /* Sort every table by time and derive the timelines. */
+D9_MUST_USE
 int	 d9m_model_finish(struct d9m_model *m);
 /* A finished model that will load nothing more drops what only loading
  * and finishing need (the raw span events: the instances in m->spans
@@ -632,6 +636,7 @@ void	 d9m_model_seal(struct d9m_model *m);
 /* Finish m that will read nothing more, then seal it: the span events
  * go as soon as they are paired, while the rest is derived. -1 (m
  * unfinished, its span events gone) when out of memory. */
+D9_MUST_USE
 int	 d9m_model_finish_last(struct d9m_model *m);
 int	 d9m_model_add_error(struct d9m_model *m, const char *msg);
 

@@ -27,6 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/err.h"
 #include "model/figures/blame.h"
 #include "model/figures/byname.h"
 #include "model/core/frames.h"
@@ -260,6 +261,7 @@ struct d9m_analysis_opts {
 	int		all_tasks;	/* taskStats: every task, not 100 */
 };
 
+D9_MUST_USE
 int	d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	    struct d9m_analysis *a);
 void	d9m_analysis_free(struct d9m_analysis *a);
