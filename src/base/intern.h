@@ -2,7 +2,7 @@
  * intern.h: a table that gives every distinct byte string (a name, a
  * spawn location, a stack as an array of u64) one dense uint32_t id.
  * Blobs are copied into the owner's arena once and never move, so
- * d9_intern_get() pointers stay valid for the table's lifetime.
+ * d9_intern_str() pointers stay valid for the table's lifetime.
  */
 #ifndef D9_INTERN_H
 #define D9_INTERN_H

@@ -25,12 +25,14 @@ void	d9o_json(const struct d9o_out *o);
 void	d9o_report(const struct d9o_out *o);
 /* The report's TASK FIGURES section (report_tasks.c). */
 void	d9o_report_tasks(const struct d9o_out *o);
-/* kind: "cpu", "offcpu" or "alloc"; returns -1 for another kind. */
 /* A flame tree as it was built (window, filters, inverted or not) in
- * the same format, root first: 0, or -1 when out of memory. */
+ * the folded format, root first: 0, or -1 when out of memory. */
 struct d9m_flame;
 D9_MUST_USE
 int	d9o_folded_tree(FILE *f, const struct d9m_flame *t);
+/* --folded: the window's whole tree of kind "cpu", "offcpu" or "alloc"
+ * as folded stacks (flamegraph.pl / inferno input): 0, or -1 for
+ * another kind or when out of memory. */
 D9_MUST_USE
 int	d9o_folded(const struct d9o_out *o, const char *kind,
 	    const struct d9m_window *w);

@@ -114,7 +114,7 @@ struct d9rec_thread {
 	uint32_t	 name;		/* string id */
 	int		 perf_fd[2];	/* cpu clock, context switches */
 	uint8_t		*perf_map[2];
-	int		 sched_shut;	/* enum d9rec_shut (flush thread) */
+	int		 sched_shut;	/* enum shut of perf.c (flush thread) */
 	uint64_t	 sched_seen;	/* its switch count at the last edge */
 	struct d9rec_cputimer *cputimer; /* the timer CPU sampler's */
 	_Atomic int	 dead;

@@ -1,6 +1,7 @@
 /*
- * jobs.h: the derived data views show for the current window (the
- * analysis, three flame trees, spans), computed off the UI thread so a
+ * jobs.h: the derived data views show for the current window (seven
+ * kinds: the analysis, three flame trees, spans, the task section alone,
+ * the points of interest alone), computed off the UI thread so a
  * key press never waits for a whole-trace pass. One request slot per
  * kind: a newer request replaces a queued one. The UI thread owns every
  * result it was handed and is the only one that frees them; until the
