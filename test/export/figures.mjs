@@ -14,6 +14,11 @@ const r = await readers();
 const T = (f) => join(traces, f);
 const shared = ['demo-2026-06.bin.gz', 'demo-2026-03.bin',
   'block-in-place-2026-05.bin'];
+for (const f of shared)
+  if (!existsSync(T(f))) {
+    console.log(`SKIP: cannot read ${T(f)}`);
+    process.exit(77);
+  }
 
 function json(inputs) {
   return JSON.parse(execFileSync(d9top, ['--json', '--no-cache', ...inputs],

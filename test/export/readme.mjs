@@ -2,11 +2,15 @@
 // "Past one machine" section, run on an export of TRACE (their path
 // /data/d9 put to it), give what d9top --json says of TRACE.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { readers, check, done } from './modules.mjs';
 
 const [d9top, work, readme, trace] = process.argv.slice(2, 6);
+if (!existsSync(trace)) {
+  console.log(`SKIP: cannot read ${trace}`);
+  process.exit(77);
+}
 const r = await readers();
 const out = join(work, 'readme');
 rmSync(out, { recursive: true, force: true });

@@ -267,7 +267,17 @@ START_TEST(report_flag_jumps)
 
 	fx_open(&f, DEMO, 160, 48, 1);
 	fx_keys(&f, "7");
-	ck_screen_has(&f, "RED FLAGS");
+	ck_screen_has(&f, "RED FLAGS (5; Enter on one with evidence jumps");
+	ck_screen_has(&f, "3478 context switches inside polls block their "
+	    "worker");
+	ck_screen_has(&f, "1646 record_metric spans took over 10x the median "
+	    "(0.002 ms)");
+	/* Enter on the first flag: the points of interest that are its
+	 * evidence, the worst first */
+	fx_keys(&f, "j\n");
+	ck_screen_has(&f, "off-cpu-in-poll: 2943 (the worst 1000 listed)");
+	ck_screen_has(&f, "3.679s  w1   9 off-CPU samples (mostly lock) in a "
+	    "1.013 ms poll of task 55");
 	fx_close(&f);
 }
 END_TEST
