@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "model/ids.h"
+#include "model/core/ids.h"
 #include "tui/app.h"
 #include "tui/tables.h"
 #include "tui/timeaxis.h"

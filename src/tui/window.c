@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "model/image.h"
-#include "model/ids.h"
-#include "model/lanes.h"
-#include "model/poi.h"
+#include "model/core/ids.h"
+#include "model/queries/lanes.h"
+#include "model/figures/poi.h"
 #include "tui/app.h"
 #include "tui/timeaxis.h"
 
