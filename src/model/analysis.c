@@ -14,7 +14,6 @@
 #include "model/analysis.h"
 #include "model/observer.h"
 #include "model/byname.h"
-#include "model/image.h"
 #include "model/par.h"
 #include "model/samples.h"
 #include "model/table.h"
@@ -489,7 +488,7 @@ struct an_run {
 static int
 done(const struct d9m_model *m, int rc)
 {
-	d9m_image_release(m);
+	d9m_model_release(m);
 	return rc;
 }
 

@@ -10,7 +10,6 @@
 #include "base/vec.h"
 #include "parse/follow.h"
 #include "model/build.h"
-#include "model/image.h"
 #include "model/tables.h"
 #include "model/timeline.h"
 #include "model/window.h"
@@ -42,7 +41,7 @@ d9m_model_free(struct d9m_model **pm)
 
 	if (m == NULL)
 		return;
-	if (!d9m_image_is(m)) {		/* else its columns are mapped */
+	if (!d9m_model_mapped(m)) {		/* else its columns are mapped */
 		n = d9m_model_tables(m, t, 32);
 		for (size_t i = 0; i < n; i++)
 			d9m_tab_free(t[i].tab, t[i].desc);
@@ -52,7 +51,8 @@ d9m_model_free(struct d9m_model **pm)
 		free(m->tname_tid);
 		free(m->tname_name);
 	}
-	d9m_image_free(m);
+	if (m->backing.free != NULL)
+		m->backing.free(m->backing.ctx);
 	d9_hmap_free(&m->tasks.rows);
 	for (size_t i = 0; i < m->nerrors; i++)
 		free(m->errors[i]);
@@ -120,10 +120,23 @@ d9m_model_snapshot(const struct d9m_model *src)
 	return m;
 }
 
+int
+d9m_model_mapped(const struct d9m_model *m)
+{
+	return m->backing.free != NULL;
+}
+
+void
+d9m_model_release(const struct d9m_model *m)
+{
+	if (m->backing.release != NULL)
+		m->backing.release(m->backing.ctx);
+}
+
 void
 d9m_model_seal(struct d9m_model *m)
 {
-	if (d9m_image_is(m) || !m->finished)
+	if (d9m_model_mapped(m) || !m->finished)
 		return;
 	/* the span events became the span instances (m->spans) */
 	d9m_tab_free(&m->spanev, &d9m_desc_spanev);

@@ -23,7 +23,6 @@
 #include "model/samples.h"
 #include "model/sched.h"
 #include "model/spans.h"
-#include "model/image.h"
 #include "model/timeline.h"
 #include "model/twins.h"
 #include "model/walk.h"
@@ -504,7 +503,7 @@ d9m_model_finish(struct d9m_model *m)
 		{ pair_spans, &f } };
 	int rc;
 
-	if (d9m_image_is(m))
+	if (d9m_model_mapped(m))
 		return 0;		/* mapped: finished when written */
 	d9m_timeline_free(m);
 	if (sort_tables(m) < 0 || d9m_builder_sort_tids(m) < 0 ||

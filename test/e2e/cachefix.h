@@ -1,5 +1,5 @@
 /*
- * cachefix.h: what the tests of d9top's index (model/cache.h) share: a
+ * cachefix.h: what the tests of d9top's index (store/cache.h) share: a
  * fresh index per test, its entries, and d9top's output compared with
  * what it prints reading the traces.
  */

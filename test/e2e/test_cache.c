@@ -1,5 +1,5 @@
 /*
- * test_cache.c: d9top's index (model/cache.h), through the program, each
+ * test_cache.c: d9top's index (store/cache.h), through the program, each
  * test with a cache directory of its own. What a user sees is the same
  * with and without it: --json, --report, --folded and a --window on the
  * three shared traces and on a directory of two segments are
