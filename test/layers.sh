@@ -17,7 +17,9 @@ check() {	# dir, pattern of forbidden include folders or files
 
 check base '\(parse\|model\|store\|symbolize\|output\|tui\|app\|rec\)/'
 check parse '\(model\|store\|symbolize\|output\|tui\|app\|rec\)/'
-check model '\(store\|symbolize\|output\|tui\|app\|rec\)/'
+for w in model model/core model/figures model/queries; do
+	check "$w" '\(store\|symbolize\|output\|tui\|app\|rec\)/'
+done
 check store '\(symbolize\|output\|export\|tui\|app\|rec\)/'
 check symbolize '\(store\|output\|tui\|app\|rec\)/'
 check output '\(store\|tui\|app\|rec\)/'
@@ -25,7 +27,7 @@ check export '\(store\|symbolize\|output\|tui\|app\|rec\)/'
 check tui '\(app\|rec\)/'
 check rec '\(parse\|model\|symbolize\|output\|tui\|app\)/'
 for f in model.c build.c timeline.c tables.c table.c; do
-	grep -Hn '^#include "model/analysis' "$src/model/$f" && bad=1
+	grep -Hn '^#include "model/figures/analysis' "$src/model/core/$f" && bad=1
 done
 [ "$bad" -eq 0 ] && echo "layers: every include goes to a layer below"
 exit "$bad"

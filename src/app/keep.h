@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "model/model.h"
+#include "model/core/model.h"
 #include "store/store.h"
 
 /* Hand the writing of the entry of in (m: its model, finished, sealed)

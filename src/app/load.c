@@ -14,7 +14,7 @@
 #include "app/load.h"
 #include "base/text.h"
 #include "app/where.h"
-#include "model/window.h"
+#include "model/queries/window.h"
 #include "symbolize/resolver.h"
 
 void

@@ -26,8 +26,8 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-#include "model/lanes.h"
-#include "model/model.h"
+#include "model/queries/lanes.h"
+#include "model/core/model.h"
 #include "parse/follow.h"
 #include "store/cache.h"
 
