@@ -17,6 +17,7 @@
 
 #include "model/blame.h"
 #include "model/frames.h"
+#include "model/labels.h"
 #include "model/metrics.h"
 #include "model/model.h"
 #include "model/poi.h"
@@ -46,6 +47,7 @@ struct d9m_stack_group {
 	uint32_t	stack;		/* stack id */
 	uint32_t	seg;		/* segment its symbols come from */
 	size_t		count;
+	char		*label;		/* the first rows' names (labels.h) */
 };
 
 /* Task dumps grouped by stack, weighted by the idle gap they describe. */
@@ -53,6 +55,7 @@ struct d9m_idle_group {
 	uint32_t	stack, seg;
 	size_t		count;
 	uint64_t	idle_ns;
+	char		*label;		/* the first rows' names (labels.h) */
 };
 
 struct d9m_worst {
@@ -83,6 +86,7 @@ struct d9m_site {
 	size_t		sampled;
 	double		est_bytes, est_count;
 	uint64_t	raw_bytes;
+	char		*label;		/* the first rows' names (labels.h) */
 };
 
 struct d9m_memory {

@@ -74,6 +74,14 @@ frames(struct d9o_jw *w, const struct d9o_out *o, uint32_t seg,
 	free(f);
 }
 
+/* A row's name (model/labels.h), on the rows that have one. */
+static void
+label(struct d9o_jw *w, const char *text)
+{
+	if (text != NULL)
+		d9o_jw_kstr(w, "label", text);
+}
+
 static void
 stack_groups(struct d9o_jw *w, const struct d9o_out *o, const char *key,
     const struct d9m_stack_group *g, size_t n)
@@ -83,6 +91,7 @@ stack_groups(struct d9o_jw *w, const struct d9o_out *o, const char *key,
 	for (size_t i = 0; i < n; i++) {
 		d9o_jw_obj(w);
 		d9o_jw_ku64(w, "count", g[i].count);
+		label(w, g[i].label);
 		frames(w, o, g[i].seg, g[i].stack, 0);
 		d9o_jw_end(w, '}');
 	}
@@ -449,6 +458,7 @@ memory(struct d9o_jw *w, const struct d9o_out *o)
 		d9o_jw_kdbl(w, "estimatedBytes", s->est_bytes);
 		d9o_jw_kdbl(w, "estimatedCount", s->est_count);
 		d9o_jw_ku64(w, "sampledCount", s->sampled);
+		label(w, s->label);
 		frames(w, o, s->seg, s->stack, 1);
 		d9o_jw_end(w, '}');
 	}
@@ -603,6 +613,7 @@ d9o_json(const struct d9o_out *o)
 		d9o_jw_obj(w);
 		d9o_jw_ku64(w, "idleNs", a->idle[i].idle_ns);
 		d9o_jw_ku64(w, "count", a->idle[i].count);
+		label(w, a->idle[i].label);
 		frames(w, o, a->idle[i].seg, a->idle[i].stack, 0);
 		d9o_jw_end(w, '}');
 	}

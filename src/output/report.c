@@ -499,9 +499,11 @@ waiting(const struct d9o_out *o)
 		size_t n = d9m_stack_frames(o->m, o->r, a->idle[i].seg,
 		    a->idle[i].stack, f, D9_STACK_MAX);
 
-		fprintf(o->f, "%9s %6zux  %s\n", d9o_dur(b, sizeof b,
-		    a->idle[i].idle_ns), a->idle[i].count, n ?
-		    d9o_fit(s, sizeof s, d9m_frame_name(&f[0]), 60) : "");
+		fprintf(o->f, "%9s %6zux  ", d9o_dur(b, sizeof b,
+		    a->idle[i].idle_ns), a->idle[i].count);
+		d9o_wrap_at(o->f, a->idle[i].label != NULL ? a->idle[i].label :
+		    n ? d9o_fit(s, sizeof s, d9m_frame_name(&f[0]), 60) : "",
+		    19, 80);
 	}
 	free(f);
 }
@@ -539,9 +541,11 @@ memory(const struct d9o_out *o)
 		size_t n = d9m_alloc_frames(o->m, o->r, st->seg, st->stack, f,
 		    D9_STACK_MAX);
 
-		fprintf(o->f, "%8.1f MB %5zu samples  %s\n", st->est_bytes / 1e6,
-		    st->sampled, n ? d9o_fit(s, sizeof s, d9m_frame_name(&f[0]),
-		    52) : "(empty stack)");
+		fprintf(o->f, "%8.1f MB %5zu samples  ", st->est_bytes / 1e6,
+		    st->sampled);
+		d9o_wrap_at(o->f, st->label != NULL ? st->label : n ?
+		    d9o_fit(s, sizeof s, d9m_frame_name(&f[0]), 52) :
+		    "(empty stack)", 27, 80);
 	}
 	free(f);
 }
