@@ -211,13 +211,15 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 				continue;
 			}
 		}
-		if (busy > 0 || longest > 0) {
+		if (d9m_in_place(m, s, a, b) ||
+		    (busy == 0 && longest == 0 &&
+		    d9m_in_gap(m, m->workers[s].id, a, b))) {
+			ch = app->utf8 ? 0x2591 : 'x';
+			attr = app->color ? D9T_C_MAGENTA : 0;
+		} else if (busy > 0 || longest > 0) {
 			lvl = (int)ceil((double)busy * 8 / (double)span);
 			ch = d9t_level_glyph(app->utf8, lvl < 1 ? 1 : lvl);
 			attr = dur_class(app, longest);
-		} else if (d9m_in_gap(m, m->workers[s].id, a, b)) {
-			ch = app->utf8 ? 0x2591 : 'x';
-			attr = app->color ? D9T_C_MAGENTA : 0;
 		} else if (parked_at(m, s, a + span / 2)) {
 			ch = ' ';
 			attr = 0;
