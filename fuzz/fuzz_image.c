@@ -21,9 +21,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 #include "model/image.h"
-#include "model/lanes.h"
+#include "model/queries/lanes.h"
 #include "output/output.h"
 #include "symbolize/resolver.h"
 
@@ -32,7 +32,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* What the browser asks of the lanes (model/lanes.h), for every lane. */
+/* What the browser asks of the lanes (model/queries/lanes.h), for every lane. */
 static void
 lanes(const struct d9m_model *m, const struct d9m_lanes *x)
 {
@@ -85,7 +85,7 @@ windows(const struct d9m_model *m, FILE *null)
 
 	if (d9s_resolver_new(NULL, &ro, &r, &e) != 0)
 		return;
-	outputs(m, r, (struct d9m_window){ 0, UINT64_MAX }, 1, null);
+	outputs(m, r, D9M_WHOLE, 1, null);
 	if (q > 0)
 		outputs(m, r, (struct d9m_window){ m->min_ts + q,
 		    m->max_ts - q }, 0, null);

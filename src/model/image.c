@@ -31,12 +31,12 @@
 #include "base/io.h"
 #include "base/pages.h"
 #include "base/sum.h"
-#include "model/build.h"
+#include "model/core/build.h"
 #include "model/image.h"
 #include "model/image_walk.h"
-#include "model/lanes.h"
-#include "model/par.h"
-#include "model/tables.h"
+#include "model/queries/lanes.h"
+#include "model/core/par.h"
+#include "model/core/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
 #define VERSION		11	/* 2: sections summed in two stripes; 3: span
@@ -88,7 +88,7 @@ static uint64_t
 layout_sum(void)
 {
 	struct d9m_model *m = calloc(1, sizeof *m);
-	struct d9m_tabref t[40];
+	struct d9m_tabref t[D9M_NTABLES];
 	struct d9_sum s;
 	size_t n, sizes[] = { sizeof(struct d9m_model),
 	    sizeof(struct d9m_worker), sizeof(struct d9m_runtime),

@@ -1,6 +1,6 @@
 /*
  * view_events.c: view 8, the application's own events in the window
- * (model/appev.h): how many of each schema, then every event in time
+ * (model/queries/appev.h): how many of each schema, then every event in time
  * order with its lane and fields. Enter on a schema shows only that
  * schema (again: all), f keeps events with a field value containing a
  * text, / finds a value (a request id) in spans and events alike and
@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "model/appev.h"
-#include "model/ids.h"
-#include "model/spanset.h"
+#include "model/queries/appev.h"
+#include "model/core/ids.h"
+#include "model/queries/spanset.h"
 #include "tui/app.h"
 #include "tui/timeaxis.h"
 
@@ -146,12 +146,10 @@ events_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct events_view *v = st;
 	const struct d9m_model *m = app->m;
-	struct d9m_window w = { app->lo, app->hi };
+	struct d9m_window w = d9m_window_of(m, app->lo, app->hi);
 	uint32_t *ev, *all;
 	size_t n, nall;
 
-	if (app->lo <= m->min_ts && app->hi >= m->max_ts)
-		w = (struct d9m_window){ 0, UINT64_MAX };
 	if (d9m_appev_select(m, &w, D9_NONE, v->field, &all, &nall) < 0 ||
 	    d9m_appev_select(m, &w, v->name, v->field, &ev, &n) < 0) {
 		free(all);

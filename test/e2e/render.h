@@ -4,7 +4,7 @@
 #ifndef E2E_RENDER_H
 #define E2E_RENDER_H
 
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 #include "output/output.h"
 
 /* The analysis of m into *a, names through a new resolver *r (free

@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "model/analysis.h"
-#include "model/model.h"
+#include "model/figures/analysis.h"
+#include "model/core/model.h"
 #include "output/output.h"
 #include "symbolize/resolver.h"
 #include "render.h"

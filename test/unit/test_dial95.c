@@ -23,15 +23,15 @@
 #include "base/schemas.h"
 #include "base/wire.h"
 #include "mktrace.h"
-#include "model/analysis.h"
-#include "model/ids.h"
-#include "model/metrics.h"
-#include "model/runtimes.h"
-#include "model/spanset.h"
+#include "model/figures/analysis.h"
+#include "model/core/ids.h"
+#include "model/figures/metrics.h"
+#include "model/figures/runtimes.h"
+#include "model/queries/spanset.h"
 #include "output/output.h"
 #include "unit.h"
 
-static const struct d9m_window all = { 0, UINT64_MAX };
+static const struct d9m_window all = D9M_WHOLE_INIT;
 
 static struct d9m_analysis
 analyze(const struct d9m_model *m, struct d9m_window w)

@@ -14,13 +14,13 @@
 
 #include "base/wire.h"
 #include "mktrace.h"
-#include "model/analysis.h"
-#include "model/flame.h"
+#include "model/figures/analysis.h"
+#include "model/queries/flame.h"
 #include "output/output.h"
 #include "planted.h"
 #include "unit.h"
 
-static const struct d9m_window all = { 0, UINT64_MAX };
+static const struct d9m_window all = D9M_WHOLE_INIT;
 
 static double
 flame_total(const struct d9m_model *m, int count, int liveset)

@@ -1,5 +1,5 @@
 /*
- * test_events.c: application events (model/appev.h) on the planted
+ * test_events.c: application events (model/queries/appev.h) on the planted
  * LogLine trace (planted.h): each event on the lane of its worker_id, or
  * of the worker its tid ran as, in the poll running there; schema and
  * field filters; a request id found in span and event fields alike, in
@@ -8,7 +8,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "model/appev.h"
+#include "model/queries/appev.h"
 #include "planted.h"
 #include "unit.h"
 
@@ -37,7 +37,7 @@ START_TEST(events_filtered)
 {
 	struct mt t;
 	struct d9m_model *m;
-	struct d9m_window all = { 0, UINT64_MAX }, w = { 30 * PL_MS,
+	struct d9m_window all = D9M_WHOLE, w = { 30 * PL_MS,
 	    UINT64_MAX };
 	uint32_t *v, log;
 	size_t n;

@@ -10,14 +10,14 @@
 
 #include "base/wire.h"
 #include "mktrace.h"
-#include "model/analysis.h"
-#include "model/frames.h"
-#include "model/ids.h"
-#include "model/table.h"
-#include "model/twins.h"
+#include "model/figures/analysis.h"
+#include "model/core/frames.h"
+#include "model/core/ids.h"
+#include "model/core/table.h"
+#include "model/core/twins.h"
 #include "unit.h"
 
-static const struct d9m_window all = { 0, UINT64_MAX };
+static const struct d9m_window all = D9M_WHOLE_INIT;
 
 static struct d9m_analysis
 analyze(const struct d9m_model *m, struct d9m_window w, uint64_t chain)

@@ -1,5 +1,5 @@
 /*
- * test_series.c: the strips' series (model/series.h) and the task-dump
+ * test_series.c: the strips' series (model/queries/series.h) and the task-dump
  * tree on the planted memory trace (planted.h): live bytes at the end of
  * each 10 ms column by the live rule, of the whole allocation tree and
  * of one call site under it; a worker's local queue and kernel waits;
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/flame.h"
-#include "model/series.h"
+#include "model/queries/flame.h"
+#include "model/queries/series.h"
 #include "planted.h"
 #include "unit.h"
 
@@ -72,7 +72,7 @@ START_TEST(dump_tree_weighs_idle)
 	m = mt_finish(&t);
 	memset(&fq, 0, sizeof fq);
 	fq.kind = D9M_F_DUMP;
-	fq.win = (struct d9m_window){ 0, UINT64_MAX };
+	fq.win = D9M_WHOLE;
 	fq.task = fq.loc = D9_NONE;
 	ck_assert_ptr_nonnull(f = d9m_flame_build(m, NULL, &fq));
 	ck_assert_uint_eq(f->samples, 1);

@@ -14,15 +14,15 @@
 
 #include "base/wire.h"
 #include "mktrace.h"
-#include "model/analysis.h"
-#include "model/table.h"
-#include "model/timeline.h"
-#include "model/flame.h"
-#include "model/worst.h"
-#include "model/window.h"
-#include "model/lanes.h"
-#include "model/series.h"
-#include "model/spanset.h"
+#include "model/figures/analysis.h"
+#include "model/core/table.h"
+#include "model/core/timeline.h"
+#include "model/queries/flame.h"
+#include "model/queries/worst.h"
+#include "model/queries/window.h"
+#include "model/queries/lanes.h"
+#include "model/queries/series.h"
+#include "model/queries/spanset.h"
 #include "unit.h"
 
 #define NWORKERS	3
@@ -500,7 +500,7 @@ START_TEST(test_windows_match_scans)
 
 	ck_assert_uint_gt(m->spanev.n, 20);
 	for (int k = 0; k < 40; k++) {
-		struct d9m_window w = { 0, UINT64_MAX };
+		struct d9m_window w = D9M_WHOLE;
 		struct d9m_analysis_opts o = { w, 5, 0, NULL, 0 };
 		struct d9m_analysis a;
 
