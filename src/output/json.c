@@ -478,6 +478,33 @@ name_or_null(struct d9o_jw *w, const struct d9m_model *m, const char *k,
 		d9o_jw_str(w, d9m_str(m, id));
 }
 
+/* A source's machine (dial9 0.5.1's system metadata), null when none
+ * was said. */
+static void
+system_obj(struct d9o_jw *w, const struct d9m_model *m,
+    const struct d9m_system *y)
+{
+	d9o_jw_key(w, "system");
+	if (y->hostname == D9_NONE && y->arch == D9_NONE &&
+	    y->kernel == D9_NONE && y->kernel_version == D9_NONE &&
+	    y->cpu_model == D9_NONE && y->memory_bytes == 0) {
+		d9o_jw_null(w);
+		return;
+	}
+	d9o_jw_obj(w);
+	name_or_null(w, m, "hostname", y->hostname);
+	name_or_null(w, m, "architecture", y->arch);
+	name_or_null(w, m, "kernelRelease", y->kernel);
+	name_or_null(w, m, "kernelVersion", y->kernel_version);
+	name_or_null(w, m, "cpuModel", y->cpu_model);
+	d9o_jw_key(w, "memoryTotalBytes");
+	if (y->memory_bytes)
+		d9o_jw_u64(w, y->memory_bytes);
+	else
+		d9o_jw_null(w);
+	d9o_jw_end(w, '}');
+}
+
 /* One entry per source group (model/core/groups.h). */
 static void
 sources(struct d9o_jw *w, const struct d9o_out *o)
@@ -493,6 +520,7 @@ sources(struct d9o_jw *w, const struct d9o_out *o)
 		name_or_null(w, m, "service", m->groups.service[s->group]);
 		name_or_null(w, m, "host", m->groups.host[s->group]);
 		name_or_null(w, m, "boot", m->groups.boot[s->group]);
+		system_obj(w, m, &s->sys);
 		d9o_jw_ku64(w, "segments", s->segments);
 		d9o_jw_ku64(w, "startNs", s->start);
 		d9o_jw_ku64(w, "endNs", s->end);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/json.h"
 #include "model/figures/analysis.h"
 #include "model/core/model.h"
 #include "output/output.h"
@@ -100,6 +101,27 @@ check_trace(const char *path, const char *name, char **report_out)
 		    a.worst[w].noff, label);
 	}
 	free(report);
+	/* --json has the same names, as "label" */
+	{
+		char *json = t_render(m, &a, r, path, d9o_json);
+		struct d9_json doc;
+		struct d9_err e;
+		const struct d9_jval *site, *wait;
+
+		ck_assert_int_eq(d9_json_parse(&doc, json, strlen(json), &e), 0);
+		site = d9_json_next(d9_json_member(d9_json_member(doc.root,
+		    "memory"), "topSites"), NULL);
+		if (a.mem.nsites > 0)
+			ck_assert_str_eq(d9_json_str(d9_json_member(site,
+			    "label"), NULL), a.mem.sites[0].label);
+		wait = d9_json_next(d9_json_member(doc.root, "waitingOn"),
+		    NULL);
+		if (a.nidle > 0)
+			ck_assert_str_eq(d9_json_str(d9_json_member(wait,
+			    "label"), NULL), a.idle[0].label);
+		d9_json_free(&doc);
+		free(json);
+	}
 	if (report_out != NULL)
 		*report_out = buf;
 	else
