@@ -21,7 +21,7 @@ signed_dur(char *buf, size_t len, int64_t d)
 {
 	char t[24];
 
-	d9o_dur(t, sizeof t, (uint64_t)(d < 0 ? -d : d));
+	d9_fmt_dur(t, sizeof t, (uint64_t)(d < 0 ? -d : d), 0);
 	snprintf(buf, len, "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", t);
 	return buf;
 }
@@ -31,8 +31,8 @@ dur_or_none(char *buf, size_t len, const struct d9m_pct *p, int which)
 {
 	if (p == NULL || p->count == 0)
 		return "-";
-	return d9o_dur(buf, len, which == 0 ? p->p50 : which == 1 ? p->p99 :
-	    p->max);
+	return d9_fmt_dur(buf, len, which == 0 ? p->p50 : which == 1 ? p->p99 :
+	    p->max, 0);
 }
 
 static void
@@ -70,8 +70,8 @@ pct_rows(FILE *f, const struct d9m_diff *d, const char *title,
 		char a[32], b[32];
 
 		fprintf(f, "Counts of runs of %s and %s (--json: per second "
-		    "too).\n", d9o_dur(a, sizeof a, d->dur_old), d9o_dur(b,
-		    sizeof b, d->dur_new));
+		    "too).\n", d9_fmt_dur(a, sizeof a, d->dur_old, 0),
+		    d9_fmt_dur(b, sizeof b, d->dur_new, 0));
 	}
 }
 
@@ -101,7 +101,7 @@ signed_bytes(char *buf, size_t len, double b, const char *unit)
 {
 	char t[32];
 
-	snprintf(buf, len, "%s%s%s", b > 0 ? "+" : "", d9o_bytes(t, sizeof t,
+	snprintf(buf, len, "%s%s%s", b > 0 ? "+" : "", d9_fmt_bytes(t, sizeof t,
 	    b), unit);
 	return buf;
 }
@@ -139,14 +139,14 @@ site_rows(FILE *f, const struct d9m_diff *d)
 		if (d->unequal)
 			fprintf(f, "%10s %9s %9s %9s %9s  %s\n", signed_bytes(c,
 			    sizeof c, r[i].new_rate - r[i].old_rate, "/s"),
-			    d9o_bytes(a, sizeof a, r[i].old), d9o_bytes(x,
-			    sizeof x, r[i].old_rate), d9o_bytes(b, sizeof b,
-			    r[i].new), d9o_bytes(y, sizeof y, r[i].new_rate),
+			    d9_fmt_bytes(a, sizeof a, r[i].old), d9_fmt_bytes(x,
+			    sizeof x, r[i].old_rate), d9_fmt_bytes(b, sizeof b,
+			    r[i].new), d9_fmt_bytes(y, sizeof y, r[i].new_rate),
 			    d9o_fit(nm, sizeof nm, r[i].name, 26));
 		else
 			fprintf(f, "%10s %10s %10s  %s\n", signed_bytes(c,
-			    sizeof c, r[i].new - r[i].old, ""), d9o_bytes(a,
-			    sizeof a, r[i].old), d9o_bytes(b, sizeof b,
+			    sizeof c, r[i].new - r[i].old, ""), d9_fmt_bytes(a,
+			    sizeof a, r[i].old), d9_fmt_bytes(b, sizeof b,
 			    r[i].new), d9o_fit(nm, sizeof nm, r[i].name, 44));
 	}
 	more(f, n);
@@ -160,9 +160,9 @@ d9o_diff_text(const struct d9o_diff_out *o)
 
 	fprintf(o->f, "Compare: %s\n     to: %s\n", d9o_fit(on, sizeof on,
 	    o->old_name, 70), d9o_fit(nn, sizeof nn, o->new_name, 70));
-	fprintf(o->f, "Duration: %s -> %s%s\n", d->dur_old ? d9o_dur(a,
-	    sizeof a, d->dur_old) : "unknown", d->dur_new ? d9o_dur(b,
-	    sizeof b, d->dur_new) : "unknown", d->unequal ? " (unequal: "
+	fprintf(o->f, "Duration: %s -> %s%s\n", d->dur_old ? d9_fmt_dur(a,
+	    sizeof a, d->dur_old, 0) : "unknown", d->dur_new ? d9_fmt_dur(b,
+	    sizeof b, d->dur_new, 0) : "unknown", d->unequal ? " (unequal: "
 	    "counts come with rates per second, sites rank by bytes per "
 	    "second)" : "");
 	fprintf(o->f, "Long polls (>1ms): %zu -> %zu (%+" PRId64 ")",
