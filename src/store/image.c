@@ -39,7 +39,7 @@
 #include "model/core/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
-#define VERSION		11	/* 2: sections summed in two stripes; 3: span
+#define VERSION		12	/* 2: sections summed in two stripes; 3: span
 				 * events by tag (struct d9m_spantags); 4:
 				 * wakes of task 0 kept; 5: runtime events
 				 * by tag (struct d9m_rttags); 6: of them
@@ -50,7 +50,8 @@
 				 * recorder's cost (struct d9m_cost); 11:
 				 * active tasks count those alive before
 				 * the trace, damaged, deleted, missing
-				 * segments */
+				 * segments; 12: kind-annotated events are
+				 * metric series, a hostname names a host */
 #define CHUNK		(1u << 20)
 
 struct hdr {

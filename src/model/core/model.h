@@ -695,6 +695,12 @@ uint32_t d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts);
  * time (a, b). */
 int	d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a,
 	    uint64_t b);
+/* Whether worker slot w blocked in place during (a, b): the open-ended
+ * poll a block-in-place hand-off ended (a gap of the worker, its OS
+ * thread changed, ends it), from its start to the gap's end. At any
+ * width of (a, b), so a timeline marks it at every zoom. */
+int	d9m_in_place(const struct d9m_model *m, uint32_t w, uint64_t a,
+	    uint64_t b);
 /* Worker id of thread tid (the last park or unpark on it), else def. */
 uint32_t d9m_tid_worker(const struct d9m_model *m, uint32_t tid,
 	    uint32_t def);
