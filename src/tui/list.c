@@ -168,3 +168,12 @@ d9t_list_select(struct d9t_list *l, enum d9t_target t, uint32_t a)
 		}
 	return -1;
 }
+
+int
+d9t_computing(struct d9t_list *l, const void *r)
+{
+	if (r != NULL)
+		return 0;
+	d9t_list_add(l, D9T_A_DIM, "computing the figures for this window...");
+	return 1;
+}

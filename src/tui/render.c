@@ -14,7 +14,7 @@
 #include "tui/baseline.h"
 #include "tui/timeaxis.h"
 
-#define BODY_Y	2
+#define BODY_Y	D9T_BODY_Y
 
 /* Right end of the header: how loading goes, or that a view waits for
  * its figures. Returns its width. */
@@ -111,10 +111,10 @@ tabs(struct d9t_app *app, struct d9t_canvas *cv)
 	enum d9t_view top = app->view;
 	int x = 0;
 
-	for (size_t i = app->nstack; d9t_view(top)->tab == 0 && i-- > 0; )
+	for (size_t i = app->nstack; d9t_ops(app, top)->tab == 0 && i-- > 0; )
 		top = app->stack[i];
 	for (int v = 0; v < D9T_V_COUNT; v++) {
-		const struct d9t_view_ops *ops = d9t_view((enum d9t_view)v);
+		const struct d9t_view_ops *ops = d9t_ops(app, (enum d9t_view)v);
 		char t[32];
 
 		if (ops->tab == 0)
@@ -123,9 +123,9 @@ tabs(struct d9t_app *app, struct d9t_canvas *cv)
 		x += d9t_canvas_put(cv, x, 1, (int)top == v ? D9T_A_REVERSE |
 		    D9T_A_BOLD : D9T_A_DIM, t) + 1;
 	}
-	if (d9t_view(app->view)->tab == 0)
+	if (d9t_ops(app, app->view)->tab == 0)
 		d9t_canvas_printf(cv, x + 1, 1, D9T_A_BOLD, "> %s",
-		    d9t_view(app->view)->name);
+		    d9t_ops(app, app->view)->name);
 	if (app->f_task != D9_NONE || app->f_loc != D9_NONE)
 		d9t_canvas_put(cv, cv->w - 9, 1, D9T_C_MAGENTA | D9T_A_BOLD,
 		    " filtered");
@@ -136,7 +136,7 @@ tabs(struct d9t_app *app, struct d9t_canvas *cv)
 static void
 hints(struct d9t_app *app, struct d9t_canvas *cv, int y)
 {
-	const enum d9t_action *v = d9t_view(app->view)->hints;
+	const enum d9t_action *v = d9t_ops(app, app->view)->hints;
 	int x = 0;
 
 	for (; v != NULL && *v != D9T_A_NONE && x < cv->w; v++) {
@@ -203,27 +203,6 @@ loading(struct d9t_app *app, struct d9t_canvas *cv)
 }
 
 void
-d9t_build_list(struct d9t_app *app, struct d9t_list *l)
-{
-	const struct d9t_view_ops *ops = d9t_view(app->view);
-
-	if (l->built && l->gen == app->gen)
-		return;
-	d9t_list_reset(l);
-	l->gen = app->gen;
-	if (ops->build != NULL)
-		ops->build(app, app->vstate[app->view], l);
-	/* at the top, the cursor is on the first line Enter acts on, not on
-	 * a heading: Enter at once opens the first row */
-	if (ops->open_first && l->sel == 0)
-		for (size_t i = 0; i < l->n; i++)
-			if (l->v[i].target != D9T_T_NONE) {
-				l->sel = i;
-				break;
-			}
-}
-
-void
 d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv)
 {
 	int rows = cv->h - BODY_Y - 1;
@@ -233,7 +212,7 @@ d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv)
 	d9t_canvas_clear(cv);
 	app->updating = 0;
 	if (app->view == D9T_V_HELP || app->m != NULL) {
-		const struct d9t_view_ops *ops = d9t_view(app->view);
+		const struct d9t_view_ops *ops = d9t_ops(app, app->view);
 
 		if (ops->draw != NULL)
 			ops->draw(app, app->vstate[app->view], cv, BODY_Y, rows);
@@ -251,38 +230,4 @@ d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv)
 	tabs(app, cv);
 	status(app, cv);
 	app->dirty = 0;
-}
-
-void
-d9t_app_mouse(struct d9t_app *app, int x, int y, int button)
-{
-	if (app->m == NULL || app->prompt)
-		return;
-	if (d9t_view(app->view)->click != NULL) {
-		if (button == 4 || button == 5) {
-			struct d9t_axis ax = { app->lo, app->hi,
-			    d9t_timeline_x0(app), app->w -
-			    d9t_timeline_x0(app) };
-
-			if (x >= ax.x0)
-				app->cursor = d9t_axis_t(&ax, x);
-			d9t_app_key(app, button == 4 ? '+' : '-');
-			return;
-		}
-		d9t_view(app->view)->click(app, app->vstate[app->view], x, y,
-		    BODY_Y);
-		app->dirty |= D9T_DIRTY_ALL;
-		return;
-	}
-	if (button == 4 || button == 5) {
-		d9t_list_move(&app->lists[app->view], button == 4 ? -3 : 3,
-		    app->h);
-	} else if (y >= BODY_Y && y < app->h - 1) {
-		struct d9t_list *l = &app->lists[app->view];
-		size_t i = l->top + (size_t)(y - BODY_Y);
-
-		if (i < l->n)
-			l->sel = i;
-	}
-	app->dirty |= D9T_DIRTY_ALL;
 }

@@ -19,8 +19,8 @@ static const struct d9t_view_ops *const views[D9T_V_COUNT] = {
 	[D9T_V_POI] = &d9t_view_poi,
 };
 
-const struct d9t_view_ops *
-d9t_view(enum d9t_view v)
+const struct d9t_view_ops *const *
+d9t_views(void)
 {
-	return (unsigned)v < D9T_V_COUNT ? views[v] : views[D9T_V_TIMELINE];
+	return views;
 }

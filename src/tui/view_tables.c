@@ -14,26 +14,6 @@
 #include "tui/tables.h"
 #include "tui/timeaxis.h"
 
-void
-d9t_pct_cols(struct d9t_app *app, const struct d9m_pct *p, char *out, size_t cap)
-{
-	char a[32], b[32], c[32];
-
-	d9t_fmt_dur(a, sizeof a, p->p50, app->utf8);
-	d9t_fmt_dur(b, sizeof b, p->p99, app->utf8);
-	d9t_fmt_dur(c, sizeof c, p->max, app->utf8);
-	snprintf(out, cap, "%9s %9s %9s", a, b, c);
-}
-
-int
-d9t_computing(struct d9t_list *l, const void *r)
-{
-	if (r != NULL)
-		return 0;
-	d9t_list_add(l, D9T_A_DIM, "computing the figures for this window...");
-	return 1;
-}
-
 struct tasks_view {
 	uint32_t	want_loc;	/* select this location's line, D9_NONE */
 };
@@ -48,10 +28,11 @@ tasks_init(void)
 	return v;
 }
 
-void
-d9t_tasks_show(struct d9t_app *app, uint32_t loc)
+/* The tasks view with the line of spawn location loc selected. */
+static void
+tasks_open(struct d9t_app *app, void *st, uint32_t loc)
 {
-	((struct tasks_view *)app->vstate[D9T_V_TASKS])->want_loc = loc;
+	((struct tasks_view *)st)->want_loc = loc;
 	d9t_top_view(app, D9T_V_TASKS);
 }
 
@@ -200,14 +181,14 @@ open_flag(struct d9t_app *app, const struct d9m_flag *f)
 		d9t_select_at_cursor(app);
 		break;
 	case D9M_EV_POI:
-		d9t_poi_show(app, (int)f->ev_arg);
+		d9t_open(app, D9T_V_POI, f->ev_arg);
 		break;
 	case D9M_EV_LOC:
-		d9t_tasks_show(app, f->ev_arg);
+		d9t_open(app, D9T_V_TASKS, f->ev_arg);
 		break;
 	case D9M_EV_SPAN:
 		d9t_top_view(app, D9T_V_SPANS);
-		d9t_slow_show(app, f->ev_arg);
+		d9t_open(app, D9T_V_SLOW, f->ev_arg);
 		break;
 	case D9M_EV_SPANS:
 		d9t_top_view(app, D9T_V_SPANS);
@@ -251,7 +232,7 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 const struct d9t_view_ops d9t_view_tasks = {
 	.open_first = 1,
 	.name = "tasks", .tab = 2, .hints = hints, .init = tasks_init,
-	.free = free, .build = tasks_build
+	.free = free, .build = tasks_build, .open = tasks_open
 };
 
 const struct d9t_view_ops d9t_view_report = {

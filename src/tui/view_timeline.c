@@ -34,7 +34,7 @@
 #include "tui/strip.h"
 #include "tui/timeaxis.h"
 
-#define LABEL	7
+#define LABEL	D9T_TL_LABEL
 
 /* The view's state: the panel below the lanes and the last search's
  * matches in spans and events (rows of model of). */
@@ -46,21 +46,10 @@ struct tl_state {
 	int			 stepping;	/* n/N step the matches */
 };
 
-int
-d9t_timeline_x0(const struct d9t_app *app)
-{
-	(void)app;
-	return LABEL;
-}
-
 static struct d9t_axis
 axis(const struct d9t_app *app, int w)
 {
-	struct d9t_axis ax = { app->lo, app->hi, LABEL, w - LABEL };
-
-	if (ax.w < 1)
-		ax.w = 1;
-	return ax;
+	return d9t_timeline_axis(app, w);
 }
 
 static int
@@ -106,13 +95,65 @@ layout(const struct d9t_app *app, int avail, int32_t *row_lane, int *top)
 	return n;
 }
 
+/* The duration classes: a cell's colour is its longest poll's. */
+static const struct {
+	uint64_t	 below;	/* ns */
+	uint16_t	 colour;
+	const char	*name, *bound;
+} classes[] = {
+	{ 100000, D9T_C_GREEN, "green", "under 100 us" },
+	{ 1000000, D9T_C_CYAN, "cyan", "under 1 ms" },
+	{ 10000000, D9T_C_YELLOW, "yellow", "under 10 ms" },
+	{ UINT64_MAX, D9T_C_RED, "red", "10 ms and longer" },
+};
+
 static uint16_t
 dur_class(const struct d9t_app *app, uint64_t d)
 {
-	uint16_t c = d < 100000 ? D9T_C_GREEN : d < 1000000 ? D9T_C_CYAN :
-	    d < 10000000 ? D9T_C_YELLOW : D9T_C_RED;
+	size_t i = 0;
 
-	return app->color ? c : d > 1000000 ? D9T_A_BOLD : 0;
+	while (i + 1 < sizeof classes / sizeof classes[0] &&
+	    d >= classes[i].below)
+		i++;
+	return app->color ? classes[i].colour : d > 1000000 ? D9T_A_BOLD : 0;
+}
+
+/* "  GLYPH  text", the glyph (UTF-8 or ASCII) padded by its columns. */
+static void
+glyph_line(struct d9t_list *l, const char *g, int cols, const char *text)
+{
+	d9t_list_add(l, 0, "  %s%*s %s", g, 12 - cols, "", text);
+}
+
+/* The colours, glyphs and strips of the lanes, for `?`. */
+static void
+legend(const struct d9t_app *app, struct d9t_list *l)
+{
+	int u = app->utf8;
+
+	d9t_list_add(l, 0, "  colour       of the cell's longest poll "
+	    "(no colour: bold over 1 ms)");
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		d9t_list_add(l, app->color ? classes[i].colour : 0,
+		    "    %-10s %s", classes[i].name, classes[i].bound);
+	glyph_line(l, u ? "\u2581 .. \u2588" : "_ .. #", 6,
+	    "the share of the cell's time in polls (its height)");
+	glyph_line(l, u ? "\u00b7" : "blank", u ? 1 : 5, "awake, no poll (idle)");
+	glyph_line(l, "blank", 5, "parked");
+	glyph_line(l, u ? "\u2591" : "x", 1, "a block-in-place gap");
+	glyph_line(l, u ? "\u25c6" : "*", 1, "an application event");
+	glyph_line(l, "reverse", 7, "the selected poll; underline: the cursor");
+	d9t_list_add(l, 0, "  strips       scaled to their max (right); "
+	    "the cursor line reads them");
+	d9t_list_add(l, 0, "    queue      the global queue's depth (q NAME: "
+	    "per runtime)");
+	d9t_list_add(l, 0, "    tasks      alive tasks (t NAME: per runtime)");
+	d9t_list_add(l, 0, "    lq         the selected worker's local queue");
+	d9t_list_add(l, 0, "    kw         its kernel scheduling wait (time "
+	    "runnable, not running)");
+	d9t_list_add(l, 0, "    cpu        its process's CPU use, in cores");
+	d9t_list_add(l, 0, "    m NAME     the metric chosen with m");
+	d9t_list_add(l, 0, "  A strip with nothing recorded is not drawn.");
 }
 
 static int
@@ -412,19 +453,6 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 	free(fc.edges);
 }
 
-void
-d9t_select_at_cursor(struct d9t_app *app)
-{
-	struct d9t_axis ax = axis(app, app->w);
-	int x = d9t_axis_x(&ax, app->cursor);
-	uint64_t a = d9t_axis_t(&ax, x), b = d9t_axis_t(&ax, x + 1);
-
-	if (app->m == NULL || app->lane >= app->m->nworkers)
-		return;
-	app->sel = d9m_longest(app->m, app->ix, app->lane, a, b > a ? b : a + 1);
-	app->gen++;
-}
-
 static void
 click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
@@ -648,7 +676,7 @@ chain(struct d9t_app *app)
 		d9t_msg(app, "select a poll of a task first");
 		return;
 	}
-	d9t_chain_show(app, app->sel);
+	d9t_open(app, D9T_V_CHAIN, app->sel);
 }
 
 /* n/N after a jump to a point of interest: the next one of its kind in
@@ -706,7 +734,7 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 		if (app->sel == D9_NONE)
 			d9t_msg(app, "no poll selected (w, n, or click one)");
 		else
-			d9t_poll_show(app, app->sel);
+			d9t_open(app, D9T_V_DETAIL, app->sel);
 		break;
 	case D9T_A_LANE_UP:
 		if (app->lane > 0)
@@ -753,5 +781,5 @@ tl_free(void *st)
 const struct d9t_view_ops d9t_view_timeline = {
 	.name = "timeline", .tab = 1, .hints = hints, .init = init,
 	.free = tl_free, .draw = draw, .click = click, .key = key,
-	.search = search
+	.search = search, .legend = legend
 };

@@ -9,6 +9,7 @@
 #include "base/err.h"
 #include "base/hmap.h"
 #include "base/intern.h"
+#include "base/search.h"
 #include "base/text.h"
 #include "base/vec.h"
 #include "unit.h"
@@ -318,6 +319,25 @@ START_TEST(test_err_record)
 }
 END_TEST
 
+/* The one binary search: bounds on runs of equal values, the ends, an
+ * empty range, a sub-range and rows through a permutation. */
+START_TEST(test_search_bounds)
+{
+	const uint64_t v[] = { 1, 3, 3, 3, 7, 9 };
+	const uint32_t srt[] = { 0, 3, 4, 5 };	/* 1, 3, 7, 9 */
+
+	ck_assert_uint_eq(d9_bisect_u64(v, 0, 6, 3), 1);
+	ck_assert_uint_eq(d9_upper_u64(v, 0, 6, 3), 4);
+	ck_assert_uint_eq(d9_bisect_u64(v, 0, 6, 0), 0);
+	ck_assert_uint_eq(d9_upper_u64(v, 0, 6, 9), 6);
+	ck_assert_uint_eq(d9_bisect_u64(v, 0, 6, 10), 6);
+	ck_assert_uint_eq(d9_bisect_u64(v, 2, 2, 3), 2);
+	ck_assert_uint_eq(d9_upper_u64(v, 2, 5, 3), 4);
+	ck_assert_uint_eq(d9_upper_rows(v, srt, 0, 4, 6), 2);
+	ck_assert_uint_eq(d9_upper_rows(v, srt, 0, 4, 9), 4);
+}
+END_TEST
+
 Suite *
 base_suite(void)
 {
@@ -325,6 +345,7 @@ base_suite(void)
 	TCase *tc = tcase_create("base");
 
 	tcase_add_test(tc, test_arena_alignment_and_big);
+	tcase_add_test(tc, test_search_bounds);
 	tcase_add_test(tc, test_hmap_u64);
 	tcase_add_test(tc, test_hmap_clear_copy_next);
 	tcase_add_test(tc, test_hmap_rows);
