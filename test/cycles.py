@@ -22,13 +22,6 @@ OPEN = {
     "libd9model.a": [
         {"core_model", "core_timeline", "image", "image_walk"},
     ],
-    # the browser around app.c (issue 36, helper "browser": a core below
-    # the views and a dispatcher above them)
-    "libd9tui.a": [
-        {"app", "baseline", "panel", "render", "save", "swap", "view",
-         "view_events", "view_flame", "view_help", "view_poi", "view_poll",
-         "view_spans", "view_tables", "view_timeline", "window"},
-    ],
     # the recorder around its writer (no issue yet: found by this test;
     # the shim's malloc family is left out above, this circle is not it)
     "libd9rec.a": [

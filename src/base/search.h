@@ -85,6 +85,24 @@ d9_row_not_above(const void *ctx, size_t i)
 	return k->v[k->row[i]] <= k->x;
 }
 
+static inline int
+d9_row_below(const void *ctx, size_t i)
+{
+	const struct d9_rowkey *k = ctx;
+
+	return k->v[k->row[i]] < k->x;
+}
+
+/* The first of row[lo .. hi) whose value is not below x, hi when none. */
+static inline size_t
+d9_lower_rows(const uint64_t *v, const uint32_t *row, size_t lo, size_t hi,
+    uint64_t x)
+{
+	const struct d9_rowkey k = { v, row, x };
+
+	return d9_partition(lo, hi, &k, d9_row_below);
+}
+
 /* The first of row[lo .. hi) whose value is above x, hi when none. */
 static inline size_t
 d9_upper_rows(const uint64_t *v, const uint32_t *row, size_t lo, size_t hi,

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/text.h"
 #include "model/queries/appev.h"
 #include "model/core/groups.h"
@@ -169,17 +170,7 @@ parked_at(const struct d9m_model *m, uint32_t s, uint64_t t)
 static size_t
 first_event(const struct d9m_model *m, uint64_t ts)
 {
-	size_t lo = 0, hi = m->appev.n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->custom.ts[m->appev.row[mid]] < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return d9_lower_rows(m->custom.ts, m->appev.row, 0, m->appev.n, ts);
 }
 
 /* A mark in each column of lane s where an application event is. */
