@@ -13,7 +13,6 @@
 #include "model/figures/analysis.h"
 #include "model/figures/observer.h"
 #include "model/figures/byname.h"
-#include "model/image.h"
 #include "model/core/par.h"
 #include "model/queries/samples.h"
 #include "model/core/table.h"
@@ -413,7 +412,7 @@ struct an_run {
 static int
 done(const struct d9m_model *m, int rc)
 {
-	d9m_image_release(m);
+	d9m_model_release(m);
 	return rc;
 }
 
