@@ -122,6 +122,7 @@ d9t_push_view(struct d9t_app *app, enum d9t_view v)
 	if (app->nstack < D9T_STACK)
 		app->stack[app->nstack++] = app->view;
 	app->view = v;
+	app->lists[v].hscroll = 0;	/* a jump starts at the left */
 	d9t_app_dirty(app);
 }
 
@@ -132,6 +133,7 @@ d9t_top_view(struct d9t_app *app, enum d9t_view v)
 	if (v != D9T_V_TIMELINE)
 		app->stack[app->nstack++] = D9T_V_TIMELINE;
 	app->view = v;
+	app->lists[v].hscroll = 0;
 	d9t_app_dirty(app);
 }
 

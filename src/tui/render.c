@@ -65,7 +65,7 @@ header(struct d9t_app *app, struct d9t_canvas *cv)
 	char in[96], a[40], b[40], d[32], wall[48] = "", line[512];
 	const char *p = app->npaths ? app->paths[0] : "-", *slash;
 	const struct d9m_model *m = app->m;
-	int have = 0;
+	int have = 0, dec = 3;
 	int64_t wl;
 
 	/* the name, not the path: the window must fit in 80 columns */
@@ -78,20 +78,34 @@ header(struct d9t_app *app, struct d9t_canvas *cv)
 	if (m == NULL) {
 		snprintf(line, sizeof line, "d9top  %s  loading", in);
 	} else {
-		d9t_fmt_rel(a, sizeof a, app->lo - m->min_ts, 3);
-		d9t_fmt_rel(b, sizeof b, app->hi - m->min_ts, 3);
+		/* enough decimals that the window's ends differ in three
+		 * digits: a 2.7 ms window is 0.001000s..0.003700s */
+		for (uint64_t span = app->hi - app->lo; dec < 9 &&
+		    span < 1000000000ull; span *= 10)
+			dec++;
+		dec = dec > 3 ? dec - 1 : 3;
+		d9t_fmt_rel(a, sizeof a, app->lo - m->min_ts, dec);
+		d9t_fmt_rel(b, sizeof b, app->hi - m->min_ts, dec);
 		d9t_fmt_dur(d, sizeof d, app->hi - app->lo, app->utf8);
 		wl = d9t_wall(m, app->lo, &have);
-		if (have) {
-			strcpy(wall, "  ");
-			d9t_fmt_wall(wall + 2, sizeof wall - 2, wl, 1);
-			strcat(wall, " UTC");
+		/* narrow: the name of the program, then the date go first;
+		 * the start time stays */
+		for (int fit = 0; fit < 4; fit++) {
+			if (have) {
+				strcpy(wall, "  ");
+				d9t_fmt_wall(wall + 2, sizeof wall - 2, wl,
+				    fit < 2);
+				strcat(wall, fit < 3 ? " UTC" : "");
+			}
+			snprintf(line, sizeof line, "%s%s  window %s..%s (%s)  "
+			    "%zu%s%s%s%s%s", fit ? "" : "d9top  ", in, a, b,
+			    d, m->nworkers, fit == 3 ? "w" : " worker",
+			    m->nworkers == 1 || fit == 3 ? "" : "s", wall,
+			    m->nerrors ? "  input problems: " : "",
+			    m->nerrors ? "see report" : "");
+			if ((int)strlen(line) <= cv->w)
+				break;
 		}
-		snprintf(line, sizeof line, "d9top  %s  window %s..%s (%s)  "
-		    "%zu worker%s%s%s%s", in, a, b, d, m->nworkers,
-		    m->nworkers == 1 ? "" : "s", wall,
-		    m->nerrors ? "  input problems: " : "",
-		    m->nerrors ? "see report" : "");
 		if (app->have_base) {
 			char base[96];
 

@@ -72,10 +72,10 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 				    id);
 			else
 				snprintf(pre, sizeof pre, "  %10s  %-4s ", at, "");
-			d9t_list_set_target(d9t_list_add_safe(l,
-			    k == D9M_POI_LONG_POLL || k == D9M_POI_EVENTS_LOST ?
-			    D9T_C_YELLOW : 0, pre, x->text), D9T_T_POI,
-			    (uint32_t)i, 0);
+			d9t_list_add_wrap(l, k == D9M_POI_LONG_POLL ||
+			    k == D9M_POI_EVENTS_LOST ? D9T_C_YELLOW : 0,
+			    app->saving ? 0 : app->w, 19, pre, x->text,
+			    D9T_T_POI, (uint32_t)i);
 		}
 	}
 	if (p->n == 0)

@@ -315,9 +315,10 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 
 		if (d9m_poll_verdict(m, app->cfg->resolver, p, &v) == 0) {
 			d9m_verdict_text(&v, txt, sizeof txt);
-			d9t_list_add_safe(l, v.kind == D9M_V_CPU || v.kind ==
+			d9t_list_add_wrap(l, v.kind == D9M_V_CPU || v.kind ==
 			    D9M_V_UNKNOWN ? D9T_A_BOLD : D9T_C_YELLOW |
-			    D9T_A_BOLD, "verdict: ", txt);
+			    D9T_A_BOLD, app->saving ? 0 : app->w, 9,
+			    "verdict: ", txt, D9T_T_NONE, 0);
 		}
 	}
 	d9t_list_add(l, 0, "%s", "");

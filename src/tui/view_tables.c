@@ -126,14 +126,13 @@ report_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	for (size_t i = 0; i < a->nflags; i++) {
 		const struct d9m_flag *fl = &a->flags[i];
 		char pre[64];
-		struct d9t_line *ln;
 
 		snprintf(pre, sizeof pre, "  %-8s %-22s ",
 		    d9m_severity_name(fl->sev, 1), fl->check);
-		ln = d9t_list_add_safe(l, fl->sev == D9M_CRITICAL ? D9T_C_RED |
-		    D9T_A_BOLD : fl->sev == D9M_WARNING ? D9T_C_YELLOW : 0, pre,
-		    fl->text);
-		d9t_list_set_target(ln, D9T_T_FLAG, (uint32_t)i, 0);
+		d9t_list_add_wrap(l, fl->sev == D9M_CRITICAL ? D9T_C_RED |
+		    D9T_A_BOLD : fl->sev == D9M_WARNING ? D9T_C_YELLOW : 0,
+		    app->saving ? 0 : app->w, 4, pre, fl->text, D9T_T_FLAG,
+		    (uint32_t)i);
 	}
 	if (a->nflags == 0)
 		d9t_list_add(l, D9T_C_GREEN, "  none");
