@@ -241,6 +241,36 @@ START_TEST(cut_keeps_line_numbers)
 }
 END_TEST
 
+/* o sorts the tasks list by its next column, O reverses it; the
+ * cursor stays on the first row, which Enter opens. */
+START_TEST(lists_sort)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 80, 24, 1);
+	fx_keys(&f, "2");
+	ck_screen_has(&f, "location\n     1       35   37.8\xc2\xb5s    5.90ms");
+	fx_keys(&f, "o");
+	ck_screen_has(&f, "sorted by tasks, largest first");
+	ck_screen_has(&f, "location\n    85    86594");
+	fx_keys(&f, "ooo");
+	ck_screen_has(&f, "sorted by p99, largest first");
+	ck_screen_has(&f, "location\n     1       35   37.8\xc2\xb5s    5.90ms");
+	ck_screen_has(&f, "5.90ms      0  examples/metrics-service/sr\n     1     "
+	    "  52    5.4\xc2\xb5s  343.1\xc2\xb5s");
+	fx_keys(&f, "O");
+	ck_screen_has(&f, "sorted by p99, smallest first");
+	ck_screen_has(&f, "location\n     1        2     250ns   19.5\xc2\xb5s");
+	fx_keys(&f, "\n");	/* the first row, the smallest p99 */
+	ck_assert_uint_ne(f.app.f_loc, D9_NONE);
+	ck_screen_has(&f, "only polls spawned at");
+	fx_keys(&f, "p");	/* points of interest by time, one kind each */
+	fx_keys(&f, "oo");
+	ck_screen_has(&f, "sorted by time, largest first");
+	fx_close(&f);
+}
+END_TEST
+
 Suite *
 suite_fit(void)
 {
@@ -255,6 +285,7 @@ suite_fit(void)
 	tcase_add_test(tc, empty_strips_hidden);
 	tcase_add_test(tc, nothing_cut_at_80);
 	tcase_add_test(tc, cut_keeps_line_numbers);
+	tcase_add_test(tc, lists_sort);
 	suite_add_tcase(s, tc);
 	return s;
 }
