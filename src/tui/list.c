@@ -90,7 +90,7 @@ d9t_list_add_wrap(struct d9t_list *l, uint16_t attr, int w, int ind,
 	char buf[2048];
 	const char *p = buf;
 	struct d9t_line *first = NULL, *ln;
-	size_t n = strlen(prefix);
+	size_t n = strlen(prefix), at = l->n;
 
 	if (w <= 0) {	/* no width: one line (a saved view) */
 		first = d9t_list_add_safe(l, attr, prefix, s);
@@ -112,7 +112,8 @@ d9t_list_add_wrap(struct d9t_list *l, uint16_t attr, int w, int ind,
 		for (p += k; *p == ' '; p++)
 			;
 	}
-	return first;
+	/* the lines may have moved as the list grew */
+	return first != NULL ? &l->v[at] : NULL;
 }
 
 void
