@@ -143,7 +143,7 @@ void	d9t_build_list(struct d9t_app *app, struct d9t_list *l);
 void	d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p);
 void	d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out,
 	    size_t cap);
-/* loc, or "..." and its tail after a '/' when longer than max. */
+/* loc cut to max: d9o_short_loc (output/textfmt.h). */
 void	d9t_short_loc(const char *loc, size_t max, char *out, size_t cap);
 uint64_t d9t_task_id(const struct d9t_app *app, uint32_t row);
 /* The analysis of the current window (tasks_only: just the task

@@ -16,6 +16,7 @@
 
 #include "base/text.h"
 #include "model/core/ids.h"
+#include "output/textfmt.h"
 #include "tui/app.h"
 #include "tui/tables.h"
 #include "tui/timeaxis.h"
@@ -80,18 +81,7 @@ d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out, size_t cap)
 void
 d9t_short_loc(const char *loc, size_t max, char *out, size_t cap)
 {
-	size_t n = strlen(loc);
-	const char *p = loc;
-
-	if (n > max && max > 8) {
-		/* keep the tail from a path separator: file:line:col shows */
-		for (p = loc + n - (max - 3); p > loc && p[-1] != '/' &&
-		    p < loc + n; p++)
-			;
-		snprintf(out, cap, "...%s", p);
-		return;
-	}
-	snprintf(out, cap, "%s", loc);
+	d9o_short_loc(loc, max, out, cap);	/* output/textfmt.h */
 }
 
 void

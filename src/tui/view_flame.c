@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "base/text.h"
 #include "tui/app.h"
 #include "model/queries/series.h"
@@ -113,16 +114,9 @@ weight(const struct d9m_flame *t, double w, char *out, size_t cap)
 {
 	if (t->req.kind == D9M_F_DUMP)
 		d9t_fmt_dur(out, cap, (uint64_t)w, 0);
-	else if (t->req.kind == D9M_F_ALLOC && !t->req.count) {
-		if (w >= 1e9)
-			snprintf(out, cap, "%.1f GB", w / 1e9);
-		else if (w >= 1e6)
-			snprintf(out, cap, "%.1f MB", w / 1e6);
-		else if (w >= 1e3)
-			snprintf(out, cap, "%.1f kB", w / 1e3);
-		else
-			snprintf(out, cap, "%.0f B", w);
-	} else
+	else if (t->req.kind == D9M_F_ALLOC && !t->req.count)
+		d9_fmt_bytes(out, cap, w);
+	else
 		snprintf(out, cap, "%.0f", w);
 }
 

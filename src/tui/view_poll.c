@@ -227,7 +227,7 @@ d9t_detail_poll(const struct d9t_app *app)
 static void
 chain_compute(struct chain_view *v, const struct d9m_model *m, uint32_t poll)
 {
-	struct d9m_window all = { 0, UINT64_MAX };
+	struct d9m_window all = D9M_WHOLE;
 
 	v->n = d9m_chain(m, m->polls.task[poll], poll, m->polls.start[poll],
 	    &all, v->hops, D9M_CHAIN_MAX);

@@ -16,7 +16,7 @@
 #include "mktrace.h"
 #include "parse/follow.h"
 #include "model/figures/analysis.h"
-#include "model/image.h"
+#include "store/image.h"
 #include "model/queries/lanes.h"
 #include "model/core/loss.h"
 #include "unit.h"
@@ -65,7 +65,7 @@ START_TEST(test_counters_per_boot)
 {
 	char *p[4];
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	const struct d9m_flag *f;
 	struct d9m_model *m;
 	struct mt t;
@@ -196,7 +196,7 @@ START_TEST(test_copies_read_once)
 {
 	char *p[2];
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	struct d9m_model *m;
 	struct mt t;
 
@@ -222,7 +222,7 @@ END_TEST
 START_TEST(test_nothing_lost)
 {
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	struct d9m_loss zero;
 	struct d9m_model *m;
 	struct mt t;
@@ -287,7 +287,7 @@ damaged_file(int zstd)
 
 START_TEST(test_damaged_segment)
 {
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	char *path = damaged_file(_i & 1), text[128];
 	const char *paths[] = { path };
 	struct d9m_analysis a;
@@ -362,7 +362,7 @@ START_TEST(test_deleted_and_missing)
 		{ "trace.9.bin", "bbbb-2", "2", "100000" },
 		{ "trace.10.bin.active", "bbbb-2", NULL, NULL },
 	};
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	char dir[] = "/tmp/d9unit-capped-XXXXXX", path[5][64], text[160];
 	const char *paths[] = { dir };
 	const struct d9m_flag *f;
@@ -391,8 +391,8 @@ START_TEST(test_deleted_and_missing)
 	/* the figures go through the index image unchanged */
 	ck_assert_ptr_nonnull(img = tmpfile());
 	ck_assert_ptr_nonnull(x = d9m_lanes_build(m));
-	ck_assert_int_eq(d9m_image_write(m, x, fileno(img), 7, NULL), 0);
-	ck_assert_int_eq(d9m_image_open(fileno(img), 7, &b, &bx, why,
+	ck_assert_int_eq(d9i_image_write(m, x, fileno(img), 7, NULL), 0);
+	ck_assert_int_eq(d9i_image_open(fileno(img), 7, &b, &bx, why,
 	    sizeof why), 0);
 	ck_assert_mem_eq(&b->loss, &m->loss, sizeof m->loss);
 	d9m_lanes_free(&bx);
