@@ -48,7 +48,11 @@ static const struct step steps[] = {
 	{ "n next long poll", "n" },
 	{ "2 tasks", "2" },
 	{ "j in tasks", "j" },
+	{ "o sort tasks", "o" },
+	{ "O reverse tasks", "O" },
 	{ "3 cpu flame", "3" },
+	{ "Enter a chain, a row each", "j\n" },
+	{ "z focus", "jz" },
 	{ "4 off-cpu flame", "4" },
 	{ "5 alloc flame", "5" },
 	{ "6 spans", "6" },
@@ -60,6 +64,8 @@ static const struct step steps[] = {
 	{ "N previous of its kind", "N" },
 	{ "Enter poll verdict", "\n" },
 	{ "q back to timeline", "q" },
+	{ "? help and legend", "?" },
+	{ "q back from help", "q" },
 };
 
 static double

@@ -61,6 +61,9 @@
 	    "only; q: back to the root)") \
 	X(INVERT, "invert", \
 	    "flame trees: from the leaf (who calls the hot frame), or back") \
+	X(SORT, "sort", "lists: sort by the next column, largest first (then "\
+	    "the view's order again)") \
+	X(SORT_REVERSE, NULL, "lists: reverse the order") \
 	X(SCROLL_LEFT, NULL, "scroll long lines left") \
 	X(SCROLL_RIGHT, NULL, "scroll long lines right") \
 	X(SAVE, "save", "save the view, whole, to d9top-VIEW-N.txt here") \

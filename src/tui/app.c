@@ -180,6 +180,31 @@ open_line(struct d9t_app *app)
 	d9t_app_dirty(app);
 }
 
+/* o: the next column of the table (after the last: the view's order);
+ * O: the other way round. The list helper sorts (d9t_list_sort). */
+static void
+sort(struct d9t_app *app, struct d9t_list *l, enum d9t_action a)
+{
+	const char *const *names = d9t_ops(app, app->view)->sort_keys;
+	int n = 0;
+
+	while (names != NULL && names[n] != NULL)
+		n++;
+	if (a == D9T_A_SORT)
+		l->sort = n > 0 ? (l->sort + 1) % (n + 1) : 0;
+	else
+		l->reverse = !l->reverse;
+	if (l->sort > 0)
+		d9t_msg(app, "sorted by %s, %s first (o: next column, O: "
+		    "reverse)", names[l->sort - 1], l->reverse ? "smallest" :
+		    "largest");
+	else
+		d9t_msg(app, "in the view's order%s (o: by a column)",
+		    l->reverse ? ", reversed" : "");
+	l->sel = 0;
+	d9t_app_dirty(app);
+}
+
 /* Move the selection of the current list view (UP, DOWN, PGUP, ...);
  * D9T_UNHANDLED for other actions. */
 static enum d9t_handled
@@ -200,6 +225,7 @@ list_action(struct d9t_app *app, enum d9t_action a)
 			d9t_msg(app, "no match for '%s'", app->search);
 		break;
 	case D9T_A_OPEN_LINE: open_line(app); break;
+	case D9T_A_SORT: case D9T_A_SORT_REVERSE: sort(app, l, a); break;
 	case D9T_A_SCROLL_LEFT:
 		l->hscroll = l->hscroll > 8 ? l->hscroll - 8 : 0;
 		break;

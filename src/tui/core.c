@@ -194,6 +194,7 @@ d9t_build_list(struct d9t_app *app, struct d9t_list *l)
 	l->gen = app->gen;
 	if (ops->build != NULL)
 		ops->build(app, app->vstate[app->view], l);
+	d9t_list_sort(l);	/* o, O */
 	/* at the top, the cursor is on the first line Enter acts on, not on
 	 * a heading: Enter at once opens the first row */
 	if (ops->open_first && l->sel == 0)

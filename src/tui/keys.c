@@ -13,6 +13,8 @@
 #define FLAME	D9T_VM_FLAME
 #define WIN	D9T_VM_WINDOW
 #define NOTL	(D9T_VM_LIST & ~D9T_VM(D9T_V_HELP))
+#define SORT	(D9T_VM(D9T_V_TASKS) | D9T_VM(D9T_V_SPANS) | \
+		 D9T_VM(D9T_V_SLOW) | D9T_VM(D9T_V_POI) | D9T_VM(D9T_V_EVENTS))
 #define CMP	(FLAME | D9T_VM(D9T_V_TASKS) | D9T_VM(D9T_V_SPANS))
 
 const struct d9t_binding d9t_bindings[] = {
@@ -68,6 +70,8 @@ const struct d9t_binding d9t_bindings[] = {
 	{ FLAME, 'h', D9T_A_COLLAPSE, "h" },
 	{ FLAME, 'z', D9T_A_FOCUS, "z" },
 	{ FLAME, 'r', D9T_A_INVERT, "r" },
+	{ SORT, 'o', D9T_A_SORT, "o" },
+	{ SORT, 'O', D9T_A_SORT_REVERSE, "O" },
 	{ LIST, '<', D9T_A_SCROLL_LEFT, "<" },
 	{ LIST, '>', D9T_A_SCROLL_RIGHT, ">" },
 	{ ALL & ~D9T_VM(D9T_V_HELP), 's', D9T_A_SAVE, "s" },

@@ -90,7 +90,7 @@ d9t_list_add_wrap(struct d9t_list *l, uint16_t attr, int w, int ind,
 	char buf[2048];
 	const char *p = buf;
 	struct d9t_line *first = NULL, *ln;
-	size_t n = strlen(prefix);
+	size_t n = strlen(prefix), at = l->n;
 
 	if (w <= 0) {	/* no width: one line (a saved view) */
 		first = d9t_list_add_safe(l, attr, prefix, s);
@@ -112,7 +112,8 @@ d9t_list_add_wrap(struct d9t_list *l, uint16_t attr, int w, int ind,
 		for (p += k; *p == ' '; p++)
 			;
 	}
-	return first;
+	/* the lines may have moved as the list grew */
+	return first != NULL ? &l->v[at] : NULL;
 }
 
 void
@@ -236,4 +237,89 @@ d9t_computing(struct d9t_list *l, const void *r)
 		return 0;
 	d9t_list_add(l, D9T_A_DIM, "computing the figures for this window...");
 	return 1;
+}
+
+void
+d9t_list_keys(struct d9t_line *ln, size_t n, const double *key)
+{
+	if (ln == NULL)
+		return;
+	ln->nkeys = (uint8_t)(n < D9T_KEYS ? n : D9T_KEYS);
+	memcpy(ln->key, key, ln->nkeys * sizeof *key);
+}
+
+/* A row: its first line and how many lines it takes. */
+struct row {
+	size_t	 at, n;
+	double	 key;
+	size_t	 pos;	/* in the view's order */
+};
+
+static int
+row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;	/* largest first */
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Lines [i, end) of l, rows by the list's order, through tmp. */
+static void
+sort_run(struct d9t_list *l, size_t i, size_t end, struct row *rows,
+    struct d9t_line *tmp)
+{
+	size_t nr = 0, o = 0;
+
+	for (size_t k = i; k < end; nr++) {
+		const struct d9t_line *h = &l->v[k];
+
+		rows[nr].at = k;
+		rows[nr].pos = nr;
+		rows[nr].key = l->sort > 0 && l->sort <= h->nkeys ?
+		    h->key[l->sort - 1] : 0;
+		for (k++; k < end && l->v[k].nkeys == 0; k++)
+			;
+		rows[nr].n = k - rows[nr].at;
+	}
+	qsort(rows, nr, sizeof *rows, row_cmp);
+	for (size_t r = 0; r < nr; r++) {
+		const struct row *x = &rows[l->reverse ? nr - 1 - r : r];
+
+		memcpy(tmp + o, l->v + x->at, x->n * sizeof *tmp);
+		o += x->n;
+	}
+	memcpy(l->v + i, tmp, o * sizeof *tmp);
+}
+
+void
+d9t_list_sort(struct d9t_list *l)
+{
+	struct row *rows;
+	struct d9t_line *tmp;
+
+	if ((l->sort == 0 && !l->reverse) || l->n < 2)
+		return;
+	rows = malloc(l->n * sizeof *rows);
+	tmp = malloc(l->n * sizeof *tmp);
+	for (size_t i = 0; rows != NULL && tmp != NULL && i < l->n; ) {
+		size_t end = i;
+
+		if (l->v[i].nkeys == 0) {
+			i++;
+			continue;
+		}
+		/* the run: rows, each a keyed line and its continuations
+		 * (same target and argument) */
+		for (end = i + 1; end < l->n && (l->v[end].nkeys > 0 ||
+		    (l->v[end].target != D9T_T_NONE &&
+		    l->v[end].target == l->v[end - 1].target &&
+		    l->v[end].a == l->v[end - 1].a)); end++)
+			;
+		sort_run(l, i, end, rows, tmp);
+		i = end;
+	}
+	free(rows);
+	free(tmp);
 }

@@ -26,10 +26,14 @@ enum d9t_target {
 	D9T_T_FRAME		/* a stack frame (the line says which) */
 };
 
+#define D9T_KEYS	6	/* sort keys of a row, its columns */
+
 struct d9t_line {
 	const char	*text;
 	uint16_t	 attr;
 	uint8_t		 target;	/* enum d9t_target */
+	uint8_t		 nkeys;		/* a row of a sortable table */
+	double		 key[D9T_KEYS];
 	uint32_t	 a;
 	uint64_t	 b;
 };
@@ -42,6 +46,9 @@ struct d9t_list {
 	size_t		 hscroll;	/* columns scrolled off to the left */
 	uint64_t	 gen;		/* app generation it was built for */
 	int		 built;
+	/* o and O: rows by key sort - 1 (0: the view's order), largest
+	 * first, or the other way round */
+	int		 sort, reverse;
 };
 
 void	d9t_list_init(struct d9t_list *l);
@@ -62,6 +69,12 @@ struct d9t_line *d9t_list_add_wrap(struct d9t_list *l, uint16_t attr, int w,
 	    uint32_t a);
 void	d9t_list_set_target(struct d9t_line *ln, enum d9t_target t,
 	    uint32_t a, uint64_t b);
+/* Give ln (a row of a table) its sort keys, one per column. */
+void	d9t_list_keys(struct d9t_line *ln, size_t n, const double *key);
+/* Put each run of rows (a line with keys and the lines after it with its
+ * target, its wrapped rest) in the order l->sort and l->reverse ask;
+ * headings and blank lines stay where they are. */
+void	d9t_list_sort(struct d9t_list *l);
 /* Move the selection by delta lines (clamped); rows is the page size. */
 void	d9t_list_move(struct d9t_list *l, long delta, int rows);
 /* Select the next line after the selection containing needle (case

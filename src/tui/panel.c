@@ -192,8 +192,8 @@ read_at(struct strips *st, const char *label, const double *v, int dur)
 	size_t n = strlen(st->ro);
 	char val[40];
 
-	if (st->cx < 0 || n + 2 >= st->rocap)
-		return;
+	if (st->cx < 0 || n + 2 >= st->rocap || v[st->cx] < 0)
+		return;		/* below 0: nothing in that column */
 	if (dur)
 		d9t_fmt_dur(val, sizeof val, (uint64_t)v[st->cx],
 		    st->app->utf8);

@@ -45,6 +45,9 @@ write_list(struct d9t_app *app, FILE *f)
 	app->saving = 1;
 	ops->build(app, app->vstate[app->view], &l);
 	app->saving = 0;
+	l.sort = app->lists[app->view].sort;
+	l.reverse = app->lists[app->view].reverse;
+	d9t_list_sort(&l);
 	for (size_t i = 0; i < l.n; i++)
 		fprintf(f, "%s\n", l.v[i].text);
 	n = l.n;

@@ -39,6 +39,9 @@ struct d9t_view_ops {
 	/* a list of rows to open (tasks, spans, points, events): at the top,
 	 * the cursor is on the first row Enter opens, not a heading */
 	int		 open_first;
+	/* a table: its columns' names, in the order of its rows' keys
+	 * (d9t_list_keys), NULL-ended; o sorts by each in turn */
+	const char *const *sort_keys;
 	/* a list view: the lines of what it shows */
 	void		 (*build)(struct d9t_app *app, void *st,
 			    struct d9t_list *l);

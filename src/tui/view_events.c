@@ -70,8 +70,14 @@ event_line(struct d9t_app *app, struct d9t_list *l, size_t i,
 		const char *s = d9m_str(m, m->custom.name[r]);
 
 		d9_text_safe(nm, sizeof nm, s, strlen(s));
-		d9t_list_set_target(d9t_list_add(l, 0, "%s%-20s %s", pre, nm,
-		    f), D9T_T_TIME, m->appev.lane[i], m->custom.ts[r]);
+		double key[] = { (double)m->custom.ts[r],
+		    (double)m->appev.lane[i] };
+		struct d9t_line *line = d9t_list_add(l, 0, "%s%-20s %s", pre,
+		    nm, f);
+
+		d9t_list_set_target(line, D9T_T_TIME, m->appev.lane[i],
+		    m->custom.ts[r]);
+		d9t_list_keys(line, 2, key);
 	}
 }
 
@@ -219,11 +225,13 @@ events_search(struct d9t_app *app, void *st, const char *text)
 }
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
-	D9T_A_OPEN_LINE, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_FIELD_FILTER,
+	D9T_A_OPEN_LINE, D9T_A_SORT, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_FIELD_FILTER,
 	D9T_A_NONE };
 
+static const char *const event_keys[] = { "time", "worker", NULL };
+
 const struct d9t_view_ops d9t_view_events = {
-	.open_first = 1,
+	.open_first = 1, .sort_keys = event_keys,
 	.name = "events", .tab = 8, .hints = hints, .init = events_init,
 	.free = free, .build = events_build, .key = events_key,
 	.prompt = events_prompt, .search = events_search

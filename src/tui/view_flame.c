@@ -211,8 +211,8 @@ single(const struct flame_view *v, const struct d9m_flame *t,
 {
 	const struct d9m_fnode *nd = &t->nodes[id];
 
-	if (v->flat != NULL && v->flat[id])
-		return 0;
+	if (id == 0 || (v->flat != NULL && v->flat[id]))
+		return 0;	/* the root, "all", stays a row of its own */
 	return nd->open && nd->nkids > 0 && t->nodes[kids[nd->kid0]].w >=
 	    min && (nd->nkids == 1 || t->nodes[kids[nd->kid0 + 1]].w < min);
 }
@@ -449,8 +449,10 @@ search(struct d9t_app *app, void *st, const char *text)
 		if (!d9_text_contains(d9m_flame_name(t, (uint32_t)i), text))
 			continue;
 		hits++;
-		/* a row of its own: the chain above ends at its parent */
+		/* a row of its own: the chain above ends at its parent, and
+		 * its own ends at it (Enter on it focuses on it) */
 		v->flat[t->nodes[i].parent] = 1;
+		v->flat[i] = 1;
 		for (uint32_t p = t->nodes[i].parent; p != D9_NONE;
 		    p = t->nodes[p].parent)
 			t->nodes[p].open = 1;

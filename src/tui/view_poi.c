@@ -72,10 +72,13 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 				    id);
 			else
 				snprintf(pre, sizeof pre, "  %10s  %-4s ", at, "");
-			d9t_list_add_wrap(l, k == D9M_POI_LONG_POLL ||
-			    k == D9M_POI_EVENTS_LOST ? D9T_C_YELLOW : 0,
-			    app->saving ? 0 : app->w, 19, pre, x->text,
-			    D9T_T_POI, (uint32_t)i);
+			double key[] = { (double)x->value,
+			    (double)x->start, (double)x->dur };
+
+			d9t_list_keys(d9t_list_add_wrap(l, k ==
+			    D9M_POI_LONG_POLL || k == D9M_POI_EVENTS_LOST ?
+			    D9T_C_YELLOW : 0, app->saving ? 0 : app->w, 19, pre,
+			    x->text, D9T_T_POI, (uint32_t)i), 3, key);
 		}
 	}
 	if (p->n == 0)
@@ -125,11 +128,14 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 }
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
-	D9T_A_OPEN_LINE, D9T_A_POI_KIND, D9T_A_SEARCH, D9T_A_SEARCH_NEXT,
+	D9T_A_OPEN_LINE, D9T_A_SORT, D9T_A_POI_KIND, D9T_A_SEARCH, D9T_A_SEARCH_NEXT,
 	D9T_A_NONE };
 
+static const char *const poi_keys[] = { "how bad", "time", "duration",
+	NULL };
+
 const struct d9t_view_ops d9t_view_poi = {
-	.open_first = 1,
+	.open_first = 1, .sort_keys = poi_keys,
 	.name = "points of interest", .hints = hints, .init = init,
 	.free = free, .build = build, .key = key, .open = open
 };

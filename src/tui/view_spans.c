@@ -76,10 +76,15 @@ span_line(struct d9t_app *app, struct d9t_list *l,
 	d9t_pct_cols(app, &nm->dur, pc, sizeof pc);
 	if (cmp)
 		d9t_cmp_cols(app, r, dc, sizeof dc);
+	double key[] = { (double)nm->dur.count, (double)nm->dur.p50,
+	    (double)nm->dur.p99, (double)nm->dur.max };
+	struct d9t_line *ln;
+
 	snprintf(pre, sizeof pre, "%8zu %s %s%s ", nm->dur.count, pc, dc,
 	    cmp ? " " : "");
-	d9t_list_set_target(d9t_list_add_safe(l, 0, pre, d9m_str(app->m,
-	    nm->name)), D9T_T_SPAN_NAME, nm->name, 0);
+	ln = d9t_list_add_safe(l, 0, pre, d9m_str(app->m, nm->name));
+	d9t_list_set_target(ln, D9T_T_SPAN_NAME, nm->name, 0);
+	d9t_list_keys(ln, sizeof key / sizeof key[0], key);
 }
 
 static void
@@ -155,9 +160,14 @@ slow_build(struct d9t_app *app, void *st, struct d9t_list *l)
 			    up != D9_NONE ? "  in " : "", up == D9_NONE ? "" :
 			    m->spans.name[up] != D9_NONE ? d9m_str(m,
 			    m->spans.name[up]) : "unknown");
-			d9t_list_set_target(d9t_list_add(l, 0, "%s%s", pre, f),
-			    D9T_T_TIME, d9m_worker_slot(m, sp->worker),
-			    sp->start);
+			double key[] = { (double)(sp->end - sp->start),
+			    (double)sp->start, (double)sp->active };
+			struct d9t_line *ln = d9t_list_add(l, 0, "%s%s", pre,
+			    f);
+
+			d9t_list_set_target(ln, D9T_T_TIME, d9m_worker_slot(m,
+			    sp->worker), sp->start);
+			d9t_list_keys(ln, 3, key);
 		}
 		return;
 	}
@@ -214,18 +224,23 @@ spans_search(struct d9t_app *app, void *st, const char *text)
 }
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
-	D9T_A_OPEN_LINE, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_FIELD_FILTER,
+	D9T_A_OPEN_LINE, D9T_A_SORT, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_FIELD_FILTER,
 	D9T_A_BASELINE, D9T_A_BY_CHANGE, D9T_A_NONE };
 
+static const char *const span_keys[] = { "count", "p50", "p99", "max",
+	NULL };
+static const char *const slow_keys[] = { "duration", "start", "entered",
+	NULL };
+
 const struct d9t_view_ops d9t_view_spans = {
-	.open_first = 1,
+	.open_first = 1, .sort_keys = span_keys,
 	.name = "spans", .tab = 6, .hints = hints, .init = spans_init,
 	.free = free, .build = spans_build, .key = spans_key,
 	.prompt = spans_prompt, .search = spans_search
 };
 
 const struct d9t_view_ops d9t_view_slow = {
-	.open_first = 1,
+	.open_first = 1, .sort_keys = slow_keys,
 	.name = "slowest spans", .hints = hints, .init = slow_init,
 	.free = free, .build = slow_build, .open = slow_open
 };

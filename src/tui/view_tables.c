@@ -58,13 +58,21 @@ loc_line(struct d9t_app *app, struct d9t_list *l,
 	d9t_pct_cols(app, &f->poll, pc, sizeof pc);
 	if (cmp)
 		d9t_cmp_cols(app, r, dc, sizeof dc);
+	double key[] = { (double)f->tasks, (double)f->poll.count,
+	    (double)f->poll.p50, (double)f->poll.p99, (double)f->poll.max,
+	    (double)f->alive };
+	struct d9t_line *ln;
+
+	/* LEAK? in a column of its own: the changes stay under their
+	 * heading */
 	snprintf(pre, sizeof pre, "%6zu %8zu %s %6zu%s %s%s", f->tasks,
-	    f->poll.count, pc, f->alive, leak ? " LEAK?" : "", dc,
-	    cmp ? "  " : " ");
-	d9t_list_set_target(d9t_list_add_safe(l, leak ? D9T_C_RED |
-	    D9T_A_BOLD : f->poll.max > 10000000 ? D9T_C_YELLOW : 0, pre,
-	    f->loc == D9_NONE ? "(unknown)" : d9m_str(app->m, f->loc)),
-	    D9T_T_LOC, f->loc, 0);
+	    f->poll.count, pc, f->alive, leak ? " LEAK?" : cmp ? "      " : "",
+	    dc, cmp ? "  " : " ");
+	ln = d9t_list_add_safe(l, leak ? D9T_C_RED | D9T_A_BOLD :
+	    f->poll.max > 10000000 ? D9T_C_YELLOW : 0, pre, f->loc == D9_NONE ?
+	    "(unknown)" : d9m_str(app->m, f->loc));
+	d9t_list_set_target(ln, D9T_T_LOC, f->loc, 0);
+	d9t_list_keys(ln, sizeof key / sizeof key[0], key);
 }
 
 static void
@@ -86,8 +94,8 @@ tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	    "location)", a->tasks_seen, a->tasks_spawned, a->tasks_terminated);
 	d9t_baseline_line(app, l, cmp, "change of p99 and of the share of "
 	    "polls", "");
-	d9t_list_add(l, D9T_A_UNDERLINE, cmp ? "%6s %8s %9s %9s %9s %6s %9s "
-	    "%7s  %s" : "%6s %8s %9s %9s %9s %6s  %s%s%s", "tasks", "polls",
+	d9t_list_add(l, D9T_A_UNDERLINE, cmp ? "%6s %8s %9s %9s %9s %6s       "
+	    "%9s %7s  %s" : "%6s %8s %9s %9s %9s %6s  %s%s%s", "tasks", "polls",
 	    "poll p50", "p99", "max", "alive", cmp ? "+/-p99" : "location",
 	    cmp ? "+/-%" : "", cmp ? "location" : "");
 	for (size_t k = 0; cmp && app->by_change && k < c.nrows; k++) {
@@ -225,11 +233,14 @@ report_key(struct d9t_app *app, void *st, enum d9t_action a)
 }
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
-	D9T_A_OPEN_LINE, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_BASELINE,
+	D9T_A_OPEN_LINE, D9T_A_SORT, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_BASELINE,
 	D9T_A_BY_CHANGE, D9T_A_NONE };
 
+static const char *const task_keys[] = { "tasks", "polls", "poll p50",
+	"p99", "max", "alive", NULL };
+
 const struct d9t_view_ops d9t_view_tasks = {
-	.open_first = 1,
+	.open_first = 1, .sort_keys = task_keys,
 	.name = "tasks", .tab = 2, .hints = hints, .init = tasks_init,
 	.free = free, .build = tasks_build, .open = tasks_open
 };

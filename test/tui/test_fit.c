@@ -45,12 +45,12 @@ START_TEST(flame_chain_folds)
 
 	fx_open(&f, DEMO, 80, 24, 1);
 	fx_keys(&f, "3");
-	ck_screen_has(&f, "\n\xe2\x96\xbe 100.0%      147  all > ...45 frames... "
-	    "> tokio::runtime::context::scoped::Scop");
-	ck_screen_has(&f, "\n  \xe2\x96\xbe  99.3%      146  tokio::runtime::"
-	    "scheduler::multi_thread::worker::Context::r");
-	fx_keys(&f, "\n");	/* Enter on a chain: a frame a row */
-	ck_screen_has(&f, "\n\xe2\x96\xbe 100.0%      147  all\n");
+	ck_screen_has(&f, "\n\xe2\x96\xbe 100.0%      147  all\n  \xe2\x96\xbe "
+	    "100.0%      147  0xffff9b8cbf1c > ...44 frames... > tokio::");
+	ck_screen_has(&f, "\n    \xe2\x96\xbe  99.3%      146  tokio::runtime::"
+	    "scheduler::multi_thread::worker::Context:");
+	fx_keys(&f, "j\n");	/* Enter on a chain: a frame a row */
+	ck_screen_has(&f, "\n  \xe2\x96\xbe 100.0%      147  0xffff9b8cbf1c\n");
 	/* a match inside a folded chain gets a row of its own, shown */
 	fx_keys(&f, "/SyncWait\n");
 	ck_screen_has(&f, "75:\xe2\x96\xb8   0.7%        1  scc::wait_queue::"
@@ -93,12 +93,12 @@ START_TEST(flame_depth_150)
 	tg_free(&t.tg);
 	fx_open(&f, p, 160, 48, 1);
 	fx_keys(&f, "3");
-	ck_screen_has(&f, "100.0%       20  all > ...148 frames... > "
+	ck_screen_has(&f, "100.0%       20  deep::level_0 > ...147 frames... > "
 	    "deep::level_148 > deep::level_149\n");
-	ck_screen_has(&f, "\n     50.0%       10  deep::level_150 > ...7 "
+	ck_screen_has(&f, "\n       50.0%       10  deep::level_150 > ...7 "
 	    "frames... > deep::level_158 > deep::level_159\n");
-	ck_screen_has(&f, "\n     50.0%       10  deep::other\n");
-	fx_keys(&f, "\n");	/* the first chain, a frame a row */
+	ck_screen_has(&f, "\n       50.0%       10  deep::other\n");
+	fx_keys(&f, "j\n");	/* the first chain, a frame a row */
 	fx_key(&f, D9T_KEY_END);
 	ck_screen_has(&f, "151:   50.0%       10  deep::level_150 > ...");
 	ck_screen_has(&f, "151:   50.0%       10  deep::other\n");
@@ -142,6 +142,8 @@ START_TEST(timeline_fills_the_screen)
 	ck_screen_has(&f, "at it: queue 0  tasks 113  lq w1 47  kw w1 0ns  "
 	    "cpu 1.40\n");
 	ck_assert_int_lt(blank_rows(f.screen), 8);
+	fx_keys(&f, "p\n");	/* the 5.90 ms poll: no CPU figure there */
+	ck_screen_has(&f, "at it: queue 0  tasks 26\n");
 	fx_close(&f);
 }
 END_TEST
@@ -241,6 +243,36 @@ START_TEST(cut_keeps_line_numbers)
 }
 END_TEST
 
+/* o sorts the tasks list by its next column, O reverses it; the
+ * cursor stays on the first row, which Enter opens. */
+START_TEST(lists_sort)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 80, 24, 1);
+	fx_keys(&f, "2");
+	ck_screen_has(&f, "location\n     1       35   37.8\xc2\xb5s    5.90ms");
+	fx_keys(&f, "o");
+	ck_screen_has(&f, "sorted by tasks, largest first");
+	ck_screen_has(&f, "location\n    85    86594");
+	fx_keys(&f, "ooo");
+	ck_screen_has(&f, "sorted by p99, largest first");
+	ck_screen_has(&f, "location\n     1       35   37.8\xc2\xb5s    5.90ms");
+	ck_screen_has(&f, "5.90ms      0  examples/metrics-service/sr\n     1     "
+	    "  52    5.4\xc2\xb5s  343.1\xc2\xb5s");
+	fx_keys(&f, "O");
+	ck_screen_has(&f, "sorted by p99, smallest first");
+	ck_screen_has(&f, "location\n     1        2     250ns   19.5\xc2\xb5s");
+	fx_keys(&f, "\n");	/* the first row, the smallest p99 */
+	ck_assert_uint_ne(f.app.f_loc, D9_NONE);
+	ck_screen_has(&f, "only polls spawned at");
+	fx_keys(&f, "p");	/* points of interest by time, one kind each */
+	fx_keys(&f, "oo");
+	ck_screen_has(&f, "sorted by time, largest first");
+	fx_close(&f);
+}
+END_TEST
+
 Suite *
 suite_fit(void)
 {
@@ -255,6 +287,7 @@ suite_fit(void)
 	tcase_add_test(tc, empty_strips_hidden);
 	tcase_add_test(tc, nothing_cut_at_80);
 	tcase_add_test(tc, cut_keeps_line_numbers);
+	tcase_add_test(tc, lists_sort);
 	suite_add_tcase(s, tc);
 	return s;
 }

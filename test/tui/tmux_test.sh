@@ -133,6 +133,67 @@ for size in "160 48" "80 24"; do
 	expect "quit $1x$2" "EXITED 0"
 done
 
+# a browser that fits the person (issue 36)
+lacks() {	# lacks NAME TEXT: the screen (now) has no TEXT
+	checks=$((checks + 1))
+	if screen | grep -qF -- "$2"; then
+		fails=$((fails + 1))
+		echo "not ok $checks - $1: '$2' on screen:"
+		screen | sed 's/^/    | /'
+	else
+		echo "ok $checks - $1"
+	fi
+}
+blank_below() {	# blank_below NAME N: fewer than N blank rows
+	checks=$((checks + 1))
+	b=$(screen | grep -c '^ *$')
+	if [ "$b" -lt "$2" ]; then
+		echo "ok $checks - $1 ($b blank rows)"
+	else
+		fails=$((fails + 1))
+		echo "not ok $checks - $1: $b blank rows:"
+		screen | sed 's/^/    | /'
+	fi
+}
+echo "# fits the person at 160x48"
+start 160 48 "$prog" "$demo"
+expect "fit: loaded" "(4.15s)"
+blank_below "fit: lanes fill 160x48" 8
+expect "fit: readout at the cursor" "at it: queue 0  tasks 26  lq w0 0"
+keys Escape
+expect "fit: Esc never quits" "q quits; Esc only goes back"
+lacks "fit: still running after Esc" "EXITED"
+keys '?' End
+expect "fit: help ends with a legend" "awake, no poll (idle)"
+expect "fit: legend of the strips" "its kernel scheduling wait"
+keys q 2
+expect "fit: list open on its first row" "tasks    polls"
+keys o
+expect "fit: o sorts the tasks" "sorted by tasks, largest first"
+keys Enter
+expect "fit: Enter opens the first row" "only polls spawned at"
+keys q
+expect "fit: quit" "EXITED 0"
+echo "# fits the person at 80x24"
+start 80 24 "$prog" "$demo"
+expect "fit 80: loaded" "(4.15s)  2w  16:36:15"
+keys w w
+expect "fit 80: the second-worst verdict whole" \
+    "scc::wait_queue::SyncWait::wait, in the recorder's own frames"
+keys 3
+expect "fit 80: a chain of single callees is one row" "> ...44 frames... >"
+expect "fit 80: a branch on the tree's third row" \
+    "    ▾  99.3%      146  tokio::runtime::scheduler"
+keys / S y n c W a i t Enter
+expect "fit 80: /SyncWait in view 3" "SyncWait::wait"
+keys 1 p
+expect "fit 80: points of interest" "Points of interest in the window"
+keys Enter
+expect "fit 80: Enter on a point of interest" \
+    "long-poll: 5.895 ms poll of task 3"
+keys q
+expect "fit 80: quit" "EXITED 0"
+
 echo "# pipe on stdin, keys from the terminal"
 start 120 40 sh -c "'cat $demo | $prog -'"
 expect "stdin pipe" "(4.15s)"
@@ -206,7 +267,11 @@ if [ -n "$d9demo" ]; then
 	expect "recording worst poll" "examples/d9demo.c:crunch"
 	keys Enter
 	expect "recording on-CPU stack" "crunch_numbers"
-	keys q q
+	keys q
+	# strips with nothing recorded are not drawn
+	lacks "recording: no empty cpu strip" "no process CPU samples"
+	lacks "recording: no kw strip at 0" "max 0ns"
+	keys q
 	expect "recording quit" "EXITED 0"
 	rm -rf "$rec"
 fi
@@ -414,7 +479,9 @@ if [ -n "$mkplanted" ]; then
 	keys r
 	expect "inverted tree" "inverted: leaf first"
 	expect "leaf under the root" "100.0%       20  deep::leaf"
-	keys j j Enter
+	# the cursor opens on "all"; the leaf heads the chain of its
+	# callers: Enter shows them a row each, Enter again focuses
+	keys j Enter Enter
 	expect "frame's source line" "deep::leaf at src/lib.rs:42"
 	rm -f "$pl"
 fi
