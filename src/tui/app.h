@@ -174,6 +174,13 @@ void	d9t_poi_jump(struct d9t_app *app, const struct d9m_poi *x);
 void	d9t_poi_show(struct d9t_app *app, int kind);
 /* The tasks view with the line of spawn location loc selected. */
 void	d9t_tasks_show(struct d9t_app *app, uint32_t loc);
+/* A location's tasks, one task's figures (view_task.c); the lints of
+ * the tasks view; Enter on a task line (D9T_UNHANDLED: not one). */
+void	d9t_loc_tasks_show(struct d9t_app *app, uint32_t loc);
+void	d9t_task_show(struct d9t_app *app, uint32_t task);
+void	d9t_task_lints_lines(struct d9t_list *l,
+	    const struct d9m_analysis *a);
+enum d9t_handled d9t_task_open(struct d9t_app *app);
 /* "window 0.100s..0.200s, task 55, spawned at x.rs:1:1": what every
  * figure of the views is filtered by. */
 void	d9t_filters_text(const struct d9t_app *app, char *out, size_t cap);

@@ -101,8 +101,8 @@ tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	cmp = d9t_cmp_locs(&c, app->m, d9t_baseline_get(app, D9T_J_TASKS, &q),
 	    a) == 0;
 	d9t_list_add(l, D9T_A_BOLD, "Tasks by spawn location: %zu seen, %zu "
-	    "spawned, %zu terminated in the window (Enter: timeline of that "
-	    "location)", a->tasks_seen, a->tasks_spawned, a->tasks_terminated);
+	    "spawned, %zu terminated in the window (Enter: that location's "
+	    "tasks)", a->tasks_seen, a->tasks_spawned, a->tasks_terminated);
 	d9t_baseline_line(app, l, cmp, "change of p99 and of the share of "
 	    "polls", "");
 	d9t_list_add(l, D9T_A_UNDERLINE, cmp ? "%6s %8s %9s %9s %9s %6s %9s "
@@ -125,7 +125,24 @@ tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 		d9t_list_add(l, D9T_C_YELLOW, "reference leak rule: %zu alive at "
 		    "the end = peak %zu (any trace ending at its busiest moment "
 		    "looks like this)", a->leak_alive, a->leak_peak);
+	d9t_task_lints_lines(l, a);
 	select_loc(st, l);
+}
+
+/* Enter on a location: its tasks; on a lint: its task. */
+static enum d9t_handled
+tasks_key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	struct d9t_list *l = &app->lists[app->view];
+
+	(void)st;
+	if (a != D9T_A_OPEN_LINE || l->sel >= l->n)
+		return D9T_UNHANDLED;
+	if (l->v[l->sel].target == D9T_T_LOC) {
+		d9t_loc_tasks_show(app, l->v[l->sel].a);
+		return D9T_HANDLED;
+	}
+	return d9t_task_open(app);
 }
 
 static void
@@ -251,7 +268,7 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 const struct d9t_view_ops d9t_view_tasks = {
 	.open_first = 1,
 	.name = "tasks", .tab = 2, .hints = hints, .init = tasks_init,
-	.free = free, .build = tasks_build
+	.free = free, .build = tasks_build, .key = tasks_key
 };
 
 const struct d9t_view_ops d9t_view_report = {
