@@ -238,7 +238,10 @@ why_close(struct why *w)
  * sample whose leaf is a mapping symbol ($x) is not "hottest in $x".
  * ANALYSIS 21: task 4's poll on CPU in libd9rec's frames says so, the
  * observer figures count those samples and the recorder-overhead flag is
- * raised. Each in the model, the JSON and the report.
+ * raised. Task 5's poll, on CPU for half the samples due and preempted
+ * by more switches than that, is cpu; task 6's 1.6 ms poll with no
+ * sample is off-cpu, a hint (1.6 due). Each in the model, the JSON and
+ * the report.
  */
 START_TEST(test_verdict_evidence)
 {
@@ -268,6 +271,13 @@ START_TEST(test_verdict_evidence)
 			ck_assert_str_eq(d9m_vclass_name(v->kind), "cpu");
 			ck_assert_ptr_null(strstr(txt, "$x"));
 			ck_assert_ptr_nonnull(strstr(txt, "svc::compute"));
+		} else if (id == 6) {
+			ck_assert_str_eq(txt, "off-cpu: no on-CPU sample where "
+			    "about 1.6 were due at the trace's rate (a hint, not "
+			    "a finding)");
+		} else if (id == 5) {
+			ck_assert_str_eq(txt, "cpu: 2 of 5 samples on CPU, "
+			    "hottest in svc::compute");
 		} else if (id == 4) {
 			ck_assert_str_eq(txt, "cpu: 3 of 3 samples on CPU, "
 			    "hottest in d9rec_event, in the recorder's own "
@@ -278,15 +288,15 @@ START_TEST(test_verdict_evidence)
 			continue;
 		seen++;
 	}
-	ck_assert_int_eq(seen, 4);
-	/* ANALYSIS 21: 3 of the 5 on-CPU samples are the recorder's */
+	ck_assert_int_eq(seen, 6);
+	/* ANALYSIS 21: 3 of the 7 on-CPU samples are the recorder's */
 	ck_assert_uint_eq(w.a.observer.cpu_samples, 3);
-	ck_assert(fabs(w.a.observer.cpu_share - 0.6) < 1e-9);
+	ck_assert(fabs(w.a.observer.cpu_share - 3.0 / 7) < 1e-9);
 	ck_assert_str_eq(w.a.observer.top_frame, "d9rec_event");
 	for (size_t i = 0; i < w.a.nflags; i++)
 		flagged |= strcmp(w.a.flags[i].check, "recorder-overhead") == 0;
 	ck_assert(flagged);
-	ck_assert_uint_eq(w.a.off_preempted, 1);
+	ck_assert_uint_eq(w.a.off_preempted, 4);
 	ck_assert_uint_eq(w.a.off_blocking, 0);
 	/* the JSON */
 	ck_has(w.json, "\"verdict\":{\"kind\":\"off-cpu\",\"samples\":0,"

@@ -12,12 +12,15 @@
  *
  * From WHY_VERDICT (ANALYSIS 17.1, 21): a thread sample 1 ms before;
  * task 1's 10 ms poll with no sample where 10 were due (off-cpu, high
- * confidence); task 2's 1.5 ms poll whose one sample is a switch under
+ * confidence); task 2's 1.4 ms poll whose one sample is a switch under
  * exit_to_user_mode_loop above a futex wake (preempted, low confidence);
  * task 3's 1.2 ms poll with one on-CPU sample whose leaf is the mapping
  * symbol $x above svc::compute; task 4's 1.9 ms poll with 3 on-CPU
- * samples in d9rec_event (the recorder's: 3 of the trace's 5 on-CPU
- * samples, the recorder-overhead flag).
+ * samples in d9rec_event (the recorder's: 3 of the trace's 7 on-CPU
+ * samples, the recorder-overhead flag); task 5's 4 ms poll with 2 on-CPU
+ * samples (of the 4 due) and 3 switches by a timer interrupt: on CPU,
+ * not preempted; task 6's 1.6 ms poll with no sample: off-cpu, a hint
+ * (about 2 due).
  *
  * From WHY_BLAME (ANALYSIS 20): task 10's 20 ms poll; task 11, woken by
  * it 1 ms in, waits 19 ms for the worker (held by task 10); the worker
