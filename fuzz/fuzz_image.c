@@ -21,9 +21,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 #include "model/image.h"
-#include "model/lanes.h"
+#include "model/queries/lanes.h"
 #include "output/output.h"
 #include "symbolize/resolver.h"
 
@@ -32,7 +32,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* What the browser asks of the lanes (model/lanes.h), for every lane. */
+/* What the browser asks of the lanes (model/queries/lanes.h), for every lane. */
 static void
 lanes(const struct d9m_model *m, const struct d9m_lanes *x)
 {

@@ -17,8 +17,8 @@
 
 #include "base/io.h"
 #include "model/image.h"
-#include "model/lanes.h"
-#include "model/model.h"
+#include "model/queries/lanes.h"
+#include "model/core/model.h"
 
 static int
 seed(const char *dir, const char *trace)

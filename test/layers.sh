@@ -16,14 +16,16 @@ check() {	# dir, pattern of forbidden include folders or files
 
 check base '\(parse\|model\|symbolize\|output\|tui\|app\|rec\)/'
 check parse '\(model\|symbolize\|output\|tui\|app\|rec\)/'
-check model '\(symbolize\|output\|tui\|app\|rec\)/'
+for w in model model/core model/figures model/queries; do
+	check "$w" '\(symbolize\|output\|tui\|app\|rec\)/'
+done
 check symbolize '\(output\|tui\|app\|rec\)/'
 check output '\(tui\|app\|rec\)/'
 check export '\(symbolize\|output\|tui\|app\|rec\)/'
 check tui '\(app\|rec\)/'
 check rec '\(parse\|model\|symbolize\|output\|tui\|app\)/'
 for f in model.c build.c timeline.c tables.c table.c; do
-	grep -Hn '^#include "model/analysis' "$src/model/$f" && bad=1
+	grep -Hn '^#include "model/figures/analysis' "$src/model/core/$f" && bad=1
 done
 [ "$bad" -eq 0 ] && echo "layers: every include goes to a layer below"
 exit "$bad"

@@ -21,8 +21,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/frames.h"
-#include "model/model.h"
+#include "model/core/frames.h"
+#include "model/core/model.h"
 #include "symbolize/resolver.h"
 
 #define MAX_FRAMES	512

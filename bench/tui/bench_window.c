@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "gen.h"
-#include "model/analysis.h"
-#include "model/flame.h"
-#include "model/lanes.h"
-#include "model/spanset.h"
+#include "model/figures/analysis.h"
+#include "model/queries/flame.h"
+#include "model/queries/lanes.h"
+#include "model/queries/spanset.h"
 
 #define RUNS	3	/* best of */
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "gen.h"
-#include "model/model.h"
+#include "model/core/model.h"
 
 int
 main(void)

@@ -2,7 +2,7 @@
  * compare.c: see compare.h. A side of --diff is read as a --json output
  * when it is a regular file whose text opens a JSON object; else it is
  * loaded and analysed as a trace (load.c) in its window: OLD@A..B, else
- * --window, else all of it. Its figures become a model/diff.h side and
+ * --window, else all of it. Its figures become a model/figures/diff.h side and
  * the model is freed before the other side loads, so two large traces
  * are never in memory together.
  *
@@ -19,7 +19,7 @@
 #include "app/load.h"
 #include "base/file.h"
 #include "base/json.h"
-#include "model/diff.h"
+#include "model/figures/diff.h"
 #include "output/check.h"
 #include "output/output.h"
 

@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 #include "model/cache.h"
-#include "model/model.h"
+#include "model/core/model.h"
 
 /* Hand the writing of m (finished, sealed, read from paths) under key to
  * a detached process, which starts once *go is closed (-1: nothing to

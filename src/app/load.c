@@ -14,7 +14,7 @@
 #include "app/load.h"
 #include "base/text.h"
 #include "model/cache.h"
-#include "model/window.h"
+#include "model/queries/window.h"
 #include "symbolize/resolver.h"
 
 void

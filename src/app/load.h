@@ -12,9 +12,9 @@
 #include <pthread.h>
 
 #include "app/opts.h"
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 #include "model/cache.h"
-#include "model/model.h"
+#include "model/core/model.h"
 
 /* A window in milliseconds from the trace's start, as --window gives. */
 struct d9a_win {

@@ -5,7 +5,7 @@
  * last of them a marker that says how many it cut; the model shows the
  * marker as the root frame "[... N frames cut]", and marks a cut of its
  * own the same way (inline levels can make more frames than addresses,
- * model/frames.h).
+ * model/core/frames.h).
  */
 #ifndef D9_STACKCAP_H
 #define D9_STACKCAP_H

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "export/tables.h"
-#include "model/frames.h"
+#include "model/core/frames.h"
 
 struct d9x_progress {
 	size_t		 inputs;	/* to look at */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "export/fold.h"
-#include "model/metrics.h"
+#include "model/figures/metrics.h"
 
 static int
 queue(struct d9x_fold *x, struct d9x_leaf *l)

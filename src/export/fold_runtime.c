@@ -12,9 +12,9 @@
 
 #include "base/wire.h"
 #include "export/fold.h"
-#include "model/ids.h"
-#include "model/samples.h"
-#include "model/verdict.h"
+#include "model/core/ids.h"
+#include "model/queries/samples.h"
+#include "model/figures/verdict.h"
 
 int
 d9x_leaves_end(struct d9x_leaf *l, size_t n, int rc)

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "export/fold.h"
-#include "model/ids.h"
-#include "model/samples.h"
-#include "model/window.h"
+#include "model/core/ids.h"
+#include "model/queries/samples.h"
+#include "model/queries/window.h"
 
 static int
 sample_row(struct d9x_fold *x, struct d9x_leaf *l, size_t i)

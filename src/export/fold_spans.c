@@ -1,5 +1,5 @@
 /*
- * fold_spans.c: the span instances of a source (model/spans.c, ANALYSIS
+ * fold_spans.c: the span instances of a source (model/core/spans.c, ANALYSIS
  * 6): one row each, as --json's spans figures count them, a span
  * without a name under "unknown" as there. span_id numbers the
  * instances of the leaf's input (the model's row), parent names its
@@ -10,7 +10,7 @@
 
 #include "base/wire.h"
 #include "export/fold.h"
-#include "model/ids.h"
+#include "model/core/ids.h"
 
 static void
 put_fields(const struct d9m_model *m, struct d9x_pq *pq, uint32_t fields)

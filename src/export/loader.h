@@ -11,7 +11,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
-#include "model/model.h"
+#include "model/core/model.h"
 #include "parse/reader.h"
 
 #define D9X_LOADERS	4

@@ -8,8 +8,8 @@
 
 #include "export/hash128.h"
 #include "export/source.h"
-#include "model/analysis.h"
-#include "model/ids.h"
+#include "model/figures/analysis.h"
+#include "model/core/ids.h"
 
 static void
 name_of(const struct d9m_model *m, uint32_t id, char *out)

@@ -1,6 +1,6 @@
 /*
  * source.h: what one leaf set of --export parquet comes from: a source
- * group (ANALYSIS 23, model/groups.h) of the model of one input, with
+ * group (ANALYSIS 23, model/core/groups.h) of the model of one input, with
  * the names its rows carry (source_key, boot, service, date, host) and
  * the clock its times are written on. FLEET.md: times are wall-clock
  * nanoseconds (the trace's clock sync, else its legacy wall-clock
@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/frames.h"
-#include "model/model.h"
+#include "model/core/frames.h"
+#include "model/core/model.h"
 
 #define D9X_NAME_MAX	128	/* partition values are cut there */
 

@@ -1,7 +1,7 @@
 /*
  * stacks.h: the stack ids of one leaf set and its `stacks` table. A
  * stack id is the 128-bit hash (hash128.h) of a stack's symbolized
- * frames, leaf first, inline levels expanded (model/frames.h), each
+ * frames, leaf first, inline levels expanded (model/core/frames.h), each
  * name followed by a NUL: the same frames give the same id on every
  * host. An allocation's stack leaves out the allocator hook's frames
  * first (d9m_alloc_frames, as the heap flame graph and the top sites
@@ -19,7 +19,7 @@
 #include "base/intern.h"
 #include "export/bytes.h"
 #include "export/leaf.h"
-#include "model/frames.h"
+#include "model/core/frames.h"
 
 struct d9x_stacks {
 	struct d9_hmap	 memo;		/* stack << 32 | seg << 1 | alloc ->

@@ -31,8 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/lanes.h"
-#include "model/model.h"
+#include "model/queries/lanes.h"
+#include "model/core/model.h"
 
 #define D9M_CACHE_BUDGET	((uint64_t)8 << 30)	/* bytes */
 

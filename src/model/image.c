@@ -31,12 +31,12 @@
 #include "base/io.h"
 #include "base/pages.h"
 #include "base/sum.h"
-#include "model/build.h"
+#include "model/core/build.h"
 #include "model/image.h"
 #include "model/image_walk.h"
-#include "model/lanes.h"
-#include "model/par.h"
-#include "model/tables.h"
+#include "model/queries/lanes.h"
+#include "model/core/par.h"
+#include "model/core/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
 #define VERSION		11	/* 2: sections summed in two stripes; 3: span

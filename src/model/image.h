@@ -26,8 +26,8 @@
 #include <stdint.h>
 
 #include "model/image_check.h"
-#include "model/lanes.h"
-#include "model/model.h"
+#include "model/queries/lanes.h"
+#include "model/core/model.h"
 
 /* Write m (finished) and its lanes x to fd from its current offset: 0,
  * or -1 with errno (out of memory, a failed write, or ECANCELED once

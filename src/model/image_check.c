@@ -8,7 +8,7 @@
 
 #include "base/hmap.h"
 #include "model/image_check.h"
-#include "model/tables.h"
+#include "model/core/tables.h"
 
 #define ICK(d, T, f, to, fl)	{ &(d), offsetof(struct T, f), (to), (fl) }
 #define NONE	D9M_ICK_NONE

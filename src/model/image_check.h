@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/model.h"
-#include "model/table.h"
+#include "model/core/model.h"
+#include "model/core/table.h"
 
 /* What a column's values index: a count of the model's. */
 enum d9m_ick_to {

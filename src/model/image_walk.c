@@ -11,7 +11,7 @@
 
 #include "base/io.h"
 #include "base/vec.h"
-#include "model/build.h"
+#include "model/core/build.h"
 #include "model/image_walk.h"
 
 /* Add n bytes that start at offset off of the sections to their stripes. */

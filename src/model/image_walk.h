@@ -12,9 +12,9 @@
 
 #include "base/sum.h"
 #include "model/image_check.h"
-#include "model/lanes.h"
-#include "model/model.h"
-#include "model/tables.h"
+#include "model/queries/lanes.h"
+#include "model/core/model.h"
+#include "model/core/tables.h"
 
 #define D9M_IMG_ALIGN	64	/* every section starts at a multiple */
 #define D9M_IMG_STRIPE	((uint64_t)4 << 20)	/* a multiple of the page */

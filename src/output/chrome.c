@@ -6,7 +6,7 @@
  * events ("worker 3", "worker 1:3" of source 1); a complete event ("ph": "X") per poll (cat "poll")
  * starting in the window, on its worker (polls of a thread never
  * overlap, so every thread's complete events nest); the wake that woke
- * a poll (ANALYSIS 5.1, model/wake.h) as a flow from the waker's thread
+ * a poll (ANALYSIS 5.1, model/queries/wake.h) as a flow from the waker's thread
  * to the poll. Spans run across polls, so they are async events ("b" and
  * "e", cat "span", one id each) on their worker's thread. CPU samples on
  * a worker are instant events (cat "cpu" or "off-cpu", the leaf frame in
@@ -19,10 +19,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/frames.h"
-#include "model/ids.h"
-#include "model/wake.h"
-#include "model/window.h"
+#include "model/core/frames.h"
+#include "model/core/ids.h"
+#include "model/queries/wake.h"
+#include "model/queries/window.h"
 #include "output/jsonw.h"
 #include "output/output.h"
 

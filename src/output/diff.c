@@ -1,5 +1,5 @@
 /*
- * diff.c: --diff, two runs compared (model/diff.h), as text for 80
+ * diff.c: --diff, two runs compared (model/figures/diff.h), as text for 80
  * columns or as the `diff` object of --json. The order is the model's
  * ranking; the text shows the first rows of each list and says how many
  * more --json has.
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/diff.h"
+#include "model/figures/diff.h"
 #include "output/jsonw.h"
 #include "output/output.h"
 #include "output/textfmt.h"

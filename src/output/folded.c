@@ -12,7 +12,7 @@
 
 #include "output/output.h"
 #include "base/text.h"
-#include "model/flame.h"
+#include "model/queries/flame.h"
 
 /* One frame's name, escaped; ';' separates frames in folded format. */
 static void

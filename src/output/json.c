@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "base/stackcap.h"
-#include "model/diff.h"
-#include "model/ids.h"
-#include "model/loss.h"
+#include "model/figures/diff.h"
+#include "model/core/ids.h"
+#include "model/core/loss.h"
 #include "output/jsonw.h"
 #include "output/output.h"
 
@@ -315,7 +315,7 @@ cpu_and_sched(struct d9o_jw *w, const struct d9m_analysis *a)
 	d9o_jw_end(w, '}');
 }
 
-/* Samples by leaf frame (model/diff.h), heaviest first: what --diff
+/* Samples by leaf frame (model/figures/diff.h), heaviest first: what --diff
  * compares when it reads this output back. */
 static void
 leaf_map(struct d9o_jw *w, const struct d9m_side *s, const char *key,
@@ -468,7 +468,7 @@ name_or_null(struct d9o_jw *w, const struct d9m_model *m, const char *k,
 		d9o_jw_str(w, d9m_str(m, id));
 }
 
-/* One entry per source group (model/groups.h). */
+/* One entry per source group (model/core/groups.h). */
 static void
 sources(struct d9o_jw *w, const struct d9o_out *o)
 {

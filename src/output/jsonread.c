@@ -1,6 +1,6 @@
 /*
  * jsonread.c: a --json output of an earlier run read back as one side of
- * a comparison (model/diff.h). The keys are the ones json.c writes
+ * a comparison (model/figures/diff.h). The keys are the ones json.c writes
  * (DESIGN.md "JSON keys"); a document without pollByLoc is not such an
  * output. Keys a run of an older d9top did not write (cpuLeaves,
  * offCpuLeaves) leave those figures empty.
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "model/diff.h"
+#include "model/figures/diff.h"
 #include "output/output.h"
 
 static uint64_t

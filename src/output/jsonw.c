@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 #include "output/jsonw.h"
 #include "base/text.h"
 

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 
 struct d9o_out {
 	const struct d9m_model		*m;
@@ -32,7 +32,7 @@ struct d9m_flame;
 int	d9o_folded_tree(FILE *f, const struct d9m_flame *t);
 int	d9o_folded(const struct d9o_out *o, const char *kind,
 	    const struct d9m_window *w);
-/* --diff: two runs compared (model/diff.h), as text or as --json. */
+/* --diff: two runs compared (model/figures/diff.h), as text or as --json. */
 struct d9m_diff;
 struct d9o_diff_out {
 	FILE			*f;

@@ -15,9 +15,9 @@
 #include "output/stackinfo.h"
 #include "output/textfmt.h"
 #include "base/text.h"
-#include "model/groups.h"
-#include "model/ids.h"
-#include "model/loss.h"
+#include "model/core/groups.h"
+#include "model/core/ids.h"
+#include "model/core/loss.h"
 
 
 /* When the trace started, by the wall clock ("" when unknown). */
@@ -86,7 +86,7 @@ loss_warning(const struct d9o_out *o)
 	d9o_wrap(o->f, w, 0, 80);
 }
 
-/* Sources, when the trace holds more than one process (model/groups.h):
+/* Sources, when the trace holds more than one process (model/core/groups.h):
  * worker g:w is worker w of source g. */
 static void
 sources(const struct d9o_out *o)

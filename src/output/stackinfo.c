@@ -1,10 +1,10 @@
-/* stackinfo.c: see stackinfo.h; frame kinds from model/framekind.h. */
+/* stackinfo.c: see stackinfo.h; frame kinds from model/figures/framekind.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/stackcap.h"
-#include "model/framekind.h"
+#include "model/figures/framekind.h"
 #include "output/stackinfo.h"
 #include "output/textfmt.h"
 #include "base/text.h"

@@ -10,7 +10,7 @@
 #include "base/arena.h"
 #include "base/intern.h"
 #include "base/vec.h"
-#include "model/model.h"
+#include "model/core/model.h"
 #include "symbolize/bias.h"
 #include "base/demangle.h"
 #include "symbolize/elfsyms.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/ids.h"
+#include "model/core/ids.h"
 #include "base/text.h"
 #include "tui/app.h"
 #include "tui/baseline.h"

@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 #include "tui/canvas.h"
-#include "model/lanes.h"
+#include "model/queries/lanes.h"
 #include "tui/jobs.h"
 #include "tui/keys.h"
 #include "tui/list.h"

@@ -1,7 +1,7 @@
 /*
  * baseline.c: see baseline.h. The baseline is a pair of absolute times
  * in the app, like the window; what is compared comes from the model
- * (model/diff.h), the views only show it.
+ * (model/figures/diff.h), the views only show it.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,14 +2,14 @@
  * baseline.h: the baseline window (`b`): the window marked as what the
  * current one is compared with. The tasks, spans and flame views ask for
  * their figures of both windows (the jobs' baseline twins) and show each
- * row's change (model/diff.h); `d` sorts their rows by it.
+ * row's change (model/figures/diff.h); `d` sorts their rows by it.
  */
 #ifndef D9T_BASELINE_H
 #define D9T_BASELINE_H
 
 #include <stddef.h>
 
-#include "model/diff.h"
+#include "model/figures/diff.h"
 #include "tui/app.h"
 
 /* Two windows' rows by name compared: the tasks' spawn locations or the

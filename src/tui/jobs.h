@@ -12,10 +12,10 @@
 
 #include <stdint.h>
 
-#include "model/analysis.h"
-#include "model/flame.h"
-#include "model/lanes.h"
-#include "model/spanset.h"
+#include "model/figures/analysis.h"
+#include "model/queries/flame.h"
+#include "model/queries/lanes.h"
+#include "model/queries/spanset.h"
 
 /* TASKS: only the task section of the analysis (view 2 needs no more). */
 /* POIS: the points of interest alone (poi.h). */

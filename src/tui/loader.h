@@ -22,8 +22,8 @@
 
 #include <stddef.h>
 
-#include "model/model.h"
-#include "model/lanes.h"
+#include "model/core/model.h"
+#include "model/queries/lanes.h"
 
 struct d9t_loader;
 

@@ -9,13 +9,13 @@
 #include <string.h>
 
 #include "base/stackcap.h"
-#include "model/ids.h"
+#include "model/core/ids.h"
 #include "base/text.h"
-#include "model/framekind.h"
-#include "model/metrics.h"
-#include "model/series.h"
-#include "model/samples.h"
-#include "model/verdict.h"
+#include "model/figures/framekind.h"
+#include "model/figures/metrics.h"
+#include "model/queries/series.h"
+#include "model/queries/samples.h"
+#include "model/figures/verdict.h"
 #include "tui/app.h"
 #include "tui/panel.h"
 #include "tui/strip.h"
@@ -215,7 +215,7 @@ runtime_strips(struct d9t_app *app, struct d9t_canvas *cv,
 }
 
 /* The metric chosen with m (app->metric) as a lane: per column a
- * counter's growth or a series' highest sample (model/metrics.h). */
+ * counter's growth or a series' highest sample (model/figures/metrics.h). */
 static void
 metric_lane(struct d9t_app *app, struct d9t_canvas *cv,
     const struct d9t_axis *ax, int y, const uint64_t *edges, double *v)

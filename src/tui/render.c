@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "model/loss.h"
+#include "model/core/loss.h"
 #include "tui/app.h"
 #include "tui/baseline.h"
 #include "tui/timeaxis.h"

@@ -5,7 +5,7 @@
  * holds: its swap handler) is carried over; the old model stays alive, with its background job,
  * until that job is over (d9t_app_reap), so a swap never waits.
  */
-#include "model/window.h"
+#include "model/queries/window.h"
 #include "tui/app.h"
 
 /* Oldest first, and none before an older one: partial models share the

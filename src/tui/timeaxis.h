@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/model.h"
+#include "model/core/model.h"
 
 struct d9t_axis {
 	uint64_t	lo, hi;		/* window, absolute ns, hi > lo */

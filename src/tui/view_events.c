@@ -1,6 +1,6 @@
 /*
  * view_events.c: view 8, the application's own events in the window
- * (model/appev.h): how many of each schema, then every event in time
+ * (model/queries/appev.h): how many of each schema, then every event in time
  * order with its lane and fields. Enter on a schema shows only that
  * schema (again: all), f keeps events with a field value containing a
  * text, / finds a value (a request id) in spans and events alike and
@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "model/appev.h"
-#include "model/ids.h"
-#include "model/spanset.h"
+#include "model/queries/appev.h"
+#include "model/core/ids.h"
+#include "model/queries/spanset.h"
 #include "tui/app.h"
 #include "tui/timeaxis.h"
 

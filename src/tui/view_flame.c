@@ -1,12 +1,12 @@
 /*
- * view_flame.c: views 3-5, a flame tree (model/flame.h) as an indented,
+ * view_flame.c: views 3-5, a flame tree (model/queries/flame.h) as an indented,
  * collapsible list (icicle rows in a terminal): share of the (zoomed)
  * root, weight, frame. Nodes under 0.1 % of the root are not listed
  * (ANALYSIS 9). Each of the three views keeps its own state: the node it
  * is zoomed into and its options (off-CPU: inside polls only, or what
  * idle tasks awaited from their task dumps; allocations: by count, live
  * only). Over the allocation tree, a strip of the estimated live bytes
- * across the window of the node zoomed into (model/series.h).
+ * across the window of the node zoomed into (model/queries/series.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,7 +15,7 @@
 
 #include "base/text.h"
 #include "tui/app.h"
-#include "model/series.h"
+#include "model/queries/series.h"
 #include "tui/baseline.h"
 #include "tui/strip.h"
 #include "tui/timeaxis.h"

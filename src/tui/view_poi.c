@@ -1,6 +1,6 @@
 /*
  * view_poi.c: the `p` view: the points of interest of the window
- * (model/poi.h, the ones --json and the report list), by kind, worst
+ * (model/figures/poi.h, the ones --json and the report list), by kind, worst
  * first, optionally one kind only. Enter jumps to one: the timeline with
  * its poll selected and its interval in view; n/N then step through the
  * points of that kind in time (over the whole trace).
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model/ids.h"
+#include "model/core/ids.h"
 #include "tui/tables.h"
 #include "tui/timeaxis.h"
 

@@ -11,15 +11,15 @@
 #include <string.h>
 
 #include "base/stackcap.h"
-#include "model/ids.h"
+#include "model/core/ids.h"
 #include "base/wire.h"
-#include "model/blame.h"
-#include "model/samples.h"
-#include "model/timeline.h"
-#include "model/verdict.h"
-#include "model/wake.h"
+#include "model/figures/blame.h"
+#include "model/queries/samples.h"
+#include "model/core/timeline.h"
+#include "model/figures/verdict.h"
+#include "model/queries/wake.h"
 #include "tui/app.h"
-#include "model/spanset.h"
+#include "model/queries/spanset.h"
 #include "tui/timeaxis.h"
 
 #define FOLD_AT		30	/* longer stacks show their ends */

@@ -1,5 +1,5 @@
 /*
- * view_spans.c: view 6, the spans of the window by name (model/spanset.h,
+ * view_spans.c: view 6, the spans of the window by name (model/queries/spanset.h,
  * the figures the report gives), optionally only those with a field
  * containing a text; Enter on a name opens its sub-view, the slowest
  * spans of that name, each a jump to its time, with the time it spent
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/ids.h"
+#include "model/core/ids.h"
 #include "tui/baseline.h"
 #include "tui/tables.h"
 #include "tui/timeaxis.h"

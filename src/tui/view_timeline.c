@@ -11,8 +11,8 @@
  * poll detail and wake chain of the selection, metrics, search by task id
  * or spawn location, else a value in span and event fields, whose
  * matches n/N then step through in time.
- * Application events (model/appev.h) are marks on their worker's lane;
- * the lanes of each source (model/groups.h) sit under its name.
+ * Application events (model/queries/appev.h) are marks on their worker's lane;
+ * the lanes of each source (model/core/groups.h) sit under its name.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -21,16 +21,16 @@
 #include <string.h>
 
 #include "base/text.h"
-#include "model/appev.h"
-#include "model/groups.h"
-#include "model/ids.h"
-#include "model/metrics.h"
-#include "model/spanset.h"
-#include "model/timeline.h"
-#include "model/worst.h"
+#include "model/queries/appev.h"
+#include "model/core/groups.h"
+#include "model/core/ids.h"
+#include "model/figures/metrics.h"
+#include "model/queries/spanset.h"
+#include "model/core/timeline.h"
+#include "model/queries/worst.h"
 #include "tui/app.h"
 #include "tui/panel.h"
-#include "model/pollfind.h"
+#include "model/queries/pollfind.h"
 #include "tui/strip.h"
 #include "tui/timeaxis.h"
 
@@ -163,7 +163,7 @@ marks(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 	}
 }
 
-/* A lane's filtered polls per column (model/lanes.h). */
+/* A lane's filtered polls per column (model/queries/lanes.h). */
 struct fcell {
 	uint64_t	*busy, *longest, *edges;
 };
@@ -602,7 +602,7 @@ search(struct d9t_app *app, void *st, const char *s)
 		return 0;
 	}
 	/* a spawn location, else a frame of a sampled stack: the next poll
-	 * after the cursor, else the first (model/pollfind.h) */
+	 * after the cursor, else the first (model/queries/pollfind.h) */
 	if (d9m_poll_find(m, app->cfg->resolver, s, app->cursor, &best,
 	    &how) < 0)
 		return -1;

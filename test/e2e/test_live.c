@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "model/analysis.h"
-#include "model/model.h"
+#include "model/figures/analysis.h"
+#include "model/core/model.h"
 #include "output/output.h"
 #include "parse/follow.h"
 #include "symbolize/resolver.h"

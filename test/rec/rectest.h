@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "d9rec.h"
-#include "model/model.h"
+#include "model/core/model.h"
 
 char	*rt_tmpdir(void);
 void	 rt_rmdir(char **dir);

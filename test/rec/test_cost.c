@@ -13,7 +13,7 @@
 #include <time.h>
 
 #include "../skip.h"
-#include "model/loss.h"
+#include "model/core/loss.h"
 #include "rec/rec.h"
 #include "rectest.h"
 

@@ -11,7 +11,7 @@
  * /proc/kallsyms gives here, found by a scan of the test's own, or the
  * "[kernel] 0x..." placeholder where the file is not readable or no
  * pass was due yet and no other segment of the boot names the address
- * (d9top's model/kshare.c).
+ * (d9top's model/core/kshare.c).
  */
 #include <inttypes.h>
 #include <stdio.h>

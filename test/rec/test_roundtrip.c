@@ -16,7 +16,7 @@
 
 #include "../skip.h"
 #include "rectest.h"
-#include "model/ids.h"
+#include "model/core/ids.h"
 
 #define T0	1000000000ull	/* 1 s */
 /* Column f of a span event that has an instance id (model.h: spanx). */

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../skip.h"
-#include "model/verdict.h"
+#include "model/figures/verdict.h"
 #include "rectest.h"
 
 /*

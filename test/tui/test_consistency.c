@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "fixture.h"
-#include "model/analysis.h"
-#include "model/poi.h"
+#include "model/figures/analysis.h"
+#include "model/figures/poi.h"
 #include "output/output.h"
 
 static const char *const traces[] = {

@@ -12,7 +12,7 @@
 
 #include "base/wire.h"
 #include "fixture.h"
-#include "model/wake.h"
+#include "model/queries/wake.h"
 #include "output/output.h"
 #include "planted.h"
 

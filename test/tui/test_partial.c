@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "fixture.h"
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 #include "tui/loader.h"
 
 static const char *

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
-#include "model/wake.h"
+#include "model/queries/wake.h"
 #include "whytrace.h"
 
 /* The trace written to a file, opened in a 160 x 48 browser. */

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "../parse/tracegen.h"
-#include "model/model.h"
+#include "model/core/model.h"
 
 struct mt {
 	struct tg	 tg;

@@ -15,7 +15,7 @@
 
 #include "base/stackcap.h"
 #include "mktrace.h"
-#include "model/flame.h"
+#include "model/queries/flame.h"
 #include "output/output.h"
 #include "unit.h"
 

@@ -16,8 +16,8 @@
 
 #include "base/json.h"
 #include "diffpair.h"
-#include "model/analysis.h"
-#include "model/diff.h"
+#include "model/figures/analysis.h"
+#include "model/figures/diff.h"
 #include "output/check.h"
 #include "output/output.h"
 #include "unit.h"

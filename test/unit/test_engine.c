@@ -14,8 +14,8 @@
 
 #include "base/wire.h"
 #include "mktrace.h"
-#include "model/analysis.h"
-#include "model/flame.h"
+#include "model/figures/analysis.h"
+#include "model/queries/flame.h"
 #include "output/output.h"
 #include "planted.h"
 #include "whytrace.h"

@@ -1,5 +1,5 @@
 /*
- * test_events.c: application events (model/appev.h) on the planted
+ * test_events.c: application events (model/queries/appev.h) on the planted
  * LogLine trace (planted.h): each event on the lane of its worker_id, or
  * of the worker its tid ran as, in the poll running there; schema and
  * field filters; a request id found in span and event fields alike, in
@@ -8,7 +8,7 @@
 #include <check.h>
 #include <stdlib.h>
 
-#include "model/appev.h"
+#include "model/queries/appev.h"
 #include "planted.h"
 #include "unit.h"
 

@@ -1,5 +1,5 @@
 /*
- * test_ids.c: worker and thread ids (model/ids.h). Thousands of distinct
+ * test_ids.c: worker and thread ids (model/core/ids.h). Thousands of distinct
  * workers, each on a thread of its own, give as many lanes, each with
  * its poll, its thread and its samples (the look-ups by id are hash maps
  * and bisections now, bench/ids times them). Worker ids of 2^63 stay
@@ -16,9 +16,9 @@
 #include <unistd.h>
 
 #include "mktrace.h"
-#include "model/analysis.h"
-#include "model/ids.h"
-#include "model/timeline.h"
+#include "model/figures/analysis.h"
+#include "model/core/ids.h"
+#include "model/core/timeline.h"
 #include "output/output.h"
 #include "unit.h"
 

@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "base/sum.h"
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 #include "model/image.h"
-#include "model/lanes.h"
+#include "model/queries/lanes.h"
 #include "mktrace.h"
 #include "planted.h"
 #include "unit.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "mktrace.h"
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 #include "output/output.h"
 #include "unit.h"
 

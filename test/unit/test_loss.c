@@ -15,10 +15,10 @@
 
 #include "mktrace.h"
 #include "parse/follow.h"
-#include "model/analysis.h"
+#include "model/figures/analysis.h"
 #include "model/image.h"
-#include "model/lanes.h"
-#include "model/loss.h"
+#include "model/queries/lanes.h"
+#include "model/core/loss.h"
 #include "unit.h"
 
 /* One segment file of boot `boot` with its counters (NULL: none). */

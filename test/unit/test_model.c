@@ -10,11 +10,11 @@
 
 #include "base/wire.h"
 #include "mktrace.h"
-#include "model/analysis.h"
-#include "model/frames.h"
-#include "model/ids.h"
-#include "model/table.h"
-#include "model/twins.h"
+#include "model/figures/analysis.h"
+#include "model/core/frames.h"
+#include "model/core/ids.h"
+#include "model/core/table.h"
+#include "model/core/twins.h"
 #include "unit.h"
 
 static const struct d9m_window all = { 0, UINT64_MAX };

@@ -1,5 +1,5 @@
 /*
- * test_series.c: the strips' series (model/series.h) and the task-dump
+ * test_series.c: the strips' series (model/queries/series.h) and the task-dump
  * tree on the planted memory trace (planted.h): live bytes at the end of
  * each 10 ms column by the live rule, of the whole allocation tree and
  * of one call site under it; a worker's local queue and kernel waits;
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/flame.h"
-#include "model/series.h"
+#include "model/queries/flame.h"
+#include "model/queries/series.h"
 #include "planted.h"
 #include "unit.h"
 

@@ -1,6 +1,6 @@
 /*
- * test_sort.c: the model's sorts and selections (model/table.h,
- * model/select.h): stable orders against qsort by (key, row), the paths
+ * test_sort.c: the model's sorts and selections (model/core/table.h,
+ * model/queries/select.h): stable orders against qsort by (key, row), the paths
  * each way takes (radix, packed or not; runs merged, in any order; rows
  * moved through a buffer or into fresh columns), ranks against sorting,
  * and percentiles read in passes against those of an array.
@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/analysis.h"
-#include "model/model.h"
-#include "model/select.h"
-#include "model/table.h"
-#include "model/tables.h"
+#include "model/figures/analysis.h"
+#include "model/core/model.h"
+#include "model/queries/select.h"
+#include "model/core/table.h"
+#include "model/core/tables.h"
 #include "unit.h"
 
 /* Keys one apart, the smallest not in row 0; keys too far apart to pack

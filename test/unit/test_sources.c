@@ -1,5 +1,5 @@
 /*
- * test_sources.c: two processes in one directory (model/groups.h). Each
+ * test_sources.c: two processes in one directory (model/core/groups.h). Each
  * file names its process in segment metadata (service, host, boot_id);
  * both have worker 0 and task 1, and monotonic clocks 10^6 s apart. The
  * model keeps them apart (two groups, three lanes, two task rows), puts
@@ -16,8 +16,8 @@
 #include <unistd.h>
 
 #include "planted.h"
-#include "model/analysis.h"
-#include "model/ids.h"
+#include "model/figures/analysis.h"
+#include "model/core/ids.h"
 #include "unit.h"
 
 #define S	1000000000ull

@@ -1,0 +1,291 @@
+/*
+ * model.c: lifetime of the model and loading. Loading feeds the reader's
+ * events through the builder sink; d9m_model_finish() (timeline.c) then
+ * sorts and derives.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/text.h"
+#include "base/vec.h"
+#include "parse/follow.h"
+#include "model/core/build.h"
+#include "model/image.h"
+#include "model/core/tables.h"
+#include "model/core/timeline.h"
+#include "model/queries/window.h"
+
+struct d9m_model *
+d9m_model_new(void)
+{
+	struct d9m_model *m = calloc(1, sizeof *m);
+
+	if (m == NULL)
+		return NULL;
+	d9_arena_init(&m->arena, 256 * 1024);
+	d9_intern_init(&m->strs, &m->arena);
+	d9_intern_init(&m->stacks, &m->arena);
+	d9_intern_init(&m->lists, &m->arena);
+	if (d9m_builder_new(m) < 0) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void
+d9m_model_free(struct d9m_model **pm)
+{
+	struct d9m_model *m = *pm;
+	struct d9m_tabref t[32];
+	size_t n;
+
+	if (m == NULL)
+		return;
+	if (!d9m_image_is(m)) {		/* else its columns are mapped */
+		n = d9m_model_tables(m, t, 32);
+		for (size_t i = 0; i < n; i++)
+			d9m_tab_free(t[i].tab, t[i].desc);
+		d9m_timeline_free(m);
+		free(m->tidmap_tid);
+		free(m->tidmap_worker);
+		free(m->tname_tid);
+		free(m->tname_name);
+	}
+	d9m_image_free(m);
+	d9_hmap_free(&m->tasks.rows);
+	for (size_t i = 0; i < m->nerrors; i++)
+		free(m->errors[i]);
+	free(m->errors);
+	d9m_builder_free(m);
+	d9_intern_free(&m->strs);
+	d9_intern_free(&m->stacks);
+	d9_intern_free(&m->lists);
+	d9_arena_free(&m->arena);
+	free(m);
+	*pm = NULL;
+}
+
+static int
+copy_tables(struct d9m_model *dst, const struct d9m_model *src)
+{
+	struct d9m_tabref td[32], ts[32];
+	size_t n = d9m_model_tables(dst, td, 32);
+
+	d9m_model_tables((struct d9m_model *)src, ts, 32);
+	for (size_t i = 0; i < n; i++)
+		if (d9m_tab_copy(td[i].tab, ts[i].tab, td[i].desc) < 0)
+			return -1;
+	dst->meta.legacy_wall = src->meta.legacy_wall;
+	dst->segs.copies = src->segs.copies;
+	dst->segs.damaged = src->segs.damaged;
+	dst->following = src->following;
+	return 0;
+}
+
+static int
+copy_maps(struct d9m_model *d, const struct d9m_model *s)
+{
+	if (d9_hmap_copy(&d->tasks.rows, &s->tasks.rows) < 0 ||
+	    d9_dup(&d->tidmap_tid, s->tidmap_tid, s->tidmap_n,
+	    sizeof *s->tidmap_tid) < 0 ||
+	    d9_dup(&d->tidmap_worker, s->tidmap_worker, s->tidmap_n,
+	    sizeof *s->tidmap_worker) < 0 ||
+	    d9_dup(&d->tname_tid, s->tname_tid, s->tname_n,
+	    sizeof *s->tname_tid) < 0 ||
+	    d9_dup(&d->tname_name, s->tname_name, s->tname_n,
+	    sizeof *s->tname_name) < 0)
+		return -1;
+	d->tidmap_n = d->tidmap_cap = s->tidmap_n;
+	d->tname_n = d->tname_cap = s->tname_n;
+	for (size_t i = 0; i < s->nerrors; i++)
+		if (d9m_model_add_error(d, s->errors[i]) < 0)
+			return -1;
+	return 0;
+}
+
+struct d9m_model *
+d9m_model_snapshot(const struct d9m_model *src)
+{
+	struct d9m_model *m = d9m_model_new();
+
+	if (m == NULL)
+		return NULL;
+	d9m_builder_free(m);
+	if (d9_intern_share(&m->strs, &src->strs) < 0 ||
+	    d9_intern_share(&m->stacks, &src->stacks) < 0 ||
+	    d9_intern_share(&m->lists, &src->lists) < 0 ||
+	    copy_tables(m, src) < 0 || copy_maps(m, src) < 0)
+		d9m_model_free(&m);
+	return m;
+}
+
+void
+d9m_model_seal(struct d9m_model *m)
+{
+	if (d9m_image_is(m) || !m->finished)
+		return;
+	/* the span events became the span instances (m->spans) */
+	d9m_tab_free(&m->spanev, &d9m_desc_spanev);
+	d9m_tab_free(&m->spanx, &d9m_desc_spanx);
+	d9m_tab_free(&m->spantags, &d9m_desc_spantags);
+	d9m_builder_free(m);
+}
+
+/* Every message is escaped here too: whoever made it, the report, the
+ * JSON, the browser and stderr show m->errors as they are. */
+int
+d9m_model_add_error(struct d9m_model *m, const char *msg)
+{
+	size_t cap = 4 * strlen(msg) + 1;
+	char *copy;
+
+	if (d9_grow(&m->errors, &m->caperrors, m->nerrors + 1,
+	    sizeof *m->errors) < 0 || (copy = malloc(cap)) == NULL)
+		return -1;
+	d9_text_safe(copy, cap, msg, strlen(msg));
+	m->errors[m->nerrors++] = copy;
+	return 0;
+}
+
+struct load_note {
+	struct d9m_model *m;
+	void		(*note)(void *, const char *);
+	void		*ctx;
+};
+
+static void
+on_note(void *ctx, const char *msg)
+{
+	struct load_note *ln = ctx;
+
+	d9m_model_add_error(ln->m, msg);
+	if (ln->note)
+		ln->note(ln->ctx, msg);
+}
+
+/* Read paths, or what is new in f when f is set, into m. */
+static int
+feed(struct d9m_model *m, const char *const *paths, size_t npaths,
+    struct d9p_follow *f, struct d9p_progress *progress,
+    struct load_note *ln, struct d9p_read_stats *stats)
+{
+	struct d9p_read_opts o = { .note = on_note, .note_ctx = ln,
+	    .progress = progress };
+	struct d9p_sink sink;
+
+	if (m->builder == NULL)
+		return -1;
+	d9m_builder_sink(m, &sink);
+	m->finished = 0;
+	return f ? d9p_follow_poll(f, &sink, &o, stats) :
+	    d9p_read_paths(paths, npaths, &sink, &o, stats);
+}
+
+int
+d9m_model_load(struct d9m_model *m, const char *const *paths, size_t npaths,
+    struct d9p_progress *progress, void (*note)(void *, const char *),
+    void *note_ctx, struct d9p_read_stats *stats)
+{
+	struct load_note ln = { m, note, note_ctx };
+
+	return feed(m, paths, npaths, NULL, progress, &ln, stats);
+}
+
+int
+d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
+    struct d9p_progress *progress, struct d9p_read_stats *stats)
+{
+	struct load_note ln = { m, NULL, NULL };
+
+	m->following = 1;
+	return feed(m, NULL, 0, f, progress, &ln, stats);
+}
+
+uint32_t
+d9m_worker_slot_of(const struct d9m_model *m, uint32_t g, uint64_t own)
+{
+	size_t lo = 0, hi = m->nworkers;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct d9m_worker *w = &m->workers[mid];
+
+		if (w->group < g || (w->group == g && w->own < own))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nworkers && m->workers[lo].group == g &&
+	    m->workers[lo].own == own ? (uint32_t)lo : D9_NONE;
+}
+
+uint32_t
+d9m_worker_slot(const struct d9m_model *m, uint32_t id)
+{
+	if (id >= m->wids.n)
+		return D9_NONE;
+	return d9m_worker_slot_of(m, m->wids.group[id], m->wids.own[id]);
+}
+
+uint32_t
+d9m_poll_worker(const struct d9m_model *m, size_t p)
+{
+	size_t lo = 0, hi = m->nworkers;
+
+	/* the last lane starting at or before p: the ranges follow each
+	 * other, the empty ones included */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->workers[mid].poll0 <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? (uint32_t)(lo - 1) : 0;
+}
+
+uint32_t
+d9m_poll_worker_id(const struct d9m_model *m, size_t p)
+{
+	return m->workers[d9m_poll_worker(m, p)].id;
+}
+
+const char *
+d9m_meta_get(const struct d9m_model *m, const char *key)
+{
+	uint32_t k = d9_intern_find(&m->strs, key, strlen(key));
+
+	if (k == D9_NONE)
+		return NULL;
+	for (size_t i = m->meta.n; i-- > 0; )
+		if (m->meta.key[i] == k)
+			return d9m_str(m, m->meta.val[i]);
+	return NULL;
+}
+
+uint32_t
+d9m_lane_remap(const struct d9m_model *o, const struct d9m_model *n,
+    uint32_t s)
+{
+	return d9m_worker_slot_of(n, o->workers[s].group, o->workers[s].own);
+}
+
+uint32_t
+d9m_poll_remap(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
+{
+	uint32_t w;
+	uint64_t t;
+	size_t lo, hi;
+
+	if (p == D9_NONE || p >= o->polls.n ||
+	    (w = d9m_lane_remap(o, n, d9m_poll_worker(o, p))) == D9_NONE)
+		return D9_NONE;
+	t = o->polls.start[p];
+	lo = n->workers[w].poll0;
+	hi = lo + n->workers[w].npolls;
+	lo += d9_bisect_u64(d9m_row(n->polls.start, lo), 0, hi - lo, t);
+	return lo < n->polls.n && n->polls.start[lo] == t &&
+	    d9m_poll_worker(n, lo) == w ? (uint32_t)lo : D9_NONE;
+}

@@ -1,0 +1,535 @@
+/*
+ * timeline.c: see timeline.h. Runtime events are bucketed by worker with
+ * a counting pass over the time-sorted table, which keeps equal
+ * timestamps in arrival order (the reference's stable sort).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/vec.h"
+#include "base/wire.h"
+#include "model/queries/appev.h"
+#include "model/core/build.h"
+#include "model/core/frames.h"
+#include "model/core/groups.h"
+#include "model/core/ids.h"
+#include "model/core/kshare.h"
+#include "model/core/loss.h"
+#include "model/core/pairs.h"
+#include "model/core/par.h"
+#include "model/core/table.h"
+#include "model/core/tables.h"
+#include "model/figures/runtimes.h"
+#include "model/queries/samples.h"
+#include "model/core/sched.h"
+#include "model/core/spans.h"
+#include "model/image.h"
+#include "model/core/timeline.h"
+#include "model/core/twins.h"
+#include "model/core/walk.h"
+
+void
+d9m_timeline_free(struct d9m_model *m)
+{
+	d9m_tab_free(&m->polls, &d9m_desc_polls);
+	d9m_tab_free(&m->parks, &d9m_desc_periods);
+	d9m_tab_free(&m->actives, &d9m_desc_periods);
+	d9m_tab_free(&m->gaps, &d9m_desc_gaps);
+	d9m_runtimes_free(m);
+	free(m->workers);
+	m->workers = NULL;
+	m->nworkers = 0;
+	free(m->cpu.worker);
+	free(m->cpu.poll);
+	free(m->cpu.lane);
+	m->cpu.worker = m->cpu.poll = NULL;
+	m->cpu.lane = NULL;
+	free(m->wakes.by_woken);
+	free(m->wakes.by_woken_off);
+	m->wakes.by_woken = m->wakes.by_woken_off = NULL;
+	free(m->task_polls);
+	free(m->task_polls_off);
+	free(m->poll_sched);
+	free(m->poll_sched_ref);
+	m->task_polls = NULL;
+	m->task_polls_off = NULL;
+	m->poll_sched = NULL;
+	m->poll_sched_ref = NULL;
+	free(m->spanev.next);
+	free(m->spanev.first);
+	m->spanev.next = NULL;
+	m->spanev.first = NULL;
+	d9m_spans_free(&m->spans);
+	free(m->seg_rate);
+	m->seg_rate = NULL;
+	free(m->seg_sched);
+	m->seg_sched = NULL;
+	free(m->group_cover);
+	m->group_cover = NULL;
+	free(m->rt.lq);
+	m->rt.lq = NULL;
+	free(m->sym_seg_off);
+	m->sym_seg_off = NULL;
+	free(m->seg_twin);
+	free(m->dump_idle);
+	free(m->sym_stacks);
+	m->seg_twin = NULL;
+	m->dump_idle = m->sym_stacks = NULL;
+	m->nsym_stacks = 0;
+	d9m_appev_free(m);
+}
+
+/* Lanes by source group, then id. */
+static int
+cmp_lane(const void *a, const void *b)
+{
+	const struct d9m_worker *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->own < y->own ? -1 : x->own > y->own;
+}
+
+/* The distinct workers of runtime events (their tags say them all), by
+ * group and id. The ids 254 and 255 (of any source group) name no
+ * worker (FORMAT 5: the blocking pool, a thread that is not a worker):
+ * no lane. */
+static int
+find_workers(struct d9m_model *m)
+{
+	uint8_t *seen = calloc(m->wids.n + 1, 1);
+	size_t n = 0;
+
+	if (seen == NULL)
+		return -1;
+	for (size_t i = 0; i < m->rttags.n; i++) {
+		uint32_t w = m->rttags.worker[i];
+
+		if (d9m_wid_lane(m, w) && !seen[w]) {
+			seen[w] = 1;
+			n++;
+		}
+	}
+	m->workers = calloc(n ? n : 1, sizeof *m->workers);
+	if (m->workers == NULL) {
+		free(seen);
+		return -1;
+	}
+	n = 0;
+	for (uint32_t w = 0; w < m->wids.n; w++) {
+		if (!seen[w])
+			continue;
+		m->workers[n].id = w;
+		m->workers[n].runtime = D9_NONE;
+		m->workers[n].group = m->wids.group[w];
+		m->workers[n].own = m->wids.own[w];
+		n++;
+	}
+	free(seen);
+	if (n > 0)
+		qsort(m->workers, n, sizeof *m->workers, cmp_lane);
+	m->nworkers = n;
+	return 0;
+}
+
+uint32_t
+d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
+{
+	const struct d9m_worker *wk;
+	size_t lo, hi;
+
+	if (w >= m->nworkers)
+		return D9_NONE;
+	wk = &m->workers[w];
+	lo = wk->poll0;
+	hi = wk->poll0 + wk->npolls;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (m->polls.start[mid] <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > wk->poll0 ? (uint32_t)(lo - 1) : D9_NONE;
+}
+
+int
+d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
+{
+	const struct d9m_gaps *g = &m->gaps;
+	size_t lo = 0, hi = g->n;
+
+	/* the last gap of wid that starts before b: a worker's gaps follow
+	 * each other, so only it may reach past a */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->worker[mid] < wid || (g->worker[mid] == wid &&
+		    g->start[mid] < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && g->worker[lo - 1] == wid && g->end[lo - 1] > a;
+}
+
+uint32_t
+d9m_tid_worker(const struct d9m_model *m, uint32_t tid, uint32_t def)
+{
+	return d9m_pairs_get(m->tidmap_tid, m->tidmap_worker, m->tidmap_n, tid,
+	    def);
+}
+
+/* The gaps by thread (ANALYSIS 3: a sample of either thread of a
+ * hand-off, while it lasts, is of no worker): each gap under its two
+ * threads, by (tid, start), with the latest end so far of each tid's
+ * run, so that a look-up stops at the first entry that ends before. */
+struct tid_gaps {
+	size_t		 n;
+	uint64_t	*key;		/* tid << 32 | gap row */
+	uint64_t	*reach;		/* the latest end up to here */
+};
+
+static int
+cmp_tid_gap(const void *a, const void *b, void *ctx)
+{
+	const struct d9m_gaps *g = ctx;
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t sx = g->start[(uint32_t)x], sy = g->start[(uint32_t)y];
+
+	if (x >> 32 != y >> 32)
+		return x >> 32 < y >> 32 ? -1 : 1;
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static int
+tid_gaps_make(const struct d9m_model *m, struct tid_gaps *t)
+{
+	const struct d9m_gaps *g = &m->gaps;
+
+	t->n = 2 * g->n;
+	t->key = malloc((t->n + 1) * sizeof *t->key);
+	t->reach = malloc((t->n + 1) * sizeof *t->reach);
+	if (t->key == NULL || t->reach == NULL)
+		return -1;
+	for (size_t i = 0; i < g->n; i++) {
+		t->key[2 * i] = (uint64_t)g->from_tid[i] << 32 | i;
+		t->key[2 * i + 1] = (uint64_t)g->to_tid[i] << 32 | i;
+	}
+	qsort_r(t->key, t->n, sizeof *t->key, cmp_tid_gap, (void *)g);
+	for (size_t i = 0; i < t->n; i++) {
+		uint64_t end = g->end[(uint32_t)t->key[i]];
+
+		t->reach[i] = i > 0 && t->key[i - 1] >> 32 == t->key[i] >> 32 &&
+		    t->reach[i - 1] > end ? t->reach[i - 1] : end;
+	}
+	return 0;
+}
+
+/* Whether a gap of thread tid holds ts. */
+static int
+tid_in_gap(const struct d9m_model *m, const struct tid_gaps *t, uint32_t tid,
+    uint64_t ts)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {	/* the first entry of tid starting after ts */
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t k = (uint32_t)(t->key[mid] >> 32);
+
+		if (k < tid || (k == tid &&
+		    m->gaps.start[(uint32_t)t->key[mid]] <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo > 0 && t->key[lo - 1] >> 32 == tid &&
+	    t->reach[lo - 1] > ts; lo--)
+		if (m->gaps.end[(uint32_t)t->key[lo - 1]] > ts)
+			return 1;
+	return 0;
+}
+
+/* ANALYSIS 1 step 2-3 and section 4. */
+static int
+attribute_cpu(struct d9m_model *m)
+{
+	struct d9m_cpu *c = &m->cpu;
+	size_t n = c->n ? c->n : 1;
+	struct tid_gaps tg = { 0 };
+	int rc = -1;
+
+	c->worker = malloc(n * sizeof *c->worker);
+	c->poll = malloc(n * sizeof *c->poll);
+	c->lane = malloc(n);
+	if (c->worker == NULL || c->poll == NULL || c->lane == NULL ||
+	    tid_gaps_make(m, &tg) < 0)
+		goto out;
+	for (size_t i = 0; i < c->n; i++) {
+		uint32_t w = d9m_tid_worker(m, c->tid[i], c->wire_worker[i]);
+		uint32_t slot, p;
+
+		if (tg.n > 0 && tid_in_gap(m, &tg, c->tid[i], c->ts[i]))
+			w = D9_NONE;
+		c->worker[i] = w;
+		slot = d9m_worker_slot(m, w);
+		c->lane[i] = slot != D9_NONE;
+		c->poll[i] = D9_NONE;
+		if (slot == D9_NONE)
+			continue;
+		p = d9m_poll_at(m, slot, c->ts[i]);
+		if (p != D9_NONE && c->ts[i] <= m->polls.end[p])
+			c->poll[i] = p;
+	}
+	rc = 0;
+out:
+	free(tg.key);
+	free(tg.reach);
+	return rc;
+}
+
+static int
+index_wakes(struct d9m_model *m)
+{
+	struct d9m_wakes *wk = &m->wakes;
+	size_t nt = m->tasks.n, named;
+
+	wk->by_woken_off = calloc(nt + 2, sizeof *wk->by_woken_off);
+	wk->by_woken = malloc((wk->n ? wk->n : 1) * sizeof *wk->by_woken);
+	if (wk->by_woken_off == NULL || wk->by_woken == NULL)
+		return -1;
+	for (size_t i = 0; i < wk->n; i++)
+		if (wk->woken[i] != D9_NONE)
+			wk->by_woken_off[wk->woken[i] + 2]++;
+	for (size_t t = 0; t < nt; t++)
+		wk->by_woken_off[t + 2] += wk->by_woken_off[t + 1];
+	/* wakes of task 0 (woken D9_NONE) after every task's, in order */
+	named = wk->by_woken_off[nt + 1];
+	for (size_t i = 0; i < wk->n; i++)
+		wk->by_woken[wk->woken[i] != D9_NONE ?
+		    wk->by_woken_off[wk->woken[i] + 1]++ : named++] =
+		    (uint32_t)i;
+	return 0;
+}
+
+/* Poll rows grouped by task, each group sorted by start (perm: the
+ * rows by start, stable). */
+static int
+index_task_polls(struct d9m_model *m, const uint32_t *perm)
+{
+	size_t np = m->polls.n, nt = m->tasks.n;
+	size_t *o = calloc(nt + 2, sizeof *o);
+	uint32_t *r = malloc((np ? np : 1) * sizeof *r);
+
+	if (o == NULL || r == NULL) {
+		free(o);
+		free(r);
+		return -1;
+	}
+	for (size_t i = 0; i < np; i++)
+		if (m->polls.task[i] != D9_NONE)
+			o[m->polls.task[i] + 2]++;
+	for (size_t t = 0; t < nt; t++)
+		o[t + 2] += o[t + 1];
+	for (size_t i = 0; i < np; i++) {
+		uint32_t p = perm[i];
+
+		if (m->polls.task[p] != D9_NONE)
+			r[o[m->polls.task[p] + 1]++] = p;
+	}
+	m->task_polls = r;
+	m->task_polls_off = o;
+	return 0;
+}
+
+/* What is derived from the polls in start order. */
+static int
+polls_by_start(struct d9m_model *m)
+{
+	uint32_t *perm = malloc((m->polls.n ? m->polls.n : 1) * sizeof *perm);
+	int rc = -1;
+
+	if (perm != NULL && d9m_sort_perm(m->polls.start, m->polls.n,
+	    perm) == 0 && index_task_polls(m, perm) == 0 &&
+	    d9m_sched_derive(m, perm) == 0)
+		rc = 0;
+	free(perm);
+	return rc;
+}
+
+static int
+sort_job(void *arg)
+{
+	const struct d9m_tabref *t = arg;
+
+	return d9m_tab_sort(t->tab, t->desc);
+}
+
+/* Every table by time, on two threads. */
+static int
+sort_tables(struct d9m_model *m)
+{
+	struct d9m_tabref t[32];
+	struct d9m_job jobs[32];
+	size_t n = d9m_model_tables(m, t, 32);
+
+	/* largest first, so that the two threads end together */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && d9m_tab_n(t[j].tab) >
+		    d9m_tab_n(t[j - 1].tab); j--) {
+			struct d9m_tabref x = t[j];
+
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
+	for (size_t i = 0; i < n; i++)
+		jobs[i] = (struct d9m_job){ sort_job, &t[i] };
+	return d9m_par_run(jobs, n);
+}
+
+static void
+bounds(struct d9m_model *m)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	if (m->rt.n) {
+		lo = m->rt.ts[0];
+		hi = m->rt.ts[m->rt.n - 1];
+	}
+	if (m->wakes.n) {
+		lo = m->wakes.ts[0] < lo ? m->wakes.ts[0] : lo;
+		hi = m->wakes.ts[m->wakes.n - 1] > hi ?
+		    m->wakes.ts[m->wakes.n - 1] : hi;
+	}
+	if (m->queue.n) {
+		lo = m->queue.ts[0] < lo ? m->queue.ts[0] : lo;
+		hi = m->queue.ts[m->queue.n - 1] > hi ?
+		    m->queue.ts[m->queue.n - 1] : hi;
+	}
+	m->min_ts = lo == UINT64_MAX ? 0 : lo;
+	m->max_ts = hi;
+	m->rt_events = m->rt.n + m->wakes.n + m->queue.n;
+}
+
+/* The local queue of each runtime event as the analysis reads it. */
+static int
+derive_lq(struct d9m_model *m)
+{
+	if ((m->rt.lq = malloc(m->rt.n ? m->rt.n : 1)) == NULL)
+		return -1;
+	for (size_t i = 0; i < m->rt.n; i++)
+		m->rt.lq[i] = D9M_RT(m, kind, i) == D9M_RT_POLL_END ? 0 :
+		    D9M_RT(m, lq, i);
+	return 0;
+}
+
+/* Finishing for the last time: what only the walk of the workers reads
+ * of the runtime events goes (model.h, struct d9m_rt). */
+static void
+drop_rt(struct d9m_model *m)
+{
+	free(m->rt.tag);
+	free(m->rt.a);
+	m->rt.tag = m->rt.a = NULL;
+	d9m_tab_free(&m->rttags, &d9m_desc_rttags);
+	d9m_tab_free(&m->taskloc, &d9m_desc_taskloc);
+	d9m_tab_free(&m->parkinfo, &d9m_desc_parkinfo);
+}
+
+/* The twins of the segments (twins.h). */
+static int
+derive_twins(struct d9m_model *m)
+{
+	m->seg_twin = malloc((m->segs.n + 1) * sizeof *m->seg_twin);
+	return m->seg_twin == NULL ? -1 : d9m_seg_twins(m, m->seg_twin);
+}
+
+/* What the runtime events give (polls, parks, gaps, CPU attribution,
+ * scheduling delays) and the small derivations; everything but the
+ * spans, which the other thread pairs meanwhile. */
+/* What the two jobs of finishing share: the span job counts the spans
+ * inside polls once the timeline job has made them (nothing writes them
+ * after that). */
+struct finish {
+	struct d9m_model *m;
+	struct d9m_gate	 polls;
+};
+
+static int
+derive_timeline(void *arg)
+{
+	struct finish *f = arg;
+	struct d9m_model *m = f->m;
+	int rc = -1;
+
+	bounds(m);
+	/* the groups' coverage reads the workers of the runtime events */
+	if (find_workers(m) < 0 || derive_lq(m) < 0 ||
+	    d9m_groups_cover(m) < 0 || d9m_walk_workers(m) < 0)
+		goto out;
+	d9m_gate_open(&f->polls, 1);
+	if (m->last)
+		drop_rt(m);
+	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
+	    polls_by_start(m) < 0 || d9m_rates_derive(m) < 0 ||
+	    d9m_loss_derive(m) < 0 ||
+	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0 ||
+	    d9m_dumps_derive(m) < 0 || d9m_sym_stacks_derive(m) < 0 ||
+	    derive_twins(m) < 0)
+		goto out;
+	rc = 0;
+out:
+	d9m_gate_open(&f->polls, -1);	/* if the polls failed */
+	return rc;
+}
+
+static int
+pair_spans(void *arg)
+{
+	struct finish *f = arg;
+
+	return d9m_spans_pair(f->m, &f->polls);
+}
+
+int
+d9m_model_finish(struct d9m_model *m)
+{
+	struct finish f = { .m = m };
+	/* the spans need only the span events: paired meanwhile (the
+	 * timeline first, for the span job waits for its polls) */
+	const struct d9m_job jobs[] = { { derive_timeline, &f },
+		{ pair_spans, &f } };
+	int rc;
+
+	if (d9m_image_is(m))
+		return 0;		/* mapped: finished when written */
+	d9m_timeline_free(m);
+	if (sort_tables(m) < 0 || d9m_builder_sort_tids(m) < 0 ||
+	    d9m_symbols_index(m) < 0 ||
+	    d9m_kernel_names_share(m) < 0)
+		return -1;
+	d9m_gate_init(&f.polls);
+	rc = d9m_par_run(jobs, 2);
+	d9m_gate_destroy(&f.polls);
+	if (rc == 0)
+		m->finished = 1;
+	return rc;
+}
+
+int
+d9m_model_finish_last(struct d9m_model *m)
+{
+	int rc;
+
+	m->last = 1;
+	rc = d9m_model_finish(m);
+	m->last = 0;
+	if (rc == 0)
+		d9m_model_seal(m);
+	else			/* maybe in part dropped: no more use */
+		d9m_tab_free(&m->spanev, &d9m_desc_spanev);
+	return rc;
+}

@@ -1,0 +1,151 @@
+/*
+ * diff.h: two runs compared (--diff, and the browser's baseline window).
+ *
+ * A side is the figures of one run keyed by name, not by id, so two
+ * traces (whose string ids differ), two windows of one trace and a
+ * --json output read back (src/output/jsonread.c) compare alike:
+ * polls by spawn location, long polls, scheduling delay, on-CPU and
+ * in-poll off-CPU samples by leaf frame, allocation sites by estimated
+ * bytes, spans by name. The off-CPU leaf of a sample is its first frame
+ * outside the kernel (where the thread entered it: every context
+ * switch's kernel leaf is the scheduler); the on-CPU leaf is its first
+ * frame. An allocation site is its frames, leaf first, hooks stripped
+ * (ANALYSIS 7), as the --json topSites list them.
+ *
+ * The diff ranks what changed: locations and spans by the increase of
+ * their p99, those only in the new run first (by their p99) and those
+ * only in the old run last; leaf frames by the change of their share of
+ * the samples, largest increase first; sites by the change of their
+ * estimated bytes, largest increase first. Ties go by name, so the
+ * order is stable.
+ */
+#ifndef D9M_DIFF_H
+#define D9M_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/intern.h"
+#include "model/figures/analysis.h"
+#include "model/queries/flame.h"
+#include "model/queries/spanset.h"
+
+/* A named distribution (a spawn location's polls, a span name). */
+struct d9m_npct {
+	const char	*name;
+	struct d9m_pct	 v;
+};
+
+/* A named weight: samples of a leaf frame, bytes of a site (key: its
+ * frames joined by newlines; name: its leaf). */
+struct d9m_nweight {
+	const char	*name;
+	const char	*key;
+	double		 w;
+};
+
+struct d9m_side {
+	struct d9_arena	 arena;		/* the names */
+	struct d9_intern names;		/* every name and key, copied */
+	struct d9_intern keys[3];	/* per weight list: key -> index */
+	struct d9m_npct	*locs;		/* polls by spawn location */
+	size_t		 nlocs, caplocs;
+	size_t		 long_polls;
+	struct d9m_pct	 sched;
+	struct d9m_nweight *cpu;	/* on-CPU samples by leaf */
+	size_t		 ncpu, capcpu;
+	double		 cpu_total;
+	struct d9m_nweight *off;	/* in-poll off-CPU samples by leaf */
+	size_t		 noff, capoff;
+	double		 off_total;
+	struct d9m_nweight *sites;	/* estimated bytes by site */
+	size_t		 nsites, capsites;
+	struct d9m_npct	*spans;
+	size_t		 nspans, capspans;
+};
+
+void	d9m_side_init(struct d9m_side *s);
+void	d9m_side_free(struct d9m_side *s);
+/* Add to a side (names are copied); -1 when out of memory. Adding a
+ * name twice to a weight list adds the weights. */
+int	d9m_side_loc(struct d9m_side *s, const char *name,
+	    const struct d9m_pct *v);
+int	d9m_side_span(struct d9m_side *s, const char *name,
+	    const struct d9m_pct *v);
+int	d9m_side_weight(struct d9m_side *s, int which, const char *name,
+	    const char *key, double w);
+enum { D9M_SIDE_CPU, D9M_SIDE_OFF, D9M_SIDE_SITE };
+
+/* The figures of analysis a of model m, names through r. The spawn
+ * locations keep a's order (those without polls are left out). */
+int	d9m_side_of(struct d9m_side *s, const struct d9m_model *m,
+	    const struct d9m_resolver *r, const struct d9m_analysis *a);
+/* Only the leaf frames of the on-CPU and in-poll off-CPU samples. */
+int	d9m_side_leaves(struct d9m_side *s, const struct d9m_model *m,
+	    const struct d9m_resolver *r, const struct d9m_analysis *a);
+/* Only the spawn locations (the tasks section; with all, also those
+ * without polls, so side and analysis have one index), or only the
+ * spans (the spanset's order). */
+int	d9m_side_locs(struct d9m_side *s, const struct d9m_model *m,
+	    const struct d9m_analysis *a, int all);
+int	d9m_side_spans(struct d9m_side *s, const struct d9m_model *m,
+	    const struct d9m_spanset *ss);
+
+/* The indexes of a weight list, heaviest first (ties by name); malloc'd,
+ * NULL when out of memory or empty. */
+size_t	*d9m_side_order(const struct d9m_side *s, int which);
+
+/* A name in either run; old or new NULL where it is not. */
+struct d9m_dpct {
+	const char		*name;
+	const struct d9m_pct	*old, *new;
+	size_t			 iold, inew;	/* its index in each side */
+	double			 old_share, new_share;	/* of the count */
+};
+
+struct d9m_dweight {
+	const char	*name, *key;
+	double		 old, new;	/* shares (cpu, off) or bytes */
+};
+
+struct d9m_diff {
+	struct d9m_dpct	*locs;
+	size_t		 nlocs;
+	size_t		 long_old, long_new;
+	struct d9m_pct	 sched_old, sched_new;
+	struct d9m_dweight *cpu, *off, *sites;
+	size_t		 ncpu, noff, nsites;
+	struct d9m_dpct	*spans;
+	size_t		 nspans;
+};
+
+/* Compare; d points into both sides, which must outlive it. */
+int	d9m_diff(const struct d9m_side *old, const struct d9m_side *new,
+	    struct d9m_diff *d);
+void	d9m_diff_free(struct d9m_diff *d);
+/* The change of a row's p99 (new - old; a side without it counts 0). */
+int64_t	d9m_dpct_change(const struct d9m_dpct *r);
+
+/*
+ * A flame tree compared with the same tree of a baseline window
+ * (flamediff.c): for each node of cur the weight of the node at the same
+ * path of frame names in base (0 where base has none), and each node's
+ * children ordered by the change of their share of the whole tree (cur's
+ * minus base's), largest increase first, ties by weight. Nodes only in
+ * base are not in cur's tree and have no row.
+ */
+struct d9m_fdiff {
+	double		*base_w;	/* per node of cur */
+	double		 base_total;	/* base's root weight */
+	uint32_t	*kids;		/* as cur->kids, each run by change */
+};
+
+int	d9m_flame_diff(const struct d9m_flame *cur, const struct d9m_flame *base,
+	    struct d9m_fdiff *d);
+void	d9m_fdiff_free(struct d9m_fdiff *d);
+/* The change of node i's share of its tree, from base to cur. */
+double	d9m_fdiff_change(const struct d9m_flame *cur,
+	    const struct d9m_fdiff *d, uint32_t i);
+
+#endif
