@@ -25,9 +25,9 @@ d9o_report_tasks(const struct d9o_out *o)
 	if (a->ntask_stats_all == 0)
 		return;
 	d9o_section(o->f, "TASK FIGURES");
-	fprintf(o->f, "%zu tasks in the window; the busiest and most "
+	fprintf(o->f, "%zu tasks in the window; the %sbusiest and most "
 	    "delayed%s:\n", a->ntask_stats_all, a->ntask_stats_all > n ?
-	    " (the first 5 listed; --tasks all lists every one)" : "");
+	    "5 " : "", a->ntask_stats_all > n ? " (--tasks all: all)" : "");
 	fprintf(o->f, "%8s %6s %10s %10s %10s %6s %5s\n", "task", "polls",
 	    "busy", "scheduled", "idle", "wakes", "self");
 	for (size_t i = 0; i < n; i++) {

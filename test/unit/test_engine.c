@@ -309,7 +309,10 @@ START_TEST(test_verdict_evidence)
 	ck_has(w.json, "\"check\":\"recorder-overhead\"");
 	/* the report */
 	ck_has(w.rep, "off-cpu: no on-CPU sample where about 10.0 were due");
+	ck_has(w.rep, "preempted: 1 of 1 sample preempted by the kernel (CPU "
+	    "contention)");
 	ck_has(w.rep, "(only 1 sample");
+	ck_has(w.rep, "cpu: 2 of 5 samples on CPU, hottest in svc::compute");
 	ck_has(w.rep, "in the recorder's own");
 	ck_has(w.rep, "Observer:");
 	ck_has(w.rep, "recorder-overhead");
@@ -420,6 +423,8 @@ START_TEST(test_task_figures)
 	    "\"polls\":40,\"busyNs\":400000,\"scheduledNs\":400000,");
 	ck_has(w.json, "{\"kind\":\"self-wake\",\"task\":20,");
 	ck_has(w.rep, "TASK FIGURES");
+	ck_has(w.rep, "      10      1    20.00ms    500.0us    25.60ms      1"
+	    "     0\n");
 	ck_has(w.rep, "self-wake: task 20 woke itself 40");
 	/* the histogram: 40 polls of 10 us, in the 10..20 us bin */
 	t20 = d9m_task_find(m, 20);
