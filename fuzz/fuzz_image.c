@@ -85,7 +85,7 @@ windows(const struct d9m_model *m, FILE *null)
 
 	if (d9s_resolver_new(NULL, &ro, &r, &e) != 0)
 		return;
-	outputs(m, r, (struct d9m_window){ 0, UINT64_MAX }, 1, null);
+	outputs(m, r, D9M_WHOLE, 1, null);
 	if (q > 0)
 		outputs(m, r, (struct d9m_window){ m->min_ts + q,
 		    m->max_ts - q }, 0, null);

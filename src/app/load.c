@@ -66,7 +66,7 @@ d9a_win_of(const struct d9a_opts *o)
 static struct d9m_window
 window_of(const struct d9a_win *o, const struct d9m_model *m)
 {
-	struct d9m_window w = { 0, UINT64_MAX };
+	struct d9m_window w = D9M_WHOLE;
 
 	return o == NULL || !o->have ? w : d9m_window_ms(m, o->lo_ms,
 	    o->hi_ms);

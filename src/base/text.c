@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/search.h"
 #include "base/text.h"
 
 /* Code points that are valid but not shown as is, by ranges. */
@@ -39,22 +40,20 @@ static const struct {
 	{ 0xe0100, 0xe01ef },	/* variation selectors supplement */
 };
 
+/* Range i ends below *cp. */
+static int
+ends_below(const void *ctx, size_t i)
+{
+	return hidden[i].hi < *(const uint32_t *)ctx;
+}
+
 int
 d9_text_hidden(uint32_t cp)
 {
-	size_t lo = 0, hi = sizeof hidden / sizeof hidden[0];
+	size_t n = sizeof hidden / sizeof hidden[0];
+	size_t i = d9_partition(0, n, &cp, ends_below);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (cp < hidden[mid].lo)
-			hi = mid;
-		else if (cp > hidden[mid].hi)
-			lo = mid + 1;
-		else
-			return 1;
-	}
-	return 0;
+	return i < n && hidden[i].lo <= cp;
 }
 
 /* Bytes of the well-formed UTF-8 sequence at s and its code point, or 0

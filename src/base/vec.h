@@ -17,19 +17,4 @@ int	d9_grow_cols(size_t *cap, size_t need, size_t ncols, void **cols[],
  * -1 when out of memory. */
 int	d9_dup(void *pp, const void *p, size_t n, size_t elem);
 
-/* The first of v[lo .. hi) (ascending) not below x, hi when none. */
-static inline size_t
-d9_bisect_u64(const uint64_t *v, size_t lo, size_t hi, uint64_t x)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 #endif

@@ -79,7 +79,7 @@ allocations(struct d9x_fold *x, struct d9x_leaf *l)
 {
 	const struct d9x_source *s = x->src;
 	const struct d9m_allocs *a = &s->m->allocs;
-	struct d9m_window all = { 0, UINT64_MAX };
+	struct d9m_window all = D9M_WHOLE;
 	uint64_t *freed = NULL;
 	size_t a0, a1;
 	int rc = 0;

@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/stackcap.h"
 #include "base/vec.h"
 #include "export/hash128.h"
 #include "export/stacks.h"
-
-#define MAX_FRAMES	1024
 
 int
 d9x_stacks_init(struct d9x_stacks *s)
@@ -17,7 +16,7 @@ d9x_stacks_init(struct d9x_stacks *s)
 	d9_hmap_init(&s->memo);
 	d9_arena_init(&s->arena, 64 << 10);
 	d9_intern_init(&s->ids, &s->arena);
-	s->f = malloc(MAX_FRAMES * sizeof *s->f);
+	s->f = d9m_frames_alloc();
 	return s->f == NULL ? -1 : 0;
 }
 
@@ -40,8 +39,8 @@ frames(struct d9x_stacks *s, const struct d9x_source *src, uint64_t key)
 
 	if (key & 1)
 		return d9m_alloc_frames(src->m, src->r, seg, stack, s->f,
-		    MAX_FRAMES);
-	return d9m_stack_frames(src->m, src->r, seg, stack, s->f, MAX_FRAMES);
+		    D9_STACK_MAX);
+	return d9m_stack_frames(src->m, src->r, seg, stack, s->f, D9_STACK_MAX);
 }
 
 int

@@ -88,7 +88,7 @@ static uint64_t
 layout_sum(void)
 {
 	struct d9m_model *m = calloc(1, sizeof *m);
-	struct d9m_tabref t[40];
+	struct d9m_tabref t[D9M_NTABLES];
 	struct d9_sum s;
 	size_t n, sizes[] = { sizeof(struct d9m_model),
 	    sizeof(struct d9m_worker), sizeof(struct d9m_runtime),

@@ -290,29 +290,13 @@ intern_arrays(struct d9m_iwalk *w, struct d9_intern *t)
 size_t
 d9m_iwalk_tables(struct d9m_model *m, struct d9m_tabref *t)
 {
-	size_t n = 0, nall = d9m_model_tables(m, t, 32);
-
-	/* of the runtime events, what the analysis reads; what pointed the
-	 * walk of the workers to the rest is not kept (model.h) */
-	for (size_t i = 0; i < nall; i++)
-		if (t[i].desc == &d9m_desc_rt)
-			t[n++] = (struct d9m_tabref){ &m->rt,
-			    &d9m_desc_rt_kept };
-		else if (t[i].desc != &d9m_desc_rttags &&
-		    t[i].desc != &d9m_desc_taskloc &&
-		    t[i].desc != &d9m_desc_parkinfo)
-			t[n++] = t[i];
-	t[n++] = (struct d9m_tabref){ &m->polls, &d9m_desc_polls };
-	t[n++] = (struct d9m_tabref){ &m->parks, &d9m_desc_periods };
-	t[n++] = (struct d9m_tabref){ &m->actives, &d9m_desc_periods };
-	t[n++] = (struct d9m_tabref){ &m->gaps, &d9m_desc_gaps };
-	return n;
+	return d9m_model_kept_tables(m, t);	/* the registry, tables.h */
 }
 
 void
 d9m_iwalk_scalars(struct d9m_iwalk *w, struct d9m_model *m)
 {
-	struct d9m_tabref t[40];
+	struct d9m_tabref t[D9M_NTABLES];
 	size_t nt = d9m_iwalk_tables(m, t);
 	struct d9m_loss *l = &m->loss;
 
@@ -483,7 +467,7 @@ errors(struct d9m_iwalk *w, struct d9m_model *m)
 static void
 tables(struct d9m_iwalk *w, struct d9m_model *m)
 {
-	struct d9m_tabref t[40];
+	struct d9m_tabref t[D9M_NTABLES];
 	size_t nt = d9m_iwalk_tables(m, t);
 
 	for (size_t i = 0; i < nt; i++) {

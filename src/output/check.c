@@ -20,7 +20,8 @@ static const struct unit {
 } units[] = {
 	{ "ns", D9O_U_TIME, 1 }, { "us", D9O_U_TIME, 1e3 },
 	{ "ms", D9O_U_TIME, 1e6 }, { "s", D9O_U_TIME, 1e9 },
-	{ "B", D9O_U_BYTES, 1 }, { "KB", D9O_U_BYTES, 1e3 },
+	{ "B", D9O_U_BYTES, 1 }, { "kB", D9O_U_BYTES, 1e3 },
+	{ "KB", D9O_U_BYTES, 1e3 },
 	{ "MB", D9O_U_BYTES, 1e6 }, { "GB", D9O_U_BYTES, 1e9 },
 };
 
@@ -412,10 +413,10 @@ show(char *buf, size_t len, const struct d9o_rule *r, double v)
 			return;
 		}
 	if ((k == K_NS || k == K_MS) && a < 1.8e19 / 1e6)
-		snprintf(buf, len, "%s%s", v < 0 ? "-" : "", d9o_dur(t,
-		    sizeof t, (uint64_t)llround(k == K_MS ? a * 1e6 : a)));
+		snprintf(buf, len, "%s%s", v < 0 ? "-" : "", d9_fmt_dur(t,
+		    sizeof t, (uint64_t)llround(k == K_MS ? a * 1e6 : a), 0));
 	else if (k == K_BYTES)
-		d9o_bytes(buf, len, v);
+		d9_fmt_bytes(buf, len, v);
 	else
 		snprintf(buf, len, "%.15g", v);
 }

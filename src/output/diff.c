@@ -21,7 +21,7 @@ signed_dur(char *buf, size_t len, int64_t d)
 {
 	char t[24];
 
-	d9o_dur(t, sizeof t, (uint64_t)(d < 0 ? -d : d));
+	d9_fmt_dur(t, sizeof t, (uint64_t)(d < 0 ? -d : d), 0);
 	snprintf(buf, len, "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", t);
 	return buf;
 }
@@ -31,8 +31,8 @@ dur_or_none(char *buf, size_t len, const struct d9m_pct *p, int which)
 {
 	if (p == NULL || p->count == 0)
 		return "-";
-	return d9o_dur(buf, len, which == 0 ? p->p50 : which == 1 ? p->p99 :
-	    p->max);
+	return d9_fmt_dur(buf, len, which == 0 ? p->p50 : which == 1 ? p->p99 :
+	    p->max, 0);
 }
 
 static void
@@ -101,11 +101,11 @@ site_rows(FILE *f, const struct d9m_dweight *r, size_t n)
 	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
 		char a[32], b[32], c[32], sc[40], nm[128];
 
-		d9o_bytes(c, sizeof c, r[i].new - r[i].old);
+		d9_fmt_bytes(c, sizeof c, r[i].new - r[i].old);
 		snprintf(sc, sizeof sc, "%s%s", r[i].new > r[i].old ? "+" : "",
 		    c);
-		fprintf(f, "%10s %10s %10s  %s\n", sc, d9o_bytes(a, sizeof a,
-		    r[i].old), d9o_bytes(b, sizeof b, r[i].new),
+		fprintf(f, "%10s %10s %10s  %s\n", sc, d9_fmt_bytes(a, sizeof a,
+		    r[i].old), d9_fmt_bytes(b, sizeof b, r[i].new),
 		    d9o_fit(nm, sizeof nm, r[i].name, 44));
 	}
 	more(f, n);

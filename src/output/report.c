@@ -108,9 +108,9 @@ sources(const struct d9o_out *o)
 		    " %s..%s%s\n", i, d9o_fit(fit, sizeof fit, safe, 40),
 		    s->segments, s->segments == 1 ? "" : "s", s->nworkers,
 		    s->nworkers == 1 ? "" : "s",
-		    s->polls, d9o_dur(b1, sizeof b1, s->start > min ?
-		    s->start - min : 0), d9o_dur(b2, sizeof b2, s->end > min ?
-		    s->end - min : 0), s->aligned ? "" : " (no common clock: "
+		    s->polls, d9_fmt_dur(b1, sizeof b1,
+		    s->start > min ? s->start - min : 0, 0),
+		    d9_fmt_dur(b2, sizeof b2, s->end > min ? s->end - min : 0, 0), s->aligned ? "" : " (no common clock: "
 		    "aligned at the start)");
 	}
 }
@@ -127,7 +127,8 @@ summary(const struct d9o_out *o)
 	for (size_t i = 0; i < o->ninputs; i++)
 		fprintf(o->f, "Input:        %s\n", d9o_fit(s, sizeof s,
 		    o->inputs[i], 64));
-	fprintf(o->f, "Duration:     %s", d9o_dur(b, sizeof b, a->duration_ns));
+	fprintf(o->f, "Duration:     %s",
+	    d9_fmt_dur(b, sizeof b, a->duration_ns, 0));
 	if (!d9m_window_whole(&a->win))
 		fprintf(o->f, " (window %.3f..%.3f ms)",
 		    (double)(a->win.lo > m->min_ts ? a->win.lo - m->min_ts : 0) /
@@ -151,9 +152,9 @@ summary(const struct d9o_out *o)
 	lost(o);
 	if ((pct = d9m_cost_pct(&m->cost)) >= 0)
 		fprintf(o->f, "Recorder:     %.1f%% of the process's CPU in "
-		    "libd9rec's threads (%s of %s)\n", pct, d9o_dur(b, sizeof b,
-		    m->cost.recorder_cpu_ns), d9o_dur(s, sizeof s,
-		    m->cost.process_cpu_ns));
+		    "libd9rec's threads (%s of %s)\n", pct, d9_fmt_dur(b, sizeof b,
+		    m->cost.recorder_cpu_ns, 0), d9_fmt_dur(s, sizeof s,
+		    m->cost.process_cpu_ns, 0));
 	if (a->observer.top_n > 0) {
 		char top[96];
 
@@ -207,8 +208,8 @@ workers(const struct d9o_out *o)
 		} else
 			fprintf(o->f, "%-7s %8zu %8zu %6.1f%% %10s %10s ", id,
 			    w->polls, w->parks, w->util * 100,
-			    d9o_dur(b1, sizeof b1, w->active_ns),
-			    d9o_dur(b2, sizeof b2, w->parked_ns));
+			    d9_fmt_dur(b1, sizeof b1, w->active_ns, 0),
+			    d9_fmt_dur(b2, sizeof b2, w->parked_ns, 0));
 		if (w->actives)
 			fprintf(o->f, "%7.3f\n", w->cpu_ratio_weighted);
 		else
@@ -242,8 +243,8 @@ long_polls(const struct d9o_out *o)
 
 		d9m_worker_label(m, d9m_poll_worker_id(m, p), id, sizeof id);
 		fprintf(o->f, "%2zu. %9s  worker %s  at +%.3f ms  task %" PRIu64
-		    "%s\n    %s\n", i + 1, d9o_dur(b, sizeof b, m->polls.end[p] -
-		    m->polls.start[p]), id,
+		    "%s\n    %s\n", i + 1, d9_fmt_dur(b, sizeof b, m->polls.end[p] -
+		    m->polls.start[p], 0), id,
 		    (double)(m->polls.start[p] - m->min_ts) / 1e6,
 		    t != D9_NONE ? m->tasks.id[t] : 0,
 		    m->polls.flags[p] & D9M_POLL_OPEN_ENDED ? "  (open-ended)" :
@@ -253,7 +254,7 @@ long_polls(const struct d9o_out *o)
 		if (w->delayed.tasks > 0)
 			fprintf(o->f, "    held %zu task%s back for %s in all\n",
 			    w->delayed.tasks, w->delayed.tasks == 1 ? "" : "s",
-			    d9o_dur(b, sizeof b, w->delayed.total));
+			    d9_fmt_dur(b, sizeof b, w->delayed.total, 0));
 		for (size_t k = 0; k < w->noff && k < 3; k++)
 			d9o_stack_line(o, "off-CPU", &w->off[k], 4);
 		for (size_t k = 0; k < w->ncpu && k < 3; k++)
@@ -274,8 +275,10 @@ sched(const struct d9o_out *o)
 		return;
 	}
 	fprintf(o->f, "%zu delays, %zu over 1 ms; p50 %s, p99 %s, max %s\n",
-	    a->sched.count, a->sched_over1ms, d9o_dur(b1, sizeof b1, a->sched.p50),
-	    d9o_dur(b2, sizeof b2, a->sched.p99), d9o_dur(b3, sizeof b3, a->sched.max));
+	    a->sched.count, a->sched_over1ms,
+	    d9_fmt_dur(b1, sizeof b1, a->sched.p50, 0),
+	    d9_fmt_dur(b2, sizeof b2, a->sched.p99, 0),
+	    d9_fmt_dur(b3, sizeof b3, a->sched.max, 0));
 	fprintf(o->f, "Counted from the last wake after the task's previous "
 	    "poll; %zu polls had\nno fresh wake (dial9's report reuses the old "
 	    "wake and counts them).\n", a->sched_no_wake);
@@ -297,9 +300,9 @@ locations(const struct d9o_out *o)
 		    l->poll.max > 1000000 ? " !" : "  ",
 		    d9o_fit(s, sizeof s, d9o_loc(o->m, l->loc), 76));
 		fprintf(o->f, "     %8zu polls  p50 %9s  p99 %9s  max %9s\n",
-		    l->poll.count, d9o_dur(b1, sizeof b1, l->poll.p50),
-		    d9o_dur(b2, sizeof b2, l->poll.p99), d9o_dur(b3, sizeof b3,
-		    l->poll.max));
+		    l->poll.count, d9_fmt_dur(b1, sizeof b1, l->poll.p50, 0),
+		    d9_fmt_dur(b2, sizeof b2, l->poll.p99, 0),
+		    d9_fmt_dur(b3, sizeof b3, l->poll.max, 0));
 	}
 }
 
@@ -450,8 +453,8 @@ queues(const struct d9o_out *o)
 			continue;
 		d9m_worker_label(o->m, w->id, id, sizeof id);
 		fprintf(o->f, "worker %-4s max %9s over %zu measured unparks, "
-		    "%zu over 1 ms\n", id, d9o_dur(b, sizeof b,
-		    w->sched_wait_max), w->sched_wait_n, w->sched_wait_over1ms);
+		    "%zu over 1 ms\n", id, d9_fmt_dur(b, sizeof b,
+		    w->sched_wait_max, 0), w->sched_wait_n, w->sched_wait_over1ms);
 	}
 }
 
@@ -471,8 +474,9 @@ spans(const struct d9o_out *o)
 
 		fprintf(o->f, "%-30s %8zu %10s %10s %10s\n", d9o_fit(s, sizeof s,
 		    d9m_str(o->m, sp->name), 30), sp->dur.count,
-		    d9o_dur(b1, sizeof b1, sp->dur.p50), d9o_dur(b2, sizeof b2,
-		    sp->dur.p99), d9o_dur(b3, sizeof b3, sp->dur.max));
+		    d9_fmt_dur(b1, sizeof b1, sp->dur.p50, 0),
+		    d9_fmt_dur(b2, sizeof b2, sp->dur.p99, 0),
+		    d9_fmt_dur(b3, sizeof b3, sp->dur.max, 0));
 	}
 	fprintf(o->f, "Durations run from the first enter to the last exit, "
 	    "time suspended\nat .await included; with dial9 0.5 from a "
@@ -499,8 +503,8 @@ waiting(const struct d9o_out *o)
 		size_t n = d9m_stack_frames(o->m, o->r, a->idle[i].seg,
 		    a->idle[i].stack, f, D9_STACK_MAX);
 
-		fprintf(o->f, "%9s %6zux  %s\n", d9o_dur(b, sizeof b,
-		    a->idle[i].idle_ns), a->idle[i].count, n ?
+		fprintf(o->f, "%9s %6zux  %s\n", d9_fmt_dur(b, sizeof b,
+		    a->idle[i].idle_ns, 0), a->idle[i].count, n ?
 		    d9o_fit(s, sizeof s, d9m_frame_name(&f[0]), 60) : "");
 	}
 	free(f);
@@ -590,12 +594,12 @@ chain_hop(const struct d9o_out *o, const struct d9m_hop *h, size_t i)
 	fprintf(o->f, "%stask %" PRIu64, i ? "  woken by " : "",
 	    m->tasks.id[h->task]);
 	if (h->poll != D9_NONE)
-		fprintf(o->f, "  poll %s at +%.3f ms", d9o_dur(d, sizeof d,
-		    m->polls.end[h->poll] - m->polls.start[h->poll]),
+		fprintf(o->f, "  poll %s at +%.3f ms", d9_fmt_dur(d, sizeof d,
+		    m->polls.end[h->poll] - m->polls.start[h->poll], 0),
 		    (double)(m->polls.start[h->poll] - m->min_ts) / 1e6);
 	if (h->wake != D9_NONE && h->poll != D9_NONE)
-		fprintf(o->f, ", woken %s before it", d9o_dur(dl, sizeof dl,
-		    h->delay));
+		fprintf(o->f, ", woken %s before it", d9_fmt_dur(dl, sizeof dl,
+		    h->delay, 0));
 	if (h->wake != D9_NONE && h->waker == D9_NONE)
 		fprintf(o->f, ", from outside any task");
 	putc('\n', o->f);

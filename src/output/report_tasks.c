@@ -35,9 +35,10 @@ d9o_report_tasks(const struct d9o_out *o)
 		char b[32], c[32], d[32];
 
 		fprintf(o->f, "%8" PRIu64 " %6zu %10s %10s %10s %6zu %5zu\n",
-		    m->tasks.id[s->task], s->polls, d9o_dur(b, sizeof b,
-		    s->busy), d9o_dur(c, sizeof c, s->sched), d9o_dur(d,
-		    sizeof d, s->idle), s->wakes, s->self_wakes);
+		    m->tasks.id[s->task], s->polls,
+		    d9_fmt_dur(b, sizeof b, s->busy, 0),
+		    d9_fmt_dur(c, sizeof c, s->sched, 0),
+		    d9_fmt_dur(d, sizeof d, s->idle, 0), s->wakes, s->self_wakes);
 	}
 	if (a->ntask_lints == 0) {
 		fprintf(o->f, "No task wakes itself in a loop, idles past half "

@@ -6,42 +6,24 @@
 #include "output/textfmt.h"
 #include "base/text.h"
 
-/* x.xxs, x.xxms, x.xµs or Nns, as the reference formats durations. */
-const char *
-d9o_dur_u(char *buf, size_t len, uint64_t ns, int utf8)
+void
+d9o_short_loc(const char *loc, size_t max, char *out, size_t cap)
 {
-	if (ns >= 1000000000)
-		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
-	else if (ns >= 1000000)
-		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
-	else if (ns >= 1000)
-		snprintf(buf, len, "%.1f%s", (double)ns / 1e3,
-		    utf8 ? "\xc2\xb5s" : "us");
-	else
-		snprintf(buf, len, "%" PRIu64 "ns", ns);
-	return buf;
-}
+	size_t n = strlen(loc);
+	const char *p, *tail;
 
-const char *
-d9o_dur(char *buf, size_t len, uint64_t ns)
-{
-	return d9o_dur_u(buf, len, ns, 0);
-}
-
-const char *
-d9o_bytes(char *buf, size_t len, double b)
-{
-	double a = b < 0 ? -b : b;
-
-	if (a >= 1e9)
-		snprintf(buf, len, "%.1f GB", b / 1e9);
-	else if (a >= 1e6)
-		snprintf(buf, len, "%.1f MB", b / 1e6);
-	else if (a >= 1e3)
-		snprintf(buf, len, "%.1f KB", b / 1e3);
-	else
-		snprintf(buf, len, "%.0f B", b);
-	return buf;
+	if (n <= max || max <= 8) {
+		snprintf(out, cap, "%s", loc);
+		return;
+	}
+	/* the last max - 3 bytes, from a whole character on */
+	for (tail = loc + n - (max - 3); ((unsigned char)*tail & 0xc0) == 0x80;
+	    tail++)
+		;
+	/* from a path separator in them, when there is one: file:line:col */
+	for (p = tail; *p != '\0' && p[-1] != '/'; p++)
+		;
+	snprintf(out, cap, "...%s", *p != '\0' ? p : tail);
 }
 
 void

@@ -1,6 +1,6 @@
 /*
- * textfmt.h: text helpers of the report: durations the way dial9 prints
- * them, and trace strings made safe and cut to a width (from the left,
+ * textfmt.h: text helpers of the report (durations and bytes:
+ * base/units.h): trace strings made safe and cut to a width (from the left,
  * so the distinctive end of a path or symbol stays).
  */
 #ifndef D9O_TEXTFMT_H
@@ -10,12 +10,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
-const char	*d9o_dur(char *buf, size_t len, uint64_t ns);
-/* The same, with "µs" for microseconds when utf8 (the browser's). */
-const char	*d9o_dur_u(char *buf, size_t len, uint64_t ns, int utf8);
-/* Bytes in B, KB, MB or GB (powers of 1000), "1.5 MB"; b may be < 0. */
-const char	*d9o_bytes(char *buf, size_t len, double b);
+#include "base/units.h"
+
 const char	*d9o_fit(char *buf, size_t len, const char *s, size_t width);
+/* A spawn location cut to max bytes: "..." and its tail, from the
+ * last path separator that keeps it within max when there is one (so
+ * that file:line:col shows), else the tail's last characters. */
+void		 d9o_short_loc(const char *loc, size_t max, char *out,
+		    size_t cap);
 /* A blank line, the title, a line of dashes under it. */
 void		 d9o_section(FILE *f, const char *title);
 

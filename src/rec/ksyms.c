@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/ksymline.h"
 #include "base/vec.h"
 #include "rec/rec.h"

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "base/demangle.h"
+#include "base/search.h"
 #include "rec/rec.h"
 
 struct sym {
@@ -255,13 +256,27 @@ sym_name(struct sym *s)
 	return s->demangled != NULL ? s->demangled : s->name;
 }
 
+struct sym_at {
+	const struct sym	*s;
+	uint64_t		 va;
+};
+
+static int
+sym_not_above(const void *ctx, size_t i)
+{
+	const struct sym_at *q = ctx;
+
+	return q->s[i].addr <= q->va;
+}
+
 /* Symbol of an address inside mapping m, or NULL. */
 static const char *
 lookup(struct d9rec_writer *w, const struct mapping *m, uint64_t addr)
 {
 	struct elfinfo *f = elf_get(w, m->path);
 	uint64_t off = addr - m->start + m->off, va = 0;
-	size_t lo = 0, hi;
+	struct sym_at q;
+	size_t lo;
 	int found = 0;
 
 	if (f == NULL || f->nsyms == 0)
@@ -275,15 +290,8 @@ lookup(struct d9rec_writer *w, const struct mapping *m, uint64_t addr)
 		}
 	if (!found)
 		return NULL;
-	hi = f->nsyms;
-	while (lo < hi) {	/* first symbol above va */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->syms[mid].addr <= va)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	q = (struct sym_at){ f->syms, va };
+	lo = d9_partition(0, f->nsyms, &q, sym_not_above);	/* first above va */
 	if (lo == 0)
 		return NULL;
 	lo--;

@@ -13,6 +13,7 @@
 
 #include <gelf.h>
 
+#include "base/search.h"
 #include "base/vec.h"
 #include "symbolize/elfsyms.h"
 
@@ -156,23 +157,32 @@ covers_addr(const struct d9s_elfsym *sym, uint64_t addr)
 	return addr - sym->addr < size;
 }
 
+struct at {
+	const struct d9s_elfsyms	*s;
+	uint32_t			 shndx;
+	uint64_t			 addr;
+};
+
+/* Symbol i sorts at or before (shndx, addr). */
+static int
+not_after(const void *ctx, size_t i)
+{
+	const struct at *q = ctx;
+	const struct d9s_elfsym *m = &q->s->sym[i];
+
+	return m->shndx < q->shndx || (m->shndx == q->shndx &&
+	    m->addr <= q->addr);
+}
+
 const struct d9s_elfsym *
 d9s_elfsyms_find(const struct d9s_elfsyms *s, uint32_t shndx, uint64_t addr,
     int *covers)
 {
 	const struct d9s_elfsym *best = NULL;
-	size_t lo = 0, hi = s->n, i;
-
+	const struct at q = { s, shndx, addr };
 	/* first symbol after (shndx, addr) */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct d9s_elfsym *m = &s->sym[mid];
+	size_t lo = d9_partition(0, s->n, &q, not_after), i;
 
-		if (m->shndx < shndx || (m->shndx == shndx && m->addr <= addr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || s->sym[lo - 1].shndx != shndx)
 		return NULL;
 	/* walk back over the symbols that share that start, in table order */

@@ -13,6 +13,7 @@
 #include "base/ksymline.h"
 #include "base/vec.h"
 #include "symbolize/kallsyms.h"
+#include "symbolize/search.h"
 
 struct ksym {
 	uint64_t	 addr;
@@ -132,17 +133,9 @@ d9s_kallsyms_free(struct d9s_kallsyms **kp)
 const char *
 d9s_kallsyms_find(const struct d9s_kallsyms *k, uint64_t addr)
 {
-	size_t lo = 0, hi = k->n;
-
 	/* first symbol above addr; the one before it holds addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = d9s_upper_bound(k->sym, k->n, sizeof *k->sym, addr);
 
-		if (k->sym[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo == 0 ? NULL : k->sym[lo - 1].name;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/search.h"
 #include "base/text.h"
 #include "base/vec.h"
 #include "model/core/frames.h"
@@ -391,28 +392,37 @@ kernel(struct res *r, uint64_t addr, int is_return, struct d9m_frame *out)
 	return 1;
 }
 
+struct map_at {
+	const struct res	*r;
+	uint32_t		 seg;
+	uint64_t		 addr;
+};
+
+/* Mapping row i (in r->maprow order) sorts at or before (seg, addr). */
+static int
+map_not_after(const void *ctx, size_t i)
+{
+	const struct map_at *q = ctx;
+	const struct d9m_maps *t = &q->r->m->maps;
+	uint32_t x = q->r->maprow[i];
+
+	return t->seg[x] < q->seg || (t->seg[x] == q->seg &&
+	    t->start[x] <= q->addr);
+}
+
 static size_t
 by_maps(struct res *r, uint32_t seg, uint64_t addr, int is_return,
     struct d9m_frame *out, size_t max)
 {
 	const struct d9m_maps *t = &r->m->maps;
-	size_t lo = 0, hi = r->nmaprow;
+	const struct map_at q = { r, seg, addr };
+	/* the last mapping starting at or below addr in seg */
+	size_t lo = d9_partition(0, r->nmaprow, &q, map_not_after);
 	struct mapfile *f;
 	uint64_t link;
 	uint32_t row;
 	struct d9_err e;
 
-	/* the last mapping starting at or below addr in seg */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t x = r->maprow[mid];
-
-		if (t->seg[x] < seg ||
-		    (t->seg[x] == seg && t->start[x] <= addr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0)
 		return 0;
 	row = r->maprow[lo - 1];

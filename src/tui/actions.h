@@ -13,14 +13,8 @@
 	X(BACK, "back", "back; quit on the top view") \
 	X(ESCAPE, NULL, "back; never quits (q does)") \
 	X(REDRAW, NULL, "redraw the screen") \
-	X(VIEW1, NULL, "timeline") \
-	X(VIEW2, NULL, "tasks by spawn location") \
-	X(VIEW3, NULL, "CPU flame tree") \
-	X(VIEW4, NULL, "off-CPU flame tree") \
-	X(VIEW5, NULL, "allocation flame tree") \
-	X(VIEW6, NULL, "spans by name") \
-	X(VIEW7, NULL, "text report and red flags") \
-	X(VIEW8, NULL, "application events by schema") \
+	X(TAB, NULL, "the view of that number, as the tabs under the " \
+	    "header show it") \
 	X(PAN_LEFT, "pan", "pan the window left") \
 	X(PAN_RIGHT, NULL, "pan the window right") \
 	X(PAGE_LEFT, NULL, "pan left by a full width") \
@@ -63,6 +57,8 @@
 	X(END, NULL, "last line") \
 	X(FOLD, "fold", "expand or collapse the node") \
 	X(COLLAPSE, NULL, "collapse the node, or go to its parent") \
+	X(FOCUS, "focus", "flame trees: focus on the frame (its subtree "\
+	    "only; q: back to the root)") \
 	X(INVERT, "invert", \
 	    "flame trees: from the leaf (who calls the hot frame), or back") \
 	X(SCROLL_LEFT, NULL, "scroll long lines left") \

@@ -35,8 +35,9 @@ d9t_app_init(struct d9t_app *app, const struct d9t_config *cfg,
 	app->poi_kind = -1;
 	app->loading = 1;
 	app->dirty = D9T_DIRTY_ALL;
+	app->views = d9t_views();
 	for (int v = 0; v < D9T_V_COUNT; v++) {
-		const struct d9t_view_ops *ops = d9t_view((enum d9t_view)v);
+		const struct d9t_view_ops *ops = d9t_ops(app, (enum d9t_view)v);
 
 		d9t_list_init(&app->lists[v]);
 		if (ops->init != NULL &&
@@ -54,7 +55,7 @@ d9t_app_free(struct d9t_app *app)
 	d9t_app_reap(app, 1);
 	d9t_jobs_free(&app->jobs);
 	for (int v = 0; v < D9T_V_COUNT; v++) {
-		const struct d9t_view_ops *ops = d9t_view((enum d9t_view)v);
+		const struct d9t_view_ops *ops = d9t_ops(app, (enum d9t_view)v);
 
 		d9t_list_free(&app->lists[v]);
 		if (ops->free != NULL && app->vstate[v] != NULL)
@@ -65,179 +66,12 @@ d9t_app_free(struct d9t_app *app)
 	d9m_model_free(&app->m);
 }
 
-void
-d9t_app_dirty(struct d9t_app *app)
-{
-	app->gen++;
-	app->dirty |= D9T_DIRTY_ALL;
-}
-
-void
-d9t_msg(struct d9t_app *app, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	d9_text_vformat(app->msg, sizeof app->msg, fmt, ap);
-	va_end(ap);
-	app->dirty |= D9T_DIRTY_STATUS;
-}
-
-void
-d9t_app_resize(struct d9t_app *app, int w, int h)
-{
-	app->w = w < 20 ? 20 : w;
-	app->h = h < 6 ? 6 : h;
-	d9t_app_dirty(app);
-}
-
-uint64_t
-d9t_task_id(const struct d9t_app *app, uint32_t row)
-{
-	return row < app->m->tasks.n ? app->m->tasks.id[row] : 0;
-}
-
-void
-d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out, size_t cap)
-{
-	const char *s = loc == D9_NONE ? "(unknown)" : d9m_str(app->m, loc);
-
-	d9_text_safe(out, cap, s, strlen(s));
-}
-
-void
-d9t_short_loc(const char *loc, size_t max, char *out, size_t cap)
-{
-	size_t n = strlen(loc);
-	const char *p = loc;
-
-	if (n > max && max > 8) {
-		/* keep the tail from a path separator: file:line:col shows */
-		for (p = loc + n - (max - 3); p > loc && p[-1] != '/' &&
-		    p < loc + n; p++)
-			;
-		snprintf(out, cap, "...%s", p);
-		return;
-	}
-	snprintf(out, cap, "%s", loc);
-}
-
-void
-d9t_req_init(const struct d9t_app *app, struct d9t_req *q)
-{
-	memset(q, 0, sizeof *q);
-	q->lo = app->lo;
-	q->hi = app->hi;
-	if (app->lo == app->m->min_ts && app->hi == app->m->max_ts) {
-		q->lo = 0;	/* the whole trace: figures match --json */
-		q->hi = UINT64_MAX;
-	}
-	q->task = app->f_task;
-	q->loc = app->f_loc;
-	q->worst = app->cfg->worst;
-}
-
-const struct d9m_analysis *
-d9t_analysis(struct d9t_app *app, int tasks_only)
-{
-	struct d9t_req q;
-	void *stale, *a;
-
-	d9t_req_init(app, &q);
-	q.task = q.loc = D9_NONE;
-	a = d9t_jobs_get(app->jobs, tasks_only ? D9T_J_TASKS : D9T_J_ANALYSIS,
-	    &q, &stale);
-	if (a == NULL) {
-		app->updating = 1;
-		a = stale;
-	}
-	return a;
-}
-
-/* ---- selection and the view stack ---- */
-
-void
-d9t_select_poll(struct d9t_app *app, uint32_t p)
-{
-	if (p == D9_NONE || p >= app->m->polls.n)
-		return;
-	d9t_show_time(app, app->m->polls.start[p]);
-	app->sel = p;
-	app->lane = d9m_poll_worker(app->m, p);
-	d9t_app_dirty(app);
-}
-
-void
-d9t_push_view(struct d9t_app *app, enum d9t_view v)
-{
-	if (app->nstack < D9T_STACK)
-		app->stack[app->nstack++] = app->view;
-	app->view = v;
-	d9t_app_dirty(app);
-}
-
-void
-d9t_top_view(struct d9t_app *app, enum d9t_view v)
-{
-	app->nstack = 0;
-	if (v != D9T_V_TIMELINE)
-		app->stack[app->nstack++] = D9T_V_TIMELINE;
-	app->view = v;
-	d9t_app_dirty(app);
-}
-
-void
-d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p)
-{
-	char d[32], loc[160], sl[160], wid[D9M_WORKER_LABEL];
-	size_t room = (size_t)app->w > strlen(what) + 60 ?
-	    (size_t)app->w - strlen(what) - 60 : 10;
-
-	d9t_fmt_dur(d, sizeof d, app->m->polls.end[p] - app->m->polls.start[p],
-	    app->utf8);
-	d9t_fmt_loc(app, app->m->polls.loc[p], sl, sizeof sl);
-	d9t_short_loc(sl, room, loc, sizeof loc);
-	d9m_worker_label(app->m, d9m_poll_worker_id(app->m, p), wid,
-	    sizeof wid);
-	d9t_msg(app, "%s: %s poll of task %" PRIu64 " (%s) on worker %s",
-	    what, d, d9t_task_id(app, app->m->polls.task[p]), loc, wid);
-}
-
-void
-d9t_filters_text(const struct d9t_app *app, char *out, size_t cap)
-{
-	const struct d9m_model *m = app->m;
-	char a[40], b[40], loc[200];
-	int n;
-
-	d9t_fmt_rel(a, sizeof a, app->lo - m->min_ts, 6);
-	d9t_fmt_rel(b, sizeof b, app->hi - m->min_ts, 6);
-	n = snprintf(out, cap, "window %s..%s%s", a, b, app->lo <= m->min_ts &&
-	    app->hi >= m->max_ts ? " (the whole trace)" : "");
-	if (n > 0 && (size_t)n < cap && app->f_task != D9_NONE)
-		n += snprintf(out + n, cap - (size_t)n, ", task %" PRIu64,
-		    d9t_task_id(app, app->f_task));
-	if (n > 0 && (size_t)n < cap && app->f_loc != D9_NONE) {
-		d9t_fmt_loc(app, app->f_loc, loc, sizeof loc);
-		snprintf(out + n, cap - (size_t)n, ", spawned at %s", loc);
-	}
-}
-
 /* ---- prompts ---- */
-
-void
-d9t_prompt(struct d9t_app *app, int kind, const char *label)
-{
-	app->prompt = kind;
-	app->plabel = label;
-	app->plen = 0;
-	app->dirty |= D9T_DIRTY_STATUS;
-}
 
 static void
 search(struct d9t_app *app)
 {
-	const struct d9t_view_ops *ops = d9t_view(app->view);
+	const struct d9t_view_ops *ops = d9t_ops(app, app->view);
 	const char *s = app->search;
 	int rc;
 
@@ -253,7 +87,7 @@ search(struct d9t_app *app)
 static void
 prompt_commit(struct d9t_app *app)
 {
-	const struct d9t_view_ops *ops = d9t_view(app->view);
+	const struct d9t_view_ops *ops = d9t_ops(app, app->view);
 	uint64_t t;
 
 	app->pbuf[app->plen] = '\0';
@@ -327,6 +161,9 @@ open_line(struct d9t_app *app)
 		d9t_select_poll(app, ln->a);
 		d9t_poll_msg(app, "selected", ln->a);
 		break;
+	case D9T_T_TASK:
+		d9t_open(app, D9T_V_TASK, ln->a);
+		return;
 	case D9T_T_LOC:
 		app->f_loc = ln->a;
 		d9t_fmt_loc(app, ln->a, loc, sizeof loc);
@@ -346,8 +183,10 @@ open_line(struct d9t_app *app)
 	d9t_app_dirty(app);
 }
 
-enum d9t_handled
-d9t_list_action(struct d9t_app *app, enum d9t_action a)
+/* Move the selection of the current list view (UP, DOWN, PGUP, ...);
+ * D9T_UNHANDLED for other actions. */
+static enum d9t_handled
+list_action(struct d9t_app *app, enum d9t_action a)
 {
 	struct d9t_list *l = &app->lists[app->view];
 	int page = app->h - 4 > 1 ? app->h - 4 : 1;
@@ -389,8 +228,19 @@ filter_task(struct d9t_app *app)
 	d9t_app_dirty(app);
 }
 
+/* 1..8: the view whose tab has that number (view.h, its .tab). */
+static void
+tab(struct d9t_app *app, int key)
+{
+	for (int v = 0; v < D9T_V_COUNT && app->m != NULL; v++)
+		if (d9t_ops(app, (enum d9t_view)v)->tab == key - '0') {
+			d9t_top_view(app, (enum d9t_view)v);
+			return;
+		}
+}
+
 static enum d9t_handled
-shared_action(struct d9t_app *app, enum d9t_action a)
+shared_action(struct d9t_app *app, enum d9t_action a, int key)
 {
 	switch (a) {
 	case D9T_A_BACK: back(app); break;
@@ -402,17 +252,12 @@ shared_action(struct d9t_app *app, enum d9t_action a)
 		break;
 	case D9T_A_HELP:
 		if (app->view != D9T_V_HELP)
-			d9t_help_show(app, app->view);
+			d9t_open(app, D9T_V_HELP, (uint32_t)app->view);
 		break;
 	case D9T_A_REDRAW: app->dirty = D9T_DIRTY_ALL | D9T_DIRTY_CLEAR; break;
-	case D9T_A_VIEW1: case D9T_A_VIEW2: case D9T_A_VIEW3:
-	case D9T_A_VIEW4: case D9T_A_VIEW5: case D9T_A_VIEW6:
-	case D9T_A_VIEW7: case D9T_A_VIEW8:
-		if (app->m != NULL)
-			d9t_top_view(app, (enum d9t_view)(a - D9T_A_VIEW1));
-		break;
+	case D9T_A_TAB: tab(app, key); break;
 	case D9T_A_SEARCH: d9t_prompt(app, '/', "search: "); break;
-	case D9T_A_POI: d9t_poi_show(app, -1); break;
+	case D9T_A_POI: d9t_open(app, D9T_V_POI, D9_NONE); break;
 	case D9T_A_SAVE: d9t_save(app); break;
 	case D9T_A_FILTER_TASK: filter_task(app); break;
 	case D9T_A_BASELINE: d9t_baseline_toggle(app); break;
@@ -425,7 +270,7 @@ shared_action(struct d9t_app *app, enum d9t_action a)
 	default:
 		if (d9t_window_action(app, a) == D9T_HANDLED)
 			break;
-		return d9t_list_action(app, a);
+		return list_action(app, a);
 	}
 	return D9T_HANDLED;
 }
@@ -442,7 +287,7 @@ before_model(const struct d9t_app *app, enum d9t_action a)
 void
 d9t_app_key(struct d9t_app *app, int key)
 {
-	const struct d9t_view_ops *ops = d9t_view(app->view);
+	const struct d9t_view_ops *ops = d9t_ops(app, app->view);
 	void *st = app->vstate[app->view];
 	enum d9t_action a;
 
@@ -467,6 +312,38 @@ d9t_app_key(struct d9t_app *app, int key)
 		d9t_build_list(app, &app->lists[app->view]);	/* keys act on
 								 * what is shown */
 	if (ops->key == NULL || ops->key(app, st, a) == D9T_UNHANDLED)
-		shared_action(app, a);
+		shared_action(app, a, key);
 	app->dirty |= D9T_DIRTY_BODY;
+}
+
+void
+d9t_app_mouse(struct d9t_app *app, int x, int y, int button)
+{
+	if (app->m == NULL || app->prompt)
+		return;
+	if (d9t_ops(app, app->view)->click != NULL) {
+		if (button == 4 || button == 5) {
+			struct d9t_axis ax = d9t_timeline_axis(app, app->w);
+
+			if (x >= ax.x0)
+				app->cursor = d9t_axis_t(&ax, x);
+			d9t_app_key(app, button == 4 ? '+' : '-');
+			return;
+		}
+		d9t_ops(app, app->view)->click(app, app->vstate[app->view], x, y,
+		    D9T_BODY_Y);
+		app->dirty |= D9T_DIRTY_ALL;
+		return;
+	}
+	if (button == 4 || button == 5) {
+		d9t_list_move(&app->lists[app->view], button == 4 ? -3 : 3,
+		    app->h);
+	} else if (y >= D9T_BODY_Y && y < app->h - 1) {
+		struct d9t_list *l = &app->lists[app->view];
+		size_t i = l->top + (size_t)(y - D9T_BODY_Y);
+
+		if (i < l->n)
+			l->sel = i;
+	}
+	app->dirty |= D9T_DIRTY_ALL;
 }

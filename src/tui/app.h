@@ -16,6 +16,7 @@
 #include "tui/jobs.h"
 #include "tui/keys.h"
 #include "tui/list.h"
+#include "tui/timeaxis.h"
 #include "tui/tui.h"
 #include "tui/view.h"
 
@@ -23,6 +24,7 @@
 enum { D9T_DIRTY_BODY = 1, D9T_DIRTY_STATUS = 2, D9T_DIRTY_ALL = 0xff,
     D9T_DIRTY_CLEAR = 0x100 };
 
+#define D9T_BODY_Y	2	/* the view's first row: a header, the tabs */
 #define D9T_UNDO	32
 #define D9T_STACK	16
 
@@ -84,6 +86,7 @@ struct d9t_app {
 	enum d9t_view		 view;
 	enum d9t_view		 stack[D9T_STACK];
 	size_t			 nstack;
+	const struct d9t_view_ops *const *views;	/* d9t_views() */
 	struct d9t_list		 lists[D9T_V_COUNT];
 	void			*vstate[D9T_V_COUNT];
 
@@ -119,76 +122,66 @@ void	d9t_app_mouse(struct d9t_app *app, int x, int y, int button);
 /* Fill cv (sized w x h) from the state; clears the dirty bits. */
 void	d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv);
 
-/* ---- shared between the app's files ---- */
+/* ---- the core (core.c), below every view ---- */
 void	d9t_app_dirty(struct d9t_app *app);	/* state changed: rebuild */
 void	d9t_msg(struct d9t_app *app, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
-void	d9t_set_window(struct d9t_app *app, uint64_t lo, uint64_t hi, int undo);
-/* The window actions (window.c); D9T_UNHANDLED for others. */
-enum d9t_handled d9t_window_action(struct d9t_app *app, enum d9t_action a);
-/* Select poll p: lane, cursor, window (kept if p is inside). */
-void	d9t_select_poll(struct d9t_app *app, uint32_t p);
+/* Ask for a line of text; the current view's prompt handler gets it. */
+void	d9t_prompt(struct d9t_app *app, int kind, const char *label);
+/* The handlers of view v (through app->views). */
+const struct d9t_view_ops *d9t_ops(const struct d9t_app *app,
+	    enum d9t_view v);
+/* Show view v on arg (a poll, a span name, a kind, a location, a view;
+ * D9_NONE: none), through its .open handler: the one way into a view. */
+void	d9t_open(struct d9t_app *app, enum d9t_view v, uint32_t arg);
 void	d9t_push_view(struct d9t_app *app, enum d9t_view v);
 /* Make v the top view (over the timeline). */
 void	d9t_top_view(struct d9t_app *app, enum d9t_view v);
-/* Put ts in the window (same width) if outside; the cursor goes there. */
-void	d9t_show_time(struct d9t_app *app, uint64_t ts);
-/* Ask for a line of text; the current view's prompt handler gets it. */
-void	d9t_prompt(struct d9t_app *app, int kind, const char *label);
+/* Build the lines of the current list view if its state changed. */
+void	d9t_build_list(struct d9t_app *app, struct d9t_list *l);
 /* "what: 5.90ms poll of task 3 (location) on worker 1" as the message. */
 void	d9t_poll_msg(struct d9t_app *app, const char *what, uint32_t p);
-/* Move the selection of the current list view (UP, DOWN, PGUP, ...);
- * D9T_UNHANDLED for other actions. */
-enum d9t_handled d9t_list_action(struct d9t_app *app, enum d9t_action a);
 void	d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out,
 	    size_t cap);
-/* loc, or "..." and its tail after a '/' when longer than max. */
+/* loc cut to max: d9o_short_loc (output/textfmt.h). */
 void	d9t_short_loc(const char *loc, size_t max, char *out, size_t cap);
 uint64_t d9t_task_id(const struct d9t_app *app, uint32_t row);
 /* The analysis of the current window (tasks_only: just the task
  * section), or NULL while it is computed. */
 const struct d9m_analysis *d9t_analysis(struct d9t_app *app, int tasks_only);
 void	d9t_req_init(const struct d9t_app *app, struct d9t_req *q);
+/* "window 0.100s..0.200s, task 55, spawned at x.rs:1:1": what every
+ * figure of the views is filtered by. */
+void	d9t_filters_text(const struct d9t_app *app, char *out, size_t cap);
 
-/* Timeline (view_timeline.c). */
+/* ---- the window and the selection (window.c), above the core ---- */
+#define D9T_TL_LABEL	7	/* the timeline's lane labels, columns */
+void	d9t_set_window(struct d9t_app *app, uint64_t lo, uint64_t hi, int undo);
+/* The window actions; D9T_UNHANDLED for others. */
+enum d9t_handled d9t_window_action(struct d9t_app *app, enum d9t_action a);
+/* Select poll p: lane, cursor, window (kept if p is inside). */
+void	d9t_select_poll(struct d9t_app *app, uint32_t p);
+/* Put ts in the window (same width) if outside; the cursor goes there. */
+void	d9t_show_time(struct d9t_app *app, uint64_t ts);
+/* The timeline's first column of lanes, and its axis at width w. */
 int	d9t_timeline_x0(const struct d9t_app *app);
+struct d9t_axis d9t_timeline_axis(const struct d9t_app *app, int w);
 /* Select the longest poll of the lane in the cursor's column. */
 void	d9t_select_at_cursor(struct d9t_app *app);
+/* Jump to a point of interest: the timeline, its interval in view, its
+ * poll selected; n/N then step through its kind. */
+void	d9t_poi_jump(struct d9t_app *app, const struct d9m_poi *x);
 
-/* Build the lines of the current list view if its state changed. */
-void	d9t_build_list(struct d9t_app *app, struct d9t_list *l);
+/* ---- the dispatcher (app.c) and what it alone calls ---- */
+/* Write the current view whole to d9top-VIEW-N.txt (save.c). */
+void	d9t_save(struct d9t_app *app);
 
-/* The poll detail and the wake chain (view_poll.c). */
-void	d9t_poll_show(struct d9t_app *app, uint32_t p);
-void	d9t_chain_show(struct d9t_app *app, uint32_t p);
+/* ---- what tests read of a view's state ---- */
 /* The poll the detail view shows, D9_NONE. */
 uint32_t d9t_detail_poll(const struct d9t_app *app);
 /* The hops the chain view shows. */
 const struct d9m_hop *d9t_chain_hops(const struct d9t_app *app, size_t *n);
-/* Views 6 and its sub-view: the slowest spans of one name. */
-void	d9t_slow_show(struct d9t_app *app, uint32_t name);
-/* Jump to a point of interest: the timeline, its interval in view, its
- * poll selected; n/N then step through its kind (view_poi.c). */
-void	d9t_poi_jump(struct d9t_app *app, const struct d9m_poi *x);
-/* The points of interest view, only kind (-1: every kind). */
-void	d9t_poi_show(struct d9t_app *app, int kind);
-/* The tasks view with the line of spawn location loc selected. */
-void	d9t_tasks_show(struct d9t_app *app, uint32_t loc);
-/* A location's tasks, one task's figures (view_task.c); the lints of
- * the tasks view; Enter on a task line (D9T_UNHANDLED: not one). */
-void	d9t_loc_tasks_show(struct d9t_app *app, uint32_t loc);
-void	d9t_task_show(struct d9t_app *app, uint32_t task);
-void	d9t_task_lints_lines(struct d9t_list *l,
-	    const struct d9m_analysis *a);
-enum d9t_handled d9t_task_open(struct d9t_app *app);
-/* "window 0.100s..0.200s, task 55, spawned at x.rs:1:1": what every
- * figure of the views is filtered by. */
-void	d9t_filters_text(const struct d9t_app *app, char *out, size_t cap);
-/* Write the current view whole to d9top-VIEW-N.txt (save.c). */
-void	d9t_save(struct d9t_app *app);
 /* The flame tree the current view shows, NULL. */
 const struct d9m_flame *d9t_flame_shown(const struct d9t_app *app);
-/* The help view of view v. */
-void	d9t_help_show(struct d9t_app *app, enum d9t_view v);
 
 #endif

@@ -220,3 +220,48 @@ d9t_canvas_dump(const struct d9t_canvas *cv, FILE *f)
 	}
 	free(row);
 }
+
+size_t
+d9t_wrap_next(const char *s, int room)
+{
+	const char *p = s, *cut = NULL;
+	int cols = 0;
+
+	if (room < 8)
+		room = 8;
+	/* the longest run of whole words that fits; a word longer than
+	 * the row is cut at the row's end */
+	for (; *p != '\0' && cols < room; p++) {
+		if (*p == ' ')
+			cut = p;
+		if (((unsigned char)*p & 0xc0) != 0x80)
+			cols++;
+	}
+	while (((unsigned char)*p & 0xc0) == 0x80)
+		p++;	/* not inside a character */
+	if (*p != '\0' && *p != ' ' && cut != NULL && cut > s)
+		p = cut;
+	return (size_t)(p - s);
+}
+
+int
+d9t_canvas_wrap(struct d9t_canvas *cv, int x, int y, int w, int ind,
+    int maxrows, uint16_t attr, const char *text)
+{
+	const char *s = text;
+	int rows = 0;
+
+	while (*s != '\0' && rows < maxrows) {
+		size_t n = d9t_wrap_next(s, w - (rows ? ind : 0));
+		char line[1024];
+
+		snprintf(line, sizeof line, "%.*s", (int)n, s);
+		if (cv != NULL)
+			d9t_canvas_put(cv, x + (rows ? ind : 0), y + rows, attr,
+			    line);
+		rows++;
+		for (s += n; *s == ' '; s++)
+			;
+	}
+	return rows;
+}

@@ -44,6 +44,14 @@ int	d9t_canvas_putn(struct d9t_canvas *cv, int x, int y, int maxw,
 	    uint16_t attr, const char *s);
 int	d9t_canvas_put(struct d9t_canvas *cv, int x, int y, uint16_t attr,
 	    const char *s);
+/* Bytes of s that make its next row of at most room columns: whole
+ * words, or a word's first room columns when it alone is longer. */
+size_t	d9t_wrap_next(const char *s, int room);
+/* text from (x, y), wrapped at spaces to rows of w columns (the rows
+ * after the first indented by ind), at most maxrows; the rows it takes
+ * (cv NULL: only counted). */
+int	d9t_canvas_wrap(struct d9t_canvas *cv, int x, int y, int w, int ind,
+	    int maxrows, uint16_t attr, const char *text);
 int	d9t_canvas_printf(struct d9t_canvas *cv, int x, int y, uint16_t attr,
 	    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 void	d9t_canvas_putc(struct d9t_canvas *cv, int x, int y, uint16_t attr,

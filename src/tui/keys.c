@@ -20,14 +20,7 @@ const struct d9t_binding d9t_bindings[] = {
 	{ ALL, 'q', D9T_A_BACK, "q" },
 	{ ALL, D9T_KEY_ESC, D9T_A_ESCAPE, "Esc" },
 	{ ALL, D9T_CTRL('l'), D9T_A_REDRAW, "C-l" },
-	{ ALL, '1', D9T_A_VIEW1, "1" },
-	{ ALL, '2', D9T_A_VIEW2, "2" },
-	{ ALL, '3', D9T_A_VIEW3, "3" },
-	{ ALL, '4', D9T_A_VIEW4, "4" },
-	{ ALL, '5', D9T_A_VIEW5, "5" },
-	{ ALL, '6', D9T_A_VIEW6, "6" },
-	{ ALL, '7', D9T_A_VIEW7, "7" },
-	{ ALL, '8', D9T_A_VIEW8, "8" },
+	{ ALL, D9T_KEY_DIGIT, D9T_A_TAB, "1..8" },
 	{ TL, 'h', D9T_A_PAN_LEFT, "h" },
 	{ TL, D9T_KEY_LEFT, D9T_A_PAN_LEFT, "Left" },
 	{ TL, 'l', D9T_A_PAN_RIGHT, "l" },
@@ -73,6 +66,7 @@ const struct d9t_binding d9t_bindings[] = {
 	{ FLAME, 'l', D9T_A_FOLD, "l" },
 	{ FLAME, D9T_KEY_LEFT, D9T_A_COLLAPSE, "Left" },
 	{ FLAME, 'h', D9T_A_COLLAPSE, "h" },
+	{ FLAME, 'z', D9T_A_FOCUS, "z" },
 	{ FLAME, 'r', D9T_A_INVERT, "r" },
 	{ LIST, '<', D9T_A_SCROLL_LEFT, "<" },
 	{ LIST, '>', D9T_A_SCROLL_RIGHT, ">" },
@@ -98,7 +92,9 @@ d9t_key_action(enum d9t_view v, int key)
 {
 	for (size_t i = 0; i < d9t_nbindings; i++)
 		if ((d9t_bindings[i].views & D9T_VM(v)) &&
-		    d9t_bindings[i].key == key)
+		    (d9t_bindings[i].key == key ||
+		    (d9t_bindings[i].key == D9T_KEY_DIGIT && key >= '1' &&
+		    key <= '8')))
 			return d9t_bindings[i].action;
 	return D9T_A_NONE;
 }

@@ -83,6 +83,38 @@ d9t_list_add_safe(struct d9t_list *l, uint16_t attr, const char *prefix,
 	return add_text(l, attr, buf, n);
 }
 
+struct d9t_line *
+d9t_list_add_wrap(struct d9t_list *l, uint16_t attr, int w, int ind,
+    const char *prefix, const char *s, enum d9t_target t, uint32_t a)
+{
+	char buf[2048];
+	const char *p = buf;
+	struct d9t_line *first = NULL, *ln;
+	size_t n = strlen(prefix);
+
+	if (w <= 0) {	/* no width: one line (a saved view) */
+		first = d9t_list_add_safe(l, attr, prefix, s);
+		d9t_list_set_target(first, t, a, 0);
+		return first;
+	}
+	if (n >= sizeof buf / 2)
+		n = sizeof buf / 2;
+	memcpy(buf, prefix, n);
+	d9_text_safe(buf + n, sizeof buf - n, s, strlen(s));
+	while (*p != '\0') {
+		size_t k = d9t_wrap_next(p, w - (first ? ind : 0));
+
+		ln = d9t_list_add(l, attr, "%*s%.*s", first ? ind : 0, "",
+		    (int)k, p);
+		d9t_list_set_target(ln, t, a, 0);	/* Enter on any row */
+		if (first == NULL && (first = ln) == NULL)
+			return NULL;
+		for (p += k; *p == ' '; p++)
+			;
+	}
+	return first;
+}
+
 void
 d9t_list_set_target(struct d9t_line *ln, enum d9t_target t, uint32_t a,
     uint64_t b)
@@ -131,6 +163,34 @@ skip_cols(const char *s, size_t n)
 	return s;
 }
 
+/* Columns of s to draw in w: all that fits, but a "file:line" the
+ * edge would cut is left out whole (boxed.rs:22 read as a line number
+ * of boxed.rs:2206); > scrolls to it. */
+static int
+fit_cols(const char *s, int w)
+{
+	const char *e = skip_cols(s, (size_t)w), *t = e;
+	int digits = 0;
+
+	if (*e == '\0')
+		return w;
+	while (t > s && t[-1] >= '0' && t[-1] <= '9') {
+		t--;
+		digits++;
+	}
+	if (!(digits > 0 && t > s && t[-1] == ':') && !(*e >= '0' &&
+	    *e <= '9' && e > s && e[-1] == ':'))
+		return w;
+	while (t > s && t[-1] != ' ')
+		t--;
+	if (t == s)
+		return w;
+	digits = 0;
+	for (const char *p = s; p < t; p++)
+		digits += (*p & 0xc0) != 0x80;
+	return digits;
+}
+
 void
 d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0, int rows,
     const char *hl)
@@ -147,12 +207,12 @@ d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0, int rows,
 		l->top = l->n > (size_t)rows ? l->n - (size_t)rows : 0;
 	for (int r = 0; r < rows && l->top + (size_t)r < l->n; r++) {
 		const struct d9t_line *ln = &l->v[l->top + (size_t)r];
+		const char *s = skip_cols(ln->text, l->hscroll);
 		uint16_t attr = ln->attr;
 
 		if (hl && *hl && d9_text_contains(ln->text, hl))
 			attr = (attr & ~D9T_A_COLOR) | D9T_C_YELLOW | D9T_A_BOLD;
-		d9t_canvas_put(cv, 0, y0 + r, attr, skip_cols(ln->text,
-		    l->hscroll));
+		d9t_canvas_putn(cv, 0, y0 + r, fit_cols(s, cv->w), attr, s);
 		if (l->top + (size_t)r == l->sel)
 			d9t_canvas_attr(cv, 0, y0 + r, cv->w, D9T_A_REVERSE);
 	}
@@ -167,4 +227,13 @@ d9t_list_select(struct d9t_list *l, enum d9t_target t, uint32_t a)
 			return 0;
 		}
 	return -1;
+}
+
+int
+d9t_computing(struct d9t_list *l, const void *r)
+{
+	if (r != NULL)
+		return 0;
+	d9t_list_add(l, D9T_A_DIM, "computing the figures for this window...");
+	return 1;
 }

@@ -55,6 +55,12 @@ struct d9t_line *d9t_list_add(struct d9t_list *l, uint16_t attr,
 /* Append a trace string line, escaped. */
 struct d9t_line *d9t_list_add_safe(struct d9t_list *l, uint16_t attr,
 	    const char *prefix, const char *s);
+/* The same, wrapped at spaces to rows of w columns (those after the
+ * first indented by ind; w 0: one line), each row with target t and
+ * argument a; returns the first. */
+struct d9t_line *d9t_list_add_wrap(struct d9t_list *l, uint16_t attr, int w,
+	    int ind, const char *prefix, const char *s, enum d9t_target t,
+	    uint32_t a);
 void	d9t_list_set_target(struct d9t_line *ln, enum d9t_target t,
 	    uint32_t a, uint64_t b);
 /* Move the selection by delta lines (clamped); rows is the page size. */
@@ -68,5 +74,8 @@ int	d9t_list_select(struct d9t_list *l, enum d9t_target t, uint32_t a);
 /* Draw rows lines from y0; lines containing hl are highlighted. */
 void	d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0,
 	    int rows, const char *hl);
+
+/* 1 (and a "computing" line in l) when r is not there yet. */
+int	d9t_computing(struct d9t_list *l, const void *r);
 
 #endif

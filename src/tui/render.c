@@ -14,7 +14,7 @@
 #include "tui/baseline.h"
 #include "tui/timeaxis.h"
 
-#define BODY_Y	2
+#define BODY_Y	D9T_BODY_Y
 
 /* Right end of the header: how loading goes, or that a view waits for
  * its figures. Returns its width. */
@@ -65,7 +65,7 @@ header(struct d9t_app *app, struct d9t_canvas *cv)
 	char in[96], a[40], b[40], d[32], wall[48] = "", line[512];
 	const char *p = app->npaths ? app->paths[0] : "-", *slash;
 	const struct d9m_model *m = app->m;
-	int have = 0;
+	int have = 0, dec = 3;
 	int64_t wl;
 
 	/* the name, not the path: the window must fit in 80 columns */
@@ -78,20 +78,34 @@ header(struct d9t_app *app, struct d9t_canvas *cv)
 	if (m == NULL) {
 		snprintf(line, sizeof line, "d9top  %s  loading", in);
 	} else {
-		d9t_fmt_rel(a, sizeof a, app->lo - m->min_ts, 3);
-		d9t_fmt_rel(b, sizeof b, app->hi - m->min_ts, 3);
+		/* enough decimals that the window's ends differ in three
+		 * digits: a 2.7 ms window is 0.001000s..0.003700s */
+		for (uint64_t span = app->hi - app->lo; dec < 9 &&
+		    span < 1000000000ull; span *= 10)
+			dec++;
+		dec = dec > 3 ? dec - 1 : 3;
+		d9t_fmt_rel(a, sizeof a, app->lo - m->min_ts, dec);
+		d9t_fmt_rel(b, sizeof b, app->hi - m->min_ts, dec);
 		d9t_fmt_dur(d, sizeof d, app->hi - app->lo, app->utf8);
 		wl = d9t_wall(m, app->lo, &have);
-		if (have) {
-			strcpy(wall, "  ");
-			d9t_fmt_wall(wall + 2, sizeof wall - 2, wl, 1);
-			strcat(wall, " UTC");
+		/* narrow: the name of the program, then the date go first;
+		 * the start time stays */
+		for (int fit = 0; fit < 4; fit++) {
+			if (have) {
+				strcpy(wall, "  ");
+				d9t_fmt_wall(wall + 2, sizeof wall - 2, wl,
+				    fit < 2);
+				strcat(wall, fit < 3 ? " UTC" : "");
+			}
+			snprintf(line, sizeof line, "%s%s  window %s..%s (%s)  "
+			    "%zu%s%s%s%s%s", fit ? "" : "d9top  ", in, a, b,
+			    d, m->nworkers, fit == 3 ? "w" : " worker",
+			    m->nworkers == 1 || fit == 3 ? "" : "s", wall,
+			    m->nerrors ? "  input problems: " : "",
+			    m->nerrors ? "see report" : "");
+			if ((int)strlen(line) <= cv->w)
+				break;
 		}
-		snprintf(line, sizeof line, "d9top  %s  window %s..%s (%s)  "
-		    "%zu worker%s%s%s%s", in, a, b, d, m->nworkers,
-		    m->nworkers == 1 ? "" : "s", wall,
-		    m->nerrors ? "  input problems: " : "",
-		    m->nerrors ? "see report" : "");
 		if (app->have_base) {
 			char base[96];
 
@@ -111,10 +125,10 @@ tabs(struct d9t_app *app, struct d9t_canvas *cv)
 	enum d9t_view top = app->view;
 	int x = 0;
 
-	for (size_t i = app->nstack; d9t_view(top)->tab == 0 && i-- > 0; )
+	for (size_t i = app->nstack; d9t_ops(app, top)->tab == 0 && i-- > 0; )
 		top = app->stack[i];
 	for (int v = 0; v < D9T_V_COUNT; v++) {
-		const struct d9t_view_ops *ops = d9t_view((enum d9t_view)v);
+		const struct d9t_view_ops *ops = d9t_ops(app, (enum d9t_view)v);
 		char t[32];
 
 		if (ops->tab == 0)
@@ -123,9 +137,9 @@ tabs(struct d9t_app *app, struct d9t_canvas *cv)
 		x += d9t_canvas_put(cv, x, 1, (int)top == v ? D9T_A_REVERSE |
 		    D9T_A_BOLD : D9T_A_DIM, t) + 1;
 	}
-	if (d9t_view(app->view)->tab == 0)
+	if (d9t_ops(app, app->view)->tab == 0)
 		d9t_canvas_printf(cv, x + 1, 1, D9T_A_BOLD, "> %s",
-		    d9t_view(app->view)->name);
+		    d9t_ops(app, app->view)->name);
 	if (app->f_task != D9_NONE || app->f_loc != D9_NONE)
 		d9t_canvas_put(cv, cv->w - 9, 1, D9T_C_MAGENTA | D9T_A_BOLD,
 		    " filtered");
@@ -136,7 +150,7 @@ tabs(struct d9t_app *app, struct d9t_canvas *cv)
 static void
 hints(struct d9t_app *app, struct d9t_canvas *cv, int y)
 {
-	const enum d9t_action *v = d9t_view(app->view)->hints;
+	const enum d9t_action *v = d9t_ops(app, app->view)->hints;
 	int x = 0;
 
 	for (; v != NULL && *v != D9T_A_NONE && x < cv->w; v++) {
@@ -203,27 +217,6 @@ loading(struct d9t_app *app, struct d9t_canvas *cv)
 }
 
 void
-d9t_build_list(struct d9t_app *app, struct d9t_list *l)
-{
-	const struct d9t_view_ops *ops = d9t_view(app->view);
-
-	if (l->built && l->gen == app->gen)
-		return;
-	d9t_list_reset(l);
-	l->gen = app->gen;
-	if (ops->build != NULL)
-		ops->build(app, app->vstate[app->view], l);
-	/* at the top, the cursor is on the first line Enter acts on, not on
-	 * a heading: Enter at once opens the first row */
-	if (ops->open_first && l->sel == 0)
-		for (size_t i = 0; i < l->n; i++)
-			if (l->v[i].target != D9T_T_NONE) {
-				l->sel = i;
-				break;
-			}
-}
-
-void
 d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv)
 {
 	int rows = cv->h - BODY_Y - 1;
@@ -233,7 +226,7 @@ d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv)
 	d9t_canvas_clear(cv);
 	app->updating = 0;
 	if (app->view == D9T_V_HELP || app->m != NULL) {
-		const struct d9t_view_ops *ops = d9t_view(app->view);
+		const struct d9t_view_ops *ops = d9t_ops(app, app->view);
 
 		if (ops->draw != NULL)
 			ops->draw(app, app->vstate[app->view], cv, BODY_Y, rows);
@@ -251,38 +244,4 @@ d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv)
 	tabs(app, cv);
 	status(app, cv);
 	app->dirty = 0;
-}
-
-void
-d9t_app_mouse(struct d9t_app *app, int x, int y, int button)
-{
-	if (app->m == NULL || app->prompt)
-		return;
-	if (d9t_view(app->view)->click != NULL) {
-		if (button == 4 || button == 5) {
-			struct d9t_axis ax = { app->lo, app->hi,
-			    d9t_timeline_x0(app), app->w -
-			    d9t_timeline_x0(app) };
-
-			if (x >= ax.x0)
-				app->cursor = d9t_axis_t(&ax, x);
-			d9t_app_key(app, button == 4 ? '+' : '-');
-			return;
-		}
-		d9t_view(app->view)->click(app, app->vstate[app->view], x, y,
-		    BODY_Y);
-		app->dirty |= D9T_DIRTY_ALL;
-		return;
-	}
-	if (button == 4 || button == 5) {
-		d9t_list_move(&app->lists[app->view], button == 4 ? -3 : 3,
-		    app->h);
-	} else if (y >= BODY_Y && y < app->h - 1) {
-		struct d9t_list *l = &app->lists[app->view];
-		size_t i = l->top + (size_t)(y - BODY_Y);
-
-		if (i < l->n)
-			l->sel = i;
-	}
-	app->dirty |= D9T_DIRTY_ALL;
 }

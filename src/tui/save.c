@@ -37,7 +37,7 @@ create(const char *name, const char *ext, int *n, char *path, size_t cap)
 static size_t
 write_list(struct d9t_app *app, FILE *f)
 {
-	const struct d9t_view_ops *ops = d9t_view(app->view);
+	const struct d9t_view_ops *ops = d9t_ops(app, app->view);
 	struct d9t_list l;
 	size_t n;
 
@@ -86,7 +86,7 @@ write_folded(struct d9t_app *app, const char *name, int n, char *path,
 void
 d9t_save(struct d9t_app *app)
 {
-	const struct d9t_view_ops *ops = d9t_view(app->view);
+	const struct d9t_view_ops *ops = d9t_ops(app, app->view);
 	char name[64], path[128], fpath[128] = "";
 	size_t lines;
 	int n = 0;
@@ -105,8 +105,7 @@ d9t_save(struct d9t_app *app)
 		d9t_msg(app, "%s: %s", path, strerror(errno));
 		return;
 	}
-	if (app->view >= D9T_V_CPU && app->view <= D9T_V_ALLOC &&
-	    write_folded(app, name, n, fpath, sizeof fpath) < 0)
+	if (ops->flame != NULL && write_folded(app, name, n, fpath, sizeof fpath) < 0)
 		fpath[0] = '\0';
 	d9t_msg(app, "saved %zu lines to %s%s%s", lines, path,
 	    fpath[0] ? " and folded stacks to " : "", fpath);

@@ -41,7 +41,7 @@ carry_over(struct d9t_app *app, const struct d9m_model *o,
 
 	app->sel = d9m_poll_remap(o, m, app->sel);
 	for (int v = 0; v < D9T_V_COUNT; v++) {
-		const struct d9t_view_ops *ops = d9t_view((enum d9t_view)v);
+		const struct d9t_view_ops *ops = d9t_ops(app, (enum d9t_view)v);
 
 		if (ops->swap != NULL)
 			ops->swap(app, app->vstate[v], o, m);

@@ -45,7 +45,7 @@ d9t_axis_t(const struct d9t_axis *ax, int x)
 void
 d9t_fmt_dur(char *out, size_t cap, uint64_t ns, int utf8)
 {
-	d9o_dur_u(out, cap, ns, utf8);	/* as the report writes them */
+	d9_fmt_dur(out, cap, ns, utf8);	/* as the report writes them */
 }
 
 void

@@ -21,8 +21,8 @@ static const struct d9t_view_ops *const views[D9T_V_COUNT] = {
 	[D9T_V_TASK] = &d9t_view_task,
 };
 
-const struct d9t_view_ops *
-d9t_view(enum d9t_view v)
+const struct d9t_view_ops *const *
+d9t_views(void)
 {
-	return (unsigned)v < D9T_V_COUNT ? views[v] : views[D9T_V_TIMELINE];
+	return views;
 }

@@ -21,6 +21,7 @@ struct d9t_app;
 struct d9t_canvas;
 struct d9t_list;
 struct d9m_model;
+struct d9m_flame;
 
 /* What a key handler did. */
 enum d9t_handled {
@@ -41,6 +42,15 @@ struct d9t_view_ops {
 	/* a list view: the lines of what it shows */
 	void		 (*build)(struct d9t_app *app, void *st,
 			    struct d9t_list *l);
+	/* shown through d9t_open(app, v, arg): set what it shows from arg
+	 * (a poll, a name, a kind, a view) and put it on screen (d9t_push_view
+	 * or d9t_top_view); NULL: pushed as it is */
+	void		 (*open)(struct d9t_app *app, void *st, uint32_t arg);
+	/* the lines `?` ends with: what its colours, glyphs and strips mean */
+	void		 (*legend)(const struct d9t_app *app,
+			    struct d9t_list *l);
+	/* a flame tree view: the tree shown now (saved as folded stacks) */
+	const struct d9m_flame *(*flame)(const void *st);
 	/* a drawn view (the timeline) instead of build */
 	void		 (*draw)(struct d9t_app *app, void *st,
 			    struct d9t_canvas *cv, int y0, int rows);
@@ -67,7 +77,9 @@ extern const struct d9t_view_ops d9t_view_timeline, d9t_view_tasks,
     d9t_view_slow, d9t_view_poi, d9t_view_events, d9t_view_loc_tasks,
     d9t_view_task;
 
-/* The handlers of view v. */
-const struct d9t_view_ops *d9t_view(enum d9t_view v);
+/* The table of every view, in enum d9t_view order (view.c): the
+ * dispatcher hands it to the app (app->views); views and the core reach
+ * each other only through it (d9t_ops, d9t_open). */
+const struct d9t_view_ops *const *d9t_views(void);
 
 #endif

@@ -146,12 +146,10 @@ events_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	const struct events_view *v = st;
 	const struct d9m_model *m = app->m;
-	struct d9m_window w = { app->lo, app->hi };
+	struct d9m_window w = d9m_window_of(m, app->lo, app->hi);
 	uint32_t *ev, *all;
 	size_t n, nall;
 
-	if (app->lo <= m->min_ts && app->hi >= m->max_ts)
-		w = (struct d9m_window){ 0, UINT64_MAX };
 	if (d9m_appev_select(m, &w, D9_NONE, v->field, &all, &nall) < 0 ||
 	    d9m_appev_select(m, &w, v->name, v->field, &ev, &n) < 0) {
 		free(all);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "base/text.h"
 #include "tui/app.h"
 #include "model/queries/series.h"
@@ -30,7 +31,25 @@ struct flame_view {
 	int		 dumps;		/* off-CPU: task dumps instead */
 	int		 count, live;	/* allocations: by count, live only */
 	int		 invert;	/* from the leaf */
+	/* nodes of the tree seen whose chain of single callees shows one
+	 * frame a row (Enter on the chain's row), NULL: none */
+	uint8_t		*flat;
 };
+
+/* Every chain folded again (a new tree, a new model). */
+static void
+refold(struct flame_view *v)
+{
+	free(v->flat);
+	v->flat = NULL;
+}
+
+static void
+flame_free(void *st)
+{
+	refold(st);
+	free(st);
+}
 
 static void *
 init_kind(int f)
@@ -85,6 +104,7 @@ tree(struct d9t_app *app, struct flame_view *v)
 	if (t != v->seen) {
 		v->seen = t;
 		v->root = 0;
+		refold(v);
 	}
 	return t;
 }
@@ -94,16 +114,9 @@ weight(const struct d9m_flame *t, double w, char *out, size_t cap)
 {
 	if (t->req.kind == D9M_F_DUMP)
 		d9t_fmt_dur(out, cap, (uint64_t)w, 0);
-	else if (t->req.kind == D9M_F_ALLOC && !t->req.count) {
-		if (w >= 1e9)
-			snprintf(out, cap, "%.1f GB", w / 1e9);
-		else if (w >= 1e6)
-			snprintf(out, cap, "%.1f MB", w / 1e6);
-		else if (w >= 1e3)
-			snprintf(out, cap, "%.1f kB", w / 1e3);
-		else
-			snprintf(out, cap, "%.0f B", w);
-	} else
+	else if (t->req.kind == D9M_F_ALLOC && !t->req.count)
+		d9_fmt_bytes(out, cap, w);
+	else
 		snprintf(out, cap, "%.0f", w);
 }
 
@@ -190,6 +203,52 @@ compare(struct d9t_app *app, const struct flame_view *v,
 	return cmp;
 }
 
+/* Whether node id of t shows one child (the others, if any, are under
+ * the tree's cut, min) and its chain goes on through it. */
+static int
+single(const struct flame_view *v, const struct d9m_flame *t,
+    const uint32_t *kids, uint32_t id, double min)
+{
+	const struct d9m_fnode *nd = &t->nodes[id];
+
+	if (v->flat != NULL && v->flat[id])
+		return 0;
+	return nd->open && nd->nkids > 0 && t->nodes[kids[nd->kid0]].w >=
+	    min && (nd->nkids == 1 || t->nodes[kids[nd->kid0 + 1]].w < min);
+}
+
+/* The row of the chain of single callees from id (its names joined by
+ * " > ", the middle elided when long unless saving) into out; returns
+ * the chain's last node, whose children follow. */
+static uint32_t
+chain_text(const struct flame_view *v, const struct d9m_flame *t,
+    const uint32_t *kids, uint32_t id, double min, int whole, char *out,
+    size_t cap)
+{
+	uint32_t c[2048], n = 0, last = id;
+	size_t o = 0;
+
+	c[n++] = id;
+	while (single(v, t, kids, last, min) && n < 2048)
+		c[n++] = last = kids[t->nodes[last].kid0];
+	out[0] = '\0';
+	for (uint32_t i = 0; i < n && o + 1 < cap; i++) {
+		int w;
+
+		if (!whole && n > 4 && i == 1) {
+			w = snprintf(out + o, cap - o, " > ...%u frames...",
+			    n - 3);
+			i = n - 3;
+		} else
+			w = snprintf(out + o, cap - o, "%s%s", i ? " > " : "",
+			    d9m_flame_name(t, c[i]));
+		if (w < 0)
+			break;
+		o += (size_t)w < cap - o ? (size_t)w : cap - o - 1;
+	}
+	return last;
+}
+
 static void
 build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
@@ -197,9 +256,11 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 	struct d9m_flame *t = tree(app, v);
 	struct d9m_fdiff fd;
 	const uint32_t *kids;
-	uint32_t root, *stk;
+	uint32_t root, *stk, *rows;
 	size_t n = 0;
 	double total;
+	/* deep frames keep a third of the width for their names */
+	int maxind = app->w / 3 > 8 ? app->w / 3 : 8;
 	int cmp;
 
 	if (t == NULL) {
@@ -216,7 +277,11 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 		    d9m_flame_name(t, root));
 	if (v->f == F_ALLOC)
 		live_strip(app, l, t, root);
-	if (total <= 0 || (stk = malloc((t->n + 1) * sizeof *stk)) == NULL) {
+	stk = malloc((t->n + 1) * sizeof *stk);
+	rows = malloc((t->n + 1) * sizeof *rows);
+	if (total <= 0 || stk == NULL || rows == NULL) {
+		free(stk);
+		free(rows);
 		if (total <= 0)
 			d9t_list_add(l, D9T_A_DIM, "(nothing sampled in this "
 			    "window)");
@@ -224,33 +289,46 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 			d9m_fdiff_free(&fd);
 		return;
 	}
-	stk[n++] = root;
+	stk[n] = root;
+	rows[n++] = 0;
 	while (n > 0 && (app->saving || l->n < 20000)) {
-		uint32_t id = stk[--n];
-		const struct d9m_fnode *nd = &t->nodes[id];
-		int depth = (int)(nd->depth - t->nodes[root].depth);
-		char w[32], ch[16] = "", pre[640];
+		uint32_t id = stk[--n], depth = rows[n], last;
+		const struct d9m_fnode *nd = &t->nodes[id], *ln;
+		int ind = 2 * (int)depth;
+		char w[32], ch[16] = "", pre[640], mark[16] = "", name[4096];
+		struct d9t_line *line;
 
 		if (nd->w < total / 1000)
 			continue;
+		/* a chain of single callees is one row, ending at last */
+		last = chain_text(v, t, kids, id, total / 1000, app->saving,
+		    name, sizeof name);
+		ln = &t->nodes[last];
 		weight(t, nd->w, w, sizeof w);
 		if (cmp)
 			snprintf(ch, sizeof ch, " %+6.1f%%", 100 *
 			    d9m_fdiff_change(t, &fd, id));
-		snprintf(pre, sizeof pre, "%*s%s %5.1f%%%s %8s  ",
-		    2 * (depth < 280 ? depth : 280), "", nd->nkids == 0 ? " " :
-		    nd->open ? (app->utf8 ? "\xe2\x96\xbe" : "-") :
-		    (app->utf8 ? "\xe2\x96\xb8" : "+"), 100.0 * nd->w / total,
-		    ch, w);
-		d9t_list_set_target(d9t_list_add_safe(l, depth == 0 ?
-		    D9T_A_BOLD : 0, pre, d9m_flame_name(t, id)), D9T_T_NODE, id,
-		    0);
-		if (!nd->open && !app->saving)
+		if (ind > maxind && !app->saving) {	/* the depth, in figures */
+			snprintf(mark, sizeof mark, "%u:", depth);
+			ind = maxind - (int)strlen(mark);
+		}
+		snprintf(pre, sizeof pre, "%*s%s%s %5.1f%%%s %8s  ", ind, "",
+		    mark, ln->nkids == 0 ? " " : ln->open ? (app->utf8 ?
+		    "\xe2\x96\xbe" : "-") : (app->utf8 ? "\xe2\x96\xb8" : "+"),
+		    100.0 * nd->w / total, ch, w);
+		line = d9t_list_add_safe(l, depth == 0 ? D9T_A_BOLD : 0, pre,
+		    name);
+		/* the row acts on the chain's last frame; b: its first */
+		d9t_list_set_target(line, D9T_T_NODE, last, id);
+		if (!ln->open && !app->saving)
 			continue;
-		for (uint32_t k = nd->nkids; k-- > 0; )
-			stk[n++] = kids[nd->kid0 + k];
+		for (uint32_t k = ln->nkids; k-- > 0; ) {
+			stk[n] = kids[ln->kid0 + k];
+			rows[n++] = depth + 1;
+		}
 	}
 	free(stk);
+	free(rows);
 	if (cmp)
 		d9m_fdiff_free(&fd);
 }
@@ -286,7 +364,7 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 {
 	struct flame_view *v = st;
 	struct d9m_flame *t = (struct d9m_flame *)v->seen;
-	uint32_t node = node_at(app, t);
+	uint32_t node = node_at(app, t), head;
 
 	switch (a) {
 	case D9T_A_INVERT:
@@ -326,6 +404,20 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 	case D9T_A_OPEN_LINE:
 		if (node == D9_NONE)
 			return D9T_HANDLED;
+		head = (uint32_t)app->lists[app->view].v[
+		    app->lists[app->view].sel].b;
+		if (head != node && head < t->n && (v->flat != NULL ||
+		    (v->flat = calloc(t->n, 1)) != NULL)) {
+			/* a chain's row: one frame a row from its first */
+			for (uint32_t c = node; c != head && c < t->n;
+			    c = t->nodes[c].parent)
+				v->flat[t->nodes[c].parent] = 1;
+			break;
+		}
+		/* FALLTHROUGH */
+	case D9T_A_FOCUS:
+		if (node == D9_NONE)
+			return D9T_HANDLED;
 		if (t->nodes[node].nkids == 0) {
 			frame_msg(app, t, node);
 			return D9T_HANDLED;
@@ -345,16 +437,20 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 static int
 search(struct d9t_app *app, void *st, const char *text)
 {
+	struct flame_view *v = st;
 	struct d9m_flame *t = tree(app, st);
 	struct d9t_list *l = &app->lists[app->view];
 	size_t hits = 0;
 
-	if (t == NULL)
+	if (t == NULL || (v->flat == NULL && (v->flat = calloc(t->n, 1)) ==
+	    NULL))
 		return -1;
 	for (size_t i = 1; i < t->n; i++) {
 		if (!d9_text_contains(d9m_flame_name(t, (uint32_t)i), text))
 			continue;
 		hits++;
+		/* a row of its own: the chain above ends at its parent */
+		v->flat[t->nodes[i].parent] = 1;
 		for (uint32_t p = t->nodes[i].parent; p != D9_NONE;
 		    p = t->nodes[p].parent)
 			t->nodes[p].open = 1;
@@ -381,17 +477,47 @@ swap(struct d9t_app *app, void *st, const struct d9m_model *old,
 	(void)old;
 	(void)m;
 	v->seen = NULL;		/* the tree comes again for the new model */
+	refold(v);
 }
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
-	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_INVERT, D9T_A_SEARCH,
+	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_FOCUS, D9T_A_INVERT, D9T_A_SEARCH,
 	D9T_A_SEARCH_NEXT, D9T_A_SAVE, D9T_A_FILTER_TASK, D9T_A_BYTES,
 	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_DUMPS, D9T_A_BASELINE, D9T_A_BY_CHANGE,
 	D9T_A_NONE };
 
-#define FLAME_VIEW(nm, n, make) { .name = nm, .tab = n, .hints = hints, \
-	.init = make, .free = free, .build = build, .key = key, \
-	.search = search, .swap = swap }
+/* The columns and marks of a tree, for `?`. */
+static void
+legend(const struct d9t_app *app, struct d9t_list *l)
+{
+	(void)app;
+	d9t_list_add(l, 0, "  %%            the frame's share of the root "
+	    "(with z: of the frame focused on)");
+	d9t_list_add(l, 0, "  weight       samples, or estimated bytes or "
+	    "count (allocations)");
+	d9t_list_add(l, 0, "  \xe2\x96\xb8 \xe2\x96\xbe (+ -)    a folded / an open "
+	    "frame");
+	d9t_list_add(l, 0, "  a > b > c    a chain of single callees is one "
+	    "row (Enter: a row each)");
+	d9t_list_add(l, 0, "  150:         a frame too deep to indent: its "
+	    "depth");
+	d9t_list_add(l, 0, "  live         allocations: estimated live bytes "
+	    "over the window, scaled to its max");
+	d9t_list_add(l, 0, "  delta        with a baseline (b): the change of "
+	    "each frame's share");
+}
+
+/* The tree shown now (what s saves as folded stacks). */
+static const struct d9m_flame *
+shown(const void *st)
+{
+	return ((const struct flame_view *)st)->seen;
+}
+
+#define FLAME_VIEW(nm, n, make) { .open_first = 1, .name = nm, .tab = n, .hints = hints, \
+	.init = make, .free = flame_free, .build = build, .key = key, \
+	.search = search, .swap = swap, .flame = shown, \
+	.legend = legend }
 
 const struct d9t_view_ops d9t_view_cpu = FLAME_VIEW("cpu", 3, init_cpu);
 const struct d9t_view_ops d9t_view_offcpu = FLAME_VIEW("off-cpu", 4,
@@ -399,11 +525,3 @@ const struct d9t_view_ops d9t_view_offcpu = FLAME_VIEW("off-cpu", 4,
 const struct d9t_view_ops d9t_view_alloc = FLAME_VIEW("alloc", 5,
     init_alloc);
 
-const struct d9m_flame *
-d9t_flame_shown(const struct d9t_app *app)
-{
-	const struct flame_view *v = app->view >= D9T_V_CPU &&
-	    app->view <= D9T_V_ALLOC ? app->vstate[app->view] : NULL;
-
-	return v != NULL ? v->seen : NULL;
-}

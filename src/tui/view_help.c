@@ -16,12 +16,13 @@ init(void)
 	return calloc(1, sizeof(struct help_view));
 }
 
-void
-d9t_help_show(struct d9t_app *app, enum d9t_view v)
+/* The keys of view v. */
+static void
+open(struct d9t_app *app, void *st, uint32_t v)
 {
-	struct help_view *h = app->vstate[D9T_V_HELP];
+	struct help_view *h = st;
 
-	h->of = v;
+	h->of = v < D9T_V_COUNT ? (enum d9t_view)v : D9T_V_TIMELINE;
 	app->lists[D9T_V_HELP].sel = 0;
 	d9t_push_view(app, D9T_V_HELP);
 }
@@ -31,9 +32,8 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
 	enum d9t_view v = ((struct help_view *)st)->of;
 
-	(void)app;
 	d9t_list_add(l, D9T_A_BOLD, "Keys of the %s view (q or Esc closes)",
-	    d9t_view(v)->name);
+	    d9t_ops(app, v)->name);
 	/* in the order of the action list, each with all its keys */
 	for (int a = D9T_A_NONE + 1; a < D9T_A_COUNT; a++) {
 		char keys[64];
@@ -48,6 +48,11 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 	d9t_list_add(l, D9T_A_DIM, "%s", "");
 	d9t_list_add(l, D9T_A_DIM, "Views share one time window: set it in the "
 	    "timeline, every figure follows it.");
+	if (d9t_ops(app, v)->legend != NULL) {
+		d9t_list_add(l, D9T_A_DIM, "%s", "");
+		d9t_list_add(l, D9T_A_BOLD, "Legend");
+		d9t_ops(app, v)->legend(app, l);
+	}
 }
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
@@ -55,5 +60,5 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 
 const struct d9t_view_ops d9t_view_help = {
 	.name = "help", .hints = hints, .init = init, .free = free,
-	.build = build
+	.build = build, .open = open
 };

@@ -72,56 +72,26 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 				    id);
 			else
 				snprintf(pre, sizeof pre, "  %10s  %-4s ", at, "");
-			d9t_list_set_target(d9t_list_add_safe(l,
-			    k == D9M_POI_LONG_POLL || k == D9M_POI_EVENTS_LOST ?
-			    D9T_C_YELLOW : 0, pre, x->text), D9T_T_POI,
-			    (uint32_t)i, 0);
+			d9t_list_add_wrap(l, k == D9M_POI_LONG_POLL ||
+			    k == D9M_POI_EVENTS_LOST ? D9T_C_YELLOW : 0,
+			    app->saving ? 0 : app->w, 19, pre, x->text,
+			    D9T_T_POI, (uint32_t)i);
 		}
 	}
 	if (p->n == 0)
 		d9t_list_add(l, D9T_A_DIM, "(none in this window)");
 }
 
-void
-d9t_poi_show(struct d9t_app *app, int kind)
+/* Only kind of point (D9_NONE: every kind). */
+static void
+open(struct d9t_app *app, void *st, uint32_t kind)
 {
-	struct poi_view *v = app->vstate[D9T_V_POI];
+	struct poi_view *v = st;
 
-	v->kind = kind;
+	v->kind = kind < D9M_POI_COUNT ? (int)kind : -1;
 	app->lists[D9T_V_POI].sel = 0;
 	if (app->view != D9T_V_POI)
 		d9t_push_view(app, D9T_V_POI);
-	d9t_app_dirty(app);
-}
-
-void
-d9t_poi_jump(struct d9t_app *app, const struct d9m_poi *x)
-{
-	uint64_t w = app->hi - app->lo;
-	uint32_t slot = x->worker == D9_NONE ? D9_NONE :
-	    d9m_worker_slot(app->m, x->worker);
-
-	app->poi_kind = (int)x->kind;
-	app->poi_ts = x->start;
-	d9t_top_view(app, D9T_V_TIMELINE);
-	/* the whole interval in view, at least a tenth of the window wide
-	 * (a 24 ms poll in a 5 s window was a mark under one cell) */
-	if (x->dur > 0 && (x->dur > w || 10 * x->dur < w))
-		w = 10 * x->dur;
-	if (x->start < app->lo || x->start + x->dur > app->hi || w !=
-	    app->hi - app->lo)
-		d9t_set_window(app, x->start > w / 3 ? x->start - w / 3 : 0,
-		    (x->start > w / 3 ? x->start - w / 3 : 0) + w, 1);
-	if (x->poll != D9_NONE) {
-		d9t_select_poll(app, x->poll);
-	} else {
-		if (slot != D9_NONE)
-			app->lane = slot;
-		d9t_show_time(app, x->start);
-		d9t_select_at_cursor(app);
-	}
-	d9t_msg(app, "%s: %.*s (n/N: next/previous %s)",
-	    d9m_poi_name(x->kind), 120, x->text, d9m_poi_name(x->kind));
 	d9t_app_dirty(app);
 }
 
@@ -161,5 +131,5 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 const struct d9t_view_ops d9t_view_poi = {
 	.open_first = 1,
 	.name = "points of interest", .hints = hints, .init = init,
-	.free = free, .build = build, .key = key
+	.free = free, .build = build, .key = key, .open = open
 };

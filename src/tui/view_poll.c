@@ -207,10 +207,10 @@ chain_init(void)
 	return calloc(1, sizeof(struct chain_view));
 }
 
-void
-d9t_poll_show(struct d9t_app *app, uint32_t p)
+static void
+detail_open(struct d9t_app *app, void *st, uint32_t p)
 {
-	struct detail_view *v = app->vstate[D9T_V_DETAIL];
+	struct detail_view *v = st;
 
 	v->poll = p;
 	v->open[0] = v->open[1] = 0;
@@ -227,16 +227,16 @@ d9t_detail_poll(const struct d9t_app *app)
 static void
 chain_compute(struct chain_view *v, const struct d9m_model *m, uint32_t poll)
 {
-	struct d9m_window all = { 0, UINT64_MAX };
+	struct d9m_window all = D9M_WHOLE;
 
 	v->n = d9m_chain(m, m->polls.task[poll], poll, m->polls.start[poll],
 	    &all, v->hops, D9M_CHAIN_MAX);
 }
 
-void
-d9t_chain_show(struct d9t_app *app, uint32_t p)
+static void
+chain_open(struct d9t_app *app, void *st, uint32_t p)
 {
-	chain_compute(app->vstate[D9T_V_CHAIN], app->m, p);
+	chain_compute(st, app->m, p);
 	d9t_push_view(app, D9T_V_CHAIN);
 }
 
@@ -315,9 +315,10 @@ detail_build(struct d9t_app *app, void *st, struct d9t_list *l)
 
 		if (d9m_poll_verdict(m, app->cfg->resolver, p, &v) == 0) {
 			d9m_verdict_text(&v, txt, sizeof txt);
-			d9t_list_add_safe(l, v.kind == D9M_V_CPU || v.kind ==
+			d9t_list_add_wrap(l, v.kind == D9M_V_CPU || v.kind ==
 			    D9M_V_UNKNOWN ? D9T_A_BOLD : D9T_C_YELLOW |
-			    D9T_A_BOLD, "verdict: ", txt);
+			    D9T_A_BOLD, app->saving ? 0 : app->w, 9,
+			    "verdict: ", txt, D9T_T_NONE, 0);
 		}
 	}
 	d9t_list_add(l, 0, "%s", "");
@@ -407,7 +408,7 @@ detail_key(struct d9t_app *app, void *st, enum d9t_action a)
 	if (v->poll == D9_NONE || app->m->polls.task[v->poll] == D9_NONE)
 		d9t_msg(app, "this poll belongs to no task");
 	else
-		d9t_chain_show(app, v->poll);
+		d9t_open(app, D9T_V_CHAIN, v->poll);
 	return D9T_HANDLED;
 }
 
@@ -441,10 +442,12 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 
 const struct d9t_view_ops d9t_view_detail = {
 	.name = "poll", .hints = hints, .init = detail_init, .free = free,
-	.build = detail_build, .key = detail_key, .swap = detail_swap
+	.build = detail_build, .key = detail_key, .swap = detail_swap,
+	.open = detail_open
 };
 
 const struct d9t_view_ops d9t_view_chain = {
 	.name = "wake chain", .hints = hints, .init = chain_init,
-	.free = free, .build = chain_build, .swap = chain_swap
+	.free = free, .build = chain_build, .swap = chain_swap,
+	.open = chain_open
 };

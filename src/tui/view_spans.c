@@ -164,10 +164,10 @@ slow_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	d9t_list_add(l, D9T_A_DIM, "(no such spans in this window)");
 }
 
-void
-d9t_slow_show(struct d9t_app *app, uint32_t name)
+static void
+slow_open(struct d9t_app *app, void *st, uint32_t name)
 {
-	((struct slow_view *)app->vstate[D9T_V_SLOW])->name = name;
+	((struct slow_view *)st)->name = name;
 	d9t_push_view(app, D9T_V_SLOW);
 }
 
@@ -190,7 +190,7 @@ spans_key(struct d9t_app *app, void *st, enum d9t_action a)
 	}
 	if (a == D9T_A_OPEN_LINE && l->sel < l->n &&
 	    l->v[l->sel].target == D9T_T_SPAN_NAME) {
-		d9t_slow_show(app, l->v[l->sel].a);
+		d9t_open(app, D9T_V_SLOW, l->v[l->sel].a);
 		return D9T_HANDLED;
 	}
 	return D9T_UNHANDLED;
@@ -227,5 +227,5 @@ const struct d9t_view_ops d9t_view_spans = {
 const struct d9t_view_ops d9t_view_slow = {
 	.open_first = 1,
 	.name = "slowest spans", .hints = hints, .init = slow_init,
-	.free = free, .build = slow_build
+	.free = free, .build = slow_build, .open = slow_open
 };

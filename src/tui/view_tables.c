@@ -14,25 +14,7 @@
 #include "tui/tables.h"
 #include "tui/timeaxis.h"
 
-void
-d9t_pct_cols(struct d9t_app *app, const struct d9m_pct *p, char *out, size_t cap)
-{
-	char a[32], b[32], c[32];
-
-	d9t_fmt_dur(a, sizeof a, p->p50, app->utf8);
-	d9t_fmt_dur(b, sizeof b, p->p99, app->utf8);
-	d9t_fmt_dur(c, sizeof c, p->max, app->utf8);
-	snprintf(out, cap, "%9s %9s %9s", a, b, c);
-}
-
-int
-d9t_computing(struct d9t_list *l, const void *r)
-{
-	if (r != NULL)
-		return 0;
-	d9t_list_add(l, D9T_A_DIM, "computing the figures for this window...");
-	return 1;
-}
+#define LINTS_LISTED	50	/* task lints listed */
 
 struct tasks_view {
 	uint32_t	want_loc;	/* select this location's line, D9_NONE */
@@ -48,10 +30,11 @@ tasks_init(void)
 	return v;
 }
 
-void
-d9t_tasks_show(struct d9t_app *app, uint32_t loc)
+/* The tasks view with the line of spawn location loc selected. */
+static void
+tasks_open(struct d9t_app *app, void *st, uint32_t loc)
 {
-	((struct tasks_view *)app->vstate[D9T_V_TASKS])->want_loc = loc;
+	((struct tasks_view *)st)->want_loc = loc;
 	d9t_top_view(app, D9T_V_TASKS);
 }
 
@@ -84,6 +67,25 @@ loc_line(struct d9t_app *app, struct d9t_list *l,
 	    D9T_A_BOLD : f->poll.max > 10000000 ? D9T_C_YELLOW : 0, pre,
 	    f->loc == D9_NONE ? "(unknown)" : d9m_str(app->m, f->loc)),
 	    D9T_T_LOC, f->loc, 0);
+}
+
+/* The task lints (ANALYSIS 22), each opening its task. */
+static void
+lints(struct d9t_list *l, const struct d9m_analysis *a)
+{
+	if (a->ntask_lints == 0)
+		return;
+	d9t_list_add(l, 0, "%s", "");
+	d9t_list_add(l, D9T_A_BOLD, "Task lints: %zu%s (Enter: the task)",
+	    a->ntask_lints, a->ntask_lints > LINTS_LISTED ? " (the first 50 "
+	    "listed)" : "");
+	for (size_t i = 0; i < a->ntask_lints && i < LINTS_LISTED; i++) {
+		char pre[40];
+
+		snprintf(pre, sizeof pre, "  %-13s ", a->task_lints[i].kind);
+		d9t_list_set_target(d9t_list_add_safe(l, D9T_C_YELLOW, pre,
+		    a->task_lints[i].text), D9T_T_TASK, a->task_lints[i].task, 0);
+	}
 }
 
 static void
@@ -125,24 +127,23 @@ tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 		d9t_list_add(l, D9T_C_YELLOW, "reference leak rule: %zu alive at "
 		    "the end = peak %zu (any trace ending at its busiest moment "
 		    "looks like this)", a->leak_alive, a->leak_peak);
-	d9t_task_lints_lines(l, a);
+	lints(l, a);
 	select_loc(st, l);
 }
 
-/* Enter on a location: its tasks; on a lint: its task. */
+/* Enter on a location: its tasks (view_task.c); on a lint, the app
+ * opens its task. */
 static enum d9t_handled
 tasks_key(struct d9t_app *app, void *st, enum d9t_action a)
 {
 	struct d9t_list *l = &app->lists[app->view];
 
 	(void)st;
-	if (a != D9T_A_OPEN_LINE || l->sel >= l->n)
+	if (a != D9T_A_OPEN_LINE || l->sel >= l->n ||
+	    l->v[l->sel].target != D9T_T_LOC)
 		return D9T_UNHANDLED;
-	if (l->v[l->sel].target == D9T_T_LOC) {
-		d9t_loc_tasks_show(app, l->v[l->sel].a);
-		return D9T_HANDLED;
-	}
-	return d9t_task_open(app);
+	d9t_open(app, D9T_V_LOCTASKS, l->v[l->sel].a);
+	return D9T_HANDLED;
 }
 
 static void
@@ -162,14 +163,13 @@ report_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	for (size_t i = 0; i < a->nflags; i++) {
 		const struct d9m_flag *fl = &a->flags[i];
 		char pre[64];
-		struct d9t_line *ln;
 
 		snprintf(pre, sizeof pre, "  %-8s %-22s ",
 		    d9m_severity_name(fl->sev, 1), fl->check);
-		ln = d9t_list_add_safe(l, fl->sev == D9M_CRITICAL ? D9T_C_RED |
-		    D9T_A_BOLD : fl->sev == D9M_WARNING ? D9T_C_YELLOW : 0, pre,
-		    fl->text);
-		d9t_list_set_target(ln, D9T_T_FLAG, (uint32_t)i, 0);
+		d9t_list_add_wrap(l, fl->sev == D9M_CRITICAL ? D9T_C_RED |
+		    D9T_A_BOLD : fl->sev == D9M_WARNING ? D9T_C_YELLOW : 0,
+		    app->saving ? 0 : app->w, 4, pre, fl->text, D9T_T_FLAG,
+		    (uint32_t)i);
 	}
 	if (a->nflags == 0)
 		d9t_list_add(l, D9T_C_GREEN, "  none");
@@ -217,14 +217,14 @@ open_flag(struct d9t_app *app, const struct d9m_flag *f)
 		d9t_select_at_cursor(app);
 		break;
 	case D9M_EV_POI:
-		d9t_poi_show(app, (int)f->ev_arg);
+		d9t_open(app, D9T_V_POI, f->ev_arg);
 		break;
 	case D9M_EV_LOC:
-		d9t_tasks_show(app, f->ev_arg);
+		d9t_open(app, D9T_V_TASKS, f->ev_arg);
 		break;
 	case D9M_EV_SPAN:
 		d9t_top_view(app, D9T_V_SPANS);
-		d9t_slow_show(app, f->ev_arg);
+		d9t_open(app, D9T_V_SLOW, f->ev_arg);
 		break;
 	case D9M_EV_SPANS:
 		d9t_top_view(app, D9T_V_SPANS);
@@ -268,7 +268,8 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 const struct d9t_view_ops d9t_view_tasks = {
 	.open_first = 1,
 	.name = "tasks", .tab = 2, .hints = hints, .init = tasks_init,
-	.free = free, .build = tasks_build, .key = tasks_key
+	.free = free, .build = tasks_build, .open = tasks_open,
+	.key = tasks_key
 };
 
 const struct d9t_view_ops d9t_view_report = {

@@ -17,7 +17,6 @@
 
 #define TASKS_LISTED	1000	/* a location's tasks, the busiest first */
 #define BAR		40	/* cells of the longest histogram bar */
-#define LINTS_LISTED	50	/* lints in the tasks view */
 
 struct loc_view {
 	uint32_t	loc;		/* spawn location string id, D9_NONE */
@@ -56,17 +55,19 @@ open_view(struct d9t_app *app, enum d9t_view v)
 	d9t_push_view(app, v);
 }
 
-void
-d9t_loc_tasks_show(struct d9t_app *app, uint32_t loc)
+/* d9t_open(app, D9T_V_LOCTASKS, loc): the tasks of spawn location loc. */
+static void
+loc_open(struct d9t_app *app, void *st, uint32_t loc)
 {
-	((struct loc_view *)app->vstate[D9T_V_LOCTASKS])->loc = loc;
+	((struct loc_view *)st)->loc = loc;
 	open_view(app, D9T_V_LOCTASKS);
 }
 
-void
-d9t_task_show(struct d9t_app *app, uint32_t task)
+/* d9t_open(app, D9T_V_TASK, task row): one task. */
+static void
+task_open(struct d9t_app *app, void *st, uint32_t task)
 {
-	((struct task_view *)app->vstate[D9T_V_TASK])->task = task;
+	((struct task_view *)st)->task = task;
 	open_view(app, D9T_V_TASK);
 }
 
@@ -254,53 +255,16 @@ task_build(struct d9t_app *app, void *st, struct d9t_list *l)
 		    h.longest, 0);
 }
 
-void
-d9t_task_lints_lines(struct d9t_list *l, const struct d9m_analysis *a)
-{
-	if (a->ntask_lints == 0)
-		return;
-	d9t_list_add(l, 0, "%s", "");
-	d9t_list_add(l, D9T_A_BOLD, "Task lints: %zu%s (Enter: the task)",
-	    a->ntask_lints, a->ntask_lints > LINTS_LISTED ? " (the first 50 "
-	    "listed)" : "");
-	for (size_t i = 0; i < a->ntask_lints && i < LINTS_LISTED; i++) {
-		char pre[40];
-
-		snprintf(pre, sizeof pre, "  %-13s ", a->task_lints[i].kind);
-		d9t_list_set_target(d9t_list_add_safe(l, D9T_C_YELLOW, pre,
-		    a->task_lints[i].text), D9T_T_TASK, a->task_lints[i].task, 0);
-	}
-}
-
-/* Enter on a task line of any list (a location's tasks, the lints). */
-enum d9t_handled
-d9t_task_open(struct d9t_app *app)
-{
-	struct d9t_list *l = &app->lists[app->view];
-
-	if (l->sel >= l->n || l->v[l->sel].target != D9T_T_TASK)
-		return D9T_UNHANDLED;
-	d9t_task_show(app, l->v[l->sel].a);
-	return D9T_HANDLED;
-}
-
-static enum d9t_handled
-loc_key(struct d9t_app *app, void *st, enum d9t_action a)
-{
-	(void)st;
-	return a == D9T_A_OPEN_LINE ? d9t_task_open(app) : D9T_UNHANDLED;
-}
-
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_OPEN_LINE, D9T_A_SEARCH, D9T_A_SEARCH_NEXT, D9T_A_NONE };
 
 const struct d9t_view_ops d9t_view_loc_tasks = {
 	.open_first = 1,
 	.name = "tasks of a location", .hints = hints, .init = loc_init,
-	.free = free, .build = loc_build, .key = loc_key
+	.free = free, .build = loc_build, .open = loc_open
 };
 
 const struct d9t_view_ops d9t_view_task = {
 	.name = "task", .hints = hints, .init = task_init, .free = free,
-	.build = task_build
+	.build = task_build, .open = task_open
 };

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/text.h"
 #include "model/queries/appev.h"
 #include "model/core/groups.h"
@@ -34,7 +35,7 @@
 #include "tui/strip.h"
 #include "tui/timeaxis.h"
 
-#define LABEL	7
+#define LABEL	D9T_TL_LABEL
 
 /* The view's state: the panel below the lanes and the last search's
  * matches in spans and events (rows of model of). */
@@ -44,23 +45,15 @@ struct tl_state {
 	struct d9m_match	*match;
 	size_t			 nmatch, pos;
 	int			 stepping;	/* n/N step the matches */
+	int			 lh, ns, info_n;	/* rows of a lane, of
+						 * the strips, of the info, as
+						 * last drawn */
 };
-
-int
-d9t_timeline_x0(const struct d9t_app *app)
-{
-	(void)app;
-	return LABEL;
-}
 
 static struct d9t_axis
 axis(const struct d9t_app *app, int w)
 {
-	struct d9t_axis ax = { app->lo, app->hi, LABEL, w - LABEL };
-
-	if (ax.w < 1)
-		ax.w = 1;
-	return ax;
+	return d9t_timeline_axis(app, w);
 }
 
 static int
@@ -72,9 +65,11 @@ grouped(const struct d9m_model *m)
 	return 0;
 }
 
-/* Rows of the lanes region: lane slot or -1 (a heading); returns count. */
+/* Rows of the lanes region: lane slot (lh rows each) or -1 - slot (a
+ * heading); returns count. */
 static int
-layout(const struct d9t_app *app, int avail, int32_t *row_lane, int *top)
+layout(const struct d9t_app *app, int avail, int lh, int32_t *row_lane,
+    int *top)
 {
 	const struct d9m_model *m = app->m;
 	int n = 0, g = grouped(m), sel_row = 0, ng = m->groups.n > 1;
@@ -91,7 +86,8 @@ layout(const struct d9t_app *app, int avail, int32_t *row_lane, int *top)
 		}
 		if (s == app->lane)
 			sel_row = total;
-		all[total++] = (int32_t)s;
+		for (int k = 0; k < lh && total < 4000; k++)
+			all[total++] = (int32_t)s;
 	}
 	*top = 0;
 	if (total > avail && avail > 0) {
@@ -106,13 +102,65 @@ layout(const struct d9t_app *app, int avail, int32_t *row_lane, int *top)
 	return n;
 }
 
+/* The duration classes: a cell's colour is its longest poll's. */
+static const struct {
+	uint64_t	 below;	/* ns */
+	uint16_t	 colour;
+	const char	*name, *bound;
+} classes[] = {
+	{ 100000, D9T_C_GREEN, "green", "under 100 us" },
+	{ 1000000, D9T_C_CYAN, "cyan", "under 1 ms" },
+	{ 10000000, D9T_C_YELLOW, "yellow", "under 10 ms" },
+	{ UINT64_MAX, D9T_C_RED, "red", "10 ms and longer" },
+};
+
 static uint16_t
 dur_class(const struct d9t_app *app, uint64_t d)
 {
-	uint16_t c = d < 100000 ? D9T_C_GREEN : d < 1000000 ? D9T_C_CYAN :
-	    d < 10000000 ? D9T_C_YELLOW : D9T_C_RED;
+	size_t i = 0;
 
-	return app->color ? c : d > 1000000 ? D9T_A_BOLD : 0;
+	while (i + 1 < sizeof classes / sizeof classes[0] &&
+	    d >= classes[i].below)
+		i++;
+	return app->color ? classes[i].colour : d > 1000000 ? D9T_A_BOLD : 0;
+}
+
+/* "  GLYPH  text", the glyph (UTF-8 or ASCII) padded by its columns. */
+static void
+glyph_line(struct d9t_list *l, const char *g, int cols, const char *text)
+{
+	d9t_list_add(l, 0, "  %s%*s %s", g, 12 - cols, "", text);
+}
+
+/* The colours, glyphs and strips of the lanes, for `?`. */
+static void
+legend(const struct d9t_app *app, struct d9t_list *l)
+{
+	int u = app->utf8;
+
+	d9t_list_add(l, 0, "  colour       of the cell's longest poll "
+	    "(no colour: bold over 1 ms)");
+	for (size_t i = 0; i < sizeof classes / sizeof classes[0]; i++)
+		d9t_list_add(l, app->color ? classes[i].colour : 0,
+		    "    %-10s %s", classes[i].name, classes[i].bound);
+	glyph_line(l, u ? "\u2581 .. \u2588" : "_ .. #", 6,
+	    "the share of the cell's time in polls (its height)");
+	glyph_line(l, u ? "\u00b7" : "blank", u ? 1 : 5, "awake, no poll (idle)");
+	glyph_line(l, "blank", 5, "parked");
+	glyph_line(l, u ? "\u2591" : "x", 1, "a block-in-place gap");
+	glyph_line(l, u ? "\u25c6" : "*", 1, "an application event");
+	glyph_line(l, "reverse", 7, "the selected poll; underline: the cursor");
+	d9t_list_add(l, 0, "  strips       scaled to their max (right); "
+	    "the cursor line reads them");
+	d9t_list_add(l, 0, "    queue      the global queue's depth (q NAME: "
+	    "per runtime)");
+	d9t_list_add(l, 0, "    tasks      alive tasks (t NAME: per runtime)");
+	d9t_list_add(l, 0, "    lq         the selected worker's local queue");
+	d9t_list_add(l, 0, "    kw         its kernel scheduling wait (time "
+	    "runnable, not running)");
+	d9t_list_add(l, 0, "    cpu        its process's CPU use, in cores");
+	d9t_list_add(l, 0, "    m NAME     the metric chosen with m");
+	d9t_list_add(l, 0, "  A strip with nothing recorded is not drawn.");
 }
 
 static int
@@ -128,17 +176,7 @@ parked_at(const struct d9m_model *m, uint32_t s, uint64_t t)
 static size_t
 first_event(const struct d9m_model *m, uint64_t ts)
 {
-	size_t lo = 0, hi = m->appev.n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->custom.ts[m->appev.row[mid]] < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return d9_lower_rows(m->custom.ts, m->appev.row, 0, m->appev.n, ts);
 }
 
 /* A mark in each column of lane s where an application event is. */
@@ -168,24 +206,45 @@ struct fcell {
 	uint64_t	*busy, *longest, *edges;
 };
 
+/* Column x of a lane lh rows tall from row y: busy of span as a bar of
+ * eighths over the rows, at least one eighth; its cells in attr. */
+static void
+bar(struct d9t_app *app, struct d9t_canvas *cv, int x, int y, int lh,
+    uint64_t busy, uint64_t span, uint16_t attr)
+{
+	int lvl = (int)ceil((double)busy * 8 * lh / (double)span);
+
+	if (lvl < 1)
+		lvl = 1;
+	for (int r = 0; r < lh; r++, lvl -= 8)
+		if (lvl > 0)
+			d9t_canvas_putc(cv, x, y + lh - 1 - r, attr,
+			    d9t_level_glyph(app->utf8, lvl > 8 ? 8 : lvl));
+}
+
+/* Lane of worker slot s in rows [y, y + lh). */
 static void
 lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
-    int y, uint32_t s, struct fcell *fc)
+    int y, uint32_t s, int lh, struct fcell *fc)
 {
 	const struct d9m_model *m = app->m;
 	int filt = app->f_loc != D9_NONE || app->f_task != D9_NONE;
 	int cx = d9t_axis_x(ax, app->cursor);
 	uint64_t sel_s = 0, sel_e = 0;
 	char id[D9M_WORKER_LABEL];
+	int bottom = y + lh - 1;
 
 	if (app->sel != D9_NONE && d9m_poll_worker(m, app->sel) == s) {
 		sel_s = m->polls.start[app->sel];
 		sel_e = m->polls.end[app->sel];
 	}
 	d9m_worker_label(m, m->workers[s].id, id, sizeof id);
-	d9t_canvas_printf(cv, 0, y, s == app->lane ? D9T_A_REVERSE |
+	/* the label on the bottom row, with the bars' base and the marks */
+	d9t_canvas_printf(cv, 0, bottom, s == app->lane ? D9T_A_REVERSE |
 	    D9T_A_BOLD : D9T_A_BOLD, "w%-4.*s", LABEL - 2, id);
-	d9t_canvas_putc(cv, LABEL - 1, y, D9T_A_DIM, app->utf8 ? 0x2502 : '|');
+	for (int r = 0; r < lh; r++)
+		d9t_canvas_putc(cv, LABEL - 1, y + r, D9T_A_DIM, app->utf8 ?
+		    0x2502 : '|');
 	if (filt)
 		d9m_lane_filtered(m, s, app->f_loc, app->f_task, fc->edges,
 		    (size_t)ax->w, fc->busy, fc->longest);
@@ -196,7 +255,6 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 		uint32_t p;
 		uint16_t attr;
 		uint32_t ch;
-		int lvl;
 
 		if (busy > 0 && (p = d9m_longest(m, app->ix, s, a, b)) != D9_NONE)
 			longest = m->polls.end[p] - m->polls.start[p];
@@ -205,19 +263,27 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 				busy = fc->busy[x];
 				longest = fc->longest[x];
 			} else if (busy) {
-				lvl = (int)ceil((double)busy * 8 / (double)span);
-				d9t_canvas_putc(cv, x + ax->x0, y, D9T_A_DIM,
-				    d9t_level_glyph(app->utf8, lvl));
+				bar(app, cv, x + ax->x0, y, lh, busy, span,
+				    D9T_A_DIM);
 				continue;
 			}
 		}
 		if (busy > 0 || longest > 0) {
-			lvl = (int)ceil((double)busy * 8 / (double)span);
-			ch = d9t_level_glyph(app->utf8, lvl < 1 ? 1 : lvl);
-			attr = dur_class(app, longest);
+			bar(app, cv, x + ax->x0, y, lh, busy, span,
+			    dur_class(app, longest));
+			for (int r = 0; r < lh && sel_e && sel_s < b &&
+			    sel_e >= a; r++)	/* the selected poll, whole */
+				d9t_canvas_attr(cv, x + ax->x0, y + r, 1,
+				    D9T_A_REVERSE);
+			if (x + ax->x0 == cx)
+				d9t_canvas_attr(cv, x + ax->x0, bottom, 1,
+				    D9T_A_UNDERLINE);
+			continue;
 		} else if (d9m_in_gap(m, m->workers[s].id, a, b)) {
 			ch = app->utf8 ? 0x2591 : 'x';
 			attr = app->color ? D9T_C_MAGENTA : 0;
+			for (int r = 0; r + 1 < lh; r++)
+				d9t_canvas_putc(cv, x + ax->x0, y + r, attr, ch);
 		} else if (parked_at(m, s, a + span / 2)) {
 			ch = ' ';
 			attr = 0;
@@ -229,9 +295,9 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 			attr |= D9T_A_REVERSE;
 		if (x + ax->x0 == cx)
 			attr |= D9T_A_UNDERLINE;
-		d9t_canvas_putc(cv, x + ax->x0, y, attr, ch);
+		d9t_canvas_putc(cv, x + ax->x0, bottom, attr, ch);
 	}
-	marks(app, cv, ax, y, s);
+	marks(app, cv, ax, bottom, s);
 }
 
 static void
@@ -267,7 +333,8 @@ axis_row(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 }
 
 static void
-info(struct d9t_app *app, struct d9t_canvas *cv, int y)
+info(struct d9t_app *app, struct d9t_canvas *cv, int y, int n,
+    const char *readout)
 {
 	const struct d9m_model *m = app->m;
 	char cur[40], d[32], st[40], loc[200], sl[200], wall[48] = "";
@@ -281,10 +348,14 @@ info(struct d9t_app *app, struct d9t_canvas *cv, int y)
 		strcpy(wall, "  wall ");
 		d9t_fmt_wall(wall + 7, sizeof wall - 7, wl, 0);
 	}
-	d9t_canvas_printf(cv, 0, y + 1, D9T_A_DIM, "cursor %s%s  active tasks "
-	    "%" PRIu32 "%s", cur, wall, d9m_active_at(app->ix, app->cursor),
-	    app->f_loc != D9_NONE || app->f_task != D9_NONE ?
-	    "  filter on (x clears)" : "");
+	d9t_canvas_printf(cv, 0, y + n - 1, D9T_A_DIM, "cursor %s%s  active "
+	    "tasks %" PRIu32 "%s%s%s", cur, wall, d9m_active_at(app->ix,
+	    app->cursor), app->f_loc != D9_NONE || app->f_task != D9_NONE ?
+	    "  filter on (x clears)" : "", n == 2 && *readout ? "  at it: " :
+	    "", n == 2 ? readout : "");
+	if (n == 3)	/* the strips at the cursor, on their own */
+		d9t_canvas_printf(cv, 0, y + 1, D9T_A_DIM, "at the cursor: %s",
+		    readout);
 	if (app->sel == D9_NONE) {
 		d9t_canvas_put(cv, 0, y, D9T_A_DIM, "no poll selected: w worst, "
 		    "n/N long polls, , . cursor, j/k worker");
@@ -328,112 +399,112 @@ heading(struct d9t_app *app, struct d9t_canvas *cv, int y, uint32_t s)
 	    rt == D9_NONE ? "main" : name);
 }
 
-/* Rows of the two info lines in a body of rows: none when only the
- * axis and a lane would fit. */
+/* Rows of the info lines in a body of rows: none when only the axis
+ * and a lane would fit; a third for the readout of the strips when it
+ * does not fit beside the cursor (narrow screens). */
 static int
-info_rows(int rows)
+info_rows(int rows, int w, const char *readout)
 {
-	return rows >= 4 ? 2 : 0;
+	return rows < 4 ? 0 : rows >= 12 && 62 + strlen(readout) > (size_t)w ?
+	    3 : 2;
 }
 
-/* Rows of the lanes in a body of rows: what the axis, the strips and
- * the info lines leave; one, over the strips, while there is room. */
+/* Rows of the lanes in a body of rows: what the axis, ns strips and
+ * info_n info lines leave; one, over the strips, while there is room. */
 static int
-lanes_room(const struct d9t_app *app, int rows)
+lanes_room(int rows, int ns, int info_n)
 {
-	int left = rows - 1 - info_rows(rows);
-	int avail = left - d9t_panel_nstrips(app);
+	int left = rows - 1 - info_n;
+	int avail = left - ns;
 
 	if (avail < 1)
 		avail = left < 1 ? 0 : 1;
 	return avail > 512 ? 512 : avail;
 }
 
-/* The strips from row y, only the first n when that is all that fits
- * (drawn whole off screen, then copied). */
-static void
-strips(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
-    int y, int n)
+/* Rows of each lane: one, or more when every lane fits with rows to
+ * spare beyond what the panel fills (a large terminal). */
+static int
+lane_height(const struct d9t_app *app, int room, int want)
 {
-	struct d9t_canvas off = { 0, 0, NULL };
+	int32_t rl[512];
+	int top, lh, n = layout(app, room, 1, rl, &top), nw = 0;
 
-	if (n >= d9t_panel_nstrips(app)) {
-		d9t_panel_strips(app, cv, ax, y);
-		return;
-	}
-	if (n < 1 || d9t_canvas_init(&off, cv->w, d9t_panel_nstrips(app)) < 0)
-		return;
-	d9t_panel_strips(app, &off, ax, 0);
-	d9t_canvas_blit(cv, y, &off, n);
-	d9t_canvas_free(&off);
+	for (int r = 0; r < n; r++)
+		nw += rl[r] >= 0;
+	if (nw == 0)
+		return 1;
+	/* the room less the headings, the panel and the gap over it */
+	lh = (room - want - 1 - (n - nw)) / nw;
+	return lh < 1 ? 1 : lh > 16 ? 16 : lh;
 }
 
-/* Top to bottom, each only when it fits: the axis, the lanes, the
- * strips, the panel, the info lines. */
+/* Top to bottom, each only when it fits: the axis, the lanes (taller
+ * when there is room), the strips (those with something recorded), the
+ * panel, the info lines. */
 static void
 draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 {
 	struct tl_state *ts = st;
 	struct d9t_axis ax = axis(app, cv->w);
 	int32_t rl[512];
-	int ns = d9t_panel_nstrips(app), info_n = info_rows(rows), top, nl,
-	    left;
+	int ns, info_n, top, nl, left, room;
 	struct fcell fc;
+	struct d9t_canvas off = { 0, 0, NULL };
 
 	if (rows < 1 || ax.w < 1)
 		return;
 	fc.busy = calloc((size_t)ax.w, sizeof *fc.busy);
 	fc.longest = calloc((size_t)ax.w, sizeof *fc.longest);
 	fc.edges = d9t_axis_edges(&ax);
-	if (fc.busy == NULL || fc.longest == NULL || fc.edges == NULL) {
+	if (fc.busy == NULL || fc.longest == NULL || fc.edges == NULL ||
+	    d9t_canvas_init(&off, cv->w, d9t_panel_nstrips(app)) < 0) {
 		free(fc.busy);
 		free(fc.longest);
 		free(fc.edges);
 		return;
 	}
+	/* the strips first, off screen: how many have something */
+	ns = d9t_panel_strips(app, &ts->panel, &off, &ax, 0);
+	info_n = info_rows(rows, cv->w, ts->panel.readout);
 	axis_row(app, cv, &ax, y0);
-	nl = layout(app, lanes_room(app, rows), rl, &top);
+	room = lanes_room(rows, ns, info_n);
+	ts->lh = lane_height(app, room, d9t_panel_want(app, &ts->panel,
+	    cv->w));
+	ts->ns = ns;
+	ts->info_n = info_n;
+	nl = layout(app, room, ts->lh, rl, &top);
 	for (int r = 0; r < nl; r++) {
-		if (rl[r] < 0) {
+		if (rl[r] < 0)
 			heading(app, cv, y0 + 1 + r, (uint32_t)(-1 - rl[r]));
-			continue;
-		}
-		lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r], &fc);
+		else if (r == 0 || rl[r - 1] != rl[r])	/* its first row */
+			lane(app, cv, &ax, y0 + 1 + r, (uint32_t)rl[r],
+			    ts->lh, &fc);
 	}
 	left = rows - 1 - nl - info_n;
-	strips(app, cv, &ax, y0 + 1 + nl, left < ns ? left : ns);
+	d9t_canvas_blit(cv, y0 + 1 + nl, &off, left < ns ? left : ns);
 	/* the rows between the strips and the info lines */
 	d9t_panel_draw(app, &ts->panel, cv, y0 + 1 + nl + ns + 1,
 	    rows - info_n - (1 + nl + ns + 1));
 	if (info_n)
-		info(app, cv, y0 + rows - 2);
+		info(app, cv, y0 + rows - info_n, info_n, ts->panel.readout);
+	d9t_canvas_free(&off);
 	free(fc.busy);
 	free(fc.longest);
 	free(fc.edges);
 }
 
-void
-d9t_select_at_cursor(struct d9t_app *app)
-{
-	struct d9t_axis ax = axis(app, app->w);
-	int x = d9t_axis_x(&ax, app->cursor);
-	uint64_t a = d9t_axis_t(&ax, x), b = d9t_axis_t(&ax, x + 1);
-
-	if (app->m == NULL || app->lane >= app->m->nworkers)
-		return;
-	app->sel = d9m_longest(app->m, app->ix, app->lane, a, b > a ? b : a + 1);
-	app->gen++;
-}
-
 static void
 click(struct d9t_app *app, void *st, int x, int y, int y0)
 {
+	struct tl_state *ts = st;
 	struct d9t_axis ax = axis(app, app->w);
 	int32_t rl[512];
 	int top, nl, r = y - y0 - 1;
 
-	(void)st;
-	nl = layout(app, lanes_room(app, app->h - y0 - 1), rl, &top);
+	/* the lanes as last drawn */
+	nl = layout(app, lanes_room(app->h - y0 - 1, ts->ns, ts->info_n),
+	    ts->lh, rl, &top);
 	if (r >= 0 && r < nl && rl[r] >= 0)
 		app->lane = (uint32_t)rl[r];
 	if (x >= ax.x0)
@@ -648,7 +719,7 @@ chain(struct d9t_app *app)
 		d9t_msg(app, "select a poll of a task first");
 		return;
 	}
-	d9t_chain_show(app, app->sel);
+	d9t_open(app, D9T_V_CHAIN, app->sel);
 }
 
 /* n/N after a jump to a point of interest: the next one of its kind in
@@ -706,7 +777,7 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 		if (app->sel == D9_NONE)
 			d9t_msg(app, "no poll selected (w, n, or click one)");
 		else
-			d9t_poll_show(app, app->sel);
+			d9t_open(app, D9T_V_DETAIL, app->sel);
 		break;
 	case D9T_A_LANE_UP:
 		if (app->lane > 0)
@@ -753,5 +824,5 @@ tl_free(void *st)
 const struct d9t_view_ops d9t_view_timeline = {
 	.name = "timeline", .tab = 1, .hints = hints, .init = init,
 	.free = tl_free, .draw = draw, .click = click, .key = key,
-	.search = search
+	.search = search, .legend = legend
 };

@@ -1,13 +1,19 @@
 /*
- * window.c: the time window every view shows, and the actions that move
- * it (pan, zoom, set its ends, undo, the whole trace, go to a time).
+ * window.c: the time window every view shows, the actions that move it
+ * (pan, zoom, set its ends, undo, the whole trace, go to a time), and the
+ * selection in it (a poll, the poll at the cursor, a point of interest);
+ * above the core, below the views.
  * Window rule: every view shows [lo, hi]; changes go through
  * d9t_set_window(), which clamps to the trace and records undo.
  */
 #include <string.h>
 
 #include "model/image.h"
+#include "model/core/ids.h"
+#include "model/queries/lanes.h"
+#include "model/figures/poi.h"
 #include "tui/app.h"
+#include "tui/timeaxis.h"
 
 void
 d9t_set_window(struct d9t_app *app, uint64_t lo, uint64_t hi, int undo)
@@ -167,4 +173,77 @@ d9t_window_action(struct d9t_app *app, enum d9t_action a)
 		app->cursor = app->lo;
 	d9t_app_dirty(app);
 	return D9T_HANDLED;
+}
+
+void
+d9t_select_poll(struct d9t_app *app, uint32_t p)
+{
+	if (p == D9_NONE || p >= app->m->polls.n)
+		return;
+	d9t_show_time(app, app->m->polls.start[p]);
+	app->sel = p;
+	app->lane = d9m_poll_worker(app->m, p);
+	d9t_app_dirty(app);
+}
+
+struct d9t_axis
+d9t_timeline_axis(const struct d9t_app *app, int w)
+{
+	struct d9t_axis ax = { app->lo, app->hi, D9T_TL_LABEL,
+	    w - D9T_TL_LABEL };
+
+	if (ax.w < 1)
+		ax.w = 1;
+	return ax;
+}
+
+void
+d9t_select_at_cursor(struct d9t_app *app)
+{
+	struct d9t_axis ax = d9t_timeline_axis(app, app->w);
+	int x = d9t_axis_x(&ax, app->cursor);
+	uint64_t a = d9t_axis_t(&ax, x), b = d9t_axis_t(&ax, x + 1);
+
+	if (app->m == NULL || app->lane >= app->m->nworkers)
+		return;
+	app->sel = d9m_longest(app->m, app->ix, app->lane, a, b > a ? b : a + 1);
+	app->gen++;
+}
+
+int
+d9t_timeline_x0(const struct d9t_app *app)
+{
+	(void)app;
+	return D9T_TL_LABEL;
+}
+
+void
+d9t_poi_jump(struct d9t_app *app, const struct d9m_poi *x)
+{
+	uint64_t w = app->hi - app->lo;
+	uint32_t slot = x->worker == D9_NONE ? D9_NONE :
+	    d9m_worker_slot(app->m, x->worker);
+
+	app->poi_kind = (int)x->kind;
+	app->poi_ts = x->start;
+	d9t_top_view(app, D9T_V_TIMELINE);
+	/* the whole interval in view, at least a tenth of the window wide
+	 * (a 24 ms poll in a 5 s window was a mark under one cell) */
+	if (x->dur > 0 && (x->dur > w || 10 * x->dur < w))
+		w = 10 * x->dur;
+	if (x->start < app->lo || x->start + x->dur > app->hi || w !=
+	    app->hi - app->lo)
+		d9t_set_window(app, x->start > w / 3 ? x->start - w / 3 : 0,
+		    (x->start > w / 3 ? x->start - w / 3 : 0) + w, 1);
+	if (x->poll != D9_NONE) {
+		d9t_select_poll(app, x->poll);
+	} else {
+		if (slot != D9_NONE)
+			app->lane = slot;
+		d9t_show_time(app, x->start);
+		d9t_select_at_cursor(app);
+	}
+	d9t_msg(app, "%s: %.*s (n/N: next/previous %s)",
+	    d9m_poi_name(x->kind), 120, x->text, d9m_poi_name(x->kind));
+	d9t_app_dirty(app);
 }

@@ -60,7 +60,7 @@ json_of(struct d9m_model *m, const char *dir)
 	memset(&ro, 0, sizeof ro);
 	ck_assert_int_eq(d9s_resolver_new(NULL, &ro, &r, &e), 0);
 	memset(&ao, 0, sizeof ao);
-	ao.win.hi = UINT64_MAX;
+	ao.win = D9M_WHOLE;
 	ao.worst = 10;
 	ao.resolver = r;
 	ck_assert_int_eq(d9m_analyze(m, &ao, &a), 0);

@@ -54,6 +54,7 @@ Suite	*suite_events(void);
 Suite	*suite_baseline(void);
 Suite	*suite_dial95(void);
 Suite	*suite_consistency(void);
+Suite	*suite_fit(void);
 Suite	*suite_why(void);
 
 #endif

@@ -33,13 +33,11 @@ number_after(const char *screen, const char *what)
 static char *
 json_of(struct fx *f, uint64_t lo, uint64_t hi)
 {
-	struct d9m_analysis_opts o = { { lo, hi }, 10, 0, NULL, 0 };
+	/* the whole trace as --json reads it */
+	struct d9m_analysis_opts o = { d9m_window_of(f->app.m, lo, hi), 10, 0,
+	    NULL, 0 };
 	struct d9m_analysis a;
 
-	if (lo == f->app.m->min_ts && hi == f->app.m->max_ts) {
-		o.win.lo = 0;	/* the whole trace, as --json reads it */
-		o.win.hi = UINT64_MAX;
-	}
 	struct d9o_out out;
 	char *buf = NULL;
 	size_t len = 0;
@@ -135,7 +133,7 @@ END_TEST
 START_TEST(tasks_strip_peak)
 {
 	struct fx f;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 	char want[64];
 

@@ -23,7 +23,7 @@ START_TEST(chain_browser_equals_cli)
 {
 	struct fx f;
 	const struct d9m_model *m;
-	const struct d9m_window all = { 0, UINT64_MAX };
+	const struct d9m_window all = D9M_WHOLE;
 	struct d9m_hop cli[D9M_CHAIN_MAX];
 	size_t compared = 0, hops = 0;
 
@@ -259,7 +259,7 @@ START_TEST(deep_stack_whole)
 	char *p, *buf = NULL, line[64], cwd[4096], dir[] = "/tmp/d9saveXXXXXX";
 	size_t len = 0, frames = 0;
 	struct d9o_out o;
-	struct d9m_window all = { 0, UINT64_MAX };
+	struct d9m_window all = D9M_WHOLE;
 	struct fx f;
 	FILE *in;
 

@@ -59,7 +59,7 @@ ck_same_figures(const struct d9m_model *a, const struct d9m_model *b)
 	ck_assert_uint_eq(a->tasks.n, b->tasks.n);
 	ck_assert_uint_eq(a->cpu.n, b->cpu.n);
 	memset(&o, 0, sizeof o);
-	o.win.hi = UINT64_MAX;
+	o.win = D9M_WHOLE;
 	o.worst = 3;
 	ck_assert_int_eq(d9m_analyze(a, &o, &x), 0);
 	ck_assert_int_eq(d9m_analyze(b, &o, &y), 0);

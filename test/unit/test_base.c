@@ -9,7 +9,9 @@
 #include "base/err.h"
 #include "base/hmap.h"
 #include "base/intern.h"
+#include "base/search.h"
 #include "base/text.h"
+#include "base/units.h"
 #include "base/vec.h"
 #include "unit.h"
 
@@ -318,6 +320,44 @@ START_TEST(test_err_record)
 }
 END_TEST
 
+/* The one binary search: bounds on runs of equal values, the ends, an
+ * empty range, a sub-range and rows through a permutation. */
+START_TEST(test_search_bounds)
+{
+	const uint64_t v[] = { 1, 3, 3, 3, 7, 9 };
+	const uint32_t srt[] = { 0, 3, 4, 5 };	/* 1, 3, 7, 9 */
+
+	ck_assert_uint_eq(d9_bisect_u64(v, 0, 6, 3), 1);
+	ck_assert_uint_eq(d9_upper_u64(v, 0, 6, 3), 4);
+	ck_assert_uint_eq(d9_bisect_u64(v, 0, 6, 0), 0);
+	ck_assert_uint_eq(d9_upper_u64(v, 0, 6, 9), 6);
+	ck_assert_uint_eq(d9_bisect_u64(v, 0, 6, 10), 6);
+	ck_assert_uint_eq(d9_bisect_u64(v, 2, 2, 3), 2);
+	ck_assert_uint_eq(d9_upper_u64(v, 2, 5, 3), 4);
+	ck_assert_uint_eq(d9_upper_rows(v, srt, 0, 4, 6), 2);
+	ck_assert_uint_eq(d9_upper_rows(v, srt, 0, 4, 9), 4);
+	ck_assert_uint_eq(d9_lower_rows(v, srt, 0, 4, 7), 2);
+	ck_assert_uint_eq(d9_lower_rows(v, srt, 0, 4, 10), 4);
+}
+END_TEST
+
+/* One byte formatter for every output, in the browser's spelling. */
+START_TEST(test_units_bytes_and_durations)
+{
+	char b[32];
+
+	ck_assert_str_eq(d9_fmt_bytes(b, sizeof b, 999), "999 B");
+	ck_assert_str_eq(d9_fmt_bytes(b, sizeof b, 1500), "1.5 kB");
+	ck_assert_str_eq(d9_fmt_bytes(b, sizeof b, -1500), "-1.5 kB");
+	ck_assert_str_eq(d9_fmt_bytes(b, sizeof b, 999960), "1.0 MB");
+	ck_assert_str_eq(d9_fmt_bytes(b, sizeof b, 4.1e6), "4.1 MB");
+	ck_assert_str_eq(d9_fmt_bytes(b, sizeof b, 2.5e12), "2.5 TB");
+	ck_assert_str_eq(d9_fmt_dur(b, sizeof b, 1500, 0), "1.5us");
+	ck_assert_str_eq(d9_fmt_dur(b, sizeof b, 1500, 1), "1.5\xc2\xb5s");
+	ck_assert_str_eq(d9_fmt_dur(b, sizeof b, 2500000, 0), "2.50ms");
+}
+END_TEST
+
 Suite *
 base_suite(void)
 {
@@ -325,6 +365,8 @@ base_suite(void)
 	TCase *tc = tcase_create("base");
 
 	tcase_add_test(tc, test_arena_alignment_and_big);
+	tcase_add_test(tc, test_search_bounds);
+	tcase_add_test(tc, test_units_bytes_and_durations);
 	tcase_add_test(tc, test_hmap_u64);
 	tcase_add_test(tc, test_hmap_clear_copy_next);
 	tcase_add_test(tc, test_hmap_rows);

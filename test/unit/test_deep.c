@@ -61,7 +61,7 @@ deep(size_t n, unsigned levels)
 static char *
 folded(const struct d9m_model *m)
 {
-	struct d9m_window all = { 0, UINT64_MAX };
+	struct d9m_window all = D9M_WHOLE;
 	struct d9o_out o;
 	char *text = NULL;
 	size_t len = 0;
@@ -88,7 +88,7 @@ count_frames(const char *text)
 START_TEST(cut_by_the_reader)
 {
 	struct d9m_model *m = deep(DEEP, 0);
-	struct d9m_flame_req q = { D9M_F_CPU, { 0, UINT64_MAX }, D9_NONE,
+	struct d9m_flame_req q = { D9M_F_CPU, D9M_WHOLE_INIT, D9_NONE,
 	    D9_NONE, 0, 0, 0, 0 };
 	struct d9m_flame *f;
 	char *text, leaf[32];

@@ -100,7 +100,7 @@ side_of_run(int mode, struct d9m_side *s, char **json)
 	mt_diffpair(&t, mode);
 	m = mt_finish(&t);
 	memset(&o, 0, sizeof o);
-	o.win.hi = UINT64_MAX;
+	o.win = D9M_WHOLE;
 	o.worst = 10;
 	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
 	d9m_side_init(s);

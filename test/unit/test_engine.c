@@ -22,7 +22,7 @@
 #include "whytrace.h"
 #include "unit.h"
 
-static const struct d9m_window all = { 0, UINT64_MAX };
+static const struct d9m_window all = D9M_WHOLE_INIT;
 
 static double
 flame_total(const struct d9m_model *m, int count, int liveset)

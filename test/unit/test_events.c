@@ -37,7 +37,7 @@ START_TEST(events_filtered)
 {
 	struct mt t;
 	struct d9m_model *m;
-	struct d9m_window all = { 0, UINT64_MAX }, w = { 30 * PL_MS,
+	struct d9m_window all = D9M_WHOLE, w = { 30 * PL_MS,
 	    UINT64_MAX };
 	uint32_t *v, log;
 	size_t n;

@@ -28,7 +28,7 @@
 static char *
 render(const struct d9m_model *m, int json)
 {
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 	struct d9o_out out;
 	char *text = NULL;

@@ -85,7 +85,7 @@ START_TEST(round_trip)
 	off_t size;
 	struct d9m_model *m = planted_image(&fd, &size), *b;
 	struct d9m_lanes *x, *lx = d9m_lanes_build(m);
-	struct d9m_analysis_opts o = { .win = { 0, UINT64_MAX }, .worst = 10 };
+	struct d9m_analysis_opts o = { .win = D9M_WHOLE, .worst = 10 };
 	struct d9m_analysis aa, ab;
 	char why[128];
 

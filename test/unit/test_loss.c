@@ -65,7 +65,7 @@ START_TEST(test_counters_per_boot)
 {
 	char *p[4];
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	const struct d9m_flag *f;
 	struct d9m_model *m;
 	struct mt t;
@@ -196,7 +196,7 @@ START_TEST(test_copies_read_once)
 {
 	char *p[2];
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	struct d9m_model *m;
 	struct mt t;
 
@@ -222,7 +222,7 @@ END_TEST
 START_TEST(test_nothing_lost)
 {
 	struct d9m_analysis a;
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	struct d9m_loss zero;
 	struct d9m_model *m;
 	struct mt t;
@@ -287,7 +287,7 @@ damaged_file(int zstd)
 
 START_TEST(test_damaged_segment)
 {
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	char *path = damaged_file(_i & 1), text[128];
 	const char *paths[] = { path };
 	struct d9m_analysis a;
@@ -362,7 +362,7 @@ START_TEST(test_deleted_and_missing)
 		{ "trace.9.bin", "bbbb-2", "2", "100000" },
 		{ "trace.10.bin.active", "bbbb-2", NULL, NULL },
 	};
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	char dir[] = "/tmp/d9unit-capped-XXXXXX", path[5][64], text[160];
 	const char *paths[] = { dir };
 	const struct d9m_flag *f;

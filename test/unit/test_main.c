@@ -26,6 +26,7 @@ main(void)
 	srunner_add_suite(sr, lines_suite());
 	srunner_add_suite(sr, ids_suite());
 	srunner_add_suite(sr, deep_suite());
+	srunner_add_suite(sr, textfmt_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

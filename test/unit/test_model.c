@@ -17,7 +17,7 @@
 #include "model/core/twins.h"
 #include "unit.h"
 
-static const struct d9m_window all = { 0, UINT64_MAX };
+static const struct d9m_window all = D9M_WHOLE_INIT;
 
 static struct d9m_analysis
 analyze(const struct d9m_model *m, struct d9m_window w, uint64_t chain)

@@ -72,7 +72,7 @@ START_TEST(dump_tree_weighs_idle)
 	m = mt_finish(&t);
 	memset(&fq, 0, sizeof fq);
 	fq.kind = D9M_F_DUMP;
-	fq.win = (struct d9m_window){ 0, UINT64_MAX };
+	fq.win = D9M_WHOLE;
 	fq.task = fq.loc = D9_NONE;
 	ck_assert_ptr_nonnull(f = d9m_flame_build(m, NULL, &fq));
 	ck_assert_uint_eq(f->samples, 1);

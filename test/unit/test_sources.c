@@ -71,7 +71,7 @@ START_TEST(two_processes_two_groups)
 {
 	char *dir;
 	struct d9m_model *m = load_two(1, &dir);
-	struct d9m_analysis_opts o = { { 0, UINT64_MAX }, 10, 0, NULL, 0 };
+	struct d9m_analysis_opts o = { D9M_WHOLE_INIT, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 	uint32_t b0;
 

@@ -500,7 +500,7 @@ START_TEST(test_windows_match_scans)
 
 	ck_assert_uint_gt(m->spanev.n, 20);
 	for (int k = 0; k < 40; k++) {
-		struct d9m_window w = { 0, UINT64_MAX };
+		struct d9m_window w = D9M_WHOLE;
 		struct d9m_analysis_opts o = { w, 5, 0, NULL, 0 };
 		struct d9m_analysis a;
 

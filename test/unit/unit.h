@@ -33,5 +33,6 @@ Suite	*lives_suite(void);
 Suite	*lines_suite(void);
 Suite	*ids_suite(void);
 Suite	*deep_suite(void);
+Suite	*textfmt_suite(void);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/stackcap.h"
 #include "model/core/frames.h"
 #include "model/core/model.h"
@@ -96,14 +97,7 @@ sym_first(const struct d9m_model *m, uint32_t seg, uint64_t addr)
 		return m->symbols.n;
 	lo = m->sym_seg_off[seg];
 	hi = m->sym_seg_off[seg + 1];
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->symbols.addr[mid] < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = d9_bisect_u64(m->symbols.addr, lo, hi, addr);
 	if (lo < m->sym_seg_off[seg + 1] && m->symbols.addr[lo] == addr)
 		return lo;
 	return m->symbols.n;

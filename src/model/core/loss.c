@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/units.h"
 #include "model/core/loss.h"
 #include "model/core/table.h"
 #include "parse/reader.h"
@@ -337,15 +338,10 @@ d9m_loss_any(const struct d9m_loss *l)
 static int
 bytes_text(char *buf, size_t cap, uint64_t n)
 {
-	static const char *const unit[] = { "kB", "MB", "GB", "TB" };
-	double v = (double)n / 1e3;
-	size_t u = 0;
+	char b[32];
 
-	while (v >= 999.95 && u + 1 < sizeof unit / sizeof unit[0]) {
-		v /= 1e3;
-		u++;
-	}
-	return snprintf(buf, cap, " (%.1f %s)", v, unit[u]);
+	return snprintf(buf, cap, " (%s)", d9_fmt_bytes(b, sizeof b,
+	    (double)n));
 }
 
 size_t

@@ -13,7 +13,6 @@
 #include "model/image.h"
 #include "model/core/tables.h"
 #include "model/core/timeline.h"
-#include "model/queries/window.h"
 
 struct d9m_model *
 d9m_model_new(void)
@@ -37,13 +36,13 @@ void
 d9m_model_free(struct d9m_model **pm)
 {
 	struct d9m_model *m = *pm;
-	struct d9m_tabref t[32];
+	struct d9m_tabref t[D9M_NTABLES];
 	size_t n;
 
 	if (m == NULL)
 		return;
 	if (!d9m_image_is(m)) {		/* else its columns are mapped */
-		n = d9m_model_tables(m, t, 32);
+		n = d9m_model_tables(m, t);
 		for (size_t i = 0; i < n; i++)
 			d9m_tab_free(t[i].tab, t[i].desc);
 		d9m_timeline_free(m);
@@ -69,10 +68,10 @@ d9m_model_free(struct d9m_model **pm)
 static int
 copy_tables(struct d9m_model *dst, const struct d9m_model *src)
 {
-	struct d9m_tabref td[32], ts[32];
-	size_t n = d9m_model_tables(dst, td, 32);
+	struct d9m_tabref td[D9M_NTABLES], ts[D9M_NTABLES];
+	size_t n = d9m_model_tables(dst, td);
 
-	d9m_model_tables((struct d9m_model *)src, ts, 32);
+	d9m_model_tables((struct d9m_model *)src, ts);
 	for (size_t i = 0; i < n; i++)
 		if (d9m_tab_copy(td[i].tab, ts[i].tab, td[i].desc) < 0)
 			return -1;
@@ -118,18 +117,6 @@ d9m_model_snapshot(const struct d9m_model *src)
 	    copy_tables(m, src) < 0 || copy_maps(m, src) < 0)
 		d9m_model_free(&m);
 	return m;
-}
-
-void
-d9m_model_seal(struct d9m_model *m)
-{
-	if (d9m_image_is(m) || !m->finished)
-		return;
-	/* the span events became the span instances (m->spans) */
-	d9m_tab_free(&m->spanev, &d9m_desc_spanev);
-	d9m_tab_free(&m->spanx, &d9m_desc_spanx);
-	d9m_tab_free(&m->spantags, &d9m_desc_spantags);
-	d9m_builder_free(m);
 }
 
 /* Every message is escaped here too: whoever made it, the report, the
@@ -200,92 +187,4 @@ d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
 
 	m->following = 1;
 	return feed(m, NULL, 0, f, progress, &ln, stats);
-}
-
-uint32_t
-d9m_worker_slot_of(const struct d9m_model *m, uint32_t g, uint64_t own)
-{
-	size_t lo = 0, hi = m->nworkers;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct d9m_worker *w = &m->workers[mid];
-
-		if (w->group < g || (w->group == g && w->own < own))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->nworkers && m->workers[lo].group == g &&
-	    m->workers[lo].own == own ? (uint32_t)lo : D9_NONE;
-}
-
-uint32_t
-d9m_worker_slot(const struct d9m_model *m, uint32_t id)
-{
-	if (id >= m->wids.n)
-		return D9_NONE;
-	return d9m_worker_slot_of(m, m->wids.group[id], m->wids.own[id]);
-}
-
-uint32_t
-d9m_poll_worker(const struct d9m_model *m, size_t p)
-{
-	size_t lo = 0, hi = m->nworkers;
-
-	/* the last lane starting at or before p: the ranges follow each
-	 * other, the empty ones included */
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->workers[mid].poll0 <= p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 ? (uint32_t)(lo - 1) : 0;
-}
-
-uint32_t
-d9m_poll_worker_id(const struct d9m_model *m, size_t p)
-{
-	return m->workers[d9m_poll_worker(m, p)].id;
-}
-
-const char *
-d9m_meta_get(const struct d9m_model *m, const char *key)
-{
-	uint32_t k = d9_intern_find(&m->strs, key, strlen(key));
-
-	if (k == D9_NONE)
-		return NULL;
-	for (size_t i = m->meta.n; i-- > 0; )
-		if (m->meta.key[i] == k)
-			return d9m_str(m, m->meta.val[i]);
-	return NULL;
-}
-
-uint32_t
-d9m_lane_remap(const struct d9m_model *o, const struct d9m_model *n,
-    uint32_t s)
-{
-	return d9m_worker_slot_of(n, o->workers[s].group, o->workers[s].own);
-}
-
-uint32_t
-d9m_poll_remap(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
-{
-	uint32_t w;
-	uint64_t t;
-	size_t lo, hi;
-
-	if (p == D9_NONE || p >= o->polls.n ||
-	    (w = d9m_lane_remap(o, n, d9m_poll_worker(o, p))) == D9_NONE)
-		return D9_NONE;
-	t = o->polls.start[p];
-	lo = n->workers[w].poll0;
-	hi = lo + n->workers[w].npolls;
-	lo += d9_bisect_u64(d9m_row(n->polls.start, lo), 0, hi - lo, t);
-	return lo < n->polls.n && n->polls.start[lo] == t &&
-	    d9m_poll_worker(n, lo) == w ? (uint32_t)lo : D9_NONE;
 }

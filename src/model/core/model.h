@@ -1,4 +1,18 @@
 /*
+ * src/model/core, the model's first wing: the loaded trace and its
+ * lifetime. It holds the column tables and their one registry
+ * (model.h, table.h, tables.h), loading and building (model.c, build*.c:
+ * the parser's sink, the one switch from schema name to event kind),
+ * the ids of more than one process (ids, groups, pairs), finishing
+ * (timeline.c: sort, walk the workers, pair spans, sched, kshare, twins,
+ * loss) and the look-ups by id, row and time (lookup.c). It may call
+ * src/base, src/parse and itself; finishing also runs the one-time
+ * derive steps of the queries and figures it owns the data of
+ * (d9m_appev_derive, d9m_rates_derive, d9m_dumps_derive,
+ * d9m_sym_stacks_derive, d9m_runtimes_derive), and the lifetime the
+ * index image's (model/image.h, until src/store takes it). Above it:
+ * queries (queries/window.h), then figures (figures/analysis.h).
+ *
  * model.h: the loaded trace as columns (struct of arrays), one table per
  * event kind, each sorted by (timestamp, arrival order) once loading is
  * done. Strings, stacks and field lists are interned once and referenced
@@ -659,5 +673,16 @@ d9m_stack(const struct d9m_model *m, uint32_t id, size_t *n)
 	*n = len / 8;
 	return (const uint8_t *)p;
 }
+
+/* Row of the last poll of worker slot w starting at or before ts, or
+ * D9_NONE. */
+uint32_t d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts);
+/* Whether a gap of worker id wid (its OS thread changed) overlaps the
+ * time (a, b). */
+int	d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a,
+	    uint64_t b);
+/* Worker id of thread tid (the last park or unpark on it), else def. */
+uint32_t d9m_tid_worker(const struct d9m_model *m, uint32_t tid,
+	    uint32_t def);
 
 #endif

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/wire.h"
 #include "model/core/lives.h"
 #include "model/core/par.h"
@@ -277,16 +278,8 @@ struct made {
 static uint32_t
 find_made(const struct made *md, uint64_t inst)
 {
-	size_t lo = 0, hi = md->n;
+	size_t lo = d9_bisect_u64(md->inst, 0, md->n, inst);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (md->inst[mid] < inst)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < md->n && md->inst[lo] == inst ? md->row[lo] : D9_NONE;
 }
 

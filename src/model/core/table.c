@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/hmap.h"
 #include "base/pages.h"
 #include "base/vec.h"
@@ -455,21 +456,29 @@ row_before(const uint64_t *keys, uint32_t x, uint32_t y)
 	return keys[x] < keys[y] || (keys[x] == keys[y] && x < y);
 }
 
+struct past {
+	const uint64_t	*keys;
+	const uint32_t	*a;
+	uint32_t	 v;
+};
+
+static int
+past_before(const void *ctx, size_t i)
+{
+	const struct past *p = ctx;
+
+	return row_before(p->keys, p->a[i], p->v);
+}
+
 /* The first x of the sorted rows a[lo .. hi) that comes after row v;
  * hi when none does. */
 static size_t
 first_past(const uint64_t *keys, const uint32_t *a, size_t lo, size_t hi,
     uint32_t v)
 {
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	const struct past p = { keys, a, v };
 
-		if (row_before(keys, a[mid], v))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return d9_partition(lo, hi, &p, past_before);
 }
 
 /*

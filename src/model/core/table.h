@@ -59,4 +59,12 @@ d9m_tab_n(const void *tab)
 	return *(const size_t *)tab;
 }
 
+/* Row i of a column: v + i, without arithmetic on the NULL of a column
+ * that never got a row (NULL + 0 is undefined behaviour in C). */
+static inline const uint64_t *
+d9m_row(const uint64_t *v, size_t i)
+{
+	return v != NULL ? v + i : v;
+}
+
 #endif

@@ -80,31 +80,32 @@ TAB(d9m_desc_gaps, d9m_gaps, UNSORTED, C(d9m_gaps, worker),
     C(d9m_gaps, from_tid), C(d9m_gaps, to_tid), C(d9m_gaps, start),
     C(d9m_gaps, end));
 
+/* The registry's lists are what the buffers of D9M_NTABLES hold: a
+ * table added to one list grows the count with it. */
+#define REF(member, desc, kept)	{ &m->member, desc },
+#define KEPT(member, desc, kept) \
+	if ((kept) != NULL) \
+		out[n++] = (struct d9m_tabref){ &m->member, kept };
+
 size_t
-d9m_model_tables(struct d9m_model *m, struct d9m_tabref *out, size_t max)
+d9m_model_tables(struct d9m_model *m, struct d9m_tabref out[D9M_NTABLES])
 {
-	struct d9m_tabref all[] = {
-		{ &m->rt, &d9m_desc_rt }, { &m->rttags, &d9m_desc_rttags },
-		{ &m->taskloc, &d9m_desc_taskloc },
-		{ &m->parkinfo, &d9m_desc_parkinfo },
-		{ &m->wakes, &d9m_desc_wakes }, { &m->queue, &d9m_desc_queue },
-		{ &m->tasks, &d9m_desc_tasks }, { &m->cpu, &d9m_desc_cpu },
-		{ &m->dumps, &d9m_desc_dumps }, { &m->allocs, &d9m_desc_allocs },
-		{ &m->frees, &d9m_desc_frees },
-		{ &m->overflow, &d9m_desc_overflow },
-		{ &m->spanev, &d9m_desc_spanev }, { &m->spanx, &d9m_desc_spanx },
-		{ &m->spantags, &d9m_desc_spantags },
-		{ &m->custom, &d9m_desc_custom },
-		{ &m->metrics, &d9m_desc_metrics },
-		{ &m->msamples, &d9m_desc_msamples },
-		{ &m->symbols, &d9m_desc_symbols }, { &m->maps, &d9m_desc_maps },
-		{ &m->clock, &d9m_desc_clock }, { &m->meta, &d9m_desc_meta },
-		{ &m->segs, &d9m_desc_segs }, { &m->groups, &d9m_desc_groups },
-		{ &m->wids, &d9m_desc_wids },
-	};
+	const struct d9m_tabref all[] = { D9M_LOADED_TABLES(REF) };
 	size_t n = sizeof all / sizeof all[0];
 
-	for (size_t i = 0; i < n && i < max; i++)
+	_Static_assert(sizeof all / sizeof all[0] == D9M_NLOADED,
+	    "one registry of loaded tables");
+	for (size_t i = 0; i < n; i++)
 		out[i] = all[i];
+	return n;
+}
+
+size_t
+d9m_model_kept_tables(struct d9m_model *m, struct d9m_tabref out[D9M_NTABLES])
+{
+	size_t n = 0;
+
+	D9M_LOADED_TABLES(KEPT)
+	D9M_DERIVED_TABLES(KEPT)
 	return n;
 }

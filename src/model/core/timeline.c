@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/queries/appev.h"
@@ -79,6 +80,18 @@ d9m_timeline_free(struct d9m_model *m)
 	d9m_appev_free(m);
 }
 
+void
+d9m_model_seal(struct d9m_model *m)
+{
+	if (d9m_image_is(m) || !m->finished)
+		return;
+	/* the span events became the span instances (m->spans) */
+	d9m_tab_free(&m->spanev, &d9m_desc_spanev);
+	d9m_tab_free(&m->spanx, &d9m_desc_spanx);
+	d9m_tab_free(&m->spantags, &d9m_desc_spantags);
+	d9m_builder_free(m);
+}
+
 /* Lanes by source group, then id. */
 static int
 cmp_lane(const void *a, const void *b)
@@ -132,55 +145,6 @@ find_workers(struct d9m_model *m)
 	return 0;
 }
 
-uint32_t
-d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts)
-{
-	const struct d9m_worker *wk;
-	size_t lo, hi;
-
-	if (w >= m->nworkers)
-		return D9_NONE;
-	wk = &m->workers[w];
-	lo = wk->poll0;
-	hi = wk->poll0 + wk->npolls;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->polls.start[mid] <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > wk->poll0 ? (uint32_t)(lo - 1) : D9_NONE;
-}
-
-int
-d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
-{
-	const struct d9m_gaps *g = &m->gaps;
-	size_t lo = 0, hi = g->n;
-
-	/* the last gap of wid that starts before b: a worker's gaps follow
-	 * each other, so only it may reach past a */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->worker[mid] < wid || (g->worker[mid] == wid &&
-		    g->start[mid] < b))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo > 0 && g->worker[lo - 1] == wid && g->end[lo - 1] > a;
-}
-
-uint32_t
-d9m_tid_worker(const struct d9m_model *m, uint32_t tid, uint32_t def)
-{
-	return d9m_pairs_get(m->tidmap_tid, m->tidmap_worker, m->tidmap_n, tid,
-	    def);
-}
-
 /* The gaps by thread (ANALYSIS 3: a sample of either thread of a
  * hand-off, while it lasts, is of no worker): each gap under its two
  * threads, by (tid, start), with the latest end so far of each tid's
@@ -229,23 +193,33 @@ tid_gaps_make(const struct d9m_model *m, struct tid_gaps *t)
 	return 0;
 }
 
+struct tid_at {
+	const struct d9m_model	*m;
+	const struct tid_gaps	*t;
+	uint32_t		 tid;
+	uint64_t		 ts;
+};
+
+/* Entry i is of a lower tid, or of tid and starts at or before ts. */
+static int
+tid_at_before(const void *ctx, size_t i)
+{
+	const struct tid_at *q = ctx;
+	uint32_t k = (uint32_t)(q->t->key[i] >> 32);
+
+	return k < q->tid || (k == q->tid &&
+	    q->m->gaps.start[(uint32_t)q->t->key[i]] <= q->ts);
+}
+
 /* Whether a gap of thread tid holds ts. */
 static int
 tid_in_gap(const struct d9m_model *m, const struct tid_gaps *t, uint32_t tid,
     uint64_t ts)
 {
-	size_t lo = 0, hi = t->n;
+	const struct tid_at q = { m, t, tid, ts };
+	/* the first entry of tid starting after ts */
+	size_t lo = d9_partition(0, t->n, &q, tid_at_before);
 
-	while (lo < hi) {	/* the first entry of tid starting after ts */
-		size_t mid = lo + (hi - lo) / 2;
-		uint32_t k = (uint32_t)(t->key[mid] >> 32);
-
-		if (k < tid || (k == tid &&
-		    m->gaps.start[(uint32_t)t->key[mid]] <= ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (; lo > 0 && t->key[lo - 1] >> 32 == tid &&
 	    t->reach[lo - 1] > ts; lo--)
 		if (m->gaps.end[(uint32_t)t->key[lo - 1]] > ts)
@@ -372,9 +346,9 @@ sort_job(void *arg)
 static int
 sort_tables(struct d9m_model *m)
 {
-	struct d9m_tabref t[32];
-	struct d9m_job jobs[32];
-	size_t n = d9m_model_tables(m, t, 32);
+	struct d9m_tabref t[D9M_NTABLES];
+	struct d9m_job jobs[D9M_NTABLES];
+	size_t n = d9m_model_tables(m, t);
 
 	/* largest first, so that the two threads end together */
 	for (size_t i = 1; i < n; i++)

@@ -1,6 +1,5 @@
 /*
- * analysis.c: the driver, shared helpers, and the worker, poll and CPU
- * sections. Window rule: a poll, period, sample or span belongs to the
+ * analysis.c: the driver, and the worker, poll and CPU sections. Window rule: a poll, period, sample or span belongs to the
  * window when it starts inside it; period lengths are clipped to it.
  * Every table is sorted by time (polls and periods per worker), so a
  * window is found by binary search and costs what is inside it.
@@ -19,81 +18,6 @@
 #include "model/queries/samples.h"
 #include "model/core/table.h"
 #include "model/figures/verdict.h"
-
-size_t
-d9m_rank(size_t n, unsigned p)
-{
-	/* p % of n rounded to the nearest rank, at least 1: the rank
-	 * HdrHistogram (and so dial9's report) uses; the value returned is
-	 * the exact sample, not a bucket bound */
-	size_t r = (n * p + 50) / 100;
-
-	return r < 1 ? 1 : r > n ? n : r;
-}
-
-void
-d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out)
-{
-	size_t k99 = d9m_rank(n, 99) - 1;
-
-	memset(out, 0, sizeof *out);
-	out->count = n;
-	if (n == 0)
-		return;
-	for (size_t i = 0; i < n; i++)
-		out->max = v[i] > out->max ? v[i] : out->max;
-	/* the ranks alone, not a sort: p50's is among those below p99's */
-	out->p99 = d9m_nth_u64(v, n, k99);
-	out->p50 = d9m_nth_u64(v, k99 + 1, d9m_rank(n, 50) - 1);
-}
-
-static int
-cmp_group(const void *a, const void *b)
-{
-	const struct d9m_stack_group *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count > y->count ? -1 : 1;
-	return x->stack < y->stack ? -1 : x->stack > y->stack;
-}
-
-int
-d9m_group_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
-    const uint32_t *rows, size_t n, struct d9m_stack_group **out,
-    size_t *nout)
-{
-	struct d9m_wstack *v = malloc((n ? n : 1) * sizeof *v), *g = NULL;
-	struct d9m_stack_group *sg = NULL;
-	size_t ng = 0;
-
-	*out = NULL;
-	*nout = 0;
-	for (size_t i = 0; v != NULL && i < n; i++) {
-		v[i].stack = m->cpu.stack[rows[i]];
-		v[i].seg = m->cpu.seg[rows[i]];
-		v[i].w = d9m_cpu_weight(m, rows[i]);
-		v[i].n = 1;
-	}
-	/* by (stack, segment), then by what their frames are named */
-	if (v == NULL || d9m_wstack_merge(v, n, &g, &ng) < 0 ||
-	    d9m_merge_by_name(m, r, 0, g, &ng) < 0 ||
-	    (sg = malloc((ng ? ng : 1) * sizeof *sg)) == NULL) {
-		free(v);
-		free(g);
-		return -1;
-	}
-	for (size_t i = 0; i < ng; i++) {
-		sg[i].stack = g[i].stack;
-		sg[i].seg = g[i].seg;
-		sg[i].count = (size_t)(g[i].w + 0.5);	/* whole weights */
-	}
-	free(v);
-	free(g);
-	qsort(sg, ng, sizeof *sg, cmp_group);
-	*out = sg;
-	*nout = ng;
-	return 0;
-}
 
 static uint64_t
 clip_len(const struct d9m_window *w, uint64_t s, uint64_t e)

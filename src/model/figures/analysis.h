@@ -1,4 +1,16 @@
 /*
+ * src/model/figures, the model's third wing: the analyses, every figure
+ * the report, --json, --diff and the browser show, one file per figure
+ * family: the driver d9m_analyze (analysis.c, with the worker, poll and
+ * CPU sections) runs the sections (analysis_*.c: flags, memory, setup,
+ * sources, spans, tasks) and the families (blame, verdict, poi,
+ * observer, taskstats, metrics, runtimes, byname, framekind), and the
+ * comparison of two runs (diff.c, flamediff.c). It may call src/base,
+ * src/parse, model/core, model/queries and itself; only src/output,
+ * src/export, src/tui and src/app call it. A new figure: its family's
+ * file (or a new one) and struct d9m_analysis here, then the JSON
+ * (output/json.c), the report (output/report.c) and the browser.
+ *
  * analysis.h: every figure of ANALYSIS.md sections 2-14, computed from a
  * finished model for a time window, as plain data. The JSON output, the
  * text report and the browser all render this one struct, so a figure
@@ -16,6 +28,7 @@
 #include <stdint.h>
 
 #include "model/figures/blame.h"
+#include "model/figures/byname.h"
 #include "model/core/frames.h"
 #include "model/figures/metrics.h"
 #include "model/core/model.h"
@@ -23,13 +36,9 @@
 #include "model/figures/runtimes.h"
 #include "model/figures/taskstats.h"
 #include "model/figures/verdict.h"
+#include "model/queries/select.h"
 #include "model/queries/wake.h"
 #include "model/queries/window.h"
-
-struct d9m_pct {
-	size_t		count;
-	uint64_t	p50, p99, max;	/* exact nearest rank; 0 when count 0 */
-};
 
 struct d9m_worker_fig {
 	uint32_t	id;		/* wids row (ids.h prints it) */
@@ -40,12 +49,6 @@ struct d9m_worker_fig {
 	double		cpu_ratio_weighted;	/* better: by active time, clamped */
 	uint64_t	sched_wait_max;	/* over measured park periods */
 	size_t		sched_wait_over1ms, sched_wait_n;
-};
-
-struct d9m_stack_group {
-	uint32_t	stack;		/* stack id */
-	uint32_t	seg;		/* segment its symbols come from */
-	size_t		count;
 };
 
 /* Task dumps grouped by stack, weighted by the idle gap they describe. */
@@ -250,7 +253,7 @@ struct d9m_analysis {
 };
 
 struct d9m_analysis_opts {
-	struct d9m_window win;		/* {0, UINT64_MAX}: everything */
+	struct d9m_window win;		/* D9M_WHOLE: everything */
 	size_t		worst;		/* worst polls to list */
 	uint64_t	chain_task;	/* 0: no wake chain */
 	const struct d9m_resolver *resolver;	/* names beyond the trace's */
@@ -288,15 +291,5 @@ int	d9m_an_sources(const struct d9m_model *,
  * the segment (D9_NONE: any), else legacy metadata; 0 when unknown. */
 uint64_t d9m_wall_ns(const struct d9m_model *m, uint32_t seg, uint64_t mono);
 
-/* Rank (1-based) of the p-th percentile of n values. */
-size_t	d9m_rank(size_t n, unsigned p);
-/* Exact percentiles of v (reordered) at d9m_rank. */
-void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
-/* Stack groups of a set of CPU sample rows, merged by what their frames
- * are named (byname.h; names through r), count descending; a group's
- * count adds its rows' d9m_cpu_weight (samples.h). */
-int	d9m_group_stacks(const struct d9m_model *m,
-	    const struct d9m_resolver *r, const uint32_t *rows, size_t n,
-	    struct d9m_stack_group **out, size_t *nout);
 
 #endif

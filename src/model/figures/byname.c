@@ -14,6 +14,7 @@
 #include "base/vec.h"
 #include "base/wire.h"
 #include "model/figures/byname.h"
+#include "model/queries/samples.h"
 
 #define MAX_INLINE	64	/* frames one address expands to */
 
@@ -205,5 +206,53 @@ d9m_merge_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
 	}
 	*n = k;
 	free(id);
+	return 0;
+}
+
+static int
+cmp_group(const void *a, const void *b)
+{
+	const struct d9m_stack_group *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->stack < y->stack ? -1 : x->stack > y->stack;
+}
+
+int
+d9m_group_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
+    const uint32_t *rows, size_t n, struct d9m_stack_group **out,
+    size_t *nout)
+{
+	struct d9m_wstack *v = malloc((n ? n : 1) * sizeof *v), *g = NULL;
+	struct d9m_stack_group *sg = NULL;
+	size_t ng = 0;
+
+	*out = NULL;
+	*nout = 0;
+	for (size_t i = 0; v != NULL && i < n; i++) {
+		v[i].stack = m->cpu.stack[rows[i]];
+		v[i].seg = m->cpu.seg[rows[i]];
+		v[i].w = d9m_cpu_weight(m, rows[i]);
+		v[i].n = 1;
+	}
+	/* by (stack, segment), then by what their frames are named */
+	if (v == NULL || d9m_wstack_merge(v, n, &g, &ng) < 0 ||
+	    d9m_merge_by_name(m, r, 0, g, &ng) < 0 ||
+	    (sg = malloc((ng ? ng : 1) * sizeof *sg)) == NULL) {
+		free(v);
+		free(g);
+		return -1;
+	}
+	for (size_t i = 0; i < ng; i++) {
+		sg[i].stack = g[i].stack;
+		sg[i].seg = g[i].seg;
+		sg[i].count = (size_t)(g[i].w + 0.5);	/* whole weights */
+	}
+	free(v);
+	free(g);
+	qsort(sg, ng, sizeof *sg, cmp_group);
+	*out = sg;
+	*nout = ng;
 	return 0;
 }

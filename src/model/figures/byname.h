@@ -34,4 +34,17 @@ int	d9m_merge_by_name(const struct d9m_model *m,
 	    const struct d9m_resolver *r, int alloc, struct d9m_wstack *v,
 	    size_t *n);
 
+struct d9m_stack_group {
+	uint32_t	stack;		/* stack id */
+	uint32_t	seg;		/* segment its symbols come from */
+	size_t		count;
+};
+
+/* Stack groups of a set of CPU sample rows, merged by what their frames
+ * are named (above; names through r), count descending; a group's
+ * count adds its rows' d9m_cpu_weight (samples.h). */
+int	d9m_group_stacks(const struct d9m_model *m,
+	    const struct d9m_resolver *r, const uint32_t *rows, size_t n,
+	    struct d9m_stack_group **out, size_t *nout);
+
 #endif

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/vec.h"
 #include "model/core/ids.h"
 #include "model/core/loss.h"
@@ -514,22 +515,30 @@ d9m_pois_listed(const struct d9m_pois *p, int k, uint64_t lo, uint64_t hi)
 	return n;
 }
 
+struct step {
+	const struct d9m_pois	*p;
+	uint64_t		 ts;
+	int			 dir;
+};
+
+static int
+step_before(const void *ctx, size_t i)
+{
+	const struct step *q = ctx;
+	uint64_t s = q->p->v[q->p->by_time[i]].start;
+
+	return q->dir > 0 ? s <= q->ts : s < q->ts;
+}
+
 long
 d9m_poi_step(const struct d9m_pois *p, enum d9m_poi_kind k, uint64_t ts,
     int dir)
 {
-	size_t lo = p->first[k], hi = p->first[k + 1], a = lo, b = hi;
-
+	size_t lo = p->first[k], hi = p->first[k + 1];
+	const struct step q = { p, ts, dir };
 	/* first of the kind starting after ts (dir > 0), or at/after it */
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-		uint64_t s = p->v[p->by_time[mid]].start;
+	size_t a = d9_partition(lo, hi, &q, step_before);
 
-		if (dir > 0 ? s <= ts : s < ts)
-			a = mid + 1;
-		else
-			b = mid;
-	}
 	if (dir > 0)
 		return a < hi ? (long)p->by_time[a] : -1;
 	return a > lo ? (long)p->by_time[a - 1] : -1;

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/intern.h"
-#include "model/figures/analysis.h"
+#include "model/core/model.h"
 #include "model/core/table.h"
 #include "model/queries/worst.h"
 #include "base/vec.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/figures/analysis.h"
+#include "model/core/table.h"
 #include "model/queries/select.h"
 
 #define CHUNK	4096
@@ -121,4 +121,31 @@ d9m_pct_pass(const struct d9m_values *src, struct d9m_pct *out)
 	free(hist[0]);
 	free(buf);
 	return 0;
+}
+
+size_t
+d9m_rank(size_t n, unsigned p)
+{
+	/* p % of n rounded to the nearest rank, at least 1: the rank
+	 * HdrHistogram (and so dial9's report) uses; the value returned is
+	 * the exact sample, not a bucket bound */
+	size_t r = (n * p + 50) / 100;
+
+	return r < 1 ? 1 : r > n ? n : r;
+}
+
+void
+d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out)
+{
+	size_t k99 = d9m_rank(n, 99) - 1;
+
+	memset(out, 0, sizeof *out);
+	out->count = n;
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		out->max = v[i] > out->max ? v[i] : out->max;
+	/* the ranks alone, not a sort: p50's is among those below p99's */
+	out->p99 = d9m_nth_u64(v, n, k99);
+	out->p50 = d9m_nth_u64(v, k99 + 1, d9m_rank(n, 50) - 1);
 }

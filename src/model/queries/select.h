@@ -3,7 +3,7 @@
  * kept: a source hands them out in chunks, pass after pass, and each pass
  * fixes 16 more bits of the two ranks wanted (MSD radix selection, two
  * histograms of 2^16 counts). The same figures as d9m_pct_of on an array
- * of them (analysis.h), without the array: the scheduling delays of 10 M
+ * of them (below), without the array: the scheduling delays of 10 M
  * polls were an 80 MB copy.
  */
 #ifndef D9M_SELECT_H
@@ -12,7 +12,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct d9m_pct;
+struct d9m_pct {
+	size_t		count;
+	uint64_t	p50, p99, max;	/* exact nearest rank; 0 when count 0 */
+};
+
+/* Rank (1-based) of the p-th percentile of n values. */
+size_t	d9m_rank(size_t n, unsigned p);
+/* Exact percentiles of v (reordered) at d9m_rank. */
+void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
 
 /* The values, the same ones in the same order on every pass: fill
  * copies up to cap of them into buf from *cursor on (0 at the start of

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/schemas.h"
 #include "model/queries/flame.h"
 #include "model/queries/lanes.h"
@@ -16,19 +17,10 @@
 static size_t
 col_of(const uint64_t *edges, size_t ncols, uint64_t ts)
 {
-	size_t lo = 0, hi = ncols;
-
 	if (ncols == 0 || ts < edges[0] || ts >= edges[ncols])
 		return ncols;
-	while (lo + 1 < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (edges[mid] <= ts)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	/* the last edge at or below ts: edges[0] is, edges[ncols] is not */
+	return d9_upper_u64(edges, 0, ncols, ts) - 1;
 }
 
 static void
@@ -152,7 +144,7 @@ static int
 cpu_series(const struct d9m_model *m, uint32_t g, const uint64_t *edges,
     size_t ncols, double *out)
 {
-	struct d9m_window all = { 0, UINT64_MAX };
+	struct d9m_window all = D9M_WHOLE;
 	struct d9m_usage *u;
 	size_t n, k = 0;
 

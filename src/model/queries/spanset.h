@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/figures/analysis.h"
+#include "model/queries/select.h"
 #include "model/queries/window.h"
 
 struct d9m_span {

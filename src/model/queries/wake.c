@@ -5,43 +5,27 @@
  */
 #include <string.h>
 
+#include "base/search.h"
 #include "model/queries/wake.h"
 #include "model/queries/window.h"
 
 size_t
 d9m_task_polls_after(const struct d9m_model *m, uint32_t t, uint64_t ts)
 {
-	size_t lo = m->task_polls_off[t], hi = m->task_polls_off[t + 1];
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->polls.start[m->task_polls[mid]] <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return d9_upper_rows(m->polls.start, m->task_polls,
+	    m->task_polls_off[t], m->task_polls_off[t + 1], ts);
 }
 
 uint32_t
 d9m_last_wake(const struct d9m_model *m, uint32_t t, uint64_t ts)
 {
 	const struct d9m_wakes *w = &m->wakes;
-	size_t a, b;
+	size_t a;
 
 	if (t == D9_NONE || t >= m->tasks.n)
 		return D9_NONE;
-	a = w->by_woken_off[t];
-	b = w->by_woken_off[t + 1];
-	while (a < b) {
-		size_t mid = a + (b - a) / 2;
-
-		if (w->ts[w->by_woken[mid]] <= ts)
-			a = mid + 1;
-		else
-			b = mid;
-	}
+	a = d9_upper_rows(w->ts, w->by_woken, w->by_woken_off[t],
+	    w->by_woken_off[t + 1], ts);
 	return a > w->by_woken_off[t] ? w->by_woken[a - 1] : D9_NONE;
 }
 

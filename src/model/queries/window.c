@@ -4,6 +4,7 @@
  */
 #include <math.h>
 
+#include "base/search.h"
 #include "base/vec.h"
 #include "model/queries/window.h"
 

@@ -1,0 +1,39 @@
+/* units.c: see units.h. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "base/units.h"
+
+const char *
+d9_fmt_dur(char *buf, size_t len, uint64_t ns, int utf8)
+{
+	if (ns >= 1000000000)
+		snprintf(buf, len, "%.2fs", (double)ns / 1e9);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.2fms", (double)ns / 1e6);
+	else if (ns >= 1000)
+		snprintf(buf, len, "%.1f%s", (double)ns / 1e3,
+		    utf8 ? "\xc2\xb5s" : "us");
+	else
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	return buf;
+}
+
+const char *
+d9_fmt_bytes(char *buf, size_t len, double b)
+{
+	static const char *const unit[] = { "kB", "MB", "GB", "TB" };
+	double v = b / 1e3, a = b < 0 ? -b : b;
+	size_t u = 0;
+
+	if (a < 999.5) {
+		snprintf(buf, len, "%.0f B", b);
+		return buf;
+	}
+	while ((v < 0 ? -v : v) >= 999.95 && u + 1 < sizeof unit / sizeof unit[0]) {
+		v /= 1e3;
+		u++;
+	}
+	snprintf(buf, len, "%.1f %s", v, unit[u]);
+	return buf;
+}

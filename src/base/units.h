@@ -1,0 +1,19 @@
+/*
+ * units.h: the one duration and the one byte formatter of every output
+ * (the report, --diff, --check, the browser, the loss line): durations
+ * the way dial9 prints them, bytes in powers of 1000 spelled B, kB, MB,
+ * GB, TB (the browser's spelling; --check reads KB as well).
+ */
+#ifndef D9_UNITS_H
+#define D9_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* x.xxs, x.xxms, x.xus ("µs" when utf8) or Nns; buf returned. */
+const char	*d9_fmt_dur(char *buf, size_t len, uint64_t ns, int utf8);
+/* "512 B", "1.5 kB", "12.3 MB" ... (b may be < 0: a change); the unit
+ * moves up where the figure would round to 1000.0. buf returned. */
+const char	*d9_fmt_bytes(char *buf, size_t len, double b);
+
+#endif

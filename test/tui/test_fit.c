@@ -1,0 +1,260 @@
+/*
+ * test_fit.c: a browser that fits the person (issue 36), read from the
+ * canvas at 80x24 and 160x48 on demo-2026-06: the legend of `?`, the
+ * whole screen used, nothing cut, sorting, folding and focusing trees.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/wire.h"
+#include "fixture.h"
+#include "planted.h"
+
+#define DEMO	"demo-2026-06.bin.gz"
+
+/* `?` on the timeline ends with what its colours, glyphs and strips
+ * mean. */
+START_TEST(help_ends_with_legend)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 80, 24, 1);
+	fx_keys(&f, "?");
+	fx_key(&f, D9T_KEY_END);
+	ck_screen_has(&f, "Legend");
+	ck_screen_has(&f, "yellow     under 10 ms");
+	ck_screen_has(&f, "\xc2\xb7            awake, no poll (idle)");
+	ck_screen_has(&f, "\xe2\x96\x91            a block-in-place gap");
+	ck_screen_has(&f, "blank        parked");
+	ck_screen_has(&f, "kw         its kernel scheduling wait");
+	fx_keys(&f, "q3?");
+	fx_key(&f, D9T_KEY_END);
+	ck_screen_has(&f, "a chain of single callees is one row");
+	fx_close(&f);
+}
+END_TEST
+
+/* The CPU tree at 80x24: the chain of single callees from the root is
+ * one row, so a branch shows at once (20 rows of one child each came
+ * before it). */
+START_TEST(flame_chain_folds)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 80, 24, 1);
+	fx_keys(&f, "3");
+	ck_screen_has(&f, "\n\xe2\x96\xbe 100.0%      147  all > ...45 frames... "
+	    "> tokio::runtime::context::scoped::Scop");
+	ck_screen_has(&f, "\n  \xe2\x96\xbe  99.3%      146  tokio::runtime::"
+	    "scheduler::multi_thread::worker::Context::r");
+	fx_keys(&f, "\n");	/* Enter on a chain: a frame a row */
+	ck_screen_has(&f, "\n\xe2\x96\xbe 100.0%      147  all\n");
+	/* a match inside a folded chain gets a row of its own, shown */
+	fx_keys(&f, "/SyncWait\n");
+	ck_screen_has(&f, "75:\xe2\x96\xb8   0.7%        1  scc::wait_queue::"
+	    "SyncWait::wait\n");
+	ck_screen_has(&f, "1 frame match 'SyncWait'");
+	fx_close(&f);
+}
+END_TEST
+
+/* A stack 160 frames deep branching at depth 150: folded, the chain and
+ * the two branches; unfolded, the frames past the indentation a third
+ * of the screen allows show their depth and their names. */
+START_TEST(flame_depth_150)
+{
+	enum { DEPTH = 160, FORK = 150 };
+	uint64_t fr[DEPTH], other[FORK + 1];
+	char name[32], *p;
+	struct mt t;
+	struct fx f;
+
+	mt_begin(&t);
+	for (int i = 0; i < DEPTH; i++) {
+		fr[i] = 0x400000 + 0x40 * (uint64_t)i;
+		snprintf(name, sizeof name, "deep::level_%d", DEPTH - 1 - i);
+		mt_symbol(&t, fr[i], name, 0);
+	}
+	mt_symbol(&t, 0x500000, "deep::other", 0);
+	mt_spawn(&t, PL_MS, 7, "deep/src/main.rs:1:1");
+	mt_unpark(&t, 2 * PL_MS, 0, 0, 11, 0);
+	mt_poll_start(&t, 5 * PL_MS, 0, 7, "deep/src/main.rs:1:1");
+	/* leaf first: levels 159..0, or other and levels 149..0 */
+	other[0] = 0x500000;
+	memcpy(other + 1, fr + DEPTH - FORK, FORK * sizeof *fr);
+	for (uint64_t i = 0; i < 20; i++)
+		mt_cpu(&t, 6 * PL_MS + i * 500000, 11, D9_SOURCE_CPU,
+		    i % 2 ? DEPTH : FORK + 1, i % 2 ? fr : other);
+	mt_poll_end(&t, 25 * PL_MS, 0);
+	mt_park(&t, 30 * PL_MS, 0, 20 * PL_MS, 11);
+	p = mt_write(&t);
+	tg_free(&t.tg);
+	fx_open(&f, p, 160, 48, 1);
+	fx_keys(&f, "3");
+	ck_screen_has(&f, "100.0%       20  all > ...148 frames... > "
+	    "deep::level_148 > deep::level_149\n");
+	ck_screen_has(&f, "\n     50.0%       10  deep::level_150 > ...7 "
+	    "frames... > deep::level_158 > deep::level_159\n");
+	ck_screen_has(&f, "\n     50.0%       10  deep::other\n");
+	fx_keys(&f, "\n");	/* the first chain, a frame a row */
+	fx_key(&f, D9T_KEY_END);
+	ck_screen_has(&f, "151:   50.0%       10  deep::level_150 > ...");
+	ck_screen_has(&f, "151:   50.0%       10  deep::other\n");
+	fx_close(&f);
+	unlink(p);
+	free(p);
+}
+END_TEST
+
+/* Rows of the screen that hold nothing but spaces. */
+static int
+blank_rows(const char *screen)
+{
+	int n = 0;
+
+	for (const char *p = screen; *p; ) {
+		const char *e = strchr(p, '\n');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		n += strspn(p, " ") >= len;
+		if (e == NULL)
+			break;
+		p = e + 1;
+	}
+	return n;
+}
+
+/* At 160x48 the two lanes of demo-2026-06 grow to fill the screen (31
+ * rows were blank); the line under the strips reads each at the
+ * cursor. */
+START_TEST(timeline_fills_the_screen)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_render(&f);
+	ck_assert_int_lt(blank_rows(f.screen), 8);
+	ck_screen_has(&f, "active tasks 26  at it: queue 0  tasks 26  lq w0 0  "
+	    "kw w0 0ns  cpu 0.05\n");
+	fx_keys(&f, "ww");	/* task 55's 1.01 ms poll, on worker 1 */
+	ck_screen_has(&f, "at it: queue 0  tasks 113  lq w1 47  kw w1 0ns  "
+	    "cpu 1.40\n");
+	ck_assert_int_lt(blank_rows(f.screen), 8);
+	fx_close(&f);
+}
+END_TEST
+
+/* A trace without CPU samples or kernel waits (a libd9rec recording
+ * without perf): no strip for them ("kw" with max 0, "cpu" saying it
+ * has no samples). */
+START_TEST(empty_strips_hidden)
+{
+	struct mt t;
+	struct fx f;
+	char *p;
+
+	mt_begin(&t);
+	mt_spawn(&t, PL_MS, 7, "a/src/main.rs:1:1");
+	mt_unpark(&t, 2 * PL_MS, 0, 0, 11, 0);
+	mt_poll_start(&t, 5 * PL_MS, 0, 7, "a/src/main.rs:1:1");
+	mt_poll_end(&t, 25 * PL_MS, 0);
+	mt_park(&t, 30 * PL_MS, 0, 20 * PL_MS, 11);
+	p = mt_write(&t);
+	tg_free(&t.tg);
+	fx_open(&f, p, 80, 24, 1);
+	fx_render(&f);
+	ck_screen_has(&f, "\ntasks  ");
+	ck_screen_lacks(&f, "\nkw w0");
+	ck_screen_lacks(&f, "\ncpu ");
+	ck_screen_lacks(&f, "no process CPU samples");
+	fx_close(&f);
+	unlink(p);
+	free(p);
+}
+END_TEST
+
+/* At 80x24 nothing that matters is cut: the second-worst poll's verdict
+ * wraps whole (under the lanes and in the poll detail), the header keeps
+ * the start time, and a 2.7 ms window has the digits to tell its ends
+ * apart. */
+START_TEST(nothing_cut_at_80)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 80, 24, 1);
+	fx_render(&f);
+	ck_screen_has(&f, "(4.15s)  2w  16:36:15.288928\n");	/* not the date */
+	ck_screen_has(&f, "\nat the cursor: queue 0  tasks 26  lq w0 0  kw w0 "
+	    "0ns  cpu 0.05\n");	/* a row of its own */
+	fx_keys(&f, "ww");
+	ck_screen_has(&f, "\nverdict: lock: 9 of 9 samples waiting in futex, "
+	    "under\n         scc::wait_queue::SyncWait::wait, in the "
+	    "recorder's own frames\n");
+	fx_keys(&f, "\n");
+	ck_screen_has(&f, "\nverdict: lock: 9 of 9 samples waiting in futex, "
+	    "under\n         scc::wait_queue::SyncWait::wait, in the "
+	    "recorder's own frames\n\nOn-CPU");
+	fx_keys(&f, "q");
+	fx_keys(&f, "g0.001s\n");
+	d9t_set_window(&f.app, f.app.m->min_ts + 1000000,
+	    f.app.m->min_ts + 3700000, 1);
+	fx_render(&f);
+	ck_screen_has(&f, "window 0.00100s..0.00370s (2.70ms)");
+	fx_close(&f);
+}
+END_TEST
+
+/* A line cut at the screen's edge never cuts a file:line (boxed.rs:22
+ * read as a line of boxed.rs:2206): the path goes whole, > shows it;
+ * a jump to another view starts at the left. */
+START_TEST(cut_keeps_line_numbers)
+{
+	struct d9t_canvas cv = { 0, 0, NULL };
+	struct d9t_list l;
+	char row[256];
+	struct fx f;
+
+	ck_assert_int_eq(d9t_canvas_init(&cv, 40, 3), 0);
+	d9t_list_init(&l);
+	d9t_list_add(&l, 0, "  at alloc/src/boxed.rs:2206 (inlined)");
+	d9t_list_add(&l, 0, "  frame in  std/boxed.rs:2206");
+	d9t_list_draw(&l, &cv, 0, 3, NULL);
+	d9t_canvas_row(&cv, 1, row, sizeof row);
+	ck_assert_str_eq(row, "  frame in  std/boxed.rs:2206");
+	d9t_canvas_free(&cv);
+	ck_assert_int_eq(d9t_canvas_init(&cv, 26, 3), 0);
+	d9t_list_draw(&l, &cv, 0, 3, NULL);
+	d9t_canvas_row(&cv, 0, row, sizeof row);
+	ck_assert_str_eq(row, "  at");
+	d9t_canvas_row(&cv, 1, row, sizeof row);
+	ck_assert_str_eq(row, "  frame in");
+	d9t_canvas_free(&cv);
+	d9t_list_free(&l);
+	fx_open(&f, DEMO, 80, 24, 1);
+	fx_keys(&f, "2>>>");
+	ck_assert_uint_eq(f.app.lists[D9T_V_TASKS].hscroll, 24);
+	fx_keys(&f, "12");
+	ck_assert_uint_eq(f.app.lists[D9T_V_TASKS].hscroll, 0);
+	fx_close(&f);
+}
+END_TEST
+
+Suite *
+suite_fit(void)
+{
+	Suite *s = suite_create("fit");
+	TCase *tc = tcase_create("fit");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, help_ends_with_legend);
+	tcase_add_test(tc, flame_chain_folds);
+	tcase_add_test(tc, flame_depth_150);
+	tcase_add_test(tc, timeline_fills_the_screen);
+	tcase_add_test(tc, empty_strips_hidden);
+	tcase_add_test(tc, nothing_cut_at_80);
+	tcase_add_test(tc, cut_keeps_line_numbers);
+	suite_add_tcase(s, tc);
+	return s;
+}
