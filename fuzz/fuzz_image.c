@@ -1,9 +1,9 @@
 /*
- * fuzz_image.c: what d9top makes of a forged index entry (model/image.h).
+ * fuzz_image.c: what d9top makes of a forged index entry (store/image.h).
  * The checksum of an entry is no secret, so the fuzzer's bytes are an
  * entry's body (everything after its header: the scalars, the section
  * table, the sections) and the target writes the header that makes them
- * an entry of its key, checksum and all (d9m_image_reseal), maps it as
+ * an entry of its key, checksum and all (d9i_image_reseal), maps it as
  * d9top would, and when it is taken runs the analysis of the whole
  * window (with --worst and a wake chain), the JSON, the report, the
  * folded stacks, the Chrome trace (to /dev/null), the analysis and JSON
@@ -22,13 +22,13 @@
 #include <unistd.h>
 
 #include "model/figures/analysis.h"
-#include "model/image.h"
+#include "store/image.h"
 #include "model/queries/lanes.h"
 #include "output/output.h"
 #include "symbolize/resolver.h"
 
 #define KEY	0xd9f022ull
-#define HEAD	D9M_IMAGE_HEAD
+#define HEAD	D9I_IMAGE_HEAD
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -105,11 +105,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (img == NULL || null == NULL || fd < 0)
 		abort();
 	memcpy(img + HEAD, data, size);
-	if (d9m_image_reseal(img, HEAD + size, KEY) < 0 ||
+	if (d9i_image_reseal(img, HEAD + size, KEY) < 0 ||
 	    write(fd, img, HEAD + size) != (ssize_t)(HEAD + size))
 		abort();
 	free(img);
-	if (d9m_image_open(fd, KEY, &m, &x, why, sizeof why) != 0) {
+	if (d9i_image_open(fd, KEY, &m, &x, why, sizeof why) != 0) {
 		if (getenv("FUZZ_IMAGE_WHY") != NULL)
 			fprintf(stderr, "fuzz_image: refused: %s\n", why);
 	} else {

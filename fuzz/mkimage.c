@@ -1,7 +1,7 @@
 /*
  * mkimage.c: the seeds of fuzz_image (fuzz/corpus-image was made with
  * it): each trace named, read and finished as d9top does, written as an
- * index entry (model/image.h) without its header, to DIR/NAME.body.
+ * index entry (store/image.h) without its header, to DIR/NAME.body.
  *   mkimage DIR TRACE...
  * An entry's body changes with the model's layout: seeds of another
  * layout are still inputs, but refused at once; make them again then.
@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "base/io.h"
-#include "model/image.h"
+#include "store/image.h"
 #include "model/queries/lanes.h"
 #include "model/core/model.h"
 
@@ -34,20 +34,20 @@ seed(const char *dir, const char *trace)
 	if (m == NULL || copy == NULL || fd < 0 ||
 	    d9m_model_load(m, &trace, 1, NULL, NULL, NULL, &st) < 0 ||
 	    d9m_model_finish_last(m) < 0 || (x = d9m_lanes_build(m)) == NULL ||
-	    d9m_image_write(m, x, fd, 0, NULL) < 0 || fstat(fd, &sb) < 0 ||
+	    d9i_image_write(m, x, fd, 0, NULL) < 0 || fstat(fd, &sb) < 0 ||
 	    (p = malloc((size_t)sb.st_size)) == NULL ||
 	    pread(fd, p, (size_t)sb.st_size, 0) != sb.st_size)
 		goto out;
 	snprintf(out, sizeof out, "%s/%s.body", dir, basename(copy));
 	if ((o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
 		goto out;
-	rc = d9_write_all(o, p + D9M_IMAGE_HEAD,
-	    (size_t)sb.st_size - D9M_IMAGE_HEAD);
+	rc = d9_write_all(o, p + D9I_IMAGE_HEAD,
+	    (size_t)sb.st_size - D9I_IMAGE_HEAD);
 	if (close(o) < 0)
 		rc = -1;
 	if (rc == 0)
 		printf("%s: %lld bytes\n", out,
-		    (long long)sb.st_size - D9M_IMAGE_HEAD);
+		    (long long)sb.st_size - D9I_IMAGE_HEAD);
 out:
 	if (rc < 0)
 		fprintf(stderr, "mkimage: %s: failed\n", trace);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # layers.sh SRC: each layer includes only the layers below it
 # (base <- parse <- model <- symbolize <- output <- tui, app; export
-# above the model, below app), the
+# above the model, below app; store, the index, above the model and
+# below tui and app only), the
 # recorder only base, and the model's core (load, finish) none of the
 # model's analyses. Prints every include that breaks this; exit 1 then.
 set -u
@@ -14,14 +15,15 @@ check() {	# dir, pattern of forbidden include folders or files
 	done
 }
 
-check base '\(parse\|model\|symbolize\|output\|tui\|app\|rec\)/'
-check parse '\(model\|symbolize\|output\|tui\|app\|rec\)/'
+check base '\(parse\|model\|store\|symbolize\|output\|tui\|app\|rec\)/'
+check parse '\(model\|store\|symbolize\|output\|tui\|app\|rec\)/'
 for w in model model/core model/figures model/queries; do
-	check "$w" '\(symbolize\|output\|tui\|app\|rec\)/'
+	check "$w" '\(store\|symbolize\|output\|tui\|app\|rec\)/'
 done
-check symbolize '\(output\|tui\|app\|rec\)/'
-check output '\(tui\|app\|rec\)/'
-check export '\(symbolize\|output\|tui\|app\|rec\)/'
+check store '\(symbolize\|output\|export\|tui\|app\|rec\)/'
+check symbolize '\(store\|output\|tui\|app\|rec\)/'
+check output '\(store\|tui\|app\|rec\)/'
+check export '\(store\|symbolize\|output\|tui\|app\|rec\)/'
 check tui '\(app\|rec\)/'
 check rec '\(parse\|model\|symbolize\|output\|tui\|app\)/'
 for f in model.c build.c timeline.c tables.c table.c; do

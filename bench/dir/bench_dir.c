@@ -14,6 +14,10 @@
  *                                        left to a detached writer is
  *                                        in place: that time is shown)
  *   d9top --json --window A..B DIR       1 s in the middle, warm
+ *   d9top --json DIR, one more segment   the directory gained the next
+ *                                        copy since the warm entry
+ *                                        (its output checked against
+ *                                        --no-cache's; ratio to cold)
  *   d9top DIR (the browser, in tmux)     to a loaded whole-trace screen
  *
  * with wall time, CPU time (user + system of the child, wait4) and peak
@@ -39,8 +43,8 @@
 #define JSON_MAX	(8u << 20)
 
 enum {
-	M_BASE, M_NOCACHE, M_STDIN, M_COLD, M_WARM, M_WINDOW, M_BROWSER,
-	M_COUNT
+	M_BASE, M_NOCACHE, M_STDIN, M_COLD, M_WARM, M_WINDOW, M_GROW,
+	M_BROWSER, M_COUNT
 };
 
 static const struct {
@@ -53,6 +57,7 @@ static const struct {
 	{ "d9top --json, cold cache", "<= 1.0x" },
 	{ "d9top --json, warm cache", "" },
 	{ "d9top --json --window 1 s, warm", "<= 0.1x" },
+	{ "d9top --json, one more segment", "<= 0.15x cold" },
 	{ "browser to loaded screen, warm", "<= 1.5 s" },
 };
 
@@ -218,6 +223,35 @@ stdin_run(struct ctx *c, const char *dir, const char *out,
 	return 0;
 }
 
+/* The directory gains a segment after its entry was written: d9top
+ * --json on it, against its cold read and --no-cache's output; the
+ * segment goes again after. */
+static int
+measure_grow(struct ctx *c, const char *dir, struct figures *f)
+{
+	char added[PATH_MAX + 64], out[2][PATH_MAX + 32];
+	struct d9b_run nc;
+	int rc = -1;
+
+	for (int i = 0; i < 2; i++)
+		snprintf(out[i], sizeof out[i], "%s/out-%d-grow-%d.json",
+		    c->o.work, f->copies, i);
+	if (d9b_hostdir_grow(&c->h, dir, f->copies, added, sizeof added) < 0)
+		return -1;
+	if (json_run(c, dir, NULL, NULL, out[0], &f->r[M_GROW]) == 0 &&
+	    json_run(c, dir, "--no-cache", NULL, out[1], &nc) == 0) {
+		d9b_settle(c->cache);
+		f->have[M_GROW] = 1;
+		snprintf(f->note[M_GROW], sizeof f->note[0], "%.3fx the cold "
+		    "read; output %s --no-cache's", f->r[M_GROW].wall /
+		    f->r[M_COLD].wall, files_same(out[0], out[1]) ?
+		    "the same as" : "DIFFERENT from");
+		rc = 0;
+	}
+	unlink(added);
+	return rc;
+}
+
 static int
 measure_json(struct ctx *c, const char *dir, struct figures *f)
 {
@@ -361,6 +395,8 @@ one_scale(struct ctx *c, int scale, struct figures *f)
 	    "eventCount), %.1f s\n", f->frames / 1e6, f->events / 1e6,
 	    f->dur_ms / 1000);
 	measure_browser(c, dir, f);
+	if (measure_grow(c, dir, f) < 0)	/* last: the entry changes */
+		return -1;
 	print_figures(f);
 	fflush(stdout);
 	return 0;

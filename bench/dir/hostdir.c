@@ -236,3 +236,23 @@ fail:
 	    strerror(errno));
 	return -1;
 }
+
+int
+d9b_hostdir_grow(struct d9b_hostdir *h, const char *dir, int n, char *added,
+    size_t cap)
+{
+	char from[PATH_MAX + 64];
+	int built;
+
+	if (fill_pool(h, n + 1, &built) < 0)
+		return -1;
+	snprintf(from, sizeof from, "%s/pool/trace.%d.bin.gz", h->work, n);
+	snprintf(added, cap, "%s/trace.%d.bin.gz", dir, n);
+	unlink(added);
+	if (link(from, added) < 0) {
+		fprintf(stderr, "bench-dir: cannot make %s: %s\n", added,
+		    strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -37,6 +37,10 @@ int	d9b_hostdir_open(struct d9b_hostdir *h, const char *work,
 int	d9b_hostdir_make(struct d9b_hostdir *h, int n, char *dir, size_t cap,
 	    int *built);
 /* Bytes of the regular files directly in dir. */
+/* Copy n (the one after dir's n copies) linked into dir: the directory
+ * gained a segment; *added names it (unlink it to undo). */
+int	d9b_hostdir_grow(struct d9b_hostdir *h, const char *dir, int n,
+	    char *added, size_t cap);
 uint64_t d9b_dir_bytes(const char *dir);
 /* Remove path and everything under it (no symlink is followed). */
 int	d9b_rmtree(const char *path);

@@ -8,6 +8,9 @@
  *   d9top --export parquet OUT DIR      cold: OUT empty (goal <= 1.5x,
  *                                       peak RSS <= 256 MiB)
  *   the same again                      nothing new: no input read
+ *   cat DIR/(all) | d9top --export ... -  the same segments on stdin, OUT
+ *                                       empty (peak RSS: a segment at a
+ *                                       time, not the stream)
  *
  * then the tables' sizes under OUT and the rows they hold.
  *
@@ -75,6 +78,23 @@ export_run(const char *d9top, const char *out, const char *dir,
 	return 0;
 }
 
+/* cat dir/(all) | d9top --export parquet out --quiet - */
+static int
+stdin_run(const char *d9top, const char *out, const char *dir,
+    struct d9b_run *r)
+{
+	char *argv[] = { "sh", "-c", "cat \"$1\"/* | \"$2\" --export parquet "
+	    "\"$3\" --quiet -", "sh", (char *)dir, (char *)d9top,
+	    (char *)out, NULL };
+
+	if (d9b_rmtree(out) < 0 || d9b_run(argv, NULL, NULL, NULL, r) != 0) {
+		fprintf(stderr, "bench-export: the export of stdin failed "
+		    "(status %d)\n", r->status);
+		return -1;
+	}
+	return d9b_rmtree(out);
+}
+
 static void
 print_tables(const char *out, double raw_mib)
 {
@@ -104,7 +124,8 @@ one_scale(struct d9b_hostdir *h, const char *d9top, const char *work,
     int copies)
 {
 	char dir[PATH_MAX], out[PATH_MAX];
-	struct d9b_run base, cold, again;
+	struct d9b_run base, cold, again, in;
+	char inout[PATH_MAX];
 	double gz, raw;
 	int built;
 
@@ -119,6 +140,9 @@ one_scale(struct d9b_hostdir *h, const char *d9top, const char *work,
 	    export_run(d9top, out, dir, &cold) < 0 ||
 	    export_run(d9top, out, dir, &again) < 0)
 		return -1;
+	snprintf(inout, sizeof inout, "%s/parquet-stdin-%d", work, copies);
+	if (stdin_run(d9top, inout, dir, &in) < 0)
+		return -1;
 	printf("%-34s %7s %7s %8s %7s  %s\n", "", "wall s", "cpu s",
 	    "peak MiB", "x base", "goal");
 	printf("%-34s %7.2f %7.2f %8.1f %7.3f\n", "cat DIR/* | gzip -dc",
@@ -129,11 +153,15 @@ one_scale(struct d9b_hostdir *h, const char *d9top, const char *work,
 	printf("%-34s %7.2f %7.2f %8.1f %7.3f\n",
 	    "the same again (nothing new)", again.wall, again.cpu,
 	    again.rss_mib, again.wall / base.wall);
+	printf("%-34s %7.2f %7.2f %8.1f %7.3f  <= 256 MiB\n",
+	    "cat DIR/* | d9top --export ... -", in.wall, in.cpu, in.rss_mib,
+	    in.wall / base.wall);
 	print_tables(out, raw);
 	printf("result copies=%d baseline_s=%.3f export_s=%.3f export_x=%.3f "
-	    "export_cpu_s=%.3f peak_rss_mib=%.1f again_s=%.3f\n", copies,
-	    base.wall, cold.wall, cold.wall / base.wall, cold.cpu,
-	    cold.rss_mib, again.wall);
+	    "export_cpu_s=%.3f peak_rss_mib=%.1f again_s=%.3f "
+	    "stdin_peak_rss_mib=%.1f\n", copies, base.wall, cold.wall,
+	    cold.wall / base.wall, cold.cpu, cold.rss_mib, again.wall,
+	    in.rss_mib);
 	fflush(stdout);
 	return d9b_rmtree(out);
 }

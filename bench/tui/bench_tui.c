@@ -114,7 +114,7 @@ load_whole(const char *const *paths)
 {
 	double t0 = now_ms();
 	struct d9t_loader *ld = d9t_loader_new(paths, 1,
-	    D9T_LOAD_WHOLE | D9T_LOAD_NO_CACHE);
+	    D9T_LOAD_WHOLE | D9T_LOAD_NO_CACHE, NULL);
 
 	if (ld == NULL)
 		return 0;
@@ -161,7 +161,7 @@ main(int argc, char **argv)
 	/* baseline: the same load without partial models */
 	whole = load_whole(paths);
 	t0 = now_ms();
-	ld = d9t_loader_new(paths, 1, D9T_LOAD_NO_CACHE);	/* timed: read */
+	ld = d9t_loader_new(paths, 1, D9T_LOAD_NO_CACHE, NULL);	/* timed: read */
 	if (ld == NULL)
 		return 1;
 	d9t_app_render(&app, &cv);

@@ -22,9 +22,7 @@
 #define WRITER_NICE	10	/* the user's next command comes first */
 
 static void __attribute__((noreturn))
-writer(const struct d9m_cache *c, const struct d9m_key *key,
-    const char *const *paths, size_t npaths, const struct d9m_model *m,
-    int lock, int go)
+writer(struct d9i_store *in, const struct d9m_model *m, int lock, int go)
 {
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	char b;
@@ -43,30 +41,27 @@ writer(const struct d9m_cache *c, const struct d9m_key *key,
 	while (read(go, &b, 1) < 0 && errno == EINTR)
 		continue;	/* EOF: the caller is done */
 	close(go);
-	d9m_cache_put(c, key, paths, npaths, m, NULL);
-	d9m_cache_release(c, key, lock);
+	d9i_write(in, m, NULL, lock, NULL);
 	_exit(0);
 }
 
 int
-d9a_keep(const struct d9m_cache *c, const struct d9m_key *key,
-    const char *const *paths, size_t npaths, const struct d9m_model *m,
-    int *go)
+d9a_keep(struct d9i_store *in, const struct d9m_model *m, int *go)
 {
-	int lock = d9m_cache_claim(c, key), status, p[2];
+	int lock = d9i_claim(in), status, p[2];
 	pid_t pid;
 
 	*go = -1;
 	if (lock < 0)
 		return 0;	/* no index, or another d9top writes it */
 	if (pipe2(p, O_CLOEXEC) < 0) {
-		d9m_cache_release(c, key, lock);
+		d9i_unclaim(in, lock);
 		return -1;
 	}
 	if ((pid = fork()) < 0) {
 		close(p[0]);
 		close(p[1]);
-		d9m_cache_release(c, key, lock);
+		d9i_unclaim(in, lock);
 		return -1;
 	}
 	if (pid == 0) {
@@ -74,7 +69,7 @@ d9a_keep(const struct d9m_cache *c, const struct d9m_key *key,
 
 		if (w == 0) {
 			close(p[1]);
-			writer(c, key, paths, npaths, m, lock, p[0]);
+			writer(in, m, lock, p[0]);
 		}
 		/* without a writer the lock goes with this process */
 		_exit(w < 0 ? 1 : 0);

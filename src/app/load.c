@@ -13,7 +13,7 @@
 #include "app/keep.h"
 #include "app/load.h"
 #include "base/text.h"
-#include "model/cache.h"
+#include "app/where.h"
 #include "model/queries/window.h"
 #include "symbolize/resolver.h"
 
@@ -77,7 +77,7 @@ store(void *arg)
 {
 	struct d9a_load *l = arg;
 
-	d9m_cache_put(&l->cache, &l->key, l->paths, l->npaths, l->m, NULL);
+	d9i_keep(&l->in, l->m, NULL, NULL);
 	return NULL;
 }
 
@@ -100,32 +100,26 @@ static int
 read_model(struct d9a_load *l, const struct d9a_opts *o,
     const char *const *paths, size_t npaths, unsigned *read_ok)
 {
-	struct d9p_read_stats st;
-	int found;
+	struct d9a_where where;
+	struct d9i_opts io = { .note = o->quiet ? NULL : d9a_note };
+	int rc;
 
-	d9m_cache_init(&l->cache, o->no_cache);
-	if (l->cache.why != NULL && !o->quiet)
-		d9a_note(NULL, l->cache.why);	/* escaped: a path */
-	found = d9m_cache_find(&l->cache, paths, npaths, &l->key, &l->m,
-	    &l->lanes);
-	if (found == 0) {
-		for (size_t i = 0; !o->quiet && i < l->m->nerrors; i++)
-			d9a_note(NULL, l->m->errors[i]);
-		*read_ok = 1;		/* only such models are kept */
-		return 0;
-	}
-	if ((l->m = d9m_model_new()) == NULL ||
-	    d9m_model_load(l->m, paths, npaths, NULL,
-	    o->quiet ? NULL : d9a_note, NULL, &st) < 0 ||
-	    d9m_model_finish_last(l->m) < 0)	/* nothing more is read */
+	d9a_where_init(&where, o->no_cache);
+	io.where = &where.w;
+	rc = d9i_open(&l->in, paths, npaths, &io);
+	d9a_where_free(&where);
+	/* the model is ours (its lanes too, when mapped) */
+	l->m = l->in.m;
+	l->lanes = l->in.lanes;
+	l->in.m = NULL;
+	l->in.lanes = NULL;
+	if (rc < 0)
 		return -1;
-	*read_ok = st.read_ok;
-	l->paths = paths;
-	l->npaths = npaths;
+	*read_ok = l->in.st.read_ok;
 	/* written by a detached process (app/keep.h); on this thread's
 	 * side when none can be made */
-	if (found == 1 && st.read_ok > 0 &&
-	    d9a_keep(&l->cache, &l->key, paths, npaths, l->m, &l->keep) < 0 &&
+	if (d9i_keepable(&l->in) &&
+	    d9a_keep(&l->in, l->m, &l->keep) < 0 &&
 	    pthread_create(&l->store, NULL, store, l) == 0)
 		l->storing = 1;
 	return 0;
@@ -186,7 +180,7 @@ d9a_load_free(struct d9a_load *l)
 		close(l->keep);	/* the index's writer starts */
 	l->keep = -1;
 	d9m_lanes_free(&l->lanes);
-	d9m_cache_free(&l->cache);
+	d9i_close(&l->in);
 	if (l->analysed)
 		d9m_analysis_free(&l->a);
 	d9s_resolver_free(&l->res);

@@ -13,7 +13,7 @@
 
 #include "app/opts.h"
 #include "model/figures/analysis.h"
-#include "model/cache.h"
+#include "store/store.h"
 #include "model/core/model.h"
 
 /* A window in milliseconds from the trace's start, as --window gives. */
@@ -28,11 +28,8 @@ struct d9a_load {
 	struct d9m_analysis_opts ao;	/* ao.win: the window, absolute */
 	struct d9m_analysis	 a;
 	int			 analysed;
-	struct d9m_cache	 cache;		/* the index (model/cache.h) */
+	struct d9i_store	 in;		/* the inputs (store/store.h) */
 	struct d9m_lanes	*lanes;		/* read with the model from it */
-	struct d9m_key		 key;		/* of the inputs */
-	const char *const	*paths;		/* the inputs, while storing */
-	size_t			 npaths;
 	pthread_t		 store;		/* writing it, when storing */
 	int			 storing;
 	int			 keep;		/* closed: the detached writer

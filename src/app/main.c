@@ -19,6 +19,7 @@
 #include "app/headless.h"
 #include "app/load.h"
 #include "app/opts.h"
+#include "app/where.h"
 #include "base/text.h"
 #include "model/figures/analysis.h"
 #include "model/core/frames.h"
@@ -45,6 +46,7 @@ static int
 browse(const struct d9a_opts *o)
 {
 	struct d9t_config cfg;
+	struct d9a_where where;
 	struct d9m_resolver *res;
 	const struct d9s_note *nt;
 	size_t n;
@@ -56,9 +58,11 @@ browse(const struct d9a_opts *o)
 	cfg = (struct d9t_config){ .worst = o->worst, .have_window =
 	    o->have_window, .win_lo_ms = o->win_lo_ms, .win_hi_ms =
 	    o->win_hi_ms, .quiet = o->quiet, .follow = o->follow,
-	    .no_cache = o->no_cache,
+	    .no_cache = o->no_cache, .index = &where.w,
 	    .resolver = res };
+	d9a_where_init(&where, o->no_cache || o->follow);
 	rc = d9t_run(o->paths, o->npaths, &cfg);
+	d9a_where_free(&where);
 	nt = d9s_resolver_notes(res, &n);
 	for (size_t i = 0; i < n && !o->quiet; i++)
 		d9a_note(NULL, nt[i].msg);

@@ -52,19 +52,28 @@ d9x_bytes_u8(struct d9x_bytes *b, uint8_t v)
 static inline void
 d9x_bytes_le32(struct d9x_bytes *b, uint32_t v)
 {
+	uint8_t t[4];
+
 	if (d9x_bytes_room(b, 4) < 0)
 		return;
+	/* through a local: stores to b->p may alias b->n, one per byte */
 	for (int i = 0; i < 4; i++)
-		b->p[b->n++] = (uint8_t)(v >> (8 * i));
+		t[i] = (uint8_t)(v >> (8 * i));
+	memcpy(b->p + b->n, t, 4);
+	b->n += 4;
 }
 
 static inline void
 d9x_bytes_le64(struct d9x_bytes *b, uint64_t v)
 {
+	uint8_t t[8];
+
 	if (d9x_bytes_room(b, 8) < 0)
 		return;
 	for (int i = 0; i < 8; i++)
-		b->p[b->n++] = (uint8_t)(v >> (8 * i));
+		t[i] = (uint8_t)(v >> (8 * i));
+	memcpy(b->p + b->n, t, 8);
+	b->n += 8;
 }
 
 static inline void

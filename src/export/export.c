@@ -18,6 +18,7 @@
 #include "export/fold.h"
 #include "export/hash128.h"
 #include "export/loader.h"
+#include "export/split.h"
 #include "parse/reader.h"
 #include "parse/segid.h"
 
@@ -38,6 +39,7 @@ struct run {
 	struct d9_arena		 arena;
 	struct d9_intern	 done;	/* keys whose segments leaf exists */
 	struct d9x_out		 out;
+	struct cur		*cur;	/* the input being exported */
 };
 
 static int
@@ -162,10 +164,11 @@ identify(struct run *r)
 	return 0;
 }
 
-/* stdin's identity, from what it held: the first source's boot and
- * first clock sync and the time of its first event. */
+/* A segment's identity from what it holds (stdin's, and every segment
+ * of a file but its first): its first source's boot and first clock
+ * sync and the time of its first event. */
 static void
-stdin_base(const struct d9m_model *m, uint8_t base[16])
+content_base(const struct d9m_model *m, uint8_t base[16])
 {
 	struct d9x_bytes b = { 0 };
 	const char *boot = m->groups.n > 0 && m->groups.boot[0] != D9_NONE ?
@@ -192,11 +195,22 @@ known(const struct run *r, const uint8_t base[16])
 	return d9_intern_find(&r->done, key, 32) != D9_NONE;
 }
 
+/* The segment named by base is exported (a copy later in the run, on
+ * stdin say, is not written again). */
+static int
+mark(struct run *r, const uint8_t base[16])
+{
+	char key[33];
+
+	d9x_source_key(base, 0, key);
+	return d9_intern(&r->done, key, 32) == D9_NONE ? -1 : 0;
+}
+
 /* Every source of m, the first one last (its segments leaf says the
  * input was exported whole). */
 static int
 fold_model(struct run *r, const struct d9m_model *m, const uint8_t base[16],
-    const struct d9p_read_stats *st)
+    uint64_t events, int hold)
 {
 	for (size_t g = m->groups.n; g-- > 0; ) {
 		struct d9x_source src;
@@ -207,8 +221,9 @@ fold_model(struct run *r, const struct d9m_model *m, const uint8_t base[16],
 		memset(&x, 0, sizeof x);
 		x.out = &r->out;
 		x.src = &src;
-		x.events = st->events;
+		x.events = events;
 		x.one_input_seg = m->segs.n == 1;
+		r->out.hold = hold && g == 0;
 		if (d9x_stacks_init(&x.stacks) < 0) {
 			d9x_stacks_free(&x.stacks);
 			return -1;
@@ -254,33 +269,103 @@ wanted(struct run *r, const struct input *x)
 	return 0;
 }
 
+/* What is known of the input being exported. */
+struct cur {
+	struct input	*x;
+	size_t		 segs;		/* segments with a source read */
+	size_t		 written;	/* of them, exported now */
+};
+
+/* One segment of the input: exported unless it is already. Its first
+ * segment's segments leaf is held until the input's end (leaf.h): a
+ * file's first segment named by the file marks the file exported. */
 static int
-export_one(struct run *r, struct input *x, struct d9x_loaded *in)
+segment(void *ctx, struct d9m_model *m, uint64_t events)
 {
-	struct d9m_model *m = in->m;
-	int rc = 0;
+	struct run *r = ctx;
+	struct cur *c = r->cur;
+	const char *name = c->x->path ? c->x->path : "stdin";
+	int first = c->segs == 0, rc = 0;
+	uint8_t base[16];
 
 	if (m == NULL) {
 		d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of memory",
-		    x->path ? x->path : "stdin");
+		    name);
 		return -1;
 	}
-	r->p->in_bytes += in->st.consumed;
-	if (in->st.read_ok == 0 || m->groups.n == 0)
-		r->p->failed++;
-	else {
-		if (x->path == NULL)
-			stdin_base(m, x->base);
-		if (x->path == NULL && known(r, x->base))
-			r->p->present++;
-		else if ((rc = fold_model(r, m, x->base, &in->st)) == 0)
-			r->p->exported++;
-		else if (r->out.e.code == 0)
+	if (m->groups.n > 0) {
+		c->segs++;
+		if (first && c->x->have_id)
+			memcpy(base, c->x->base, 16);
+		else
+			content_base(m, base);
+		if (!known(r, base)) {
+			rc = fold_model(r, m, base, events, first &&
+			    c->x->have_id);
+			c->written++;
+			if (rc == 0)
+				rc = mark(r, base);
+		}
+		if (rc < 0 && r->out.e.code == 0)
 			d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of "
-			    "memory", x->path ? x->path : "stdin");
+			    "memory", name);
 	}
-	d9m_model_free(&in->m);
+	d9m_model_free(&m);
 	return rc;
+}
+
+/* The end of the input being exported: rc says how reading went. */
+static int
+input_end(struct run *r, int rc, const struct d9p_read_stats *st)
+{
+	struct cur *c = r->cur;
+
+	r->p->in_bytes += st->consumed;
+	if (d9x_out_release(&r->out, rc == 0) < 0)
+		rc = -1;
+	if (rc < 0) {
+		if (r->out.e.code == 0)
+			d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of "
+			    "memory", c->x->path ? c->x->path : "stdin");
+		return -1;
+	}
+	if (st->read_ok == 0 || c->segs == 0)
+		r->p->failed++;
+	else if (c->written > 0)
+		r->p->exported++;
+	else
+		r->p->present++;
+	return 0;
+}
+
+/* Input i read on this thread (no reading thread could be made). */
+static int
+export_here(struct run *r, const char *path)
+{
+	struct d9p_read_stats st;
+	int rc = d9x_split_read(path, segment, r, r->o->note, r->o->ctx,
+	    &st);
+
+	return input_end(r, rc, &st);
+}
+
+/* Input i from the loader's threads. */
+static int
+export_taken(struct run *r, struct d9x_loader *ld, size_t i)
+{
+	struct d9x_loaded in;
+	int rc = 0;
+
+	for (;;) {
+		d9x_loader_take(ld, i, &in);
+		if (in.end)
+			break;
+		if (rc == 0)
+			rc = segment(r, in.m, in.events);
+		else
+			d9m_model_free(&in.m);
+	}
+	return input_end(r, rc < 0 ? -1 : in.rc, &in.st);
 }
 
 /* Threads reading models: one per core but the one the caller's
@@ -301,7 +386,7 @@ export_all(struct run *r)
 	const char **paths = calloc(r->n + 1, sizeof *paths);
 	unsigned char *want = calloc(r->n + 1, 1);
 	struct d9x_loader ld;
-	int rc = 0;
+	int rc = 0, threads;
 
 	if (paths == NULL || want == NULL) {
 		free(paths);
@@ -313,15 +398,16 @@ export_all(struct run *r)
 		paths[i] = r->in[i].path ? r->in[i].path : "-";
 		want[i] = (unsigned char)wanted(r, &r->in[i]);
 	}
-	d9x_loader_start(&ld, paths, want, r->n, readers(), r->o->note,
-	    r->o->ctx);
+	threads = d9x_loader_start(&ld, paths, want, r->n, readers(),
+	    r->o->note, r->o->ctx) == 0;
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
-		struct d9x_loaded in;
+		struct cur c = { &r->in[i], 0, 0 };
 
-		if (want[i]) {
-			d9x_loader_take(&ld, i, &in);
-			rc = export_one(r, &r->in[i], &in);
-		}
+		r->cur = &c;
+		if (want[i])
+			rc = threads ? export_taken(r, &ld, i) :
+			    export_here(r, paths[i]);
+		r->cur = NULL;
 		r->p->done++;
 		report(r, paths[i]);
 	}

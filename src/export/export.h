@@ -1,14 +1,17 @@
 /*
  * export.h: d9top --export parquet OUTDIR PATH... (FLEET.md): every
- * input read into a model of its own, one at a time (memory: one
- * input's model and one row group per table being filled), and each of
- * its sources (ANALYSIS 23) folded into its leaves (fold.h). A source's
- * key is a hash of its input's identity (parse/segid.h: the boot and the
- * segment's first batch; stdin: the boot and first clock sync of what it
- * held) and its group in that input, so the same segment exported again
+ * input read as its events stream in, one segment's model at a time
+ * (split.h; memory: a segment's model per reading thread, the one being
+ * folded, and one row group per table being filled), and each of its
+ * sources (ANALYSIS 23) folded into its leaves (fold.h). A source's key
+ * is a hash of its segment's identity (a file's first segment: the
+ * file's, parse/segid.h, the boot and the segment's first batch; any
+ * other, stdin's: the boot, first clock sync and first event time of
+ * what it held) and its group, so the same segment exported again
  * writes nothing and a directory that gained segments writes the new
- * ones only: an input whose first source's `segments` leaf is in place
- * was exported whole (that leaf is written last) and is not even read.
+ * ones only: a file whose first source's `segments` leaf is in place
+ * was exported whole (that leaf is renamed into place last, once every
+ * segment of the file is) and is not even read.
  * Of the files holding the same segment, the one with the most decoded
  * bytes is read; a segment still being written (.active) is left for
  * when it is sealed.

@@ -3,8 +3,8 @@
  * events begin and end, how many were read, what the recorder says it
  * lost (ANALYSIS 19), whether it is whole, the input it was read from,
  * the clock its times are on, and its metadata (latest value per key;
- * FORMAT 3.3), with the system's names (dial9 0.5.1's hostname, kernel,
- * CPU model) in columns of their own.
+ * FORMAT 3.3), with the system's names (dial9 0.5.1's hostname, kernel
+ * release, CPU model) in columns of their own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +13,16 @@
 
 #define META_MAX	512	/* entries of a segment kept */
 
-static const char *const hostname_keys[] = { "hostname", "system.hostname",
-	"host.name", "os.hostname", NULL };
-static const char *const kernel_keys[] = { "kernel", "kernel_version",
-	"system.kernel", "system.kernel_version", "os.kernel", "os.version",
-	NULL };
-static const char *const cpu_keys[] = { "cpu_model", "cpu.model",
-	"system.cpu_model", "system.cpu", NULL };
+/* The system's names, by the key's last dotted part, so that dial9
+ * 0.5.1's (cpu.profile.machine_hostname, cpu.profile.kernel_release,
+ * cpu.profile.cpu_model) and other producers' (system.hostname,
+ * os.kernel, ...) all match; the first key of the list found wins. */
+static const char *const hostname_keys[] = { "machine_hostname",
+	"hostname", "host_name", NULL };
+static const char *const kernel_keys[] = { "kernel_release", "kernel",
+	"kernel_version", NULL };
+static const char *const cpu_keys[] = { "cpu_model", "cpu_model_name",
+	"model_name", NULL };
 
 struct meta {
 	uint32_t	key[META_MAX], val[META_MAX];
@@ -52,10 +55,11 @@ put_named(const struct d9m_model *m, struct d9x_pq *pq, size_t f,
 {
 	for (; *keys != NULL; keys++)
 		for (size_t k = 0; k < mt->n; k++) {
+			const char *key = d9m_str(m, mt->key[k]),
+			    *dot = strrchr(key, '.'), *v;
 			uint32_t len;
-			const char *v;
 
-			if (strcmp(d9m_str(m, mt->key[k]), *keys) != 0)
+			if (strcmp(dot != NULL ? dot + 1 : key, *keys) != 0)
 				continue;
 			v = d9_intern_str(&m->strs, mt->val[k], &len);
 			d9x_pq_str(pq, f, v, len);

@@ -228,7 +228,14 @@ d9x_leaf_close(struct d9x_leaf *l)
 		close(l->fd);
 	l->fd = -1;
 	if (rc == 0 && (leaf_path(l, 1, tmp, sizeof tmp) < 0 ||
-	    leaf_path(l, 0, fin, sizeof fin) < 0 || rename(tmp, fin) < 0))
+	    leaf_path(l, 0, fin, sizeof fin) < 0))
+		rc = fail(l, "cannot rename into place", l->dir);
+	else if (rc == 0 && l->t == D9X_T_SEGMENTS && l->out->hold) {
+		l->out->hold = 0;
+		if ((l->out->held_tmp = strdup(tmp)) == NULL ||
+		    (l->out->held_fin = strdup(fin)) == NULL)
+			rc = fail(l, "out of memory", l->dir);
+	} else if (rc == 0 && rename(tmp, fin) < 0)
 		rc = fail(l, "cannot rename into place", l->dir);
 	if (rc < 0 && leaf_path(l, 1, tmp, sizeof tmp) == 0)
 		unlink(tmp);
@@ -241,5 +248,27 @@ d9x_leaf_close(struct d9x_leaf *l)
 	}
 	free(l->dir);
 	l->dir = NULL;
+	return rc;
+}
+
+int
+d9x_out_release(struct d9x_out *out, int keep)
+{
+	int rc = 0;
+
+	out->hold = 0;
+	if (out->held_tmp == NULL || out->held_fin == NULL)
+		keep = 0;
+	if (keep && rename(out->held_tmp, out->held_fin) < 0) {
+		if (out->e.code == 0)
+			d9_err_set(&out->e, D9_ERR_IO, 0, "%s: cannot rename "
+			    "into place: %s", out->held_fin, strerror(errno));
+		rc = -1;
+	}
+	if ((!keep || rc < 0) && out->held_tmp != NULL)
+		unlink(out->held_tmp);
+	free(out->held_tmp);
+	free(out->held_fin);
+	out->held_tmp = out->held_fin = NULL;
 	return rc;
 }

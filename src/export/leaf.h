@@ -27,6 +27,11 @@ struct d9x_out {
 	uint64_t	 files, bytes, rows;
 	uint64_t	 table_bytes[D9X_T_COUNT], table_rows[D9X_T_COUNT];
 	struct d9_err	 e;		/* the first failure */
+	/* hold: the next segments leaf closed stays at its .tmp name until
+	 * d9x_out_release (held: its two names), so that an input of many
+	 * segments is marked exported (export.h) only once all are */
+	int		 hold;
+	char		*held_tmp, *held_fin;
 };
 
 struct d9x_leaf {
@@ -50,6 +55,9 @@ int	d9x_leaf_row(struct d9x_leaf *l);
 int	d9x_leaf_close(struct d9x_leaf *l);
 /* Drop what was written (a failure elsewhere). */
 void	d9x_leaf_abort(struct d9x_leaf *l);
+/* The held leaf (if any) renamed into place (keep) or dropped: 0, or
+ * -1 (out->e says why). */
+int	d9x_out_release(struct d9x_out *out, int keep);
 /* Whether the leaf of table t of src is in place. */
 int	d9x_leaf_exists(const struct d9x_out *out,
 	    const struct d9x_source *src, enum d9x_table t);

@@ -1,21 +1,46 @@
 /*
  * loader.c: see loader.h. One lock and one condition for every slot:
- * a handful of threads, one hand-over per input.
+ * a handful of threads, one hand-over per segment.
  */
 #include <string.h>
 
 #include "export/loader.h"
+#include "export/split.h"
 
-static void
-load(const struct d9x_loader *l, size_t i, struct d9x_loaded *out)
+struct job {
+	struct d9x_reader	*r;
+	size_t			 at;
+};
+
+/* Wait for r's slot to be free, then fill it: 0, or -1 when stopped
+ * (x's model is freed). */
+static int
+put(struct d9x_reader *r, struct d9x_loaded *x)
 {
-	const char *path = l->paths[i];
+	struct d9x_loader *l = r->l;
+	int stop;
 
-	memset(out, 0, sizeof *out);
-	if ((out->m = d9m_model_new()) == NULL ||
-	    d9m_model_load(out->m, &path, 1, NULL, l->note, l->note_ctx,
-	    &out->st) < 0 || d9m_model_finish_last(out->m) < 0)
-		d9m_model_free(&out->m);
+	pthread_mutex_lock(&l->mu);
+	while (r->full && !l->stop)
+		pthread_cond_wait(&l->cv, &l->mu);
+	if (!(stop = l->stop)) {
+		r->slot = *x;
+		r->full = 1;
+		pthread_cond_broadcast(&l->cv);
+	}
+	pthread_mutex_unlock(&l->mu);
+	if (stop)
+		d9m_model_free(&x->m);
+	return stop ? -1 : 0;
+}
+
+static int
+segment(void *ctx, struct d9m_model *m, uint64_t events)
+{
+	struct job *j = ctx;
+	struct d9x_loaded x = { .at = j->at, .m = m, .events = events };
+
+	return put(j->r, &x) < 0 || m == NULL ? -1 : 0;
 }
 
 static void *
@@ -26,30 +51,20 @@ run(void *arg)
 	size_t k = 0;		/* wanted inputs so far */
 
 	for (size_t i = 0; i < l->n; i++) {
-		struct d9x_loaded x;
-		int stop;
+		struct job j = { r, i };
+		struct d9x_loaded end = { .at = i, .end = 1 };
 
 		if (!l->want[i] || k++ % l->nr != r->t)
 			continue;
-		pthread_mutex_lock(&l->mu);
-		while (r->full && !l->stop)
-			pthread_cond_wait(&l->cv, &l->mu);
-		stop = l->stop;
-		pthread_mutex_unlock(&l->mu);
-		if (stop)
+		end.rc = d9x_split_read(l->paths[i], segment, &j, l->note,
+		    l->note_ctx, &end.st);
+		if (put(r, &end) < 0)
 			break;
-		load(l, i, &x);
-		pthread_mutex_lock(&l->mu);
-		r->slot = x;
-		r->at = i;
-		r->full = 1;
-		pthread_cond_broadcast(&l->cv);
-		pthread_mutex_unlock(&l->mu);
 	}
 	return NULL;
 }
 
-void
+int
 d9x_loader_start(struct d9x_loader *l, const char *const *paths,
     const unsigned char *want, size_t n, unsigned threads,
     void (*note)(void *, const char *), void *note_ctx)
@@ -73,25 +88,25 @@ d9x_loader_start(struct d9x_loader *l, const char *const *paths,
 			break;
 		l->r[t].running = 1;
 	}
-	if (!l->r[threads - 1].running)	/* not all: read on the caller's */
+	if (!l->r[threads - 1].running) {	/* not all */
 		d9x_loader_stop(l);
+		return -1;
+	}
+	return 0;
 }
 
 void
 d9x_loader_take(struct d9x_loader *l, size_t i, struct d9x_loaded *out)
 {
-	struct d9x_reader *r;
+	struct d9x_reader *r = &l->r[l->taken % l->nr];
 
-	if (l->nr == 0) {
-		load(l, i, out);
-		return;
-	}
-	r = &l->r[l->taken++ % l->nr];
 	pthread_mutex_lock(&l->mu);
-	while (!(r->full && r->at == i))
+	while (!(r->full && r->slot.at == i))
 		pthread_cond_wait(&l->cv, &l->mu);
 	*out = r->slot;
 	r->full = 0;
+	if (out->end)
+		l->taken++;
 	pthread_cond_broadcast(&l->cv);
 	pthread_mutex_unlock(&l->mu);
 }

@@ -1,9 +1,11 @@
 /*
- * loader.h: the models of the inputs to export, read ahead of the one
- * being folded by threads of their own (one per core, at most
- * D9X_LOADERS): thread t reads the wanted inputs t, t + n, t + 2 n, ...
- * (in the order of the inputs), each into its slot, and waits until it
- * is taken. Memory: a model per thread and the one being folded.
+ * loader.h: the inputs to export, read ahead of the segment being
+ * folded by threads of their own (one per core, at most D9X_LOADERS),
+ * each input as its events stream in (split.h): thread t reads the
+ * wanted inputs t, t + n, t + 2 n, ... (in the order of the inputs) and
+ * hands over each segment's model, then the input's end, one at a time
+ * through its slot, waiting until the slot is taken. Memory: a segment's
+ * model per thread and the one being folded, whatever the inputs hold.
  */
 #ifndef D9X_LOADER_H
 #define D9X_LOADER_H
@@ -16,8 +18,13 @@
 
 #define D9X_LOADERS	4
 
+/* What a slot holds: a segment of input `at`, or the input's end. */
 struct d9x_loaded {
-	struct d9m_model	*m;	/* NULL when out of memory */
+	size_t			 at;
+	int			 end;	/* st says how the reading went */
+	int			 rc;	/* at the end: 0, -1 out of memory */
+	struct d9m_model	*m;	/* a segment; NULL when out of memory */
+	uint64_t		 events;
 	struct d9p_read_stats	 st;
 };
 
@@ -29,7 +36,6 @@ struct d9x_reader {
 	unsigned		 t;
 	pthread_t		 thread;
 	int			 running;
-	size_t			 at;		/* input of the slot */
 	int			 full;
 	struct d9x_loaded	 slot;
 };
@@ -45,17 +51,17 @@ struct d9x_loader {
 	int			 stop;
 	struct d9x_reader	 r[D9X_LOADERS];
 	unsigned		 nr;		/* threads running */
-	size_t			 taken;		/* wanted inputs taken */
+	size_t			 taken;		/* wanted inputs finished */
 };
 
 /* Start reading paths[i] for each want[i] (both kept by reference) on
- * threads threads (1 .. D9X_LOADERS); with none made, d9x_loader_take
- * reads on the caller's thread. */
-void	d9x_loader_start(struct d9x_loader *l, const char *const *paths,
+ * threads threads (1 .. D9X_LOADERS). 0, or -1 when no thread could be
+ * made (the caller reads on its own thread: d9x_split_read). */
+int	d9x_loader_start(struct d9x_loader *l, const char *const *paths,
 	    const unsigned char *want, size_t n, unsigned threads,
 	    void (*note)(void *, const char *), void *note_ctx);
-/* The model of input i (want[i] set, taken in order): finished, the
- * caller's to free. */
+/* The next of input i (want[i] set, the inputs taken in order): a
+ * segment (the caller's to free) or, last, the input's end. */
 void	d9x_loader_take(struct d9x_loader *l, size_t i,
 	    struct d9x_loaded *out);
 /* Stop reading and free what was read and not taken. */

@@ -43,8 +43,8 @@ more(FILE *f, size_t n)
 }
 
 static void
-pct_rows(FILE *f, const char *title, const char *what,
-    const struct d9m_dpct *r, size_t n)
+pct_rows(FILE *f, const struct d9m_diff *d, const char *title,
+    const char *what, const struct d9m_dpct *r, size_t n)
 {
 	d9o_section(f, title);
 	if (n == 0) {
@@ -66,6 +66,13 @@ pct_rows(FILE *f, const char *title, const char *what,
 		    d9o_fit(nm, sizeof nm, r[i].name, 38));
 	}
 	more(f, n);
+	if (d->unequal) {
+		char a[32], b[32];
+
+		fprintf(f, "Counts of runs of %s and %s (--json: per second "
+		    "too).\n", d9_fmt_dur(a, sizeof a, d->dur_old, 0),
+		    d9_fmt_dur(b, sizeof b, d->dur_new, 0));
+	}
 }
 
 static void
@@ -88,25 +95,59 @@ share_rows(FILE *f, const char *title, const struct d9m_dweight *r,
 	more(f, n);
 }
 
-static void
-site_rows(FILE *f, const struct d9m_dweight *r, size_t n)
+/* "+1.5 MB" (a change of bytes), with "/s" for a rate. */
+static const char *
+signed_bytes(char *buf, size_t len, double b, const char *unit)
 {
-	d9o_section(f, "MEMORY: SITES BY CHANGE IN ESTIMATED BYTES");
+	char t[32];
+
+	snprintf(buf, len, "%s%s%s", b > 0 ? "+" : "", d9_fmt_bytes(t, sizeof t,
+	    b), unit);
+	return buf;
+}
+
+/* "12.5/s" */
+static const char *
+rate(char *buf, size_t len, double v)
+{
+	snprintf(buf, len, v >= 100 ? "%.0f/s" : v >= 10 ? "%.1f/s" :
+	    "%.2f/s", v);
+	return buf;
+}
+
+static void
+site_rows(FILE *f, const struct d9m_diff *d)
+{
+	const struct d9m_dweight *r = d->sites;
+	size_t n = d->nsites;
+
+	d9o_section(f, d->unequal ? "MEMORY: SITES BY CHANGE IN ESTIMATED "
+	    "BYTES PER SECOND" : "MEMORY: SITES BY CHANGE IN ESTIMATED BYTES");
 	if (n == 0) {
 		fprintf(f, "  no allocations in either run\n");
 		return;
 	}
-	fprintf(f, "%10s %10s %10s  %s\n", "change", "old", "new",
-	    "site (leaf)");
+	if (d->unequal)
+		fprintf(f, "%10s %9s %9s %9s %9s  %s\n", "change/s", "old",
+		    "old/s", "new", "new/s", "site (leaf)");
+	else
+		fprintf(f, "%10s %10s %10s  %s\n", "change", "old", "new",
+		    "site (leaf)");
 	for (size_t i = 0; i < n && i < TEXT_ROWS; i++) {
-		char a[32], b[32], c[32], sc[40], nm[128];
+		char a[32], b[32], c[40], x[32], y[32], nm[128];
 
-		d9_fmt_bytes(c, sizeof c, r[i].new - r[i].old);
-		snprintf(sc, sizeof sc, "%s%s", r[i].new > r[i].old ? "+" : "",
-		    c);
-		fprintf(f, "%10s %10s %10s  %s\n", sc, d9_fmt_bytes(a, sizeof a,
-		    r[i].old), d9_fmt_bytes(b, sizeof b, r[i].new),
-		    d9o_fit(nm, sizeof nm, r[i].name, 44));
+		if (d->unequal)
+			fprintf(f, "%10s %9s %9s %9s %9s  %s\n", signed_bytes(c,
+			    sizeof c, r[i].new_rate - r[i].old_rate, "/s"),
+			    d9_fmt_bytes(a, sizeof a, r[i].old), d9_fmt_bytes(x,
+			    sizeof x, r[i].old_rate), d9_fmt_bytes(b, sizeof b,
+			    r[i].new), d9_fmt_bytes(y, sizeof y, r[i].new_rate),
+			    d9o_fit(nm, sizeof nm, r[i].name, 26));
+		else
+			fprintf(f, "%10s %10s %10s  %s\n", signed_bytes(c,
+			    sizeof c, r[i].new - r[i].old, ""), d9_fmt_bytes(a,
+			    sizeof a, r[i].old), d9_fmt_bytes(b, sizeof b,
+			    r[i].new), d9o_fit(nm, sizeof nm, r[i].name, 44));
 	}
 	more(f, n);
 }
@@ -119,9 +160,18 @@ d9o_diff_text(const struct d9o_diff_out *o)
 
 	fprintf(o->f, "Compare: %s\n     to: %s\n", d9o_fit(on, sizeof on,
 	    o->old_name, 70), d9o_fit(nn, sizeof nn, o->new_name, 70));
-	fprintf(o->f, "Long polls (>1ms): %zu -> %zu (%+" PRId64 ")\n",
+	fprintf(o->f, "Duration: %s -> %s%s\n", d->dur_old ? d9_fmt_dur(a,
+	    sizeof a, d->dur_old, 0) : "unknown", d->dur_new ? d9_fmt_dur(b,
+	    sizeof b, d->dur_new, 0) : "unknown", d->unequal ? " (unequal: "
+	    "counts come with rates per second, sites rank by bytes per "
+	    "second)" : "");
+	fprintf(o->f, "Long polls (>1ms): %zu -> %zu (%+" PRId64 ")",
 	    d->long_old, d->long_new, (int64_t)d->long_new -
 	    (int64_t)d->long_old);
+	if (d->dur_old && d->dur_new)
+		fprintf(o->f, ", %s -> %s", rate(a, sizeof a, d->long_old_rate),
+		    rate(b, sizeof b, d->long_new_rate));
+	fprintf(o->f, "\n");
 	fprintf(o->f, "Scheduling delay: p50 %s -> %s, p99 %s -> %s, max %s "
 	    "-> %s\n", dur_or_none(a, sizeof a, &d->sched_old, 0),
 	    dur_or_none(b, sizeof b, &d->sched_new, 0),
@@ -129,14 +179,14 @@ d9o_diff_text(const struct d9o_diff_out *o)
 	    dur_or_none(e, sizeof e, &d->sched_new, 1),
 	    dur_or_none(g, sizeof g, &d->sched_old, 2),
 	    dur_or_none(h, sizeof h, &d->sched_new, 2));
-	pct_rows(o->f, "POLL DURATION BY SPAWN LOCATION (p99 increase, new "
+	pct_rows(o->f, d, "POLL DURATION BY SPAWN LOCATION (p99 increase, new "
 	    "locations first)", "location", d->locs, d->nlocs);
 	share_rows(o->f, "CPU: LEAF FRAMES BY CHANGE IN SHARE OF ON-CPU "
 	    "SAMPLES", d->cpu, d->ncpu);
 	share_rows(o->f, "OFF-CPU IN POLLS: LEAF FRAMES BY CHANGE IN SHARE",
 	    d->off, d->noff);
-	site_rows(o->f, d->sites, d->nsites);
-	pct_rows(o->f, "SPANS BY P99 CHANGE (new names first)", "span", d->spans,
+	site_rows(o->f, d);
+	pct_rows(o->f, d, "SPANS BY P99 CHANGE (new names first)", "span", d->spans,
 	    d->nspans);
 }
 
@@ -153,8 +203,8 @@ jpct(struct d9o_jw *w, const char *key, const struct d9m_pct *p)
 }
 
 static void
-jpct_rows(struct d9o_jw *w, const char *key, const char *name,
-    const struct d9m_dpct *r, size_t n)
+jpct_rows(struct d9o_jw *w, const struct d9m_diff *d, const char *key,
+    const char *name, const struct d9m_dpct *r, size_t n)
 {
 	d9o_jw_key(w, key);
 	d9o_jw_arr(w);
@@ -163,6 +213,10 @@ jpct_rows(struct d9o_jw *w, const char *key, const char *name,
 		d9o_jw_kstr(w, name, r[i].name);
 		jpct(w, "old", r[i].old);
 		jpct(w, "new", r[i].new);
+		d9o_jw_kdbl(w, "oldPerSec", d9m_per_sec(r[i].old ?
+		    (double)r[i].old->count : 0, d->dur_old));
+		d9o_jw_kdbl(w, "newPerSec", d9m_per_sec(r[i].new ?
+		    (double)r[i].new->count : 0, d->dur_new));
 		d9o_jw_end(w, '}');
 	}
 	d9o_jw_end(w, ']');
@@ -205,6 +259,8 @@ jsites(struct d9o_jw *w, const struct d9m_dweight *r, size_t n)
 		d9o_jw_end(w, ']');
 		d9o_jw_kdbl(w, "oldBytes", r[i].old);
 		d9o_jw_kdbl(w, "newBytes", r[i].new);
+		d9o_jw_kdbl(w, "oldBytesPerSec", r[i].old_rate);
+		d9o_jw_kdbl(w, "newBytesPerSec", r[i].new_rate);
 		d9o_jw_end(w, '}');
 	}
 	d9o_jw_end(w, ']');
@@ -222,11 +278,20 @@ d9o_diff_json(const struct d9o_diff_out *o)
 	d9o_jw_obj(w);
 	d9o_jw_kstr(w, "old", o->old_name);
 	d9o_jw_kstr(w, "new", o->new_name);
-	jpct_rows(w, "pollByLoc", "location", d->locs, d->nlocs);
+	jpct_rows(w, d, "pollByLoc", "location", d->locs, d->nlocs);
+	d9o_jw_key(w, "durationMs");
+	d9o_jw_obj(w);
+	d9o_jw_kdbl(w, "old", (double)d->dur_old / 1e6);
+	d9o_jw_kdbl(w, "new", (double)d->dur_new / 1e6);
+	d9o_jw_end(w, '}');
+	d9o_jw_key(w, "unequal");
+	d9o_jw_bool(w, d->unequal);
 	d9o_jw_key(w, "longPolls");
 	d9o_jw_obj(w);
 	d9o_jw_ku64(w, "old", d->long_old);
 	d9o_jw_ku64(w, "new", d->long_new);
+	d9o_jw_kdbl(w, "oldPerSec", d->long_old_rate);
+	d9o_jw_kdbl(w, "newPerSec", d->long_new_rate);
 	d9o_jw_end(w, '}');
 	d9o_jw_key(w, "schedDelay");
 	d9o_jw_obj(w);
@@ -236,7 +301,7 @@ d9o_diff_json(const struct d9o_diff_out *o)
 	jshare_rows(w, "cpu", d->cpu, d->ncpu);
 	jshare_rows(w, "offCpu", d->off, d->noff);
 	jsites(w, d->sites, d->nsites);
-	jpct_rows(w, "spans", "name", d->spans, d->nspans);
+	jpct_rows(w, d, "spans", "name", d->spans, d->nspans);
 	d9o_jw_end(w, '}');
 	d9o_jw_end(w, '}');
 }

@@ -74,6 +74,14 @@ frames(struct d9o_jw *w, const struct d9o_out *o, uint32_t seg,
 	free(f);
 }
 
+/* A row's name (model/labels.h), on the rows that have one. */
+static void
+label(struct d9o_jw *w, const char *text)
+{
+	if (text != NULL)
+		d9o_jw_kstr(w, "label", text);
+}
+
 static void
 stack_groups(struct d9o_jw *w, const struct d9o_out *o, const char *key,
     const struct d9m_stack_group *g, size_t n)
@@ -83,6 +91,7 @@ stack_groups(struct d9o_jw *w, const struct d9o_out *o, const char *key,
 	for (size_t i = 0; i < n; i++) {
 		d9o_jw_obj(w);
 		d9o_jw_ku64(w, "count", g[i].count);
+		label(w, g[i].label);
 		frames(w, o, g[i].seg, g[i].stack, 0);
 		d9o_jw_end(w, '}');
 	}
@@ -449,6 +458,7 @@ memory(struct d9o_jw *w, const struct d9o_out *o)
 		d9o_jw_kdbl(w, "estimatedBytes", s->est_bytes);
 		d9o_jw_kdbl(w, "estimatedCount", s->est_count);
 		d9o_jw_ku64(w, "sampledCount", s->sampled);
+		label(w, s->label);
 		frames(w, o, s->seg, s->stack, 1);
 		d9o_jw_end(w, '}');
 	}
@@ -468,6 +478,33 @@ name_or_null(struct d9o_jw *w, const struct d9m_model *m, const char *k,
 		d9o_jw_str(w, d9m_str(m, id));
 }
 
+/* A source's machine (dial9 0.5.1's system metadata), null when none
+ * was said. */
+static void
+system_obj(struct d9o_jw *w, const struct d9m_model *m,
+    const struct d9m_system *y)
+{
+	d9o_jw_key(w, "system");
+	if (y->hostname == D9_NONE && y->arch == D9_NONE &&
+	    y->kernel == D9_NONE && y->kernel_version == D9_NONE &&
+	    y->cpu_model == D9_NONE && y->memory_bytes == 0) {
+		d9o_jw_null(w);
+		return;
+	}
+	d9o_jw_obj(w);
+	name_or_null(w, m, "hostname", y->hostname);
+	name_or_null(w, m, "architecture", y->arch);
+	name_or_null(w, m, "kernelRelease", y->kernel);
+	name_or_null(w, m, "kernelVersion", y->kernel_version);
+	name_or_null(w, m, "cpuModel", y->cpu_model);
+	d9o_jw_key(w, "memoryTotalBytes");
+	if (y->memory_bytes)
+		d9o_jw_u64(w, y->memory_bytes);
+	else
+		d9o_jw_null(w);
+	d9o_jw_end(w, '}');
+}
+
 /* One entry per source group (model/core/groups.h). */
 static void
 sources(struct d9o_jw *w, const struct d9o_out *o)
@@ -483,6 +520,7 @@ sources(struct d9o_jw *w, const struct d9o_out *o)
 		name_or_null(w, m, "service", m->groups.service[s->group]);
 		name_or_null(w, m, "host", m->groups.host[s->group]);
 		name_or_null(w, m, "boot", m->groups.boot[s->group]);
+		system_obj(w, m, &s->sys);
 		d9o_jw_ku64(w, "segments", s->segments);
 		d9o_jw_ku64(w, "startNs", s->start);
 		d9o_jw_ku64(w, "endNs", s->end);
@@ -603,6 +641,7 @@ d9o_json(const struct d9o_out *o)
 		d9o_jw_obj(w);
 		d9o_jw_ku64(w, "idleNs", a->idle[i].idle_ns);
 		d9o_jw_ku64(w, "count", a->idle[i].count);
+		label(w, a->idle[i].label);
 		frames(w, o, a->idle[i].seg, a->idle[i].stack, 0);
 		d9o_jw_end(w, '}');
 	}

@@ -124,6 +124,12 @@ d9o_side_from_json(const struct d9_jval *root, struct d9m_side *s,
 		    "--json output");
 		return -1;
 	}
+	{
+		double ms = d9_json_num(d9_json_member(root, "durationMs"));
+
+		s->duration_ns = ms > 0 && ms < 1e12 ? (uint64_t)(ms * 1e6 +
+		    0.5) : 0;
+	}
 	s->long_polls = (size_t)member_u64(root, "longPolls");
 	pct_of(d9_json_member(root, "schedDelay"), &s->sched);
 	s->cpu_total = (double)member_u64(root, "onCpu");

@@ -86,6 +86,38 @@ loss_warning(const struct d9o_out *o)
 	d9o_wrap(o->f, w, 0, 80);
 }
 
+/* The machine of a source (dial9 0.5.1's system metadata), as one
+ * line after lead: "gpu-1: x86_64, Linux 6.8.0, AMD EPYC 7R32, 64.4 GB
+ * memory"; nothing when none was said. */
+static void
+system_line(const struct d9o_out *o, const char *lead,
+    const struct d9m_system *y)
+{
+	const struct d9m_model *m = o->m;
+	char line[600], b[32];
+	size_t n = 0;
+	const uint32_t part[] = { y->arch, y->kernel, y->cpu_model };
+	const char *const pre[] = { "", "Linux ", "" };
+
+	if (y->hostname == D9_NONE && y->arch == D9_NONE &&
+	    y->kernel == D9_NONE && y->cpu_model == D9_NONE &&
+	    y->memory_bytes == 0)
+		return;
+	n += (size_t)snprintf(line, sizeof line, "%s%s", y->hostname !=
+	    D9_NONE ? d9m_str(m, y->hostname) : "(no hostname)", ":");
+	for (size_t i = 0; i < 3 && n < sizeof line; i++)
+		if (part[i] != D9_NONE)
+			n += (size_t)snprintf(line + n, sizeof line - n,
+			    "%s%s%s", line[n - 1] != ':' ? ", " : " ", pre[i],
+			    d9m_str(m, part[i]));
+	if (y->memory_bytes && n < sizeof line)
+		snprintf(line + n, sizeof line - n, "%s%s memory",
+		    line[n - 1] != ':' ? ", " : " ", d9_fmt_bytes(b, sizeof b,
+		    (double)y->memory_bytes));
+	fprintf(o->f, "%s", lead);
+	d9o_wrap_at(o->f, line, (int)strlen(lead), 80);
+}
+
 /* Sources, when the trace holds more than one process (model/core/groups.h):
  * worker g:w is worker w of source g. */
 static void
@@ -95,6 +127,8 @@ sources(const struct d9o_out *o)
 	char name[200], safe[200], fit[64], b1[32], b2[32];
 	uint64_t min = o->m->min_ts;
 
+	if (a->nsources == 1)
+		system_line(o, "Host:         ", &a->sources[0].sys);
 	if (a->nsources < 2)
 		return;
 	fprintf(o->f, "Sources:      %zu processes (worker g:w is worker w of "
@@ -112,6 +146,7 @@ sources(const struct d9o_out *o)
 		    s->start > min ? s->start - min : 0, 0),
 		    d9_fmt_dur(b2, sizeof b2, s->end > min ? s->end - min : 0, 0), s->aligned ? "" : " (no common clock: "
 		    "aligned at the start)");
+		system_line(o, "      host ", &s->sys);
 	}
 }
 
@@ -420,8 +455,14 @@ metrics(const struct d9o_out *o)
 		const struct d9m_metric_fig *f = &a->metrics[i];
 		uint32_t unit = m->metrics.unit[f->metric];
 
+		const char *name = d9m_str(m, m->metrics.name[f->metric]);
+
+		if (strlen(name) > 30) {	/* a name of its own line */
+			d9o_wrap(o->f, name, 0, 80);
+			name = "";
+		}
 		fprintf(o->f, "%-30s %-14s %8zu %12.6g %12.6g %12.6g%s%s\n",
-		    d9o_fit(s, sizeof s, d9m_str(m, m->metrics.name[f->metric]),
+		    d9o_fit(s, sizeof s, name,
 		    30), d9m_metric_kind_name(m->metrics.kind[f->metric]),
 		    f->samples, f->min, f->max, f->last, unit != D9_NONE ? " " :
 		    "", unit != D9_NONE ? d9m_str(m, unit) : "");
@@ -503,9 +544,11 @@ waiting(const struct d9o_out *o)
 		size_t n = d9m_stack_frames(o->m, o->r, a->idle[i].seg,
 		    a->idle[i].stack, f, D9_STACK_MAX);
 
-		fprintf(o->f, "%9s %6zux  %s\n", d9_fmt_dur(b, sizeof b,
-		    a->idle[i].idle_ns, 0), a->idle[i].count, n ?
-		    d9o_fit(s, sizeof s, d9m_frame_name(&f[0]), 60) : "");
+		fprintf(o->f, "%9s %6zux  ", d9_fmt_dur(b, sizeof b,
+		    a->idle[i].idle_ns, 0), a->idle[i].count);
+		d9o_wrap_at(o->f, a->idle[i].label != NULL ? a->idle[i].label :
+		    n ? d9o_fit(s, sizeof s, d9m_frame_name(&f[0]), 60) : "",
+		    19, 80);
 	}
 	free(f);
 }
@@ -543,9 +586,11 @@ memory(const struct d9o_out *o)
 		size_t n = d9m_alloc_frames(o->m, o->r, st->seg, st->stack, f,
 		    D9_STACK_MAX);
 
-		fprintf(o->f, "%8.1f MB %5zu samples  %s\n", st->est_bytes / 1e6,
-		    st->sampled, n ? d9o_fit(s, sizeof s, d9m_frame_name(&f[0]),
-		    52) : "(empty stack)");
+		fprintf(o->f, "%8.1f MB %5zu samples  ", st->est_bytes / 1e6,
+		    st->sampled);
+		d9o_wrap_at(o->f, st->label != NULL ? st->label : n ?
+		    d9o_fit(s, sizeof s, d9m_frame_name(&f[0]), 52) :
+		    "(empty stack)", 27, 80);
 	}
 	free(f);
 }

@@ -47,9 +47,14 @@ d9o_stack_line(const struct d9o_out *o, const char *label,
 			    (size_t)(76 - len)));
 		fprintf(o->f, "%s", line);
 	}
-	if (app)
-		fprintf(o->f, "\n%*sfrom %s", indent + 8, "",
-		    d9o_fit(b3, sizeof b3, app, (size_t)(80 - indent - 13)));
-	fprintf(o->f, "\n");
+	if (g->label != NULL || app != NULL) {
+		/* the row's name (model/labels.h), else its first
+		 * application frame */
+		fprintf(o->f, "\n%*sfrom ", indent + 8, "");
+		d9o_wrap_at(o->f, g->label != NULL ? g->label : d9o_fit(b3,
+		    sizeof b3, app, (size_t)(80 - indent - 13)), indent + 13,
+		    80);
+	} else
+		fprintf(o->f, "\n");
 	free(f);
 }

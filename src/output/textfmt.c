@@ -60,9 +60,18 @@ d9o_fit(char *buf, size_t len, const char *s, size_t width)
 void
 d9o_wrap(FILE *f, const char *text, int indent, size_t width)
 {
+	if (text[0] == '\0')
+		return;
+	fprintf(f, "%*s", indent, "");
+	d9o_wrap_at(f, text, indent, width);
+}
+
+void
+d9o_wrap_at(FILE *f, const char *text, int col, size_t width)
+{
 	char buf[1024];
 	size_t n = d9_text_safe(buf, sizeof buf, text, strlen(text));
-	size_t room = width > (size_t)indent + 10 ? width - (size_t)indent : 10;
+	size_t room = width > (size_t)col + 10 ? width - (size_t)col : 10;
 	size_t i = 0;
 
 	while (i < n) {
@@ -77,12 +86,25 @@ d9o_wrap(FILE *f, const char *text, int indent, size_t width)
 		}
 		if (end < n && cut > i)
 			end = cut;
-		else if (end < n)	/* one long word: cut it at room */
-			while (end > i && ((unsigned char)buf[end] & 0xc0) == 0x80)
-				end--;
-		fprintf(f, "%*s%.*s\n", indent, "", (int)(end - i), buf + i);
+		else if (end < n) {	/* one long word: after a "::" */
+			size_t c = end;
+
+			while (c > i + 2 && (buf[c - 1] != ':' ||
+			    buf[c - 2] != ':'))
+				c--;
+			if (c > i + 2)
+				end = c;
+			else	/* or at room */
+				while (end > i &&
+				    ((unsigned char)buf[end] & 0xc0) == 0x80)
+					end--;
+		}
+		fprintf(f, "%*s%.*s\n", i > 0 ? col : 0, "", (int)(end - i),
+		    buf + i);
 		i = end;
 		while (i < n && buf[i] == ' ')
 			i++;
 	}
+	if (n == 0)
+		fprintf(f, "\n");
 }

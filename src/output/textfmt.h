@@ -23,5 +23,8 @@ void		 d9o_section(FILE *f, const char *title);
 
 /* Print text made safe, word-wrapped to width, each line indented. */
 void		 d9o_wrap(FILE *f, const char *text, int indent, size_t width);
+/* The same, the first line going on where the cursor is (at column
+ * col), the next ones indented to col. */
+void		 d9o_wrap_at(FILE *f, const char *text, int col, size_t width);
 
 #endif

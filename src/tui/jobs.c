@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/image.h"
 #include "tui/jobs.h"
 
 struct slot {
@@ -169,7 +168,7 @@ worker(void *arg)
 			 * a mapped index leaves the process, so that it holds
 			 * what the next window reads, not every one before */
 			pthread_mutex_unlock(&j->mu);
-			d9m_image_release(j->m);
+			d9m_model_release(j->m);
 			pthread_mutex_lock(&j->mu);
 		}
 	}

@@ -12,8 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "model/cache.h"
-#include "parse/follow.h"
+#include "store/store.h"
 #include "tui/loader.h"
 
 #define FIRST_SNAP	0.05	/* s: first partial model after this */
@@ -29,6 +28,9 @@ struct d9t_loader {
 	int			 follow;
 	int			 no_cache;	/* D9T_LOAD_NO_CACHE */
 	int			 joined;	/* the thread, by d9t_loader_stop */
+	struct d9i_where	 where;		/* the index (dir: ours) */
+	struct d9i_store	 in;		/* the inputs; its model is
+						 * ld->m's once read */
 	struct d9m_model	*m;
 	struct d9m_lanes	*ix;
 	struct d9p_read_stats	 st;
@@ -167,7 +169,7 @@ snapshot(struct d9t_loader *ld)
 		}
 		ld->fin_started = 1;
 	}
-	if ((s = d9m_model_snapshot(ld->m)) == NULL) {
+	if ((s = d9m_model_snapshot(ld->in.m)) == NULL) {
 		ld->next_snap = now_s() + 5 * MIN_GAP;	/* memory is short */
 		return;
 	}
@@ -206,57 +208,50 @@ finisher_stop(struct d9t_loader *ld, int join)
 	}
 }
 
+/* Keep following: what arrives shows within a second. */
 static void
 follow(struct d9t_loader *ld)
 {
-	struct d9p_follow *f = d9p_follow_new(ld->paths, ld->npaths);
-
-	if (f == NULL)
-		return;
 	while (!atomic_load(&ld->prog.cancel)) {
 		struct timespec ts = { 0, 250 * 1000 * 1000 };
 
-		if (d9m_model_follow(ld->m, f, &ld->prog, &ld->st) < 0)
-			break;
-		/* what arrived shows within a second */
 		if (ld->next_snap > now_s() + 1)
 			ld->next_snap = now_s() + 1;
 		tick(ld);
 		nanosleep(&ts, NULL);
+		if (atomic_load(&ld->prog.cancel) ||
+		    d9i_follow(&ld->in, &ld->prog) < 0)
+			break;
 	}
-	d9p_follow_free(&f);
+}
+
+/* The inputs are read, the whole model comes next: a copy in the works
+ * is moot (it ends on the other core), one already made stays shown
+ * meanwhile. */
+static void
+read_done(void *ctx)
+{
+	struct d9t_loader *ld = ctx;
+
+	finisher_stop(ld, 0);
+	atomic_store(&ld->state, 1);
 }
 
 /* Keep the whole model in the index when its inputs did not change
- * while they were read. It runs after the model was handed over (state
- * 2): the browser only reads it, and d9t_loader_stop() stops the write
- * before the browser frees it. */
-static int
-to_index(struct d9t_loader *ld, struct d9m_cache *c, const struct d9m_key *key,
-    const struct d9m_model *m, const struct d9m_lanes *ix)
-{
-	int lock, rc;
-
-	c->cancel = &ld->prog.cancel;
-	if (ix == NULL || ld->st.read_ok == 0 ||
-	    atomic_load(&ld->prog.cancel) || (lock = d9m_cache_claim(c,
-	    key)) < 0)
-		return -1;	/* or another d9top is writing it */
-	rc = d9m_cache_put(c, key, ld->paths, ld->npaths, m, ix);
-	d9m_cache_release(c, key, lock);
-	return rc;
-}
-
-/* The entry just written, mapped, for the browser to put in the place of
- * the model read from the traces: the same figures, and the memory of
- * that model goes back to the system (the mapping's pages are the page
- * cache's, and only those the views read). */
+ * while they were read, then map that entry for the browser to put in
+ * the place of the model read from the traces: the same figures, and
+ * the memory of that model goes back to the system (the mapping's pages
+ * are the page cache's, and only those the views read). It runs after
+ * the model was handed over (state 2): the browser only reads it, and
+ * d9t_loader_stop() stops the write before the browser frees it. */
 static void
-remap(struct d9t_loader *ld, const struct d9m_cache *c,
-    const struct d9m_key *key)
+to_index(struct d9t_loader *ld, const struct d9m_model *m,
+    const struct d9m_lanes *ix)
 {
-	if (atomic_load(&ld->prog.cancel) || d9m_cache_map(c, key, &ld->mm,
-	    &ld->mix) != 0)
+	if (ix == NULL || atomic_load(&ld->prog.cancel) ||
+	    d9i_keep(&ld->in, m, ix, &ld->prog.cancel) < 0 ||
+	    atomic_load(&ld->prog.cancel) ||
+	    d9i_remap(&ld->in, &ld->mm, &ld->mix) < 0)
 		return;
 	atomic_store_explicit(&ld->mapped, 1, memory_order_release);
 }
@@ -265,61 +260,60 @@ static void *
 run(void *arg)
 {
 	struct d9t_loader *ld = arg;
-	struct d9m_cache c;
-	struct d9m_key key;
-	int keyed;		/* d9m_cache_find's answer */
+	struct d9i_opts io = { .where = ld->no_cache ? NULL : &ld->where,
+	    .follow = ld->follow, .prog = &ld->prog, .note_ctx = ld,
+	    .read_done = read_done };
+	int rc;
 
 	ld->t0 = now_s();
 	ld->next_snap = ld->t0 + FIRST_SNAP;
-	d9m_cache_init(&c, ld->no_cache || ld->follow);
-	keyed = d9m_cache_find(&c, ld->paths, ld->npaths, &key, &ld->m,
-	    &ld->ix);
-	if (keyed == 0) {
-		ld->st.read_ok = 1;	/* only such models are kept */
-		d9m_cache_free(&c);
+	rc = d9i_open(&ld->in, ld->paths, ld->npaths, &io);
+	if (ld->in.keyed == 0) {	/* mapped from the index */
+		ld->m = ld->in.m;
+		ld->ix = ld->in.lanes;
+		ld->in.m = NULL;
+		ld->in.lanes = NULL;
+		ld->st = ld->in.st;
+		d9i_close(&ld->in);
 		atomic_store(&ld->state, 2);
 		return NULL;
 	}
-	ld->m = d9m_model_new();
-	if (ld->m != NULL && ld->follow) {
+	if (rc == 0 && ld->follow)
 		follow(ld);
-	} else if (ld->m != NULL && d9m_model_load(ld->m, ld->paths,
-	    ld->npaths, &ld->prog, NULL, NULL, &ld->st) == 0 &&
-	    !atomic_load(&ld->prog.cancel)) {
-		/* the whole model comes next: a copy in the works is moot
-		 * (it ends on the other core), one already made stays
-		 * shown meanwhile */
-		finisher_stop(ld, 0);
-		atomic_store(&ld->state, 1);
-		/* nothing more is read */
-		if (d9m_model_finish_last(ld->m) == 0)
-			ld->ix = d9m_lanes_build(ld->m);
-	}
+	else if (rc == 0 && ld->in.m->finished &&
+	    !atomic_load(&ld->prog.cancel))
+		ld->ix = d9m_lanes_build(ld->in.m);
 	finisher_stop(ld, 1);
 	if (ld->ix == NULL && !ld->follow) {
 		/* partial models share its strings: keep it for free() */
 		mailbox_clear(ld);
 	}
-	{
-		/* ld->m and ld->ix are the browser's from state 2 on */
-		struct d9m_model *m = ld->m;
-		struct d9m_lanes *ix = ld->ix;
-
-		atomic_store(&ld->state, 2);
-		if (keyed == 1 && to_index(ld, &c, &key, m, ix) == 0)
-			remap(ld, &c, &key);
-	}
-	d9m_cache_free(&c);
+	/* ld->m and ld->ix are the browser's from state 2 on */
+	ld->m = ld->in.m;
+	ld->in.m = NULL;
+	ld->st = ld->in.st;
+	atomic_store(&ld->state, 2);
+	if (d9i_keepable(&ld->in))
+		to_index(ld, ld->m, ld->ix);
+	d9i_close(&ld->in);
 	return NULL;
 }
 
 struct d9t_loader *
-d9t_loader_new(const char *const *paths, size_t npaths, int flags)
+d9t_loader_new(const char *const *paths, size_t npaths, int flags,
+    const struct d9i_where *where)
 {
 	struct d9t_loader *ld = calloc(1, sizeof *ld);
 
 	if (ld == NULL)
 		return NULL;
+	if (where != NULL && where->dir != NULL &&
+	    (ld->where.dir = strdup(where->dir)) == NULL) {
+		free(ld);
+		return NULL;
+	}
+	if (where != NULL)
+		ld->where.budget = where->budget;
 	ld->paths = paths;
 	ld->npaths = npaths;
 	ld->follow = (flags & D9T_LOAD_FOLLOW) != 0;
@@ -332,6 +326,7 @@ d9t_loader_new(const char *const *paths, size_t npaths, int flags)
 	if (pthread_create(&ld->th, NULL, run, ld) != 0) {
 		pthread_cond_destroy(&ld->cv);
 		pthread_mutex_destroy(&ld->mu);
+		free((char *)ld->where.dir);
 		free(ld);
 		return NULL;
 	}
@@ -434,5 +429,6 @@ d9t_loader_free(struct d9t_loader **pld)
 	d9m_model_free(&ld->m);
 	d9m_lanes_free(&ld->mix);
 	d9m_model_free(&ld->mm);
+	free((char *)ld->where.dir);
 	free(ld);
 }

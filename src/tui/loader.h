@@ -9,7 +9,7 @@
  * most about a fifth of the loading time. A partial model shares strings
  * with the loader's own model: free it before d9t_loader_free().
  *
- * Inputs the index (model/cache.h) holds are mapped from it, whole and
+ * Inputs the index (store/store.h) holds are mapped from it, whole and
  * at once; others are kept there once read (unless D9T_LOAD_NO_CACHE),
  * and the entry, mapped, then takes the model's place.
  *
@@ -24,6 +24,7 @@
 
 #include "model/core/model.h"
 #include "model/queries/lanes.h"
+#include "store/cache.h"
 
 struct d9t_loader;
 
@@ -32,8 +33,9 @@ enum {
 	D9T_LOAD_WHOLE = 2,	/* no partial models (benchmarks compare) */
 	D9T_LOAD_NO_CACHE = 4	/* neither read nor write the index */
 };
+/* where: the index (NULL: none). */
 struct d9t_loader *d9t_loader_new(const char *const *paths, size_t npaths,
-	    int flags);
+	    int flags, const struct d9i_where *where);
 /* 0 loading, 1 finishing, 2 done (the model can be taken). */
 int	d9t_loader_state(struct d9t_loader *ld);
 void	d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes,

@@ -12,6 +12,8 @@
 
 #include <stddef.h>
 
+#include "store/cache.h"
+
 struct d9m_resolver;
 
 struct d9t_config {
@@ -24,6 +26,7 @@ struct d9t_config {
 	int		 sync;		/* no background work (tests) */
 	int		 follow;	/* keep reading new segments */
 	int		 no_cache;	/* --no-cache: not through the index */
+	const struct d9i_where *index;	/* where the index is, or NULL */
 	const struct d9m_resolver *resolver;	/* DWARF names, or NULL */
 };
 

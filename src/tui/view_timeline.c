@@ -268,7 +268,15 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 				continue;
 			}
 		}
-		if (busy > 0 || longest > 0) {
+		if (d9m_in_place(m, s, a, b) ||
+		    (busy == 0 && longest == 0 &&
+		    d9m_in_gap(m, m->workers[s].id, a, b))) {
+			/* block_in_place, or a gap in the record */
+			ch = app->utf8 ? 0x2591 : 'x';
+			attr = app->color ? D9T_C_MAGENTA : 0;
+			for (int r = 0; r + 1 < lh; r++)
+				d9t_canvas_putc(cv, x + ax->x0, y + r, attr, ch);
+		} else if (busy > 0 || longest > 0) {
 			bar(app, cv, x + ax->x0, y, lh, busy, span,
 			    dur_class(app, longest));
 			for (int r = 0; r < lh && sel_e && sel_s < b &&
@@ -279,11 +287,6 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 				d9t_canvas_attr(cv, x + ax->x0, bottom, 1,
 				    D9T_A_UNDERLINE);
 			continue;
-		} else if (d9m_in_gap(m, m->workers[s].id, a, b)) {
-			ch = app->utf8 ? 0x2591 : 'x';
-			attr = app->color ? D9T_C_MAGENTA : 0;
-			for (int r = 0; r + 1 < lh; r++)
-				d9t_canvas_putc(cv, x + ax->x0, y + r, attr, ch);
 		} else if (parked_at(m, s, a + span / 2)) {
 			ch = ' ';
 			attr = 0;

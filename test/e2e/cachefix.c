@@ -105,3 +105,32 @@ same(const char *args, const char *want, size_t nwant)
 	    args, n, nwant);
 	free(got);
 }
+
+void
+copy_trace_as(const char *dir, const char *name, const char *as)
+{
+	char *src = trace_path(name), *cmd;
+
+	ck_assert_int_ne(asprintf(&cmd, "cp '%s' '%s/%s'", src, dir,
+	    as != NULL ? as : ""), -1);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+	free(src);
+}
+
+/* The figures of dir read through the index equal those from the
+ * traces, and differ from before (malloc'd, the caller frees them). */
+char *
+dir_matches(const char *dir, const char *before)
+{
+	char args[256], *want;
+	size_t n;
+
+	snprintf(args, sizeof args, "--no-cache --json %s", dir);
+	want = out_of(args, &n);
+	snprintf(args, sizeof args, "--json %s", dir);
+	same(args, want, n);
+	same(args, want, n);
+	ck_assert(before == NULL || strcmp(before, want) != 0);
+	return want;
+}

@@ -1,5 +1,5 @@
 /*
- * cachefix.h: what the tests of d9top's index (model/cache.h) share: a
+ * cachefix.h: what the tests of d9top's index (store/cache.h) share: a
  * fresh index per test, its entries, and d9top's output compared with
  * what it prints reading the traces.
  */
@@ -29,5 +29,14 @@ int	was_read(const char *path);
 char	*out_of(const char *args, size_t *n);
 /* d9top args prints want (nwant bytes), and exits 0. */
 void	same(const char *args, const char *want, size_t nwant);
+
+/* Copy the shared trace name into dir (as: its name there, NULL: the
+ * same). */
+void	copy_trace_as(const char *dir, const char *name, const char *as);
+#define copy_trace(dir, name)	copy_trace_as(dir, name, NULL)
+/* --json of dir through the index (written, then read) equals
+ * --no-cache's, and differs from before (NULL: anything): the output,
+ * malloc'd. */
+char	*dir_matches(const char *dir, const char *before);
 
 #endif

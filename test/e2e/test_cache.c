@@ -1,5 +1,5 @@
 /*
- * test_cache.c: d9top's index (model/cache.h), through the program, each
+ * test_cache.c: d9top's index (store/cache.h), through the program, each
  * test with a cache directory of its own. What a user sees is the same
  * with and without it: --json, --report, --folded and a --window on the
  * three shared traces and on a directory of two segments are
@@ -216,34 +216,6 @@ START_TEST(processes_share_it)
 	fix_free(&f);
 }
 END_TEST
-
-static void
-copy_trace(const char *dir, const char *name)
-{
-	char *src = trace_path(name), *cmd;
-
-	ck_assert_int_ne(asprintf(&cmd, "cp '%s' '%s/'", src, dir), -1);
-	ck_assert_int_eq(system(cmd), 0);
-	free(cmd);
-	free(src);
-}
-
-/* The figures of dir read through the index equal those from the
- * traces, and differ from before (malloc'd, the caller frees them). */
-static char *
-dir_matches(const char *dir, const char *before)
-{
-	char args[256], *want;
-	size_t n;
-
-	snprintf(args, sizeof args, "--no-cache --json %s", dir);
-	want = out_of(args, &n);
-	snprintf(args, sizeof args, "--json %s", dir);
-	same(args, want, n);
-	same(args, want, n);
-	ck_assert(before == NULL || strcmp(before, want) != 0);
-	return want;
-}
 
 START_TEST(directory_changes)
 {

@@ -188,6 +188,51 @@ START_TEST(diff_json)
 }
 END_TEST
 
+/* Windows of unequal length (50 and 150 ms of the regressed run, a
+ * 5 ms long poll every 10 ms): both durations said, long polls and
+ * sites per second beside their counts, the same rate on both sides. */
+START_TEST(diff_unequal)
+{
+	struct run_result r;
+	struct mj *v;
+	const struct mj *d;
+	double o, n;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s@0..50 %s@50..200",
+	    new, new), 0);
+	ck_assert_msg(strstr(r.out, "Duration: ") != NULL &&
+	    strstr(r.out, " (unequal: counts come with rates per second") !=
+	    NULL, "no durations:\n%s", r.out);
+	ck_assert_msg(strstr(r.out, "Long polls (>1ms): 5 -> 15 (+10), ") !=
+	    NULL, "no long poll rates:\n%s", r.out);
+	ck_assert_ptr_nonnull(strstr(r.out, "MEMORY: SITES BY CHANGE IN "
+	    "ESTIMATED BYTES PER SECOND"));
+	ck_assert_ptr_nonnull(strstr(r.out, "change/s       old     old/s"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --diff %s@0..50 "
+	    "%s@50..200", new, new), 0);
+	v = json_of(&r);
+	ck_assert_ptr_nonnull(d = mj_get(v, "diff"));
+	o = mj_get(d, "durationMs.old")->num;
+	n = mj_get(d, "durationMs.new")->num;
+	ck_assert_msg(o > 40 && o < 55 && n > 140 && n < 155,
+	    "durations %g and %g ms", o, n);
+	ck_assert(mj_get(d, "unequal")->num == 1);
+	o = mj_get(d, "longPolls.oldPerSec")->num;
+	n = mj_get(d, "longPolls.newPerSec")->num;
+	ck_assert_msg(o > 0.8 * n && o < 1.25 * n, "long polls %g/s and "
+	    "%g/s: not the same rate", o, n);
+	ck_assert_ptr_nonnull(mj_get(d, "memory.0.oldBytesPerSec"));
+	ck_assert_ptr_nonnull(mj_get(d, "pollByLoc.0.newPerSec"));
+	mj_free(v);
+	run_free(&r);
+	/* equal runs say no more than before */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s %s", base, new), 0);
+	ck_assert_ptr_null(strstr(r.out, "(unequal"));
+	run_free(&r);
+}
+END_TEST
+
 START_TEST(diff_usage)
 {
 	struct run_result r;
@@ -476,6 +521,7 @@ compare_suite(void)
 	tcase_add_test(tc, diff_text);
 	tcase_add_test(tc, diff_json);
 	tcase_add_test(tc, diff_usage);
+	tcase_add_test(tc, diff_unequal);
 	tcase_add_test(tc, check_gates);
 	tcase_add_test(tc, check_against_baseline);
 	tcase_add_test(tc, json_side_bounded);

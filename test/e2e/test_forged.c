@@ -1,7 +1,7 @@
 /*
  * test_forged.c: d9top's index is untrusted input (DESIGN.md). An
  * entry's checksum is no secret, so these tests forge entries with the
- * checksum d9top computes (d9m_image_reseal) and put them where d9top
+ * checksum d9top computes (d9i_image_reseal) and put them where d9top
  * looks, under the key of the trace it is given:
  *   - every column that indexes another table, in a real entry of two
  *     shared traces, made to hold a row past that table (or put out of
@@ -32,8 +32,8 @@
 
 #include "cachefix.h"
 #include "minijson.h"
-#include "model/cache.h"
-#include "model/image.h"
+#include "store/cache.h"
+#include "store/image.h"
 #include "run.h"
 #include "../skip.h"
 
@@ -43,9 +43,9 @@
 static uint64_t
 key_of(const char *path)
 {
-	struct d9m_key k;
+	struct d9i_key k;
 
-	ck_assert_int_eq(d9m_cache_key(&path, 1, &k), 0);
+	ck_assert_int_eq(d9i_cache_key(&path, 1, &k), 0);
 	return k.files;
 }
 
@@ -66,7 +66,7 @@ put_file(const char *path, const uint8_t *p, size_t n, mode_t mode)
 
 /* Element i of check c in the image p, as a u64. */
 static uint64_t
-get(uint8_t *p, const struct d9m_icheck *c, uint64_t i)
+get(uint8_t *p, const struct d9i_icheck *c, uint64_t i)
 {
 	uint64_t v = 0;
 
@@ -75,7 +75,7 @@ get(uint8_t *p, const struct d9m_icheck *c, uint64_t i)
 }
 
 static void
-set(uint8_t *p, const struct d9m_icheck *c, uint64_t i, uint64_t v)
+set(uint8_t *p, const struct d9i_icheck *c, uint64_t i, uint64_t v)
 {
 	memcpy(p + c->off + i * c->elem, &v, c->elem);
 }
@@ -86,11 +86,11 @@ set(uint8_t *p, const struct d9m_icheck *c, uint64_t i, uint64_t v)
  * single row for both to start one). 0 when c cannot be made to fail
  * so. */
 static int
-break_check(uint8_t *p, const struct d9m_icheck *c)
+break_check(uint8_t *p, const struct d9i_icheck *c)
 {
 	uint64_t top = c->elem == 8 ? UINT64_MAX : (1ull << 8 * c->elem) - 1;
 
-	if (c->flags & D9M_ICK_PAIR) {
+	if (c->flags & D9I_ICK_PAIR) {
 		set(p, c, c->n - 1, (c->bound >> 32) << 32);
 		return 1;
 	}
@@ -98,7 +98,7 @@ break_check(uint8_t *p, const struct d9m_icheck *c)
 		set(p, c, c->n - 1, c->bound);
 		return 1;
 	}
-	if ((c->flags & D9M_ICK_ASC) && c->n >= 4 &&
+	if ((c->flags & D9I_ICK_ASC) && c->n >= 4 &&
 	    get(p, c, c->n / 3 + 2) < top - 1) {
 		set(p, c, c->n / 3, top);
 		set(p, c, c->n / 3 + 1, top - 1);
@@ -116,7 +116,7 @@ forge_columns(const char *name, const char *mode, size_t every)
 	struct fix f;
 	char *p = trace_path(name), args[512], entry[256];
 	char *want, *good;
-	struct d9m_icheck *c;
+	struct d9i_icheck *c;
 	size_t n, ngood, nc, forged = 0;
 	uint64_t key = key_of(p);
 	uint8_t *img;
@@ -131,7 +131,7 @@ forge_columns(const char *name, const char *mode, size_t every)
 	good = mj_read_file_n(entry, &ngood);
 	ck_assert_ptr_nonnull(good);
 	fd = open(entry, O_RDONLY);
-	ck_assert_int_eq(d9m_image_checks(fd, key, &c, &nc), 0);
+	ck_assert_int_eq(d9i_image_checks(fd, key, &c, &nc), 0);
 	close(fd);
 	ck_assert_uint_gt(nc, 20);
 	img = malloc(ngood);
@@ -146,10 +146,10 @@ forge_columns(const char *name, const char *mode, size_t every)
 		memcpy(img, good, ngood);
 		if (!break_check(img, &c[i]))
 			continue;
-		ck_assert_int_eq(d9m_image_reseal(img, ngood, key), 0);
+		ck_assert_int_eq(d9i_image_reseal(img, ngood, key), 0);
 		put_file(entry, img, ngood, 0600);
 		fd = open(entry, O_RDONLY);
-		ck_assert_msg(d9m_image_open(fd, key, &m, &x, why,
+		ck_assert_msg(d9i_image_open(fd, key, &m, &x, why,
 		    sizeof why) == -1, "%s: check %zu (a column at %llu): "
 		    "the forged entry was taken", name, i,
 		    (unsigned long long)c[i].off);
@@ -190,7 +190,7 @@ plant(struct fix *f, const char *a, const char *b, mode_t dmode,
 {
 	char args[512], made[256], *img;
 	size_t n;
-	struct d9m_key k;
+	struct d9i_key k;
 
 	snprintf(args, sizeof args, "--json %s", a);
 	free(out_of(args, &n));
@@ -198,8 +198,8 @@ plant(struct fix *f, const char *a, const char *b, mode_t dmode,
 	img = mj_read_file_n(made, &n);
 	ck_assert_ptr_nonnull(img);
 	ck_assert_int_eq(unlink(made), 0);
-	ck_assert_int_eq(d9m_cache_key(&b, 1, &k), 0);
-	ck_assert_int_eq(d9m_image_reseal((uint8_t *)img, n, k.files), 0);
+	ck_assert_int_eq(d9i_cache_key(&b, 1, &k), 0);
+	ck_assert_int_eq(d9i_image_reseal((uint8_t *)img, n, k.files), 0);
 	snprintf(entry, len, "%s/%016llx-%016llx.img", f->idx,
 	    (unsigned long long)k.roots, (unsigned long long)k.files);
 	put_file(entry, (uint8_t *)img, n, fmode);

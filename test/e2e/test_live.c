@@ -24,6 +24,7 @@
 #include "output/output.h"
 #include "parse/follow.h"
 #include "symbolize/resolver.h"
+#include "render.h"
 #include "run.h"
 #include "../skip.h"
 
@@ -46,34 +47,12 @@ static const struct config configs[] = {
 static char *
 json_of(struct d9m_model *m, const char *dir)
 {
-	struct d9s_resolver_opts ro;
-	struct d9m_analysis_opts ao;
 	struct d9m_analysis a;
 	struct d9m_resolver *r;
-	struct d9o_out out;
-	struct d9_err e;
-	const char *const inputs[] = { dir };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
-	memset(&ro, 0, sizeof ro);
-	ck_assert_int_eq(d9s_resolver_new(NULL, &ro, &r, &e), 0);
-	memset(&ao, 0, sizeof ao);
-	ao.win = D9M_WHOLE;
-	ao.worst = 10;
-	ao.resolver = r;
-	ck_assert_int_eq(d9m_analyze(m, &ao, &a), 0);
-	ck_assert_ptr_nonnull(f = open_memstream(&buf, &len));
-	memset(&out, 0, sizeof out);
-	out.m = m;
-	out.a = &a;
-	out.r = r;
-	out.f = f;
-	out.inputs = inputs;
-	out.ninputs = 1;
-	d9o_json(&out);
-	fclose(f);
+	t_analyze(m, &a, &r);
+	buf = t_render(m, &a, r, dir, d9o_json);
 	d9m_analysis_free(&a);
 	d9s_resolver_free(&r);
 	return buf;

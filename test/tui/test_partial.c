@@ -189,14 +189,17 @@ START_TEST(index_entry_takes_the_models_place)
 	struct fx f;
 	uint64_t start, dur;
 
+	char dir[sizeof xdg + 8];
+	struct d9i_where w = { dir, D9I_CACHE_BUDGET };
+
 	ck_assert_ptr_nonnull(mkdtemp(xdg));
-	ck_assert_int_eq(setenv("XDG_CACHE_HOME", xdg, 1), 0);
-	ck_assert_ptr_nonnull(ld = d9t_loader_new(&a, 1, D9T_LOAD_WHOLE));
+	snprintf(dir, sizeof dir, "%s/d9top", xdg);
+	ck_assert_ptr_nonnull(ld = d9t_loader_new(&a, 1, D9T_LOAD_WHOLE, &w));
 	while (d9t_loader_state(ld) != 2)
 		nap();
 	d9t_loader_take(ld, &m, &ix, &st);
 	ck_assert_ptr_nonnull(m);
-	ck_assert_ptr_null(m->image);		/* read from the trace */
+	ck_assert(!d9m_model_mapped(m));		/* read from the trace */
 	empty_app(&f, a);
 	ck_assert_int_eq(d9t_app_set_model(&f.app, m, ix), 0);
 	fx_keys(&f, "w");
@@ -205,7 +208,7 @@ START_TEST(index_entry_takes_the_models_place)
 	dur = m->polls.end[f.app.sel] - start;
 	while (!d9t_loader_mapped(ld, &mm, &mix))
 		nap();
-	ck_assert_ptr_nonnull(mm->image);	/* mapped from the index */
+	ck_assert(d9m_model_mapped(mm));	/* mapped from the index */
 	ck_same_figures(m, mm);
 	ck_assert_int_eq(d9t_app_set_model(&f.app, mm, mix), 0);
 	fx_render(&f);

@@ -322,6 +322,40 @@ signal_test() {
 
 echo "# a fatal signal: the terminal is restored"
 pidf=$(mktemp /tmp/d9t-pid-XXXXXX)
+echo "# block_in_place: its two open-ended polls shaded at every zoom"
+# (issue 37) the polls that called block_in_place (w0 at 344.73 ms, w3
+# at 344.75 ms: the worker's next event came from another thread) are
+# drawn as the block-in-place shading, over the whole trace and zoomed
+# in around them
+expect_lane() {	# expect_lane NAME LANE TEXT: LANE's row shows TEXT
+	checks=$((checks + 1))
+	i=0
+	while [ $i -lt 60 ]; do
+		screen | grep "^$2 " | grep -qF -- "$3" && break
+		sleep 0.05
+		i=$((i + 1))
+	done
+	if [ $i -lt 60 ]; then
+		echo "ok $checks - $1"
+	else
+		fails=$((fails + 1))
+		echo "not ok $checks - $1: no '$3' in lane $2:"
+		screen | sed 's/^/    | /'
+	fi
+}
+bip=$D9_TRACES/block-in-place-2026-05.bin
+start 160 48 "$prog" "$bip"
+expect "block-in-place loaded" "(646.49ms)"
+for zoom in whole 8 11; do
+	if [ "$zoom" != whole ]; then
+		keys 0 g 344.74ms Enter
+		n=0
+		while [ $n -lt "$zoom" ]; do keys +; n=$((n + 1)); done
+	fi
+	expect_lane "block-in-place shaded on w0 ($zoom)" w0 "░"
+	expect_lane "block-in-place shaded on w3 ($zoom)" w3 "░"
+done
+
 signal_test SEGV 139 "$demo" "(4.15s)"
 expect "crash: message" "the terminal was restored"
 

@@ -1,8 +1,8 @@
 /*
- * test_image.c: a model written as an image (model/image.h) and mapped
+ * test_image.c: a model written as an image (store/image.h) and mapped
  * back. The planted trace (every verdict class, spans, allocations,
  * parks, wakes, a symbol table) gives an image of exactly the size
- * d9m_image_size says; the mapped model has the same tables, strings,
+ * d9i_image_size says; the mapped model has the same tables, strings,
  * stacks, lanes and analysis figures as the one written; new strings and
  * errors can still be added to it; an image is refused (-1, with a
  * reason, each tested) under another key, cut at any of a spread of
@@ -18,7 +18,7 @@
 
 #include "base/sum.h"
 #include "model/figures/analysis.h"
-#include "model/image.h"
+#include "store/image.h"
 #include "model/queries/lanes.h"
 #include "mktrace.h"
 #include "planted.h"
@@ -44,9 +44,9 @@ planted_image(int *fd, off_t *size)
 	*fd = mkstemp(path);
 	ck_assert_int_ge(*fd, 0);
 	unlink(path);
-	ck_assert_int_eq(d9m_image_write(m, x, *fd, KEY, NULL), 0);
+	ck_assert_int_eq(d9i_image_write(m, x, *fd, KEY, NULL), 0);
 	ck_assert_int_eq(fstat(*fd, &sb), 0);
-	ck_assert_uint_eq((uint64_t)sb.st_size, d9m_image_size(m, x));
+	ck_assert_uint_eq((uint64_t)sb.st_size, d9i_image_size(m, x));
 	*size = sb.st_size;
 	d9m_lanes_free(&x);
 	return m;
@@ -89,8 +89,8 @@ START_TEST(round_trip)
 	struct d9m_analysis aa, ab;
 	char why[128];
 
-	ck_assert_int_eq(d9m_image_open(fd, KEY, &b, &x, why, sizeof why), 0);
-	ck_assert(d9m_image_is(b));
+	ck_assert_int_eq(d9i_image_open(fd, KEY, &b, &x, why, sizeof why), 0);
+	ck_assert(d9i_image_is(b));
 	same_cols(m, b);
 	ck_assert_uint_eq(x->nlong, lx->nlong);
 	ck_assert_mem_eq(x->by_dur, lx->by_dur, m->polls.n * sizeof *x->by_dur);
@@ -125,7 +125,7 @@ START_TEST(refused)
 
 	ck_assert_ptr_nonnull(all);
 	ck_assert_int_eq(pread(fd, all, (size_t)size, 0), size);
-	ck_assert_int_eq(d9m_image_open(fd, KEY + 1, &b, &x, why, sizeof why),
+	ck_assert_int_eq(d9i_image_open(fd, KEY + 1, &b, &x, why, sizeof why),
 	    -1);
 	ck_assert_str_eq(why, "made from other inputs");
 	for (int i = 1; i <= 16; i++) {
@@ -133,13 +133,13 @@ START_TEST(refused)
 		uint8_t c = all[at] ^ 0x40;
 
 		ck_assert_int_eq(pwrite(fd, &c, 1, at), 1);
-		ck_assert_int_eq(d9m_image_open(fd, KEY, &b, &x, why,
+		ck_assert_int_eq(d9i_image_open(fd, KEY, &b, &x, why,
 		    sizeof why), -1);
 		ck_assert_str_eq(why, "damaged (its checksum does not match)");
 		ck_assert_ptr_null(b);
 		ck_assert_int_eq(pwrite(fd, &all[at], 1, at), 1);
 		ck_assert_int_eq(ftruncate(fd, at), 0);
-		ck_assert_int_eq(d9m_image_open(fd, KEY, &b, &x, why,
+		ck_assert_int_eq(d9i_image_open(fd, KEY, &b, &x, why,
 		    sizeof why), -1);
 		ck_assert_str_eq(why, "cut short or of another shape");
 		ck_assert_int_eq(pwrite(fd, all + at, (size_t)(size - at), at),
@@ -155,12 +155,12 @@ START_TEST(refused)
 		h[8] = 0;
 		h[8] = d9_sum_of(h, sizeof h);
 		ck_assert_int_eq(pwrite(fd, h, sizeof h, 0), (ssize_t)sizeof h);
-		ck_assert_int_eq(d9m_image_open(fd, KEY, &b, &x, why,
+		ck_assert_int_eq(d9i_image_open(fd, KEY, &b, &x, why,
 		    sizeof why), -1);
 		ck_assert_str_eq(why, "written by another version of d9top");
 		ck_assert_int_eq(pwrite(fd, all, sizeof h, 0), (ssize_t)sizeof h);
 	}
-	ck_assert_int_eq(d9m_image_open(fd, KEY, &b, &x, why, sizeof why), 0);
+	ck_assert_int_eq(d9i_image_open(fd, KEY, &b, &x, why, sizeof why), 0);
 	d9m_lanes_free(&x);
 	d9m_model_free(&b);
 	free(all);

@@ -16,7 +16,7 @@
 #include "mktrace.h"
 #include "parse/follow.h"
 #include "model/figures/analysis.h"
-#include "model/image.h"
+#include "store/image.h"
 #include "model/queries/lanes.h"
 #include "model/core/loss.h"
 #include "unit.h"
@@ -391,8 +391,8 @@ START_TEST(test_deleted_and_missing)
 	/* the figures go through the index image unchanged */
 	ck_assert_ptr_nonnull(img = tmpfile());
 	ck_assert_ptr_nonnull(x = d9m_lanes_build(m));
-	ck_assert_int_eq(d9m_image_write(m, x, fileno(img), 7, NULL), 0);
-	ck_assert_int_eq(d9m_image_open(fileno(img), 7, &b, &bx, why,
+	ck_assert_int_eq(d9i_image_write(m, x, fileno(img), 7, NULL), 0);
+	ck_assert_int_eq(d9i_image_open(fileno(img), 7, &b, &bx, why,
 	    sizeof why), 0);
 	ck_assert_mem_eq(&b->loss, &m->loss, sizeof m->loss);
 	d9m_lanes_free(&bx);

@@ -581,8 +581,11 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 	case D9_SCH_METRIC:
 		return d9m_b_metric(b, sm, ts, v);
 	default:
-		if (!sm->compiled && d9m_b_sev_compile(b, sm) < 0)
+		if (!sm->compiled && (d9m_b_sev_compile(b, sm) < 0 ||
+		    (sm->sev == NULL && d9m_b_gauges_compile(b, sm) < 0)))
 			return -1;
+		if (sm->metric != NULL)
+			return d9m_b_gauges(b, sm, ts, v);
 		if (sm->sev != NULL) {
 			int rc = d9m_b_sev_event(b, sm, ts, v);
 

@@ -16,5 +16,9 @@ void	 d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink);
 /* Sort the model's tid maps by tid (pairs.h), for finishing; the
  * builder, if any, finds their rows again. -1 when out of memory. */
 int	 d9m_builder_sort_tids(struct d9m_model *m);
+/* Whether the next batch begins a new segment (the one being read
+ * ended with its symbol appendix): a reader that keeps one segment at a
+ * time finishes the model there (export/split.h). */
+int	 d9m_builder_segment_ends(const struct d9m_model *m);
 
 #endif

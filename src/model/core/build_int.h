@@ -179,5 +179,11 @@ int	 d9m_b_sev_event(struct d9m_builder *b, const struct d9m_smap *sm,
 /* build_metrics.c */
 int	 d9m_b_metric(struct d9m_builder *b, struct d9m_smap *sm, uint64_t ts,
 	    const struct d9p_value *v);
+/* A custom schema's gauge and counter fields, at its first event
+ * (sm->metric set when it has one); -1 when out of memory. */
+int	 d9m_b_gauges_compile(struct d9m_builder *b, struct d9m_smap *sm);
+/* Its samples; -1 when out of memory. */
+int	 d9m_b_gauges(struct d9m_builder *b, const struct d9m_smap *sm,
+	    uint64_t ts, const struct d9p_value *v);
 
 #endif

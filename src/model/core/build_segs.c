@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/vec.h"
+#include "model/core/build.h"
 #include "model/core/build_int.h"
 #include "model/core/groups.h"
 #include "model/core/tables.h"
@@ -112,6 +113,14 @@ d9m_b_on_batch(void *ctx, uint64_t off)
 	b->at.seg_used = 1;
 	b->at.meta0 = b->m->meta.n;
 	b->at.clock0 = b->m->clock.n;
+}
+
+int
+d9m_builder_segment_ends(const struct d9m_model *m)
+{
+	const struct d9m_builder *b = m->builder;
+
+	return b != NULL && b->at.seg != D9_NONE && b->at.seg_symbols;
 }
 
 void

@@ -26,6 +26,7 @@ d9m_pending_reset(struct d9m_pending *p)
 {
 	p->service = p->host = p->boot = D9_NONE;
 	p->named = 0;
+	p->host_named = 0;
 	p->has_wall = 0;
 	p->wall = 0;
 	p->group = D9_NONE;
@@ -42,8 +43,16 @@ d9m_pending_meta(const struct d9m_model *m, struct d9m_pending *p,
 		return;
 	if (strcmp(k, "service") == 0 || strcmp(k, "service_name") == 0)
 		p->service = val;
-	else if (strcmp(k, "host") == 0 || strcmp(k, "instance_path") == 0)
+	else if (strcmp(k, "host") == 0 || strcmp(k, "instance_path") == 0) {
 		p->host = val;
+		p->host_named = 1;
+	} else if (strcmp(k, D9M_META_HOSTNAME) == 0) {
+		/* dial9 0.5.1's system metadata names the host where
+		 * nothing else does */
+		if (p->host_named)
+			return;
+		p->host = val;
+	}
 	else if (strcmp(k, "boot_id") == 0)
 		p->boot = val;
 	else

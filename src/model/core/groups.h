@@ -22,6 +22,8 @@ struct d9m_model;
 struct d9m_pending {
 	uint32_t	 service, host, boot;	/* string ids, D9_NONE */
 	int		 named;		/* metadata named one of them */
+	int		 host_named;	/* host by its own key, not by the
+					 * system's hostname */
 	int		 has_wall;
 	int64_t		 wall;		/* realtime - monotonic */
 	uint32_t	 group;		/* D9_NONE until resolved */
@@ -35,6 +37,15 @@ struct d9m_prevseg {
 	uint64_t	 first, last;	/* its events' times */
 	uint64_t	 longest;	/* the longest segment so far */
 };
+
+/* dial9 0.5.1's system metadata (perf-self-profile's
+ * system_metadata.rs): segment metadata keys. */
+#define D9M_META_HOSTNAME	"cpu.profile.machine_hostname"
+#define D9M_META_ARCH		"cpu.profile.machine_architecture"
+#define D9M_META_KERNEL		"cpu.profile.kernel_release"
+#define D9M_META_KERNEL_VER	"cpu.profile.kernel_version"
+#define D9M_META_CPU		"cpu.profile.cpu_model"
+#define D9M_META_MEMORY		"cpu.profile.memory_total_bytes"
 
 void	d9m_pending_reset(struct d9m_pending *p);
 /* Derive m->group_cover (finished tables): for each group, the first and

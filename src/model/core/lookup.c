@@ -145,6 +145,39 @@ d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a, uint64_t b)
 	return lo > 0 && g->worker[lo - 1] == wid && g->end[lo - 1] > a;
 }
 
+/* Where gap row g of worker slot w blocked in place: from the start of
+ * the open-ended poll the hand-off ended (the poll that called
+ * block_in_place: the worker's next event came from another thread) to
+ * the gap's end; UINT64_MAX when no such poll is there. */
+static uint64_t
+in_place_start(const struct d9m_model *m, uint32_t w, size_t g)
+{
+	uint64_t end = m->gaps.end[g];
+	uint32_t p = end > 0 ? d9m_poll_at(m, w, end - 1) : D9_NONE;
+
+	if (p == D9_NONE || !(m->polls.flags[p] & D9M_POLL_OPEN_ENDED) ||
+	    m->polls.end[p] < end)
+		return UINT64_MAX;
+	return m->polls.start[p] > m->gaps.start[g] ? m->polls.start[p] :
+	    m->gaps.start[g];
+}
+
+int
+d9m_in_place(const struct d9m_model *m, uint32_t w, uint64_t a, uint64_t b)
+{
+	const struct d9m_gaps *g = &m->gaps;
+	uint32_t wid = m->workers[w].id;
+	const struct at q = { m, wid, b };
+	size_t lo = d9_partition(0, g->n, &q, gap_before);
+
+	/* a worker's gaps follow each other: back while they reach a */
+	for (; lo > 0 && g->worker[lo - 1] == wid && g->end[lo - 1] > a; lo--)
+		if (in_place_start(m, w, lo - 1) < b)
+			return 1;
+	return 0;
+}
+
+
 uint32_t
 d9m_tid_worker(const struct d9m_model *m, uint32_t tid, uint32_t def)
 {

@@ -10,7 +10,6 @@
 #include "base/vec.h"
 #include "parse/follow.h"
 #include "model/core/build.h"
-#include "model/image.h"
 #include "model/core/tables.h"
 #include "model/core/timeline.h"
 
@@ -41,7 +40,7 @@ d9m_model_free(struct d9m_model **pm)
 
 	if (m == NULL)
 		return;
-	if (!d9m_image_is(m)) {		/* else its columns are mapped */
+	if (!d9m_model_mapped(m)) {		/* else its columns are mapped */
 		n = d9m_model_tables(m, t);
 		for (size_t i = 0; i < n; i++)
 			d9m_tab_free(t[i].tab, t[i].desc);
@@ -51,7 +50,8 @@ d9m_model_free(struct d9m_model **pm)
 		free(m->tname_tid);
 		free(m->tname_name);
 	}
-	d9m_image_free(m);
+	if (m->backing.free != NULL)
+		m->backing.free(m->backing.ctx);
 	d9_hmap_free(&m->tasks.rows);
 	for (size_t i = 0; i < m->nerrors; i++)
 		free(m->errors[i]);
@@ -117,6 +117,19 @@ d9m_model_snapshot(const struct d9m_model *src)
 	    copy_tables(m, src) < 0 || copy_maps(m, src) < 0)
 		d9m_model_free(&m);
 	return m;
+}
+
+int
+d9m_model_mapped(const struct d9m_model *m)
+{
+	return m->backing.free != NULL;
+}
+
+void
+d9m_model_release(const struct d9m_model *m)
+{
+	if (m->backing.release != NULL)
+		m->backing.release(m->backing.ctx);
 }
 
 /* Every message is escaped here too: whoever made it, the report, the

@@ -10,7 +10,7 @@
  * derive steps of the queries and figures it owns the data of
  * (d9m_appev_derive, d9m_rates_derive, d9m_dumps_derive,
  * d9m_sym_stacks_derive, d9m_runtimes_derive), and the lifetime the
- * index image's (model/image.h, until src/store takes it). Above it:
+ * model mapped from an index entry (src/store installs its release hook, m->backing). Above it:
  * queries (queries/window.h), then figures (figures/analysis.h).
  *
  * model.h: the loaded trace as columns (struct of arrays), one table per
@@ -601,7 +601,15 @@ struct d9m_model {
 					 * (d9m_model_finish_last) */
 
 	struct d9m_builder *builder;	/* while loading */
-	struct d9m_image *image;	/* mapped from an image (image.h) */
+	/* who owns the columns of a model mapped from somewhere else (the
+	 * store's index entries): set by whoever mapped it */
+	struct d9m_backing {
+		/* give back the pages read so far (they are read again
+		 * when used): what the process holds is what it reads */
+		void	(*release)(void *ctx);
+		void	(*free)(void *ctx);	/* at d9m_model_free */
+		void	*ctx;
+	}		 backing;
 };
 
 struct d9m_model *d9m_model_new(void);
@@ -634,6 +642,12 @@ void	 d9m_model_seal(struct d9m_model *m);
  * unfinished, its span events gone) when out of memory. */
 int	 d9m_model_finish_last(struct d9m_model *m);
 int	 d9m_model_add_error(struct d9m_model *m, const char *msg);
+/* Whether m's columns are mapped (m->backing set): finished, read-only
+ * (load, follow, finish and seal leave it as it is). */
+int	 d9m_model_mapped(const struct d9m_model *m);
+/* A mapped model gives back the pages it read (m->backing.release);
+ * nothing for another model. */
+void	 d9m_model_release(const struct d9m_model *m);
 
 /* Task row of a task id, D9_NONE if unknown. */
 uint32_t d9m_task_find(const struct d9m_model *m, uint64_t id);
@@ -680,6 +694,12 @@ uint32_t d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts);
 /* Whether a gap of worker id wid (its OS thread changed) overlaps the
  * time (a, b). */
 int	d9m_in_gap(const struct d9m_model *m, uint32_t wid, uint64_t a,
+	    uint64_t b);
+/* Whether worker slot w blocked in place during (a, b): the open-ended
+ * poll a block-in-place hand-off ended (a gap of the worker, its OS
+ * thread changed, ends it), from its start to the gap's end. At any
+ * width of (a, b), so a timeline marks it at every zoom. */
+int	d9m_in_place(const struct d9m_model *m, uint32_t w, uint64_t a,
 	    uint64_t b);
 /* Worker id of thread tid (the last park or unpark on it), else def. */
 uint32_t d9m_tid_worker(const struct d9m_model *m, uint32_t tid,

@@ -22,7 +22,7 @@ extern const struct d9m_tabdesc d9m_desc_rt, d9m_desc_rt_kept,
 
 /*
  * The one registry of the model's column tables, in the order an image
- * (model/image.h) lists them: X(member of struct d9m_model, its
+ * (src/store/image_walk.c) lists them: X(member of struct d9m_model, its
  * descriptor, the descriptor of what a finished model keeps of it, or
  * NULL when it keeps none of it: model.h). Loaded tables come from the
  * trace; derived ones from d9m_model_finish. A new table is one line

@@ -24,7 +24,6 @@
 #include "model/queries/samples.h"
 #include "model/core/sched.h"
 #include "model/core/spans.h"
-#include "model/image.h"
 #include "model/core/timeline.h"
 #include "model/core/twins.h"
 #include "model/core/walk.h"
@@ -83,7 +82,7 @@ d9m_timeline_free(struct d9m_model *m)
 void
 d9m_model_seal(struct d9m_model *m)
 {
-	if (d9m_image_is(m) || !m->finished)
+	if (d9m_model_mapped(m) || !m->finished)
 		return;
 	/* the span events became the span instances (m->spans) */
 	d9m_tab_free(&m->spanev, &d9m_desc_spanev);
@@ -478,7 +477,7 @@ d9m_model_finish(struct d9m_model *m)
 		{ pair_spans, &f } };
 	int rc;
 
-	if (d9m_image_is(m))
+	if (d9m_model_mapped(m))
 		return 0;		/* mapped: finished when written */
 	d9m_timeline_free(m);
 	if (sort_tables(m) < 0 || d9m_builder_sort_tids(m) < 0 ||

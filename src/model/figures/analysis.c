@@ -13,7 +13,6 @@
 #include "model/figures/analysis.h"
 #include "model/figures/observer.h"
 #include "model/figures/byname.h"
-#include "model/image.h"
 #include "model/core/par.h"
 #include "model/queries/samples.h"
 #include "model/core/table.h"
@@ -413,7 +412,7 @@ struct an_run {
 static int
 done(const struct d9m_model *m, int rc)
 {
-	d9m_image_release(m);
+	d9m_model_release(m);
 	return rc;
 }
 
@@ -516,7 +515,8 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	 * warnings come in the same order however the rest runs */
 	count_symbols(m, o, a);
 	done(m, 0);
-	if (d9m_par_run(jobs, sizeof jobs / sizeof *jobs) < 0 || d9m_an_flags(m, o, a) < 0) {
+	if (d9m_par_run(jobs, sizeof jobs / sizeof *jobs) < 0 ||
+	    d9m_an_flags(m, o, a) < 0 || d9m_an_labels(m, o, a) < 0) {
 		d9m_analysis_free(a);
 		return -1;
 	}
@@ -535,6 +535,7 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 void
 d9m_analysis_free(struct d9m_analysis *a)
 {
+	d9m_labels_free(a);
 	free(a->workers);
 	free(a->runtimes);
 	free(a->metrics);

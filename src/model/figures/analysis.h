@@ -30,6 +30,7 @@
 #include "model/figures/blame.h"
 #include "model/figures/byname.h"
 #include "model/core/frames.h"
+#include "model/figures/labels.h"
 #include "model/figures/metrics.h"
 #include "model/core/model.h"
 #include "model/figures/poi.h"
@@ -56,6 +57,7 @@ struct d9m_idle_group {
 	uint32_t	stack, seg;
 	size_t		count;
 	uint64_t	idle_ns;
+	char		*label;		/* the first rows' names (labels.h) */
 };
 
 struct d9m_worst {
@@ -86,6 +88,7 @@ struct d9m_site {
 	size_t		sampled;
 	double		est_bytes, est_count;
 	uint64_t	raw_bytes;
+	char		*label;		/* the first rows' names (labels.h) */
 };
 
 struct d9m_memory {
@@ -151,8 +154,16 @@ struct d9m_flag {
 	const char	*ev_section;	/* static report section title */
 };
 
+/* The machine a source ran on, from dial9 0.5.1's system metadata
+ * (groups.h D9M_META_*): string ids, D9_NONE when not said. */
+struct d9m_system {
+	uint32_t	hostname, arch, kernel, kernel_version, cpu_model;
+	uint64_t	memory_bytes;	/* 0 when not said */
+};
+
 /* One source group (groups.h): where its rows are and its own figures. */
 struct d9m_source {
+	struct d9m_system sys;
 	uint32_t	group;
 	size_t		segments;
 	uint64_t	start, end;	/* its events, on the model's clock */

@@ -105,6 +105,7 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		s[ns].sampled = 1;
 		s[ns].est_bytes = wb;
 		s[ns].est_count = wc;
+		s[ns].label = NULL;
 		s[ns++].raw_bytes = al->size[i];
 	}
 	for (size_t i = v0; i < v1; i++) {

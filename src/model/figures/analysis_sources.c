@@ -6,8 +6,10 @@
  * tasks (ids.h keeps them apart).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "model/figures/analysis.h"
+#include "model/core/groups.h"
 #include "model/core/ids.h"
 #include "model/queries/window.h"
 
@@ -54,6 +56,45 @@ count_rows(const struct d9m_model *m, const struct d9m_window *w,
 			src[seg_group(m, (uint32_t)i)].segments++;
 }
 
+/* The system metadata of each group's segments (the last said wins). */
+static void
+systems(const struct d9m_model *m, struct d9m_source *src, size_t ng)
+{
+	for (size_t g = 0; g < ng; g++) {
+		struct d9m_system *y = &src[g].sys;
+
+		y->hostname = y->arch = y->kernel = y->kernel_version =
+		    y->cpu_model = D9_NONE;
+	}
+	for (size_t i = 0; i < m->meta.n; i++) {
+		uint32_t g = seg_group(m, m->meta.seg[i]), val = m->meta.val[i];
+		const char *k = d9m_str(m, m->meta.key[i]);
+		struct d9m_system *y;
+
+		if (g == D9_NONE || g >= ng || strncmp(k, "cpu.profile.", 12))
+			continue;
+		y = &src[g].sys;
+		if (strcmp(k, D9M_META_HOSTNAME) == 0)
+			y->hostname = val;
+		else if (strcmp(k, D9M_META_ARCH) == 0)
+			y->arch = val;
+		else if (strcmp(k, D9M_META_KERNEL) == 0)
+			y->kernel = val;
+		else if (strcmp(k, D9M_META_KERNEL_VER) == 0)
+			y->kernel_version = val;
+		else if (strcmp(k, D9M_META_CPU) == 0)
+			y->cpu_model = val;
+		else if (strcmp(k, D9M_META_MEMORY) == 0) {
+			char *end;
+			const char *v = d9m_str(m, val);
+			unsigned long long x = strtoull(v, &end, 10);
+
+			if (*v >= '0' && *v <= '9' && *end == '\0')
+				y->memory_bytes = (uint64_t)x;
+		}
+	}
+}
+
 int
 d9m_an_sources(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
@@ -82,6 +123,7 @@ d9m_an_sources(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		x->workers[x->nworkers++] = m->workers[s].own;
 	}
 	count_rows(m, &o->win, src, ng);
+	systems(m, src, ng);
 	for (size_t g = 0; g < ng; g++)
 		if (src[g].start == UINT64_MAX)
 			src[g].start = src[g].end = 0;

@@ -3,11 +3,13 @@
  * the task-leak heuristics (ANALYSIS 5.2 and 15 #17), scheduling delays
  * (5.1, with the stale-wake fix of 15 #8) and wake chains (5.3).
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/hmap.h"
 #include "model/figures/analysis.h"
+#include "model/figures/byname.h"
 #include "model/queries/samples.h"
 #include "model/queries/select.h"
 #include "model/core/table.h"
@@ -349,6 +351,32 @@ by_stack(struct d9m_idle_group *g, size_t n)
 	return rc;
 }
 
+/* Groups whose stacks show the same names are one (byname.h): the
+ * same wait recorded in two segments is one row. */
+static int
+merge_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
+    struct d9m_idle_group *g, size_t *n)
+{
+	uint32_t *id = d9m_name_ids_of(m, r, 0, g, *n, sizeof *g,
+	    offsetof(struct d9m_idle_group, stack),
+	    offsetof(struct d9m_idle_group, seg));
+	size_t k = 0;
+
+	if (id == NULL)
+		return -1;
+	for (size_t i = 0; i < *n; i++) {
+		if (id[i] == k) {
+			g[k++] = g[i];
+			continue;
+		}
+		g[id[i]].count += g[i].count;
+		g[id[i]].idle_ns += g[i].idle_ns;
+	}
+	*n = k;
+	free(id);
+	return 0;
+}
+
 static int
 cmp_idle_ns(const void *x, const void *y)
 {
@@ -398,12 +426,13 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 			g[n].seg = m->dumps.seg[i];
 			g[n].count = 0;
 			g[n].idle_ns = 0;
+			g[n].label = NULL;
 			r = (uint32_t)n++;
 		}
 		g[r].count++;
 		g[r].idle_ns += idle;
 	}
-	if (by_stack(g, n) < 0)
+	if (by_stack(g, n) < 0 || merge_by_name(m, o->resolver, g, &n) < 0)
 		goto out;
 	qsort(g, n, sizeof *g, cmp_idle_ns);
 	rc = 0;

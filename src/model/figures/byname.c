@@ -248,6 +248,7 @@ d9m_group_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
 		sg[i].stack = g[i].stack;
 		sg[i].seg = g[i].seg;
 		sg[i].count = (size_t)(g[i].w + 0.5);	/* whole weights */
+		sg[i].label = NULL;
 	}
 	free(v);
 	free(g);

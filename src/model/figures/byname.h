@@ -38,6 +38,7 @@ struct d9m_stack_group {
 	uint32_t	stack;		/* stack id */
 	uint32_t	seg;		/* segment its symbols come from */
 	size_t		count;
+	char		*label;		/* the first rows' names (labels.h) */
 };
 
 /* Stack groups of a set of CPU sample rows, merged by what their frames

@@ -5,6 +5,7 @@
  * matches names with a table of the new side's names and points into
  * both sides.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,7 @@ int
 d9m_side_of(struct d9m_side *s, const struct d9m_model *m,
     const struct d9m_resolver *r, const struct d9m_analysis *a)
 {
+	s->duration_ns = a->duration_ns;
 	if (d9m_side_locs(s, m, a, 0) < 0 || d9m_side_leaves(s, m, r, a) < 0 ||
 	    sites(s, m, r, &a->mem) < 0)
 		return -1;
@@ -440,13 +442,49 @@ diff_weight(const struct d9m_nweight *o, size_t no, double to,
 	return r != NULL ? 0 : -1;
 }
 
+double
+d9m_per_sec(double n, uint64_t dur_ns)
+{
+	return dur_ns > 0 ? n * 1e9 / (double)dur_ns : 0;
+}
+
+static int
+cmp_rate(const void *x, const void *y)
+{
+	const struct d9m_dweight *a = x, *b = y;
+	double da = a->new_rate - a->old_rate, db = b->new_rate - b->old_rate;
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+/* Rates of the sites; by their change when the runs are unequal. */
+static void
+site_rates(struct d9m_diff *d)
+{
+	for (size_t i = 0; i < d->nsites; i++) {
+		d->sites[i].old_rate = d9m_per_sec(d->sites[i].old, d->dur_old);
+		d->sites[i].new_rate = d9m_per_sec(d->sites[i].new, d->dur_new);
+	}
+	if (d->unequal)
+		qsort(d->sites, d->nsites, sizeof *d->sites, cmp_rate);
+}
+
 int
 d9m_diff(const struct d9m_side *o, const struct d9m_side *n,
     struct d9m_diff *d)
 {
 	memset(d, 0, sizeof *d);
+	d->dur_old = o->duration_ns;
+	d->dur_new = n->duration_ns;
+	d->unequal = d->dur_old > 0 && d->dur_new > 0 &&
+	    fabs((double)d->dur_old - (double)d->dur_new) >
+	    0.1 * (double)(d->dur_old > d->dur_new ? d->dur_old : d->dur_new);
 	d->long_old = o->long_polls;
 	d->long_new = n->long_polls;
+	d->long_old_rate = d9m_per_sec((double)o->long_polls, d->dur_old);
+	d->long_new_rate = d9m_per_sec((double)n->long_polls, d->dur_new);
 	d->sched_old = o->sched;
 	d->sched_new = n->sched;
 	if (diff_pct(o->locs, o->nlocs, n->locs, n->nlocs, &d->locs,
@@ -462,6 +500,7 @@ d9m_diff(const struct d9m_side *o, const struct d9m_side *n,
 		d9m_diff_free(d);
 		return -1;
 	}
+	site_rates(d);
 	return 0;
 }
 

@@ -63,6 +63,7 @@ struct d9m_side {
 	size_t		 nsites, capsites;
 	struct d9m_npct	*spans;
 	size_t		 nspans, capspans;
+	uint64_t	 duration_ns;	/* of its runtime events, 0 unknown */
 };
 
 void	d9m_side_init(struct d9m_side *s);
@@ -107,9 +108,16 @@ struct d9m_dpct {
 struct d9m_dweight {
 	const char	*name, *key;
 	double		 old, new;	/* shares (cpu, off) or bytes */
+	double		 old_rate, new_rate;	/* sites: bytes per second */
 };
 
+/* Runs of unequal length (durations more than 10 % apart) compare by
+ * rates: counts come with their per-second rate, and sites rank by the
+ * change of their bytes per second. */
 struct d9m_diff {
+	uint64_t	 dur_old, dur_new;	/* ns, 0 unknown */
+	int		 unequal;
+	double		 long_old_rate, long_new_rate;	/* per second */
 	struct d9m_dpct	*locs;
 	size_t		 nlocs;
 	size_t		 long_old, long_new;
@@ -124,6 +132,8 @@ struct d9m_diff {
 int	d9m_diff(const struct d9m_side *old, const struct d9m_side *new,
 	    struct d9m_diff *d);
 void	d9m_diff_free(struct d9m_diff *d);
+/* n per second of a run of dur_ns nanoseconds; 0 when dur_ns is 0. */
+double	d9m_per_sec(double n, uint64_t dur_ns);
 /* The change of a row's p99 (new - old; a side without it counts 0). */
 int64_t	d9m_dpct_change(const struct d9m_dpct *r);
 

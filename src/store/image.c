@@ -14,7 +14,7 @@
  *
  * The header's sum covers the scalars, the section table and the
  * sections. The sections are summed in two stripes, blocks of
- * D9M_IMG_STRIPE bytes taken in turn (even blocks, odd blocks), so that
+ * D9I_IMG_STRIPE bytes taken in turn (even blocks, odd blocks), so that
  * opening checks them on two cores, through the mapping (no copy),
  * dropping each block from the process once summed: only what the views
  * read stays.
@@ -32,14 +32,14 @@
 #include "base/pages.h"
 #include "base/sum.h"
 #include "model/core/build.h"
-#include "model/image.h"
-#include "model/image_walk.h"
+#include "store/image.h"
+#include "store/image_walk.h"
 #include "model/queries/lanes.h"
 #include "model/core/par.h"
 #include "model/core/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
-#define VERSION		11	/* 2: sections summed in two stripes; 3: span
+#define VERSION		12	/* 2: sections summed in two stripes; 3: span
 				 * events by tag (struct d9m_spantags); 4:
 				 * wakes of task 0 kept; 5: runtime events
 				 * by tag (struct d9m_rttags); 6: of them
@@ -50,7 +50,8 @@
 				 * recorder's cost (struct d9m_cost); 11:
 				 * active tasks count those alive before
 				 * the trace, damaged, deleted, missing
-				 * segments */
+				 * segments; 12: kind-annotated events are
+				 * metric series, a hostname names a host */
 #define CHUNK		(1u << 20)
 
 struct hdr {
@@ -64,10 +65,10 @@ struct hdr {
 	uint64_t	 hsum;		/* of this header, hsum 0 */
 };
 
-_Static_assert(sizeof(struct hdr) == D9M_IMAGE_HEAD, "image.h's head");
+_Static_assert(sizeof(struct hdr) == D9I_IMAGE_HEAD, "image.h's head");
 
-/* The mapping, owned by a mapped model (d9m_model.image). */
-struct d9m_image {
+/* The mapping, owned by a mapped model (its backing). */
+struct mapping {
 	uint8_t		*base;
 	size_t		 size;
 };
@@ -100,7 +101,7 @@ layout_sum(void)
 	d9_sum_init(&s);
 	d9_sum_add(&s, sizes, sizeof sizes);
 	if (m != NULL) {
-		n = d9m_iwalk_tables(m, t);
+		n = d9i_iwalk_tables(m, t);
 		for (size_t i = 0; i < n; i++) {
 			d9_sum_add(&s, t[i].desc->name,
 			    strlen(t[i].desc->name));
@@ -117,27 +118,27 @@ static size_t
 head_size(size_t nscal, size_t nsect)
 {
 	size_t n = sizeof(struct hdr) + nscal * 8 +
-	    nsect * sizeof(struct d9m_img_sect);
+	    nsect * sizeof(struct d9i_img_sect);
 
-	return (n + D9M_IMG_ALIGN - 1) / D9M_IMG_ALIGN * D9M_IMG_ALIGN;
+	return (n + D9I_IMG_ALIGN - 1) / D9I_IMG_ALIGN * D9I_IMG_ALIGN;
 }
 
 uint64_t
-d9m_image_size(const struct d9m_model *cm, const struct d9m_lanes *x)
+d9i_image_size(const struct d9m_model *cm, const struct d9m_lanes *x)
 {
 	struct d9m_model *m = (struct d9m_model *)cm;	/* only read */
-	struct d9m_iwalk w = { .mode = D9M_IW_WRITE, .m = m, .fd = -1,
+	struct d9i_iwalk w = { .mode = D9I_IW_WRITE, .m = m, .fd = -1,
 	    .lanes = (struct d9m_lanes *)x };
 	size_t nscal, nsect;
 
-	if (d9m_iwalk_count(&nscal, &nsect) < 0)
+	if (d9i_iwalk_count(&nscal, &nsect) < 0)
 		return UINT64_MAX;
 	w.at = head_size(nscal, nsect);
 	w.scal = calloc(nscal + 1, sizeof *w.scal);
 	w.sect = calloc(nsect + 1, sizeof *w.sect);
 	if (w.scal != NULL && w.sect != NULL) {
-		d9m_iwalk_scalars(&w, m);
-		d9m_iwalk_arrays(&w, m);
+		d9i_iwalk_scalars(&w, m);
+		d9i_iwalk_arrays(&w, m);
 	}
 	free(w.scal);
 	free(w.sect);
@@ -145,37 +146,37 @@ d9m_image_size(const struct d9m_model *cm, const struct d9m_lanes *x)
 }
 
 int
-d9m_image_write(const struct d9m_model *cm, const struct d9m_lanes *x,
+d9i_image_write(const struct d9m_model *cm, const struct d9m_lanes *x,
     int fd, uint64_t key, const _Atomic int *cancel)
 {
 	struct d9m_model *m = (struct d9m_model *)cm;	/* writing only reads */
-	struct d9m_iwalk w = { .mode = D9M_IW_WRITE, .m = m, .fd = fd,
+	struct d9i_iwalk w = { .mode = D9I_IW_WRITE, .m = m, .fd = fd,
 	    .lanes = (struct d9m_lanes *)x, .cancel = cancel };
 	struct hdr h;
 	size_t nscal, nsect, head;
 	int rc = -1;
 
-	if (d9m_iwalk_count(&nscal, &nsect) < 0) {
+	if (d9i_iwalk_count(&nscal, &nsect) < 0) {
 		errno = ENOMEM;
 		return -1;
 	}
 	head = head_size(nscal, nsect);
 	w.scal = calloc(nscal + 1, sizeof *w.scal);
 	w.sect = calloc(nsect + 1, sizeof *w.sect);
-	w.buf = malloc(D9M_IMG_WBUF);
+	w.buf = malloc(D9I_IMG_WBUF);
 	if (w.scal == NULL || w.sect == NULL || w.buf == NULL) {
 		errno = ENOMEM;
 		goto out;
 	}
-	d9m_iwalk_scalars(&w, m);
+	d9i_iwalk_scalars(&w, m);
 	/* sections first, after room for the head; the head last */
 	if (lseek(fd, (off_t)head, SEEK_SET) < 0)
 		goto out;
 	w.at = w.body = head;
 	d9_sum_init(&w.sum[0]);
 	d9_sum_init(&w.sum[1]);
-	d9m_iwalk_arrays(&w, m);
-	d9m_iwalk_flush(&w);
+	d9i_iwalk_arrays(&w, m);
+	d9i_iwalk_flush(&w);
 	if (w.bad) {
 		if (w.why != NULL)
 			errno = EINVAL;
@@ -271,7 +272,7 @@ check_head(int fd, uint64_t key, const struct stat *sb, struct hdr *h,
 		*why = "made from other inputs";
 		return -1;
 	}
-	if (d9m_iwalk_count(nscal, nsect) < 0) {
+	if (d9i_iwalk_count(nscal, nsect) < 0) {
 		*why = "out of memory";
 		return -1;
 	}
@@ -296,6 +297,23 @@ give_back(const uint8_t *base, size_t size)
 	madvise((void *)base, size, MADV_DONTNEED);
 }
 
+static void
+mapping_release(void *ctx)
+{
+	struct mapping *img = ctx;
+
+	give_back(img->base, img->size);
+}
+
+static void
+mapping_free(void *ctx)
+{
+	struct mapping *img = ctx;
+
+	munmap(img->base, img->size);
+	free(img);
+}
+
 #define CHECK_STEP	((uint64_t)256 << 10)	/* summed, then checked
 						 * while in the cache */
 
@@ -306,7 +324,7 @@ struct stripe {
 	int		 which;
 	int		 drop;		/* a mapping: its pages go once summed */
 	const struct d9m_model *m;	/* mapped from it */
-	const struct d9m_icheck *checks;	/* image_check.h */
+	const struct d9i_icheck *checks;	/* image_check.h */
 	size_t		 nchecks;
 	struct d9_sum	 sum;
 	int		 bad;		/* a check failed */
@@ -318,16 +336,16 @@ sum_stripe(void *arg)
 	struct stripe *st = arg;
 
 	d9_sum_init(&st->sum);
-	for (uint64_t b = (uint64_t)st->which * D9M_IMG_STRIPE;
-	    st->from + b < st->to; b += 2 * D9M_IMG_STRIPE) {
-		uint64_t a = st->from + b, e = a + D9M_IMG_STRIPE < st->to ?
-		    a + D9M_IMG_STRIPE : st->to;
+	for (uint64_t b = (uint64_t)st->which * D9I_IMG_STRIPE;
+	    st->from + b < st->to; b += 2 * D9I_IMG_STRIPE) {
+		uint64_t a = st->from + b, e = a + D9I_IMG_STRIPE < st->to ?
+		    a + D9I_IMG_STRIPE : st->to;
 
 		for (uint64_t c = a; c < e; c += CHECK_STEP) {
 			uint64_t ce = e - c > CHECK_STEP ? c + CHECK_STEP : e;
 
 			d9_sum_add(&st->sum, st->base + c, (size_t)(ce - c));
-			if (!st->bad && d9m_icheck_run(st->m, st->checks,
+			if (!st->bad && d9i_icheck_run(st->m, st->checks,
 			    st->nchecks, st->base, c, ce) < 0)
 				st->bad = 1;
 		}
@@ -346,7 +364,7 @@ sum_stripe(void *arg)
 static int
 sections_sum(const uint8_t *base, uint64_t head, uint64_t size,
     uint64_t sum_head, int drop, const struct d9m_model *m,
-    const struct d9m_icheck *c, size_t nc, uint64_t *sum, int *bad)
+    const struct d9i_icheck *c, size_t nc, uint64_t *sum, int *bad)
 {
 	struct stripe st[2];
 	struct d9m_job jobs[2];
@@ -372,7 +390,7 @@ sections_sum(const uint8_t *base, uint64_t head, uint64_t size,
 static int
 sections_sound(const uint8_t *base, const struct hdr *h, uint64_t head,
     uint64_t sum_head, const struct d9m_model *m,
-    const struct d9m_icheck *c, size_t nc, int *bad)
+    const struct d9i_icheck *c, size_t nc, int *bad)
 {
 	uint64_t sum;
 
@@ -392,10 +410,10 @@ sections_sound(const uint8_t *base, const struct hdr *h, uint64_t head,
 static int
 map_model(uint8_t *base, const struct hdr *h, size_t nscal, size_t nsect,
     uint64_t sum_head, struct d9m_model **out, struct d9m_lanes **lanes_out,
-    const char **reason, struct d9m_icheck **checks, size_t *nchecks)
+    const char **reason, struct d9i_icheck **checks, size_t *nchecks)
 {
-	struct d9m_iwalk w = { .mode = D9M_IW_LOAD };
-	struct d9m_image *img = calloc(1, sizeof *img);
+	struct d9i_iwalk w = { .mode = D9I_IW_LOAD };
+	struct mapping *img = calloc(1, sizeof *img);
 	struct d9m_model *m = NULL;
 	uint64_t head = head_size(nscal, nsect);
 	int bad = 0, rc = -1;
@@ -412,18 +430,19 @@ map_model(uint8_t *base, const struct hdr *h, size_t nscal, size_t nsect,
 	img->base = base;
 	img->size = (size_t)h->size;
 	d9m_builder_free(m);
-	m->image = img;
+	m->backing = (struct d9m_backing){ mapping_release, mapping_free,
+	    img };
 	w.m = m;
 	w.base = base;
 	w.size = img->size;
 	w.at = head;		/* the first section comes after the head */
 	w.scal = (uint64_t *)(void *)(base + sizeof *h);
-	w.sect = (struct d9m_img_sect *)(void *)(base + sizeof *h +
+	w.sect = (struct d9i_img_sect *)(void *)(base + sizeof *h +
 	    nscal * 8);
 	/* the walk only maps and sizes (and copies a few small arrays):
 	 * the values are checked with the sum, in one read of the file */
-	d9m_iwalk_scalars(&w, m);
-	d9m_iwalk_arrays(&w, m);
+	d9i_iwalk_scalars(&w, m);
+	d9i_iwalk_arrays(&w, m);
 	if (w.bad) {
 		*reason = w.why != NULL ? w.why : "damaged";
 		rc = strcmp(*reason, "out of memory") == 0 ? -2 : -1;
@@ -436,7 +455,7 @@ map_model(uint8_t *base, const struct hdr *h, size_t nscal, size_t nsect,
 		*reason = "damaged (its checksum does not match)";
 	else if (bad)
 		*reason = "a column holds a row beyond its table";
-	else if (d9m_icheck_model(m, reason) == 0)
+	else if (d9i_icheck_model(m, reason) == 0)
 		rc = 0;
 	if (rc < 0) {
 		free(w.checks);
@@ -458,7 +477,7 @@ map_model(uint8_t *base, const struct hdr *h, size_t nscal, size_t nsect,
 static int
 image_open(int fd, uint64_t key, struct d9m_model **out,
     struct d9m_lanes **lanes_out, char *why, size_t whylen,
-    struct d9m_icheck **checks, size_t *nchecks)
+    struct d9i_icheck **checks, size_t *nchecks)
 {
 	struct stat sb;
 	struct hdr h;
@@ -498,14 +517,14 @@ bad:
 }
 
 int
-d9m_image_open(int fd, uint64_t key, struct d9m_model **out,
+d9i_image_open(int fd, uint64_t key, struct d9m_model **out,
     struct d9m_lanes **lanes, char *why, size_t whylen)
 {
 	return image_open(fd, key, out, lanes, why, whylen, NULL, NULL);
 }
 
 int
-d9m_image_checks(int fd, uint64_t key, struct d9m_icheck **checks,
+d9i_image_checks(int fd, uint64_t key, struct d9i_icheck **checks,
     size_t *n)
 {
 	struct d9m_model *m;
@@ -521,14 +540,14 @@ d9m_image_checks(int fd, uint64_t key, struct d9m_icheck **checks,
 }
 
 int
-d9m_image_reseal(uint8_t *buf, size_t size, uint64_t key)
+d9i_image_reseal(uint8_t *buf, size_t size, uint64_t key)
 {
 	struct hdr h;
 	size_t nscal, nsect, head;
 	uint64_t sum = 0;
 	int bad;
 
-	if (size < sizeof h || d9m_iwalk_count(&nscal, &nsect) < 0)
+	if (size < sizeof h || d9i_iwalk_count(&nscal, &nsect) < 0)
 		return -1;
 	head = head_size(nscal, nsect);
 	memset(&h, 0, sizeof h);
@@ -550,24 +569,7 @@ d9m_image_reseal(uint8_t *buf, size_t size, uint64_t key)
 }
 
 int
-d9m_image_is(const struct d9m_model *m)
+d9i_image_is(const struct d9m_model *m)
 {
-	return m->image != NULL;
-}
-
-void
-d9m_image_release(const struct d9m_model *m)
-{
-	if (m->image != NULL)
-		give_back(m->image->base, m->image->size);
-}
-
-void
-d9m_image_free(struct d9m_model *m)
-{
-	if (m->image == NULL)
-		return;
-	munmap(m->image->base, m->image->size);
-	free(m->image);
-	m->image = NULL;
+	return m->backing.free == mapping_free;
 }

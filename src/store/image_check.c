@@ -7,89 +7,89 @@
 #include <string.h>
 
 #include "base/hmap.h"
-#include "model/image_check.h"
+#include "store/image_check.h"
 #include "model/core/tables.h"
 
 #define ICK(d, T, f, to, fl)	{ &(d), offsetof(struct T, f), (to), (fl) }
-#define NONE	D9M_ICK_NONE
+#define NONE	D9I_ICK_NONE
 
 /* The columns of the tables that hold rows or ids of another. */
 static const struct colref {
 	const struct d9m_tabdesc *d;
 	size_t			 off;
-	enum d9m_ick_to		 to;
+	enum d9i_ick_to		 to;
 	unsigned		 flags;
 } refs[] = {
-	ICK(d9m_desc_wakes, d9m_wakes, waker, D9M_TO_TASK, NONE),
-	ICK(d9m_desc_wakes, d9m_wakes, woken, D9M_TO_TASK, NONE),
-	ICK(d9m_desc_queue, d9m_queue, runtime, D9M_TO_STR, NONE),
-	ICK(d9m_desc_tasks, d9m_tasks, loc, D9M_TO_STR, NONE),
-	ICK(d9m_desc_tasks, d9m_tasks, group, D9M_TO_GROUP, NONE),
-	ICK(d9m_desc_cpu, d9m_cpu, stack, D9M_TO_STACK, NONE),
-	ICK(d9m_desc_cpu, d9m_cpu, seg, D9M_TO_SEG, 0),
-	ICK(d9m_desc_dumps, d9m_dumps, task, D9M_TO_TASK, NONE),
-	ICK(d9m_desc_dumps, d9m_dumps, stack, D9M_TO_STACK, NONE),
-	ICK(d9m_desc_dumps, d9m_dumps, seg, D9M_TO_SEG, 0),
-	ICK(d9m_desc_allocs, d9m_allocs, stack, D9M_TO_STACK, NONE),
-	ICK(d9m_desc_allocs, d9m_allocs, seg, D9M_TO_SEG, 0),
-	ICK(d9m_desc_overflow, d9m_overflow, seg, D9M_TO_SEG, 0),
-	ICK(d9m_desc_spanev, d9m_spanev, tag, D9M_TO_SPANTAG, 0),
-	ICK(d9m_desc_spantags, d9m_spantags, name, D9M_TO_STR, NONE),
-	ICK(d9m_desc_spantags, d9m_spantags, fields, D9M_TO_LIST, NONE),
-	ICK(d9m_desc_metrics, d9m_metrics, name, D9M_TO_STR, NONE),
-	ICK(d9m_desc_metrics, d9m_metrics, unit, D9M_TO_STR, NONE),
-	ICK(d9m_desc_msamples, d9m_msamples, metric, D9M_TO_METRIC, 0),
-	ICK(d9m_desc_custom, d9m_custom, name, D9M_TO_STR, NONE),
-	ICK(d9m_desc_custom, d9m_custom, fields, D9M_TO_LIST, NONE),
-	ICK(d9m_desc_custom, d9m_custom, seg, D9M_TO_SEG, 0),
-	ICK(d9m_desc_symbols, d9m_symbols, seg, D9M_TO_SEG, D9M_ICK_ASC),
-	ICK(d9m_desc_symbols, d9m_symbols, name, D9M_TO_STR, NONE),
-	ICK(d9m_desc_symbols, d9m_symbols, file, D9M_TO_STR, NONE),
-	ICK(d9m_desc_maps, d9m_maps, seg, D9M_TO_SEG, 0),
-	ICK(d9m_desc_maps, d9m_maps, path, D9M_TO_STR, NONE),
-	ICK(d9m_desc_maps, d9m_maps, build_id, D9M_TO_STR, NONE),
-	ICK(d9m_desc_clock, d9m_clock, seg, D9M_TO_SEG, 0),
-	ICK(d9m_desc_meta, d9m_meta, seg, D9M_TO_SEG, 0),
-	ICK(d9m_desc_meta, d9m_meta, key, D9M_TO_STR, NONE),
-	ICK(d9m_desc_meta, d9m_meta, val, D9M_TO_STR, NONE),
-	ICK(d9m_desc_segs, d9m_segs, input, D9M_TO_STR, NONE),
-	ICK(d9m_desc_segs, d9m_segs, group, D9M_TO_GROUP, NONE),
-	ICK(d9m_desc_groups, d9m_groups, service, D9M_TO_STR, NONE),
-	ICK(d9m_desc_groups, d9m_groups, host, D9M_TO_STR, NONE),
-	ICK(d9m_desc_groups, d9m_groups, boot, D9M_TO_STR, NONE),
-	ICK(d9m_desc_polls, d9m_polls, task, D9M_TO_TASK, NONE),
-	ICK(d9m_desc_polls, d9m_polls, loc, D9M_TO_STR, NONE),
-	ICK(d9m_desc_periods, d9m_periods, worker, D9M_TO_SLOT, 0),
+	ICK(d9m_desc_wakes, d9m_wakes, waker, D9I_TO_TASK, NONE),
+	ICK(d9m_desc_wakes, d9m_wakes, woken, D9I_TO_TASK, NONE),
+	ICK(d9m_desc_queue, d9m_queue, runtime, D9I_TO_STR, NONE),
+	ICK(d9m_desc_tasks, d9m_tasks, loc, D9I_TO_STR, NONE),
+	ICK(d9m_desc_tasks, d9m_tasks, group, D9I_TO_GROUP, NONE),
+	ICK(d9m_desc_cpu, d9m_cpu, stack, D9I_TO_STACK, NONE),
+	ICK(d9m_desc_cpu, d9m_cpu, seg, D9I_TO_SEG, 0),
+	ICK(d9m_desc_dumps, d9m_dumps, task, D9I_TO_TASK, NONE),
+	ICK(d9m_desc_dumps, d9m_dumps, stack, D9I_TO_STACK, NONE),
+	ICK(d9m_desc_dumps, d9m_dumps, seg, D9I_TO_SEG, 0),
+	ICK(d9m_desc_allocs, d9m_allocs, stack, D9I_TO_STACK, NONE),
+	ICK(d9m_desc_allocs, d9m_allocs, seg, D9I_TO_SEG, 0),
+	ICK(d9m_desc_overflow, d9m_overflow, seg, D9I_TO_SEG, 0),
+	ICK(d9m_desc_spanev, d9m_spanev, tag, D9I_TO_SPANTAG, 0),
+	ICK(d9m_desc_spantags, d9m_spantags, name, D9I_TO_STR, NONE),
+	ICK(d9m_desc_spantags, d9m_spantags, fields, D9I_TO_LIST, NONE),
+	ICK(d9m_desc_metrics, d9m_metrics, name, D9I_TO_STR, NONE),
+	ICK(d9m_desc_metrics, d9m_metrics, unit, D9I_TO_STR, NONE),
+	ICK(d9m_desc_msamples, d9m_msamples, metric, D9I_TO_METRIC, 0),
+	ICK(d9m_desc_custom, d9m_custom, name, D9I_TO_STR, NONE),
+	ICK(d9m_desc_custom, d9m_custom, fields, D9I_TO_LIST, NONE),
+	ICK(d9m_desc_custom, d9m_custom, seg, D9I_TO_SEG, 0),
+	ICK(d9m_desc_symbols, d9m_symbols, seg, D9I_TO_SEG, D9I_ICK_ASC),
+	ICK(d9m_desc_symbols, d9m_symbols, name, D9I_TO_STR, NONE),
+	ICK(d9m_desc_symbols, d9m_symbols, file, D9I_TO_STR, NONE),
+	ICK(d9m_desc_maps, d9m_maps, seg, D9I_TO_SEG, 0),
+	ICK(d9m_desc_maps, d9m_maps, path, D9I_TO_STR, NONE),
+	ICK(d9m_desc_maps, d9m_maps, build_id, D9I_TO_STR, NONE),
+	ICK(d9m_desc_clock, d9m_clock, seg, D9I_TO_SEG, 0),
+	ICK(d9m_desc_meta, d9m_meta, seg, D9I_TO_SEG, 0),
+	ICK(d9m_desc_meta, d9m_meta, key, D9I_TO_STR, NONE),
+	ICK(d9m_desc_meta, d9m_meta, val, D9I_TO_STR, NONE),
+	ICK(d9m_desc_segs, d9m_segs, input, D9I_TO_STR, NONE),
+	ICK(d9m_desc_segs, d9m_segs, group, D9I_TO_GROUP, NONE),
+	ICK(d9m_desc_groups, d9m_groups, service, D9I_TO_STR, NONE),
+	ICK(d9m_desc_groups, d9m_groups, host, D9I_TO_STR, NONE),
+	ICK(d9m_desc_groups, d9m_groups, boot, D9I_TO_STR, NONE),
+	ICK(d9m_desc_polls, d9m_polls, task, D9I_TO_TASK, NONE),
+	ICK(d9m_desc_polls, d9m_polls, loc, D9I_TO_STR, NONE),
+	ICK(d9m_desc_periods, d9m_periods, worker, D9I_TO_SLOT, 0),
 	/* worker columns hold rows of wids (ids.h) */
-	ICK(d9m_desc_wids, d9m_wids, group, D9M_TO_GROUP, 0),
-	ICK(d9m_desc_wakes, d9m_wakes, worker, D9M_TO_WID, 0),
-	ICK(d9m_desc_tasks, d9m_tasks, spawn_worker, D9M_TO_WID, NONE),
-	ICK(d9m_desc_cpu, d9m_cpu, wire_worker, D9M_TO_WID, 0),
-	ICK(d9m_desc_spantags, d9m_spantags, worker, D9M_TO_WID, 0),
-	ICK(d9m_desc_gaps, d9m_gaps, worker, D9M_TO_WID, 0),
+	ICK(d9m_desc_wids, d9m_wids, group, D9I_TO_GROUP, 0),
+	ICK(d9m_desc_wakes, d9m_wakes, worker, D9I_TO_WID, 0),
+	ICK(d9m_desc_tasks, d9m_tasks, spawn_worker, D9I_TO_WID, NONE),
+	ICK(d9m_desc_cpu, d9m_cpu, wire_worker, D9I_TO_WID, 0),
+	ICK(d9m_desc_spantags, d9m_spantags, worker, D9I_TO_WID, 0),
+	ICK(d9m_desc_gaps, d9m_gaps, worker, D9I_TO_WID, 0),
 };
 
 unsigned
-d9m_icheck_col(struct d9m_model *m, const struct d9m_tabref *t, size_t col,
-    enum d9m_ick_to *to)
+d9i_icheck_col(struct d9m_model *m, const struct d9m_tabref *t, size_t col,
+    enum d9i_ick_to *to)
 {
 	const struct d9m_tabdesc *d = t->desc;
 	size_t off = d->cols[col].off;
 
 	/* the rows of one worker are searched by start */
 	*to = t->tab == &m->polls && off == offsetof(struct d9m_polls, start) ?
-	    D9M_TO_POLL_RUNS : t->tab == &m->parks &&
-	    off == offsetof(struct d9m_periods, start) ? D9M_TO_PARK_RUNS :
+	    D9I_TO_POLL_RUNS : t->tab == &m->parks &&
+	    off == offsetof(struct d9m_periods, start) ? D9I_TO_PARK_RUNS :
 	    t->tab == &m->actives && off == offsetof(struct d9m_periods,
-	    start) ? D9M_TO_ACT_RUNS : D9M_TO_NOTHING;
-	if (*to != D9M_TO_NOTHING)
-		return D9M_ICK_ASC | D9M_ICK_RUNS;
+	    start) ? D9I_TO_ACT_RUNS : D9I_TO_NOTHING;
+	if (*to != D9I_TO_NOTHING)
+		return D9I_ICK_ASC | D9I_ICK_RUNS;
 	for (size_t i = 0; i < sizeof refs / sizeof refs[0]; i++)
 		if (refs[i].d == d && refs[i].off == off) {
 			*to = refs[i].to;
 			return refs[i].flags;
 		}
-	return d->ts_off == off ? D9M_ICK_ASC : 0;
+	return d->ts_off == off ? D9I_ICK_ASC : 0;
 }
 
 /* n as the bound of a u32 id (every id is below 2^32 rows). */
@@ -100,33 +100,33 @@ u32_bound(uint64_t n)
 }
 
 uint64_t
-d9m_icheck_bound(const struct d9m_model *m, enum d9m_ick_to to)
+d9i_icheck_bound(const struct d9m_model *m, enum d9i_ick_to to)
 {
 	switch (to) {
-	case D9M_TO_NOTHING:	return UINT64_MAX;
-	case D9M_TO_STR:	return m->strs.n;
-	case D9M_TO_STACK:	return m->stacks.n;
-	case D9M_TO_LIST:	return m->lists.n;
-	case D9M_TO_TASK:	return m->tasks.n;
-	case D9M_TO_SEG:	return m->segs.n;
-	case D9M_TO_GROUP:	return m->groups.n;
-	case D9M_TO_POLL:	return m->polls.n;
-	case D9M_TO_CUSTOM:	return m->custom.n;
-	case D9M_TO_METRIC:	return m->metrics.n;
-	case D9M_TO_SLOT:	return m->nworkers;
-	case D9M_TO_WID:	return m->wids.n;
-	case D9M_TO_RTGROUP:	return m->nruntimes;
-	case D9M_TO_SPAN:	return m->spans.n;
-	case D9M_TO_WAKE:	return m->wakes.n;
-	case D9M_TO_SYMBOL:	return m->symbols.n;
-	case D9M_TO_SPANTAG:	return m->spantags.n;
-	case D9M_TO_POLL_RUNS: case D9M_TO_PARK_RUNS: case D9M_TO_ACT_RUNS:
+	case D9I_TO_NOTHING:	return UINT64_MAX;
+	case D9I_TO_STR:	return m->strs.n;
+	case D9I_TO_STACK:	return m->stacks.n;
+	case D9I_TO_LIST:	return m->lists.n;
+	case D9I_TO_TASK:	return m->tasks.n;
+	case D9I_TO_SEG:	return m->segs.n;
+	case D9I_TO_GROUP:	return m->groups.n;
+	case D9I_TO_POLL:	return m->polls.n;
+	case D9I_TO_CUSTOM:	return m->custom.n;
+	case D9I_TO_METRIC:	return m->metrics.n;
+	case D9I_TO_SLOT:	return m->nworkers;
+	case D9I_TO_WID:	return m->wids.n;
+	case D9I_TO_RTGROUP:	return m->nruntimes;
+	case D9I_TO_SPAN:	return m->spans.n;
+	case D9I_TO_WAKE:	return m->wakes.n;
+	case D9I_TO_SYMBOL:	return m->symbols.n;
+	case D9I_TO_SPANTAG:	return m->spantags.n;
+	case D9I_TO_POLL_RUNS: case D9I_TO_PARK_RUNS: case D9I_TO_ACT_RUNS:
 		return UINT64_MAX;
-	case D9M_TO_STACK_SEG:	return u32_bound(m->stacks.n) << 32 |
+	case D9I_TO_STACK_SEG:	return u32_bound(m->stacks.n) << 32 |
 				    u32_bound(m->segs.n);
-	case D9M_TO_POLLS_ALL:	return m->polls.n + 1;
-	case D9M_TO_WAKES_ALL:	return m->wakes.n + 1;
-	case D9M_TO_SYMBOLS_ALL: return m->symbols.n + 1;
+	case D9I_TO_POLLS_ALL:	return m->polls.n + 1;
+	case D9I_TO_WAKES_ALL:	return m->wakes.n + 1;
+	case D9I_TO_SYMBOLS_ALL: return m->symbols.n + 1;
 	}
 	return 0;
 }
@@ -136,8 +136,8 @@ d9m_icheck_bound(const struct d9m_model *m, enum d9m_ick_to to)
 static size_t
 first_row(const struct d9m_worker *k, uint8_t runs)
 {
-	return runs == D9M_TO_POLL_RUNS ? k->poll0 :
-	    runs == D9M_TO_PARK_RUNS ? k->park0 : k->act0;
+	return runs == D9I_TO_POLL_RUNS ? k->poll0 :
+	    runs == D9I_TO_PARK_RUNS ? k->park0 : k->act0;
 }
 
 /* Whether row i starts a worker's rows in the table of runs (the
@@ -168,25 +168,25 @@ run_start(const struct d9m_model *m, uint8_t runs, uint64_t i)
 									\
 	/* in order: a pass that only tells, then (a worker's rows begin	\
 	 * lower than the last worker's end) one that finds */		\
-	if (c->flags & D9M_ICK_ASC) {					\
+	if (c->flags & D9I_ICK_ASC) {					\
 		for (uint64_t i = i0 ? i0 : 1; i < i1; i++)		\
 			bad |= v[i] < v[i - 1];				\
 		for (uint64_t i = i0 ? i0 : 1; bad && i < i1; i++)	\
 			if (v[i] < v[i - 1] && (!(c->flags &		\
-			    D9M_ICK_RUNS) || !run_start(m, c->runs, i)))\
+			    D9I_ICK_RUNS) || !run_start(m, c->runs, i)))\
 				return -1;				\
 		bad = 0;						\
 	}								\
 	if (b == UINT64_MAX)						\
 		return 0;						\
-	if (c->flags & D9M_ICK_PAIR) {					\
+	if (c->flags & D9I_ICK_PAIR) {					\
 		for (uint64_t i = i0; i < i1; i++)			\
 			bad |= ((uint64_t)v[i] >> 32 >= b >> 32) |	\
 			    ((uint32_t)v[i] >= (uint32_t)b);		\
 		return bad ? -1 : 0;					\
 	}								\
 	/* the largest value (+ 1 with a none: D9_NONE wraps to 0) */	\
-	if ((c->flags & D9M_ICK_NONE) && sizeof(T) == 4) {		\
+	if ((c->flags & D9I_ICK_NONE) && sizeof(T) == 4) {		\
 		for (uint64_t i = i0; i < i1; i++) {			\
 			T x = (T)(v[i] + 1);				\
 			top = x > top ? x : top;			\
@@ -194,13 +194,13 @@ run_start(const struct d9m_model *m, uint8_t runs, uint64_t i)
 		return top > b ? -1 : 0;				\
 	}								\
 	for (uint64_t i = i0; i < i1; i++)				\
-		if (!(c->flags & D9M_ICK_NONE) || v[i] != (T)D9_NONE)	\
+		if (!(c->flags & D9I_ICK_NONE) || v[i] != (T)D9_NONE)	\
 			top = v[i] > top ? v[i] : top;			\
 	return i1 > i0 && top >= b ? -1 : 0;				\
 } while (0)
 
 static int
-scan(const struct d9m_model *m, const struct d9m_icheck *c, const uint8_t *p,
+scan(const struct d9m_model *m, const struct d9i_icheck *c, const uint8_t *p,
     uint64_t i0, uint64_t i1)
 {
 	switch (c->elem) {
@@ -212,7 +212,7 @@ scan(const struct d9m_model *m, const struct d9m_icheck *c, const uint8_t *p,
 }
 
 int
-d9m_icheck_run(const struct d9m_model *m, const struct d9m_icheck *c,
+d9i_icheck_run(const struct d9m_model *m, const struct d9i_icheck *c,
     size_t n, const uint8_t *base, uint64_t a, uint64_t e)
 {
 	size_t lo = 0, hi = n;
@@ -302,7 +302,7 @@ lists_ok(const struct d9m_model *m)
 }
 
 int
-d9m_icheck_model(const struct d9m_model *m, const char **why)
+d9i_icheck_model(const struct d9m_model *m, const char **why)
 {
 	size_t nt = m->tasks.n;
 

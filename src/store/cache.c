@@ -13,8 +13,8 @@
 
 #include "base/sum.h"
 #include "base/vec.h"
-#include "model/cache.h"
-#include "model/image.h"
+#include "store/cache.h"
+#include "store/image.h"
 #include "parse/reader.h"
 
 #define SUFFIX		".img"
@@ -28,17 +28,6 @@
 				 * that holds the lock and writes nothing) is
 				 * not waited for: the traces are read */
 #define TMP_TRIES	16
-
-static char *
-join(const char *a, const char *b)
-{
-	size_t n = strlen(a) + strlen(b) + 2;
-	char *s = malloc(n);
-
-	if (s != NULL)
-		snprintf(s, n, "%s/%s", a, b);
-	return s;
-}
 
 /* mkdir -p, private to the user. */
 static int
@@ -62,29 +51,6 @@ make_dir(const char *path)
 	return rc;
 }
 
-/* D9TOP_CACHE_MAX: bytes, with an optional K, M or G (powers of 1024);
- * the default when unset or not such a number. */
-static uint64_t
-budget_of(const char *v)
-{
-	char *end;
-	unsigned long long n;
-	unsigned shift = 0;
-
-	if (v == NULL || *v < '0' || *v > '9')
-		return D9M_CACHE_BUDGET;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	switch (*end) {
-	case 'K': case 'k': shift = 10; end++; break;
-	case 'M': case 'm': shift = 20; end++; break;
-	case 'G': case 'g': shift = 30; end++; break;
-	}
-	if (errno != 0 || *end != '\0' || n > UINT64_MAX >> shift)
-		return D9M_CACHE_BUDGET;
-	return (uint64_t)n << shift;
-}
-
 /* Whether the directory open at fd may hold the index: owned by this
  * user, writable by nobody else (ssh's and tmux's rule); NULL, or why
  * not. */
@@ -106,7 +72,7 @@ dir_refused(int fd)
  * descriptor, or -1 when it is not there or not private. Every entry is
  * opened through it, so that what was checked is what is used. */
 static int
-dir_open(const struct d9m_cache *c, int create, const char **why)
+dir_open(const struct d9i_cache *c, int create, const char **why)
 {
 	int fd;
 
@@ -128,27 +94,18 @@ dir_open(const struct d9m_cache *c, int create, const char **why)
 }
 
 int
-d9m_cache_init(struct d9m_cache *c, int off)
+d9i_cache_init(struct d9i_cache *c, const struct d9i_where *w)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	const char *why;
 	int fd;
 
 	c->dir = NULL;
 	c->why = NULL;
-	c->budget = budget_of(getenv("D9TOP_CACHE_MAX"));
+	c->budget = w != NULL ? w->budget : 0;
 	c->cancel = NULL;
-	if (off || c->budget == 0)
+	if (w == NULL || w->dir == NULL || c->budget == 0 ||
+	    (c->dir = strdup(w->dir)) == NULL)
 		return 0;
-	/* XDG: a relative path is invalid and is ignored */
-	if (xdg != NULL && xdg[0] == '/')
-		c->dir = join(xdg, "d9top");
-	else if (home != NULL && home[0] == '/') {
-		char *base = join(home, ".cache");
-
-		c->dir = base != NULL ? join(base, "d9top") : NULL;
-		free(base);
-	}
 	/* one that is there must be private; one that is not is made so
 	 * when an entry is written */
 	if ((fd = dir_open(c, 0, &why)) >= 0)
@@ -166,7 +123,7 @@ d9m_cache_init(struct d9m_cache *c, int off)
 }
 
 void
-d9m_cache_free(struct d9m_cache *c)
+d9i_cache_free(struct d9i_cache *c)
 {
 	free(c->dir);
 	free(c->why);
@@ -221,7 +178,7 @@ roots_of(const char *const *paths, size_t npaths)
 }
 
 int
-d9m_cache_key(const char *const *paths, size_t npaths, struct d9m_key *key)
+d9i_cache_key(const char *const *paths, size_t npaths, struct d9i_key *key)
 {
 	struct keywalk k = { .ok = 1, .now = time(NULL) };
 	struct d9p_read_opts o = { 0 };
@@ -242,7 +199,7 @@ d9m_cache_key(const char *const *paths, size_t npaths, struct d9m_key *key)
 
 /* "<roots>-<files>.img" */
 static void
-entry_name(const struct d9m_key *key, char name[48])
+entry_name(const struct d9i_key *key, char name[48])
 {
 	snprintf(name, 48, "%016llx-%016llx" SUFFIX,
 	    (unsigned long long)key->roots, (unsigned long long)key->files);
@@ -250,14 +207,14 @@ entry_name(const struct d9m_key *key, char name[48])
 
 /* "<roots>.lock": held by whoever writes an entry of these roots. */
 static void
-lock_name(const struct d9m_key *key, char name[32])
+lock_name(const struct d9i_key *key, char name[32])
 {
 	snprintf(name, 32, "%016llx" LOCK_SUFFIX,
 	    (unsigned long long)key->roots);
 }
 
 int
-d9m_cache_claim(const struct d9m_cache *c, const struct d9m_key *key)
+d9i_cache_claim(const struct d9i_cache *c, const struct d9i_key *key)
 {
 	char name[32];
 	const char *why;
@@ -277,7 +234,7 @@ d9m_cache_claim(const struct d9m_cache *c, const struct d9m_key *key)
 }
 
 void
-d9m_cache_release(const struct d9m_cache *c, const struct d9m_key *key,
+d9i_cache_release(const struct d9i_cache *c, const struct d9i_key *key,
     int fd)
 {
 	char name[32];
@@ -301,7 +258,7 @@ d9m_cache_release(const struct d9m_cache *c, const struct d9m_key *key,
  * longer (a slow writer, or any process of the user's that took it)
  * costs this run two seconds, not the index. */
 static int
-wait_writer(int dfd, const struct d9m_key *key)
+wait_writer(int dfd, const struct d9i_key *key)
 {
 	char name[32];
 	int fd, waited = 0;
@@ -334,7 +291,7 @@ entry_owned(int fd)
 
 /* The entry of key in the directory open at dfd, mapped: 0, or 1. */
 static int
-map_at(int dfd, const struct d9m_key *key, struct d9m_model **out,
+map_at(int dfd, const struct d9i_key *key, struct d9m_model **out,
     struct d9m_lanes **lanes)
 {
 	char why[128], name[48];
@@ -345,7 +302,7 @@ map_at(int dfd, const struct d9m_key *key, struct d9m_model **out,
 	if (fd < 0)
 		return 1;
 	if (entry_owned(fd))
-		rc = d9m_image_open(fd, key->files, out, lanes, why,
+		rc = d9i_image_open(fd, key->files, out, lanes, why,
 		    sizeof why);
 	if (rc == 0)		/* used: the last to be evicted */
 		futimens(fd, NULL);
@@ -357,7 +314,7 @@ map_at(int dfd, const struct d9m_key *key, struct d9m_model **out,
 }
 
 int
-d9m_cache_map(const struct d9m_cache *c, const struct d9m_key *key,
+d9i_cache_map(const struct d9i_cache *c, const struct d9i_key *key,
     struct d9m_model **out, struct d9m_lanes **lanes)
 {
 	const char *why;
@@ -371,8 +328,8 @@ d9m_cache_map(const struct d9m_cache *c, const struct d9m_key *key,
 }
 
 int
-d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
-    size_t npaths, struct d9m_key *key, struct d9m_model **out,
+d9i_cache_find(const struct d9i_cache *c, const char *const *paths,
+    size_t npaths, struct d9i_key *key, struct d9m_model **out,
     struct d9m_lanes **lanes)
 {
 	const char *why;
@@ -380,7 +337,7 @@ d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
 
 	*out = NULL;
 	*lanes = NULL;
-	if (c->dir == NULL || d9m_cache_key(paths, npaths, key) < 0)
+	if (c->dir == NULL || d9i_cache_key(paths, npaths, key) < 0)
 		return -1;
 	if ((dfd = dir_open(c, 0, &why)) < 0)
 		return why == NULL ? 1 : -1;	/* not made yet, or refused */
@@ -486,7 +443,7 @@ clean_tmps(int dfd)
 /* Remove the least recently used entries until the budget holds, and
  * lock files that a crashed d9top left. */
 static void
-evict(const struct d9m_cache *c, int dfd)
+evict(const struct d9i_cache *c, int dfd)
 {
 	DIR *d = dir_list(dfd);
 	struct dirent *de;
@@ -531,20 +488,20 @@ evict(const struct d9m_cache *c, int dfd)
 	closedir(d);
 }
 
-static int put(const struct d9m_cache *, int, const struct d9m_key *,
+static int put(const struct d9i_cache *, int, const struct d9i_key *,
     const struct d9m_model *, const struct d9m_lanes *);
 
 int
-d9m_cache_put(const struct d9m_cache *c, const struct d9m_key *key,
+d9i_cache_put(const struct d9i_cache *c, const struct d9i_key *key,
     const char *const *paths, size_t npaths, const struct d9m_model *m,
     const struct d9m_lanes *lanes)
 {
 	struct d9m_lanes *own = NULL;
-	struct d9m_key now;
+	struct d9i_key now;
 	const char *why;
 	int rc, dfd;
 
-	if (c->dir == NULL || d9m_cache_key(paths, npaths, &now) < 0 ||
+	if (c->dir == NULL || d9i_cache_key(paths, npaths, &now) < 0 ||
 	    now.files != key->files)
 		return -1;
 	if ((dfd = dir_open(c, 1, &why)) < 0)
@@ -597,7 +554,7 @@ make_tmp(int dfd, char name[64])
 }
 
 static int
-put(const struct d9m_cache *c, int dfd, const struct d9m_key *key,
+put(const struct d9i_cache *c, int dfd, const struct d9i_key *key,
     const struct d9m_model *m, const struct d9m_lanes *lanes)
 {
 	char tmp[64], name[48];
@@ -607,7 +564,7 @@ put(const struct d9m_cache *c, int dfd, const struct d9m_key *key,
 
 	/* an entry over the budget would go at once; and the index never
 	 * takes the last half of the free space */
-	size = d9m_image_size(m, lanes);
+	size = d9i_image_size(m, lanes);
 	if (size > c->budget || fstatvfs(dfd, &fs) < 0 ||
 	    size > (uint64_t)fs.f_bavail * fs.f_frsize / 2)
 		return -1;
@@ -617,7 +574,7 @@ put(const struct d9m_cache *c, int dfd, const struct d9m_key *key,
 	/* a write past the file size limit fails (EFBIG) where SIGXFSZ is
 	 * ignored (app/keep.c); elsewhere the signal ends the process and
 	 * the next writer removes what it left (clean_tmps) */
-	rc = d9m_image_write(m, lanes, fd, key->files, c->cancel);
+	rc = d9i_image_write(m, lanes, fd, key->files, c->cancel);
 	if (rc == 0)
 		rc = renameat(dfd, tmp, dfd, name);
 	if (rc < 0)

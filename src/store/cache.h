@@ -25,8 +25,8 @@
  * this user's that no one else may write to. An entry is untrusted
  * input all the same (image_check.h).
  */
-#ifndef D9M_CACHE_H
-#define D9M_CACHE_H
+#ifndef D9I_CACHE_H
+#define D9I_CACHE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -34,9 +34,16 @@
 #include "model/queries/lanes.h"
 #include "model/core/model.h"
 
-#define D9M_CACHE_BUDGET	((uint64_t)8 << 30)	/* bytes */
+#define D9I_CACHE_BUDGET	((uint64_t)8 << 30)	/* bytes */
 
-struct d9m_cache {
+/* Where the index is (src/app reads it from the environment: the
+ * store reads no environment). */
+struct d9i_where {
+	const char	*dir;		/* $XDG_CACHE_HOME/d9top; NULL: none */
+	uint64_t	 budget;	/* bytes kept at most; 0: no index */
+};
+
+struct d9i_cache {
 	char		*dir;		/* NULL: no cache */
 	char		*why;		/* NULL, or why the directory there
 					 * is not used (not escaped) */
@@ -44,50 +51,48 @@ struct d9m_cache {
 	const _Atomic int *cancel;	/* optional: set, a write stops */
 };
 
-/* The cache directory from the environment ($XDG_CACHE_HOME/d9top, else
- * $HOME/.cache/d9top) and its budget ($D9TOP_CACHE_MAX: bytes, or with
- * K, M, G; 0 turns the index off); c->dir NULL when neither is set, when
- * off, or when the directory is not private (c->why says so, for the
+/* The index at w (NULL, or no directory, or budget 0: none); c->dir
+ * NULL when the directory there is not private (c->why says so, for the
  * caller to say once). */
-int	 d9m_cache_init(struct d9m_cache *c, int off);
-void	 d9m_cache_free(struct d9m_cache *c);
+int	 d9i_cache_init(struct d9i_cache *c, const struct d9i_where *w);
+void	 d9i_cache_free(struct d9i_cache *c);
 /* An entry's key: files, the checksum of every input file (above);
  * roots, of the paths as given, made absolute (realpath). An entry
  * written for roots replaces the others of the same roots: a directory
  * that gained a segment keeps one entry, not one per state. */
-struct d9m_key {
+struct d9i_key {
 	uint64_t	 files;
 	uint64_t	 roots;
 };
 
 /* The key of paths: 0 with *key, or -1 when they cannot be cached. */
-int	 d9m_cache_key(const char *const *paths, size_t npaths,
-	    struct d9m_key *key);
+int	 d9i_cache_key(const char *const *paths, size_t npaths,
+	    struct d9i_key *key);
 /* Look paths up: 0 with *out (finished, mapped) and its lanes (free them
  * first); 1 when the index holds none (a damaged one is removed) but
  * could keep them under *key; -1 when they cannot be indexed (no
  * index, stdin, a live directory). */
-int	 d9m_cache_find(const struct d9m_cache *c, const char *const *paths,
-	    size_t npaths, struct d9m_key *key, struct d9m_model **out,
+int	 d9i_cache_find(const struct d9i_cache *c, const char *const *paths,
+	    size_t npaths, struct d9i_key *key, struct d9m_model **out,
 	    struct d9m_lanes **lanes);
-/* The entry of key (d9m_cache_find's), mapped: 0 with *out and *lanes;
+/* The entry of key (d9i_cache_find's), mapped: 0 with *out and *lanes;
  * 1 when there is none (a damaged one is removed). */
-int	 d9m_cache_map(const struct d9m_cache *c, const struct d9m_key *key,
+int	 d9i_cache_map(const struct d9i_cache *c, const struct d9i_key *key,
 	    struct d9m_model **out, struct d9m_lanes **lanes);
 /* Claim the writing of an entry of key's roots: a descriptor holding
  * the lock (it goes with a fork), or -1 when another d9top holds it or
- * there is no index. A d9m_cache_find that misses while the lock is held
+ * there is no index. A d9i_cache_find that misses while the lock is held
  * waits for the writer (at most two seconds: then the traces are read)
  * and looks again. */
-int	 d9m_cache_claim(const struct d9m_cache *c, const struct d9m_key *key);
+int	 d9i_cache_claim(const struct d9i_cache *c, const struct d9i_key *key);
 /* The claim done (fd -1: none). */
-void	 d9m_cache_release(const struct d9m_cache *c,
-	    const struct d9m_key *key, int fd);
+void	 d9i_cache_release(const struct d9i_cache *c,
+	    const struct d9i_key *key, int fd);
 /* Keep m (finished, read from paths) and its lanes (NULL: made here)
  * under key, if paths still have that key (nothing changed while they
  * were read): 0, or -1 (nothing is left behind). The temporary files of
  * writers that died are removed first. */
-int	 d9m_cache_put(const struct d9m_cache *c, const struct d9m_key *key,
+int	 d9i_cache_put(const struct d9i_cache *c, const struct d9i_key *key,
 	    const char *const *paths, size_t npaths, const struct d9m_model *m,
 	    const struct d9m_lanes *lanes);
 

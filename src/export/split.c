@@ -1,0 +1,148 @@
+/*
+ * split.c: see split.h. A sink in front of the builder's: every call
+ * goes on to the model being filled; at a batch where a segment ends,
+ * that model is finished and handed over first. Each batch registers
+ * its schemas again (the decoder forgets them at a TRC header), so the
+ * new model's builder sees every schema it is sent events of.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/split.h"
+#include "model/core/build.h"
+
+struct split {
+	struct d9m_model	*m;
+	struct d9p_sink		 in;	/* m's builder's */
+	char			*input;	/* name of the input, for a new m */
+	uint64_t		 events;	/* given to m */
+	int			 stop;
+	int			 cut;	/* a segment was cut (noted once) */
+	d9x_split_fn		 fn;
+	void			*ctx;
+	void			(*note)(void *, const char *);
+	void			*note_ctx;
+};
+
+static int
+fresh(struct split *s)
+{
+	if ((s->m = d9m_model_new()) == NULL)
+		return -1;
+	d9m_builder_sink(s->m, &s->in);
+	s->events = 0;
+	if (s->input != NULL && s->in.input != NULL)
+		s->in.input(s->in.ctx, s->input);
+	return 0;
+}
+
+/* Hand the model over (finished): 0, or -1 to stop. */
+static int
+hand(struct split *s)
+{
+	struct d9m_model *m = s->m;
+
+	s->m = NULL;
+	if (m != NULL && d9m_model_finish_last(m) < 0)
+		d9m_model_free(&m);
+	return s->fn(s->ctx, m, s->events);
+}
+
+static int
+on_schema(void *ctx, struct d9p_schema *sc)
+{
+	struct split *s = ctx;
+
+	return s->stop ? -1 : s->in.schema(s->in.ctx, sc);
+}
+
+static int
+on_event(void *ctx, const struct d9p_schema *sc, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct split *s = ctx;
+
+	if (s->stop)
+		return -1;
+	s->events++;
+	return s->in.event(s->in.ctx, sc, ts, v);
+}
+
+static void
+on_batch(void *ctx, uint64_t off)
+{
+	struct split *s = ctx;
+	int ends;
+
+	if (s->stop)
+		return;
+	ends = s->events > 0 && d9m_builder_segment_ends(s->m);
+	if (!ends && s->events >= D9X_SPLIT_EVENTS) {
+		if (!s->cut && s->note != NULL) {
+			char msg[512];
+
+			snprintf(msg, sizeof msg, "%s: byte %llu: a segment of "
+			    "more than %u events without a symbol appendix: "
+			    "exported in parts", s->input ? s->input : "stdin",
+			    (unsigned long long)off, D9X_SPLIT_EVENTS);
+			s->note(s->note_ctx, msg);
+		}
+		s->cut = ends = 1;
+	}
+	if (ends && (hand(s) < 0 || fresh(s) < 0)) {
+		s->stop = 1;
+		return;
+	}
+	if (s->in.batch != NULL)
+		s->in.batch(s->in.ctx, off);
+}
+
+static void
+on_input(void *ctx, const char *name)
+{
+	struct split *s = ctx;
+
+	free(s->input);
+	s->input = strdup(name);
+	if (!s->stop && s->in.input != NULL)
+		s->in.input(s->in.ctx, name);
+}
+
+static void
+on_loss(void *ctx, int what)
+{
+	struct split *s = ctx;
+
+	if (!s->stop && s->in.loss != NULL)
+		s->in.loss(s->in.ctx, what);
+}
+
+int
+d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
+    void (*note)(void *, const char *), void *note_ctx,
+    struct d9p_read_stats *st)
+{
+	struct split s = { .fn = fn, .ctx = ctx, .note = note,
+	    .note_ctx = note_ctx };
+	struct d9p_read_opts o = { .note = note, .note_ctx = note_ctx };
+	struct d9p_sink sink = { .ctx = &s, .schema = on_schema,
+	    .event = on_event, .batch = on_batch, .input = on_input,
+	    .loss = on_loss };
+	int rc;
+
+	memset(st, 0, sizeof *st);
+	if (fresh(&s) < 0) {
+		fn(ctx, NULL, 0);
+		return -1;
+	}
+	rc = d9p_read_paths(&path, 1, &sink, &o, st);
+	if (!s.stop)
+		rc = hand(&s) < 0 || rc < 0 ? -1 : 0;
+	else {
+		d9m_model_free(&s.m);
+		rc = -1;
+	}
+	free(s.input);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/*
+ * split.h: one input read as the events stream in, into a model per
+ * segment (FLEET.md: memory bounded by what is being written, not by
+ * the input): where the builder would begin a new segment (the batch
+ * after a symbol appendix, model/core/build.h), the model read so far
+ * is finished and handed over, and a new one goes on with the same
+ * input. A segment that never ends (no symbol appendix) is cut at a
+ * batch once it holds D9X_SPLIT_EVENTS events, so no input, stdin
+ * included, holds more. A cut (not a segment's end) is said in a note.
+ */
+#ifndef D9X_SPLIT_H
+#define D9X_SPLIT_H
+
+#include <stdint.h>
+
+#include "model/core/model.h"
+#include "parse/reader.h"
+
+#define D9X_SPLIT_EVENTS	(4u << 20)
+
+/* One segment's model, finished (NULL: out of memory); its events.
+ * The callee owns m. A return < 0 stops reading. */
+typedef int (*d9x_split_fn)(void *ctx, struct d9m_model *m, uint64_t events);
+
+/* Read path ("-": stdin) and hand over each segment's model in order,
+ * the last one too (possibly empty). st: the input's reading figures.
+ * Returns 0, or -1 (out of memory, or a callback said stop). */
+int	d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
+	    void (*note)(void *, const char *), void *note_ctx,
+	    struct d9p_read_stats *st);
+
+#endif

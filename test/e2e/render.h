@@ -1,0 +1,20 @@
+/* render.h: a model's figures as d9top prints them, in the tests that
+ * read traces in process (the program's defaults: resolver of its own,
+ * ten worst polls, the whole trace). */
+#ifndef E2E_RENDER_H
+#define E2E_RENDER_H
+
+#include "model/figures/analysis.h"
+#include "output/output.h"
+
+/* The analysis of m into *a, names through a new resolver *r (free
+ * both: d9m_analysis_free, d9s_resolver_free). */
+void	t_analyze(const struct d9m_model *m, struct d9m_analysis *a,
+	    struct d9m_resolver **r);
+/* What out (d9o_json, d9o_report) prints of it for the input path,
+ * malloc'd. */
+char	*t_render(const struct d9m_model *m, const struct d9m_analysis *a,
+	    struct d9m_resolver *r, const char *path,
+	    void (*out)(const struct d9o_out *));
+
+#endif
