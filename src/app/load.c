@@ -156,6 +156,7 @@ d9a_load(struct d9a_load *l, const struct d9a_opts *o,
 		    (double)(l->m->max_ts - l->m->min_ts) / 1e6);
 	l->ao.worst = o->worst;
 	l->ao.chain_task = o->have_chain ? o->chain : 0;
+	l->ao.all_tasks = o->all_tasks;
 	l->ao.resolver = l->res;
 	if (!analyse)
 		return 0;

@@ -16,7 +16,7 @@
 enum { O_REPORT, O_JSON, O_WINDOW, O_WORST, O_CHAIN, O_FOLDED, O_BINARY,
     O_DEBUG_DIR, O_LOAD_BASE, O_KALLSYMS, O_PREFER_DWARF, O_FOLLOW, O_QUIET,
     O_VERSION, O_HELP, O_ADDR2LINE, O_DIFF, O_CHECK, O_BASELINE, O_CHROME, O_NO_CACHE,
-    O_EXPORT };
+    O_EXPORT, O_TASKS };
 
 static const struct opt {
 	const char	*name;
@@ -29,6 +29,8 @@ static const struct opt {
 	{ "--window", O_WINDOW, "A..B", "only events in [A, B] ms from trace start"
 	    " (A or B may be left out)" },
 	{ "--worst", O_WORST, "N", "how many worst polls to list (default 10)" },
+	{ "--tasks", O_TASKS, "all", "list every task's figures, not the "
+	    "busiest 100 (JSON) or 5 (report)" },
 	{ "--chain", O_CHAIN, "TASK", "with --json/--report: the wake chain of TASK" },
 	{ "--folded", O_FOLDED, "cpu|offcpu|alloc", "print folded stacks "
 	    "(flamegraph.pl / inferno input) and exit" },
@@ -237,6 +239,14 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 				return -1;
 			}
 			o->have_chain = 1;
+			break;
+		case O_TASKS:
+			if (strcmp(v, "all") != 0) {
+				snprintf(err, errlen, "--tasks wants all, got "
+				    "'%s'", v);
+				return -1;
+			}
+			o->all_tasks = 1;
 			break;
 		case O_DIFF: o->diff_old = v; break;
 		case O_CHECK: o->checks[o->nchecks++] = v; break;

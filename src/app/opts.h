@@ -21,6 +21,7 @@ struct d9a_opts {
 	size_t		 worst;
 	uint64_t	 chain;
 	int		 have_chain;
+	int		 all_tasks;	/* --tasks all */
 	const char	*folded;
 	const char	**binaries;
 	size_t		 nbinaries;

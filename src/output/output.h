@@ -19,6 +19,7 @@ struct d9o_out {
 	const char *const		*inputs;
 	size_t				 ninputs;
 	int				 chain;	/* --chain given */
+	int				 all_tasks;	/* --tasks all */
 };
 
 void	d9o_json(const struct d9o_out *o);

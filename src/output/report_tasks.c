@@ -17,15 +17,17 @@ d9o_report_tasks(const struct d9o_out *o)
 {
 	const struct d9m_analysis *a = o->a;
 	const struct d9m_model *m = o->m;
-	size_t n = a->ntask_stats < REPORT_TASKS ? a->ntask_stats :
-	    REPORT_TASKS;
+	size_t n = a->ntask_stats < REPORT_TASKS || o->all_tasks ?
+	    a->ntask_stats : REPORT_TASKS;
+	size_t nl = a->ntask_lints < REPORT_LINTS || o->all_tasks ?
+	    a->ntask_lints : REPORT_LINTS;
 
 	if (a->ntask_stats_all == 0)
 		return;
 	d9o_section(o->f, "TASK FIGURES");
-	fprintf(o->f, "%zu tasks in the window; the busiest and most "
+	fprintf(o->f, "%zu tasks in the window; the %sbusiest and most "
 	    "delayed%s:\n", a->ntask_stats_all, a->ntask_stats_all > n ?
-	    " (the first 5 listed)" : "");
+	    "5 " : "", a->ntask_stats_all > n ? " (--tasks all: all)" : "");
 	fprintf(o->f, "%8s %6s %10s %10s %10s %6s %5s\n", "task", "polls",
 	    "busy", "scheduled", "idle", "wakes", "self");
 	for (size_t i = 0; i < n; i++) {
@@ -44,8 +46,8 @@ d9o_report_tasks(const struct d9o_out *o)
 		return;
 	}
 	fprintf(o->f, "Lints: %zu%s\n", a->ntask_lints, a->ntask_lints >
-	    REPORT_LINTS ? " (the first 10 listed)" : "");
-	for (size_t i = 0; i < a->ntask_lints && i < REPORT_LINTS; i++) {
+	    nl ? " (the first 10 listed)" : "");
+	for (size_t i = 0; i < nl; i++) {
 		char line[256];
 
 		snprintf(line, sizeof line, "%s: %s", a->task_lints[i].kind,

@@ -161,6 +161,9 @@ open_line(struct d9t_app *app)
 		d9t_select_poll(app, ln->a);
 		d9t_poll_msg(app, "selected", ln->a);
 		break;
+	case D9T_T_TASK:
+		d9t_open(app, D9T_V_TASK, ln->a);
+		return;
 	case D9T_T_LOC:
 		app->f_loc = ln->a;
 		d9t_fmt_loc(app, ln->a, loc, sizeof loc);

@@ -84,7 +84,9 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 		if (k == D9T_J_TASKS) {
 			a->win = o.win;
 			a->leak_loc = D9_NONE;
-			if (d9m_an_tasks(j->m, &o, a) < 0) {
+			o.all_tasks = 1;	/* the tasks of a location */
+			if (d9m_an_tasks(j->m, &o, a) < 0 ||
+			    d9m_an_taskstats(j->m, &o, a) < 0) {
 				d9m_analysis_free(a);
 				free(a);
 				return NULL;

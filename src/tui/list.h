@@ -23,7 +23,8 @@ enum d9t_target {
 	D9T_T_POI,		/* a: index in the view's points of interest */
 	D9T_T_FLAG,		/* a: index in the analysis's red flags */
 	D9T_T_EXPAND,		/* a: what the view folds or unfolds */
-	D9T_T_FRAME		/* a stack frame (the line says which) */
+	D9T_T_FRAME,		/* a stack frame (the line says which) */
+	D9T_T_TASK		/* a: task row */
 };
 
 #define D9T_KEYS	6	/* sort keys of a row, its columns */

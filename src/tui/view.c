@@ -17,6 +17,8 @@ static const struct d9t_view_ops *const views[D9T_V_COUNT] = {
 	[D9T_V_HELP] = &d9t_view_help,
 	[D9T_V_SLOW] = &d9t_view_slow,
 	[D9T_V_POI] = &d9t_view_poi,
+	[D9T_V_LOCTASKS] = &d9t_view_loc_tasks,
+	[D9T_V_TASK] = &d9t_view_task,
 };
 
 const struct d9t_view_ops *const *

@@ -77,7 +77,8 @@ struct d9t_view_ops {
 extern const struct d9t_view_ops d9t_view_timeline, d9t_view_tasks,
     d9t_view_cpu, d9t_view_offcpu, d9t_view_alloc, d9t_view_spans,
     d9t_view_report, d9t_view_detail, d9t_view_chain, d9t_view_help,
-    d9t_view_slow, d9t_view_poi, d9t_view_events;
+    d9t_view_slow, d9t_view_poi, d9t_view_events, d9t_view_loc_tasks,
+    d9t_view_task;
 
 /* The table of every view, in enum d9t_view order (view.c): the
  * dispatcher hands it to the app (app->views); views and the core reach

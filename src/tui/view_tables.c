@@ -14,6 +14,8 @@
 #include "tui/tables.h"
 #include "tui/timeaxis.h"
 
+#define LINTS_LISTED	50	/* task lints listed */
+
 struct tasks_view {
 	uint32_t	want_loc;	/* select this location's line, D9_NONE */
 };
@@ -75,6 +77,25 @@ loc_line(struct d9t_app *app, struct d9t_list *l,
 	d9t_list_keys(ln, sizeof key / sizeof key[0], key);
 }
 
+/* The task lints (ANALYSIS 22), each opening its task. */
+static void
+lints(struct d9t_list *l, const struct d9m_analysis *a)
+{
+	if (a->ntask_lints == 0)
+		return;
+	d9t_list_add(l, 0, "%s", "");
+	d9t_list_add(l, D9T_A_BOLD, "Task lints: %zu%s (Enter: the task)",
+	    a->ntask_lints, a->ntask_lints > LINTS_LISTED ? " (the first 50 "
+	    "listed)" : "");
+	for (size_t i = 0; i < a->ntask_lints && i < LINTS_LISTED; i++) {
+		char pre[40];
+
+		snprintf(pre, sizeof pre, "  %-13s ", a->task_lints[i].kind);
+		d9t_list_set_target(d9t_list_add_safe(l, D9T_C_YELLOW, pre,
+		    a->task_lints[i].text), D9T_T_TASK, a->task_lints[i].task, 0);
+	}
+}
+
 static void
 tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 {
@@ -90,8 +111,8 @@ tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	cmp = d9t_cmp_locs(&c, app->m, d9t_baseline_get(app, D9T_J_TASKS, &q),
 	    a) == 0;
 	d9t_list_add(l, D9T_A_BOLD, "Tasks by spawn location: %zu seen, %zu "
-	    "spawned, %zu terminated in the window (Enter: timeline of that "
-	    "location)", a->tasks_seen, a->tasks_spawned, a->tasks_terminated);
+	    "spawned, %zu terminated in the window (Enter: that location's "
+	    "tasks)", a->tasks_seen, a->tasks_spawned, a->tasks_terminated);
 	d9t_baseline_line(app, l, cmp, "change of p99 and of the share of "
 	    "polls", "");
 	d9t_list_add(l, D9T_A_UNDERLINE, cmp ? "%6s %8s %9s %9s %9s %6s       "
@@ -114,7 +135,23 @@ tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 		d9t_list_add(l, D9T_C_YELLOW, "reference leak rule: %zu alive at "
 		    "the end = peak %zu (any trace ending at its busiest moment "
 		    "looks like this)", a->leak_alive, a->leak_peak);
+	lints(l, a);
 	select_loc(st, l);
+}
+
+/* Enter on a location: its tasks (view_task.c); on a lint, the app
+ * opens its task. */
+static enum d9t_handled
+tasks_key(struct d9t_app *app, void *st, enum d9t_action a)
+{
+	struct d9t_list *l = &app->lists[app->view];
+
+	(void)st;
+	if (a != D9T_A_OPEN_LINE || l->sel >= l->n ||
+	    l->v[l->sel].target != D9T_T_LOC)
+		return D9T_UNHANDLED;
+	d9t_open(app, D9T_V_LOCTASKS, l->v[l->sel].a);
+	return D9T_HANDLED;
 }
 
 static void
@@ -242,7 +279,8 @@ static const char *const task_keys[] = { "tasks", "polls", "poll p50",
 const struct d9t_view_ops d9t_view_tasks = {
 	.open_first = 1, .sort_keys = task_keys,
 	.name = "tasks", .tab = 2, .hints = hints, .init = tasks_init,
-	.free = free, .build = tasks_build, .open = tasks_open
+	.free = free, .build = tasks_build, .open = tasks_open,
+	.key = tasks_key
 };
 
 const struct d9t_view_ops d9t_view_report = {

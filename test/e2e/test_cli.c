@@ -2,8 +2,8 @@
  * test_cli.c: the command-line contract of DESIGN.md: exit statuses and
  * messages for bad usage and bad input, stdin with raw, gzip and zstd
  * segments concatenated, each segment read once (copies, symlink loops),
- * --window, --worst, --chain, --folded, and a report that fits 80
- * columns.
+ * --window, --worst, --chain, --tasks all, --folded, and a report that
+ * fits 80 columns.
  */
 #include <check.h>
 #include <stdio.h>
@@ -289,6 +289,49 @@ START_TEST(test_window_worst_chain)
 }
 END_TEST
 
+/* ANALYSIS 22: taskStats lists the busiest 100 of demo-2026-06's 127
+ * tasks, every one with --tasks all; so does the report's TASK FIGURES
+ * (5 without). --tasks takes only all. */
+START_TEST(test_tasks_all)
+{
+	struct run_result r;
+	char *gz = trace_path("demo-2026-06.bin.gz");
+	struct mj *v;
+	const char *s;
+	size_t rows = 0;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s'", gz), 0);
+	v = json_of(&r);
+	ck_assert_uint_eq(mj_get(v, "taskStats")->n, 100);
+	ck_assert_int_eq((int)mj_get(v, "taskStatsTotal")->num, 127);
+	mj_free(v);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --tasks all '%s'", gz), 0);
+	v = json_of(&r);
+	ck_assert_uint_eq(mj_get(v, "taskStats")->n, 127);
+	mj_free(v);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--report '%s'", gz), 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "127 tasks in the window; the 5 "
+	    "busiest and most delayed (--tasks all: all):"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--report --tasks all '%s'", gz),
+	    0);
+	s = strstr(r.out, "127 tasks in the window; the busiest and most "
+	    "delayed:\n");
+	ck_assert_ptr_nonnull(s);
+	s = strchr(strchr(s, '\n') + 1, '\n') + 1;	/* past the header */
+	for (; *s == ' '; s = strchr(s, '\n') + 1)
+		rows++;
+	ck_assert_uint_eq(rows, 127);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --tasks 5 '%s'", gz), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--tasks wants all, got '5'"));
+	run_free(&r);
+	free(gz);
+}
+END_TEST
+
 START_TEST(test_folded)
 {
 	struct run_result r, j;
@@ -352,6 +395,7 @@ suite(void)
 	tcase_add_test(tc, test_stdin_concatenation);
 	tcase_add_test(tc, test_copies_and_loops);
 	tcase_add_test(tc, test_window_worst_chain);
+	tcase_add_test(tc, test_tasks_all);
 	tcase_add_test(tc, test_folded);
 	tcase_add_loop_test(tc, test_report_80_columns, 0, 2);
 	suite_add_tcase(s, tc);

@@ -55,5 +55,6 @@ Suite	*suite_baseline(void);
 Suite	*suite_dial95(void);
 Suite	*suite_consistency(void);
 Suite	*suite_fit(void);
+Suite	*suite_why(void);
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * mkplanted.c: mkplanted [--deep | --events | --memory] PATH writes the
- * planted trace (or the 70-frame one, the LogLine one, the memory and
- * task-dump one; test/unit/planted.h) to PATH; mkplanted --sources DIR
+ * mkplanted.c: mkplanted [--deep | --events | --memory | --why] PATH
+ * writes the planted trace (or the 70-frame one, the LogLine one, the
+ * memory and task-dump one; test/unit/planted.h; the one of each figure
+ * of issue 35, test/unit/whytrace.h) to PATH; mkplanted --sources DIR
  * writes two processes' recordings, DIR/a.bin and DIR/b.bin (api on
  * hosts h1 and h2, begun 2 s apart by the wall clock), for the screen
  * tests that drive d9top itself.
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "planted.h"
+#include "whytrace.h"
 
 #define S	1000000000ull
 #define WALL	(1780000000ull * S)
@@ -51,8 +53,8 @@ main(int argc, char **argv)
 	const char *opt = argc == 3 ? argv[1] : "";
 
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: mkplanted [--deep | --events | --memory]"
-		    " PATH | --sources DIR\n");
+		fprintf(stderr, "usage: mkplanted [--deep | --events | --memory "
+		    "| --why] PATH | --sources DIR\n");
 		return 2;
 	}
 	if (strcmp(opt, "--sources") == 0)
@@ -63,6 +65,8 @@ main(int argc, char **argv)
 		mt_events(&t);
 	else if (strcmp(opt, "--memory") == 0)
 		mt_memory(&t);
+	else if (strcmp(opt, "--why") == 0)
+		mt_why(&t);
 	else if (argc == 2)
 		mt_planted(&t);
 	else {

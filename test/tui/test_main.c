@@ -27,6 +27,7 @@ main(void)
 	srunner_add_suite(sr, suite_dial95());
 	srunner_add_suite(sr, suite_consistency());
 	srunner_add_suite(sr, suite_fit());
+	srunner_add_suite(sr, suite_why());
 	t_skip_init();
 	srunner_run_all(sr, CK_ENV);
 	status = t_exit_status(sr);

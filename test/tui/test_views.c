@@ -142,12 +142,17 @@ START_TEST(views_2_to_7)
 }
 END_TEST
 
+/* Enter on a location lists its tasks; its last line, the timeline of
+ * that location's polls only. */
 START_TEST(tasks_enter_filters_timeline)
 {
 	struct fx f;
 
 	fx_open(&f, DEMO, 160, 48, 1);
 	fx_keys(&f, "2jj\n");
+	ck_screen_has(&f, "Tasks spawned at ");
+	fx_key(&f, D9T_KEY_END);
+	fx_keys(&f, "\n");
 	ck_screen_has(&f, "1 timeline");
 	ck_screen_has(&f, "only polls spawned at");
 	ck_screen_has(&f, "filtered");
@@ -214,8 +219,11 @@ START_TEST(lists_open_first_row)
 	struct fx f;
 
 	fx_open(&f, DEMO, 160, 48, 1);
-	fx_keys(&f, "2\n");
-	ck_assert_uint_ne(f.app.f_loc, D9_NONE);	/* the first location */
+	fx_keys(&f, "2\n");	/* the first location's tasks */
+	ck_assert_int_eq(f.app.view, D9T_V_LOCTASKS);
+	ck_screen_has(&f, "Tasks spawned at ");
+	fx_keys(&f, "\n");	/* their first task */
+	ck_assert_int_eq(f.app.view, D9T_V_TASK);
 	fx_keys(&f, "1p");
 	fx_keys(&f, "f");
 	ck_screen_has(&f, ", only long-poll ");

@@ -598,6 +598,49 @@ if [ -n "$mkplanted" ]; then
 	rm -rf "$ev" "$mem" "$srcdir"
 fi
 
+if [ -n "$mkplanted" ]; then
+	echo "# why, with the evidence: a case of each (test/unit/whytrace.h)"
+	why=$(mktemp /tmp/d9why-XXXXXX)
+	"$mkplanted" --why "$why"
+	start 160 48 "$prog" "$why"
+	expect "why loaded" "(241.09ms)"
+	keys / 1 Enter Enter
+	expect "off CPU by absence" "verdict: off-cpu: no on-CPU sample where \
+about 10.0 were due at the trace's rate"
+	keys q / 2 Enter Enter
+	expect "preemption at system-call exit" "verdict: preempted: 1 of 1"
+	expect "its caveat" "(only 1 sample: a hint, not a finding)"
+	keys q / 4 Enter Enter
+	expect "the recorder's frames" "hottest in d9rec_event, in the \
+recorder's own frames"
+	keys q / 1 1 Enter Enter
+	expect "held by" "held by    task 10's 20.00ms poll (19.00ms of the wait)"
+	keys / held Enter Enter
+	expect "Enter on held by: that poll" "poll 20.00ms  task 10"
+	keys Enter
+	expect "whom it held back" "task 11 waited 19.00ms for its poll"
+	keys 7
+	expect "recorder-overhead flag" "recorder-overhead"
+	keys / Observer Enter
+	expect "observer line" "Observer:     the recorder's own code is in 3"
+	keys 2
+	expect "self-wake lint" "self-wake     task 20 woke itself 40 of 40 times"
+	keys / yield.rs Enter Enter
+	expect "a location's tasks" "Tasks spawned at svc/yield.rs:1:1: 1 in the"
+	expect "a task's figures" "40     40  self-wake"
+	keys Enter
+	expect "a task's detail" "Task 20, spawned at svc/yield.rs:1:1"
+	expect "its histogram" "Poll durations: 40 polls in the window"
+	expect "its bin" "10.0µs..20.0µs          40 ████"
+	keys Escape
+	expect "Esc: the location's tasks" "Tasks spawned at svc/yield.rs"
+	keys Escape
+	expect "Esc: the tasks view" "Tasks by spawn location"
+	keys q q
+	expect "why quit" "EXITED 0"
+	rm -f "$why"
+fi
+
 echo "# nothing readable"
 start 80 24 "$prog" /dev/null
 expect "bad input status" "EXITED 1"

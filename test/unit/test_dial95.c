@@ -48,7 +48,7 @@ static void
 json_of(const struct d9m_model *m, struct d9_json *doc)
 {
 	struct d9m_analysis a = analyze(m, all);
-	struct d9o_out o = { m, &a, NULL, NULL, NULL, 0, 0 };
+	struct d9o_out o = { m, &a, NULL, NULL, NULL, 0, 0, 0 };
 	struct d9_err e;
 	char *text = NULL;
 	size_t len = 0;

@@ -20,14 +20,19 @@ d9m_is_recorder_frame(const char *name)
 	static const char *const parts[] = { "dial9_tokio_telemetry::",
 		"dial9::", "dial9_trace_format::", "perf_self_profile::",
 		"memory_profiling::hook::" };
-	/* dial9's futures that wrap every task's poll: the task's code
-	 * runs under them, the recorder's does not */
+	/* dial9's futures that wrap every task's poll, and its global
+	 * allocator that every allocation passes through: the program's
+	 * code runs under them, the recorder's own (the hooks) is named */
 	static const char *const wrappers[] = { "::traced::TracedFuture",
-		"::traced::WakeTraced", "::task_dumped::TaskDumped" };
+		"::traced::WakeTraced", "::task_dumped::TaskDumped",
+		"memory_profiling::allocator::Dial9Allocator" };
 
+	/* libd9rec's functions and hooks (d9rec_alloc_hook); not the
+	 * malloc, __rust_alloc and the like an allocation passes through,
+	 * whose samples are the allocator's work for the program */
 	if (name == NULL)
 		return 0;
-	if (strncmp(name, "d9rec_", 6) == 0 || d9m_is_alloc_hook(name))
+	if (strncmp(name, "d9rec_", 6) == 0)
 		return 1;
 	for (size_t i = 0; i < sizeof wrappers / sizeof wrappers[0]; i++)
 		if (strstr(name, wrappers[i]) != NULL)

@@ -1,9 +1,12 @@
 /*
  * observer.h: the observer effect (ANALYSIS 21). A recorder that samples
  * stacks can be the cause it reports: a sample is the recorder's when a
- * frame of its stack is (dial9's crates, its allocation hook, libd9rec's
- * d9rec_ functions and malloc shim), other than the futures dial9 wraps
- * every task's poll in (its code runs under them). The analysis counts them, on and
+ * frame of its stack is (dial9's crates, its allocation hooks, libd9rec's
+ * d9rec_ functions: its malloc shim's work is d9rec_alloc_hook), other
+ * than the futures dial9 wraps every task's poll in and dial9's global
+ * allocator, which every allocation passes through (the program's code
+ * runs under them; a malloc, __rust_alloc or the like is the
+ * allocator's work for the program, never the recorder's). The analysis counts them, on and
  * off CPU, their shares of the window's samples and the recorder frame
  * most of them are in; the verdicts say when a poll's samples are
  * mostly the recorder's.

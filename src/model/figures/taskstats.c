@@ -13,6 +13,7 @@
 #include "base/vec.h"
 #include "model/figures/analysis.h"
 #include "model/figures/taskstats.h"
+#include "model/queries/wake.h"
 #include "model/queries/window.h"
 
 #define MS		1000000ull
@@ -197,4 +198,81 @@ out:
 	free(s);
 	free(first);
 	return rc;
+}
+
+/* The lower bounds of the bins: 0, then 1, 2, 5 x 10^k ns from 1 us. */
+static const uint64_t hist_lo[D9M_HIST_BINS] = { 0,
+	1000ull, 2000ull, 5000ull, 10000ull, 20000ull, 50000ull,
+	100000ull, 200000ull, 500000ull, 1000000ull, 2000000ull, 5000000ull,
+	10000000ull, 20000000ull, 50000000ull, 100000000ull, 200000000ull,
+	500000000ull, 1000000000ull, 2000000000ull, 5000000000ull,
+	10000000000ull };
+
+uint64_t
+d9m_hist_lo(size_t k)
+{
+	return k < D9M_HIST_BINS ? hist_lo[k] : UINT64_MAX;
+}
+
+/* The bin of duration d: the last whose lower bound is at most d. */
+static size_t
+hist_bin(uint64_t d)
+{
+	size_t lo = 0, hi = D9M_HIST_BINS;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (hist_lo[mid] <= d)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void
+d9m_task_hist(const struct d9m_model *m, const struct d9m_window *w,
+    uint32_t t, struct d9m_task_hist *h)
+{
+	size_t i0, i1;
+
+	memset(h, 0, sizeof *h);
+	h->longest = D9_NONE;
+	if (t >= m->tasks.n)
+		return;
+	i0 = w->lo > 0 ? d9m_task_polls_after(m, t, w->lo - 1) :
+	    m->task_polls_off[t];
+	i1 = d9m_task_polls_after(m, t, w->hi);
+	for (size_t i = i0; i < i1; i++) {
+		uint32_t p = m->task_polls[i];
+		uint64_t d = m->polls.end[p] - m->polls.start[p];
+
+		h->count[hist_bin(d)]++;
+		h->polls++;
+		if (h->longest == D9_NONE || d > h->max) {
+			h->max = d;
+			h->longest = p;
+		}
+	}
+}
+
+size_t
+d9m_task_stat_next(const struct d9m_model *m, const struct d9m_analysis *a,
+    uint32_t loc, size_t from)
+{
+	for (size_t i = from; i < a->ntask_stats; i++)
+		if (a->task_stats[i].task < m->tasks.n &&
+		    m->tasks.loc[a->task_stats[i].task] == loc)
+			return i;
+	return a->ntask_stats;
+}
+
+const struct d9m_task_stat *
+d9m_task_stat_of(const struct d9m_analysis *a, uint32_t t)
+{
+	for (size_t i = 0; i < a->ntask_stats; i++)
+		if (a->task_stats[i].task == t)
+			return &a->task_stats[i];
+	return NULL;
 }

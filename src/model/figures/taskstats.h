@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #define D9M_TASK_STATS	100	/* listed unless every one is asked */
+#define D9M_HIST_BINS	23	/* poll durations: 0, 1 us, 2, 5, 10 .. 10 s */
 
 struct d9m_task_stat {
 	uint32_t	task;		/* task row */
@@ -30,13 +31,37 @@ struct d9m_task_lint {
 	char		text[192];
 };
 
+/* The durations of one task's polls that start in a window, in bins of
+ * a 1-2-5 series: bin k holds [d9m_hist_lo(k), d9m_hist_lo(k + 1)). */
+struct d9m_task_hist {
+	size_t		polls;
+	size_t		count[D9M_HIST_BINS];
+	uint64_t	max;		/* ns */
+	uint32_t	longest;	/* poll row of max, D9_NONE: no poll */
+};
+
 struct d9m_model;
 struct d9m_analysis;
 struct d9m_analysis_opts;
+struct d9m_window;
 
 /* a->task_stats (the D9M_TASK_STATS with the most busy + scheduled
  * time, every one with all set) and a->task_lints. -1 out of memory. */
 int	d9m_an_taskstats(const struct d9m_model *m,
 	    const struct d9m_analysis_opts *o, struct d9m_analysis *a);
+
+/* The lower bound of bin k in ns (bin 0: 0; k >= D9M_HIST_BINS:
+ * UINT64_MAX). */
+uint64_t d9m_hist_lo(size_t k);
+/* The poll durations of task row t in the window w (m->task_polls). */
+void	d9m_task_hist(const struct d9m_model *m, const struct d9m_window *w,
+	    uint32_t t, struct d9m_task_hist *h);
+/* The first index from `from` on of a->task_stats of a task spawned at
+ * loc (D9_NONE: location unknown), or a->ntask_stats. */
+size_t	d9m_task_stat_next(const struct d9m_model *m,
+	    const struct d9m_analysis *a, uint32_t loc, size_t from);
+/* The figures of task row t in a, NULL when it is not listed there. */
+const struct d9m_task_stat *d9m_task_stat_of(const struct d9m_analysis *a,
+	    uint32_t t);
 
 #endif

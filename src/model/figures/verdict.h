@@ -3,7 +3,10 @@
  * the poll is classified: on CPU, preempted (CPU contention), waiting on
  * a lock, sleeping, waiting for I/O, in a page fault, or blocked some
  * other way; the poll's verdict is the class with the most samples (ties
- * in that order), with its share, the reason most of its samples name
+ * in that order), or cpu where the trace states its rate and at least
+ * half the on-CPU samples due came (off-CPU samples count switches, not
+ * time: many short preemptions of a poll on CPU all along are not why it
+ * was slow), with its share, the reason most of its samples name
  * (the frame that decided their class) and the hottest application frame
  * among them. A poll without samples is "unknown".
  */
