@@ -177,7 +177,7 @@ from_path(struct d9m_model *m, struct d9m_pending *p, const char *path)
 		p->boot = intern_part(m, part[boot], len[boot]);
 	/* DATE/HHMM/SERVICE/INSTANCE.../BOOT */
 	if (date + 3 < boot && all_digits(part[date + 1], len[date + 1], 4) &&
-	    p->service == D9_NONE && p->host == D9_NONE) {
+	    p->service == D9_NONE && (p->host == D9_NONE || !p->host_named)) {
 		const char *h = part[date + 3];
 
 		p->service = intern_part(m, part[date + 2], len[date + 2]);
@@ -276,7 +276,10 @@ d9m_group_resolve(struct d9m_model *m, struct d9m_pending *p, uint32_t seg,
 {
 	uint32_t g;
 
-	if (p->service == D9_NONE && p->host == D9_NONE &&
+	/* the path's names (dial9's S3 key layout) where the metadata has
+	 * none; a host named only by the system's hostname gives way to
+	 * the key's instance= */
+	if (p->service == D9_NONE && (p->host == D9_NONE || !p->host_named) &&
 	    p->boot == D9_NONE && m->segs.input[seg] != D9_NONE)
 		from_path(m, p, d9m_str(m, m->segs.input[seg]));
 	if ((g = find(m, p, ts, prev)) == D9_NONE && (g = make(m, p, ts)) == D9_NONE)
