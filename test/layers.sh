@@ -17,7 +17,7 @@ check() {	# dir, pattern of forbidden include folders or files
 
 check base '\(parse\|model\|store\|symbolize\|output\|tui\|app\|rec\)/'
 check parse '\(model\|store\|symbolize\|output\|tui\|app\|rec\)/'
-for w in model model/core model/figures model/queries; do
+for w in model/core model/figures model/queries; do
 	check "$w" '\(store\|symbolize\|output\|tui\|app\|rec\)/'
 done
 check store '\(symbolize\|output\|export\|tui\|app\|rec\)/'
@@ -28,6 +28,14 @@ check tui '\(app\|rec\)/'
 check rec '\(parse\|model\|symbolize\|output\|tui\|app\)/'
 for f in model.c build.c timeline.c tables.c table.c; do
 	grep -Hn '^#include "model/figures/analysis' "$src/model/core/$f" && bad=1
+done
+# small folders: none of src/ holds more than 40 source files
+for d in $(find "$src" -type d); do
+	n=$(find "$d" -maxdepth 1 -name '*.[ch]' | wc -l)
+	if [ "$n" -gt 40 ]; then
+		echo "layers: ${d#"$src"/} holds $n source files (at most 40)"
+		bad=1
+	fi
 done
 [ "$bad" -eq 0 ] && echo "layers: every include goes to a layer below"
 exit "$bad"
