@@ -172,7 +172,7 @@ keys o
 expect "fit: o sorts the tasks" "sorted by tasks, largest first"
 keys Enter
 expect "fit: Enter opens the first row" "Tasks spawned at"
-keys q q
+keys q q q	# back to the tasks, back to the timeline, quit
 expect "fit: quit" "EXITED 0"
 echo "# fits the person at 80x24"
 start 80 24 "$prog" "$demo"
