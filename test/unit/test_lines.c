@@ -217,6 +217,29 @@ START_TEST(gpu_series_and_system)
 }
 END_TEST
 
+/* The system's names are the trace's: nothing of them reaches the
+ * terminal unescaped (a hostname and a kernel holding ESC). */
+START_TEST(system_names_escaped)
+{
+	struct d9m_model *m;
+	char *r;
+	struct mt t;
+
+	mt_begin(&t);
+	mt_meta(&t, "cpu.profile.machine_hostname", "box\033[2J");
+	mt_meta(&t, "cpu.profile.kernel_release", "6.8\033]0;x\007");
+	mt_poll_start(&t, MS, 0, 1, "a.rs:1:1");
+	mt_poll_end(&t, 2 * MS, 0);
+	m = mt_finish(&t);
+	r = report_of(m, (struct d9m_window)D9M_WHOLE_INIT);
+	ck_has(r, "Host:         box");
+	ck_assert_msg(strchr(r, '\033') == NULL && strchr(r, '\007') == NULL,
+	    "a control byte of the trace in the report");
+	free(r);
+	d9m_model_free(&m);
+}
+END_TEST
+
 Suite *
 lines_suite(void)
 {
@@ -225,6 +248,7 @@ lines_suite(void)
 
 	tcase_add_test(tc, report_says_what_differs);
 	tcase_add_test(tc, gpu_series_and_system);
+	tcase_add_test(tc, system_names_escaped);
 	suite_add_tcase(s, tc);
 	return s;
 }
