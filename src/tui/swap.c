@@ -47,8 +47,14 @@ carry_over(struct d9t_app *app, const struct d9m_model *o,
 			ops->swap(app, app->vstate[v], o, m);
 	}
 	app->lane = lane != D9_NONE ? lane : 0;
-	app->worst_pos = 0;
-	app->worst_lo = app->worst_hi = 0;
+	if (o->polls.n != m->polls.n || o->min_ts != m->min_ts ||
+	    o->max_ts != m->max_ts) {
+		/* more polls: the order of w starts again. The same trace
+		 * mapped from its index entry keeps it: w after w goes on
+		 * to the next worst whenever the entry is written */
+		app->worst_pos = 0;
+		app->worst_lo = app->worst_hi = 0;
+	}
 	if (whole) {
 		app->lo = m->min_ts;
 		app->hi = m->max_ts > m->min_ts ? m->max_ts : m->min_ts + 1;

@@ -218,6 +218,12 @@ START_TEST(index_entry_takes_the_models_place)
 	ck_assert_uint_eq(f.app.nretired, 1);
 	ck_assert_ptr_eq(f.app.retired[0].m, m);
 	ck_assert_int_eq(d9t_loader_mapped(ld, &mm, &mix), 0);	/* once */
+	/* w after the entry took the model's place goes on to the next
+	 * worst, as if nothing had happened (it started again at the worst) */
+	fx_keys(&f, "w");
+	ck_assert_uint_ne(mm->polls.start[f.app.sel], start);
+	ck_assert_uint_le(mm->polls.end[f.app.sel] -
+	    mm->polls.start[f.app.sel], dur);
 	fx_close(&f);
 	d9t_loader_stop(ld);
 	d9t_loader_free(&ld);
