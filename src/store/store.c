@@ -27,6 +27,7 @@ d9i_open(struct d9i_store *s, const char *const *paths, size_t npaths,
 	}
 	if ((s->m = d9m_model_new()) == NULL)
 		return -1;
+	s->m->stream_only = o->stream_only;
 	if (o->follow) {
 		if ((s->f = d9p_follow_new(paths, npaths)) == NULL)
 			return -1;

@@ -34,6 +34,7 @@
 struct d9i_opts {
 	const struct d9i_where *where;	/* the index; NULL: none */
 	int		 follow;	/* keep reading (never indexed) */
+	int		 stream_only;	/* every input streams (d9p_read_opts') */
 	/* optional: progress, ticks between chunks and cancel */
 	struct d9p_progress *prog;
 	void		(*note)(void *ctx, const char *msg);	/* input */
