@@ -25,7 +25,7 @@
 #include "model/figures/analysis.h"
 #include "model/core/frames.h"
 #include "model/core/model.h"
-#include "symbolize/addr2line.h"
+#include "app/addr2line.h"
 #include "symbolize/resolver.h"
 #include "tui/tui.h"
 
@@ -112,7 +112,7 @@ main(int argc, char **argv)
 		rc = 0;
 		break;
 	case D9A_ADDR2LINE:
-		rc = d9s_addr2line_run(o.addr2line_argc, o.addr2line_argv);
+		rc = d9a_addr2line_run(o.addr2line_argc, o.addr2line_argv);
 		break;
 	case D9A_BROWSE:
 		rc = browse(&o);
