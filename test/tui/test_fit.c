@@ -346,6 +346,68 @@ START_TEST(poll_detail_keeps_app_frames)
 }
 END_TEST
 
+/* The column of sub on the screen's line holding s (searched from the
+ * line's start), -1. */
+static int
+column_in_line(const char *screen, const char *s, const char *sub)
+{
+	const char *at = strstr(screen, s), *line, *x;
+	char buf[512];
+	size_t n;
+
+	if (at == NULL)
+		return -1;
+	for (line = at; line > screen && line[-1] != '\n'; line--)
+		;
+	n = strcspn(line, "\n");
+	if (n >= sizeof buf)
+		n = sizeof buf - 1;
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	x = strstr(buf, sub);
+	return x ? (int)(x - buf) : -1;
+}
+
+/* With a baseline, a row marked LEAK? (a location whose 40 tasks never
+ * end) keeps its change columns under their headings, as a plain row
+ * does (the mark shifted them 6 columns right). */
+START_TEST(leak_keeps_delta_columns)
+{
+	struct mt t;
+	struct fx f;
+	char *p;
+
+	mt_begin(&t);
+	mt_unpark(&t, 100, 0, 0, 11, 0);
+	for (uint64_t i = 0; i < 40; i++) {
+		uint64_t ts = 1000000 + i * 1000000;
+
+		mt_spawn(&t, ts, 100 + i, "leak.rs:9:9");
+		mt_poll_start(&t, ts + 1000, 0, 100 + i, "leak.rs:9:9");
+		mt_poll_end(&t, ts + 21000, 0);
+		mt_spawn(&t, ts + 500000, 500 + i, "ok.rs:1:1");
+		mt_poll_start(&t, ts + 501000, 0, 500 + i, "ok.rs:1:1");
+		mt_poll_end(&t, ts + 531000, 0);
+		mt_term(&t, ts + 900000, 500 + i);
+	}
+	mt_park(&t, 42000000, 0, 0, 11);
+	p = mt_write(&t);
+	tg_free(&t.tg);
+	fx_open(&f, p, 160, 48, 1);
+	fx_keys(&f, "b2");
+	ck_screen_has(&f, "+/-p99");
+	ck_screen_has(&f, " LEAK?");
+	ck_assert_int_gt(column_in_line(f.screen, "leak.rs:9:9", "%"), 0);
+	ck_assert_int_eq(column_in_line(f.screen, "leak.rs:9:9", "%"),
+	    column_in_line(f.screen, "ok.rs:1:1", "%"));
+	ck_assert_int_eq(column_in_line(f.screen, "leak.rs:9:9", "leak.rs"),
+	    column_in_line(f.screen, "ok.rs:1:1", "ok.rs"));
+	fx_close(&f);
+	unlink(p);
+	free(p);
+}
+END_TEST
+
 Suite *
 suite_fit(void)
 {
@@ -363,6 +425,7 @@ suite_fit(void)
 	tcase_add_test(tc, lists_sort);
 	tcase_add_test(tc, flame_hide);
 	tcase_add_test(tc, poll_detail_keeps_app_frames);
+	tcase_add_test(tc, leak_keeps_delta_columns);
 	suite_add_tcase(s, tc);
 	return s;
 }
