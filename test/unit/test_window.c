@@ -401,12 +401,15 @@ check_flames(const struct d9m_model *m, const struct d9m_window *w)
 {
 	for (int t = 0; t < 4; t++) {
 		int off = t & 1;
-		struct d9m_flame_req q = { off ? D9M_F_OFF : D9M_F_CPU, *w,
-		    D9_NONE, D9_NONE, 0, 0, 0, t >> 1, "" };
-		struct d9m_flame *f = d9m_flame_build(m, NULL, &q);
+		struct d9m_query q = D9M_QUERY_INIT;
+		struct d9m_flame *f;
 		size_t n = 0;
 		double kids = 0;
 
+		q.kind = off ? D9M_F_OFF : D9M_F_CPU;
+		q.win = *w;
+		q.flags = t >> 1 ? D9M_Q_INVERT : 0;
+		f = d9m_flame_build(m, NULL, &q);
 		for (size_t i = 0; i < m->cpu.n; i++)
 			n += d9m_in_window(w, m->cpu.ts[i]) &&
 			    (m->cpu.source[i] == D9_SOURCE_SCHED) == off;
@@ -458,9 +461,12 @@ static void
 check_kind(const struct d9m_model *m, enum d9m_series_kind k, uint32_t s,
     const uint64_t *e, size_t nc, const double *want)
 {
+	struct d9m_query q = D9M_QUERY_INIT;
 	double v[8];
 
-	ck_assert_int_eq(d9m_series(m, k, s, e, nc, v), 0);
+	q.kind = (int)k;
+	q.worker = s;
+	ck_assert_int_eq(d9m_series(m, &q, e, nc, v), 0);
 	for (size_t c = 0; c < nc; c++)
 		ck_assert_double_eq(v[c], want[c]);
 }
