@@ -43,8 +43,11 @@ run_job(const struct d9m_model *m, enum job j,
 	double t0 = now_ms();
 
 	if (j == J_SPANS) {
-		struct d9m_window w = { lo, hi };
-		struct d9m_spanset *s = d9m_spanset_build(m, &w, "");
+		struct d9m_query q = D9M_QUERY_INIT;
+		struct d9m_spanset *s;
+
+		q.win = (struct d9m_window){ lo, hi };
+		s = d9m_spanset_build(m, &q);
 
 		d9m_spanset_free(&s);
 	} else if (j == J_REPORT) {

@@ -105,7 +105,7 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 	if (k == D9T_J_SPANS || k == D9T_J_POIS) {
 		if (k == D9T_J_POIS)
 			return d9m_pois_find(j->m, j->r, &q->q.win);
-		return d9m_spanset_build(j->m, &q->q.win, q->q.text);
+		return d9m_spanset_build(j->m, &q->q);
 	}
 	{
 		/* each tree takes the flags of its kind */

@@ -346,7 +346,11 @@ static void
 check_span_set(const struct d9m_model *m, const struct d9m_window *w,
     const struct d9m_analysis *a)
 {
-	struct d9m_spanset *s = d9m_spanset_build(m, w, "");
+	struct d9m_query q = D9M_QUERY_INIT;
+	struct d9m_spanset *s;
+
+	q.win = *w;
+	s = d9m_spanset_build(m, &q);
 	size_t n = 0, open = 0;
 
 	for (size_t i = 0; i < m->spans.n; i++)
@@ -544,6 +548,7 @@ START_TEST(test_span_lives)
 	struct d9m_model *m;
 	struct d9m_spanset *s;
 	struct d9m_window w110 = { 110, 350 }, w90 = { 90, 350 };
+	struct d9m_query q = D9M_QUERY_INIT;
 
 	mt_begin(&t);
 	mt_span(&t, 1, 50, 0, 7, "w");		/* exit before any enter */
@@ -565,12 +570,14 @@ START_TEST(test_span_lives)
 	ck_assert_uint_eq(m->spans.nopen, 1);	/* 9 never exits */
 	ck_assert_uint_eq(m->spans.open_ts[0], 200);
 	/* from 110: the life of 7 began at 100, outside; 9 never exits */
-	s = d9m_spanset_build(m, &w110, "");
+	q.win = w110;
+	s = d9m_spanset_build(m, &q);
 	ck_assert_uint_eq(s->n, 0);
 	ck_assert_uint_eq(s->unmatched, 1);
 	d9m_spanset_free(&s);
 	/* from 90: the life 100..150 whole, the re-enter at 120 inside it */
-	s = d9m_spanset_build(m, &w90, "");
+	q.win = w90;
+	s = d9m_spanset_build(m, &q);
 	ck_assert_uint_eq(s->n, 1);
 	ck_assert_uint_eq(s->v[0].start, 100);
 	ck_assert_uint_eq(s->v[0].end, 150);
