@@ -23,7 +23,7 @@
 #include "model/queries/lanes.h"
 #include "model/queries/series.h"
 #include "model/queries/spanset.h"
-#include "unit.h"
+#include "suites.h"
 
 #define NWORKERS	3
 #define NTASKS		8	/* task 8 is never woken */

@@ -20,7 +20,7 @@
 #include "output/output.h"
 #include "planted.h"
 #include "whytrace.h"
-#include "unit.h"
+#include "suites.h"
 
 static const struct d9m_window all = D9M_WHOLE_INIT;
 

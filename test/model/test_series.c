@@ -12,7 +12,7 @@
 #include "model/queries/flame.h"
 #include "model/queries/series.h"
 #include "planted.h"
-#include "unit.h"
+#include "suites.h"
 
 static const uint64_t edges[] = { 0, 10 * PL_MS, 20 * PL_MS, 30 * PL_MS,
 	40 * PL_MS, PL_MEM_END };

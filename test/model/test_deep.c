@@ -17,7 +17,7 @@
 #include "mktrace.h"
 #include "model/queries/flame.h"
 #include "output/output.h"
-#include "unit.h"
+#include "suites.h"
 
 #define DEEP	10000
 
