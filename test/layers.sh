@@ -41,5 +41,9 @@ done
 # D9REC_SYMBOLS aside: src/rec/writer.c)
 grep -rn 'getenv *(' "$src" --include='*.c' | grep -v "^$src/app/" |
     grep -v "^$src/rec/writer.c:" && bad=1
+# one binary search: every search of a sorted range is d9_partition's
+# loop (base/search.h) with a predicate
+grep -rn 'while (lo < hi)\|while (hi - lo > 1)\|while (lo <= hi)' "$src" \
+    --include='*.[ch]' | grep -v "^$src/base/search.h:" && bad=1
 [ "$bad" -eq 0 ] && echo "layers: every include goes to a layer below"
 exit "$bad"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/hmap.h"
+#include "base/search.h"
 #include "store/image_check.h"
 #include "model/core/tables.h"
 
@@ -142,19 +143,26 @@ first_row(const struct d9m_worker *k, uint8_t runs)
 
 /* Whether row i starts a worker's rows in the table of runs (the
  * workers' rows follow each other: image_walk.c). */
+struct run_key {
+	const struct d9m_model	*m;
+	uint8_t			 runs;
+	uint64_t		 i;
+};
+
+static int
+run_before(const void *ctx, size_t w)
+{
+	const struct run_key *k = ctx;
+
+	return first_row(&k->m->workers[w], k->runs) < k->i;
+}
+
 static int
 run_start(const struct d9m_model *m, uint8_t runs, uint64_t i)
 {
-	size_t lo = 0, hi = m->nworkers;
+	const struct run_key k = { m, runs, i };
+	size_t lo = d9_partition(0, m->nworkers, &k, run_before);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (first_row(&m->workers[mid], runs) < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < m->nworkers && first_row(&m->workers[lo], runs) == i;
 }
 
@@ -211,21 +219,28 @@ scan(const struct d9m_model *m, const struct d9i_icheck *c, const uint8_t *p,
 	return -1;
 }
 
+struct end_key {
+	const struct d9i_icheck	*c;
+	uint64_t		 a;
+};
+
+/* Check i ends at or before a. */
+static int
+ends_before(const void *ctx, size_t i)
+{
+	const struct end_key *k = ctx;
+
+	return k->c[i].off + k->c[i].n * k->c[i].elem <= k->a;
+}
+
 int
 d9i_icheck_run(const struct d9m_model *m, const struct d9i_icheck *c,
     size_t n, const uint8_t *base, uint64_t a, uint64_t e)
 {
-	size_t lo = 0, hi = n;
-
+	const struct end_key key = { c, a };
 	/* the first check that ends after a */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = d9_partition(0, n, &key, ends_before);
 
-		if (c[mid].off + c[mid].n * c[mid].elem <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t k = lo; k < n && c[k].off < e; k++) {
 		uint64_t from = a > c[k].off ? a : c[k].off;
 		uint64_t end = c[k].off + c[k].n * c[k].elem;

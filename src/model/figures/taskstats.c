@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/search.h"
 #include "base/vec.h"
 #include "model/figures/analysis.h"
 #include "model/figures/taskstats.h"
@@ -218,17 +219,7 @@ d9m_hist_lo(size_t k)
 static size_t
 hist_bin(uint64_t d)
 {
-	size_t lo = 0, hi = D9M_HIST_BINS;
-
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (hist_lo[mid] <= d)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
+	return d9_upper_u64(hist_lo, 1, D9M_HIST_BINS, d) - 1;
 }
 
 void

@@ -1,7 +1,8 @@
 /*
  * src/model/queries, the model's second wing: the windowed reads the
  * views and outputs call on a finished model, each a pure function of
- * (model, window, options): the window and its rows (window.h), exact
+ * (model, query): the one shape of a query (query.h: window, filters,
+ * kind, flags), the window and its rows (window.h), exact
  * percentiles (select), worst polls (worst), flame trees (flame), strips
  * (series), the timeline's search (pollfind), the browser's lane
  * look-ups (lanes), span sets (spanset), wake chains (wake), the

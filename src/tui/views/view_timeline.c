@@ -525,6 +525,25 @@ worst(struct d9t_app *app)
 	d9t_msg(app, "no more polls in the window (w starts again)");
 }
 
+/* Long polls before ref, and (stepping forward) the selection at it. */
+struct long_key {
+	const struct d9m_model	*m;
+	const struct d9m_lanes	*ix;
+	uint64_t		 ref;
+	uint32_t		 sel;	/* D9_NONE: none */
+};
+
+static int
+long_before(const void *ctx, size_t i)
+{
+	const struct long_key *k = ctx;
+	uint32_t p = k->ix->longp[i];
+	uint64_t t = k->m->polls.start[p];
+
+	return t < k->ref || (t == k->ref && k->sel != D9_NONE &&
+	    p == k->sel);
+}
+
 static void
 step_long(struct d9t_app *app, int dir)
 {
@@ -532,18 +551,9 @@ step_long(struct d9t_app *app, int dir)
 	const struct d9m_lanes *ix = app->ix;
 	uint64_t ref = app->sel != D9_NONE ? m->polls.start[app->sel] :
 	    app->cursor;
-	size_t lo = 0, hi = ix->nlong;
+	const struct long_key k = { m, ix, ref, dir > 0 ? app->sel : D9_NONE };
+	size_t lo = d9_partition(0, ix->nlong, &k, long_before);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (m->polls.start[ix->longp[mid]] < ref ||
-		    (m->polls.start[ix->longp[mid]] == ref && dir > 0 &&
-		    ix->longp[mid] == app->sel))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	/* lo: first long poll at or after ref (after the selection) */
 	if (dir > 0 && lo < ix->nlong && ix->longp[lo] == app->sel)
 		lo++;
