@@ -386,6 +386,7 @@ START_TEST(test_task_figures)
 	struct why w;
 	const struct d9m_model *m;
 	struct d9m_task_hist h;
+	struct d9m_query q = D9M_QUERY_INIT;
 	size_t kinds = 0, at = 0;
 	uint32_t t20;
 
@@ -431,7 +432,8 @@ START_TEST(test_task_figures)
 	ck_has(w.rep, "self-wake: task 20 woke itself 40");
 	/* the histogram: 40 polls of 10 us, in the 10..20 us bin */
 	t20 = d9m_task_find(m, 20);
-	d9m_task_hist(m, &all, t20, &h);
+	q.task = t20;
+	d9m_task_hist(m, &q, &h);
 	ck_assert_uint_eq(h.polls, 40);
 	ck_assert_uint_eq(h.max, 10000);
 	ck_assert_uint_eq(d9m_hist_lo(4), 10000);
@@ -439,10 +441,9 @@ START_TEST(test_task_figures)
 	ck_assert_uint_eq(m->tasks.id[m->polls.task[h.longest]], 20);
 	/* a window holding the first 10 of its polls */
 	{
-		struct d9m_window w10 = { WHY_TASKS + WHY_MS, WHY_TASKS +
+		q.win = (struct d9m_window){ WHY_TASKS + WHY_MS, WHY_TASKS +
 		    WHY_MS + 10 * 100000 - 1 };
-
-		d9m_task_hist(m, &w10, t20, &h);
+		d9m_task_hist(m, &q, &h);
 		ck_assert_uint_eq(h.polls, 10);
 	}
 	/* the location's tasks, as the browser lists them */

@@ -223,9 +223,11 @@ hist_bin(uint64_t d)
 }
 
 void
-d9m_task_hist(const struct d9m_model *m, const struct d9m_window *w,
-    uint32_t t, struct d9m_task_hist *h)
+d9m_task_hist(const struct d9m_model *m, const struct d9m_query *q,
+    struct d9m_task_hist *h)
 {
+	const struct d9m_window *w = &q->win;
+	uint32_t t = q->task;
 	size_t i0, i1;
 
 	memset(h, 0, sizeof *h);

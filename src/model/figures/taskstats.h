@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/queries/query.h"
+
 #define D9M_TASK_STATS	100	/* listed unless every one is asked */
 #define D9M_HIST_BINS	23	/* poll durations: 0, 1 us, 2, 5, 10 .. 10 s */
 
@@ -53,9 +55,9 @@ int	d9m_an_taskstats(const struct d9m_model *m,
 /* The lower bound of bin k in ns (bin 0: 0; k >= D9M_HIST_BINS:
  * UINT64_MAX). */
 uint64_t d9m_hist_lo(size_t k);
-/* The poll durations of task row t in the window w (m->task_polls). */
-void	d9m_task_hist(const struct d9m_model *m, const struct d9m_window *w,
-	    uint32_t t, struct d9m_task_hist *h);
+/* The poll durations of q's task (a row) in q's window (m->task_polls). */
+void	d9m_task_hist(const struct d9m_model *m, const struct d9m_query *q,
+	    struct d9m_task_hist *h);
 /* The first index from `from` on of a->task_stats of a task spawned at
  * loc (D9_NONE: location unknown), or a->ntask_stats. */
 size_t	d9m_task_stat_next(const struct d9m_model *m,

@@ -206,7 +206,7 @@ task_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	const struct d9m_model *m = app->m;
 	const struct d9m_task_stat *s;
 	struct d9m_task_hist h;
-	struct d9m_window w = { app->lo, app->hi };
+	struct d9m_query q = D9M_QUERY_INIT;
 	char loc[200], b[32], c[32], d[32], at[40];
 	uint32_t t = v->task;
 
@@ -243,7 +243,9 @@ task_build(struct d9t_app *app, void *st, struct d9t_list *l)
 			d9t_list_add_safe(l, D9T_C_YELLOW | D9T_A_BOLD, "  lint: ",
 			    a->task_lints[i].text);
 	d9t_list_add(l, 0, "%s", "");
-	d9m_task_hist(m, &w, t, &h);
+	q.win = (struct d9m_window){ app->lo, app->hi };
+	q.task = t;
+	d9m_task_hist(m, &q, &h);
 	d9t_fmt_dur(b, sizeof b, h.max, app->utf8);
 	d9t_list_add(l, D9T_A_BOLD, "Poll durations: %zu poll%s in the window"
 	    "%s%s", h.polls, h.polls == 1 ? "" : "s", h.polls ? ", longest " :
