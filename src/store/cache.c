@@ -339,6 +339,26 @@ prior_at(int dfd, const struct d9i_key *key, const struct d9i_files *now,
 	d9i_files_free(&old);
 }
 
+/* The entry of key's roots made from the files now has (the same
+ * paths, devices, inodes, sizes and modification times: only their
+ * change times differ, a file linked or its mode changed), mapped under
+ * the key it was made for: 0, or 1. Its list takes today's files, so
+ * that the next read finds them the same again. */
+static int
+map_same(int dfd, const struct d9i_key *key, const struct d9i_files *now,
+    const struct d9i_prior *prior, struct d9m_model **out,
+    struct d9m_lanes **lanes)
+{
+	struct d9i_key was = { prior->files, key->roots };
+	char list[32];
+
+	if (map_at(dfd, &was, out, lanes) != 0)
+		return 1;
+	files_name(key, list);
+	d9i_files_save(dfd, list, was.files, now);
+	return 0;
+}
+
 int
 d9i_cache_find(const struct d9i_cache *c, const char *const *paths,
     size_t npaths, struct d9i_key *key, struct d9m_model **out,
@@ -364,8 +384,11 @@ d9i_cache_find(const struct d9i_cache *c, const char *const *paths,
 	 * reading the traces again */
 	if ((rc = map_at(dfd, key, out, lanes)) == 1 && wait_writer(dfd, key))
 		rc = map_at(dfd, key, out, lanes);
-	if (rc == 1 && prior != NULL)
+	if (rc == 1 && prior != NULL) {
 		prior_at(dfd, key, &now, prior);
+		if (prior->how == D9I_SAME)
+			rc = map_same(dfd, key, &now, prior, out, lanes);
+	}
 	close(dfd);
 	d9i_files_free(&now);
 	return rc;

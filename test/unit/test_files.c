@@ -290,6 +290,16 @@ START_TEST(store_tells_growth)
 	open_dir(&s, &t);
 	ck_assert_int_eq(s.keyed, 0);		/* mapped */
 	d9i_close(&s);
+	/* the same files, only their change times differ (a mode
+	 * changed, a file linked again): the entry is mapped */
+	snprintf(a, sizeof a, "%s/trace.1.bin", t.dir);
+	ck_assert_int_eq(chmod(a, 0600), 0);
+	ck_assert_int_eq(chmod(a, 0644), 0);
+	for (int k = 0; k < 2; k++) {
+		open_dir(&s, &t);
+		ck_assert_int_eq(s.keyed, 0);
+		d9i_close(&s);
+	}
 	/* by one segment */
 	copy_trace(t.dir, "block-in-place-2026-05.bin", "trace.2.bin");
 	ck_assert_int_eq(reopened(&t, &kept, &added), D9I_GROWN);
