@@ -485,6 +485,17 @@ clean_tmps(int dfd)
 	closedir(d);
 }
 
+/* Remove the files list of the roots of entry name (files.h): its
+ * entry is gone. */
+static void
+drop_files(int dfd, const char *name)
+{
+	char list[32];
+
+	snprintf(list, sizeof list, "%.16s" FILES_SUFFIX, name);
+	unlinkat(dfd, list, 0);
+}
+
 /* Remove the least recently used entries until the budget holds, and
  * lock files that a crashed d9top left. */
 static void
@@ -525,8 +536,10 @@ evict(const struct d9i_cache *c, int dfd)
 	if (n > 1)
 		qsort(v, n, sizeof *v, older);
 	for (size_t i = 0; i < n; i++) {
-		if (total > c->budget && unlinkat(dfd, v[i].name, 0) == 0)
+		if (total > c->budget && unlinkat(dfd, v[i].name, 0) == 0) {
 			total -= v[i].bytes;
+			drop_files(dfd, v[i].name);
+		}
 		free(v[i].name);
 	}
 	free(v);
