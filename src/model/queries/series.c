@@ -86,9 +86,11 @@ group_of(const struct d9m_model *m, uint32_t seg)
 }
 
 int
-d9m_process_usage(const struct d9m_model *m, const struct d9m_window *w,
-    uint32_t g, struct d9m_usage **out, size_t *n)
+d9m_process_usage(const struct d9m_model *m, const struct d9m_query *q,
+    struct d9m_usage **out, size_t *n)
 {
+	const struct d9m_window *w = &q->win;
+	uint32_t g = q->group;
 	uint32_t name = usage_str(m, -1),
 	    ku = usage_str(m, D9_F_PROCESS_USAGE_USER_CPU_NS),
 	    ks = usage_str(m, D9_F_PROCESS_USAGE_SYSTEM_CPU_NS),
@@ -144,11 +146,12 @@ static int
 cpu_series(const struct d9m_model *m, uint32_t g, const uint64_t *edges,
     size_t ncols, double *out)
 {
-	struct d9m_window all = D9M_WHOLE;
+	struct d9m_query all = D9M_QUERY_INIT;
 	struct d9m_usage *u;
 	size_t n, k = 0;
 
-	if (d9m_process_usage(m, &all, g, &u, &n) < 0)
+	all.group = g;
+	if (d9m_process_usage(m, &all, &u, &n) < 0)
 		return -1;
 	for (size_t c = 0; c < ncols; c++) {
 		uint64_t mid = edges[c] + (edges[c + 1] - edges[c]) / 2;
@@ -182,9 +185,10 @@ alive_steps(const struct d9m_lanes *ix, const uint64_t *edges, size_t ncols,
 
 enum d9m_alive_from
 d9m_series_runtime(const struct d9m_model *m, const struct d9m_lanes *ix,
-    uint32_t g, const uint64_t *edges, size_t ncols, double *queue,
-    double *alive)
+    const struct d9m_query *qr, const uint64_t *edges, size_t ncols,
+    double *queue, double *alive)
 {
+	uint32_t g = qr->runtime;
 	const struct d9m_queue *q = &m->queue;
 	enum d9m_alive_from from = D9M_ALIVE_NONE;
 	size_t i;
@@ -215,28 +219,31 @@ d9m_series_runtime(const struct d9m_model *m, const struct d9m_lanes *ix,
 }
 
 int
-d9m_series(const struct d9m_model *m, enum d9m_series_kind k, uint32_t arg,
+d9m_series(const struct d9m_model *m, const struct d9m_query *q,
     const uint64_t *edges, size_t ncols, double *out)
 {
+	enum d9m_series_kind k = (enum d9m_series_kind)q->kind;
+
 	for (size_t c = 0; c < ncols; c++)
 		out[c] = 0;
 	if (k == D9M_S_CPU)
-		return cpu_series(m, arg, edges, ncols, out);
-	if (arg < m->nworkers)
-		worker_max(m, k, arg, edges, ncols, out);
+		return cpu_series(m, q->group, edges, ncols, out);
+	if (q->worker < m->nworkers)
+		worker_max(m, k, q->worker, edges, ncols, out);
 	return 0;
 }
 
 int
-d9m_series_live(const struct d9m_model *m, const struct d9m_live_req *q,
+d9m_series_live(const struct d9m_model *m, const struct d9m_resolver *r,
+    const struct d9m_query *q, const struct d9m_flame *f, uint32_t node,
     const uint64_t *edges, size_t ncols, double *out)
 {
 	double *delta = calloc(ncols + 1, sizeof *delta), sum = 0;
 	uint64_t *freed = NULL;
-	struct d9m_frame *buf = q->f != NULL ? d9m_frames_alloc() : NULL;
+	struct d9m_frame *buf = f != NULL ? d9m_frames_alloc() : NULL;
 	size_t a0, a1;
 
-	if (delta == NULL || (q->f != NULL && buf == NULL) ||
+	if (delta == NULL || (f != NULL && buf == NULL) ||
 	    d9m_alloc_freed(m, &q->win, &a0, &a1, &freed) < 0) {
 		free(delta);
 		free(buf);
@@ -247,13 +254,13 @@ d9m_series_live(const struct d9m_model *m, const struct d9m_live_req *q,
 		double wb, wc;
 		size_t c, cf;
 
-		if (q->f != NULL && ((q->f->req.liveset && fr != UINT64_MAX) ||
-		    !d9m_flame_takes_alloc(m, &q->f->req, i) ||
-		    !d9m_flame_under(q->f, m, q->r, m->allocs.seg[i],
-		    m->allocs.stack[i], q->node, buf)))
+		if (f != NULL && ((d9m_query_has(q, D9M_Q_LIVE) &&
+		    fr != UINT64_MAX) || !d9m_flame_takes_alloc(m, q, i) ||
+		    !d9m_flame_under(f, m, r, m->allocs.seg[i],
+		    m->allocs.stack[i], node, buf)))
 			continue;
 		d9m_alloc_weight(m, i, &wb, &wc);
-		if (q->f != NULL && q->f->req.count)
+		if (f != NULL && d9m_query_has(q, D9M_Q_COUNT))
 			wb = wc;
 		c = m->allocs.ts[i] < edges[0] ? 0 :
 		    col_of(edges, ncols, m->allocs.ts[i]);

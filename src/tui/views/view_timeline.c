@@ -611,9 +611,8 @@ step_poi(struct d9t_app *app, int dir)
 	long i;
 
 	d9t_req_init(app, &q);
-	q.lo = 0;
-	q.hi = UINT64_MAX;
-	q.task = q.loc = D9_NONE;
+	q.q.win = D9M_WHOLE;
+	q.q.task = q.q.loc = D9_NONE;
 	p = d9t_jobs_get(app->jobs, D9T_J_POIS, &q, &stale);
 	if (p == NULL) {
 		d9t_msg(app, "finding the points of interest of the trace... "

@@ -23,7 +23,7 @@
 #include "model/queries/lanes.h"
 #include "model/queries/series.h"
 #include "model/queries/spanset.h"
-#include "unit.h"
+#include "suites.h"
 
 #define NWORKERS	3
 #define NTASKS		8	/* task 8 is never woken */
@@ -346,7 +346,11 @@ static void
 check_span_set(const struct d9m_model *m, const struct d9m_window *w,
     const struct d9m_analysis *a)
 {
-	struct d9m_spanset *s = d9m_spanset_build(m, w, "");
+	struct d9m_query q = D9M_QUERY_INIT;
+	struct d9m_spanset *s;
+
+	q.win = *w;
+	s = d9m_spanset_build(m, &q);
 	size_t n = 0, open = 0;
 
 	for (size_t i = 0; i < m->spans.n; i++)
@@ -401,12 +405,15 @@ check_flames(const struct d9m_model *m, const struct d9m_window *w)
 {
 	for (int t = 0; t < 4; t++) {
 		int off = t & 1;
-		struct d9m_flame_req q = { off ? D9M_F_OFF : D9M_F_CPU, *w,
-		    D9_NONE, D9_NONE, 0, 0, 0, t >> 1, "" };
-		struct d9m_flame *f = d9m_flame_build(m, NULL, &q);
+		struct d9m_query q = D9M_QUERY_INIT;
+		struct d9m_flame *f;
 		size_t n = 0;
 		double kids = 0;
 
+		q.kind = off ? D9M_F_OFF : D9M_F_CPU;
+		q.win = *w;
+		q.flags = t >> 1 ? D9M_Q_INVERT : 0;
+		f = d9m_flame_build(m, NULL, &q);
 		for (size_t i = 0; i < m->cpu.n; i++)
 			n += d9m_in_window(w, m->cpu.ts[i]) &&
 			    (m->cpu.source[i] == D9_SOURCE_SCHED) == off;
@@ -458,9 +465,12 @@ static void
 check_kind(const struct d9m_model *m, enum d9m_series_kind k, uint32_t s,
     const uint64_t *e, size_t nc, const double *want)
 {
+	struct d9m_query q = D9M_QUERY_INIT;
 	double v[8];
 
-	ck_assert_int_eq(d9m_series(m, k, s, e, nc, v), 0);
+	q.kind = (int)k;
+	q.worker = s;
+	ck_assert_int_eq(d9m_series(m, &q, e, nc, v), 0);
 	for (size_t c = 0; c < nc; c++)
 		ck_assert_double_eq(v[c], want[c]);
 }
@@ -538,6 +548,7 @@ START_TEST(test_span_lives)
 	struct d9m_model *m;
 	struct d9m_spanset *s;
 	struct d9m_window w110 = { 110, 350 }, w90 = { 90, 350 };
+	struct d9m_query q = D9M_QUERY_INIT;
 
 	mt_begin(&t);
 	mt_span(&t, 1, 50, 0, 7, "w");		/* exit before any enter */
@@ -559,12 +570,14 @@ START_TEST(test_span_lives)
 	ck_assert_uint_eq(m->spans.nopen, 1);	/* 9 never exits */
 	ck_assert_uint_eq(m->spans.open_ts[0], 200);
 	/* from 110: the life of 7 began at 100, outside; 9 never exits */
-	s = d9m_spanset_build(m, &w110, "");
+	q.win = w110;
+	s = d9m_spanset_build(m, &q);
 	ck_assert_uint_eq(s->n, 0);
 	ck_assert_uint_eq(s->unmatched, 1);
 	d9m_spanset_free(&s);
 	/* from 90: the life 100..150 whole, the re-enter at 120 inside it */
-	s = d9m_spanset_build(m, &w90, "");
+	q.win = w90;
+	s = d9m_spanset_build(m, &q);
 	ck_assert_uint_eq(s->n, 1);
 	ck_assert_uint_eq(s->v[0].start, 100);
 	ck_assert_uint_eq(s->v[0].end, 150);
