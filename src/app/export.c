@@ -4,7 +4,6 @@
  * --quiet keeps only errors.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -16,8 +15,6 @@
 #include "base/text.h"
 #include "export/export.h"
 #include "symbolize/resolver.h"
-
-#define WORKERS_ENV	"D9TOP_EXPORT_WORKERS"
 
 struct ctx {
 	const struct d9a_opts	*o;
@@ -53,14 +50,6 @@ summary(const struct d9a_opts *o, const struct d9x_progress *p)
 	d9a_note(NULL, line);
 }
 
-/* Inputs exported at once: 1 or 2, else one per core (0). */
-static unsigned
-workers_of(const char *v)
-{
-	return v != NULL && (strcmp(v, "1") == 0 || strcmp(v, "2") == 0) ?
-	    (unsigned)(v[0] - '0') : 0;
-}
-
 int
 d9a_export_main(const struct d9a_opts *o)
 {
@@ -83,7 +72,8 @@ d9a_export_main(const struct d9a_opts *o)
 	xo = (struct d9x_opts){ .outdir = o->export_dir, .paths = o->paths,
 	    .npaths = o->npaths, .resolver = res,
 	    .note = o->quiet ? NULL : d9a_note, .progress = progress,
-	    .ctx = &c, .workers = workers_of(getenv(WORKERS_ENV)) };
+	    .ctx = &c, .stream_only = o->env.stream_only,
+	    .workers = o->env.export_workers };
 	rc = d9x_export(&xo, &p, err, sizeof err);
 	d9s_resolver_free(&res);
 	if (rc < 0) {

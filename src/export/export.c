@@ -413,13 +413,21 @@ input_end(struct worker *w, int rc, const struct d9p_read_stats *st,
 	return 0;
 }
 
+/* How the inputs are read: o's note and stream_only. */
+static struct d9p_read_opts
+read_opts(const struct d9x_opts *o)
+{
+	return (struct d9p_read_opts){ .note = o->note, .note_ctx = o->ctx,
+	    .stream_only = o->stream_only };
+}
+
 /* Input i read on this thread. */
 static int
 export_here(struct worker *w, const char *path)
 {
 	struct d9p_read_stats st;
-	int rc = d9x_split_read(path, segment, w, w->r->o->note,
-	    w->r->o->ctx, &st);
+	struct d9p_read_opts ro = read_opts(w->r->o);
+	int rc = d9x_split_read(path, segment, w, &ro, &st);
 
 	return input_end(w, rc, &st, path);
 }
@@ -531,11 +539,13 @@ static int
 export_piped(struct run *r, const char **paths, struct worker *w)
 {
 	struct d9x_loader ld;
+	struct d9p_read_opts ro;
 	int rc = 0, threads;
 
 	w->r = r;
+	ro = read_opts(r->o);
 	threads = d9x_loader_start(&ld, paths, r->want, r->n, readers(),
-	    r->o->note, r->o->ctx) == 0;
+	    &ro) == 0;
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
 		struct cur c = { &r->in[i], 0, 0 };
 

@@ -58,6 +58,7 @@ struct d9x_opts {
 	void			(*progress)(void *ctx,
 				    const struct d9x_progress *p);
 	void			 *ctx;
+	int			  stream_only;	/* every input streams */
 	/* inputs exported at once (each by a worker of its own, its model
 	 * and leaves: D9X_WORKERS at most, the output the same whatever
 	 * their number); 0: one per core */

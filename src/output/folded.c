@@ -68,7 +68,7 @@ d9o_folded(const struct d9o_out *o, const char *kind,
 	 * same weights (an off-CPU sample stands for its switches, an
 	 * allocation for its estimated bytes) */
 	struct d9m_flame_req q = { D9M_F_CPU, *w, D9_NONE, D9_NONE, 0, 0, 0,
-	    0 };
+	    0, "" };
 	struct d9m_flame *t;
 	int rc;
 

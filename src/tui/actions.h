@@ -61,6 +61,8 @@
 	    "only; q: back to the root)") \
 	X(INVERT, "invert", \
 	    "flame trees: from the leaf (who calls the hot frame), or back") \
+	X(HIDE, "hide", "flame trees: hide frames matching a pattern " \
+	    "(runtime, telemetry plumbing; empty: show all)") \
 	X(SORT, "sort", "lists: sort by the next column, largest first (then "\
 	    "the view's order again)") \
 	X(SORT_REVERSE, NULL, "lists: reverse the order") \

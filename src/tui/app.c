@@ -124,6 +124,8 @@ prompt_key(struct d9t_app *app, int key)
 	} else if (key == D9T_KEY_BACKSPACE || key == 8) {
 		if (app->plen > 0)
 			app->plen--;
+	} else if (key == D9T_CTRL('u')) {
+		app->plen = 0;
 	} else if (key >= 0x20 && key < 0x7f && app->plen + 1 <
 	    sizeof app->pbuf) {
 		app->pbuf[app->plen++] = (char)key;

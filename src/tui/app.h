@@ -130,6 +130,9 @@ void	d9t_msg(struct d9t_app *app, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Ask for a line of text; the current view's prompt handler gets it. */
 void	d9t_prompt(struct d9t_app *app, int kind, const char *label);
+/* The same with text already typed (Backspace, C-u: erase it). */
+void	d9t_prompt_with(struct d9t_app *app, int kind, const char *label,
+	    const char *text);
 /* The handlers of view v (through app->views). */
 const struct d9t_view_ops *d9t_ops(const struct d9t_app *app,
 	    enum d9t_view v);

@@ -184,6 +184,15 @@ d9t_prompt(struct d9t_app *app, int kind, const char *label)
 }
 
 void
+d9t_prompt_with(struct d9t_app *app, int kind, const char *label,
+    const char *text)
+{
+	d9t_prompt(app, kind, label);
+	snprintf(app->pbuf, sizeof app->pbuf, "%s", text);
+	app->plen = strlen(app->pbuf);
+}
+
+void
 d9t_build_list(struct d9t_app *app, struct d9t_list *l)
 {
 	const struct d9t_view_ops *ops = d9t_ops(app, app->view);

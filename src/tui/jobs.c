@@ -5,6 +5,7 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,7 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 		fq.count = k == D9T_J_ALLOC && q->opt1;
 		fq.liveset = k == D9T_J_ALLOC && q->opt2;
 		fq.invert = q->opt3;
+		snprintf(fq.hide, sizeof fq.hide, "%s", q->text);
 		return d9m_flame_build(j->m, j->r, &fq);
 	}
 }

@@ -34,7 +34,8 @@ struct d9t_req {
 					 * liveset */
 	int		opt3;		/* flame trees: inverted */
 	size_t		worst;
-	char		text[128];	/* spans: field filter */
+	char		text[128];	/* spans: field filter; flame
+					 * trees: frames hidden (hide.h) */
 };
 
 struct d9t_jobs;

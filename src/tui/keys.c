@@ -70,6 +70,7 @@ const struct d9t_binding d9t_bindings[] = {
 	{ FLAME, 'h', D9T_A_COLLAPSE, "h" },
 	{ FLAME, 'z', D9T_A_FOCUS, "z" },
 	{ FLAME, 'r', D9T_A_INVERT, "r" },
+	{ FLAME, 'H', D9T_A_HIDE, "H" },
 	{ SORT, 'o', D9T_A_SORT, "o" },
 	{ SORT, 'O', D9T_A_SORT_REVERSE, "O" },
 	{ LIST, '<', D9T_A_SCROLL_LEFT, "<" },

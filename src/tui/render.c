@@ -180,8 +180,15 @@ status(struct d9t_app *app, struct d9t_canvas *cv)
 		char buf[160];
 		int x;
 
-		snprintf(buf, sizeof buf, "%.*s", (int)app->plen, app->pbuf);
+		size_t room = (size_t)(cv->w > 2 ? cv->w - 2 : 0), skip = 0;
+
 		x = d9t_canvas_put(cv, 0, y, D9T_A_BOLD, what);
+		/* a long answer shows its end, where the typing is */
+		if ((size_t)x + app->plen > room)
+			skip = app->plen - (room > (size_t)x ? room - (size_t)x :
+			    0);
+		snprintf(buf, sizeof buf, "%.*s", (int)(app->plen - skip),
+		    app->pbuf + skip);
 		x += d9t_canvas_put(cv, x, y, 0, buf);
 		d9t_canvas_putc(cv, x, y, D9T_A_REVERSE, ' ');
 	} else if (app->msg[0])

@@ -166,12 +166,12 @@ START_TEST(poll_kinds)
 	const char *dir = getenv("D9_TRACES");
 	char path[4096];
 	struct d9p_read_stats st;
+	struct d9p_read_opts ro = { 0 };
 	struct kinds k = { 0 };
 	size_t classes = 0;
 
 	snprintf(path, sizeof path, "%s/demo-2026-06.bin.gz", dir);
-	ck_assert_int_eq(d9x_split_read(path, check_kinds, &k, NULL, NULL,
-	    &st), 0);
+	ck_assert_int_eq(d9x_split_read(path, check_kinds, &k, &ro, &st), 0);
 	for (int c = 0; c < D9M_V_COUNT; c++)
 		classes += k.seen[c] > 0;
 	/* the trace has polls of several kinds, on and off CPU */

@@ -1,7 +1,8 @@
 /*
  * test_fit.c: a browser that fits the person (issue 36), read from the
  * canvas at 80x24 and 160x48 on demo-2026-06: the legend of `?`, the
- * whole screen used, nothing cut, sorting, folding and focusing trees.
+ * whole screen used, nothing cut, sorting, folding, focusing trees and
+ * hiding their plumbing (H).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,6 +275,139 @@ START_TEST(lists_sort)
 }
 END_TEST
 
+/* H in the CPU tree at 80x24, after z on the chain under the root:
+ * the default pattern (runtime, std/core/alloc, futures, tracing, the
+ * recorder, unnamed frames) takes the plumbing out, so the first rows
+ * under the root are the application's; the weights stay whole (the
+ * root keeps its 147 samples, the frame under it its 132); the focused
+ * frame was hidden, which the message says. H again, erased (C-u):
+ * every frame again. */
+START_TEST(flame_hide)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 80, 24, 1);
+	fx_keys(&f, "3jz");
+	ck_screen_has(&f, "zoomed into: tokio::runtime::scheduler::");
+	fx_keys(&f, "H");
+	ck_screen_has(&f, "hide frames starting with (| between, empty: none): "
+	    "tracing|dial9|@recorder|0x");
+	fx_keys(&f, "\n");
+	ck_screen_has(&f, "\nhidden: tokio::runtime | tokio::task | "
+	    "tokio::loom | std:: | core:: | alloc:: |\n        futures | "
+	    "tracing | dial9 | @recorder | 0x (H: change; empty: all)\n");
+	ck_screen_has(&f, "\n\xe2\x96\xbe 100.0%      147  all\n"
+	    "  \xe2\x96\xbe  89.8%      132  <metrics_service::axum_traced::"
+	    "WithGracefulShutdown");
+	ck_screen_has(&f, "\n    \xe2\x96\xbe  67.3%       99  <hyper_util::");
+	ck_screen_has(&f, "the frame focused on is not in this tree");
+	ck_screen_lacks(&f, "0xffff9b8cbf1c");
+	/* z on an application frame, kept while the pattern changes */
+	fx_keys(&f, "jjjz");
+	ck_screen_has(&f, "zoomed into: hyper::proto::h1::dispatch::");
+	fx_keys(&f, "H\x15tokio::runtime\n");
+	ck_screen_has(&f, "\nhidden: tokio::runtime (H: change; empty: all)\n");
+	ck_screen_has(&f, "zoomed into: hyper::proto::h1::dispatch::");
+	fx_keys(&f, "qH\x15\n");
+	ck_screen_lacks(&f, "hidden:");
+	ck_screen_has(&f, "every frame shown");
+	ck_screen_has(&f, "  \xe2\x96\xbe 100.0%      147  0xffff9b8cbf1c > "
+	    "...44 frames... > tokio::");
+	fx_close(&f);
+}
+END_TEST
+
+/* The detail of demo-2026-06's second-worst poll at 80x24: a stack of
+ * 182 frames whose application frame is its middle. The runs of
+ * runtime, kernel and recorder frames fold ("... 16 runtime frames"),
+ * the leaf and the application's frames stay: paging down shows the
+ * handler by name (before, the middle folded away and it never
+ * showed). Enter on a fold shows its frames. */
+START_TEST(poll_detail_keeps_app_frames)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 80, 24, 1);
+	fx_keys(&f, "ww\n");
+	ck_screen_has(&f, "Poll of 1.01ms");
+	ck_screen_has(&f, "    leaf schedule\n         \xe2\x80\xa6 16 runtime "
+	    "frames (Enter: show them)\n         scc::wait_queue::SyncWait::"
+	    "wait  ");
+	fx_key(&f, D9T_KEY_PGDN);
+	fx_key(&f, D9T_KEY_PGDN);
+	ck_screen_has(&f, "\n         \xe2\x80\xa6 24 runtime frames (Enter: "
+	    "show them)\n         metrics_service::routes::record_metric::"
+	    "{{closure}}  /repo/examples/met");
+	ck_screen_lacks(&f, "tokio::runtime::");
+	fx_keys(&f, "/24 runtime\n\n");
+	ck_screen_has(&f, "\n         __futex_wait\n");
+	ck_screen_lacks(&f, "runtime frames (Enter");
+	fx_close(&f);
+}
+END_TEST
+
+/* The column of sub on the screen's line holding s (searched from the
+ * line's start), -1. */
+static int
+column_in_line(const char *screen, const char *s, const char *sub)
+{
+	const char *at = strstr(screen, s), *line, *x;
+	char buf[512];
+	size_t n;
+
+	if (at == NULL)
+		return -1;
+	for (line = at; line > screen && line[-1] != '\n'; line--)
+		;
+	n = strcspn(line, "\n");
+	if (n >= sizeof buf)
+		n = sizeof buf - 1;
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	x = strstr(buf, sub);
+	return x ? (int)(x - buf) : -1;
+}
+
+/* With a baseline, a row marked LEAK? (a location whose 40 tasks never
+ * end) keeps its change columns under their headings, as a plain row
+ * does (the mark shifted them 6 columns right). */
+START_TEST(leak_keeps_delta_columns)
+{
+	struct mt t;
+	struct fx f;
+	char *p;
+
+	mt_begin(&t);
+	mt_unpark(&t, 100, 0, 0, 11, 0);
+	for (uint64_t i = 0; i < 40; i++) {
+		uint64_t ts = 1000000 + i * 1000000;
+
+		mt_spawn(&t, ts, 100 + i, "leak.rs:9:9");
+		mt_poll_start(&t, ts + 1000, 0, 100 + i, "leak.rs:9:9");
+		mt_poll_end(&t, ts + 21000, 0);
+		mt_spawn(&t, ts + 500000, 500 + i, "ok.rs:1:1");
+		mt_poll_start(&t, ts + 501000, 0, 500 + i, "ok.rs:1:1");
+		mt_poll_end(&t, ts + 531000, 0);
+		mt_term(&t, ts + 900000, 500 + i);
+	}
+	mt_park(&t, 42000000, 0, 0, 11);
+	p = mt_write(&t);
+	tg_free(&t.tg);
+	fx_open(&f, p, 160, 48, 1);
+	fx_keys(&f, "b2");
+	ck_screen_has(&f, "+/-p99");
+	ck_screen_has(&f, " LEAK?");
+	ck_assert_int_gt(column_in_line(f.screen, "leak.rs:9:9", "%"), 0);
+	ck_assert_int_eq(column_in_line(f.screen, "leak.rs:9:9", "%"),
+	    column_in_line(f.screen, "ok.rs:1:1", "%"));
+	ck_assert_int_eq(column_in_line(f.screen, "leak.rs:9:9", "leak.rs"),
+	    column_in_line(f.screen, "ok.rs:1:1", "ok.rs"));
+	fx_close(&f);
+	unlink(p);
+	free(p);
+}
+END_TEST
+
 Suite *
 suite_fit(void)
 {
@@ -289,6 +423,9 @@ suite_fit(void)
 	tcase_add_test(tc, nothing_cut_at_80);
 	tcase_add_test(tc, cut_keeps_line_numbers);
 	tcase_add_test(tc, lists_sort);
+	tcase_add_test(tc, flame_hide);
+	tcase_add_test(tc, poll_detail_keeps_app_frames);
+	tcase_add_test(tc, leak_keeps_delta_columns);
 	suite_add_tcase(s, tc);
 	return s;
 }

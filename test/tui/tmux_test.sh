@@ -193,6 +193,31 @@ expect "fit 80: Enter on a point of interest" \
     "long-poll: 5.895 ms poll of task 3"
 keys q
 expect "fit 80: quit" "EXITED 0"
+echo "# hiding a tree's plumbing at 80x24 (H)"
+start 80 24 "$prog" "$demo"
+expect "hide: loaded" "(4.15s)"
+keys 3
+expect "hide: cpu tree" "CPU samples (on-CPU)"
+keys j z
+expect "hide: focused" "zoomed into: tokio::runtime::scheduler"
+keys H Enter
+expect "hide: what is hidden" "hidden: tokio::runtime | tokio::task"
+expect "hide: the application's frames first" \
+    "  ▾  89.8%      132  <metrics_service::axum_traced::WithGracefulShutdown"
+expect "hide: then hyper's" "    ▾  67.3%       99  <hyper_util::server::conn"
+lacks "hide: no runtime frame shown" "tokio::runtime::scheduler"
+keys H C-u Enter
+expect "hide: every frame again" "every frame shown"
+lacks "hide: nothing hidden" "hidden:"
+# the detail of the second-worst poll: a 182-frame stack whose runs of
+# runtime frames fold, its application frame in sight after paging
+keys 1 w w Enter
+expect "detail: runs of runtime frames fold" "… 16 runtime frames (Enter"
+keys NPage NPage
+expect "detail: the application's frame" \
+    "metrics_service::routes::record_metric::{{closure}}"
+keys q q
+expect "hide: quit" "EXITED 0"
 
 echo "# pipe on stdin, keys from the terminal"
 start 120 40 sh -c "'cat $demo | $prog -'"

@@ -89,7 +89,7 @@ START_TEST(cut_by_the_reader)
 {
 	struct d9m_model *m = deep(DEEP, 0);
 	struct d9m_flame_req q = { D9M_F_CPU, D9M_WHOLE_INIT, D9_NONE,
-	    D9_NONE, 0, 0, 0, 0 };
+	    D9_NONE, 0, 0, 0, 0, "" };
 	struct d9m_flame *f;
 	char *text, leaf[32];
 	uint32_t node;

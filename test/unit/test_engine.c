@@ -28,7 +28,7 @@ static double
 flame_total(const struct d9m_model *m, int count, int liveset)
 {
 	struct d9m_flame_req q = { D9M_F_ALLOC, all, D9_NONE, D9_NONE, 0,
-	    count, liveset, 0 };
+	    count, liveset, 0, "" };
 	struct d9m_flame *f = d9m_flame_build(m, NULL, &q);
 	double w;
 

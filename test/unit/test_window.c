@@ -402,7 +402,7 @@ check_flames(const struct d9m_model *m, const struct d9m_window *w)
 	for (int t = 0; t < 4; t++) {
 		int off = t & 1;
 		struct d9m_flame_req q = { off ? D9M_F_OFF : D9M_F_CPU, *w,
-		    D9_NONE, D9_NONE, 0, 0, 0, t >> 1 };
+		    D9_NONE, D9_NONE, 0, 0, 0, t >> 1, "" };
 		struct d9m_flame *f = d9m_flame_build(m, NULL, &q);
 		size_t n = 0;
 		double kids = 0;

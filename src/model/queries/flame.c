@@ -197,15 +197,18 @@ child(struct d9m_flame *f, uint32_t parent, uint32_t name)
 }
 
 /* The frames of a sample as the tree takes them (allocator hooks
- * stripped from allocations), leaf first. */
+ * stripped from allocations, the frames the request hides taken out),
+ * leaf first. */
 static size_t
 frames(const struct d9m_flame *f, const struct d9m_model *m,
     const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
     struct d9m_frame *fr)
 {
-	return f->req.kind == D9M_F_ALLOC ? d9m_alloc_frames(m, r, seg, stack,
-	    fr, D9_STACK_MAX) : d9m_stack_frames(m, r, seg, stack, fr,
+	size_t n = f->req.kind == D9M_F_ALLOC ? d9m_alloc_frames(m, r, seg,
+	    stack, fr, D9_STACK_MAX) : d9m_stack_frames(m, r, seg, stack, fr,
 	    D9_STACK_MAX);
+
+	return d9m_hide_frames(f->req.hide, fr, n);
 }
 
 /* One distinct stack into the tree (fr: room for its frames). */
@@ -293,6 +296,7 @@ d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
 		return NULL;
 	}
 	f->req = *q;
+	f->req.hide[sizeof f->req.hide - 1] = '\0';
 	d9_hmap_init(&f->children);
 	d9_arena_init(&f->arena, 64 * 1024);
 	d9_intern_init(&f->names, &f->arena);
@@ -348,6 +352,48 @@ const char *
 d9m_flame_name(const struct d9m_flame *f, uint32_t node)
 {
 	return d9_intern_str(&f->names, f->nodes[node].name, NULL);
+}
+
+/* The shallowest node under from (not from itself) named name, in
+ * breadth-first order (q: room for every node); D9_NONE when none. */
+static uint32_t
+find_below(const struct d9m_flame *f, uint32_t from, const char *name,
+    uint32_t *q)
+{
+	size_t head = 0, tail = 0;
+
+	q[tail++] = from;
+	while (head < tail) {
+		const struct d9m_fnode *nd = &f->nodes[q[head++]];
+
+		for (uint32_t k = 0; k < nd->nkids; k++) {
+			uint32_t c = f->kids[nd->kid0 + k];
+
+			if (strcmp(d9m_flame_name(f, c), name) == 0)
+				return c;
+			if (tail < f->n)
+				q[tail++] = c;
+		}
+	}
+	return D9_NONE;
+}
+
+uint32_t
+d9m_flame_find_path(const struct d9m_flame *f, const char *const *names,
+    size_t n, int *last)
+{
+	uint32_t node = 0, *q = malloc((f->n ? f->n : 1) * sizeof *q);
+
+	*last = 0;
+	for (size_t i = 0; q != NULL && i < n; i++) {
+		uint32_t c = find_below(f, node, names[i], q);
+
+		*last = c != D9_NONE;
+		if (c != D9_NONE)
+			node = c;
+	}
+	free(q);
+	return node;
 }
 
 void

@@ -20,6 +20,7 @@
 #include "base/intern.h"
 #include "model/core/frames.h"
 #include "model/core/model.h"
+#include "model/queries/hide.h"
 #include "model/queries/window.h"
 
 enum d9m_flame_kind { D9M_F_CPU, D9M_F_OFF, D9M_F_ALLOC, D9M_F_DUMP };
@@ -33,6 +34,8 @@ struct d9m_flame_req {
 	int		count;		/* alloc: weigh by count, not bytes */
 	int		liveset;	/* alloc: only never freed */
 	int		invert;		/* from the leaf: who calls it */
+	char		hide[D9M_HIDE_MAX];	/* frames left out (hide.h),
+						 * "": none */
 };
 
 struct d9m_fnode {
@@ -71,6 +74,14 @@ int	 d9m_flame_takes_alloc(const struct d9m_model *m,
 int	 d9m_flame_under(const struct d9m_flame *f, const struct d9m_model *m,
 	    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
 	    uint32_t node, struct d9m_frame *buf);
+/* The node of f at the path names[0..n) of another tree of the same
+ * samples (root end first, as the tree's own order) that hid other
+ * frames: each name in turn is the shallowest node of that name under
+ * the one found before; a name not found (a frame hidden now) is
+ * skipped. 0 (the root) when none is found; *last: whether the last
+ * name was found. */
+uint32_t d9m_flame_find_path(const struct d9m_flame *f,
+	    const char *const *names, size_t n, int *last);
 /* "file:line" of a node's frame (the first sample's), "" when unknown. */
 void	 d9m_flame_where(const struct d9m_flame *f, uint32_t node, char *out,
 	    size_t cap);

@@ -7,6 +7,9 @@
  * idle tasks awaited from their task dumps; allocations: by count, live
  * only). Over the allocation tree, a strip of the estimated live bytes
  * across the window of the node zoomed into (model/queries/series.h).
+ * H hides frames by a pattern (model/queries/hide.h): the tree comes
+ * again without them, focused (z) on the same frame, found by the names
+ * of its path.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,6 +37,11 @@ struct flame_view {
 	/* nodes of the tree seen whose chain of single callees shows one
 	 * frame a row (Enter on the chain's row), NULL: none */
 	uint8_t		*flat;
+	char		 hide[D9M_HIDE_MAX];	/* H's pattern, "": none */
+	/* the frame focused on (z) as the names of its path, root end
+	 * first, to find it in the next tree; npath 0: the root */
+	char		**path;
+	size_t		 npath;
 };
 
 /* Every chain folded again (a new tree, a new model). */
@@ -44,10 +52,46 @@ refold(struct flame_view *v)
 	v->flat = NULL;
 }
 
+/* Back to the root: no frame focused on. */
+static void
+unfocus(struct flame_view *v)
+{
+	for (size_t i = 0; i < v->npath; i++)
+		free(v->path[i]);
+	free(v->path);
+	v->path = NULL;
+	v->npath = 0;
+	v->root = 0;
+}
+
+/* Focus on node of t, and keep the names of its path. */
+static void
+focus(struct flame_view *v, const struct d9m_flame *t, uint32_t node)
+{
+	size_t n = 0;
+
+	unfocus(v);
+	for (uint32_t x = node; x != 0 && x < t->n; x = t->nodes[x].parent)
+		n++;
+	if ((v->path = calloc(n ? n : 1, sizeof *v->path)) == NULL)
+		return;
+	v->npath = n;
+	for (uint32_t x = node; x != 0 && x < t->n; x = t->nodes[x].parent) {
+		const char *nm = d9m_flame_name(t, x);
+
+		if ((v->path[--n] = strdup(nm)) == NULL) {
+			unfocus(v);
+			return;
+		}
+	}
+	v->root = node;
+}
+
 static void
 flame_free(void *st)
 {
 	refold(st);
+	unfocus(st);
 	free(st);
 }
 
@@ -86,6 +130,7 @@ tree_req(struct d9t_app *app, const struct flame_view *v, struct d9t_req *q)
 	q->opt1 = v->f == F_OFF ? v->inpoll : v->f == F_ALLOC ? v->count : 0;
 	q->opt2 = v->f == F_ALLOC ? v->live : v->f == F_OFF ? v->dumps : 0;
 	q->opt3 = v->invert;
+	snprintf(q->text, sizeof q->text, "%s", v->hide);
 }
 
 static struct d9m_flame *
@@ -102,9 +147,17 @@ tree(struct d9t_app *app, struct flame_view *v)
 		t = stale;
 	}
 	if (t != v->seen) {
+		int found = 0;
+
 		v->seen = t;
-		v->root = 0;
 		refold(v);
+		/* the frame focused on, in the new tree (H, a new window) */
+		v->root = t != NULL && v->npath > 0 ? d9m_flame_find_path(t,
+		    (const char *const *)v->path, v->npath, &found) : 0;
+		if (v->npath > 0 && !found)
+			d9t_msg(app, v->root ? "the frame focused on is not in "
+			    "this tree: its nearest caller is" : "the frame "
+			    "focused on is not in this tree: the root is shown");
 	}
 	return t;
 }
@@ -154,6 +207,24 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
 	d9t_list_add(l, D9T_A_BOLD, "%s in the window: %zu, weight %s%s",
 	    v->f == F_OFF && v->dumps ? "task dumps (what idle tasks awaited)" :
 	    what[v->f], t->samples, w, extra);
+	if (t->req.hide[0]) {
+		char shown[3 * D9M_HIDE_MAX + 40];
+		size_t o = 0;
+
+		/* " | " between the parts: the line wraps there */
+		for (const char *c = t->req.hide; *c && o + 4 < sizeof shown;
+		    c++) {
+			if (*c == '|') {
+				memcpy(shown + o, " | ", 3);
+				o += 3;
+			} else
+				shown[o++] = *c;
+		}
+		snprintf(shown + o, sizeof shown - o, " (H: change; empty: "
+		    "all)");
+		d9t_list_add_wrap(l, D9T_C_YELLOW, app->saving ? 0 : app->w, 8,
+		    "hidden: ", shown, D9T_T_NONE, 0);
+	}
 }
 
 /* The liveset strip: the estimated live bytes (or count) of the node
@@ -369,7 +440,7 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 	switch (a) {
 	case D9T_A_INVERT:
 		v->invert = !v->invert;
-		v->root = 0;
+		unfocus(v);
 		app->lists[app->view].sel = 0;
 		d9t_msg(app, v->invert ? "inverted: each frame's children are "
 		    "its callers" : "from the root");
@@ -388,13 +459,17 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 	case D9T_A_INPOLL: v->inpoll = !v->inpoll; break;
 	case D9T_A_DUMPS:
 		v->dumps = !v->dumps;
-		v->root = 0;
+		unfocus(v);
 		break;
+	case D9T_A_HIDE:
+		d9t_prompt_with(app, 'H', "hide frames starting with (| between"
+		    ", empty: none): ", v->hide[0] ? v->hide : D9M_HIDE_DEFAULT);
+		return D9T_HANDLED;
 	case D9T_A_BACK:
 	case D9T_A_ESCAPE:
-		if (v->root == 0)
+		if (v->root == 0 && v->npath == 0)
 			return D9T_UNHANDLED;
-		v->root = 0;
+		unfocus(v);
 		break;
 	case D9T_A_FOLD:
 		if (node == D9_NONE)
@@ -422,7 +497,7 @@ key(struct d9t_app *app, void *st, enum d9t_action a)
 			frame_msg(app, t, node);
 			return D9T_HANDLED;
 		}
-		v->root = node;
+		focus(v, t, node);
 		t->nodes[node].open = 1;
 		app->lists[app->view].sel = 0;
 		frame_msg(app, t, node);
@@ -469,6 +544,22 @@ search(struct d9t_app *app, void *st, const char *text)
 	return 0;
 }
 
+/* H answered: the tree comes again without the frames text names. */
+static void
+hide_prompt(struct d9t_app *app, void *st, const char *text)
+{
+	struct flame_view *v = st;
+
+	snprintf(v->hide, sizeof v->hide, "%s", text);
+	app->lists[app->view].sel = 0;
+	if (v->hide[0])
+		d9t_msg(app, "hiding frames starting with %s (their callees "
+		    "join their caller)", v->hide);
+	else
+		d9t_msg(app, "every frame shown");
+	d9t_app_dirty(app);
+}
+
 static void
 swap(struct d9t_app *app, void *st, const struct d9m_model *old,
     const struct d9m_model *m)
@@ -483,7 +574,8 @@ swap(struct d9t_app *app, void *st, const struct d9m_model *old,
 }
 
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
-	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_FOCUS, D9T_A_INVERT, D9T_A_SEARCH,
+	D9T_A_OPEN_LINE, D9T_A_FOLD, D9T_A_FOCUS, D9T_A_HIDE, D9T_A_INVERT,
+	D9T_A_SEARCH,
 	D9T_A_SEARCH_NEXT, D9T_A_SAVE, D9T_A_FILTER_TASK, D9T_A_BYTES,
 	D9T_A_LIVESET, D9T_A_INPOLL, D9T_A_DUMPS, D9T_A_BASELINE, D9T_A_BY_CHANGE,
 	D9T_A_NONE };
@@ -503,6 +595,9 @@ legend(const struct d9t_app *app, struct d9t_list *l)
 	    "row (Enter: a row each)");
 	d9t_list_add(l, 0, "  150:         a frame too deep to indent: its "
 	    "depth");
+	d9t_list_add(l, 0, "  hidden       H's pattern: frames starting with "
+	    "one of its |-parts (@recorder: the recorder's own) are left "
+	    "out, their callees join their caller, weights stay whole");
 	d9t_list_add(l, 0, "  live         allocations: estimated live bytes "
 	    "over the window, scaled to its max");
 	d9t_list_add(l, 0, "  delta        with a baseline (b): the change of "
@@ -518,7 +613,7 @@ shown(const void *st)
 
 #define FLAME_VIEW(nm, n, make) { .open_first = 1, .name = nm, .tab = n, .hints = hints, \
 	.init = make, .free = flame_free, .build = build, .key = key, \
-	.search = search, .swap = swap, .flame = shown, \
+	.search = search, .swap = swap, .flame = shown, .prompt = hide_prompt, \
 	.legend = legend }
 
 const struct d9t_view_ops d9t_view_cpu = FLAME_VIEW("cpu", 3, init_cpu);

@@ -17,14 +17,14 @@
 #include "model/queries/samples.h"
 #include "model/core/timeline.h"
 #include "model/figures/verdict.h"
+#include "model/queries/hide.h"
 #include "model/queries/wake.h"
 #include "tui/app.h"
 #include "model/queries/spanset.h"
 #include "tui/timeaxis.h"
 
-#define FOLD_AT		30	/* longer stacks show their ends */
-#define FOLD_LEAF	12	/* frames kept at the leaf end */
-#define FOLD_ROOT	8	/* and at the root end */
+#define FOLD_AT		30	/* longer stacks fold their plumbing */
+#define FOLD_RUN	3	/* runs of runtime frames folded */
 
 struct detail_view {
 	uint32_t	poll;		/* the poll shown, D9_NONE */
@@ -44,8 +44,9 @@ frame_line(struct d9t_list *l, const struct d9m_frame *f, int leaf)
 	    leaf ? "    leaf " : "         ", name), D9T_T_FRAME, 0, 0);
 }
 
-/* The frames of stack group k (of kind off): whole, or its two ends and
- * a line Enter unfolds (or folds again). */
+/* The frames of stack group k (of kind off): whole, or, when long, its
+ * leaf and the application's frames with each run of runtime frames
+ * (model/queries/hide.h) a line Enter unfolds (or folds again). */
 static void
 frames(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
     const struct d9m_stack_group *g, int off, size_t k)
@@ -59,12 +60,16 @@ frames(struct d9t_app *app, struct d9t_list *l, const struct detail_view *v,
 	nf = d9m_stack_frames(app->m, app->cfg->resolver, g->seg, g->stack,
 	    fr, D9_STACK_MAX);
 	for (size_t f = 0; f < nf; f++) {
-		if (!open && nf > FOLD_AT && f == FOLD_LEAF) {
+		size_t run = !open && nf > FOLD_AT && f > 0 ?
+		    d9m_plumbing_run(fr + f, nf - f) : 0;
+
+		if (run >= FOLD_RUN) {
 			d9t_list_set_target(d9t_list_add(l, D9T_C_CYAN,
-			    "         ... %zu more frames (Enter: show them)",
-			    nf - FOLD_LEAF - FOLD_ROOT), D9T_T_EXPAND,
-			    (uint32_t)(off << 16 | (int)k), 0);
-			f = nf - FOLD_ROOT;
+			    "         %s %zu runtime frames (Enter: show them)",
+			    app->utf8 ? "\xe2\x80\xa6" : "...", run),
+			    D9T_T_EXPAND, (uint32_t)(off << 16 | (int)k), 0);
+			f += run - 1;
+			continue;
 		}
 		frame_line(l, &fr[f], f == 0);
 	}
