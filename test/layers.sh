@@ -37,5 +37,9 @@ for d in $(find "$src" -type d); do
 		bad=1
 	fi
 done
+# the environment is read by src/app only (libd9rec's documented
+# D9REC_SYMBOLS aside: src/rec/writer.c)
+grep -rn 'getenv *(' "$src" --include='*.c' | grep -v "^$src/app/" |
+    grep -v "^$src/rec/writer.c:" && bad=1
 [ "$bad" -eq 0 ] && echo "layers: every include goes to a layer below"
 exit "$bad"

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "symbolize/addr2line.h"
+#include "app/addr2line.h"
 #include "symbolize/dwarf.h"
 #include "symbolize/elffile.h"
 #include "symbolize/symbolizer.h"
@@ -129,7 +129,7 @@ time_ours(const char *bin, const char *path)
 	int rc = -1;
 
 	if (in != NULL && out != NULL)
-		rc = d9s_addr2line_stream(2, argv, in, out, stderr);
+		rc = d9a_addr2line_stream(2, argv, in, out, stderr);
 	if (in != NULL)
 		fclose(in);
 	if (out != NULL)

@@ -101,7 +101,8 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
     const char *const *paths, size_t npaths, unsigned *read_ok)
 {
 	struct d9a_where where;
-	struct d9i_opts io = { .note = o->quiet ? NULL : d9a_note };
+	struct d9i_opts io = { .note = o->quiet ? NULL : d9a_note,
+	    .stream_only = o->env.stream_only };
 	int rc;
 
 	d9a_where_init(&where, o->no_cache);

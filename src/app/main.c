@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "app/compare.h"
+#include "app/env.h"
 #include "app/export.h"
 #include "app/headless.h"
 #include "app/load.h"
@@ -24,7 +25,7 @@
 #include "model/figures/analysis.h"
 #include "model/core/frames.h"
 #include "model/core/model.h"
-#include "symbolize/addr2line.h"
+#include "app/addr2line.h"
 #include "symbolize/resolver.h"
 #include "tui/tui.h"
 
@@ -59,7 +60,8 @@ browse(const struct d9a_opts *o)
 	    o->have_window, .win_lo_ms = o->win_lo_ms, .win_hi_ms =
 	    o->win_hi_ms, .quiet = o->quiet, .follow = o->follow,
 	    .no_cache = o->no_cache, .index = &where.w,
-	    .resolver = res };
+	    .resolver = res, .no_color = o->env.no_color,
+	    .stream_only = o->env.stream_only };
 	d9a_where_init(&where, o->no_cache || o->follow);
 	rc = d9t_run(o->paths, o->npaths, &cfg);
 	d9a_where_free(&where);
@@ -92,6 +94,7 @@ main(int argc, char **argv)
 		d9a_opts_free(&o);
 		return 2;
 	}
+	d9a_env_read(&o.env);
 	if (o.follow && o.mode != D9A_BROWSE) {
 		/* a report is of what is there now: it cannot follow */
 		fprintf(stderr, "d9top: --follow is for the browser; --report, "
@@ -109,7 +112,7 @@ main(int argc, char **argv)
 		rc = 0;
 		break;
 	case D9A_ADDR2LINE:
-		rc = d9s_addr2line_run(o.addr2line_argc, o.addr2line_argv);
+		rc = d9a_addr2line_run(o.addr2line_argc, o.addr2line_argv);
 		break;
 	case D9A_BROWSE:
 		rc = browse(&o);

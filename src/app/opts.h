@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "app/env.h"
+
 enum d9a_mode { D9A_BROWSE, D9A_REPORT, D9A_JSON, D9A_FOLDED, D9A_HELP,
     D9A_VERSION, D9A_ADDR2LINE, D9A_DIFF, D9A_CHECK, D9A_CHROME, D9A_EXPORT };
 
@@ -42,6 +44,7 @@ struct d9a_opts {
 	const char	*baseline;	/* --baseline FILE */
 	int		 addr2line_argc;	/* arguments after --addr2line */
 	char		**addr2line_argv;
+	struct d9a_env	 env;		/* the environment's: main reads it */
 };
 
 /* 0, or -1 with a message in err. */

@@ -338,13 +338,21 @@ input_end(struct run *r, int rc, const struct d9p_read_stats *st)
 	return 0;
 }
 
+/* How the inputs are read: o's note and stream_only. */
+static struct d9p_read_opts
+read_opts(const struct d9x_opts *o)
+{
+	return (struct d9p_read_opts){ .note = o->note, .note_ctx = o->ctx,
+	    .stream_only = o->stream_only };
+}
+
 /* Input i read on this thread (no reading thread could be made). */
 static int
 export_here(struct run *r, const char *path)
 {
 	struct d9p_read_stats st;
-	int rc = d9x_split_read(path, segment, r, r->o->note, r->o->ctx,
-	    &st);
+	struct d9p_read_opts ro = read_opts(r->o);
+	int rc = d9x_split_read(path, segment, r, &ro, &st);
 
 	return input_end(r, rc, &st);
 }
@@ -386,6 +394,7 @@ export_all(struct run *r)
 	const char **paths = calloc(r->n + 1, sizeof *paths);
 	unsigned char *want = calloc(r->n + 1, 1);
 	struct d9x_loader ld;
+	struct d9p_read_opts ro;
 	int rc = 0, threads;
 
 	if (paths == NULL || want == NULL) {
@@ -398,8 +407,9 @@ export_all(struct run *r)
 		paths[i] = r->in[i].path ? r->in[i].path : "-";
 		want[i] = (unsigned char)wanted(r, &r->in[i]);
 	}
+	ro = read_opts(r->o);
 	threads = d9x_loader_start(&ld, paths, want, r->n, readers(),
-	    r->o->note, r->o->ctx) == 0;
+	    &ro) == 0;
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
 		struct cur c = { &r->in[i], 0, 0 };
 

@@ -51,6 +51,7 @@ struct d9x_opts {
 	void			(*progress)(void *ctx,
 				    const struct d9x_progress *p);
 	void			 *ctx;
+	int			  stream_only;	/* every input streams */
 };
 
 /* 0: done (p says what), -1: a leaf could not be written (err says

@@ -1,9 +1,10 @@
 /*
  * fold_runtime.c: polls, wakes, parks and tasks of a source. A poll's
  * sample counts are its CPU samples' (model: cpu.poll, ANALYSIS 4), on
- * and off CPU apart, and its verdict d9m_poll_verdict's (ANALYSIS 17;
- * "unknown" without samples); its scheduling delay is the model's
- * (ANALYSIS 5.1, stale wakes excluded: poll_sched). A task's figures add
+ * and off CPU apart, and its verdict d9m_poll_verdict's kind (ANALYSIS
+ * 17; "unknown" without samples), by d9m_poll_kind: each distinct stack
+ * classified once for all the polls; its scheduling delay is the
+ * model's (ANALYSIS 5.1, stale wakes excluded: poll_sched). A task's figures add
  * up its polls: how many, their time, their scheduling delays, and the
  * wakes it gave itself.
  */
@@ -71,21 +72,21 @@ poll_counts(const struct d9m_model *m)
 
 static int
 poll_row(struct d9x_fold *x, struct d9x_leaf *l, size_t w, size_t p,
-    const uint32_t *cnt)
+    const uint32_t *cnt, struct d9m_vmemo *memo)
 {
 	const struct d9x_source *s = x->src;
 	const struct d9m_model *m = s->m;
 	struct d9x_pq *pq = d9x_leaf_pq(l);
 	uint64_t sched = m->poll_sched ? m->poll_sched[p] : D9M_SCHED_NONE;
 	const char *verdict = "unknown";
-	struct d9m_verdict v;
+	enum d9m_vclass kind;
 
 	if (pq == NULL)
 		return -1;
 	if (cnt[2 * p] + cnt[2 * p + 1] > 0) {
-		if (d9m_poll_verdict(m, s->r, (uint32_t)p, &v) < 0)
+		if (d9m_poll_kind(m, s->r, (uint32_t)p, memo, &kind) < 0)
 			return -1;
-		verdict = d9m_vclass_name(v.kind);
+		verdict = d9m_vclass_name(kind);
 	}
 	d9x_pq_int(pq, D9X_POLL_START, (uint64_t)d9x_ns(s, m->polls.start[p]));
 	d9x_pq_int(pq, D9X_POLL_END, (uint64_t)d9x_ns(s, m->polls.end[p]));
@@ -107,7 +108,8 @@ polls(struct d9x_fold *x, struct d9x_leaf *l)
 {
 	const struct d9m_model *m = x->src->m;
 	uint32_t *cnt = poll_counts(m);
-	int rc = cnt == NULL ? -1 : 0;
+	struct d9m_vmemo memo;
+	int rc = d9m_vmemo_init(&memo) < 0 || cnt == NULL ? -1 : 0;
 
 	for (size_t w = 0; rc == 0 && w < m->nworkers; w++) {
 		const struct d9m_worker *k = &m->workers[w];
@@ -116,8 +118,9 @@ polls(struct d9x_fold *x, struct d9x_leaf *l)
 			continue;
 		for (size_t p = k->poll0; rc == 0 && p < k->poll0 + k->npolls;
 		    p++)
-			rc = poll_row(x, l, w, p, cnt);
+			rc = poll_row(x, l, w, p, cnt, &memo);
 	}
+	d9m_vmemo_free(&memo);
 	free(cnt);
 	return rc;
 }

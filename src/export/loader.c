@@ -56,8 +56,8 @@ run(void *arg)
 
 		if (!l->want[i] || k++ % l->nr != r->t)
 			continue;
-		end.rc = d9x_split_read(l->paths[i], segment, &j, l->note,
-		    l->note_ctx, &end.st);
+		end.rc = d9x_split_read(l->paths[i], segment, &j, &l->ro,
+		    &end.st);
 		if (put(r, &end) < 0)
 			break;
 	}
@@ -67,14 +67,13 @@ run(void *arg)
 int
 d9x_loader_start(struct d9x_loader *l, const char *const *paths,
     const unsigned char *want, size_t n, unsigned threads,
-    void (*note)(void *, const char *), void *note_ctx)
+    const struct d9p_read_opts *ro)
 {
 	memset(l, 0, sizeof *l);
 	l->paths = paths;
 	l->want = want;
 	l->n = n;
-	l->note = note;
-	l->note_ctx = note_ctx;
+	l->ro = *ro;
 	pthread_mutex_init(&l->mu, NULL);
 	pthread_cond_init(&l->cv, NULL);
 	threads = threads < 1 ? 1 : threads > D9X_LOADERS ? D9X_LOADERS :

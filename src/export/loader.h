@@ -44,8 +44,7 @@ struct d9x_loader {
 	const char *const	*paths;	/* of the inputs; "-": stdin */
 	const unsigned char	*want;	/* which to read */
 	size_t			 n;
-	void			(*note)(void *, const char *);
-	void			*note_ctx;
+	struct d9p_read_opts	 ro;	/* note and stream_only */
 	pthread_mutex_t		 mu;
 	pthread_cond_t		 cv;
 	int			 stop;
@@ -59,7 +58,7 @@ struct d9x_loader {
  * made (the caller reads on its own thread: d9x_split_read). */
 int	d9x_loader_start(struct d9x_loader *l, const char *const *paths,
 	    const unsigned char *want, size_t n, unsigned threads,
-	    void (*note)(void *, const char *), void *note_ctx);
+	    const struct d9p_read_opts *ro);
 /* The next of input i (want[i] set, the inputs taken in order): a
  * segment (the caller's to free) or, last, the input's end. */
 void	d9x_loader_take(struct d9x_loader *l, size_t i,

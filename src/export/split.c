@@ -120,12 +120,12 @@ on_loss(void *ctx, int what)
 
 int
 d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
-    void (*note)(void *, const char *), void *note_ctx,
-    struct d9p_read_stats *st)
+    const struct d9p_read_opts *ro, struct d9p_read_stats *st)
 {
-	struct split s = { .fn = fn, .ctx = ctx, .note = note,
-	    .note_ctx = note_ctx };
-	struct d9p_read_opts o = { .note = note, .note_ctx = note_ctx };
+	struct split s = { .fn = fn, .ctx = ctx, .note = ro->note,
+	    .note_ctx = ro->note_ctx };
+	struct d9p_read_opts o = { .note = ro->note, .note_ctx = ro->note_ctx,
+	    .stream_only = ro->stream_only };
 	struct d9p_sink sink = { .ctx = &s, .schema = on_schema,
 	    .event = on_event, .batch = on_batch, .input = on_input,
 	    .loss = on_loss };

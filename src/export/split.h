@@ -22,11 +22,10 @@
  * The callee owns m. A return < 0 stops reading. */
 typedef int (*d9x_split_fn)(void *ctx, struct d9m_model *m, uint64_t events);
 
-/* Read path ("-": stdin) and hand over each segment's model in order,
+/* Read path ("-": stdin) as ro says (its note and stream_only) and hand over each segment's model in order,
  * the last one too (possibly empty). st: the input's reading figures.
  * Returns 0, or -1 (out of memory, or a callback said stop). */
 int	d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
-	    void (*note)(void *, const char *), void *note_ctx,
-	    struct d9p_read_stats *st);
+	    const struct d9p_read_opts *ro, struct d9p_read_stats *st);
 
 #endif

@@ -33,10 +33,7 @@
 static int
 whole_wanted(const struct d9p_read_opts *o)
 {
-	const char *env = getenv("D9TOP_STREAM");
-
-	return !o->stream_only && !(env != NULL && strcmp(env, "1") == 0) &&
-	    d9p_whole_available();
+	return !o->stream_only && d9p_whole_available();
 }
 
 /* Read fd as name: whole when pre says so (D9P_WHOLE_OK: *w holds it,

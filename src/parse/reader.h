@@ -56,7 +56,7 @@ struct d9p_read_opts {
 	 * (the default): a regular gzip file is decompressed whole by
 	 * libdeflate first, and the files of a directory ahead of the one
 	 * being decoded on other cores (parse/whole.h, parse/prefetch.h).
-	 * The environment's D9TOP_STREAM=1 forces 1. Both give the sink
+	 * (d9top's D9TOP_STREAM=1, read by src/app, sets it.) Both give the sink
 	 * the same calls and the same notes. */
 	int		 stream_only;
 };

@@ -155,6 +155,11 @@ grow(struct d9p_whole *w, size_t want, size_t cap)
 	    mremap(w->p, w->map, n, MREMAP_MAYMOVE);
 	if (q == MAP_FAILED)
 		return -1;
+#ifdef MADV_HUGEPAGE
+	/* 2 MiB pages where the kernel has them: a 10 MB segment faulted
+	 * in 4 KiB at a time cost as much as a tenth of an export */
+	madvise(q, n, MADV_HUGEPAGE);
+#endif
 	w->p = q;
 	w->map = n;
 	return 0;

@@ -268,6 +268,9 @@ default_meta(struct d9rec_writer *w)
 	return rc ? -ENOMEM : 0;
 }
 
+/* The one environment variable a library reads: D9REC_SYMBOLS is
+ * libd9rec's documented interface (d9rec.3), for programs that link the
+ * recorder and cannot pass options; d9top's own are read in src/app. */
 static void
 apply_defaults(struct d9rec_options *o)
 {

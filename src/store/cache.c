@@ -14,15 +14,15 @@
 #include "base/sum.h"
 #include "base/vec.h"
 #include "store/cache.h"
+#include "store/files.h"
 #include "store/image.h"
 #include "parse/reader.h"
 
 #define SUFFIX		".img"
 #define TMP_PREFIX	".tmp-"
 #define TMP_AGE		3600	/* s: a temporary file older is left over */
-#define ACTIVE_QUIET	600	/* s: an .active segment quiet this long is
-				 * a crashed or stopped recorder's */
 #define LOCK_SUFFIX	".lock"
+#define FILES_SUFFIX	".files"
 #define WAIT_STEP_MS	20
 #define WAIT_MAX_MS	2000	/* a writer slower than this (or a process
 				 * that holds the lock and writes nothing) is
@@ -131,35 +131,6 @@ d9i_cache_free(struct d9i_cache *c)
 	c->why = NULL;
 }
 
-struct keywalk {
-	struct d9_sum	 sum;
-	int		 ok;
-	size_t		 files;
-	time_t		 now;
-};
-
-static int
-key_visit(void *ctx, const char *path, int fd, const struct stat *sb,
-    int in_dir)
-{
-	struct keywalk *k = ctx;
-	uint64_t id[8] = { (uint64_t)sb->st_dev, (uint64_t)sb->st_ino,
-	    (uint64_t)sb->st_size, (uint64_t)sb->st_mtim.tv_sec,
-	    (uint64_t)sb->st_mtim.tv_nsec, (uint64_t)sb->st_ctim.tv_sec,
-	    (uint64_t)sb->st_ctim.tv_nsec, (uint64_t)in_dir };
-
-	close(fd);
-	k->files++;
-	/* a segment written to within ACTIVE_QUIET is live: its next read
-	 * would miss, so writing an entry for it is wasted */
-	if (!S_ISREG(sb->st_mode) || (d9p_is_active(path) &&
-	    k->now - sb->st_mtim.tv_sec < ACTIVE_QUIET))
-		k->ok = 0;
-	d9_sum_add(&k->sum, path, strlen(path) + 1);
-	d9_sum_add(&k->sum, id, sizeof id);
-	return 0;
-}
-
 /* The checksum of the paths as given, made absolute. */
 static uint64_t
 roots_of(const char *const *paths, size_t npaths)
@@ -178,20 +149,28 @@ roots_of(const char *const *paths, size_t npaths)
 }
 
 int
+d9i_cache_key_of(const char *const *paths, size_t npaths,
+    struct d9i_key *key, struct d9i_files *fl)
+{
+	if (d9i_files_list(paths, npaths, fl) < 0)
+		return -1;
+	if (fl->live || fl->n == 0) {
+		d9i_files_free(fl);
+		return -1;
+	}
+	key->files = d9i_files_sum(fl);
+	key->roots = roots_of(paths, npaths);
+	return 0;
+}
+
+int
 d9i_cache_key(const char *const *paths, size_t npaths, struct d9i_key *key)
 {
-	struct keywalk k = { .ok = 1, .now = time(NULL) };
-	struct d9p_read_opts o = { 0 };
-	struct d9p_read_stats st = { 0 };
-	static const char version[] = "d9top model image 1";
+	struct d9i_files fl;
 
-	d9_sum_init(&k.sum);
-	d9_sum_add(&k.sum, version, sizeof version);
-	if (d9p_walk(paths, npaths, key_visit, &k, &o, &st) < 0 ||
-	    !k.ok || st.failed || k.files == 0)
+	if (d9i_cache_key_of(paths, npaths, key, &fl) < 0)
 		return -1;
-	key->files = d9_sum_end(&k.sum);
-	key->roots = roots_of(paths, npaths);
+	d9i_files_free(&fl);
 	return 0;
 }
 
@@ -203,6 +182,14 @@ entry_name(const struct d9i_key *key, char name[48])
 {
 	snprintf(name, 48, "%016llx-%016llx" SUFFIX,
 	    (unsigned long long)key->roots, (unsigned long long)key->files);
+}
+
+/* "<roots>.files": the files of the entry of these roots (files.h). */
+static void
+files_name(const struct d9i_key *key, char name[32])
+{
+	snprintf(name, 32, "%016llx" FILES_SUFFIX,
+	    (unsigned long long)key->roots);
 }
 
 /* "<roots>.lock": held by whoever writes an entry of these roots. */
@@ -327,25 +314,83 @@ d9i_cache_map(const struct d9i_cache *c, const struct d9i_key *key,
 	return rc;
 }
 
+/* How the files now differ from those of the entry the directory open
+ * at dfd holds for key's roots (files.h). */
+static void
+prior_at(int dfd, const struct d9i_key *key, const struct d9i_files *now,
+    struct d9i_prior *p)
+{
+	struct d9i_files old;
+	struct d9i_key was = *key;
+	struct stat sb;
+	char list[32], name[48];
+
+	memset(p, 0, sizeof *p);
+	p->how = D9I_NONE;
+	files_name(key, list);
+	if (d9i_files_load(dfd, list, &was.files, &old) < 0)
+		return;
+	entry_name(&was, name);
+	if (fstatat(dfd, name, &sb, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISREG(sb.st_mode)) {
+		d9i_files_compare(&old, now, p);
+		p->files = was.files;
+	}
+	d9i_files_free(&old);
+}
+
+/* The entry of key's roots made from the files now has (the same
+ * paths, devices, inodes, sizes and modification times: only their
+ * change times differ, a file linked or its mode changed), mapped under
+ * the key it was made for: 0, or 1. Its list takes today's files, so
+ * that the next read finds them the same again. */
+static int
+map_same(int dfd, const struct d9i_key *key, const struct d9i_files *now,
+    const struct d9i_prior *prior, struct d9m_model **out,
+    struct d9m_lanes **lanes)
+{
+	struct d9i_key was = { prior->files, key->roots };
+	char list[32];
+
+	if (map_at(dfd, &was, out, lanes) != 0)
+		return 1;
+	files_name(key, list);
+	d9i_files_save(dfd, list, was.files, now);
+	return 0;
+}
+
 int
 d9i_cache_find(const struct d9i_cache *c, const char *const *paths,
     size_t npaths, struct d9i_key *key, struct d9m_model **out,
-    struct d9m_lanes **lanes)
+    struct d9m_lanes **lanes, struct d9i_prior *prior)
 {
+	struct d9i_files now;
 	const char *why;
 	int rc, dfd;
 
 	*out = NULL;
 	*lanes = NULL;
-	if (c->dir == NULL || d9i_cache_key(paths, npaths, key) < 0)
+	if (prior != NULL) {
+		memset(prior, 0, sizeof *prior);
+		prior->how = D9I_NONE;
+	}
+	if (c->dir == NULL || d9i_cache_key_of(paths, npaths, key, &now) < 0)
 		return -1;
-	if ((dfd = dir_open(c, 0, &why)) < 0)
+	if ((dfd = dir_open(c, 0, &why)) < 0) {
+		d9i_files_free(&now);
 		return why == NULL ? 1 : -1;	/* not made yet, or refused */
+	}
 	/* an entry being written is waited for: mapping it when done beats
 	 * reading the traces again */
 	if ((rc = map_at(dfd, key, out, lanes)) == 1 && wait_writer(dfd, key))
 		rc = map_at(dfd, key, out, lanes);
+	if (rc == 1 && prior != NULL) {
+		prior_at(dfd, key, &now, prior);
+		if (prior->how == D9I_SAME)
+			rc = map_same(dfd, key, &now, prior, out, lanes);
+	}
 	close(dfd);
+	d9i_files_free(&now);
 	return rc;
 }
 
@@ -440,6 +485,17 @@ clean_tmps(int dfd)
 	closedir(d);
 }
 
+/* Remove the files list of the roots of entry name (files.h): its
+ * entry is gone. */
+static void
+drop_files(int dfd, const char *name)
+{
+	char list[32];
+
+	snprintf(list, sizeof list, "%.16s" FILES_SUFFIX, name);
+	unlinkat(dfd, list, 0);
+}
+
 /* Remove the least recently used entries until the budget holds, and
  * lock files that a crashed d9top left. */
 static void
@@ -480,8 +536,10 @@ evict(const struct d9i_cache *c, int dfd)
 	if (n > 1)
 		qsort(v, n, sizeof *v, older);
 	for (size_t i = 0; i < n; i++) {
-		if (total > c->budget && unlinkat(dfd, v[i].name, 0) == 0)
+		if (total > c->budget && unlinkat(dfd, v[i].name, 0) == 0) {
 			total -= v[i].bytes;
+			drop_files(dfd, v[i].name);
+		}
 		free(v[i].name);
 	}
 	free(v);
@@ -489,7 +547,8 @@ evict(const struct d9i_cache *c, int dfd)
 }
 
 static int put(const struct d9i_cache *, int, const struct d9i_key *,
-    const struct d9m_model *, const struct d9m_lanes *);
+    const struct d9i_files *, const struct d9m_model *,
+    const struct d9m_lanes *);
 
 int
 d9i_cache_put(const struct d9i_cache *c, const struct d9i_key *key,
@@ -497,23 +556,24 @@ d9i_cache_put(const struct d9i_cache *c, const struct d9i_key *key,
     const struct d9m_lanes *lanes)
 {
 	struct d9m_lanes *own = NULL;
+	struct d9i_files fl;
 	struct d9i_key now;
 	const char *why;
-	int rc, dfd;
+	int rc = -1, dfd = -1;
 
-	if (c->dir == NULL || d9i_cache_key(paths, npaths, &now) < 0 ||
-	    now.files != key->files)
+	if (c->dir == NULL || d9i_cache_key_of(paths, npaths, &now, &fl) < 0)
 		return -1;
-	if ((dfd = dir_open(c, 1, &why)) < 0)
-		return -1;
+	if (now.files != key->files || (dfd = dir_open(c, 1, &why)) < 0)
+		goto out;
 	clean_tmps(dfd);
-	if (lanes == NULL && (lanes = own = d9m_lanes_build(m)) == NULL) {
-		close(dfd);
-		return -1;
-	}
-	rc = put(c, dfd, key, m, lanes);
+	if (lanes == NULL && (lanes = own = d9m_lanes_build(m)) == NULL)
+		goto out;
+	rc = put(c, dfd, key, &fl, m, lanes);
 	d9m_lanes_free(&own);
-	close(dfd);
+out:
+	if (dfd >= 0)
+		close(dfd);
+	d9i_files_free(&fl);
 	return rc;
 }
 
@@ -555,9 +615,10 @@ make_tmp(int dfd, char name[64])
 
 static int
 put(const struct d9i_cache *c, int dfd, const struct d9i_key *key,
-    const struct d9m_model *m, const struct d9m_lanes *lanes)
+    const struct d9i_files *fl, const struct d9m_model *m,
+    const struct d9m_lanes *lanes)
 {
-	char tmp[64], name[48];
+	char tmp[64], name[48], list[32];
 	int fd, rc = -1;
 	struct statvfs fs;
 	uint64_t size;
@@ -585,6 +646,12 @@ put(const struct d9i_cache *c, int dfd, const struct d9i_key *key,
 	}
 	if (rc == 0) {
 		replace(dfd, name);
+		/* what the entry was made from, for the next read to tell
+		 * how the files changed since (d9i_cache_prior); none is no
+		 * harm */
+		files_name(key, list);
+		if (d9i_files_save(dfd, list, key->files, fl) < 0)
+			unlinkat(dfd, list, 0);
 		evict(c, dfd);
 	}
 	return rc;

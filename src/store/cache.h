@@ -33,6 +33,7 @@
 
 #include "model/queries/lanes.h"
 #include "model/core/model.h"
+#include "store/files.h"
 
 #define D9I_CACHE_BUDGET	((uint64_t)8 << 30)	/* bytes */
 
@@ -68,13 +69,19 @@ struct d9i_key {
 /* The key of paths: 0 with *key, or -1 when they cannot be cached. */
 int	 d9i_cache_key(const char *const *paths, size_t npaths,
 	    struct d9i_key *key);
+/* The same, and the files it sums (*fl: free it), on 0. */
+int	 d9i_cache_key_of(const char *const *paths, size_t npaths,
+	    struct d9i_key *key, struct d9i_files *fl);
 /* Look paths up: 0 with *out (finished, mapped) and its lanes (free them
- * first); 1 when the index holds none (a damaged one is removed) but
- * could keep them under *key; -1 when they cannot be indexed (no
- * index, stdin, a live directory). */
+ * first), also when only the files' change times differ from the
+ * entry's (files.h: D9I_SAME); 1 when the index holds none (a damaged one is removed) but
+ * could keep them under *key, and then (prior not NULL) how the files
+ * differ from those of the entry of the same roots (files.h: D9I_NONE
+ * when there is none); -1 when they cannot be indexed (no index, stdin,
+ * a live directory). */
 int	 d9i_cache_find(const struct d9i_cache *c, const char *const *paths,
 	    size_t npaths, struct d9i_key *key, struct d9m_model **out,
-	    struct d9m_lanes **lanes);
+	    struct d9m_lanes **lanes, struct d9i_prior *prior);
 /* The entry of key (d9i_cache_find's), mapped: 0 with *out and *lanes;
  * 1 when there is none (a damaged one is removed). */
 int	 d9i_cache_map(const struct d9i_cache *c, const struct d9i_key *key,

@@ -16,7 +16,7 @@ d9i_open(struct d9i_store *s, const char *const *paths, size_t npaths,
 		o->note(o->note_ctx, s->cache.why);	/* escaped: a path */
 	if (!o->follow) {
 		s->keyed = d9i_cache_find(&s->cache, paths, npaths, &s->key,
-		    &s->m, &s->lanes);
+		    &s->m, &s->lanes, &s->prior);
 		if (s->keyed == 0) {
 			for (size_t i = 0; o->note != NULL &&
 			    i < s->m->nerrors; i++)
@@ -27,6 +27,7 @@ d9i_open(struct d9i_store *s, const char *const *paths, size_t npaths,
 	}
 	if ((s->m = d9m_model_new()) == NULL)
 		return -1;
+	s->m->stream_only = o->stream_only;
 	if (o->follow) {
 		if ((s->f = d9p_follow_new(paths, npaths)) == NULL)
 			return -1;

@@ -15,6 +15,8 @@
  *			open set of inputs goes through
  *	cache.c		the index directory: keys, locks, finding, writing,
  *			evicting entries
+ *	files.c		the files an entry was made from, kept beside it,
+ *			and how today's differ (grown, replaced, ...)
  *	image.c		an entry's file: header, checksums, mapping
  *	image_walk.c	the one walk over a model that lists an image's
  *			sections (write and map alike)
@@ -34,6 +36,7 @@
 struct d9i_opts {
 	const struct d9i_where *where;	/* the index; NULL: none */
 	int		 follow;	/* keep reading (never indexed) */
+	int		 stream_only;	/* every input streams (d9p_read_opts') */
 	/* optional: progress, ticks between chunks and cancel */
 	struct d9p_progress *prog;
 	void		(*note)(void *ctx, const char *msg);	/* input */
@@ -55,6 +58,9 @@ struct d9i_store {
 	struct d9m_lanes	*lanes;	/* with a mapped m: free it first */
 	struct d9p_read_stats	 st;
 	struct d9p_follow	*f;	/* following */
+	/* read (keyed 1): how the files differ from those of the entry
+	 * the index held for the same paths (files.h; D9I_NONE: none) */
+	struct d9i_prior	 prior;
 };
 
 /*

@@ -27,6 +27,7 @@ struct d9t_loader {
 	size_t			 npaths;
 	int			 follow;
 	int			 no_cache;	/* D9T_LOAD_NO_CACHE */
+	int			 stream_only;	/* D9T_LOAD_STREAM */
 	int			 joined;	/* the thread, by d9t_loader_stop */
 	struct d9i_where	 where;		/* the index (dir: ours) */
 	struct d9i_store	 in;		/* the inputs; its model is
@@ -261,7 +262,8 @@ run(void *arg)
 {
 	struct d9t_loader *ld = arg;
 	struct d9i_opts io = { .where = ld->no_cache ? NULL : &ld->where,
-	    .follow = ld->follow, .prog = &ld->prog, .note_ctx = ld,
+	    .follow = ld->follow, .stream_only = ld->stream_only,
+	    .prog = &ld->prog, .note_ctx = ld,
 	    .read_done = read_done };
 	int rc;
 
@@ -318,6 +320,7 @@ d9t_loader_new(const char *const *paths, size_t npaths, int flags,
 	ld->npaths = npaths;
 	ld->follow = (flags & D9T_LOAD_FOLLOW) != 0;
 	ld->no_cache = (flags & D9T_LOAD_NO_CACHE) != 0;
+	ld->stream_only = (flags & D9T_LOAD_STREAM) != 0;
 	if (!(flags & D9T_LOAD_WHOLE))
 		ld->prog.tick = tick;
 	ld->prog.tick_ctx = ld;

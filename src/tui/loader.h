@@ -31,7 +31,8 @@ struct d9t_loader;
 enum {
 	D9T_LOAD_FOLLOW = 1,	/* keep reading (--follow) */
 	D9T_LOAD_WHOLE = 2,	/* no partial models (benchmarks compare) */
-	D9T_LOAD_NO_CACHE = 4	/* neither read nor write the index */
+	D9T_LOAD_NO_CACHE = 4,	/* neither read nor write the index */
+	D9T_LOAD_STREAM = 8	/* every input streams (D9TOP_STREAM) */
 };
 /* where: the index (NULL: none). */
 struct d9t_loader *d9t_loader_new(const char *const *paths, size_t npaths,

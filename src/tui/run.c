@@ -112,7 +112,6 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	struct d9t_canvas cv = { 0, 0, NULL };
 	struct d9t_loader *ld = NULL;
 	sigset_t sigs, old;
-	const char *nc = getenv("NO_COLOR");
 	char err[256] = "";
 	int utf8, rc = 0, w, h, sig = 0;
 
@@ -120,7 +119,7 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	d9t_crash_quit_set(&sigs);
 	pthread_sigmask(SIG_BLOCK, &sigs, &old);
-	if (d9t_app_init(&app, cfg, paths, npaths, utf8, !(nc && *nc)) < 0) {
+	if (d9t_app_init(&app, cfg, paths, npaths, utf8, 1) < 0) {
 		fprintf(stderr, "d9top: out of memory\n");
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return 1;
@@ -135,7 +134,8 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	}
 	app.color = term.color && app.color;
 	ld = d9t_loader_new(paths, npaths, (cfg->follow ? D9T_LOAD_FOLLOW : 0) |
-	    (cfg->no_cache ? D9T_LOAD_NO_CACHE : 0), cfg->index);
+	    (cfg->no_cache ? D9T_LOAD_NO_CACHE : 0) |
+	    (cfg->stream_only ? D9T_LOAD_STREAM : 0), cfg->index);
 	if (ld == NULL) {
 		snprintf(err, sizeof err, "cannot start the loader");
 		rc = 1;

@@ -21,11 +21,13 @@ struct d9t_config {
 	int		 have_window;	/* initial window, ms from start */
 	double		 win_lo_ms, win_hi_ms;	/* hi < 0: open end */
 	int		 quiet;		/* input problems not on stderr */
-	int		 no_color;	/* also when NO_COLOR is set */
+	int		 no_color;	/* no colours (src/app: also when
+					 * NO_COLOR is set) */
 	int		 ascii;		/* ASCII glyphs even in UTF-8 */
 	int		 sync;		/* no background work (tests) */
 	int		 follow;	/* keep reading new segments */
 	int		 no_cache;	/* --no-cache: not through the index */
+	int		 stream_only;	/* every input streams (D9TOP_STREAM) */
 	const struct d9i_where *index;	/* where the index is, or NULL */
 	const struct d9m_resolver *resolver;	/* DWARF names, or NULL */
 };

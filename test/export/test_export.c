@@ -3,17 +3,24 @@
  * someone else's specification, checked byte for byte: Hive's escaping
  * of partition values (a service or host name from a trace must stay
  * one path component), the RLE / bit-packing hybrid, Thrift's compact
- * field headers. The whole writer is judged by two readers
- * (writer.mjs, figures.mjs).
+ * field headers; MurmurHash3 (the stack ids). The whole writer is
+ * judged by two readers (writer.mjs, figures.mjs). And the export's
+ * shortcut to the polls' verdicts (d9m_poll_kind) against the verdicts
+ * themselves, on a shared trace.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "export/bytes.h"
+#include "export/hash128.h"
 #include "export/leaf.h"
 #include "export/rle.h"
+#include "export/split.h"
 #include "export/thrift.h"
+#include "model/figures/verdict.h"
+#include "model/queries/samples.h"
 
 START_TEST(hive_escape)
 {
@@ -101,6 +108,74 @@ START_TEST(thrift_compact)
 }
 END_TEST
 
+/* MurmurHash3_x64_128, seed 0, as mmh3.hash_bytes gives it: two whole
+ * blocks and a tail of 11 (both halves of the tail) */
+START_TEST(murmur3)
+{
+	static const char fox[] = "The quick brown fox jumps over the lazy dog";
+	char hex[33];
+	uint8_t h[16];
+
+	d9x_hash128(fox, strlen(fox), h);
+	d9x_hex128(h, hex);
+	ck_assert_str_eq(hex, "6c1b07bc7bbc4be347939ac4a93c437a");
+	d9x_hash128("", 0, h);
+	d9x_hex128(h, hex);
+	ck_assert_str_eq(hex, "00000000000000000000000000000000");
+}
+END_TEST
+
+struct kinds {
+	size_t	polls, off, seen[D9M_V_COUNT];
+};
+
+/* Every poll with samples: d9m_poll_kind says d9m_poll_verdict's kind. */
+static int
+check_kinds(void *ctx, struct d9m_model *m, uint64_t events)
+{
+	struct kinds *k = ctx;
+	struct d9m_vmemo memo;
+
+	(void)events;
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(d9m_vmemo_init(&memo), 0);
+	for (uint32_t p = 0; p < m->polls.n; p++) {
+		struct d9m_verdict v;
+		enum d9m_vclass kind;
+
+		ck_assert_int_eq(d9m_poll_verdict(m, NULL, p, &v), 0);
+		ck_assert_int_eq(d9m_poll_kind(m, NULL, p, &memo, &kind), 0);
+		ck_assert_int_eq(kind, v.kind);
+		k->polls++;
+		k->off += v.of > v.samples;
+		k->seen[kind]++;
+	}
+	d9m_vmemo_free(&memo);
+	d9m_model_free(&m);
+	return 0;
+}
+
+START_TEST(poll_kinds)
+{
+	const char *dir = getenv("D9_TRACES");
+	char path[4096];
+	struct d9p_read_stats st;
+	struct d9p_read_opts ro = { 0 };
+	struct kinds k = { 0 };
+	size_t classes = 0;
+
+	snprintf(path, sizeof path, "%s/demo-2026-06.bin.gz", dir);
+	ck_assert_int_eq(d9x_split_read(path, check_kinds, &k, &ro, &st), 0);
+	for (int c = 0; c < D9M_V_COUNT; c++)
+		classes += k.seen[c] > 0;
+	/* the trace has polls of several kinds, on and off CPU */
+	ck_assert_uint_ge(k.polls, 1000);
+	ck_assert_uint_ge(classes, 3);
+	ck_assert_uint_gt(k.seen[D9M_V_CPU], 0);
+	ck_assert_uint_gt(k.off, 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -112,7 +187,15 @@ main(void)
 	tcase_add_test(tc, hive_escape);
 	tcase_add_test(tc, rle_hybrid);
 	tcase_add_test(tc, thrift_compact);
+	tcase_add_test(tc, murmur3);
 	suite_add_tcase(s, tc);
+	if (getenv("D9_TRACES") != NULL) {	/* else the trace case skips */
+		TCase *tk = tcase_create("kinds");
+
+		tcase_set_timeout(tk, 60);
+		tcase_add_test(tk, poll_kinds);
+		suite_add_tcase(s, tk);
+	}
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

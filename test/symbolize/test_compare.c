@@ -20,7 +20,7 @@
 
 #include <check.h>
 
-#include "symbolize/addr2line.h"
+#include "app/addr2line.h"
 #include "symbolize/elffile.h"
 #include "../skip.h"
 #include "suites.h"
@@ -88,7 +88,7 @@ run_ours(const char *bin, const char *in_path, const char *out_path)
 
 	ck_assert_ptr_nonnull(in);
 	ck_assert_ptr_nonnull(out);
-	ck_assert_int_eq(d9s_addr2line_stream(3, argv, in, out, stderr), 0);
+	ck_assert_int_eq(d9a_addr2line_stream(3, argv, in, out, stderr), 0);
 	fclose(in);
 	ck_assert_int_eq(fclose(out), 0);
 }

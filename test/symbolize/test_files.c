@@ -22,7 +22,7 @@
 #include <gelf.h>
 
 #include "../e2e/run.h"
-#include "symbolize/addr2line.h"
+#include "app/addr2line.h"
 #include "symbolize/elffile.h"
 #include "symbolize/kallsyms.h"
 #include "symbolize/symbolizer.h"
@@ -92,7 +92,7 @@ poke_cli(const char *path, const uint64_t *a, size_t n)
 		snprintf(buf[i], sizeof buf[i], "%" PRIx64, a[i]);
 		argv[2 + i] = buf[i];
 	}
-	rc = d9s_addr2line_stream((int)(2 + n), argv, stdin, out, err);
+	rc = d9a_addr2line_stream((int)(2 + n), argv, stdin, out, err);
 	ck_assert_msg(rc == 0 || rc == 1, "%s: exit %d", path, rc);
 	errtext = stream_text(err);
 	if (rc == 1)
@@ -373,7 +373,7 @@ START_TEST(debug_dir)
 			snprintf(buf[k], sizeof buf[k], "%" PRIx64, a[k]);
 			argv[4 + k] = buf[k];
 		}
-		ck_assert_int_eq(d9s_addr2line_stream((int)(4 + n), argv, stdin,
+		ck_assert_int_eq(d9a_addr2line_stream((int)(4 + n), argv, stdin,
 		    out, stderr), 0);
 		*(i == 0 ? &out1 : &out2) = stream_text(out);
 	}
@@ -417,7 +417,7 @@ START_TEST(compressed)
 	d9s_symbolizer_free(&sym);
 	ck_assert_ptr_nonnull(o = tmpfile());
 	ck_assert_ptr_nonnull(er = tmpfile());
-	ck_assert_int_eq(d9s_addr2line_stream(3, argv, stdin, o, er), 0);
+	ck_assert_int_eq(d9a_addr2line_stream(3, argv, stdin, o, er), 0);
 	out = stream_text(o);
 	errtext = stream_text(er);
 	ck_assert_str_eq(out, "??\n??:0\n");
@@ -664,7 +664,7 @@ START_TEST(hostile_names)
 	    0);
 	ck_assert_ptr_nonnull(o = tmpfile());
 	ck_assert_ptr_nonnull(er = tmpfile());
-	ck_assert_int_eq(d9s_addr2line_stream(3, argv, stdin, o, er), 0);
+	ck_assert_int_eq(d9a_addr2line_stream(3, argv, stdin, o, er), 0);
 	out = stream_text(o);
 	errtext = stream_text(er);
 	ck_assert_msg(strncmp(out, "fib\\x1b]0;PWNED\\x07\\u202ex\n", 27) == 0,

@@ -1,8 +1,9 @@
 /*
  * test_unit.c: the demangler table of DEPENDENCIES 7, the symbolizer
  * facade on the C test program (frames, return addresses, kernel
- * addresses, caching, file offsets, build id checks) and the
- * --addr2line command line (exit codes, messages, stdin).
+ * addresses, caching, file offsets, build id checks), addr2line's frames
+ * as a library call (symbolize/addr2line.h) and the --addr2line command
+ * line (app/addr2line.h: exit codes, messages, stdin).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,8 +12,9 @@
 
 #include <check.h>
 
-#include "symbolize/addr2line.h"
+#include "app/addr2line.h"
 #include "base/demangle.h"
+#include "symbolize/addr2line.h"
 #include "symbolize/elffile.h"
 #include "symbolize/symbolizer.h"
 #include "suites.h"
@@ -159,6 +161,36 @@ START_TEST(facade_inline)
 }
 END_TEST
 
+/* addr2line's answers without the command line: the inline chain of
+ * op_a, then an address no section holds (binutils' "??", "??:0"). */
+START_TEST(a2l_frames)
+{
+	const char *bin = prog_path("C_O2_V5");
+	struct d9s_a2l a;
+	struct d9s_a2l_answer ans = { 0 };
+	struct d9_err e;
+	char why[256];
+
+	ck_assert_int_eq(d9s_a2l_open(&a, bin, NULL, 0, &e, why, sizeof why),
+	    0);
+	ck_assert_str_eq(why, "");
+	ck_assert_int_eq(d9s_a2l_elf32(&a), 0);
+	ck_assert_int_eq(d9s_a2l_resolve(&a, sym_addr(bin, "op_a"), &ans), 0);
+	ck_assert_uint_eq(ans.n, 2);
+	ck_assert_str_eq(ans.f[0].function, "mix3");
+	ck_assert_ptr_nonnull(strstr(ans.f[0].file, "prog/inc/helpers.h"));
+	ck_assert_str_eq(ans.f[1].function, "op_a");
+	ck_assert_uint_eq(ans.f[1].line, 76);
+	ck_assert_uint_eq(ans.f[1].discriminator, ans.f[0].discriminator);
+	ck_assert_int_eq(d9s_a2l_resolve(&a, 0x7fff0000, &ans), 0);
+	ck_assert_uint_eq(ans.n, 0);
+	d9s_a2l_answer_free(&ans);
+	d9s_a2l_close(&a);
+	ck_assert_int_eq(d9s_a2l_open(&a, "/nonexistent/a.out", NULL, 0, &e,
+	    why, sizeof why), -1);
+}
+END_TEST
+
 START_TEST(build_id_check)
 {
 	const char *bin = prog_path("C_O2_V4");
@@ -197,7 +229,7 @@ cli(int argc, char **argv, const char *stdin_text, char **out, char **err)
 	ck_assert(in != NULL && o != NULL && er != NULL);
 	fputs(stdin_text, in);
 	rewind(in);
-	rc = d9s_addr2line_stream(argc, argv, in, o, er);
+	rc = d9a_addr2line_stream(argc, argv, in, o, er);
 	*out = stream_text(o);
 	*err = stream_text(er);
 	fclose(in);
@@ -270,6 +302,7 @@ suite_unit(void)
 	tcase_add_test(tc, demangle);
 	tcase_add_test(tc, facade_lookup);
 	tcase_add_test(tc, facade_inline);
+	tcase_add_test(tc, a2l_frames);
 	tcase_add_test(tc, build_id_check);
 	tcase_add_test(tc, cli_usage);
 	suite_add_tcase(s, tc);

@@ -443,10 +443,17 @@ mt_write(struct mt *m)
 struct d9m_model *
 mt_load(const char *const *paths, size_t n)
 {
+	return mt_load_as(paths, n, 0);
+}
+
+struct d9m_model *
+mt_load_as(const char *const *paths, size_t n, int stream_only)
+{
 	struct d9m_model *md = d9m_model_new();
 	struct d9p_read_stats st;
 
 	ck_assert_ptr_nonnull(md);
+	md->stream_only = stream_only;
 	ck_assert_int_eq(d9m_model_load(md, paths, n, NULL, NULL, NULL, &st), 0);
 	ck_assert_int_eq(d9m_model_finish(md), 0);
 	return md;

@@ -87,6 +87,9 @@ void	mt_many_workers(struct mt *m, uint64_t id0, size_t n, uint32_t tid0);
 char	*mt_write(struct mt *m);
 /* Load one or more files into a finished model. */
 struct d9m_model *mt_load(const char *const *paths, size_t n);
+/* The same, every input streamed when stream_only (d9m_model's). */
+struct d9m_model *mt_load_as(const char *const *paths, size_t n,
+    int stream_only);
 /* Convenience: write, load, remove, free the writer. */
 struct d9m_model *mt_finish(struct mt *m);
 

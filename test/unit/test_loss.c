@@ -295,10 +295,7 @@ START_TEST(test_damaged_segment)
 	struct d9m_model *m;
 
 	/* 0, 1: whole (gzip, libdeflate) then streamed; 2, 3: streamed */
-	if (_i >= 2)
-		setenv("D9TOP_STREAM", "1", 1);
-	m = mt_load(paths, 1);
-	unsetenv("D9TOP_STREAM");
+	m = mt_load_as(paths, 1, _i >= 2);
 	ck_assert_uint_eq(m->polls.n, 30);
 	ck_assert_uint_eq(m->loss.damaged, 1);
 	ck_assert_uint_eq(m->loss.incomplete, 0);

@@ -595,6 +595,8 @@ struct d9m_model {
 	uint64_t	 rt_events;		/* polls, parks, unparks, queue, wakes */
 	struct d9m_loss	 loss;
 	struct d9m_cost	 cost;		/* loss.c derives it too */
+	int		 stream_only;	/* set before loading: every input
+					 * streams (d9p_read_opts') */
 	int		 following;	/* read by d9m_model_follow: its .active
 					 * inputs are segments still written */
 	int		 finished;

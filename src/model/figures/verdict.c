@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hmap.h"
 #include "base/stackcap.h"
 #include "model/figures/analysis.h"
 #include "model/figures/framekind.h"
@@ -279,23 +280,11 @@ sampled_near(const struct d9m_model *m, uint32_t p)
 	return 0;
 }
 
-int
-d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
-    uint32_t p, struct d9m_verdict *v)
+/* The class with the most samples (ties in class order), or cpu (v's
+ * kind and samples). */
+static void
+decide(const size_t cnt[D9M_V_COUNT], struct d9m_verdict *v)
 {
-	size_t cnt[D9M_V_COUNT] = { 0 }, ng = 0, best = 0, rec = 0;
-	struct vgroup *g = groups(m, r, p, &ng);
-
-	memset(v, 0, sizeof *v);
-	v->kind = v->off_kind = D9M_V_UNKNOWN;
-	v->expected = m->cpu_hz > 0 ? (double)(m->polls.end[p] -
-	    m->polls.start[p]) / 1e9 * m->cpu_hz : -1;
-	if (g == NULL)
-		return -1;
-	for (size_t k = 0; k < ng; k++) {
-		cnt[g[k].cls] += g[k].n;
-		v->of += g[k].n;
-	}
 	for (int c = 0; c < D9M_V_UNKNOWN; c++)
 		if (cnt[c] > v->samples) {
 			v->samples = cnt[c];
@@ -310,6 +299,106 @@ d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
 		v->kind = D9M_V_CPU;
 		v->samples = cnt[D9M_V_CPU];
 	}
+}
+
+/* Off CPU by absence: samples were due and none came on CPU. */
+static int
+absent(const struct d9m_model *m, uint32_t p, const size_t cnt[D9M_V_COUNT],
+    const struct d9m_verdict *v)
+{
+	return v->expected >= ABSENT_DUE && cnt[D9M_V_CPU] == 0 &&
+	    sampled_near(m, p);
+}
+
+static double
+expected_of(const struct d9m_model *m, uint32_t p)
+{
+	return m->cpu_hz > 0 ? (double)(m->polls.end[p] -
+	    m->polls.start[p]) / 1e9 * m->cpu_hz : -1;
+}
+
+int
+d9m_vmemo_init(struct d9m_vmemo *k)
+{
+	d9_hmap_init(&k->cls);
+	k->f = d9m_frames_alloc();
+	return k->f == NULL ? -1 : 0;
+}
+
+void
+d9m_vmemo_free(struct d9m_vmemo *k)
+{
+	d9_hmap_free(&k->cls);
+	free(k->f);
+	k->f = NULL;
+}
+
+/* The class of an off-CPU sample's stack, looked up or found once. */
+static int
+stack_class(const struct d9m_model *m, const struct d9m_resolver *r,
+    struct d9m_vmemo *k, uint32_t seg, uint32_t stack, enum d9m_vclass *c)
+{
+	uint64_t key = (uint64_t)stack << 32 | seg;
+	uint32_t v = d9_hmap_get(&k->cls, key);
+	const char *why;
+	size_t nf;
+
+	if (v == D9_NONE) {
+		nf = d9m_stack_frames(m, r, seg, stack, k->f, D9_STACK_MAX);
+		v = (uint32_t)d9m_stack_class(k->f, nf, &why);
+		if (d9_hmap_put(&k->cls, key, v) < 0)
+			return -1;
+	}
+	*c = (enum d9m_vclass)v;
+	return 0;
+}
+
+int
+d9m_poll_kind(const struct d9m_model *m, const struct d9m_resolver *r,
+    uint32_t p, struct d9m_vmemo *k, enum d9m_vclass *kind)
+{
+	size_t cnt[D9M_V_COUNT] = { 0 }, n = 0;
+	struct d9m_verdict v;
+	uint32_t *rows = NULL;
+	int rc = 0;
+
+	memset(&v, 0, sizeof v);
+	v.kind = D9M_V_UNKNOWN;
+	v.expected = expected_of(m, p);
+	if (d9m_poll_samples(m, p, D9M_OTHER_CPU, &rows, &n) < 0)
+		return -1;
+	for (size_t j = 0; rc == 0 && j < n; j++) {
+		uint32_t i = rows[j];
+		enum d9m_vclass c = D9M_V_CPU;
+
+		if (d9m_cpu_class(m, i) == D9M_OFF_CPU)
+			rc = stack_class(m, r, k, m->cpu.seg[i],
+			    m->cpu.stack[i], &c);
+		cnt[c]++;
+	}
+	free(rows);
+	decide(cnt, &v);
+	*kind = absent(m, p, cnt, &v) ? D9M_V_OFF_CPU : v.kind;
+	return rc;
+}
+
+int
+d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
+    uint32_t p, struct d9m_verdict *v)
+{
+	size_t cnt[D9M_V_COUNT] = { 0 }, ng = 0, best = 0, rec = 0;
+	struct vgroup *g = groups(m, r, p, &ng);
+
+	memset(v, 0, sizeof *v);
+	v->kind = v->off_kind = D9M_V_UNKNOWN;
+	v->expected = expected_of(m, p);
+	if (g == NULL)
+		return -1;
+	for (size_t k = 0; k < ng; k++) {
+		cnt[g[k].cls] += g[k].n;
+		v->of += g[k].n;
+	}
+	decide(cnt, v);
 	for (size_t k = 0; k < ng; k++)
 		rec += g[k].cls == v->kind && g[k].recorder ? g[k].n : 0;
 	v->recorder = v->samples > 0 && 2 * rec > v->samples;
@@ -339,9 +428,7 @@ d9m_poll_verdict(const struct d9m_model *m, const struct d9m_resolver *r,
 		}
 	}
 	free(g);
-	/* off CPU by absence: samples were due and none came on CPU */
-	if (v->expected >= ABSENT_DUE && cnt[D9M_V_CPU] == 0 &&
-	    sampled_near(m, p)) {
+	if (absent(m, p, cnt, v)) {
 		v->off_kind = v->kind;
 		v->of -= cnt[D9M_V_UNKNOWN];
 		v->kind = D9M_V_OFF_CPU;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hmap.h"
 #include "model/core/frames.h"
 #include "model/core/model.h"
 
@@ -68,6 +69,18 @@ int		 d9m_vclass_blocks(enum d9m_vclass c);
 int		 d9m_poll_verdict(const struct d9m_model *m,
 		    const struct d9m_resolver *r, uint32_t p,
 		    struct d9m_verdict *v);
+/* The kind alone of many polls' verdicts (an export's): each distinct
+ * off-CPU (segment, stack) classified once for all of them. */
+struct d9m_vmemo {
+	struct d9_hmap		 cls;	/* (stack << 32 | segment) -> class */
+	struct d9m_frame	*f;
+};
+int		 d9m_vmemo_init(struct d9m_vmemo *k);	/* 0 or -1 */
+void		 d9m_vmemo_free(struct d9m_vmemo *k);
+/* d9m_poll_verdict(m, r, p).kind into *kind: 0, or -1 (out of memory). */
+int		 d9m_poll_kind(const struct d9m_model *m,
+		    const struct d9m_resolver *r, uint32_t p,
+		    struct d9m_vmemo *k, enum d9m_vclass *kind);
 /* The stack most of poll p's samples share: count of of them, its leaf
  * and its first application frame ("" when none, or when the leaf is
  * it). 0 (count 0: no sample), or -1 when out of memory. */

@@ -1,0 +1,14 @@
+/* env.c: see env.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/env.h"
+
+void
+d9a_env_read(struct d9a_env *e)
+{
+	const char *s = getenv("D9TOP_STREAM"), *nc = getenv("NO_COLOR");
+
+	e->stream_only = s != NULL && strcmp(s, "1") == 0;
+	e->no_color = nc != NULL && *nc != '\0';
+}
