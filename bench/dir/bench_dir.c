@@ -78,6 +78,8 @@ struct figures {
 	int		 same;		/* cold and warm --json alike */
 	double		 entry_s;	/* the cold run's entry written after */
 	char		 note[M_COUNT][480];
+	int		 scale;
+	double		 load[2];	/* 1-minute load at start and end */
 };
 
 struct ctx {
@@ -373,6 +375,8 @@ one_scale(struct ctx *c, int scale, struct figures *f)
 
 	memset(f, 0, sizeof *f);
 	f->copies = c->o.copies * scale;
+	f->scale = scale;
+	getloadavg(&f->load[0], 1);
 	if (d9b_hostdir_make(&c->h, f->copies, dir, sizeof dir, &built) < 0)
 		return -1;
 	f->gz_mb = (double)d9b_dir_bytes(dir) / 1e6;
@@ -397,6 +401,7 @@ one_scale(struct ctx *c, int scale, struct figures *f)
 	measure_browser(c, dir, f);
 	if (measure_grow(c, dir, f) < 0)	/* last: the entry changes */
 		return -1;
+	getloadavg(&f->load[1], 1);
 	print_figures(f);
 	fflush(stdout);
 	return 0;
@@ -430,6 +435,49 @@ print_growth(const struct ctx *c, const struct figures *f)
 	printf("\n");
 }
 
+/* One figure (prec decimals) against its goal: "value (goal)", or "-"
+ * when not measured. */
+static void
+against(int have, double v, int prec, const char *goal)
+{
+	char num[32], cell[64];
+
+	if (!have) {
+		printf(" %-16s", "-");
+		return;
+	}
+	snprintf(num, sizeof num, "%.*f", prec, v);
+	snprintf(cell, sizeof cell, "%s (%s)", num, goal);
+	printf(" %-16s", cell);
+}
+
+/* The issue's acceptance (issue 33, DESIGN.md's budget), one row per
+ * scale: each ratio taken within that scale's run, beside the load the
+ * machine had then (a busy machine makes them noisy). */
+static void
+print_acceptance(const struct figures *f, int n)
+{
+	printf("\n== acceptance: ratios within each scale's run; load: "
+	    "1-minute average at its start / end\n");
+	printf("%-6s %-16s %-16s %-16s %-16s %s\n", "scale", "cold x base",
+	    "cold peak MiB", "window x base", "grown x cold", "load");
+	for (int i = 0; i < n; i++) {
+		const struct figures *x = &f[i];
+		double base = x->r[M_BASE].wall, cold = x->r[M_COLD].wall;
+
+		printf("%-6d", x->scale);
+		against(x->have[M_COLD], x->r[M_COLD].wall / base, 2,
+		    "<=1.0");
+		against(x->have[M_COLD], x->r[M_COLD].rss_mib, 0,
+		    x->scale == 1 ? "<=768" : "<=1024");
+		against(x->have[M_WINDOW], x->r[M_WINDOW].wall / base,
+		    3, "<=0.1");
+		against(x->have[M_GROW] && cold > 0, x->r[M_GROW].wall / cold,
+		    3, "<=0.15");
+		printf(" %.1f / %.1f\n", x->load[0], x->load[1]);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -461,6 +509,7 @@ main(int argc, char **argv)
 			return 1;
 	if (c->o.nscale > 1)
 		print_growth(c, f);
+	print_acceptance(f, c->o.nscale);
 	/* the index of the largest directory: gigabytes, and every run
 	 * starts with an empty one */
 	d9b_rmtree(c->cache);

@@ -7,6 +7,9 @@
  *
  *   d9top --export parquet OUT DIR      cold: OUT empty (goal <= 1.5x,
  *                                       peak RSS <= 256 MiB)
+ *   the same, one worker                cold, D9TOP_EXPORT_WORKERS=1: the
+ *                                       reading thread ahead of the one
+ *                                       folding (what two workers beat)
  *   the same again                      nothing new: no input read
  *   cat DIR/(all) | d9top --export ... -  the same segments on stdin, OUT
  *                                       empty (peak RSS: a segment at a
@@ -65,12 +68,12 @@ tree_bytes(const char *path, uint64_t *bytes, uint64_t *files)
 
 static int
 export_run(const char *d9top, const char *out, const char *dir,
-    struct d9b_run *r)
+    struct d9b_run *r, char *const env[])
 {
 	char *argv[] = { (char *)d9top, "--export", "parquet", (char *)out,
 	    "--quiet", (char *)dir, NULL };
 
-	if (d9b_run(argv, NULL, NULL, NULL, r) != 0) {
+	if (d9b_run(argv, env, NULL, NULL, r) != 0) {
 		fprintf(stderr, "bench-export: d9top --export failed (status "
 		    "%d)\n", r->status);
 		return -1;
@@ -124,9 +127,10 @@ one_scale(struct d9b_hostdir *h, const char *d9top, const char *work,
     int copies)
 {
 	char dir[PATH_MAX], out[PATH_MAX];
-	struct d9b_run base, cold, again, in;
+	struct d9b_run base, cold, again, in, one;
+	char *one_env[] = { "D9TOP_EXPORT_WORKERS=1", NULL };
 	char inout[PATH_MAX];
-	double gz, raw;
+	double gz, raw, load[3];
 	int built;
 
 	if (d9b_hostdir_make(h, copies, dir, sizeof dir, &built) < 0)
@@ -137,12 +141,17 @@ one_scale(struct d9b_hostdir *h, const char *d9top, const char *work,
 	    "events\n", copies, gz, raw, (double)h->frames * copies / 1e6);
 	snprintf(out, sizeof out, "%s/parquet-%d", work, copies);
 	if (d9b_gzip_baseline(dir, &base) < 0 || d9b_rmtree(out) < 0 ||
-	    export_run(d9top, out, dir, &cold) < 0 ||
-	    export_run(d9top, out, dir, &again) < 0)
+	    export_run(d9top, out, dir, &one, one_env) < 0 ||
+	    d9b_rmtree(out) < 0 ||
+	    export_run(d9top, out, dir, &cold, NULL) < 0 ||
+	    export_run(d9top, out, dir, &again, NULL) < 0)
 		return -1;
 	snprintf(inout, sizeof inout, "%s/parquet-stdin-%d", work, copies);
 	if (stdin_run(d9top, inout, dir, &in) < 0)
 		return -1;
+	if (getloadavg(load, 3) == 3)	/* others' work slows the wall */
+		printf("load average %.2f %.2f %.2f (CPU time is the steadier "
+		    "figure)\n", load[0], load[1], load[2]);
 	printf("%-34s %7s %7s %8s %7s  %s\n", "", "wall s", "cpu s",
 	    "peak MiB", "x base", "goal");
 	printf("%-34s %7.2f %7.2f %8.1f %7.3f\n", "cat DIR/* | gzip -dc",
@@ -150,6 +159,8 @@ one_scale(struct d9b_hostdir *h, const char *d9top, const char *work,
 	printf("%-34s %7.2f %7.2f %8.1f %7.3f  <= 1.5x, <= 256 MiB\n",
 	    "d9top --export parquet, cold", cold.wall, cold.cpu,
 	    cold.rss_mib, cold.wall / base.wall);
+	printf("%-34s %7.2f %7.2f %8.1f %7.3f\n", "the same, one worker",
+	    one.wall, one.cpu, one.rss_mib, one.wall / base.wall);
 	printf("%-34s %7.2f %7.2f %8.1f %7.3f\n",
 	    "the same again (nothing new)", again.wall, again.cpu,
 	    again.rss_mib, again.wall / base.wall);
@@ -157,10 +168,12 @@ one_scale(struct d9b_hostdir *h, const char *d9top, const char *work,
 	    "cat DIR/* | d9top --export ... -", in.wall, in.cpu, in.rss_mib,
 	    in.wall / base.wall);
 	print_tables(out, raw);
-	printf("result copies=%d baseline_s=%.3f export_s=%.3f export_x=%.3f "
-	    "export_cpu_s=%.3f peak_rss_mib=%.1f again_s=%.3f "
-	    "stdin_peak_rss_mib=%.1f\n", copies, base.wall, cold.wall,
-	    cold.wall / base.wall, cold.cpu, cold.rss_mib, again.wall,
+	printf("result copies=%d baseline_s=%.3f baseline_cpu_s=%.3f "
+	    "export_s=%.3f export_x=%.3f export_cpu_s=%.3f export_cpu_x=%.3f "
+	    "peak_rss_mib=%.1f one_worker_s=%.3f one_worker_cpu_s=%.3f "
+	    "again_s=%.3f stdin_peak_rss_mib=%.1f\n", copies, base.wall,
+	    base.cpu, cold.wall, cold.wall / base.wall, cold.cpu, cold.cpu /
+	    base.cpu, cold.rss_mib, one.wall, one.cpu, again.wall,
 	    in.rss_mib);
 	fflush(stdout);
 	return d9b_rmtree(out);

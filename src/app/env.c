@@ -8,7 +8,10 @@ void
 d9a_env_read(struct d9a_env *e)
 {
 	const char *s = getenv("D9TOP_STREAM"), *nc = getenv("NO_COLOR");
+	const char *w = getenv("D9TOP_EXPORT_WORKERS");
 
 	e->stream_only = s != NULL && strcmp(s, "1") == 0;
 	e->no_color = nc != NULL && *nc != '\0';
+	e->export_workers = w != NULL && (strcmp(w, "1") == 0 ||
+	    strcmp(w, "2") == 0) ? (unsigned)(w[0] - '0') : 0;
 }

@@ -12,6 +12,8 @@ struct d9a_env {
 	int	 stream_only;	/* D9TOP_STREAM=1: every input streams
 				 * (parse/reader.h, d9p_read_opts) */
 	int	 no_color;	/* NO_COLOR set and not empty */
+	unsigned export_workers; /* D9TOP_EXPORT_WORKERS=1|2: inputs
+				 * --export reads at once; 0: default */
 };
 
 void	d9a_env_read(struct d9a_env *e);

@@ -72,7 +72,8 @@ d9a_export_main(const struct d9a_opts *o)
 	xo = (struct d9x_opts){ .outdir = o->export_dir, .paths = o->paths,
 	    .npaths = o->npaths, .resolver = res,
 	    .note = o->quiet ? NULL : d9a_note, .progress = progress,
-	    .ctx = &c, .stream_only = o->env.stream_only };
+	    .ctx = &c, .stream_only = o->env.stream_only,
+	    .workers = o->env.export_workers };
 	rc = d9x_export(&xo, &p, err, sizeof err);
 	d9s_resolver_free(&res);
 	if (rc < 0) {

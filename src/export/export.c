@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +39,37 @@ struct run {
 	size_t			 n, cap;
 	struct d9_arena		 arena;
 	struct d9_intern	 done;	/* keys whose segments leaf exists */
-	struct d9x_out		 out;
-	struct cur		*cur;	/* the input being exported */
+	unsigned char		*want;	/* which inputs to read */
+	/* with workers (threads set): mu guards done, p, next and stop */
+	int			 threads;
+	pthread_mutex_t		 mu;
+	size_t			 next;	/* the input to take next */
+	int			 stop;	/* a worker failed: the others stop */
+	struct d9_err		 e;	/* the first failure */
 };
+
+/* What exports inputs: the caller's thread, or one of the workers. */
+struct worker {
+	struct run		*r;
+	struct d9x_out		 out;
+	struct d9x_out		 told;	/* of out, added to r->p already */
+	struct cur		*cur;	/* the input being exported */
+	pthread_t		 thread;
+};
+
+static void
+lock(struct run *r)
+{
+	if (r->threads)
+		pthread_mutex_lock(&r->mu);
+}
+
+static void
+unlock(struct run *r)
+{
+	if (r->threads)
+		pthread_mutex_unlock(&r->mu);
+}
 
 static int
 visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
@@ -195,23 +224,33 @@ known(const struct run *r, const uint8_t base[16])
 	return d9_intern_find(&r->done, key, 32) != D9_NONE;
 }
 
-/* The segment named by base is exported (a copy later in the run, on
- * stdin say, is not written again). */
+/* The segment named by base is to be exported now, unless it is
+ * exported already or by another worker (a copy later in the run, on
+ * stdin say, is not written again): 1 (taken), 0, or -1. */
 static int
-mark(struct run *r, const uint8_t base[16])
+claim(struct run *r, const uint8_t base[16])
 {
 	char key[33];
+	int rc = 1;
 
 	d9x_source_key(base, 0, key);
-	return d9_intern(&r->done, key, 32) == D9_NONE ? -1 : 0;
+	lock(r);
+	if (d9_intern_find(&r->done, key, 32) != D9_NONE)
+		rc = 0;
+	else if (d9_intern(&r->done, key, 32) == D9_NONE)
+		rc = -1;
+	unlock(r);
+	return rc;
 }
 
 /* Every source of m, the first one last (its segments leaf says the
  * input was exported whole). */
 static int
-fold_model(struct run *r, const struct d9m_model *m, const uint8_t base[16],
-    uint64_t events, int hold)
+fold_model(struct worker *w, const struct d9m_model *m,
+    const uint8_t base[16], uint64_t events, int hold)
 {
+	struct run *r = w->r;
+
 	for (size_t g = m->groups.n; g-- > 0; ) {
 		struct d9x_source src;
 		struct d9x_fold x;
@@ -219,11 +258,11 @@ fold_model(struct run *r, const struct d9m_model *m, const uint8_t base[16],
 
 		d9x_source_make(&src, m, r->o->resolver, (uint32_t)g, base);
 		memset(&x, 0, sizeof x);
-		x.out = &r->out;
+		x.out = &w->out;
 		x.src = &src;
 		x.events = events;
 		x.one_input_seg = m->segs.n == 1;
-		r->out.hold = hold && g == 0;
+		w->out.hold = hold && g == 0;
 		if (d9x_stacks_init(&x.stacks) < 0) {
 			d9x_stacks_free(&x.stacks);
 			return -1;
@@ -238,19 +277,43 @@ fold_model(struct run *r, const struct d9m_model *m, const uint8_t base[16],
 	return 0;
 }
 
+/* What w wrote since it last said, into the run's progress (locked). */
 static void
-report(struct run *r, const char *current)
+tell(struct worker *w)
 {
-	struct d9x_progress *p = r->p;
+	struct d9x_progress *p = w->r->p;
+	struct d9x_out *o = &w->out, *t = &w->told;
 
-	p->files = r->out.files;
-	p->bytes = r->out.bytes;
-	p->rows = r->out.rows;
-	memcpy(p->table_bytes, r->out.table_bytes, sizeof p->table_bytes);
-	memcpy(p->table_rows, r->out.table_rows, sizeof p->table_rows);
-	p->current = current;
+	p->files += o->files - t->files;
+	p->bytes += o->bytes - t->bytes;
+	p->rows += o->rows - t->rows;
+	for (size_t i = 0; i < D9X_T_COUNT; i++) {
+		p->table_bytes[i] += o->table_bytes[i] - t->table_bytes[i];
+		p->table_rows[i] += o->table_rows[i] - t->table_rows[i];
+	}
+	t->files = o->files;
+	t->bytes = o->bytes;
+	t->rows = o->rows;
+	memcpy(t->table_bytes, o->table_bytes, sizeof t->table_bytes);
+	memcpy(t->table_rows, o->table_rows, sizeof t->table_rows);
+}
+
+/* An input is done (locked). */
+static void
+said(struct run *r, const char *current)
+{
+	r->p->done++;
+	r->p->current = current;
 	if (r->o->progress != NULL)
-		r->o->progress(r->o->ctx, p);
+		r->o->progress(r->o->ctx, r->p);
+}
+
+/* An input w read is done (locked). */
+static void
+report(struct worker *w, const char *current)
+{
+	tell(w);
+	said(w->r, current);
 }
 
 /* Whether input x is to be read: not a segment still written, not a
@@ -282,14 +345,22 @@ struct cur {
 static int
 segment(void *ctx, struct d9m_model *m, uint64_t events)
 {
-	struct run *r = ctx;
-	struct cur *c = r->cur;
+	struct worker *w = ctx;
+	struct run *r = w->r;
+	struct cur *c = w->cur;
 	const char *name = c->x->path ? c->x->path : "stdin";
-	int first = c->segs == 0, rc = 0;
+	int first = c->segs == 0, rc = 0, stop;
 	uint8_t base[16];
 
+	lock(r);
+	stop = r->stop;
+	unlock(r);
+	if (stop) {			/* another worker failed */
+		d9m_model_free(&m);
+		return -1;
+	}
 	if (m == NULL) {
-		d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of memory",
+		d9_err_set(&w->out.e, D9_ERR_NOMEM, 0, "%s: out of memory",
 		    name);
 		return -1;
 	}
@@ -299,42 +370,46 @@ segment(void *ctx, struct d9m_model *m, uint64_t events)
 			memcpy(base, c->x->base, 16);
 		else
 			content_base(m, base);
-		if (!known(r, base)) {
-			rc = fold_model(r, m, base, events, first &&
+		if ((rc = claim(r, base)) > 0) {
+			rc = fold_model(w, m, base, events, first &&
 			    c->x->have_id);
 			c->written++;
-			if (rc == 0)
-				rc = mark(r, base);
 		}
-		if (rc < 0 && r->out.e.code == 0)
-			d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of "
+		if (rc < 0 && w->out.e.code == 0)
+			d9_err_set(&w->out.e, D9_ERR_NOMEM, 0, "%s: out of "
 			    "memory", name);
 	}
 	d9m_model_free(&m);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
-/* The end of the input being exported: rc says how reading went. */
+/* The end of the input being exported: rc says how reading went.
+ * Its progress is said (locked) unless it failed. */
 static int
-input_end(struct run *r, int rc, const struct d9p_read_stats *st)
+input_end(struct worker *w, int rc, const struct d9p_read_stats *st,
+    const char *path)
 {
-	struct cur *c = r->cur;
+	struct run *r = w->r;
+	struct cur *c = w->cur;
 
-	r->p->in_bytes += st->consumed;
-	if (d9x_out_release(&r->out, rc == 0) < 0)
+	if (d9x_out_release(&w->out, rc == 0) < 0)
 		rc = -1;
 	if (rc < 0) {
-		if (r->out.e.code == 0)
-			d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "%s: out of "
+		if (w->out.e.code == 0)
+			d9_err_set(&w->out.e, D9_ERR_NOMEM, 0, "%s: out of "
 			    "memory", c->x->path ? c->x->path : "stdin");
 		return -1;
 	}
+	lock(r);
+	r->p->in_bytes += st->consumed;
 	if (st->read_ok == 0 || c->segs == 0)
 		r->p->failed++;
 	else if (c->written > 0)
 		r->p->exported++;
 	else
 		r->p->present++;
+	report(w, path);
+	unlock(r);
 	return 0;
 }
 
@@ -346,20 +421,21 @@ read_opts(const struct d9x_opts *o)
 	    .stream_only = o->stream_only };
 }
 
-/* Input i read on this thread (no reading thread could be made). */
+/* Input i read on this thread. */
 static int
-export_here(struct run *r, const char *path)
+export_here(struct worker *w, const char *path)
 {
 	struct d9p_read_stats st;
-	struct d9p_read_opts ro = read_opts(r->o);
-	int rc = d9x_split_read(path, segment, r, &ro, &st);
+	struct d9p_read_opts ro = read_opts(w->r->o);
+	int rc = d9x_split_read(path, segment, w, &ro, &st);
 
-	return input_end(r, rc, &st);
+	return input_end(w, rc, &st, path);
 }
 
 /* Input i from the loader's threads. */
 static int
-export_taken(struct run *r, struct d9x_loader *ld, size_t i)
+export_taken(struct worker *w, struct d9x_loader *ld, size_t i,
+    const char *path)
 {
 	struct d9x_loaded in;
 	int rc = 0;
@@ -369,11 +445,11 @@ export_taken(struct run *r, struct d9x_loader *ld, size_t i)
 		if (in.end)
 			break;
 		if (rc == 0)
-			rc = segment(r, in.m, in.events);
+			rc = segment(w, in.m, in.events);
 		else
 			d9m_model_free(&in.m);
 	}
-	return input_end(r, rc < 0 ? -1 : in.rc, &in.st);
+	return input_end(w, rc < 0 ? -1 : in.rc, &in.st, path);
 }
 
 /* Threads reading models: one per core but the one the caller's
@@ -387,46 +463,149 @@ readers(void)
 	return n < 1 ? 1 : n > D9X_LOADERS ? D9X_LOADERS : (unsigned)n;
 }
 
-/* Read the wanted inputs (threads ahead) and fold each. */
-static int
-export_all(struct run *r)
+static const char *
+path_of(const struct run *r, size_t i)
 {
-	const char **paths = calloc(r->n + 1, sizeof *paths);
-	unsigned char *want = calloc(r->n + 1, 1);
+	return r->in[i].path ? r->in[i].path : "-";
+}
+
+/* One worker: read the wanted inputs not taken yet, each whole, and
+ * fold them; a worker's failure stops the others at their next
+ * segment. */
+static void *
+work(void *arg)
+{
+	struct worker *w = arg;
+	struct run *r = w->r;
+
+	for (;;) {
+		struct cur c = { NULL, 0, 0 };
+		size_t i;
+		int rc;
+
+		lock(r);
+		for (; r->next < r->n && !r->want[r->next]; r->next++)
+			said(r, path_of(r, r->next));	/* see wanted() */
+		i = r->next++;
+		if (r->stop || i >= r->n) {
+			unlock(r);
+			break;
+		}
+		unlock(r);
+		c.x = &r->in[i];
+		w->cur = &c;
+		rc = export_here(w, path_of(r, i));
+		w->cur = NULL;
+		if (rc < 0) {
+			lock(r);
+			if (!r->stop) {	/* the first failure */
+				r->stop = 1;
+				r->e = w->out.e;
+			}
+			unlock(r);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Inputs exported by n workers at once, each with its own leaves and
+ * model; 0, or -1 when none could be started (nothing read yet). */
+static int
+export_workers(struct run *r, struct worker *w, unsigned n)
+{
+	unsigned started = 0;
+
+	pthread_mutex_init(&r->mu, NULL);
+	r->threads = 1;
+	for (unsigned k = 0; k < n; k++) {
+		w[k].r = r;
+		if (pthread_create(&w[k].thread, NULL, work, &w[k]) != 0)
+			break;
+		started++;
+	}
+	if (started == 0)
+		work(&w[0]);		/* no thread: this one */
+	for (unsigned k = 0; k < started; k++)
+		pthread_join(w[k].thread, NULL);
+	r->threads = 0;
+	pthread_mutex_destroy(&r->mu);
+	return r->stop ? -1 : 0;
+}
+
+/* Read the wanted inputs (threads ahead) and fold each on this
+ * thread. */
+static int
+export_piped(struct run *r, const char **paths, struct worker *w)
+{
 	struct d9x_loader ld;
 	struct d9p_read_opts ro;
 	int rc = 0, threads;
 
-	if (paths == NULL || want == NULL) {
-		free(paths);
-		free(want);
-		d9_err_set(&r->out.e, D9_ERR_NOMEM, 0, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < r->n; i++) {
-		paths[i] = r->in[i].path ? r->in[i].path : "-";
-		want[i] = (unsigned char)wanted(r, &r->in[i]);
-	}
+	w->r = r;
 	ro = read_opts(r->o);
-	threads = d9x_loader_start(&ld, paths, want, r->n, readers(),
+	threads = d9x_loader_start(&ld, paths, r->want, r->n, readers(),
 	    &ro) == 0;
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
 		struct cur c = { &r->in[i], 0, 0 };
 
-		r->cur = &c;
-		if (want[i])
-			rc = threads ? export_taken(r, &ld, i) :
-			    export_here(r, paths[i]);
-		r->cur = NULL;
-		r->p->done++;
-		report(r, paths[i]);
+		w->cur = &c;
+		if (r->want[i])
+			rc = threads ? export_taken(w, &ld, i, paths[i]) :
+			    export_here(w, paths[i]);
+		else
+			said(r, paths[i]);
+		w->cur = NULL;
 	}
 	d9x_loader_stop(&ld);
-	free(paths);
-	free(want);
+	if (rc < 0)
+		r->e = w->out.e;
 	return rc;
 }
 
+/* Workers: o->workers, or one per core, at most D9X_WORKERS. */
+static unsigned
+workers(const struct d9x_opts *o, size_t wanted)
+{
+	long n = o->workers > 0 ? (long)o->workers :
+	    sysconf(_SC_NPROCESSORS_ONLN);
+
+	n = n < 1 ? 1 : n > D9X_WORKERS ? D9X_WORKERS : n;
+	return (size_t)n > wanted ? (unsigned)(wanted > 0 ? wanted : 1) :
+	    (unsigned)n;
+}
+
+/* Export the wanted inputs: with one worker (or one input to read) its
+ * reading runs ahead on other threads (export_piped), else the workers
+ * take the inputs in turn, each reading and folding its own. */
+static int
+export_all(struct run *r)
+{
+	const char **paths = calloc(r->n + 1, sizeof *paths);
+	struct worker w[D9X_WORKERS];
+	size_t nwant = 0;
+	unsigned n;
+	int rc;
+
+	r->want = calloc(r->n + 1, 1);
+	if (paths == NULL || r->want == NULL) {
+		free(paths);
+		d9_err_set(&r->e, D9_ERR_NOMEM, 0, "out of memory");
+		return -1;
+	}
+	memset(w, 0, sizeof w);
+	for (size_t k = 0; k < D9X_WORKERS; k++)
+		w[k].out.dir = r->o->outdir;
+	for (size_t i = 0; i < r->n; i++) {
+		paths[i] = path_of(r, i);
+		r->want[i] = (unsigned char)wanted(r, &r->in[i]);
+		nwant += r->want[i];
+	}
+	n = workers(r->o, nwant);
+	rc = n > 1 ? export_workers(r, w, n) : export_piped(r, paths, &w[0]);
+	free(paths);
+	return rc;
+}
 
 static int
 list_inputs(struct run *r)
@@ -469,7 +648,6 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	memset(p, 0, sizeof *p);
 	r.o = o;
 	r.p = p;
-	r.out.dir = o->outdir;
 	d9_arena_init(&r.arena, 16 << 10);
 	d9_intern_init(&r.done, &r.arena);
 	snprintf(seg, sizeof seg, "%s", o->outdir);
@@ -486,7 +664,7 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	}
 	p->inputs = r.n;
 	if (export_all(&r) < 0) {
-		snprintf(err, errlen, "%s", r.out.e.msg);
+		snprintf(err, errlen, "%s", r.e.msg);
 		goto out;
 	}
 	rc = 0;
@@ -494,6 +672,7 @@ out:
 	for (size_t i = 0; i < r.n; i++)
 		free(r.in[i].path);
 	free(r.in);
+	free(r.want);
 	d9_intern_free(&r.done);
 	d9_arena_free(&r.arena);
 	return rc;

@@ -1,9 +1,14 @@
 /*
  * export.h: d9top --export parquet OUTDIR PATH... (FLEET.md): every
  * input read as its events stream in, one segment's model at a time
- * (split.h; memory: a segment's model per reading thread, the one being
- * folded, and one row group per table being filled), and each of its
- * sources (ANALYSIS 23) folded into its leaves (fold.h). A source's key
+ * (split.h), and each of its sources (ANALYSIS 23) folded into its
+ * leaves (fold.h). Inputs are exported by workers at once (one per
+ * core, D9X_WORKERS at most), each reading and folding inputs of its
+ * own; with one worker, or one input to read (stdin), the reading runs
+ * ahead on other threads instead (loader.h). Memory: a segment's model
+ * per worker (or per reading thread, and the one being folded), one row
+ * group per table being filled. The leaves are the same, byte for byte,
+ * whatever the number of workers. A source's key
  * is a hash of its segment's identity (a file's first segment: the
  * file's, parse/segid.h, the boot and the segment's first batch; any
  * other, stdin's: the boot, first clock sync and first event time of
@@ -24,6 +29,8 @@
 
 #include "export/tables.h"
 #include "model/core/frames.h"
+
+#define D9X_WORKERS	2
 
 struct d9x_progress {
 	size_t		 inputs;	/* to look at */
@@ -52,6 +59,10 @@ struct d9x_opts {
 				    const struct d9x_progress *p);
 	void			 *ctx;
 	int			  stream_only;	/* every input streams */
+	/* inputs exported at once (each by a worker of its own, its model
+	 * and leaves: D9X_WORKERS at most, the output the same whatever
+	 * their number); 0: one per core */
+	unsigned		  workers;
 };
 
 /* 0: done (p says what), -1: a leaf could not be written (err says

@@ -126,6 +126,6 @@ d9x_fold_samples(struct d9x_fold *x)
 	d9x_leaf_init(&l[1], x->out, x->src, D9X_T_ALLOCATIONS);
 	d9x_leaf_init(&l[2], x->out, x->src, D9X_T_STACKS);
 	rc = samples(x, &l[0]) < 0 || allocations(x, &l[1]) < 0 ||
-	    d9x_stacks_write(&x->stacks, x->src, &l[2]) < 0 ? -1 : 0;
+	    d9x_stacks_write(&x->stacks, &l[2]) < 0 ? -1 : 0;
 	return d9x_leaves_end(l, 3, rc);
 }

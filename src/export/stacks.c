@@ -27,7 +27,8 @@ d9x_stacks_free(struct d9x_stacks *s)
 	d9_intern_free(&s->ids);
 	d9_arena_free(&s->arena);
 	d9x_bytes_free(&s->names);
-	free(s->first);
+	d9x_bytes_free(&s->all);
+	free(s->at);
 	free(s->f);
 	memset(s, 0, sizeof *s);
 }
@@ -51,7 +52,7 @@ d9x_stacks_id(struct d9x_stacks *s, const struct d9x_source *src,
 	    << 1 | (alloc != 0);
 	uint32_t row = d9_hmap_get(&s->memo, key);
 	const char *p;
-	size_t n;
+	size_t n, had;
 
 	if (row == D9_NONE) {
 		d9x_bytes_reset(&s->names);
@@ -64,14 +65,19 @@ d9x_stacks_id(struct d9x_stacks *s, const struct d9x_source *src,
 		if (s->names.oom)
 			return -1;
 		d9x_hash128(s->names.p, s->names.n, id);
+		had = s->ids.n;
 		row = d9_intern(&s->ids, id, 16);
 		if (row == D9_NONE || d9_hmap_put(&s->memo, key, row) < 0)
 			return -1;
-		if (row == s->ids.n - 1) {
-			if (d9_grow(&s->first, &s->cap, s->ids.n,
-			    sizeof *s->first) < 0)
+		/* a new id (not the last one met again by another stack) */
+		if (s->ids.n > had) {
+			if (d9_grow(&s->at, &s->cap, s->ids.n,
+			    sizeof *s->at) < 0)
 				return -1;
-			s->first[row] = key;
+			s->at[row] = s->all.n;
+			d9x_bytes_put(&s->all, s->names.p, s->names.n);
+			if (s->all.oom)
+				return -1;
 		}
 		return 0;
 	}
@@ -81,22 +87,24 @@ d9x_stacks_id(struct d9x_stacks *s, const struct d9x_source *src,
 }
 
 int
-d9x_stacks_write(struct d9x_stacks *s, const struct d9x_source *src,
-    struct d9x_leaf *l)
+d9x_stacks_write(struct d9x_stacks *s, struct d9x_leaf *l)
 {
 	for (size_t i = 0; i < s->ids.n; i++) {
 		struct d9x_pq *w = d9x_leaf_pq(l);
-		size_t n = frames(s, src, s->first[i]);
+		const char *p = (const char *)s->all.p + s->at[i];
+		const char *end = (const char *)s->all.p + (i + 1 < s->ids.n ?
+		    s->at[i + 1] : s->all.n);
 
 		if (w == NULL)
 			return -1;
 		d9x_pq_str(w, D9X_STACK_ID, d9_intern_str(&s->ids,
 		    (uint32_t)i, NULL), 16);
 		d9x_pq_begin(w, D9X_STACK_FRAMES);
-		for (size_t k = 0; k < n; k++) {
-			const char *name = d9m_frame_name(&s->f[k]);
+		while (p < end) {	/* each name ends in a NUL */
+			size_t n = strlen(p);
 
-			d9x_pq_str(w, D9X_STACK_FRAMES, name, strlen(name));
+			d9x_pq_str(w, D9X_STACK_FRAMES, p, n);
+			p += n + 1;
 		}
 		d9x_pq_end(w, D9X_STACK_FRAMES);
 		if (d9x_leaf_row(l) < 0)

@@ -26,10 +26,13 @@ struct d9x_stacks {
 					 * id number */
 	struct d9_arena	 arena;
 	struct d9_intern ids;		/* the distinct ids (16 bytes) */
-	uint64_t	*first;		/* per id: the memo key that made it */
+	size_t		*at;		/* per id: where its names begin in
+					 * all (resolved once, written from
+					 * there) */
 	size_t		 cap;
 	struct d9m_frame *f;		/* frames of one stack */
-	struct d9x_bytes names;
+	struct d9x_bytes names;		/* of the stack being named */
+	struct d9x_bytes all;		/* every id's names, in id order */
 };
 
 int	d9x_stacks_init(struct d9x_stacks *s);
@@ -39,7 +42,6 @@ void	d9x_stacks_free(struct d9x_stacks *s);
 int	d9x_stacks_id(struct d9x_stacks *s, const struct d9x_source *src,
 	    uint32_t seg, uint32_t stack, int alloc, uint8_t id[16]);
 /* Every id met so far, with its frames, into the leaf (table stacks). */
-int	d9x_stacks_write(struct d9x_stacks *s, const struct d9x_source *src,
-	    struct d9x_leaf *l);
+int	d9x_stacks_write(struct d9x_stacks *s, struct d9x_leaf *l);
 
 #endif

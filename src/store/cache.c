@@ -339,6 +339,26 @@ prior_at(int dfd, const struct d9i_key *key, const struct d9i_files *now,
 	d9i_files_free(&old);
 }
 
+/* The entry of key's roots made from the files now has (the same
+ * paths, devices, inodes, sizes and modification times: only their
+ * change times differ, a file linked or its mode changed), mapped under
+ * the key it was made for: 0, or 1. Its list takes today's files, so
+ * that the next read finds them the same again. */
+static int
+map_same(int dfd, const struct d9i_key *key, const struct d9i_files *now,
+    const struct d9i_prior *prior, struct d9m_model **out,
+    struct d9m_lanes **lanes)
+{
+	struct d9i_key was = { prior->files, key->roots };
+	char list[32];
+
+	if (map_at(dfd, &was, out, lanes) != 0)
+		return 1;
+	files_name(key, list);
+	d9i_files_save(dfd, list, was.files, now);
+	return 0;
+}
+
 int
 d9i_cache_find(const struct d9i_cache *c, const char *const *paths,
     size_t npaths, struct d9i_key *key, struct d9m_model **out,
@@ -364,8 +384,11 @@ d9i_cache_find(const struct d9i_cache *c, const char *const *paths,
 	 * reading the traces again */
 	if ((rc = map_at(dfd, key, out, lanes)) == 1 && wait_writer(dfd, key))
 		rc = map_at(dfd, key, out, lanes);
-	if (rc == 1 && prior != NULL)
+	if (rc == 1 && prior != NULL) {
 		prior_at(dfd, key, &now, prior);
+		if (prior->how == D9I_SAME)
+			rc = map_same(dfd, key, &now, prior, out, lanes);
+	}
 	close(dfd);
 	d9i_files_free(&now);
 	return rc;
@@ -462,6 +485,17 @@ clean_tmps(int dfd)
 	closedir(d);
 }
 
+/* Remove the files list of the roots of entry name (files.h): its
+ * entry is gone. */
+static void
+drop_files(int dfd, const char *name)
+{
+	char list[32];
+
+	snprintf(list, sizeof list, "%.16s" FILES_SUFFIX, name);
+	unlinkat(dfd, list, 0);
+}
+
 /* Remove the least recently used entries until the budget holds, and
  * lock files that a crashed d9top left. */
 static void
@@ -502,8 +536,10 @@ evict(const struct d9i_cache *c, int dfd)
 	if (n > 1)
 		qsort(v, n, sizeof *v, older);
 	for (size_t i = 0; i < n; i++) {
-		if (total > c->budget && unlinkat(dfd, v[i].name, 0) == 0)
+		if (total > c->budget && unlinkat(dfd, v[i].name, 0) == 0) {
 			total -= v[i].bytes;
+			drop_files(dfd, v[i].name);
+		}
 		free(v[i].name);
 	}
 	free(v);

@@ -73,7 +73,8 @@ int	 d9i_cache_key(const char *const *paths, size_t npaths,
 int	 d9i_cache_key_of(const char *const *paths, size_t npaths,
 	    struct d9i_key *key, struct d9i_files *fl);
 /* Look paths up: 0 with *out (finished, mapped) and its lanes (free them
- * first); 1 when the index holds none (a damaged one is removed) but
+ * first), also when only the files' change times differ from the
+ * entry's (files.h: D9I_SAME); 1 when the index holds none (a damaged one is removed) but
  * could keep them under *key, and then (prior not NULL) how the files
  * differ from those of the entry of the same roots (files.h: D9I_NONE
  * when there is none); -1 when they cannot be indexed (no index, stdin,

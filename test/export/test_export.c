@@ -6,14 +6,20 @@
  * field headers; MurmurHash3 (the stack ids). The whole writer is
  * judged by two readers (writer.mjs, figures.mjs). And the export's
  * shortcut to the polls' verdicts (d9m_poll_kind) against the verdicts
- * themselves, on a shared trace.
+ * themselves, and the export with two workers against one, byte for
+ * byte, on the shared traces.
  */
 #include <check.h>
+#include <dirent.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "export/bytes.h"
+#include "export/export.h"
 #include "export/hash128.h"
 #include "export/leaf.h"
 #include "export/rle.h"
@@ -176,6 +182,121 @@ START_TEST(poll_kinds)
 }
 END_TEST
 
+/* Whether files a and b hold the same bytes. */
+static int
+same_file(const char *a, const char *b)
+{
+	FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+	int same = f != NULL && g != NULL;
+
+	while (same) {
+		char x[8192], y[8192];
+		size_t n = fread(x, 1, sizeof x, f);
+
+		same = fread(y, 1, sizeof y, g) == n && memcmp(x, y, n) == 0;
+		if (n < sizeof x)
+			break;
+	}
+	if (f != NULL)
+		fclose(f);
+	if (g != NULL)
+		fclose(g);
+	return same;
+}
+
+/* Every file under a is under b with the same bytes: how many. */
+static size_t
+same_tree(const char *a, const char *b)
+{
+	DIR *d = opendir(a);
+	struct dirent *e;
+	size_t files = 0;
+
+	ck_assert_msg(d != NULL, "%s: cannot open", a);
+	while ((e = readdir(d)) != NULL) {
+		char pa[4096], pb[4096];
+		struct stat st;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
+		snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
+		ck_assert_int_eq(lstat(pa, &st), 0);
+		if (S_ISDIR(st.st_mode)) {
+			files += same_tree(pa, pb);
+			continue;
+		}
+		ck_assert_msg(same_file(pa, pb), "%s differs", pb);
+		files++;
+	}
+	closedir(d);
+	return files;
+}
+
+static int
+rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	(void)f;
+	return remove(path);
+}
+
+static void
+rm_tree(const char *path)
+{
+	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void
+export_with(const char *out, unsigned workers, const char *const *paths,
+    size_t n, struct d9x_progress *p)
+{
+	struct d9x_opts o = { .outdir = out, .paths = paths, .npaths = n,
+	    .workers = workers };
+	char err[512];
+
+	ck_assert_msg(d9x_export(&o, p, err, sizeof err) == 0, "%s", err);
+}
+
+/* Two workers write the same files, byte for byte, as one; and say
+ * the same in the summary. */
+START_TEST(two_workers)
+{
+	static const char *const names[] = { "demo-2026-03.bin",
+		"block-in-place-2026-05.bin", "demo-2026-06.bin.gz" };
+	const char *dir = getenv("D9_TRACES");
+	char tmp[] = "/tmp/d9x-workers-XXXXXX", one[4096], two[4096];
+	char path[3][4096];
+	const char *paths[3];
+	struct d9x_progress p1, p2;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	for (size_t i = 0; i < 3; i++) {
+		snprintf(path[i], sizeof path[i], "%s/%s", dir, names[i]);
+		paths[i] = path[i];
+	}
+	snprintf(one, sizeof one, "%s/one", tmp);
+	snprintf(two, sizeof two, "%s/two", tmp);
+	export_with(one, 1, paths, 3, &p1);
+	export_with(two, 2, paths, 3, &p2);
+	ck_assert_uint_eq(p1.exported, 3);
+	ck_assert_uint_eq(p2.exported, 3);
+	ck_assert_uint_eq(p2.done, 3);
+	ck_assert_uint_eq(p1.files, p2.files);
+	ck_assert_uint_eq(p1.rows, p2.rows);
+	ck_assert_uint_eq(p1.bytes, p2.bytes);
+	ck_assert_uint_ge(p1.files, 20);
+	ck_assert_uint_eq(same_tree(one, two), p1.files);
+	ck_assert_uint_eq(same_tree(two, one), p1.files);
+	/* again: nothing new, with either */
+	export_with(two, 2, paths, 3, &p2);
+	ck_assert_uint_eq(p2.present, 3);
+	ck_assert_uint_eq(p2.files, 0);
+	rm_tree(tmp);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -194,6 +315,7 @@ main(void)
 
 		tcase_set_timeout(tk, 60);
 		tcase_add_test(tk, poll_kinds);
+		tcase_add_test(tk, two_workers);
 		suite_add_tcase(s, tk);
 	}
 	sr = srunner_create(s);

@@ -290,6 +290,16 @@ START_TEST(store_tells_growth)
 	open_dir(&s, &t);
 	ck_assert_int_eq(s.keyed, 0);		/* mapped */
 	d9i_close(&s);
+	/* the same files, only their change times differ (a mode
+	 * changed, a file linked again): the entry is mapped */
+	snprintf(a, sizeof a, "%s/trace.1.bin", t.dir);
+	ck_assert_int_eq(chmod(a, 0600), 0);
+	ck_assert_int_eq(chmod(a, 0644), 0);
+	for (int k = 0; k < 2; k++) {
+		open_dir(&s, &t);
+		ck_assert_int_eq(s.keyed, 0);
+		d9i_close(&s);
+	}
 	/* by one segment */
 	copy_trace(t.dir, "block-in-place-2026-05.bin", "trace.2.bin");
 	ck_assert_int_eq(reopened(&t, &kept, &added), D9I_GROWN);
@@ -330,6 +340,59 @@ START_TEST(store_tells_growth)
 }
 END_TEST
 
+/* Whether the index directory idx holds n entries and n files lists. */
+static int
+index_holds(const char *idx, int n)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof cmd, "test $(ls '%s'/*.img | wc -l) = %d "
+	    "&& test $(ls '%s'/*.files | wc -l) = %d", idx, n, idx, n);
+	return system(cmd) == 0;
+}
+
+/* An entry evicted takes its files list with it. */
+START_TEST(evicted_with_its_list)
+{
+	struct tdir t;
+	struct d9i_store s;
+	const char *paths[1];
+	char other[80];
+	struct d9i_where w;
+	struct d9i_opts o = { .where = &w };
+	struct stat sb;
+
+	tdir_init(&t);
+	copy_trace(t.dir, "demo-2026-03.bin", "trace.0.bin");
+	open_dir(&s, &t);
+	d9i_close(&s);
+	ck_assert(index_holds(t.idx, 1));
+	/* another directory, and a budget that holds one entry */
+	snprintf(other, sizeof other, "%s/other", t.dir);
+	ck_assert_int_eq(mkdir(other, 0700), 0);
+	copy_trace(other, "demo-2026-03.bin", "trace.0.bin");
+	{
+		char img[256];
+		FILE *p;
+
+		snprintf(img, sizeof img, "ls %s/*.img", t.idx);
+		ck_assert_ptr_nonnull(p = popen(img, "r"));
+		ck_assert_ptr_nonnull(fgets(img, sizeof img, p));
+		pclose(p);
+		img[strcspn(img, "\n")] = '\0';
+		ck_assert_int_eq(stat(img, &sb), 0);
+	}
+	w = (struct d9i_where){ t.idx, (uint64_t)sb.st_size * 3 / 2 };
+	paths[0] = other;
+	ck_assert_int_eq(d9i_open(&s, paths, 1, &o), 0);
+	ck_assert_int_eq(s.keyed, 1);
+	ck_assert_int_eq(d9i_keep(&s, s.m, NULL, NULL), 0);
+	d9i_close(&s);
+	ck_assert(index_holds(t.idx, 1));
+	tdir_free(&t);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -342,6 +405,7 @@ main(void)
 	tcase_add_test(tc, lists_tell_changes);
 	tcase_add_test(tc, lists_read_back_checked);
 	tcase_add_test(tc, store_tells_growth);
+	tcase_add_test(tc, evicted_with_its_list);
 	suite_add_tcase(s, tc);
 	t_need_traces(NULL);	/* else 77 */
 	t_skip_init();

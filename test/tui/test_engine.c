@@ -250,7 +250,9 @@ START_TEST(sampled_switches_detail)
 }
 END_TEST
 
-/* The deep stack: one folded line of 70 frames, count 20; the saved
+/* The deep stack: one folded line of 70 frames, count 20; its poll's
+ * detail shows them all (the application's: no run of runtime frames
+ * folds); the saved
  * poll detail holds the 70 frames once with its 20 samples; the
  * inverted CPU tree starts at the leaf. */
 START_TEST(deep_stack_whole)
@@ -286,7 +288,9 @@ START_TEST(deep_stack_whole)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	ck_assert_int_eq(chdir(dir), 0);
 	fx_keys(&f, "w\n");
-	ck_screen_has(&f, "more frames (Enter: show them)");
+	/* every frame is the application's: none folds */
+	ck_screen_has(&f, "    leaf deep::leaf  src/lib.rs:42\n         deep::level_1  ");
+	ck_screen_lacks(&f, "runtime frames (Enter: show them)");
 	fx_keys(&f, "s");
 	ck_screen_has(&f, "saved ");
 	ck_screen_has(&f, "d9top-poll-1.txt");

@@ -216,7 +216,12 @@ expect "detail: runs of runtime frames fold" "… 16 runtime frames (Enter"
 keys NPage NPage
 expect "detail: the application's frame" \
     "metrics_service::routes::record_metric::{{closure}}"
-keys q q
+keys q Escape
+expect "fit 80: Esc never quits" "q quits; Esc only goes back"
+lacks "fit 80: still running after Esc" "EXITED"
+keys / S y n c W a i t Enter
+expect "fit 80: /SyncWait on the timeline" "match in a sampled stack:"
+keys q
 expect "hide: quit" "EXITED 0"
 
 echo "# pipe on stdin, keys from the terminal"

@@ -23,40 +23,61 @@ col_of(const uint64_t *edges, size_t ncols, uint64_t ts)
 	return d9_upper_u64(edges, 0, ncols, ts) - 1;
 }
 
+/* The rows of ascending ts[0..n) in each column of edges: at[c] the
+ * first at or after edges[c] (c in 0..ncols); a search per column, not
+ * one per row. */
 static void
+col_rows(const uint64_t *ts, size_t n, const uint64_t *edges, size_t ncols,
+    size_t *at)
+{
+	size_t i = 0;
+
+	for (size_t c = 0; c <= ncols; c++) {
+		i += d9m_lower(d9m_row(ts, i), n - i, edges[c]);
+		at[c] = i;
+	}
+}
+
+static int
 worker_max(const struct d9m_model *m, enum d9m_series_kind k, uint32_t s,
     const uint64_t *edges, size_t ncols, double *out)
 {
 	const struct d9m_worker *wk = &m->workers[s];
-	struct d9m_window w;
-	size_t a, b;
+	size_t *at;
 
-	if (ncols == 0)
-		return;
-	/* only rows inside the edges fall in a column */
-	w = (struct d9m_window){ edges[0], edges[ncols] - 1 };
-	if (edges[ncols] <= edges[0])
-		return;
+	if (ncols == 0 || edges[ncols] <= edges[0])
+		return 0;
+	if ((at = malloc((ncols + 1) * sizeof *at)) == NULL)
+		return -1;
 	if (k == D9M_S_LOCAL_QUEUE) {
-		d9m_window_polls(m, s, &w, &a, &b);
-		for (size_t i = a; i < b; i++) {
-			size_t c = col_of(edges, ncols, m->polls.start[i]);
+		const uint8_t *lq = m->polls.lq != NULL ? m->polls.lq +
+		    wk->poll0 : NULL;
 
-			if (c < ncols && m->polls.lq[i] > out[c])
-				out[c] = m->polls.lq[i];
+		/* the polls starting in each column */
+		col_rows(d9m_row(m->polls.start, wk->poll0), wk->npolls, edges,
+		    ncols, at);
+		for (size_t c = 0; c < ncols; c++) {
+			unsigned mx = 0;
+
+			for (size_t i = at[c]; i < at[c + 1]; i++)
+				mx = lq[i] > mx ? lq[i] : mx;
+			out[c] = mx;
 		}
-		return;
-	}
-	/* a worker's parks do not overlap: their ends are sorted */
-	d9m_window_rows(d9m_row(m->parks.end, wk->park0), wk->nparks, &w, &a,
-	    &b);
-	for (size_t i = wk->park0 + a; i < wk->park0 + b; i++) {
-		uint64_t wait = m->parks.sched_wait[i];
-		size_t c = col_of(edges, ncols, m->parks.end[i]);
+	} else {
+		const uint64_t *wait = d9m_row(m->parks.sched_wait, wk->park0);
 
-		if (c < ncols && wait != D9M_ABSENT && (double)wait > out[c])
-			out[c] = (double)wait;
+		/* the unparks in each column (a worker's parks do not
+		 * overlap: their ends are sorted) */
+		col_rows(d9m_row(m->parks.end, wk->park0), wk->nparks, edges,
+		    ncols, at);
+		for (size_t c = 0; c < ncols; c++)
+			for (size_t i = at[c]; i < at[c + 1]; i++)
+				if (wait[i] != D9M_ABSENT &&
+				    (double)wait[i] > out[c])
+					out[c] = (double)wait[i];
 	}
+	free(at);
+	return 0;
 }
 
 /* The string id of ProcessResourceUsageEvent's name (field -1) or of
@@ -228,9 +249,8 @@ d9m_series(const struct d9m_model *m, const struct d9m_query *q,
 		out[c] = 0;
 	if (k == D9M_S_CPU)
 		return cpu_series(m, q->group, edges, ncols, out);
-	if (q->worker < m->nworkers)
-		worker_max(m, k, q->worker, edges, ncols, out);
-	return 0;
+	return q->worker < m->nworkers ?
+	    worker_max(m, k, q->worker, edges, ncols, out) : 0;
 }
 
 int

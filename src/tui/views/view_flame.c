@@ -601,9 +601,8 @@ legend(const struct d9t_app *app, struct d9t_list *l)
 	    "row (Enter: a row each)");
 	d9t_list_add(l, 0, "  150:         a frame too deep to indent: its "
 	    "depth");
-	d9t_list_add(l, 0, "  hidden       H's pattern: frames starting with "
-	    "one of its |-parts (@recorder: the recorder's own) are left "
-	    "out, their callees join their caller, weights stay whole");
+	d9t_list_add(l, 0, "  hidden       frames starting with a |-part of H's "
+	    "pattern: left out");
 	d9t_list_add(l, 0, "  live         allocations: estimated live bytes "
 	    "over the window, scaled to its max");
 	d9t_list_add(l, 0, "  delta        with a baseline (b): the change of "
