@@ -2,7 +2,7 @@
  * bench_ids.c: the cost of many distinct worker and thread ids (issue 31
  * item 3). For each count N (default 100000, 400000, 1000000) a trace of
  * N workers, each on a thread of its own with a thread name
- * (test/unit/mktrace.h, mt_many_workers), is read by d9top --json
+ * (test/fixtures/mktrace.h, mt_many_workers), is read by d9top --json
  * --no-cache into /dev/null; prints the seconds of each (wall and CPU)
  * and the ratios of the largest to the smallest, beside the ratio of
  * their counts (equal: linear).

@@ -43,8 +43,11 @@ run_job(const struct d9m_model *m, enum job j,
 	double t0 = now_ms();
 
 	if (j == J_SPANS) {
-		struct d9m_window w = { lo, hi };
-		struct d9m_spanset *s = d9m_spanset_build(m, &w, "");
+		struct d9m_query q = D9M_QUERY_INIT;
+		struct d9m_spanset *s;
+
+		q.win = (struct d9m_window){ lo, hi };
+		s = d9m_spanset_build(m, &q);
 
 		d9m_spanset_free(&s);
 	} else if (j == J_REPORT) {
@@ -58,14 +61,12 @@ run_job(const struct d9m_model *m, enum job j,
 		if (d9m_analyze(m, &o, &a) == 0)
 			d9m_analysis_free(&a);
 	} else {
-		struct d9m_flame_req q;
+		struct d9m_query q = D9M_QUERY_INIT;
 		struct d9m_flame *f;
 
-		memset(&q, 0, sizeof q);
 		q.kind = j == J_CPU ? D9M_F_CPU : D9M_F_OFF;
 		q.win.lo = lo;
 		q.win.hi = hi;
-		q.task = q.loc = D9_NONE;
 		f = d9m_flame_build(m, NULL, &q);
 		d9m_flame_free(&f);
 	}

@@ -49,7 +49,8 @@ d9o_folded_tree(FILE *f, const struct d9m_flame *t)
 		for (uint32_t p = i; p != 0; p = t->nodes[p].parent)
 			path[np++] = p;
 		for (size_t k = 0; k < np; k++) {
-			size_t at = t->req.invert ? k : np - 1 - k;
+			size_t at = d9m_query_has(&t->req, D9M_Q_INVERT) ? k :
+			    np - 1 - k;
 
 			put_name(f, d9m_flame_name(t, path[at]));
 			putc(k + 1 < np ? ';' : ' ', f);
@@ -67,11 +68,12 @@ d9o_folded(const struct d9o_out *o, const char *kind,
 	/* the browser's tree of the window, whole: the same samples, the
 	 * same weights (an off-CPU sample stands for its switches, an
 	 * allocation for its estimated bytes) */
-	struct d9m_flame_req q = { D9M_F_CPU, *w, D9_NONE, D9_NONE, 0, 0, 0,
-	    0, "" };
+	struct d9m_query q = D9M_QUERY_INIT;
 	struct d9m_flame *t;
 	int rc;
 
+	q.win = *w;
+	q.kind = D9M_F_CPU;
 	if (strcmp(kind, "offcpu") == 0)
 		q.kind = D9M_F_OFF;
 	else if (strcmp(kind, "alloc") == 0)

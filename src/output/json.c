@@ -199,7 +199,7 @@ pois(struct d9o_jw *w, const struct d9o_out *o)
 	d9o_jw_obj(w);
 	for (int k = 0; k < D9M_POI_COUNT; k++)
 		d9o_jw_ku64(w, d9m_poi_name((enum d9m_poi_kind)k),
-		    d9m_pois_count(p, k, 0, UINT64_MAX));
+		    d9m_pois_count(p, k, &D9M_WHOLE));
 	d9o_jw_end(w, '}');
 }
 

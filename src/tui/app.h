@@ -154,7 +154,12 @@ uint64_t d9t_task_id(const struct d9t_app *app, uint32_t row);
 /* The analysis of the current window (tasks_only: just the task
  * section), or NULL while it is computed. */
 const struct d9m_analysis *d9t_analysis(struct d9t_app *app, int tasks_only);
+/* The request of the current window and filters (jobs.h). */
 void	d9t_req_init(const struct d9t_app *app, struct d9t_req *q);
+/* The window [lo, hi] as a request asks for it: D9M_WHOLE when it is
+ * the trace's (so its figures are those of --json). */
+struct d9m_window d9t_req_window(const struct d9t_app *app, uint64_t lo,
+	    uint64_t hi);
 /* "window 0.100s..0.200s, task 55, spawned at x.rs:1:1": what every
  * figure of the views is filtered by. */
 void	d9t_filters_text(const struct d9t_app *app, char *out, size_t cap);

@@ -77,12 +77,7 @@ d9t_baseline_get(struct d9t_app *app, enum d9t_job k, const struct d9t_req *q)
 
 	if (!app->have_base)
 		return NULL;
-	b.lo = app->base_lo;
-	b.hi = app->base_hi;
-	if (b.lo == app->m->min_ts && b.hi == app->m->max_ts) {
-		b.lo = 0;	/* the whole trace, as d9t_req_init asks */
-		b.hi = UINT64_MAX;
-	}
+	b.q.win = d9t_req_window(app, app->base_lo, app->base_hi);
 	if ((r = d9t_jobs_get(app->jobs, D9T_J_BASE(k), &b, &stale)) == NULL)
 		app->updating = 1;
 	return r;

@@ -87,16 +87,20 @@ d9t_short_loc(const char *loc, size_t max, char *out, size_t cap)
 void
 d9t_req_init(const struct d9t_app *app, struct d9t_req *q)
 {
-	memset(q, 0, sizeof *q);
-	q->lo = app->lo;
-	q->hi = app->hi;
-	if (app->lo == app->m->min_ts && app->hi == app->m->max_ts) {
-		q->lo = 0;	/* the whole trace: figures match --json */
-		q->hi = UINT64_MAX;
-	}
-	q->task = app->f_task;
-	q->loc = app->f_loc;
-	q->worst = app->cfg->worst;
+	*q = (struct d9t_req){ .q = D9M_QUERY_INIT,
+	    .worst = app->cfg->worst };
+	q->q.win = d9t_req_window(app, app->lo, app->hi);
+	q->q.task = app->f_task;
+	q->q.loc = app->f_loc;
+}
+
+struct d9m_window
+d9t_req_window(const struct d9t_app *app, uint64_t lo, uint64_t hi)
+{
+	/* the whole trace: figures match --json */
+	if (lo == app->m->min_ts && hi == app->m->max_ts)
+		return D9M_WHOLE;
+	return (struct d9m_window){ lo, hi };
 }
 
 const struct d9m_analysis *
@@ -106,7 +110,7 @@ d9t_analysis(struct d9t_app *app, int tasks_only)
 	void *stale, *a;
 
 	d9t_req_init(app, &q);
-	q.task = q.loc = D9_NONE;
+	q.q.task = q.q.loc = D9_NONE;
 	a = d9t_jobs_get(app->jobs, tasks_only ? D9T_J_TASKS : D9T_J_ANALYSIS,
 	    &q, &stale);
 	if (a == NULL) {

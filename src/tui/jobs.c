@@ -37,10 +37,13 @@ struct d9t_jobs {
 static int
 same(const struct d9t_req *a, const struct d9t_req *b)
 {
-	return a->lo == b->lo && a->hi == b->hi && a->task == b->task &&
-	    a->loc == b->loc && a->opt1 == b->opt1 && a->opt2 == b->opt2 &&
-	    a->opt3 == b->opt3 &&
-	    a->worst == b->worst && strcmp(a->text, b->text) == 0;
+	const struct d9m_query *x = &a->q, *y = &b->q;
+
+	return x->win.lo == y->win.lo && x->win.hi == y->win.hi &&
+	    x->worker == y->worker && x->group == y->group &&
+	    x->runtime == y->runtime && x->task == y->task &&
+	    x->loc == y->loc && x->kind == y->kind && x->flags == y->flags &&
+	    a->worst == b->worst && strcmp(x->text, y->text) == 0;
 }
 
 static void
@@ -78,8 +81,7 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 		if (a == NULL)
 			return NULL;
 		memset(&o, 0, sizeof o);
-		o.win.lo = q->lo;
-		o.win.hi = q->hi;
+		o.win = q->q.win;
 		o.worst = q->worst;
 		o.resolver = j->r;
 		if (k == D9T_J_TASKS) {
@@ -101,27 +103,20 @@ compute(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q)
 		return a;
 	}
 	if (k == D9T_J_SPANS || k == D9T_J_POIS) {
-		struct d9m_window w = { q->lo, q->hi };
-
 		if (k == D9T_J_POIS)
-			return d9m_pois_find(j->m, j->r, &w);
-		return d9m_spanset_build(j->m, &w, q->text);
+			return d9m_pois_find(j->m, j->r, &q->q.win);
+		return d9m_spanset_build(j->m, &q->q);
 	}
 	{
-		struct d9m_flame_req fq;
+		/* each tree takes the flags of its kind */
+		struct d9m_query fq = q->q;
+		unsigned keep = k == D9T_J_OFF ? D9M_Q_INPOLL :
+		    k == D9T_J_ALLOC ? D9M_Q_COUNT | D9M_Q_LIVE : 0;
 
-		memset(&fq, 0, sizeof fq);
 		fq.kind = k == D9T_J_CPU ? D9M_F_CPU : k == D9T_J_OFF ?
-		    (q->opt2 ? D9M_F_DUMP : D9M_F_OFF) : D9M_F_ALLOC;
-		fq.win.lo = q->lo;
-		fq.win.hi = q->hi;
-		fq.task = q->task;
-		fq.loc = q->loc;
-		fq.inpoll = k == D9T_J_OFF && q->opt1;
-		fq.count = k == D9T_J_ALLOC && q->opt1;
-		fq.liveset = k == D9T_J_ALLOC && q->opt2;
-		fq.invert = q->opt3;
-		snprintf(fq.hide, sizeof fq.hide, "%s", q->text);
+		    (d9m_query_has(&q->q, D9M_Q_DUMPS) ? D9M_F_DUMP :
+		    D9M_F_OFF) : D9M_F_ALLOC;
+		fq.flags &= keep | D9M_Q_INVERT;
 		return d9m_flame_build(j->m, j->r, &fq);
 	}
 }

@@ -1,7 +1,7 @@
 /*
  * jobs.h: the derived data views show for the current window (seven
  * kinds: the analysis, three flame trees, spans, the task section alone,
- * the points of interest alone), computed off the UI thread so a
+ * the points of interest alone; enum d9t_job), computed off the UI thread so a
  * key press never waits for a whole-trace pass. One request slot per
  * kind: a newer request replaces a queued one. The UI thread owns every
  * result it was handed and is the only one that frees them; until the
@@ -16,6 +16,7 @@
 #include "model/figures/analysis.h"
 #include "model/queries/flame.h"
 #include "model/queries/lanes.h"
+#include "model/queries/query.h"
 #include "model/queries/spanset.h"
 
 /* TASKS: only the task section of the analysis (view 2 needs no more). */
@@ -27,15 +28,15 @@ enum d9t_job { D9T_J_ANALYSIS, D9T_J_CPU, D9T_J_OFF, D9T_J_ALLOC, D9T_J_SPANS,
 	D9T_J_COUNT = 2 * D9T_J_KINDS };
 #define D9T_J_BASE(k)	((enum d9t_job)((k) + D9T_J_KINDS))
 
+/* A request: the model's query (query.h: window, task and location
+ * filters; flags D9M_Q_INPOLL for the off-CPU tree, D9M_Q_COUNT and
+ * D9M_Q_LIVE for the allocation tree, D9M_Q_DUMPS for the off-CPU tree's
+ * task dumps, D9M_Q_INVERT for every tree; text: the spans' field filter
+ * or the frames a tree hides), its kind set by the job, and how many
+ * worst polls the analysis lists. */
 struct d9t_req {
-	uint64_t	lo, hi;
-	uint32_t	task, loc;	/* filters, D9_NONE: none */
-	int		opt1, opt2;	/* inpoll / count; task dumps /
-					 * liveset */
-	int		opt3;		/* flame trees: inverted */
-	size_t		worst;
-	char		text[128];	/* spans: field filter; flame
-					 * trees: frames hidden (hide.h) */
+	struct d9m_query q;
+	size_t		 worst;
 };
 
 struct d9t_jobs;

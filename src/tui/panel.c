@@ -69,16 +69,15 @@ window_pois(struct d9t_app *app, size_t *in, size_t *total, struct d9t_req *q)
 	void *stale;
 
 	d9t_req_init(app, q);
-	q->lo = 0;
-	q->hi = UINT64_MAX;
-	q->task = q->loc = D9_NONE;
+	q->q.win = D9M_WHOLE;
+	q->q.task = q->q.loc = D9_NONE;
 	p = d9t_jobs_get(app->jobs, D9T_J_POIS, q, &stale);
 	if (p == NULL)
 		p = stale;
 	d9t_req_init(app, q);	/* the window the figures are of */
 	*total = 0;
 	for (int k = 0; k < D9M_POI_COUNT && p != NULL; k++) {
-		in[k] = d9m_pois_count(p, k, q->lo, q->hi);
+		in[k] = d9m_pois_count(p, k, &q->q.win);
 		*total += in[k];
 	}
 	return p;
@@ -118,7 +117,7 @@ points(struct d9t_app *app, struct d9t_canvas *cv, int w, int y, int rows)
 			const struct d9m_poi *x = &p->v[i];
 			char at[40], safe[300];
 
-			if (x->start < q.lo || x->start > q.hi)
+			if (!d9m_in_window(&q.q.win, x->start))
 				continue;
 			d9t_fmt_since(at, sizeof at, m->min_ts, x->start, 3);
 			d9_text_safe(safe, sizeof safe, x->text, strlen(x->text));
@@ -211,12 +210,18 @@ static void
 series_strip(struct strips *st, double *v, enum d9m_series_kind k,
     uint32_t arg, const char *label, uint16_t attr)
 {
+	struct d9m_query q = D9M_QUERY_INIT;
 	struct d9t_app *app = st->app;
 	size_t w = (size_t)st->ax->w;
 	char max[40];
 	double top;
 
-	if (d9m_series(app->m, k, arg, st->edges, w, v) < 0 ||
+	q.kind = (int)k;
+	if (k == D9M_S_CPU)
+		q.group = arg;
+	else
+		q.worker = arg;
+	if (d9m_series(app->m, &q, st->edges, w, v) < 0 ||
 	    (top = d9t_strip_max(v, w)) <= 0)
 		return;
 	if (k == D9M_S_SCHED_WAIT)
@@ -251,6 +256,7 @@ d9t_panel_nstrips(const struct d9t_app *app)
 static void
 runtime_strips(struct strips *st, double *v, uint32_t g)
 {
+	struct d9m_query q = D9M_QUERY_INIT;
 	struct d9t_app *app = st->app;
 	const struct d9m_model *m = app->m;
 	double *act = v + st->ax->w;
@@ -258,7 +264,8 @@ runtime_strips(struct strips *st, double *v, uint32_t g)
 	enum d9m_alive_from from;
 	char lq[16], la[16], max[24];
 
-	from = d9m_series_runtime(m, app->ix, one ? D9_NONE : g, st->edges,
+	q.runtime = one ? D9_NONE : g;
+	from = d9m_series_runtime(m, app->ix, &q, st->edges,
 	    (size_t)st->ax->w, v, act);
 	if (one) {
 		snprintf(lq, sizeof lq, "queue");

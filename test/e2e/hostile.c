@@ -1,6 +1,6 @@
 /*
  * hostile.c: see hostile.h. The traces are made with the unit tests'
- * trace writer (test/unit/mktrace.c), plus the few schemas it lacks.
+ * trace writer (test/fixtures/mktrace.c), plus the few schemas it lacks.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "../unit/mktrace.h"
+#include "../fixtures/mktrace.h"
 #include "base/wire.h"
 #include "hostile.h"
 

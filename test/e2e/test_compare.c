@@ -1,6 +1,6 @@
 /*
  * test_compare.c: --diff, --check and --chrome of the d9top program on
- * the two runs of test/unit/diffpair.h, written at test time: the
+ * the two runs of test/fixtures/diffpair.h, written at test time: the
  * regressed spawn location and the function that got hot rank first in
  * the text and in the JSON, also against the base run's --json output
  * (told by its content: the file has no .json name); --check passes on

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../unit/mktrace.h"
+#include "../fixtures/mktrace.h"
 
 #define S	1000000000ull
 #define WALL0	(1795773600ull * S)	/* 2026-11-27 10:00 UTC */

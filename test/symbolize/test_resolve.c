@@ -27,7 +27,7 @@
 
 #include "../e2e/minijson.h"
 #include "../e2e/run.h"
-#include "../unit/mktrace.h"
+#include "../fixtures/mktrace.h"
 #include "../skip.h"
 #include "suites.h"
 #include "symbolize/elffile.h"

@@ -1,8 +1,8 @@
 /*
  * mkplanted.c: mkplanted [--deep | --events | --memory | --why] PATH
  * writes the planted trace (or the 70-frame one, the LogLine one, the
- * memory and task-dump one; test/unit/planted.h; the one of each figure
- * of issue 35, test/unit/whytrace.h) to PATH; mkplanted --sources DIR
+ * memory and task-dump one; test/fixtures/planted.h; the one of each figure
+ * of issue 35, test/fixtures/whytrace.h) to PATH; mkplanted --sources DIR
  * writes two processes' recordings, DIR/a.bin and DIR/b.bin (api on
  * hosts h1 and h2, begun 2 s apart by the wall clock), for the screen
  * tests that drive d9top itself.

@@ -1,6 +1,6 @@
 /*
  * test_baseline.c: the baseline window in the browser, on one trace
- * holding both runs of test/unit/diffpair.h (the base run, then the
+ * holding both runs of test/fixtures/diffpair.h (the base run, then the
  * regressed one from DP_SPLIT_MS): b marks the first half as the
  * baseline and the header says so; over the second half the tasks view
  * shows the API's p99 change, the CPU tree the hot function's change of

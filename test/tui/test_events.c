@@ -1,5 +1,5 @@
 /*
- * test_events.c: the planted LogLine trace (test/unit/planted.h) in the
+ * test_events.c: the planted LogLine trace (test/fixtures/planted.h) in the
  * browser: (times from the first runtime event, at 10 ms) a mark on the lanes of workers 0 and 1, view 8 with the
  * schema, its events and fields, the field filter, / finding req-7 in a
  * span and two events, n stepping and Enter jumping to the timeline; in

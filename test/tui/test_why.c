@@ -1,6 +1,6 @@
 /*
  * test_why.c: the figures of ANALYSIS 17.1 and 20 to 22 as the browser
- * shows them, on the trace of test/unit/whytrace.h: a verdict by absence
+ * shows them, on the trace of test/fixtures/whytrace.h: a verdict by absence
  * and one with its confidence caveat, the held-by line and its Enter,
  * the recorder's own frames and flag, the observer line, a location's
  * tasks, a task's detail with its histogram, and the self-wake lint.

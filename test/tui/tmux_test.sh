@@ -4,7 +4,7 @@
 # shared traces, on a recording D9DEMO (examples/d9demo, libd9rec) makes,
 # on the planted trace MKPLANTED writes, on the hostile inputs MKHOSTILE
 # (test/e2e/mkhostile.c) makes and on the two runs in one trace
-# MKDIFFPAIR (test/unit/mkdiffpair.c) writes, inside
+# MKDIFFPAIR (test/fixtures/mkdiffpair.c) writes, inside
 # tmux at 160x48 and 80x24 (and at 80x2, 1x1, 3x3, and with TERM=dumb)
 # with send-keys and reads the screen with capture-pane. What cannot run
 # is skipped, never passed: exit 77 (meson's "skipped") without tmux or
@@ -216,7 +216,12 @@ expect "detail: runs of runtime frames fold" "… 16 runtime frames (Enter"
 keys NPage NPage
 expect "detail: the application's frame" \
     "metrics_service::routes::record_metric::{{closure}}"
-keys q q
+keys q Escape
+expect "fit 80: Esc never quits" "q quits; Esc only goes back"
+lacks "fit 80: still running after Esc" "EXITED"
+keys / S y n c W a i t Enter
+expect "fit 80: /SyncWait on the timeline" "match in a sampled stack:"
+keys q
 expect "hide: quit" "EXITED 0"
 
 echo "# pipe on stdin, keys from the terminal"
@@ -630,7 +635,7 @@ if [ -n "$mkplanted" ]; then
 fi
 
 if [ -n "$mkplanted" ]; then
-	echo "# why, with the evidence: a case of each (test/unit/whytrace.h)"
+	echo "# why, with the evidence: a case of each (test/fixtures/whytrace.h)"
 	why=$(mktemp /tmp/d9why-XXXXXX)
 	"$mkplanted" --why "$why"
 	start 160 48 "$prog" "$why"

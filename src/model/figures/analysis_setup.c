@@ -44,11 +44,13 @@ static void
 process_usage(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
+	struct d9m_query q = D9M_QUERY_INIT;
 	long double cpu_sum = 0, wall_sum = 0;
 	struct d9m_usage *u;
 	size_t n;
 
-	if (d9m_process_usage(m, &o->win, D9_NONE, &u, &n) < 0)
+	q.win = o->win;
+	if (d9m_process_usage(m, &q, &u, &n) < 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		if (u[i].rss > (long double)a->proc_max_rss)

@@ -489,8 +489,9 @@ in_range(const uint64_t *v, size_t n, uint64_t lo, uint64_t hi)
 }
 
 size_t
-d9m_pois_count(const struct d9m_pois *p, int k, uint64_t lo, uint64_t hi)
+d9m_pois_count(const struct d9m_pois *p, int k, const struct d9m_window *w)
 {
+	uint64_t lo = w->lo, hi = w->hi;
 	size_t n = 0;
 
 	if (p == NULL)
@@ -504,14 +505,14 @@ d9m_pois_count(const struct d9m_pois *p, int k, uint64_t lo, uint64_t hi)
 }
 
 size_t
-d9m_pois_listed(const struct d9m_pois *p, int k, uint64_t lo, uint64_t hi)
+d9m_pois_listed(const struct d9m_pois *p, int k, const struct d9m_window *w)
 {
 	size_t n = 0;
 
 	if (p == NULL || k < 0 || k >= D9M_POI_COUNT)
 		return 0;
 	for (size_t i = p->first[k]; i < p->first[k + 1]; i++)
-		n += p->v[i].start >= lo && p->v[i].start <= hi;
+		n += d9m_in_window(w, p->v[i].start);
 	return n;
 }
 

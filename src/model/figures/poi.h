@@ -57,13 +57,13 @@ const char	*d9m_poi_name(enum d9m_poi_kind k);
 struct d9m_pois	*d9m_pois_find(const struct d9m_model *m,
 		    const struct d9m_resolver *r, const struct d9m_window *w);
 void		 d9m_pois_free(struct d9m_pois **p);
-/* How many points of kind k (every kind: k < 0) start in [lo, hi],
- * kept or not: the true count every view and output gives. */
-size_t		 d9m_pois_count(const struct d9m_pois *p, int k, uint64_t lo,
-		    uint64_t hi);
-/* How many of kind k are listed (kept) and start in [lo, hi]. */
-size_t		 d9m_pois_listed(const struct d9m_pois *p, int k, uint64_t lo,
-		    uint64_t hi);
+/* How many points of kind k (every kind: k < 0) start in w, kept or
+ * not: the true count every view and output gives. */
+size_t		 d9m_pois_count(const struct d9m_pois *p, int k,
+		    const struct d9m_window *w);
+/* How many of kind k are listed (kept) and start in w. */
+size_t		 d9m_pois_listed(const struct d9m_pois *p, int k,
+		    const struct d9m_window *w);
 /* The point of kind k after (dir > 0) or before (dir < 0) time ts, in
  * time order; -1 when there is none. */
 long		 d9m_poi_step(const struct d9m_pois *p, enum d9m_poi_kind k,

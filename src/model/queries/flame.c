@@ -18,7 +18,7 @@
 #include "model/queries/window.h"
 
 static int
-want_poll(const struct d9m_model *m, const struct d9m_flame_req *q,
+want_poll(const struct d9m_model *m, const struct d9m_query *q,
     uint32_t p)
 {
 	if (q->task == D9_NONE && q->loc == D9_NONE)
@@ -31,7 +31,7 @@ want_poll(const struct d9m_model *m, const struct d9m_flame_req *q,
 
 int
 d9m_flame_takes_alloc(const struct d9m_model *m,
-    const struct d9m_flame_req *q, size_t i)
+    const struct d9m_query *q, size_t i)
 {
 	return (q->task == D9_NONE && q->loc == D9_NONE) || want_poll(m, q,
 	    d9m_poll_of_tid(m, m->allocs.tid[i], m->allocs.ts[i]));
@@ -51,7 +51,7 @@ push(struct d9m_wstack **v, size_t *n, size_t *cap, uint32_t stack,
 }
 
 static int
-collect_cpu(const struct d9m_model *m, const struct d9m_flame_req *q,
+collect_cpu(const struct d9m_model *m, const struct d9m_query *q,
     struct d9m_wstack **v, size_t *n, size_t *cap)
 {
 	enum d9m_cpu_class want = q->kind == D9M_F_OFF ? D9M_OFF_CPU :
@@ -61,7 +61,8 @@ collect_cpu(const struct d9m_model *m, const struct d9m_flame_req *q,
 	d9m_window_rows(m->cpu.ts, m->cpu.n, &q->win, &i0, &i1);
 	for (size_t i = i0; i < i1; i++) {
 		if (d9m_cpu_class(m, i) != want ||
-		    (q->inpoll && m->cpu.poll[i] == D9_NONE) ||
+		    (d9m_query_has(q, D9M_Q_INPOLL) &&
+		    m->cpu.poll[i] == D9_NONE) ||
 		    !want_poll(m, q, m->cpu.poll[i]))
 			continue;
 		if (push(v, n, cap, m->cpu.stack[i], m->cpu.seg[i],
@@ -72,7 +73,7 @@ collect_cpu(const struct d9m_model *m, const struct d9m_flame_req *q,
 }
 
 static int
-collect_alloc(const struct d9m_model *m, const struct d9m_flame_req *q,
+collect_alloc(const struct d9m_model *m, const struct d9m_query *q,
     struct d9m_wstack **v, size_t *n, size_t *cap)
 {
 	uint8_t *live;
@@ -84,13 +85,13 @@ collect_alloc(const struct d9m_model *m, const struct d9m_flame_req *q,
 	for (size_t i = a0; i < a1 && rc == 0; i++) {
 		double wb, wc;
 
-		if (q->liveset && !live[i - a0])
+		if (d9m_query_has(q, D9M_Q_LIVE) && !live[i - a0])
 			continue;
 		if (!d9m_flame_takes_alloc(m, q, i))
 			continue;
 		d9m_alloc_weight(m, i, &wb, &wc);
 		rc = push(v, n, cap, m->allocs.stack[i], m->allocs.seg[i],
-		    q->count ? wc : wb);
+		    d9m_query_has(q, D9M_Q_COUNT) ? wc : wb);
 	}
 	free(live);
 	return rc;
@@ -98,7 +99,7 @@ collect_alloc(const struct d9m_model *m, const struct d9m_flame_req *q,
 
 /* Task dumps stamped in the window, weighted by their idle gap (ns). */
 static int
-collect_dump(const struct d9m_model *m, const struct d9m_flame_req *q,
+collect_dump(const struct d9m_model *m, const struct d9m_query *q,
     struct d9m_wstack **v, size_t *n, size_t *cap)
 {
 	size_t i0, i1;
@@ -113,14 +114,14 @@ collect_dump(const struct d9m_model *m, const struct d9m_flame_req *q,
 		    (q->loc != D9_NONE && m->tasks.loc[t] != q->loc))
 			continue;
 		rc = push(v, n, cap, m->dumps.stack[i], m->dumps.seg[i],
-		    q->count ? 1 : (double)idle);
+		    d9m_query_has(q, D9M_Q_COUNT) ? 1 : (double)idle);
 	}
 	return rc;
 }
 
 /* Weighted samples of the request, unsorted. */
 static struct d9m_wstack *
-collect(const struct d9m_model *m, const struct d9m_flame_req *q,
+collect(const struct d9m_model *m, const struct d9m_query *q,
     size_t *nout)
 {
 	struct d9m_wstack *v = NULL;
@@ -208,7 +209,7 @@ frames(const struct d9m_flame *f, const struct d9m_model *m,
 	    stack, fr, D9_STACK_MAX) : d9m_stack_frames(m, r, seg, stack, fr,
 	    D9_STACK_MAX);
 
-	return d9m_hide_frames(f->req.hide, fr, n);
+	return d9m_hide_frames(f->req.text, fr, n);
 }
 
 /* One distinct stack into the tree (fr: room for its frames). */
@@ -223,7 +224,8 @@ insert(struct d9m_flame *f, const struct d9m_model *m,
 	f->nodes[0].w += it->w;
 	for (size_t k = 0; k < nf; k++) {
 		/* root first, or leaf first when inverted */
-		const struct d9m_frame *x = &fr[f->req.invert ? k : nf - 1 - k];
+		const struct d9m_frame *x = &fr[d9m_query_has(&f->req,
+		    D9M_Q_INVERT) ? k : nf - 1 - k];
 		const char *nm = d9m_frame_name(x);
 		uint32_t id = d9_intern(&f->names, nm, strlen(nm));
 
@@ -282,7 +284,7 @@ finish(struct d9m_flame *f)
 
 struct d9m_flame *
 d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
-    const struct d9m_flame_req *q)
+    const struct d9m_query *q)
 {
 	struct d9m_flame *f = calloc(1, sizeof *f);
 	struct d9m_wstack *v, *g = NULL;
@@ -296,7 +298,7 @@ d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
 		return NULL;
 	}
 	f->req = *q;
-	f->req.hide[sizeof f->req.hide - 1] = '\0';
+	f->req.text[sizeof f->req.text - 1] = '\0';
 	d9_hmap_init(&f->children);
 	d9_arena_init(&f->arena, 64 * 1024);
 	d9_intern_init(&f->names, &f->arena);
@@ -425,8 +427,8 @@ d9m_flame_under(const struct d9m_flame *f, const struct d9m_model *m,
 		return 0;
 	/* node is at depth d: compare its path up to the root */
 	for (uint32_t x = node; x != 0; x = f->nodes[x].parent, d--) {
-		const struct d9m_frame *y = &fr[f->req.invert ? d - 1 :
-		    nf - d];
+		const struct d9m_frame *y = &fr[d9m_query_has(&f->req,
+		    D9M_Q_INVERT) ? d - 1 : nf - d];
 
 		if (strcmp(d9m_flame_name(f, x), d9m_frame_name(y)) != 0)
 			return 0;

@@ -21,22 +21,16 @@
 #include "model/core/frames.h"
 #include "model/core/model.h"
 #include "model/queries/hide.h"
+#include "model/queries/query.h"
 #include "model/queries/window.h"
 
+/* A tree's query (query.h): win, task, loc, kind, flags D9M_Q_INPOLL
+ * (off-CPU: only samples in polls), D9M_Q_COUNT (allocations and task
+ * dumps: weigh by count, not bytes or idle time), D9M_Q_LIVE
+ * (allocations: only never freed), D9M_Q_INVERT (from the leaf: who
+ * calls it); text: the frames hidden (hide.h's pattern, "": none). */
+_Static_assert(D9M_QUERY_TEXT >= D9M_HIDE_MAX, "a hide pattern fits");
 enum d9m_flame_kind { D9M_F_CPU, D9M_F_OFF, D9M_F_ALLOC, D9M_F_DUMP };
-
-struct d9m_flame_req {
-	enum d9m_flame_kind kind;
-	struct d9m_window win;
-	uint32_t	task;		/* task row, D9_NONE: any */
-	uint32_t	loc;		/* spawn location id, D9_NONE: any */
-	int		inpoll;		/* off-CPU: only samples in polls */
-	int		count;		/* alloc: weigh by count, not bytes */
-	int		liveset;	/* alloc: only never freed */
-	int		invert;		/* from the leaf: who calls it */
-	char		hide[D9M_HIDE_MAX];	/* frames left out (hide.h),
-						 * "": none */
-};
 
 struct d9m_fnode {
 	uint32_t	name;		/* id in names */
@@ -50,7 +44,7 @@ struct d9m_fnode {
 };
 
 struct d9m_flame {
-	struct d9m_flame_req req;
+	struct d9m_query req;
 	struct d9m_fnode *nodes;	/* node 0 is the root */
 	size_t		 n, cap;
 	uint32_t	*kids;
@@ -61,13 +55,13 @@ struct d9m_flame {
 };
 
 struct d9m_flame *d9m_flame_build(const struct d9m_model *m,
-	    const struct d9m_resolver *r, const struct d9m_flame_req *q);
+	    const struct d9m_resolver *r, const struct d9m_query *q);
 void	 d9m_flame_free(struct d9m_flame **f);
 const char *d9m_flame_name(const struct d9m_flame *f, uint32_t node);
 /* Whether an allocation tree for q takes allocation row i by its task
  * and spawn location filters (the poll running on its thread). */
 int	 d9m_flame_takes_alloc(const struct d9m_model *m,
-	    const struct d9m_flame_req *q, size_t i);
+	    const struct d9m_query *q, size_t i);
 /* Whether the frames of (seg, stack) go through node (f's own order,
  * names and rules): the samples a node's weight counts. buf: room for
  * the frames (D9_STACK_MAX, d9m_frames_alloc). */

@@ -2,6 +2,7 @@
  * lanes.c: see lanes.h. Everything here is a pure function of a finished
  * model; the model is never written.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,24 +190,80 @@ d9m_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts)
 	    wk->npolls, ts);
 }
 
-uint64_t
-d9m_busy(const struct d9m_model *m, const struct d9m_lanes *ix, uint32_t w,
-    uint64_t a, uint64_t b)
+/* The busy ns of slot w in [a, b) from its rows i (the first ending at
+ * or after a, starting before b) to j (the first starting at or after
+ * b). */
+static uint64_t
+busy_rows(const struct d9m_model *m, const struct d9m_lanes *ix, uint32_t w,
+    size_t i, size_t j, uint64_t a, uint64_t b)
 {
 	const struct d9m_worker *wk = &m->workers[w];
 	const uint64_t *busy = ix->busy + wk->poll0 + w;
-	size_t i = d9m_first_poll(m, w, a), j, end = wk->poll0 + wk->npolls;
-	uint64_t sum;
+	uint64_t sum = busy[j - wk->poll0] - busy[i - wk->poll0];
 
-	if (i >= end || m->polls.start[i] >= b)
-		return 0;
-	j = d9m_lower(d9m_row(m->polls.start, i), end - i, b) + i;	/* first >= b */
-	sum = busy[j - wk->poll0] - busy[i - wk->poll0];
 	if (m->polls.start[i] < a)
 		sum -= a - m->polls.start[i];
 	if (m->polls.end[j - 1] > b)
 		sum -= m->polls.end[j - 1] - b;
 	return sum;
+}
+
+/* The longest of rows [i, j) of slot w, the first of them when several
+ * are as long: the rows before the first whole block and after the last
+ * one are read, the whole blocks only through their maxima, then the
+ * one block that holds the longest: O(cell / 64 + 3 * 64) reads. */
+static uint32_t
+longest_rows(const struct d9m_model *m, const struct d9m_lanes *ix,
+    uint32_t w, size_t i, size_t j)
+{
+	const struct d9m_worker *wk = &m->workers[w];
+	const uint64_t *bmax = ix->bmax + ix->boff[w];
+	/* the whole blocks: rows [b0, b1) */
+	size_t b0 = wk->poll0 + (i - wk->poll0 + D9M_BLOCK - 1) / D9M_BLOCK *
+	    D9M_BLOCK, b1 = wk->poll0 + (j - wk->poll0) / D9M_BLOCK * D9M_BLOCK;
+	uint64_t best = 0;
+	size_t r, blk = SIZE_MAX;
+
+	if (i >= j)
+		return D9_NONE;
+	if (b0 >= b1)
+		b0 = b1 = j;	/* no whole block: every row is read */
+	for (r = i; r < b0; r++)
+		best = dur(m, r) > best ? dur(m, r) : best;
+	for (r = b0; r < b1; r += D9M_BLOCK)
+		if (blk == SIZE_MAX || bmax[(r - wk->poll0) / D9M_BLOCK] >
+		    bmax[(blk - wk->poll0) / D9M_BLOCK])
+			blk = r;
+	if (blk != SIZE_MAX && bmax[(blk - wk->poll0) / D9M_BLOCK] > best)
+		best = bmax[(blk - wk->poll0) / D9M_BLOCK];
+	for (r = b1; r < j; r++)
+		best = dur(m, r) > best ? dur(m, r) : best;
+	/* the first row that long: before the blocks, in the first block
+	 * of that maximum, or after them */
+	for (r = i; r < b0; r++)
+		if (dur(m, r) == best)
+			return (uint32_t)r;
+	if (blk != SIZE_MAX && bmax[(blk - wk->poll0) / D9M_BLOCK] == best)
+		for (r = blk; r < blk + D9M_BLOCK; r++)
+			if (dur(m, r) == best)
+				return (uint32_t)r;
+	for (r = b1; r < j; r++)
+		if (dur(m, r) == best)
+			return (uint32_t)r;
+	return (uint32_t)i;	/* not reached: some row is that long */
+}
+
+uint64_t
+d9m_busy(const struct d9m_model *m, const struct d9m_lanes *ix, uint32_t w,
+    uint64_t a, uint64_t b)
+{
+	const struct d9m_worker *wk = &m->workers[w];
+	size_t i = d9m_first_poll(m, w, a), j, end = wk->poll0 + wk->npolls;
+
+	if (i >= end || m->polls.start[i] >= b)
+		return 0;
+	j = d9m_lower(d9m_row(m->polls.start, i), end - i, b) + i;	/* first >= b */
+	return busy_rows(m, ix, w, i, j, a, b);
 }
 
 uint32_t
@@ -215,30 +272,71 @@ d9m_longest(const struct d9m_model *m, const struct d9m_lanes *ix,
 {
 	const struct d9m_worker *wk = &m->workers[w];
 	size_t i = d9m_first_poll(m, w, a), end = wk->poll0 + wk->npolls, j;
-	uint64_t best = 0;
-	uint32_t row = D9_NONE;
 
 	if (i >= end || m->polls.start[i] >= b)
 		return D9_NONE;
 	j = d9m_lower(d9m_row(m->polls.start, i), end - i, b) + i;
-	while (i < j) {
-		size_t r = i - wk->poll0;
+	return longest_rows(m, ix, w, i, j);
+}
 
-		if (r % D9M_BLOCK == 0 && i + D9M_BLOCK <= j) {
-			uint64_t mx = ix->bmax[ix->boff[w] + r / D9M_BLOCK];
+/* The first of rows [lo, hi) of ascending v at or above key, hi when
+ * none, found from lo by doubling steps: O(log of the distance). */
+static size_t
+gallop(const uint64_t *v, size_t lo, size_t hi, uint64_t key)
+{
+	size_t at = lo, step = 1, top;
 
-			if (mx <= best && row != D9_NONE) {
-				i += D9M_BLOCK;
-				continue;
-			}
-		}
-		if (dur(m, i) > best || row == D9_NONE) {
-			best = dur(m, i);
-			row = (uint32_t)i;
-		}
-		i++;
+	if (lo >= hi || v[lo] >= key)
+		return lo;
+	/* v[at] < key */
+	while (at + step < hi && v[at + step] < key) {
+		at += step;
+		step *= 2;
 	}
-	return row;
+	top = at + step < hi ? at + step + 1 : hi;
+	return at + 1 + d9m_lower(v + at + 1, top - at - 1, key);
+}
+
+void
+d9m_lane_cells(const struct d9m_model *m, const struct d9m_lanes *ix,
+    uint32_t w, const uint64_t *edges, size_t ncols, uint64_t *busy,
+    uint64_t *longest)
+{
+	const struct d9m_worker *wk = &m->workers[w];
+	size_t i = wk->poll0, j = wk->poll0, end = wk->poll0 + wk->npolls;
+	size_t step = 0;	/* rows the last column held */
+
+	for (size_t c = 0; c < ncols; c++) {
+		uint64_t a = edges[c], b = edges[c + 1];
+		size_t lo, at;
+		uint32_t p;
+
+		busy[c] = longest[c] = 0;
+		if (wk->npolls == 0)
+			continue;
+		/* both bounds only move on as the edges do; ends are sorted:
+		 * when the row before the last column's end ends before a,
+		 * every row before it does, and the search starts there */
+		lo = j > i && m->polls.end[j - 1] < a ? j : i;
+		i = gallop(m->polls.end, lo, end, a);
+		if (i >= end || m->polls.start[i] >= b)
+			continue;
+		/* columns are alike: this one likely holds as many rows as
+		 * the last, so the search starts where that puts its end,
+		 * backwards when that is past it */
+		lo = j > i ? j : i;
+		at = lo + step < end ? lo + step : end;
+		if (at > lo && m->polls.start[at - 1] >= b)
+			at = lo + d9m_lower(m->polls.start + lo, at - lo, b);
+		else
+			at = gallop(m->polls.start, at, end, b);
+		step = at - lo;
+		j = at;
+		busy[c] = busy_rows(m, ix, w, i, j, a, b);
+		if (busy[c] > 0 && (p = longest_rows(m, ix, w, i, j)) !=
+		    D9_NONE)
+			longest[c] = dur(m, p);
+	}
 }
 
 uint32_t

@@ -38,6 +38,14 @@ uint64_t d9m_busy(const struct d9m_model *m, const struct d9m_lanes *ix,
 /* Longest poll of slot w overlapping [a, b), D9_NONE if none. */
 uint32_t d9m_longest(const struct d9m_model *m, const struct d9m_lanes *ix,
 	    uint32_t w, uint64_t a, uint64_t b);
+/* d9m_busy and d9m_longest of slot w for each column c of edges[0 ..
+ * ncols] (ascending) at once: busy[c], and the length of the longest
+ * poll into longest[c] where busy[c] > 0 (else 0). The searches go on
+ * from the previous column's rows: a whole lane costs about what one
+ * cell's searches did. */
+void	 d9m_lane_cells(const struct d9m_model *m, const struct d9m_lanes *ix,
+	    uint32_t w, const uint64_t *edges, size_t ncols, uint64_t *busy,
+	    uint64_t *longest);
 /* First poll row of slot w ending at or after ts (rows are by start). */
 size_t	 d9m_first_poll(const struct d9m_model *m, uint32_t w, uint64_t ts);
 /* The polls of lane w of spawn location loc and task t (D9_NONE: any)

@@ -23,40 +23,61 @@ col_of(const uint64_t *edges, size_t ncols, uint64_t ts)
 	return d9_upper_u64(edges, 0, ncols, ts) - 1;
 }
 
+/* The rows of ascending ts[0..n) in each column of edges: at[c] the
+ * first at or after edges[c] (c in 0..ncols); a search per column, not
+ * one per row. */
 static void
+col_rows(const uint64_t *ts, size_t n, const uint64_t *edges, size_t ncols,
+    size_t *at)
+{
+	size_t i = 0;
+
+	for (size_t c = 0; c <= ncols; c++) {
+		i += d9m_lower(d9m_row(ts, i), n - i, edges[c]);
+		at[c] = i;
+	}
+}
+
+static int
 worker_max(const struct d9m_model *m, enum d9m_series_kind k, uint32_t s,
     const uint64_t *edges, size_t ncols, double *out)
 {
 	const struct d9m_worker *wk = &m->workers[s];
-	struct d9m_window w;
-	size_t a, b;
+	size_t *at;
 
-	if (ncols == 0)
-		return;
-	/* only rows inside the edges fall in a column */
-	w = (struct d9m_window){ edges[0], edges[ncols] - 1 };
-	if (edges[ncols] <= edges[0])
-		return;
+	if (ncols == 0 || edges[ncols] <= edges[0])
+		return 0;
+	if ((at = malloc((ncols + 1) * sizeof *at)) == NULL)
+		return -1;
 	if (k == D9M_S_LOCAL_QUEUE) {
-		d9m_window_polls(m, s, &w, &a, &b);
-		for (size_t i = a; i < b; i++) {
-			size_t c = col_of(edges, ncols, m->polls.start[i]);
+		const uint8_t *lq = m->polls.lq != NULL ? m->polls.lq +
+		    wk->poll0 : NULL;
 
-			if (c < ncols && m->polls.lq[i] > out[c])
-				out[c] = m->polls.lq[i];
+		/* the polls starting in each column */
+		col_rows(d9m_row(m->polls.start, wk->poll0), wk->npolls, edges,
+		    ncols, at);
+		for (size_t c = 0; c < ncols; c++) {
+			unsigned mx = 0;
+
+			for (size_t i = at[c]; i < at[c + 1]; i++)
+				mx = lq[i] > mx ? lq[i] : mx;
+			out[c] = mx;
 		}
-		return;
-	}
-	/* a worker's parks do not overlap: their ends are sorted */
-	d9m_window_rows(d9m_row(m->parks.end, wk->park0), wk->nparks, &w, &a,
-	    &b);
-	for (size_t i = wk->park0 + a; i < wk->park0 + b; i++) {
-		uint64_t wait = m->parks.sched_wait[i];
-		size_t c = col_of(edges, ncols, m->parks.end[i]);
+	} else {
+		const uint64_t *wait = d9m_row(m->parks.sched_wait, wk->park0);
 
-		if (c < ncols && wait != D9M_ABSENT && (double)wait > out[c])
-			out[c] = (double)wait;
+		/* the unparks in each column (a worker's parks do not
+		 * overlap: their ends are sorted) */
+		col_rows(d9m_row(m->parks.end, wk->park0), wk->nparks, edges,
+		    ncols, at);
+		for (size_t c = 0; c < ncols; c++)
+			for (size_t i = at[c]; i < at[c + 1]; i++)
+				if (wait[i] != D9M_ABSENT &&
+				    (double)wait[i] > out[c])
+					out[c] = (double)wait[i];
 	}
+	free(at);
+	return 0;
 }
 
 /* The string id of ProcessResourceUsageEvent's name (field -1) or of
@@ -86,9 +107,11 @@ group_of(const struct d9m_model *m, uint32_t seg)
 }
 
 int
-d9m_process_usage(const struct d9m_model *m, const struct d9m_window *w,
-    uint32_t g, struct d9m_usage **out, size_t *n)
+d9m_process_usage(const struct d9m_model *m, const struct d9m_query *q,
+    struct d9m_usage **out, size_t *n)
 {
+	const struct d9m_window *w = &q->win;
+	uint32_t g = q->group;
 	uint32_t name = usage_str(m, -1),
 	    ku = usage_str(m, D9_F_PROCESS_USAGE_USER_CPU_NS),
 	    ks = usage_str(m, D9_F_PROCESS_USAGE_SYSTEM_CPU_NS),
@@ -144,11 +167,12 @@ static int
 cpu_series(const struct d9m_model *m, uint32_t g, const uint64_t *edges,
     size_t ncols, double *out)
 {
-	struct d9m_window all = D9M_WHOLE;
+	struct d9m_query all = D9M_QUERY_INIT;
 	struct d9m_usage *u;
 	size_t n, k = 0;
 
-	if (d9m_process_usage(m, &all, g, &u, &n) < 0)
+	all.group = g;
+	if (d9m_process_usage(m, &all, &u, &n) < 0)
 		return -1;
 	for (size_t c = 0; c < ncols; c++) {
 		uint64_t mid = edges[c] + (edges[c + 1] - edges[c]) / 2;
@@ -182,9 +206,10 @@ alive_steps(const struct d9m_lanes *ix, const uint64_t *edges, size_t ncols,
 
 enum d9m_alive_from
 d9m_series_runtime(const struct d9m_model *m, const struct d9m_lanes *ix,
-    uint32_t g, const uint64_t *edges, size_t ncols, double *queue,
-    double *alive)
+    const struct d9m_query *qr, const uint64_t *edges, size_t ncols,
+    double *queue, double *alive)
 {
+	uint32_t g = qr->runtime;
 	const struct d9m_queue *q = &m->queue;
 	enum d9m_alive_from from = D9M_ALIVE_NONE;
 	size_t i;
@@ -215,28 +240,30 @@ d9m_series_runtime(const struct d9m_model *m, const struct d9m_lanes *ix,
 }
 
 int
-d9m_series(const struct d9m_model *m, enum d9m_series_kind k, uint32_t arg,
+d9m_series(const struct d9m_model *m, const struct d9m_query *q,
     const uint64_t *edges, size_t ncols, double *out)
 {
+	enum d9m_series_kind k = (enum d9m_series_kind)q->kind;
+
 	for (size_t c = 0; c < ncols; c++)
 		out[c] = 0;
 	if (k == D9M_S_CPU)
-		return cpu_series(m, arg, edges, ncols, out);
-	if (arg < m->nworkers)
-		worker_max(m, k, arg, edges, ncols, out);
-	return 0;
+		return cpu_series(m, q->group, edges, ncols, out);
+	return q->worker < m->nworkers ?
+	    worker_max(m, k, q->worker, edges, ncols, out) : 0;
 }
 
 int
-d9m_series_live(const struct d9m_model *m, const struct d9m_live_req *q,
+d9m_series_live(const struct d9m_model *m, const struct d9m_resolver *r,
+    const struct d9m_query *q, const struct d9m_flame *f, uint32_t node,
     const uint64_t *edges, size_t ncols, double *out)
 {
 	double *delta = calloc(ncols + 1, sizeof *delta), sum = 0;
 	uint64_t *freed = NULL;
-	struct d9m_frame *buf = q->f != NULL ? d9m_frames_alloc() : NULL;
+	struct d9m_frame *buf = f != NULL ? d9m_frames_alloc() : NULL;
 	size_t a0, a1;
 
-	if (delta == NULL || (q->f != NULL && buf == NULL) ||
+	if (delta == NULL || (f != NULL && buf == NULL) ||
 	    d9m_alloc_freed(m, &q->win, &a0, &a1, &freed) < 0) {
 		free(delta);
 		free(buf);
@@ -247,13 +274,13 @@ d9m_series_live(const struct d9m_model *m, const struct d9m_live_req *q,
 		double wb, wc;
 		size_t c, cf;
 
-		if (q->f != NULL && ((q->f->req.liveset && fr != UINT64_MAX) ||
-		    !d9m_flame_takes_alloc(m, &q->f->req, i) ||
-		    !d9m_flame_under(q->f, m, q->r, m->allocs.seg[i],
-		    m->allocs.stack[i], q->node, buf)))
+		if (f != NULL && ((d9m_query_has(q, D9M_Q_LIVE) &&
+		    fr != UINT64_MAX) || !d9m_flame_takes_alloc(m, q, i) ||
+		    !d9m_flame_under(f, m, r, m->allocs.seg[i],
+		    m->allocs.stack[i], node, buf)))
 			continue;
 		d9m_alloc_weight(m, i, &wb, &wc);
-		if (q->f != NULL && q->f->req.count)
+		if (f != NULL && d9m_query_has(q, D9M_Q_COUNT))
 			wb = wc;
 		c = m->allocs.ts[i] < edges[0] ? 0 :
 		    col_of(edges, ncols, m->allocs.ts[i]);

@@ -14,14 +14,15 @@
 
 #include "model/queries/flame.h"
 #include "model/core/model.h"
+#include "model/queries/query.h"
 #include "model/queries/window.h"
 
 enum d9m_series_kind {
-	D9M_S_LOCAL_QUEUE,	/* arg: worker slot; the largest local
+	D9M_S_LOCAL_QUEUE,	/* query's worker: the largest local
 				 * queue at its polls' starts */
-	D9M_S_SCHED_WAIT,	/* arg: worker slot; the longest kernel
+	D9M_S_SCHED_WAIT,	/* query's worker: the longest kernel
 				 * scheduling wait (ns) of its unparks */
-	D9M_S_CPU		/* arg: source group; the cores its process
+	D9M_S_CPU		/* query's group: the cores its process
 				 * used (ProcessResourceUsage), -1 unknown */
 };
 
@@ -36,18 +37,20 @@ enum d9m_alive_from {
 				 * rule: the strip's highest is that peak) */
 };
 
-/* The strips of runtime g (D9_NONE: every queue sample, for a trace of
- * one runtime): the largest global queue depth per column into
+/* The strips of q's runtime (D9_NONE: every queue sample, for a trace
+ * of one runtime): the largest global queue depth per column into
  * queue[ncols], the most tasks alive per column into alive[ncols]
- * (spawns and terminations through ix when the samples say none and g
- * is D9_NONE). Returns where alive came from. */
+ * (spawns and terminations through ix when the samples say none and
+ * the runtime is D9_NONE). Returns where alive came from. */
 enum d9m_alive_from d9m_series_runtime(const struct d9m_model *m,
-	    const struct d9m_lanes *ix, uint32_t g, const uint64_t *edges,
-	    size_t ncols, double *queue, double *alive);
+	    const struct d9m_lanes *ix, const struct d9m_query *q,
+	    const uint64_t *edges, size_t ncols, double *queue,
+	    double *alive);
 
-/* Values of kind k per column into out[ncols]; -1 when out of memory. */
-int	d9m_series(const struct d9m_model *m, enum d9m_series_kind k,
-	    uint32_t arg, const uint64_t *edges, size_t ncols, double *out);
+/* Values of q's kind (enum d9m_series_kind) per column into out[ncols];
+ * -1 when out of memory. */
+int	d9m_series(const struct d9m_model *m, const struct d9m_query *q,
+	    const uint64_t *edges, size_t ncols, double *out);
 
 /* One ProcessResourceUsageEvent sample (ANALYSIS 11) and what its
  * process used since the previous sample of the same source group. */
@@ -60,24 +63,18 @@ struct d9m_usage {
 	int		has_cpu;	/* both CPU fields present */
 };
 
-/* The samples in w (of group g, D9_NONE: every group) in time order,
- * into *out (malloc'd). -1 when out of memory. */
-int	d9m_process_usage(const struct d9m_model *m, const struct d9m_window *w,
-	    uint32_t g, struct d9m_usage **out, size_t *n);
+/* The samples in q's window (of q's group, D9_NONE: every group) in
+ * time order, into *out (malloc'd). -1 when out of memory. */
+int	d9m_process_usage(const struct d9m_model *m, const struct d9m_query *q,
+	    struct d9m_usage **out, size_t *n);
 
-/* Which allocations a liveset strip counts: those of the window w that
- * the tree f (built for w) counts under node (0: all of it). */
-struct d9m_live_req {
-	struct d9m_window		 win;
-	const struct d9m_flame		*f;
-	uint32_t			 node;
-	const struct d9m_resolver	*r;
-};
-
-/* Estimated bytes live at each column's end: allocations made in the
+/* Estimated bytes live at each column's end: allocations made in q's
  * window by then that no free in the window by then names (samples.h's
- * rule at every column), weighted as the tree weighs them. */
-int	d9m_series_live(const struct d9m_model *m, const struct d9m_live_req *q,
-	    const uint64_t *edges, size_t ncols, double *out);
+ * rule at every column). With f (a tree built for q), only those it
+ * counts under node (0: all of it), with q's task and location filters,
+ * D9M_Q_LIVE and D9M_Q_COUNT (weighed as the tree weighs them). */
+int	d9m_series_live(const struct d9m_model *m, const struct d9m_resolver *r,
+	    const struct d9m_query *q, const struct d9m_flame *f,
+	    uint32_t node, const uint64_t *edges, size_t ncols, double *out);
 
 #endif

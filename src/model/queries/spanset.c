@@ -215,9 +215,10 @@ pct_desc(const struct d9m_span *v, size_t n, struct d9m_pct *out)
 }
 
 struct d9m_spanset *
-d9m_spanset_build(const struct d9m_model *m, const struct d9m_window *w,
-    const char *filter)
+d9m_spanset_build(const struct d9m_model *m, const struct d9m_query *q)
 {
+	const struct d9m_window *w = &q->win;
+	const char *filter = q->text;
 	struct d9m_spanset *s = calloc(1, sizeof *s);
 	uint32_t *slot = malloc((m->strs.n + 1) * sizeof *slot);
 

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "model/queries/select.h"
+#include "model/queries/query.h"
 #include "model/queries/window.h"
 
 struct d9m_span {
@@ -39,9 +40,10 @@ struct d9m_spanset {
 					 * never exited */
 };
 
-/* filter: NULL or "" for all. NULL when out of memory. */
+/* The spans of q's window (query.h), q's text a field filter ("": all).
+ * NULL when out of memory. */
 struct d9m_spanset *d9m_spanset_build(const struct d9m_model *m,
-	    const struct d9m_window *w, const char *field_filter);
+	    const struct d9m_query *q);
 void	d9m_spanset_free(struct d9m_spanset **s);
 /* The order of the names of a set: most instances first, then by name
  * id (qsort's sign). */

@@ -127,10 +127,15 @@ static void
 tree_req(struct d9t_app *app, const struct flame_view *v, struct d9t_req *q)
 {
 	d9t_req_init(app, q);
-	q->opt1 = v->f == F_OFF ? v->inpoll : v->f == F_ALLOC ? v->count : 0;
-	q->opt2 = v->f == F_ALLOC ? v->live : v->f == F_OFF ? v->dumps : 0;
-	q->opt3 = v->invert;
-	snprintf(q->text, sizeof q->text, "%s", v->hide);
+	if (v->f == F_OFF)
+		q->q.flags |= (v->inpoll ? D9M_Q_INPOLL : 0) |
+		    (v->dumps ? D9M_Q_DUMPS : 0);
+	if (v->f == F_ALLOC)
+		q->q.flags |= (v->count ? D9M_Q_COUNT : 0) |
+		    (v->live ? D9M_Q_LIVE : 0);
+	if (v->invert)
+		q->q.flags |= D9M_Q_INVERT;
+	snprintf(q->q.text, sizeof q->q.text, "%s", v->hide);
 }
 
 static struct d9m_flame *
@@ -167,7 +172,8 @@ weight(const struct d9m_flame *t, double w, char *out, size_t cap)
 {
 	if (t->req.kind == D9M_F_DUMP)
 		d9t_fmt_dur(out, cap, (uint64_t)w, 0);
-	else if (t->req.kind == D9M_F_ALLOC && !t->req.count)
+	else if (t->req.kind == D9M_F_ALLOC &&
+	    !d9m_query_has(&t->req, D9M_Q_COUNT))
 		d9_fmt_bytes(out, cap, w);
 	else
 		snprintf(out, cap, "%.0f", w);
@@ -207,12 +213,12 @@ title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
 	d9t_list_add(l, D9T_A_BOLD, "%s in the window: %zu, weight %s%s",
 	    v->f == F_OFF && v->dumps ? "task dumps (what idle tasks awaited)" :
 	    what[v->f], t->samples, w, extra);
-	if (t->req.hide[0]) {
+	if (t->req.text[0]) {
 		char shown[3 * D9M_HIDE_MAX + 40];
 		size_t o = 0;
 
 		/* " | " between the parts: the line wraps there */
-		for (const char *c = t->req.hide; *c && o + 4 < sizeof shown;
+		for (const char *c = t->req.text; *c && o + 4 < sizeof shown;
 		    c++) {
 			if (*c == '|') {
 				memcpy(shown + o, " | ", 3);
@@ -234,7 +240,6 @@ live_strip(struct d9t_app *app, struct d9t_list *l,
     const struct d9m_flame *t, uint32_t root)
 {
 	struct d9t_axis ax = { app->lo, app->hi, 0, app->w - 22 };
-	struct d9m_live_req q = { t->req.win, t, root, app->cfg->resolver };
 	uint64_t *edges;
 	double *v;
 	char w[32], text[4 * 512];
@@ -244,7 +249,8 @@ live_strip(struct d9t_app *app, struct d9t_list *l,
 	edges = d9t_axis_edges(&ax);
 	v = malloc((size_t)ax.w * sizeof *v);
 	if (edges != NULL && v != NULL &&
-	    d9m_series_live(app->m, &q, edges, (size_t)ax.w, v) == 0) {
+	    d9m_series_live(app->m, app->cfg->resolver, &t->req, t, root,
+	    edges, (size_t)ax.w, v) == 0) {
 		d9t_strip_text(v, (size_t)ax.w, app->utf8, text, sizeof text);
 		weight(t, d9t_strip_max(v, (size_t)ax.w), w, sizeof w);
 		d9t_list_add(l, app->color ? D9T_C_GREEN : 0, "live %s max %s",
@@ -595,9 +601,8 @@ legend(const struct d9t_app *app, struct d9t_list *l)
 	    "row (Enter: a row each)");
 	d9t_list_add(l, 0, "  150:         a frame too deep to indent: its "
 	    "depth");
-	d9t_list_add(l, 0, "  hidden       H's pattern: frames starting with "
-	    "one of its |-parts (@recorder: the recorder's own) are left "
-	    "out, their callees join their caller, weights stay whole");
+	d9t_list_add(l, 0, "  hidden       frames starting with a |-part of H's "
+	    "pattern: left out");
 	d9t_list_add(l, 0, "  live         allocations: estimated live bytes "
 	    "over the window, scaled to its max");
 	d9t_list_add(l, 0, "  delta        with a baseline (b): the change of "

@@ -47,7 +47,7 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 		return;
 	d9t_list_add(l, D9T_A_BOLD, "Points of interest in the window: %zu%s%s "
 	    "(Enter jumps there, then n/N step through that kind; f: %s)",
-	    d9m_pois_count(p, -1, 0, UINT64_MAX), v->kind >= 0 ? ", only " :
+	    d9m_pois_count(p, -1, &D9M_WHOLE), v->kind >= 0 ? ", only " :
 	    "", v->kind >= 0 ?
 	    d9m_poi_name((enum d9m_poi_kind)v->kind) : "", v->kind >= 0 ?
 	    "next kind" : "one kind");

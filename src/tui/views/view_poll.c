@@ -118,8 +118,10 @@ static void
 spans_in(struct d9t_app *app, struct d9t_list *l, uint32_t p)
 {
 	const struct d9m_model *m = app->m;
-	struct d9m_window pw = { m->polls.start[p], m->polls.end[p] };
-	struct d9m_spanset *s = d9m_spanset_build(m, &pw, NULL);
+	struct d9m_query pq = { .win = { m->polls.start[p], m->polls.end[p] },
+	    .worker = D9_NONE, .group = D9_NONE, .runtime = D9_NONE,
+	    .task = D9_NONE, .loc = D9_NONE };
+	struct d9m_spanset *s = d9m_spanset_build(m, &pq);
 	uint32_t wid = d9m_poll_worker_id(m, p);
 	size_t shown = 0;
 

@@ -48,8 +48,8 @@ spans_req(struct d9t_app *app, struct d9t_req *q)
 	const struct spans_view *v = app->vstate[D9T_V_SPANS];
 
 	d9t_req_init(app, q);
-	q->task = q->loc = D9_NONE;
-	snprintf(q->text, sizeof q->text, "%s", v->field);
+	q->q.task = q->q.loc = D9_NONE;
+	snprintf(q->q.text, sizeof q->q.text, "%s", v->field);
 }
 
 static const struct d9m_spanset *

@@ -107,7 +107,7 @@ tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	if (d9t_computing(l, a))
 		return;
 	d9t_req_init(app, &q);
-	q.task = q.loc = D9_NONE;
+	q.q.task = q.q.loc = D9_NONE;
 	cmp = d9t_cmp_locs(&c, app->m, d9t_baseline_get(app, D9T_J_TASKS, &q),
 	    a) == 0;
 	d9t_list_add(l, D9T_A_BOLD, "Tasks by spawn location: %zu seen, %zu "

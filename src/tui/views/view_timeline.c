@@ -190,8 +190,10 @@ marks(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 	}
 }
 
-/* A lane's filtered polls per column (model/queries/lanes.h). */
+/* A lane's polls per column (model/queries/lanes.h): all of them, and
+ * those the filters take. */
 struct fcell {
+	uint64_t	*all, *all_longest;
 	uint64_t	*busy, *longest, *edges;
 };
 
@@ -237,16 +239,15 @@ lane(struct d9t_app *app, struct d9t_canvas *cv, const struct d9t_axis *ax,
 	if (filt)
 		d9m_lane_filtered(m, s, app->f_loc, app->f_task, fc->edges,
 		    (size_t)ax->w, fc->busy, fc->longest);
+	d9m_lane_cells(m, app->ix, s, fc->edges, (size_t)ax->w, fc->all,
+	    fc->all_longest);
 	for (int x = 0; x < ax->w; x++) {
-		uint64_t a = d9t_axis_t(ax, x + ax->x0),
-		    b = d9t_axis_t(ax, x + ax->x0 + 1), span = b > a ? b - a : 1;
-		uint64_t busy = d9m_busy(m, app->ix, s, a, b), longest = 0;
-		uint32_t p;
+		uint64_t a = fc->edges[x], b = fc->edges[x + 1],
+		    span = b > a ? b - a : 1;
+		uint64_t busy = fc->all[x], longest = fc->all_longest[x];
 		uint16_t attr;
 		uint32_t ch;
 
-		if (busy > 0 && (p = d9m_longest(m, app->ix, s, a, b)) != D9_NONE)
-			longest = m->polls.end[p] - m->polls.start[p];
 		if (filt) {
 			if (fc->longest[x]) {
 				busy = fc->busy[x];
@@ -446,13 +447,14 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 
 	if (rows < 1 || ax.w < 1)
 		return;
-	fc.busy = calloc((size_t)ax.w, sizeof *fc.busy);
-	fc.longest = calloc((size_t)ax.w, sizeof *fc.longest);
+	fc.busy = calloc(4 * (size_t)ax.w, sizeof *fc.busy);
+	fc.longest = fc.busy + ax.w;
+	fc.all = fc.busy + 2 * ax.w;
+	fc.all_longest = fc.busy + 3 * ax.w;
 	fc.edges = d9t_axis_edges(&ax);
-	if (fc.busy == NULL || fc.longest == NULL || fc.edges == NULL ||
+	if (fc.busy == NULL || fc.edges == NULL ||
 	    d9t_canvas_init(&off, cv->w, d9t_panel_nstrips(app)) < 0) {
 		free(fc.busy);
-		free(fc.longest);
 		free(fc.edges);
 		return;
 	}
@@ -482,7 +484,6 @@ draw(struct d9t_app *app, void *st, struct d9t_canvas *cv, int y0, int rows)
 		info(app, cv, y0 + rows - info_n, info_n, ts->panel.readout);
 	d9t_canvas_free(&off);
 	free(fc.busy);
-	free(fc.longest);
 	free(fc.edges);
 }
 
@@ -611,9 +612,8 @@ step_poi(struct d9t_app *app, int dir)
 	long i;
 
 	d9t_req_init(app, &q);
-	q.lo = 0;
-	q.hi = UINT64_MAX;
-	q.task = q.loc = D9_NONE;
+	q.q.win = D9M_WHOLE;
+	q.q.task = q.q.loc = D9_NONE;
 	p = d9t_jobs_get(app->jobs, D9T_J_POIS, &q, &stale);
 	if (p == NULL) {
 		d9t_msg(app, "finding the points of interest of the trace... "

@@ -12,7 +12,7 @@
 
 #include "model/core/lives.h"
 #include "model/core/table.h"
-#include "unit.h"
+#include "suites.h"
 
 /* The tags of the generated rows: tag 2 k + legacy is of kind k. */
 static const uint8_t tag_kind[] = { 0, 0, 1, 1, 2, 2, 3, 3 };

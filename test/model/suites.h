@@ -1,7 +1,7 @@
-/* unit.h: the suites of the unit test program, one per module, and
- * what their tests share. */
-#ifndef D9_UNIT_H
-#define D9_UNIT_H
+/* suites.h: the suites of test-model (test/model: src/model's core,
+ * queries and figures), one per module, and what their tests share. */
+#ifndef D9_MODEL_SUITES_H
+#define D9_MODEL_SUITES_H
 
 #include <check.h>
 #include <stdint.h>
@@ -16,7 +16,6 @@ rnd(uint64_t *s)
 	return *s;
 }
 
-Suite	*base_suite(void);
 Suite	*model_suite(void);
 Suite	*analysis_suite(void);
 Suite	*window_suite(void);
@@ -28,11 +27,8 @@ Suite	*events_suite(void);
 Suite	*series_suite(void);
 Suite	*diff_suite(void);
 Suite	*dial95_suite(void);
-Suite	*image_suite(void);
 Suite	*lives_suite(void);
-Suite	*lines_suite(void);
 Suite	*ids_suite(void);
 Suite	*deep_suite(void);
-Suite	*textfmt_suite(void);
 
 #endif

@@ -19,7 +19,7 @@
 #include "store/image.h"
 #include "model/queries/lanes.h"
 #include "model/core/loss.h"
-#include "unit.h"
+#include "suites.h"
 
 /* One segment file of boot `boot` with its counters (NULL: none). */
 static char *

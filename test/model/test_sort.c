@@ -15,7 +15,7 @@
 #include "model/queries/select.h"
 #include "model/core/table.h"
 #include "model/core/tables.h"
-#include "unit.h"
+#include "suites.h"
 
 /* Keys one apart, the smallest not in row 0; keys too far apart to pack
  * (both in few runs: the merge). */

@@ -13,7 +13,7 @@
 #include "base/text.h"
 #include "base/units.h"
 #include "base/vec.h"
-#include "unit.h"
+#include "suites.h"
 
 START_TEST(test_arena_alignment_and_big)
 {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "output/textfmt.h"
-#include "unit.h"
+#include "suites.h"
 
 /* The browser's info line at 70 columns read "..." alone when the
  * location's kept tail had no '/': it keeps the tail's last characters. */

@@ -10,7 +10,7 @@
 
 #include "model/queries/appev.h"
 #include "planted.h"
-#include "unit.h"
+#include "suites.h"
 
 START_TEST(events_on_their_lanes)
 {

@@ -22,7 +22,7 @@
 #include "model/queries/lanes.h"
 #include "mktrace.h"
 #include "planted.h"
-#include "unit.h"
+#include "suites.h"
 
 #define KEY	0x1234abcdull
 

@@ -20,7 +20,7 @@
 #include "model/core/ids.h"
 #include "model/core/timeline.h"
 #include "output/output.h"
-#include "unit.h"
+#include "suites.h"
 
 #define MS	1000000ull
 

@@ -15,7 +15,7 @@
 #include "model/core/ids.h"
 #include "model/core/table.h"
 #include "model/core/twins.h"
-#include "unit.h"
+#include "suites.h"
 
 static const struct d9m_window all = D9M_WHOLE_INIT;
 

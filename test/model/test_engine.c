@@ -20,18 +20,20 @@
 #include "output/output.h"
 #include "planted.h"
 #include "whytrace.h"
-#include "unit.h"
+#include "suites.h"
 
 static const struct d9m_window all = D9M_WHOLE_INIT;
 
 static double
 flame_total(const struct d9m_model *m, int count, int liveset)
 {
-	struct d9m_flame_req q = { D9M_F_ALLOC, all, D9_NONE, D9_NONE, 0,
-	    count, liveset, 0, "" };
-	struct d9m_flame *f = d9m_flame_build(m, NULL, &q);
+	struct d9m_query q = D9M_QUERY_INIT;
+	struct d9m_flame *f;
 	double w;
 
+	q.kind = D9M_F_ALLOC;
+	q.flags = (count ? D9M_Q_COUNT : 0) | (liveset ? D9M_Q_LIVE : 0);
+	f = d9m_flame_build(m, NULL, &q);
 	ck_assert_ptr_nonnull(f);
 	w = f->nodes[0].w;
 	d9m_flame_free(&f);

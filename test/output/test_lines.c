@@ -19,7 +19,7 @@
 #include "mktrace.h"
 #include "model/figures/analysis.h"
 #include "output/output.h"
-#include "unit.h"
+#include "suites.h"
 
 #define MS	1000000ull
 

@@ -29,7 +29,7 @@
 #include "model/figures/runtimes.h"
 #include "model/queries/spanset.h"
 #include "output/output.h"
-#include "unit.h"
+#include "suites.h"
 
 static const struct d9m_window all = D9M_WHOLE_INIT;
 

@@ -20,7 +20,7 @@
 #include "model/figures/diff.h"
 #include "output/check.h"
 #include "output/output.h"
-#include "unit.h"
+#include "suites.h"
 
 static void
 parse_ok(struct d9_json *doc, const char *text)

@@ -18,7 +18,7 @@
 #include "planted.h"
 #include "model/figures/analysis.h"
 #include "model/core/ids.h"
-#include "unit.h"
+#include "suites.h"
 
 #define S	1000000000ull
 #define WALL	(1780000000ull * S)	/* both began near this wall time */

@@ -17,7 +17,7 @@
 #include "mktrace.h"
 #include "model/queries/flame.h"
 #include "output/output.h"
-#include "unit.h"
+#include "suites.h"
 
 #define DEEP	10000
 
@@ -88,8 +88,7 @@ count_frames(const char *text)
 START_TEST(cut_by_the_reader)
 {
 	struct d9m_model *m = deep(DEEP, 0);
-	struct d9m_flame_req q = { D9M_F_CPU, D9M_WHOLE_INIT, D9_NONE,
-	    D9_NONE, 0, 0, 0, 0, "" };
+	struct d9m_query q = D9M_QUERY_INIT;
 	struct d9m_flame *f;
 	char *text, leaf[32];
 	uint32_t node;

@@ -23,7 +23,7 @@
 #include "model/queries/lanes.h"
 #include "model/queries/series.h"
 #include "model/queries/spanset.h"
-#include "unit.h"
+#include "suites.h"
 
 #define NWORKERS	3
 #define NTASKS		8	/* task 8 is never woken */
@@ -346,7 +346,11 @@ static void
 check_span_set(const struct d9m_model *m, const struct d9m_window *w,
     const struct d9m_analysis *a)
 {
-	struct d9m_spanset *s = d9m_spanset_build(m, w, "");
+	struct d9m_query q = D9M_QUERY_INIT;
+	struct d9m_spanset *s;
+
+	q.win = *w;
+	s = d9m_spanset_build(m, &q);
 	size_t n = 0, open = 0;
 
 	for (size_t i = 0; i < m->spans.n; i++)
@@ -401,12 +405,15 @@ check_flames(const struct d9m_model *m, const struct d9m_window *w)
 {
 	for (int t = 0; t < 4; t++) {
 		int off = t & 1;
-		struct d9m_flame_req q = { off ? D9M_F_OFF : D9M_F_CPU, *w,
-		    D9_NONE, D9_NONE, 0, 0, 0, t >> 1, "" };
-		struct d9m_flame *f = d9m_flame_build(m, NULL, &q);
+		struct d9m_query q = D9M_QUERY_INIT;
+		struct d9m_flame *f;
 		size_t n = 0;
 		double kids = 0;
 
+		q.kind = off ? D9M_F_OFF : D9M_F_CPU;
+		q.win = *w;
+		q.flags = t >> 1 ? D9M_Q_INVERT : 0;
+		f = d9m_flame_build(m, NULL, &q);
 		for (size_t i = 0; i < m->cpu.n; i++)
 			n += d9m_in_window(w, m->cpu.ts[i]) &&
 			    (m->cpu.source[i] == D9_SOURCE_SCHED) == off;
@@ -458,9 +465,12 @@ static void
 check_kind(const struct d9m_model *m, enum d9m_series_kind k, uint32_t s,
     const uint64_t *e, size_t nc, const double *want)
 {
+	struct d9m_query q = D9M_QUERY_INIT;
 	double v[8];
 
-	ck_assert_int_eq(d9m_series(m, k, s, e, nc, v), 0);
+	q.kind = (int)k;
+	q.worker = s;
+	ck_assert_int_eq(d9m_series(m, &q, e, nc, v), 0);
 	for (size_t c = 0; c < nc; c++)
 		ck_assert_double_eq(v[c], want[c]);
 }
@@ -529,6 +539,70 @@ START_TEST(test_windows_match_scans)
 }
 END_TEST
 
+/* A lane of 3000 polls with durations on a coarse grid (ties are
+ * common) and a gap now and then, for the timeline's cells. */
+static struct d9m_model *
+long_lane(uint64_t *s)
+{
+	struct mt t;
+	uint64_t ts = 100;
+
+	mt_begin(&t);
+	mt_unpark(&t, 0, 0, 0, 100, 0);
+	for (int i = 0; i < 3000; i++) {
+		uint64_t r = rnd(s);
+
+		ts += r % 5 == 0 ? 10 * (r >> 8) % 200 : 0;
+		mt_poll_start(&t, ts, 0, 1 + r % 4, "x.rs:1:1");
+		ts += 10 * ((r >> 16) % 6);
+		mt_poll_end(&t, ts, 0);
+	}
+	return mt_finish(&t);
+}
+
+/* The timeline's cells (d9m_lane_cells, d9m_longest) on random columns,
+ * some narrower than a poll, some holding hundreds of blocks' worth,
+ * against a scan of every poll: busy time, and the longest poll, the
+ * first of those as long. */
+START_TEST(test_lane_cells_match_scans)
+{
+	uint64_t s = (uint64_t)_i * 977 + 3, e[41], busy[40], longest[40];
+	struct d9m_model *m = long_lane(&s);
+	struct d9m_lanes *ix = d9m_lanes_build(m);
+	const struct d9m_worker *wk = &m->workers[0];
+	size_t nc = 1 + rnd(&s) % 40;
+
+	ck_assert_uint_eq(m->nworkers, 1);
+	e[0] = m->min_ts + 5 * (rnd(&s) % 200);
+	for (size_t c = 1; c <= nc; c++)
+		e[c] = e[c - 1] + (rnd(&s) % 3 == 0 ? 5 * (rnd(&s) % 4) :
+		    5 * (rnd(&s) % 4000));
+	d9m_lane_cells(m, ix, 0, e, nc, busy, longest);
+	for (size_t c = 0; c < nc; c++) {
+		uint64_t a = e[c], b = e[c + 1], sum = 0, best = 0;
+		uint32_t row = D9_NONE;
+
+		for (size_t i = wk->poll0; i < wk->poll0 + wk->npolls; i++) {
+			uint64_t ps = m->polls.start[i], pe = m->polls.end[i];
+
+			if (pe < a || ps >= b)
+				continue;
+			sum += (pe < b ? pe : b) - (ps > a ? ps : a);
+			if (row == D9_NONE || pe - ps > best) {
+				best = pe - ps;
+				row = (uint32_t)i;
+			}
+		}
+		ck_assert_uint_eq(busy[c], sum);
+		ck_assert_uint_eq(longest[c], sum > 0 ? best : 0);
+		ck_assert_uint_eq(d9m_busy(m, ix, 0, a, b), sum);
+		ck_assert_uint_eq(d9m_longest(m, ix, 0, a, b), row);
+	}
+	d9m_lanes_free(&ix);
+	d9m_model_free(&m);
+}
+END_TEST
+
 /* Lives: a close ends one, the id starts another; a re-enter while open
  * keeps the first enter; a window holds the lives that start in it,
  * whole (the browser and the report alike). */
@@ -538,6 +612,7 @@ START_TEST(test_span_lives)
 	struct d9m_model *m;
 	struct d9m_spanset *s;
 	struct d9m_window w110 = { 110, 350 }, w90 = { 90, 350 };
+	struct d9m_query q = D9M_QUERY_INIT;
 
 	mt_begin(&t);
 	mt_span(&t, 1, 50, 0, 7, "w");		/* exit before any enter */
@@ -559,12 +634,14 @@ START_TEST(test_span_lives)
 	ck_assert_uint_eq(m->spans.nopen, 1);	/* 9 never exits */
 	ck_assert_uint_eq(m->spans.open_ts[0], 200);
 	/* from 110: the life of 7 began at 100, outside; 9 never exits */
-	s = d9m_spanset_build(m, &w110, "");
+	q.win = w110;
+	s = d9m_spanset_build(m, &q);
 	ck_assert_uint_eq(s->n, 0);
 	ck_assert_uint_eq(s->unmatched, 1);
 	d9m_spanset_free(&s);
 	/* from 90: the life 100..150 whole, the re-enter at 120 inside it */
-	s = d9m_spanset_build(m, &w90, "");
+	q.win = w90;
+	s = d9m_spanset_build(m, &q);
 	ck_assert_uint_eq(s->n, 1);
 	ck_assert_uint_eq(s->v[0].start, 100);
 	ck_assert_uint_eq(s->v[0].end, 150);
@@ -631,6 +708,7 @@ window_suite(void)
 	TCase *tc = tcase_create("scans");
 
 	tcase_add_loop_test(tc, test_windows_match_scans, 0, 30);
+	tcase_add_loop_test(tc, test_lane_cells_match_scans, 0, 40);
 	tcase_add_test(tc, test_span_lives);
 	tcase_add_test(tc, test_window_ms);
 	tcase_add_loop_test(tc, test_lower_matches_scan, 0, 35);

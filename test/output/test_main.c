@@ -1,0 +1,11 @@
+/* test_main.c: runs src/output's suites; CK_RUN_SUITE picks one. */
+#include "runsuites.h"
+#include "suites.h"
+
+int
+main(void)
+{
+	static const suite_fn mk[] = { lines_suite, textfmt_suite };
+
+	return run_suites(mk, sizeof mk / sizeof mk[0]);
+}
