@@ -3,6 +3,7 @@
  * terminal one line redrawn in place, elsewhere a line every 10 inputs;
  * --quiet keeps only errors.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -19,7 +20,26 @@
 struct ctx {
 	const struct d9a_opts	*o;
 	int			 tty;
+	_Atomic int		 spoke;	/* a segment's resolver spoke */
 };
+
+/* A resolver for one segment's model (export.h): the first one says
+ * what it finds (a build id mismatch, the bias inferred), the others
+ * would say it again. */
+static struct d9m_resolver *
+resolver_new(void *arg)
+{
+	struct ctx *c = arg;
+
+	return d9a_resolver(c->o, atomic_exchange(&c->spoke, 1) == 0);
+}
+
+static void
+resolver_free(void *arg, struct d9m_resolver *r)
+{
+	(void)arg;
+	d9s_resolver_free(&r);
+}
 
 static void
 progress(void *arg, const struct d9x_progress *p)
@@ -53,7 +73,7 @@ summary(const struct d9a_opts *o, const struct d9x_progress *p)
 int
 d9a_export_main(const struct d9a_opts *o)
 {
-	struct ctx c = { o, isatty(2) };
+	struct ctx c = { o, isatty(2), 0 };
 	struct d9x_opts xo;
 	struct d9x_progress p;
 	struct d9m_resolver *res;
@@ -67,10 +87,12 @@ d9a_export_main(const struct d9a_opts *o)
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
-	if ((res = d9a_resolver(o, 1)) == NULL)
+	/* the files named are read once here: an error is said now */
+	if ((res = d9a_resolver(o, 0)) == NULL)
 		return 2;
 	xo = (struct d9x_opts){ .outdir = o->export_dir, .paths = o->paths,
 	    .npaths = o->npaths, .resolver = res,
+	    .resolver_new = resolver_new, .resolver_free = resolver_free,
 	    .note = o->quiet ? NULL : d9a_note, .progress = progress,
 	    .ctx = &c, .stream_only = o->env.stream_only,
 	    .workers = o->env.export_workers };

@@ -250,31 +250,33 @@ fold_model(struct worker *w, const struct d9m_model *m,
     const uint8_t base[16], uint64_t events, int hold)
 {
 	struct run *r = w->r;
+	const struct d9x_opts *o = r->o;
+	struct d9m_resolver *own = o->resolver_new != NULL ?
+	    o->resolver_new(o->ctx) : NULL;
+	const struct d9m_resolver *res = o->resolver_new != NULL ? own :
+	    o->resolver;
+	int rc = 0;
 
-	for (size_t g = m->groups.n; g-- > 0; ) {
+	for (size_t g = m->groups.n; rc == 0 && g-- > 0; ) {
 		struct d9x_source src;
 		struct d9x_fold x;
-		int rc;
 
-		d9x_source_make(&src, m, r->o->resolver, (uint32_t)g, base);
+		d9x_source_make(&src, m, res, (uint32_t)g, base);
 		memset(&x, 0, sizeof x);
 		x.out = &w->out;
 		x.src = &src;
 		x.events = events;
 		x.one_input_seg = m->segs.n == 1;
 		w->out.hold = hold && g == 0;
-		if (d9x_stacks_init(&x.stacks) < 0) {
-			d9x_stacks_free(&x.stacks);
-			return -1;
-		}
-		rc = d9x_fold_runtime(&x) < 0 || d9x_fold_samples(&x) < 0 ||
+		rc = d9x_stacks_init(&x.stacks) < 0 ||
+		    d9x_fold_runtime(&x) < 0 || d9x_fold_samples(&x) < 0 ||
 		    d9x_fold_spans(&x) < 0 || d9x_fold_metrics(&x) < 0 ||
 		    d9x_fold_segments(&x) < 0 ? -1 : 0;
 		d9x_stacks_free(&x.stacks);
-		if (rc < 0)
-			return -1;
 	}
-	return 0;
+	if (own != NULL)
+		o->resolver_free(o->ctx, own);
+	return rc;
 }
 
 /* What w wrote since it last said, into the run's progress (locked). */

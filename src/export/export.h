@@ -51,6 +51,12 @@ struct d9x_opts {
 	const char *const	 *paths;
 	size_t			  npaths;
 	const struct d9m_resolver *resolver;	/* names beyond the trace's */
+	/* or, when set, a resolver of its own for each segment's model
+	 * (one resolver serves one model: symbolize/resolver.h), freed
+	 * once the segment is written; NULL from it: no names beyond */
+	struct d9m_resolver	*(*resolver_new)(void *ctx);
+	void			(*resolver_free)(void *ctx,
+				    struct d9m_resolver *r);
 	/* messages about input (skipped, damaged): msg is only valid
 	 * during the call */
 	void			(*note)(void *ctx, const char *msg);

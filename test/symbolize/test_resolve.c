@@ -13,7 +13,10 @@
  *  - kernel addresses labelled "[kernel] 0x...", or named by --kallsyms;
  *  - a --binary whose DWARF is refused (a corrupt .debug_rnglists list):
  *    its symbol table still names the frames, and d9top says once that
- *    its DWARF is unreadable.
+ *    its DWARF is unreadable;
+ *  - --export parquet with --binary over two segments: each segment's
+ *    stacks are named (a resolver per segment's model), whichever worker
+ *    exports it.
  *
  * Every trace has one poll on worker 0 (thread 100) with three on-CPU
  * samples of one callchain, so its frames appear in worstPolls.
@@ -24,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "../e2e/minijson.h"
 #include "../e2e/run.h"
@@ -468,6 +472,91 @@ START_TEST(test_kernel)
 }
 END_TEST
 
+/* Whether file path (a Parquet file) holds text, in a page as it is or
+ * in one of its zstd frames. */
+static int
+zstd_frames_hold(const char *path, const char *text)
+{
+	static const unsigned char magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	FILE *f = fopen(path, "rb");
+	unsigned char *p = malloc(1 << 20);
+	size_t n = f != NULL && p != NULL ? fread(p, 1, 1 << 20, f) : 0;
+	int found = n > 0 && memmem(p, n, text, strlen(text)) != NULL;
+
+	for (size_t i = 0; !found && i + 4 < n; i++) {
+		unsigned long long sz;
+		size_t got, csz;
+		char *out;
+
+		if (memcmp(p + i, magic, 4) != 0 || (sz =
+		    ZSTD_getFrameContentSize(p + i, n - i)) > (1u << 24) ||
+		    ZSTD_isError(csz = ZSTD_findFrameCompressedSize(p + i,
+		    n - i)))
+			continue;
+		out = malloc(sz + 1);
+		got = out != NULL ? ZSTD_decompress(out, sz, p + i, csz) : 0;
+		found = !ZSTD_isError(got) && memmem(out, got, text,
+		    strlen(text)) != NULL;
+		free(out);
+	}
+	if (f != NULL)
+		fclose(f);
+	free(p);
+	return found;
+}
+
+/* Two segments of a dial9-like trace (5 and 6 names in the table: two
+ * segments, not copies), exported with --binary by two workers: both
+ * `stacks` leaves name op_c (only --binary can), and the load bias is
+ * said once. */
+START_TEST(test_export_each_segment)
+{
+	struct run_result r, l;
+	struct prog p;
+	struct tdir d;
+	char *t1, *t2, out[4096], line[4096];
+	size_t leaves = 0;
+	FILE *fl;
+
+	if (load_prog(&p) != 0)
+		return;
+	d9top_env();
+	tdir_make(&d);
+	t1 = dial9_trace(&p, 5);
+	t2 = dial9_trace(&p, 6);
+	tdir_file(&d, "out", out);
+	setenv("D9TOP_EXPORT_WORKERS", "2", 1);
+	run_d9top(&r, NULL, "--export parquet '%s' --binary '%s' '%s' '%s'",
+	    out, p.path, t1, t2);
+	unsetenv("D9TOP_EXPORT_WORKERS");
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	ck_assert_msg(strstr(r.err, "exported 2 of 2 inputs") != NULL, "%s",
+	    r.err);
+	ck_assert_msg(strstr(r.err, "load bias 0x55d4c0000000 inferred") !=
+	    NULL && strstr(strstr(r.err, "load bias") + 1, "load bias") ==
+	    NULL, "%s", r.err);
+	run_prog(&l, "/usr/bin/find", "'%s/stacks' -name '*.parquet'", out);
+	ck_assert_int_eq(l.status, 0);
+	fl = fmemopen(l.out, strlen(l.out), "r");
+	while (fl != NULL && fgets(line, sizeof line, fl) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		ck_assert_msg(zstd_frames_hold(line, "op_c"), "%s: no op_c",
+		    line);
+		leaves++;
+	}
+	if (fl != NULL)
+		fclose(fl);
+	ck_assert_uint_eq(leaves, 2);
+	run_free(&l);
+	run_free(&r);
+	unlink(t1);
+	unlink(t2);
+	free(t1);
+	free(t2);
+	tdir_remove(&d);
+}
+END_TEST
+
 Suite *
 suite_resolve(void)
 {
@@ -480,6 +569,7 @@ suite_resolve(void)
 	tcase_add_test(tc, test_unreadable_dwarf);
 	tcase_add_test(tc, test_maps);
 	tcase_add_test(tc, test_kernel);
+	tcase_add_test(tc, test_export_each_segment);
 	suite_add_tcase(s, tc);
 	return s;
 }
