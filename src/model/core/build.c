@@ -259,11 +259,18 @@ add_task_event(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 
 	if (t == D9_NONE)
 		return 0;
+	/* The earliest spawn and the latest end of an id, whatever order
+	 * the segments arrive in (a directory, or `cat DIR/*` in another
+	 * order): the same bytes give the same task. */
 	if (!spawn) {
-		m->tasks.term_ts[t] = ts;
+		if (m->tasks.term_ts[t] == D9M_ABSENT ||
+		    ts > m->tasks.term_ts[t])
+			m->tasks.term_ts[t] = ts;
 		m->tasks.flags[t] |= D9M_TASK_TERMINATED;
 		return 0;
 	}
+	if (m->tasks.spawn_ts[t] != D9M_ABSENT && m->tasks.spawn_ts[t] <= ts)
+		return 0;
 	m->tasks.spawn_ts[t] = ts;
 	m->tasks.spawn_worker[t] = D9_NONE;
 	if (sm->f[D9_F_SPAWN_WORKER_ID] >= 0 &&
