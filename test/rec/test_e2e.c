@@ -44,8 +44,10 @@ START_TEST(test_demo)
 	ck_assert_double_ge(rt_num(json, "durNs", &from), 30e6);
 	ck_assert_ptr_nonnull(strstr(json, "examples/d9demo.c:crunch:1"));
 	ck_assert_double_gt(rt_num(json, "estimatedTotalBytes", NULL), 0);
-	if (strstr(json, "\"cpuSamples\": 0") == NULL &&
-	    strstr(json, "\"cpuSamples\":0") == NULL) {
+	/* the whole trace's count, the first "cpuSamples" (the observer's
+	 * and each source's come after it: the observer's 0, the recorder
+	 * having no sample of its own, made this skip) */
+	if (rt_num(json, "cpuSamples", NULL) > 0) {
 		p = strstr(from, "\"cpuStacks\":");
 		ck_assert_ptr_nonnull(p);
 		ck_assert_ptr_nonnull(strstr(p, "crunch_numbers"));
