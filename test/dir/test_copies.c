@@ -213,23 +213,35 @@ START_TEST(test_shift_moves_only_times)
 }
 END_TEST
 
-START_TEST(test_three_copies_one_source)
+/* t's host/ folder holding demo moved by 0, D and 2D (D: demo's time
+ * range rounded up to a ms), as trace.K.bin.gz; its path in dir; D. */
+static uint64_t
+three_copies(const struct tmp *t, const char *demo, char *dir, size_t cap)
 {
-	struct tmp t;
-	char dir[64], out[96], *demo = trace_path("demo-2026-06.bin.gz");
-	struct mj *one, *all;
+	char out[96];
 	uint64_t first, last, n, d;
-	const struct mj *src;
 
-	tmp_make(&t);
 	range(demo, &first, &last, &n);
 	d = (last - first + MS - 1) / MS * MS;
-	snprintf(dir, sizeof dir, "%s/host", t.dir);
+	snprintf(dir, cap, "%s/host", t->dir);
 	ck_assert(mkdir(dir, 0755) == 0);
 	for (int k = 0; k < 3; k++) {
 		snprintf(out, sizeof out, "%s/trace.%d.bin.gz", dir, k);
 		shift(demo, out, (uint64_t)k * d);
 	}
+	return d;
+}
+
+START_TEST(test_three_copies_one_source)
+{
+	struct tmp t;
+	char dir[64], *demo = trace_path("demo-2026-06.bin.gz");
+	struct mj *one, *all;
+	uint64_t d;
+	const struct mj *src;
+
+	tmp_make(&t);
+	d = three_copies(&t, demo, dir, sizeof dir);
 	one = json_of(demo);
 	all = json_of(dir);
 	ck_assert_double_eq(num(all, "polls.0"), 3 * num(one, "polls.0"));
@@ -259,20 +271,12 @@ END_TEST
 START_TEST(test_any_order_same_answer)
 {
 	struct tmp t;
-	char dir[64], out[96], rev[96], cmd[512];
+	char dir[64], rev[96], cmd[512];
 	char *demo = trace_path("demo-2026-06.bin.gz"), *want;
 	struct run_result r;
-	uint64_t first, last, n, d;
 
 	tmp_make(&t);
-	range(demo, &first, &last, &n);
-	d = (last - first + MS - 1) / MS * MS;
-	snprintf(dir, sizeof dir, "%s/host", t.dir);
-	ck_assert(mkdir(dir, 0755) == 0);
-	for (int k = 0; k < 3; k++) {
-		snprintf(out, sizeof out, "%s/trace.%d.bin.gz", dir, k);
-		shift(demo, out, (uint64_t)k * d);
-	}
+	three_copies(&t, demo, dir, sizeof dir);
 	snprintf(rev, sizeof rev, "%s/rev.bin.gz", t.dir);
 	snprintf(cmd, sizeof cmd, "cat '%s/trace.2.bin.gz' '%s/trace.1.bin.gz'"
 	    " '%s/trace.0.bin.gz' > '%s'", dir, dir, dir, rev);
