@@ -363,7 +363,16 @@ frames(struct res *r, uint32_t mod, uint64_t link, int is_return,
 	struct d9_err e;
 
 	if (d9s_symbolizer_lookup(r->sym, mod, link, is_return, &fr, &n,
-	    &e) != 0 || n == 0)
+	    &e) != 0)
+		n = 0;
+	/* A return address whose previous byte is in no function (the
+	 * padding before one) cannot follow a call: it is a stale word the
+	 * frame walk took for a frame. Name it as the recorder's own table
+	 * does, by the address itself, so both give one answer. */
+	if (is_return && (n == 0 || fr[0].function == NULL) &&
+	    d9s_symbolizer_lookup(r->sym, mod, link, 0, &fr, &n, &e) != 0)
+		n = 0;
+	if (n == 0)
 		return label(out, addr, base);
 	label(&out[0], addr, base);
 	for (i = 0; i < n && i < max; i++) {

@@ -50,9 +50,24 @@ static const char *const chain_fns[] = { "op_c", "op_b", "parse_arg",
 struct prog {
 	const char	*path;
 	uint64_t	 addr[NCHAIN];	/* link address inside each function */
+	/* a chain function (not the leaf) whose first byte follows padding,
+	 * a byte in no symbol; 0 if none */
+	size_t		 pad_fn;
+	uint64_t	 pad_start;
 	char		 id[2 * D9S_BUILD_ID_MAX + 1];
 	uint64_t	 exec_off, exec_vaddr, exec_size;
 };
+
+/* Some function symbol holds link address a. */
+static int
+covered(const struct d9s_elffile *f, uint64_t a)
+{
+	for (size_t k = 0; k < f->syms.n; k++)
+		if (a >= f->syms.sym[k].addr && a - f->syms.sym[k].addr <
+		    (f->syms.sym[k].size ? f->syms.sym[k].size : 1))
+			return 1;
+	return 0;
+}
 
 static int
 load_prog(struct prog *p)
@@ -76,6 +91,13 @@ load_prog(struct prog *p)
 		ck_assert_msg(p->addr[i] != 0, "no %s in %s", chain_fns[i],
 		    p->path);
 	}
+	for (size_t i = 1; i < NCHAIN && p->pad_fn == 0; i++)
+		for (size_t k = 0; k < f.syms.n; k++)
+			if (strcmp(f.syms.sym[k].name, chain_fns[i]) == 0 &&
+			    !covered(&f, f.syms.sym[k].addr - 1)) {
+				p->pad_fn = i;
+				p->pad_start = f.syms.sym[k].addr;
+			}
 	for (size_t k = 0; k < f.nseg; k++)
 		if (f.seg[k].flags & 1) {	/* PF_X */
 			p->exec_off = f.seg[k].off;
@@ -351,6 +373,28 @@ START_TEST(test_maps)
 	run_free(&r);
 	unlink(trace);
 	free(trace);
+
+	/* a caller's return address at a function's first byte, after
+	 * padding: a stale stack word, named by the address itself, as the
+	 * recorder's own table names it (seen in a d9demo recording: a
+	 * frame at libd9rec's on_sigprof) */
+	{
+		struct prog q = p;
+
+		ck_assert_msg(p.pad_fn != 0, "no chain function of %s "
+		    "follows padding", p.path);
+		q.addr[1] = p.pad_start;
+		trace = maps_trace(&q, app, p.id);
+		run_d9top(&r, NULL, "--json '%s'", trace);
+		ck_assert_msg(r.status == 0, "%s", r.err);
+		ck_assert_msg(has_frame(r.out, chain_fns[p.pad_fn]), "%s",
+		    r.out);
+		ck_assert_msg(strstr(r.out, "0x7f12345") == NULL, "%s",
+		    r.out);
+		run_free(&r);
+		unlink(trace);
+		free(trace);
+	}
 
 	/* the recorded file is gone: --binary with its build id */
 	trace = maps_trace(&p, tdir_file(&d, "gone", gone), p.id);
