@@ -33,6 +33,12 @@ START_TEST(help_ends_with_legend)
 	fx_keys(&f, "q3?");
 	fx_key(&f, D9T_KEY_END);
 	ck_screen_has(&f, "a chain of single callees is one row");
+	/* wrapped at 80 columns, under the text, not cut */
+	ck_screen_has(&f, "  live         allocations: estimated live bytes over "
+	    "the window, scaled to its\n               max\n");
+	fx_key(&f, D9T_KEY_HOME);
+	ck_screen_has(&f, "  p                points of interest in the window, "
+	    "worst first; Enter jumps\n                   there\n");
 	fx_close(&f);
 }
 END_TEST
