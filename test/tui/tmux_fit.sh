@@ -81,8 +81,11 @@ verdict_whole() {	# verdict_whole WANT: the screen's verdict is WANT
 # 4.15s), in milliseconds
 ms() {
 	awk -v v="$1" 'BEGIN { n = v + 0; u = v; sub(/^[0-9.]+ */, "", u)
-	    f = u == "ns" ? 1e-6 : u == "µs" || u == "us" ? 1e-3 :
-	        u == "s" ? 1e3 : 1
+	    f = 1
+	    if (u == "ns") f = 1e-6
+	    else if (u == "µs" || u == "us") f = 1e-3
+	    else if (u == "s") f = 1e3
+	    else if (u != "ms") exit 1
 	    printf "%.6f\n", n * f }'
 }
 
@@ -91,9 +94,10 @@ ms() {
 poi_tenth() {
 	win=$(screen | head -1 | sed -n 's/.* window [^ ]* (\([^)]*\)).*/\1/p')
 	dur=$(screen | sed -n 's/^long-poll: \([0-9.]*\) ms poll of task.*/\1/p')
-	why="window '$win', poll '$dur ms'"
-	[ -n "$win" ] && [ -n "$dur" ] &&
-	    awk -v w="$(ms "$win")" -v d="$dur" 'BEGIN { exit !(w <= 10.01 * d) }'
+	wms=$(ms "$win")
+	why="window '$win' ($wms ms), poll '$dur ms'"
+	[ -n "$wms" ] && [ -n "$dur" ] &&
+	    awk -v w="$wms" -v d="$dur" 'BEGIN { exit !(w <= 10.01 * d) }'
 }
 
 # list_rows: the tasks list's rows (under its column heads)

@@ -30,11 +30,18 @@ start() {	# start W H CMD...
 
 screen() { T capture-pane -p -t s; }
 
+# gone: the program has exited (or its session has): waiting for it to
+# draw more is pointless, a failing check fails at once
+gone() {
+	! T has-session -t s 2>/dev/null || screen | grep -q '^EXITED [0-9]'
+}
+
 # wait_for TEXT [SECONDS]: poll the screen until TEXT shows up
 wait_for() {
 	i=0
 	while [ $i -lt $((${2:-10} * 20)) ]; do
 		screen | grep -qF -- "$1" && return 0
+		case $1 in EXITED*) ;; *) gone && return 1 ;; esac
 		sleep 0.05
 		i=$((i + 1))
 	done
@@ -75,7 +82,7 @@ holds() {
 	i=0
 	while why= && ! "$@"; do
 		i=$((i + 1))
-		if [ $i -ge $((secs * 20)) ]; then
+		if [ $i -ge $((secs * 20)) ] || gone; then
 			fails=$((fails + 1))
 			echo "not ok $checks - $name: $why"
 			screen | sed 's/^/    | /'
