@@ -36,16 +36,16 @@ gone() {
 	! T has-session -t s 2>/dev/null || screen | grep -q '^EXITED [0-9]'
 }
 
-# wait_for TEXT [SECONDS]: poll the screen until TEXT shows up
+# wait_for TEXT [SECONDS]: poll the screen until TEXT shows up (the
+# bound in seconds of the clock: a loaded machine polls less often)
 wait_for() {
-	i=0
-	while [ $i -lt $((${2:-10} * 20)) ]; do
+	end=$(($(date +%s) + ${2:-10}))
+	while :; do
 		screen | grep -qF -- "$1" && return 0
 		case $1 in EXITED*) ;; *) gone && return 1 ;; esac
+		[ "$(date +%s)" -lt "$end" ] || return 1
 		sleep 0.05
-		i=$((i + 1))
 	done
-	return 1
 }
 
 expect() {	# expect NAME TEXT [SECONDS, default 5]
@@ -79,10 +79,9 @@ holds() {
 	name=$1 secs=$2
 	shift 2
 	checks=$((checks + 1))
-	i=0
+	end=$(($(date +%s) + secs))
 	while why= && ! "$@"; do
-		i=$((i + 1))
-		if [ $i -ge $((secs * 20)) ] || gone; then
+		if [ "$(date +%s)" -ge "$end" ] || gone; then
 			fails=$((fails + 1))
 			echo "not ok $checks - $name: $why"
 			screen | sed 's/^/    | /'
