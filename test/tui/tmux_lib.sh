@@ -14,7 +14,8 @@ fails=0
 checks=0
 skipped=0
 T() { tmux -L "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null' EXIT INT TERM
+trap 'T kill-server 2>/dev/null' EXIT
+trap 'exit 1' INT TERM
 # a session that outlives the others, so the server never exits between
 # two tests (killing the last session would end it)
 T new-session -d -s keep -x 20 -y 5 "sleep 600" ||
