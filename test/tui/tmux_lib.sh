@@ -43,7 +43,11 @@ wait_for() {
 	end=$(($(date +%s) + ${2:-10}))
 	while :; do
 		screen | grep -qF -- "$1" && return 0
-		case $1 in EXITED*) ;; *) gone && return 1 ;; esac
+		# gone: what it drew before it exited is all there is
+		case $1 in EXITED*) ;; *) gone && {
+			screen | grep -qF -- "$1"
+			return
+		} ;; esac
 		[ "$(date +%s)" -lt "$end" ] || return 1
 		sleep 0.05
 	done
@@ -82,6 +86,10 @@ holds() {
 	checks=$((checks + 1))
 	end=$(($(date +%s) + secs))
 	while why= && ! "$@"; do
+		# gone: one last look at what it drew before it exited
+		if gone && why= && "$@"; then
+			break
+		fi
 		if [ "$(date +%s)" -ge "$end" ] || gone; then
 			fails=$((fails + 1))
 			echo "not ok $checks - $name: $why"
