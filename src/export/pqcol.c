@@ -84,67 +84,18 @@ d9x_col_free(struct d9x_col *c)
 	memset(c, 0, sizeof *c);
 }
 
-void
-d9x_col_levels(struct d9x_col *c, uint32_t rep, uint32_t def)
+int
+d9x_col_levels_grow(struct d9x_col *c)
 {
-	c->num_values++;
-	if (c->max_def == 0 && c->max_rep == 0)
-		return;
-	if (c->nlev == c->caplev) {
-		size_t cap = c->caplev;
+	size_t cap = c->caplev;
 
-		if (d9_grow(&c->def, &c->caplev, c->nlev + 1,
-		    sizeof *c->def) < 0 || (c->max_rep > 0 && d9_grow(&c->rep,
-		    &cap, c->nlev + 1, sizeof *c->rep) < 0)) {
-			c->vals.oom = 1;
-			return;
-		}
+	if (d9_grow(&c->def, &c->caplev, c->nlev + 1, sizeof *c->def) < 0 ||
+	    (c->max_rep > 0 && d9_grow(&c->rep, &cap, c->nlev + 1,
+	    sizeof *c->rep) < 0)) {
+		c->vals.oom = 1;
+		return -1;
 	}
-	c->def[c->nlev] = def;
-	if (c->max_rep > 0)
-		c->rep[c->nlev] = rep;
-	c->nlev++;
-}
-
-void
-d9x_col_null(struct d9x_col *c)
-{
-	c->null_count++;
-}
-
-static void
-stat_int(struct d9x_col *c, uint64_t v)
-{
-	int sgn = c->kind == D9X_I64;
-
-	if (!c->have_minmax) {
-		c->min_u = c->max_u = v;
-		c->have_minmax = 1;
-		return;
-	}
-	if (sgn ? (int64_t)v < (int64_t)c->min_u : v < c->min_u)
-		c->min_u = v;
-	if (sgn ? (int64_t)v > (int64_t)c->max_u : v > c->max_u)
-		c->max_u = v;
-}
-
-void
-d9x_col_int(struct d9x_col *c, uint64_t v)
-{
-	c->nvals++;
-	stat_int(c, v);
-	switch (c->kind) {
-	case D9X_BOOL:
-		d9x_bytes_u8(&c->vals, v != 0);
-		break;
-	case D9X_U8:
-	case D9X_U32:
-		d9x_bytes_le32(&c->vals, (uint32_t)v);
-		break;
-	default:
-		d9x_bytes_le64(&c->vals, v);
-		break;
-	}
+	return 0;
 }
 
 void
@@ -258,14 +209,6 @@ d9x_col_const_row(struct d9x_col *c)
 {
 	c->num_values++;
 	c->nconst++;
-}
-
-int
-d9x_col_page_full(const struct d9x_col *c)
-{
-	return c->vals.n + c->nidx * 4 >= D9X_PAGE_BYTES ||
-	    (c->dict_on && (c->dict_bytes >= D9X_DICT_MAX_BYTES ||
-	    c->dict.n >= D9X_DICT_MAX_N));
 }
 
 static void
