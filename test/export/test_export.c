@@ -6,8 +6,9 @@
  * field headers; MurmurHash3 (the stack ids). The whole writer is
  * judged by two readers (writer.mjs, figures.mjs). And the export's
  * shortcut to the polls' verdicts (d9m_poll_kind) against the verdicts
- * themselves, and the export with two workers against one, byte for
- * byte, on the shared traces.
+ * themselves, its memo of frames against the frames looked up each
+ * time, and the export with two workers against one, byte for byte, on
+ * the shared traces.
  */
 #include <check.h>
 #include <dirent.h>
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/stackcap.h"
 #include "export/bytes.h"
 #include "export/export.h"
 #include "export/hash128.h"
@@ -161,17 +163,25 @@ check_kinds(void *ctx, struct d9m_model *m, uint64_t events)
 	return 0;
 }
 
-START_TEST(poll_kinds)
+/* demo-2026-06's model (of each segment) to fn. */
+static void
+read_demo(int (*fn)(void *, struct d9m_model *, uint64_t), void *ctx)
 {
-	const char *dir = getenv("D9_TRACES");
 	char path[4096];
 	struct d9p_read_stats st;
 	struct d9p_read_opts ro = { 0 };
+
+	snprintf(path, sizeof path, "%s/demo-2026-06.bin.gz",
+	    getenv("D9_TRACES"));
+	ck_assert_int_eq(d9x_split_read(path, fn, ctx, &ro, &st), 0);
+}
+
+START_TEST(poll_kinds)
+{
 	struct kinds k = { 0 };
 	size_t classes = 0;
 
-	snprintf(path, sizeof path, "%s/demo-2026-06.bin.gz", dir);
-	ck_assert_int_eq(d9x_split_read(path, check_kinds, &k, &ro, &st), 0);
+	read_demo(check_kinds, &k);
 	for (int c = 0; c < D9M_V_COUNT; c++)
 		classes += k.seen[c] > 0;
 	/* the trace has polls of several kinds, on and off CPU */
@@ -179,6 +189,75 @@ START_TEST(poll_kinds)
 	ck_assert_uint_ge(classes, 3);
 	ck_assert_uint_gt(k.seen[D9M_V_CPU], 0);
 	ck_assert_uint_gt(k.off, 0);
+}
+END_TEST
+
+struct fcheck {
+	size_t	stacks, frames, differ;
+};
+
+/* Whether frames a[0, n) and b[0, n) are the same frames (plain
+ * compares: a Check assertion per frame costs a write). */
+static int
+same_frames(const struct d9m_frame *a, const struct d9m_frame *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].name != b[i].name || a[i].file != b[i].file ||
+		    a[i].line != b[i].line || a[i].inlined != b[i].inlined ||
+		    a[i].kernel != b[i].kernel ||
+		    strcmp(a[i].hex, b[i].hex) != 0)
+			return 0;
+	return 1;
+}
+
+/* Every sample's and allocation's stack, through a memo (twice: the
+ * second from it) and without: the same frames. */
+static int
+check_frames(void *ctx, struct d9m_model *m, uint64_t events)
+{
+	struct fcheck *c = ctx;
+	struct d9m_frame *f = d9m_frames_alloc(), *g = d9m_frames_alloc();
+	struct d9m_fmemo k;
+	size_t n = m->cpu.n + m->allocs.n;
+
+	(void)events;
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(g);
+	d9m_fmemo_init(&k);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			int al = i >= m->cpu.n;
+			size_t j = al ? i - m->cpu.n : i, nf, ng;
+			uint32_t seg = al ? m->allocs.seg[j] : m->cpu.seg[j];
+			uint32_t st = al ? m->allocs.stack[j] : m->cpu.stack[j];
+
+			nf = al ? d9m_alloc_frames(m, NULL, seg, st, f,
+			    D9_STACK_MAX) : d9m_stack_frames(m, NULL, seg, st,
+			    f, D9_STACK_MAX);
+			ng = al ? d9m_alloc_frames_memo(m, NULL, &k, seg, st,
+			    g, D9_STACK_MAX) : d9m_stack_frames_memo(m, NULL,
+			    &k, seg, st, g, D9_STACK_MAX);
+			c->differ += nf != ng || !same_frames(f, g, nf);
+			c->stacks++;
+			c->frames += nf;
+		}
+	/* each address looked up once: far fewer kept than asked */
+	ck_assert_uint_lt(k.nf * 10, c->frames);
+	d9m_fmemo_free(&k);
+	free(f);
+	free(g);
+	d9m_model_free(&m);
+	return 0;
+}
+
+/* The export's memo of each address's frames changes no frame. */
+START_TEST(frames_memo)
+{
+	struct fcheck c = { 0 };
+
+	read_demo(check_frames, &c);
+	ck_assert_uint_ge(c.stacks, 1000);
+	ck_assert_uint_eq(c.differ, 0);
 }
 END_TEST
 
@@ -315,6 +394,7 @@ main(void)
 
 		tcase_set_timeout(tk, 60);
 		tcase_add_test(tk, poll_kinds);
+		tcase_add_test(tk, frames_memo);
 		tcase_add_test(tk, two_workers);
 		suite_add_tcase(s, tk);
 	}
