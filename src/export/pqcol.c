@@ -84,6 +84,46 @@ d9x_col_free(struct d9x_col *c)
 	memset(c, 0, sizeof *c);
 }
 
+/* Bytes of one PLAIN value of fixed width, 0 for a byte array. */
+static size_t
+width(enum d9x_kind k)
+{
+	switch (k) {
+	case D9X_BOOL:
+		return 1;
+	case D9X_U8:
+	case D9X_U32:
+		return 4;
+	case D9X_I64:
+	case D9X_U64:
+	case D9X_DOUBLE:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+void
+d9x_col_expect(struct d9x_col *c, size_t n)
+{
+	size_t w = width(c->kind), cap = c->caplev;
+
+	/* a page closes once its values pass D9X_PAGE_BYTES */
+	if (w > 0 && n > D9X_PAGE_BYTES / w)
+		n = D9X_PAGE_BYTES / w;
+	else if (n > D9X_PAGE_BYTES / 4)
+		n = D9X_PAGE_BYTES / 4;		/* dictionary indices */
+	if (w > 0)
+		(void)d9x_bytes_room(&c->vals, n * w + 8);
+	if (c->dict_on && !c->is_const && d9_grow(&c->idx, &c->capidx, n,
+	    sizeof *c->idx) < 0)
+		c->vals.oom = 1;
+	if ((c->max_def > 0 || c->max_rep > 0) && (d9_grow(&c->def,
+	    &c->caplev, n, sizeof *c->def) < 0 || (c->max_rep > 0 &&
+	    d9_grow(&c->rep, &cap, n, sizeof *c->rep) < 0)))
+		c->vals.oom = 1;
+}
+
 int
 d9x_col_levels_grow(struct d9x_col *c)
 {

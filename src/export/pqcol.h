@@ -69,6 +69,9 @@ struct d9x_col {
 void	d9x_col_init(struct d9x_col *c, enum d9x_kind kind, int max_def,
 	    int max_rep);
 void	d9x_col_free(struct d9x_col *c);
+/* About n entries to come (a hint, 0: none): the page's buffers made
+ * that large at once, up to a page, rather than grown by doubling. */
+void	d9x_col_expect(struct d9x_col *c, size_t n);
 /* Room for one more level entry: 0, or -1 (vals.oom set). */
 int	d9x_col_levels_grow(struct d9x_col *c);
 void	d9x_col_dbl(struct d9x_col *c, double v);

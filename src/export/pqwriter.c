@@ -340,6 +340,15 @@ d9x_pq_row(struct d9x_pq *w)
 	return 0;
 }
 
+void
+d9x_pq_expect(struct d9x_pq *w, uint64_t rows)
+{
+	size_t n = rows < w->group_rows ? (size_t)rows : w->group_rows;
+
+	for (size_t l = 0; l < w->nleaves; l++)
+		d9x_col_expect(&w->leaf[l], n);
+}
+
 uint64_t
 d9x_pq_rows(const struct d9x_pq *w)
 {

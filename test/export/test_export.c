@@ -118,6 +118,77 @@ END_TEST
 
 /* MurmurHash3_x64_128, seed 0, as mmh3.hash_bytes gives it: two whole
  * blocks and a tail of 11 (both halves of the tail) */
+/* rows rows of every shape into a file (expect > 0: that hint first);
+ * its bytes in *out (malloc'd), their count returned. */
+static size_t
+write_rows(size_t rows, uint64_t expect, char **out)
+{
+	static const struct d9x_field f[] = {
+		{ "ts", D9X_I64, D9X_REQ }, { "w", D9X_U32, D9X_OPT },
+		{ "on", D9X_BOOL, D9X_REQ }, { "x", D9X_DOUBLE, D9X_REQ },
+		{ "loc", D9X_STRING, D9X_OPT }, { "tags", D9X_STRING, D9X_LIST },
+		{ "kv", D9X_STRING, D9X_MAP } };
+	FILE *fp = tmpfile();
+	struct d9x_pq *w;
+	struct d9_err e;
+	long n;
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(d9x_pq_open(&w, fileno(fp), f, 7, 5000, &e), 0);
+	if (expect > 0)
+		d9x_pq_expect(w, expect);
+	for (size_t i = 0; i < rows; i++) {
+		char s[32];
+
+		snprintf(s, sizeof s, "loc%zu", i % 700);
+		d9x_pq_int(w, 0, i * 1000003);
+		if (i % 3)
+			d9x_pq_int(w, 1, i % 17);
+		else
+			d9x_pq_null(w, 1);
+		d9x_pq_int(w, 2, i & 1);
+		d9x_pq_dbl(w, 3, (double)i / 7);
+		d9x_pq_str(w, 4, s, strlen(s));
+		d9x_pq_begin(w, 5);
+		for (size_t k = 0; k < i % 4; k++)
+			d9x_pq_str(w, 5, s, 3 + k);
+		d9x_pq_end(w, 5);
+		d9x_pq_begin(w, 6);
+		if (i % 5)
+			d9x_pq_entry(w, 6, "k", 1, s, strlen(s));
+		d9x_pq_end(w, 6);
+		ck_assert_int_eq(d9x_pq_row(w), 0);
+	}
+	ck_assert_int_eq(d9x_pq_close(&w, &e), 0);
+	n = ftell(fp);
+	ck_assert_int_gt(n, 0);
+	*out = malloc((size_t)n);
+	ck_assert_ptr_nonnull(*out);
+	rewind(fp);
+	ck_assert_uint_eq(fread(*out, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	return (size_t)n;
+}
+
+/* A hint of the rows to come sizes buffers, never the bytes: with
+ * fewer rows than hinted, as many, more (several row groups). */
+START_TEST(expect_same_bytes)
+{
+	static const size_t rows[] = { 1, 3000, 12000 };
+	static const uint64_t hint[] = { 100000, 3000, 2000 };
+
+	for (size_t i = 0; i < 3; i++) {
+		char *a, *b;
+		size_t na = write_rows(rows[i], 0, &a);
+
+		ck_assert_uint_eq(write_rows(rows[i], hint[i], &b), na);
+		ck_assert_int_eq(memcmp(a, b, na), 0);
+		free(a);
+		free(b);
+	}
+}
+END_TEST
+
 START_TEST(murmur3)
 {
 	static const char fox[] = "The quick brown fox jumps over the lazy dog";
@@ -388,6 +459,7 @@ main(void)
 	tcase_add_test(tc, rle_hybrid);
 	tcase_add_test(tc, thrift_compact);
 	tcase_add_test(tc, murmur3);
+	tcase_add_test(tc, expect_same_bytes);
 	suite_add_tcase(s, tc);
 	if (getenv("D9_TRACES") != NULL) {	/* else the trace case skips */
 		TCase *tk = tcase_create("kinds");
