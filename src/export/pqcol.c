@@ -244,13 +244,6 @@ d9x_col_const(struct d9x_col *c, const void *p, size_t n)
 		const_chunk(c);
 }
 
-void
-d9x_col_const_row(struct d9x_col *c)
-{
-	c->num_values++;
-	c->nconst++;
-}
-
 static void
 put_levels(struct d9x_bytes *raw, const uint32_t *lev, size_t n, int max)
 {

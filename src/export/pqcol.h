@@ -80,7 +80,6 @@ void	d9x_col_bytes(struct d9x_col *c, const void *p, size_t n);
 /* The value of every row (a required byte-array column): rows then
  * give none (d9x_col_const_row counts them). */
 void	d9x_col_const(struct d9x_col *c, const void *p, size_t n);
-void	d9x_col_const_row(struct d9x_col *c);
 /* Close the page: encode, compress (cctx: a ZSTD_CCtx) and append it
  * to the chunk. 0, or -1 when out of memory or compression failed. */
 int	d9x_col_page(struct d9x_col *c, void *cctx);
@@ -148,6 +147,14 @@ d9x_col_int(struct d9x_col *c, uint64_t v)
 		d9x_bytes_le64(&c->vals, v);
 		break;
 	}
+}
+
+/* A row of a column of one value (d9x_col_const). */
+static inline void
+d9x_col_const_row(struct d9x_col *c)
+{
+	c->num_values++;
+	c->nconst++;
 }
 
 /* Whether the page being filled is due to be closed. */
