@@ -338,6 +338,19 @@ d9x_col_page(struct d9x_col *c, void *cctx)
 	}
 	if (n == 0 && c->nvals == 0)
 		return 0;
+	if (c->max_def == 0 && c->max_rep == 0 && !c->dict_on &&
+	    c->kind != D9X_BOOL) {
+		/* the page is its PLAIN values alone: compressed from there */
+		c->plain_used = 1;
+		rc = put_page(c, &c->pages, cctx, &c->vals, P_DATA, n, enc);
+		c->nvals = 0;
+		d9x_bytes_reset(&c->vals);
+		return rc;
+	}
+	/* room for it all at once: levels (5 bytes a run at most), then
+	 * indices or values */
+	(void)d9x_bytes_room(&raw, 5 * (c->nlev + 2) + 4 * c->nidx +
+	    c->vals.n + 16);
 	put_levels(&raw, c->rep, c->nlev, c->max_rep);
 	put_levels(&raw, c->def, c->nlev, c->max_def);
 	if (c->dict_on) {
@@ -377,6 +390,7 @@ d9x_col_finish(struct d9x_col *c, void *cctx)
 	d9x_bytes_reset(&c->dict_page);
 	if (!c->dict_used)
 		return 0;
+	(void)d9x_bytes_room(&raw, c->dict_bytes + 16);	/* all at once */
 	for (size_t i = 0; i < c->dict.n; i++) {
 		uint32_t len;
 		const char *p = d9_intern_str(&c->dict, (uint32_t)i, &len);
