@@ -45,3 +45,24 @@ d9_read_full(int fd, void *p, size_t n)
 	}
 	return (ssize_t)got;
 }
+
+int
+d9_pread_full(int fd, void *p, size_t n, uint64_t off)
+{
+	uint8_t *b = p;
+
+	while (n > 0) {
+		ssize_t r = pread(fd, b, n, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			return 1;
+		b += r;
+		n -= (size_t)r;
+		off += (uint64_t)r;
+	}
+	return 0;
+}

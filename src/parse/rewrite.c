@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/io.h"
 #include "base/vec.h"
 #include "parse/rewrite.h"
 
@@ -120,27 +121,6 @@ d9p_rewrite_read(struct d9p_rewrite *rw, const uint8_t *p, size_t n)
 	rw->ntail += n;
 }
 
-/* Exactly n bytes of fd at off into buf: 0, 1 the file is shorter, -1
- * an error. */
-static int
-read_at(int fd, uint8_t *buf, size_t n, uint64_t off)
-{
-	while (n > 0) {
-		ssize_t r = pread(fd, buf, n, (off_t)off);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return -1;
-		if (r == 0)
-			return 1;
-		buf += r;
-		n -= (size_t)r;
-		off += (uint64_t)r;
-	}
-	return 0;
-}
-
 /* Whether batch b's bytes are still in fd (size bytes long): 1 yes, 0
  * no, -1 an error. */
 static int
@@ -155,7 +135,7 @@ intact(const struct batch *b, int fd, uint64_t size, uint8_t *buf)
 	for (uint64_t at = 0; at < b->len; ) {
 		size_t k = b->len - at < CHECK_CHUNK ? (size_t)(b->len - at) :
 		    CHECK_CHUNK;
-		int rc = read_at(fd, buf, k, b->off + at);
+		int rc = d9_pread_full(fd, buf, k, b->off + at);
 
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;
@@ -173,7 +153,7 @@ tail_same(const struct d9p_rewrite *rw, int fd, uint64_t pos)
 
 	if (rw->ntail == 0 || pos < rw->ntail)
 		return 1;
-	return read_at(fd, buf, rw->ntail, pos - rw->ntail) == 0 &&
+	return d9_pread_full(fd, buf, rw->ntail, pos - rw->ntail) == 0 &&
 	    memcmp(buf, rw->tail, rw->ntail) == 0;
 }
 

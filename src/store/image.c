@@ -15,9 +15,10 @@
  * The header's sum covers the scalars, the section table and the
  * sections. The sections are summed in two stripes, blocks of
  * D9I_IMG_STRIPE bytes taken in turn (even blocks, odd blocks), so that
- * opening checks them on two cores, through the mapping (no copy),
- * dropping each block from the process once summed: only what the views
- * read stays.
+ * opening checks them on two cores. Opening reads them with pread, not
+ * through the mapping: copying from the page cache costs a third of
+ * faulting the pages in and dropping them again, and the process then
+ * holds only what the views read.
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -29,7 +30,6 @@
 #include <unistd.h>
 
 #include "base/io.h"
-#include "base/pages.h"
 #include "base/sum.h"
 #include "model/core/build.h"
 #include "store/image.h"
@@ -121,6 +121,15 @@ head_size(size_t nscal, size_t nsect)
 	    nsect * sizeof(struct d9i_img_sect);
 
 	return (n + D9I_IMG_ALIGN - 1) / D9I_IMG_ALIGN * D9I_IMG_ALIGN;
+}
+
+uint64_t
+d9i_image_head(void)
+{
+	size_t nscal, nsect;
+
+	return d9i_iwalk_count(&nscal, &nsect) < 0 ? 0 :
+	    head_size(nscal, nsect);
 }
 
 uint64_t
@@ -232,14 +241,13 @@ sum_range(int fd, uint64_t from, uint64_t to, uint64_t *out)
 	d9_sum_init(&s);
 	while (from < to) {
 		size_t want = to - from < CHUNK ? (size_t)(to - from) : CHUNK;
-		ssize_t got = pread(fd, buf, want, (off_t)from);
 
-		if (got <= 0) {
+		if (d9_pread_full(fd, buf, want, from) != 0) {
 			free(buf);
 			return -1;
 		}
-		d9_sum_add(&s, buf, (size_t)got);
-		from += (uint64_t)got;
+		d9_sum_add(&s, buf, want);
+		from += want;
 	}
 	free(buf);
 	*out = d9_sum_end(&s);
@@ -253,7 +261,7 @@ check_head(int fd, uint64_t key, const struct stat *sb, struct hdr *h,
 	struct hdr z;
 	size_t head;
 
-	if (pread(fd, h, sizeof *h, 0) != (ssize_t)sizeof *h) {
+	if (d9_pread_full(fd, h, sizeof *h, 0) != 0) {
 		*why = "shorter than its header";
 		return -1;
 	}
@@ -314,21 +322,42 @@ mapping_free(void *ctx)
 	free(img);
 }
 
-#define CHECK_STEP	((uint64_t)256 << 10)	/* summed, then checked
-						 * while in the cache */
+#define CHECK_STEP	D9I_IMAGE_STEP	/* read, summed, checked while
+					 * in the cache */
+#define AROUND		64	/* bytes read each side of a step: the
+				 * element before, the last one's end */
 
 /* One stripe of the sections of an image, summed and checked. */
 struct stripe {
-	const uint8_t	*base;
+	const uint8_t	*base;		/* the image in memory, or NULL */
+	int		 fd;		/* else read from this file */
 	uint64_t	 from, to;	/* the sections: [from, to) of the file */
 	int		 which;
-	int		 drop;		/* a mapping: its pages go once summed */
 	const struct d9m_model *m;	/* mapped from it */
 	const struct d9i_icheck *checks;	/* image_check.h */
 	size_t		 nchecks;
 	struct d9_sum	 sum;
-	int		 bad;		/* a check failed */
+	int		 bad;		/* a check failed, or a read */
+	uint8_t		*buf;		/* reads: a step and AROUND each side */
 };
+
+/* The bytes [c, ce) of the stripe's image (with AROUND bytes each side,
+ * where the image has them), p as aligned as c modulo 64: NULL when
+ * they cannot be read. Reads copy from the page cache, which costs a
+ * third of faulting the mapping's pages in and dropping them again. */
+static const uint8_t *
+step_bytes(struct stripe *st, uint64_t c, uint64_t ce)
+{
+	uint64_t pre = c - st->from < AROUND ? c - st->from : AROUND;
+	uint64_t post = st->to - ce < AROUND ? st->to - ce : AROUND;
+	uint8_t *p;
+
+	if (st->base != NULL)
+		return st->base + c;
+	p = st->buf + AROUND + c % 64;
+	return d9_pread_full(st->fd, p - pre, (size_t)(pre + (ce - c) + post),
+	    c - pre) == 0 ? p : NULL;
+}
 
 static int
 sum_stripe(void *arg)
@@ -343,40 +372,49 @@ sum_stripe(void *arg)
 
 		for (uint64_t c = a; c < e; c += CHECK_STEP) {
 			uint64_t ce = e - c > CHECK_STEP ? c + CHECK_STEP : e;
+			const uint8_t *p = step_bytes(st, c, ce);
 
-			d9_sum_add(&st->sum, st->base + c, (size_t)(ce - c));
+			if (p == NULL) {	/* the sum cannot match */
+				st->bad = 1;
+				return 0;
+			}
+			d9_sum_add(&st->sum, p, (size_t)(ce - c));
 			if (!st->bad && d9i_icheck_run(st->m, st->checks,
-			    st->nchecks, st->base, c, ce) < 0)
+			    st->nchecks, p, c, ce) < 0)
 				st->bad = 1;
 		}
-		/* the pages summed leave the process (the page cache keeps
-		 * them): a view maps again only what it reads */
-		if (st->drop)
-			d9_pages_drop(st->base + a, (size_t)(e - a));
 	}
 	return 0;
 }
 
-/* The sum of the sections [head, size) of the image at base, checked
- * by the checks c[0 .. nc) on the way (*bad: one failed), on two cores;
- * drop: base is a mapping whose pages go once summed. -1 when no thread
- * could be made. */
+/* The sum of the sections [head, size) of the image (in memory at base,
+ * or else read from fd), checked by the checks c[0 .. nc) on the way
+ * (*bad: one failed, or a read), on two cores. -1 when no thread or
+ * buffer could be made. */
 static int
-sections_sum(const uint8_t *base, uint64_t head, uint64_t size,
-    uint64_t sum_head, int drop, const struct d9m_model *m,
+sections_sum(const uint8_t *base, int fd, uint64_t head, uint64_t size,
+    uint64_t sum_head, const struct d9m_model *m,
     const struct d9i_icheck *c, size_t nc, uint64_t *sum, int *bad)
 {
 	struct stripe st[2];
 	struct d9m_job jobs[2];
 	struct d9_sum sums[2];
+	int rc = 0;
 
 	for (int i = 0; i < 2; i++) {
-		st[i] = (struct stripe){ .base = base, .from = head, .to = size,
-		    .which = i, .drop = drop, .m = m, .checks = c,
+		st[i] = (struct stripe){ .base = base, .fd = fd, .from = head,
+		    .to = size, .which = i, .m = m, .checks = c,
 		    .nchecks = nc };
 		jobs[i] = (struct d9m_job){ sum_stripe, &st[i] };
+		if (base == NULL && (st[i].buf = aligned_alloc(64, (size_t)
+		    (CHECK_STEP + 4 * AROUND))) == NULL)
+			rc = -1;
 	}
-	if (d9m_par_run(jobs, 2) < 0)
+	if (rc == 0)
+		rc = d9m_par_run(jobs, 2);
+	free(st[0].buf);
+	free(st[1].buf);
+	if (rc < 0)
 		return -1;
 	sums[0] = st[0].sum;
 	sums[1] = st[1].sum;
@@ -385,31 +423,32 @@ sections_sum(const uint8_t *base, uint64_t head, uint64_t size,
 	return 0;
 }
 
-/* Whether the sections of the image mapped at base match h's sum; *bad
- * when one of the checks c[0 .. nc) fails. */
+/* Whether the sections of the image in fd (mapped at base) match h's
+ * sum; *bad when one of the checks c[0 .. nc) fails. */
 static int
-sections_sound(const uint8_t *base, const struct hdr *h, uint64_t head,
-    uint64_t sum_head, const struct d9m_model *m,
+sections_sound(int fd, const uint8_t *base, const struct hdr *h,
+    uint64_t head, uint64_t sum_head, const struct d9m_model *m,
     const struct d9i_icheck *c, size_t nc, int *bad)
 {
 	uint64_t sum;
 
-	if (sections_sum(base, head, h->size, sum_head, 1, m, c, nc, &sum,
+	if (sections_sum(NULL, fd, head, h->size, sum_head, m, c, nc, &sum,
 	    bad) < 0)
 		return 0;
-	/* and what a neighbour's fault brought in (a large folio of the
-	 * page cache is mapped whole) */
+	/* what the walk brought in (a large folio of the page cache is
+	 * mapped whole) */
 	give_back(base, (size_t)h->size);
 	return sum == h->sum;
 }
 
-/* The model of the image mapped at base (h, nscal, nsect checked): 0
+/* The model of the image in fd mapped at base (h, nscal, nsect
+ * checked): 0
  * with *out and *lanes_out; -1 (damaged) or -2 (out of memory) with
  * *reason, base unmapped. The checks of its columns, when checks is
  * given. */
 static int
-map_model(uint8_t *base, const struct hdr *h, size_t nscal, size_t nsect,
-    uint64_t sum_head, struct d9m_model **out, struct d9m_lanes **lanes_out,
+map_model(int fd, uint8_t *base, const struct hdr *h, size_t nscal,
+    size_t nsect, uint64_t sum_head, struct d9m_model **out, struct d9m_lanes **lanes_out,
     const char **reason, struct d9i_icheck **checks, size_t *nchecks)
 {
 	struct d9i_iwalk w = { .mode = D9I_IW_LOAD };
@@ -447,10 +486,10 @@ map_model(uint8_t *base, const struct hdr *h, size_t nscal, size_t nsect,
 		*reason = w.why != NULL ? w.why : "damaged";
 		rc = strcmp(*reason, "out of memory") == 0 ? -2 : -1;
 		/* a damaged file says so first */
-		if (rc == -1 && !sections_sound(base, h, head, sum_head, m,
+		if (rc == -1 && !sections_sound(fd, base, h, head, sum_head, m,
 		    NULL, 0, &bad))
 			*reason = "damaged (its checksum does not match)";
-	} else if (!sections_sound(base, h, head, sum_head, m, w.checks,
+	} else if (!sections_sound(fd, base, h, head, sum_head, m, w.checks,
 	    w.nchecks, &bad))
 		*reason = "damaged (its checksum does not match)";
 	else if (bad)
@@ -508,7 +547,7 @@ image_open(int fd, uint64_t key, struct d9m_model **out,
 	 * large folio of the page cache whole: a 1 s window of a 2.7 GB
 	 * index then held 240 MB of it instead of 41) */
 	madvise(base, (size_t)h.size, MADV_NOHUGEPAGE);
-	if ((rc = map_model(base, &h, nscal, nsect, sum_head, out, lanes_out,
+	if ((rc = map_model(fd, base, &h, nscal, nsect, sum_head, out, lanes_out,
 	    &reason, checks, nchecks)) == 0)
 		return 0;
 bad:
@@ -558,9 +597,9 @@ d9i_image_reseal(uint8_t *buf, size_t size, uint64_t key)
 	h.size = size;
 	h.nscal = nscal;
 	h.nsect = nsect;
-	if (size >= head && sections_sum(buf, head, size,
-	    d9_sum_of(buf + sizeof h, head - sizeof h), 0, NULL, NULL, 0,
-	    &sum, &bad) < 0)
+	if (size >= head && sections_sum(buf, -1, head, size,
+	    d9_sum_of(buf + sizeof h, head - sizeof h), NULL, NULL, 0, &sum,
+	    &bad) < 0)
 		return -1;
 	h.sum = sum;
 	h.hsum = d9_sum_of(&h, sizeof h);

@@ -47,6 +47,11 @@ int	 d9i_image_open(int fd, uint64_t key, struct d9m_model **out,
 /* For the tests and the fuzz target that forge images. The header's
  * bytes (the body follows). */
 #define D9I_IMAGE_HEAD	72
+/* Opening reads, sums and checks the sections in steps of this many
+ * bytes from the first section's byte, at d9i_image_head() (0 when out
+ * of memory). */
+#define D9I_IMAGE_STEP	((uint64_t)256 << 10)
+uint64_t d9i_image_head(void);
 /* The checks that opening the image in fd ran on its columns
  * (image_check.h), in file order: 0 with *checks (free() it) and *n, or
  * d9i_image_open's -1 or -2. */

@@ -166,45 +166,47 @@ run_start(const struct d9m_model *m, uint8_t runs, uint64_t i)
 	return lo < m->nworkers && first_row(&m->workers[lo], runs) == i;
 }
 
-/* Elements [i0, i1) of c (i0 > 0 compares with the one before). The
- * value loops only take the largest value, which vectorises: they read
- * every index column of the file, about as fast as the sum reads it. */
+/* Elements [i0, i1) of c, v at element i0 (i0 > 0 compares with the one
+ * before, v[-1], which the caller's bytes hold). The value loops only
+ * take the largest value, which vectorises: they read every index
+ * column of the file, about as fast as the sum reads it. */
 #define SCAN(T) do {							\
 	const T *v = (const T *)(const void *)p;			\
-	uint64_t bad = 0, b = c->bound;					\
+	uint64_t bad = 0, b = c->bound, n = i1 - i0;			\
 	T top = 0;							\
 									\
 	/* in order: a pass that only tells, then (a worker's rows begin	\
 	 * lower than the last worker's end) one that finds */		\
 	if (c->flags & D9I_ICK_ASC) {					\
-		for (uint64_t i = i0 ? i0 : 1; i < i1; i++)		\
-			bad |= v[i] < v[i - 1];				\
-		for (uint64_t i = i0 ? i0 : 1; bad && i < i1; i++)	\
-			if (v[i] < v[i - 1] && (!(c->flags &		\
-			    D9I_ICK_RUNS) || !run_start(m, c->runs, i)))\
+		for (uint64_t i = i0 ? 0 : 1; i < n; i++)		\
+			bad |= v[i] < v[(int64_t)i - 1];		\
+		for (uint64_t i = i0 ? 0 : 1; bad && i < n; i++)	\
+			if (v[i] < v[(int64_t)i - 1] && (!(c->flags &	\
+			    D9I_ICK_RUNS) || !run_start(m, c->runs,	\
+			    i0 + i)))					\
 				return -1;				\
 		bad = 0;						\
 	}								\
 	if (b == UINT64_MAX)						\
 		return 0;						\
 	if (c->flags & D9I_ICK_PAIR) {					\
-		for (uint64_t i = i0; i < i1; i++)			\
+		for (uint64_t i = 0; i < n; i++)			\
 			bad |= ((uint64_t)v[i] >> 32 >= b >> 32) |	\
 			    ((uint32_t)v[i] >= (uint32_t)b);		\
 		return bad ? -1 : 0;					\
 	}								\
 	/* the largest value (+ 1 with a none: D9_NONE wraps to 0) */	\
 	if ((c->flags & D9I_ICK_NONE) && sizeof(T) == 4) {		\
-		for (uint64_t i = i0; i < i1; i++) {			\
+		for (uint64_t i = 0; i < n; i++) {			\
 			T x = (T)(v[i] + 1);				\
 			top = x > top ? x : top;			\
 		}							\
 		return top > b ? -1 : 0;				\
 	}								\
-	for (uint64_t i = i0; i < i1; i++)				\
+	for (uint64_t i = 0; i < n; i++)				\
 		if (!(c->flags & D9I_ICK_NONE) || v[i] != (T)D9_NONE)	\
 			top = v[i] > top ? v[i] : top;			\
-	return i1 > i0 && top >= b ? -1 : 0;				\
+	return n > 0 && top >= b ? -1 : 0;				\
 } while (0)
 
 static int
@@ -235,7 +237,7 @@ ends_before(const void *ctx, size_t i)
 
 int
 d9i_icheck_run(const struct d9m_model *m, const struct d9i_icheck *c,
-    size_t n, const uint8_t *base, uint64_t a, uint64_t e)
+    size_t n, const uint8_t *p, uint64_t a, uint64_t e)
 {
 	const struct end_key key = { c, a };
 	/* the first check that ends after a */
@@ -243,12 +245,15 @@ d9i_icheck_run(const struct d9m_model *m, const struct d9i_icheck *c,
 
 	for (size_t k = lo; k < n && c[k].off < e; k++) {
 		uint64_t from = a > c[k].off ? a : c[k].off;
-		uint64_t end = c[k].off + c[k].n * c[k].elem;
+		uint64_t end = c[k].off + c[k].n * c[k].elem, i0, i1;
 
 		end = end < e ? end : e;
-		if (from < end && scan(m, &c[k], base + c[k].off,
-		    (from - c[k].off) / c[k].elem,
-		    (end - c[k].off) / c[k].elem) < 0)
+		/* each element is checked in the block holding its first
+		 * byte (it may end in the next one's first bytes) */
+		i0 = (from - c[k].off + c[k].elem - 1) / c[k].elem;
+		i1 = (end - c[k].off + c[k].elem - 1) / c[k].elem;
+		if (i0 < i1 && scan(m, &c[k], p + (c[k].off + i0 * c[k].elem -
+		    a), i0, i1) < 0)
 			return -1;
 	}
 	return 0;

@@ -8,8 +8,8 @@
  * order. An image that fails is refused, and the traces are read again.
  *
  * The walk (image_walk.h) declares a check per column as it maps it;
- * the checks run over the mapped file in the pass that sums it, block by
- * block, so that each page is read once (d9i_icheck_run). What joins
+ * the checks run over the file's bytes in the pass that sums them, block
+ * by block, so that each byte is read once (d9i_icheck_run). What joins
  * several columns, and the field lists' contents, is checked once the
  * whole model is mapped (d9i_icheck_model).
  */
@@ -66,11 +66,14 @@ unsigned d9i_icheck_col(struct d9m_model *m, const struct d9m_tabref *t,
 	    size_t col, enum d9i_ick_to *to);
 /* The bound of to in m (its scalars read): values must be below it. */
 uint64_t d9i_icheck_bound(const struct d9m_model *m, enum d9i_ick_to to);
-/* Run the checks c[0 .. n) (in file order, apart) over the bytes [a, e)
- * of the file mapped at base (a, e multiples of 64; m's workers mapped
- * and their rows checked): 0, or -1 when a value there fails. */
+/* Run the checks c[0 .. n) (in file order, apart) over the elements
+ * whose first byte is in [a, e) of the file, its bytes held at p: p - 64
+ * .. p + (e - a) + 64 hold the file's bytes around them too, where the
+ * file has them (an element before, for the order checks; the end of
+ * the last), and p is as aligned as a is modulo 64. m's workers mapped
+ * and their rows checked: 0, or -1 when a value there fails. */
 int	 d9i_icheck_run(const struct d9m_model *m, const struct d9i_icheck *c,
-	    size_t n, const uint8_t *base, uint64_t a, uint64_t e);
+	    size_t n, const uint8_t *p, uint64_t a, uint64_t e);
 /* What joins columns (the workers' rows, the field lists): 0, or -1
  * with *why. */
 int	 d9i_icheck_model(const struct d9m_model *m, const char **why);

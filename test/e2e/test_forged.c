@@ -107,6 +107,72 @@ break_check(uint8_t *p, const struct d9i_icheck *c)
 	return 0;
 }
 
+/* The entry d9top makes of trace run with mode (its output, equal to
+ * --no-cache's, in want): the file, its bytes, its checks. */
+struct real_entry {
+	char			 path[256];
+	char			*good, *want;
+	size_t			 ngood, nwant;
+	struct d9i_icheck	*c;
+	size_t			 nc;
+	uint64_t		 key;
+	uint8_t			*img;		/* a copy to forge */
+};
+
+static void
+entry_load(struct fix *f, const char *trace, const char *mode,
+    struct real_entry *e)
+{
+	char args[512];
+	int fd;
+
+	memset(e, 0, sizeof *e);
+	e->key = key_of(trace);
+	snprintf(args, sizeof args, "--no-cache %s %s", mode, trace);
+	e->want = out_of(args, &e->nwant);
+	snprintf(args, sizeof args, "%s %s", mode, trace);
+	same(args, e->want, e->nwant);
+	ck_assert_int_eq(entries(f, e->path, sizeof e->path), 1);
+	e->good = mj_read_file_n(e->path, &e->ngood);
+	ck_assert_ptr_nonnull(e->good);
+	fd = open(e->path, O_RDONLY);
+	ck_assert_int_eq(d9i_image_checks(fd, e->key, &e->c, &e->nc), 0);
+	close(fd);
+	e->img = malloc(e->ngood);
+	ck_assert_ptr_nonnull(e->img);
+}
+
+static void
+entry_free(struct real_entry *e)
+{
+	free(e->img);
+	free(e->c);
+	free(e->good);
+	free(e->want);
+}
+
+/* e->img, resealed, put in e's place: opening it refuses it (-1) and
+ * says why, into why. */
+static int
+forged_refused(const struct real_entry *e, char *why, size_t len)
+{
+	struct d9m_model *m;
+	struct d9m_lanes *x;
+	int fd, rc;
+
+	ck_assert_int_eq(d9i_image_reseal(e->img, e->ngood, e->key), 0);
+	put_file(e->path, e->img, e->ngood, 0600);
+	fd = open(e->path, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	rc = d9i_image_open(fd, e->key, &m, &x, why, len);
+	close(fd);
+	if (rc == 0) {
+		d9m_lanes_free(&x);
+		d9m_model_free(&m);
+	}
+	return rc == -1;
+}
+
 /* Forge each checked column of the entry of trace name in turn: it is
  * refused when opened; d9top (for every every-th) refuses it, removes
  * it, and prints what it prints from the trace. */
@@ -114,59 +180,33 @@ static void
 forge_columns(const char *name, const char *mode, size_t every)
 {
 	struct fix f;
-	char *p = trace_path(name), args[512], entry[256];
-	char *want, *good;
-	struct d9i_icheck *c;
-	size_t n, ngood, nc, forged = 0;
-	uint64_t key = key_of(p);
-	uint8_t *img;
-	int fd;
+	struct real_entry e;
+	char *p = trace_path(name), args[512], why[128];
+	size_t forged = 0;
 
 	fix_init(&f);
-	snprintf(args, sizeof args, "--no-cache %s %s", mode, p);
-	want = out_of(args, &n);
+	entry_load(&f, p, mode, &e);
 	snprintf(args, sizeof args, "%s %s", mode, p);
-	same(args, want, n);
-	ck_assert_int_eq(entries(&f, entry, sizeof entry), 1);
-	good = mj_read_file_n(entry, &ngood);
-	ck_assert_ptr_nonnull(good);
-	fd = open(entry, O_RDONLY);
-	ck_assert_int_eq(d9i_image_checks(fd, key, &c, &nc), 0);
-	close(fd);
-	ck_assert_uint_gt(nc, 20);
-	img = malloc(ngood);
-	ck_assert_ptr_nonnull(img);
+	ck_assert_uint_gt(e.nc, 20);
 	/* read, never written: a refused entry stays refused */
 	ck_assert_int_eq(setenv("D9TOP_CACHE_MAX", "1K", 1), 0);
-	for (size_t i = 0; i < nc; i++) {
-		struct d9m_model *m;
-		struct d9m_lanes *x;
-		char why[128];
-
-		memcpy(img, good, ngood);
-		if (!break_check(img, &c[i]))
+	for (size_t i = 0; i < e.nc; i++) {
+		memcpy(e.img, e.good, e.ngood);
+		if (!break_check(e.img, &e.c[i]))
 			continue;
-		ck_assert_int_eq(d9i_image_reseal(img, ngood, key), 0);
-		put_file(entry, img, ngood, 0600);
-		fd = open(entry, O_RDONLY);
-		ck_assert_msg(d9i_image_open(fd, key, &m, &x, why,
-		    sizeof why) == -1, "%s: check %zu (a column at %llu): "
-		    "the forged entry was taken", name, i,
-		    (unsigned long long)c[i].off);
-		close(fd);
+		ck_assert_msg(forged_refused(&e, why, sizeof why),
+		    "%s: check %zu (a column at %llu): the forged entry was "
+		    "taken", name, i, (unsigned long long)e.c[i].off);
 		if (forged++ % every == 0) {
-			same(args, want, n);
-			ck_assert_msg(access(entry, F_OK) < 0,
+			same(args, e.want, e.nwant);
+			ck_assert_msg(access(e.path, F_OK) < 0,
 			    "%s: check %zu: d9top took the forged entry",
 			    name, i);
 		}
 	}
-	ck_assert_uint_gt(forged, nc * 3 / 4);
+	ck_assert_uint_gt(forged, e.nc * 3 / 4);
 	unsetenv("D9TOP_CACHE_MAX");
-	free(img);
-	free(c);
-	free(good);
-	free(want);
+	entry_free(&e);
 	free(p);
 	fix_free(&f);
 }
@@ -179,6 +219,54 @@ START_TEST(forged_columns)
 	    "block-in-place-2026-05.bin" };
 
 	forge_columns(names[_i], "--json", _i == 0 ? 5 : 1);
+}
+END_TEST
+
+/* An order broken exactly where opening's steps meet (D9I_IMAGE_STEP):
+ * the first element of a step lower than the last of the one before.
+ * Every such edge of every column in order (not by worker) of the large
+ * trace's entry: opening refuses the entry each time. */
+START_TEST(forged_at_step_edges)
+{
+	struct fix f;
+	struct real_entry e;
+	char *p = trace_path("demo-2026-06.bin.gz"), why[128];
+	uint64_t head = d9i_image_head();
+	size_t edges = 0;
+
+	fix_init(&f);
+	ck_assert_uint_gt(head, 0);
+	entry_load(&f, p, "--json", &e);
+	for (size_t k = 0; k < e.nc; k++) {
+		const struct d9i_icheck *c = &e.c[k];
+		uint64_t end = c->off + c->n * c->elem;
+
+		if (!(c->flags & D9I_ICK_ASC) ||
+		    (c->flags & (D9I_ICK_RUNS | D9I_ICK_PAIR)))
+			continue;
+		for (uint64_t b = head + (c->off - head) / D9I_IMAGE_STEP *
+		    D9I_IMAGE_STEP + D9I_IMAGE_STEP; b < end;
+		    b += D9I_IMAGE_STEP) {
+			uint64_t i = (b - c->off) / c->elem;
+
+			memcpy(e.img, e.good, e.ngood);
+			if (get(e.img, c, i - 1) == 0)
+				continue;
+			set(e.img, c, i, get(e.img, c, i - 1) - 1);
+			ck_assert_msg(forged_refused(&e, why, sizeof why),
+			    "column at %llu, row %llu (byte %llu): the forged "
+			    "entry was taken", (unsigned long long)c->off,
+			    (unsigned long long)i, (unsigned long long)b);
+			ck_assert_str_eq(why, "a column holds a row beyond its "
+			    "table");
+			edges++;
+		}
+	}
+	fprintf(stderr, "forged: %zu step edges, each refused\n", edges);
+	ck_assert_uint_gt(edges, 3);
+	entry_free(&e);
+	free(p);
+	fix_free(&f);
 }
 END_TEST
 
@@ -396,6 +484,7 @@ forged_suite(int foreign)
 		tcase_add_test(tc, foreign_dir);
 	else {
 		tcase_add_loop_test(tc, forged_columns, 0, 2);
+		tcase_add_test(tc, forged_at_step_edges);
 		tcase_add_loop_test(tc, group_writable_dir, 0, 2);
 		tcase_add_loop_test(tc, writable_entry, 0, 2);
 		tcase_add_test(tc, corpora_taken);
