@@ -41,7 +41,12 @@ wait_for() {
 	i=0
 	while [ $i -lt $((${2:-10} * 20)) ]; do
 		screen | grep -qF -- "$1" && return 0
-		case $1 in EXITED*) ;; *) gone && return 1 ;; esac
+		# gone: what it drew before it went is all there is (read
+		# again: it may have drawn and gone since the read above)
+		case $1 in
+		EXITED*) ;;
+		*) gone && { screen | grep -qF -- "$1"; return; } ;;
+		esac
 		sleep 0.05
 		i=$((i + 1))
 	done
