@@ -223,7 +223,12 @@ list_action(struct d9t_app *app, enum d9t_action a)
 	case D9T_A_DOWN: d9t_list_move(l, 1, page); break;
 	case D9T_A_PGUP: d9t_list_move(l, -page, page); break;
 	case D9T_A_PGDN: d9t_list_move(l, page, page); break;
-	case D9T_A_HOME: d9t_list_move(l, -(long)l->n, page); break;
+	case D9T_A_HOME:	/* as the list opens: on its first row */
+		if (d9t_ops(app, app->view)->open_first)
+			d9t_list_first(l);
+		else
+			d9t_list_move(l, -(long)l->n, page);
+		break;
 	case D9T_A_END: d9t_list_move(l, (long)l->n, page); break;
 	case D9T_A_SEARCH_NEXT:
 		if (app->search[0] && d9t_list_find(l, app->search) < 0)

@@ -211,11 +211,7 @@ d9t_build_list(struct d9t_app *app, struct d9t_list *l)
 	/* at the top, the cursor is on the first line Enter acts on, not on
 	 * a heading: Enter at once opens the first row */
 	if (ops->open_first && l->sel == 0)
-		for (size_t i = 0; i < l->n; i++)
-			if (l->v[i].target != D9T_T_NONE) {
-				l->sel = i;
-				break;
-			}
+		d9t_list_first(l);
 }
 
 void

@@ -140,6 +140,17 @@ d9t_list_move(struct d9t_list *l, long delta, int rows)
 	l->sel = (size_t)s;
 }
 
+void
+d9t_list_first(struct d9t_list *l)
+{
+	l->sel = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].target != D9T_T_NONE) {
+			l->sel = i;
+			return;
+		}
+}
+
 int
 d9t_list_find(struct d9t_list *l, const char *needle)
 {

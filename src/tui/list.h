@@ -78,6 +78,9 @@ void	d9t_list_keys(struct d9t_line *ln, size_t n, const double *key);
 void	d9t_list_sort(struct d9t_list *l);
 /* Move the selection by delta lines (clamped); rows is the page size. */
 void	d9t_list_move(struct d9t_list *l, long delta, int rows);
+/* Select the first line Enter acts on (one with a target), not a
+ * heading; the first line when none has one. */
+void	d9t_list_first(struct d9t_list *l);
 /* Select the next line after the selection containing needle (case
  * insensitive, wrapping); 0 when found. */
 int	d9t_list_find(struct d9t_list *l, const char *needle);

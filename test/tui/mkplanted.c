@@ -1,6 +1,7 @@
 /*
- * mkplanted.c: mkplanted [--deep | --events | --memory | --why] PATH
- * writes the planted trace (or the 70-frame one, the LogLine one, the
+ * mkplanted.c: mkplanted [--deep | --deep150 | --events | --memory | --why]
+ * PATH writes the planted trace (or the 70-frame one, the 160-frame one
+ * branching at depth 150, the LogLine one, the
  * memory and task-dump one; test/fixtures/planted.h; the one of each figure
  * of issue 35, test/fixtures/whytrace.h) to PATH; mkplanted --sources DIR
  * writes two processes' recordings, DIR/a.bin and DIR/b.bin (api on
@@ -53,14 +54,16 @@ main(int argc, char **argv)
 	const char *opt = argc == 3 ? argv[1] : "";
 
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: mkplanted [--deep | --events | --memory "
-		    "| --why] PATH | --sources DIR\n");
+		fprintf(stderr, "usage: mkplanted [--deep | --deep150 | "
+		    "--events | --memory | --why] PATH | --sources DIR\n");
 		return 2;
 	}
 	if (strcmp(opt, "--sources") == 0)
 		return sources(argv[2]);
 	if (strcmp(opt, "--deep") == 0)
 		mt_deep(&t);
+	else if (strcmp(opt, "--deep150") == 0)
+		mt_deep150(&t);
 	else if (strcmp(opt, "--events") == 0)
 		mt_events(&t);
 	else if (strcmp(opt, "--memory") == 0)

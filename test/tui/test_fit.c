@@ -33,6 +33,12 @@ START_TEST(help_ends_with_legend)
 	fx_keys(&f, "q3?");
 	fx_key(&f, D9T_KEY_END);
 	ck_screen_has(&f, "a chain of single callees is one row");
+	/* wrapped at 80 columns, under the text, not cut */
+	ck_screen_has(&f, "  live         allocations: estimated live bytes over "
+	    "the window, scaled to its\n               max\n");
+	fx_key(&f, D9T_KEY_HOME);
+	ck_screen_has(&f, "  p                points of interest in the window, "
+	    "worst first; Enter jumps\n                   there\n");
 	fx_close(&f);
 }
 END_TEST
@@ -66,30 +72,11 @@ END_TEST
  * of the screen allows show their depth and their names. */
 START_TEST(flame_depth_150)
 {
-	enum { DEPTH = 160, FORK = 150 };
-	uint64_t fr[DEPTH], other[FORK + 1];
-	char name[32], *p;
+	char *p;
 	struct mt t;
 	struct fx f;
 
-	mt_begin(&t);
-	for (int i = 0; i < DEPTH; i++) {
-		fr[i] = 0x400000 + 0x40 * (uint64_t)i;
-		snprintf(name, sizeof name, "deep::level_%d", DEPTH - 1 - i);
-		mt_symbol(&t, fr[i], name, 0);
-	}
-	mt_symbol(&t, 0x500000, "deep::other", 0);
-	mt_spawn(&t, PL_MS, 7, "deep/src/main.rs:1:1");
-	mt_unpark(&t, 2 * PL_MS, 0, 0, 11, 0);
-	mt_poll_start(&t, 5 * PL_MS, 0, 7, "deep/src/main.rs:1:1");
-	/* leaf first: levels 159..0, or other and levels 149..0 */
-	other[0] = 0x500000;
-	memcpy(other + 1, fr + DEPTH - FORK, FORK * sizeof *fr);
-	for (uint64_t i = 0; i < 20; i++)
-		mt_cpu(&t, 6 * PL_MS + i * 500000, 11, D9_SOURCE_CPU,
-		    i % 2 ? DEPTH : FORK + 1, i % 2 ? fr : other);
-	mt_poll_end(&t, 25 * PL_MS, 0);
-	mt_park(&t, 30 * PL_MS, 0, 20 * PL_MS, 11);
+	mt_deep150(&t);
 	p = mt_write(&t);
 	tg_free(&t.tg);
 	fx_open(&f, p, 160, 48, 1);

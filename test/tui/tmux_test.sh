@@ -10,27 +10,12 @@
 # is skipped, never passed: exit 77 (meson's "skipped") without tmux or
 # the shared trace (D9_TRACES), and at the end when D9DEMO, MKPLANTED,
 # MKHOSTILE or MKDIFFPAIR was missing and nothing failed.
-set -u
+. "$(dirname "$0")/tmux_lib.sh"
 prog=$1
 d9demo=${2:-}
 mkplanted=${3:-}
 mkhostile=${4:-}
 mkdiffpair=${5:-}
-skip() { echo "SKIP: $*"; exit 77; }
-[ -n "${D9_TRACES:-}" ] || skip "D9_TRACES unset"
-demo=$D9_TRACES/demo-2026-06.bin.gz
-[ -r "$demo" ] || skip "no $demo"
-command -v tmux >/dev/null 2>&1 || skip "no tmux"
-sock=d9t-$$
-fails=0
-checks=0
-skipped=0
-T() { tmux -L "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null' EXIT INT TERM
-# a session that outlives the others, so the server never exits between
-# two tests (killing the last session would end it)
-T new-session -d -s keep -x 20 -y 5 "sleep 600" ||
-    skip "tmux cannot start a server here"
 if [ -z "$d9demo" ] || [ ! -x "$d9demo" ]; then
 	echo "SKIP: no d9demo: the recording tests do not run"
 	skipped=1
@@ -51,40 +36,6 @@ if [ -z "$mkdiffpair" ] || [ ! -x "$mkdiffpair" ]; then
 	skipped=1
 	mkdiffpair=
 fi
-
-start() {	# start W H CMD...
-	w=$1 h=$2
-	shift 2
-	T kill-session -t s 2>/dev/null
-	T new-session -d -s s -x "$w" -y "$h" \
-	    "env LANG=C.UTF-8 TERM=tmux-256color $*; echo EXITED \$?; sleep 30"
-}
-
-screen() { T capture-pane -p -t s; }
-
-# wait_for TEXT [SECONDS]: poll the screen until TEXT shows up
-wait_for() {
-	i=0
-	while [ $i -lt $((${2:-10} * 20)) ]; do
-		screen | grep -qF -- "$1" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	return 1
-}
-
-expect() {	# expect NAME TEXT [SECONDS, default 5]
-	checks=$((checks + 1))
-	if wait_for "$2" "${3:-5}"; then
-		echo "ok $checks - $1"
-	else
-		fails=$((fails + 1))
-		echo "not ok $checks - $1: no '$2' on screen:"
-		screen | sed 's/^/    | /'
-	fi
-}
-
-keys() { T send-keys -t s "$@"; sleep 0.15; }
 
 for size in "160 48" "80 24"; do
 	set -- $size
@@ -133,66 +84,6 @@ for size in "160 48" "80 24"; do
 	expect "quit $1x$2" "EXITED 0"
 done
 
-# a browser that fits the person (issue 36)
-lacks() {	# lacks NAME TEXT: the screen (now) has no TEXT
-	checks=$((checks + 1))
-	if screen | grep -qF -- "$2"; then
-		fails=$((fails + 1))
-		echo "not ok $checks - $1: '$2' on screen:"
-		screen | sed 's/^/    | /'
-	else
-		echo "ok $checks - $1"
-	fi
-}
-blank_below() {	# blank_below NAME N: fewer than N blank rows
-	checks=$((checks + 1))
-	b=$(screen | grep -c '^ *$')
-	if [ "$b" -lt "$2" ]; then
-		echo "ok $checks - $1 ($b blank rows)"
-	else
-		fails=$((fails + 1))
-		echo "not ok $checks - $1: $b blank rows:"
-		screen | sed 's/^/    | /'
-	fi
-}
-echo "# fits the person at 160x48"
-start 160 48 "$prog" "$demo"
-expect "fit: loaded" "(4.15s)"
-blank_below "fit: lanes fill 160x48" 8
-expect "fit: readout at the cursor" "at it: queue 0  tasks 26  lq w0 0"
-keys Escape
-expect "fit: Esc never quits" "q quits; Esc only goes back"
-lacks "fit: still running after Esc" "EXITED"
-keys '?' End
-expect "fit: help ends with a legend" "awake, no poll (idle)"
-expect "fit: legend of the strips" "its kernel scheduling wait"
-keys q 2
-expect "fit: list open on its first row" "tasks    polls"
-keys o
-expect "fit: o sorts the tasks" "sorted by tasks, largest first"
-keys Enter
-expect "fit: Enter opens the first row" "Tasks spawned at"
-keys q q q	# back to the tasks, back to the timeline, quit
-expect "fit: quit" "EXITED 0"
-echo "# fits the person at 80x24"
-start 80 24 "$prog" "$demo"
-expect "fit 80: loaded" "(4.15s)  2w  16:36:15"
-keys w w
-expect "fit 80: the second-worst verdict whole" \
-    "scc::wait_queue::SyncWait::wait, in the recorder's own frames"
-keys 3
-expect "fit 80: a chain of single callees is one row" "> ...44 frames... >"
-expect "fit 80: a branch on the tree's third row" \
-    "    ▾  99.3%      146  tokio::runtime::scheduler"
-keys / S y n c W a i t Enter
-expect "fit 80: /SyncWait in view 3" "SyncWait::wait"
-keys 1 p
-expect "fit 80: points of interest" "Points of interest in the window"
-keys Enter
-expect "fit 80: Enter on a point of interest" \
-    "long-poll: 5.895 ms poll of task 3"
-keys q
-expect "fit 80: quit" "EXITED 0"
 echo "# hiding a tree's plumbing at 80x24 (H)"
 start 80 24 "$prog" "$demo"
 expect "hide: loaded" "(4.15s)"
@@ -216,12 +107,7 @@ expect "detail: runs of runtime frames fold" "… 16 runtime frames (Enter"
 keys NPage NPage
 expect "detail: the application's frame" \
     "metrics_service::routes::record_metric::{{closure}}"
-keys q Escape
-expect "fit 80: Esc never quits" "q quits; Esc only goes back"
-lacks "fit 80: still running after Esc" "EXITED"
-keys / S y n c W a i t Enter
-expect "fit 80: /SyncWait on the timeline" "match in a sampled stack:"
-keys q
+keys q q
 expect "hide: quit" "EXITED 0"
 
 echo "# pipe on stdin, keys from the terminal"
