@@ -234,9 +234,11 @@ check_kinds(void *ctx, struct d9m_model *m, uint64_t events)
 	return 0;
 }
 
-/* demo-2026-06's model (of each segment) to fn. */
+/* demo-2026-06's model (of each segment) to fn (hint: NULL or the
+ * caller's). */
 static void
-read_demo(int (*fn)(void *, struct d9m_model *, uint64_t), void *ctx)
+read_demo_hint(int (*fn)(void *, struct d9m_model *, uint64_t), void *ctx,
+    struct d9x_split_hint *hint)
 {
 	char path[4096];
 	struct d9p_read_stats st;
@@ -244,8 +246,58 @@ read_demo(int (*fn)(void *, struct d9m_model *, uint64_t), void *ctx)
 
 	snprintf(path, sizeof path, "%s/demo-2026-06.bin.gz",
 	    getenv("D9_TRACES"));
-	ck_assert_int_eq(d9x_split_read(path, fn, ctx, &ro, &st), 0);
+	ck_assert_int_eq(d9x_split_read(path, fn, ctx, &ro, hint, &st), 0);
 }
+
+static void
+read_demo(int (*fn)(void *, struct d9m_model *, uint64_t), void *ctx)
+{
+	read_demo_hint(fn, ctx, NULL);
+}
+
+struct sizes {
+	size_t	rows[D9M_NTABLES], polls, spans;
+};
+
+/* The rows of every loaded table, and the figures derived from them. */
+static int
+keep_sizes(void *ctx, struct d9m_model *m, uint64_t events)
+{
+	struct sizes *z = ctx;
+	struct d9m_tabref t[D9M_NTABLES];
+	size_t n = d9m_model_tables(m, t);
+
+	(void)events;
+	for (size_t i = 0; i < n; i++)
+		z->rows[i] = d9m_tab_n(t[i].tab);
+	z->polls = m->polls.n;
+	z->spans = m->spans.n;
+	d9m_model_free(&m);
+	return 0;
+}
+
+/* A worker's hint: the last model's table rows, with which the next
+ * input's tables start; the model built is the same. */
+START_TEST(split_hint)
+{
+	struct d9x_split_hint h;
+	struct sizes a, b;
+	size_t kept = 0;
+
+	memset(&h, 0, sizeof h);
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	read_demo_hint(keep_sizes, &a, &h);
+	for (size_t i = 0; i < D9M_NTABLES; i++)
+		kept += h.rows[i];	/* as built, before finishing */
+	ck_assert_uint_gt(kept, 100000);
+	ck_assert_uint_gt(a.polls, 1000);
+	read_demo_hint(keep_sizes, &b, &h);
+	ck_assert_int_eq(memcmp(a.rows, b.rows, sizeof a.rows), 0);
+	ck_assert_uint_eq(a.polls, b.polls);
+	ck_assert_uint_eq(a.spans, b.spans);
+}
+END_TEST
 
 START_TEST(poll_kinds)
 {
@@ -467,6 +519,7 @@ main(void)
 		tcase_set_timeout(tk, 60);
 		tcase_add_test(tk, poll_kinds);
 		tcase_add_test(tk, frames_memo);
+		tcase_add_test(tk, split_hint);
 		tcase_add_test(tk, two_workers);
 		suite_add_tcase(s, tk);
 	}
