@@ -19,7 +19,10 @@ prog=$1
 d9demo=${2:-}
 mkplanted=${3:-}
 tmp=$(mktemp -d /tmp/d9fit-XXXXXX)
-trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
+trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# FIT_ONLY=REGEX (while debugging): only the runs whose "trace WxH" match
+only() { [ -z "${FIT_ONLY:-}" ] || echo "$1" | grep -qE -- "$FIT_ONLY"; }
 
 # loaded: the header has the window's length and no "loading", the
 # hint bar is drawn
@@ -167,6 +170,7 @@ quit_all() {	# q until the program exits
 fit() {
 	label=$1 file=$2 w0=$3 h0=$4 sym=$5
 	at="$label ${w0}x$h0"
+	only "$at" || return 0
 	echo "# $at"
 	start "$w0" "$h0" "$prog" "$file"
 	holds "loaded: $at" 30 loaded
@@ -246,6 +250,7 @@ if [ -n "$mkplanted" ] && [ -x "$mkplanted" ]; then
 		set -- $size
 		label=deep150 w0=$1 h0=$2
 		at="$label ${1}x$2"
+		only "$at" || continue
 		echo "# $at"
 		start "$1" "$2" "$prog" "$tmp/deep150.bin"
 		holds "loaded: $at" 30 loaded

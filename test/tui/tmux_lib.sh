@@ -14,7 +14,8 @@ fails=0
 checks=0
 skipped=0
 T() { tmux -L "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null' EXIT INT TERM
+trap 'T kill-server 2>/dev/null' EXIT
+trap 'exit 1' INT TERM
 # a session that outlives the others, so the server never exits between
 # two tests (killing the last session would end it)
 T new-session -d -s keep -x 20 -y 5 "sleep 600" ||
@@ -36,21 +37,20 @@ gone() {
 	! T has-session -t s 2>/dev/null || screen | grep -q '^EXITED [0-9]'
 }
 
-# wait_for TEXT [SECONDS]: poll the screen until TEXT shows up
+# wait_for TEXT [SECONDS]: poll the screen until TEXT shows up (the
+# bound in seconds of the clock: a loaded machine polls less often)
 wait_for() {
-	i=0
-	while [ $i -lt $((${2:-10} * 20)) ]; do
+	end=$(($(date +%s) + ${2:-10}))
+	while :; do
 		screen | grep -qF -- "$1" && return 0
-		# gone: what it drew before it went is all there is (read
-		# again: it may have drawn and gone since the read above)
-		case $1 in
-		EXITED*) ;;
-		*) gone && { screen | grep -qF -- "$1"; return; } ;;
-		esac
+		# gone: what it drew before it exited is all there is
+		case $1 in EXITED*) ;; *) gone && {
+			screen | grep -qF -- "$1"
+			return
+		} ;; esac
+		[ "$(date +%s)" -lt "$end" ] || return 1
 		sleep 0.05
-		i=$((i + 1))
 	done
-	return 1
 }
 
 expect() {	# expect NAME TEXT [SECONDS, default 5]
@@ -84,10 +84,13 @@ holds() {
 	name=$1 secs=$2
 	shift 2
 	checks=$((checks + 1))
-	i=0
+	end=$(($(date +%s) + secs))
 	while why= && ! "$@"; do
-		i=$((i + 1))
-		if [ $i -ge $((secs * 20)) ] || gone; then
+		# gone: one last look at what it drew before it exited
+		if gone && why= && "$@"; then
+			break
+		fi
+		if [ "$(date +%s)" -ge "$end" ] || gone; then
 			fails=$((fails + 1))
 			echo "not ok $checks - $name: $why"
 			screen | sed 's/^/    | /'
