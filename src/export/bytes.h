@@ -48,7 +48,15 @@ d9x_bytes_u8(struct d9x_bytes *b, uint8_t v)
 		b->p[b->n++] = v;
 }
 
-/* Little-endian fixed widths (PLAIN values, level lengths). */
+/* Little-endian fixed widths (PLAIN values, level lengths): a copy of
+ * the value where the machine is little-endian (the byte loop was not
+ * merged into one store: 56 instructions a value), else byte by byte. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define D9X_LE_COPY	1
+#else
+#define D9X_LE_COPY	0
+#endif
+
 static inline void
 d9x_bytes_le32(struct d9x_bytes *b, uint32_t v)
 {
@@ -57,8 +65,11 @@ d9x_bytes_le32(struct d9x_bytes *b, uint32_t v)
 	if (d9x_bytes_room(b, 4) < 0)
 		return;
 	/* through a local: stores to b->p may alias b->n, one per byte */
-	for (int i = 0; i < 4; i++)
-		t[i] = (uint8_t)(v >> (8 * i));
+	if (D9X_LE_COPY)
+		memcpy(t, &v, 4);
+	else
+		for (int i = 0; i < 4; i++)
+			t[i] = (uint8_t)(v >> (8 * i));
 	memcpy(b->p + b->n, t, 4);
 	b->n += 4;
 }
@@ -70,8 +81,11 @@ d9x_bytes_le64(struct d9x_bytes *b, uint64_t v)
 
 	if (d9x_bytes_room(b, 8) < 0)
 		return;
-	for (int i = 0; i < 8; i++)
-		t[i] = (uint8_t)(v >> (8 * i));
+	if (D9X_LE_COPY)
+		memcpy(t, &v, 8);
+	else
+		for (int i = 0; i < 8; i++)
+			t[i] = (uint8_t)(v >> (8 * i));
 	memcpy(b->p + b->n, t, 8);
 	b->n += 8;
 }

@@ -54,6 +54,7 @@ struct worker {
 	struct d9x_out		 out;
 	struct d9x_out		 told;	/* of out, added to r->p already */
 	struct cur		*cur;	/* the input being exported */
+	struct d9x_split_hint	 hint;	/* the tables of its last model */
 	pthread_t		 thread;
 };
 
@@ -429,7 +430,7 @@ export_here(struct worker *w, const char *path)
 {
 	struct d9p_read_stats st;
 	struct d9p_read_opts ro = read_opts(w->r->o);
-	int rc = d9x_split_read(path, segment, w, &ro, &st);
+	int rc = d9x_split_read(path, segment, w, &ro, &w->hint, &st);
 
 	return input_end(w, rc, &st, path);
 }

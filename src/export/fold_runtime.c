@@ -248,6 +248,11 @@ d9x_fold_runtime(struct d9x_fold *x)
 	d9x_leaf_init(&l[1], x->out, x->src, D9X_T_WAKES);
 	d9x_leaf_init(&l[2], x->out, x->src, D9X_T_PARKS);
 	d9x_leaf_init(&l[3], x->out, x->src, D9X_T_TASKS);
+	/* the model's rows: the source's, or more when it has others */
+	d9x_leaf_expect(&l[0], x->src->m->polls.n);
+	d9x_leaf_expect(&l[1], x->src->m->wakes.n);
+	d9x_leaf_expect(&l[2], x->src->m->parks.n);
+	d9x_leaf_expect(&l[3], x->src->m->tasks.n);
 	rc = polls(x, &l[0]) < 0 || wakes(x, &l[1]) < 0 ||
 	    parks(x, &l[2]) < 0 || tasks(x, &l[3]) < 0 ? -1 : 0;
 	return d9x_leaves_end(l, 4, rc);

@@ -125,6 +125,8 @@ d9x_fold_samples(struct d9x_fold *x)
 	d9x_leaf_init(&l[0], x->out, x->src, D9X_T_SAMPLES);
 	d9x_leaf_init(&l[1], x->out, x->src, D9X_T_ALLOCATIONS);
 	d9x_leaf_init(&l[2], x->out, x->src, D9X_T_STACKS);
+	d9x_leaf_expect(&l[0], x->src->m->cpu.n);
+	d9x_leaf_expect(&l[1], x->src->m->allocs.n);
 	rc = samples(x, &l[0]) < 0 || allocations(x, &l[1]) < 0 ||
 	    d9x_stacks_write(&x->stacks, &l[2]) < 0 ? -1 : 0;
 	return d9x_leaves_end(l, 3, rc);

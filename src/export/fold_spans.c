@@ -76,6 +76,7 @@ d9x_fold_spans(struct d9x_fold *x)
 	int rc = 0;
 
 	d9x_leaf_init(&l, x->out, s, D9X_T_SPANS);
+	d9x_leaf_expect(&l, k->n);
 	for (size_t i = 0; rc == 0 && i < k->n; i++) {
 		uint32_t g = k->worker[i] == D9_NONE ? 0 :
 		    d9x_worker_group(s, k->worker[i]);

@@ -164,7 +164,15 @@ open_leaf(struct d9x_leaf *l)
 		return -1;
 	}
 	common(l);
+	if (l->expect > 0)
+		d9x_pq_expect(l->pq, l->expect);
 	return 0;
+}
+
+void
+d9x_leaf_expect(struct d9x_leaf *l, uint64_t rows)
+{
+	l->expect = rows;
 }
 
 struct d9x_pq *

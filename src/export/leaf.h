@@ -41,11 +41,14 @@ struct d9x_leaf {
 	struct d9x_pq		*pq;
 	int			 fd;
 	int			 failed;
+	uint64_t		 expect;	/* rows to come (a hint) */
 	char			*dir;		/* the partition's folder */
 };
 
 void	d9x_leaf_init(struct d9x_leaf *l, struct d9x_out *out,
 	    const struct d9x_source *src, enum d9x_table t);
+/* About rows rows to come, before the first (d9x_pq_expect). */
+void	d9x_leaf_expect(struct d9x_leaf *l, uint64_t rows);
 /* The writer of the row being filled (the file opened on first use);
  * NULL when it failed (out->e says why). */
 struct d9x_pq *d9x_leaf_pq(struct d9x_leaf *l);

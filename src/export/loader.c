@@ -57,7 +57,7 @@ run(void *arg)
 		if (!l->want[i] || k++ % l->nr != r->t)
 			continue;
 		end.rc = d9x_split_read(l->paths[i], segment, &j, &l->ro,
-		    &end.st);
+		    &r->hint, &end.st);
 		if (put(r, &end) < 0)
 			break;
 	}

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stddef.h>
 
+#include "export/split.h"
 #include "model/core/model.h"
 #include "parse/reader.h"
 
@@ -38,6 +39,7 @@ struct d9x_reader {
 	int			 running;
 	int			 full;
 	struct d9x_loaded	 slot;
+	struct d9x_split_hint	 hint;	/* the tables of its last model */
 };
 
 struct d9x_loader {

@@ -84,67 +84,58 @@ d9x_col_free(struct d9x_col *c)
 	memset(c, 0, sizeof *c);
 }
 
-void
-d9x_col_levels(struct d9x_col *c, uint32_t rep, uint32_t def)
+/* Bytes of one PLAIN value of fixed width, 0 for a byte array. */
+static size_t
+width(enum d9x_kind k)
 {
-	c->num_values++;
-	if (c->max_def == 0 && c->max_rep == 0)
-		return;
-	if (c->nlev == c->caplev) {
-		size_t cap = c->caplev;
-
-		if (d9_grow(&c->def, &c->caplev, c->nlev + 1,
-		    sizeof *c->def) < 0 || (c->max_rep > 0 && d9_grow(&c->rep,
-		    &cap, c->nlev + 1, sizeof *c->rep) < 0)) {
-			c->vals.oom = 1;
-			return;
-		}
-	}
-	c->def[c->nlev] = def;
-	if (c->max_rep > 0)
-		c->rep[c->nlev] = rep;
-	c->nlev++;
-}
-
-void
-d9x_col_null(struct d9x_col *c)
-{
-	c->null_count++;
-}
-
-static void
-stat_int(struct d9x_col *c, uint64_t v)
-{
-	int sgn = c->kind == D9X_I64;
-
-	if (!c->have_minmax) {
-		c->min_u = c->max_u = v;
-		c->have_minmax = 1;
-		return;
-	}
-	if (sgn ? (int64_t)v < (int64_t)c->min_u : v < c->min_u)
-		c->min_u = v;
-	if (sgn ? (int64_t)v > (int64_t)c->max_u : v > c->max_u)
-		c->max_u = v;
-}
-
-void
-d9x_col_int(struct d9x_col *c, uint64_t v)
-{
-	c->nvals++;
-	stat_int(c, v);
-	switch (c->kind) {
+	switch (k) {
 	case D9X_BOOL:
-		d9x_bytes_u8(&c->vals, v != 0);
-		break;
+		return 1;
 	case D9X_U8:
 	case D9X_U32:
-		d9x_bytes_le32(&c->vals, (uint32_t)v);
-		break;
+		return 4;
+	case D9X_I64:
+	case D9X_U64:
+	case D9X_DOUBLE:
+		return 8;
 	default:
-		d9x_bytes_le64(&c->vals, v);
-		break;
+		return 0;
 	}
+}
+
+void
+d9x_col_expect(struct d9x_col *c, size_t n)
+{
+	size_t w = width(c->kind), cap = c->caplev;
+
+	/* a page closes once its values pass D9X_PAGE_BYTES */
+	if (w > 0 && n > D9X_PAGE_BYTES / w)
+		n = D9X_PAGE_BYTES / w;
+	else if (n > D9X_PAGE_BYTES / 4)
+		n = D9X_PAGE_BYTES / 4;		/* dictionary indices */
+	if (w > 0)
+		(void)d9x_bytes_room(&c->vals, n * w + 8);
+	if (c->dict_on && !c->is_const && d9_grow(&c->idx, &c->capidx, n,
+	    sizeof *c->idx) < 0)
+		c->vals.oom = 1;
+	if ((c->max_def > 0 || c->max_rep > 0) && (d9_grow(&c->def,
+	    &c->caplev, n, sizeof *c->def) < 0 || (c->max_rep > 0 &&
+	    d9_grow(&c->rep, &cap, n, sizeof *c->rep) < 0)))
+		c->vals.oom = 1;
+}
+
+int
+d9x_col_levels_grow(struct d9x_col *c)
+{
+	size_t cap = c->caplev;
+
+	if (d9_grow(&c->def, &c->caplev, c->nlev + 1, sizeof *c->def) < 0 ||
+	    (c->max_rep > 0 && d9_grow(&c->rep, &cap, c->nlev + 1,
+	    sizeof *c->rep) < 0)) {
+		c->vals.oom = 1;
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -253,21 +244,6 @@ d9x_col_const(struct d9x_col *c, const void *p, size_t n)
 		const_chunk(c);
 }
 
-void
-d9x_col_const_row(struct d9x_col *c)
-{
-	c->num_values++;
-	c->nconst++;
-}
-
-int
-d9x_col_page_full(const struct d9x_col *c)
-{
-	return c->vals.n + c->nidx * 4 >= D9X_PAGE_BYTES ||
-	    (c->dict_on && (c->dict_bytes >= D9X_DICT_MAX_BYTES ||
-	    c->dict.n >= D9X_DICT_MAX_N));
-}
-
 static void
 put_levels(struct d9x_bytes *raw, const uint32_t *lev, size_t n, int max)
 {
@@ -362,6 +338,19 @@ d9x_col_page(struct d9x_col *c, void *cctx)
 	}
 	if (n == 0 && c->nvals == 0)
 		return 0;
+	if (c->max_def == 0 && c->max_rep == 0 && !c->dict_on &&
+	    c->kind != D9X_BOOL) {
+		/* the page is its PLAIN values alone: compressed from there */
+		c->plain_used = 1;
+		rc = put_page(c, &c->pages, cctx, &c->vals, P_DATA, n, enc);
+		c->nvals = 0;
+		d9x_bytes_reset(&c->vals);
+		return rc;
+	}
+	/* room for it all at once: levels (5 bytes a run at most), then
+	 * indices or values */
+	(void)d9x_bytes_room(&raw, 5 * (c->nlev + 2) + 4 * c->nidx +
+	    c->vals.n + 16);
 	put_levels(&raw, c->rep, c->nlev, c->max_rep);
 	put_levels(&raw, c->def, c->nlev, c->max_def);
 	if (c->dict_on) {
@@ -401,6 +390,7 @@ d9x_col_finish(struct d9x_col *c, void *cctx)
 	d9x_bytes_reset(&c->dict_page);
 	if (!c->dict_used)
 		return 0;
+	(void)d9x_bytes_room(&raw, c->dict_bytes + 16);	/* all at once */
 	for (size_t i = 0; i < c->dict.n; i++) {
 		uint32_t len;
 		const char *p = d9_intern_str(&c->dict, (uint32_t)i, &len);

@@ -69,20 +69,17 @@ struct d9x_col {
 void	d9x_col_init(struct d9x_col *c, enum d9x_kind kind, int max_def,
 	    int max_rep);
 void	d9x_col_free(struct d9x_col *c);
-/* Levels of the next entry (only kept when the column has them). */
-void	d9x_col_levels(struct d9x_col *c, uint32_t rep, uint32_t def);
-/* A null at that entry (statistics count it). */
-void	d9x_col_null(struct d9x_col *c);
-/* A value: integers and booleans, doubles, byte arrays. */
-void	d9x_col_int(struct d9x_col *c, uint64_t v);
+/* About n entries to come (a hint, 0: none): the page's buffers made
+ * that large at once, up to a page, rather than grown by doubling. */
+void	d9x_col_expect(struct d9x_col *c, size_t n);
+/* Room for one more level entry: 0, or -1 (vals.oom set). */
+int	d9x_col_levels_grow(struct d9x_col *c);
 void	d9x_col_dbl(struct d9x_col *c, double v);
+/* A value of a byte-array kind. */
 void	d9x_col_bytes(struct d9x_col *c, const void *p, size_t n);
 /* The value of every row (a required byte-array column): rows then
  * give none (d9x_col_const_row counts them). */
 void	d9x_col_const(struct d9x_col *c, const void *p, size_t n);
-void	d9x_col_const_row(struct d9x_col *c);
-/* Whether the page being filled is due to be closed. */
-int	d9x_col_page_full(const struct d9x_col *c);
 /* Close the page: encode, compress (cctx: a ZSTD_CCtx) and append it
  * to the chunk. 0, or -1 when out of memory or compression failed. */
 int	d9x_col_page(struct d9x_col *c, void *cctx);
@@ -96,5 +93,77 @@ void	d9x_col_meta(const struct d9x_col *c, struct d9x_thrift *t,
 void	d9x_col_reset(struct d9x_col *c);
 /* Parquet's physical type of a kind. */
 int	d9x_kind_physical(enum d9x_kind k);
+
+/* The calls made for every value and row are inline: out of line, the
+ * calls cost more than their work (a tenth of an export). */
+
+/* Levels of the next entry (only kept when the column has them). */
+static inline void
+d9x_col_levels(struct d9x_col *c, uint32_t rep, uint32_t def)
+{
+	c->num_values++;
+	if (c->max_def == 0 && c->max_rep == 0)
+		return;
+	if (c->nlev == c->caplev && d9x_col_levels_grow(c) < 0)
+		return;
+	c->def[c->nlev] = def;
+	if (c->max_rep > 0)
+		c->rep[c->nlev] = rep;
+	c->nlev++;
+}
+
+/* A null at that entry (statistics count it). */
+static inline void
+d9x_col_null(struct d9x_col *c)
+{
+	c->null_count++;
+}
+
+/* A value: integers and booleans (doubles, byte arrays above). */
+static inline void
+d9x_col_int(struct d9x_col *c, uint64_t v)
+{
+	int sgn = c->kind == D9X_I64;
+
+	c->nvals++;
+	if (!c->have_minmax) {
+		c->min_u = c->max_u = v;
+		c->have_minmax = 1;
+	} else {
+		if (sgn ? (int64_t)v < (int64_t)c->min_u : v < c->min_u)
+			c->min_u = v;
+		if (sgn ? (int64_t)v > (int64_t)c->max_u : v > c->max_u)
+			c->max_u = v;
+	}
+	switch (c->kind) {
+	case D9X_BOOL:
+		d9x_bytes_u8(&c->vals, v != 0);
+		break;
+	case D9X_U8:
+	case D9X_U32:
+		d9x_bytes_le32(&c->vals, (uint32_t)v);
+		break;
+	default:
+		d9x_bytes_le64(&c->vals, v);
+		break;
+	}
+}
+
+/* A row of a column of one value (d9x_col_const). */
+static inline void
+d9x_col_const_row(struct d9x_col *c)
+{
+	c->num_values++;
+	c->nconst++;
+}
+
+/* Whether the page being filled is due to be closed. */
+static inline int
+d9x_col_page_full(const struct d9x_col *c)
+{
+	return c->vals.n + c->nidx * 4 >= D9X_PAGE_BYTES ||
+	    (c->dict_on && (c->dict_bytes >= D9X_DICT_MAX_BYTES ||
+	    c->dict.n >= D9X_DICT_MAX_N));
+}
 
 #endif

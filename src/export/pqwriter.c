@@ -179,8 +179,9 @@ d9x_pq_null(struct d9x_pq *w, size_t f)
 	d9x_col_null(c);
 }
 
-/* The leaf of field f for the next value, its levels given. */
-static struct d9x_col *
+/* The leaf of field f for the next value, its levels given (inline:
+ * once a value, its call cost more than its work). */
+static inline struct d9x_col *
 next(struct d9x_pq *w, size_t f)
 {
 	struct d9x_col *c = &w->leaf[w->leaf0[f]];
@@ -338,6 +339,15 @@ d9x_pq_row(struct d9x_pq *w)
 	if (w->in_group >= w->group_rows)
 		return write_group(w);
 	return 0;
+}
+
+void
+d9x_pq_expect(struct d9x_pq *w, uint64_t rows)
+{
+	size_t n = rows < w->group_rows ? (size_t)rows : w->group_rows;
+
+	for (size_t l = 0; l < w->nleaves; l++)
+		d9x_col_expect(&w->leaf[l], n);
 }
 
 uint64_t

@@ -81,6 +81,10 @@ void	d9x_pq_entry(struct d9x_pq *w, size_t f, const void *k, size_t kn,
 void	d9x_pq_end(struct d9x_pq *w, size_t f);
 /* End the row: 0, or -1 with the error (d9x_pq_close says it too). */
 int	d9x_pq_row(struct d9x_pq *w);
+/* About rows rows to come (a hint): the columns' page buffers are made
+ * that large at once (up to a page) instead of grown value by value.
+ * The bytes written are the same with it or without. */
+void	d9x_pq_expect(struct d9x_pq *w, uint64_t rows);
 /* Rows written so far; bytes of the file so far. */
 uint64_t d9x_pq_rows(const struct d9x_pq *w);
 uint64_t d9x_pq_bytes(const struct d9x_pq *w);

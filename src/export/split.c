@@ -4,6 +4,12 @@
  * that model is finished and handed over first. Each batch registers
  * its schemas again (the decoder forgets them at a TRC header), so the
  * new model's builder sees every schema it is sent events of.
+ *
+ * A new model's tables start as large as the last model's were (and an
+ * eighth more), of this input or of the caller's last (split.h's hint):
+ * the segments of one host are much alike, and tables grown row by row
+ * from nothing spent a share of the export in realloc copying them and
+ * in faulting in their new memory.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,12 +17,15 @@
 
 #include "export/split.h"
 #include "model/core/build.h"
+#include "model/core/tables.h"
 
 struct split {
 	struct d9m_model	*m;
 	struct d9p_sink		 in;	/* m's builder's */
 	char			*input;	/* name of the input, for a new m */
 	uint64_t		 events;	/* given to m */
+	struct d9x_split_hint	*hint;	/* the caller's, or own */
+	struct d9x_split_hint	 own;
 	int			 stop;
 	int			 cut;	/* a segment was cut (noted once) */
 	d9x_split_fn		 fn;
@@ -28,9 +37,17 @@ struct split {
 static int
 fresh(struct split *s)
 {
+	struct d9m_tabref t[D9M_NTABLES];
+	size_t n;
+
 	if ((s->m = d9m_model_new()) == NULL)
 		return -1;
 	d9m_builder_sink(s->m, &s->in);
+	n = d9m_model_tables(s->m, t);
+	for (size_t i = 0; i < n; i++)	/* a hint: failing is no error */
+		if (s->hint->rows[i] > 0)
+			(void)d9m_tab_reserve(t[i].tab, t[i].desc,
+			    s->hint->rows[i] + s->hint->rows[i] / 8);
 	s->events = 0;
 	if (s->input != NULL && s->in.input != NULL)
 		s->in.input(s->in.ctx, s->input);
@@ -42,8 +59,11 @@ static int
 hand(struct split *s)
 {
 	struct d9m_model *m = s->m;
+	struct d9m_tabref t[D9M_NTABLES];
 
 	s->m = NULL;
+	for (size_t i = 0, n = m ? d9m_model_tables(m, t) : 0; i < n; i++)
+		s->hint->rows[i] = d9m_tab_n(t[i].tab);
 	if (m != NULL && d9m_model_finish_last(m) < 0)
 		d9m_model_free(&m);
 	return s->fn(s->ctx, m, s->events);
@@ -120,7 +140,8 @@ on_loss(void *ctx, int what)
 
 int
 d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
-    const struct d9p_read_opts *ro, struct d9p_read_stats *st)
+    const struct d9p_read_opts *ro, struct d9x_split_hint *hint,
+    struct d9p_read_stats *st)
 {
 	struct split s = { .fn = fn, .ctx = ctx, .note = ro->note,
 	    .note_ctx = ro->note_ctx };
@@ -132,6 +153,7 @@ d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
 	int rc;
 
 	memset(st, 0, sizeof *st);
+	s.hint = hint != NULL ? hint : &s.own;
 	if (fresh(&s) < 0) {
 		fn(ctx, NULL, 0);
 		return -1;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "model/core/model.h"
+#include "model/core/tables.h"
 #include "parse/reader.h"
 
 #define D9X_SPLIT_EVENTS	(4u << 20)
@@ -22,10 +23,20 @@
  * The callee owns m. A return < 0 stops reading. */
 typedef int (*d9x_split_fn)(void *ctx, struct d9m_model *m, uint64_t events);
 
-/* Read path ("-": stdin) as ro says (its note and stream_only) and hand over each segment's model in order,
- * the last one too (possibly empty). st: the input's reading figures.
- * Returns 0, or -1 (out of memory, or a callback said stop). */
+/* The rows of the last model's tables, kept by a caller that reads
+ * input after input (a worker): a new model's tables start that large
+ * (a hint; zeroed: nothing known yet). */
+struct d9x_split_hint {
+	size_t	rows[D9M_NTABLES];
+};
+
+/* Read path ("-": stdin) as ro says (its note and stream_only) and hand
+ * over each segment's model in order, the last one too (possibly
+ * empty). hint: NULL, or the caller's (read and updated). st: the
+ * input's reading figures. Returns 0, or -1 (out of memory, or a
+ * callback said stop). */
 int	d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
-	    const struct d9p_read_opts *ro, struct d9p_read_stats *st);
+	    const struct d9p_read_opts *ro, struct d9x_split_hint *hint,
+	    struct d9p_read_stats *st);
 
 #endif

@@ -16,6 +16,7 @@ d9x_stacks_init(struct d9x_stacks *s)
 	d9_hmap_init(&s->memo);
 	d9_arena_init(&s->arena, 64 << 10);
 	d9_intern_init(&s->ids, &s->arena);
+	d9m_fmemo_init(&s->fm);
 	s->f = d9m_frames_alloc();
 	return s->f == NULL ? -1 : 0;
 }
@@ -26,6 +27,7 @@ d9x_stacks_free(struct d9x_stacks *s)
 	d9_hmap_free(&s->memo);
 	d9_intern_free(&s->ids);
 	d9_arena_free(&s->arena);
+	d9m_fmemo_free(&s->fm);
 	d9x_bytes_free(&s->names);
 	d9x_bytes_free(&s->all);
 	free(s->at);
@@ -39,9 +41,10 @@ frames(struct d9x_stacks *s, const struct d9x_source *src, uint64_t key)
 	uint32_t stack = (uint32_t)(key >> 32), seg = (uint32_t)key >> 1;
 
 	if (key & 1)
-		return d9m_alloc_frames(src->m, src->r, seg, stack, s->f,
-		    D9_STACK_MAX);
-	return d9m_stack_frames(src->m, src->r, seg, stack, s->f, D9_STACK_MAX);
+		return d9m_alloc_frames_memo(src->m, src->r, &s->fm, seg,
+		    stack, s->f, D9_STACK_MAX);
+	return d9m_stack_frames_memo(src->m, src->r, &s->fm, seg, stack,
+	    s->f, D9_STACK_MAX);
 }
 
 int

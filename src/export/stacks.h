@@ -30,6 +30,7 @@ struct d9x_stacks {
 					 * all (resolved once, written from
 					 * there) */
 	size_t		 cap;
+	struct d9m_fmemo fm;		/* each address's frames */
 	struct d9m_frame *f;		/* frames of one stack */
 	struct d9x_bytes names;		/* of the stack being named */
 	struct d9x_bytes all;		/* every id's names, in id order */

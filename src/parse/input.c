@@ -16,7 +16,8 @@
  * back (d9p_input_pushback) and they are sniffed again.
  *
  * An input opened on a file decompressed whole (whole.h) skips all this:
- * it hands out the decoded bytes as one long gzip member would.
+ * it hands out the decoded bytes as one long gzip member would, copied
+ * (d9p_input_read) or in place (d9p_input_view).
  */
 #include <errno.h>
 #include <poll.h>
@@ -315,22 +316,43 @@ read_zstd(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 	}
 }
 
-/* The next bytes of a whole file; its compressed bytes count consumed
- * in proportion. */
+ssize_t
+d9p_input_view(struct d9p_input *in, uint8_t **p, size_t cap)
+{
+	struct d9p_whole *w = &in->whole;
+	size_t pos = (size_t)in->decoded, n;
+
+	*p = NULL;
+	if (!in->mem)
+		return -1;
+	n = w->n - pos;
+	if (n > cap)
+		n = cap;
+	*p = w->p + pos;
+	in->decoded += n;
+	/* its compressed bytes count consumed in proportion */
+	in->consumed = w->n > 0 ? w->csize * in->decoded / w->n : w->csize;
+	return (ssize_t)n;
+}
+
+void
+d9p_input_done(struct d9p_input *in, uint64_t off)
+{
+	if (in->mem && off <= in->decoded)
+		d9p_whole_release(&in->whole, (size_t)off);
+}
+
+/* The next bytes of a whole file, copied: done with once copied. */
 static ssize_t
 read_whole(struct d9p_input *in, uint8_t *buf, size_t cap)
 {
-	struct d9p_whole *w = &in->whole;
-	size_t pos = (size_t)in->decoded, n = w->n - pos;
+	uint8_t *p;
+	ssize_t n = d9p_input_view(in, &p, cap);
 
-	if (n > cap)
-		n = cap;
 	if (n > 0)
-		memcpy(buf, w->p + pos, n);
-	in->decoded += n;
-	d9p_whole_release(w, (size_t)in->decoded);
-	in->consumed = w->n > 0 ? w->csize * in->decoded / w->n : w->csize;
-	return (ssize_t)n;
+		memcpy(buf, p, (size_t)n);
+	d9p_input_done(in, in->decoded);
+	return n;
 }
 
 static ssize_t

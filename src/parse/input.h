@@ -40,6 +40,16 @@ void		 d9p_input_close(struct d9p_input **in);
  * member or zstd frame sets *cut_off to 1 at the end. */
 ssize_t		 d9p_input_read(struct d9p_input *in, uint8_t *buf, size_t cap,
 		    int *cut_off, struct d9_err *e);
+/* An input on a file read whole (d9p_input_open_whole) hands its bytes
+ * out in place instead: the next up to cap decoded bytes are at *p,
+ * right after the ones handed out before, writable by the caller and
+ * valid until d9p_input_done passes them or the input is closed; 0 at
+ * the end, -1 when the input is not read whole (d9p_input_read it).
+ * Reads of both kinds can follow one another. */
+ssize_t		 d9p_input_view(struct d9p_input *in, uint8_t **p, size_t cap);
+/* The bytes handed out in place below decoded offset off are done with:
+ * their memory may go back to the system. */
+void		 d9p_input_done(struct d9p_input *in, uint64_t off);
 /* Bytes read from the file and not yet handed out (before decoding;
  * read ahead: decoded). */
 size_t		 d9p_input_buffered(struct d9p_input *in);

@@ -6,6 +6,13 @@
  * what is kept, and the bytes of the rest are dropped as they arrive, at
  * window position drop_at; gap counts the bytes dropped there, so that
  * offsets stay those of the input.
+ *
+ * A file read whole (whole.h) is not copied into a window of its own:
+ * the window is a view of its decoded bytes (d9p_input_view), which
+ * follow one another, and consuming moves the view's front. Cutting a
+ * value moves bytes, so the first cut copies the window into a buffer
+ * and the stream reads on by copies (own_window). The decoder is fed
+ * the same bytes at the same offsets either way.
  */
 #include <sys/stat.h>
 
@@ -37,6 +44,8 @@ struct d9p_stream {
 	int			 in_dir;
 	uint8_t			*w;		/* the window */
 	size_t			 wlen, wcap;
+	int			 view;		/* w is in the input's bytes
+						 * (d9p_input_view), not ours */
 	uint64_t		 woff;		/* decoded offset of w[0] */
 	uint64_t		 ev0, events;	/* decoder events at open, seen */
 	uint64_t		 total;		/* decoded bytes */
@@ -138,6 +147,8 @@ window_room(struct d9p_stream *s, size_t want)
 	size_t nc = s->wcap ? s->wcap : 4 * READ_CHUNK;
 	uint8_t *q;
 
+	if (s->view)	/* the bytes are there: the same limit */
+		return want > MAX_WINDOW - s->wlen ? -1 : 0;
 	if (s->wcap - s->wlen >= want)
 		return 0;
 	while (nc - s->wlen < want) {
@@ -201,11 +212,14 @@ d9p_stream_open_whole(struct d9p_whole *w, const char *name, int in_dir,
 {
 	struct d9p_input *in;
 	struct d9_err e;
+	struct d9p_stream *s;
 
 	d9_err_clear(&e);
 	if (d9p_input_open_whole(&in, w, &e) < 0)
 		return NULL;
-	return open_input(in, 0, name, in_dir, sink, st);
+	if ((s = open_input(in, 0, name, in_dir, sink, st)) != NULL)
+		s->view = 1;
+	return s;
 }
 
 /* Wait for a pipe to have bytes, ticking meanwhile, so that what was
@@ -252,7 +266,10 @@ consume(struct d9p_stream *s, size_t used)
 		d9p_rewrite_bytes(s->rw, s->woff, s->gap || s->drop_left ||
 		    s->frame_cuts ? NULL : s->w, used >= s->drop_at ?
 		    used + s->gap : used);
-	memmove(s->w, s->w + used, s->wlen - used);
+	if (s->view)
+		s->w += used;
+	else
+		memmove(s->w, s->w + used, s->wlen - used);
 	s->wlen -= used;
 	if (used >= s->drop_at) {
 		s->woff += used + s->gap;
@@ -263,6 +280,39 @@ consume(struct d9p_stream *s, size_t used)
 		s->drop_at -= used;
 	}
 	s->frame_cuts = 0;
+	if (s->view)
+		d9p_input_done(s->in, s->woff);
+}
+
+/* The next chunk of a view, right after the window's bytes. */
+static ssize_t
+view_chunk(struct d9p_stream *s)
+{
+	uint8_t *p;
+	ssize_t r = d9p_input_view(s->in, &p, READ_CHUNK);
+
+	if (s->wlen == 0 && p != NULL)
+		s->w = p;
+	return r;
+}
+
+/* A view's bytes into a window of our own, before bytes move in it;
+ * the input's next bytes are copied after them. -1 out of memory. */
+static int
+own_window(struct d9p_stream *s)
+{
+	const uint8_t *p = s->w;
+	size_t n = s->wlen;
+
+	s->view = 0;
+	s->w = NULL;
+	s->wlen = s->wcap = 0;
+	if (window_room(s, n + READ_CHUNK) < 0)
+		return -1;
+	memcpy(s->w, p, n);
+	s->wlen = n;
+	d9p_input_done(s->in, s->woff + n);
+	return 0;
 }
 
 /* Read one chunk into the window (s->eof set at the end). */
@@ -284,7 +334,8 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 		return -1;
 	}
 	d9_err_clear(&e);
-	r = d9p_input_read(s->in, s->w + s->wlen, READ_CHUNK, &s->cut, &e);
+	r = s->view ? view_chunk(s) : d9p_input_read(s->in, s->w + s->wlen,
+	    READ_CHUNK, &s->cut, &e);
 	if (o->progress) {
 		uint64_t c = d9p_input_consumed(s->in);
 
@@ -570,6 +621,8 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 			/* the frames before it are consumed already */
 			size_t at = d9p_decoder_elision(s->dec)->pos - used;
 
+			if (s->view && own_window(s) < 0)
+				return -1;
 			if (cut_value(s, at, o, st) < 0)
 				return 0;
 			continue;
@@ -608,7 +661,8 @@ d9p_stream_close(struct d9p_stream **ps, struct d9p_read_stats *st)
 	d9p_decoder_free(&s->dec);
 	d9p_rewrite_free(&s->rw);
 	d9p_input_close(&s->in);
-	free(s->w);
+	if (!s->view)
+		free(s->w);
 	free(s->name);
 	free(s);
 }

@@ -64,6 +64,7 @@ struct res {
 	void			(*note)(void *, const char *);
 	void			*note_ctx;
 	const struct d9m_model	*m;		/* bound model, or NULL */
+	uint64_t		 serial;	/* its serial (model.h) */
 	int			 bind_failed;
 	uint32_t		*maprow;	/* rows by (seg, start) */
 	size_t			 nmaprow;
@@ -91,6 +92,9 @@ say(struct res *r, int warning, const char *fmt, ...)
 	va_start(ap, fmt);
 	d9_text_vformat(buf, sizeof buf, fmt, ap);	/* trace's paths */
 	va_end(ap);
+	for (size_t i = 0; i < r->nnotes; i++)	/* bound again: said */
+		if (strcmp(r->notes[i].msg, buf) == 0)
+			return;
 	if (r->note != NULL)
 		r->note(r->note_ctx, buf);
 	if ((s = d9_arena_memdup(&r->arena, buf, strlen(buf) + 1)) == NULL ||
@@ -224,6 +228,7 @@ bind(struct res *r, const struct d9m_model *m)
 	const struct d9m_maps *t = &m->maps;
 
 	r->m = m;
+	r->serial = m->serial;
 	r->nseg = m->segs.n;
 	r->seg_maps = calloc(r->nseg + 1, 1);
 	r->maprow = malloc((t->n + 1) * sizeof *r->maprow);
@@ -500,6 +505,12 @@ resolve(void *ctx, const struct d9m_model *m, uint32_t seg, uint64_t addr,
 	if (addr >> 63)
 		n = kernel(r, addr, is_return, out);
 	else {
+		/* another model (the browser's, once the index replaced the
+		 * one read from the traces): bound to it instead */
+		if (r->m != NULL && (r->m != m || r->serial != m->serial)) {
+			unbind(r);
+			r->bind_failed = 0;
+		}
 		if (r->m == NULL && !r->bind_failed && bind(r, m) != 0) {
 			unbind(r);
 			r->bind_failed = 1;

@@ -21,7 +21,10 @@
  * index is built on first lookup; answers are cached per (module,
  * address). A mutex makes one resolver usable from several threads (the
  * browser's UI and job threads). The model is bound at the first call
- * (or at d9s_resolver_new when given): one resolver serves one model.
+ * (or at d9s_resolver_new when given), and again when another model
+ * asks (the browser's models follow one another: the partial ones while
+ * reading, the whole one, the index's mapping of it); what was found in
+ * the files stays. A message is said once, however often it arises.
  *
  * Messages (a build id mismatch, a missing file, the inferred bias) go
  * to the note callback as they arise and are kept (d9s_resolver_notes).

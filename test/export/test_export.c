@@ -6,8 +6,9 @@
  * field headers; MurmurHash3 (the stack ids). The whole writer is
  * judged by two readers (writer.mjs, figures.mjs). And the export's
  * shortcut to the polls' verdicts (d9m_poll_kind) against the verdicts
- * themselves, and the export with two workers against one, byte for
- * byte, on the shared traces.
+ * themselves, its memo of frames against the frames looked up each
+ * time, and the export with two workers against one, byte for byte, on
+ * the shared traces.
  */
 #include <check.h>
 #include <dirent.h>
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/stackcap.h"
 #include "export/bytes.h"
 #include "export/export.h"
 #include "export/hash128.h"
@@ -116,6 +118,77 @@ END_TEST
 
 /* MurmurHash3_x64_128, seed 0, as mmh3.hash_bytes gives it: two whole
  * blocks and a tail of 11 (both halves of the tail) */
+/* rows rows of every shape into a file (expect > 0: that hint first);
+ * its bytes in *out (malloc'd), their count returned. */
+static size_t
+write_rows(size_t rows, uint64_t expect, char **out)
+{
+	static const struct d9x_field f[] = {
+		{ "ts", D9X_I64, D9X_REQ }, { "w", D9X_U32, D9X_OPT },
+		{ "on", D9X_BOOL, D9X_REQ }, { "x", D9X_DOUBLE, D9X_REQ },
+		{ "loc", D9X_STRING, D9X_OPT }, { "tags", D9X_STRING, D9X_LIST },
+		{ "kv", D9X_STRING, D9X_MAP } };
+	FILE *fp = tmpfile();
+	struct d9x_pq *w;
+	struct d9_err e;
+	long n;
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(d9x_pq_open(&w, fileno(fp), f, 7, 5000, &e), 0);
+	if (expect > 0)
+		d9x_pq_expect(w, expect);
+	for (size_t i = 0; i < rows; i++) {
+		char s[32];
+
+		snprintf(s, sizeof s, "loc%zu", i % 700);
+		d9x_pq_int(w, 0, i * 1000003);
+		if (i % 3)
+			d9x_pq_int(w, 1, i % 17);
+		else
+			d9x_pq_null(w, 1);
+		d9x_pq_int(w, 2, i & 1);
+		d9x_pq_dbl(w, 3, (double)i / 7);
+		d9x_pq_str(w, 4, s, strlen(s));
+		d9x_pq_begin(w, 5);
+		for (size_t k = 0; k < i % 4; k++)
+			d9x_pq_str(w, 5, s, 3 + k);
+		d9x_pq_end(w, 5);
+		d9x_pq_begin(w, 6);
+		if (i % 5)
+			d9x_pq_entry(w, 6, "k", 1, s, strlen(s));
+		d9x_pq_end(w, 6);
+		ck_assert_int_eq(d9x_pq_row(w), 0);
+	}
+	ck_assert_int_eq(d9x_pq_close(&w, &e), 0);
+	n = ftell(fp);
+	ck_assert_int_gt(n, 0);
+	*out = malloc((size_t)n);
+	ck_assert_ptr_nonnull(*out);
+	rewind(fp);
+	ck_assert_uint_eq(fread(*out, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	return (size_t)n;
+}
+
+/* A hint of the rows to come sizes buffers, never the bytes: with
+ * fewer rows than hinted, as many, more (several row groups). */
+START_TEST(expect_same_bytes)
+{
+	static const size_t rows[] = { 1, 3000, 12000 };
+	static const uint64_t hint[] = { 100000, 3000, 2000 };
+
+	for (size_t i = 0; i < 3; i++) {
+		char *a, *b;
+		size_t na = write_rows(rows[i], 0, &a);
+
+		ck_assert_uint_eq(write_rows(rows[i], hint[i], &b), na);
+		ck_assert_int_eq(memcmp(a, b, na), 0);
+		free(a);
+		free(b);
+	}
+}
+END_TEST
+
 START_TEST(murmur3)
 {
 	static const char fox[] = "The quick brown fox jumps over the lazy dog";
@@ -161,17 +234,77 @@ check_kinds(void *ctx, struct d9m_model *m, uint64_t events)
 	return 0;
 }
 
-START_TEST(poll_kinds)
+/* demo-2026-06's model (of each segment) to fn (hint: NULL or the
+ * caller's). */
+static void
+read_demo_hint(int (*fn)(void *, struct d9m_model *, uint64_t), void *ctx,
+    struct d9x_split_hint *hint)
 {
-	const char *dir = getenv("D9_TRACES");
 	char path[4096];
 	struct d9p_read_stats st;
 	struct d9p_read_opts ro = { 0 };
+
+	snprintf(path, sizeof path, "%s/demo-2026-06.bin.gz",
+	    getenv("D9_TRACES"));
+	ck_assert_int_eq(d9x_split_read(path, fn, ctx, &ro, hint, &st), 0);
+}
+
+static void
+read_demo(int (*fn)(void *, struct d9m_model *, uint64_t), void *ctx)
+{
+	read_demo_hint(fn, ctx, NULL);
+}
+
+struct sizes {
+	size_t	rows[D9M_NTABLES], polls, spans;
+};
+
+/* The rows of every loaded table, and the figures derived from them. */
+static int
+keep_sizes(void *ctx, struct d9m_model *m, uint64_t events)
+{
+	struct sizes *z = ctx;
+	struct d9m_tabref t[D9M_NTABLES];
+	size_t n = d9m_model_tables(m, t);
+
+	(void)events;
+	for (size_t i = 0; i < n; i++)
+		z->rows[i] = d9m_tab_n(t[i].tab);
+	z->polls = m->polls.n;
+	z->spans = m->spans.n;
+	d9m_model_free(&m);
+	return 0;
+}
+
+/* A worker's hint: the last model's table rows, with which the next
+ * input's tables start; the model built is the same. */
+START_TEST(split_hint)
+{
+	struct d9x_split_hint h;
+	struct sizes a, b;
+	size_t kept = 0;
+
+	memset(&h, 0, sizeof h);
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	read_demo_hint(keep_sizes, &a, &h);
+	for (size_t i = 0; i < D9M_NTABLES; i++)
+		kept += h.rows[i];	/* as built, before finishing */
+	ck_assert_uint_gt(kept, 100000);
+	ck_assert_uint_gt(a.polls, 1000);
+	read_demo_hint(keep_sizes, &b, &h);
+	ck_assert_int_eq(memcmp(a.rows, b.rows, sizeof a.rows), 0);
+	ck_assert_uint_eq(a.polls, b.polls);
+	ck_assert_uint_eq(a.spans, b.spans);
+}
+END_TEST
+
+START_TEST(poll_kinds)
+{
 	struct kinds k = { 0 };
 	size_t classes = 0;
 
-	snprintf(path, sizeof path, "%s/demo-2026-06.bin.gz", dir);
-	ck_assert_int_eq(d9x_split_read(path, check_kinds, &k, &ro, &st), 0);
+	read_demo(check_kinds, &k);
 	for (int c = 0; c < D9M_V_COUNT; c++)
 		classes += k.seen[c] > 0;
 	/* the trace has polls of several kinds, on and off CPU */
@@ -179,6 +312,75 @@ START_TEST(poll_kinds)
 	ck_assert_uint_ge(classes, 3);
 	ck_assert_uint_gt(k.seen[D9M_V_CPU], 0);
 	ck_assert_uint_gt(k.off, 0);
+}
+END_TEST
+
+struct fcheck {
+	size_t	stacks, frames, differ;
+};
+
+/* Whether frames a[0, n) and b[0, n) are the same frames (plain
+ * compares: a Check assertion per frame costs a write). */
+static int
+same_frames(const struct d9m_frame *a, const struct d9m_frame *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].name != b[i].name || a[i].file != b[i].file ||
+		    a[i].line != b[i].line || a[i].inlined != b[i].inlined ||
+		    a[i].kernel != b[i].kernel ||
+		    strcmp(a[i].hex, b[i].hex) != 0)
+			return 0;
+	return 1;
+}
+
+/* Every sample's and allocation's stack, through a memo (twice: the
+ * second from it) and without: the same frames. */
+static int
+check_frames(void *ctx, struct d9m_model *m, uint64_t events)
+{
+	struct fcheck *c = ctx;
+	struct d9m_frame *f = d9m_frames_alloc(), *g = d9m_frames_alloc();
+	struct d9m_fmemo k;
+	size_t n = m->cpu.n + m->allocs.n;
+
+	(void)events;
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(g);
+	d9m_fmemo_init(&k);
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < n; i++) {
+			int al = i >= m->cpu.n;
+			size_t j = al ? i - m->cpu.n : i, nf, ng;
+			uint32_t seg = al ? m->allocs.seg[j] : m->cpu.seg[j];
+			uint32_t st = al ? m->allocs.stack[j] : m->cpu.stack[j];
+
+			nf = al ? d9m_alloc_frames(m, NULL, seg, st, f,
+			    D9_STACK_MAX) : d9m_stack_frames(m, NULL, seg, st,
+			    f, D9_STACK_MAX);
+			ng = al ? d9m_alloc_frames_memo(m, NULL, &k, seg, st,
+			    g, D9_STACK_MAX) : d9m_stack_frames_memo(m, NULL,
+			    &k, seg, st, g, D9_STACK_MAX);
+			c->differ += nf != ng || !same_frames(f, g, nf);
+			c->stacks++;
+			c->frames += nf;
+		}
+	/* each address looked up once: far fewer kept than asked */
+	ck_assert_uint_lt(k.nf * 10, c->frames);
+	d9m_fmemo_free(&k);
+	free(f);
+	free(g);
+	d9m_model_free(&m);
+	return 0;
+}
+
+/* The export's memo of each address's frames changes no frame. */
+START_TEST(frames_memo)
+{
+	struct fcheck c = { 0 };
+
+	read_demo(check_frames, &c);
+	ck_assert_uint_ge(c.stacks, 1000);
+	ck_assert_uint_eq(c.differ, 0);
 }
 END_TEST
 
@@ -309,12 +511,15 @@ main(void)
 	tcase_add_test(tc, rle_hybrid);
 	tcase_add_test(tc, thrift_compact);
 	tcase_add_test(tc, murmur3);
+	tcase_add_test(tc, expect_same_bytes);
 	suite_add_tcase(s, tc);
 	if (getenv("D9_TRACES") != NULL) {	/* else the trace case skips */
 		TCase *tk = tcase_create("kinds");
 
 		tcase_set_timeout(tk, 60);
 		tcase_add_test(tk, poll_kinds);
+		tcase_add_test(tk, frames_memo);
+		tcase_add_test(tk, split_hint);
 		tcase_add_test(tk, two_workers);
 		suite_add_tcase(s, tk);
 	}

@@ -18,6 +18,7 @@
 #include <zlib.h>
 
 #include "../skip.h"
+#include "parse/input.h"
 #include "parse/prefetch.h"
 #include "parse/whole.h"
 #include "suites.h"
@@ -414,6 +415,56 @@ out:
 }
 END_TEST
 
+/* An input on a file read whole hands its bytes out in place
+ * (d9p_input_view): one view right after the other, writable, the
+ * same bytes as the copies; a copying read goes on where views
+ * stopped; an input that is not read whole has no view. */
+START_TEST(view_in_place)
+{
+	struct tg t, c;
+	struct d9p_whole w;
+	struct d9p_input *in;
+	struct d9_err e;
+	uint8_t *p, *q, buf[1000];
+	int cut = 0, fd;
+
+	batch(&t, 3000, 0);
+	tg_init(&c);
+	tg_gzip(&c, t.p, t.n);
+	fd = tg_memfd(c.p, c.n);
+	d9_err_clear(&e);
+	if (!d9p_whole_available() ||
+	    d9p_whole_load(fd, 0, NULL, &w) != D9P_WHOLE_OK) {
+		close(fd);
+		tg_free(&c);
+		tg_free(&t);
+		return;		/* built without libdeflate */
+	}
+	ck_assert_int_eq(d9p_input_open_whole(&in, &w, &e), 0);
+	ck_assert_int_eq(d9p_input_view(in, &p, 4096), 4096);
+	ck_assert_int_eq(d9p_input_view(in, &q, 5000), 5000);
+	ck_assert_ptr_eq(q, p + 4096);
+	ck_assert_int_eq(memcmp(p, t.p, 9096), 0);
+	p[0] ^= 1;		/* the caller's to rewrite */
+	d9p_input_done(in, 4096);
+	ck_assert_int_eq(d9p_input_read(in, buf, sizeof buf, &cut, &e),
+	    (ssize_t)sizeof buf);
+	ck_assert_int_eq(memcmp(buf, t.p + 9096, sizeof buf), 0);
+	ck_assert_int_eq(d9p_input_view(in, &p, t.n), (ssize_t)(t.n - 10096));
+	ck_assert_int_eq(memcmp(p, t.p + 10096, t.n - 10096), 0);
+	ck_assert_int_eq(d9p_input_view(in, &p, 10), 0);
+	ck_assert_uint_eq(d9p_input_consumed(in), c.n);
+	d9p_input_close(&in);
+	/* a file streamed: copies only */
+	ck_assert_int_eq(d9p_input_open_fd(&in, fd, &e), 0);
+	ck_assert_int_eq(d9p_input_view(in, &p, 10), -1);
+	ck_assert_ptr_null(p);
+	d9p_input_close(&in);
+	tg_free(&c);
+	tg_free(&t);
+}
+END_TEST
+
 static void
 cancel_tick(void *ctx)
 {
@@ -480,6 +531,7 @@ suite_whole(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("load");
 	tcase_add_test(tc, whole_load);
+	tcase_add_test(tc, view_in_place);
 	tcase_add_test(tc, cancel_during_prefetch);
 	suite_add_tcase(s, tc);
 	return s;

@@ -33,8 +33,11 @@
 #include "../e2e/run.h"
 #include "../fixtures/mktrace.h"
 #include "../skip.h"
+#include "model/core/frames.h"
+#include "model/core/model.h"
 #include "suites.h"
 #include "symbolize/elffile.h"
+#include "symbolize/resolver.h"
 #include "tutil.h"
 
 #define BIAS		((uint64_t)0x55d4c0000000)
@@ -601,6 +604,66 @@ START_TEST(test_export_each_segment)
 }
 END_TEST
 
+static struct d9m_model *
+model_of(const char *path)
+{
+	struct d9m_model *m = d9m_model_new();
+	struct d9p_read_stats st;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(d9m_model_load(m, &path, 1, NULL, NULL, NULL, &st),
+	    0);
+	ck_assert_int_eq(d9m_model_finish(m), 0);
+	return m;
+}
+
+/* One resolver asked by two models of one libd9rec-like trace, alive at
+ * once and in turn (the browser's model read from the traces, then the
+ * index's mapping of it, then partial ones while following): each one's
+ * addresses are named, not only the first model's; what it says, it
+ * says once. */
+START_TEST(test_two_models)
+{
+	struct prog p;
+	struct tdir d;
+	struct d9m_model *mod[2];
+	struct d9m_resolver *r;
+	struct d9s_resolver_opts o;
+	struct d9_err e;
+	char app[PATH_MAX], *trace;
+	size_t nnotes;
+
+	if (load_prog(&p) != 0)
+		return;
+	tdir_make(&d);
+	copy_file(p.path, tdir_file(&d, "app", app));
+	trace = maps_trace(&p, app, "");
+	mod[0] = model_of(trace);
+	mod[1] = model_of(trace);
+	memset(&o, 0, sizeof o);
+	ck_assert_int_eq(d9s_resolver_new(NULL, &o, &r, &e), 0);
+	for (int k = 0; k < 4; k++) {
+		struct d9m_frame f[8];
+		size_t n = d9m_frames_of(mod[k % 2], r, 0, p.addr[0] +
+		    MAP_BASE, 0, f, 8), named = 0;
+
+		for (size_t i = 0; i < n; i++)
+			named += f[i].name != NULL &&
+			    strcmp(f[i].name, chain_fns[0]) == 0;
+		ck_assert_msg(named == 1, "model %d (turn %d): %s unnamed",
+		    k % 2, k, chain_fns[0]);
+	}
+	(void)d9s_resolver_notes(r, &nnotes);
+	ck_assert_uint_le(nnotes, 1);
+	d9s_resolver_free(&r);
+	d9m_model_free(&mod[0]);
+	d9m_model_free(&mod[1]);
+	unlink(trace);
+	free(trace);
+	tdir_remove(&d);
+}
+END_TEST
+
 Suite *
 suite_resolve(void)
 {
@@ -614,6 +677,7 @@ suite_resolve(void)
 	tcase_add_test(tc, test_maps);
 	tcase_add_test(tc, test_kernel);
 	tcase_add_test(tc, test_export_each_segment);
+	tcase_add_test(tc, test_two_models);
 	suite_add_tcase(s, tc);
 	return s;
 }

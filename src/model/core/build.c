@@ -260,7 +260,7 @@ add_task_event(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 	if (t == D9_NONE)
 		return 0;
 	/* The earliest spawn and the latest end of an id, whatever order
-	 * the segments arrive in (a directory, or `cat DIR/*` in another
+	 * the segments arrive in (a directory, or its files cat in another
 	 * order): the same bytes give the same task. */
 	if (!spawn) {
 		if (m->tasks.term_ts[t] == D9M_ABSENT ||

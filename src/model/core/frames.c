@@ -11,6 +11,7 @@
 
 #include "base/search.h"
 #include "base/stackcap.h"
+#include "base/vec.h"
 #include "model/core/frames.h"
 #include "model/core/model.h"
 #include "model/core/tables.h"
@@ -212,18 +213,99 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 	return n;
 }
 
+/* ---- the memo (frames.h): an address's entry says which segment's
+ * frames it holds and where they are in one array of frames ---- */
+
+void
+d9m_fmemo_init(struct d9m_fmemo *k)
+{
+	memset(k, 0, sizeof *k);
+	d9_hmap_init(&k->map[0]);
+	d9_hmap_init(&k->map[1]);
+}
+
+void
+d9m_fmemo_free(struct d9m_fmemo *k)
+{
+	d9_hmap_free(&k->map[0]);
+	d9_hmap_free(&k->map[1]);
+	free(k->ent);
+	free(k->f);
+	memset(k, 0, sizeof *k);
+}
+
+/* The frames kept for addr of segment seg (is_return: as a return
+ * address), *n of them; NULL when none are. */
+static const struct d9m_frame *
+fmemo_get(const struct d9m_fmemo *k, uint32_t seg, uint64_t addr,
+    int is_return, size_t *n)
+{
+	uint32_t e = d9_hmap_get(&k->map[is_return != 0], addr);
+
+	if (e == D9_NONE || k->ent[e].seg != seg)
+		return NULL;
+	*n = k->ent[e].n;
+	return k->f + k->ent[e].at;
+}
+
+/* Keep f[0, n) as the frames of (seg, addr, is_return). Nothing when
+ * out of memory, or when the address is kept for another segment (it
+ * is then looked up each time). */
+static void
+fmemo_put(struct d9m_fmemo *k, uint32_t seg, uint64_t addr,
+    int is_return, const struct d9m_frame *f, size_t n)
+{
+	struct d9_hmap *map = &k->map[is_return != 0];
+	struct d9m_fmemo_ent *e;
+
+	if (n == 0 || n > UINT32_MAX || k->nent >= D9_NONE ||
+	    d9_hmap_get(map, addr) != D9_NONE ||
+	    d9_grow(&k->ent, &k->capent, k->nent + 1, sizeof *k->ent) < 0 ||
+	    d9_grow(&k->f, &k->capf, k->nf + n, sizeof *k->f) < 0 ||
+	    d9_hmap_put(map, addr, (uint32_t)k->nent) < 0)
+		return;
+	e = &k->ent[k->nent++];
+	e->seg = seg;
+	e->n = (uint32_t)n;
+	e->at = k->nf;
+	memcpy(k->f + k->nf, f, n * sizeof *f);
+	k->nf += n;
+}
+
+/* d9m_frames_of through the memo k (NULL: none). An answer is kept
+ * only whole (fewer frames than there was room for), and given from
+ * the memo only where it fits: the same frames either way. */
+static size_t
+frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
+    struct d9m_fmemo *k, uint32_t seg, uint64_t addr, int is_return,
+    struct d9m_frame *out, size_t max)
+{
+	const struct d9m_frame *kept;
+	size_t n;
+
+	if (k != NULL && (kept = fmemo_get(k, seg, addr, is_return,
+	    &n)) != NULL && n <= max) {
+		memcpy(out, kept, n * sizeof *out);
+		return n;
+	}
+	n = d9m_frames_of(m, r, seg, addr, is_return, out, max);
+	if (k != NULL && n < max)
+		fmemo_put(k, seg, addr, is_return, out, n);
+	return n;
+}
+
 /* The frames of addresses i .. nf of p into out (see d9m_stack_frames
  * for max). */
 static size_t
 frames_from(const struct d9m_model *m, const struct d9m_resolver *r,
-    uint32_t seg, const uint8_t *p, size_t i, size_t nf,
-    struct d9m_frame *out, size_t max)
+    struct d9m_fmemo *k, uint32_t seg, const uint8_t *p, size_t i,
+    size_t nf, struct d9m_frame *out, size_t max)
 {
 	size_t n = 0;
 	uint64_t cut;
 
 	for (; i < nf && n < max; i++) {
-		n += d9m_frames_of(m, r, seg, d9p_le64(p + 8 * i), i > 0,
+		n += frames_of(m, r, k, seg, d9p_le64(p + 8 * i), i > 0,
 		    out + n, max - n);
 		if (n < max || i + 1 == nf || max < D9_STACK_MAX)
 			continue;
@@ -239,13 +321,21 @@ frames_from(const struct d9m_model *m, const struct d9m_resolver *r,
 }
 
 size_t
-d9m_stack_frames(const struct d9m_model *m, const struct d9m_resolver *r,
-    uint32_t seg, uint32_t stack, struct d9m_frame *out, size_t max)
+d9m_stack_frames_memo(const struct d9m_model *m,
+    const struct d9m_resolver *r, struct d9m_fmemo *k, uint32_t seg,
+    uint32_t stack, struct d9m_frame *out, size_t max)
 {
 	size_t nf;
 	const uint8_t *p = d9m_stack(m, stack, &nf);
 
-	return frames_from(m, r, seg, p, 0, nf, out, max);
+	return frames_from(m, r, k, seg, p, 0, nf, out, max);
+}
+
+size_t
+d9m_stack_frames(const struct d9m_model *m, const struct d9m_resolver *r,
+    uint32_t seg, uint32_t stack, struct d9m_frame *out, size_t max)
+{
+	return d9m_stack_frames_memo(m, r, NULL, seg, stack, out, max);
 }
 
 int
@@ -285,21 +375,29 @@ d9m_is_alloc_hook(const char *name)
 }
 
 size_t
-d9m_alloc_frames(const struct d9m_model *m, const struct d9m_resolver *r,
-    uint32_t seg, uint32_t stack, struct d9m_frame *out, size_t max)
+d9m_alloc_frames_memo(const struct d9m_model *m,
+    const struct d9m_resolver *r, struct d9m_fmemo *k, uint32_t seg,
+    uint32_t stack, struct d9m_frame *out, size_t max)
 {
 	size_t nf, i = 0;
 	const uint8_t *p = d9m_stack(m, stack, &nf);
 
 	/* drop leading addresses any of whose inline names is a hook */
 	for (; i < nf; i++) {
-		size_t k = d9m_frames_of(m, r, seg, d9p_le64(p + 8 * i), i > 0,
+		size_t n = frames_of(m, r, k, seg, d9p_le64(p + 8 * i), i > 0,
 		    out, max), hook = 0;
 
-		for (size_t j = 0; j < k; j++)
+		for (size_t j = 0; j < n; j++)
 			hook |= (size_t)d9m_is_alloc_hook(out[j].name);
 		if (!hook)
 			break;
 	}
-	return frames_from(m, r, seg, p, i, nf, out, max);
+	return frames_from(m, r, k, seg, p, i, nf, out, max);
+}
+
+size_t
+d9m_alloc_frames(const struct d9m_model *m, const struct d9m_resolver *r,
+    uint32_t seg, uint32_t stack, struct d9m_frame *out, size_t max)
+{
+	return d9m_alloc_frames_memo(m, r, NULL, seg, stack, out, max);
 }

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hmap.h"
+
 struct d9m_model;
 
 struct d9m_frame {
@@ -67,6 +69,40 @@ int	d9m_is_alloc_hook(const char *name);
 size_t	d9m_alloc_frames(const struct d9m_model *m,
 	    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
 	    struct d9m_frame *out, size_t max);
+/*
+ * A memo of the frames of addresses (d9m_frames_of) for a caller that
+ * names many stacks of one model with one resolver (the export names
+ * every stack of a segment; its stacks share most of their addresses):
+ * each (segment, address, leaf or return) is looked up once. The frames
+ * kept point to the model's and the resolver's names, which live as
+ * long as they do; the memo must not outlive them.
+ */
+struct d9m_fmemo_ent {
+	uint32_t	 seg;
+	uint32_t	 n;		/* frames */
+	size_t		 at;		/* the first in f */
+};
+
+struct d9m_fmemo {
+	struct d9_hmap		 map[2];	/* address -> entry, as a leaf
+						 * and as a return address */
+	struct d9m_fmemo_ent	*ent;
+	size_t			 nent, capent;
+	struct d9m_frame	*f;
+	size_t			 nf, capf;
+};
+
+void	d9m_fmemo_init(struct d9m_fmemo *k);
+void	d9m_fmemo_free(struct d9m_fmemo *k);
+
+/* d9m_stack_frames and d9m_alloc_frames through a memo (NULL: none):
+ * the same frames, each address looked up once. */
+size_t	d9m_stack_frames_memo(const struct d9m_model *m,
+	    const struct d9m_resolver *r, struct d9m_fmemo *k, uint32_t seg,
+	    uint32_t stack, struct d9m_frame *out, size_t max);
+size_t	d9m_alloc_frames_memo(const struct d9m_model *m,
+	    const struct d9m_resolver *r, struct d9m_fmemo *k, uint32_t seg,
+	    uint32_t stack, struct d9m_frame *out, size_t max);
 /* Sort the symbol table by (segment, address, depth); from finish(). */
 int	d9m_symbols_index(struct d9m_model *m);
 /* Whether symbol row r names its address only by a recorder's

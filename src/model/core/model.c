@@ -5,6 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include "base/text.h"
 #include "base/vec.h"
@@ -20,6 +22,14 @@ d9m_model_new(void)
 
 	if (m == NULL)
 		return NULL;
+	if (getrandom(&m->serial, sizeof m->serial, GRND_NONBLOCK) !=
+	    (ssize_t)sizeof m->serial) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		m->serial = ((uint64_t)ts.tv_sec * 1000000000u +
+		    (uint64_t)ts.tv_nsec) ^ (uint64_t)(uintptr_t)m;
+	}
 	d9_arena_init(&m->arena, 256 * 1024);
 	d9_intern_init(&m->strs, &m->arena);
 	d9_intern_init(&m->stacks, &m->arena);

@@ -495,6 +495,10 @@ struct d9m_runtime {
 };
 
 struct d9m_model {
+	/* Unique to this model among those a process makes (random): who
+	 * keeps something per model (a resolver's binding, resolver.h)
+	 * tells a new model made at a freed one's address by it. */
+	uint64_t	 serial;
 	struct d9_arena	 arena;
 	struct d9_intern strs;		/* text */
 	struct d9_intern stacks;	/* little-endian u64 address lists */

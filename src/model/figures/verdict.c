@@ -321,6 +321,7 @@ int
 d9m_vmemo_init(struct d9m_vmemo *k)
 {
 	d9_hmap_init(&k->cls);
+	d9m_fmemo_init(&k->fm);
 	k->f = d9m_frames_alloc();
 	return k->f == NULL ? -1 : 0;
 }
@@ -329,6 +330,7 @@ void
 d9m_vmemo_free(struct d9m_vmemo *k)
 {
 	d9_hmap_free(&k->cls);
+	d9m_fmemo_free(&k->fm);
 	free(k->f);
 	k->f = NULL;
 }
@@ -344,7 +346,8 @@ stack_class(const struct d9m_model *m, const struct d9m_resolver *r,
 	size_t nf;
 
 	if (v == D9_NONE) {
-		nf = d9m_stack_frames(m, r, seg, stack, k->f, D9_STACK_MAX);
+		nf = d9m_stack_frames_memo(m, r, &k->fm, seg, stack, k->f,
+		    D9_STACK_MAX);
 		v = (uint32_t)d9m_stack_class(k->f, nf, &why);
 		if (d9_hmap_put(&k->cls, key, v) < 0)
 			return -1;

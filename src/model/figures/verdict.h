@@ -73,6 +73,7 @@ int		 d9m_poll_verdict(const struct d9m_model *m,
  * off-CPU (segment, stack) classified once for all of them. */
 struct d9m_vmemo {
 	struct d9_hmap		 cls;	/* (stack << 32 | segment) -> class */
+	struct d9m_fmemo	 fm;	/* each address's frames */
 	struct d9m_frame	*f;
 };
 int		 d9m_vmemo_init(struct d9m_vmemo *k);	/* 0 or -1 */
