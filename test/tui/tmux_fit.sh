@@ -238,10 +238,11 @@ for size in "80 24" "160 48"; do
 done
 if [ -n "$d9demo" ] && [ -x "$d9demo" ]; then
 	mkdir "$tmp/rec"
-	# crunch polls of 150 ms are the worst polls, their samples named by
-	# the recorder (under load a 61 ms bulk poll in an unnamed libc frame
-	# came first, and the browser named that frame where --report did
-	# not); ten of them (the zoom of (i)) are shorter than the 2 s
+	# crunch polls of 150 ms are the worst polls whatever the load (a
+	# 61 ms bulk poll came first once under load: the checks read the
+	# same polls every run); ten of them (the zoom of (i)) are shorter
+	# than the 2 s. (That run found the browser's resolver bound to the
+	# model read before the index's: symbolize-resolve two_models.)
 	"$d9demo" --out "$tmp/rec/trace" --seconds 2 --crunch-ms 150 \
 	    >/dev/null 2>&1
 	for size in "80 24" "160 48"; do
