@@ -1,5 +1,10 @@
 /* pages.c: see pages.h. */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -16,4 +21,46 @@ d9_pages_drop(const void *p, size_t n)
 		return p;
 	madvise((void *)lo, hi - lo, MADV_DONTNEED);
 	return (const void *)hi;
+}
+
+void *
+d9_pages_realloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+
+#if defined(MADV_HUGEPAGE) && defined(__GLIBC__)
+	/* glibc serves a block this large from a mapping of its own (the
+	 * program sets the mmap threshold): the block's 16-byte header
+	 * starts it, whole pages end it. The advice covers the whole
+	 * mapping or nothing, for advice on part of it splits it, and
+	 * glibc's realloc then cannot mremap it: it copies instead. */
+	if (q != NULL && n >= D9_PAGES_HUGE) {
+		uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+		uintptr_t lo = (uintptr_t)q - 16;
+		size_t len = malloc_usable_size(q) + 16;
+
+		if (lo % pg == 0 && len % pg == 0)
+			madvise((void *)lo, len, MADV_HUGEPAGE);
+	}
+#endif
+	return q;
+}
+
+void *
+d9_pages_alloc(size_t n)
+{
+	return d9_pages_realloc(NULL, n);
+}
+
+void *
+d9_pages_calloc(size_t count, size_t elem)
+{
+	void *q;
+
+	if (count < D9_PAGES_HUGE / (elem ? elem : 1))
+		return calloc(count, elem);	/* fresh pages read as zeros */
+	if (count > SIZE_MAX / elem || (q = d9_pages_alloc(count * elem)) ==
+	    NULL)
+		return NULL;
+	return memset(q, 0, count * elem);
 }

@@ -14,4 +14,18 @@
  * a caller walking a buffer front to back starts the next drop. */
 const void *d9_pages_drop(const void *p, size_t n);
 
+/*
+ * realloc(p, n) whose block, once it is large (D9_PAGES_HUGE bytes or
+ * more), is backed by 2 MiB pages where the kernel gives them on advice
+ * (transparent huge pages in "madvise" mode, Debian's default). For the
+ * model's columns and the sorts' scratch: a cold read of 30 M events
+ * faulted in 4 KiB at a time spent a quarter of its time in the kernel.
+ * malloc is d9_pages_realloc(NULL, n).
+ */
+#define D9_PAGES_HUGE	((size_t)2 << 20)
+void *d9_pages_realloc(void *p, size_t n);
+/* malloc(n) and calloc(count, elem) so (NULL on overflow too) */
+void *d9_pages_alloc(size_t n);
+void *d9_pages_calloc(size_t count, size_t elem);
+
 #endif

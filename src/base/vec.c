@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pages.h"
 #include "base/vec.h"
 
 static size_t
@@ -29,7 +30,7 @@ d9_grow(void *pp, size_t *cap, size_t need, size_t elem)
 	c = next_cap(*cap, need);
 	if (elem && c > SIZE_MAX / elem)
 		return -1;
-	q = realloc(*p, c * elem);
+	q = d9_pages_realloc(*p, c * elem);
 	if (q == NULL)
 		return -1;
 	*p = q;
@@ -51,7 +52,7 @@ d9_grow_cols(size_t *cap, size_t need, size_t ncols, void **cols[],
 
 		if (elems[i] && c > SIZE_MAX / elems[i])
 			return -1;
-		q = realloc(*cols[i], c * elems[i]);
+		q = d9_pages_realloc(*cols[i], c * elems[i]);
 		if (q == NULL)
 			return -1;
 		*cols[i] = q;

@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 
+#include "base/pages.h"
 #include "model/core/sched.h"
 
 /* What the walk by time knows of a task. */
@@ -55,11 +56,11 @@ d9m_sched_derive(struct d9m_model *m, const uint32_t *by_start)
 {
 	const struct d9m_wakes *w = &m->wakes;
 	size_t nt = m->tasks.n, j = 0;
-	struct task_state *st = malloc((nt ? nt : 1) * sizeof *st);
+	struct task_state *st = d9_pages_alloc((nt ? nt : 1) * sizeof *st);
 
-	m->poll_sched = malloc((m->polls.n ? m->polls.n : 1) *
+	m->poll_sched = d9_pages_alloc((m->polls.n ? m->polls.n : 1) *
 	    sizeof *m->poll_sched);
-	m->poll_sched_ref = malloc((m->polls.n ? m->polls.n : 1) *
+	m->poll_sched_ref = d9_pages_alloc((m->polls.n ? m->polls.n : 1) *
 	    sizeof *m->poll_sched_ref);
 	if (st == NULL || m->poll_sched == NULL || m->poll_sched_ref == NULL) {
 		free(st);

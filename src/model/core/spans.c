@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pages.h"
 #include "base/search.h"
 #include "base/wire.h"
 #include "model/core/lives.h"
@@ -388,7 +389,7 @@ flat_free(struct flat *f)
 static void *
 shrink(void *col, size_t n, size_t el)
 {
-	void *p = realloc(col, (n + 1) * el);
+	void *p = d9_pages_realloc(col, (n + 1) * el);
 
 	return p != NULL ? p : col;
 }
@@ -475,7 +476,7 @@ in_polls(struct d9m_model *m, const struct flat *f)
 	struct d9m_spans *s = &m->spans;
 	uint32_t *cnt = calloc(m->polls.n + 1, sizeof *cnt);
 	/* per worker slot: its last poll started so far */
-	size_t *cur = malloc((m->nworkers + 1) * sizeof *cur);
+	size_t *cur = d9_pages_alloc((m->nworkers + 1) * sizeof *cur);
 	size_t kf = 0;
 
 	if (cnt == NULL || cur == NULL) {
@@ -534,7 +535,7 @@ sort_by_start(struct d9m_spans *s)
 	size_t n = s->n;
 	uint32_t *perm = malloc((n + 1) * sizeof *perm);
 	uint32_t *inv = malloc((n + 1) * sizeof *inv);
-	uint64_t *tmp = malloc((n + 1) * sizeof *tmp);
+	uint64_t *tmp = d9_pages_alloc((n + 1) * sizeof *tmp);
 	int rc = -1;
 
 	if (perm == NULL || inv == NULL || tmp == NULL ||
@@ -594,22 +595,22 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls)
 	size_t nx = e->n + 1;
 	/* finishing for the last time, in place of the ids */
 	struct d9m_ivals iv = { m->last && e->id != NULL ? e->id :
-	    malloc(nx * sizeof *iv.exit_at), calloc(nx / 8 + 1, 1) };
+	    d9_pages_alloc(nx * sizeof *iv.exit_at), d9_pages_calloc(nx / 8 + 1, 1) };
 	struct flat fl = { 0 };
 	int rc = -1;
 
 	memset(s, 0, sizeof *s);
 	s->poll_row = D9_NONE;
-	s->start = malloc(nx * sizeof *s->start);
-	s->dur = malloc(nx * sizeof *s->dur);
-	s->name = malloc(nx * sizeof *s->name);
-	s->worker = malloc(nx * sizeof *s->worker);
-	s->fields = malloc(nx * sizeof *s->fields);
-	s->active = malloc(nx * sizeof *s->active);
-	s->slices = malloc(nx * sizeof *s->slices);
-	s->parent = malloc(nx * sizeof *s->parent);
-	s->kind = malloc(nx * sizeof *s->kind);
-	s->open_ts = malloc(nx * sizeof *s->open_ts);
+	s->start = d9_pages_alloc(nx * sizeof *s->start);
+	s->dur = d9_pages_alloc(nx * sizeof *s->dur);
+	s->name = d9_pages_alloc(nx * sizeof *s->name);
+	s->worker = d9_pages_alloc(nx * sizeof *s->worker);
+	s->fields = d9_pages_alloc(nx * sizeof *s->fields);
+	s->active = d9_pages_alloc(nx * sizeof *s->active);
+	s->slices = d9_pages_alloc(nx * sizeof *s->slices);
+	s->parent = d9_pages_alloc(nx * sizeof *s->parent);
+	s->kind = d9_pages_alloc(nx * sizeof *s->kind);
+	s->open_ts = d9_pages_alloc(nx * sizeof *s->open_ts);
 	if (iv.exit_at == NULL || iv.entered == NULL || s->start == NULL ||
 	    s->dur == NULL || s->name == NULL || s->worker == NULL ||
 	    s->fields == NULL || s->active == NULL || s->slices == NULL ||

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pages.h"
 #include "base/search.h"
 #include "base/vec.h"
 #include "base/wire.h"
@@ -270,8 +271,8 @@ index_wakes(struct d9m_model *m)
 	struct d9m_wakes *wk = &m->wakes;
 	size_t nt = m->tasks.n, named;
 
-	wk->by_woken_off = calloc(nt + 2, sizeof *wk->by_woken_off);
-	wk->by_woken = malloc((wk->n ? wk->n : 1) * sizeof *wk->by_woken);
+	wk->by_woken_off = d9_pages_calloc(nt + 2, sizeof *wk->by_woken_off);
+	wk->by_woken = d9_pages_alloc((wk->n ? wk->n : 1) * sizeof *wk->by_woken);
 	if (wk->by_woken_off == NULL || wk->by_woken == NULL)
 		return -1;
 	for (size_t i = 0; i < wk->n; i++)
@@ -294,8 +295,8 @@ static int
 index_task_polls(struct d9m_model *m, const uint32_t *perm)
 {
 	size_t np = m->polls.n, nt = m->tasks.n;
-	size_t *o = calloc(nt + 2, sizeof *o);
-	uint32_t *r = malloc((np ? np : 1) * sizeof *r);
+	size_t *o = d9_pages_calloc(nt + 2, sizeof *o);
+	uint32_t *r = d9_pages_alloc((np ? np : 1) * sizeof *r);
 
 	if (o == NULL || r == NULL) {
 		free(o);
@@ -391,7 +392,7 @@ bounds(struct d9m_model *m)
 static int
 derive_lq(struct d9m_model *m)
 {
-	if ((m->rt.lq = malloc(m->rt.n ? m->rt.n : 1)) == NULL)
+	if ((m->rt.lq = d9_pages_alloc(m->rt.n ? m->rt.n : 1)) == NULL)
 		return -1;
 	for (size_t i = 0; i < m->rt.n; i++)
 		m->rt.lq[i] = D9M_RT(m, kind, i) == D9M_RT_POLL_END ? 0 :

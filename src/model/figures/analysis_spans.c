@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pages.h"
 #include "model/figures/analysis.h"
 #include "model/queries/spanset.h"
 #include "model/core/table.h"
@@ -35,7 +36,7 @@ name_figs(const struct d9m_model *m, size_t i0, size_t i1, uint32_t *slot,
 	uint32_t unknown = d9_intern_find(&m->strs, "unknown", 7);
 	uint64_t *durs = malloc((i1 - i0 + 1) * sizeof *durs);
 	/* a name is a string or none */
-	size_t *fill = calloc(m->strs.n + 1, sizeof *fill), nn = 0;
+	size_t *fill = d9_pages_calloc(m->strs.n + 1, sizeof *fill), nn = 0;
 
 	a->spans = calloc(m->strs.n + 1, sizeof *a->spans);
 	if (durs == NULL || fill == NULL || a->spans == NULL) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pages.h"
 #include "base/hmap.h"
 #include "model/figures/analysis.h"
 #include "model/figures/byname.h"
@@ -406,7 +407,7 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		return 0;
 	d9_hmap_init(&at);
 	d9m_window_rows(m->dumps.ts, m->dumps.n, &o->win, &i0, &i1);
-	g = malloc((i1 - i0 + 1) * sizeof *g);
+	g = d9_pages_alloc((i1 - i0 + 1) * sizeof *g);
 	if (g == NULL)
 		return -1;
 	/* summed by (stack, segment) as they come (sums of integers: the

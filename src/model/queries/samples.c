@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/pages.h"
 #include "base/wire.h"
 #include "model/queries/samples.h"
 #include "model/core/table.h"
@@ -350,9 +351,9 @@ idle_at(const struct d9m_model *m, size_t *next, size_t i)
 int
 d9m_dumps_derive(struct d9m_model *m)
 {
-	size_t *next = malloc((m->tasks.n + 1) * sizeof *next);
+	size_t *next = d9_pages_alloc((m->tasks.n + 1) * sizeof *next);
 
-	m->dump_idle = malloc((m->dumps.n + 1) * sizeof *m->dump_idle);
+	m->dump_idle = d9_pages_alloc((m->dumps.n + 1) * sizeof *m->dump_idle);
 	if (next == NULL || m->dump_idle == NULL) {
 		free(next);
 		return -1;
