@@ -27,7 +27,8 @@
 
 #define READ_SLICE	(8u << 20)	/* pread at once */
 #define OUT_FLOOR	(1u << 20)	/* decoded cap of a tiny file */
-#define RELEASE_STEP	(1u << 20)	/* give pages back by this much */
+#define RELEASE_STEP	(4u << 20)	/* give pages back by this much, */
+#define HUGE_PAGE	((uintptr_t)2 << 20)	/* up to a 2 MiB boundary */
 #define GZ_FHCRC	0x02
 #define GZ_MIN_MEMBER	18		/* header, empty block, trailer */
 
@@ -42,10 +43,15 @@ d9p_whole_free(struct d9p_whole *w)
 void
 d9p_whole_release(struct d9p_whole *w, size_t upto)
 {
-	if (w->p == NULL || upto < w->released + RELEASE_STEP)
+	/* whole 2 MiB pages only: dropping part of one splits it (4 KiB
+	 * pages and a TLB shootdown on every core, hundreds a directory) */
+	uintptr_t end = ((uintptr_t)w->p + upto) / HUGE_PAGE * HUGE_PAGE;
+
+	if (w->p == NULL || end < (uintptr_t)w->p + w->released +
+	    RELEASE_STEP)
 		return;
 	w->released = (size_t)((const uint8_t *)d9_pages_drop(w->p +
-	    w->released, upto - w->released) - w->p);
+	    w->released, end - (uintptr_t)w->p - w->released) - w->p);
 }
 
 #if !defined(D9P_LIBDEFLATE)
@@ -81,6 +87,17 @@ page_round(size_t n)
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
 
 	return (n + pg - 1) / pg * pg;
+}
+
+/* n rounded up to where a 2 MiB page of w's mapping ends: cutting one
+ * splits it */
+static size_t
+huge_round(const struct d9p_whole *w, size_t n)
+{
+	uintptr_t end = (uintptr_t)w->p + n;
+
+	return (size_t)((end + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE -
+	    (uintptr_t)w->p);
 }
 
 static int
@@ -252,8 +269,8 @@ d9p_whole_load(int fd, uint64_t limit, _Atomic int *cancel,
 		rc = D9P_WHOLE_STREAM;	/* the caps, not the limit */
 	if (rc != D9P_WHOLE_OK)
 		d9p_whole_free(w);
-	else if (page_round(w->n) < w->map) {	/* hand back the slack */
-		size_t keep = w->n > 0 ? page_round(w->n) : w->map;
+	else if (huge_round(w, w->n) < w->map) {	/* hand back the slack */
+		size_t keep = w->n > 0 ? huge_round(w, w->n) : w->map;
 		void *q = mremap(w->p, w->map, keep, 0);
 
 		if (q != MAP_FAILED)

@@ -10,6 +10,8 @@
  * the frees). Built without libdeflate, both paths stream and the
  * tests still compare them.
  */
+#include <sys/mman.h>
+
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -415,6 +417,40 @@ out:
 }
 END_TEST
 
+/* Pages of a buffer read whole go back in whole 2 MiB pages (giving back
+ * part of one splits it into 4 KiB pages): never under 4 MiB at once,
+ * up to a 2 MiB boundary at most the bytes read; the rest untouched. */
+START_TEST(release_whole_pages)
+{
+	const size_t mib = (size_t)1 << 20, size = 12 * mib;
+	struct d9p_whole w = { 0 };
+	size_t lead, upto;
+
+	w.p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(w.p, MAP_FAILED);
+	w.n = w.map = size;
+	memset(w.p, 0xa5, size);
+	/* from p to its first 2 MiB boundary */
+	lead = (2 * mib - (uintptr_t)w.p % (2 * mib)) % (2 * mib);
+	d9p_whole_release(&w, 3 * mib);
+	ck_assert_uint_eq(w.released, 0);
+	ck_assert_uint_eq(w.p[0], 0xa5);
+	upto = lead + 7 * mib + 5;
+	d9p_whole_release(&w, upto);
+	ck_assert_uint_eq(((uintptr_t)w.p + w.released) % (2 * mib), 0);
+	ck_assert_uint_le(w.released, upto);
+	ck_assert_uint_gt(w.released + 2 * mib, upto);
+	ck_assert_uint_eq(w.p[0], 0);			/* given back */
+	ck_assert_uint_eq(w.p[w.released - 1], 0);
+	for (size_t i = w.released; i < size; i += 4096)
+		ck_assert_uint_eq(w.p[i], 0xa5);	/* kept */
+	ck_assert_uint_eq(w.p[size - 1], 0xa5);
+	d9p_whole_free(&w);
+	ck_assert_ptr_null(w.p);
+}
+END_TEST
+
 /* An input on a file read whole hands its bytes out in place
  * (d9p_input_view): one view right after the other, writable, the
  * same bytes as the copies; a copying read goes on where views
@@ -532,6 +568,7 @@ suite_whole(void)
 	tc = tcase_create("load");
 	tcase_add_test(tc, whole_load);
 	tcase_add_test(tc, view_in_place);
+	tcase_add_test(tc, release_whole_pages);
 	tcase_add_test(tc, cancel_during_prefetch);
 	suite_add_tcase(s, tc);
 	return s;
