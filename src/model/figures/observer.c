@@ -58,6 +58,27 @@ struct said {
 	const char	*frame;
 };
 
+/* d9m_recorder_frame with what each name is remembered by its pointer
+ * (names are interned: a frame's name recurs in thousands of stacks) */
+static long
+recorder_frame_memo(struct d9_hmap *memo, const struct d9m_frame *f,
+    size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t key = (uint64_t)(uintptr_t)f[i].name;
+		uint32_t is = d9_hmap_get(memo, key);
+
+		if (is == D9_NONE) {
+			is = (uint32_t)d9m_is_recorder_frame(f[i].name);
+			if (d9_hmap_put(memo, key, is) < 0)
+				return -2;
+		}
+		if (is)
+			return (long)i;
+	}
+	return -1;
+}
+
 struct tally {
 	const char	*frame;
 	size_t		 n;
@@ -88,10 +109,11 @@ d9m_an_observer(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	struct tally *top = NULL;
 	size_t nsaid = 0, capsaid = 0, ntop = 0, captop = 0, i0, i1;
 	size_t on = 0, off = 0;
-	struct d9_hmap seen;
+	struct d9_hmap seen, names;
 	int rc = -1;
 
 	d9_hmap_init(&seen);
+	d9_hmap_init(&names);
 	if (f == NULL)
 		goto out;
 	d9m_window_rows(m->cpu.ts, m->cpu.n, &o->win, &i0, &i1);
@@ -107,9 +129,9 @@ d9m_an_observer(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		if ((row = d9_hmap_get(&seen, key)) == D9_NONE) {
 			size_t n = d9m_stack_frames(m, o->resolver,
 			    m->cpu.seg[i], m->cpu.stack[i], f, D9M_OBS_FRAMES);
-			long k = d9m_recorder_frame(f, n);
+			long k = recorder_frame_memo(&names, f, n);
 
-			if (d9_grow(&said, &capsaid, nsaid + 1,
+			if (k < -1 || d9_grow(&said, &capsaid, nsaid + 1,
 			    sizeof *said) < 0 || d9_hmap_put(&seen, key,
 			    (uint32_t)nsaid) < 0)
 				goto out;
@@ -139,6 +161,7 @@ d9m_an_observer(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	rc = 0;
 out:
 	d9_hmap_free(&seen);
+	d9_hmap_free(&names);
 	free(said);
 	free(top);
 	free(f);
