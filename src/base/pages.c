@@ -57,7 +57,7 @@ d9_pages_calloc(size_t count, size_t elem)
 {
 	void *q;
 
-	if (count < D9_PAGES_HUGE / (elem ? elem : 1))
+	if (elem == 0 || count < D9_PAGES_HUGE / elem)
 		return calloc(count, elem);	/* fresh pages read as zeros */
 	if (count > SIZE_MAX / elem || (q = d9_pages_alloc(count * elem)) ==
 	    NULL)

@@ -143,7 +143,7 @@ read_input(int fd, uint64_t off, size_t size, _Atomic int *cancel,
 	if (pread(fd, magic, 2, (off_t)off) != 2 ||
 	    magic[0] != D9_GZIP_MAGIC0 || magic[1] != D9_GZIP_MAGIC1)
 		return D9P_WHOLE_STREAM;
-	if ((*in = d9_pages_realloc(NULL, size)) == NULL)
+	if ((*in = d9_pages_alloc(size)) == NULL)
 		return D9P_WHOLE_STREAM;
 	if (read_at(fd, *in, size, off, cancel) == 0 &&
 	    pread(fd, &extra, 1, (off_t)(off + size)) == 0 &&

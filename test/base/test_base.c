@@ -1,14 +1,17 @@
 /* test_base.c: arena, hash map, interning, safe text, growth, errors. */
 #include <check.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "base/err.h"
 #include "base/hmap.h"
 #include "base/intern.h"
+#include "base/pages.h"
 #include "base/search.h"
 #include "base/text.h"
 #include "base/units.h"
@@ -306,6 +309,75 @@ START_TEST(test_grow_overflow)
 }
 END_TEST
 
+/* The VmFlags of the mapping holding p (/proc/self/smaps), and where it
+ * starts and ends; 0, or -1 when it is not found. */
+static int
+mapping_of(const void *p, uintptr_t *lo, uintptr_t *hi, char *flags,
+    size_t cap)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	int in = 0, rc = -1;
+
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof line, f) != NULL) {
+		unsigned long a, b;
+
+		if (sscanf(line, "%lx-%lx ", &a, &b) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			in = (uintptr_t)p >= a && (uintptr_t)p < b;
+			if (in) {
+				*lo = a;
+				*hi = b;
+			}
+		} else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+			snprintf(flags, cap, "%s", line + 8);
+			rc = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return rc;
+}
+
+/* d9_pages_*: a large block is one mapping of its own, advised whole
+ * (advice on part of it split it, and realloc then copied instead of
+ * moving it); it grows keeping its bytes; calloc's are zero; overflow is
+ * NULL. */
+START_TEST(test_pages_alloc)
+{
+	const size_t mib = (size_t)1 << 20;
+	uint64_t *z = d9_pages_calloc(3 * mib / 8, 8);
+	uint8_t *p;
+	uintptr_t lo = 0, hi = 0;
+	char flags[512];
+
+	ck_assert_ptr_nonnull(z);
+	for (size_t i = 0; i < 3 * mib / 8; i += 4096)
+		ck_assert_uint_eq(z[i], 0);
+	free(z);
+	ck_assert_ptr_null(d9_pages_calloc(SIZE_MAX / 4, 8));
+	free(d9_pages_calloc(SIZE_MAX, 0));
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);	/* as the program sets it */
+	p = d9_pages_alloc(3 * mib);
+	ck_assert_ptr_nonnull(p);
+	memset(p, 0x5a, 3 * mib);
+	p = d9_pages_realloc(p, 9 * mib);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p[0], 0x5a);
+	ck_assert_uint_eq(p[3 * mib - 1], 0x5a);
+	if (mapping_of(p, &lo, &hi, flags, sizeof flags) == 0) {
+		ck_assert_uint_eq(lo, (uintptr_t)p - 16);	/* not split */
+		ck_assert_uint_ge(hi, (uintptr_t)p + 9 * mib);
+		if (access("/sys/kernel/mm/transparent_hugepage/enabled",
+		    R_OK) == 0)
+			ck_assert_ptr_nonnull(strstr(flags, " hg"));
+	}
+	free(p);
+}
+END_TEST
+
 START_TEST(test_err_record)
 {
 	struct d9_err e;
@@ -377,6 +449,7 @@ base_suite(void)
 	tcase_add_test(tc, test_text_json_hostile);
 	tcase_add_test(tc, test_grow_overflow);
 	tcase_add_test(tc, test_err_record);
+	tcase_add_test(tc, test_pages_alloc);
 	suite_add_tcase(s, tc);
 	return s;
 }
