@@ -37,7 +37,8 @@ whole_wanted(const struct d9p_read_opts *o)
 }
 
 /* Read fd as name: whole when pre says so (D9P_WHOLE_OK: *w holds it,
- * decompressed on another core; BIG: try; STREAM: do not), else as a
+ * decompressed on another core; BIG: try, with o->whole_alone or on one
+ * core, else stream it beside the decoding; STREAM: do not), else as a
  * stream. */
 static int
 read_input(int fd, const char *name, int in_dir, enum d9p_whole_rc pre,
@@ -51,7 +52,8 @@ read_input(int fd, const char *name, int in_dir, enum d9p_whole_rc pre,
 	if (pre == D9P_WHOLE_OK)
 		st->prefetched++;
 	else if (pre == D9P_WHOLE_BIG && !d9p_is_active(name) &&
-	    !(cancel && atomic_load(cancel)))
+	    !(cancel && atomic_load(cancel)) && (o->whole_alone ||
+	    sysconf(_SC_NPROCESSORS_ONLN) < 2))
 		pre = d9p_whole_load(fd, 0, cancel, w);
 	if (pre == D9P_WHOLE_OK) {
 		st->whole++;

@@ -246,7 +246,8 @@ struct d9p_read_opts
 rec_opts(struct rec *r)
 {
 	struct d9p_read_opts o = { .note = on_note, .note_ctx = r,
-	    .stream_only = r->stream_only };
+	    .stream_only = r->stream_only,
+	    .whole_alone = !r->lone_streams };
 
 	return o;
 }

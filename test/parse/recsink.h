@@ -33,6 +33,7 @@ struct rec {
 	uint64_t	 nevents;
 	unsigned	 cuts, copies, damaged;	/* sink->loss calls */
 	int		 stream_only;	/* rec_opts: d9p_read_opts' */
+	int		 lone_streams;	/* rec_opts: whole_alone = !this */
 	struct d9p_read_stats st;
 };
 

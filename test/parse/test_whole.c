@@ -417,6 +417,37 @@ out:
 }
 END_TEST
 
+/* By default a lone gzip file (nothing decompressed it ahead) streams,
+ * decompressed beside the decoding, when the machine has a second core;
+ * on one core it is decompressed whole first. The same events either
+ * way. */
+START_TEST(lone_file_streams)
+{
+	struct tg t, c;
+	struct rec a, b;
+	unsigned whole = sysconf(_SC_NPROCESSORS_ONLN) < 2 &&
+	    d9p_whole_available();
+
+	batch(&t, 3000, 0);
+	tg_init(&c);
+	tg_gzip(&c, t.p, t.n);
+	rec_init(&a);
+	rec_init(&b);
+	a.lone_streams = 1;
+	ck_assert_int_eq(rec_read(&a, c.p, c.n), 0);
+	ck_assert_int_eq(rec_read(&b, c.p, c.n), 0);
+	ck_assert_uint_eq(a.st.whole, whole);
+	ck_assert_uint_eq(b.st.whole, d9p_whole_available() ? 1 : 0);
+	ck_assert_uint_eq(a.nevents, 3000);
+	ck_assert_uint_eq(a.hash, b.hash);
+	ck_assert_str_eq(rec_log(&a), rec_log(&b));
+	rec_free(&a);
+	rec_free(&b);
+	tg_free(&c);
+	tg_free(&t);
+}
+END_TEST
+
 /* Pages of a buffer read whole go back in whole 2 MiB pages (giving back
  * part of one splits it into 4 KiB pages): never under 4 MiB at once,
  * up to a 2 MiB boundary at most the bytes read; the rest untouched. */
@@ -569,6 +600,7 @@ suite_whole(void)
 	tcase_add_test(tc, whole_load);
 	tcase_add_test(tc, view_in_place);
 	tcase_add_test(tc, release_whole_pages);
+	tcase_add_test(tc, lone_file_streams);
 	tcase_add_test(tc, cancel_during_prefetch);
 	suite_add_tcase(s, tc);
 	return s;
