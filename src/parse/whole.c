@@ -269,7 +269,7 @@ d9p_whole_load(int fd, uint64_t limit, _Atomic int *cancel,
 		rc = D9P_WHOLE_STREAM;	/* the caps, not the limit */
 	if (rc != D9P_WHOLE_OK)
 		d9p_whole_free(w);
-	else if (huge_round(w, w->n) < w->map) {	/* hand back the slack */
+	else if (huge_round(w, w->n) < w->map) {	/* the slack goes */
 		size_t keep = w->n > 0 ? huge_round(w, w->n) : w->map;
 		void *q = mremap(w->p, w->map, keep, 0);
 

@@ -474,9 +474,9 @@ static int
 in_polls(struct d9m_model *m, const struct flat *f)
 {
 	struct d9m_spans *s = &m->spans;
-	uint32_t *cnt = calloc(m->polls.n + 1, sizeof *cnt);
+	uint32_t *cnt = d9_pages_calloc(m->polls.n + 1, sizeof *cnt);
 	/* per worker slot: its last poll started so far */
-	size_t *cur = d9_pages_alloc((m->nworkers + 1) * sizeof *cur);
+	size_t *cur = malloc((m->nworkers + 1) * sizeof *cur);
 	size_t kf = 0;
 
 	if (cnt == NULL || cur == NULL) {
@@ -595,7 +595,8 @@ d9m_spans_pair(struct d9m_model *m, struct d9m_gate *polls)
 	size_t nx = e->n + 1;
 	/* finishing for the last time, in place of the ids */
 	struct d9m_ivals iv = { m->last && e->id != NULL ? e->id :
-	    d9_pages_alloc(nx * sizeof *iv.exit_at), d9_pages_calloc(nx / 8 + 1, 1) };
+	    d9_pages_alloc(nx * sizeof *iv.exit_at),
+	    d9_pages_calloc(nx / 8 + 1, 1) };
 	struct flat fl = { 0 };
 	int rc = -1;
 

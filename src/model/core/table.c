@@ -164,7 +164,7 @@ d9m_tab_permute(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
 	/* gather each column into one scratch buffer and copy it back: the
 	 * columns keep their memory, so no fresh pages are touched per
 	 * column (page faults were a fifth of the load time) */
-	if (n > 0 && (tmp = d9_pages_realloc(NULL, n * widest(d))) == NULL)
+	if (n > 0 && (tmp = d9_pages_alloc(n * widest(d))) == NULL)
 		return -1;
 	if (n > 0) {
 		gather(tab, d, perm, 0, n, tmp);
@@ -222,7 +222,7 @@ gather_fresh(void *tab, const struct d9m_tabdesc *d, const uint32_t *perm,
 		void **col = colp(tab, &d->cols[c]);
 		size_t el = d->cols[c].elem, base, npg, empty = 0;
 		int whole = PAGE % el == 0;	/* no row on two pages */
-		char *old = *col, *nw = d9_pages_realloc(NULL, cap * el);
+		char *old = *col, *nw = d9_pages_alloc(cap * el);
 		uintptr_t lo, hi;
 
 		if (nw == NULL) {
@@ -319,7 +319,7 @@ d9m_tab_sort(void *tab, const struct d9m_tabdesc *d)
 	if (n < 2 || d->ts_off == SIZE_MAX)
 		return 0;
 	keys = *(uint64_t **)(void *)((char *)tab + d->ts_off);
-	if ((perm = d9_pages_realloc(NULL, n * sizeof *perm)) == NULL)
+	if ((perm = d9_pages_alloc(n * sizeof *perm)) == NULL)
 		return -1;
 	rc = d9m_sort_perm(keys, n, perm);
 	if (rc == 0)
@@ -359,7 +359,7 @@ radix(uint64_t *items, size_t n, const uint64_t *key, unsigned first)
 		lo &= ~((UINT64_C(1) << first) - 1);
 	if (n < 2 || lo == hi)
 		return 0;
-	tmp = d9_pages_realloc(NULL, n * sizeof *tmp);
+	tmp = d9_pages_alloc(n * sizeof *tmp);
 	count = malloc(nb * sizeof *count);
 	if (tmp == NULL || count == NULL || n > UINT32_MAX) {
 		free(tmp);
@@ -720,7 +720,7 @@ d9m_sort_perm(const uint64_t *keys, size_t n, uint32_t *perm)
 
 	if ((rc = merge_runs(keys, n, perm)) <= 0)
 		return rc;
-	if ((rows = d9_pages_realloc(NULL, (n ? n : 1) * sizeof *rows)) == NULL)
+	if ((rows = d9_pages_alloc((n ? n : 1) * sizeof *rows)) == NULL)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		lo = keys[i] < lo ? keys[i] : lo;

@@ -272,7 +272,8 @@ index_wakes(struct d9m_model *m)
 	size_t nt = m->tasks.n, named;
 
 	wk->by_woken_off = d9_pages_calloc(nt + 2, sizeof *wk->by_woken_off);
-	wk->by_woken = d9_pages_alloc((wk->n ? wk->n : 1) * sizeof *wk->by_woken);
+	wk->by_woken = d9_pages_alloc((wk->n ? wk->n : 1) *
+	    sizeof *wk->by_woken);
 	if (wk->by_woken_off == NULL || wk->by_woken == NULL)
 		return -1;
 	for (size_t i = 0; i < wk->n; i++)
