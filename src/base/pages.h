@@ -14,6 +14,11 @@
  * a caller walking a buffer front to back starts the next drop. */
 const void *d9_pages_drop(const void *p, size_t n);
 
+/* A transparent huge page: the size from which a block asks for them,
+ * and the unit in which pages backed by them are best given back (giving
+ * back part of one splits it). */
+#define D9_PAGES_HUGE	((size_t)2 << 20)
+
 /*
  * realloc(p, n) whose block, once it is large (D9_PAGES_HUGE bytes or
  * more), is backed by 2 MiB pages where the kernel gives them on advice
@@ -22,7 +27,6 @@ const void *d9_pages_drop(const void *p, size_t n);
  * faulted in 4 KiB at a time spent a quarter of its time in the kernel.
  * malloc is d9_pages_realloc(NULL, n).
  */
-#define D9_PAGES_HUGE	((size_t)2 << 20)
 void *d9_pages_realloc(void *p, size_t n);
 /* malloc(n) and calloc(count, elem) so (NULL on overflow too) */
 void *d9_pages_alloc(size_t n);

@@ -150,7 +150,7 @@ d9p_prefetch_start(const char *const *paths, size_t n, _Atomic int *cancel)
 
 	for (size_t i = 0; i < n; i++)
 		files += paths[i] != NULL;
-	/* one file: the reader does it, nothing to overlap */
+	/* one file: the reader streams it beside its decoding */
 	if (files < 2 || !d9p_whole_available() ||
 	    (pf = calloc(1, sizeof *pf)) == NULL)
 		return NULL;

@@ -27,8 +27,8 @@
 
 #define READ_SLICE	(8u << 20)	/* pread at once */
 #define OUT_FLOOR	(1u << 20)	/* decoded cap of a tiny file */
-#define RELEASE_STEP	(4u << 20)	/* give pages back by this much, */
-#define HUGE_PAGE	((uintptr_t)2 << 20)	/* up to a 2 MiB boundary */
+#define RELEASE_STEP	(4u << 20)	/* give pages back by this much, up
+					 * to a huge page's boundary */
 #define GZ_FHCRC	0x02
 #define GZ_MIN_MEMBER	18		/* header, empty block, trailer */
 
@@ -45,7 +45,8 @@ d9p_whole_release(struct d9p_whole *w, size_t upto)
 {
 	/* whole 2 MiB pages only: dropping part of one splits it (4 KiB
 	 * pages and a TLB shootdown on every core, hundreds a directory) */
-	uintptr_t end = ((uintptr_t)w->p + upto) / HUGE_PAGE * HUGE_PAGE;
+	uintptr_t end = ((uintptr_t)w->p + upto) / D9_PAGES_HUGE *
+	    D9_PAGES_HUGE;
 
 	if (w->p == NULL || end < (uintptr_t)w->p + w->released +
 	    RELEASE_STEP)
@@ -96,8 +97,8 @@ huge_round(const struct d9p_whole *w, size_t n)
 {
 	uintptr_t end = (uintptr_t)w->p + n;
 
-	return (size_t)((end + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE -
-	    (uintptr_t)w->p);
+	return (size_t)((end + D9_PAGES_HUGE - 1) / D9_PAGES_HUGE *
+	    D9_PAGES_HUGE - (uintptr_t)w->p);
 }
 
 static int
