@@ -46,6 +46,7 @@ struct d9p_prefetch {
 	uint64_t		 share;		/* a worker's reservation */
 	int			 stop;
 	_Atomic int		*cancel;
+	struct d9p_spares	*spares;	/* the reader's mappings back */
 	pthread_t		 th[D9P_PF_AHEAD];
 	size_t			 nth;
 };
@@ -89,7 +90,7 @@ run(struct d9p_prefetch *pf, struct job *j, uint64_t res)
 	if (fstat(fd, &j->sb) < 0)
 		rc = D9P_WHOLE_BIG;
 	else
-		rc = d9p_whole_load(fd, res, pf->cancel, &j->w);
+		rc = d9p_whole_load(fd, res, pf->cancel, pf->spares, &j->w);
 	close(fd);
 	return rc;
 }
@@ -162,6 +163,7 @@ d9p_prefetch_start(const char *const *paths, size_t n, _Atomic int *cancel)
 		pf->jobs[i].path = paths[i];
 	pf->n = n;
 	pf->cancel = cancel;
+	pf->spares = d9p_spares_new();	/* NULL: fresh mappings */
 	if (want > D9P_PF_AHEAD)
 		want = D9P_PF_AHEAD;
 	pf->share = D9P_PF_BUDGET / want;
@@ -236,6 +238,8 @@ d9p_prefetch_free(struct d9p_prefetch **ppf)
 		pthread_join(pf->th[i], NULL);
 	for (size_t i = 0; i < pf->n; i++)
 		d9p_whole_free(&pf->jobs[i].w);
+	/* the reader freed what it took before this */
+	d9p_spares_free(&pf->spares);
 	pthread_cond_destroy(&pf->cv);
 	pthread_mutex_destroy(&pf->mu);
 	free(pf->jobs);

@@ -8,6 +8,8 @@
  * files. The reader takes the files in order; one that no worker has
  * started (or that needs more than the budget left) it decompresses
  * itself. A cancel stops the workers at their next slice or member.
+ * The mappings the reader is done with go back to the workers (spares.h)
+ * and are filled again, their pages already there.
  */
 #ifndef D9P_PREFETCH_H
 #define D9P_PREFETCH_H

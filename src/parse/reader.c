@@ -54,7 +54,7 @@ read_input(int fd, const char *name, int in_dir, enum d9p_whole_rc pre,
 	else if (pre == D9P_WHOLE_BIG && !d9p_is_active(name) &&
 	    !(cancel && atomic_load(cancel)) && (o->whole_alone ||
 	    sysconf(_SC_NPROCESSORS_ONLN) < 2))
-		pre = d9p_whole_load(fd, 0, cancel, w);
+		pre = d9p_whole_load(fd, 0, cancel, NULL, w);
 	if (pre == D9P_WHOLE_OK) {
 		st->whole++;
 		close(fd);

@@ -32,10 +32,19 @@
 #define GZ_FHCRC	0x02
 #define GZ_MIN_MEMBER	18		/* header, empty block, trailer */
 
+/* Whether w's mapping goes back to its spares when freed. */
+static int
+kept(const struct d9p_whole *w)
+{
+	return w->home != NULL && w->released == 0 && w->map <= D9P_SPARE_BIG;
+}
+
 void
 d9p_whole_free(struct d9p_whole *w)
 {
-	if (w->p != NULL)
+	if (kept(w))
+		d9p_spares_give(w->home, w->p, w->map);
+	else if (w->p != NULL)
 		munmap(w->p, w->map);
 	memset(w, 0, sizeof *w);
 }
@@ -48,7 +57,7 @@ d9p_whole_release(struct d9p_whole *w, size_t upto)
 	uintptr_t end = ((uintptr_t)w->p + upto) / D9_PAGES_HUGE *
 	    D9_PAGES_HUGE;
 
-	if (w->p == NULL || end < (uintptr_t)w->p + w->released +
+	if (w->p == NULL || kept(w) || end < (uintptr_t)w->p + w->released +
 	    RELEASE_STEP)
 		return;
 	w->released = (size_t)((const uint8_t *)d9_pages_drop(w->p +
@@ -65,11 +74,12 @@ d9p_whole_available(void)
 
 enum d9p_whole_rc
 d9p_whole_load(int fd, uint64_t limit, _Atomic int *cancel,
-    struct d9p_whole *w)
+    struct d9p_spares *spares, struct d9p_whole *w)
 {
 	(void)fd;
 	(void)limit;
 	(void)cancel;
+	(void)spares;
 	memset(w, 0, sizeof *w);
 	return D9P_WHOLE_STREAM;
 }
@@ -129,40 +139,16 @@ read_at(int fd, uint8_t *p, size_t n, uint64_t off, _Atomic int *cancel)
 	return 0;
 }
 
-/*
- * The compressed file from offset off, size bytes, into *in; STREAM when
- * it is not a gzip file or changed size, CANCEL, or OK.
- */
-static enum d9p_whole_rc
-read_input(int fd, uint64_t off, size_t size, _Atomic int *cancel,
-    uint8_t **in)
-{
-	struct stat sb;
-	uint8_t magic[2], extra;
-
-	*in = NULL;
-	if (pread(fd, magic, 2, (off_t)off) != 2 ||
-	    magic[0] != D9_GZIP_MAGIC0 || magic[1] != D9_GZIP_MAGIC1)
-		return D9P_WHOLE_STREAM;
-	if ((*in = d9_pages_alloc(size)) == NULL)
-		return D9P_WHOLE_STREAM;
-	if (read_at(fd, *in, size, off, cancel) == 0 &&
-	    pread(fd, &extra, 1, (off_t)(off + size)) == 0 &&
-	    fstat(fd, &sb) == 0 && (uint64_t)sb.st_size == off + size)
-		return D9P_WHOLE_OK;
-	free(*in);
-	*in = NULL;
-	return cancelled(cancel) ? D9P_WHOLE_CANCEL : D9P_WHOLE_STREAM;
-}
-
-/* Grow the mapping to at least want bytes, at most cap; -1 when it
- * cannot. */
+/* Grow the mapping to at least want bytes, at most cap (a spare taken
+ * may be larger already); -1 when it cannot. */
 static int
 grow(struct d9p_whole *w, size_t want, size_t cap)
 {
 	size_t n = w->map > 0 ? w->map : want;
 	void *q;
 
+	if (w->p != NULL && w->map >= want)
+		return 0;
 	while (n < want)
 		n = n > cap / 2 ? cap : n * 2;
 	n = page_round(n);
@@ -183,6 +169,41 @@ grow(struct d9p_whole *w, size_t want, size_t cap)
 	return 0;
 }
 
+/* A mapping from w's spares (if any) of about want bytes into w. */
+static void
+take_spare(struct d9p_whole *w, size_t want)
+{
+	if (w->home != NULL && w->p == NULL &&
+	    d9p_spares_take(w->home, want, &w->p, &w->map) < 0) {
+		w->p = NULL;
+		w->map = 0;
+	}
+}
+
+/*
+ * The compressed file from offset off, size bytes, into in's mapping;
+ * STREAM when it is not a gzip file or changed size, CANCEL, or OK.
+ */
+static enum d9p_whole_rc
+read_input(int fd, uint64_t off, size_t size, _Atomic int *cancel,
+    struct d9p_whole *in)
+{
+	struct stat sb;
+	uint8_t magic[2], extra;
+
+	if (pread(fd, magic, 2, (off_t)off) != 2 ||
+	    magic[0] != D9_GZIP_MAGIC0 || magic[1] != D9_GZIP_MAGIC1)
+		return D9P_WHOLE_STREAM;
+	if (grow(in, size, size) < 0)
+		return D9P_WHOLE_STREAM;
+	in->n = size;
+	if (read_at(fd, in->p, size, off, cancel) == 0 &&
+	    pread(fd, &extra, 1, (off_t)(off + size)) == 0 &&
+	    fstat(fd, &sb) == 0 && (uint64_t)sb.st_size == off + size)
+		return D9P_WHOLE_OK;
+	return cancelled(cancel) ? D9P_WHOLE_CANCEL : D9P_WHOLE_STREAM;
+}
+
 /* Every member of in[0, size) into w; OK, STREAM, BIG or CANCEL. */
 static enum d9p_whole_rc
 inflate_all(struct libdeflate_decompressor *d, const uint8_t *in, size_t size,
@@ -191,10 +212,11 @@ inflate_all(struct libdeflate_decompressor *d, const uint8_t *in, size_t size,
 	size_t pos = 0, isize = (size_t)in[size - 4] | (size_t)in[size - 3] <<
 	    8 | (size_t)in[size - 2] << 16 | (size_t)in[size - 1] << 24;
 
+	take_spare(w, isize < cap ? isize : cap);
 	if (grow(w, isize < cap ? (isize > 0 ? isize : 1) : cap, cap) < 0)
 		return D9P_WHOLE_STREAM;
 	while (pos < size) {
-		size_t used = 0, out = 0;
+		size_t used = 0, out = 0, room = w->map < cap ? w->map : cap;
 		enum libdeflate_result r;
 
 		if (cancelled(cancel))
@@ -203,10 +225,11 @@ inflate_all(struct libdeflate_decompressor *d, const uint8_t *in, size_t size,
 		if (size - pos < GZ_MIN_MEMBER || in[pos] != D9_GZIP_MAGIC0 ||
 		    in[pos + 1] != D9_GZIP_MAGIC1 || (in[pos + 3] & GZ_FHCRC))
 			return D9P_WHOLE_STREAM;
+		/* a spare may be larger than the caps allow */
 		r = libdeflate_gzip_decompress_ex(d, in + pos, size - pos,
-		    w->p + w->n, w->map - w->n, &used, &out);
+		    w->p + w->n, room - w->n, &used, &out);
 		if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
-			if (w->map >= cap)
+			if (room >= cap)
 				return D9P_WHOLE_BIG;
 			if (grow(w, w->map + 1, cap) < 0)
 				return D9P_WHOLE_STREAM;
@@ -237,16 +260,17 @@ out_cap(size_t size, uint64_t limit)
 
 enum d9p_whole_rc
 d9p_whole_load(int fd, uint64_t limit, _Atomic int *cancel,
-    struct d9p_whole *w)
+    struct d9p_spares *spares, struct d9p_whole *w)
 {
 	struct libdeflate_decompressor *d;
+	struct d9p_whole in = { .home = spares };
 	enum d9p_whole_rc rc;
 	struct stat sb;
-	uint8_t *in;
 	off_t off;
 	size_t size;
 
 	memset(w, 0, sizeof *w);
+	w->home = spares;
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) ||
 	    (off = lseek(fd, 0, SEEK_CUR)) < 0 || sb.st_size < off)
 		return D9P_WHOLE_STREAM;
@@ -256,21 +280,26 @@ d9p_whole_load(int fd, uint64_t limit, _Atomic int *cancel,
 	size = (size_t)(sb.st_size - off);
 	if (limit != 0 && size + OUT_FLOOR / 16 > limit)
 		return D9P_WHOLE_BIG;
+	take_spare(&in, size);
 	if ((rc = read_input(fd, (uint64_t)off, size, cancel, &in)) !=
-	    D9P_WHOLE_OK)
+	    D9P_WHOLE_OK) {
+		d9p_whole_free(&in);
 		return rc;
+	}
 	if ((d = libdeflate_alloc_decompressor()) == NULL)
 		rc = D9P_WHOLE_STREAM;
 	else
-		rc = inflate_all(d, in, size, out_cap(size, limit), cancel, w);
+		rc = inflate_all(d, in.p, size, out_cap(size, limit), cancel,
+		    w);
 	libdeflate_free_decompressor(d);
-	free(in);
+	d9p_whole_free(&in);
 	w->csize = size;
 	if (rc == D9P_WHOLE_BIG && out_cap(size, 0) == out_cap(size, limit))
 		rc = D9P_WHOLE_STREAM;	/* the caps, not the limit */
 	if (rc != D9P_WHOLE_OK)
 		d9p_whole_free(w);
-	else if (huge_round(w, w->n) < w->map) {	/* the slack goes */
+	else if (w->home == NULL && huge_round(w, w->n) < w->map) {
+		/* the slack goes (a spare's stays, to be filled again) */
 		size_t keep = w->n > 0 ? huge_round(w, w->n) : w->map;
 		void *q = mremap(w->p, w->map, keep, 0);
 

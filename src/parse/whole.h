@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "parse/spares.h"
+
 /* Compressed bytes: a bigger file (segments concatenated, as `cat` makes
  * them) streams instead, decompressed ahead on another core beside the
  * decoding (input.h): no buffer of its decoded bytes, and as fast (on
@@ -37,6 +39,9 @@ struct d9p_whole {
 	size_t		 n;		/* decoded length */
 	size_t		 map;		/* length of the mapping at p */
 	size_t		 released;	/* pages of p given back so far */
+	struct d9p_spares *home;	/* where the mapping goes when freed,
+					 * pages kept (NULL: unmapped, and
+					 * pages given back as read) */
 	uint64_t	 csize;		/* compressed bytes read */
 };
 
@@ -47,12 +52,16 @@ int	d9p_whole_available(void);
  * (pread: the offset does not move, so the streaming path can start
  * there after a D9P_WHOLE_STREAM). limit caps the compressed plus the
  * decoded bytes held at once (0: only the caps above); cancel (may be
- * NULL) is looked at between reads and between members.
+ * NULL) is looked at between reads and between members. spares (may be
+ * NULL): the compressed and decoded bytes go into mappings taken from
+ * there when it holds some, and back there when freed.
  */
 enum d9p_whole_rc d9p_whole_load(int fd, uint64_t limit,
-	    _Atomic int *cancel, struct d9p_whole *w);
+	    _Atomic int *cancel, struct d9p_spares *spares,
+	    struct d9p_whole *w);
 void	d9p_whole_free(struct d9p_whole *w);
-/* The bytes p[0, upto) were read: their pages are given back. */
+/* The bytes p[0, upto) were read: their pages are given back (not those
+ * of a mapping that goes back to spares: they are filled again). */
 void	d9p_whole_release(struct d9p_whole *w, size_t upto);
 
 #endif

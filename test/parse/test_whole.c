@@ -387,12 +387,13 @@ START_TEST(whole_load)
 	fd = tg_memfd(c.p, c.n);
 	ck_assert_int_eq(lseek(fd, 4, SEEK_SET), 4);
 	if (!d9p_whole_available()) {	/* everything streams */
-		ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, &w),
+		ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, NULL, &w),
 		    D9P_WHOLE_STREAM);
 		ck_assert_ptr_null(w.p);
 		goto out;
 	}
-	ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, &w), D9P_WHOLE_OK);
+	ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, NULL, &w),
+	    D9P_WHOLE_OK);
 	ck_assert_uint_eq(w.n, t.n + u.n);
 	ck_assert_uint_eq(w.csize, c.n - 4);
 	ck_assert_int_eq(memcmp(w.p, t.p, t.n), 0);
@@ -401,18 +402,107 @@ START_TEST(whole_load)
 	d9p_whole_free(&w);
 	ck_assert_ptr_null(w.p);
 	/* a limit under the decoded size */
-	ck_assert_int_eq(d9p_whole_load(fd, c.n + 100, NULL, &w),
+	ck_assert_int_eq(d9p_whole_load(fd, c.n + 100, NULL, NULL, &w),
 	    D9P_WHOLE_BIG);
 	ck_assert_ptr_null(w.p);
 	ck_assert_int_eq(lseek(fd, 4, SEEK_CUR), 8);	/* not moved */
 	close(fd);
 	/* raw bytes first: the stream's */
 	fd = tg_memfd(c.p, c.n);
-	ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, &w), D9P_WHOLE_STREAM);
+	ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, NULL, &w),
+	    D9P_WHOLE_STREAM);
 out:
 	close(fd);
 	tg_free(&c);
 	tg_free(&u);
+	tg_free(&t);
+}
+END_TEST
+
+/* A mapping of n bytes full of 0xaa (a spare's old bytes). */
+static uint8_t *
+dirty_map(size_t n)
+{
+	uint8_t *p = mmap(NULL, n, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	memset(p, 0xaa, n);
+	return p;
+}
+
+/* With spares, the compressed and decoded bytes go into mappings handed
+ * back: the same bytes come out of old ones, a spare larger than the
+ * caps does not lift them, and a freed file's mapping is kept whole. */
+START_TEST(whole_load_spares)
+{
+	struct d9p_spares *sp;
+	struct d9p_whole w, v;
+	uint8_t *r, *p;
+	size_t map;
+	struct tg t, c;
+	int fd;
+
+	if (!d9p_whole_available()) {
+		t_skip("built without libdeflate: nothing is read whole");
+		return;
+	}
+	batch(&t, 30000, 0);
+	tg_init(&c);
+	tg_gzip(&c, t.p, t.n);
+	fd = tg_memfd(c.p, c.n);
+	ck_assert_ptr_nonnull(sp = d9p_spares_new());
+	r = dirty_map(8u << 20);
+	d9p_spares_give(sp, r, 8u << 20);
+	ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, sp, &w), D9P_WHOLE_OK);
+	ck_assert_ptr_eq(w.home, sp);
+	ck_assert_uint_eq(w.n, t.n);
+	ck_assert_int_eq(memcmp(w.p, t.p, t.n), 0);
+	/* the compressed bytes were read into r, now back */
+	ck_assert_int_eq(d9p_spares_take(sp, 0, &p, &map), 0);
+	ck_assert_ptr_eq(p, r);
+	ck_assert_int_eq(d9p_spares_take(sp, 0, &p, &map), -1);
+	d9p_spares_give(sp, r, 8u << 20);
+	/* read to its end: its pages stay, to be filled again */
+	p = w.p;
+	map = w.map;
+	d9p_whole_release(&w, w.n);
+	ck_assert_uint_eq(w.released, 0);
+	memset(p, 0xaa, map);
+	d9p_whole_free(&w);
+	ck_assert_ptr_null(w.p);
+	/* again: both mappings held are used, old bytes and all */
+	ck_assert_int_eq(d9p_whole_load(fd, 0, NULL, sp, &v), D9P_WHOLE_OK);
+	ck_assert_uint_eq(v.n, t.n);
+	ck_assert_int_eq(memcmp(v.p, t.p, t.n), 0);
+	ck_assert(v.p == p || v.p == r);
+	d9p_whole_free(&v);
+	/* 32 MiB spares, a limit under the decoded size: still too big */
+	d9p_spares_free(&sp);
+	ck_assert_ptr_null(sp);
+	ck_assert_ptr_nonnull(sp = d9p_spares_new());
+	d9p_spares_give(sp, dirty_map(32u << 20), 32u << 20);
+	d9p_spares_give(sp, dirty_map(32u << 20), 32u << 20);
+	ck_assert_uint_gt(t.n, 2 * 65636);
+	ck_assert_int_eq(d9p_whole_load(fd, c.n + 65636, NULL, sp, &w),
+	    D9P_WHOLE_BIG);
+	ck_assert_ptr_null(w.p);
+	/* over D9P_SPARE_BIG, or past D9P_SPARES_MAX held: unmapped */
+	d9p_spares_give(sp, dirty_map(D9P_SPARE_BIG + 4096),
+	    D9P_SPARE_BIG + 4096);
+	for (int i = 0; i < D9P_SPARES_MAX + 2; i++)
+		d9p_spares_give(sp, dirty_map(4096), 4096);
+	for (int i = 0; i < D9P_SPARES_MAX; i++) {
+		ck_assert_int_eq(d9p_spares_take(sp, 1u << 20, &p, &map), 0);
+		ck_assert_uint_le(map, D9P_SPARE_BIG);
+		/* the smallest enough first: the 32 MiB ones held */
+		ck_assert_uint_eq(map, i < 2 ? 32u << 20 : 4096);
+		munmap(p, map);
+	}
+	ck_assert_int_eq(d9p_spares_take(sp, 0, &p, &map), -1);
+	d9p_spares_free(&sp);
+	close(fd);
+	tg_free(&c);
 	tg_free(&t);
 }
 END_TEST
@@ -455,7 +545,9 @@ START_TEST(release_whole_pages)
 {
 	const size_t mib = (size_t)1 << 20, size = 12 * mib;
 	struct d9p_whole w = { 0 };
-	size_t lead, upto;
+	struct d9p_spares *sp;
+	size_t lead, upto, map;
+	uint8_t *p, *q;
 
 	w.p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
 	    MAP_ANONYMOUS, -1, 0);
@@ -479,6 +571,25 @@ START_TEST(release_whole_pages)
 	ck_assert_uint_eq(w.p[size - 1], 0xa5);
 	d9p_whole_free(&w);
 	ck_assert_ptr_null(w.p);
+	/* a mapping that goes back to spares keeps its pages to the end */
+	ck_assert_ptr_nonnull(w.home = d9p_spares_new());
+	w.p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(w.p, MAP_FAILED);
+	w.n = w.map = size;
+	memset(w.p, 0xa5, size);
+	d9p_whole_release(&w, size);
+	ck_assert_uint_eq(w.released, 0);
+	ck_assert_uint_eq(w.p[0], 0xa5);
+	sp = w.home;
+	p = w.p;
+	d9p_whole_free(&w);
+	ck_assert_int_eq(d9p_spares_take(sp, 0, &q, &map), 0);
+	ck_assert_ptr_eq(q, p);
+	ck_assert_uint_eq(map, size);
+	ck_assert_uint_eq(q[size - 1], 0xa5);
+	munmap(q, map);
+	d9p_spares_free(&sp);
 }
 END_TEST
 
@@ -501,7 +612,7 @@ START_TEST(view_in_place)
 	fd = tg_memfd(c.p, c.n);
 	d9_err_clear(&e);
 	if (!d9p_whole_available() ||
-	    d9p_whole_load(fd, 0, NULL, &w) != D9P_WHOLE_OK) {
+	    d9p_whole_load(fd, 0, NULL, NULL, &w) != D9P_WHOLE_OK) {
 		close(fd);
 		tg_free(&c);
 		tg_free(&t);
@@ -598,6 +709,7 @@ suite_whole(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("load");
 	tcase_add_test(tc, whole_load);
+	tcase_add_test(tc, whole_load_spares);
 	tcase_add_test(tc, view_in_place);
 	tcase_add_test(tc, release_whole_pages);
 	tcase_add_test(tc, lone_file_streams);
