@@ -24,16 +24,6 @@ trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 # FIT_ONLY=REGEX (while debugging): only the runs whose "trace WxH" match
 only() { [ -z "${FIT_ONLY:-}" ] || echo "$1" | grep -qE -- "$FIT_ONLY"; }
 
-# loaded: the header has the window's length and no "loading", the
-# hint bar is drawn
-loaded() {
-	hd=$(screen)
-	echo "$hd" | head -1 | grep -q ' window .*(.*)' &&
-	    ! echo "$hd" | head -1 | grep -q loading &&
-	    echo "$hd" | tail -1 | grep -q '^?:help' && return 0
-	why="header: $(echo "$hd" | head -1)"
-	return 1
-}
 
 # on_screen REGEX: a row matches the extended REGEX
 on_screen() {

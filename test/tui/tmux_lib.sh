@@ -101,6 +101,17 @@ holds() {
 	echo "ok $checks - $name${why:+ ($why)}"
 }
 
+# loaded: the header has the window's length and no "loading", the
+# hint bar is drawn
+loaded() {
+	hd=$(screen)
+	echo "$hd" | head -1 | grep -q ' window .*(.*)' &&
+	    ! echo "$hd" | head -1 | grep -q loading &&
+	    echo "$hd" | tail -1 | grep -q '^?:help' && return 0
+	why="header: $(echo "$hd" | head -1)"
+	return 1
+}
+
 few_blank() {	# few_blank N: fewer than N rows of the screen are blank
 	b=$(screen | grep -c '^ *$')
 	why="$b blank rows"

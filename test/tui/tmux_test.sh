@@ -178,6 +178,9 @@ if [ -n "$d9demo" ]; then
 	"$d9demo" --out "$rec/trace" --seconds 2 --crunch-ms 400 >/dev/null 2>&1
 	start 120 40 "$prog" "$rec/trace"
 	expect "recording loaded" "2 workers"
+	# the whole recording, not a part read so far: w on a part picks
+	# the worst of that part
+	holds "recording read to its end" 30 loaded
 	keys w
 	# d9demo's planted long poll: crunch_numbers for tens of ms
 	expect "recording worst poll" "examples/d9demo.c:crunch"
