@@ -81,11 +81,14 @@ main(int argc, char **argv)
 	int rc;
 
 #ifdef __GLIBC__
-	/* Columns are large and short-lived while loading: a fixed mmap
-	 * threshold hands freed ones back to the system instead of letting
-	 * glibc's adaptive threshold keep them in the heap (4 MB less RSS
-	 * on the demo trace). */
-	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	/* A fixed mmap threshold (glibc's adaptive one keeps growing
+	 * blocks in the heap as soon as one is freed): blocks under 4 MiB
+	 * grow and are reused in the heap, larger ones are mappings of
+	 * their own, given back when freed and backed by 2 MiB pages
+	 * (base/pages.h). At 128 KiB the columns of one trace file grew
+	 * mapping by mapping, a page fault per 4 KiB: the demo trace read
+	 * in 0.22 s instead of 0.18 s, for 6 MB less RSS. */
+	mallopt(M_MMAP_THRESHOLD, 4 << 20);
 #endif
 
 	if (d9a_opts_parse(&o, argc, argv, err, sizeof err) < 0) {

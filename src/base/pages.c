@@ -29,11 +29,12 @@ d9_pages_realloc(void *p, size_t n)
 	void *q = realloc(p, n);
 
 #if defined(MADV_HUGEPAGE) && defined(__GLIBC__)
-	/* glibc serves a block this large from a mapping of its own (the
-	 * program sets the mmap threshold): the block's 16-byte header
-	 * starts it, whole pages end it. The advice covers the whole
-	 * mapping or nothing, for advice on part of it splits it, and
-	 * glibc's realloc then cannot mremap it: it copies instead. */
+	/* glibc serves a block over its mmap threshold (d9top sets it to
+	 * 4 MiB) from a mapping of its own: the block's 16-byte header
+	 * starts it, whole pages end it; a block in the heap is left be.
+	 * The advice covers the whole mapping or nothing, for advice on
+	 * part of it splits it, and glibc's realloc then cannot mremap
+	 * it: it copies instead. */
 	if (q != NULL && n >= D9_PAGES_HUGE) {
 		uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
 		uintptr_t lo = (uintptr_t)q - 16;
