@@ -8,8 +8,8 @@
  * reader's, reserving a share of the budget left (the budget over the
  * workers, at most what is free); the job may not hold more than that
  * (d9p_whole_load's limit: D9P_WHOLE_BIG leaves it to the reader). When
- * it is done the reservation shrinks to the decoded bytes, counted until
- * the reader takes them. Every change of state is broadcast on one
+ * it is done the reservation shrinks to its mapping (the decoded bytes,
+ * or a larger spare they went into), counted until the reader takes it. Every change of state is broadcast on one
  * condition: workers wait for room, the reader for its job.
  */
 #include <sys/stat.h>
@@ -130,7 +130,7 @@ worker(void *arg)
 		rc = run(pf, j, res);
 		pthread_mutex_lock(&pf->mu);
 		pf->held -= j->held;
-		j->held = rc == D9P_WHOLE_OK ? j->w.n : 0;
+		j->held = rc == D9P_WHOLE_OK ? j->w.map : 0;
 		pf->held += j->held;
 		j->rc = rc;
 		j->state = J_DONE;
