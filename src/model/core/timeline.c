@@ -343,13 +343,30 @@ sort_job(void *arg)
 	return d9m_tab_sort(t->tab, t->desc);
 }
 
-/* Every table by time, on two threads. */
+/* What does not read the tables sorted by time: the tids' pairs, and
+ * the symbols (unsorted by time) ordered for lookups, kernel names
+ * shared among them after that. */
+static int
+index_job(void *arg)
+{
+	struct d9m_model *m = arg;
+
+	return d9m_builder_sort_tids(m) < 0 || d9m_symbols_index(m) < 0 ||
+	    d9m_kernel_names_share(m) < 0 ? -1 : 0;
+}
+
+/* Every table by time, on two threads, the indexes beside them. */
 static int
 sort_tables(struct d9m_model *m)
 {
 	struct d9m_tabref t[D9M_NTABLES];
-	struct d9m_job jobs[D9M_NTABLES];
-	size_t n = d9m_model_tables(m, t);
+	struct d9m_job jobs[D9M_NTABLES + 1];
+	size_t n = 0, all = d9m_model_tables(m, t);
+
+	/* the tables not kept by time stay out: the index job has some */
+	for (size_t i = 0; i < all; i++)
+		if (t[i].desc->ts_off != SIZE_MAX)
+			t[n++] = t[i];
 
 	/* largest first, so that the two threads end together */
 	for (size_t i = 1; i < n; i++)
@@ -362,7 +379,8 @@ sort_tables(struct d9m_model *m)
 		}
 	for (size_t i = 0; i < n; i++)
 		jobs[i] = (struct d9m_job){ sort_job, &t[i] };
-	return d9m_par_run(jobs, n);
+	jobs[n] = (struct d9m_job){ index_job, m };
+	return d9m_par_run(jobs, n + 1);
 }
 
 static void
@@ -482,9 +500,7 @@ d9m_model_finish(struct d9m_model *m)
 	if (d9m_model_mapped(m))
 		return 0;		/* mapped: finished when written */
 	d9m_timeline_free(m);
-	if (sort_tables(m) < 0 || d9m_builder_sort_tids(m) < 0 ||
-	    d9m_symbols_index(m) < 0 ||
-	    d9m_kernel_names_share(m) < 0)
+	if (sort_tables(m) < 0)
 		return -1;
 	d9m_gate_init(&f.polls);
 	rc = d9m_par_run(jobs, 2);
