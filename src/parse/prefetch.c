@@ -9,8 +9,9 @@
  * workers, at most what is free); the job may not hold more than that
  * (d9p_whole_load's limit: D9P_WHOLE_BIG leaves it to the reader). When
  * it is done the reservation shrinks to its mapping (the decoded bytes,
- * or a larger spare they went into), counted until the reader takes it. Every change of state is broadcast on one
- * condition: workers wait for room, the reader for its job.
+ * or a larger spare they went into), counted until the reader takes it.
+ * Every change of state is broadcast on one condition: workers wait for
+ * room, the reader for its job.
  */
 #include <sys/stat.h>
 

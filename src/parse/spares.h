@@ -24,7 +24,7 @@ struct d9p_spares *d9p_spares_new(void);
 /* Unmap what is held and free sp. */
 void	d9p_spares_free(struct d9p_spares **sp);
 /* The smallest mapping held of want bytes or more, else the largest:
- * 0 and *p, *map set, or -1 when none is held. */
+ * 0 and *p, *map set, or -1 (them untouched) when none is held. */
 int	d9p_spares_take(struct d9p_spares *sp, size_t want, uint8_t **p,
 	    size_t *map);
 /* Keep the mapping [p, p + map) (or unmap it when there is no room). */

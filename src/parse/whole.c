@@ -169,15 +169,13 @@ grow(struct d9p_whole *w, size_t want, size_t cap)
 	return 0;
 }
 
-/* A mapping from w's spares (if any) of about want bytes into w. */
+/* A mapping from w's spares (if any) of about want bytes into w (none
+ * held: w stays without one). */
 static void
 take_spare(struct d9p_whole *w, size_t want)
 {
-	if (w->home != NULL && w->p == NULL &&
-	    d9p_spares_take(w->home, want, &w->p, &w->map) < 0) {
-		w->p = NULL;
-		w->map = 0;
-	}
+	if (w->home != NULL && w->p == NULL)
+		(void)d9p_spares_take(w->home, want, &w->p, &w->map);
 }
 
 /*
