@@ -10,6 +10,166 @@
 
 #include "base/pages.h"
 
+/*
+ * A block that glibc would map on its own (its size is over malloc's
+ * mmap threshold) is mapped here instead, on 2 MiB boundaries: its
+ * mapping starts on one and is a whole number of them long. Growing it
+ * maps a larger aligned range and moves the pages there (mremap to a
+ * fixed address): both ends aligned, the kernel moves whole 2 MiB page
+ * table entries. glibc's realloc moves its mapping to any page instead,
+ * which splits every huge page of the block into 512 small ones; on a
+ * machine with shadow page tables (a paravirtualised guest) each of them
+ * then faults again when next touched.
+ *
+ * The mapping starts with the 16 bytes glibc writes before a block it
+ * maps (no offset, then the size and the "mapped" bit): free(), realloc()
+ * and malloc_usable_size() take it as theirs. A malloc that is not
+ * glibc's (valgrind's) does not know the block: malloc_usable_size() then
+ * disagrees with the head, and the block is made by realloc() instead.
+ */
+#if defined(__GLIBC__) && defined(MREMAP_FIXED) && \
+    !defined(__SANITIZE_ADDRESS__)
+#define BIG_HEAD	(2 * sizeof(size_t))
+#define BIG_MAPPED	2	/* glibc's IS_MMAPPED */
+
+/* A big block's mapping length for n bytes (0 on overflow). */
+static size_t
+big_len(size_t n)
+{
+	if (n > SIZE_MAX - BIG_HEAD - 2 * D9_PAGES_HUGE)
+		return 0;
+	return (n + BIG_HEAD + D9_PAGES_HUGE - 1) / D9_PAGES_HUGE *
+	    D9_PAGES_HUGE;
+}
+
+/* Whether p (a block of the malloc in use, or NULL) is a big block, and
+ * its mapping's length: aligned and a whole number of 2 MiB pages long,
+ * as glibc's head says. One of glibc's heap blocks has a usable size 8
+ * past a multiple of 16; one it mapped may pass, and is then as good. */
+static int
+big_is(const void *p, size_t *len)
+{
+	if (p == NULL || (uintptr_t)p % D9_PAGES_HUGE != BIG_HEAD)
+		return 0;
+	*len = malloc_usable_size((void *)p) + BIG_HEAD;
+	return *len % D9_PAGES_HUGE == 0;
+}
+
+/* Whether glibc maps a block of n bytes on its own: one is made and
+ * given back, its pages never touched. */
+static int
+big_glibc_maps(size_t n)
+{
+	void *t = malloc(n);
+	int maps = t != NULL &&
+	    (uintptr_t)t % (uintptr_t)sysconf(_SC_PAGESIZE) == BIG_HEAD;
+
+	free(t);
+	return maps;
+}
+
+/* An aligned range of len bytes advised to 2 MiB pages, or NULL. */
+static char *
+big_map(size_t len)
+{
+	char *r, *a;
+
+	r = mmap(NULL, len + D9_PAGES_HUGE, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (r == MAP_FAILED)
+		return NULL;
+	a = (char *)(((uintptr_t)r + D9_PAGES_HUGE - 1) / D9_PAGES_HUGE *
+	    D9_PAGES_HUGE);
+	if (a > r)
+		munmap(r, (size_t)(a - r));
+	munmap(a + len, (size_t)(r + D9_PAGES_HUGE - a));
+#ifdef MADV_HUGEPAGE
+	madvise(a, len, MADV_HUGEPAGE);
+#endif
+	return a;
+}
+
+/* The block of the mapping at a of len bytes, its head written. */
+static void *
+big_head(char *a, size_t len)
+{
+	size_t *h = (size_t *)a;
+
+	h[0] = 0;
+	h[1] = len | BIG_MAPPED;
+	return a + BIG_HEAD;
+}
+
+/* The big block p of a mapping of old bytes grown or shrunk to n bytes
+ * (n of D9_PAGES_HUGE or more); NULL, p unchanged, when out of memory. */
+static void *
+big_move(void *p, size_t old, size_t n)
+{
+	size_t len = big_len(n);
+	char *a;
+
+	if (len == old)
+		return p;
+	if (len == 0 || (a = big_map(len)) == NULL)
+		return NULL;
+	/* the mapping moves and grows in one piece over the new range;
+	 * copied only if that fails (it is no longer one mapping) */
+	if (mremap((char *)p - BIG_HEAD, old, len, MREMAP_MAYMOVE |
+	    MREMAP_FIXED, a) == MAP_FAILED) {
+		memcpy(a, (char *)p - BIG_HEAD, old < len ? old : len);
+		munmap((char *)p - BIG_HEAD, old);
+	}
+	return big_head(a, len);
+}
+
+/* A new big block of n bytes holding p's bytes (p, when not NULL, a
+ * block of the malloc in use, freed); NULL, p unchanged, when this
+ * cannot be done here. */
+static void *
+big_new(void *p, size_t n)
+{
+	size_t len = big_len(n), keep;
+	char *a;
+	void *q;
+
+	if (len == 0 || (a = big_map(len)) == NULL)
+		return NULL;
+	q = big_head(a, len);
+	if (malloc_usable_size(q) + BIG_HEAD != len) {
+		munmap(a, len);		/* not glibc's malloc */
+		return NULL;
+	}
+	if (p != NULL) {
+		keep = malloc_usable_size(p);
+		memcpy(q, p, keep < n ? keep : n);
+		free(p);
+	}
+	return q;
+}
+#endif
+
+void
+d9_pages_heap(size_t pad)
+{
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+	uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
+	char *b, *lo, *end;
+
+	if (pad > INT32_MAX)
+		pad = INT32_MAX;
+	mallopt(M_TOP_PAD, (int)pad);
+	if ((b = malloc(D9_PAGES_HUGE / 8)) == NULL)
+		return;
+	lo = (char *)((uintptr_t)b / pg * pg);
+	end = sbrk(0);
+	if (end != (char *)-1 && lo < end)
+		madvise(lo, (size_t)(end - lo), MADV_HUGEPAGE);
+	free(b);
+#else
+	(void)pad;
+#endif
+}
+
 const void *
 d9_pages_drop(const void *p, size_t n)
 {
@@ -26,25 +186,18 @@ d9_pages_drop(const void *p, size_t n)
 void *
 d9_pages_realloc(void *p, size_t n)
 {
-	void *q = realloc(p, n);
+#ifdef BIG_HEAD
+	size_t old;
+	void *q;
 
-#if defined(MADV_HUGEPAGE) && defined(__GLIBC__)
-	/* glibc serves a block over its mmap threshold (d9top sets it to
-	 * 4 MiB) from a mapping of its own: the block's 16-byte header
-	 * starts it, whole pages end it; a block in the heap is left be.
-	 * The advice covers the whole mapping or nothing, for advice on
-	 * part of it splits it, and glibc's realloc then cannot mremap
-	 * it: it copies instead. */
-	if (q != NULL && n >= D9_PAGES_HUGE) {
-		uintptr_t pg = (uintptr_t)sysconf(_SC_PAGESIZE);
-		uintptr_t lo = (uintptr_t)q - 16;
-		size_t len = malloc_usable_size(q) + 16;
-
-		if (lo % pg == 0 && len % pg == 0)
-			madvise((void *)lo, len, MADV_HUGEPAGE);
+	if (n >= D9_PAGES_HUGE) {
+		if (big_is(p, &old))
+			return big_move(p, old, n);
+		if (big_glibc_maps(n) && (q = big_new(p, n)) != NULL)
+			return q;
 	}
 #endif
-	return q;
+	return realloc(p, n);
 }
 
 void *
@@ -59,9 +212,15 @@ d9_pages_calloc(size_t count, size_t elem)
 	void *q;
 
 	if (elem == 0 || count < D9_PAGES_HUGE / elem)
-		return calloc(count, elem);	/* fresh pages read as zeros */
+		return calloc(count, elem);
 	if (count > SIZE_MAX / elem || (q = d9_pages_alloc(count * elem)) ==
 	    NULL)
 		return NULL;
+#ifdef BIG_HEAD
+	size_t len;
+
+	if (big_is(q, &len))
+		return q;	/* a fresh mapping reads as zeros */
+#endif
 	return memset(q, 0, count * elem);
 }

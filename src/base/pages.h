@@ -20,11 +20,24 @@ const void *d9_pages_drop(const void *p, size_t n);
 #define D9_PAGES_HUGE	((size_t)2 << 20)
 
 /*
+ * The heap's next pad bytes backed by 2 MiB pages where the kernel gives
+ * them on advice: glibc is told to grow the heap pad bytes at a time
+ * (M_TOP_PAD; freed memory at the heap's top is kept up to that much),
+ * it is grown once, and the whole of it is advised. A heap that grows
+ * past it grows in small pages. For a program's start, before it
+ * allocates much (the advice stays on what the heap has then).
+ */
+void d9_pages_heap(size_t pad);
+
+/*
  * realloc(p, n) whose block, once it is large (D9_PAGES_HUGE bytes or
  * more), is backed by 2 MiB pages where the kernel gives them on advice
  * (transparent huge pages in "madvise" mode, Debian's default). For the
  * model's columns and the sorts' scratch: a cold read of 30 M events
  * faulted in 4 KiB at a time spent a quarter of its time in the kernel.
+ * A block glibc would map on its own (over malloc's mmap threshold) is
+ * mapped on 2 MiB boundaries and moved whole when it grows, so that its
+ * huge pages are never split (pages.c); free() and realloc() take it.
  * malloc is d9_pages_realloc(NULL, n).
  */
 void *d9_pages_realloc(void *p, size_t n);

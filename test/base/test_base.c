@@ -341,15 +341,17 @@ mapping_of(const void *p, uintptr_t *lo, uintptr_t *hi, char *flags,
 	return rc;
 }
 
-/* d9_pages_*: a large block is one mapping of its own, advised whole
- * (advice on part of it split it, and realloc then copied instead of
- * moving it); it grows keeping its bytes; calloc's are zero; overflow is
- * NULL. */
+/* d9_pages_*: a block over malloc's mmap threshold is one mapping of its
+ * own, aligned to and a whole number of 2 MiB pages, advised whole; it
+ * grows keeping its bytes and stays one aligned mapping (moved, not
+ * split); glibc's free, realloc and malloc_usable_size take it as their
+ * own; under the threshold it stays in the heap; calloc's are zero;
+ * shrinking below 2 MiB keeps the bytes; overflow is NULL. */
 START_TEST(test_pages_alloc)
 {
 	const size_t mib = (size_t)1 << 20;
 	uint64_t *z = d9_pages_calloc(3 * mib / 8, 8);
-	uint8_t *p;
+	uint8_t *p, *q;
 	uintptr_t lo = 0, hi = 0;
 	char flags[512];
 
@@ -358,22 +360,69 @@ START_TEST(test_pages_alloc)
 		ck_assert_uint_eq(z[i], 0);
 	free(z);
 	ck_assert_ptr_null(d9_pages_calloc(SIZE_MAX / 4, 8));
+	ck_assert_ptr_null(d9_pages_alloc(SIZE_MAX - 16));
 	free(d9_pages_calloc(SIZE_MAX, 0));
-	mallopt(M_MMAP_THRESHOLD, 128 * 1024);	/* as the program sets it */
-	p = d9_pages_alloc(3 * mib);
+	mallopt(M_MMAP_THRESHOLD, 4 * mib);	/* as the program sets it */
+	p = d9_pages_alloc(mib);	/* small: malloc's */
 	ck_assert_ptr_nonnull(p);
-	memset(p, 0x5a, 3 * mib);
+	memset(p, 0x5a, mib);
+	p = d9_pages_realloc(p, 3 * mib);
+	ck_assert_ptr_nonnull(p);
+	memset(p + mib, 0x5b, 2 * mib);
+	q = p;
 	p = d9_pages_realloc(p, 9 * mib);
 	ck_assert_ptr_nonnull(p);
+	ck_assert_ptr_ne(p, q);		/* 4 MiB mapped, 10 needed: moved */
 	ck_assert_uint_eq(p[0], 0x5a);
-	ck_assert_uint_eq(p[3 * mib - 1], 0x5a);
+	ck_assert_uint_eq(p[mib - 1], 0x5a);
+	ck_assert_uint_eq(p[3 * mib - 1], 0x5b);
+	ck_assert_uint_ge(malloc_usable_size(p), 9 * mib);
 	if (mapping_of(p, &lo, &hi, flags, sizeof flags) == 0) {
+		ck_assert_uint_eq(lo % (2 * mib), 0);
 		ck_assert_uint_eq(lo, (uintptr_t)p - 16);	/* not split */
-		ck_assert_uint_ge(hi, (uintptr_t)p + 9 * mib);
+		ck_assert_uint_eq(hi, lo + 10 * mib);
 		if (access("/sys/kernel/mm/transparent_hugepage/enabled",
 		    R_OK) == 0)
 			ck_assert_ptr_nonnull(strstr(flags, " hg"));
 	}
+	p = realloc(p, 17 * mib);	/* glibc's realloc moves it too */
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p[3 * mib - 1], 0x5b);
+	p = d9_pages_realloc(p, 33 * mib);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p[3 * mib - 1], 0x5b);
+	p = d9_pages_realloc(p, 100);	/* back to malloc's */
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(p[99], 0x5a);
+	free(p);
+	free(d9_pages_alloc(5 * mib));
+	mallopt(M_MMAP_THRESHOLD, 32 * mib);	/* as the export sets it */
+	p = d9_pages_calloc(9 * mib, 1);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_eq(malloc_usable_size(p) % 16, 8);	/* heap */
+	ck_assert_uint_eq(p[9 * mib - 1], 0);
+	free(p);
+	mallopt(M_MMAP_THRESHOLD, 4 * mib);
+}
+END_TEST
+
+/* d9_pages_heap: the heap grows by the pad at once, and a block in it is
+ * in memory advised to 2 MiB pages. */
+START_TEST(test_pages_heap)
+{
+	const size_t mib = (size_t)1 << 20;
+	uintptr_t lo = 0, hi = 0;
+	char flags[512];
+	uint8_t *p;
+
+	mallopt(M_MMAP_THRESHOLD, 4 * mib);	/* as the program sets it */
+	d9_pages_heap(16 * mib);
+	p = malloc(64 << 10);
+	ck_assert_ptr_nonnull(p);
+	ck_assert_uint_ge((uintptr_t)sbrk(0), (uintptr_t)p + 15 * mib);
+	if (mapping_of(p, &lo, &hi, flags, sizeof flags) == 0 &&
+	    access("/sys/kernel/mm/transparent_hugepage/enabled", R_OK) == 0)
+		ck_assert_ptr_nonnull(strstr(flags, " hg"));
 	free(p);
 }
 END_TEST
@@ -450,6 +499,7 @@ base_suite(void)
 	tcase_add_test(tc, test_grow_overflow);
 	tcase_add_test(tc, test_err_record);
 	tcase_add_test(tc, test_pages_alloc);
+	tcase_add_test(tc, test_pages_heap);
 	suite_add_tcase(s, tc);
 	return s;
 }
