@@ -25,10 +25,16 @@
  * maps (no offset, then the size and the "mapped" bit): free(), realloc()
  * and malloc_usable_size() take it as theirs. A malloc that is not
  * glibc's (valgrind's) does not know the block: malloc_usable_size() then
- * disagrees with the head, and the block is made by realloc() instead.
+ * disagrees with the head, and the block is made by realloc() instead;
+ * a sanitizer's malloc would stop there, so its builds leave this out.
  */
+#if defined(__has_feature)	/* clang's way of saying a sanitizer */
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define BIG_NOT_GLIBC	1
+#endif
+#endif
 #if defined(__GLIBC__) && defined(MREMAP_FIXED) && \
-    !defined(__SANITIZE_ADDRESS__)
+    !defined(__SANITIZE_ADDRESS__) && !defined(BIG_NOT_GLIBC)
 #define BIG_HEAD	(2 * sizeof(size_t))
 #define BIG_MAPPED	2	/* glibc's IS_MMAPPED */
 
