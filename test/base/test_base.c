@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/arena.h"
@@ -12,6 +14,7 @@
 #include "base/hmap.h"
 #include "base/intern.h"
 #include "base/pages.h"
+#include "base/prefault.h"
 #include "base/search.h"
 #include "base/text.h"
 #include "base/units.h"
@@ -427,6 +430,66 @@ START_TEST(test_pages_heap)
 }
 END_TEST
 
+/* How many of the n bytes at p are in memory (mincore). */
+static size_t
+resident(const void *p, size_t n)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE), k = 0;
+	unsigned char v[4096];
+
+	ck_assert_uint_le(n / pg, sizeof v);
+	ck_assert_int_eq(mincore((void *)p, n, v), 0);
+	for (size_t i = 0; i < n / pg; i++)
+		k += v[i] & 1;
+	return k * pg;
+}
+
+/* d9_prefault: a range asked for is brought in, its bytes unchanged
+ * (zeros where nothing was written, the bytes written elsewhere); a range
+ * unmapped since it was asked for is skipped; what is queued when the
+ * thread stops is dropped. */
+START_TEST(test_prefault)
+{
+	const size_t mib = (size_t)1 << 20, n = 8 * mib;
+	struct d9_prefault *pf = d9_prefault_new();
+	uint8_t *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0), *gone;
+	struct timespec nap = { 0, 1000000 };
+
+#ifdef MADV_POPULATE_WRITE
+	ck_assert_ptr_nonnull(pf);
+#else
+	ck_assert_ptr_null(pf);
+	return;
+#endif
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	gone = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_ANONYMOUS, -1, 0);
+	ck_assert_ptr_ne(gone, MAP_FAILED);
+	memset(p + 3 * mib, 0x7e, mib);
+	ck_assert_uint_eq(resident(p, n), mib);
+	d9_prefault_ask(pf, gone, n);
+	munmap(gone, n);		/* before or while it is brought in */
+	d9_prefault_ask(pf, p, n);
+	d9_prefault_ask(pf, p, 0);
+	/* the thread has all the time it needs: no timing is tested */
+	for (int i = 0; i < 60000 && resident(p, n) < n; i++)
+		nanosleep(&nap, NULL);
+	ck_assert_uint_eq(resident(p, n), n);
+	ck_assert_uint_le(d9_prefault_done(pf), 2 * n);
+	ck_assert_uint_ge(d9_prefault_done(pf), n);
+	for (size_t i = 0; i < n; i += 4096)
+		ck_assert_uint_eq(p[i], i >= 3 * mib && i < 4 * mib ? 0x7e : 0);
+	for (int i = 0; i < 2000; i++)
+		d9_prefault_ask(pf, p, n);	/* more than the queue holds */
+	d9_prefault_free(&pf);
+	ck_assert_ptr_null(pf);
+	d9_prefault_free(&pf);
+	d9_prefault_ask(NULL, p, n);
+	munmap(p, n);
+}
+END_TEST
+
 START_TEST(test_err_record)
 {
 	struct d9_err e;
@@ -500,6 +563,7 @@ base_suite(void)
 	tcase_add_test(tc, test_err_record);
 	tcase_add_test(tc, test_pages_alloc);
 	tcase_add_test(tc, test_pages_heap);
+	tcase_add_test(tc, test_prefault);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -51,6 +51,7 @@ void
 d9m_builder_free(struct d9m_model *m)
 {
 	if (m->builder != NULL) {
+		d9m_b_ahead_stop(m->builder);
 		d9_hmap_free(&m->builder->tags);
 		d9_hmap_free(&m->builder->span_ids);
 		d9_hmap_free(&m->builder->rt_tags);

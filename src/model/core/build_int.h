@@ -12,9 +12,11 @@
 #include <string.h>
 
 #include "base/hmap.h"
+#include "base/prefault.h"
 #include "base/schemas.h"
 #include "model/core/groups.h"
 #include "model/core/model.h"
+#include "model/core/tables.h"
 #include "parse/schema.h"
 
 #define D9M_K_CUSTOM	D9_SCH_COUNT	/* an application's own schema */
@@ -85,7 +87,19 @@ struct d9m_builder {
 	struct d9_hmap	 wids;
 	struct d9_hmap	 tidmap, tnames;
 	struct d9_hmap	 series;
+	/* the thread that brings the large columns in ahead of their rows
+	 * (build_ahead.c), the loaded tables' rows when it was last asked,
+	 * in all and by table */
+	struct d9_prefault *ahead;
+	size_t		 ahead_rows;
+	size_t		 ahead_n[D9M_NTABLES];
 };
+
+/* Start and stop asking for the rows ahead (a whole read, not a file
+ * followed); ask, at a batch's start (build_ahead.c). */
+void	d9m_b_ahead_start(struct d9m_builder *b);
+void	d9m_b_ahead_stop(struct d9m_builder *b);
+void	d9m_b_ahead(struct d9m_builder *b);
 
 /* The string id of s, interned in m. */
 static inline uint32_t

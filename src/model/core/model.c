@@ -12,6 +12,7 @@
 #include "base/vec.h"
 #include "parse/follow.h"
 #include "model/core/build.h"
+#include "model/core/build_int.h"
 #include "model/core/tables.h"
 #include "model/core/timeline.h"
 
@@ -192,8 +193,14 @@ d9m_model_load(struct d9m_model *m, const char *const *paths, size_t npaths,
     void *note_ctx, struct d9p_read_stats *stats)
 {
 	struct load_note ln = { m, note, note_ctx };
+	int rc;
 
-	return feed(m, paths, npaths, NULL, progress, &ln, stats);
+	if (m->builder != NULL)
+		d9m_b_ahead_start(m->builder);
+	rc = feed(m, paths, npaths, NULL, progress, &ln, stats);
+	if (m->builder != NULL)
+		d9m_b_ahead_stop(m->builder);
+	return rc;
 }
 
 int
