@@ -176,6 +176,14 @@ d9_pages_heap(size_t pad)
 #endif
 }
 
+void
+d9_pages_heap_end(void)
+{
+#ifdef __GLIBC__
+	mallopt(M_TOP_PAD, 128 << 10);	/* glibc's default */
+#endif
+}
+
 const void *
 d9_pages_drop(const void *p, size_t n)
 {

@@ -28,6 +28,11 @@ const void *d9_pages_drop(const void *p, size_t n);
  * allocates much (the advice stays on what the heap has then).
  */
 void d9_pages_heap(size_t pad);
+/* The heap's pad back to glibc's default: freed memory at its top goes
+ * back from then on. For when a read is over and what it kept is big
+ * (a directory's cold read peaked 27 MiB lower, one file 0.01 s
+ * slower). */
+void d9_pages_heap_end(void);
 
 /*
  * realloc(p, n) whose block, once it is large (D9_PAGES_HUGE bytes or

@@ -1,6 +1,7 @@
 /* store.c: see store.h. */
 #include <string.h>
 
+#include "base/pages.h"
 #include "store/store.h"
 
 int
@@ -40,6 +41,7 @@ d9i_open(struct d9i_store *s, const char *const *paths, size_t npaths,
 		return 0;		/* unfinished: the caller quits */
 	if (o->read_done != NULL)
 		o->read_done(o->note_ctx);
+	d9_pages_heap_end();	/* what finishing frees goes back */
 	return d9m_model_finish_last(s->m);	/* nothing more is read */
 }
 

@@ -410,15 +410,20 @@ START_TEST(test_pages_alloc)
 END_TEST
 
 /* d9_pages_heap: the heap grows by the pad at once, and a block in it is
- * in memory advised to 2 MiB pages. */
+ * in memory advised to 2 MiB pages; freed, the pad stays until
+ * d9_pages_heap_end. */
 START_TEST(test_pages_heap)
 {
 	const size_t mib = (size_t)1 << 20;
 	uintptr_t lo = 0, hi = 0;
 	char flags[512];
 	uint8_t *p;
+	void *volatile q;
 
-	mallopt(M_MMAP_THRESHOLD, 4 * mib);	/* as the program sets it */
+	/* as the program has them (the runner's frees may have raised the
+	 * trim threshold glibc keeps) */
+	mallopt(M_MMAP_THRESHOLD, 4 * mib);
+	mallopt(M_TRIM_THRESHOLD, 128 << 10);
 	d9_pages_heap(16 * mib);
 	p = malloc(64 << 10);
 	ck_assert_ptr_nonnull(p);
@@ -427,6 +432,14 @@ START_TEST(test_pages_heap)
 	    access("/sys/kernel/mm/transparent_hugepage/enabled", R_OK) == 0)
 		ck_assert_ptr_nonnull(strstr(flags, " hg"));
 	free(p);
+	hi = (uintptr_t)sbrk(0);
+	q = malloc(mib);		/* (kept from the optimiser) */
+	free(q);			/* the pad is kept */
+	ck_assert_uint_eq((uintptr_t)sbrk(0), hi);
+	d9_pages_heap_end();
+	q = malloc(mib);
+	free(q);			/* now it goes back */
+	ck_assert_uint_lt((uintptr_t)sbrk(0), hi - 8 * mib);
 }
 END_TEST
 
