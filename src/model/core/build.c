@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/prefault.h"
 #include "base/schemas.h"
 #include "base/vec.h"
 #include "base/wire.h"
@@ -45,6 +46,49 @@ d9m_builder_new(struct d9m_model *m)
 	d9_hmap_init(&b->series);
 	m->builder = b;
 	return 0;
+}
+
+/* Rows added to the loaded tables between two asks for the rows ahead:
+ * each table asks for twice the rows it gained since the last ask. A
+ * column that grows moves: what was asked at its old place is skipped or
+ * brought in for nothing, never changed. */
+#define AHEAD_STEP	((size_t)256 << 10)
+
+void
+d9m_b_ahead_start(struct d9m_builder *b)
+{
+	if (b->ahead == NULL)
+		b->ahead = d9_prefault_new();
+}
+
+void
+d9m_b_ahead_stop(struct d9m_builder *b)
+{
+	d9_prefault_free(&b->ahead);
+}
+
+void
+d9m_b_ahead(struct d9m_builder *b)
+{
+	struct d9m_tabref t[D9M_NTABLES];
+	size_t n, rows = 0;
+
+	if (b->ahead == NULL)
+		return;
+	n = d9m_model_tables(b->m, t);
+	for (size_t i = 0; i < n; i++)
+		rows += d9m_tab_n(t[i].tab);
+	if (rows < b->ahead_rows + AHEAD_STEP)
+		return;
+	b->ahead_rows = rows;
+	for (size_t i = 0; i < n; i++) {
+		size_t had = b->ahead_n[i], now = d9m_tab_n(t[i].tab);
+
+		b->ahead_n[i] = now;
+		if (now > had)
+			d9m_tab_ahead(t[i].tab, t[i].desc, now,
+			    now + 2 * (now - had), b->ahead);
+	}
 }
 
 void

@@ -88,15 +88,15 @@ struct d9m_builder {
 	struct d9_hmap	 tidmap, tnames;
 	struct d9_hmap	 series;
 	/* the thread that brings the large columns in ahead of their rows
-	 * (build_ahead.c), the loaded tables' rows when it was last asked,
-	 * in all and by table */
+	 * (d9m_b_ahead), the loaded tables' rows when it was last asked, in
+	 * all and by table */
 	struct d9_prefault *ahead;
 	size_t		 ahead_rows;
 	size_t		 ahead_n[D9M_NTABLES];
 };
 
 /* Start and stop asking for the rows ahead (a whole read, not a file
- * followed); ask, at a batch's start (build_ahead.c). */
+ * followed); ask, at a batch's start (build.c). */
 void	d9m_b_ahead_start(struct d9m_builder *b);
 void	d9m_b_ahead_stop(struct d9m_builder *b);
 void	d9m_b_ahead(struct d9m_builder *b);

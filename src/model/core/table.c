@@ -12,6 +12,7 @@
 #include "base/search.h"
 #include "base/hmap.h"
 #include "base/pages.h"
+#include "base/prefault.h"
 #include "base/vec.h"
 #include "model/core/table.h"
 
@@ -56,6 +57,24 @@ d9m_tab_intern(struct d9_hmap *h, uint64_t key, void *tab,
 		return D9_NONE;
 	*fresh = 1;
 	return (uint32_t)row;
+}
+
+void
+d9m_tab_ahead(const void *tab, const struct d9m_tabdesc *d, size_t from,
+    size_t to, struct d9_prefault *pf)
+{
+	size_t cap = ((const size_t *)tab)[1];
+
+	if (to > cap)
+		to = cap;
+	for (size_t i = 0; i < d->ncols && to > from; i++) {
+		const char *col = *(char *const *)((const char *)tab +
+		    d->cols[i].off);
+		size_t el = d->cols[i].elem;
+
+		if (col != NULL && cap * el >= D9_PAGES_HUGE)
+			d9_prefault_ask(pf, col + from * el, (to - from) * el);
+	}
 }
 
 int

@@ -25,6 +25,7 @@ struct d9m_tabdesc {
 #define D9M_COL(T, f) { (uint16_t)offsetof(T, f), (uint16_t)sizeof(*((T *)0)->f) }
 
 struct d9_hmap;
+struct d9_prefault;
 
 /* Append one row (columns uninitialised); returns its index or SIZE_MAX. */
 size_t	d9m_tab_push(void *tab, const struct d9m_tabdesc *d);
@@ -33,6 +34,11 @@ size_t	d9m_tab_push(void *tab, const struct d9m_tabdesc *d);
  * when out of memory. */
 uint32_t d9m_tab_intern(struct d9_hmap *h, uint64_t key, void *tab,
 	    const struct d9m_tabdesc *d, int *fresh);
+/* Ask pf to bring rows [from, to) of tab's large columns (blocks of
+ * D9_PAGES_HUGE or more) in ahead of their writing, within the room tab
+ * has (base/prefault.h). */
+void	d9m_tab_ahead(const void *tab, const struct d9m_tabdesc *d,
+	    size_t from, size_t to, struct d9_prefault *pf);
 /* Make room for want rows in total. */
 int	d9m_tab_reserve(void *tab, const struct d9m_tabdesc *d, size_t want);
 void	d9m_tab_free(void *tab, const struct d9m_tabdesc *d);
