@@ -648,6 +648,14 @@ on_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 	}
 }
 
+/* A batch begins: its segment, then the rows ahead. */
+static void
+on_batch(void *ctx, uint64_t off)
+{
+	d9m_b_on_batch(ctx, off);
+	d9m_b_ahead(ctx);
+}
+
 void
 d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink)
 {
@@ -658,7 +666,7 @@ d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink)
 	sink->ctx = b;
 	sink->schema = on_schema;
 	sink->event = on_event;
-	sink->batch = d9m_b_on_batch;
+	sink->batch = on_batch;
 	sink->input = d9m_b_on_input;
 	sink->resume = d9m_b_on_resume;
 	sink->loss = d9m_b_on_loss;

@@ -96,7 +96,7 @@ struct d9m_builder {
 };
 
 /* Start and stop asking for the rows ahead (a whole read, not a file
- * followed); ask, at a batch's start (build.c). */
+ * followed); ask, at a batch's start. */
 void	d9m_b_ahead_start(struct d9m_builder *b);
 void	d9m_b_ahead_stop(struct d9m_builder *b);
 void	d9m_b_ahead(struct d9m_builder *b);

@@ -113,7 +113,6 @@ d9m_b_on_batch(void *ctx, uint64_t off)
 	b->at.seg_used = 1;
 	b->at.meta0 = b->m->meta.n;
 	b->at.clock0 = b->m->clock.n;
-	d9m_b_ahead(b);
 }
 
 int
