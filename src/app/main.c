@@ -88,9 +88,9 @@ main(int argc, char **argv)
 	 * their own, given back when freed and backed by 2 MiB pages
 	 * (base/pages.h). At 128 KiB the columns of one trace file grew
 	 * mapping by mapping, a page fault per 4 KiB: the demo trace read
-	 * in 0.22 s instead of 0.18 s, for 6 MB more RSS. The heap's first
+	 * in 0.22 s instead of 0.18 s, for 6 MB less RSS. The heap's first
 	 * 32 MiB are backed by 2 MiB pages too: one trace file's columns
-	 * live there (the demo trace 0.18 -> 0.12 s, 6 MB more RSS); a
+	 * live there (the demo trace 0.18 -> 0.12 s, 4 MB more RSS); a
 	 * larger pad kept up to 64 MiB more of freed heap in a directory's
 	 * read. */
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);

@@ -68,8 +68,7 @@ d9m_tab_ahead(const void *tab, const struct d9m_tabdesc *d, size_t from,
 	if (to > cap)
 		to = cap;
 	for (size_t i = 0; i < d->ncols && to > from; i++) {
-		const char *col = *(char *const *)((const char *)tab +
-		    d->cols[i].off);
+		const char *col = *colp((void *)tab, &d->cols[i]);
 		size_t el = d->cols[i].elem;
 
 		if (col != NULL && cap * el >= D9_PAGES_HUGE)
