@@ -21,6 +21,7 @@
  * holds only what the views read.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -305,12 +306,38 @@ give_back(const uint8_t *base, size_t size)
 	madvise((void *)base, size, MADV_DONTNEED);
 }
 
+/* The process's file-backed resident bytes (/proc/self/statm's third
+ * field, in pages), or SIZE_MAX when unknown. */
+static size_t
+file_resident(void)
+{
+	char buf[128];
+	unsigned long long size, res, shared;
+	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return SIZE_MAX;
+	buf[n] = '\0';
+	if (sscanf(buf, "%llu %llu %llu", &size, &res, &shared) != 3 ||
+	    shared > SIZE_MAX / (size_t)sysconf(_SC_PAGESIZE))
+		return SIZE_MAX;
+	return (size_t)shared * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* A job is done with the mapping: its pages go back once the process
+ * holds more than D9I_MAPPED_KEEP of them. Each give-back makes the job
+ * still running on the other core map its pages again (0.2 s of a
+ * 1 s warm analysis of 58 segments when every job gave them back). */
 static void
 mapping_release(void *ctx)
 {
 	struct mapping *img = ctx;
 
-	give_back(img->base, img->size);
+	if (file_resident() > D9I_MAPPED_KEEP)
+		give_back(img->base, img->size);
 }
 
 static void

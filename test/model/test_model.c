@@ -190,15 +190,19 @@ START_TEST(test_inline_frames_innermost_first)
 	const char *paths[2];
 	struct d9m_model *m;
 	struct d9m_frame f[8];
+	struct d9m_fmemo k;
+	const uint64_t stack[] = { 0x10 };
 	size_t n;
 
 	mt_begin(&t);
 	mt_symbol(&t, 0x10, "outer", 0);
 	mt_symbol(&t, 0x10, "middle", 1);
 	mt_symbol(&t, 0x10, "inner", 2);
+	mt_cpu(&t, 100, 7, 0, 1, stack);
 	p1 = mt_write(&t);
 	mt_begin(&u);			/* a second segment, same address */
 	mt_symbol(&u, 0x10, "other", 0);
+	mt_cpu(&u, 200, 7, 0, 1, stack);
 	p2 = mt_write(&u);
 	paths[0] = p1;
 	paths[1] = p2;
@@ -213,6 +217,20 @@ START_TEST(test_inline_frames_innermost_first)
 	ck_assert_str_eq(f[0].name, "other");
 	n = d9m_frames_of(m, NULL, 1, 0x99, 0, f, 8);
 	ck_assert_str_eq(d9m_frame_name(&f[0]), "0x99");
+	/* one memo asked for the same stack of both segments, in turn:
+	 * each segment's own names, every time (kept per segment) */
+	ck_assert_uint_eq(m->cpu.n, 2);
+	d9m_fmemo_init(&k);
+	for (int round = 0; round < 2; round++)
+		for (uint32_t r = 0; r < 2; r++) {
+			n = d9m_stack_frames_memo(m, NULL, &k, m->cpu.seg[r],
+			    m->cpu.stack[r], f, 8);
+			ck_assert_uint_eq(n, m->cpu.seg[r] == 0 ? 3 : 1);
+			ck_assert_str_eq(f[0].name, m->cpu.seg[r] == 0 ?
+			    "inner" : "other");
+		}
+	ck_assert_uint_eq(k.nent, 2);	/* both kept */
+	d9m_fmemo_free(&k);
 	d9m_model_free(&m);
 	unlink(p1);
 	unlink(p2);

@@ -213,8 +213,16 @@ d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 	return n;
 }
 
-/* ---- the memo (frames.h): an address's entry says which segment's
- * frames it holds and where they are in one array of frames ---- */
+/* ---- the memo (frames.h): an entry says which (segment, address)
+ * it holds the frames of and where they are in one array of frames.
+ * A directory's segments each name the same addresses in their own
+ * rows: the segment is part of the key. ---- */
+
+static uint64_t
+fmemo_key(uint32_t seg, uint64_t addr)
+{
+	return addr ^ (uint64_t)seg * 0x9e3779b97f4a7c15u;
+}
 
 void
 d9m_fmemo_init(struct d9m_fmemo *k)
@@ -240,17 +248,18 @@ static const struct d9m_frame *
 fmemo_get(const struct d9m_fmemo *k, uint32_t seg, uint64_t addr,
     int is_return, size_t *n)
 {
-	uint32_t e = d9_hmap_get(&k->map[is_return != 0], addr);
+	uint32_t e = d9_hmap_get(&k->map[is_return != 0],
+	    fmemo_key(seg, addr));
 
-	if (e == D9_NONE || k->ent[e].seg != seg)
+	if (e == D9_NONE || k->ent[e].seg != seg || k->ent[e].addr != addr)
 		return NULL;
 	*n = k->ent[e].n;
 	return k->f + k->ent[e].at;
 }
 
 /* Keep f[0, n) as the frames of (seg, addr, is_return). Nothing when
- * out of memory, or when the address is kept for another segment (it
- * is then looked up each time). */
+ * out of memory, or when another pair has the same key (it is then
+ * looked up each time). */
 static void
 fmemo_put(struct d9m_fmemo *k, uint32_t seg, uint64_t addr,
     int is_return, const struct d9m_frame *f, size_t n)
@@ -259,12 +268,13 @@ fmemo_put(struct d9m_fmemo *k, uint32_t seg, uint64_t addr,
 	struct d9m_fmemo_ent *e;
 
 	if (n == 0 || n > UINT32_MAX || k->nent >= D9_NONE ||
-	    d9_hmap_get(map, addr) != D9_NONE ||
+	    d9_hmap_get(map, fmemo_key(seg, addr)) != D9_NONE ||
 	    d9_grow(&k->ent, &k->capent, k->nent + 1, sizeof *k->ent) < 0 ||
 	    d9_grow(&k->f, &k->capf, k->nf + n, sizeof *k->f) < 0 ||
-	    d9_hmap_put(map, addr, (uint32_t)k->nent) < 0)
+	    d9_hmap_put(map, fmemo_key(seg, addr), (uint32_t)k->nent) < 0)
 		return;
 	e = &k->ent[k->nent++];
+	e->addr = addr;
 	e->seg = seg;
 	e->n = (uint32_t)n;
 	e->at = k->nf;

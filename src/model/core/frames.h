@@ -78,14 +78,16 @@ size_t	d9m_alloc_frames(const struct d9m_model *m,
  * long as they do; the memo must not outlive them.
  */
 struct d9m_fmemo_ent {
+	uint64_t	 addr;
 	uint32_t	 seg;
 	uint32_t	 n;		/* frames */
 	size_t		 at;		/* the first in f */
 };
 
 struct d9m_fmemo {
-	struct d9_hmap		 map[2];	/* address -> entry, as a leaf
-						 * and as a return address */
+	/* (segment, address) mixed into one key -> entry, as a leaf and
+	 * as a return address; the entry says which pair it holds */
+	struct d9_hmap		 map[2];
 	struct d9m_fmemo_ent	*ent;
 	size_t			 nent, capent;
 	struct d9m_frame	*f;

@@ -656,7 +656,8 @@ int	 d9m_model_add_error(struct d9m_model *m, const char *msg);
 /* Whether m's columns are mapped (m->backing set): finished, read-only
  * (load, follow, finish and seal leave it as it is). */
 int	 d9m_model_mapped(const struct d9m_model *m);
-/* A mapped model gives back the pages it read (m->backing.release);
+/* A mapped model may give back the pages it read (m->backing.release:
+ * the store does once the process holds more than its budget of them);
  * nothing for another model. */
 void	 d9m_model_release(const struct d9m_model *m);
 

@@ -405,10 +405,9 @@ struct an_run {
 	struct d9m_analysis *a;
 };
 
-/* A job ends: what it read of a mapped index goes back to the page
- * cache, so that a whole trace's analysis holds at most what the two
- * jobs under way read (346 -> 280 MB on 58 segments), not every page
- * of the index; rc, passed on. */
+/* A job ends: what it read of a mapped index may go back to the page
+ * cache (past the store's budget), so that a whole trace's analysis
+ * does not hold every page of the index; rc, passed on. */
 static int
 done(const struct d9m_model *m, int rc)
 {
@@ -416,10 +415,10 @@ done(const struct d9m_model *m, int rc)
 	return rc;
 }
 
-/* The sections that read the figures of others, in their order (cpu
- * reads the worst polls, setup the task counts). */
+/* The sections that read the figures of others, in their order: cpu
+ * reads the worst polls; setup the task counts (and count_symbols'). */
 static int
-an_sections(void *arg)
+an_polls(void *arg)
 {
 	const struct an_run *r = arg;
 	const struct d9m_model *m = r->m;
@@ -427,10 +426,20 @@ an_sections(void *arg)
 	struct d9m_analysis *a = r->a;
 
 	return done(m, d9m_an_workers(m, o, a) < 0 ||
-	    d9m_an_polls(m, o, a) < 0 || d9m_an_cpu(m, o, a) < 0 ||
-	    d9m_an_tasks(m, o, a) < 0 || d9m_an_memory(m, o, a) < 0 ||
-	    d9m_an_setup(m, o, a) < 0 || d9m_an_sources(m, o, a) < 0 ?
-	    -1 : 0);
+	    d9m_an_polls(m, o, a) < 0 || d9m_an_cpu(m, o, a) < 0 ? -1 : 0);
+}
+
+static int
+an_tasks(void *arg)
+{
+	const struct an_run *r = arg;
+	const struct d9m_model *m = r->m;
+	const struct d9m_analysis_opts *o = r->o;
+	struct d9m_analysis *a = r->a;
+
+	return done(m, d9m_an_tasks(m, o, a) < 0 ||
+	    d9m_an_memory(m, o, a) < 0 || d9m_an_setup(m, o, a) < 0 ||
+	    d9m_an_sources(m, o, a) < 0 ? -1 : 0);
 }
 
 /* The sections that read only the model, and write only their own
@@ -491,10 +500,10 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 {
 	struct an_run run = { m, o, a };
 	/* the longest first: the two threads take the next as they end */
-	const struct d9m_job jobs[] = { { an_pois, &run },
-		{ an_sections, &run }, { an_dumps, &run }, { an_spans, &run },
-		{ an_observer, &run }, { an_taskstats, &run },
-		{ an_sched, &run } };
+	const struct d9m_job jobs[] = { { an_polls, &run },
+		{ an_tasks, &run }, { an_pois, &run }, { an_observer, &run },
+		{ an_sched, &run }, { an_taskstats, &run }, { an_dumps, &run },
+		{ an_spans, &run } };
 
 	memset(a, 0, sizeof *a);
 	a->win = o->win;

@@ -110,8 +110,10 @@ d9m_an_observer(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	size_t nsaid = 0, capsaid = 0, ntop = 0, captop = 0, i0, i1;
 	size_t on = 0, off = 0;
 	struct d9_hmap seen, names;
+	struct d9m_fmemo memo;
 	int rc = -1;
 
+	d9m_fmemo_init(&memo);
 	d9_hmap_init(&seen);
 	d9_hmap_init(&names);
 	if (f == NULL)
@@ -127,8 +129,9 @@ d9m_an_observer(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		on += c == D9M_ON_CPU;
 		off += c == D9M_OFF_CPU;
 		if ((row = d9_hmap_get(&seen, key)) == D9_NONE) {
-			size_t n = d9m_stack_frames(m, o->resolver,
-			    m->cpu.seg[i], m->cpu.stack[i], f, D9M_OBS_FRAMES);
+			size_t n = d9m_stack_frames_memo(m, o->resolver,
+			    &memo, m->cpu.seg[i], m->cpu.stack[i], f,
+			    D9M_OBS_FRAMES);
 			long k = recorder_frame_memo(&names, f, n);
 
 			if (k < -1 || d9_grow(&said, &capsaid, nsaid + 1,
@@ -160,6 +163,7 @@ d9m_an_observer(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		}
 	rc = 0;
 out:
+	d9m_fmemo_free(&memo);
 	d9_hmap_free(&seen);
 	d9_hmap_free(&names);
 	free(said);
