@@ -251,6 +251,9 @@ START_TEST(test_segment_twins)
 	const char *paths[5];
 	struct d9m_model *m;
 	uint32_t twin[5];
+	struct d9m_fmemo memo;
+	struct d9m_frame f[8];
+	const uint64_t stack[] = { 0x20 };
 
 	for (int k = 0; k < 5; k++) {
 		struct mt t;
@@ -259,6 +262,7 @@ START_TEST(test_segment_twins)
 		for (int j = 0; j < 3 && names[k % 4][j] != NULL; j++)
 			mt_symbol(&t, 0x10 * (j + 1), names[k % 4][j], 0);
 		mt_queue(&t, 100 + (uint64_t)k, (unsigned)k);	/* not a copy */
+		mt_cpu(&t, 200 + (uint64_t)k, 7, 0, 1, stack);
 		paths[k] = mt_write(&t);
 		tg_free(&t.tg);
 	}
@@ -270,6 +274,21 @@ START_TEST(test_segment_twins)
 	ck_assert_uint_eq(twin[2], 2);
 	ck_assert_uint_eq(twin[3], 3);
 	ck_assert_uint_eq(twin[4], 0);
+	/* a memo asked for 0x20 of every segment keeps one entry per
+	 * twin: each segment still gets its own name */
+	ck_assert_ptr_nonnull(m->seg_twin);
+	ck_assert_uint_eq(d9m_twin_of(m, 4), 0);
+	ck_assert_uint_eq(d9m_twin_of(m, 99), 99);	/* no such segment */
+	d9m_fmemo_init(&memo);
+	ck_assert_uint_eq(m->cpu.n, 5);	/* one stack, {0x20}, in each */
+	for (uint32_t seg = 0; seg < 5; seg++) {
+		ck_assert_uint_eq(m->cpu.stack[seg], m->cpu.stack[0]);
+		ck_assert_uint_eq(d9m_stack_frames_memo(m, NULL, &memo, seg,
+		    m->cpu.stack[0], f, 8), 1);
+		ck_assert_str_eq(f[0].name, seg == 2 ? "h" : "g");
+	}
+	ck_assert_uint_eq(memo.nent, 3);	/* segments 0 (1, 4), 2, 3 */
+	d9m_fmemo_free(&memo);
 	d9m_model_free(&m);
 	for (int k = 0; k < 5; k++) {
 		unlink(paths[k]);

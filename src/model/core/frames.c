@@ -15,6 +15,7 @@
 #include "model/core/frames.h"
 #include "model/core/model.h"
 #include "model/core/tables.h"
+#include "model/core/twins.h"
 
 struct symkey {
 	uint32_t	seg, depth, row;
@@ -284,7 +285,8 @@ fmemo_put(struct d9m_fmemo *k, uint32_t seg, uint64_t addr,
 
 /* d9m_frames_of through the memo k (NULL: none). An answer is kept
  * only whole (fewer frames than there was room for), and given from
- * the memo only where it fits: the same frames either way. */
+ * the memo only where it fits: the same frames either way. Twin
+ * segments share their entries. */
 static size_t
 frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
     struct d9m_fmemo *k, uint32_t seg, uint64_t addr, int is_return,
@@ -293,6 +295,8 @@ frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 	const struct d9m_frame *kept;
 	size_t n;
 
+	if (k != NULL)
+		seg = d9m_twin_of(m, seg);
 	if (k != NULL && (kept = fmemo_get(k, seg, addr, is_return,
 	    &n)) != NULL && n <= max) {
 		memcpy(out, kept, n * sizeof *out);

@@ -130,3 +130,10 @@ out:
 	free(b.off);
 	return rc;
 }
+
+uint32_t
+d9m_twin_of(const struct d9m_model *m, uint32_t seg)
+{
+	return m->seg_twin != NULL && seg < m->segs.n ? m->seg_twin[seg] :
+	    seg;
+}

@@ -19,5 +19,8 @@
  * when there is none before it. 0, or -1 when out of memory.
  */
 int	d9m_seg_twins(const struct d9m_model *m, uint32_t *twin);
+/* The segment whose names stand for seg's: its twin once m is finished,
+ * else seg itself. */
+uint32_t d9m_twin_of(const struct d9m_model *m, uint32_t seg);
 
 #endif

@@ -13,6 +13,7 @@
 #include "base/stackcap.h"
 #include "base/vec.h"
 #include "base/wire.h"
+#include "model/core/twins.h"
 #include "model/figures/byname.h"
 #include "model/queries/samples.h"
 
@@ -54,11 +55,12 @@ chunk_key(uint32_t seg, uint64_t addr, int ret)
 	    0x9e3779b97f4a7c15ull;
 }
 
-/* The entry of (seg, addr, ret), named when new; D9_NONE out of memory. */
+/* The entry of (seg, addr, ret), named when new (twin segments share
+ * it); D9_NONE out of memory. */
 static uint32_t
 chunk_of(struct memo *c, uint32_t seg, uint64_t addr, int ret)
 {
-	uint64_t key = chunk_key(seg, addr, ret);
+	uint64_t key = chunk_key(seg = d9m_twin_of(c->m, seg), addr, ret);
 	uint32_t e = d9_hmap_get(&c->byaddr, key), first = e;
 	size_t nf, len = 0;
 	struct chunk *x;

@@ -1,7 +1,7 @@
 /*
  * observer.c: see observer.h. Each distinct (stack, segment) of the
- * window's samples is resolved once; what it says (the recorder's frame
- * in it, or none) is kept by key in a map.
+ * window's samples (twin segments as one) is resolved once; what it
+ * says (the recorder's frame in it, or none) is kept by key in a map.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +9,7 @@
 
 #include "base/hmap.h"
 #include "base/vec.h"
+#include "model/core/twins.h"
 #include "model/figures/analysis.h"
 #include "model/figures/observer.h"
 #include "model/queries/samples.h"
@@ -121,7 +122,8 @@ d9m_an_observer(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	d9m_window_rows(m->cpu.ts, m->cpu.n, &o->win, &i0, &i1);
 	for (size_t i = i0; i < i1; i++) {
 		enum d9m_cpu_class c = d9m_cpu_class(m, i);
-		uint64_t key = (uint64_t)m->cpu.stack[i] << 32 | m->cpu.seg[i];
+		uint64_t key = (uint64_t)m->cpu.stack[i] << 32 |
+		    d9m_twin_of(m, m->cpu.seg[i]);
 		uint32_t row;
 
 		if (c == D9M_OTHER_CPU)
