@@ -327,16 +327,14 @@ file_resident(void)
 	return (size_t)shared * (size_t)sysconf(_SC_PAGESIZE);
 }
 
-/* A job is done with the mapping: its pages go back once the process
- * holds more than D9I_MAPPED_KEEP of them. Each give-back makes the job
- * still running on the other core map its pages again (0.2 s of a
- * 1 s warm analysis of 58 segments when every job gave them back). */
+/* The pages of the mapping go back once the process holds more than
+ * keep bytes of file pages (d9m_model_release). */
 static void
-mapping_release(void *ctx)
+mapping_release(void *ctx, size_t keep)
 {
 	struct mapping *img = ctx;
 
-	if (file_resident() > D9I_MAPPED_KEEP)
+	if (keep == 0 || file_resident() > keep)
 		give_back(img->base, img->size);
 }
 

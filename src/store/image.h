@@ -51,10 +51,6 @@ int	 d9i_image_open(int fd, uint64_t key, struct d9m_model **out,
  * bytes from the first section's byte, at d9i_image_head() (0 when out
  * of memory). */
 #define D9I_IMAGE_STEP	((uint64_t)256 << 10)
-/* A mapped model's pages stay in the process while it holds at most
- * this many file-backed bytes; past it, a job that ends gives them
- * back to the page cache (d9m_model_release). */
-#define D9I_MAPPED_KEEP	((size_t)256 << 20)
 uint64_t d9i_image_head(void);
 /* The checks that opening the image in fd ran on its columns
  * (image_check.h), in file order: 0 with *checks (free() it) and *n, or

@@ -165,7 +165,7 @@ worker(void *arg)
 			 * a mapped index leaves the process, so that it holds
 			 * what the next window reads, not every one before */
 			pthread_mutex_unlock(&j->mu);
-			d9m_model_release(j->m);
+			d9m_model_release(j->m, 0);
 			pthread_mutex_lock(&j->mu);
 		}
 	}

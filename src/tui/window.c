@@ -50,7 +50,7 @@ d9t_set_window(struct d9t_app *app, uint64_t lo, uint64_t hi, int undo)
 	/* what the last window read of a mapped index leaves the process
 	 * (the page cache keeps it): the process holds what this one
 	 * reads */
-	d9m_model_release(m);
+	d9m_model_release(m, 0);
 	d9t_app_dirty(app);
 }
 

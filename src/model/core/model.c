@@ -131,10 +131,10 @@ d9m_model_snapshot(const struct d9m_model *src)
 }
 
 void
-d9m_model_release(const struct d9m_model *m)
+d9m_model_release(const struct d9m_model *m, size_t keep)
 {
 	if (m->backing.release != NULL)
-		m->backing.release(m->backing.ctx);
+		m->backing.release(m->backing.ctx, keep);
 }
 
 /* Every message is escaped here too: whoever made it, the report, the

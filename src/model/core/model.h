@@ -612,8 +612,9 @@ struct d9m_model {
 	 * store's index entries): set by whoever mapped it */
 	struct d9m_backing {
 		/* give back the pages read so far (they are read again
-		 * when used): what the process holds is what it reads */
-		void	(*release)(void *ctx);
+		 * when used) once the process holds more than keep bytes
+		 * of such pages (0: whatever it holds) */
+		void	(*release)(void *ctx, size_t keep);
 		void	(*free)(void *ctx);	/* at d9m_model_free */
 		void	*ctx;
 	}		 backing;
@@ -656,10 +657,10 @@ int	 d9m_model_add_error(struct d9m_model *m, const char *msg);
 /* Whether m's columns are mapped (m->backing set): finished, read-only
  * (load, follow, finish and seal leave it as it is). */
 int	 d9m_model_mapped(const struct d9m_model *m);
-/* A mapped model may give back the pages it read (m->backing.release:
- * the store does once the process holds more than its budget of them);
- * nothing for another model. */
-void	 d9m_model_release(const struct d9m_model *m);
+/* A mapped model gives back the pages it read once the process holds
+ * more than keep bytes of mapped pages (0: whatever it holds), so that
+ * it holds what it reads next; nothing for another model. */
+void	 d9m_model_release(const struct d9m_model *m, size_t keep);
 
 /* Task row of a task id, D9_NONE if unknown. */
 uint32_t d9m_task_find(const struct d9m_model *m, uint64_t id);
