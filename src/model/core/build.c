@@ -97,6 +97,7 @@ d9m_builder_free(struct d9m_model *m)
 	if (m->builder != NULL) {
 		d9m_b_ahead_stop(m->builder);
 		d9_hmap_free(&m->builder->tags);
+		free(m->builder->tagv);
 		d9_hmap_free(&m->builder->span_ids);
 		d9_hmap_free(&m->builder->rt_tags);
 		d9_hmap_free(&m->builder->tasklocs);

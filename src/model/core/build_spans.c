@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/vec.h"
 #include "base/wire.h"
 #include "model/core/build_int.h"
 #include "model/core/ids.h"
@@ -55,23 +56,19 @@ static int
 same_tag(const void *ctx, uint32_t row)
 {
 	const struct d9m_builder *b = ctx;
-	const struct d9m_spantags *t = &b->m->spantags;
+	const struct d9m_spantag *t = &b->tagv[row];
 
-	return t->name[row] == b->want.name &&
-	    t->fields[row] == b->want.fields &&
-	    t->worker[row] == b->want.worker &&
-	    t->kind[row] == b->want.kind && t->legacy[row] == b->want.legacy;
+	return t->name == b->want.name && t->fields == b->want.fields &&
+	    t->worker == b->want.worker && t->kind == b->want.kind &&
+	    t->legacy == b->want.legacy;
 }
 
 static uint64_t
 hash_of_tag(const void *ctx, uint32_t row)
 {
 	const struct d9m_builder *b = ctx;
-	const struct d9m_spantags *t = &b->m->spantags;
-	struct d9m_spantag k = { t->kind[row], t->legacy[row], t->worker[row],
-	    t->name[row], t->fields[row] };
 
-	return tag_hash(&k);
+	return tag_hash(&b->tagv[row]);
 }
 
 static uint32_t
@@ -79,11 +76,13 @@ add_tag(void *ctx)
 {
 	struct d9m_builder *b = ctx;
 	struct d9m_spantags *t = &b->m->spantags;
-	size_t r = t->n < D9_NONE ? d9m_tab_push(t, &d9m_desc_spantags) :
+	size_t r = t->n < D9_NONE && d9_grow(&b->tagv, &b->captagv, t->n + 1,
+	    sizeof *b->tagv) == 0 ? d9m_tab_push(t, &d9m_desc_spantags) :
 	    SIZE_MAX;
 
 	if (r == SIZE_MAX)
 		return D9_NONE;
+	b->tagv[r] = b->want;
 	t->kind[r] = b->want.kind;
 	t->legacy[r] = b->want.legacy;
 	t->worker[r] = b->want.worker;
