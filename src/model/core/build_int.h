@@ -73,8 +73,7 @@ struct d9m_builder {
 		uint32_t	 worker, name, fields;
 	}		 want;
 	/* each spantags row's tag again, on one cache line: a look-up
-	 * compares it, not five columns (a tenth of the load was spent
-	 * on their misses) */
+	 * compares it, not five columns that each miss the cache */
 	struct d9m_spantag *tagv;
 	size_t		 captagv;
 	/* runtime events (build.c): rttags rows by (kind, lq, worker), and
