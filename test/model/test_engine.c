@@ -527,6 +527,69 @@ START_TEST(test_planted_points)
 }
 END_TEST
 
+/* More long polls than are kept, durations that tie at the cut: the
+ * kept ones are the worst, longest first and of equal ones the earliest,
+ * as a sort of all of them would give; every start is counted. */
+START_TEST(test_points_kept_worst)
+{
+	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
+	struct d9m_analysis a;
+	struct mt t;
+	struct d9m_model *m;
+	const struct d9m_pois *p;
+	const size_t n = D9M_POI_MAX + 500;
+	uint64_t ts = 1000000, cut;
+	size_t kept, seen_at_cut = 0;
+
+	mt_begin(&t);
+	for (size_t i = 0; i < n; i++) {
+		/* 2 to 8 ms: 7 values, each about 214 times */
+		uint64_t d = (2 + (i * 3) % 7) * 1000000;
+
+		mt_poll_start(&t, ts, 0, 1, "w.rs:1:1");
+		mt_poll_end(&t, ts + d, 0);
+		ts += d + 1000;
+	}
+	m = mt_finish(&t);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	p = a.pois;
+	ck_assert_uint_eq(p->total[D9M_POI_LONG_POLL], n);
+	kept = p->first[D9M_POI_LONG_POLL + 1] - p->first[D9M_POI_LONG_POLL];
+	ck_assert_uint_eq(kept, D9M_POI_MAX);
+	/* 7 values of about 214 polls: the 1000 worst are all of 8, 7, 6,
+	 * 5 ms (856 or so) and the earliest of 4 ms */
+	cut = 4000000;
+	for (size_t i = 0; i < kept; i++) {
+		const struct d9m_poi *x = &p->v[p->first[D9M_POI_LONG_POLL] + i];
+
+		ck_assert_uint_ge(x->dur, cut);
+		if (i > 0) {
+			const struct d9m_poi *y = x - 1;
+
+			ck_assert(y->value > x->value || (y->value == x->value &&
+			    y->start < x->start));
+		}
+		seen_at_cut += x->dur == cut;
+	}
+	/* the 4 ms polls kept are the earliest of them: every 4 ms poll
+	 * before the last kept one is kept */
+	{
+		const struct d9m_poi *last = &p->v[p->first[D9M_POI_LONG_POLL] +
+		    kept - 1];
+		size_t before = 0;
+
+		ck_assert_uint_eq(last->dur, cut);
+		for (size_t i = 0; i < m->polls.n; i++)
+			before += m->polls.end[i] - m->polls.start[i] == cut &&
+			    m->polls.start[i] <= last->start;
+		ck_assert_uint_eq(before, seen_at_cut);
+	}
+	ck_assert_uint_eq(d9m_pois_count(p, D9M_POI_LONG_POLL, &all), n);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
 Suite *
 engine_suite(void)
 {
@@ -540,6 +603,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_task_figures);
 	tcase_add_test(tc, test_recorder_frames);
 	tcase_add_test(tc, test_planted_points);
+	tcase_add_test(tc, test_points_kept_worst);
 	suite_add_tcase(s, tc);
 	return s;
 }

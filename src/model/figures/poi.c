@@ -339,14 +339,6 @@ cmp_worst(const void *x, const void *y)
 	return a->start < b->start ? -1 : a->start > b->start;
 }
 
-static int
-cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* Every point's start, by kind then time: 0, or -1 out of memory. */
 static int
 all_starts(struct d9m_pois *p, const struct acc *c, size_t all)
@@ -359,9 +351,37 @@ all_starts(struct d9m_pois *p, const struct acc *c, size_t all)
 		p->sfirst[k] = at;
 		for (size_t i = 0; i < c->n[k]; i++)
 			p->starts[at + i] = c->v[k][i].start;
-		qsort(p->starts + at, c->n[k], sizeof *p->starts, cmp_u64);
+		if (d9m_sort_u64(p->starts + at, c->n[k]) < 0)
+			return -1;
 		at += c->n[k];
 	}
+	return 0;
+}
+
+/* The worst `keep` of v[0 .. n) first, in cmp_worst's order, as a
+ * stable sort of all of them would put them (what follows them is left
+ * in no order): those below the keep-th largest value are dropped
+ * before the sort. 0, or -1 out of memory. */
+static int
+worst_first(struct cand *v, size_t n, size_t keep)
+{
+	uint64_t *val, cut;
+	size_t j = 0;
+
+	if (n > keep && keep > 0) {
+		if ((val = malloc(n * sizeof *val)) == NULL)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			val[i] = v[i].value;
+		cut = d9m_nth_u64(val, n, n - keep);
+		free(val);
+		for (size_t i = 0; i < n; i++)	/* in order: ties stay so */
+			if (v[i].value >= cut)
+				v[j++] = v[i];
+		n = j;
+	}
+	if (n > 0)
+		qsort(v, n, sizeof *v, cmp_worst);
 	return 0;
 }
 
@@ -376,16 +396,20 @@ gather(const struct d9m_model *m, struct acc *c)
 	if (p == NULL)
 		return NULL;
 	for (int k = 0; k < D9M_POI_COUNT; k++) {
-		if (c->n[k] > 0)
-			qsort(c->v[k], c->n[k], sizeof *c->v[k], cmp_worst);
 		p->total[k] = c->n[k];
 		all += c->n[k];
 		n += c->n[k] < D9M_POI_MAX ? c->n[k] : D9M_POI_MAX;
 	}
+	/* every start first: the selection drops most candidates */
 	if (all_starts(p, c, all) < 0) {
 		d9m_pois_free(&p);
 		return NULL;
 	}
+	for (int k = 0; k < D9M_POI_COUNT; k++)
+		if (worst_first(c->v[k], c->n[k], D9M_POI_MAX) < 0) {
+			d9m_pois_free(&p);
+			return NULL;
+		}
 	p->v = malloc((n ? n : 1) * sizeof *p->v);
 	p->by_time = malloc((n ? n : 1) * sizeof *p->by_time);
 	key = malloc((n ? n : 1) * sizeof *key);
