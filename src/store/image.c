@@ -21,7 +21,6 @@
  * holds only what the views read.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +30,7 @@
 #include <unistd.h>
 
 #include "base/io.h"
+#include "base/statm.h"
 #include "base/sum.h"
 #include "model/core/build.h"
 #include "store/image.h"
@@ -306,35 +306,16 @@ give_back(const uint8_t *base, size_t size)
 	madvise((void *)base, size, MADV_DONTNEED);
 }
 
-/* The process's file-backed resident bytes (/proc/self/statm's third
- * field, in pages), or SIZE_MAX when unknown. */
-static size_t
-file_resident(void)
-{
-	char buf[128];
-	unsigned long long size, res, shared;
-	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
-
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
-		return SIZE_MAX;
-	buf[n] = '\0';
-	if (sscanf(buf, "%llu %llu %llu", &size, &res, &shared) != 3 ||
-	    shared > SIZE_MAX / (size_t)sysconf(_SC_PAGESIZE))
-		return SIZE_MAX;
-	return (size_t)shared * (size_t)sysconf(_SC_PAGESIZE);
-}
-
 /* The pages of the mapping go back once the process holds more than
- * keep bytes of file pages (d9m_model_release). */
+ * keep bytes of file pages (d9m_model_release), or when that cannot be
+ * told (no process holds none: its program is one). */
 static void
 mapping_release(void *ctx, size_t keep)
 {
 	struct mapping *img = ctx;
+	size_t held = keep == 0 ? 0 : d9_statm(D9_STATM_SHARED);
 
-	if (keep == 0 || file_resident() > keep)
+	if (held == 0 || held > keep)
 		give_back(img->base, img->size);
 }
 

@@ -9,7 +9,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/io.h"
+#include "base/statm.h"
 #include "symbolize/isolate.h"
 
 #define ISO_MAGIC	0x6f733964u	/* "d9so" */
@@ -43,29 +43,6 @@ static const int iso_fatal[] = {
 	SIGXFSZ, SIGQUIT, SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGUSR1, SIGUSR2,
 };
 
-#ifndef ISO_SANITIZED
-/* Address space in use now, from /proc/self/statm; 0 when unknown. */
-static size_t
-vm_size(void)
-{
-	char buf[64];
-	unsigned long pages = 0;
-	ssize_t got;
-	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	got = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (got <= 0)
-		return 0;
-	buf[got] = '\0';
-	if (sscanf(buf, "%lu", &pages) != 1)
-		return 0;
-	return (size_t)pages * (size_t)sysconf(_SC_PAGESIZE);
-}
-#endif
-
 static void
 child_setup(size_t mem_budget)
 {
@@ -79,7 +56,7 @@ child_setup(size_t mem_budget)
 	setrlimit(RLIMIT_CORE, &rl);
 #ifndef ISO_SANITIZED
 	if (mem_budget > 0) {
-		size_t now = vm_size();
+		size_t now = d9_statm(D9_STATM_SIZE);
 
 		if (now > 0 && mem_budget <= SIZE_MAX - now) {
 			rl.rlim_cur = rl.rlim_max = now + mem_budget;

@@ -14,6 +14,7 @@
 #include "base/hmap.h"
 #include "base/intern.h"
 #include "base/pages.h"
+#include "base/statm.h"
 #include "base/prefault.h"
 #include "base/search.h"
 #include "base/text.h"
@@ -412,6 +413,28 @@ END_TEST
 /* d9_pages_heap: the heap grows by the pad at once, and a block in it is
  * in memory advised to 2 MiB pages; freed, the pad stays until
  * d9_pages_heap_end. */
+/* The process's memory as /proc/self/statm says: resident within the
+ * address space, file pages (this program's) within the resident, and a
+ * touched 64 MiB block counted. */
+START_TEST(test_statm)
+{
+	size_t size = d9_statm(D9_STATM_SIZE), res = d9_statm(D9_STATM_RESIDENT);
+	size_t shared = d9_statm(D9_STATM_SHARED), after;
+	char *p;
+
+	ck_assert_uint_gt(shared, 0);
+	ck_assert_uint_ge(res, shared);
+	ck_assert_uint_ge(size, res);
+	ck_assert_uint_eq(d9_statm((enum d9_statm_field)3), 0);
+	p = malloc((size_t)64 << 20);
+	ck_assert_ptr_nonnull(p);
+	memset(p, 1, (size_t)64 << 20);
+	after = d9_statm(D9_STATM_RESIDENT);
+	ck_assert_uint_ge(after, res + ((size_t)60 << 20));
+	free(p);
+}
+END_TEST
+
 START_TEST(test_pages_heap)
 {
 	const size_t mib = (size_t)1 << 20;
@@ -576,6 +599,7 @@ base_suite(void)
 	tcase_add_test(tc, test_err_record);
 	tcase_add_test(tc, test_pages_alloc);
 	tcase_add_test(tc, test_pages_heap);
+	tcase_add_test(tc, test_statm);
 	tcase_add_test(tc, test_prefault);
 	suite_add_tcase(s, tc);
 	return s;

@@ -398,11 +398,17 @@ out:
 	free(t.v);
 }
 
-/* One analysis on its way: the sections run on two threads. */
-struct an_run {
+/* A section of the analysis: 0, or -1 when out of memory. */
+typedef int (*an_section)(const struct d9m_model *,
+    const struct d9m_analysis_opts *, struct d9m_analysis *);
+
+/* One job of an analysis on its way (the jobs run on two threads): its
+ * sections, in their order, up to the first NULL. */
+struct an_job {
 	const struct d9m_model *m;
 	const struct d9m_analysis_opts *o;
 	struct d9m_analysis *a;
+	an_section	 sec[4];
 };
 
 /* A job ends: what it read of a mapped index goes back to the page
@@ -410,105 +416,50 @@ struct an_run {
  * whole trace's analysis does not hold every page of the index. Not
  * after every job: each give-back made the job still running on the
  * other core map its pages again (0.2 s of a 1 s warm analysis of 58
- * segments). rc, passed on. */
+ * segments). */
 #define ANALYSIS_KEEP	((size_t)256 << 20)
 
 static int
-done(const struct d9m_model *m, int rc)
+run_job(void *arg)
 {
-	d9m_model_release(m, ANALYSIS_KEEP);
+	const struct an_job *j = arg;
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof j->sec / sizeof *j->sec &&
+	    j->sec[i] != NULL && rc == 0; i++)
+		rc = j->sec[i](j->m, j->o, j->a) < 0 ? -1 : 0;
+	d9m_model_release(j->m, ANALYSIS_KEEP);
 	return rc;
 }
 
-/* The sections that read the figures of others, in their order: cpu
- * reads the worst polls; setup the task counts (and count_symbols'). */
 static int
-an_polls(void *arg)
+an_pois(const struct d9m_model *m, const struct d9m_analysis_opts *o,
+    struct d9m_analysis *a)
 {
-	const struct an_run *r = arg;
-	const struct d9m_model *m = r->m;
-	const struct d9m_analysis_opts *o = r->o;
-	struct d9m_analysis *a = r->a;
-
-	return done(m, d9m_an_workers(m, o, a) < 0 ||
-	    d9m_an_polls(m, o, a) < 0 || d9m_an_cpu(m, o, a) < 0 ? -1 : 0);
-}
-
-static int
-an_tasks(void *arg)
-{
-	const struct an_run *r = arg;
-	const struct d9m_model *m = r->m;
-	const struct d9m_analysis_opts *o = r->o;
-	struct d9m_analysis *a = r->a;
-
-	return done(m, d9m_an_tasks(m, o, a) < 0 ||
-	    d9m_an_memory(m, o, a) < 0 || d9m_an_setup(m, o, a) < 0 ||
-	    d9m_an_sources(m, o, a) < 0 ? -1 : 0);
-}
-
-/* The sections that read only the model, and write only their own
- * figures (a->pois; a->dumps, idle, nidle; a->sched...; a->spans...),
- * each a job of its own. */
-static int
-an_pois(void *arg)
-{
-	const struct an_run *r = arg;
-
-	r->a->pois = d9m_pois_find(r->m, r->o->resolver, &r->o->win);
-	return done(r->m, r->a->pois == NULL ? -1 : 0);
-}
-
-static int
-an_dumps(void *arg)
-{
-	const struct an_run *r = arg;
-
-	return done(r->m, d9m_an_dumps(r->m, r->o, r->a));
-}
-
-static int
-an_spans(void *arg)
-{
-	const struct an_run *r = arg;
-
-	return done(r->m, d9m_an_spans(r->m, r->o, r->a));
-}
-
-static int
-an_observer(void *arg)
-{
-	const struct an_run *r = arg;
-
-	return done(r->m, d9m_an_observer(r->m, r->o, r->a));
-}
-
-static int
-an_taskstats(void *arg)
-{
-	const struct an_run *r = arg;
-
-	return done(r->m, d9m_an_taskstats(r->m, r->o, r->a));
-}
-
-static int
-an_sched(void *arg)
-{
-	const struct an_run *r = arg;
-
-	return done(r->m, d9m_an_sched(r->m, r->o, r->a));
+	a->pois = d9m_pois_find(m, o->resolver, &o->win);
+	return a->pois == NULL ? -1 : 0;
 }
 
 int
 d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
     struct d9m_analysis *a)
 {
-	struct an_run run = { m, o, a };
-	/* the longest first: the two threads take the next as they end */
-	const struct d9m_job jobs[] = { { an_polls, &run },
-		{ an_tasks, &run }, { an_pois, &run }, { an_observer, &run },
-		{ an_sched, &run }, { an_taskstats, &run }, { an_dumps, &run },
-		{ an_spans, &run } };
+	/* the longest first: the two threads take the next as they end.
+	 * Sections that read the figures of others follow them in one job
+	 * (cpu reads the worst polls; setup the task counts, and
+	 * count_symbols'); the others read only the model and write only
+	 * their own figures */
+	struct an_job aj[] = {
+		{ m, o, a, { d9m_an_workers, d9m_an_polls, d9m_an_cpu } },
+		{ m, o, a, { d9m_an_tasks, d9m_an_memory, d9m_an_setup,
+		    d9m_an_sources } },
+		{ m, o, a, { an_pois } }, { m, o, a, { d9m_an_observer } },
+		{ m, o, a, { d9m_an_sched } }, { m, o, a, { d9m_an_taskstats } },
+		{ m, o, a, { d9m_an_dumps } }, { m, o, a, { d9m_an_spans } } };
+	struct d9m_job jobs[sizeof aj / sizeof *aj];
+
+	for (size_t i = 0; i < sizeof aj / sizeof *aj; i++)
+		jobs[i] = (struct d9m_job){ run_job, &aj[i] };
 
 	memset(a, 0, sizeof *a);
 	a->win = o->win;
@@ -528,7 +479,7 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	/* first, alone: it asks the resolver for every address, so its
 	 * warnings come in the same order however the rest runs */
 	count_symbols(m, o, a);
-	done(m, 0);
+	d9m_model_release(m, ANALYSIS_KEEP);
 	if (d9m_par_run(jobs, sizeof jobs / sizeof *jobs) < 0 ||
 	    d9m_an_flags(m, o, a) < 0 || d9m_an_labels(m, o, a) < 0) {
 		d9m_analysis_free(a);
