@@ -701,6 +701,54 @@ START_TEST(test_lower_matches_scan)
 }
 END_TEST
 
+/* Polls of one task starting at the same time on two workers, the
+ * later worker's event first: each task's polls are listed by start,
+ * then by row (the worker's order), as a stable sort by start lists
+ * them, whatever order the events came in. */
+START_TEST(test_task_polls_ties)
+{
+	struct mt t;
+	struct d9m_model *m;
+	size_t seen = 0;
+
+	mt_begin(&t);
+	mt_unpark(&t, 0, 0, 0, 100, 0);
+	mt_unpark(&t, 0, 1, 0, 101, 0);
+	for (uint64_t k = 0; k < 6; k++) {
+		uint64_t ts = 100 + 100 * k;
+
+		mt_wake(&t, ts - 50, 0, 5, 0);
+		for (uint64_t i = 0; i < 3; i++)	/* task 5 on both */
+			mt_poll_start(&t, ts, (i + k + 1) % 2, 5 + i / 2,
+			    "x.rs:1:1");
+		mt_poll_end(&t, ts + 20, 1);
+		mt_poll_end(&t, ts + 30, 0);
+	}
+	m = mt_finish(&t);
+	ck_assert_ptr_nonnull(m);
+	for (uint32_t task = 0; task < m->tasks.n; task++) {
+		const size_t *off = m->task_polls_off;
+
+		for (size_t k = off[task]; k < off[task + 1]; k++) {
+			uint32_t p = m->task_polls[k];
+
+			ck_assert_uint_eq(m->polls.task[p], task);
+			if (k > off[task]) {
+				uint32_t q = m->task_polls[k - 1];
+
+				ck_assert(m->polls.start[q] <
+				    m->polls.start[p] || (m->polls.start[q] ==
+				    m->polls.start[p] && q < p));
+			}
+			seen++;
+		}
+	}
+	ck_assert_uint_eq(seen, m->polls.n);
+	ck_assert_uint_ge(m->polls.n, 12);
+	d9m_model_free(&m);
+}
+END_TEST
+
 Suite *
 window_suite(void)
 {
@@ -710,6 +758,7 @@ window_suite(void)
 	tcase_add_loop_test(tc, test_windows_match_scans, 0, 30);
 	tcase_add_loop_test(tc, test_lane_cells_match_scans, 0, 40);
 	tcase_add_test(tc, test_span_lives);
+	tcase_add_test(tc, test_task_polls_ties);
 	tcase_add_test(tc, test_window_ms);
 	tcase_add_loop_test(tc, test_lower_matches_scan, 0, 35);
 	suite_add_tcase(s, tc);

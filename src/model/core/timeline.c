@@ -320,19 +320,13 @@ index_task_polls(struct d9m_model *m, const uint32_t *perm)
 	return 0;
 }
 
-/* What is derived from the polls in start order. */
+/* What is derived from the polls in start order (perm: their rows by
+ * start, stable, as the walk gives them). */
 static int
-polls_by_start(struct d9m_model *m)
+polls_by_start(struct d9m_model *m, const uint32_t *perm)
 {
-	uint32_t *perm = malloc((m->polls.n ? m->polls.n : 1) * sizeof *perm);
-	int rc = -1;
-
-	if (perm != NULL && d9m_sort_perm(m->polls.start, m->polls.n,
-	    perm) == 0 && index_task_polls(m, perm) == 0 &&
-	    d9m_sched_derive(m, perm) == 0)
-		rc = 0;
-	free(perm);
-	return rc;
+	return index_task_polls(m, perm) < 0 ||
+	    d9m_sched_derive(m, perm) < 0 ? -1 : 0;
 }
 
 static int
@@ -456,18 +450,19 @@ derive_timeline(void *arg)
 {
 	struct finish *f = arg;
 	struct d9m_model *m = f->m;
+	uint32_t *by_start = NULL;
 	int rc = -1;
 
 	bounds(m);
 	/* the groups' coverage reads the workers of the runtime events */
 	if (find_workers(m) < 0 || derive_lq(m) < 0 ||
-	    d9m_groups_cover(m) < 0 || d9m_walk_workers(m) < 0)
+	    d9m_groups_cover(m) < 0 || d9m_walk_workers(m, &by_start) < 0)
 		goto out;
 	d9m_gate_open(&f->polls, 1);
 	if (m->last)
 		drop_rt(m);
 	if (attribute_cpu(m) < 0 || index_wakes(m) < 0 ||
-	    polls_by_start(m) < 0 || d9m_rates_derive(m) < 0 ||
+	    polls_by_start(m, by_start) < 0 || d9m_rates_derive(m) < 0 ||
 	    d9m_loss_derive(m) < 0 ||
 	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0 ||
 	    d9m_dumps_derive(m) < 0 || d9m_sym_stacks_derive(m) < 0 ||
@@ -475,6 +470,7 @@ derive_timeline(void *arg)
 		goto out;
 	rc = 0;
 out:
+	free(by_start);
 	d9m_gate_open(&f->polls, -1);	/* if the polls failed */
 	return rc;
 }

@@ -17,9 +17,18 @@
 
 struct open_poll {
 	int		 open;
+	size_t		 at;		/* its place in the start order */
 	uint64_t	 start;
 	uint32_t	 task, loc;
 	uint8_t		 lq;
+};
+
+/* The polls' rows in the order their starts were walked (the placing
+ * walk's): a row is listed when its poll starts, before it is known
+ * whether it ends; one still open at the end is taken out again. */
+struct starts {
+	uint32_t	*row;
+	size_t		 n;
 };
 
 /* What the walk of one worker knows so far. */
@@ -143,10 +152,13 @@ emit_active(struct d9m_model *m, uint32_t w, struct walk *k, uint32_t r,
 	}
 }
 
-/* ANALYSIS 2: row r of worker w; place: write the rows counted before. */
+/* ANALYSIS 2: row r of worker w; place (bs): write the rows counted
+ * before, and list the polls' rows as they start. */
 static void
-step(struct d9m_model *m, uint32_t w, struct walk *k, uint32_t r, int place)
+step(struct d9m_model *m, uint32_t w, struct walk *k, uint32_t r,
+    struct starts *bs)
 {
+	int place = bs != NULL;
 	uint64_t ts = m->rt.ts[r];
 	uint32_t a = m->rt.a[r];
 
@@ -156,6 +168,11 @@ step(struct d9m_model *m, uint32_t w, struct walk *k, uint32_t r, int place)
 			emit_poll(m, w, k, ts, 1, place);
 		k->op.open = 1;
 		k->op.start = ts;
+		if (place) {	/* the row it gets when it is emitted */
+			k->op.at = bs->n;
+			bs->row[bs->n++] = (uint32_t)(m->workers[w].poll0 +
+			    k->npolls);
+		}
 		k->op.task = m->taskloc.task[a];
 		k->op.loc = m->taskloc.loc[a];
 		k->op.lq = D9M_RT(m, lq, r);
@@ -210,11 +227,12 @@ release_spent(const void *col, size_t bytes, const void **done)
 		*done = d9_pages_drop(from, (size_t)(end - from));
 }
 
-/* Walk every worker's rows; place: the second walk. */
+/* Walk every worker's rows; bs: the second walk, placing. */
 static void
 walk_all(struct d9m_model *m, const uint32_t *slot, struct walk *wk,
-    int place)
+    struct starts *bs)
 {
+	int place = bs != NULL;
 	const void *tag_done = NULL, *a_done = NULL;
 
 	for (size_t w = 0; w < m->nworkers; w++) {
@@ -227,7 +245,7 @@ walk_all(struct d9m_model *m, const uint32_t *slot, struct walk *wk,
 		uint32_t w = slot[m->rt.tag[r]];
 
 		if (w != D9_NONE)
-			step(m, w, &wk[w], (uint32_t)r, place);
+			step(m, w, &wk[w], (uint32_t)r, bs);
 		if (place && m->last && (r + 1) % SPENT_STEP == 0) {
 			release_spent(m->rt.tag, (r + 1) * sizeof *m->rt.tag,
 			    &tag_done);
@@ -243,6 +261,8 @@ walk_all(struct d9m_model *m, const uint32_t *slot, struct walk *wk,
 				put_period(&m->parks, p, w, wk[w].park_ts,
 				    m->max_ts);
 		}
+		if (place && wk[w].op.open)	/* never emitted */
+			bs->row[wk[w].op.at] = UINT32_MAX;
 		m->workers[w].npolls = wk[w].npolls;
 		m->workers[w].nparks = wk[w].nparks;
 		m->workers[w].nacts = wk[w].nacts;
@@ -276,11 +296,45 @@ place_ranges(struct d9m_model *m)
 	return 0;
 }
 
+/*
+ * bs's rows of polls that were emitted, in the order of their starts,
+ * stable by row where starts are equal (as sorting the rows by start
+ * would give them): the walk met equal starts of several workers in the
+ * order their events came, not by row.
+ */
+static void
+starts_order(const struct d9m_model *m, struct starts *bs)
+{
+	const uint64_t *start = m->polls.start;
+	size_t n = 0;
+
+	for (size_t i = 0; i < bs->n; i++)
+		if (bs->row[i] != UINT32_MAX)
+			bs->row[n++] = bs->row[i];
+	bs->n = n;
+	for (size_t i = 0; i < n; ) {
+		size_t j = i + 1;
+
+		while (j < n && start[bs->row[j]] == start[bs->row[i]])
+			j++;
+		for (size_t a = i + 1; a < j; a++)	/* few: insertion */
+			for (size_t b = a; b > i &&
+			    bs->row[b] < bs->row[b - 1]; b--) {
+				uint32_t t = bs->row[b];
+
+				bs->row[b] = bs->row[b - 1];
+				bs->row[b - 1] = t;
+			}
+		i = j;
+	}
+}
+
 int
-d9m_walk_workers(struct d9m_model *m)
+d9m_walk_workers(struct d9m_model *m, uint32_t **by_start)
 {
 	uint32_t *slot = malloc((m->rttags.n + 1) * sizeof *slot);
 	struct walk *wk = malloc((m->nworkers + 1) * sizeof *wk);
+	struct starts bs = { NULL, 0 };
 	int rc = -1;
 
 	if (slot == NULL || wk == NULL)
@@ -293,12 +347,18 @@ d9m_walk_workers(struct d9m_model *m)
 	/* every gap first: an active period that overlaps one is left out */
 	if (find_gaps(m, slot, wk) < 0 || sort_gaps(m) < 0)
 		goto out;
-	walk_all(m, slot, wk, 0);
-	if (place_ranges(m) < 0)
+	walk_all(m, slot, wk, NULL);
+	/* at most one poll of each worker starts and is never emitted */
+	if (place_ranges(m) < 0 || (bs.row = d9_pages_alloc((m->polls.n +
+	    m->nworkers + 1) * sizeof *bs.row)) == NULL)
 		goto out;
-	walk_all(m, slot, wk, 1);
+	walk_all(m, slot, wk, &bs);
+	starts_order(m, &bs);
+	*by_start = bs.row;
+	bs.row = NULL;
 	rc = 0;
 out:
+	free(bs.row);
 	free(slot);
 	free(wk);
 	return rc;

@@ -7,11 +7,15 @@
 #ifndef D9M_WALK_H
 #define D9M_WALK_H
 
+#include <stdint.h>
+
 #include "model/core/model.h"
 
 /* Fill m->gaps (by start), m->polls, m->parks and m->actives (grouped
  * by worker slot, each group in time order) and each worker's ranges of
- * them: 0, or -1 when out of memory. */
-int	d9m_walk_workers(struct d9m_model *m);
+ * them, and *by_start (free() it): the polls' rows by start, stable (as
+ * d9m_sort_perm of their starts gives them). 0, or -1 when out of
+ * memory. */
+int	d9m_walk_workers(struct d9m_model *m, uint32_t **by_start);
 
 #endif
