@@ -197,6 +197,14 @@ d9_pages_drop(const void *p, size_t n)
 	return (const void *)hi;
 }
 
+const void *
+d9_pages_drop_whole(const void *p, size_t n)
+{
+	uintptr_t end = ((uintptr_t)p + n) / D9_PAGES_HUGE * D9_PAGES_HUGE;
+
+	return end > (uintptr_t)p ? d9_pages_drop(p, end - (uintptr_t)p) : p;
+}
+
 void *
 d9_pages_realloc(void *p, size_t n)
 {

@@ -19,6 +19,13 @@ const void *d9_pages_drop(const void *p, size_t n);
  * back part of one splits it). */
 #define D9_PAGES_HUGE	((size_t)2 << 20)
 
+/* d9_pages_drop of [p, p + n) up to the last 2 MiB boundary in it: for
+ * giving back a buffer front to back as it is read, without splitting
+ * the huge page being read (its 4 KiB pages then miss the TLB, and each
+ * split stops every core for a TLB shootdown). Returns where the dropped
+ * pages end (p when none were), where the next drop starts. */
+const void *d9_pages_drop_whole(const void *p, size_t n);
+
 /*
  * The heap's next pad bytes backed by 2 MiB pages where the kernel gives
  * them on advice: glibc is told to grow the heap pad bytes at a time

@@ -52,16 +52,11 @@ d9p_whole_free(struct d9p_whole *w)
 void
 d9p_whole_release(struct d9p_whole *w, size_t upto)
 {
-	/* whole 2 MiB pages only: dropping part of one splits it (4 KiB
-	 * pages and a TLB shootdown on every core, hundreds a directory) */
-	uintptr_t end = ((uintptr_t)w->p + upto) / D9_PAGES_HUGE *
-	    D9_PAGES_HUGE;
-
-	if (w->p == NULL || kept(w) || end < (uintptr_t)w->p + w->released +
-	    RELEASE_STEP)
+	/* whole 2 MiB pages only (hundreds of splits a directory) */
+	if (w->p == NULL || kept(w) || upto < w->released + RELEASE_STEP)
 		return;
-	w->released = (size_t)((const uint8_t *)d9_pages_drop(w->p +
-	    w->released, end - (uintptr_t)w->p - w->released) - w->p);
+	w->released = (size_t)((const uint8_t *)d9_pages_drop_whole(w->p +
+	    w->released, upto - w->released) - w->p);
 }
 
 #if !defined(D9P_LIBDEFLATE)

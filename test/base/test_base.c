@@ -435,6 +435,33 @@ START_TEST(test_statm)
 }
 END_TEST
 
+/* d9_pages_drop_whole: a front-to-back release stops at the last 2 MiB
+ * boundary in its range (the huge page being read stays whole): what is
+ * before it reads as zeros, the partial first page and what is after it
+ * keep their bytes; a range with no boundary drops nothing. */
+START_TEST(test_pages_drop_whole)
+{
+	const size_t mib = (size_t)1 << 20;
+	uint8_t *p = d9_pages_alloc(9 * mib);
+	const uint8_t *e, *f;
+	uintptr_t want;
+
+	ck_assert_ptr_nonnull(p);
+	memset(p, 0x77, 9 * mib);
+	want = ((uintptr_t)p + 100 + 5 * mib) / (2 * mib) * (2 * mib);
+	e = d9_pages_drop_whole(p + 100, 5 * mib);
+	ck_assert_uint_eq((uintptr_t)e, want);
+	ck_assert_uint_eq(p[99], 0x77);
+	ck_assert_uint_eq(e[-1], 0);
+	ck_assert_uint_eq(p[4096 + 100], 0);
+	ck_assert_uint_eq(e[0], 0x77);
+	f = d9_pages_drop_whole(e, mib);	/* no boundary inside */
+	ck_assert_ptr_eq(f, e);
+	ck_assert_uint_eq(e[mib - 1], 0x77);
+	free(p);
+}
+END_TEST
+
 START_TEST(test_pages_heap)
 {
 	const size_t mib = (size_t)1 << 20;
@@ -598,6 +625,7 @@ base_suite(void)
 	tcase_add_test(tc, test_grow_overflow);
 	tcase_add_test(tc, test_err_record);
 	tcase_add_test(tc, test_pages_alloc);
+	tcase_add_test(tc, test_pages_drop_whole);
 	tcase_add_test(tc, test_pages_heap);
 	tcase_add_test(tc, test_statm);
 	tcase_add_test(tc, test_prefault);

@@ -224,7 +224,7 @@ release_spent(const void *col, size_t bytes, const void **done)
 	const char *end = (const char *)col + bytes;
 
 	if (end > from)
-		*done = d9_pages_drop(from, (size_t)(end - from));
+		*done = d9_pages_drop_whole(from, (size_t)(end - from));
 }
 
 /* Walk every worker's rows; bs: the second walk, placing. */
