@@ -40,7 +40,7 @@
 #include "model/core/tables.h"
 
 #define MAGIC		"D9TIMG\r\n"
-#define VERSION		12	/* 2: sections summed in two stripes; 3: span
+#define VERSION		13	/* 2: sections summed in two stripes; 3: span
 				 * events by tag (struct d9m_spantags); 4:
 				 * wakes of task 0 kept; 5: runtime events
 				 * by tag (struct d9m_rttags); 6: of them
@@ -52,7 +52,8 @@
 				 * active tasks count those alive before
 				 * the trace, damaged, deleted, missing
 				 * segments; 12: kind-annotated events are
-				 * metric series, a hostname names a host */
+				 * metric series, a hostname names a host;
+				 * 13: scheduling delays in 32 bits */
 #define CHUNK		(1u << 20)
 
 struct hdr {

@@ -363,9 +363,11 @@ struct d9m_groups {
 enum { D9M_POLL_OPEN_ENDED = 1 };
 
 /* poll_sched values that are no delay: none to count, or the task was
- * polled again with no wake since its previous poll started */
-#define D9M_SCHED_NONE		UINT64_MAX
-#define D9M_SCHED_NO_WAKE	(UINT64_MAX - 1)
+ * polled again with no wake since its previous poll started (a delay is
+ * under D9M_SCHED_MAX, so a poll's take 32 bits) */
+#define D9M_SCHED_NONE		UINT32_MAX
+#define D9M_SCHED_NO_WAKE	(UINT32_MAX - 1)
+#define D9M_SCHED_MAX		1000000000u	/* 1 s: none counted */
 
 /* Reconstructed polls, grouped by worker, each group sorted by start
  * (a poll's worker slot: d9m_poll_worker). */
@@ -552,11 +554,11 @@ struct d9m_model {
 	size_t		*task_polls_off;	/* ntasks + 1 entries */
 	/* scheduling delay of each poll (ANALYSIS 5.1, stale wakes
 	 * excluded), D9M_SCHED_NONE or D9M_SCHED_NO_WAKE */
-	uint64_t	*poll_sched;
+	uint32_t	*poll_sched;
 	/* the same by dial9's own rule (ANALYSIS 5.1 as written: the last
 	 * wake before the poll, stale or not), D9M_SCHED_NONE; for the
 	 * figure dial9 gives, beside ours */
-	uint64_t	*poll_sched_ref;
+	uint32_t	*poll_sched_ref;
 	struct d9m_spans spans;
 	struct d9m_appev appev;
 	/* allocation sample rate R per segment (samples.h), segs.n + 1

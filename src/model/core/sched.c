@@ -17,19 +17,19 @@ struct task_state {
 
 /* dial9's rule: from the last wake before the poll, or from the end of
  * the task's poll that was running at that wake; never cleared. */
-static uint64_t
+static uint32_t
 ref_delay(const struct task_state *ts, uint64_t start)
 {
 	uint64_t d;
 
 	if (ts->wake == D9M_ABSENT || start <= ts->ref_from ||
-	    (d = start - ts->ref_from) >= 1000000000)
+	    (d = start - ts->ref_from) >= D9M_SCHED_MAX)
 		return D9M_SCHED_NONE;
-	return d;
+	return (uint32_t)d;
 }
 
 /* Scheduling delay of a poll starting at start of a task in state ts. */
-static uint64_t
+static uint32_t
 sched_delay(const struct task_state *ts, uint64_t start)
 {
 	uint64_t wake = ts->wake, d;
@@ -40,9 +40,9 @@ sched_delay(const struct task_state *ts, uint64_t start)
 	/* a wake while the previous poll still ran is stale (15 #8) */
 	if (ts->polled && wake <= ts->prev_end)
 		wake = ts->prev_end;
-	if (start <= wake || (d = start - wake) >= 1000000000)
+	if (start <= wake || (d = start - wake) >= D9M_SCHED_MAX)
 		return D9M_SCHED_NONE;
-	return d;
+	return (uint32_t)d;
 }
 
 /*

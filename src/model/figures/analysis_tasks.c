@@ -260,7 +260,7 @@ task_order_before(const struct d9m_model *m, uint32_t p, uint32_t q)
 struct delays {
 	const struct d9m_model *m;
 	size_t		*lo, *hi;	/* per worker: its window's polls */
-	const uint64_t	*col;		/* poll_sched or poll_sched_ref */
+	const uint32_t	*col;		/* poll_sched or poll_sched_ref */
 };
 
 static size_t
