@@ -12,7 +12,7 @@
 
 /*
  * A block that glibc would map on its own (its size is over malloc's
- * mmap threshold) is mapped here instead, on 2 MiB boundaries: its
+ * mmap threshold), or would map once it doubles, is mapped here instead, on 2 MiB boundaries: its
  * mapping starts on one and is a whole number of them long. Growing it
  * maps a larger aligned range and moves the pages there (mremap to a
  * fixed address): both ends aligned, the kernel moves whole 2 MiB page
@@ -215,7 +215,12 @@ d9_pages_realloc(void *p, size_t n)
 	if (n >= D9_PAGES_HUGE) {
 		if (big_is(p, &old))
 			return big_move(p, old, n);
-		if (big_glibc_maps(n) && (q = big_new(p, n)) != NULL)
+		/* glibc would map the block at its next doubling: mapped
+		 * now, it moves then instead of being copied out of the
+		 * heap (a column growing by doubling was copied twice
+		 * between 2 and 8 MiB, into fresh memory each time) */
+		if (n <= SIZE_MAX / 2 && big_glibc_maps(2 * n) &&
+		    (q = big_new(p, n)) != NULL)
 			return q;
 	}
 #endif

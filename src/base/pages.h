@@ -47,9 +47,11 @@ void d9_pages_heap_end(void);
  * (transparent huge pages in "madvise" mode, Debian's default). For the
  * model's columns and the sorts' scratch: a cold read of 30 M events
  * faulted in 4 KiB at a time spent a quarter of its time in the kernel.
- * A block glibc would map on its own (over malloc's mmap threshold) is
- * mapped on 2 MiB boundaries and moved whole when it grows, so that its
- * huge pages are never split (pages.c); free() and realloc() take it.
+ * A block glibc would map on its own (over malloc's mmap threshold), or
+ * at its next doubling, is mapped on 2 MiB boundaries and moved whole
+ * when it grows, so that its huge pages are never split and a growing
+ * column is not copied out of the heap (pages.c); free() and realloc()
+ * take it.
  * malloc is d9_pages_realloc(NULL, n).
  */
 void *d9_pages_realloc(void *p, size_t n);

@@ -345,8 +345,9 @@ mapping_of(const void *p, uintptr_t *lo, uintptr_t *hi, char *flags,
 	return rc;
 }
 
-/* d9_pages_*: a block over malloc's mmap threshold is one mapping of its
- * own, aligned to and a whole number of 2 MiB pages, advised whole; it
+/* d9_pages_*: a block over half malloc's mmap threshold (and 2 MiB) is
+ * one mapping of its own, aligned to and a whole number of 2 MiB pages,
+ * advised whole; it
  * grows keeping its bytes and stays one aligned mapping (moved, not
  * split); glibc's free, realloc and malloc_usable_size take it as their
  * own; under the threshold it stays in the heap; calloc's are zero;
@@ -372,6 +373,11 @@ START_TEST(test_pages_alloc)
 	memset(p, 0x5a, mib);
 	p = d9_pages_realloc(p, 3 * mib);
 	ck_assert_ptr_nonnull(p);
+	/* under the threshold, but mapped at its next doubling: mapped */
+	if (mapping_of(p, &lo, &hi, flags, sizeof flags) == 0) {
+		ck_assert_uint_eq(lo, (uintptr_t)p - 16);
+		ck_assert_uint_eq(hi, lo + 4 * mib);
+	}
 	memset(p + mib, 0x5b, 2 * mib);
 	q = p;
 	p = d9_pages_realloc(p, 9 * mib);
