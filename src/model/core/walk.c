@@ -296,6 +296,18 @@ place_ranges(struct d9m_model *m)
 	return 0;
 }
 
+/* Polls starting at one time: a few of several workers, sorted by
+ * insertion; more (only a forged trace has them) by qsort. */
+#define TIES_FEW	16
+
+static int
+row_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /*
  * bs's rows of polls that were emitted, in the order of their starts,
  * stable by row where starts are equal (as sorting the rows by start
@@ -317,14 +329,17 @@ starts_order(const struct d9m_model *m, struct starts *bs)
 
 		while (j < n && start[bs->row[j]] == start[bs->row[i]])
 			j++;
-		for (size_t a = i + 1; a < j; a++)	/* few: insertion */
-			for (size_t b = a; b > i &&
-			    bs->row[b] < bs->row[b - 1]; b--) {
-				uint32_t t = bs->row[b];
+		if (j - i > TIES_FEW)	/* a forged trace's */
+			qsort(bs->row + i, j - i, sizeof *bs->row, row_cmp);
+		else
+			for (size_t a = i + 1; a < j; a++)
+				for (size_t b = a; b > i &&
+				    bs->row[b] < bs->row[b - 1]; b--) {
+					uint32_t t = bs->row[b];
 
-				bs->row[b] = bs->row[b - 1];
-				bs->row[b - 1] = t;
-			}
+					bs->row[b] = bs->row[b - 1];
+					bs->row[b - 1] = t;
+				}
 		i = j;
 	}
 }
