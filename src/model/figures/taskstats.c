@@ -187,8 +187,9 @@ d9m_an_taskstats(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		s[n++] = s[t];
 	}
 	qsort_r(s, n, sizeof *s, cmp_stat, (void *)m);
-	qsort_r(a->task_lints, a->ntask_lints, sizeof *a->task_lints, cmp_lint,
-	    (void *)m);
+	if (a->ntask_lints > 0)	/* none: no array at all */
+		qsort_r(a->task_lints, a->ntask_lints, sizeof *a->task_lints,
+		    cmp_lint, (void *)m);
 	a->ntask_stats_all = n;
 	a->ntask_stats = o->all_tasks || n < D9M_TASK_STATS ? n :
 	    D9M_TASK_STATS;
