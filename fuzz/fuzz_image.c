@@ -12,7 +12,9 @@
  *
  * The same file links main.c to replay a corpus as a test; mkimage.c
  * writes the seeds (entries of small traces, their headers cut off).
- * With FUZZ_IMAGE_WHY set, it says why an input is refused.
+ * With FUZZ_IMAGE_WHY set, it says why an input is refused; with
+ * FUZZ_IMAGE_TAKEN set, a refused input fails (the seeds' test: a seed
+ * refused by its first section tests nothing past it).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -111,8 +113,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	free(img);
 	if (d9i_image_open(fd, KEY, &m, &x, why, sizeof why) != 0) {
-		if (getenv("FUZZ_IMAGE_WHY") != NULL)
+		if (getenv("FUZZ_IMAGE_WHY") != NULL ||
+		    getenv("FUZZ_IMAGE_TAKEN") != NULL)
 			fprintf(stderr, "fuzz_image: refused: %s\n", why);
+		if (getenv("FUZZ_IMAGE_TAKEN") != NULL)
+			exit(1);	/* a seed of another layout */
 	} else {
 		lanes(m, x);
 		windows(m, null);
