@@ -2,7 +2,8 @@
  * test_sort.c: the model's sorts and selections (model/core/table.h,
  * model/queries/select.h): stable orders against qsort by (key, row), the paths
  * each way takes (radix, packed or not; runs merged, in any order; rows
- * moved through a buffer or into fresh columns), ranks against sorting,
+ * moved through a buffer, into fresh columns, or whole runs copied into
+ * order first), ranks against sorting,
  * and percentiles read in passes against those of an array.
  */
 #include <check.h>
@@ -282,6 +283,79 @@ START_TEST(test_tab_sort_whole_table)
 }
 END_TEST
 
+/*
+ * Segments of random lengths in a random order, each of a few runs that
+ * overlap (workers' batches), neighbouring segments overlapping at their
+ * edges, keys on a coarse grid (equal keys common, across segments too),
+ * over a million rows (the whole table moves): each column follows its
+ * key in a stable order, as qsort by (key, row) gives it.
+ */
+START_TEST(test_tab_sort_random_segments)
+{
+	enum { SEGS = 37, MOST = 60000 };
+	uint64_t seed = 0x9e3779b97f4a7c15ull * (uint64_t)(_i + 3);
+	size_t len[SEGS], order[SEGS], n = 0, bad = 0;
+	struct d9m_wakes w;
+	struct kr *ref;
+
+	for (size_t g = 0; g < SEGS; g++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		len[g] = 20000 + (seed >> 33) % MOST;
+		order[g] = g;
+	}
+	for (size_t g = SEGS - 1; g > 0; g--) {	/* shuffled */
+		size_t j, t;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		j = (seed >> 33) % (g + 1);
+		t = order[g];
+		order[g] = order[j];
+		order[j] = t;
+	}
+	memset(&w, 0, sizeof w);
+	for (size_t k = 0; k < SEGS; k++) {
+		size_t g = order[k], runs = 1 + g % 3;
+
+		for (size_t r = 0; r < runs; r++) {
+			uint64_t ts = g * 1000000ull - (r ? 300 : 0);
+
+			for (size_t j = 0; j < len[g] / runs; j++) {
+				size_t i = d9m_tab_push(&w, &d9m_desc_wakes);
+
+				bad += i != n;
+				seed = seed * 6364136223846793005ull +
+				    1442695040888963407ull;
+				/* steps of 0 to 3 on a grid of 10: ties */
+				ts += 10 * ((seed >> 40) % 4);
+				w.ts[i] = ts;
+				w.waker[i] = (uint32_t)i;	/* the old row */
+				w.woken[i] = (uint32_t)(i * 7);
+				w.worker[i] = (uint32_t)(i ^ 0xa5a5);
+				n++;
+			}
+		}
+	}
+	ck_assert_uint_eq(bad, 0);
+	ck_assert_uint_gt(n, 1u << 20);
+	ref = malloc(n * sizeof *ref);
+	ck_assert_ptr_nonnull(ref);
+	for (size_t i = 0; i < n; i++)
+		ref[i] = (struct kr){ w.ts[i], (uint32_t)i };
+	qsort(ref, n, sizeof *ref, cmp_kr);
+	ck_assert_int_eq(d9m_tab_sort(&w, &d9m_desc_wakes), 0);
+	ck_assert_uint_eq(w.n, n);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t o = w.waker[i];
+
+		bad += o != ref[i].row || w.ts[i] != ref[i].key ||
+		    w.woken[i] != o * 7 || w.worker[i] != (o ^ 0xa5a5);
+	}
+	ck_assert_uint_eq(bad, 0);
+	free(ref);
+	d9m_tab_free(&w, &d9m_desc_wakes);
+}
+END_TEST
+
 /* An array as a d9m_values source. */
 struct arr {
 	const uint64_t	*v;
@@ -349,6 +423,7 @@ sort_suite(void)
 	tcase_add_test(tc, test_sort_perm_many_runs);
 	tcase_add_test(tc, test_sort_perm_shuffled_segments);
 	tcase_add_test(tc, test_tab_sort_whole_table);
+	tcase_add_loop_test(tc, test_tab_sort_random_segments, 0, 4);
 	tcase_add_test(tc, test_pct_pass);
 	suite_add_tcase(s, tc);
 	return s;
