@@ -1,5 +1,5 @@
 /*
- * test_lives.c: the lives of legacy span events (model/core/lives.h), linked
+ * test_lives.c: the lives of legacy span events (model/core/spans.h), linked
  * in one pass through the slots of the span ids' numbers, against the
  * linking by sorting: the rows grouped by span id (a stable sort keeps
  * their time order) and cut after each close. Generated tables mix
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/core/lives.h"
+#include "model/core/spans.h"
 #include "model/core/table.h"
 #include "suites.h"
 

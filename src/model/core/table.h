@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/core/sort.h"
+
 struct d9m_col {
 	uint16_t	off;		/* offsetof the column pointer */
 	uint16_t	elem;		/* element size */
@@ -47,17 +49,9 @@ int	d9m_tab_copy(void *dst, const void *src, const struct d9m_tabdesc *d);
 /* Reorder every column by perm (new row i = old row perm[i]). */
 int	d9m_tab_permute(void *tab, const struct d9m_tabdesc *d,
 	    const uint32_t *perm, size_t n);
-/* Stable sort of the table by its ts column. */
+/* Stable sort of the table by its ts column (its keys' permutation:
+ * sort.h). */
 int	d9m_tab_sort(void *tab, const struct d9m_tabdesc *d);
-/* Stable permutation sorting keys ascending (LSD radix). */
-int	d9m_sort_perm(const uint64_t *keys, size_t n, uint32_t *perm);
-
-/* Sort values ascending (radix; returns -1 only when out of memory). */
-int	d9m_sort_u64(uint64_t *v, size_t n);
-/* The value of rank k (0: the smallest) of v[0 .. n), k < n, exactly as
- * sorting would place it; v is reordered: what comes before k is not
- * above it (selection, no memory). */
-uint64_t d9m_nth_u64(uint64_t *v, size_t n, size_t k);
 
 static inline size_t
 d9m_tab_n(const void *tab)
