@@ -376,36 +376,48 @@ fill_arr(void *ctx, size_t *cursor, uint64_t *buf, size_t cap)
 /*
  * d9m_pct_pass (values read again, never kept) gives d9m_pct_of's
  * figures exactly: few values (copied) and many (digit passes), values
- * all equal, in a narrow range, below 2^32, and over the whole u64
- * range, chunk ends anywhere.
+ * all equal, in a narrow range, below 2^16, below 2^32 (the first pass
+ * then counts the highest digit), below 2^32 but one of 2^32 (it does
+ * not), and over the whole u64 range, chunk ends anywhere; the source
+ * knowing how many values it has or not.
  */
 START_TEST(test_pct_pass)
 {
 	static const size_t ns[] = { 0, 1, 2, 99, 65536, 65537, 200003 };
-	static const uint64_t ranges[] = { 1, 7, 1000, 1ull << 32, 0 };
+	static const uint64_t ranges[] = { 1, 7, 1000, 1u << 20, 1ull << 32,
+		0 };
 	uint64_t seed = 99;
 
 	for (size_t a = 0; a < sizeof ns / sizeof *ns; a++)
-		for (size_t b = 0; b < sizeof ranges / sizeof *ranges; b++) {
+		for (size_t b = 0; b <= sizeof ranges / sizeof *ranges; b++) {
 			size_t n = ns[a];
 			uint64_t *v = malloc((n + 1) * sizeof *v);
 			struct arr ar = { v, n };
-			const struct d9m_values src = { fill_arr, &ar };
-			struct d9m_pct want, got;
+			const struct d9m_values src[2] = { { fill_arr, &ar, 0 },
+				{ fill_arr, &ar, n } };
+			struct d9m_pct want, got[2];
 
 			ck_assert_ptr_nonnull(v);
 			for (size_t i = 0; i < n; i++) {
+				uint64_t r = b < sizeof ranges / sizeof *ranges ?
+				    ranges[b] : 1ull << 32;
+
 				seed = seed * 6364136223846793005ull +
 				    1442695040888963407ull;
-				v[i] = ranges[b] ? (seed >> 7) % ranges[b] :
-				    seed;
+				v[i] = r ? (seed >> 7) % r : seed;
 			}
-			ck_assert_int_eq(d9m_pct_pass(&src, &got), 0);
+			if (n > 0 && b == sizeof ranges / sizeof *ranges)
+				v[n / 2] = 1ull << 32;
+			for (int k = 0; k < 2; k++)
+				ck_assert_int_eq(d9m_pct_pass(&src[k], &got[k]),
+				    0);
 			d9m_pct_of(v, n, &want);	/* reorders v */
-			ck_assert_uint_eq(got.count, want.count);
-			ck_assert_uint_eq(got.max, want.max);
-			ck_assert_uint_eq(got.p50, want.p50);
-			ck_assert_uint_eq(got.p99, want.p99);
+			for (int k = 0; k < 2; k++) {
+				ck_assert_uint_eq(got[k].count, want.count);
+				ck_assert_uint_eq(got[k].max, want.max);
+				ck_assert_uint_eq(got[k].p50, want.p50);
+				ck_assert_uint_eq(got[k].p99, want.p99);
+			}
 			free(v);
 		}
 }

@@ -216,7 +216,8 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	for (size_t l = 0, sum = 0; l < nl; l++) {
 		struct d9m_loc_fig *f = &a->locs[l];
 		struct durs d = { m, rows + sum, f->poll.count };
-		const struct d9m_values src = { fill_durs, &d };
+		const struct d9m_values src = { fill_durs, &d,
+		    f->poll.count };
 
 		sum += f->poll.count;
 		if (d9m_pct_pass(&src, &f->poll) < 0)
@@ -290,7 +291,7 @@ d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 {
 	struct delays d = { m, calloc(m->nworkers + 1, sizeof *d.lo),
 	    calloc(m->nworkers + 1, sizeof *d.hi), m->poll_sched };
-	const struct d9m_values src = { fill_delays, &d };
+	const struct d9m_values src = { fill_delays, &d, 0 };	/* counted */
 	uint64_t worst = 0;
 	int rc = -1;
 

@@ -3,9 +3,13 @@
  * largest; then one pass per 16-bit digit, from the highest digit the
  * largest has down to the lowest: the values whose digits above agree
  * with a rank's prefix are counted by their digit here, and the bucket
- * where the rank falls becomes the prefix's next digit. Values below 2^32
- * (delays and durations in ns, up to 4 s) take two such passes. Up to
- * FEW values are copied and selected instead (512 KiB at most).
+ * where the rank falls becomes the prefix's next digit. The first pass
+ * also counts every value by its digit at 16 (bits 16 to 31): when the
+ * largest is below 2^32 (delays and durations in ns, up to 4 s), that
+ * was the highest digit's pass, and one more (the lowest digit) ends
+ * the selection. Up to FEW values are copied and selected instead (512
+ * KiB at most), without the first pass when the source knows how many
+ * it has.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,41 +78,64 @@ few(const struct d9m_values *src, struct d9m_pct *out)
 	return 0;
 }
 
+/* The first pass: out->count and out->max, and each value counted by
+ * its digit at DIGIT into hist (meant for values below 2^32; the
+ * counts of larger ones are not used). */
+static void
+first_pass(const struct d9m_values *src, uint64_t *buf, uint32_t *hist,
+    struct d9m_pct *out)
+{
+	size_t cur = 0, n;
+	uint64_t max = 0;
+
+	while ((n = src->fill(src->ctx, &cur, buf, CHUNK)) > 0) {
+		for (size_t i = 0; i < n; i++) {
+			max = buf[i] > max ? buf[i] : max;
+			hist[(uint32_t)buf[i] >> DIGIT]++;
+		}
+		out->count += n;
+	}
+	out->max = max;
+}
+
 int
 d9m_pct_pass(const struct d9m_values *src, struct d9m_pct *out)
 {
-	uint64_t *buf = malloc(CHUNK * sizeof *buf), prefix[2] = { 0, 0 };
+	uint64_t *buf, prefix[2] = { 0, 0 };
 	uint64_t k[2];
-	uint32_t *hist[2] = { NULL, NULL };
-	size_t cur = 0, n;
+	uint32_t *hist[2];
 	unsigned top = 0;
 
 	memset(out, 0, sizeof *out);
-	if (buf == NULL)
-		return -1;
-	while ((n = src->fill(src->ctx, &cur, buf, CHUNK)) > 0)
-		for (size_t i = 0; i < n; i++) {
-			out->count++;
-			out->max = buf[i] > out->max ? buf[i] : out->max;
-		}
-	if (out->count == 0) {
-		free(buf);
-		return 0;
-	}
-	if (out->count <= FEW) {
-		free(buf);
+	if (src->n > 0 && src->n <= FEW) {
+		out->count = src->n;
 		return few(src, out);
 	}
-	hist[0] = malloc(2 * BUCKETS * sizeof *hist[0]);
-	if (hist[0] == NULL) {
+	buf = malloc(CHUNK * sizeof *buf);
+	hist[0] = calloc(2 * BUCKETS, sizeof *hist[0]);
+	if (buf == NULL || hist[0] == NULL) {
 		free(buf);
+		free(hist[0]);
 		return -1;
 	}
 	hist[1] = hist[0] + BUCKETS;
+	first_pass(src, buf, hist[0], out);
+	if (out->count <= FEW) {
+		free(buf);
+		free(hist[0]);
+		return out->count == 0 ? 0 : few(src, out);
+	}
 	k[0] = d9m_rank(out->count, 99) - 1;
 	k[1] = d9m_rank(out->count, 50) - 1;
 	while (top + DIGIT < 64 && out->max >> (top + DIGIT) != 0)
 		top += DIGIT;
+	if (top == DIGIT) {
+		/* below 2^32: the first pass counted the highest digit,
+		 * where both ranks' prefixes are still empty */
+		for (int r = 0; r < 2; r++)
+			prefix[r] = digit_of(hist[0], &k[r]);
+		top = 0;
+	}
 	for (int shift = (int)top; shift >= 0; shift -= DIGIT) {
 		memset(hist[0], 0, 2 * BUCKETS * sizeof *hist[0]);
 		count_digit(src, buf, (unsigned)shift, prefix, hist);

@@ -24,10 +24,13 @@ void	d9m_pct_of(uint64_t *v, size_t n, struct d9m_pct *out);
 
 /* The values, the same ones in the same order on every pass: fill
  * copies up to cap of them into buf from *cursor on (0 at the start of
- * a pass), moves it past them, and returns how many; 0 at the end. */
+ * a pass), moves it past them, and returns how many; 0 at the end. n:
+ * how many values a pass gives, when the source knows it (0: unknown,
+ * counted); a few known values are copied without a counting pass. */
 struct d9m_values {
 	size_t	(*fill)(void *ctx, size_t *cursor, uint64_t *buf, size_t cap);
 	void	*ctx;
+	size_t	 n;
 };
 
 /* d9m_pct_of's count, max, p50 and p99 of the values; 0, or -1 when out
