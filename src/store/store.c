@@ -4,6 +4,20 @@
 #include "base/pages.h"
 #include "store/store.h"
 
+/* The entry of the files s's inputs had before they grew, to o->prior. */
+static void
+hand_prior(const struct d9i_store *s, const struct d9i_opts *o)
+{
+	struct d9i_key was = { s->prior.files, s->key.roots };
+	struct d9m_model *m;
+	struct d9m_lanes *lanes;
+
+	if (o->prior != NULL && (s->prior.how == D9I_GROWN ||
+	    s->prior.how == D9I_SEALED) &&
+	    d9i_cache_map(&s->cache, &was, &m, &lanes) == 0)
+		o->prior(o->note_ctx, m, lanes, &s->prior);
+}
+
 int
 d9i_open(struct d9i_store *s, const char *const *paths, size_t npaths,
     const struct d9i_opts *o)
@@ -25,6 +39,8 @@ d9i_open(struct d9i_store *s, const char *const *paths, size_t npaths,
 			s->st.read_ok = 1;	/* only such models are kept */
 			return 0;
 		}
+		if (s->keyed == 1)
+			hand_prior(s, o);
 	}
 	if ((s->m = d9m_model_new()) == NULL)
 		return -1;

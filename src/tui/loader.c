@@ -49,6 +49,10 @@ struct d9t_loader {
 	struct d9m_model	*pm;
 	struct d9m_lanes	*pix;
 
+	/* the index's entry of the inputs before they grew, handed out
+	 * as the first partial model (how: D9I_NONE when none was) */
+	struct d9i_prior	 prior;
+
 	/* the index entry written from the whole model, mapped (d9t_loader_
 	 * mapped): set by the loading thread, then mapped is 1 */
 	struct d9m_model	*mm;
@@ -238,6 +242,24 @@ read_done(void *ctx)
 	atomic_store(&ld->state, 1);
 }
 
+/* The index's entry of the inputs before they grew (d9i_opts.prior):
+ * the first partial model, shown while they are read again. Snapshots of
+ * that read would show less than it: none are made. */
+static void
+on_prior(void *ctx, struct d9m_model *m, struct d9m_lanes *ix,
+    const struct d9i_prior *p)
+{
+	struct d9t_loader *ld = ctx;
+
+	pthread_mutex_lock(&ld->mu);
+	mailbox_swap(ld, &m, &ix);
+	ld->prior = *p;
+	pthread_mutex_unlock(&ld->mu);
+	d9m_lanes_free(&ix);
+	d9m_model_free(&m);
+	ld->next_snap = 1e300;
+}
+
 /* Keep the whole model in the index when its inputs did not change
  * while they were read, then map that entry for the browser to put in
  * the place of the model read from the traces: the same figures, and
@@ -264,7 +286,8 @@ run(void *arg)
 	struct d9i_opts io = { .where = ld->no_cache ? NULL : &ld->where,
 	    .follow = ld->follow, .stream_only = ld->stream_only,
 	    .prog = &ld->prog, .note_ctx = ld,
-	    .read_done = read_done };
+	    .read_done = read_done,
+	    .prior = ld->prog.tick != NULL ? on_prior : NULL };
 	int rc;
 
 	ld->t0 = now_s();
@@ -324,6 +347,7 @@ d9t_loader_new(const char *const *paths, size_t npaths, int flags,
 	if (!(flags & D9T_LOAD_WHOLE))
 		ld->prog.tick = tick;
 	ld->prog.tick_ctx = ld;
+	ld->prior.how = D9I_NONE;
 	pthread_mutex_init(&ld->mu, NULL);
 	pthread_cond_init(&ld->cv, NULL);
 	if (pthread_create(&ld->th, NULL, run, ld) != 0) {
@@ -362,6 +386,15 @@ d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
 	ld->pix = NULL;
 	pthread_mutex_unlock(&ld->mu);
 	return *m != NULL;
+}
+
+int
+d9t_loader_prior(struct d9t_loader *ld, struct d9i_prior *p)
+{
+	pthread_mutex_lock(&ld->mu);
+	*p = ld->prior;
+	pthread_mutex_unlock(&ld->mu);
+	return p->how != D9I_NONE;
 }
 
 void

@@ -45,6 +45,20 @@ signalled(const sigset_t *set)
 	return sig > 0 ? sig : 0;
 }
 
+/* What the first partial model is when it is the index's entry of the
+ * inputs before they grew. */
+static void
+say_prior(struct d9t_app *app, const struct d9i_prior *p)
+{
+	if (p->how == D9I_GROWN)
+		d9t_msg(app, "%zu new file%s: the index's entry of the %zu "
+		    "before shown while all are read", p->added,
+		    p->added == 1 ? "" : "s", p->kept);
+	else
+		d9t_msg(app, "a segment was sealed: the index's entry of "
+		    "before shown while the files are read");
+}
+
 /* Take partial models while loading, the whole model when the loader is
  * done; -1: nothing to show. */
 static int
@@ -54,6 +68,7 @@ poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
 	struct d9m_model *m;
 	struct d9m_lanes *ix;
 	struct d9p_read_stats st;
+	struct d9i_prior p;
 	uint64_t b, t, e;
 
 	d9t_loader_progress(ld, &b, &t, &e);
@@ -63,16 +78,26 @@ poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
 		app->ld_events = e;
 		app->dirty |= D9T_DIRTY_BODY;
 	}
-	if (d9t_loader_partial(ld, &m, &ix) &&
-	    d9t_app_set_partial(app, m, ix) < 0)
-		d9t_msg(app, "out of memory: the view is not updated");
+	if (d9t_loader_partial(ld, &m, &ix)) {
+		int first = app->m == NULL;
+
+		if (d9t_app_set_partial(app, m, ix) < 0)
+			d9t_msg(app, "out of memory: the view is not updated");
+		else if (first && d9t_loader_prior(ld, &p))
+			say_prior(app, &p);
+	}
 	if (d9t_loader_state(ld) != 2)
 		return 0;
 	d9t_loader_take(ld, &m, &ix, &st);
 	if (m == NULL && app->m != NULL) {
 		app->loading = 0;
-		d9t_msg(app, "loading stopped (out of memory): showing the "
-		    "first %zu events", (size_t)app->ld_events);
+		if (d9t_loader_prior(ld, &p))
+			d9t_msg(app, "loading stopped (out of memory): "
+			    "showing the index's entry of before");
+		else
+			d9t_msg(app, "loading stopped (out of memory): "
+			    "showing the first %zu events",
+			    (size_t)app->ld_events);
 		return 0;
 	}
 	if (m == NULL) {
@@ -88,6 +113,8 @@ poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
+	if (d9t_loader_prior(ld, &p))
+		d9t_msg(app, "all files read: the whole trace is shown");
 	return 0;
 }
 

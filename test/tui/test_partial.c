@@ -4,10 +4,13 @@
  * figures as a model of just that input, must not disturb the loading
  * model, and swapping in the whole model must keep the selection and let
  * a whole-trace window grow. Once written to the index, the mapped entry
- * takes the whole model's place without a change the user could see.
+ * takes the whole model's place without a change the user could see. A
+ * directory that grew since its entry was made shows that entry first.
  */
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "fixture.h"
 #include "model/figures/analysis.h"
@@ -232,6 +235,103 @@ START_TEST(index_entry_takes_the_models_place)
 }
 END_TEST
 
+/* Read dir (one path) with flags until done, into the index at w, and
+ * wait for its entry to be written and mapped: the whole model and its
+ * lanes, which the caller frees, and *ld, to free after them. */
+static struct d9m_model *
+read_and_keep(const char *dir, int flags, const struct d9i_where *w,
+    struct d9t_loader **ld, struct d9m_lanes **ix)
+{
+	struct d9m_model *m, *mm;
+	struct d9m_lanes *mix;
+	struct d9p_read_stats st;
+
+	ck_assert_ptr_nonnull(*ld = d9t_loader_new(&dir, 1, flags, w));
+	while (d9t_loader_state(*ld) != 2)
+		nap();
+	d9t_loader_take(*ld, &m, ix, &st);
+	ck_assert_ptr_nonnull(m);
+	ck_assert(!d9m_model_mapped(m));	/* read from the traces */
+	while (!d9t_loader_mapped(*ld, &mm, &mix))
+		nap();
+	d9m_lanes_free(&mix);
+	d9m_model_free(&mm);
+	d9t_loader_stop(*ld);
+	return m;
+}
+
+/*
+ * A directory that gained a segment since the index's entry of it was
+ * made is read again, and that entry, mapped, is the first (and only)
+ * partial model meanwhile: the figures of the segment it had; the
+ * browser shows it, then the whole model of both, its whole-trace window
+ * grown. A directory that lost a segment shows no such entry.
+ */
+START_TEST(grown_directory_shows_its_entry_first)
+{
+	const char *a = trace("demo-2026-03.bin");
+	const char *b = trace("block-in-place-2026-05.bin");
+	char xdg[] = "/tmp/d9tui-XXXXXX", cmd[64];
+	char dir[sizeof xdg + 8], fa[sizeof dir + 8], fb[sizeof dir + 8];
+	char idx[sizeof xdg + 8];
+	struct d9i_where w = { idx, D9I_CACHE_BUDGET };
+	struct d9t_loader *ld;
+	struct d9m_model *m, *pm, *ra, *m2;
+	struct d9m_lanes *ix, *pix, *ix2;
+	struct d9i_prior p;
+	struct fx f;
+
+	ck_assert_ptr_nonnull(mkdtemp(xdg));
+	snprintf(idx, sizeof idx, "%s/d9top", xdg);
+	snprintf(dir, sizeof dir, "%s/tr", xdg);
+	snprintf(fa, sizeof fa, "%s/a.bin", dir);
+	snprintf(fb, sizeof fb, "%s/b.bin", dir);
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	ck_assert_int_eq(symlink(a, fa), 0);
+	m = read_and_keep(dir, D9T_LOAD_WHOLE, &w, &ld, &ix);
+	ck_assert_int_eq(d9t_loader_prior(ld, &p), 0);	/* a new entry */
+	ck_assert_int_eq(p.how, D9I_NONE);
+	d9m_lanes_free(&ix);
+	d9m_model_free(&m);
+	d9t_loader_free(&ld);
+
+	ck_assert_int_eq(symlink(b, fb), 0);	/* the directory grows */
+	m = read_and_keep(dir, 0, &w, &ld, &ix);
+	ck_assert_int_eq(d9t_loader_prior(ld, &p), 1);
+	ck_assert_int_eq(p.how, D9I_GROWN);
+	ck_assert_uint_eq(p.kept, 1);
+	ck_assert_uint_eq(p.added, 1);
+	ck_assert_int_eq(d9t_loader_partial(ld, &pm, &pix), 1);
+	ck_assert(d9m_model_mapped(pm));	/* the entry of a alone */
+	ra = finished(a);
+	ck_same_figures(pm, ra);
+	ck_assert_uint_gt(m->polls.n, pm->polls.n);
+	ck_assert_int_eq(d9t_loader_partial(ld, &m2, &ix2), 0);	/* once */
+	empty_app(&f, dir);
+	ck_assert_int_eq(d9t_app_set_partial(&f.app, pm, pix), 0);
+	fx_render(&f);
+	ck_assert_uint_eq(f.app.hi, pm->max_ts);
+	ck_assert_int_eq(d9t_app_set_model(&f.app, m, ix), 0);
+	fx_render(&f);
+	ck_assert_ptr_eq(f.app.m, m);
+	ck_assert_uint_eq(f.app.lo, m->min_ts);
+	ck_assert_uint_eq(f.app.hi, m->max_ts);
+	fx_close(&f);		/* frees pm and m */
+	d9m_model_free(&ra);
+	d9t_loader_free(&ld);
+
+	ck_assert_int_eq(unlink(fa), 0);	/* a segment goes */
+	m = read_and_keep(dir, 0, &w, &ld, &ix);
+	ck_assert_int_eq(d9t_loader_prior(ld, &p), 0);
+	ck_assert_int_eq(d9t_loader_partial(ld, &m2, &ix2), 0);
+	d9m_lanes_free(&ix);
+	d9m_model_free(&m);
+	d9t_loader_free(&ld);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", xdg);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *
 suite_partial(void)
 {
@@ -242,6 +342,7 @@ suite_partial(void)
 	tcase_add_test(tc, snapshot_equals_a_model_of_the_same_input);
 	tcase_add_test(tc, swap_keeps_selection_and_grows_the_window);
 	tcase_add_test(tc, index_entry_takes_the_models_place);
+	tcase_add_test(tc, grown_directory_shows_its_entry_first);
 	suite_add_tcase(s, tc);
 	return s;
 }

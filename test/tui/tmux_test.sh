@@ -566,6 +566,27 @@ recorder's own frames"
 	rm -f "$why"
 fi
 
+echo "# a directory that gained a segment: its older entry, then the read"
+gd=$(mktemp -d)
+mkdir "$gd/tr"
+ln -s "$D9_TRACES/demo-2026-03.bin" "$gd/tr/a.bin"
+XDG_CACHE_HOME=$gd "$prog" --json "$gd/tr" >/dev/null
+# the entry is written by a detached copy: wait for it (bounded)
+for i in $(seq 100); do
+	ls "$gd"/d9top/*.img >/dev/null 2>&1 && break
+	sleep 0.1
+done
+ln -s "$D9_TRACES/block-in-place-2026-05.bin" "$gd/tr/b.bin"
+start 160 48 "XDG_CACHE_HOME=$gd" "$prog" "$gd/tr"
+# said when the whole model takes the older entry's place, and only
+# when the older entry was shown first
+expect "grown: the older entry, then all" \
+    "all files read: the whole trace is shown"
+keys q
+expect "grown: quit" "EXITED 0"
+T kill-session -t s 2>/dev/null
+rm -rf "$gd"
+
 echo "# nothing readable"
 start 80 24 "$prog" /dev/null
 expect "bad input status" "EXITED 1"
