@@ -265,14 +265,15 @@ read_and_keep(const char *dir, int flags, const struct d9i_where *w,
  * made is read again, and that entry, mapped, is the first (and only)
  * partial model meanwhile: the figures of the segment it had; the
  * browser shows it, then the whole model of both, its whole-trace window
- * grown. A directory that lost a segment shows no such entry.
+ * grown. A directory that lost a segment shows no such entry; one whose
+ * .active segment was sealed shows the entry that had it unsealed.
  */
 START_TEST(grown_directory_shows_its_entry_first)
 {
 	const char *a = trace("demo-2026-03.bin");
 	const char *b = trace("block-in-place-2026-05.bin");
 	char xdg[] = "/tmp/d9tui-XXXXXX", cmd[64];
-	char dir[sizeof xdg + 8], fa[sizeof dir + 8], fb[sizeof dir + 8];
+	char dir[sizeof xdg + 8], fa[sizeof dir + 16], fb[sizeof dir + 16];
 	char idx[sizeof xdg + 8];
 	struct d9i_where w = { idx, D9I_CACHE_BUDGET };
 	struct d9t_loader *ld;
@@ -280,6 +281,7 @@ START_TEST(grown_directory_shows_its_entry_first)
 	struct d9m_lanes *ix, *pix, *ix2;
 	struct d9i_prior p;
 	struct fx f;
+	size_t polls;
 
 	ck_assert_ptr_nonnull(mkdtemp(xdg));
 	snprintf(idx, sizeof idx, "%s/d9top", xdg);
@@ -324,6 +326,30 @@ START_TEST(grown_directory_shows_its_entry_first)
 	m = read_and_keep(dir, 0, &w, &ld, &ix);
 	ck_assert_int_eq(d9t_loader_prior(ld, &p), 0);
 	ck_assert_int_eq(d9t_loader_partial(ld, &m2, &ix2), 0);
+	d9m_lanes_free(&ix);
+	d9m_model_free(&m);
+	d9t_loader_free(&ld);
+
+	/* a segment written to (quiet long since: indexed), then sealed:
+	 * the entry with it shown first */
+	snprintf(fa, sizeof fa, "%s/c.bin.active", dir);
+	ck_assert_int_eq(symlink(a, fa), 0);
+	m = read_and_keep(dir, 0, &w, &ld, &ix);
+	polls = m->polls.n;
+	d9m_lanes_free(&ix);
+	d9m_model_free(&m);
+	d9t_loader_free(&ld);
+	snprintf(fb, sizeof fb, "%s/c.bin", dir);
+	ck_assert_int_eq(rename(fa, fb), 0);
+	m = read_and_keep(dir, 0, &w, &ld, &ix);
+	ck_assert_int_eq(d9t_loader_prior(ld, &p), 1);
+	ck_assert_int_eq(p.how, D9I_SEALED);
+	ck_assert_uint_eq(p.kept, 1);
+	ck_assert_int_eq(d9t_loader_partial(ld, &m2, &ix2), 1);
+	ck_assert(d9m_model_mapped(m2));
+	ck_assert_uint_eq(m2->polls.n, polls);
+	d9m_lanes_free(&ix2);
+	d9m_model_free(&m2);
 	d9m_lanes_free(&ix);
 	d9m_model_free(&m);
 	d9t_loader_free(&ld);
