@@ -19,6 +19,9 @@
  *                                        (its output checked against
  *                                        --no-cache's; ratio to cold)
  *   d9top DIR (the browser, in tmux)     to a loaded whole-trace screen
+ *   the browser, one more segment        to its first screen (the older
+ *                                        entry, while the files are
+ *                                        read again), and loaded
  *
  * with wall time, CPU time (user + system of the child, wait4) and peak
  * RSS, and at --scale 1,2,4 the same for 2x and 4x the copies.
@@ -28,9 +31,11 @@
  * Usage: bench-dir D9TOP D9SHIFT TRACE WORK [--copies N] [--scale LIST]
  *        [--no-browser]
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "browse.h"
@@ -44,7 +49,7 @@
 
 enum {
 	M_BASE, M_NOCACHE, M_STDIN, M_COLD, M_WARM, M_WINDOW, M_GROW,
-	M_BROWSER, M_COUNT
+	M_BROWSER, M_BROWSE_GROW, M_COUNT
 };
 
 static const struct {
@@ -59,6 +64,7 @@ static const struct {
 	{ "d9top --json --window 1 s, warm", "<= 0.1x" },
 	{ "d9top --json, one more segment", "<= 0.15x cold" },
 	{ "browser to loaded screen, warm", "<= 1.5 s" },
+	{ "browser, one more segment", "" },
 };
 
 struct opts {
@@ -228,6 +234,74 @@ stdin_run(struct ctx *c, const char *dir, const char *out,
 /* The directory gains a segment after its entry was written: d9top
  * --json on it, against its cold read and --no-cache's output; the
  * segment goes again after. */
+/* An index at to holding the entries of the one at from (their files
+ * linked, not copied): what a run writes there leaves from's as it
+ * was. 0, or -1. */
+static int
+link_index(const char *from, const char *to)
+{
+	char a[PATH_MAX + 64], b[PATH_MAX + 64];
+	struct dirent *e;
+	DIR *d;
+	int rc = 0;
+
+	snprintf(a, sizeof a, "%s/d9top", from);
+	snprintf(b, sizeof b, "%s/d9top", to);
+	if (mkdir(to, 0700) < 0 || mkdir(b, 0700) < 0 ||
+	    (d = opendir(a)) == NULL)
+		return -1;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		size_t n = strlen(e->d_name);
+		char x[PATH_MAX + 320], y[PATH_MAX + 320];
+
+		if (e->d_name[0] == '.' || (n < 4 || (strcmp(e->d_name +
+		    n - 4, ".img") != 0 && (n < 6 || strcmp(e->d_name + n - 6,
+		    ".files") != 0))))
+			continue;
+		snprintf(x, sizeof x, "%s/%s", a, e->d_name);
+		snprintf(y, sizeof y, "%s/%s", b, e->d_name);
+		rc = link(x, y);
+	}
+	closedir(d);
+	return rc;
+}
+
+/* The browser on the directory that grew, with an index of its own that
+ * holds the warm entry (linked: the --json runs after it find the index
+ * as it was): its first screen, the older entry shown while the files
+ * are read again, and the loaded one. */
+static void
+browse_grown(struct ctx *c, const char *dir, struct figures *f)
+{
+	char idx[PATH_MAX + 32];
+	struct d9b_browse b;
+	int rc;
+
+	if (!c->o.browser) {
+		snprintf(f->note[M_BROWSE_GROW], sizeof f->note[0],
+		    "skipped: --no-browser");
+		return;
+	}
+	snprintf(idx, sizeof idx, "%s-grown", c->cache);
+	d9b_rmtree(idx);
+	rc = link_index(c->cache, idx) < 0 ? -1 :
+	    d9b_browse_load(c->o.d9top, dir, idx, 600, &b);
+	d9b_rmtree(idx);
+	if (rc != 0) {
+		snprintf(f->note[M_BROWSE_GROW], sizeof f->note[0], "%s: %s",
+		    rc > 0 ? "skipped" : "FAILED", rc < 0 && b.why[0] ==
+		    '\0' ? "no linked index" : b.why);
+		return;
+	}
+	f->r[M_BROWSE_GROW].wall = b.first;
+	f->r[M_BROWSE_GROW].cpu = b.cpu;
+	f->r[M_BROWSE_GROW].rss_mib = b.rss_mib;
+	f->have[M_BROWSE_GROW] = 1;
+	snprintf(f->note[M_BROWSE_GROW], sizeof f->note[0], "to the first "
+	    "screen; loaded after %.2f s; first screen: %s", b.wall,
+	    b.first_header);
+}
+
 static int
 measure_grow(struct ctx *c, const char *dir, struct figures *f)
 {
@@ -240,6 +314,7 @@ measure_grow(struct ctx *c, const char *dir, struct figures *f)
 		    c->o.work, f->copies, i);
 	if (d9b_hostdir_grow(&c->h, dir, f->copies, added, sizeof added) < 0)
 		return -1;
+	browse_grown(c, dir, f);
 	if (json_run(c, dir, NULL, NULL, out[0], &f->r[M_GROW]) == 0 &&
 	    json_run(c, dir, "--no-cache", NULL, out[1], &nc) == 0) {
 		d9b_settle(c->cache);
@@ -345,7 +420,9 @@ print_figures(const struct figures *f)
 		    r->cpu / f->r[M_BASE].cpu, what[m].goal);
 		if (f->note[m][0] != '\0')
 			printf("%-34s   %s\n", "", f->note[m]);
-		if (m != M_BASE && r->rss_mib > peak)
+		/* the read of one model (the grown browser holds two: the
+		 * older entry's pages it showed, and the new read) */
+		if (m != M_BASE && m != M_BROWSE_GROW && r->rss_mib > peak)
 			peak = r->rss_mib;
 	}
 	printf("peak RSS of d9top: %.1f MiB for %.1f M events of every kind "
@@ -356,14 +433,15 @@ print_figures(const struct figures *f)
 	    "runtime_events_m=%.2f "
 	    "baseline_s=%.3f nocache_x=%.3f stdin_x=%.3f cold_x=%.3f "
 	    "warm_x=%.3f window_x=%.3f browser_s=%.3f peak_rss_mib=%.1f "
-	    "entry_s=%.2f zoom_rss_mib=%.1f\n",
+	    "entry_s=%.2f zoom_rss_mib=%.1f browser_grown_s=%.3f\n",
 	    f->copies,
 	    f->gz_mb, f->raw_mib, f->frames / 1e6, f->events / 1e6, base,
 	    f->r[M_NOCACHE].wall / base, f->r[M_STDIN].wall / base,
 	    f->r[M_COLD].wall / base,
 	    f->r[M_WARM].wall / base, f->r[M_WINDOW].wall / base,
 	    f->have[M_BROWSER] ? f->r[M_BROWSER].wall : -1, peak, f->entry_s,
-	    f->have[M_BROWSER] ? f->zoom_rss : -1);
+	    f->have[M_BROWSER] ? f->zoom_rss : -1,
+	    f->have[M_BROWSE_GROW] ? f->r[M_BROWSE_GROW].wall : -1);
 }
 
 static int

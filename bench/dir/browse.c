@@ -72,18 +72,27 @@ cpu_of(int pid)
 	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
+/* Whether the screen's first line is a header with a window (loading
+ * or not), copied safe into header. */
+static int
+shown(const char *screen, char *header, size_t cap, char *line,
+    size_t linecap)
+{
+	size_t n = strcspn(screen, "\n");
+
+	snprintf(line, linecap, "%.*s", (int)(n < 1000 ? n : 1000), screen);
+	d9_text_safe(header, cap, line, strlen(line));
+	return strncmp(line, "d9top ", 6) == 0 &&
+	    strstr(line, "  window ") != NULL;
+}
+
 /* Whether the screen's first line is a loaded header. */
 static int
 loaded(const char *screen, char *header, size_t cap)
 {
-	size_t n = strcspn(screen, "\n");
 	char line[1024];
 
-	snprintf(line, sizeof line, "%.*s", (int)(n < 1000 ? n : 1000),
-	    screen);
-	d9_text_safe(header, cap, line, strlen(line));
-	return strncmp(line, "d9top ", 6) == 0 &&
-	    strstr(line, "  window ") != NULL &&
+	return shown(screen, header, cap, line, sizeof line) &&
 	    strstr(line, " loading") == NULL &&
 	    strstr(line, " following") == NULL &&
 	    strstr(line, " updating") == NULL;
@@ -105,6 +114,13 @@ watch(const struct tmux *t, int pid, double t0, double timeout,
 			snprintf(b->why, sizeof b->why, "d9top quit before "
 			    "its screen was loaded");
 			break;
+		}
+		if (b->first == 0) {
+			char line[1024];
+
+			if (shown(screen, b->first_header,
+			    sizeof b->first_header, line, sizeof line))
+				b->first = d9b_now() - t0;
 		}
 		if (loaded(screen, b->header, sizeof b->header)) {
 			b->wall = d9b_now() - t0;
@@ -172,9 +188,9 @@ zoom_in(const struct tmux *t, int pid, struct d9b_browse *b)
 	free(screen);
 }
 
-int
-d9b_browse(const char *d9top, const char *dir, const char *cache,
-    double timeout, struct d9b_browse *b)
+static int
+browse(const char *d9top, const char *dir, const char *cache,
+    double timeout, int zoom, struct d9b_browse *b)
 {
 	struct tmux t;
 	char env[4200], out[64];
@@ -203,8 +219,22 @@ d9b_browse(const char *d9top, const char *dir, const char *cache,
 	    0 || (p = atoi(out)) <= 0) {
 		snprintf(b->why, sizeof b->why, "tmux cannot start d9top");
 		rc = -1;
-	} else if ((rc = watch(&t, p, t0, timeout, b)) == 0)
+	} else if ((rc = watch(&t, p, t0, timeout, b)) == 0 && zoom)
 		zoom_in(&t, p, b);
 	tmux(&t, NULL, 0, kill);
 	return rc;
+}
+
+int
+d9b_browse(const char *d9top, const char *dir, const char *cache,
+    double timeout, struct d9b_browse *b)
+{
+	return browse(d9top, dir, cache, timeout, 1, b);
+}
+
+int
+d9b_browse_load(const char *d9top, const char *dir, const char *cache,
+    double timeout, struct d9b_browse *b)
+{
+	return browse(d9top, dir, cache, timeout, 0, b);
 }
