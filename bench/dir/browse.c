@@ -206,7 +206,10 @@ browse(const char *d9top, const char *dir, const char *cache,
 	int rc, p;
 
 	memset(b, 0, sizeof *b);
-	snprintf(t.sock, sizeof t.sock, "d9bench-%d", (int)getpid());
+	/* a socket of this call's own: the server of the call before may
+	 * still be going away */
+	snprintf(t.sock, sizeof t.sock, "d9bench-%d-%lld", (int)getpid(),
+	    (long long)(d9b_now() * 1e6));
 	snprintf(env, sizeof env, "XDG_CACHE_HOME=%s", cache);
 	/* a server that outlives the pane, started before the clock */
 	if ((rc = tmux(&t, NULL, 0, keep)) != 0) {
