@@ -52,11 +52,12 @@ say_prior(struct d9t_app *app, const struct d9i_prior *p)
 {
 	if (p->how == D9I_GROWN)
 		d9t_msg(app, "%zu new file%s: the index's entry of the %zu "
-		    "before shown while all are read", p->added,
-		    p->added == 1 ? "" : "s", p->kept);
+		    "other%s is shown while all %zu are read", p->added,
+		    p->added == 1 ? "" : "s", p->kept, p->kept == 1 ? "" : "s",
+		    p->kept + p->added);
 	else
-		d9t_msg(app, "a segment was sealed: the index's entry of "
-		    "before shown while the files are read");
+		d9t_msg(app, "a segment was sealed: the index's entry from "
+		    "before is shown while the files are read again");
 }
 
 /* Take partial models while loading, the whole model when the loader is
@@ -93,7 +94,7 @@ poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
 		app->loading = 0;
 		if (d9t_loader_prior(ld, &p))
 			d9t_msg(app, "loading stopped (out of memory): "
-			    "showing the index's entry of before");
+			    "showing the index's entry from before");
 		else
 			d9t_msg(app, "loading stopped (out of memory): "
 			    "showing the first %zu events",
