@@ -234,6 +234,16 @@ stdin_run(struct ctx *c, const char *dir, const char *out,
 /* The directory gains a segment after its entry was written: d9top
  * --json on it, against its cold read and --no-cache's output; the
  * segment goes again after. */
+/* Whether the browser is not run (--no-browser): figure m says so. */
+static int
+no_browser(const struct ctx *c, struct figures *f, int m)
+{
+	if (!c->o.browser)
+		snprintf(f->note[m], sizeof f->note[0],
+		    "skipped: --no-browser");
+	return !c->o.browser;
+}
+
 /* An index at to holding the entries of the one at from (their files
  * linked, not copied): what a run writes there leaves from's as it
  * was. 0, or -1. */
@@ -277,11 +287,8 @@ browse_grown(struct ctx *c, const char *dir, struct figures *f)
 	struct d9b_browse b;
 	int rc;
 
-	if (!c->o.browser) {
-		snprintf(f->note[M_BROWSE_GROW], sizeof f->note[0],
-		    "skipped: --no-browser");
+	if (no_browser(c, f, M_BROWSE_GROW))
 		return;
-	}
 	snprintf(idx, sizeof idx, "%s-grown", c->cache);
 	d9b_rmtree(idx);
 	rc = link_index(c->cache, idx) < 0 ? -1 :
@@ -380,11 +387,8 @@ measure_browser(struct ctx *c, const char *dir, struct figures *f)
 	struct d9b_browse b;
 	int rc;
 
-	if (!c->o.browser) {
-		snprintf(f->note[M_BROWSER], sizeof f->note[0],
-		    "skipped: --no-browser");
+	if (no_browser(c, f, M_BROWSER))
 		return;
-	}
 	rc = d9b_browse(c->o.d9top, dir, c->cache, 600, &b);
 	if (rc != 0) {
 		snprintf(f->note[M_BROWSER], sizeof f->note[0], "%s: %s",

@@ -260,6 +260,15 @@ read_and_keep(const char *dir, int flags, const struct d9i_where *w,
 	return m;
 }
 
+/* read_and_keep's results freed. */
+static void
+drop(struct d9t_loader **ld, struct d9m_model **m, struct d9m_lanes **ix)
+{
+	d9m_lanes_free(ix);
+	d9m_model_free(m);
+	d9t_loader_free(ld);
+}
+
 /*
  * A directory that gained a segment since the index's entry of it was
  * made is read again, and that entry, mapped, is the first (and only)
@@ -293,9 +302,7 @@ START_TEST(grown_directory_shows_its_entry_first)
 	m = read_and_keep(dir, D9T_LOAD_WHOLE, &w, &ld, &ix);
 	ck_assert_int_eq(d9t_loader_prior(ld, &p), 0);	/* a new entry */
 	ck_assert_int_eq(p.how, D9I_NONE);
-	d9m_lanes_free(&ix);
-	d9m_model_free(&m);
-	d9t_loader_free(&ld);
+	drop(&ld, &m, &ix);
 
 	ck_assert_int_eq(symlink(b, fb), 0);	/* the directory grows */
 	m = read_and_keep(dir, 0, &w, &ld, &ix);
@@ -326,9 +333,7 @@ START_TEST(grown_directory_shows_its_entry_first)
 	m = read_and_keep(dir, 0, &w, &ld, &ix);
 	ck_assert_int_eq(d9t_loader_prior(ld, &p), 0);
 	ck_assert_int_eq(d9t_loader_partial(ld, &m2, &ix2), 0);
-	d9m_lanes_free(&ix);
-	d9m_model_free(&m);
-	d9t_loader_free(&ld);
+	drop(&ld, &m, &ix);
 
 	/* a segment written to (quiet long since: indexed), then sealed:
 	 * the entry with it shown first */
@@ -336,9 +341,7 @@ START_TEST(grown_directory_shows_its_entry_first)
 	ck_assert_int_eq(symlink(a, fa), 0);
 	m = read_and_keep(dir, 0, &w, &ld, &ix);
 	polls = m->polls.n;
-	d9m_lanes_free(&ix);
-	d9m_model_free(&m);
-	d9t_loader_free(&ld);
+	drop(&ld, &m, &ix);
 	snprintf(fb, sizeof fb, "%s/c.bin", dir);
 	ck_assert_int_eq(rename(fa, fb), 0);
 	m = read_and_keep(dir, 0, &w, &ld, &ix);
@@ -350,9 +353,7 @@ START_TEST(grown_directory_shows_its_entry_first)
 	ck_assert_uint_eq(m2->polls.n, polls);
 	d9m_lanes_free(&ix2);
 	d9m_model_free(&m2);
-	d9m_lanes_free(&ix);
-	d9m_model_free(&m);
-	d9t_loader_free(&ld);
+	drop(&ld, &m, &ix);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", xdg);
 	ck_assert_int_eq(system(cmd), 0);
 }
