@@ -4,7 +4,8 @@
 #include "base/pages.h"
 #include "store/store.h"
 
-/* The entry of the files s's inputs had before they grew, to o->prior. */
+/* The entry of the files s's inputs had before they changed, to
+ * o->prior. */
 static void
 hand_prior(const struct d9i_store *s, const struct d9i_opts *o)
 {
@@ -12,8 +13,8 @@ hand_prior(const struct d9i_store *s, const struct d9i_opts *o)
 	struct d9m_model *m;
 	struct d9m_lanes *lanes;
 
-	if (o->prior != NULL && (s->prior.how == D9I_GROWN ||
-	    s->prior.how == D9I_SEALED) &&
+	if (o->prior != NULL && s->prior.how != D9I_NONE &&
+	    s->prior.how != D9I_SAME &&
 	    d9i_cache_map(&s->cache, &was, &m, &lanes) == 0)
 		o->prior(o->note_ctx, m, lanes, &s->prior);
 }

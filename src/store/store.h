@@ -43,11 +43,12 @@ struct d9i_opts {
 	void		*note_ctx;
 	/* optional: the inputs are read, finishing starts (ctx: note_ctx) */
 	void		(*read_done)(void *ctx);
-	/* optional: the inputs grew since the index's entry of them was
-	 * made (new files after the entry's, or an .active segment
-	 * sealed: files.h): that entry, mapped, is handed over (the callee
-	 * owns m and lanes, and p says how they differ) before the inputs
-	 * are read again, for a browser to show meanwhile (ctx: note_ctx) */
+	/* optional: the inputs changed since the index's entry of the same
+	 * paths was made (a directory that gained segments, lost its
+	 * oldest, had its .active segment sealed ...: files.h): that
+	 * entry, mapped, is handed over (the callee owns m and lanes, and
+	 * p says how they differ) before the inputs are read again, for a
+	 * browser to show meanwhile (ctx: note_ctx) */
 	void		(*prior)(void *ctx, struct d9m_model *m,
 			    struct d9m_lanes *lanes, const struct d9i_prior *p);
 };
@@ -74,7 +75,7 @@ struct d9i_store {
  * Open paths (kept by the caller until d9i_close): s->m finished,
  * mapped from the index or read from the traces (a mapped model's
  * stored messages are said again through o->note); with o->follow, what
- * is there so far, not finished (d9i_follow reads more). Inputs that grew
+ * is there so far, not finished (d9i_follow reads more). Inputs that changed
  * since their entry was made are read again whole; o->prior, when set,
  * gets that entry first. 0, or -1 when
  * out of memory (s->m may hold what was read). Why the index directory

@@ -49,7 +49,7 @@ struct d9t_loader {
 	struct d9m_model	*pm;
 	struct d9m_lanes	*pix;
 
-	/* the index's entry of the inputs before they grew, handed out
+	/* the index's entry of the inputs before they changed, handed out
 	 * as the first partial model (how: D9I_NONE when none was) */
 	struct d9i_prior	 prior;
 
@@ -242,7 +242,7 @@ read_done(void *ctx)
 	atomic_store(&ld->state, 1);
 }
 
-/* The index's entry of the inputs before they grew (d9i_opts.prior):
+/* The index's entry of the inputs before they changed (d9i_opts.prior):
  * the first partial model, shown while they are read again. Snapshots of
  * that read would show less than it: none are made. */
 static void

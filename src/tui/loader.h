@@ -11,11 +11,13 @@
  *
  * Inputs the index (store/store.h) holds are mapped from it, whole and
  * at once; others are kept there once read (unless D9T_LOAD_NO_CACHE),
- * and the entry, mapped, then takes the model's place. Inputs that grew
- * since the index's entry of them was made (a directory that gained
- * segments, or whose .active segment was sealed) are read again, and
- * that entry, mapped, is the first partial model meanwhile (the only
- * one: a model of part of the new read would show less).
+ * and the entry, mapped, then takes the model's place. Inputs that changed
+ * since the index's entry of the same paths was made (a directory that
+ * gained segments, lost its oldest to the recorder's retention, or
+ * whose .active segment was sealed) are read again, and that entry,
+ * mapped, is the first partial model meanwhile (the only one: a model
+ * of part of the new read would show less); the views carry what they
+ * show over by text and task id (app.h: d9t_str_remap).
  *
  * With follow set the loader never finishes: after the inputs are read it
  * keeps watching them for new segments (see parse/follow.h) and hands out
@@ -50,7 +52,7 @@ void	d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes,
 int	d9t_loader_partial(struct d9t_loader *ld, struct d9m_model **m,
 	    struct d9m_lanes **ix);
 /* Whether the first partial model is the index's entry of the inputs
- * before they grew: 1 with *p (how they differ, store/files.h), else 0
+ * before they changed: 1 with *p (how they differ, store/files.h), else 0
  * (p->how D9I_NONE). */
 int	d9t_loader_prior(struct d9t_loader *ld, struct d9i_prior *p);
 /* After done: the model and index (caller owns them; NULL on OOM) and

@@ -46,7 +46,7 @@ signalled(const sigset_t *set)
 }
 
 /* What the first partial model is when it is the index's entry of the
- * inputs before they grew. */
+ * inputs before they changed. */
 static void
 say_prior(struct d9t_app *app, const struct d9i_prior *p)
 {
@@ -55,9 +55,13 @@ say_prior(struct d9t_app *app, const struct d9i_prior *p)
 		    "other%s is shown while all %zu are read", p->added,
 		    p->added == 1 ? "" : "s", p->kept, p->kept == 1 ? "" : "s",
 		    p->kept + p->added);
-	else
+	else if (p->how == D9I_SEALED)
 		d9t_msg(app, "a segment was sealed: the index's entry from "
 		    "before is shown while the files are read again");
+	else
+		d9t_msg(app, "files %s since: the index's entry from before "
+		    "is shown while they are read again",
+		    d9i_change_name(p->how));
 }
 
 /* Take partial models while loading, the whole model when the loader is

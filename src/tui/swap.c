@@ -29,8 +29,11 @@ d9t_app_reap(struct d9t_app *app, int all)
 	app->nretired = k;
 }
 
-/* Carry the state that names rows of the old model over to m. Task rows,
- * string ids and times are stable: a partial model is a prefix. */
+/* Carry the state that names rows of the old model over to m: polls by
+ * worker and start, and what each view keeps (its swap handler, its
+ * string id and task row: view.h) (a
+ * partial model is a prefix of the whole one, but the index's entry of
+ * the files before they changed may hold others). */
 static void
 carry_over(struct d9t_app *app, const struct d9m_model *o,
     const struct d9m_model *m)
@@ -43,8 +46,18 @@ carry_over(struct d9t_app *app, const struct d9m_model *o,
 	for (int v = 0; v < D9T_V_COUNT; v++) {
 		const struct d9t_view_ops *ops = d9t_ops(app, (enum d9t_view)v);
 
+		char *st = app->vstate[v];
+
 		if (ops->swap != NULL)
-			ops->swap(app, app->vstate[v], o, m);
+			ops->swap(app, st, o, m);
+		if (st != NULL && ops->keeps_str != 0)
+			*(uint32_t *)(void *)(st + ops->keeps_str - 1) =
+			    d9t_str_remap(o, m, *(uint32_t *)(void *)(st +
+			    ops->keeps_str - 1));
+		if (st != NULL && ops->keeps_task != 0)
+			*(uint32_t *)(void *)(st + ops->keeps_task - 1) =
+			    d9t_task_remap(o, m, *(uint32_t *)(void *)(st +
+			    ops->keeps_task - 1));
 	}
 	app->lane = lane != D9_NONE ? lane : 0;
 	if (o->polls.n != m->polls.n || o->min_ts != m->min_ts ||

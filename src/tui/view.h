@@ -12,6 +12,7 @@
 #ifndef D9T_VIEW_H
 #define D9T_VIEW_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tui/actions.h"
@@ -72,7 +73,14 @@ struct d9t_view_ops {
 	void		 (*swap)(struct d9t_app *app, void *st,
 			    const struct d9m_model *old,
 			    const struct d9m_model *m);
+	/* a string id and a task row the state keeps (D9T_KEEPS: where;
+	 * 0: none), carried over to a new model by text and task id
+	 * (swap.c: the new model may be of other files) */
+	size_t		 keeps_str, keeps_task;
 };
+
+/* keeps_str or keeps_task of a uint32_t member of a view's state */
+#define D9T_KEEPS(type, member)	(offsetof(type, member) + 1)
 
 extern const struct d9t_view_ops d9t_view_timeline, d9t_view_tasks,
     d9t_view_cpu, d9t_view_offcpu, d9t_view_alloc, d9t_view_spans,

@@ -274,8 +274,9 @@ drop(struct d9t_loader **ld, struct d9m_model **m, struct d9m_lanes **ix)
  * made is read again, and that entry, mapped, is the first (and only)
  * partial model meanwhile: the figures of the segment it had; the
  * browser shows it, then the whole model of both, its whole-trace window
- * grown. A directory that lost a segment shows no such entry; one whose
- * .active segment was sealed shows the entry that had it unsealed.
+ * grown. A directory that lost its oldest segment shows the entry that
+ * had it; one whose .active segment was sealed, the entry that had it
+ * unsealed.
  */
 START_TEST(grown_directory_shows_its_entry_first)
 {
@@ -329,10 +330,17 @@ START_TEST(grown_directory_shows_its_entry_first)
 	d9m_model_free(&ra);
 	d9t_loader_free(&ld);
 
-	ck_assert_int_eq(unlink(fa), 0);	/* a segment goes */
+	/* the oldest segment goes (a recorder's retention): the entry of
+	 * both shown first */
+	ck_assert_int_eq(unlink(fa), 0);
 	m = read_and_keep(dir, 0, &w, &ld, &ix);
-	ck_assert_int_eq(d9t_loader_prior(ld, &p), 0);
-	ck_assert_int_eq(d9t_loader_partial(ld, &m2, &ix2), 0);
+	ck_assert_int_eq(d9t_loader_prior(ld, &p), 1);
+	ck_assert_int_eq(p.how, D9I_REMOVED);
+	ck_assert_int_eq(d9t_loader_partial(ld, &m2, &ix2), 1);
+	ck_assert(d9m_model_mapped(m2));
+	ck_assert_uint_gt(m2->polls.n, m->polls.n);
+	d9m_lanes_free(&ix2);
+	d9m_model_free(&m2);
 	drop(&ld, &m, &ix);
 
 	/* a segment written to (quiet long since: indexed), then sealed:
@@ -359,6 +367,71 @@ START_TEST(grown_directory_shows_its_entry_first)
 }
 END_TEST
 
+/*
+ * What a view keeps carries over to a model of other files by text and
+ * task id: a model of a then b and one of b then a intern a's strings
+ * and number a's tasks differently; a string of neither is D9_NONE.
+ */
+START_TEST(views_carry_over_by_text_and_task_id)
+{
+	const char *a = trace("demo-2026-03.bin");
+	const char *b = trace("block-in-place-2026-05.bin");
+	const char *ab[2] = { a, b }, *ba[2] = { b, a };
+	struct d9m_model *x = d9m_model_new(), *y = d9m_model_new();
+	struct d9p_read_stats st;
+	size_t moved = 0;
+	uint32_t *task, *loc, t, s;
+	uint64_t id;
+	const char *text;
+	struct fx f;
+
+	ck_assert_ptr_nonnull(x);
+	ck_assert_ptr_nonnull(y);
+	ck_assert_int_eq(d9m_model_load(x, ab, 2, NULL, NULL, NULL, &st), 0);
+	ck_assert_int_eq(d9m_model_load(y, ba, 2, NULL, NULL, NULL, &st), 0);
+	ck_assert_int_eq(d9m_model_finish(x), 0);
+	ck_assert_int_eq(d9m_model_finish(y), 0);
+	for (uint32_t i = 0; i < x->strs.n; i++) {
+		uint32_t j = d9t_str_remap(x, y, i), lx, ly;
+		const char *sx = d9_intern_str(&x->strs, i, &lx);
+		const char *sy = d9_intern_str(&y->strs, j, &ly);
+
+		ck_assert_uint_ne(j, D9_NONE);	/* the same files */
+		ck_assert_uint_eq(lx, ly);
+		ck_assert_int_eq(memcmp(sx, sy, lx), 0);
+		moved += i != j;
+	}
+	ck_assert_uint_gt(moved, 0);	/* the ids did differ */
+	for (uint32_t k = 0; k < x->tasks.n; k++)
+		ck_assert_uint_eq(y->tasks.id[d9t_task_remap(x, y, k)],
+		    x->tasks.id[k]);
+	ck_assert_uint_eq(d9t_str_remap(x, y, D9_NONE), D9_NONE);
+	ck_assert_uint_eq(d9t_str_remap(x, y, (uint32_t)x->strs.n), D9_NONE);
+	ck_assert_uint_eq(d9t_task_remap(x, y, (uint32_t)x->tasks.n), D9_NONE);
+	/* through a swap: the task view's row and the location view's
+	 * string, where the views' ops say they keep them */
+	for (t = 0; t < x->tasks.n && (x->tasks.loc[t] == D9_NONE ||
+	    d9t_task_remap(x, y, t) == t); t++)
+		;
+	ck_assert_uint_lt(t, x->tasks.n);	/* a task that moved */
+	s = x->tasks.loc[t];
+	id = x->tasks.id[t];
+	text = d9_intern_str(&x->strs, s, NULL);
+	empty_app(&f, a);
+	ck_assert_int_eq(d9t_app_set_model(&f.app, x, d9m_lanes_build(x)), 0);
+	task = (uint32_t *)(void *)((char *)f.app.vstate[D9T_V_TASK] +
+	    d9t_view_task.keeps_task - 1);
+	loc = (uint32_t *)(void *)((char *)f.app.vstate[D9T_V_LOCTASKS] +
+	    d9t_view_loc_tasks.keeps_str - 1);
+	*task = t;
+	*loc = s;
+	ck_assert_int_eq(d9t_app_set_model(&f.app, y, d9m_lanes_build(y)), 0);
+	ck_assert_uint_eq(y->tasks.id[*task], id);
+	ck_assert_str_eq(d9_intern_str(&y->strs, *loc, NULL), text);
+	fx_close(&f);		/* frees x and y */
+}
+END_TEST
+
 Suite *
 suite_partial(void)
 {
@@ -370,6 +443,7 @@ suite_partial(void)
 	tcase_add_test(tc, swap_keeps_selection_and_grows_the_window);
 	tcase_add_test(tc, index_entry_takes_the_models_place);
 	tcase_add_test(tc, grown_directory_shows_its_entry_first);
+	tcase_add_test(tc, views_carry_over_by_text_and_task_id);
 	suite_add_tcase(s, tc);
 	return s;
 }

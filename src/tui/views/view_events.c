@@ -234,5 +234,6 @@ const struct d9t_view_ops d9t_view_events = {
 	.open_first = 1, .sort_keys = event_keys,
 	.name = "events", .tab = 8, .hints = hints, .init = events_init,
 	.free = free, .build = events_build, .key = events_key,
-	.prompt = events_prompt, .search = events_search
+	.prompt = events_prompt, .search = events_search,
+	.keeps_str = D9T_KEEPS(struct events_view, name)
 };

@@ -242,5 +242,6 @@ const struct d9t_view_ops d9t_view_spans = {
 const struct d9t_view_ops d9t_view_slow = {
 	.open_first = 1, .sort_keys = slow_keys,
 	.name = "slowest spans", .hints = hints, .init = slow_init,
-	.free = free, .build = slow_build, .open = slow_open
+	.free = free, .build = slow_build, .open = slow_open,
+	.keeps_str = D9T_KEEPS(struct slow_view, name)
 };

@@ -280,7 +280,7 @@ const struct d9t_view_ops d9t_view_tasks = {
 	.open_first = 1, .sort_keys = task_keys,
 	.name = "tasks", .tab = 2, .hints = hints, .init = tasks_init,
 	.free = free, .build = tasks_build, .open = tasks_open,
-	.key = tasks_key
+	.key = tasks_key, .keeps_str = D9T_KEEPS(struct tasks_view, want_loc)
 };
 
 const struct d9t_view_ops d9t_view_report = {

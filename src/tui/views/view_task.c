@@ -263,10 +263,12 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 const struct d9t_view_ops d9t_view_loc_tasks = {
 	.open_first = 1,
 	.name = "tasks of a location", .hints = hints, .init = loc_init,
-	.free = free, .build = loc_build, .open = loc_open
+	.free = free, .build = loc_build, .open = loc_open,
+	.keeps_str = D9T_KEEPS(struct loc_view, loc)
 };
 
 const struct d9t_view_ops d9t_view_task = {
 	.name = "task", .hints = hints, .init = task_init, .free = free,
-	.build = task_build, .open = task_open
+	.build = task_build, .open = task_open,
+	.keeps_task = D9T_KEEPS(struct task_view, task)
 };
