@@ -585,6 +585,20 @@ expect "grown: the older entry, then all" \
 keys q
 expect "grown: quit" "EXITED 0"
 T kill-session -t s 2>/dev/null
+# the oldest segment removed (a recorder's retention): the entry of both
+# shown first too
+XDG_CACHE_HOME=$gd "$prog" --json "$gd/tr" >/dev/null
+for i in $(seq 100); do
+	[ "$(ls "$gd"/d9top/*.img 2>/dev/null | wc -l)" -ge 2 ] && break
+	sleep 0.1
+done
+rm "$gd/tr/a.bin"
+start 160 48 "XDG_CACHE_HOME=$gd" "$prog" "$gd/tr"
+expect "rotated: the older entry, then all" \
+    "all files read: the whole trace is shown"
+keys q
+expect "rotated: quit" "EXITED 0"
+T kill-session -t s 2>/dev/null
 rm -rf "$gd"
 
 echo "# nothing readable"
