@@ -151,14 +151,6 @@ void	d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out,
 /* loc cut to max: d9o_short_loc (output/textfmt.h). */
 void	d9t_short_loc(const char *loc, size_t max, char *out, size_t cap);
 uint64_t d9t_task_id(const struct d9t_app *app, uint32_t row);
-/* What a view of model o kept, in model m (a swap: m may be read from
- * other files than o, the index's entry of them before they changed):
- * the string of id o has (by its text), the task row of o (by its id);
- * D9_NONE when m has none. */
-uint32_t d9t_str_remap(const struct d9m_model *o, const struct d9m_model *m,
-	    uint32_t id);
-uint32_t d9t_task_remap(const struct d9m_model *o, const struct d9m_model *m,
-	    uint32_t row);
 /* The analysis of the current window (tasks_only: just the task
  * section), or NULL while it is computed. */
 const struct d9m_analysis *d9t_analysis(struct d9t_app *app, int tasks_only);

@@ -70,27 +70,6 @@ d9t_task_id(const struct d9t_app *app, uint32_t row)
 	return row < app->m->tasks.n ? app->m->tasks.id[row] : 0;
 }
 
-uint32_t
-d9t_str_remap(const struct d9m_model *o, const struct d9m_model *m,
-    uint32_t id)
-{
-	uint32_t len;
-	const char *s;
-
-	if (id == D9_NONE || id >= o->strs.n)
-		return D9_NONE;
-	s = d9_intern_str(&o->strs, id, &len);
-	return d9_intern_find(&m->strs, s, len);
-}
-
-uint32_t
-d9t_task_remap(const struct d9m_model *o, const struct d9m_model *m,
-    uint32_t row)
-{
-	return row < o->tasks.n ? d9m_task_find(m, o->tasks.id[row]) :
-	    D9_NONE;
-}
-
 void
 d9t_fmt_loc(const struct d9t_app *app, uint32_t loc, char *out, size_t cap)
 {

@@ -17,7 +17,7 @@
  * whose .active segment was sealed) are read again, and that entry,
  * mapped, is the first partial model meanwhile (the only one: a model
  * of part of the new read would show less); the views carry what they
- * show over by text and task id (app.h: d9t_str_remap).
+ * show over by text and task id (view.h: keeps_str, keeps_task).
  *
  * With follow set the loader never finishes: after the inputs are read it
  * keeps watching them for new segments (see parse/follow.h) and hands out

@@ -29,11 +29,26 @@ d9t_app_reap(struct d9t_app *app, int all)
 	app->nretired = k;
 }
 
+/* The id a view's state st keeps at (view.h D9T_KEEPS; 0: none), of o,
+ * made m's by remap. */
+static void
+keep(char *st, size_t at, uint32_t (*remap)(const struct d9m_model *,
+    const struct d9m_model *, uint32_t), const struct d9m_model *o,
+    const struct d9m_model *m)
+{
+	uint32_t *id;
+
+	if (st == NULL || at == 0)
+		return;
+	id = (uint32_t *)(void *)(st + at - 1);
+	*id = remap(o, m, *id);
+}
+
 /* Carry the state that names rows of the old model over to m: polls by
  * worker and start, and what each view keeps (its swap handler, its
- * string id and task row: view.h) (a
- * partial model is a prefix of the whole one, but the index's entry of
- * the files before they changed may hold others). */
+ * string id and task row: view.h). A partial model is a prefix of the
+ * whole one, but the index's entry of the files before they changed
+ * may hold other ids. */
 static void
 carry_over(struct d9t_app *app, const struct d9m_model *o,
     const struct d9m_model *m)
@@ -45,19 +60,12 @@ carry_over(struct d9t_app *app, const struct d9m_model *o,
 	app->sel = d9m_poll_remap(o, m, app->sel);
 	for (int v = 0; v < D9T_V_COUNT; v++) {
 		const struct d9t_view_ops *ops = d9t_ops(app, (enum d9t_view)v);
-
 		char *st = app->vstate[v];
 
 		if (ops->swap != NULL)
 			ops->swap(app, st, o, m);
-		if (st != NULL && ops->keeps_str != 0)
-			*(uint32_t *)(void *)(st + ops->keeps_str - 1) =
-			    d9t_str_remap(o, m, *(uint32_t *)(void *)(st +
-			    ops->keeps_str - 1));
-		if (st != NULL && ops->keeps_task != 0)
-			*(uint32_t *)(void *)(st + ops->keeps_task - 1) =
-			    d9t_task_remap(o, m, *(uint32_t *)(void *)(st +
-			    ops->keeps_task - 1));
+		keep(st, ops->keeps_str, d9m_str_remap, o, m);
+		keep(st, ops->keeps_task, d9m_task_remap, o, m);
 	}
 	app->lane = lane != D9_NONE ? lane : 0;
 	if (o->polls.n != m->polls.n || o->min_ts != m->min_ts ||

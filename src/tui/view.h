@@ -69,13 +69,14 @@ struct d9t_view_ops {
 	/* / in this view: 0 when something matched */
 	int		 (*search)(struct d9t_app *app, void *st,
 			    const char *text);
-	/* the model was replaced by a larger one (rows may move) */
+	/* the model was replaced (a larger one, or the entry of other
+	 * files: rows may move) */
 	void		 (*swap)(struct d9t_app *app, void *st,
 			    const struct d9m_model *old,
 			    const struct d9m_model *m);
 	/* a string id and a task row the state keeps (D9T_KEEPS: where;
 	 * 0: none), carried over to a new model by text and task id
-	 * (swap.c: the new model may be of other files) */
+	 * (model.h: d9m_str_remap, d9m_task_remap) */
 	size_t		 keeps_str, keeps_task;
 };
 

@@ -392,7 +392,7 @@ START_TEST(views_carry_over_by_text_and_task_id)
 	ck_assert_int_eq(d9m_model_finish(x), 0);
 	ck_assert_int_eq(d9m_model_finish(y), 0);
 	for (uint32_t i = 0; i < x->strs.n; i++) {
-		uint32_t j = d9t_str_remap(x, y, i), lx, ly;
+		uint32_t j = d9m_str_remap(x, y, i), lx, ly;
 		const char *sx = d9_intern_str(&x->strs, i, &lx);
 		const char *sy = d9_intern_str(&y->strs, j, &ly);
 
@@ -403,15 +403,15 @@ START_TEST(views_carry_over_by_text_and_task_id)
 	}
 	ck_assert_uint_gt(moved, 0);	/* the ids did differ */
 	for (uint32_t k = 0; k < x->tasks.n; k++)
-		ck_assert_uint_eq(y->tasks.id[d9t_task_remap(x, y, k)],
+		ck_assert_uint_eq(y->tasks.id[d9m_task_remap(x, y, k)],
 		    x->tasks.id[k]);
-	ck_assert_uint_eq(d9t_str_remap(x, y, D9_NONE), D9_NONE);
-	ck_assert_uint_eq(d9t_str_remap(x, y, (uint32_t)x->strs.n), D9_NONE);
-	ck_assert_uint_eq(d9t_task_remap(x, y, (uint32_t)x->tasks.n), D9_NONE);
+	ck_assert_uint_eq(d9m_str_remap(x, y, D9_NONE), D9_NONE);
+	ck_assert_uint_eq(d9m_str_remap(x, y, (uint32_t)x->strs.n), D9_NONE);
+	ck_assert_uint_eq(d9m_task_remap(x, y, (uint32_t)x->tasks.n), D9_NONE);
 	/* through a swap: the task view's row and the location view's
 	 * string, where the views' ops say they keep them */
 	for (t = 0; t < x->tasks.n && (x->tasks.loc[t] == D9_NONE ||
-	    d9t_task_remap(x, y, t) == t); t++)
+	    d9m_task_remap(x, y, t) == t); t++)
 		;
 	ck_assert_uint_lt(t, x->tasks.n);	/* a task that moved */
 	s = x->tasks.loc[t];

@@ -92,6 +92,26 @@ d9m_lane_remap(const struct d9m_model *o, const struct d9m_model *n,
 }
 
 uint32_t
+d9m_str_remap(const struct d9m_model *o, const struct d9m_model *n,
+    uint32_t s)
+{
+	uint32_t len;
+	const char *p;
+
+	if (s >= o->strs.n)
+		return D9_NONE;
+	p = d9_intern_str(&o->strs, s, &len);
+	return d9_intern_find(&n->strs, p, len);
+}
+
+uint32_t
+d9m_task_remap(const struct d9m_model *o, const struct d9m_model *n,
+    uint32_t t)
+{
+	return t < o->tasks.n ? d9m_task_find(n, o->tasks.id[t]) : D9_NONE;
+}
+
+uint32_t
 d9m_poll_remap(const struct d9m_model *o, const struct d9m_model *n, uint32_t p)
 {
 	uint32_t w;

@@ -681,6 +681,12 @@ uint32_t d9m_lane_remap(const struct d9m_model *o, const struct d9m_model *n,
 	    uint32_t s);
 uint32_t d9m_poll_remap(const struct d9m_model *o, const struct d9m_model *n,
 	    uint32_t p);
+/* String id s of o in n (by its text), task row t of o in n (by its
+ * id), n maybe a model of other files; D9_NONE where n has none. */
+uint32_t d9m_str_remap(const struct d9m_model *o, const struct d9m_model *n,
+	    uint32_t s);
+uint32_t d9m_task_remap(const struct d9m_model *o, const struct d9m_model *n,
+	    uint32_t t);
 /* That worker (wids row: ids.h prints it). */
 uint32_t d9m_poll_worker_id(const struct d9m_model *m, size_t p);
 /* Latest value of a metadata key (over all segments), or NULL. */
