@@ -57,7 +57,8 @@ struct d9t_loader {
 	 * mapped): set by the loading thread, then mapped is 1 */
 	struct d9m_model	*mm;
 	struct d9m_lanes	*mix;
-	atomic_int		 mapped;	/* 1 ready, 2 taken */
+	atomic_int		 mapped;	/* 1 ready, 2 taken, 3 none
+						 * will come */
 };
 
 static double
@@ -271,12 +272,13 @@ static void
 to_index(struct d9t_loader *ld, const struct d9m_model *m,
     const struct d9m_lanes *ix)
 {
-	if (ix == NULL || atomic_load(&ld->prog.cancel) ||
-	    d9i_keep(&ld->in, m, ix, &ld->prog.cancel) < 0 ||
-	    atomic_load(&ld->prog.cancel) ||
-	    d9i_remap(&ld->in, &ld->mm, &ld->mix) < 0)
-		return;
-	atomic_store_explicit(&ld->mapped, 1, memory_order_release);
+	int ok = d9i_keepable(&ld->in) && ix != NULL &&
+	    !atomic_load(&ld->prog.cancel) &&
+	    d9i_keep(&ld->in, m, ix, &ld->prog.cancel) >= 0 &&
+	    !atomic_load(&ld->prog.cancel) &&
+	    d9i_remap(&ld->in, &ld->mm, &ld->mix) >= 0;
+
+	atomic_store_explicit(&ld->mapped, ok ? 1 : 3, memory_order_release);
 }
 
 static void *
@@ -300,6 +302,7 @@ run(void *arg)
 		ld->in.lanes = NULL;
 		ld->st = ld->in.st;
 		d9i_close(&ld->in);
+		atomic_store(&ld->mapped, 3);	/* it is the entry */
 		atomic_store(&ld->state, 2);
 		return NULL;
 	}
@@ -318,8 +321,7 @@ run(void *arg)
 	ld->in.m = NULL;
 	ld->st = ld->in.st;
 	atomic_store(&ld->state, 2);
-	if (d9i_keepable(&ld->in))
-		to_index(ld, ld->m, ld->ix);
+	to_index(ld, ld->m, ld->ix);
 	d9i_close(&ld->in);
 	return NULL;
 }
@@ -415,9 +417,10 @@ d9t_loader_mapped(struct d9t_loader *ld, struct d9m_model **m,
 {
 	int one = 1;
 
-	if (ld == NULL || !atomic_compare_exchange_strong(&ld->mapped, &one,
-	    2))
+	if (ld == NULL)
 		return 0;
+	if (!atomic_compare_exchange_strong(&ld->mapped, &one, 2))
+		return one == 3 ? -1 : 0;
 	*m = ld->mm;
 	*ix = ld->mix;
 	ld->mm = NULL;

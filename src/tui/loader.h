@@ -61,8 +61,10 @@ void	d9t_loader_take(struct d9t_loader *ld, struct d9m_model **m,
 	    struct d9m_lanes **ix, struct d9p_read_stats *st);
 /* After done, once the whole model was written to the index: that entry,
  * mapped, to take the place of the model (the same figures, memory of
- * the page cache's); 1 once with *m and *ix (the caller owns them), else
- * 0. The model it replaces still holds the strings of every partial
+ * the page cache's); 1 once with *m and *ix (the caller owns them), 0
+ * while it may still come, -1 when none will (the model came from the
+ * index, the inputs are live or unreadable, the write failed or was
+ * stopped). The model it replaces still holds the strings of every partial
  * model: free it after them. */
 int	d9t_loader_mapped(struct d9t_loader *ld, struct d9m_model **m,
 	    struct d9m_lanes **ix);

@@ -131,7 +131,7 @@ take_mapped(struct d9t_app *app, struct d9t_loader *ld)
 	struct d9m_model *m;
 	struct d9m_lanes *ix;
 
-	if (d9t_loader_mapped(ld, &m, &ix) && d9t_app_set_model(app, m,
+	if (d9t_loader_mapped(ld, &m, &ix) > 0 && d9t_app_set_model(app, m,
 	    ix) < 0)
 		d9t_msg(app, "out of memory: the index is not used");
 }

@@ -176,6 +176,19 @@ nap(void)
 	nanosleep(&ts, NULL);
 }
 
+/* The loader's index entry, mapped, once written (a failure when none
+ * will be: the inputs were live, the write failed). */
+static void
+wait_mapped(struct d9t_loader *ld, struct d9m_model **m,
+    struct d9m_lanes **ix)
+{
+	int rc;
+
+	while ((rc = d9t_loader_mapped(ld, m, ix)) == 0)
+		nap();
+	ck_assert_msg(rc == 1, "no index entry was written");
+}
+
 /*
  * A trace read (not yet in the index) is shown, written to the index,
  * and the entry, mapped, takes the model's place: the same figures, the
@@ -209,8 +222,7 @@ START_TEST(index_entry_takes_the_models_place)
 	ck_assert_uint_ne(f.app.sel, D9_NONE);
 	start = m->polls.start[f.app.sel];
 	dur = m->polls.end[f.app.sel] - start;
-	while (!d9t_loader_mapped(ld, &mm, &mix))
-		nap();
+	wait_mapped(ld, &mm, &mix);
 	ck_assert(d9m_model_mapped(mm));	/* mapped from the index */
 	ck_same_figures(m, mm);
 	ck_assert_int_eq(d9t_app_set_model(&f.app, mm, mix), 0);
@@ -252,8 +264,7 @@ read_and_keep(const char *dir, int flags, const struct d9i_where *w,
 	d9t_loader_take(*ld, &m, ix, &st);
 	ck_assert_ptr_nonnull(m);
 	ck_assert(!d9m_model_mapped(m));	/* read from the traces */
-	while (!d9t_loader_mapped(*ld, &mm, &mix))
-		nap();
+	wait_mapped(*ld, &mm, &mix);
 	d9m_lanes_free(&mix);
 	d9m_model_free(&mm);
 	d9t_loader_stop(*ld);
@@ -284,8 +295,10 @@ START_TEST(grown_directory_shows_its_entry_first)
 	const char *b = trace("block-in-place-2026-05.bin");
 	char xdg[] = "/tmp/d9tui-XXXXXX", cmd[64];
 	char dir[sizeof xdg + 8], fa[sizeof dir + 16], fb[sizeof dir + 16];
-	char idx[sizeof xdg + 8];
+	char idx[sizeof xdg + 8], big[1024];
+	const char *pdir = dir;
 	struct d9i_where w = { idx, D9I_CACHE_BUDGET };
+	int rc;
 	struct d9t_loader *ld;
 	struct d9m_model *m, *pm, *ra, *m2;
 	struct d9m_lanes *ix, *pix, *ix2;
@@ -343,10 +356,22 @@ START_TEST(grown_directory_shows_its_entry_first)
 	d9m_model_free(&m2);
 	drop(&ld, &m, &ix);
 
-	/* a segment written to (quiet long since: indexed), then sealed:
-	 * the entry with it shown first */
+	/* a segment written to (quiet for an hour: indexed; the trace's
+	 * own time may be recent), then sealed: the entry with it shown
+	 * first */
 	snprintf(fa, sizeof fa, "%s/c.bin.active", dir);
-	ck_assert_int_eq(symlink(a, fa), 0);
+	snprintf(big, sizeof big, "cp '%s' '%s'", a, fa);
+	ck_assert_int_eq(system(big), 0);
+	/* written to just now: live, read and shown, never indexed */
+	ck_assert_ptr_nonnull(ld = d9t_loader_new(&pdir, 1, 0, &w));
+	while (d9t_loader_state(ld) != 2)
+		nap();
+	while ((rc = d9t_loader_mapped(ld, &m2, &ix2)) == 0)
+		nap();
+	ck_assert_int_eq(rc, -1);
+	d9t_loader_free(&ld);
+	snprintf(big, sizeof big, "touch -d '-1 hour' '%s'", fa);
+	ck_assert_int_eq(system(big), 0);
 	m = read_and_keep(dir, 0, &w, &ld, &ix);
 	polls = m->polls.n;
 	drop(&ld, &m, &ix);
