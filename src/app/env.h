@@ -14,6 +14,8 @@ struct d9a_env {
 	int	 no_color;	/* NO_COLOR set and not empty */
 	unsigned export_workers; /* D9TOP_EXPORT_WORKERS=1|2: inputs
 				 * --export reads at once; 0: default */
+	unsigned progress_ms;	/* D9TOP_PROGRESS_MS: a read's progress
+				 * on a terminal from then on (meter.h) */
 };
 
 void	d9a_env_read(struct d9a_env *e);

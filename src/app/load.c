@@ -12,6 +12,7 @@
 
 #include "app/keep.h"
 #include "app/load.h"
+#include "app/meter.h"
 #include "base/text.h"
 #include "app/where.h"
 #include "model/queries/window.h"
@@ -101,13 +102,21 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
     const char *const *paths, size_t npaths, unsigned *read_ok)
 {
 	struct d9a_where where;
-	struct d9i_opts io = { .note = o->quiet ? NULL : d9a_note,
-	    .stream_only = o->env.stream_only };
+	struct d9a_meter mt;
+	struct d9i_opts io = { .note = o->quiet ? NULL : d9a_meter_note,
+	    .note_ctx = &mt, .stream_only = o->env.stream_only };
 	int rc;
 
+	d9a_meter_init(&mt, stderr, !o->quiet && isatty(STDERR_FILENO),
+	    o->env.progress_ms);
+	if (mt.on) {
+		io.prog = &mt.prog;
+		io.read_done = d9a_meter_read_done;
+	}
 	d9a_where_init(&where, o->no_cache);
 	io.where = &where.w;
 	rc = d9i_open(&l->in, paths, npaths, &io);
+	d9a_meter_free(&mt);		/* the line goes */
 	d9a_where_free(&where);
 	/* the model is ours (its lanes too, when mapped) */
 	l->m = l->in.m;

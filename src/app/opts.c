@@ -59,7 +59,7 @@ static const struct opt {
 	    "stdin)" },
 	{ "--no-cache", O_NO_CACHE, NULL, "read the traces, not the index of "
 	    "an earlier run (nor write one)" },
-	{ "--quiet", O_QUIET, NULL, "do not print input problems on stderr" },
+	{ "--quiet", O_QUIET, NULL, "no input problems nor progress on stderr" },
 	{ "--addr2line", O_ADDR2LINE, "-e ELF ADDR...", "print function and "
 	    "file:line of addresses, like addr2line -f -i -C" },
 	{ "--version", O_VERSION, NULL, "print the version and exit" },

@@ -127,6 +127,7 @@ struct entry {
 	int		 regular;	/* a regular file (not a pipe: its
 					 * bytes can be read twice) */
 	int		 copy;		/* not read: a copy of another entry */
+	uint64_t	 size;		/* a regular file's, when listed */
 };
 
 struct walk {
@@ -173,7 +174,8 @@ reached(struct walk *wk, const struct stat *sb)
 }
 
 static int
-push(struct walk *wk, const char *path, int in_dir, int regular)
+push(struct walk *wk, const char *path, int in_dir, int regular,
+    uint64_t size)
 {
 	struct entry *e;
 
@@ -185,6 +187,7 @@ push(struct walk *wk, const char *path, int in_dir, int regular)
 		return -1;
 	e->in_dir = in_dir;
 	e->regular = regular;
+	e->size = size;
 	wk->n++;
 	return 0;
 }
@@ -246,7 +249,7 @@ walk_path(struct walk *wk, const char *path, int in_dir, int depth)
 	int r;
 
 	if (strcmp(path, "-") == 0)
-		return push(wk, NULL, 0, 0);
+		return push(wk, NULL, 0, 0, 0);
 	if (depth > 32) {
 		d9p_note(wk->o, "%s: directories nested too deep, skipped",
 		    path);
@@ -271,7 +274,8 @@ walk_path(struct walk *wk, const char *path, int in_dir, int depth)
 	}
 	if (S_ISDIR(sb.st_mode))
 		return walk_dir(wk, path, depth);
-	return push(wk, path, in_dir, S_ISREG(sb.st_mode));
+	return push(wk, path, in_dir, S_ISREG(sb.st_mode),
+	    S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0);
 }
 
 static int
@@ -473,6 +477,11 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 	rc = list(&wk, paths, npaths);
 	if (rc == 0)
 		rc = find_copies(&wk);
+	/* the bytes to read, known before the first is read */
+	for (size_t i = 0; rc == 0 && o->progress != NULL && i < wk.n; i++)
+		if (!wk.v[i].copy)
+			atomic_fetch_add(&o->progress->bytes_total,
+			    wk.v[i].size);
 	whole = whole_wanted(o);
 	if (rc == 0 && whole)
 		pf = prefetch(&wk, o);
@@ -488,9 +497,6 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 		if (wk.v[i].copy ||
 		    (fd = open_entry(&wk, &wk.v[i], &sb, &name, &alloc)) < 0)
 			continue;
-		if (S_ISREG(sb.st_mode) && o->progress)
-			atomic_fetch_add(&o->progress->bytes_total,
-			    (uint64_t)sb.st_size);
 		memset(&w, 0, sizeof w);
 		if (pf != NULL)
 			pre = d9p_prefetch_take(pf, i, fd, &w);

@@ -24,7 +24,9 @@
 
 struct d9p_progress {
 	_Atomic uint64_t bytes_in;	/* compressed bytes consumed */
-	_Atomic uint64_t bytes_total;	/* known input size (files), or 0 */
+	_Atomic uint64_t bytes_total;	/* the files' size as listed before
+					 * the first is read (not stdin's),
+					 * or 0 */
 	_Atomic uint64_t events;
 	_Atomic int	 cancel;	/* set by another thread to stop */
 	/* Optional, called on the reading thread after each chunk was

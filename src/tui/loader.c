@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "store/store.h"
 #include "tui/loader.h"
 
@@ -61,15 +62,6 @@ struct d9t_loader {
 						 * will come */
 };
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Under mu: m and ix into the mailbox, what it held into *m and *ix (the
  * caller frees them after unlocking). */
 static void
@@ -115,13 +107,13 @@ finisher(void *arg)
 			break;
 		s = ld->todo;
 		pthread_mutex_unlock(&ld->mu);
-		t0 = now_s();
+		t0 = d9_mono_s();
 		if (d9m_model_finish(s) == 0)
 			ix = d9m_lanes_build(s);
 		pthread_mutex_lock(&ld->mu);
 		if (!ld->fin_stop && ix != NULL)	/* else moot: drop it */
 			mailbox_swap(ld, &s, &ix);	/* s, ix: the older */
-		ld->cost = now_s() - t0;
+		ld->cost = d9_mono_s() - t0;
 		ld->todo = NULL;
 		pthread_mutex_unlock(&ld->mu);
 		d9m_lanes_free(&ix);
@@ -145,7 +137,7 @@ worth_it(struct d9t_loader *ld, uint64_t ev, double cost)
 
 	if (total == 0 || in == 0 || in >= total || ld->snap_events == 0)
 		return total == 0 || in < total;
-	rest = (now_s() - ld->t0) * (double)(total - in) / (double)in;
+	rest = (d9_mono_s() - ld->t0) * (double)(total - in) / (double)in;
 	est = cost * (double)ev / (double)ld->snap_events;
 	return rest > 2 * est;
 }
@@ -176,7 +168,7 @@ snapshot(struct d9t_loader *ld)
 		ld->fin_started = 1;
 	}
 	if ((s = d9m_model_snapshot(ld->in.m)) == NULL) {
-		ld->next_snap = now_s() + 5 * MIN_GAP;	/* memory is short */
+		ld->next_snap = d9_mono_s() + 5 * MIN_GAP;	/* memory is short */
 		return;
 	}
 	pthread_mutex_lock(&ld->mu);
@@ -184,7 +176,7 @@ snapshot(struct d9t_loader *ld)
 	pthread_cond_signal(&ld->cv);
 	pthread_mutex_unlock(&ld->mu);
 	ld->snap_events = ev;
-	ld->next_snap = now_s() + (cost * COST_FACTOR > MIN_GAP ?
+	ld->next_snap = d9_mono_s() + (cost * COST_FACTOR > MIN_GAP ?
 	    cost * COST_FACTOR : MIN_GAP);
 }
 
@@ -193,7 +185,7 @@ tick(void *ctx)
 {
 	struct d9t_loader *ld = ctx;
 
-	if (now_s() >= ld->next_snap)
+	if (d9_mono_s() >= ld->next_snap)
 		snapshot(ld);
 }
 
@@ -221,8 +213,8 @@ follow(struct d9t_loader *ld)
 	while (!atomic_load(&ld->prog.cancel)) {
 		struct timespec ts = { 0, 250 * 1000 * 1000 };
 
-		if (ld->next_snap > now_s() + 1)
-			ld->next_snap = now_s() + 1;
+		if (ld->next_snap > d9_mono_s() + 1)
+			ld->next_snap = d9_mono_s() + 1;
 		tick(ld);
 		nanosleep(&ts, NULL);
 		if (atomic_load(&ld->prog.cancel) ||
@@ -292,7 +284,7 @@ run(void *arg)
 	    .prior = ld->prog.tick != NULL ? on_prior : NULL };
 	int rc;
 
-	ld->t0 = now_s();
+	ld->t0 = d9_mono_s();
 	ld->next_snap = ld->t0 + FIRST_SNAP;
 	rc = d9i_open(&ld->in, ld->paths, ld->npaths, &io);
 	if (ld->in.keyed == 0) {	/* mapped from the index */

@@ -16,6 +16,7 @@
 
 #include "minijson.h"
 #include "run.h"
+#include "../skip.h"
 
 static char *
 tmpfile_with(const void *p, size_t n)
@@ -383,6 +384,107 @@ START_TEST(test_report_80_columns)
 }
 END_TEST
 
+/* stderr of d9top args (shell words, stdout to out) on a terminal: the
+ * bytes the terminal got, from script(1); NULL when there is none. */
+static char *
+on_terminal(const char *env, const char *args, const char *out)
+{
+	const char *d9 = getenv("D9TOP");
+	struct run_result r;
+	char *s;
+
+	if (access("/usr/bin/script", X_OK) != 0)
+		return NULL;
+	run_prog(&r, "/usr/bin/script", "-qec \"%s '%s' %s > '%s'\" "
+	    "/dev/null", env, d9 ? d9 : "d9top", args, out);
+	ck_assert_int_eq(r.status, 0);
+	s = strdup(r.out);
+	run_free(&r);
+	return s;
+}
+
+/*
+ * A read's progress goes to stderr on a terminal (from
+ * D9TOP_PROGRESS_MS on: 0 here, so that the line is there however fast
+ * the machine): how much of the input, how many events, then the
+ * finishing; a message takes a line of its own; the line is wiped
+ * before the answer, which is the same as without a terminal. Not on a
+ * pipe, not with --quiet.
+ */
+START_TEST(test_progress_on_a_terminal)
+{
+	char *t = trace_path("demo-2026-06.bin.gz"), *tty, *end;
+	char dir[] = "/tmp/d9cli-XXXXXX", out[64], args[512], path[64];
+	struct run_result plain;
+	static const unsigned char junk[100] = { 'j', 'u', 'n', 'k' };
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(out, sizeof out, "%s/report", dir);
+	snprintf(args, sizeof args, "--no-cache --report '%s'", t);
+	tty = on_terminal("D9TOP_PROGRESS_MS=0", args, out);
+	if (tty == NULL) {
+		t_skip("no script(1) to make a terminal");
+		return;
+	}
+	ck_assert_msg(strstr(tty, "\rd9top: reading ") != NULL &&
+	    strstr(tty, "% of 3.4 MB, ") != NULL, "%s", tty);
+	ck_assert_ptr_nonnull(strstr(tty, "\rd9top: read 516950 events, "
+	    "finishing"));
+	/* wiped: blanks between two carriage returns, and nothing after */
+	end = strrchr(tty, '\r');
+	ck_assert_ptr_nonnull(end);
+	ck_assert_str_eq(end, "\r");
+	while (end > tty && end[-1] == ' ')
+		end--;
+	ck_assert_int_eq(end[-1], '\r');
+	ck_assert_ptr_eq(strchr(tty, '\n'), NULL);	/* no line of its own */
+	ck_assert_int_eq(run_d9top(&plain, NULL, "--no-cache --report '%s'",
+	    t), 0);
+	ck_assert_ptr_nonnull(f = fopen(out, "rb"));
+	{
+		char *got = calloc(1, plain.nout + 2);
+		size_t n = fread(got, 1, plain.nout + 1, f);
+
+		ck_assert_uint_eq(n, plain.nout);
+		ck_assert_int_eq(memcmp(got, plain.out, n), 0);
+		free(got);
+	}
+	fclose(f);
+	ck_assert_str_eq(plain.err, "");	/* not a terminal */
+	run_free(&plain);
+	free(tty);
+
+	/* a message while the line is up: on a line of its own */
+	snprintf(path, sizeof path, "%s/in", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/in/trace.0.bin.gz", dir);
+	ck_assert_int_eq(symlink(t, path), 0);
+	snprintf(path, sizeof path, "%s/in/trace.1.bin", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	ck_assert_uint_eq(fwrite(junk, 1, sizeof junk, f), sizeof junk);
+	fclose(f);
+	snprintf(args, sizeof args, "--no-cache --report '%s/in'", dir);
+	tty = on_terminal("D9TOP_PROGRESS_MS=0", args, out);
+	ck_assert_msg(strstr(tty, "\rd9top: ") != NULL &&
+	    strstr(tty, "events\r") != NULL, "%s", tty);
+	ck_assert_msg(strstr(tty, "\rd9top: reading ") < strstr(tty,
+	    "trace.1.bin: not a dial9 trace, skipped\r\n"), "%s", tty);
+	end = strstr(tty, "d9top: /tmp/");
+	ck_assert_msg(end != NULL && end[-1] == '\r', "%s", tty);
+	free(tty);
+
+	/* --quiet: nothing */
+	snprintf(args, sizeof args, "--quiet --no-cache --report '%s'", t);
+	tty = on_terminal("D9TOP_PROGRESS_MS=0", args, out);
+	ck_assert_str_eq(tty, "");
+	free(tty);
+	snprintf(args, sizeof args, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(args), 0);
+	free(t);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -398,6 +500,7 @@ suite(void)
 	tcase_add_test(tc, test_tasks_all);
 	tcase_add_test(tc, test_folded);
 	tcase_add_loop_test(tc, test_report_80_columns, 0, 2);
+	tcase_add_test(tc, test_progress_on_a_terminal);
 	suite_add_tcase(s, tc);
 	return s;
 }

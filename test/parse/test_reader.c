@@ -131,6 +131,61 @@ START_TEST(stdin_dash)
 }
 END_TEST
 
+/* The total at the first tick, and the ticks. */
+struct ticks {
+	struct d9p_progress	*pr;
+	uint64_t		 first_total;
+	unsigned		 n;
+};
+
+static void
+count_tick(void *ctx)
+{
+	struct ticks *k = ctx;
+
+	if (k->n++ == 0)
+		k->first_total = atomic_load(&k->pr->bytes_total);
+}
+
+/* A directory's size is known before its first file is read (a
+ * progress line says how much is left from the start). */
+START_TEST(progress_total_known_first)
+{
+	struct d9p_progress pr = { 0 };
+	struct tg_dir d;
+	struct tg t, u;
+	struct rec r;
+	struct d9p_sink sink;
+	struct d9p_read_opts o;
+	const char *paths[1];
+	struct ticks k = { &pr, 0, 0 };
+
+	tg_dir_make(&d);
+	tg_init(&t);
+	tg_init(&u);
+	tg_batch_e(&t, 100, 0);
+	tg_batch_e(&u, 300, 0);
+	tg_dir_put(&d, "trace.0.bin", &t);
+	tg_dir_put(&d, "trace.1.bin", &u);
+	paths[0] = d.path;
+	pr.tick = count_tick;
+	pr.tick_ctx = &k;
+	rec_init(&r);
+	sink = rec_sink(&r);
+	o = rec_opts(&r);
+	o.progress = &pr;
+	ck_assert_int_eq(d9p_read_paths(paths, 1, &sink, &o, &r.st), 0);
+	ck_assert_uint_ge(k.n, 2);		/* a tick per file at least */
+	ck_assert_uint_eq(k.first_total, t.n + u.n);
+	ck_assert_uint_eq(atomic_load(&pr.bytes_total), t.n + u.n);
+	ck_assert_uint_eq(atomic_load(&pr.bytes_in), t.n + u.n);
+	rec_free(&r);
+	tg_dir_remove(&d);
+	tg_free(&t);
+	tg_free(&u);
+}
+END_TEST
+
 START_TEST(progress_and_cancel)
 {
 	struct d9p_progress pr = { 0 };
@@ -233,6 +288,7 @@ suite_reader(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stream");
 	tcase_add_test(tc, progress_and_cancel);
+	tcase_add_test(tc, progress_total_known_first);
 	tcase_add_test(tc, frames_larger_than_the_window);
 	suite_add_tcase(s, tc);
 	return s;

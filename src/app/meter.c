@@ -1,0 +1,139 @@
+/* meter.c: see meter.h. */
+#include <stdint.h>
+#include <string.h>
+
+#include "app/meter.h"
+#include "base/clock.h"
+#include "base/text.h"
+
+/* Under mu: the line on screen goes (overwritten with blanks). */
+static void
+wipe(struct d9a_meter *mt)
+{
+	if (mt->shown == 0)
+		return;
+	fprintf(mt->f, "\r%*s\r", (int)mt->shown, "");
+	fflush(mt->f);
+	mt->shown = 0;
+}
+
+/* Under mu: line in place of the one on screen. */
+static void
+show(struct d9a_meter *mt, const char *line)
+{
+	size_t n = strlen(line);
+
+	/* blanks over what a longer line before left */
+	fprintf(mt->f, "\r%s%*s", line, mt->shown > n ? (int)(mt->shown -
+	    n) : 0, "");
+	if (mt->shown > n)
+		fprintf(mt->f, "\r%s", line);
+	fflush(mt->f);
+	mt->shown = n;
+}
+
+/* Under mu: whether a line is due now (the delay passed, the last one
+ * is old enough); when it is, the next one is due later. */
+static int
+due(struct d9a_meter *mt)
+{
+	double t = d9_mono_s();
+
+	if (!mt->on || t < mt->next)
+		return 0;
+	mt->next = t + D9A_METER_EVERY_MS / 1e3;
+	return 1;
+}
+
+/* The events read so far: "12.3 M events" (or k, or none). */
+static void
+events_text(char *buf, size_t size, uint64_t ev)
+{
+	if (ev >= 1000000)
+		snprintf(buf, size, "%.1f M events", (double)ev / 1e6);
+	else
+		snprintf(buf, size, "%llu events", (unsigned long long)ev);
+}
+
+static void
+tick(void *arg)
+{
+	struct d9a_meter *mt = arg;
+	uint64_t in = atomic_load(&mt->prog.bytes_in);
+	uint64_t total = atomic_load(&mt->prog.bytes_total);
+	char line[160], ev[48];
+
+	pthread_mutex_lock(&mt->mu);
+	if (due(mt)) {
+		events_text(ev, sizeof ev, atomic_load(&mt->prog.events));
+		if (total > 0 && in <= total)
+			snprintf(line, sizeof line, "d9top: reading %.0f%% of "
+			    "%.1f MB, %s", 100.0 * (double)in / (double)total,
+			    (double)total / 1e6, ev);
+		else
+			snprintf(line, sizeof line, "d9top: reading %.1f MB, %s",
+			    (double)in / 1e6, ev);
+		show(mt, line);
+	}
+	pthread_mutex_unlock(&mt->mu);
+}
+
+void
+d9a_meter_init(struct d9a_meter *mt, FILE *f, int on, unsigned delay_ms)
+{
+	memset(mt, 0, sizeof *mt);
+	mt->f = f;
+	mt->on = on;
+	mt->t0 = d9_mono_s();
+	mt->next = mt->t0 + delay_ms / 1e3;
+	mt->delay_ms = delay_ms;
+	pthread_mutex_init(&mt->mu, NULL);
+	if (on) {
+		mt->prog.tick = tick;
+		mt->prog.tick_ctx = mt;
+	}
+}
+
+void
+d9a_meter_read_done(void *arg)
+{
+	struct d9a_meter *mt = arg;
+	char line[96], ev[48];
+
+	pthread_mutex_lock(&mt->mu);
+	/* finishing takes a fifth of a cold read: said from the delay on,
+	 * whenever the last line was */
+	if (mt->on && d9_mono_s() >= mt->t0 + mt->delay_ms / 1e3) {
+		events_text(ev, sizeof ev, atomic_load(&mt->prog.events));
+		snprintf(line, sizeof line, "d9top: read %s, finishing", ev);
+		show(mt, line);
+	}
+	pthread_mutex_unlock(&mt->mu);
+}
+
+void
+d9a_meter_note(void *arg, const char *msg)
+{
+	struct d9a_meter *mt = arg;
+
+	pthread_mutex_lock(&mt->mu);
+	wipe(mt);
+	d9_text_put_line(mt->f, "d9top: ", msg);
+	/* the next tick draws the line again below the message */
+	pthread_mutex_unlock(&mt->mu);
+}
+
+void
+d9a_meter_wipe(struct d9a_meter *mt)
+{
+	pthread_mutex_lock(&mt->mu);
+	wipe(mt);
+	pthread_mutex_unlock(&mt->mu);
+}
+
+void
+d9a_meter_free(struct d9a_meter *mt)
+{
+	d9a_meter_wipe(mt);
+	pthread_mutex_destroy(&mt->mu);
+}

@@ -1,0 +1,46 @@
+/*
+ * meter.h: the progress of a long read on stderr, for the modes that
+ * print an answer at the end (--json, --report, --check, --diff,
+ * --chrome). On a terminal only, and only once the read has taken
+ * D9A_METER_DELAY_MS (a warm open or a small trace stays silent), one
+ * line is redrawn in place at most every D9A_METER_EVERY_MS (zstd's
+ * progress line): the share of the input bytes read, the events so far,
+ * then the finishing of the model. The line is wiped before a message
+ * and before the answer, so neither lands after it.
+ */
+#ifndef D9A_METER_H
+#define D9A_METER_H
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include "parse/reader.h"
+
+#define D9A_METER_DELAY_MS	500
+#define D9A_METER_EVERY_MS	200
+
+struct d9a_meter {
+	struct d9p_progress	 prog;	/* for the read (store.h d9i_opts) */
+	FILE			*f;	/* stderr */
+	int			 on;
+	double			 t0, next;	/* s, CLOCK_MONOTONIC */
+	unsigned		 delay_ms;
+	size_t			 shown;	/* bytes of the line on screen */
+	pthread_mutex_t		 mu;	/* notes and ticks may race */
+};
+
+/* A meter on f when on (else it prints nothing), its first line after
+ * delay_ms. */
+void	d9a_meter_init(struct d9a_meter *mt, FILE *f, int on,
+	    unsigned delay_ms);
+/* For d9i_opts.read_done: the read is over, the model is finished. */
+void	d9a_meter_read_done(void *mt);
+/* For d9i_opts.note: a message about input on f ("d9top: ...",
+ * escaped), the line wiped first. */
+void	d9a_meter_note(void *mt, const char *msg);
+/* Wipe the line (a message or the answer follows). */
+void	d9a_meter_wipe(struct d9a_meter *mt);
+/* Wiped for good. */
+void	d9a_meter_free(struct d9a_meter *mt);
+
+#endif
