@@ -104,7 +104,8 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 	struct d9a_where where;
 	struct d9a_meter mt;
 	struct d9i_opts io = { .note = o->quiet ? NULL : d9a_meter_note,
-	    .note_ctx = &mt, .stream_only = o->env.stream_only };
+	    .note_ctx = &mt, .stream_only = o->env.stream_only,
+	    .changed = d9a_meter_changed };
 	int rc;
 
 	d9a_meter_init(&mt, stderr, !o->quiet && isatty(STDERR_FILENO),

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "parse/reader.h"
+#include "store/files.h"
 
 #define D9A_METER_DELAY_MS	500
 #define D9A_METER_EVERY_MS	200
@@ -38,6 +39,9 @@ void	d9a_meter_read_done(void *mt);
 /* For d9i_opts.note: a message about input on f ("d9top: ...",
  * escaped), the line wiped first. */
 void	d9a_meter_note(void *mt, const char *msg);
+/* For d9i_opts.changed: on a terminal, why everything is read again
+ * (a directory that gained a segment since the index's entry of it). */
+void	d9a_meter_changed(void *mt, const struct d9i_prior *p);
 /* Wipe the line (a message or the answer follows). */
 void	d9a_meter_wipe(struct d9a_meter *mt);
 /* Wiped for good. */

@@ -4,8 +4,8 @@
 #include "base/pages.h"
 #include "store/store.h"
 
-/* The entry of the files s's inputs had before they changed, to
- * o->prior. */
+/* How s's inputs changed since the index's entry of them, to
+ * o->changed, and that entry to o->prior. */
 static void
 hand_prior(const struct d9i_store *s, const struct d9i_opts *o)
 {
@@ -13,8 +13,11 @@ hand_prior(const struct d9i_store *s, const struct d9i_opts *o)
 	struct d9m_model *m;
 	struct d9m_lanes *lanes;
 
-	if (o->prior != NULL && s->prior.how != D9I_NONE &&
-	    s->prior.how != D9I_SAME &&
+	if (s->prior.how == D9I_NONE || s->prior.how == D9I_SAME)
+		return;
+	if (o->changed != NULL)
+		o->changed(o->note_ctx, &s->prior);
+	if (o->prior != NULL &&
 	    d9i_cache_map(&s->cache, &was, &m, &lanes) == 0)
 		o->prior(o->note_ctx, m, lanes, &s->prior);
 }

@@ -51,6 +51,9 @@ struct d9i_opts {
 	 * browser to show meanwhile (ctx: note_ctx) */
 	void		(*prior)(void *ctx, struct d9m_model *m,
 			    struct d9m_lanes *lanes, const struct d9i_prior *p);
+	/* optional: the same news without the entry (how they changed),
+	 * before they are read again, for saying why that takes long */
+	void		(*changed)(void *ctx, const struct d9i_prior *p);
 };
 
 /* An open set of inputs. */

@@ -72,6 +72,23 @@ run_prog(struct run_result *r, const char *bin, const char *fmt, ...)
 	return st;
 }
 
+char *
+run_on_terminal(const char *env, const char *args, const char *out)
+{
+	const char *d9 = getenv("D9TOP");
+	struct run_result r;
+	char *s;
+
+	if (access("/usr/bin/script", X_OK) != 0)
+		return NULL;
+	run_prog(&r, "/usr/bin/script", "-qec \"%s '%s' %s > '%s'\" "
+	    "/dev/null", env, d9 ? d9 : "d9top", args, out);
+	ck_assert_int_eq(r.status, 0);
+	s = strdup(r.out);
+	run_free(&r);
+	return s;
+}
+
 void
 run_free(struct run_result *r)
 {

@@ -17,6 +17,11 @@ int	run_d9top(struct run_result *r, const char *stdin_path,
 int	run_prog(struct run_result *r, const char *bin, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 void	run_free(struct run_result *r);
+/* What d9top args (shell words, after the environment assignments env;
+ * stdout to the file out) writes to stderr when that is a terminal: the
+ * bytes the terminal got, from script(1), malloc'd; d9top must exit 0.
+ * NULL when there is no script(1). */
+char	*run_on_terminal(const char *env, const char *args, const char *out);
 /* $D9_TRACES/name (static buffer per call site is not used: malloc'd). */
 char	*trace_path(const char *name);
 

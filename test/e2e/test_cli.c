@@ -384,25 +384,6 @@ START_TEST(test_report_80_columns)
 }
 END_TEST
 
-/* stderr of d9top args (shell words, stdout to out) on a terminal: the
- * bytes the terminal got, from script(1); NULL when there is none. */
-static char *
-on_terminal(const char *env, const char *args, const char *out)
-{
-	const char *d9 = getenv("D9TOP");
-	struct run_result r;
-	char *s;
-
-	if (access("/usr/bin/script", X_OK) != 0)
-		return NULL;
-	run_prog(&r, "/usr/bin/script", "-qec \"%s '%s' %s > '%s'\" "
-	    "/dev/null", env, d9 ? d9 : "d9top", args, out);
-	ck_assert_int_eq(r.status, 0);
-	s = strdup(r.out);
-	run_free(&r);
-	return s;
-}
-
 /*
  * A read's progress goes to stderr on a terminal (from
  * D9TOP_PROGRESS_MS on: 0 here, so that the line is there however fast
@@ -422,7 +403,7 @@ START_TEST(test_progress_on_a_terminal)
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	snprintf(out, sizeof out, "%s/report", dir);
 	snprintf(args, sizeof args, "--no-cache --report '%s'", t);
-	tty = on_terminal("D9TOP_PROGRESS_MS=0", args, out);
+	tty = run_on_terminal("D9TOP_PROGRESS_MS=0", args, out);
 	if (tty == NULL) {
 		t_skip("no script(1) to make a terminal");
 		return;
@@ -465,7 +446,7 @@ START_TEST(test_progress_on_a_terminal)
 	ck_assert_uint_eq(fwrite(junk, 1, sizeof junk, f), sizeof junk);
 	fclose(f);
 	snprintf(args, sizeof args, "--no-cache --report '%s/in'", dir);
-	tty = on_terminal("D9TOP_PROGRESS_MS=0", args, out);
+	tty = run_on_terminal("D9TOP_PROGRESS_MS=0", args, out);
 	ck_assert_msg(strstr(tty, "\rd9top: ") != NULL &&
 	    strstr(tty, "events\r") != NULL, "%s", tty);
 	ck_assert_msg(strstr(tty, "\rd9top: reading ") < strstr(tty,
@@ -476,7 +457,7 @@ START_TEST(test_progress_on_a_terminal)
 
 	/* --quiet: nothing */
 	snprintf(args, sizeof args, "--quiet --no-cache --report '%s'", t);
-	tty = on_terminal("D9TOP_PROGRESS_MS=0", args, out);
+	tty = run_on_terminal("D9TOP_PROGRESS_MS=0", args, out);
 	ck_assert_str_eq(tty, "");
 	free(tty);
 	snprintf(args, sizeof args, "rm -rf '%s'", dir);

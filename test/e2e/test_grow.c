@@ -17,6 +17,8 @@
 
 #include "cachefix.h"
 #include "run.h"
+#include "../settle.h"
+#include "../skip.h"
 
 static const char *const traces[] = { "demo-2026-03.bin",
     "block-in-place-2026-05.bin", "demo-2026-06.bin.gz" };
@@ -48,16 +50,24 @@ check_one_entry(const struct fix *f, char *a, char *b)
 	free(b);
 }
 
+/* A fresh index, and segments 0 and 1 in segs (f's) in it: --json's
+ * output. */
+static char *
+two_indexed(struct fix *f, char *segs, size_t len)
+{
+	fix_init(f);
+	segs_of(f, segs, len);
+	add_segment(segs, 0, "");
+	add_segment(segs, 1, "");
+	return dir_matches(segs, NULL);
+}
+
 START_TEST(grows_by_one)
 {
 	struct fix f;
 	char segs[128], *a;
 
-	fix_init(&f);
-	segs_of(&f, segs, sizeof segs);
-	add_segment(segs, 0, "");
-	add_segment(segs, 1, "");
-	a = dir_matches(segs, NULL);
+	a = two_indexed(&f, segs, sizeof segs);
 	add_segment(segs, 2, "");
 	check_one_entry(&f, a, dir_matches(segs, a));
 	fix_free(&f);
@@ -140,6 +150,48 @@ START_TEST(active_sealed)
 }
 END_TEST
 
+/*
+ * On a terminal, a run that reads everything again because the
+ * directory changed since the index's entry says why, before the read;
+ * on a pipe and with --quiet it says nothing.
+ */
+START_TEST(says_why_it_reads_again)
+{
+	struct fix f;
+	static const char why[] = "d9top: 1 new file since the index's "
+	    "entry of the 3 others: all 4 are read\r\n";
+	char segs[128], out[160], args[256], path[256], *tty, *a;
+	struct run_result r;
+
+	a = two_indexed(&f, segs, sizeof segs);
+	add_segment(segs, 2, "");
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json %s", segs), 0);
+	ck_assert_str_eq(r.err, "");		/* a pipe */
+	run_free(&r);
+	settle_index(f.idx);
+	add_segment(segs, 3, "");
+	snprintf(out, sizeof out, "%s/answer", f.dir);
+	snprintf(args, sizeof args, "--json %s", segs);
+	if ((tty = run_on_terminal("", args, out)) == NULL) {
+		t_skip("no script(1) to make a terminal");
+		free(a);
+		fix_free(&f);
+		return;
+	}
+	ck_assert_msg(strncmp(tty, why, strlen(why)) == 0, "%s", tty);
+	free(tty);
+	settle_index(f.idx);
+	snprintf(path, sizeof path, "%s/trace.0.bin", segs);
+	ck_assert_int_eq(unlink(path), 0);
+	snprintf(args, sizeof args, "--quiet --json %s", segs);
+	tty = run_on_terminal("", args, out);
+	ck_assert_str_eq(tty, "");
+	free(tty);
+	free(a);
+	fix_free(&f);
+}
+END_TEST
+
 static Suite *
 grow_suite(void)
 {
@@ -152,6 +204,7 @@ grow_suite(void)
 	tcase_add_test(tc, segment_replaced);
 	tcase_add_test(tc, segment_removed);
 	tcase_add_test(tc, active_sealed);
+	tcase_add_test(tc, says_why_it_reads_again);
 	suite_add_tcase(s, tc);
 	return s;
 }
