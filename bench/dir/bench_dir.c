@@ -49,7 +49,7 @@
 
 enum {
 	M_BASE, M_NOCACHE, M_STDIN, M_COLD, M_WARM, M_WINDOW, M_GROW,
-	M_BROWSER, M_BROWSE_GROW, M_COUNT
+	M_BROWSER, M_BROWSE_COLD, M_BROWSE_GROW, M_COUNT
 };
 
 static const struct {
@@ -64,6 +64,7 @@ static const struct {
 	{ "d9top --json --window 1 s, warm", "<= 0.1x" },
 	{ "d9top --json, one more segment", "<= 0.15x cold" },
 	{ "browser to loaded screen, warm", "<= 1.5 s" },
+	{ "browser, cold", "" },
 	{ "browser, one more segment", "" },
 };
 
@@ -276,37 +277,64 @@ link_index(const char *from, const char *to)
 	return rc;
 }
 
-/* The browser on the directory that grew, with an index of its own that
- * holds the warm entry (linked: the --json runs after it find the index
- * as it was): its first screen, the older entry shown while the files
- * are read again, and the loaded one. */
+/* The browser on dir up to its loaded screen, with an index of its own
+ * at <cache>-suffix: empty, or (link) holding the warm one's entries
+ * (linked: the --json runs after it find the index as it was). Row m
+ * gets its figures (wall: to the first screen with first, else to the
+ * loaded one) and *b the rest; -1 with the row's note saying why. */
+static int
+browse_row(struct ctx *c, const char *dir, struct figures *f, int m,
+    const char *suffix, int linked, int first, struct d9b_browse *b)
+{
+	char idx[PATH_MAX + 32];
+	int rc;
+
+	memset(b, 0, sizeof *b);
+	if (no_browser(c, f, m))
+		return -1;
+	snprintf(idx, sizeof idx, "%s-%s", c->cache, suffix);
+	d9b_rmtree(idx);
+	rc = linked && link_index(c->cache, idx) < 0 ? -1 :
+	    d9b_browse_load(c->o.d9top, dir, idx, 600, b);
+	d9b_rmtree(idx);
+	if (rc != 0) {
+		snprintf(f->note[m], sizeof f->note[0], "%s: %s",
+		    rc > 0 ? "skipped" : "FAILED", rc < 0 && b->why[0] ==
+		    '\0' ? "no linked index" : b->why);
+		return -1;
+	}
+	f->r[m].wall = first ? b->first : b->wall;
+	f->r[m].cpu = b->cpu;
+	f->r[m].rss_mib = b->rss_mib;
+	f->have[m] = 1;
+	return 0;
+}
+
+/* The browser on the directory that grew, the warm entry in its index:
+ * its first screen, the older entry shown while the files are read
+ * again, and the loaded one. */
 static void
 browse_grown(struct ctx *c, const char *dir, struct figures *f)
 {
-	char idx[PATH_MAX + 32];
 	struct d9b_browse b;
-	int rc;
 
-	if (no_browser(c, f, M_BROWSE_GROW))
-		return;
-	snprintf(idx, sizeof idx, "%s-grown", c->cache);
-	d9b_rmtree(idx);
-	rc = link_index(c->cache, idx) < 0 ? -1 :
-	    d9b_browse_load(c->o.d9top, dir, idx, 600, &b);
-	d9b_rmtree(idx);
-	if (rc != 0) {
-		snprintf(f->note[M_BROWSE_GROW], sizeof f->note[0], "%s: %s",
-		    rc > 0 ? "skipped" : "FAILED", rc < 0 && b.why[0] ==
-		    '\0' ? "no linked index" : b.why);
-		return;
-	}
-	f->r[M_BROWSE_GROW].wall = b.first;
-	f->r[M_BROWSE_GROW].cpu = b.cpu;
-	f->r[M_BROWSE_GROW].rss_mib = b.rss_mib;
-	f->have[M_BROWSE_GROW] = 1;
-	snprintf(f->note[M_BROWSE_GROW], sizeof f->note[0], "to the first "
-	    "screen; loaded after %.2f s; first screen: %s", b.wall,
-	    b.first_header);
+	if (browse_row(c, dir, f, M_BROWSE_GROW, "grown", 1, 1, &b) == 0)
+		snprintf(f->note[M_BROWSE_GROW], sizeof f->note[0], "to the "
+		    "first screen; loaded after %.2f s; first screen: %s",
+		    b.wall, b.first_header);
+}
+
+/* The browser on the directory with an empty index: partial models
+ * while it reads the traces, then the whole one. */
+static void
+browse_cold(struct ctx *c, const char *dir, struct figures *f)
+{
+	struct d9b_browse b;
+
+	if (browse_row(c, dir, f, M_BROWSE_COLD, "cold", 0, 0, &b) == 0)
+		snprintf(f->note[M_BROWSE_COLD], sizeof f->note[0], "to the "
+		    "loaded screen; the first one after %.2f s: %s", b.first,
+		    b.first_header);
 }
 
 static int
@@ -425,8 +453,10 @@ print_figures(const struct figures *f)
 		if (f->note[m][0] != '\0')
 			printf("%-34s   %s\n", "", f->note[m]);
 		/* the read of one model (the grown browser holds two: the
-		 * older entry's pages it showed, and the new read) */
-		if (m != M_BASE && m != M_BROWSE_GROW && r->rss_mib > peak)
+		 * older entry's pages it showed, and the new read; the cold
+		 * one its partial models too) */
+		if (m != M_BASE && m != M_BROWSE_GROW && m != M_BROWSE_COLD &&
+		    r->rss_mib > peak)
 			peak = r->rss_mib;
 	}
 	printf("peak RSS of d9top: %.1f MiB for %.1f M events of every kind "
@@ -437,7 +467,8 @@ print_figures(const struct figures *f)
 	    "runtime_events_m=%.2f "
 	    "baseline_s=%.3f nocache_x=%.3f stdin_x=%.3f cold_x=%.3f "
 	    "warm_x=%.3f window_x=%.3f browser_s=%.3f peak_rss_mib=%.1f "
-	    "entry_s=%.2f zoom_rss_mib=%.1f browser_grown_s=%.3f\n",
+	    "entry_s=%.2f zoom_rss_mib=%.1f browser_grown_s=%.3f "
+	    "browser_cold_s=%.3f\n",
 	    f->copies,
 	    f->gz_mb, f->raw_mib, f->frames / 1e6, f->events / 1e6, base,
 	    f->r[M_NOCACHE].wall / base, f->r[M_STDIN].wall / base,
@@ -445,7 +476,8 @@ print_figures(const struct figures *f)
 	    f->r[M_WARM].wall / base, f->r[M_WINDOW].wall / base,
 	    f->have[M_BROWSER] ? f->r[M_BROWSER].wall : -1, peak, f->entry_s,
 	    f->have[M_BROWSER] ? f->zoom_rss : -1,
-	    f->have[M_BROWSE_GROW] ? f->r[M_BROWSE_GROW].wall : -1);
+	    f->have[M_BROWSE_GROW] ? f->r[M_BROWSE_GROW].wall : -1,
+	    f->have[M_BROWSE_COLD] ? f->r[M_BROWSE_COLD].wall : -1);
 }
 
 static int
@@ -481,6 +513,7 @@ one_scale(struct ctx *c, int scale, struct figures *f)
 	    "eventCount), %.1f s\n", f->frames / 1e6, f->events / 1e6,
 	    f->dur_ms / 1000);
 	measure_browser(c, dir, f);
+	browse_cold(c, dir, f);
 	if (measure_grow(c, dir, f) < 0)	/* last: the entry changes */
 		return -1;
 	getloadavg(&f->load[1], 1);
