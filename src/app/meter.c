@@ -141,7 +141,7 @@ d9a_meter_changed(void *arg, const struct d9i_prior *p)
 		    "index's entry: the files are read again");
 	else
 		snprintf(msg, sizeof msg, "files %s since the index's entry: "
-		    "they are read again", d9i_change_name(p->how));
+		    "all are read again", d9i_change_name(p->how));
 	d9a_meter_note(mt, msg);
 }
 
