@@ -160,6 +160,8 @@ START_TEST(says_why_it_reads_again)
 	struct fix f;
 	static const char why[] = "d9top: 1 new file since the index's "
 	    "entry of the 3 others: all 4 are read\r\n";
+	static const char gone[] = "d9top: files removed since the index's "
+	    "entry: all are read again\r\n";
 	char segs[128], out[160], args[256], path[256], *tty, *a;
 	struct run_result r;
 
@@ -182,6 +184,12 @@ START_TEST(says_why_it_reads_again)
 	free(tty);
 	settle_index(f.idx);
 	snprintf(path, sizeof path, "%s/trace.0.bin", segs);
+	ck_assert_int_eq(unlink(path), 0);
+	tty = run_on_terminal("", args, out);
+	ck_assert_msg(strncmp(tty, gone, strlen(gone)) == 0, "%s", tty);
+	free(tty);
+	settle_index(f.idx);
+	snprintf(path, sizeof path, "%s/trace.1.bin", segs);
 	ck_assert_int_eq(unlink(path), 0);
 	snprintf(args, sizeof args, "--quiet --json %s", segs);
 	tty = run_on_terminal("", args, out);
