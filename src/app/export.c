@@ -31,7 +31,8 @@ resolver_new(void *arg)
 {
 	struct ctx *c = arg;
 
-	return d9a_resolver(c->o, atomic_exchange(&c->spoke, 1) == 0);
+	return d9a_resolver(c->o, atomic_exchange(&c->spoke, 1) == 0 ?
+	    d9a_note : NULL, NULL);
 }
 
 static void
@@ -88,7 +89,7 @@ d9a_export_main(const struct d9a_opts *o)
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
 	/* the files named are read once here: an error is said now */
-	if ((res = d9a_resolver(o, 0)) == NULL)
+	if ((res = d9a_resolver(o, NULL, NULL)) == NULL)
 		return 2;
 	xo = (struct d9x_opts){ .outdir = o->export_dir, .paths = o->paths,
 	    .npaths = o->npaths, .resolver = res,

@@ -26,7 +26,8 @@ d9a_note(void *ctx, const char *msg)
 }
 
 struct d9m_resolver *
-d9a_resolver(const struct d9a_opts *o, int speak)
+d9a_resolver(const struct d9a_opts *o, void (*note)(void *, const char *),
+    void *note_ctx)
 {
 	struct d9s_resolver_opts ro;
 	struct d9m_resolver *r;
@@ -36,7 +37,7 @@ d9a_resolver(const struct d9a_opts *o, int speak)
 	    .nbinaries = o->nbinaries, .debug_dir = o->debug_dir,
 	    .kallsyms = o->kallsyms, .prefer_dwarf = o->prefer_dwarf,
 	    .have_load_base = o->have_load_base, .load_base = o->load_base,
-	    .note = speak && !o->quiet ? d9a_note : NULL };
+	    .note = o->quiet ? NULL : note, .note_ctx = note_ctx };
 	if (d9s_resolver_new(NULL, &ro, &r, &e) != 0) {
 		d9a_note(NULL, e.msg);
 		return NULL;
@@ -102,22 +103,18 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
     const char *const *paths, size_t npaths, unsigned *read_ok)
 {
 	struct d9a_where where;
-	struct d9a_meter mt;
 	struct d9i_opts io = { .note = o->quiet ? NULL : d9a_meter_note,
-	    .note_ctx = &mt, .stream_only = o->env.stream_only,
+	    .note_ctx = &l->meter, .stream_only = o->env.stream_only,
 	    .changed = d9a_meter_changed };
 	int rc;
 
-	d9a_meter_init(&mt, stderr, !o->quiet && isatty(STDERR_FILENO),
-	    o->env.progress_ms);
-	if (mt.on) {
-		io.prog = &mt.prog;
+	if (l->meter.on) {
+		io.prog = &l->meter.prog;
 		io.read_done = d9a_meter_read_done;
 	}
 	d9a_where_init(&where, o->no_cache);
 	io.where = &where.w;
 	rc = d9i_open(&l->in, paths, npaths, &io);
-	d9a_meter_free(&mt);		/* the line goes */
 	d9a_where_free(&where);
 	/* the model is ours (its lanes too, when mapped) */
 	l->m = l->in.m;
@@ -145,33 +142,48 @@ d9a_load(struct d9a_load *l, const struct d9a_opts *o,
 
 	memset(l, 0, sizeof *l);
 	l->keep = -1;
-	if ((l->res = d9a_resolver(o, 1)) == NULL) {
+	/* a read's progress on a terminal, up to the answer; messages
+	 * (the resolver's too) wipe its line */
+	d9a_meter_init(&l->meter, stderr, !o->quiet &&
+	    isatty(STDERR_FILENO), o->env.progress_ms);
+	l->metered = 1;
+	if ((l->res = d9a_resolver(o, d9a_meter_note, &l->meter)) == NULL) {
 		d9a_load_free(l);
 		return 2;
 	}
 	if (read_model(l, o, paths, npaths, &read_ok) < 0) {
+		d9a_meter_end(&l->meter);
 		fprintf(stderr, "d9top: out of memory\n");
 		d9a_load_free(l);
 		return 1;
 	}
 	if (read_ok == 0) {
+		d9a_meter_end(&l->meter);
 		fprintf(stderr, "d9top: no events could be read\n");
 		d9a_load_free(l);
 		return 1;
 	}
 	l->ao.win = window_of(w, l->m);
 	if (!o->quiet && (l->ao.win.lo > l->m->max_ts ||
-	    l->ao.win.hi < l->m->min_ts))
-		fprintf(stderr, "d9top: --window from %.3f ms is outside the "
-		    "trace (0..%.3f ms): its figures are empty\n", w->lo_ms,
+	    l->ao.win.hi < l->m->min_ts)) {
+		char msg[160];
+
+		snprintf(msg, sizeof msg, "--window from %.3f ms is outside "
+		    "the trace (0..%.3f ms): its figures are empty", w->lo_ms,
 		    (double)(l->m->max_ts - l->m->min_ts) / 1e6);
+		d9a_meter_note(&l->meter, msg);
+	}
 	l->ao.worst = o->worst;
 	l->ao.chain_task = o->have_chain ? o->chain : 0;
 	l->ao.all_tasks = o->all_tasks;
 	l->ao.resolver = l->res;
-	if (!analyse)
+	if (!analyse) {
+		d9a_meter_end(&l->meter);
 		return 0;
+	}
+	d9a_meter_analysing(&l->meter);
 	if (d9m_analyze(l->m, &l->ao, &l->a) < 0) {
+		d9a_meter_end(&l->meter);
 		fprintf(stderr, "d9top: out of memory\n");
 		d9a_load_free(l);
 		return 1;
@@ -180,6 +192,7 @@ d9a_load(struct d9a_load *l, const struct d9a_opts *o,
 	/* the analysis looked up every address: the files are all tried */
 	store_join(l);
 	copy_warnings(l->res, l->m);
+	d9a_meter_end(&l->meter);	/* the answer follows */
 	return 0;
 }
 
@@ -197,4 +210,7 @@ d9a_load_free(struct d9a_load *l)
 	d9s_resolver_free(&l->res);
 	d9m_model_free(&l->m);
 	l->analysed = 0;
+	if (l->metered)
+		d9a_meter_free(&l->meter);
+	l->metered = 0;
 }

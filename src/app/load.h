@@ -11,6 +11,7 @@
 
 #include <pthread.h>
 
+#include "app/meter.h"
 #include "app/opts.h"
 #include "model/figures/analysis.h"
 #include "store/store.h"
@@ -34,13 +35,17 @@ struct d9a_load {
 	int			 storing;
 	int			 keep;		/* closed: the detached writer
 						 * starts (app/keep.h), or -1 */
+	struct d9a_meter	 meter;		/* the read's progress */
+	int			 metered;	/* meter made, to free */
 };
 
 /* Messages about input, on stderr ("d9top: ..."), escaped. */
 void	d9a_note(void *ctx, const char *msg);
-/* The resolver of o's --binary, --debug-dir, ... (speak: its notes go to
- * stderr as they arise); NULL and a message when a file is unusable. */
-struct d9m_resolver *d9a_resolver(const struct d9a_opts *o, int speak);
+/* The resolver of o's --binary, --debug-dir, ... (its notes to note as
+ * they arise, unless NULL or --quiet); NULL and a message when a file is
+ * unusable. */
+struct d9m_resolver *d9a_resolver(const struct d9a_opts *o,
+	    void (*note)(void *ctx, const char *msg), void *note_ctx);
 /* The window of o. */
 struct d9a_win d9a_win_of(const struct d9a_opts *o);
 /* Load paths (through the index unless --no-cache), finish the model

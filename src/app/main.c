@@ -55,7 +55,7 @@ browse(const struct d9a_opts *o)
 	int rc;
 
 	/* silent while the browser owns the terminal; told afterwards */
-	if ((res = d9a_resolver(o, 0)) == NULL)
+	if ((res = d9a_resolver(o, NULL, NULL)) == NULL)
 		return 2;
 	cfg = (struct d9t_config){ .worst = o->worst, .have_window =
 	    o->have_window, .win_lo_ms = o->win_lo_ms, .win_hi_ms =

@@ -94,21 +94,37 @@ d9a_meter_init(struct d9a_meter *mt, FILE *f, int on, unsigned delay_ms)
 	}
 }
 
+/* A phase that starts: "d9top: <what>", from the delay on, whenever the
+ * last line was (a phase may take seconds). */
+static void
+phase(struct d9a_meter *mt, const char *what)
+{
+	char line[128];
+
+	pthread_mutex_lock(&mt->mu);
+	if (mt->on && d9_mono_s() >= mt->t0 + mt->delay_ms / 1e3) {
+		snprintf(line, sizeof line, "d9top: %s", what);
+		show(mt, line);
+	}
+	pthread_mutex_unlock(&mt->mu);
+}
+
 void
 d9a_meter_read_done(void *arg)
 {
 	struct d9a_meter *mt = arg;
-	char line[96], ev[48];
+	char what[96], ev[48];
 
-	pthread_mutex_lock(&mt->mu);
-	/* finishing takes a fifth of a cold read: said from the delay on,
-	 * whenever the last line was */
-	if (mt->on && d9_mono_s() >= mt->t0 + mt->delay_ms / 1e3) {
-		events_text(ev, sizeof ev, atomic_load(&mt->prog.events));
-		snprintf(line, sizeof line, "d9top: read %s, finishing", ev);
-		show(mt, line);
-	}
-	pthread_mutex_unlock(&mt->mu);
+	/* finishing takes a fifth of a cold read */
+	events_text(ev, sizeof ev, atomic_load(&mt->prog.events));
+	snprintf(what, sizeof what, "read %s, finishing", ev);
+	phase(mt, what);
+}
+
+void
+d9a_meter_analysing(struct d9a_meter *mt)
+{
+	phase(mt, "analysing");
 }
 
 void
@@ -146,16 +162,17 @@ d9a_meter_changed(void *arg, const struct d9i_prior *p)
 }
 
 void
-d9a_meter_wipe(struct d9a_meter *mt)
+d9a_meter_end(struct d9a_meter *mt)
 {
 	pthread_mutex_lock(&mt->mu);
 	wipe(mt);
+	mt->on = 0;
 	pthread_mutex_unlock(&mt->mu);
 }
 
 void
 d9a_meter_free(struct d9a_meter *mt)
 {
-	d9a_meter_wipe(mt);
+	d9a_meter_end(mt);
 	pthread_mutex_destroy(&mt->mu);
 }

@@ -5,8 +5,8 @@
  * D9A_METER_DELAY_MS (a warm open or a small trace stays silent), one
  * line is redrawn in place at most every D9A_METER_EVERY_MS (zstd's
  * progress line): the share of the input bytes read, the events so far,
- * then the finishing of the model. The line is wiped before a message
- * and before the answer, so neither lands after it.
+ * then the finishing of the model and its analysis. The line is wiped
+ * before a message and before the answer, so neither lands after it.
  */
 #ifndef D9A_METER_H
 #define D9A_METER_H
@@ -34,7 +34,7 @@ struct d9a_meter {
  * delay_ms. */
 void	d9a_meter_init(struct d9a_meter *mt, FILE *f, int on,
 	    unsigned delay_ms);
-/* For d9i_opts.read_done: the read is over, the model is finished. */
+/* For d9i_opts.read_done: the read is over, finishing the model starts. */
 void	d9a_meter_read_done(void *mt);
 /* For d9i_opts.note: a message about input on f ("d9top: ...",
  * escaped), the line wiped first. */
@@ -42,9 +42,10 @@ void	d9a_meter_note(void *mt, const char *msg);
 /* For d9i_opts.changed: on a terminal, why everything is read again
  * (a directory that gained a segment since the index's entry of it). */
 void	d9a_meter_changed(void *mt, const struct d9i_prior *p);
-/* Wipe the line (a message or the answer follows). */
-void	d9a_meter_wipe(struct d9a_meter *mt);
-/* Wiped for good. */
+/* The model is read and finished: its analysis of events starts. */
+void	d9a_meter_analysing(struct d9a_meter *mt);
+/* Wiped, and no more lines (messages still go to f). */
+void	d9a_meter_end(struct d9a_meter *mt);
 void	d9a_meter_free(struct d9a_meter *mt);
 
 #endif

@@ -388,7 +388,7 @@ END_TEST
  * A read's progress goes to stderr on a terminal (from
  * D9TOP_PROGRESS_MS on: 0 here, so that the line is there however fast
  * the machine): how much of the input, how many events, then the
- * finishing; a message takes a line of its own; the line is wiped
+ * finishing and the analysis; a message takes a line of its own; the line is wiped
  * before the answer, which is the same as without a terminal. Not on a
  * pipe, not with --quiet.
  */
@@ -412,6 +412,7 @@ START_TEST(test_progress_on_a_terminal)
 	    strstr(tty, "% of 3.4 MB, ") != NULL, "%s", tty);
 	ck_assert_ptr_nonnull(strstr(tty, "\rd9top: read 516950 events, "
 	    "finishing"));
+	ck_assert_ptr_nonnull(strstr(tty, "finishing\rd9top: analysing"));
 	/* wiped: blanks between two carriage returns, and nothing after */
 	end = strrchr(tty, '\r');
 	ck_assert_ptr_nonnull(end);
