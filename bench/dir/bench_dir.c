@@ -46,6 +46,7 @@
 #define DEF_SCALE	"1"	/* about 2 minutes on 2 busy cores */
 #define MAX_SCALES	8
 #define JSON_MAX	(8u << 20)
+#define TIMES_MAX	160	/* a D9TOP_TIMES line's stages */
 
 enum {
 	M_BASE, M_NOCACHE, M_STDIN, M_COLD, M_WARM, M_WINDOW, M_GROW,
@@ -85,6 +86,7 @@ struct figures {
 	int		 same;		/* cold and warm --json alike */
 	double		 entry_s;	/* the cold run's entry written after */
 	char		 note[M_COUNT][480];
+	char		 times[M_COUNT][TIMES_MAX];	/* D9TOP_TIMES */
 	int		 scale;
 	double		 load[2];	/* 1-minute load at start and end */
 };
@@ -182,14 +184,18 @@ slurp(const char *path)
 	return p;
 }
 
-/* One d9top --json run (extra: NULL or one more option and its value). */
+/* One d9top --json run (extra: NULL or one more option and its value);
+ * where its time went (D9TOP_TIMES, the stages after "times: ") into
+ * times, when not NULL. */
 static int
 json_run(struct ctx *c, const char *dir, const char *opt, const char *val,
-    const char *out, struct d9b_run *r)
+    const char *out, struct d9b_run *r, char times[TIMES_MAX])
 {
 	char *argv[8] = { (char *)c->o.d9top, "--json", "--quiet" };
-	char *env[] = { c->env, NULL };
+	char *env[] = { c->env, "D9TOP_TIMES=1", NULL };
+	char err[PATH_MAX + 48], line[TIMES_MAX + 16];
 	size_t n = 3;
+	FILE *f;
 
 	if (opt != NULL)
 		argv[n++] = (char *)opt;
@@ -197,11 +203,23 @@ json_run(struct ctx *c, const char *dir, const char *opt, const char *val,
 		argv[n++] = (char *)val;
 	argv[n++] = (char *)dir;
 	argv[n] = NULL;
-	if (d9b_run(argv, env, out, NULL, r) != 0) {
+	snprintf(err, sizeof err, "%s.err", out);
+	if (d9b_run(argv, env, out, err, r) != 0) {
 		fprintf(stderr, "bench-dir: d9top --json %s failed (status "
 		    "%d)\n", opt ? opt : "", r->status);
+		unlink(err);
 		return -1;
 	}
+	if (times != NULL && (f = fopen(err, "r")) != NULL) {
+		if (fgets(line, sizeof line, f) != NULL &&
+		    strncmp(line, "d9top: times: ", 14) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(times, TIMES_MAX, "%.*s", TIMES_MAX - 1,
+			    line + 14);
+		}
+		fclose(f);
+	}
+	unlink(err);
 	return 0;
 }
 
@@ -350,8 +368,9 @@ measure_grow(struct ctx *c, const char *dir, struct figures *f)
 	if (d9b_hostdir_grow(&c->h, dir, f->copies, added, sizeof added) < 0)
 		return -1;
 	browse_grown(c, dir, f);
-	if (json_run(c, dir, NULL, NULL, out[0], &f->r[M_GROW]) == 0 &&
-	    json_run(c, dir, "--no-cache", NULL, out[1], &nc) == 0) {
+	if (json_run(c, dir, NULL, NULL, out[0], &f->r[M_GROW],
+	    f->times[M_GROW]) == 0 &&
+	    json_run(c, dir, "--no-cache", NULL, out[1], &nc, NULL) == 0) {
 		d9b_settle(c->cache);
 		f->have[M_GROW] = 1;
 		snprintf(f->note[M_GROW], sizeof f->note[0], "%.3fx the cold "
@@ -374,7 +393,7 @@ measure_json(struct ctx *c, const char *dir, struct figures *f)
 		snprintf(out[i], sizeof out[i], "%s/out-%d-%d.json",
 		    c->o.work, f->copies, i);
 	if (json_run(c, dir, "--no-cache", NULL, out[0],
-	    &f->r[M_NOCACHE]) < 0)
+	    &f->r[M_NOCACHE], f->times[M_NOCACHE]) < 0)
 		return -1;
 	f->have[M_NOCACHE] = 1;
 	if (stdin_run(c, dir, out[1], &f->r[M_STDIN]) < 0)
@@ -389,20 +408,23 @@ measure_json(struct ctx *c, const char *dir, struct figures *f)
 	free(text);
 	if (d9b_rmtree(c->cache) < 0)
 		return -1;
-	if (json_run(c, dir, NULL, NULL, out[1], &f->r[M_COLD]) < 0)
+	if (json_run(c, dir, NULL, NULL, out[1], &f->r[M_COLD],
+	    f->times[M_COLD]) < 0)
 		return -1;
 	/* the entry is written by a detached d9top after the answer */
 	f->entry_s = d9b_settle(c->cache);
 	snprintf(f->note[M_COLD], sizeof f->note[0], "the index entry in "
 	    "place %.2f s after the answer (written in the background)",
 	    f->entry_s);
-	if (json_run(c, dir, NULL, NULL, out[2], &f->r[M_WARM]) < 0)
+	if (json_run(c, dir, NULL, NULL, out[2], &f->r[M_WARM],
+	    f->times[M_WARM]) < 0)
 		return -1;
 	f->have[M_COLD] = f->have[M_WARM] = 1;
 	f->same = files_same(out[0], out[1]) && files_same(out[1], out[2]);
 	mid = f->dur_ms / 2;
 	snprintf(win, sizeof win, "%.3f..%.3f", mid - 500, mid + 500);
-	if (json_run(c, dir, "--window", win, out[3], &f->r[M_WINDOW]) < 0)
+	if (json_run(c, dir, "--window", win, out[3], &f->r[M_WINDOW],
+	    f->times[M_WINDOW]) < 0)
 		return -1;
 	f->have[M_WINDOW] = 1;
 	snprintf(f->note[M_WINDOW], sizeof f->note[0], "--window %s", win);
@@ -452,6 +474,8 @@ print_figures(const struct figures *f)
 		    r->cpu / f->r[M_BASE].cpu, what[m].goal);
 		if (f->note[m][0] != '\0')
 			printf("%-34s   %s\n", "", f->note[m]);
+		if (f->times[m][0] != '\0')
+			printf("%-34s   %s\n", "", f->times[m]);
 		/* the read of one model (the grown browser holds two: the
 		 * older entry's pages it showed, and the new read; the cold
 		 * one its partial models too) */

@@ -16,6 +16,8 @@ struct d9a_env {
 				 * --export reads at once; 0: default */
 	unsigned progress_ms;	/* D9TOP_PROGRESS_MS: a read's progress
 				 * on a terminal from then on (meter.h) */
+	int	 times;		/* D9TOP_TIMES=1: where a run's time went,
+				 * on stderr at its end (meter.h) */
 };
 
 void	d9a_env_read(struct d9a_env *e);

@@ -108,10 +108,10 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 	    .changed = d9a_meter_changed };
 	int rc;
 
-	if (l->meter.on) {
+	if (l->meter.on)
 		io.prog = &l->meter.prog;
+	if (l->meter.on || l->meter.times)
 		io.read_done = d9a_meter_read_done;
-	}
 	d9a_where_init(&where, o->no_cache);
 	io.where = &where.w;
 	rc = d9i_open(&l->in, paths, npaths, &io);
@@ -145,7 +145,7 @@ d9a_load(struct d9a_load *l, const struct d9a_opts *o,
 	/* a read's progress on a terminal, up to the answer; messages
 	 * (the resolver's too) wipe its line */
 	d9a_meter_init(&l->meter, stderr, !o->quiet &&
-	    isatty(STDERR_FILENO), o->env.progress_ms);
+	    isatty(STDERR_FILENO), o->env.progress_ms, o->env.times);
 	l->metered = 1;
 	if ((l->res = d9a_resolver(o, d9a_meter_note, &l->meter)) == NULL) {
 		d9a_load_free(l);

@@ -79,11 +79,13 @@ tick(void *arg)
 }
 
 void
-d9a_meter_init(struct d9a_meter *mt, FILE *f, int on, unsigned delay_ms)
+d9a_meter_init(struct d9a_meter *mt, FILE *f, int on, unsigned delay_ms,
+    int times)
 {
 	memset(mt, 0, sizeof *mt);
 	mt->f = f;
 	mt->on = on;
+	mt->times = times;
 	mt->t0 = d9_mono_s();
 	mt->next = mt->t0 + delay_ms / 1e3;
 	mt->delay_ms = delay_ms;
@@ -115,6 +117,7 @@ d9a_meter_read_done(void *arg)
 	struct d9a_meter *mt = arg;
 	char what[96], ev[48];
 
+	mt->t_read = d9_mono_s();	/* this thread's, before finishing */
 	/* finishing takes a fifth of a cold read */
 	events_text(ev, sizeof ev, atomic_load(&mt->prog.events));
 	snprintf(what, sizeof what, "read %s, finishing", ev);
@@ -124,6 +127,7 @@ d9a_meter_read_done(void *arg)
 void
 d9a_meter_analysing(struct d9a_meter *mt)
 {
+	mt->t_an = d9_mono_s();
 	phase(mt, "analysing");
 }
 
@@ -167,12 +171,48 @@ d9a_meter_end(struct d9a_meter *mt)
 	pthread_mutex_lock(&mt->mu);
 	wipe(mt);
 	mt->on = 0;
+	if (mt->t_end == 0)
+		mt->t_end = d9_mono_s();
 	pthread_mutex_unlock(&mt->mu);
+}
+
+/* ", name x.xxx s" of the stage [a, b) to line (at *n), when both ends
+ * are known. */
+static void
+stage(char *line, size_t size, size_t *n, const char *name, double a,
+    double b)
+{
+	int k;
+
+	if (a == 0 || b == 0 || *n >= size)
+		return;
+	k = snprintf(line + *n, size - *n, "%s%s %.3f s", *n > 0 ? ", " :
+	    "", name, b - a);
+	*n += k > 0 ? (size_t)k : 0;
 }
 
 void
 d9a_meter_free(struct d9a_meter *mt)
 {
+	char line[192];
+	size_t n = 0;
+
 	d9a_meter_end(mt);
+	if (mt->times) {
+		if (mt->t_read != 0) {
+			stage(line, sizeof line, &n, "read", mt->t0,
+			    mt->t_read);
+			stage(line, sizeof line, &n, "finish", mt->t_read,
+			    mt->t_an);
+		} else
+			stage(line, sizeof line, &n, "index entry", mt->t0,
+			    mt->t_an);
+		stage(line, sizeof line, &n, "analysis", mt->t_an,
+		    mt->t_end);
+		stage(line, sizeof line, &n, "answer", mt->t_end,
+		    d9_mono_s());
+		if (n > 0)
+			fprintf(mt->f, "d9top: times: %s\n", line);
+	}
 	pthread_mutex_destroy(&mt->mu);
 }

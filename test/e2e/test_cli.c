@@ -16,6 +16,7 @@
 
 #include "minijson.h"
 #include "run.h"
+#include "../settle.h"
 #include "../skip.h"
 
 static char *
@@ -467,6 +468,68 @@ START_TEST(test_progress_on_a_terminal)
 }
 END_TEST
 
+/* Whether line is "d9top: times: " then the stages named, in order,
+ * each "NAME N.NNN s", comma-separated, then a newline. */
+static int
+times_line(const char *line, const char *const *names, size_t n)
+{
+	const char *p = line;
+
+	if (strncmp(p, "d9top: times: ", 14) != 0)
+		return 0;
+	p += 14;
+	for (size_t i = 0; i < n; i++) {
+		char *end;
+
+		if (i > 0 && strncmp(p, ", ", 2) != 0)
+			return 0;
+		p += i > 0 ? 2 : 0;
+		if (strncmp(p, names[i], strlen(names[i])) != 0)
+			return 0;
+		p += strlen(names[i]);
+		if (*p++ != ' ' || strtod(p, &end) < 0 || end == p ||
+		    strncmp(end, " s", 2) != 0)
+			return 0;
+		p = end + 2;
+	}
+	return strcmp(p, "\n") == 0;
+}
+
+/* D9TOP_TIMES=1: where the time went, on stderr at the end (with
+ * --quiet too): the read, the finishing, the analysis, the answer; from
+ * the index, its entry instead of the first two. */
+START_TEST(test_times)
+{
+	static const char *const cold[] = { "read", "finish", "analysis",
+	    "answer" };
+	static const char *const warm[] = { "index entry", "analysis",
+	    "answer" };
+	char *t = trace_path("block-in-place-2026-05.bin");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	char idx[512];
+	struct run_result r;
+
+	ck_assert_int_eq(run_d9top(&r, NULL, "--no-cache --json '%s'", t), 0);
+	ck_assert_str_eq(r.err, "");		/* not asked */
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--quiet --json '%s'", t), 0);
+	run_free(&r);
+	ck_assert_ptr_nonnull(xdg);
+	snprintf(idx, sizeof idx, "%s/d9top", xdg);
+	settle_index(idx);
+	ck_assert_int_eq(setenv("D9TOP_TIMES", "1", 1), 0);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--no-cache --quiet --json "
+	    "'%s'", t), 0);
+	ck_assert_msg(times_line(r.err, cold, 4), "%s", r.err);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s'", t), 0);
+	ck_assert_msg(times_line(r.err, warm, 3), "%s", r.err);
+	run_free(&r);
+	unsetenv("D9TOP_TIMES");
+	free(t);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -483,6 +546,7 @@ suite(void)
 	tcase_add_test(tc, test_folded);
 	tcase_add_loop_test(tc, test_report_80_columns, 0, 2);
 	tcase_add_test(tc, test_progress_on_a_terminal);
+	tcase_add_test(tc, test_times);
 	suite_add_tcase(s, tc);
 	return s;
 }
