@@ -175,7 +175,11 @@ read_elf(struct d9s_elffile *f, Elf *elf, struct d9_err *e)
 	if ((rc = read_segments(f, elf, e)) != 0 ||
 	    (rc = read_sections(f, elf, e)) != 0)
 		return rc;
-	return d9s_elfsyms_load(&f->syms, elf, &f->arena, e);
+	if ((rc = d9s_elfsyms_load(&f->syms, elf, &f->arena, e)) != 0)
+		return rc;
+	if (d9s_plt_load(&f->plt, elf, &f->arena) < 0)
+		return d9_err_set(e, D9_ERR_NOMEM, 0, "PLT names");
+	return 0;
 }
 
 int
@@ -209,6 +213,7 @@ void
 d9s_elffile_close(struct d9s_elffile *f)
 {
 	d9s_elfsyms_free(&f->syms);
+	d9s_plt_free(&f->plt);
 	free(f->seg);
 	free(f->sec);
 	d9_arena_free(&f->arena);

@@ -3,7 +3,8 @@
  * copied out so the file can be closed: the GNU build id, PT_LOAD
  * segments (file offset -> link address), the SHF_ALLOC sections (which
  * section holds an address, as addr2line asks), the symbol table, the
- * .gnu_debuglink name and CRC, and whether DWARF is present. Every field
+ * names of the PLT's entries, the .gnu_debuglink name and CRC, and
+ * whether DWARF is present. Every field
  * comes through libelf's bounds-checked calls: a truncated or hostile
  * file gives an error or fewer facts, never a read past its end.
  */
@@ -16,6 +17,7 @@
 #include "base/arena.h"
 #include "base/err.h"
 #include "symbolize/elfsyms.h"
+#include "symbolize/plt.h"
 
 #define D9S_BUILD_ID_MAX 64
 
@@ -39,6 +41,7 @@ struct d9s_elffile {
 	struct d9s_section	*sec;		/* SHF_ALLOC, in header order */
 	size_t			 nsec;
 	struct d9s_elfsyms	 syms;
+	struct d9s_plt		 plt;		/* x86-64: its entries' names */
 	const char		*debuglink;	/* .gnu_debuglink or NULL */
 	uint32_t		 debuglink_crc;
 	int			 has_dwarf;	/* .debug_info with contents */

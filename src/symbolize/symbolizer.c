@@ -198,27 +198,32 @@ sym_name(struct d9s_symbolizer *sym, struct smod *sm,
 	return name;
 }
 
-/* Name frames[0] from the symbol table when DWARF has no function. */
+/* Name frames[0] from the symbol table when DWARF has no function, or
+ * else from the PLT entry holding addr ("puts@plt"). */
 static int
 symtab_fallback(struct d9s_symbolizer *sym, struct smod *sm, uint64_t addr,
     struct d9s_frame *frames, int *n)
 {
 	const struct d9s_section *sec;
-	const struct d9s_elfsym *s;
-	int covers;
+	const struct d9s_elfsym *s = NULL;
+	const char *plt = NULL, *name;
+	int covers = 0;
 
 	if (*n > 0 && frames[0].function != NULL)
 		return 0;
 	if ((sec = d9s_elffile_section(&sm->m->elf, addr)) == NULL)
 		return 0;
 	s = d9s_elfsyms_find(sm->m->syms, sec->index, addr, &covers);
-	if (s == NULL || !covers)
+	if ((s == NULL || !covers) &&
+	    (plt = d9s_plt_find(&sm->m->elf.plt, addr)) == NULL)
 		return 0;
 	if (*n == 0) {
 		memset(&frames[0], 0, sizeof frames[0]);
 		*n = 1;
 	}
-	if ((frames[0].function = sym_name(sym, sm, s)) == NULL)
+	name = plt != NULL ? d9_arena_memdup(&sym->arena, plt,
+	    strlen(plt) + 1) : sym_name(sym, sm, s);
+	if ((frames[0].function = name) == NULL)
 		return -1;
 	frames[0].flags |= D9S_FRAME_SYMTAB;
 	return 0;

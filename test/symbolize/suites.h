@@ -12,5 +12,6 @@ Suite	*suite_resolve(void);
 Suite	*suite_demo(void);
 Suite	*suite_rust(void);		/* test_compare.c */
 TCase	*tcase_files_rust(void);	/* test_files.c, in suite_rust */
+TCase	*tcase_files_plt(void);		/* test_plt.c, in suite_files */
 
 #endif

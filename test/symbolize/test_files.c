@@ -703,6 +703,7 @@ suite_files(void)
 	tcase_add_test(tc, special_files);
 	tcase_add_test(tc, hostile_names);
 	suite_add_tcase(s, tc);
+	suite_add_tcase(s, tcase_files_plt());
 	return s;
 }
 
