@@ -147,21 +147,12 @@ void
 d9a_meter_changed(void *arg, const struct d9i_prior *p)
 {
 	struct d9a_meter *mt = arg;
-	char msg[160];
+	char how[160], msg[192];
 
 	if (!mt->on)
 		return;		/* scripts' stderr stays as it was */
-	if (p->how == D9I_GROWN)
-		snprintf(msg, sizeof msg, "%zu new file%s since the index's "
-		    "entry of the %zu other%s: all %zu are read", p->added,
-		    p->added == 1 ? "" : "s", p->kept, p->kept == 1 ? "" : "s",
-		    p->kept + p->added);
-	else if (p->how == D9I_SEALED)
-		snprintf(msg, sizeof msg, "a segment was sealed since the "
-		    "index's entry: the files are read again");
-	else
-		snprintf(msg, sizeof msg, "files %s since the index's entry: "
-		    "all are read again", d9i_change_name(p->how));
+	d9i_prior_say(p, how, sizeof how);
+	snprintf(msg, sizeof msg, "%s: all are read again", how);
 	d9a_meter_note(mt, msg);
 }
 

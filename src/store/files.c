@@ -309,3 +309,18 @@ d9i_change_name(enum d9i_change how)
 	return (size_t)how < sizeof names / sizeof names[0] ? names[how] :
 	    "?";
 }
+
+void
+d9i_prior_say(const struct d9i_prior *p, char *buf, size_t size)
+{
+	if (p->how == D9I_GROWN)
+		snprintf(buf, size, "%zu new file%s since the index's entry "
+		    "of the %zu other%s", p->added, p->added == 1 ? "" : "s",
+		    p->kept, p->kept == 1 ? "" : "s");
+	else if (p->how == D9I_SEALED)
+		snprintf(buf, size, "a segment was sealed since the index's "
+		    "entry");
+	else
+		snprintf(buf, size, "files %s since the index's entry",
+		    d9i_change_name(p->how));
+}

@@ -80,5 +80,9 @@ void	 d9i_files_compare(const struct d9i_files *old,
 	    const struct d9i_files *now, struct d9i_prior *p);
 /* A word for how ("grown", "replaced", ...). */
 const char *d9i_change_name(enum d9i_change how);
+/* How p's inputs changed, for a message: "1 new file since the index's
+ * entry of the 57 others", "a segment was sealed since the index's
+ * entry", "files removed since the index's entry". */
+void	 d9i_prior_say(const struct d9i_prior *p, char *buf, size_t size);
 
 #endif

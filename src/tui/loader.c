@@ -135,7 +135,8 @@ finisher(void *arg)
 
 /* Whether a copy of ev events would be ready well before the whole
  * model: the rest of the input at the pace so far, against the last
- * finish scaled to ev. Unknown sizes (stdin) always get partial models. */
+ * finish scaled to ev; for files, up to SNAP_MAX_EVENTS. Unknown sizes
+ * (stdin) always get partial models. */
 static int
 worth_it(struct d9t_loader *ld, uint64_t ev, double cost)
 {
@@ -143,6 +144,8 @@ worth_it(struct d9t_loader *ld, uint64_t ev, double cost)
 	uint64_t total = atomic_load(&ld->prog.bytes_total);
 	double rest, est;
 
+	if (total > 0 && ev > SNAP_MAX_EVENTS && !ld->follow)
+		return 0;
 	if (total == 0 || in == 0 || in >= total || ld->snap_events == 0)
 		return total == 0 || in < total;
 	rest = (d9_mono_s() - ld->t0) * (double)(total - in) / (double)in;
@@ -162,11 +165,6 @@ snapshot(struct d9t_loader *ld)
 
 	if (ev == ld->snap_events || atomic_load(&ld->prog.cancel))
 		return;
-	if (ev > SNAP_MAX_EVENTS && !ld->follow &&
-	    atomic_load(&ld->prog.bytes_total) > 0) {
-		ld->next_snap = 1e300;	/* the events only grow */
-		return;
-	}
 	pthread_mutex_lock(&ld->mu);
 	busy = ld->todo != NULL;
 	cost = ld->cost;

@@ -50,18 +50,11 @@ signalled(const sigset_t *set)
 static void
 say_prior(struct d9t_app *app, const struct d9i_prior *p)
 {
-	if (p->how == D9I_GROWN)
-		d9t_msg(app, "%zu new file%s: the index's entry of the %zu "
-		    "other%s is shown while all %zu are read", p->added,
-		    p->added == 1 ? "" : "s", p->kept, p->kept == 1 ? "" : "s",
-		    p->kept + p->added);
-	else if (p->how == D9I_SEALED)
-		d9t_msg(app, "a segment was sealed: the index's entry from "
-		    "before is shown while the files are read again");
-	else
-		d9t_msg(app, "files %s since: the index's entry from before "
-		    "is shown while they are read again",
-		    d9i_change_name(p->how));
+	char how[160];
+
+	d9i_prior_say(p, how, sizeof how);
+	d9t_msg(app, "%s: that entry is shown while all are read again",
+	    how);
 }
 
 /* Take partial models while loading, the whole model when the loader is

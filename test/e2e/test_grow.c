@@ -159,7 +159,7 @@ START_TEST(says_why_it_reads_again)
 {
 	struct fix f;
 	static const char why[] = "d9top: 1 new file since the index's "
-	    "entry of the 3 others: all 4 are read\r\n";
+	    "entry of the 3 others: all are read again\r\n";
 	static const char gone[] = "d9top: files removed since the index's "
 	    "entry: all are read again\r\n";
 	char segs[128], out[160], args[256], path[256], *tty, *a;
