@@ -79,7 +79,8 @@ struct d9rec_options {
 	int		 alloc_profile;	/* allocation sampling */
 	uint64_t	 alloc_sample_rate; /* mean bytes between samples; 0: 524288 */
 	int		 symbols;	/* SymbolTableEntry appendix; env D9REC_SYMBOLS=0 */
-	/* Test hook: when set, every timestamp comes from here (ns). */
+	/* Test hook: when set, every timestamp comes from here (ns), and
+	 * the phase of the switch sampling's duty cycle. */
 	uint64_t	(*clock)(void *ctx);
 	void		*clock_ctx;
 	/* A context-switch sample stands for N switches of its thread; 0:
@@ -93,7 +94,8 @@ struct d9rec_options {
 	 * the runtime workers (worker id below D9REC_BLOCKING_WORKER). */
 	int		 sched_all_threads;
 	/* Context-switch sampling is on this share of each second (per
-	 * cent, 1 to 100): the first sched_duty_pct % of it, while the
+	 * cent, 1 to 100): the first sched_duty_pct % of it (of the
+	 * trace's clock, the test hook's when set), while the
 	 * kernel samples one switch in sched_sample_period *
 	 * sched_duty_pct / 100 (at least 1); off, a switch costs next to
 	 * nothing. 0: D9REC_SCHED_DUTY when sched_sample_period is 0,

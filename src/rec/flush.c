@@ -532,8 +532,10 @@ d9rec_flush_main(void *arg)
 			pthread_cond_timedwait(&w->cond, &w->lock, &ts);
 			if (w->stop)
 				break;
-			d9rec_perf_duty(w);
 		}
+		/* every drain, a flush asked for too, sees the cycle's
+		 * phase of now */
+		d9rec_perf_duty(w);
 		seq = w->req_flush;
 		rot = w->req_rotate;
 		w->req_rotate = 0;

@@ -286,7 +286,8 @@ sched_shut(struct d9rec_writer *w, struct d9rec_thread *t)
 uint64_t
 d9rec_perf_duty(struct d9rec_writer *w)
 {
-	uint64_t ms = d9rec_mono_ns() / 1000000u % D9REC_SCHED_CYCLE_MS;
+	/* the trace's clock: a reader tells a sampled poll by its time */
+	uint64_t ms = d9rec_now(w) / 1000000u % D9REC_SCHED_CYCLE_MS;
 	uint64_t on_ms = D9REC_SCHED_CYCLE_MS / 100 * w->opt.sched_duty_pct;
 	int on = ms < on_ms;
 
