@@ -30,5 +30,6 @@ Suite	*dial95_suite(void);
 Suite	*lives_suite(void);
 Suite	*ids_suite(void);
 Suite	*deep_suite(void);
+Suite	*spantags_suite(void);
 
 #endif
