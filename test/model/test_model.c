@@ -129,6 +129,40 @@ START_TEST(test_sched_delay_stale_wake)
 }
 END_TEST
 
+/* Delays of 0 ns, which finishing never derives (a poll starts after
+ * its wake) but an index entry may hold (it is untrusted input): the
+ * worst is the first poll in task order, not a comparison with no poll
+ * at all (found by fuzz_image: the first delay of 0 was ordered against
+ * poll D9_NONE). */
+START_TEST(test_sched_delay_zero)
+{
+	struct mt t;
+	struct d9m_model *m;
+	struct d9m_analysis a;
+
+	mt_begin(&t);
+	mt_wake(&t, 100, 0, 6, 0);
+	mt_poll_start(&t, 150, 0, 6, "t.rs:1:1");
+	mt_poll_end(&t, 160, 0);
+	mt_wake(&t, 200, 0, 5, 0);
+	mt_poll_start(&t, 250, 0, 5, "t.rs:1:1");
+	mt_poll_end(&t, 260, 0);
+	m = mt_finish(&t);
+	ck_assert_uint_eq(m->polls.n, 2);
+	for (size_t i = 0; i < m->polls.n; i++) {
+		ck_assert_uint_eq(m->poll_sched[i], 50);
+		m->poll_sched[i] = 0;
+	}
+	a = analyze(m, all, 0);
+	ck_assert_uint_eq(a.sched.count, 2);
+	ck_assert_uint_eq(a.sched.max, 0);
+	ck_assert_uint_ne(a.sched_worst_poll, D9_NONE);
+	ck_assert_uint_eq(m->tasks.id[m->polls.task[a.sched_worst_poll]], 6);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_spans)
 {
 	struct mt t;
@@ -425,6 +459,7 @@ analysis_suite(void)
 	TCase *tc = tcase_create("figures");
 
 	tcase_add_test(tc, test_sched_delay_stale_wake);
+	tcase_add_test(tc, test_sched_delay_zero);
 	tcase_add_test(tc, test_spans);
 	tcase_add_test(tc, test_memory_weights);
 	tcase_add_test(tc, test_wake_chain_and_window);

@@ -308,8 +308,9 @@ d9m_an_sched(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 				continue;
 			a->sched_over1ms += v > 1000000;
 			a->sched_over5ms += v > 5000000;
-			if (v > worst || (v == worst &&
-			    task_order_before(m, (uint32_t)i,
+			/* the first delay may be 0: no poll to order it by */
+			if (a->sched_worst_poll == D9_NONE || v > worst ||
+			    (v == worst && task_order_before(m, (uint32_t)i,
 			    a->sched_worst_poll))) {
 				worst = v;
 				a->sched_worst_poll = (uint32_t)i;
