@@ -12,7 +12,11 @@
  * read ahead, so for those notes only the container counts; and zstd
  * decodes a damaged frame differently when it arrives whole (one pass,
  * may fail before any output) or in pieces (block by block, may hand out
- * garbage first), so inputs with a zstd error are not compared.
+ * garbage first), so inputs with a zstd error are not compared, nor are
+ * damaged inputs that hold a zstd frame's magic anywhere: damage in a
+ * batch already noted is not noted again, so a frame's may go unsaid
+ * (the first found: raw bytes, a bad schema noted, then a zstd magic
+ * whose garbage frame gave 12 bytes in pieces and none whole).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +29,15 @@
 #define MAX_PIPED	4096
 
 int	LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Whether data holds the magic of a zstd frame. */
+static int
+has_zstd(const uint8_t *data, size_t size)
+{
+	static const uint8_t magic[] = { 0x28, 0xb5, 0x2f, 0xfd };
+
+	return memmem(data, size, magic, sizeof magic) != NULL;
+}
 
 /* What a note line is compared by: the container name for containers. */
 static size_t
@@ -83,7 +96,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    1 + (data[size - 1] ^ size) % 61), "t", 0);
 		tg_pipe_join(&tp);
 		if (strstr(rec_notes(&whole), ": zstd: ") == NULL &&
-		    strstr(rec_notes(&piped), ": zstd: ") == NULL) {
+		    strstr(rec_notes(&piped), ": zstd: ") == NULL &&
+		    !(has_zstd(data, size) && (*rec_notes(&whole) != '\0' ||
+		    *rec_notes(&piped) != '\0'))) {
 			same("notes", rec_notes(&whole), rec_notes(&piped), 1);
 			same("logs", rec_log(&whole), rec_log(&piped), 0);
 		}
