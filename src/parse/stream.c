@@ -567,7 +567,7 @@ static int
 pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
     struct d9p_read_stats *st)
 {
-	int rc;
+	int rc, again = 0;
 	struct d9_err e;
 	size_t used;
 
@@ -586,8 +586,14 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 
 		if (o->progress && atomic_load(&o->progress->cancel))
 			return 0;
-		if (!s->eof && read_chunk(s, o, st) < 0)
+		/* after a resync or a value cut, the rest of the window is
+		 * decoded before more is read: damage that more brings (a
+		 * container's) drops what is left of the window, which must
+		 * not hold frames of a batch the decoder had not reached
+		 * yet, whatever the sizes of the reads */
+		if (!again && !s->eof && read_chunk(s, o, st) < 0)
 			return 0;
+		again = 0;
 		last = s->eof != 0 && !(tail && s->eof == 1);
 		d9_err_clear(&e);
 		d9p_decoder_gap(s->dec, s->drop_at, s->gap);
@@ -625,6 +631,7 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 				return -1;
 			if (cut_value(s, at, o, st) < 0)
 				return 0;
+			again = 1;
 			continue;
 		}
 		if (rc < 0) {
@@ -632,6 +639,7 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 
 			if (go != 1)
 				return go;
+			again = 1;
 			continue;
 		}
 		if (s->eof) {

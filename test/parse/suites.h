@@ -32,5 +32,8 @@ void	ck_read(const struct tg *t, const char *log, const char *notes);
  */
 void	ck_note(const struct tg *t, int in_dir, uint64_t events,
 	    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same with nnotes notes, all of them (each line ends in "\n"). */
+void	ck_notes(const struct tg *t, int in_dir, uint64_t events,
+	    size_t nnotes, const char *notes);
 
 #endif

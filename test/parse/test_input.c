@@ -221,6 +221,39 @@ START_TEST(gzip_garbage)
 }
 END_TEST
 
+/*
+ * A batch with a bad frame, the next batch whole, in one member whose CRC
+ * is wrong: the frames the decoder had not reached when the container's
+ * damage came are decoded before the rest of the window goes, however
+ * the reads split the bytes (a file's one read used to drop the second
+ * batch with the window, and a pipe's small ones kept it).
+ */
+START_TEST(member_damage_after_a_resync)
+{
+	size_t hdr[NBATCH + 1], mid[NBATCH];
+	struct tg t, u, c, want;
+
+	sample(&t, hdr, mid);
+	tg_init(&u);
+	tg_raw(&u, t.p, hdr[1]);
+	tg_u8(&u, 0x1f);		/* an unknown frame tag */
+	tg_raw(&u, t.p + hdr[1], hdr[2] - hdr[1]);
+	tg_init(&c);
+	tg_gzip(&c, u.p, u.n);
+	c.p[c.n - 8] ^= 1;
+	tg_init(&want);
+	tg_printf(&want, "t: byte %zu: unknown frame tag 0x1f; skipped to the "
+	    "next batch\n", hdr[1]);
+	tg_printf(&want, "t: byte %zu: gzip: incorrect data check" NEXT "\n",
+	    c.n - 4);
+	ck_notes(&c, 0, 10, 2, tg_cstr(&want));
+	tg_free(&want);
+	tg_free(&c);
+	tg_free(&u);
+	tg_free(&t);
+}
+END_TEST
+
 START_TEST(zstd_garbage)
 {
 	/* the reserved bit of the frame header descriptor is set */
@@ -444,6 +477,7 @@ suite_input(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("broken");
 	tcase_add_test(tc, gzip_garbage);
+	tcase_add_test(tc, member_damage_after_a_resync);
 	tcase_add_test(tc, zstd_garbage);
 	tcase_add_test(tc, ends_mid_member);
 	tcase_add_test(tc, unreadable_fd);

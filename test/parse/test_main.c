@@ -22,20 +22,13 @@ ck_read(const struct tg *t, const char *log, const char *notes)
 }
 
 void
-ck_note(const struct tg *t, int in_dir, uint64_t events, const char *fmt,
-    ...)
+ck_notes(const struct tg *t, int in_dir, uint64_t events, size_t nnotes,
+    const char *notes)
 {
-	struct tg want;
 	struct rec r;
-	va_list ap;
 
-	tg_init(&want);
-	va_start(ap, fmt);
-	tg_vprintf(&want, fmt, ap);
-	va_end(ap);
-	tg_printf(&want, "\n");
 	/* a file, then pipes (decompressed ahead on another thread:
-	 * parse/ahead.h) in small and large writes: the same note */
+	 * parse/ahead.h) in small and large writes: the same notes */
 	for (int pass = 0; pass < 3; pass++) {
 		struct tg_pipe tp;
 		int fd = pass == 0 ? tg_memfd(t->p, t->n) :
@@ -45,11 +38,26 @@ ck_note(const struct tg *t, int in_dir, uint64_t events, const char *fmt,
 		ck_assert_int_eq(rec_read_fd(&r, fd, "t", in_dir), 0);
 		if (pass > 0)
 			tg_pipe_join(&tp);
-		ck_assert_str_eq(rec_notes(&r), tg_cstr(&want));
-		ck_assert_uint_eq(r.nnotes, 1);
+		ck_assert_str_eq(rec_notes(&r), notes);
+		ck_assert_uint_eq(r.nnotes, nnotes);
 		ck_assert_uint_eq(r.nevents, events);
 		rec_free(&r);
 	}
+}
+
+void
+ck_note(const struct tg *t, int in_dir, uint64_t events, const char *fmt,
+    ...)
+{
+	struct tg want;
+	va_list ap;
+
+	tg_init(&want);
+	va_start(ap, fmt);
+	tg_vprintf(&want, fmt, ap);
+	va_end(ap);
+	tg_printf(&want, "\n");
+	ck_notes(t, in_dir, events, 1, tg_cstr(&want));
 	tg_free(&want);
 }
 
