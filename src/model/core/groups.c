@@ -60,10 +60,11 @@ d9m_pending_meta(const struct d9m_model *m, struct d9m_pending *p,
 	p->named = 1;
 }
 
-static int64_t
+/* |a - b|, which a trace's clocks may put past INT64_MAX. */
+static uint64_t
 absdiff(int64_t a, int64_t b)
 {
-	return a > b ? a - b : b - a;
+	return a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
 }
 
 static int
@@ -81,7 +82,7 @@ d9m_pending_other(const struct d9m_model *m, const struct d9m_pending *p,
 
 	if (n == 0)
 		return p->has_wall && real != 0 &&
-		    absdiff((int64_t)(real - mono), p->wall) > SAME_WALL;
+		    absdiff((int64_t)(real - mono), p->wall) > (uint64_t)SAME_WALL;
 	if (!p->named)
 		return 0;	/* its names came from the path */
 	d9m_pending_reset(&q);
@@ -224,7 +225,8 @@ find(const struct d9m_model *m, const struct d9m_pending *p, uint64_t ts,
 			continue;
 		if (p->boot != D9_NONE)
 			return (uint32_t)i;
-		if (g->has_wall[i] && absdiff(g->wall[i], p->wall) <= SAME_WALL)
+		if (g->has_wall[i] &&
+		    absdiff(g->wall[i], p->wall) <= (uint64_t)SAME_WALL)
 			return (uint32_t)i;
 	}
 	return D9_NONE;
@@ -241,11 +243,13 @@ place(struct d9m_groups *g, size_t i, uint64_t ts)
 	g->aligned[i] = 0;
 	g->shift[i] = (int64_t)(g->first[0] - ts);
 	if (g->has_wall[0] && g->has_wall[i]) {
-		int64_t w0 = (int64_t)g->first[0] + g->wall[0],
-		    wi = (int64_t)ts + g->wall[i], s = g->wall[i] - g->wall[0];
+		/* wrapping: the offsets are a trace's, any value at all */
+		int64_t w0 = (int64_t)(g->first[0] + (uint64_t)g->wall[0]),
+		    wi = (int64_t)(ts + (uint64_t)g->wall[i]),
+		    s = (int64_t)((uint64_t)g->wall[i] - (uint64_t)g->wall[0]);
 
-		if (absdiff(w0, wi) <= NEAR_WALL && (s >= 0 ||
-		    ts >= (uint64_t)-s)) {
+		if (absdiff(w0, wi) <= (uint64_t)NEAR_WALL && (s >= 0 ||
+		    ts >= 0 - (uint64_t)s)) {
 			g->shift[i] = s;
 			g->aligned[i] = 1;
 		}
