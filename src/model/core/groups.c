@@ -15,11 +15,11 @@
 #include "model/core/tables.h"
 
 #define NS		1000000000ll
-#define SAME_WALL	1000000ll	/* offsets of one boot agree within */
+#define SAME_WALL	1000000ull	/* offsets of one boot agree within */
 #define CONTINUE	10		/* a segment without clock sync goes on
 				 * its predecessor's source within this
 				 * many times the longest segment */
-#define NEAR_WALL	(3600 * NS)	/* align recordings begun this close */
+#define NEAR_WALL	(3600ull * NS)	/* align recordings begun this close */
 
 void
 d9m_pending_reset(struct d9m_pending *p)
@@ -82,7 +82,7 @@ d9m_pending_other(const struct d9m_model *m, const struct d9m_pending *p,
 
 	if (n == 0)
 		return p->has_wall && real != 0 &&
-		    absdiff((int64_t)(real - mono), p->wall) > (uint64_t)SAME_WALL;
+		    absdiff((int64_t)(real - mono), p->wall) > SAME_WALL;
 	if (!p->named)
 		return 0;	/* its names came from the path */
 	d9m_pending_reset(&q);
@@ -225,8 +225,7 @@ find(const struct d9m_model *m, const struct d9m_pending *p, uint64_t ts,
 			continue;
 		if (p->boot != D9_NONE)
 			return (uint32_t)i;
-		if (g->has_wall[i] &&
-		    absdiff(g->wall[i], p->wall) <= (uint64_t)SAME_WALL)
+		if (g->has_wall[i] && absdiff(g->wall[i], p->wall) <= SAME_WALL)
 			return (uint32_t)i;
 	}
 	return D9_NONE;
@@ -248,7 +247,7 @@ place(struct d9m_groups *g, size_t i, uint64_t ts)
 		    wi = (int64_t)(ts + (uint64_t)g->wall[i]),
 		    s = (int64_t)((uint64_t)g->wall[i] - (uint64_t)g->wall[0]);
 
-		if (absdiff(w0, wi) <= (uint64_t)NEAR_WALL && (s >= 0 ||
+		if (absdiff(w0, wi) <= NEAR_WALL && (s >= 0 ||
 		    ts >= 0 - (uint64_t)s)) {
 			g->shift[i] = s;
 			g->aligned[i] = 1;
