@@ -70,27 +70,21 @@ verdict_whole() {	# verdict_whole WANT: the screen's verdict is WANT
 	[ -n "$1" ] && [ "$got" = "$1" ] && why="$got"
 }
 
-# ms VALUE: a duration as the browser prints it (250ns, 1.6µs, 5.90ms,
-# 4.15s), in milliseconds
-ms() {
-	awk -v v="$1" 'BEGIN { n = v + 0; u = v; sub(/^[0-9.]+ */, "", u)
-	    f = 1
-	    if (u == "ns") f = 1e-6
-	    else if (u == "µs" || u == "us") f = 1e-3
-	    else if (u == "s") f = 1e3
-	    else if (u != "ms") exit 1
-	    printf "%.6f\n", n * f }'
-}
-
-# poi_tenth: the header's window at most ten times the poll the status
-# line names (a tenth of a rounding step spared)
+# poi_tenth: the window at most ten times the poll the status line names.
+# The window is read from its ends (0.102s..1.599s), each rounded to its
+# last printed decimal: the tolerance is one such step plus ten times
+# the half of the poll's last printed decimal (the duration in brackets
+# keeps only three digits: 1.497 s prints 1.50s)
 poi_tenth() {
-	win=$(screen | head -1 | sed -n 's/.* window [^ ]* (\([^)]*\)).*/\1/p')
+	ends=$(screen | head -1 | sed -n 's/.* window \([0-9.]*\)s\.\.\([0-9.]*\)s .*/\1 \2/p')
 	dur=$(screen | sed -n 's/^long-poll: \([0-9.]*\) ms poll of task.*/\1/p')
-	wms=$(ms "$win")
-	why="window '$win' ($wms ms), poll '$dur ms'"
-	[ -n "$wms" ] && [ -n "$dur" ] &&
-	    awk -v w="$wms" -v d="$dur" 'BEGIN { exit !(w <= 10.01 * d) }'
+	why="window '$ends' s, poll '$dur ms'"
+	[ -n "$ends" ] && [ -n "$dur" ] &&
+	    echo "$ends $dur" | awk '
+	    function step(v) { return index(v, ".") ? \
+		10 ^ -(length(v) - index(v, ".")) : 1 }
+	    { w = ($2 - $1) * 1e3; tol = step($1) * 1e3 + 5 * step($3)
+	      exit !(w <= 10 * $3 + tol) }'
 }
 
 # list_rows: the tasks list's rows (under its column heads)
