@@ -379,6 +379,11 @@ d9m_is_alloc_hook(const char *name)
 
 	if (name == NULL)
 		return 0;
+	/* every part and whole name has "alloc" in it but the two
+	 * memaligns: most names are let go after one search */
+	if (strstr(name, "alloc") == NULL)
+		return strcmp(name, "memalign") == 0 ||
+		    strcmp(name, "posix_memalign") == 0;
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
 		if (strstr(name, parts[i]) != NULL)
 			return 1;

@@ -165,15 +165,16 @@ static void
 off_classes(const struct d9m_model *m, const struct d9m_resolver *r,
     struct d9m_analysis *a)
 {
-	struct d9m_frame *f = d9m_frames_alloc();
+	struct d9m_vmemo vm;	/* the stacks share most of their frames */
+	int ok = d9m_vmemo_init(&vm) == 0;
 
 	a->off_blocking = a->off_blocking_top = a->off_preempted = 0;
-	for (size_t i = 0; f != NULL && i < a->noff_groups; i++) {
+	for (size_t i = 0; ok && i < a->noff_groups; i++) {
 		const struct d9m_stack_group *g = &a->off_groups[i];
-		size_t n = d9m_stack_frames(m, r, g->seg, g->stack, f,
-		    D9_STACK_MAX);
+		size_t n = d9m_stack_frames_memo(m, r, &vm.fm, g->seg, g->stack,
+		    vm.f, D9_STACK_MAX);
 		const char *why;
-		enum d9m_vclass c = d9m_stack_class(f, n, &why);
+		enum d9m_vclass c = d9m_stack_class_memo(&vm, vm.f, n, &why);
 
 		if (c == D9M_V_PREEMPTED)
 			a->off_preempted += g->count;
@@ -183,7 +184,7 @@ off_classes(const struct d9m_model *m, const struct d9m_resolver *r,
 		if (g->count > a->off_blocking_top)
 			a->off_blocking_top = g->count;
 	}
-	free(f);
+	d9m_vmemo_free(&vm);
 }
 
 /* Samples attached to each worst poll, grouped by stack: they were

@@ -10,8 +10,9 @@
 int
 d9m_name_starts(const char *s, const char *const *list)
 {
+	/* the first byte first: most names meet no entry's */
 	for (; *list; list++)
-		if (strncmp(s, *list, strlen(*list)) == 0)
+		if ((*list)[0] == s[0] && strncmp(s, *list, strlen(*list)) == 0)
 			return 1;
 	return 0;
 }

@@ -16,7 +16,7 @@ enum d9m_frame_kind d9m_frame_kind(const struct d9m_frame *f);
 /* Whether a kernel frame name is scheduler or system-call plumbing,
  * which says nothing of why a thread waited (8.3). */
 int	d9m_is_plumbing(const char *name);
-/* Whether s starts with one of the NULL-ended list. */
+/* Whether s starts with one of the NULL-ended list (none empty). */
 int	d9m_name_starts(const char *s, const char *const *list);
 
 #endif

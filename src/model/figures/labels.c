@@ -64,12 +64,12 @@ first_telling(const struct d9m_frame *f, size_t n)
 
 static int
 load(const struct d9m_model *m, const struct d9m_resolver *r,
-    struct d9m_label_row row, int alloc, struct d9m_frame *f,
-    struct lrow *out)
+    struct d9m_fmemo *k, struct d9m_label_row row, int alloc,
+    struct d9m_frame *f, struct lrow *out)
 {
-	size_t n = alloc ? d9m_alloc_frames(m, r, row.seg, row.stack, f,
-	    LABEL_FRAMES) : d9m_stack_frames(m, r, row.seg, row.stack, f,
-	    LABEL_FRAMES);
+	size_t n = alloc ? d9m_alloc_frames_memo(m, r, k, row.seg, row.stack,
+	    f, LABEL_FRAMES) : d9m_stack_frames_memo(m, r, k, row.seg,
+	    row.stack, f, LABEL_FRAMES);
 
 	if ((out->name = calloc(n + 1, sizeof *out->name)) == NULL)
 		return -1;
@@ -191,10 +191,13 @@ d9m_label_rows(const struct d9m_model *m, const struct d9m_resolver *r,
 	struct lrow *v = calloc(n + 1, sizeof *v);
 	size_t *s = calloc(n + 1, sizeof *s);
 	struct d9m_frame *f = d9m_frames_alloc();
+	struct d9m_fmemo fm;	/* the rows share most of their frames */
 	int rc = v != NULL && s != NULL && f != NULL ? 0 : -1;
 
+	d9m_fmemo_init(&fm);
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		rc = load(m, r, rows[i], alloc, f, &v[i]);
+		rc = load(m, r, &fm, rows[i], alloc, f, &v[i]);
+	d9m_fmemo_free(&fm);
 	/* rows by their telling frame, then each set apart */
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		s[i] = i;

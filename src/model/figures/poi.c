@@ -143,15 +143,15 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 	const uint32_t *twin = m->seg_twin;
 	uint32_t *perm;
 	uint8_t *cls;
-	struct d9m_frame *fr = d9m_frames_alloc();
+	struct d9m_vmemo vm;	/* the stacks share most of their frames */
+	int vok = d9m_vmemo_init(&vm) == 0;
 
 	d9m_window_rows(m->cpu.ts, m->cpu.n, w, &i0, &i1);
 	key = malloc((i1 - i0 + 1) * sizeof *key);
 	byp = malloc((i1 - i0 + 1) * sizeof *byp);
 	perm = malloc((i1 - i0 + 1) * sizeof *perm);
 	cls = malloc(i1 - i0 + 1);
-	if (key == NULL || byp == NULL || perm == NULL || cls == NULL ||
-	    fr == NULL)
+	if (key == NULL || byp == NULL || perm == NULL || cls == NULL || !vok)
 		goto oom;
 	for (size_t i = i0; i < i1; i++)
 		key[i - i0] = (uint64_t)m->cpu.stack[i] << 32 |
@@ -167,7 +167,7 @@ off_cpu(const struct d9m_model *m, const struct d9m_resolver *r,
 			cls[perm[k]] = cls[perm[k - 1]];
 		else
 			cls[perm[k]] = d9m_cpu_class(m, i) == D9M_OFF_CPU ?
-			    (uint8_t)d9m_sample_class(m, r, i, fr, &why) :
+			    (uint8_t)d9m_sample_class(m, r, &vm, i, &why) :
 			    D9M_V_CPU;
 	}
 	for (size_t i = i0; i < i1; i++)
@@ -203,7 +203,7 @@ out:
 	free(byp);
 	free(perm);
 	free(cls);
-	free(fr);
+	d9m_vmemo_free(&vm);
 }
 
 /* Tasks spawned in the window whose first poll came over 1 ms later. */

@@ -130,46 +130,105 @@ matches(const char *name, const char *p)
 	return 0;
 }
 
-static int
-has_syscall(const struct d9m_frame *f, size_t n)
+#define NPAT	(sizeof patterns / sizeof patterns[0])
+
+/* What the patterns say of a frame's name: the first that matches, the
+ * first of those asking for no system call (NPAT: none), and whether the
+ * name is a system-call entry; as one value (pack_fit) for a memo. */
+struct fit {
+	uint32_t	 first, any_sys, syscall;
+};
+
+static uint32_t
+pack_fit(struct fit x)
 {
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < 2; k++)
-			if (f[i].name && matches(f[i].name, syscall_entries[k]))
-				return 1;
-	return 0;
+	return x.first | x.any_sys << 8 | x.syscall << 16;
 }
 
-enum d9m_vclass
-d9m_stack_class(const struct d9m_frame *f, size_t n, const char **why)
+static struct fit
+name_fit(const char *name)
+{
+	struct fit x = { NPAT, NPAT, 0 };
+
+	for (uint32_t k = 0; k < NPAT && x.any_sys == NPAT; k++) {
+		if (!matches(name, patterns[k].text))
+			continue;
+		if (x.first == NPAT)
+			x.first = k;
+		if (!patterns[k].no_syscall)
+			x.any_sys = k;
+	}
+	for (size_t k = 0; k < 2 && !x.syscall; k++)
+		x.syscall = (uint32_t)matches(name, syscall_entries[k]);
+	return x;
+}
+
+/* name_fit through names (name's address -> pack_fit; NULL: none). */
+static struct fit
+frame_fit(struct d9_hmap *names, const char *name)
+{
+	uint64_t key = (uint64_t)(uintptr_t)name;
+	uint32_t v = names != NULL ? d9_hmap_get(names, key) : D9_NONE;
+	struct fit x;
+
+	if (v != D9_NONE)
+		return (struct fit){ v & 0xff, v >> 8 & 0xff, v >> 16 & 1 };
+	x = name_fit(name);
+	if (names != NULL)
+		(void)d9_hmap_put(names, key, pack_fit(x));	/* else again */
+	return x;
+}
+
+/* d9m_stack_class with a memo of names (NULL: none). */
+static enum d9m_vclass
+classify(struct d9_hmap *names, const struct d9m_frame *f, size_t n,
+    const char **why)
 {
 	int sys = -1;	/* whether the stack has a system-call entry, when
 			 * a pattern first asks */
 
 	*why = NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (f[i].name == NULL)
-			continue;
-		for (size_t k = 0; k < sizeof patterns / sizeof patterns[0];
-		    k++) {
-			const struct pattern *p = &patterns[k];
+		struct fit x;
+		uint32_t k;
 
-			if (!matches(f[i].name, p->text))
+		if (f[i].name == NULL ||
+		    (x = frame_fit(names, f[i].name)).first == NPAT)
+			continue;
+		k = x.first;
+		if (patterns[k].no_syscall) {
+			for (size_t j = 0; sys < 0 && j < n; j++)
+				if (f[j].name != NULL &&
+				    frame_fit(names, f[j].name).syscall)
+					sys = 1;
+			if (sys < 0)
+				sys = 0;
+			/* with one, the first match that does not ask */
+			if (sys && (k = x.any_sys) == NPAT)
 				continue;
-			if (p->no_syscall && sys < 0)
-				sys = has_syscall(f, n);
-			if (p->no_syscall && sys)
-				continue;
-			*why = p->why;
-			return p->cls;
 		}
+		*why = patterns[k].why;
+		return patterns[k].cls;
 	}
 	return D9M_V_BLOCKED;
 }
 
 enum d9m_vclass
+d9m_stack_class(const struct d9m_frame *f, size_t n, const char **why)
+{
+	return classify(NULL, f, n, why);
+}
+
+enum d9m_vclass
+d9m_stack_class_memo(struct d9m_vmemo *k, const struct d9m_frame *f,
+    size_t n, const char **why)
+{
+	return classify(&k->names, f, n, why);
+}
+
+enum d9m_vclass
 d9m_sample_class(const struct d9m_model *m, const struct d9m_resolver *r,
-    size_t i, struct d9m_frame *f, const char **why)
+    struct d9m_vmemo *k, size_t i, const char **why)
 {
 	size_t n;
 
@@ -178,9 +237,9 @@ d9m_sample_class(const struct d9m_model *m, const struct d9m_resolver *r,
 	case D9M_ON_CPU:
 		return D9M_V_CPU;
 	case D9M_OFF_CPU:
-		n = d9m_stack_frames(m, r, m->cpu.seg[i], m->cpu.stack[i], f,
-		    D9_STACK_MAX);
-		return d9m_stack_class(f, n, why);
+		n = d9m_stack_frames_memo(m, r, &k->fm, m->cpu.seg[i],
+		    m->cpu.stack[i], k->f, D9_STACK_MAX);
+		return classify(&k->names, k->f, n, why);
 	default:
 		return D9M_V_UNKNOWN;
 	}
@@ -321,6 +380,7 @@ int
 d9m_vmemo_init(struct d9m_vmemo *k)
 {
 	d9_hmap_init(&k->cls);
+	d9_hmap_init(&k->names);
 	d9m_fmemo_init(&k->fm);
 	k->f = d9m_frames_alloc();
 	return k->f == NULL ? -1 : 0;
@@ -330,6 +390,7 @@ void
 d9m_vmemo_free(struct d9m_vmemo *k)
 {
 	d9_hmap_free(&k->cls);
+	d9_hmap_free(&k->names);
 	d9m_fmemo_free(&k->fm);
 	free(k->f);
 	k->f = NULL;
@@ -348,7 +409,7 @@ stack_class(const struct d9m_model *m, const struct d9m_resolver *r,
 	if (v == D9_NONE) {
 		nf = d9m_stack_frames_memo(m, r, &k->fm, seg, stack, k->f,
 		    D9_STACK_MAX);
-		v = (uint32_t)d9m_stack_class(k->f, nf, &why);
+		v = (uint32_t)classify(&k->names, k->f, nf, &why);
 		if (d9_hmap_put(&k->cls, key, v) < 0)
 			return -1;
 	}

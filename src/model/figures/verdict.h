@@ -54,14 +54,20 @@ struct d9m_verdict {
 const char	*d9m_vclass_name(enum d9m_vclass c);
 /* "low", "medium", "high". */
 const char	*d9m_confidence_name(enum d9m_confidence c);
-/* Class of CPU sample row i (names through r, its frames into buf, room
- * for D9_STACK_MAX: d9m_frames_alloc); *why: what decided it. */
+struct d9m_vmemo;
+/* Class of CPU sample row i (names through r and the memo k, its frames
+ * into k->f); *why: what decided it. */
 enum d9m_vclass	 d9m_sample_class(const struct d9m_model *m,
-		    const struct d9m_resolver *r, size_t i,
-		    struct d9m_frame *buf, const char **why);
-/* Class of a stack of the off-CPU kind, by its frames (leaf first). */
+		    const struct d9m_resolver *r, struct d9m_vmemo *k,
+		    size_t i, const char **why);
+/* Class of a stack of the off-CPU kind, by its frames (leaf first); the
+ * same through k, whose memo of names holds what each frame name's
+ * address says (the names must stay where they are while k lives: the
+ * model's and the resolver's do). */
 enum d9m_vclass	 d9m_stack_class(const struct d9m_frame *f, size_t n,
 		    const char **why);
+enum d9m_vclass	 d9m_stack_class_memo(struct d9m_vmemo *k,
+		    const struct d9m_frame *f, size_t n, const char **why);
 /* Whether a class is a poll blocking its worker (lock, sleep, io, fault,
  * blocked; not cpu, not preemption). */
 int		 d9m_vclass_blocks(enum d9m_vclass c);
@@ -73,6 +79,8 @@ int		 d9m_poll_verdict(const struct d9m_model *m,
  * off-CPU (segment, stack) classified once for all of them. */
 struct d9m_vmemo {
 	struct d9_hmap		 cls;	/* (stack << 32 | segment) -> class */
+	struct d9_hmap		 names;	/* a name's address -> the patterns
+					 * it matches (verdict.c) */
 	struct d9m_fmemo	 fm;	/* each address's frames */
 	struct d9m_frame	*f;
 };
