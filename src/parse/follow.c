@@ -27,8 +27,10 @@ struct d9p_follow {
 	size_t			 n, cap;
 	int			 stdin_done;
 	int			 polls;
+	/* the streams kept open between polls point at sink: each poll's
+	 * is copied there (a caller's may be on its stack) */
+	struct d9p_sink		 sink;
 	/* this poll */
-	const struct d9p_sink	*sink;
 	const struct d9p_read_opts *o;
 	struct d9p_read_stats	*st;
 };
@@ -106,8 +108,8 @@ visit_new(struct d9p_follow *f, const char *path, int fd,
 	e->ino = sb->st_ino;
 	e->seen = 1;
 	if (!d9p_is_active(path))
-		return d9p_read_fd(fd, path, in_dir, f->sink, f->o, f->st);
-	if ((e->tail = d9p_stream_open(fd, path, in_dir, f->sink, f->st)) ==
+		return d9p_read_fd(fd, path, in_dir, &f->sink, f->o, f->st);
+	if ((e->tail = d9p_stream_open(fd, path, in_dir, &f->sink, f->st)) ==
 	    NULL)
 		return -1;
 	return pump(f, e, 0);
@@ -126,7 +128,7 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 			return 0;
 		}
 		f->stdin_done = 1;
-		return d9p_read_fd(fd, path, 0, f->sink, f->o, f->st);
+		return d9p_read_fd(fd, path, 0, &f->sink, f->o, f->st);
 	}
 	if ((stem = d9p_stem(path)) == NULL) {
 		close(fd);
@@ -155,7 +157,7 @@ d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
 	struct d9p_read_opts quiet = *o;
 	int rc;
 
-	f->sink = sink;
+	f->sink = *sink;
 	f->o = o;
 	f->st = st;
 	if (f->polls++ > 0)

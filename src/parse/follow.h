@@ -19,7 +19,9 @@ struct d9p_follow;
 
 struct d9p_follow *d9p_follow_new(const char *const *paths, size_t npaths);
 void	d9p_follow_free(struct d9p_follow **f);
-/* Read what is new into sink; st accumulates. 0, or -1 out of memory. */
+/* Read what is new into sink (the same calls and ctx at every poll;
+ * copied, for it may be gone after the call: the segments kept open
+ * use the copy); st accumulates. 0, or -1 out of memory. */
 int	d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
 	    const struct d9p_read_opts *o, struct d9p_read_stats *st);
 

@@ -162,6 +162,57 @@ START_TEST(follow_a_vanished_segment)
 }
 END_TEST
 
+/* A sink's resume call that must not come: its poll is over. */
+static void
+stale_resume(void *ctx, const char *name)
+{
+	(void)ctx;
+	ck_abort_msg("a poll called the sink of an earlier one (%s)", name);
+}
+
+/*
+ * Each poll's sink may live on its caller's stack (d9top's does): the
+ * segment kept open is read on with the sink of the poll that reads it,
+ * not with the memory where an earlier poll's was. (The sink d9top gave
+ * was on a stack frame that the next poll laid out otherwise: its
+ * resume call read it after its scope, which ASan told.)
+ */
+START_TEST(follow_with_a_sink_per_poll)
+{
+	char dir[] = "/tmp/d9-follow-XXXXXX", v[64];
+	const char *paths[] = { dir };
+	struct d9p_sink *was, *now;
+	struct d9p_read_opts o;
+	struct d9p_follow *f;
+	struct tg t;
+	struct rec r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tg_init(&t);
+	rec_init(&r);
+	o = rec_opts(&r);
+	ck_assert_ptr_nonnull(was = malloc(sizeof *was));
+	ck_assert_ptr_nonnull(now = malloc(sizeof *now));
+	tg_batch_e(&t, 1, 1);
+	put(dir, "trace.0.bin.active", t.p, t.n, "w");
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	*was = rec_sink(&r);
+	ck_assert_int_eq(d9p_follow_poll(f, was, &o, &r.st), 0);
+	/* the first poll's sink is gone: its memory says something else */
+	was->resume = stale_resume;
+	tg_reset(&t);
+	tg_batch_e(&t, 1, 2);
+	put(dir, "trace.0.bin.active", t.p, t.n, "a");
+	*now = rec_sink(&r);
+	ck_assert_int_eq(d9p_follow_poll(f, now, &o, &r.st), 0);
+	ck_assert_str_eq(values(&r, v, sizeof v), "1 2");
+	free(was);
+	free(now);
+	tg_free(&t);
+	done(&f, &r, dir);
+}
+END_TEST
+
 /* The .active file cut back to byte `to` (as libd9rec cuts it after a
  * write error), then `add` appended; the note that tells it. */
 static void
@@ -274,6 +325,7 @@ suite_follow(void)
 
 	tcase_add_test(tc, follow_a_live_directory);
 	tcase_add_test(tc, follow_a_vanished_segment);
+	tcase_add_test(tc, follow_with_a_sink_per_poll);
 	tcase_add_test(tc, follow_a_rewritten_segment);
 	tcase_add_test(tc, follow_a_missing_path);
 	suite_add_tcase(s, tc);

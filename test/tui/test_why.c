@@ -23,6 +23,7 @@ why_open(struct fx *f)
 
 	mt_why(&t);
 	path = mt_write(&t);
+	tg_free(&t.tg);
 	ck_assert_ptr_nonnull(path);
 	fx_open(f, path, 160, 48, 1);
 	return path;
