@@ -133,6 +133,22 @@ START_TEST(follow_a_live_directory)
 }
 END_TEST
 
+/* A directory (dir, made) with one segment being written, of one event
+ * (value 1), followed as paths: the follower; t and r started. */
+static struct d9p_follow *
+one_active(char *dir, const char *const *paths, struct tg *t, struct rec *r)
+{
+	struct d9p_follow *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tg_init(t);
+	rec_init(r);
+	tg_batch_e(t, 1, 1);
+	put(dir, "trace.0.bin.active", t->p, t->n, "w");
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	return f;
+}
+
 /* A segment deleted while it is followed: what was written is kept. */
 START_TEST(follow_a_vanished_segment)
 {
@@ -142,12 +158,7 @@ START_TEST(follow_a_vanished_segment)
 	struct tg t;
 	struct rec r;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	tg_init(&t);
-	rec_init(&r);
-	tg_batch_e(&t, 1, 1);
-	put(dir, "trace.0.bin.active", t.p, t.n, "w");
-	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	f = one_active(dir, paths, &t, &r);
 	poll_once(f, &r);
 	tg_reset(&t);
 	tg_event(&t, 1, 1);
@@ -187,15 +198,10 @@ START_TEST(follow_with_a_sink_per_poll)
 	struct tg t;
 	struct rec r;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	tg_init(&t);
-	rec_init(&r);
+	f = one_active(dir, paths, &t, &r);
 	o = rec_opts(&r);
 	ck_assert_ptr_nonnull(was = malloc(sizeof *was));
 	ck_assert_ptr_nonnull(now = malloc(sizeof *now));
-	tg_batch_e(&t, 1, 1);
-	put(dir, "trace.0.bin.active", t.p, t.n, "w");
-	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
 	*was = rec_sink(&r);
 	ck_assert_int_eq(d9p_follow_poll(f, was, &o, &r.st), 0);
 	/* the first poll's sink is gone: its memory says something else */
