@@ -32,6 +32,20 @@ START_TEST(test_sort_perm_packed)
 }
 END_TEST
 
+/* No keys (a model without polls: its column is NULL): nothing read.
+ * The index's writer sorted the polls of such a model and read key 0
+ * of a NULL column (ThreadSanitizer's run of the e2e suite). */
+START_TEST(test_sort_perm_none)
+{
+	uint32_t p[1] = { 7 };
+	struct d9m_pieces pc;
+
+	ck_assert_int_eq(d9m_sort_perm(NULL, 0, p), 0);
+	ck_assert_int_eq(d9m_sort_perm_pieces(NULL, 0, p, &pc), 0);
+	ck_assert_uint_eq(p[0], 7);
+}
+END_TEST
+
 static int
 cmp_u64(const void *x, const void *y)
 {
@@ -430,6 +444,7 @@ sort_suite(void)
 	TCase *tc = tcase_create("orders");
 
 	tcase_add_test(tc, test_sort_perm_packed);
+	tcase_add_test(tc, test_sort_perm_none);
 	tcase_add_loop_test(tc, test_nth, 0, 6);
 	tcase_add_loop_test(tc, test_sort_perm_paths, 0, 11);
 	tcase_add_test(tc, test_sort_perm_many_runs);

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../fixtures/mktrace.h"
+#include "base/wire.h"
 #include "fixture.h"
 #include "tui/canvas.h"
 
@@ -103,6 +105,34 @@ START_TEST(wake_chain)
 	ck_screen_has(&f, "1 timeline");
 	ck_screen_has(&f, "selected:");
 	fx_close(&f);
+}
+END_TEST
+
+/* A trace without a poll (a spawn, a CPU sample) opens and every view
+ * draws: the lanes' sort read key 0 of the polls' column, NULL without
+ * a poll (the browser died of SIGSEGV, and so did the index's writer,
+ * every time: such a trace was never indexed). */
+START_TEST(no_polls)
+{
+	const uint64_t leaf[] = { 0x1000 };
+	struct mt t;
+	struct fx f;
+	char *path;
+
+	mt_begin(&t);
+	mt_spawn(&t, 1000, 1, "svc/a.rs:1:1");
+	mt_cpu(&t, 2000, 7, D9_SOURCE_CPU, 1, leaf);
+	path = mt_write(&t);
+	tg_free(&t.tg);
+	fx_open(&f, path, 120, 40, 1);
+	ck_screen_has(&f, "0 workers");
+	fx_keys(&f, "2");
+	ck_screen_has(&f, "Tasks by spawn location");
+	fx_keys(&f, "3456781wp");
+	ck_assert_int_eq(f.app.quit, 0);
+	fx_close(&f);
+	unlink(path);
+	free(path);
 }
 END_TEST
 
@@ -427,6 +457,7 @@ suite_views(void)
 	tcase_add_test(tc, lists_open_first_row);
 	tcase_add_test(tc, wake_chain);
 	tcase_add_test(tc, views_2_to_7);
+	tcase_add_test(tc, no_polls);
 	tcase_add_test(tc, tasks_enter_filters_timeline);
 	tcase_add_test(tc, flame_fold_zoom_search);
 	tcase_add_test(tc, spans_slowest_and_field_filter);

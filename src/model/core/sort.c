@@ -480,6 +480,8 @@ d9m_sort_perm_pieces(const uint64_t *keys, size_t n, uint32_t *perm,
 
 	if (p != NULL)
 		memset(p, 0, sizeof *p);
+	if (n == 0)
+		return 0;	/* keys may be NULL: an empty column */
 	if ((rc = merge_runs(keys, n, perm, p)) <= 0)
 		return rc;
 	if ((rows = d9_pages_alloc((n ? n : 1) * sizeof *rows)) == NULL)

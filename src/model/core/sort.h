@@ -9,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Stable permutation sorting keys ascending (runs merged, or LSD radix). */
+/* Stable permutation sorting keys ascending (runs merged, or LSD radix);
+ * n may be 0, keys then NULL (an empty column). */
 int	d9m_sort_perm(const uint64_t *keys, size_t n, uint32_t *perm);
 
 /*
