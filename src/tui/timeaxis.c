@@ -93,14 +93,15 @@ d9t_wall(const struct d9m_model *m, uint64_t ts, int *have)
 	if (best == SIZE_MAX)
 		best = first;
 	if (best != SIZE_MAX) {
+		/* in unsigned arithmetic: a trace's clock may be any
+		 * value, and what does not fit wraps (d9t_fmt_wall says "?"
+		 * for what is before 1970) */
 		*have = 1;
-		return (int64_t)c->real[best] - (int64_t)c->mono[best] +
-		    (int64_t)ts;
+		return (int64_t)(c->real[best] - c->mono[best] + ts);
 	}
 	if (m->meta.legacy_wall) {
 		*have = 1;
-		return (int64_t)m->meta.legacy_wall - (int64_t)m->min_ts +
-		    (int64_t)ts;
+		return (int64_t)(m->meta.legacy_wall - m->min_ts + ts);
 	}
 	return 0;
 }
@@ -133,7 +134,9 @@ parse_wall(const struct d9m_model *m, const char *s, uint64_t *out)
 	double ss;
 	int64_t w0 = d9t_wall(m, m->min_ts, &have), day, want;
 
-	if (!have || sscanf(s, "%d:%d:%lf%n", &hh, &mm, &ss, &n) != 3 ||
+	/* a wall clock before 1970 or past 2262 is a trace's nonsense */
+	if (!have || w0 < 0 || w0 > INT64_MAX / 2 ||
+	    sscanf(s, "%d:%d:%lf%n", &hh, &mm, &ss, &n) != 3 ||
 	    s[n] != '\0' || hh < 0 || hh > 23 || mm < 0 || mm > 59 ||
 	    ss < 0 || ss >= 61)
 		return -1;
@@ -142,8 +145,13 @@ parse_wall(const struct d9m_model *m, const char *s, uint64_t *out)
 	    (int64_t)llround(ss * 1e9);
 	if (want < w0 - 43200LL * 1000000000LL)
 		want += 86400LL * 1000000000LL;	/* after midnight */
-	want = want - w0 + (int64_t)m->min_ts;
-	*out = want < 0 ? 0 : (uint64_t)want;
+	want -= w0;		/* within two days of the trace's start */
+	if (want < 0)
+		*out = (uint64_t)-want > m->min_ts ? 0 : m->min_ts -
+		    (uint64_t)-want;
+	else
+		*out = (uint64_t)want > UINT64_MAX - m->min_ts ? UINT64_MAX :
+		    m->min_ts + (uint64_t)want;
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "tui/timeaxis.h"
 
 #define DEMO	"demo-2026-06.bin.gz"
 
@@ -99,6 +100,33 @@ START_TEST(bad_goto_and_loading_keys)
 }
 END_TEST
 
+/* g with a wall-clock time goes to it: the wall clock of the trace's
+ * start a second and a half later, as the header prints it, is 1.5 s
+ * into the trace, and a minute before it a minute before (within the
+ * microsecond the text keeps). */
+START_TEST(goto_wall_clock)
+{
+	struct fx f;
+	char wall[64];
+	uint64_t t = 0;
+	int have;
+	int64_t w0;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	w0 = d9t_wall(f.app.m, f.app.m->min_ts, &have);
+	ck_assert(have && w0 > 0);
+	d9t_fmt_wall(wall, sizeof wall, w0 + 1500000000, 0);
+	ck_assert_int_eq(d9t_parse_time(f.app.m, wall, 0, &t), 0);
+	ck_assert_uint_ge(t, f.app.m->min_ts + 1500000000 - 1000);
+	ck_assert_uint_le(t, f.app.m->min_ts + 1500000000 + 1000);
+	d9t_fmt_wall(wall, sizeof wall, w0 - 60000000000, 0);
+	ck_assert_int_eq(d9t_parse_time(f.app.m, wall, 0, &t), 0);
+	ck_assert_uint_ge(t + 60000000000, f.app.m->min_ts - 1000);
+	ck_assert_uint_le(t + 60000000000, f.app.m->min_ts + 1000);
+	fx_close(&f);
+}
+END_TEST
+
 Suite *
 suite_window(void)
 {
@@ -111,6 +139,7 @@ suite_window(void)
 	tcase_add_test(tc, long_polls_in_time);
 	tcase_add_test(tc, cursor_lane_and_mouse);
 	tcase_add_test(tc, bad_goto_and_loading_keys);
+	tcase_add_test(tc, goto_wall_clock);
 	suite_add_tcase(s, tc);
 	return s;
 }

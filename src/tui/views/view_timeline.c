@@ -156,7 +156,8 @@ static int
 parked_at(const struct d9m_model *m, uint32_t s, uint64_t t)
 {
 	const struct d9m_worker *wk = &m->workers[s];
-	size_t i = d9m_lower(m->parks.start + wk->park0, wk->nparks, t + 1);
+	size_t i = d9m_lower(d9m_row(m->parks.start, wk->park0),
+	    wk->nparks, t + 1);
 
 	return i > 0 && m->parks.end[wk->park0 + i - 1] >= t;
 }
