@@ -293,6 +293,8 @@ run(void *arg)
 	    .prog = &ld->prog, .note_ctx = ld,
 	    .read_done = read_done,
 	    .prior = ld->prog.tick != NULL ? on_prior : NULL };
+	struct d9m_model *m;
+	struct d9m_lanes *ix;
 	int rc;
 
 	ld->t0 = d9_mono_s();
@@ -319,12 +321,14 @@ run(void *arg)
 		/* partial models share its strings: keep it for free() */
 		mailbox_clear(ld);
 	}
-	/* ld->m and ld->ix are the browser's from state 2 on */
-	ld->m = ld->in.m;
+	/* ld->m and ld->ix are the browser's from state 2 on (its take
+	 * clears them): the entry is written from what they were */
+	m = ld->m = ld->in.m;
+	ix = ld->ix;
 	ld->in.m = NULL;
 	ld->st = ld->in.st;
 	atomic_store(&ld->state, 2);
-	to_index(ld, ld->m, ld->ix);
+	to_index(ld, m, ix);
 	d9i_close(&ld->in);
 	return NULL;
 }
