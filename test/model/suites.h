@@ -31,5 +31,6 @@ Suite	*lives_suite(void);
 Suite	*ids_suite(void);
 Suite	*deep_suite(void);
 Suite	*spantags_suite(void);
+Suite	*stackgroups_suite(void);
 
 #endif

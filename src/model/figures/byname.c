@@ -211,14 +211,30 @@ d9m_merge_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
 	return 0;
 }
 
+/* Count descending; equal counts by the stacks' addresses, then
+ * segment: not by stack id, which is the order stacks were first met in,
+ * and a directory followed while it is written meets them otherwise
+ * than a fresh read of the same files (its segments' tails interleave). */
 static int
-cmp_group(const void *a, const void *b)
+cmp_group(const void *a, const void *b, void *ctx)
 {
 	const struct d9m_stack_group *x = a, *y = b;
+	const struct d9m_model *m = ctx;
+	size_t nx, ny;
+	const uint8_t *px, *py;
+	int c;
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	return x->stack < y->stack ? -1 : x->stack > y->stack;
+	if (x->stack != y->stack) {
+		px = d9m_stack(m, x->stack, &nx);
+		py = d9m_stack(m, y->stack, &ny);
+		if ((c = memcmp(px, py, 8 * (nx < ny ? nx : ny))) != 0)
+			return c;
+		if (nx != ny)
+			return nx < ny ? -1 : 1;
+	}
+	return x->seg < y->seg ? -1 : x->seg > y->seg;
 }
 
 int
@@ -254,7 +270,7 @@ d9m_group_stacks(const struct d9m_model *m, const struct d9m_resolver *r,
 	}
 	free(v);
 	free(g);
-	qsort(sg, ng, sizeof *sg, cmp_group);
+	qsort_r(sg, ng, sizeof *sg, cmp_group, (void *)m);
 	*out = sg;
 	*nout = ng;
 	return 0;

@@ -1,0 +1,80 @@
+/*
+ * test_stackgroups.c: the order of a set of samples' stack groups
+ * (byname.h): count descending, and equal counts by the stacks' own
+ * addresses, not by the order the reader first met the stacks in. A
+ * directory followed while it is written meets them in another order
+ * than a fresh read of the same files (a segment's tail after the next
+ * segment's start): both must list the same groups in the same order.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "mktrace.h"
+#include "model/figures/byname.h"
+#include "suites.h"
+
+/* The first address of group g's stack. */
+static uint64_t
+first_addr(const struct d9m_model *m, const struct d9m_stack_group *g)
+{
+	size_t n;
+	const uint8_t *p = d9m_stack(m, g->stack, &n);
+
+	ck_assert_uint_gt(n, 0);
+	return d9p_le64(p);
+}
+
+/* One poll with on-CPU samples of the stacks a[0 .. n) in that order
+ * (a stack of a[i] alone; twice for the last one): its groups. */
+static void
+groups_of(const uint64_t *a, size_t n, struct d9m_model **m,
+    struct d9m_stack_group **g, size_t *ng)
+{
+	uint32_t rows[8];
+	struct mt t;
+
+	ck_assert_uint_le(n + 1, 8);
+	mt_begin(&t);
+	mt_unpark(&t, 1000, 0, 0, 7, 0);
+	mt_poll_start(&t, 2000, 0, 1, "src/main.rs:1:1");
+	for (size_t i = 0; i < n; i++)
+		mt_cpu(&t, 3000 + 10 * i, 7, 0, 1, &a[i]);
+	mt_cpu(&t, 3000 + 10 * n, 7, 0, 1, &a[n - 1]);
+	mt_poll_end(&t, 9000, 0);
+	*m = mt_finish(&t);
+	ck_assert_uint_eq((*m)->cpu.n, n + 1);
+	for (uint32_t i = 0; i <= n; i++)
+		rows[i] = i;
+	ck_assert_int_eq(d9m_group_stacks(*m, NULL, rows, n + 1, g, ng), 0);
+}
+
+START_TEST(equal_counts_by_address)
+{
+	/* met 0x3000 first, then 0x1000, 0x2000; 0x2000 twice */
+	const uint64_t met[] = { 0x3000, 0x1000, 0x2000 };
+	struct d9m_stack_group *g;
+	struct d9m_model *m;
+	size_t ng;
+
+	groups_of(met, 3, &m, &g, &ng);
+	ck_assert_uint_eq(ng, 3);
+	ck_assert_uint_eq(g[0].count, 2);
+	ck_assert_uint_eq(first_addr(m, &g[0]), 0x2000);
+	ck_assert_uint_eq(first_addr(m, &g[1]), 0x1000);	/* met second */
+	ck_assert_uint_eq(first_addr(m, &g[2]), 0x3000);	/* met first */
+	free(g);
+	d9m_model_free(&m);
+}
+END_TEST
+
+Suite *
+stackgroups_suite(void)
+{
+	Suite *s = suite_create("stackgroups");
+	TCase *tc = tcase_create("order");
+
+	tcase_add_test(tc, equal_counts_by_address);
+	suite_add_tcase(s, tc);
+	return s;
+}
