@@ -18,6 +18,7 @@ struct slot {
 	void		*fresh;		/* done, not yet adopted */
 	struct d9t_req	 have_q;
 	void		*have;		/* adopted by the UI thread */
+	uint64_t	 gen;		/* how many haves it has had */
 	int		 running;
 	struct d9t_req	 run_q;
 };
@@ -259,6 +260,7 @@ d9t_jobs_get(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q,
 		drop(k, s->have);
 		s->have = compute(j, k, q);
 		s->have_q = *q;
+		s->gen++;
 		return s->have;
 	}
 	pthread_mutex_lock(&j->mu);
@@ -267,6 +269,7 @@ d9t_jobs_get(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q,
 		s->have = s->fresh;
 		s->have_q = s->fresh_q;
 		s->fresh = NULL;
+		s->gen++;
 	}
 	if (s->have && same(&s->have_q, q))
 		res = s->have;
@@ -280,6 +283,12 @@ d9t_jobs_get(struct d9t_jobs *j, enum d9t_job k, const struct d9t_req *q,
 	if (res == NULL && stale)
 		*stale = s->have;
 	return res;
+}
+
+uint64_t
+d9t_jobs_gen(const struct d9t_jobs *j, enum d9t_job k)
+{
+	return j->s[k].gen;
 }
 
 int

@@ -48,6 +48,10 @@ void	 d9t_jobs_free(struct d9t_jobs **j);
  * if not NULL, gets the newest result of that kind, maybe NULL). */
 void	*d9t_jobs_get(struct d9t_jobs *j, enum d9t_job k,
 	    const struct d9t_req *q, void **stale);
+/* Which result of kind k d9t_jobs_get gave last (its own or stale): a
+ * new one has another number, though it may be at the old one's address
+ * (the UI thread's). */
+uint64_t d9t_jobs_gen(const struct d9t_jobs *j, enum d9t_job k);
 /* Stop taking requests: the worker ends after what it computes now. */
 void	 d9t_jobs_stop(struct d9t_jobs *j);
 /* Whether a computation is under way (d9t_jobs_free() would wait). */

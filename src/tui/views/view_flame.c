@@ -30,6 +30,8 @@ struct flame_view {
 	int		 f;		/* F_CPU, F_OFF, F_ALLOC */
 	uint32_t	 root;		/* zoomed node of seen */
 	const void	*seen;		/* the tree root belongs to */
+	uint64_t	 seen_gen;	/* its d9t_jobs_gen: a new tree may
+					 * come at the old one's address */
 	int		 inpoll;	/* off-CPU: only inside polls */
 	int		 dumps;		/* off-CPU: task dumps instead */
 	int		 count, live;	/* allocations: by count, live only */
@@ -141,20 +143,21 @@ tree_req(struct d9t_app *app, const struct flame_view *v, struct d9t_req *q)
 static struct d9m_flame *
 tree(struct d9t_app *app, struct flame_view *v)
 {
+	enum d9t_job k = (enum d9t_job)(D9T_J_CPU + v->f);
 	struct d9t_req q;
 	void *stale, *t;
 
 	tree_req(app, v, &q);
-	t = d9t_jobs_get(app->jobs, (enum d9t_job)(D9T_J_CPU + v->f), &q,
-	    &stale);
+	t = d9t_jobs_get(app->jobs, k, &q, &stale);
 	if (t == NULL) {
 		app->updating = 1;
 		t = stale;
 	}
-	if (t != v->seen) {
+	if (t != v->seen || d9t_jobs_gen(app->jobs, k) != v->seen_gen) {
 		int found = 0;
 
 		v->seen = t;
+		v->seen_gen = d9t_jobs_gen(app->jobs, k);
 		refold(v);
 		/* the frame focused on, in the new tree (H, a new window) */
 		v->root = t != NULL && v->npath > 0 ? d9m_flame_find_path(t,
