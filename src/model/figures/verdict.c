@@ -131,6 +131,7 @@ matches(const char *name, const char *p)
 }
 
 #define NPAT	(sizeof patterns / sizeof patterns[0])
+_Static_assert(NPAT < 0xff, "a pattern's number fits 8 bits of pack_fit");
 
 /* What the patterns say of a frame's name: the first that matches, the
  * first of those asking for no system call (NPAT: none), and whether the
