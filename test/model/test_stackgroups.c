@@ -1,16 +1,20 @@
 /*
- * test_stackgroups.c: the order of a set of samples' stack groups
- * (byname.h): count descending, and equal counts by the stacks' own
- * addresses, not by the order the reader first met the stacks in. A
- * directory followed while it is written meets them in another order
- * than a fresh read of the same files (a segment's tail after the next
- * segment's start): both must list the same groups in the same order.
+ * test_stackgroups.c: ties in the figures' lists are ordered by what
+ * tied, not by ids given in the order the reader first met things: the
+ * stack groups of a set of samples (byname.h: count descending, then the
+ * stacks' addresses), and the spawn locations (then their text). A
+ * directory followed while it is written meets stacks and strings in
+ * another order than a fresh read of the same files (a segment's tail
+ * after the next segment's start): both must list the same.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <string.h>
+
 #include "mktrace.h"
+#include "model/figures/analysis.h"
 #include "model/figures/byname.h"
 #include "suites.h"
 
@@ -68,6 +72,33 @@ START_TEST(equal_counts_by_address)
 }
 END_TEST
 
+/* Two spawn locations with one task and one poll of 1 ms each: the one
+ * met second, svc/a.rs, comes first. */
+START_TEST(equal_locations_by_text)
+{
+	const struct d9m_window all = D9M_WHOLE_INIT;
+	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
+	struct d9m_analysis a;
+	struct d9m_model *m;
+	struct mt t;
+
+	mt_begin(&t);
+	mt_spawn(&t, 1000, 1, "svc/b.rs:1:1");
+	mt_spawn(&t, 1100, 2, "svc/a.rs:1:1");
+	mt_poll_start(&t, 2000000, 0, 1, "svc/b.rs:1:1");
+	mt_poll_end(&t, 3000000, 0);
+	mt_poll_start(&t, 4000000, 0, 2, "svc/a.rs:1:1");
+	mt_poll_end(&t, 5000000, 0);
+	m = mt_finish(&t);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	ck_assert_uint_ge(a.nlocs, 2);
+	ck_assert_str_eq(d9m_str(m, a.locs[0].loc), "svc/a.rs:1:1");
+	ck_assert_str_eq(d9m_str(m, a.locs[1].loc), "svc/b.rs:1:1");
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
 Suite *
 stackgroups_suite(void)
 {
@@ -75,6 +106,7 @@ stackgroups_suite(void)
 	TCase *tc = tcase_create("order");
 
 	tcase_add_test(tc, equal_counts_by_address);
+	tcase_add_test(tc, equal_locations_by_text);
 	suite_add_tcase(s, tc);
 	return s;
 }

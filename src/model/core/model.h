@@ -28,6 +28,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/err.h"
 #include "base/arena.h"
@@ -707,6 +708,26 @@ d9m_stack(const struct d9m_model *m, uint32_t id, size_t *n)
 
 	*n = len / 8;
 	return (const uint8_t *)p;
+}
+
+/* Stacks a and b by their addresses (their bytes, then length): an order
+ * of the stacks themselves, for ties. Their ids are the order the reader
+ * first met them, which differs between a directory followed while it is
+ * written and a fresh read of the same files. */
+static inline int
+d9m_stack_cmp(const struct d9m_model *m, uint32_t a, uint32_t b)
+{
+	size_t na, nb;
+	const uint8_t *pa, *pb;
+	int c;
+
+	if (a == b)
+		return 0;
+	pa = d9m_stack(m, a, &na);
+	pb = d9m_stack(m, b, &nb);
+	if ((c = memcmp(pa, pb, 8 * (na < nb ? na : nb))) != 0)
+		return c;
+	return na < nb ? -1 : na > nb;
 }
 
 /* Row of the last poll of worker slot w starting at or before ts, or

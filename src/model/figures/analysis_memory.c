@@ -14,13 +14,13 @@
 #include "model/queries/samples.h"
 
 static int
-cmp_site(const void *x, const void *y)
+cmp_site(const void *x, const void *y, void *ctx)
 {
 	const struct d9m_site *a = x, *b = y;
 
 	if (a->est_bytes != b->est_bytes)
 		return a->est_bytes > b->est_bytes ? -1 : 1;
-	return a->stack < b->stack ? -1 : a->stack > b->stack;
+	return d9m_stack_cmp(ctx, a->stack, b->stack);
 }
 
 static int
@@ -131,7 +131,7 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	}
 	if (merge_sites_by_name(m, o->resolver, s, &ns) < 0)
 		goto out;
-	qsort(s, ns, sizeof *s, cmp_site);
+	qsort_r(s, ns, sizeof *s, cmp_site, (void *)m);
 	mem->sites = s;		/* the analysis owns the sites now */
 	mem->nsites = ns;
 	free(live);

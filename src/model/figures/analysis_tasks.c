@@ -15,8 +15,10 @@
 #include "model/queries/select.h"
 #include "model/core/table.h"
 
+/* Then by the location's text, not its string id (the order strings
+ * were first met: d9m_stack_cmp). */
 static int
-cmp_loc(const void *x, const void *y)
+cmp_loc(const void *x, const void *y, void *ctx)
 {
 	const struct d9m_loc_fig *a = x, *b = y;
 
@@ -24,7 +26,9 @@ cmp_loc(const void *x, const void *y)
 		return a->poll.max > b->poll.max ? -1 : 1;
 	if (a->tasks != b->tasks)
 		return a->tasks > b->tasks ? -1 : 1;
-	return a->loc < b->loc ? -1 : a->loc > b->loc;
+	return a->loc == b->loc ? 0 : a->loc == D9_NONE ? 1 :
+	    b->loc == D9_NONE ? -1 : strcmp(d9m_str(ctx, a->loc),
+	    d9m_str(ctx, b->loc));
 }
 
 /* Reference rule: replay +1 at spawns, -1 at terminations. */
@@ -232,7 +236,7 @@ d9m_an_tasks(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		}
 	}
 	a->nlocs = nl;
-	qsort(a->locs, nl, sizeof *a->locs, cmp_loc);
+	qsort_r(a->locs, nl, sizeof *a->locs, cmp_loc, (void *)m);
 	leak_reference(m, a);
 	rc = 0;
 out:
@@ -381,13 +385,13 @@ merge_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
 }
 
 static int
-cmp_idle_ns(const void *x, const void *y)
+cmp_idle_ns(const void *x, const void *y, void *ctx)
 {
 	const struct d9m_idle_group *a = x, *b = y;
 
 	if (a->idle_ns != b->idle_ns)
 		return a->idle_ns > b->idle_ns ? -1 : 1;
-	return a->stack < b->stack ? -1 : a->stack > b->stack;
+	return d9m_stack_cmp(ctx, a->stack, b->stack);
 }
 
 /*
@@ -437,7 +441,7 @@ d9m_an_dumps(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	}
 	if (by_stack(g, n) < 0 || merge_by_name(m, o->resolver, g, &n) < 0)
 		goto out;
-	qsort(g, n, sizeof *g, cmp_idle_ns);
+	qsort_r(g, n, sizeof *g, cmp_idle_ns, (void *)m);
 	rc = 0;
 out:
 	d9_hmap_free(&at);

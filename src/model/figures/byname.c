@@ -219,21 +219,12 @@ static int
 cmp_group(const void *a, const void *b, void *ctx)
 {
 	const struct d9m_stack_group *x = a, *y = b;
-	const struct d9m_model *m = ctx;
-	size_t nx, ny;
-	const uint8_t *px, *py;
 	int c;
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	if (x->stack != y->stack) {
-		px = d9m_stack(m, x->stack, &nx);
-		py = d9m_stack(m, y->stack, &ny);
-		if ((c = memcmp(px, py, 8 * (nx < ny ? nx : ny))) != 0)
-			return c;
-		if (nx != ny)
-			return nx < ny ? -1 : 1;
-	}
+	if ((c = d9m_stack_cmp(ctx, x->stack, y->stack)) != 0)
+		return c;
 	return x->seg < y->seg ? -1 : x->seg > y->seg;
 }
 
