@@ -2,7 +2,8 @@
  * test_stackgroups.c: ties in the figures' lists are ordered by what
  * tied, not by ids given in the order the reader first met things: the
  * stack groups of a set of samples (byname.h: count descending, then the
- * stacks' addresses), and the spawn locations (then their text). A
+ * stacks' addresses), the spawn locations and the span names (then
+ * their text). A
  * directory followed while it is written meets stacks and strings in
  * another order than a fresh read of the same files (a segment's tail
  * after the next segment's start): both must list the same.
@@ -72,12 +73,23 @@ START_TEST(equal_counts_by_address)
 }
 END_TEST
 
+/* t finished, and the analysis of the whole of its model *m. */
+static struct d9m_analysis
+whole(struct mt *t, struct d9m_model **m)
+{
+	const struct d9m_window all = D9M_WHOLE_INIT;
+	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
+	struct d9m_analysis a;
+
+	*m = mt_finish(t);
+	ck_assert_int_eq(d9m_analyze(*m, &o, &a), 0);
+	return a;
+}
+
 /* Two spawn locations with one task and one poll of 1 ms each: the one
  * met second, svc/a.rs, comes first. */
 START_TEST(equal_locations_by_text)
 {
-	const struct d9m_window all = D9M_WHOLE_INIT;
-	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
 	struct d9m_analysis a;
 	struct d9m_model *m;
 	struct mt t;
@@ -89,11 +101,32 @@ START_TEST(equal_locations_by_text)
 	mt_poll_end(&t, 3000000, 0);
 	mt_poll_start(&t, 4000000, 0, 2, "svc/a.rs:1:1");
 	mt_poll_end(&t, 5000000, 0);
-	m = mt_finish(&t);
-	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	a = whole(&t, &m);
 	ck_assert_uint_ge(a.nlocs, 2);
 	ck_assert_str_eq(d9m_str(m, a.locs[0].loc), "svc/a.rs:1:1");
 	ck_assert_str_eq(d9m_str(m, a.locs[1].loc), "svc/b.rs:1:1");
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+}
+END_TEST
+
+/* One span named zeta, then one named alpha (legacy enter and exit on
+ * worker 0): alpha is listed first. */
+START_TEST(equal_span_counts_by_name)
+{
+	struct d9m_analysis a;
+	struct d9m_model *m;
+	struct mt t;
+
+	mt_begin(&t);
+	mt_span(&t, 0, 1000, 0, 7, "zeta");
+	mt_span(&t, 1, 2000, 0, 7, "zeta");
+	mt_span(&t, 0, 3000, 0, 8, "alpha");
+	mt_span(&t, 1, 4000, 0, 8, "alpha");
+	a = whole(&t, &m);
+	ck_assert_uint_eq(a.nspans, 2);
+	ck_assert_str_eq(d9m_str(m, a.spans[0].name), "alpha");
+	ck_assert_str_eq(d9m_str(m, a.spans[1].name), "zeta");
 	d9m_analysis_free(&a);
 	d9m_model_free(&m);
 }
@@ -107,6 +140,7 @@ stackgroups_suite(void)
 
 	tcase_add_test(tc, equal_counts_by_address);
 	tcase_add_test(tc, equal_locations_by_text);
+	tcase_add_test(tc, equal_span_counts_by_name);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,18 +14,18 @@
 #include "model/queries/window.h"
 
 static int
-cmp_fig(const void *x, const void *y)
+cmp_fig(const void *x, const void *y, void *ctx)
 {
 	const struct d9m_span_fig *a = x, *b = y;
 
-	return d9m_spanset_order(&a->dur, a->name, &b->dur, b->name);
+	return d9m_spanset_order(ctx, &a->dur, a->name, &b->dur, b->name);
 }
 
 /*
  * The figures of each name from the durations of its instances alone,
  * grouped by name (slot: name id, strs.n for none, -> figure): what the
  * spans view's set (spanset.h) gives, in its order (most instances
- * first, then name id), without its copy of every instance (40 bytes
+ * first, then name), without its copy of every instance (40 bytes
  * each, and as much again to sort them).
  */
 static int
@@ -81,7 +81,7 @@ name_figs(const struct d9m_model *m, size_t i0, size_t i1, uint32_t *slot,
 			x->outliers += v[j] > 10 * med;
 	}
 	a->nspans = nn;
-	qsort(a->spans, nn, sizeof *a->spans, cmp_fig);
+	qsort_r(a->spans, nn, sizeof *a->spans, cmp_fig, (void *)m);
 	free(durs);
 	free(fill);
 	return 0;

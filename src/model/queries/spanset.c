@@ -61,20 +61,24 @@ d9m_fields_text(const struct d9m_model *m, uint32_t fields, char *out,
 }
 
 int
-d9m_spanset_order(const struct d9m_pct *da, uint32_t na,
-    const struct d9m_pct *db, uint32_t nb)
+d9m_spanset_order(const struct d9m_model *m, const struct d9m_pct *da,
+    uint32_t na, const struct d9m_pct *db, uint32_t nb)
 {
 	if (da->count != db->count)
 		return da->count > db->count ? -1 : 1;
-	return na < nb ? -1 : na > nb;
+	if (na == nb)
+		return 0;
+	if (na >= m->strs.n || nb >= m->strs.n)	/* no name */
+		return na >= m->strs.n ? 1 : -1;
+	return strcmp(d9m_str(m, na), d9m_str(m, nb));
 }
 
 static int
-cmp_name(const void *x, const void *y)
+cmp_name(const void *x, const void *y, void *ctx)
 {
 	const struct d9m_span_name *a = x, *b = y;
 
-	return d9m_spanset_order(&a->dur, a->name, &b->dur, b->name);
+	return d9m_spanset_order(ctx, &a->dur, a->name, &b->dur, b->name);
 }
 
 /* The lives that first enter in the window, and those of them that
@@ -235,7 +239,7 @@ d9m_spanset_build(const struct d9m_model *m, const struct d9m_query *q)
 	for (size_t i = 0; i < s->nnames; i++)
 		pct_desc(s->v + s->names[i].first, s->names[i].dur.count,
 		    &s->names[i].dur);
-	qsort(s->names, s->nnames, sizeof *s->names, cmp_name);
+	qsort_r(s->names, s->nnames, sizeof *s->names, cmp_name, (void *)m);
 	free(slot);
 	return s;
 oom:

@@ -45,10 +45,12 @@ struct d9m_spanset {
 struct d9m_spanset *d9m_spanset_build(const struct d9m_model *m,
 	    const struct d9m_query *q);
 void	d9m_spanset_free(struct d9m_spanset **s);
-/* The order of the names of a set: most instances first, then by name
- * id (qsort's sign). */
-int	d9m_spanset_order(const struct d9m_pct *da, uint32_t na,
-	    const struct d9m_pct *db, uint32_t nb);
+/* The order of the names of a set: most instances first, then by the
+ * name's text (no name last), not its id: ids are the order names were
+ * first met, which a directory followed while it is written meets
+ * otherwise than a fresh read (qsort's sign). */
+int	d9m_spanset_order(const struct d9m_model *m, const struct d9m_pct *da,
+	    uint32_t na, const struct d9m_pct *db, uint32_t nb);
 /* The value id of key in a field list, D9_NONE when absent. */
 uint32_t d9m_field(const struct d9m_model *m, uint32_t fields, uint32_t key);
 /* "key=value key=value", escaped, into out. */
