@@ -96,14 +96,19 @@ zoom(struct d9t_app *app, int in)
 
 	if (c < app->lo || c > app->hi)
 		c = app->lo + w / 2;
-	f = (long double)(c - app->lo) / (long double)w;
-	nw = in ? w / 2 : w * 2;
+	f = w > 0 ? (long double)(c - app->lo) / (long double)w : 0.5L;
+	nw = in ? w / 2 : w < UINT64_MAX / 2 ? w * 2 : UINT64_MAX;
 	if (nw < 1000)
 		nw = 1000;
-	lo = (uint64_t)((long double)c - f * (long double)nw + 0.5L) ;
+	/* the cursor keeps its place on the screen; a window that would
+	 * begin before 0 begins at 0 (tested first: a negative value does
+	 * not convert to uint64_t) */
 	if ((long double)c < f * (long double)nw)
 		lo = 0;
-	d9t_set_window(app, lo, lo + nw, 1);
+	else
+		lo = (uint64_t)((long double)c - f * (long double)nw + 0.5L);
+	d9t_set_window(app, lo, lo < UINT64_MAX - nw ? lo + nw : UINT64_MAX,
+	    1);
 	app->cursor = c;
 	d9t_select_at_cursor(app);
 }
