@@ -4,8 +4,10 @@
  * the test fixtures' small traces, which each plant something a view
  * shows (test/fixtures/planted.h, whytrace.h): the bytes are
  *
- *	byte 0	the trace: planted, why, memory, events, deep, deep150,
- *		one process of a directory
+ *	byte 0	the trace (its value modulo 8): planted, why, memory,
+ *		events, deep, deep150, one process of a directory, or 7:
+ *		the input's own (byte 3 is the number of keys k; the
+ *		trace is what follows them: hostile traces under any keys)
  *	byte 1	the screen's width (20 .. 275), byte 2 its height (4 .. 259)
  *	then	one key per byte (at most D9F_KEYS): 0x00-0x7f the ASCII key
  *		(typed text, Enter, Esc, Backspace, ^L), 0x80-0x8b Up .. Redraw,
@@ -35,14 +37,16 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The trace byte 0 names, written to fd: 0, or -1. */
+#define D9F_OWN	7	/* byte 0 modulo 8: the input's own trace */
+
+/* The fixture byte 0 names, written to fd: 0, or -1. */
 static int
 write_trace(int fd, uint8_t which)
 {
 	struct mt t;
 	int rc;
 
-	switch (which % 7) {
+	switch (which % 8) {
 	case 0: mt_planted(&t); break;
 	case 1: mt_why(&t); break;
 	case 2: mt_memory(&t); break;
@@ -125,27 +129,40 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct d9m_model *m;
 	struct d9m_lanes *ix;
 	struct d9t_app app;
-	int fd;
+	size_t nkeys = size > 3 ? size - 3 : 0;
+	int own = size > 0 && data[0] % 8 == D9F_OWN, fd, rc;
 
-	if (size < 3)
+	if (size < 3 || (own && size < 4))
 		return 0;
+	if (own && (nkeys = data[3]) > size - 4)
+		nkeys = size - 4;
 	if ((fd = mkstemp(path)) < 0)
 		abort();
-	if (write_trace(fd, data[0]) != 0)
+	if (own)
+		rc = write(fd, data + 4 + nkeys, size - 4 - nkeys) ==
+		    (ssize_t)(size - 4 - nkeys) ? 0 : -1;
+	else
+		rc = write_trace(fd, data[0]);
+	if (rc != 0)
 		abort();
 	close(fd);
 	if ((m = d9m_model_new()) == NULL)
 		abort();
 	if (d9m_model_load(m, paths, 1, NULL, NULL, NULL, &st) < 0 ||
 	    st.read_ok == 0 || d9m_model_finish(m) < 0 ||
-	    (ix = d9m_lanes_build(m)) == NULL)
-		abort();	/* the fixtures are sound traces */
+	    (ix = d9m_lanes_build(m)) == NULL) {
+		if (!own)
+			abort();	/* the fixtures are sound traces */
+		d9m_model_free(&m);
+		unlink(path);
+		return 0;		/* nothing to browse: d9top says so */
+	}
 	d9t_config_init(&cfg);
 	cfg.sync = 1;
 	if (d9t_app_init(&app, &cfg, paths, 1, 1, 1) != 0)
 		abort();
 	if (d9t_app_set_model(&app, m, ix) == 0)
-		drive(&app, data + 3, size - 3, 20 + data[1], 4 + data[2]);
+		drive(&app, data + 3 + own, nkeys, 20 + data[1], 4 + data[2]);
 	d9t_app_free(&app);
 	unlink(path);
 	return 0;
