@@ -31,6 +31,10 @@ struct d9p_sink {
 	 * written, read in turns with others): what comes next belongs
 	 * where that input stopped (optional). */
 	void	(*resume)(void *ctx, const char *name);
+	/* An input read before is called to now: a followed segment was
+	 * sealed (its .active file renamed); said before it goes on, so
+	 * that it counts as its sealed copy does (optional). */
+	void	(*renamed)(void *ctx, const char *from, const char *to);
 };
 
 enum d9p_loss {

@@ -145,6 +145,8 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 	}
 	free(e->stem);
 	e->stem = stem;		/* renamed when sealed */
+	if (d9p_stream_rename(e->tail, path) < 0)
+		return -1;
 	return pump(f, e, !d9p_is_active(path));
 }
 

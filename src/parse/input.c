@@ -260,8 +260,10 @@ read_gzip(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 			return rc;
 		avail = in->iend - in->ipos;
 		if (avail == 0) {
-			*cut = 1;	/* input ended inside a member */
-			in->mode = D9P_C_NONE;
+			/* input ended inside a member: the member stays
+			 * open, for a file still written (parse/follow.h)
+			 * goes on with it once it grew */
+			*cut = 1;
 			return 0;
 		}
 		in->z.next_in = in->ib + in->ipos;
@@ -298,8 +300,7 @@ read_zstd(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 		ib.size = in->iend - in->ipos;
 		ib.pos = 0;
 		if (ib.size == 0) {
-			*cut = 1;
-			in->mode = D9P_C_NONE;
+			*cut = 1;	/* as in read_gzip */
 			return 0;
 		}
 		zr = ZSTD_decompressStream(in->zs, &ob, &ib);

@@ -651,6 +651,22 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 	}
 }
 
+int
+d9p_stream_rename(struct d9p_stream *s, const char *name)
+{
+	char *n;
+
+	if (strcmp(name, s->name) == 0)
+		return 0;
+	if ((n = strdup(name)) == NULL)
+		return -1;
+	if (s->sink->renamed)
+		s->sink->renamed(s->sink->ctx, s->name, n);
+	free(s->name);
+	s->name = n;
+	return 0;
+}
+
 void
 d9p_stream_close(struct d9p_stream **ps, struct d9p_read_stats *st)
 {

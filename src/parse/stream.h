@@ -31,6 +31,11 @@ struct d9p_stream *d9p_stream_open_whole(struct d9p_whole *w,
  * 1 a tail stream reached the current end of its file, -1 out of memory. */
 int	d9p_stream_pump(struct d9p_stream *s, int tail,
 	    const struct d9p_read_opts *o, struct d9p_read_stats *st);
+/* The stream's file is called name now (a tail stream's segment sealed
+ * under its final name): said to the sink (d9p_sink.renamed), and the
+ * notes after it use it. 0, or -1 when out of memory (the old name
+ * stays). */
+int	d9p_stream_rename(struct d9p_stream *s, const char *name);
 /* Add the stream's figures to st and free it. */
 void	d9p_stream_close(struct d9p_stream **s, struct d9p_read_stats *st);
 

@@ -17,4 +17,11 @@ char	*t_render(const struct d9m_model *m, const struct d9m_analysis *a,
 	    struct d9m_resolver *r, const char *path,
 	    void (*out)(const struct d9o_out *));
 
+/* The --json of m for path, malloc'd (t_analyze and t_render). */
+char	*t_json(const struct d9m_model *m, const char *path);
+/* Where a and b part, on stderr: what they are ("followed and fresh
+ * --json"), then each (named an and bn) around that byte. */
+void	t_say_diff(const char *what, const char *an, const char *a,
+	    const char *bn, const char *b);
+
 #endif

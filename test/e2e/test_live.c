@@ -43,34 +43,6 @@ static const struct config configs[] = {
 	{ "--zstd", "1000", 0 },
 };
 
-/* The --json of m, malloc'd. */
-static char *
-json_of(struct d9m_model *m, const char *dir)
-{
-	struct d9m_analysis a;
-	struct d9m_resolver *r;
-	char *buf;
-
-	t_analyze(m, &a, &r);
-	buf = t_render(m, &a, r, dir, d9o_json);
-	d9m_analysis_free(&a);
-	d9s_resolver_free(&r);
-	return buf;
-}
-
-/* Where a and b part, for the failure message. */
-static void
-say_diff(const char *a, const char *b)
-{
-	size_t i = 0;
-
-	while (a[i] && a[i] == b[i])
-		i++;
-	fprintf(stderr, "followed and fresh --json differ at byte %zu:\n"
-	    "  followed: %.160s\n  fresh:    %.160s\n", i,
-	    a + (i > 80 ? i - 80 : 0), b + (i > 80 ? i - 80 : 0));
-}
-
 static pid_t
 record(const char *d9demo, const char *out, const struct config *c)
 {
@@ -133,14 +105,14 @@ START_TEST(test_follow_equals_fresh)
 	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	    "d9demo failed (status %d)", status);
 	d9p_follow_free(&f);
-	followed = json_of(m, dir);
+	followed = t_json(m, dir);
 
 	ck_assert_ptr_nonnull(fresh = d9m_model_new());
 	memset(&st, 0, sizeof st);
 	ck_assert_int_eq(d9m_model_load(fresh, paths, 1, NULL, NULL, NULL,
 	    &st), 0);
 	ck_assert_int_eq(d9m_model_finish(fresh), 0);
-	again = json_of(fresh, dir);
+	again = t_json(fresh, dir);
 	ck_assert_uint_eq(m->groups.n, 1);
 	ck_assert_uint_eq(fresh->groups.n, 1);
 	/* d9demo's bulk tasks record DemoBulkAlloc on worker threads: each
@@ -161,7 +133,8 @@ START_TEST(test_follow_equals_fresh)
 		ck_assert_uint_gt(bulk, 0);
 	}
 	if (strcmp(followed, again) != 0)
-		say_diff(followed, again);
+		t_say_diff("followed and fresh --json", "followed", followed,
+		    "fresh   ", again);
 	ck_assert_msg(strcmp(followed, again) == 0, "the followed model's "
 	    "--json is not the fresh read's (where: above)");
 	free(followed);

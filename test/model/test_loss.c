@@ -158,10 +158,13 @@ START_TEST(test_incomplete_segments)
 END_TEST
 
 /* A segment still being written says segment.complete=false: told when
- * read as it is, not while following it. */
+ * read as it is, not while following it; once it is sealed (renamed)
+ * with that still its latest word, it is incomplete as a fresh read of
+ * the sealed file says (followed, it kept its .active name and was not
+ * told: fuzz_follow). */
 START_TEST(test_live_segment_followed)
 {
-	char dir[] = "/tmp/d9unit-live-XXXXXX", path[64], *tmp;
+	char dir[] = "/tmp/d9unit-live-XXXXXX", path[64], sealed[64], *tmp;
 	const char *paths[] = { dir };
 	struct d9p_read_stats st;
 	struct d9p_follow *f;
@@ -185,9 +188,15 @@ START_TEST(test_live_segment_followed)
 	ck_assert_int_eq(d9m_model_follow(m, f, NULL, &st), 0);
 	ck_assert_int_eq(d9m_model_finish(m), 0);
 	ck_assert_uint_eq(m->loss.incomplete, 0);
+	snprintf(sealed, sizeof sealed, "%s/trace.0.bin", dir);
+	ck_assert_int_eq(rename(path, sealed), 0);
+	ck_assert_int_eq(d9m_model_follow(m, f, NULL, &st), 0);
+	ck_assert_int_eq(d9m_model_finish(m), 0);
+	ck_assert_uint_eq(m->loss.incomplete, 1);
+	ck_assert_str_eq(d9m_str(m, m->segs.input[0]), sealed);
 	d9p_follow_free(&f);
 	d9m_model_free(&m);
-	unlink(path);
+	unlink(sealed);
 	rmdir(dir);
 }
 END_TEST

@@ -133,6 +133,46 @@ START_TEST(follow_a_live_directory)
 }
 END_TEST
 
+/* A compressed segment followed while it is written (gzip, then zstd):
+ * the member or frame that ends in the middle of what is there so far
+ * stays open, and goes on once the file grew. It was dropped: the rest
+ * read as garbage, then "truncated" (fuzz_follow). */
+START_TEST(follow_compressed_in_pieces)
+{
+	char dir[] = "/tmp/d9-follow-XXXXXX", a[PATH_MAX], b[PATH_MAX];
+	char v[256];
+	const char *paths[] = { dir };
+	struct d9p_follow *f;
+	struct tg t, c;
+	struct rec r;
+	size_t half;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tg_init(&t);
+	tg_init(&c);
+	rec_init(&r);
+	tg_batch_e(&t, 3, 10);
+	if (_i == 0)
+		tg_gzip(&c, t.p, t.n);
+	else
+		tg_zstd(&c, t.p, t.n);
+	half = c.n / 2;
+	put(dir, "trace.0.bin.active", c.p, half, "w");
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	poll_once(f, &r);
+	put(dir, "trace.0.bin.active", c.p + half, c.n - half, "a");
+	snprintf(a, sizeof a, "%s/trace.0.bin.active", dir);
+	snprintf(b, sizeof b, "%s/trace.0.bin", dir);
+	ck_assert_int_eq(rename(a, b), 0);
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "10 11 12");
+	ck_assert_str_eq(rec_notes(&r), "");
+	tg_free(&c);
+	tg_free(&t);
+	done(&f, &r, dir);
+}
+END_TEST
+
 /* A directory (dir, made) with one segment being written, of one event
  * (value 1), followed as paths: the follower; t and r started. */
 static struct d9p_follow *
@@ -330,6 +370,7 @@ suite_follow(void)
 	TCase *tc = tcase_create("follow");
 
 	tcase_add_test(tc, follow_a_live_directory);
+	tcase_add_loop_test(tc, follow_compressed_in_pieces, 0, 2);
 	tcase_add_test(tc, follow_a_vanished_segment);
 	tcase_add_test(tc, follow_with_a_sink_per_poll);
 	tcase_add_test(tc, follow_a_rewritten_segment);

@@ -670,5 +670,6 @@ d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink)
 	sink->batch = on_batch;
 	sink->input = d9m_b_on_input;
 	sink->resume = d9m_b_on_resume;
+	sink->renamed = d9m_b_on_renamed;
 	sink->loss = d9m_b_on_loss;
 }

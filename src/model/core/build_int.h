@@ -119,6 +119,7 @@ d9m_b_intern_cstr(struct d9m_model *m, const char *s)
 int	d9m_b_new_segment(struct d9m_builder *b);
 void	d9m_b_on_input(void *ctx, const char *name);
 void	d9m_b_on_resume(void *ctx, const char *name);
+void	d9m_b_on_renamed(void *ctx, const char *from, const char *to);
 void	d9m_b_on_batch(void *ctx, uint64_t off);
 void	d9m_b_on_loss(void *ctx, int what);
 int	d9m_b_other_process(struct d9m_builder *b, const struct d9m_smap *sm,

@@ -102,6 +102,29 @@ d9m_b_on_resume(void *ctx, const char *name)
 	b->at.seg = D9_NONE;
 }
 
+/* A followed input sealed under its final name: its segments and the
+ * place it was left at are the new name's (a segment read while .active
+ * belongs where its sealed copy does: ANALYSIS 23). */
+void
+d9m_b_on_renamed(void *ctx, const char *from, const char *to)
+{
+	struct d9m_builder *b = ctx;
+	struct d9m_segs *s = &b->m->segs;
+	uint32_t a = d9m_b_intern_cstr(b->m, from);
+	uint32_t z = d9m_b_intern_cstr(b->m, to), row;
+
+	if (a == D9_NONE || z == D9_NONE)
+		return;		/* out of memory: counted as .active */
+	for (size_t i = 0; i < s->n; i++)
+		if (s->input[i] == a)
+			s->input[i] = z;
+	if (b->at.input == a)
+		b->at.input = z;
+	if ((row = d9_hmap_get(&b->left, a)) != D9_NONE &&
+	    d9_hmap_put(&b->left, z, row) == 0)
+		b->leftv[row].input = z;
+}
+
 void
 d9m_b_on_batch(void *ctx, uint64_t off)
 {
