@@ -9,9 +9,10 @@
  *	the rest	one segment file (any bytes: raw, gzip, zstd)
  *
  * The segment is written piece by piece as DIR/seg.bin.active, the
- * model following it (d9m_model_follow) and finished after each piece
- * as the browser's --follow does; then it is sealed (renamed seg.bin)
- * and followed once more. The --json of that model must equal, byte for
+ * model following it (d9m_model_follow); after each piece a copy of what
+ * it holds is finished and dropped, as the browser's --follow shows it
+ * (src/tui/loader.c: the model that loads is never finished itself).
+ * Then it is sealed (renamed seg.bin), followed once more and finished. The --json of that model must equal, byte for
  * byte, the --json of DIR read afresh (but for the file's name in the
  * messages said while it was seg.bin.active): a difference aborts, with
  * where they part. The first piece holds the first 4 bytes at least (a
@@ -83,7 +84,7 @@ followed(const char *dir, const uint8_t *t, size_t n, const size_t *cut,
 	char active[4200], sealed[4200];
 	struct d9p_read_stats st;
 	struct d9p_follow *f;
-	struct d9m_model *m;
+	struct d9m_model *m, *snap;
 	size_t at = 0;
 
 	snprintf(active, sizeof active, "%s/seg.bin.active", dir);
@@ -99,8 +100,10 @@ followed(const char *dir, const uint8_t *t, size_t n, const size_t *cut,
 			abort();
 		at = end;
 		if (d9m_model_follow(m, f, NULL, &st) < 0 ||
-		    d9m_model_finish(m) < 0)
+		    (snap = d9m_model_snapshot(m)) == NULL ||
+		    d9m_model_finish(snap) < 0)
 			abort();	/* out of memory, on a few KiB */
+		d9m_model_free(&snap);
 	}
 	if (rename(active, sealed) != 0)
 		abort();
@@ -111,25 +114,6 @@ followed(const char *dir, const uint8_t *t, size_t n, const size_t *cut,
 		d9m_model_free(&m);
 		return NULL;
 	}
-	return m;
-}
-
-/* dir read afresh, finished; NULL when it read nothing. */
-static struct d9m_model *
-fresh(const char *dir)
-{
-	const char *paths[] = { dir };
-	struct d9p_read_stats st;
-	struct d9m_model *m = d9m_model_new();
-
-	if (m == NULL)
-		abort();
-	memset(&st, 0, sizeof st);
-	if (d9m_model_load(m, paths, 1, NULL, NULL, NULL, &st) < 0 ||
-	    d9m_model_finish(m) < 0)
-		abort();
-	if (st.read_ok == 0)
-		d9m_model_free(&m);
 	return m;
 }
 
@@ -160,7 +144,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (mkdtemp(dir) == NULL)
 		abort();
 	a = followed(dir, t, n, cut, ncut);
-	b = fresh(dir);
+	b = t_read(dir);
 	if ((a == NULL) != (b == NULL)) {
 		fprintf(stderr, "fuzz_follow: %s read nothing, the other did\n",
 		    a == NULL ? "following" : "the fresh read");

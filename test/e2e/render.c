@@ -30,6 +30,26 @@ t_analyze(const struct d9m_model *m, struct d9m_analysis *a,
 	}
 }
 
+struct d9m_model *
+t_read(const char *path)
+{
+	const char *paths[] = { path };
+	struct d9p_read_stats st;
+	struct d9m_model *m = d9m_model_new();
+
+	if (m == NULL)
+		abort();
+	memset(&st, 0, sizeof st);
+	if (d9m_model_load(m, paths, 1, NULL, NULL, NULL, &st) < 0 ||
+	    d9m_model_finish_last(m) < 0) {
+		fprintf(stderr, "t_read: %s: out of memory\n", path);
+		abort();
+	}
+	if (st.read_ok == 0)
+		d9m_model_free(&m);
+	return m;
+}
+
 char *
 t_json(const struct d9m_model *m, const char *path)
 {

@@ -17,6 +17,9 @@ char	*t_render(const struct d9m_model *m, const struct d9m_analysis *a,
 	    struct d9m_resolver *r, const char *path,
 	    void (*out)(const struct d9o_out *));
 
+/* path (a file, a directory, "-") read and finished as d9top does;
+ * NULL when nothing was read from it. */
+struct d9m_model *t_read(const char *path);
 /* The --json of m for path, malloc'd (t_analyze and t_render). */
 char	*t_json(const struct d9m_model *m, const char *path);
 /* Where a and b part, on stderr: what they are ("followed and fresh

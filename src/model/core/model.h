@@ -644,7 +644,12 @@ int	 d9m_model_follow(struct d9m_model *m, struct d9p_follow *f,
  * memory.
  */
 struct d9m_model *d9m_model_snapshot(const struct d9m_model *src);
-/* Sort every table by time and derive the timelines. */
+/* Sort every table by time and derive the timelines. A model that will
+ * load more is shown through a snapshot, finished in its place: loading
+ * keeps the places of rows that finishing moves (the clock syncs of a
+ * segment whose process is not known yet, moved again when it is:
+ * groups.h), so a model finished and then loaded further can differ
+ * from one read at once (fuzz/fuzz_follow.c). */
 D9_MUST_USE
 int	 d9m_model_finish(struct d9m_model *m);
 /* A finished model that will load nothing more drops what only loading
