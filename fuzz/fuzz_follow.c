@@ -12,16 +12,17 @@
  * model following it (d9m_model_follow); after each piece a copy of what
  * it holds is finished and dropped, as the browser's --follow shows it
  * (src/tui/loader.c: the model that loads is never finished itself).
- * Then it is sealed (renamed seg.bin), followed once more and finished. The --json of that model must equal, byte for
- * byte, the --json of DIR read afresh (but for the file's name in the
- * messages said while it was seg.bin.active): a difference aborts, with
- * where they part. The first piece holds the first 4 bytes at least (a
- * recorder writes its header at once). A segment that holds a gzip
- * member or a zstd frame is written at once: an .active segment is never
- * compressed (FORMAT 1.4), and where the decompressor finds damage in a
- * member depends on how much of it it was given.
- * So does a crash, an access out of bounds or a hang, as in every
- * target.
+ * Then it is sealed (renamed seg.bin), followed once more and finished.
+ * Its --json must equal, byte for byte, the --json of DIR read afresh
+ * (but for the file's name in the messages said while it was
+ * seg.bin.active): a difference aborts, with where they part, as does a
+ * crash, an access out of bounds or a hang.
+ *
+ * The first piece holds the first 4 bytes at least (a recorder writes
+ * its header at once). A segment that holds a gzip member or a zstd
+ * frame is written at once: an .active segment is never compressed
+ * (FORMAT 1.4), and where the decompressor finds damage in a member
+ * depends on how much of it it was given.
  */
 #include <stdint.h>
 #include <stdio.h>
