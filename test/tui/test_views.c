@@ -136,6 +136,41 @@ START_TEST(no_polls)
 }
 END_TEST
 
+/* A trace without runtime events (a program libd9rec records without a
+ * runtime): the window spans its samples, span and allocation, and the
+ * views show them. It was 1 ns at 0, and every view said "0 in the
+ * window". */
+START_TEST(no_runtime_events)
+{
+	const uint64_t fr[] = { 0x1000, 0x2000 };
+	const uint64_t s = 1000000000ull, ms = 1000000ull;
+	struct mt t;
+	struct fx f;
+	char *path;
+
+	mt_begin(&t);
+	for (int i = 0; i < 50; i++)
+		mt_cpu(&t, s + (uint64_t)i * 20 * ms, 7, D9_SOURCE_CPU, 2, fr);
+	mt_mspan(&t, 0, s + 100 * ms, 0, 5, 7, "work");
+	mt_mspan(&t, 1, s + 400 * ms, 0, 5, 7, "work");
+	mt_mclose(&t, s + 400 * ms, 5, s + 100 * ms, "work", 0, NULL, NULL);
+	mt_alloc(&t, s + 200 * ms, 4096, 0xabc000, 2, fr);
+	path = mt_write(&t);
+	tg_free(&t.tg);
+	fx_open(&f, path, 120, 40, 1);
+	ck_screen_has(&f, "window 0.000s..0.980s (980.00ms)  0 workers");
+	fx_keys(&f, "3");
+	ck_screen_has(&f, "CPU samples (on-CPU) in the window: 50, weight 50");
+	fx_keys(&f, "6");
+	ck_screen_has(&f, "Spans by name: 1 in the window");
+	fx_keys(&f, "5");
+	ck_screen_has(&f, "sampled allocations in the window: 1,");
+	fx_close(&f);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
 START_TEST(views_2_to_7)
 {
 	struct fx f;
@@ -458,6 +493,7 @@ suite_views(void)
 	tcase_add_test(tc, wake_chain);
 	tcase_add_test(tc, views_2_to_7);
 	tcase_add_test(tc, no_polls);
+	tcase_add_test(tc, no_runtime_events);
 	tcase_add_test(tc, tasks_enter_filters_timeline);
 	tcase_add_test(tc, flame_fold_zoom_search);
 	tcase_add_test(tc, spans_slowest_and_field_filter);

@@ -377,6 +377,32 @@ sort_tables(struct d9m_model *m)
 	return d9m_par_run(jobs, n + 1);
 }
 
+/* A trace without runtime events (a program libd9rec records without
+ * a runtime: CPU samples, allocations, spans, its own events): the
+ * first and last time of the other events, tables sorted, so that the
+ * window holds them (the clock syncs' times are not events). */
+static void
+others(const struct d9m_model *m, uint64_t *lo, uint64_t *hi)
+{
+	struct d9m_tabref t[D9M_NTABLES];
+	size_t n = d9m_model_tables((struct d9m_model *)m, t);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct d9m_tabdesc *d = t[i].desc;
+		size_t rows = d9m_tab_n(t[i].tab);
+		const uint64_t *ts;
+
+		if (d->ts_off == SIZE_MAX || d == &d9m_desc_clock || rows == 0)
+			continue;
+		ts = *(const uint64_t *const *)(const void *)
+		    ((const char *)t[i].tab + d->ts_off);
+		if (ts[0] < *lo)
+			*lo = ts[0];
+		if (ts[rows - 1] > *hi)
+			*hi = ts[rows - 1];
+	}
+}
+
 static void
 bounds(struct d9m_model *m)
 {
@@ -396,6 +422,8 @@ bounds(struct d9m_model *m)
 		hi = m->queue.ts[m->queue.n - 1] > hi ?
 		    m->queue.ts[m->queue.n - 1] : hi;
 	}
+	if (lo == UINT64_MAX)
+		others(m, &lo, &hi);
 	m->min_ts = lo == UINT64_MAX ? 0 : lo;
 	m->max_ts = hi;
 	m->rt_events = m->rt.n + m->wakes.n + m->queue.n;
@@ -453,7 +481,6 @@ derive_timeline(void *arg)
 	uint32_t *by_start = NULL;
 	int rc = -1;
 
-	bounds(m);
 	/* the groups' coverage reads the workers of the runtime events */
 	if (find_workers(m) < 0 || derive_lq(m) < 0 ||
 	    d9m_groups_cover(m) < 0 || d9m_walk_workers(m, &by_start) < 0)
@@ -498,6 +525,7 @@ d9m_model_finish(struct d9m_model *m)
 	d9m_timeline_free(m);
 	if (sort_tables(m) < 0)
 		return -1;
+	bounds(m);		/* before the span job may drop span events */
 	d9m_gate_init(&f.polls);
 	rc = d9m_par_run(jobs, 2);
 	d9m_gate_destroy(&f.polls);
