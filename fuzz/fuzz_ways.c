@@ -78,30 +78,6 @@ load_entry(const struct d9m_model *m, struct d9m_lanes **lanes)
 	return b;
 }
 
-/* s with every message of the "errors" list that names stdin (a line
- * that begins "  \"stdin: ": a value's text cannot hold a line break)
- * naming path instead; malloc'd. */
-static char *
-as_path(const char *s, const char *path)
-{
-	static const char from[] = "\n  \"stdin: ";
-	size_t n = 0, lp = strlen(path), lf = sizeof from - 1;
-	const char *p;
-	char *out, *o;
-
-	for (p = s; (p = strstr(p, from)) != NULL; p += lf)
-		n++;
-	if ((out = malloc(strlen(s) + n * lp + 1)) == NULL)
-		abort();
-	for (o = out; (p = strstr(s, from)) != NULL; s = p + lf) {
-		memcpy(o, s, (size_t)(p - s));
-		o += p - s;
-		o += sprintf(o, "\n  \"%s: ", path);
-	}
-	strcpy(o, s);
-	return out;
-}
-
 /* Abort when way's --json is not the file's. */
 static void
 same(const char *way, const char *file, const char *other)
@@ -138,7 +114,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (f != NULL) {
 		jf = t_json(f, path);
 		tmp = t_json(p, path);
-		jp = as_path(tmp, path);
+		jp = t_renamed(tmp, "stdin", path);
 		free(tmp);
 		same("the pipe's", jf, jp);
 		e = load_entry(f, &el);

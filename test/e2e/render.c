@@ -64,6 +64,30 @@ t_json(const struct d9m_model *m, const char *path)
 	return buf;
 }
 
+char *
+t_renamed(const char *s, const char *from, const char *to)
+{
+	size_t n = 0, lf = strlen(from) + 6, lt = strlen(to) + 6;
+	char *pat, *out, *o;
+	const char *p;
+
+	if ((pat = malloc(lf + 1)) == NULL)
+		abort();
+	snprintf(pat, lf + 1, "\n  \"%s: ", from);
+	for (p = s; (p = strstr(p, pat)) != NULL; p += lf)
+		n++;
+	if ((out = malloc(strlen(s) + n * lt + 1)) == NULL)
+		abort();
+	for (o = out; (p = strstr(s, pat)) != NULL; s = p + lf) {
+		memcpy(o, s, (size_t)(p - s));
+		o += p - s;
+		o += sprintf(o, "\n  \"%s: ", to);
+	}
+	strcpy(o, s);
+	free(pat);
+	return out;
+}
+
 void
 t_say_diff(const char *what, const char *an, const char *a, const char *bn,
     const char *b)

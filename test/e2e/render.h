@@ -22,6 +22,10 @@ char	*t_render(const struct d9m_model *m, const struct d9m_analysis *a,
 struct d9m_model *t_read(const char *path);
 /* The --json of m for path, malloc'd (t_analyze and t_render). */
 char	*t_json(const struct d9m_model *m, const char *path);
+/* json (t_json's) with the messages of its "errors" list that name the
+ * input from (a line that begins "  \"from: ": a value's text cannot
+ * hold a line break) naming to instead; malloc'd. */
+char	*t_renamed(const char *json, const char *from, const char *to);
 /* Where a and b part, on stderr: what they are ("followed and fresh
  * --json"), then each (named an and bn) around that byte. */
 void	t_say_diff(const char *what, const char *an, const char *a,
