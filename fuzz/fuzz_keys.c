@@ -25,8 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/core/model.h"
-#include "model/queries/lanes.h"
+#include "browse.h"
 #include "planted.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
@@ -124,10 +123,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[] = "/tmp/fuzz_keys-XXXXXX";
 	const char *paths[] = { path };
-	struct d9p_read_stats st;
 	struct d9t_config cfg;
-	struct d9m_model *m;
-	struct d9m_lanes *ix;
 	struct d9t_app app;
 	size_t nkeys = size > 3 ? size - 3 : 0;
 	int own = size > 0 && data[0] % 8 == D9F_OWN, fd, rc;
@@ -146,24 +142,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc != 0)
 		abort();
 	close(fd);
-	if ((m = d9m_model_new()) == NULL)
-		abort();
-	if (d9m_model_load(m, paths, 1, NULL, NULL, NULL, &st) < 0 ||
-	    st.read_ok == 0 || d9m_model_finish(m) < 0 ||
-	    (ix = d9m_lanes_build(m)) == NULL) {
-		if (!own)
-			abort();	/* the fixtures are sound traces */
-		d9m_model_free(&m);
-		unlink(path);
-		return 0;		/* nothing to browse: d9top says so */
-	}
-	d9t_config_init(&cfg);
-	cfg.sync = 1;
-	if (d9t_app_init(&app, &cfg, paths, 1, 1, 1) != 0)
-		abort();
-	if (d9t_app_set_model(&app, m, ix) == 0)
+	if (fz_browse(&app, &cfg, paths) == 0) {
 		drive(&app, data + 3 + own, nkeys, 20 + data[1], 4 + data[2]);
-	d9t_app_free(&app);
+		d9t_app_free(&app);
+	} else if (!own)
+		abort();	/* the fixtures are sound traces */
 	unlink(path);
 	return 0;
 }

@@ -16,8 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/core/model.h"
-#include "model/queries/lanes.h"
+#include "browse.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
 #include "tui/keys.h"
@@ -63,10 +62,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[] = "/tmp/fuzz_tui-XXXXXX";
 	const char *paths[] = { path };
-	struct d9p_read_stats st;
 	struct d9t_config cfg;
-	struct d9m_model *m;
-	struct d9m_lanes *ix;
 	struct d9t_app app;
 	int fd = mkstemp(path);
 
@@ -75,28 +71,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (write(fd, data, size) != (ssize_t)size)
 		abort();
 	close(fd);
-	if ((m = d9m_model_new()) == NULL)
-		abort();
-	if (d9m_model_load(m, paths, 1, NULL, NULL, NULL, &st) < 0 ||
-	    st.read_ok == 0 || d9m_model_finish(m) < 0 ||
-	    (ix = d9m_lanes_build(m)) == NULL) {
-		d9m_model_free(&m);
-		unlink(path);
-		return 0;	/* nothing to browse: d9top says so */
-	}
-	d9t_config_init(&cfg);
-	cfg.sync = 1;
-	if (d9t_app_init(&app, &cfg, paths, 1, 1, 1) != 0) {
-		d9m_lanes_free(&ix);
-		d9m_model_free(&m);
-		unlink(path);
-		return 0;
-	}
-	if (d9t_app_set_model(&app, m, ix) == 0) {
+	if (fz_browse(&app, &cfg, paths) == 0) {	/* else d9top says why */
 		drive(&app, 120, 40);
 		drive(&app, 40, 12);
+		d9t_app_free(&app);
 	}
-	d9t_app_free(&app);
 	unlink(path);
 	return 0;
 }
