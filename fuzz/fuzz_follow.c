@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/wire.h"
 #include "model/core/model.h"
 #include "parse/follow.h"
 #include "render.h"
@@ -43,8 +44,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static int
 compressed(const uint8_t *t, size_t n)
 {
-	static const uint8_t gz[] = { 0x1f, 0x8b, 8 }, zs[] = { 0x28, 0xb5,
-	    0x2f, 0xfd };
+	static const uint8_t gz[] = { D9_GZIP_MAGIC0, D9_GZIP_MAGIC1 },
+	    zs[] = { D9_ZSTD_MAGIC & 0xff, D9_ZSTD_MAGIC >> 8 & 0xff,
+	    D9_ZSTD_MAGIC >> 16 & 0xff, D9_ZSTD_MAGIC >> 24 };
 
 	return memmem(t, n, gz, sizeof gz) != NULL ||
 	    memmem(t, n, zs, sizeof zs) != NULL;

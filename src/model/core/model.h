@@ -735,6 +735,21 @@ d9m_stack_cmp(const struct d9m_model *m, uint32_t a, uint32_t b)
 	return na < nb ? -1 : na > nb;
 }
 
+/* Strings a and b by their text, an id that names none (D9_NONE, or
+ * past the table) last: the order of names themselves, for ties (their
+ * ids are the order the reader first met them, as d9m_stack_cmp's). */
+static inline int
+d9m_str_cmp(const struct d9m_model *m, uint32_t a, uint32_t b)
+{
+	int na = a >= m->strs.n, nb = b >= m->strs.n;
+
+	if (a == b || (na && nb))
+		return 0;
+	if (na || nb)
+		return na ? 1 : -1;
+	return strcmp(d9m_str(m, a), d9m_str(m, b));
+}
+
 /* Row of the last poll of worker slot w starting at or before ts, or
  * D9_NONE. */
 uint32_t d9m_poll_at(const struct d9m_model *m, uint32_t w, uint64_t ts);

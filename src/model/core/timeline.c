@@ -382,10 +382,10 @@ sort_tables(struct d9m_model *m)
  * first and last time of the other events, tables sorted, so that the
  * window holds them (the clock syncs' times are not events). */
 static void
-others(const struct d9m_model *m, uint64_t *lo, uint64_t *hi)
+others(struct d9m_model *m, uint64_t *lo, uint64_t *hi)
 {
 	struct d9m_tabref t[D9M_NTABLES];
-	size_t n = d9m_model_tables((struct d9m_model *)m, t);
+	size_t n = d9m_model_tables(m, t);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct d9m_tabdesc *d = t[i].desc;

@@ -15,8 +15,7 @@
 #include "model/queries/select.h"
 #include "model/core/table.h"
 
-/* Then by the location's text, not its string id (the order strings
- * were first met: d9m_stack_cmp). */
+/* Then by the location's text, not its string id (d9m_str_cmp). */
 static int
 cmp_loc(const void *x, const void *y, void *ctx)
 {
@@ -26,9 +25,7 @@ cmp_loc(const void *x, const void *y, void *ctx)
 		return a->poll.max > b->poll.max ? -1 : 1;
 	if (a->tasks != b->tasks)
 		return a->tasks > b->tasks ? -1 : 1;
-	return a->loc == b->loc ? 0 : a->loc == D9_NONE ? 1 :
-	    b->loc == D9_NONE ? -1 : strcmp(d9m_str(ctx, a->loc),
-	    d9m_str(ctx, b->loc));
+	return d9m_str_cmp(ctx, a->loc, b->loc);
 }
 
 /* Reference rule: replay +1 at spawns, -1 at terminations. */

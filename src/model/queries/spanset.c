@@ -66,11 +66,7 @@ d9m_spanset_order(const struct d9m_model *m, const struct d9m_pct *da,
 {
 	if (da->count != db->count)
 		return da->count > db->count ? -1 : 1;
-	if (na == nb)
-		return 0;
-	if (na >= m->strs.n || nb >= m->strs.n)	/* no name */
-		return na >= m->strs.n ? 1 : -1;
-	return strcmp(d9m_str(m, na), d9m_str(m, nb));
+	return d9m_str_cmp(m, na, nb);
 }
 
 static int
