@@ -141,7 +141,7 @@ load_whole(const char *const *paths)
 {
 	double t0 = now_ms();
 	struct d9t_loader *ld = d9t_loader_new(paths, 1,
-	    D9T_LOAD_WHOLE | D9T_LOAD_NO_CACHE, NULL);
+	    D9T_LOAD_WHOLE | D9T_LOAD_NO_CACHE, NULL, 0);
 
 	if (ld == NULL)
 		return 0;
@@ -189,7 +189,7 @@ main(int argc, char **argv)
 	/* baseline: the same load without partial models */
 	whole = load_whole(paths);
 	t0 = now_ms();
-	ld = d9t_loader_new(paths, 1, D9T_LOAD_NO_CACHE, NULL);	/* timed: read */
+	ld = d9t_loader_new(paths, 1, D9T_LOAD_NO_CACHE, NULL, 0);	/* timed: read */
 	if (ld == NULL)
 		return 1;
 	d9t_app_render(&app, &cv);

@@ -105,7 +105,7 @@ read_model(struct d9a_load *l, const struct d9a_opts *o,
 	struct d9a_where where;
 	struct d9i_opts io = { .note = o->quiet ? NULL : d9a_meter_note,
 	    .note_ctx = &l->meter, .stream_only = o->env.stream_only,
-	    .changed = d9a_meter_changed };
+	    .mem_budget = o->mem_budget, .changed = d9a_meter_changed };
 	int rc;
 
 	if (l->meter.on)

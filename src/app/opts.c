@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "app/opts.h"
+#include "base/avail.h"
+#include "base/units.h"
 
 /* --window bounds: 2^63 ns from the start, less a margin */
 #define D9A_WINDOW_MAX_MS	9e12
@@ -16,7 +18,7 @@
 enum { O_REPORT, O_JSON, O_WINDOW, O_WORST, O_CHAIN, O_FOLDED, O_BINARY,
     O_DEBUG_DIR, O_LOAD_BASE, O_KALLSYMS, O_PREFER_DWARF, O_FOLLOW, O_QUIET,
     O_VERSION, O_HELP, O_ADDR2LINE, O_DIFF, O_CHECK, O_BASELINE, O_CHROME, O_NO_CACHE,
-    O_EXPORT, O_TASKS };
+    O_EXPORT, O_TASKS, O_MEMORY };
 
 static const struct opt {
 	const char	*name;
@@ -59,6 +61,9 @@ static const struct opt {
 	    "stdin)" },
 	{ "--no-cache", O_NO_CACHE, NULL, "read the traces, not the index of "
 	    "an earlier run (nor write one)" },
+	{ "--memory", O_MEMORY, "SIZE|all", "read the newest files whose "
+	    "events fit in SIZE (K, M, G: powers of 1024; default: three "
+	    "quarters of the memory free at the start), or all of them" },
 	{ "--quiet", O_QUIET, NULL, "no input problems nor progress on stderr" },
 	{ "--addr2line", O_ADDR2LINE, "-e ELF ADDR...", "print function and "
 	    "file:line of addresses, like addr2line -f -i -C" },
@@ -202,6 +207,17 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		case O_FOLLOW: o->follow = 1; break;
 		case O_QUIET: o->quiet = 1; break;
 		case O_NO_CACHE: o->no_cache = 1; break;
+		case O_MEMORY:
+			o->have_memory = 1;
+			if (strcmp(v, "all") == 0)
+				o->mem_budget = 0;
+			else if (d9_parse_size(v, &o->mem_budget) < 0 ||
+			    o->mem_budget == 0) {
+				snprintf(err, errlen, "--memory wants a size "
+				    "(512M, 4G ...) or all, got '%s'", v);
+				return -1;
+			}
+			break;
 		case O_DEBUG_DIR: o->debug_dir = v; break;
 		case O_BINARY: o->binaries[o->nbinaries++] = v; break;
 		case O_KALLSYMS: o->kallsyms = v; break;
@@ -311,6 +327,11 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		snprintf(err, errlen, "no trace given (a file, a directory, "
 		    "or - for stdin)");
 		return -1;
+	}
+	if (!o->have_memory) {
+		uint64_t a = d9_avail();
+
+		o->mem_budget = a == UINT64_MAX ? 0 : a / 4 * 3;
 	}
 	return 0;
 }

@@ -35,6 +35,10 @@ struct d9a_opts {
 	int		 follow;
 	int		 quiet;
 	int		 no_cache;	/* --no-cache */
+	int		 have_memory;	/* --memory given */
+	uint64_t	 mem_budget;	/* the model's most (--memory, or
+					 * three quarters of the memory free
+					 * at the start); 0: none */
 	const char	*diff_old;	/* --diff OLD; NEW is paths[0] */
 	int		 json;		/* --diff with --json */
 	int		 chrome;

@@ -1,32 +1,19 @@
 /* where.c: see where.h. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app/where.h"
+#include "base/units.h"
 
-/* D9TOP_CACHE_MAX: bytes, with an optional K, M or G (powers of 1024);
+/* D9TOP_CACHE_MAX: bytes, with an optional K, M, G or T (powers of 1024);
  * the default when unset or not such a number. */
 static uint64_t
 budget_of(const char *v)
 {
-	char *end;
-	unsigned long long n;
-	unsigned shift = 0;
+	uint64_t n;
 
-	if (v == NULL || *v < '0' || *v > '9')
-		return D9I_CACHE_BUDGET;
-	errno = 0;
-	n = strtoull(v, &end, 10);
-	switch (*end) {
-	case 'K': case 'k': shift = 10; end++; break;
-	case 'M': case 'm': shift = 20; end++; break;
-	case 'G': case 'g': shift = 30; end++; break;
-	}
-	if (errno != 0 || *end != '\0' || n > UINT64_MAX >> shift)
-		return D9I_CACHE_BUDGET;
-	return (uint64_t)n << shift;
+	return d9_parse_size(v, &n) == 0 ? n : D9I_CACHE_BUDGET;
 }
 
 void

@@ -1,6 +1,7 @@
 /* units.c: see units.h. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "base/units.h"
 
@@ -36,4 +37,33 @@ d9_fmt_bytes(char *buf, size_t len, double b)
 	}
 	snprintf(buf, len, "%.1f %s", v, unit[u]);
 	return buf;
+}
+
+int
+d9_parse_size(const char *s, uint64_t *out)
+{
+	static const char units[] = "KMGT";
+	const char *u;
+	uint64_t n = 0;
+	unsigned shift = 0;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (n > (UINT64_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (uint64_t)(*s - '0');
+	}
+	if ((*s & ~0x20) != '\0' && (u = strchr(units, *s & ~0x20)) != NULL) {
+		shift = 10 * (unsigned)(u - units + 1);
+		s++;
+		if (*s == 'i' && s[1] == 'B')
+			s += 2;
+		else if (*s == 'B' || *s == 'b')
+			s++;
+	}
+	if (*s != '\0' || n > UINT64_MAX >> shift)
+		return -1;
+	*out = n << shift;
+	return 0;
 }

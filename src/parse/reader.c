@@ -23,7 +23,9 @@
 #include <unistd.h>
 
 #include "base/intern.h"
+#include "base/units.h"
 #include "base/vec.h"
+#include "parse/fit.h"
 #include "parse/prefetch.h"
 #include "parse/reader.h"
 #include "parse/segid.h"
@@ -127,7 +129,11 @@ struct entry {
 	int		 regular;	/* a regular file (not a pipe: its
 					 * bytes can be read twice) */
 	int		 copy;		/* not read: a copy of another entry */
+	int		 unread;	/* not read: older than what fits */
 	uint64_t	 size;		/* a regular file's, when listed */
+	int64_t		 mtime_ns;	/* a regular file's, when listed */
+	int64_t		 wall_ns;	/* when its segment began, 0: not
+					 * known (segid.h) */
 };
 
 struct walk {
@@ -174,9 +180,9 @@ reached(struct walk *wk, const struct stat *sb)
 }
 
 static int
-push(struct walk *wk, const char *path, int in_dir, int regular,
-    uint64_t size)
+push(struct walk *wk, const char *path, int in_dir, const struct stat *sb)
 {
+	int regular = sb != NULL && S_ISREG(sb->st_mode);
 	struct entry *e;
 
 	if (d9_grow(&wk->v, &wk->cap, wk->n + 1, sizeof *wk->v) < 0)
@@ -187,7 +193,11 @@ push(struct walk *wk, const char *path, int in_dir, int regular,
 		return -1;
 	e->in_dir = in_dir;
 	e->regular = regular;
-	e->size = size;
+	if (regular) {
+		e->size = (uint64_t)sb->st_size;
+		e->mtime_ns = (int64_t)sb->st_mtim.tv_sec * 1000000000 +
+		    sb->st_mtim.tv_nsec;
+	}
 	wk->n++;
 	return 0;
 }
@@ -249,7 +259,7 @@ walk_path(struct walk *wk, const char *path, int in_dir, int depth)
 	int r;
 
 	if (strcmp(path, "-") == 0)
-		return push(wk, NULL, 0, 0, 0);
+		return push(wk, NULL, 0, NULL);
 	if (depth > 32) {
 		d9p_note(wk->o, "%s: directories nested too deep, skipped",
 		    path);
@@ -274,8 +284,7 @@ walk_path(struct walk *wk, const char *path, int in_dir, int depth)
 	}
 	if (S_ISDIR(sb.st_mode))
 		return walk_dir(wk, path, depth);
-	return push(wk, path, in_dir, S_ISREG(sb.st_mode),
-	    S_ISREG(sb.st_mode) ? (uint64_t)sb.st_size : 0);
+	return push(wk, path, in_dir, &sb);
 }
 
 static int
@@ -411,6 +420,7 @@ find_copies(struct walk *wk)
 		size[i] = -2;		/* not known yet */
 		if (!e->regular || d9p_segid_of(e->path, &id) < 0)
 			continue;
+		e->wall_ns = id.wall_ns;
 		k = d9_intern(&ids, &id, offsetof(struct d9p_segid, boot) +
 		    strlen(id.boot));
 		if (k == D9_NONE || d9_grow(&kept, &nkept, ids.n,
@@ -441,6 +451,81 @@ find_copies(struct walk *wk)
 	return rc;
 }
 
+/* Whether every file of wk fits in budget whatever it holds (no guess
+ * is more than D9P_FIT_RATIO times its size, and a quarter), so that
+ * none is opened. */
+static int
+fits_surely(const struct walk *wk, uint64_t budget)
+{
+	uint64_t sum = D9P_FIT_BASE;
+
+	for (size_t i = 0; i < wk->n; i++) {
+		uint64_t s = wk->v[i].size;
+
+		if (s > (UINT64_MAX - sum) / (D9P_FIT_RATIO * 5 / 4 + 1))
+			return 0;
+		sum += s * (D9P_FIT_RATIO * 5 / 4 + 1);
+	}
+	return sum <= budget;
+}
+
+/* Say which files fit leaves unread: the first and last of them. */
+static void
+tell_unread(const struct walk *wk, size_t first, size_t last, size_t nkept,
+    uint64_t kept)
+{
+	char k[32], b[32];
+
+	d9p_note(wk->o, "%s%s%s: %u older file%s not read: the newest %zu, "
+	    "about %s in memory, are what fits in the %s d9top may use "
+	    "(--memory SIZE, or all)", wk->v[first].path,
+	    first != last ? " .. " : "", first != last ? wk->v[last].path :
+	    "", wk->st->unread, wk->st->unread > 1 ? "s" : "", nkept,
+	    d9_fmt_bytes(k, sizeof k, (double)kept),
+	    d9_fmt_bytes(b, sizeof b, (double)wk->o->mem_budget));
+}
+
+/* Leave the oldest files unread where the model of them all would not
+ * fit in o->mem_budget (fit.h). */
+static int
+fit(struct walk *wk)
+{
+	uint64_t budget = wk->o->mem_budget, kept;
+	struct d9p_fit *f;
+	size_t *at, n = 0, first = SIZE_MAX, last = 0;
+
+	if (budget == 0 || fits_surely(wk, budget))
+		return 0;
+	f = calloc(wk->n, sizeof *f);
+	at = calloc(wk->n, sizeof *at);
+	for (size_t i = 0; f != NULL && at != NULL && i < wk->n; i++) {
+		const struct entry *e = &wk->v[i];
+
+		if (!e->regular || e->copy)
+			continue;
+		f[n].need = d9p_fit_need(e->path, e->size);
+		f[n].began_ns = e->wall_ns > 0 ? e->wall_ns : e->mtime_ns;
+		at[n++] = i;
+	}
+	if (f == NULL || at == NULL) {
+		free(f);
+		free(at);
+		return -1;
+	}
+	wk->st->unread = (unsigned)d9p_fit_pick(f, n, budget, &kept);
+	for (size_t k = 0; k < n; k++)
+		if (f[k].drop) {
+			wk->v[at[k]].unread = 1;
+			first = first == SIZE_MAX ? at[k] : first;
+			last = at[k];
+		}
+	if (wk->st->unread > 0)
+		tell_unread(wk, first, last, n - wk->st->unread, kept);
+	free(f);
+	free(at);
+	return 0;
+}
+
 /* The prefetch of the files of wk to read whole (NULL: none). */
 static struct d9p_prefetch *
 prefetch(const struct walk *wk, const struct d9p_read_opts *o)
@@ -453,7 +538,8 @@ prefetch(const struct walk *wk, const struct d9p_read_opts *o)
 	for (size_t i = 0; i < wk->n; i++) {
 		const struct entry *e = &wk->v[i];
 
-		if (e->regular && !e->copy && !d9p_is_active(e->path))
+		if (e->regular && !e->copy && !e->unread &&
+		    !d9p_is_active(e->path))
 			paths[i] = e->path;
 	}
 	pf = d9p_prefetch_start(paths, wk->n, o->progress ?
@@ -477,9 +563,11 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 	rc = list(&wk, paths, npaths);
 	if (rc == 0)
 		rc = find_copies(&wk);
+	if (rc == 0)
+		rc = fit(&wk);
 	/* the bytes to read, known before the first is read */
 	for (size_t i = 0; rc == 0 && o->progress != NULL && i < wk.n; i++)
-		if (!wk.v[i].copy)
+		if (!wk.v[i].copy && !wk.v[i].unread)
 			atomic_fetch_add(&o->progress->bytes_total,
 			    wk.v[i].size);
 	whole = whole_wanted(o);
@@ -494,7 +582,7 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 		char *alloc;
 		int fd;
 
-		if (wk.v[i].copy ||
+		if (wk.v[i].copy || wk.v[i].unread ||
 		    (fd = open_entry(&wk, &wk.v[i], &sb, &name, &alloc)) < 0)
 			continue;
 		memset(&w, 0, sizeof w);

@@ -42,6 +42,8 @@ struct d9p_read_stats {
 	unsigned	 failed;	/* stopped by an error, or damage
 					 * skipped (one per stretch) */
 	unsigned	 copies;	/* files not read: copies of a segment */
+	unsigned	 unread;	/* files not read: older than those that
+					 * fit in mem_budget */
 	unsigned	 whole;		/* inputs decompressed whole */
 	unsigned	 prefetched;	/* of them, on another core */
 	uint64_t	 events;
@@ -68,6 +70,10 @@ struct d9p_read_opts {
 	 * (the demo trace: 0.22 s instead of 0.26 s). For tests of the
 	 * whole path: their answer is the same either way. */
 	int		 whole_alone;
+	/* Bytes the model may take, 0 for no limit: of the files listed,
+	 * the newest that fit are read, the rest named in one note (fit.h;
+	 * stdin and pipes are read whatever they hold). */
+	uint64_t	 mem_budget;
 };
 
 /* Returns 0, or < 0 only when out of memory. */

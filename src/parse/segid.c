@@ -22,6 +22,7 @@ struct peek {
 	int		 batches;
 	uint64_t	 second;	/* decoded offset of the second batch */
 	char		*boot;		/* of the identity being filled */
+	int64_t		*wall_ns;	/* of it too */
 };
 
 static void
@@ -40,6 +41,17 @@ peek_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
 	struct peek *p = ctx;
 
 	(void)ts;
+	if (*p->wall_ns == 0 && strcmp(s->name, "ClockSyncEvent") == 0) {
+		for (uint16_t i = 0; i < s->nfields; i++) {
+			uint64_t w;
+
+			if (strcmp(s->fields[i].name, "realtime_ns") == 0 &&
+			    v[i].present && d9p_value_int(&v[i], &w) == 0 &&
+			    w > 0 && w <= INT64_MAX)
+				*p->wall_ns = (int64_t)w;
+		}
+		return 0;
+	}
 	if (p->boot[0] != '\0' || strcmp(s->name, "SegmentMetadataEvent") != 0)
 		return 0;
 	for (uint16_t i = 0; i < s->nfields; i++) {
@@ -101,7 +113,7 @@ read_upto(struct d9p_input *in, uint8_t *buf, size_t cap, int *end)
 int
 d9p_segid_of(const char *path, struct d9p_segid *id)
 {
-	struct peek p = { 0, 0, id->boot };
+	struct peek p = { 0, 0, id->boot, &id->wall_ns };
 	struct d9p_sink sink;
 	struct d9p_decoder *dec = NULL;
 	struct d9p_input *in = NULL;

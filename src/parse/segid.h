@@ -17,6 +17,10 @@ struct d9p_segid {
 	uint64_t	 hash;		/* of the first batch's decoded bytes */
 	uint64_t	 len;		/* how many bytes were hashed */
 	char		 boot[64];	/* boot_id metadata, "" when none */
+	/* not part of the identity: when the segment began (its first
+	 * ClockSyncEvent's realtime_ns, ns since the Unix epoch), 0 when
+	 * the first bytes hold none */
+	int64_t		 wall_ns;
 };
 
 /* The identity of the segment the file at path begins with: 0, or -1

@@ -49,6 +49,7 @@ d9i_open(struct d9i_store *s, const char *const *paths, size_t npaths,
 	if ((s->m = d9m_model_new()) == NULL)
 		return -1;
 	s->m->stream_only = o->stream_only;
+	s->m->mem_budget = o->mem_budget;
 	if (o->follow) {
 		if ((s->f = d9p_follow_new(paths, npaths)) == NULL)
 			return -1;
@@ -74,7 +75,7 @@ d9i_follow(struct d9i_store *s, struct d9p_progress *prog)
 int
 d9i_keepable(const struct d9i_store *s)
 {
-	return s->keyed == 1 && s->st.read_ok > 0;
+	return s->keyed == 1 && s->st.read_ok > 0 && s->st.unread == 0;
 }
 
 int

@@ -37,6 +37,9 @@ struct d9i_opts {
 	const struct d9i_where *where;	/* the index; NULL: none */
 	int		 follow;	/* keep reading (never indexed) */
 	int		 stream_only;	/* every input streams (d9p_read_opts') */
+	uint64_t	 mem_budget;	/* the model's most (d9p_read_opts'),
+					 * 0: none; a read that left files out
+					 * is not indexed */
 	/* optional: progress, ticks between chunks and cancel */
 	struct d9p_progress *prog;
 	void		(*note)(void *ctx, const char *msg);	/* input */
@@ -89,7 +92,8 @@ int	d9i_open(struct d9i_store *s, const char *const *paths,
 /* Following: read what arrived since (parse/follow.h). */
 int	d9i_follow(struct d9i_store *s, struct d9p_progress *prog);
 /* Whether s's model may be written to the index (read here, not from
- * stdin nor a live directory, something read). */
+ * stdin nor a live directory, something read, no file left out for
+ * memory). */
 int	d9i_keepable(const struct d9i_store *s);
 /* Claim the writing of s's entry: a descriptor holding the lock (it goes
  * with a fork), or -1 when not keepable or another d9top writes it. */

@@ -37,6 +37,7 @@ struct d9t_loader {
 	int			 follow;
 	int			 no_cache;	/* D9T_LOAD_NO_CACHE */
 	int			 stream_only;	/* D9T_LOAD_STREAM */
+	uint64_t		 mem_budget;
 	int			 joined;	/* the thread, by d9t_loader_stop */
 	struct d9i_where	 where;		/* the index (dir: ours) */
 	struct d9i_store	 in;		/* the inputs; its model is
@@ -290,6 +291,7 @@ run(void *arg)
 	struct d9t_loader *ld = arg;
 	struct d9i_opts io = { .where = ld->no_cache ? NULL : &ld->where,
 	    .follow = ld->follow, .stream_only = ld->stream_only,
+	    .mem_budget = ld->mem_budget,
 	    .prog = &ld->prog, .note_ctx = ld,
 	    .read_done = read_done,
 	    .prior = ld->prog.tick != NULL ? on_prior : NULL };
@@ -335,7 +337,7 @@ run(void *arg)
 
 struct d9t_loader *
 d9t_loader_new(const char *const *paths, size_t npaths, int flags,
-    const struct d9i_where *where)
+    const struct d9i_where *where, uint64_t mem_budget)
 {
 	struct d9t_loader *ld = calloc(1, sizeof *ld);
 
@@ -353,6 +355,7 @@ d9t_loader_new(const char *const *paths, size_t npaths, int flags,
 	ld->follow = (flags & D9T_LOAD_FOLLOW) != 0;
 	ld->no_cache = (flags & D9T_LOAD_NO_CACHE) != 0;
 	ld->stream_only = (flags & D9T_LOAD_STREAM) != 0;
+	ld->mem_budget = mem_budget;
 	if (!(flags & D9T_LOAD_WHOLE))
 		ld->prog.tick = tick;
 	ld->prog.tick_ctx = ld;

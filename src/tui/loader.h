@@ -40,9 +40,10 @@ enum {
 	D9T_LOAD_NO_CACHE = 4,	/* neither read nor write the index */
 	D9T_LOAD_STREAM = 8	/* every input streams (D9TOP_STREAM) */
 };
-/* where: the index (NULL: none). */
+/* where: the index (NULL: none); mem_budget: the model's most
+ * (d9p_read_opts'), 0: none. */
 struct d9t_loader *d9t_loader_new(const char *const *paths, size_t npaths,
-	    int flags, const struct d9i_where *where);
+	    int flags, const struct d9i_where *where, uint64_t mem_budget);
 /* 0 loading, 1 finishing, 2 done (the model can be taken). */
 int	d9t_loader_state(struct d9t_loader *ld);
 void	d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes,

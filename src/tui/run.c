@@ -160,7 +160,8 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	app.color = term.color && app.color;
 	ld = d9t_loader_new(paths, npaths, (cfg->follow ? D9T_LOAD_FOLLOW : 0) |
 	    (cfg->no_cache ? D9T_LOAD_NO_CACHE : 0) |
-	    (cfg->stream_only ? D9T_LOAD_STREAM : 0), cfg->index);
+	    (cfg->stream_only ? D9T_LOAD_STREAM : 0), cfg->index,
+	    cfg->mem_budget);
 	if (ld == NULL) {
 		snprintf(err, sizeof err, "cannot start the loader");
 		rc = 1;

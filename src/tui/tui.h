@@ -11,6 +11,7 @@
 #define D9T_TUI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "store/cache.h"
 
@@ -28,6 +29,7 @@ struct d9t_config {
 	int		 follow;	/* keep reading new segments */
 	int		 no_cache;	/* --no-cache: not through the index */
 	int		 stream_only;	/* every input streams (D9TOP_STREAM) */
+	uint64_t	 mem_budget;	/* the model's most, 0: none (--memory) */
 	const struct d9i_where *index;	/* where the index is, or NULL */
 	const struct d9m_resolver *resolver;	/* DWARF names, or NULL */
 };

@@ -5,5 +5,6 @@
 #include <check.h>
 
 Suite	*base_suite(void);
+Suite	*avail_suite(void);
 
 #endif

@@ -5,7 +5,7 @@
 int
 main(void)
 {
-	static const suite_fn mk[] = { base_suite };
+	static const suite_fn mk[] = { base_suite, avail_suite };
 
 	return run_suites(mk, sizeof mk / sizeof mk[0]);
 }

@@ -247,7 +247,7 @@ rec_opts(struct rec *r)
 {
 	struct d9p_read_opts o = { .note = on_note, .note_ctx = r,
 	    .stream_only = r->stream_only,
-	    .whole_alone = !r->lone_streams };
+	    .whole_alone = !r->lone_streams, .mem_budget = r->mem_budget };
 
 	return o;
 }

@@ -34,6 +34,7 @@ struct rec {
 	unsigned	 cuts, copies, damaged;	/* sink->loss calls */
 	int		 stream_only;	/* rec_opts: d9p_read_opts' */
 	int		 lone_streams;	/* rec_opts: whole_alone = !this */
+	uint64_t	 mem_budget;	/* rec_opts: d9p_read_opts' */
 	struct d9p_read_stats st;
 };
 

@@ -23,6 +23,7 @@ Suite	*suite_trace(void);
 Suite	*suite_limits(void);
 Suite	*suite_whole(void);
 Suite	*suite_resync(void);
+Suite	*suite_fit(void);
 
 /* Read t as input "t" and compare the whole log and all notes. */
 void	ck_read(const struct tg *t, const char *log, const char *notes);

@@ -78,6 +78,7 @@ main(void)
 	srunner_add_suite(sr, suite_limits());
 	srunner_add_suite(sr, suite_whole());
 	srunner_add_suite(sr, suite_resync());
+	srunner_add_suite(sr, suite_fit());
 	t_skip_init();
 	srunner_run_all(sr, CK_ENV);
 	status = t_exit_status(sr);

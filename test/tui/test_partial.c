@@ -210,7 +210,7 @@ START_TEST(index_entry_takes_the_models_place)
 
 	ck_assert_ptr_nonnull(mkdtemp(xdg));
 	snprintf(dir, sizeof dir, "%s/d9top", xdg);
-	ck_assert_ptr_nonnull(ld = d9t_loader_new(&a, 1, D9T_LOAD_WHOLE, &w));
+	ck_assert_ptr_nonnull(ld = d9t_loader_new(&a, 1, D9T_LOAD_WHOLE, &w, 0));
 	while (d9t_loader_state(ld) != 2)
 		nap();
 	d9t_loader_take(ld, &m, &ix, &st);
@@ -258,7 +258,7 @@ read_and_keep(const char *dir, int flags, const struct d9i_where *w,
 	struct d9m_lanes *mix;
 	struct d9p_read_stats st;
 
-	ck_assert_ptr_nonnull(*ld = d9t_loader_new(&dir, 1, flags, w));
+	ck_assert_ptr_nonnull(*ld = d9t_loader_new(&dir, 1, flags, w, 0));
 	while (d9t_loader_state(*ld) != 2)
 		nap();
 	d9t_loader_take(*ld, &m, ix, &st);
@@ -363,7 +363,7 @@ START_TEST(grown_directory_shows_its_entry_first)
 	snprintf(big, sizeof big, "cp '%s' '%s'", a, fa);
 	ck_assert_int_eq(system(big), 0);
 	/* written to just now: live, read and shown, never indexed */
-	ck_assert_ptr_nonnull(ld = d9t_loader_new(&pdir, 1, 0, &w));
+	ck_assert_ptr_nonnull(ld = d9t_loader_new(&pdir, 1, 0, &w, 0));
 	while (d9t_loader_state(ld) != 2)
 		nap();
 	while ((rc = d9t_loader_mapped(ld, &m2, &ix2)) == 0)

@@ -176,7 +176,8 @@ feed(struct d9m_model *m, const char *const *paths, size_t npaths,
     struct load_note *ln, struct d9p_read_stats *stats)
 {
 	struct d9p_read_opts o = { .note = on_note, .note_ctx = ln,
-	    .progress = progress, .stream_only = m->stream_only };
+	    .progress = progress, .stream_only = m->stream_only,
+	    .mem_budget = m->mem_budget };
 	struct d9p_sink sink;
 
 	if (m->builder == NULL)

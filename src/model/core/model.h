@@ -604,6 +604,9 @@ struct d9m_model {
 	struct d9m_cost	 cost;		/* loss.c derives it too */
 	int		 stream_only;	/* set before loading: every input
 					 * streams (d9p_read_opts') */
+	uint64_t	 mem_budget;	/* set before loading: the newest
+					 * files that fit are read
+					 * (d9p_read_opts') */
 	int		 following;	/* read by d9m_model_follow: its .active
 					 * inputs are segments still written */
 	int		 finished;

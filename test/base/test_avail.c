@@ -1,0 +1,101 @@
+/*
+ * test_avail.c: what the user writes for a size (d9_parse_size), and
+ * how much memory d9top may take (base/avail.h): the texts the kernel
+ * gives, read as the reader's budget needs them.
+ */
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "base/avail.h"
+#include "base/units.h"
+#include "suites.h"
+
+START_TEST(test_parse_size)
+{
+	uint64_t v = 7;
+
+	ck_assert_int_eq(d9_parse_size("512", &v), 0);
+	ck_assert_uint_eq(v, 512);
+	ck_assert_int_eq(d9_parse_size("300M", &v), 0);
+	ck_assert_uint_eq(v, (uint64_t)300 << 20);
+	ck_assert_int_eq(d9_parse_size("4g", &v), 0);
+	ck_assert_uint_eq(v, (uint64_t)4 << 30);
+	ck_assert_int_eq(d9_parse_size("2GiB", &v), 0);
+	ck_assert_uint_eq(v, (uint64_t)2 << 30);
+	ck_assert_int_eq(d9_parse_size("64KB", &v), 0);
+	ck_assert_uint_eq(v, (uint64_t)64 << 10);
+	ck_assert_int_eq(d9_parse_size("1T", &v), 0);
+	ck_assert_uint_eq(v, (uint64_t)1 << 40);
+	/* not sizes: v stays */
+	v = 7;
+	ck_assert_int_eq(d9_parse_size("", &v), -1);
+	ck_assert_int_eq(d9_parse_size("M", &v), -1);
+	ck_assert_int_eq(d9_parse_size("-1", &v), -1);
+	ck_assert_int_eq(d9_parse_size("12Q", &v), -1);
+	ck_assert_int_eq(d9_parse_size("1 G", &v), -1);
+	ck_assert_int_eq(d9_parse_size("1GB2", &v), -1);
+	ck_assert_int_eq(d9_parse_size("99999999999999999999", &v), -1);
+	ck_assert_int_eq(d9_parse_size("17000000000T", &v), -1);
+	ck_assert_int_eq(d9_parse_size(NULL, &v), -1);
+	ck_assert_uint_eq(v, 7);
+}
+END_TEST
+
+START_TEST(test_meminfo)
+{
+	ck_assert_uint_eq(d9_avail_meminfo("MemTotal:       24684032 kB\n"
+	    "MemFree:        18086000 kB\nMemAvailable:   23549256 kB\n"
+	    "Buffers:          123 kB\n"), (uint64_t)23549256 * 1024);
+	/* a kernel older than 3.14 has no MemAvailable */
+	ck_assert_uint_eq(d9_avail_meminfo("MemTotal: 1 kB\nMemFree: 2 kB\n"),
+	    UINT64_MAX);
+	ck_assert_uint_eq(d9_avail_meminfo(""), UINT64_MAX);
+	ck_assert_uint_eq(d9_avail_meminfo("MemAvailable: x kB\n"),
+	    UINT64_MAX);
+	ck_assert_uint_eq(d9_avail_meminfo("MemAvailable: "
+	    "99999999999999999999 kB\n"), UINT64_MAX);
+}
+END_TEST
+
+START_TEST(test_cgroup)
+{
+	ck_assert_uint_eq(d9_avail_cgroup("max\n", "12345\n"), UINT64_MAX);
+	ck_assert_uint_eq(d9_avail_cgroup("1073741824\n", "73741824\n"),
+	    1000000000);
+	ck_assert_uint_eq(d9_avail_cgroup("1000\n", "2000\n"), 0);
+	ck_assert_uint_eq(d9_avail_cgroup("1000\n", ""), 1000);
+	ck_assert_uint_eq(d9_avail_cgroup("", "5"), UINT64_MAX);
+}
+END_TEST
+
+/* A ulimit on the address space bounds what d9top may take, less what
+ * it holds already. */
+START_TEST(test_rlimit)
+{
+	struct rlimit r = { (rlim_t)1 << 40, RLIM_INFINITY };
+	uint64_t a;
+
+	ck_assert_int_eq(getrlimit(RLIMIT_AS, &r), 0);
+	r.rlim_cur = (rlim_t)1 << 40;
+	if (r.rlim_max != RLIM_INFINITY && r.rlim_max < r.rlim_cur)
+		r.rlim_cur = r.rlim_max;
+	ck_assert_int_eq(setrlimit(RLIMIT_AS, &r), 0);
+	a = d9_avail();
+	ck_assert_uint_gt(a, 0);
+	ck_assert_uint_lt(a, (uint64_t)r.rlim_cur);
+}
+END_TEST
+
+Suite *
+avail_suite(void)
+{
+	Suite *s = suite_create("avail");
+	TCase *tc = tcase_create("avail");
+
+	tcase_add_test(tc, test_parse_size);
+	tcase_add_test(tc, test_meminfo);
+	tcase_add_test(tc, test_cgroup);
+	tcase_add_test(tc, test_rlimit);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,217 @@
+/*
+ * test_fit.c: reading the newest files that fit in the memory d9top may
+ * use (parse/fit.h). The guess of a file's model from what its container
+ * states (gzip ISIZE, zstd content size, a raw file's size), capped; the
+ * pick of the newest by the segment's own clock (not the file's name nor
+ * its mtime), contiguous, the newest always kept; the reader leaving the
+ * rest unread with one note naming them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/units.h"
+#include "base/wire.h"
+#include "parse/fit.h"
+#include "suites.h"
+
+/* A segment that began at wall (its clock sync's realtime_ns) holding
+ * n events of schema "E", padded to about size bytes by its values. */
+static void
+segment(struct tg *t, uint64_t wall, int n)
+{
+	static const struct tg_field f[] = { { "realtime_ns", D9_FT_VARINT } };
+
+	tg_header(t);
+	tg_schema(t, 2, "ClockSyncEvent", 1, 1, f);
+	tg_event(t, 2, 5);
+	tg_leb(t, wall);
+	tg_batch_e(t, n, 0);
+}
+
+START_TEST(need_from_container)
+{
+	struct tg raw, gz, zs, t;
+	struct tg_dir d;
+	uint8_t lie[4] = { 0xff, 0xff, 0xff, 0x7f };
+
+	tg_dir_make(&d);
+	tg_init(&raw);
+	tg_init(&gz);
+	tg_init(&zs);
+	tg_init(&t);
+	segment(&raw, 1, 20000);		/* compresses well */
+	tg_gzip(&gz, raw.p, raw.n);
+	tg_zstd(&zs, raw.p, raw.n);
+	ck_assert_uint_lt(gz.n, raw.n / 4);
+	/* raw: its size; gzip and zstd: the bytes they state; and a
+	 * quarter more */
+	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "a.bin", &raw), raw.n),
+	    raw.n + raw.n / 4);
+	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "a.bin.gz", &gz), gz.n),
+	    raw.n + raw.n / 4);
+	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "a.bin.zst", &zs),
+	    zs.n), raw.n + raw.n / 4);
+	/* a gzip trailer that states 2 GiB: at most deflate's most */
+	tg_raw(&t, gz.p, gz.n - 4);
+	tg_raw(&t, lie, 4);
+	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "lie.bin.gz", &t), t.n),
+	    t.n * D9P_FIT_RATIO + t.n * D9P_FIT_RATIO / 4);
+	/* one stating less than the file (many members): four times */
+	tg_reset(&t);
+	tg_raw(&t, gz.p, gz.n);
+	tg_raw(&t, gz.p, gz.n);
+	memset(t.p + t.n - 4, 0, 4);
+	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "two.bin.gz", &t), t.n),
+	    t.n * 4 + t.n * 4 / 4);
+	/* too short for a trailer, and a file that is gone */
+	tg_reset(&t);
+	tg_raw(&t, gz.p, 10);
+	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "short.gz", &t), 10),
+	    12);
+	ck_assert_uint_eq(d9p_fit_need(tg_dir_file(&d, "none"), 100), 0);
+	tg_free(&raw);
+	tg_free(&gz);
+	tg_free(&zs);
+	tg_free(&t);
+	tg_dir_remove(&d);
+}
+END_TEST
+
+/* Which of v the pick drops, as "d" and "-" in v's order. */
+static const char *
+picked(struct d9p_fit *v, size_t n, uint64_t budget, uint64_t *kept,
+    char *out)
+{
+	d9p_fit_pick(v, n, budget, kept);
+	for (size_t i = 0; i < n; i++)
+		out[i] = v[i].drop ? 'd' : '-';
+	out[n] = '\0';
+	return out;
+}
+
+START_TEST(pick_newest)
+{
+	const uint64_t b = D9P_FIT_BASE;
+	/* places 0..4; starts 50, 10, 40, 20, 30: oldest is place 1 */
+	struct d9p_fit v[5] = { { 100, 50, 0 }, { 100, 10, 0 },
+		{ 100, 40, 0 }, { 100, 20, 0 }, { 100, 30, 0 } };
+	struct d9p_fit w[3] = { { 10, 1, 0 }, { 1000, 2, 0 }, { 10, 3, 0 } };
+	struct d9p_fit same[3] = { { 100, 7, 0 }, { 100, 7, 0 },
+		{ 100, 7, 0 } };
+	uint64_t kept;
+	char s[8];
+
+	ck_assert_str_eq(picked(v, 5, b + 500, &kept, s), "-----");
+	ck_assert_uint_eq(kept, 500);
+	ck_assert_str_eq(picked(v, 5, b + 300, &kept, s), "-d-d-");
+	ck_assert_uint_eq(kept, 300);
+	ck_assert_str_eq(picked(v, 5, b + 299, &kept, s), "-d-dd");
+	ck_assert_uint_eq(kept, 200);
+	/* the newest stays whatever it takes */
+	ck_assert_str_eq(picked(v, 5, 1, &kept, s), "-dddd");
+	ck_assert_uint_eq(kept, 100);
+	/* nothing older than a file left out stays, though it would fit */
+	ck_assert_str_eq(picked(w, 3, b + 30, &kept, s), "dd-");
+	ck_assert_uint_eq(kept, 10);
+	/* equal starts: the later place is the newer */
+	ck_assert_str_eq(picked(same, 3, b + 200, &kept, s), "d--");
+	ck_assert_uint_eq(picked(v, 0, 1, &kept, s)[0], '\0');
+}
+END_TEST
+
+/* The "input NAME" lines of r's log, the directory's prefix cut. */
+static const char *
+inputs(struct rec *r, const char *dir, struct tg *out)
+{
+	const char *p = rec_log(r);
+	size_t k = strlen(dir) + 1;
+
+	tg_reset(out);
+	while ((p = strstr(p, "input ")) != NULL) {
+		const char *e = strchr(p, '\n');
+
+		p += 6;
+		if (strncmp(p, dir, k - 1) == 0)
+			p += k;
+		tg_printf(out, "%.*s\n", (int)(e - p), p);
+		p = e;
+	}
+	return tg_cstr(out);
+}
+
+/* Three segments whose names sort against their clocks: the newest two
+ * are read, the oldest is named in one note; without a budget, all. */
+START_TEST(reader_reads_newest)
+{
+	const char *paths[1];
+	struct tg t, names;
+	struct tg_dir d;
+	struct rec r;
+	char want[512], k[32];
+	uint64_t need;
+
+	tg_dir_make(&d);
+	tg_init(&t);
+	tg_init(&names);
+	segment(&t, 3000, 50);
+	tg_dir_put(&d, "a.bin", &t);		/* the newest */
+	tg_reset(&t);
+	segment(&t, 1000, 50);
+	tg_dir_put(&d, "b.bin", &t);		/* the oldest */
+	tg_reset(&t);
+	segment(&t, 2000, 50);
+	tg_dir_put(&d, "c.bin", &t);
+	need = d9p_fit_need(tg_dir_file(&d, "a.bin"), t.n);
+	paths[0] = d.path;
+
+	rec_init(&r);
+	r.mem_budget = D9P_FIT_BASE + 2 * need;
+	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
+	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nc.bin\n");
+	ck_assert_uint_eq(r.st.unread, 1);
+	snprintf(want, sizeof want, "%s/b.bin: 1 older file not read: the "
+	    "newest 2, about %s in memory, are what fits in the 67.1 MB "
+	    "d9top may use (--memory SIZE, or all)\n", d.path,
+	    d9_fmt_bytes(k, sizeof k, (double)(2 * need)));
+	ck_assert_str_eq(rec_notes(&r), want);
+	rec_free(&r);
+
+	/* one file fits: the other two are named first .. last */
+	rec_init(&r);
+	r.mem_budget = D9P_FIT_BASE + need;
+	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
+	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\n");
+	ck_assert_uint_eq(r.st.unread, 2);
+	snprintf(want, sizeof want, "%s/b.bin .. %s/c.bin: 2 older files not "
+	    "read", d.path, d.path);
+	ck_assert_ptr_nonnull(strstr(rec_notes(&r), want));
+	rec_free(&r);
+
+	/* no budget, or one they fit in: every file, no note */
+	rec_init(&r);
+	r.mem_budget = D9P_FIT_BASE + 3 * need;
+	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
+	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nb.bin\n"
+	    "c.bin\n");
+	ck_assert_uint_eq(r.st.unread, 0);
+	ck_assert_str_eq(rec_notes(&r), "");
+	rec_free(&r);
+	tg_free(&t);
+	tg_free(&names);
+	tg_dir_remove(&d);
+}
+END_TEST
+
+Suite *
+suite_fit(void)
+{
+	Suite *s = suite_create("fit");
+	TCase *tc = tcase_create("fit");
+
+	tcase_add_test(tc, need_from_container);
+	tcase_add_test(tc, pick_newest);
+	tcase_add_test(tc, reader_reads_newest);
+	suite_add_tcase(s, tc);
+	return s;
+}
