@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "app/opts.h"
-#include "base/avail.h"
+#include "base/statm.h"
 #include "base/units.h"
 
 /* --window bounds: 2^63 ns from the start, less a margin */

@@ -2,6 +2,9 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "base/statm.h"
@@ -24,4 +27,148 @@ d9_statm(enum d9_statm_field f)
 	    v[f] > SIZE_MAX / pg)
 		return 0;
 	return (size_t)v[f] * pg;
+}
+
+/* The first cap - 1 bytes of a small file (/proc, /sys), NUL-ended; 0,
+ * or -1 when it cannot be read. */
+static int
+slurp(const char *path, char *buf, size_t cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	while (n + 1 < cap && (got = read(fd, buf + n, cap - 1 - n)) > 0)
+		n += (size_t)got;
+	close(fd);
+	buf[n] = '\0';
+	return n > 0 ? 0 : -1;
+}
+
+/* A decimal number at s (leading blanks skipped), UINT64_MAX when none
+ * or too big. */
+static uint64_t
+number(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s < '0' || *s > '9')
+		return UINT64_MAX;
+	v = strtoull(s, &end, 10);
+	return v >= UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+uint64_t
+d9_avail_meminfo(const char *text)
+{
+	static const char key[] = "MemAvailable:";
+	const char *p = text;
+	uint64_t kb;
+
+	while (p != NULL && strncmp(p, key, sizeof key - 1) != 0)
+		if ((p = strchr(p, '\n')) != NULL)
+			p++;
+	if (p == NULL || (kb = number(p + sizeof key - 1)) == UINT64_MAX ||
+	    kb > UINT64_MAX / 1024)
+		return UINT64_MAX;
+	return kb * 1024;
+}
+
+uint64_t
+d9_avail_cgroup(const char *max, const char *current)
+{
+	uint64_t lim = number(max), used = number(current);
+
+	if (lim == UINT64_MAX)
+		return UINT64_MAX;	/* "max", or unreadable */
+	if (used == UINT64_MAX)
+		used = 0;
+	return used < lim ? lim - used : 0;
+}
+
+/* The room of a cgroup of this process: dir below root, whose limit
+ * and use are in the files named max and cur. */
+static uint64_t
+room(const char *root, const char *dir, const char *max, const char *cur)
+{
+	char path[700], m[64], c[64];
+
+	if (strstr(dir, "..") != NULL)
+		return UINT64_MAX;	/* no climbing out of root */
+	snprintf(path, sizeof path, "%s%s/%s", root, dir, max);
+	if (slurp(path, m, sizeof m) < 0)
+		return UINT64_MAX;
+	snprintf(path, sizeof path, "%s%s/%s", root, dir, cur);
+	if (slurp(path, c, sizeof c) < 0)
+		c[0] = '\0';
+	return d9_avail_cgroup(m, c);
+}
+
+/* The room of this process's cgroup: v2 (the "0::" line), or v1's
+ * memory controller ("N:memory:" or a list holding it). */
+static uint64_t
+cgroup(void)
+{
+	char text[2048], dir[512];
+	uint64_t v = UINT64_MAX, r;
+
+	if (slurp("/proc/self/cgroup", text, sizeof text) < 0)
+		return UINT64_MAX;
+	for (char *l = text, *next; l != NULL && *l != '\0'; l = next) {
+		char *ctl = strchr(l, ':'), *p;
+		size_t n;
+
+		if ((next = strchr(l, '\n')) != NULL)
+			*next++ = '\0';
+		if (ctl == NULL || (p = strchr(ctl + 1, ':')) == NULL ||
+		    (n = strlen(p + 1)) >= sizeof dir || p[1] != '/')
+			continue;
+		memcpy(dir, p + 1, n + 1);
+		*p = *ctl = '\0';	/* l: the id, ctl + 1: controllers */
+		if (strcmp(l, "0") == 0 && ctl[1] == '\0')
+			r = room("/sys/fs/cgroup", dir, "memory.max",
+			    "memory.current");
+		else if (strstr(ctl + 1, "memory") != NULL)
+			r = room("/sys/fs/cgroup/memory", dir,
+			    "memory.limit_in_bytes", "memory.usage_in_bytes");
+		else
+			continue;
+		v = r < v ? r : v;
+	}
+	return v;
+}
+
+/* What a resource limit leaves of the address space in use. */
+static uint64_t
+rlimit(int which, uint64_t used)
+{
+	struct rlimit r;
+
+	if (getrlimit(which, &r) < 0 || r.rlim_cur == RLIM_INFINITY)
+		return UINT64_MAX;
+	return (uint64_t)r.rlim_cur > used ? (uint64_t)r.rlim_cur - used : 0;
+}
+
+static uint64_t
+least(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+uint64_t
+d9_avail(void)
+{
+	char info[4096];
+	uint64_t used = d9_statm(D9_STATM_SIZE);
+	uint64_t v = slurp("/proc/meminfo", info, sizeof info) == 0 ?
+	    d9_avail_meminfo(info) : UINT64_MAX;
+
+	v = least(v, cgroup());
+	v = least(v, rlimit(RLIMIT_AS, used));
+	return least(v, rlimit(RLIMIT_DATA, used));
 }

@@ -1,12 +1,12 @@
 /*
  * test_avail.c: what the user writes for a size (d9_parse_size), and
- * how much memory d9top may take (base/avail.h): the texts the kernel
- * gives, read as the reader's budget needs them.
+ * how much memory d9top may take (d9_avail, base/statm.h): the texts
+ * the kernel gives, read as the reader's budget needs them.
  */
 #include <stdint.h>
 #include <sys/resource.h>
 
-#include "base/avail.h"
+#include "base/statm.h"
 #include "base/units.h"
 #include "suites.h"
 
