@@ -6,6 +6,7 @@
 
 #include "base/wire.h"
 #include "parse/fit.h"
+#include "parse/prefetch.h"
 
 #define MAX_RATIO	D9P_FIT_RATIO
 #define HEAD		18	/* a zstd frame header's most */
@@ -57,7 +58,7 @@ d9p_fit_need(const char *path, uint64_t size)
 	close(fd);
 	if (d > size * MAX_RATIO)
 		d = size * MAX_RATIO;
-	return d + d / 4;
+	return d + d / 3;
 }
 
 /* Newest first: later start, then later place. */
@@ -72,11 +73,25 @@ cmp_newest(const void *a, const void *b, void *ctx)
 	return i > j ? -1 : i < j;
 }
 
+uint64_t
+d9p_fit_base(const struct d9p_fit *v, size_t n)
+{
+	uint64_t most = 0, ahead;
+
+	for (size_t i = 0; i < n; i++)
+		most = v[i].need > most ? v[i].need : most;
+	/* D9P_PF_AHEAD files at most, each decompressed (3/4 of a need)
+	 * beside its compressed bytes */
+	ahead = most > D9P_PF_BUDGET ? D9P_PF_BUDGET : most / 4 * 3 *
+	    D9P_PF_AHEAD;
+	return D9P_FIT_FIXED + (ahead > D9P_PF_BUDGET ? D9P_PF_BUDGET : ahead);
+}
+
 size_t
 d9p_fit_pick(struct d9p_fit *v, size_t n, uint64_t budget, uint64_t *kept)
 {
 	size_t *ord, dropped = 0;
-	uint64_t sum = D9P_FIT_BASE;
+	uint64_t base = d9p_fit_base(v, n), sum = base;
 	int full = 0;
 
 	*kept = 0;
@@ -86,13 +101,13 @@ d9p_fit_pick(struct d9p_fit *v, size_t n, uint64_t budget, uint64_t *kept)
 	}
 	if (sum <= budget || n == 0 || (ord = malloc(n * sizeof *ord)) ==
 	    NULL) {
-		*kept = sum - D9P_FIT_BASE;
+		*kept = sum - base;
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++)
 		ord[i] = i;
 	qsort_r(ord, n, sizeof *ord, cmp_newest, v);
-	sum = D9P_FIT_BASE;
+	sum = base;
 	for (size_t k = 0; k < n; k++) {
 		struct d9p_fit *f = &v[ord[k]];
 

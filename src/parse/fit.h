@@ -15,11 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The model's bytes besides the files' (tables, symbols, the analysis),
- * counted once; a guess is at most D9P_FIT_RATIO times its file's size
- * (deflate's most), and a quarter more. */
+/* A guess is at most D9P_FIT_RATIO times its file's size (deflate's
+ * most), and a third more. */
 #define D9P_FIT_RATIO	1032
-#define D9P_FIT_BASE	((uint64_t)64 << 20)
+/* The model's bytes besides the files' (tables, symbols, the analysis),
+ * counted once; the files decompressed ahead count too (fit.c). */
+#define D9P_FIT_FIXED	((uint64_t)64 << 20)
 
 struct d9p_fit {
 	uint64_t	 need;		/* d9p_fit_need's, 0: not known */
@@ -31,12 +32,18 @@ struct d9p_fit {
 
 /* Bytes the model of the file at path (size bytes long) is guessed to
  * take: its decoded bytes (as its container says, at most D9P_FIT_RATIO
- * times its size) and a quarter more. 0 when it cannot be opened. */
+ * times its size) and a third more (a read holds about its decoded
+ * bytes, finishing a third more: stream.c stops a read at three
+ * quarters of the budget). 0 when it cannot be opened. */
 uint64_t d9p_fit_need(const char *path, uint64_t size);
 
-/* Mark drop on the oldest of v (by began_ns, then by place) until the rest,
- * with D9P_FIT_BASE, fits in budget; the newest always stays, and no
- * file stays that is older than one dropped. Returns how many were
+/* What a read of v takes besides the files' needs: D9P_FIT_FIXED, and
+ * the files the prefetch holds decompressed ahead of the one read. */
+uint64_t d9p_fit_base(const struct d9p_fit *v, size_t n);
+
+/* Mark drop on the oldest of v (by began_ns, then by place) until the
+ * rest, with d9p_fit_base, fits in budget; the newest always stays, and
+ * no file stays that is older than one dropped. Returns how many were
  * dropped, and in *kept the need of those that stay. */
 size_t	d9p_fit_pick(struct d9p_fit *v, size_t n, uint64_t budget,
 	    uint64_t *kept);

@@ -51,6 +51,12 @@ read_input(int fd, const char *name, int in_dir, enum d9p_whole_rc pre,
 	struct d9p_stream *s;
 	int rc;
 
+	if (st->full) {		/* memory: no more inputs (stream.c) */
+		if (pre == D9P_WHOLE_OK)
+			d9p_whole_free(w);
+		close(fd);
+		return 0;
+	}
 	if (pre == D9P_WHOLE_OK)
 		st->prefetched++;
 	else if (pre == D9P_WHOLE_BIG && !d9p_is_active(name) &&
@@ -452,19 +458,20 @@ find_copies(struct walk *wk)
 }
 
 /* Whether every file of wk fits in budget whatever it holds (no guess
- * is more than D9P_FIT_RATIO times its size, and a quarter), so that
- * none is opened. */
+ * is more than D9P_FIT_RATIO times its size, and a third; the prefetch
+ * holds D9P_PF_BUDGET at most), so that none is opened. */
 static int
 fits_surely(const struct walk *wk, uint64_t budget)
 {
-	uint64_t sum = D9P_FIT_BASE;
+	const uint64_t most = D9P_FIT_RATIO * 4 / 3 + 1;
+	uint64_t sum = D9P_FIT_FIXED + D9P_PF_BUDGET;
 
 	for (size_t i = 0; i < wk->n; i++) {
 		uint64_t s = wk->v[i].size;
 
-		if (s > (UINT64_MAX - sum) / (D9P_FIT_RATIO * 5 / 4 + 1))
+		if (s > (UINT64_MAX - sum) / most)
 			return 0;
-		sum += s * (D9P_FIT_RATIO * 5 / 4 + 1);
+		sum += s * most;
 	}
 	return sum <= budget;
 }
@@ -582,6 +589,8 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 		char *alloc;
 		int fd;
 
+		if (st->full)
+			break;		/* memory: told by stream.c */
 		if (wk.v[i].copy || wk.v[i].unread ||
 		    (fd = open_entry(&wk, &wk.v[i], &sb, &name, &alloc)) < 0)
 			continue;

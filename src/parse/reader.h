@@ -44,6 +44,8 @@ struct d9p_read_stats {
 	unsigned	 copies;	/* files not read: copies of a segment */
 	unsigned	 unread;	/* files not read: older than those that
 					 * fit in mem_budget */
+	int		 full;		/* reading stopped: the process held
+					 * near mem_budget (stream.c) */
 	unsigned	 whole;		/* inputs decompressed whole */
 	unsigned	 prefetched;	/* of them, on another core */
 	uint64_t	 events;
@@ -71,8 +73,10 @@ struct d9p_read_opts {
 	 * whole path: their answer is the same either way. */
 	int		 whole_alone;
 	/* Bytes the model may take, 0 for no limit: of the files listed,
-	 * the newest that fit are read, the rest named in one note (fit.h;
-	 * stdin and pipes are read whatever they hold). */
+	 * the newest that fit are read, the rest named in one note (fit.h);
+	 * and whatever the inputs (stdin, one big file, files followed),
+	 * reading stops, told once, where the process holds three quarters
+	 * of it (the rest is for finishing what was read). */
 	uint64_t	 mem_budget;
 };
 

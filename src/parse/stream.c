@@ -24,7 +24,9 @@
 #include <unistd.h>
 
 #include "base/stackcap.h"
+#include "base/statm.h"
 #include "base/text.h"
+#include "base/units.h"
 #include "parse/input.h"
 #include "parse/rewrite.h"
 #include "parse/stream.h"
@@ -66,6 +68,8 @@ struct d9p_stream {
 	uint64_t		 dmg_batches;	/* decoder batches at the last */
 	/* a tail stream of raw bytes: written again below what was read? */
 	struct d9p_rewrite	*rw;
+	uint64_t		 rss_at;	/* total when memory was looked
+						 * at last */
 };
 
 void
@@ -552,6 +556,36 @@ reread(struct d9p_stream *s, const struct d9p_read_opts *o)
 	s->cut = 0;
 }
 
+/* Decoded bytes between two looks at the process's memory. */
+#define RSS_STEP	((uint64_t)1 << 20)
+
+/* Whether the process holds three quarters of o->mem_budget (the rest
+ * is for finishing what was read: a third more, measured), looked at every RSS_STEP decoded bytes:
+ * then the rest of the input and the inputs after it are not read (told
+ * once, st->full). */
+static int
+memory_full(struct d9p_stream *s, const struct d9p_read_opts *o,
+    struct d9p_read_stats *st)
+{
+	char held[32], may[32];
+	size_t rss;
+
+	if (o->mem_budget == 0 || s->total - s->rss_at < RSS_STEP)
+		return 0;
+	s->rss_at = s->total;
+	rss = d9_statm(D9_STATM_RESIDENT);
+	if (rss == 0 || rss <= o->mem_budget / 4 * 3)
+		return 0;
+	end_say(s, o, "%s: byte %llu: d9top holds %s, near the %s it may "
+	    "use (--memory SIZE, or all): the rest of the input is not read, "
+	    "nor any input after it", s->name, (unsigned long long)s->woff,
+	    d9_fmt_bytes(held, sizeof held, (double)rss),
+	    d9_fmt_bytes(may, sizeof may, (double)o->mem_budget));
+	st->full = 1;
+	cut_short(s);
+	return 1;
+}
+
 int
 d9p_stream_pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
     struct d9p_read_stats *st)
@@ -601,6 +635,8 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 		    d9p_input_raw_since(s->in), &used, &e);
 		if (used > 0)
 			consume(s, used);
+		if (memory_full(s, o, st))
+			return 0;
 		if (o->progress) {
 			uint64_t ev = d9p_decoder_events(s->dec);
 

@@ -75,7 +75,8 @@ d9i_follow(struct d9i_store *s, struct d9p_progress *prog)
 int
 d9i_keepable(const struct d9i_store *s)
 {
-	return s->keyed == 1 && s->st.read_ok > 0 && s->st.unread == 0;
+	return s->keyed == 1 && s->st.read_ok > 0 && s->st.unread == 0 &&
+	    !s->st.full;
 }
 
 int

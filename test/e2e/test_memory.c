@@ -4,7 +4,8 @@
  * shared traces whose names sort against their clocks; with room for
  * two, d9top reads the two whose segments began last, says which file
  * it left out, and answers as it does for those two alone; the read is
- * not indexed. With room for all, or "all", everything is read.
+ * not indexed. With room for all, or "all", everything is read. One file
+ * or stdin is read until the room is nearly full.
  */
 #include <check.h>
 #include <fcntl.h>
@@ -51,6 +52,17 @@ need_of(const char *segs, const char *name)
 	return d9p_fit_need(path, (uint64_t)sb.st_size);
 }
 
+/* What a read of the three takes besides their needs (fit.h). */
+static uint64_t
+base_of(const char *segs)
+{
+	struct d9p_fit f[3] = { { need_of(segs, "trace.0.bin.gz"), 0, 0 },
+		{ need_of(segs, "trace.1.bin"), 0, 0 },
+		{ need_of(segs, "trace.2.bin"), 0, 0 } };
+
+	return d9p_fit_base(f, 3);
+}
+
 static struct mj *
 json_of(const char *text)
 {
@@ -95,7 +107,7 @@ START_TEST(reads_the_newest_that_fit)
 
 	fix_init(&f);
 	recording(&f, segs, sizeof segs);
-	room = D9P_FIT_BASE + need_of(segs, "trace.0.bin.gz") +
+	room = base_of(segs) + need_of(segs, "trace.0.bin.gz") +
 	    need_of(segs, "trace.1.bin");
 	ck_assert_int_eq(run_d9top(&r, NULL, "--json --memory %llu %s",
 	    (unsigned long long)room, segs), 0);
@@ -147,7 +159,7 @@ START_TEST(room_for_all)
 	recording(&f, segs, sizeof segs);
 	snprintf(args, sizeof args, "--no-cache --json %s", segs);
 	nocache = out_of(args, &n);
-	room = D9P_FIT_BASE + need_of(segs, "trace.0.bin.gz") +
+	room = base_of(segs) + need_of(segs, "trace.0.bin.gz") +
 	    need_of(segs, "trace.1.bin") + need_of(segs, "trace.2.bin");
 	ck_assert_int_eq(run_d9top(&r, NULL, "--no-cache --json --memory "
 	    "%llu %s", (unsigned long long)room, segs), 0);
@@ -160,13 +172,42 @@ START_TEST(room_for_all)
 	ck_assert_str_eq(r.out, nocache);
 	run_free(&r);
 	ck_assert_int_eq(entries(&f, NULL, 0), 1);
-	/* one file is read whole, whatever room is left */
-	ck_assert_int_eq(run_d9top(&r, NULL, "--no-cache --json --memory 1K "
-	    "%s/trace.0.bin.gz", segs), 0);
-	ck_assert_str_eq(r.err, "");
-	run_free(&r);
 	free(nocache);
 	fix_free(&f);
+}
+END_TEST
+
+/* What cannot be chosen from (one file, stdin) is read until the
+ * process holds three quarters of the room: the rest is not read, the
+ * message says where reading stopped, and the segment counts as cut. */
+START_TEST(reading_stops_when_full)
+{
+	struct run_result r;
+	char *path = trace_path("demo-2026-06.bin.gz");
+	struct mj *v;
+	const struct mj *e;
+
+	for (size_t i = 0; i < 2; i++) {
+		/* the file, then the same bytes on stdin */
+		ck_assert_int_eq(run_d9top(&r, i == 0 ? NULL : path,
+		    "--no-cache --json --memory 1K %s", i == 0 ? path : "-"),
+		    0);
+		ck_assert_msg(strstr(r.err, ": byte ") != NULL &&
+		    strstr(r.err, "near the 1.0 kB it may use (--memory SIZE, "
+		    "or all): the rest of the input is not read, nor any input "
+		    "after it\n") != NULL, "%s", r.err);
+		ck_assert_int_eq(strncmp(r.err + 7, i == 0 ? path : "stdin",
+		    strlen(i == 0 ? path : "stdin")), 0);
+		v = json_of(r.out);
+		ck_assert_ptr_nonnull(e = mj_get(v,
+		    "loss.incompleteSegments"));
+		ck_assert_int_eq((int)e->num, 1);
+		ck_assert_ptr_nonnull(e = mj_get(v, "eventCount"));
+		ck_assert(e->num > 0 && e->num < 294465);	/* of all */
+		mj_free(v);
+		run_free(&r);
+	}
+	free(path);
 }
 END_TEST
 
@@ -193,6 +234,7 @@ memory_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, reads_the_newest_that_fit);
 	tcase_add_test(tc, room_for_all);
+	tcase_add_test(tc, reading_stops_when_full);
 	tcase_add_test(tc, bad_sizes);
 	suite_add_tcase(s, tc);
 	return s;

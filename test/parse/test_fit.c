@@ -45,30 +45,30 @@ START_TEST(need_from_container)
 	tg_zstd(&zs, raw.p, raw.n);
 	ck_assert_uint_lt(gz.n, raw.n / 4);
 	/* raw: its size; gzip and zstd: the bytes they state; and a
-	 * quarter more */
+	 * third more */
 	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "a.bin", &raw), raw.n),
-	    raw.n + raw.n / 4);
+	    raw.n + raw.n / 3);
 	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "a.bin.gz", &gz), gz.n),
-	    raw.n + raw.n / 4);
+	    raw.n + raw.n / 3);
 	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "a.bin.zst", &zs),
-	    zs.n), raw.n + raw.n / 4);
+	    zs.n), raw.n + raw.n / 3);
 	/* a gzip trailer that states 2 GiB: at most deflate's most */
 	tg_raw(&t, gz.p, gz.n - 4);
 	tg_raw(&t, lie, 4);
 	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "lie.bin.gz", &t), t.n),
-	    t.n * D9P_FIT_RATIO + t.n * D9P_FIT_RATIO / 4);
+	    t.n * D9P_FIT_RATIO + t.n * D9P_FIT_RATIO / 3);
 	/* one stating less than the file (many members): four times */
 	tg_reset(&t);
 	tg_raw(&t, gz.p, gz.n);
 	tg_raw(&t, gz.p, gz.n);
 	memset(t.p + t.n - 4, 0, 4);
 	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "two.bin.gz", &t), t.n),
-	    t.n * 4 + t.n * 4 / 4);
+	    t.n * 4 + t.n * 4 / 3);
 	/* too short for a trailer, and a file that is gone */
 	tg_reset(&t);
 	tg_raw(&t, gz.p, 10);
 	ck_assert_uint_eq(d9p_fit_need(tg_dir_put(&d, "short.gz", &t), 10),
-	    12);
+	    13);
 	ck_assert_uint_eq(d9p_fit_need(tg_dir_file(&d, "none"), 100), 0);
 	tg_free(&raw);
 	tg_free(&gz);
@@ -92,15 +92,21 @@ picked(struct d9p_fit *v, size_t n, uint64_t budget, uint64_t *kept,
 
 START_TEST(pick_newest)
 {
-	const uint64_t b = D9P_FIT_BASE;
 	/* places 0..4; starts 50, 10, 40, 20, 30: oldest is place 1 */
 	struct d9p_fit v[5] = { { 100, 50, 0 }, { 100, 10, 0 },
 		{ 100, 40, 0 }, { 100, 20, 0 }, { 100, 30, 0 } };
 	struct d9p_fit w[3] = { { 10, 1, 0 }, { 1000, 2, 0 }, { 10, 3, 0 } };
 	struct d9p_fit same[3] = { { 100, 7, 0 }, { 100, 7, 0 },
 		{ 100, 7, 0 } };
+	/* besides the files: 64 MiB, and the prefetch's four files of the
+	 * largest, decompressed (three quarters of a need) */
+	const uint64_t b = d9p_fit_base(v, 5), bw = d9p_fit_base(w, 3);
 	uint64_t kept;
 	char s[8];
+
+	ck_assert_uint_eq(b, D9P_FIT_FIXED + 4 * 75);
+	ck_assert_uint_eq(bw, D9P_FIT_FIXED + 4 * 750);
+	ck_assert_uint_eq(d9p_fit_base(v, 0), D9P_FIT_FIXED);
 
 	ck_assert_str_eq(picked(v, 5, b + 500, &kept, s), "-----");
 	ck_assert_uint_eq(kept, 500);
@@ -112,10 +118,11 @@ START_TEST(pick_newest)
 	ck_assert_str_eq(picked(v, 5, 1, &kept, s), "-dddd");
 	ck_assert_uint_eq(kept, 100);
 	/* nothing older than a file left out stays, though it would fit */
-	ck_assert_str_eq(picked(w, 3, b + 30, &kept, s), "dd-");
+	ck_assert_str_eq(picked(w, 3, bw + 30, &kept, s), "dd-");
 	ck_assert_uint_eq(kept, 10);
 	/* equal starts: the later place is the newer */
-	ck_assert_str_eq(picked(same, 3, b + 200, &kept, s), "d--");
+	ck_assert_str_eq(picked(same, 3, d9p_fit_base(same, 3) + 200, &kept,
+	    s), "d--");
 	ck_assert_uint_eq(picked(v, 0, 1, &kept, s)[0], '\0');
 }
 END_TEST
@@ -148,8 +155,9 @@ START_TEST(reader_reads_newest)
 	struct tg t, names;
 	struct tg_dir d;
 	struct rec r;
-	char want[512], k[32];
-	uint64_t need;
+	char want[512], k[32], m[32];
+	uint64_t need, base;
+	struct d9p_fit f[3];
 
 	tg_dir_make(&d);
 	tg_init(&t);
@@ -163,23 +171,27 @@ START_TEST(reader_reads_newest)
 	segment(&t, 2000, 50);
 	tg_dir_put(&d, "c.bin", &t);
 	need = d9p_fit_need(tg_dir_file(&d, "a.bin"), t.n);
+	for (size_t i = 0; i < 3; i++)
+		f[i].need = need;
+	base = d9p_fit_base(f, 3);
 	paths[0] = d.path;
 
 	rec_init(&r);
-	r.mem_budget = D9P_FIT_BASE + 2 * need;
+	r.mem_budget = base + 2 * need;
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
 	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nc.bin\n");
 	ck_assert_uint_eq(r.st.unread, 1);
 	snprintf(want, sizeof want, "%s/b.bin: 1 older file not read: the "
-	    "newest 2, about %s in memory, are what fits in the 67.1 MB "
-	    "d9top may use (--memory SIZE, or all)\n", d.path,
-	    d9_fmt_bytes(k, sizeof k, (double)(2 * need)));
+	    "newest 2, about %s in memory, are what fits in the %s d9top "
+	    "may use (--memory SIZE, or all)\n", d.path,
+	    d9_fmt_bytes(k, sizeof k, (double)(2 * need)),
+	    d9_fmt_bytes(m, sizeof m, (double)r.mem_budget));
 	ck_assert_str_eq(rec_notes(&r), want);
 	rec_free(&r);
 
 	/* one file fits: the other two are named first .. last */
 	rec_init(&r);
-	r.mem_budget = D9P_FIT_BASE + need;
+	r.mem_budget = base + need;
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
 	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\n");
 	ck_assert_uint_eq(r.st.unread, 2);
@@ -190,7 +202,7 @@ START_TEST(reader_reads_newest)
 
 	/* no budget, or one they fit in: every file, no note */
 	rec_init(&r);
-	r.mem_budget = D9P_FIT_BASE + 3 * need;
+	r.mem_budget = base + 3 * need;
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
 	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nb.bin\n"
 	    "c.bin\n");
