@@ -63,40 +63,55 @@ number(const char *s)
 	return v >= UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-uint64_t
-d9_avail_meminfo(const char *text)
+/* The number after key at the start of a line of text, UINT64_MAX when
+ * there is none. */
+static uint64_t
+keyed(const char *text, const char *key)
 {
-	static const char key[] = "MemAvailable:";
+	size_t k = strlen(key);
 	const char *p = text;
-	uint64_t kb;
 
-	while (p != NULL && strncmp(p, key, sizeof key - 1) != 0)
+	while (p != NULL && strncmp(p, key, k) != 0)
 		if ((p = strchr(p, '\n')) != NULL)
 			p++;
-	if (p == NULL || (kb = number(p + sizeof key - 1)) == UINT64_MAX ||
-	    kb > UINT64_MAX / 1024)
-		return UINT64_MAX;
-	return kb * 1024;
+	return p == NULL ? UINT64_MAX : number(p + k);
 }
 
 uint64_t
-d9_avail_cgroup(const char *max, const char *current)
+d9_avail_meminfo(const char *text)
+{
+	uint64_t kb = keyed(text, "MemAvailable:");
+
+	return kb == UINT64_MAX || kb > UINT64_MAX / 1024 ? UINT64_MAX :
+	    kb * 1024;
+}
+
+uint64_t
+d9_avail_cgroup(const char *max, const char *current, const char *stat)
 {
 	uint64_t lim = number(max), used = number(current);
+	uint64_t act = keyed(stat, "active_file "), inact = keyed(stat,
+	    "inactive_file "), cache = 0;
 
 	if (lim == UINT64_MAX)
 		return UINT64_MAX;	/* "max", or unreadable */
 	if (used == UINT64_MAX)
 		used = 0;
+	/* the page cache it holds (the traces' own, read a moment ago)
+	 * gives way before the limit bites */
+	cache = act != UINT64_MAX ? act : 0;
+	if (inact != UINT64_MAX)
+		cache = cache + inact < cache ? UINT64_MAX : cache + inact;
+	used = cache < used ? used - cache : 0;
 	return used < lim ? lim - used : 0;
 }
 
 /* The room of a cgroup of this process: dir below root, whose limit
- * and use are in the files named max and cur. */
+ * and use are in the files named max and cur (memory.stat beside). */
 static uint64_t
 room(const char *root, const char *dir, const char *max, const char *cur)
 {
-	char path[700], m[64], c[64];
+	char path[700], m[64], c[64], st[8192];
 
 	if (strstr(dir, "..") != NULL)
 		return UINT64_MAX;	/* no climbing out of root */
@@ -106,7 +121,10 @@ room(const char *root, const char *dir, const char *max, const char *cur)
 	snprintf(path, sizeof path, "%s%s/%s", root, dir, cur);
 	if (slurp(path, c, sizeof c) < 0)
 		c[0] = '\0';
-	return d9_avail_cgroup(m, c);
+	snprintf(path, sizeof path, "%s%s/memory.stat", root, dir);
+	if (slurp(path, st, sizeof st) < 0)
+		st[0] = '\0';
+	return d9_avail_cgroup(m, c, st);
 }
 
 /* The room of this process's cgroup: v2 (the "0::" line), or v1's

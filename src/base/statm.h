@@ -27,16 +27,18 @@ size_t	d9_statm(enum d9_statm_field f);
  * The bytes the process may still take: the least of the kernel's
  * MemAvailable (/proc/meminfo); the room its cgroup leaves (v2:
  * memory.max less memory.current; v1: the memory controller's
- * limit_in_bytes less usage_in_bytes); RLIMIT_AS and RLIMIT_DATA less
- * the address space in use. Files that cannot be read do not count;
- * UINT64_MAX when nothing says.
+ * limit_in_bytes less usage_in_bytes; the page cache it holds, which
+ * memory.stat counts, gives way and counts as room); RLIMIT_AS and
+ * RLIMIT_DATA less the address space in use. Files that cannot be read
+ * do not count; UINT64_MAX when nothing says.
  */
 uint64_t d9_avail(void);
 
 /* The parts, for tests: MemAvailable of a /proc/meminfo text (kB there),
- * and a cgroup's room from its limit and use texts ("max": none);
- * UINT64_MAX when the text does not say. */
+ * and a cgroup's room from its limit, use and memory.stat texts ("max":
+ * none); UINT64_MAX when the text does not say. */
 uint64_t d9_avail_meminfo(const char *text);
-uint64_t d9_avail_cgroup(const char *max, const char *current);
+uint64_t d9_avail_cgroup(const char *max, const char *current,
+	    const char *stat);
 
 #endif

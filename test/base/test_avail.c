@@ -59,12 +59,26 @@ END_TEST
 
 START_TEST(test_cgroup)
 {
-	ck_assert_uint_eq(d9_avail_cgroup("max\n", "12345\n"), UINT64_MAX);
-	ck_assert_uint_eq(d9_avail_cgroup("1073741824\n", "73741824\n"),
+	static const char stat[] = "anon 73741824\nfile 600000000\n"
+	    "kernel_stack 16384\nactive_anon 1\ninactive_anon 2\n"
+	    "active_file 200000000\ninactive_file 400000000\n";
+
+	ck_assert_uint_eq(d9_avail_cgroup("max\n", "12345\n", ""),
+	    UINT64_MAX);
+	ck_assert_uint_eq(d9_avail_cgroup("1073741824\n", "73741824\n", ""),
 	    1000000000);
-	ck_assert_uint_eq(d9_avail_cgroup("1000\n", "2000\n"), 0);
-	ck_assert_uint_eq(d9_avail_cgroup("1000\n", ""), 1000);
-	ck_assert_uint_eq(d9_avail_cgroup("", "5"), UINT64_MAX);
+	ck_assert_uint_eq(d9_avail_cgroup("1000\n", "2000\n", ""), 0);
+	ck_assert_uint_eq(d9_avail_cgroup("1000\n", "", ""), 1000);
+	ck_assert_uint_eq(d9_avail_cgroup("", "5", ""), UINT64_MAX);
+	/* its page cache gives way: only the rest is used */
+	ck_assert_uint_eq(d9_avail_cgroup("1073741824\n", "673741824\n",
+	    stat), 1000000000);
+	ck_assert_uint_eq(d9_avail_cgroup("1000\n", "10\n", stat), 1000);
+	/* cgroup v1's memory.stat: the same names, per line */
+	ck_assert_uint_eq(d9_avail_cgroup("9223372036854771712\n",
+	    "2248708096\n", "cache 2457276416\nrss 2498560\n"
+	    "inactive_file 1610182656\nactive_file 847093760\n"),
+	    9223372036854771712ull);
 }
 END_TEST
 
