@@ -150,6 +150,23 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 	return pump(f, e, !d9p_is_active(path));
 }
 
+/* A segment never to be read: older than what fits (reader.h). */
+static int
+leave(void *ctx, const char *path)
+{
+	struct d9p_follow *f = ctx;
+	struct entry *e;
+
+	if (d9_grow(&f->v, &f->cap, f->n + 1, sizeof *f->v) < 0)
+		return -1;
+	e = &f->v[f->n];
+	memset(e, 0, sizeof *e);
+	if ((e->stem = d9p_stem(path)) == NULL)
+		return -1;
+	f->n++;
+	return 0;
+}
+
 int
 d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
     const struct d9p_read_opts *o, struct d9p_read_stats *st)
@@ -164,6 +181,9 @@ d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
 	f->st = st;
 	if (f->polls++ > 0)
 		quiet.note = NULL;
+	else if (o->mem_budget != 0 &&
+	    d9p_unread_of(f->paths, f->npaths, o, st, leave, f) < 0)
+		return -1;
 	for (size_t i = 0; i < f->n; i++)
 		f->v[i].seen = 0;
 	rc = d9p_walk(f->paths, f->npaths, visit, f, &quiet, st);

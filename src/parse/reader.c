@@ -556,6 +556,32 @@ prefetch(const struct walk *wk, const struct d9p_read_opts *o)
 }
 
 int
+d9p_unread_of(const char *const *paths, size_t npaths,
+    const struct d9p_read_opts *o, struct d9p_read_stats *st,
+    int (*each)(void *ctx, const char *path), void *ctx)
+{
+	struct d9p_read_opts quiet = *o;
+	unsigned copies = st->copies;
+	struct walk wk;
+	int rc;
+
+	quiet.note = NULL;	/* the follower tells its own */
+	walk_init(&wk, &quiet, st);
+	rc = list(&wk, paths, npaths);
+	if (rc == 0)
+		rc = find_copies(&wk);
+	st->copies = copies;
+	wk.o = o;		/* the pick is told */
+	if (rc == 0)
+		rc = fit(&wk);
+	for (size_t i = 0; rc == 0 && i < wk.n; i++)
+		if (wk.v[i].unread)
+			rc = each(ctx, wk.v[i].path);
+	walk_free(&wk);
+	return rc < 0 ? -1 : 0;
+}
+
+int
 d9p_read_paths(const char *const *paths, size_t npaths,
     const struct d9p_sink *sink, const struct d9p_read_opts *o,
     struct d9p_read_stats *st)

@@ -94,6 +94,13 @@ typedef int (*d9p_visit)(void *ctx, const char *path, int fd,
 int	d9p_walk(const char *const *paths, size_t npaths, d9p_visit visit,
 	    void *ctx, const struct d9p_read_opts *opts,
 	    struct d9p_read_stats *stats);
+/* The files of paths a read with o leaves unread for memory (fit.h:
+ * told in o's note as d9p_read_paths tells it, counted in st->unread),
+ * each to each(ctx, path); -1 when out of memory or each says so. For a
+ * follower, whose first poll reads only what d9p_read_paths would. */
+int	d9p_unread_of(const char *const *paths, size_t npaths,
+	    const struct d9p_read_opts *o, struct d9p_read_stats *st,
+	    int (*each)(void *ctx, const char *path), void *ctx);
 /* path without ".active", ".gz", ".zst" at its end (in any number):
  * the name every state of a segment file shares (FORMAT 1.4); malloc'd,
  * NULL when out of memory. */

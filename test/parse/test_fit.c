@@ -13,6 +13,7 @@
 #include "base/units.h"
 #include "base/wire.h"
 #include "parse/fit.h"
+#include "parse/follow.h"
 #include "suites.h"
 
 /* A segment that began at wall (its clock sync's realtime_ns) holding
@@ -215,6 +216,63 @@ START_TEST(reader_reads_newest)
 }
 END_TEST
 
+/* Following a directory with room for two of three segments: the first
+ * poll reads the two that began last, as a read at once would; a segment
+ * that comes later is read; the one left out never is. */
+START_TEST(follow_reads_newest)
+{
+	const char *paths[1];
+	struct d9p_follow *fl;
+	struct tg t, names;
+	struct tg_dir d;
+	struct d9p_fit f[3] = { { 0, 0, 0 } };
+	struct d9p_sink sink;
+	struct d9p_read_opts o;
+	struct rec r;
+	uint64_t need;
+	char want[256];
+
+	tg_dir_make(&d);
+	tg_init(&t);
+	tg_init(&names);
+	segment(&t, 3000, 50);
+	tg_dir_put(&d, "a.bin", &t);
+	tg_reset(&t);
+	segment(&t, 1000, 50);
+	tg_dir_put(&d, "b.bin", &t);
+	tg_reset(&t);
+	segment(&t, 2000, 50);
+	tg_dir_put(&d, "c.bin", &t);
+	need = d9p_fit_need(tg_dir_file(&d, "a.bin"), t.n);
+	for (size_t i = 0; i < 3; i++)
+		f[i].need = need;
+	paths[0] = d.path;
+	ck_assert_ptr_nonnull(fl = d9p_follow_new(paths, 1));
+	rec_init(&r);
+	r.mem_budget = d9p_fit_base(f, 3) + 2 * need;
+	sink = rec_sink(&r);
+	o = rec_opts(&r);
+	ck_assert_int_eq(d9p_follow_poll(fl, &sink, &o, &r.st), 0);
+	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nc.bin\n");
+	snprintf(want, sizeof want, "%s/b.bin: 1 older file not read: ",
+	    d.path);
+	ck_assert_int_eq(strncmp(rec_notes(&r), want, strlen(want)), 0);
+	tg_reset(&t);
+	segment(&t, 4000, 50);
+	tg_dir_put(&d, "d.bin", &t);
+	ck_assert_int_eq(d9p_follow_poll(fl, &sink, &o, &r.st), 0);
+	ck_assert_int_eq(d9p_follow_poll(fl, &sink, &o, &r.st), 0);
+	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nc.bin\n"
+	    "d.bin\n");
+	ck_assert_uint_eq(r.nnotes, 1);	/* told at the first poll only */
+	d9p_follow_free(&fl);
+	rec_free(&r);
+	tg_free(&t);
+	tg_free(&names);
+	tg_dir_remove(&d);
+}
+END_TEST
+
 Suite *
 suite_fit(void)
 {
@@ -224,6 +282,7 @@ suite_fit(void)
 	tcase_add_test(tc, need_from_container);
 	tcase_add_test(tc, pick_newest);
 	tcase_add_test(tc, reader_reads_newest);
+	tcase_add_test(tc, follow_reads_newest);
 	suite_add_tcase(s, tc);
 	return s;
 }
