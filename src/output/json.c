@@ -558,6 +558,7 @@ loss(struct d9o_jw *w, const struct d9m_loss *l)
 	d9o_jw_ku64(w, "deletedSegments", l->deleted);
 	d9o_jw_ku64(w, "deletedBytes", l->deleted_bytes);
 	d9o_jw_ku64(w, "duplicateSegments", l->copies);
+	d9o_jw_ku64(w, "unreadFiles", l->unread);
 	d9o_jw_end(w, '}');
 }
 

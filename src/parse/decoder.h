@@ -43,8 +43,11 @@ enum d9p_loss {
 	D9P_LOSS_COPY,		/* a file not read: it holds a segment read
 				 * from another file, or is a file reached
 				 * twice (ANALYSIS 19) */
-	D9P_LOSS_DAMAGED	/* damage skipped: the reader goes on at the
+	D9P_LOSS_DAMAGED,	/* damage skipped: the reader goes on at the
 				 * next member or batch (ANALYSIS 19.1) */
+	D9P_LOSS_UNREAD		/* a file not read: older than what fits in
+				 * the memory d9top may use, or after reading
+				 * stopped there (reader.h, mem_budget) */
 };
 
 enum {

@@ -164,6 +164,8 @@ leave(void *ctx, const char *path)
 	if ((e->stem = d9p_stem(path)) == NULL)
 		return -1;
 	f->n++;
+	if (f->sink.loss != NULL)
+		f->sink.loss(f->sink.ctx, D9P_LOSS_UNREAD);
 	return 0;
 }
 

@@ -615,8 +615,11 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 		char *alloc;
 		int fd;
 
-		if (st->full)
-			break;		/* memory: told by stream.c */
+		if (st->full) {		/* memory: told by stream.c */
+			for (; i < wk.n; i++)
+				st->unread += !wk.v[i].copy && !wk.v[i].unread;
+			break;
+		}
 		if (wk.v[i].copy || wk.v[i].unread ||
 		    (fd = open_entry(&wk, &wk.v[i], &sb, &name, &alloc)) < 0)
 			continue;
@@ -630,6 +633,8 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 	d9p_prefetch_free(&pf);
 	for (unsigned i = 0; sink->loss != NULL && i < st->copies; i++)
 		sink->loss(sink->ctx, D9P_LOSS_COPY);
+	for (unsigned i = 0; sink->loss != NULL && i < st->unread; i++)
+		sink->loss(sink->ctx, D9P_LOSS_UNREAD);
 	walk_free(&wk);
 	return rc;
 }

@@ -43,7 +43,9 @@ struct d9p_read_stats {
 					 * skipped (one per stretch) */
 	unsigned	 copies;	/* files not read: copies of a segment */
 	unsigned	 unread;	/* files not read: older than those that
-					 * fit in mem_budget */
+					 * fit in mem_budget, or after reading
+					 * stopped (full); told to the sink
+					 * (D9P_LOSS_UNREAD) */
 	int		 full;		/* reading stopped: the process held
 					 * near mem_budget (stream.c) */
 	unsigned	 whole;		/* inputs decompressed whole */

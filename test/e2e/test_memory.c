@@ -123,6 +123,9 @@ START_TEST(reads_the_newest_that_fit)
 	ck_assert_ptr_nonnull(e = mj_get(v, "errors.0"));
 	ck_assert_int_eq(strncmp(e->str, want, strlen(want)), 0);
 	ck_assert_ptr_null(mj_get(v, "errors.1"));
+	/* counted where every view shows what is missing */
+	ck_assert_ptr_nonnull(e = mj_get(v, "loss.unreadFiles"));
+	ck_assert_int_eq((int)e->num, 1);
 	mj_free(v);
 	/* the answer for the two newest alone */
 	snprintf(only, sizeof only, "%s/only", f.dir);
@@ -139,6 +142,11 @@ START_TEST(reads_the_newest_that_fit)
 	ck_assert_int_eq(run_d9top(&r, NULL, "--json --memory %llu %s",
 	    (unsigned long long)room, segs), 0);
 	ck_assert_ptr_nonnull(strstr(r.err, "1 older file not read"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--report --quiet --memory %llu "
+	    "%s", (unsigned long long)room, segs), 0);
+	ck_assert_msg(strstr(r.out, "1 file left unread for memory") != NULL,
+	    "%s", r.out);
 	run_free(&r);
 	ck_assert_int_eq(entries(&f, NULL, 0), 0);
 	fix_free(&f);
@@ -202,6 +210,8 @@ START_TEST(reading_stops_when_full)
 		ck_assert_ptr_nonnull(e = mj_get(v,
 		    "loss.incompleteSegments"));
 		ck_assert_int_eq((int)e->num, 1);
+		ck_assert_ptr_nonnull(e = mj_get(v, "loss.unreadFiles"));
+		ck_assert_int_eq((int)e->num, 0);	/* cut, not left */
 		ck_assert_ptr_nonnull(e = mj_get(v, "eventCount"));
 		ck_assert(e->num > 0 && e->num < 294465);	/* of all */
 		mj_free(v);

@@ -228,6 +228,8 @@ on_loss(void *ctx, int what)
 		r->cuts++;
 	else if (what == D9P_LOSS_DAMAGED)
 		r->damaged++;
+	else if (what == D9P_LOSS_UNREAD)
+		r->unread++;
 	else
 		r->copies++;
 }

@@ -31,7 +31,7 @@ struct rec {
 	uint64_t	 hash;		/* of the same, in order (FNV-1a) */
 	uint64_t	 stop_after;	/* event returns -1 after this many */
 	uint64_t	 nevents;
-	unsigned	 cuts, copies, damaged;	/* sink->loss calls */
+	unsigned	 cuts, copies, damaged, unread;	/* sink->loss calls */
 	int		 stream_only;	/* rec_opts: d9p_read_opts' */
 	int		 lone_streams;	/* rec_opts: whole_alone = !this */
 	uint64_t	 mem_budget;	/* rec_opts: d9p_read_opts' */

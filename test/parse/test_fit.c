@@ -182,6 +182,7 @@ START_TEST(reader_reads_newest)
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
 	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nc.bin\n");
 	ck_assert_uint_eq(r.st.unread, 1);
+	ck_assert_uint_eq(r.unread, 1);		/* told to the sink */
 	snprintf(want, sizeof want, "%s/b.bin: 1 older file not read: the "
 	    "newest 2, about %s in memory, are what fits in the %s d9top "
 	    "may use (--memory SIZE, or all)\n", d.path,
@@ -213,6 +214,62 @@ START_TEST(reader_reads_newest)
 	tg_free(&t);
 	tg_free(&names);
 	tg_dir_remove(&d);
+}
+END_TEST
+
+/* Room for all three files, but the process already holds more than
+ * three quarters of it: reading stops in the first file (cut, told with
+ * where), and the two after it are counted as left unread. */
+START_TEST(reading_stops_when_full)
+{
+	const size_t ballast = (size_t)96 << 20;
+	const char *paths[1];
+	struct tg t;
+	struct tg_dir d;
+	struct d9p_fit f[3] = { { 0, 0, 0 } };
+	struct rec r;
+	char *hold = malloc(ballast), want[256];
+	uint64_t need;
+
+	ck_assert_ptr_nonnull(hold);
+	for (size_t i = 0; i < ballast; i += 4096)
+		((volatile char *)hold)[i] = 1;	/* resident */
+	tg_dir_make(&d);
+	tg_init(&t);
+	for (int i = 0; i < 3; i++) {	/* three segments, not copies */
+		char name[8] = "a.bin";
+
+		name[0] = (char)('a' + i);
+		tg_reset(&t);
+		segment(&t, 1000 + (uint64_t)i, 600000);	/* over a MiB */
+		tg_dir_put(&d, name, &t);
+	}
+	ck_assert_uint_gt(t.n, (size_t)1 << 20);
+	need = d9p_fit_need(tg_dir_file(&d, "a.bin"), t.n);
+	for (size_t i = 0; i < 3; i++)
+		f[i].need = need;
+	paths[0] = d.path;
+	rec_init(&r);
+	r.keep = -1;
+	r.mem_budget = d9p_fit_base(f, 3) + 3 * need;
+	ck_assert_uint_lt(r.mem_budget / 4 * 3, ballast);
+	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
+	ck_assert(r.st.full);
+	ck_assert_uint_eq(r.st.unread, 2);
+	ck_assert_uint_eq(r.unread, 2);
+	ck_assert_uint_eq(r.cuts, 1);
+	ck_assert_uint_gt(r.nevents, 0);
+	ck_assert_uint_lt(r.nevents, 600001);
+	snprintf(want, sizeof want, "%s/a.bin: byte ", d.path);
+	ck_assert_int_eq(strncmp(rec_notes(&r), want, strlen(want)), 0);
+	ck_assert_ptr_nonnull(strstr(rec_notes(&r), "(--memory SIZE, or "
+	    "all): the rest of the input is not read, nor any input after "
+	    "it\n"));
+	ck_assert_uint_eq(r.nnotes, 1);
+	rec_free(&r);
+	tg_free(&t);
+	tg_dir_remove(&d);
+	free(hold);
 }
 END_TEST
 
@@ -265,6 +322,7 @@ START_TEST(follow_reads_newest)
 	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nc.bin\n"
 	    "d.bin\n");
 	ck_assert_uint_eq(r.nnotes, 1);	/* told at the first poll only */
+	ck_assert_uint_eq(r.unread, 1);
 	d9p_follow_free(&fl);
 	rec_free(&r);
 	tg_free(&t);
@@ -283,6 +341,7 @@ suite_fit(void)
 	tcase_add_test(tc, pick_newest);
 	tcase_add_test(tc, reader_reads_newest);
 	tcase_add_test(tc, follow_reads_newest);
+	tcase_add_test(tc, reading_stops_when_full);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -503,7 +503,6 @@ START_TEST(loader_reads_what_fits)
 		nap();
 	d9t_loader_take(ld, &m, &ix, &st);
 	ck_assert_ptr_nonnull(m);
-	ck_assert_uint_eq(st.unread, 1);
 	ck_assert_int_eq(strncmp(m->errors[0], path, strlen(path)), 0);
 	ck_assert_ptr_nonnull(strstr(m->errors[0], ": 1 older file not read: "
 	    "the newest 2, about "));
@@ -512,9 +511,12 @@ START_TEST(loader_reads_what_fits)
 	 * early (stream.c), and say so */
 	ck_assert_uint_le(m->nerrors, 2);
 	ck_assert_uint_le(m->segs.n, 2);
+	ck_assert_uint_ge(st.unread, 1);
 #else
 	ck_assert_uint_eq(m->nerrors, 1);
 	ck_assert_uint_eq(m->segs.n, 2);
+	ck_assert_uint_eq(st.unread, 1);
+	ck_assert_uint_eq(m->loss.unread, 1);	/* what every view shows */
 #endif
 	d9m_lanes_free(&ix);
 	d9m_model_free(&m);

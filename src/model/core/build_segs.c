@@ -155,6 +155,8 @@ d9m_b_on_loss(void *ctx, int what)
 		b->m->segs.copies++;
 	else if (what == D9P_LOSS_DAMAGED)
 		b->m->segs.damaged++;
+	else if (what == D9P_LOSS_UNREAD)
+		b->m->segs.unread++;
 	else if (b->at.seg != D9_NONE)
 		b->m->segs.cut[b->at.seg] = 1;
 }

@@ -251,6 +251,7 @@ d9m_loss_derive(struct d9m_model *m)
 	memset(&m->cost, 0, sizeof m->cost);
 	l->copies = m->segs.copies;
 	l->damaged = m->segs.damaged;
+	l->unread = m->segs.unread;
 	if (sl == NULL || order == NULL) {
 		free(sl);
 		free(order);
@@ -310,6 +311,8 @@ static const struct {
 	    "segments damaged" },
 	{ offsetof(struct d9m_loss, missing), "segment missing",
 	    "segments missing" },
+	{ offsetof(struct d9m_loss, unread), "file left unread for memory",
+	    "files left unread for memory" },
 	/* last: the report says where the trace starts after it */
 	{ offsetof(struct d9m_loss, deleted),
 	    "older segment deleted by the size cap",

@@ -89,6 +89,7 @@ copy_tables(struct d9m_model *dst, const struct d9m_model *src)
 	dst->meta.legacy_wall = src->meta.legacy_wall;
 	dst->segs.copies = src->segs.copies;
 	dst->segs.damaged = src->segs.damaged;
+	dst->segs.unread = src->segs.unread;
 	dst->following = src->following;
 	return 0;
 }

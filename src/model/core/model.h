@@ -339,6 +339,8 @@ struct d9m_segs {
 					 * first event */
 	uint64_t	 copies;	/* files not read: copies of a segment */
 	uint64_t	 damaged;	/* damage the reader skipped */
+	uint64_t	 unread;	/* files not read for memory (such a
+					 * model is never indexed) */
 };
 
 /*
@@ -464,6 +466,8 @@ struct d9m_loss {
 	uint64_t	 deleted;		/* segments the size cap deleted */
 	uint64_t	 deleted_bytes;		/* (d9rec.deleted_*) */
 	uint64_t	 missing;		/* gaps in a boot's numbers */
+	uint64_t	 unread;		/* files left unread for memory
+						 * (d9p_read_opts' mem_budget) */
 	uint64_t	 copies;		/* duplicate segments */
 };
 
