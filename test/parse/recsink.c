@@ -289,3 +289,22 @@ rec_notes(struct rec *r)
 {
 	return tg_cstr(&r->notes);
 }
+
+const char *
+rec_inputs(struct rec *r, const char *prefix, struct tg *out)
+{
+	const char *p = rec_log(r);
+	size_t k = strlen(prefix);
+
+	tg_reset(out);
+	while ((p = strstr(p, "input ")) != NULL) {
+		const char *e = strchr(p, '\n');
+
+		p += 6;
+		if (strncmp(p, prefix, k) == 0)
+			p += k;
+		tg_printf(out, "%.*s\n", (int)(e - p), p);
+		p = e;
+	}
+	return tg_cstr(out);
+}

@@ -49,6 +49,9 @@ int	rec_read_fd(struct rec *r, int fd, const char *name, int in_dir);
 int	rec_read_paths(struct rec *r, const char *const *paths, size_t n);
 const char *rec_log(struct rec *r);
 const char *rec_notes(struct rec *r);
+/* The "input NAME" lines of the log, one name a line, prefix cut
+ * (out holds them). */
+const char *rec_inputs(struct rec *r, const char *prefix, struct tg *out);
 /* Render one value as described above. */
 void	rec_value(struct tg *out, const struct d9p_field *f,
 	    const struct d9p_value *v);

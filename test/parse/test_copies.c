@@ -32,26 +32,6 @@ meta_batch(struct tg *t, const char *boot)
 	tg_v_map(t, 1, kv);
 }
 
-/* The "input NAME" lines of the log, one name a line, prefix cut. */
-static const char *
-inputs(struct rec *r, const char *prefix, struct tg *out)
-{
-	const char *p = rec_log(r);
-	size_t k = strlen(prefix);
-
-	tg_reset(out);
-	while ((p = strstr(p, "input ")) != NULL) {
-		const char *e = strchr(p, '\n');
-
-		p += 6;
-		if (strncmp(p, prefix, k) == 0)
-			p += k;
-		tg_printf(out, "%.*s\n", (int)(e - p), p);
-		p = e;
-	}
-	return tg_cstr(out);
-}
-
 START_TEST(symlink_loops)
 {
 	const char *paths[1];
@@ -76,7 +56,7 @@ START_TEST(symlink_loops)
 	paths[0] = d.path;
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
 	snprintf(pre, sizeof pre, "%s/", d.path);
-	ck_assert_str_eq(inputs(&r, pre, &names), "sub/trace.1.bin\n"
+	ck_assert_str_eq(rec_inputs(&r, pre, &names), "sub/trace.1.bin\n"
 	    "trace.0.bin\n");
 	ck_assert_uint_eq(r.st.events, 3);
 	ck_assert_uint_eq(r.st.copies, 0);
@@ -86,7 +66,7 @@ START_TEST(symlink_loops)
 	rec_clear(&r);
 	paths[0] = tg_dir_file(&d, "sub");
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
-	ck_assert_str_eq(inputs(&r, pre, &names), "sub/trace.1.bin\n"
+	ck_assert_str_eq(rec_inputs(&r, pre, &names), "sub/trace.1.bin\n"
 	    "sub/up/trace.0.bin\n");
 	ck_assert_uint_eq(r.st.events, 3);
 	rec_free(&r);
@@ -167,7 +147,7 @@ START_TEST(copies_of_a_segment)
 	paths[0] = d.path;
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
 	snprintf(pre, sizeof pre, "%s/", d.path);
-	ck_assert_str_eq(inputs(&r, pre, &names), "trace.0.bin\n"
+	ck_assert_str_eq(rec_inputs(&r, pre, &names), "trace.0.bin\n"
 	    "trace.1.bin.gz\ntrace.2.bin\n");
 	ck_assert_uint_eq(r.st.events, 3 + 5 + 2);
 	ck_assert_uint_eq(r.st.copies, 2);
@@ -236,7 +216,7 @@ START_TEST(sealed_while_reading)
 	paths[0] = d.path;
 	ck_assert_int_eq(d9p_read_paths(paths, 1, &sink, &o, &r.st), 0);
 	snprintf(pre, sizeof pre, "%s/", d.path);
-	ck_assert_str_eq(inputs(&r, pre, &names), "trace.0.bin\n"
+	ck_assert_str_eq(rec_inputs(&r, pre, &names), "trace.0.bin\n"
 	    "trace.1.bin\n");
 	ck_assert_uint_eq(r.st.events, 3);
 	ck_assert_str_eq(rec_notes(&r), "");

@@ -128,24 +128,39 @@ START_TEST(pick_newest)
 }
 END_TEST
 
-/* The "input NAME" lines of r's log, the directory's prefix cut. */
-static const char *
-inputs(struct rec *r, const char *dir, struct tg *out)
+/* In d: a.bin, b.bin and c.bin, segments that began at 3000, 1000 and
+ * 2000 (names that sort against their clocks); the guessed need of
+ * each, as f's (they are the same size). */
+static uint64_t
+three_segments(struct tg_dir *d, struct d9p_fit *f)
 {
-	const char *p = rec_log(r);
-	size_t k = strlen(dir) + 1;
+	static const uint64_t began[3] = { 3000, 1000, 2000 };
+	struct tg t;
+	uint64_t need = 0;
 
-	tg_reset(out);
-	while ((p = strstr(p, "input ")) != NULL) {
-		const char *e = strchr(p, '\n');
+	tg_init(&t);
+	for (int i = 0; i < 3; i++) {
+		char name[8] = "a.bin";
 
-		p += 6;
-		if (strncmp(p, dir, k - 1) == 0)
-			p += k;
-		tg_printf(out, "%.*s\n", (int)(e - p), p);
-		p = e;
+		name[0] = (char)('a' + i);
+		tg_reset(&t);
+		segment(&t, began[i], 50);
+		need = d9p_fit_need(tg_dir_put(d, name, &t), t.n);
 	}
-	return tg_cstr(out);
+	for (size_t i = 0; i < 3; i++)
+		f[i].need = need;
+	tg_free(&t);
+	return need;
+}
+
+/* The names read, d's path cut. */
+static const char *
+inputs(struct rec *r, const struct tg_dir *d, struct tg *out)
+{
+	char pre[80];
+
+	snprintf(pre, sizeof pre, "%s/", d->path);
+	return rec_inputs(r, pre, out);
 }
 
 /* Three segments whose names sort against their clocks: the newest two
@@ -153,7 +168,7 @@ inputs(struct rec *r, const char *dir, struct tg *out)
 START_TEST(reader_reads_newest)
 {
 	const char *paths[1];
-	struct tg t, names;
+	struct tg names;
 	struct tg_dir d;
 	struct rec r;
 	char want[512], k[32], m[32];
@@ -161,26 +176,15 @@ START_TEST(reader_reads_newest)
 	struct d9p_fit f[3];
 
 	tg_dir_make(&d);
-	tg_init(&t);
 	tg_init(&names);
-	segment(&t, 3000, 50);
-	tg_dir_put(&d, "a.bin", &t);		/* the newest */
-	tg_reset(&t);
-	segment(&t, 1000, 50);
-	tg_dir_put(&d, "b.bin", &t);		/* the oldest */
-	tg_reset(&t);
-	segment(&t, 2000, 50);
-	tg_dir_put(&d, "c.bin", &t);
-	need = d9p_fit_need(tg_dir_file(&d, "a.bin"), t.n);
-	for (size_t i = 0; i < 3; i++)
-		f[i].need = need;
+	need = three_segments(&d, f);
 	base = d9p_fit_base(f, 3);
 	paths[0] = d.path;
 
 	rec_init(&r);
 	r.mem_budget = base + 2 * need;
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
-	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nc.bin\n");
+	ck_assert_str_eq(inputs(&r, &d, &names), "a.bin\nc.bin\n");
 	ck_assert_uint_eq(r.st.unread, 1);
 	ck_assert_uint_eq(r.unread, 1);		/* told to the sink */
 	snprintf(want, sizeof want, "%s/b.bin: 1 older file not read: the "
@@ -195,7 +199,7 @@ START_TEST(reader_reads_newest)
 	rec_init(&r);
 	r.mem_budget = base + need;
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
-	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\n");
+	ck_assert_str_eq(inputs(&r, &d, &names), "a.bin\n");
 	ck_assert_uint_eq(r.st.unread, 2);
 	snprintf(want, sizeof want, "%s/b.bin .. %s/c.bin: 2 older files not "
 	    "read", d.path, d.path);
@@ -206,12 +210,11 @@ START_TEST(reader_reads_newest)
 	rec_init(&r);
 	r.mem_budget = base + 3 * need;
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
-	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nb.bin\n"
+	ck_assert_str_eq(inputs(&r, &d, &names), "a.bin\nb.bin\n"
 	    "c.bin\n");
 	ck_assert_uint_eq(r.st.unread, 0);
 	ck_assert_str_eq(rec_notes(&r), "");
 	rec_free(&r);
-	tg_free(&t);
 	tg_free(&names);
 	tg_dir_remove(&d);
 }
@@ -292,17 +295,7 @@ START_TEST(follow_reads_newest)
 	tg_dir_make(&d);
 	tg_init(&t);
 	tg_init(&names);
-	segment(&t, 3000, 50);
-	tg_dir_put(&d, "a.bin", &t);
-	tg_reset(&t);
-	segment(&t, 1000, 50);
-	tg_dir_put(&d, "b.bin", &t);
-	tg_reset(&t);
-	segment(&t, 2000, 50);
-	tg_dir_put(&d, "c.bin", &t);
-	need = d9p_fit_need(tg_dir_file(&d, "a.bin"), t.n);
-	for (size_t i = 0; i < 3; i++)
-		f[i].need = need;
+	need = three_segments(&d, f);
 	paths[0] = d.path;
 	ck_assert_ptr_nonnull(fl = d9p_follow_new(paths, 1));
 	rec_init(&r);
@@ -310,7 +303,7 @@ START_TEST(follow_reads_newest)
 	sink = rec_sink(&r);
 	o = rec_opts(&r);
 	ck_assert_int_eq(d9p_follow_poll(fl, &sink, &o, &r.st), 0);
-	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nc.bin\n");
+	ck_assert_str_eq(inputs(&r, &d, &names), "a.bin\nc.bin\n");
 	snprintf(want, sizeof want, "%s/b.bin: 1 older file not read: ",
 	    d.path);
 	ck_assert_int_eq(strncmp(rec_notes(&r), want, strlen(want)), 0);
@@ -319,7 +312,7 @@ START_TEST(follow_reads_newest)
 	tg_dir_put(&d, "d.bin", &t);
 	ck_assert_int_eq(d9p_follow_poll(fl, &sink, &o, &r.st), 0);
 	ck_assert_int_eq(d9p_follow_poll(fl, &sink, &o, &r.st), 0);
-	ck_assert_str_eq(inputs(&r, d.path, &names), "a.bin\nc.bin\n"
+	ck_assert_str_eq(inputs(&r, &d, &names), "a.bin\nc.bin\n"
 	    "d.bin\n");
 	ck_assert_uint_eq(r.nnotes, 1);	/* told at the first poll only */
 	ck_assert_uint_eq(r.unread, 1);
