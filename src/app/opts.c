@@ -214,7 +214,7 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 			else if (d9_parse_size(v, &o->mem_budget) < 0 ||
 			    o->mem_budget == 0) {
 				snprintf(err, errlen, "--memory wants a size "
-				    "(512M, 4G ...) or all, got '%s'", v);
+				    "(512M, 1.5G ...) or all, got '%s'", v);
 				return -1;
 			}
 			break;

@@ -44,7 +44,7 @@ d9_parse_size(const char *s, uint64_t *out)
 {
 	static const char units[] = "KMGT";
 	const char *u;
-	uint64_t n = 0;
+	uint64_t n = 0, frac = 0, scale = 1;
 	unsigned shift = 0;
 
 	if (s == NULL || *s < '0' || *s > '9')
@@ -53,6 +53,15 @@ d9_parse_size(const char *s, uint64_t *out)
 		if (n > (UINT64_MAX - 9) / 10)
 			return -1;
 		n = n * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s == '.') {	/* "1.5G": up to 6 decimals count */
+		if (s[1] < '0' || s[1] > '9')
+			return -1;
+		for (s++; *s >= '0' && *s <= '9'; s++)
+			if (scale < 1000000) {
+				frac = frac * 10 + (uint64_t)(*s - '0');
+				scale *= 10;
+			}
 	}
 	if ((*s & ~0x20) != '\0' && (u = strchr(units, *s & ~0x20)) != NULL) {
 		shift = 10 * (unsigned)(u - units + 1);
@@ -64,6 +73,7 @@ d9_parse_size(const char *s, uint64_t *out)
 	}
 	if (*s != '\0' || n > UINT64_MAX >> shift)
 		return -1;
-	*out = n << shift;
-	return 0;
+	/* frac / scale of a unit: below 2^40 * 10^6, no overflow */
+	*out = (n << shift) + (frac << shift) / scale;
+	return *out < (n << shift) ? -1 : 0;
 }

@@ -26,6 +26,12 @@ START_TEST(test_parse_size)
 	ck_assert_uint_eq(v, (uint64_t)64 << 10);
 	ck_assert_int_eq(d9_parse_size("1T", &v), 0);
 	ck_assert_uint_eq(v, (uint64_t)1 << 40);
+	ck_assert_int_eq(d9_parse_size("1.5G", &v), 0);
+	ck_assert_uint_eq(v, (uint64_t)3 << 29);
+	ck_assert_int_eq(d9_parse_size("0.25k", &v), 0);
+	ck_assert_uint_eq(v, 256);
+	ck_assert_int_eq(d9_parse_size("2.5", &v), 0);	/* bytes: 2 */
+	ck_assert_uint_eq(v, 2);
 	/* not sizes: v stays */
 	v = 7;
 	ck_assert_int_eq(d9_parse_size("", &v), -1);
@@ -34,6 +40,9 @@ START_TEST(test_parse_size)
 	ck_assert_int_eq(d9_parse_size("12Q", &v), -1);
 	ck_assert_int_eq(d9_parse_size("1 G", &v), -1);
 	ck_assert_int_eq(d9_parse_size("1GB2", &v), -1);
+	ck_assert_int_eq(d9_parse_size("1.G", &v), -1);
+	ck_assert_int_eq(d9_parse_size("1..5G", &v), -1);
+	ck_assert_int_eq(d9_parse_size(".5G", &v), -1);
 	ck_assert_int_eq(d9_parse_size("99999999999999999999", &v), -1);
 	ck_assert_int_eq(d9_parse_size("17000000000T", &v), -1);
 	ck_assert_int_eq(d9_parse_size(NULL, &v), -1);

@@ -223,7 +223,8 @@ END_TEST
 
 START_TEST(bad_sizes)
 {
-	static const char *const bad[] = { "0", "12Q", "-1", "lots", "1.5G" };
+	static const char *const bad[] = { "0", "12Q", "-1", "lots", "1.G",
+		"0.1" };
 	struct run_result r;
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
