@@ -12,9 +12,6 @@
 #include "base/statm.h"
 #include "base/units.h"
 
-/* the least default --memory */
-#define D9A_MEMORY_LEAST	((uint64_t)256 << 20)
-
 /* --window bounds: 2^63 ns from the start, less a margin */
 #define D9A_WINDOW_MAX_MS	9e12
 
@@ -332,13 +329,10 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		return -1;
 	}
 	if (!o->have_memory) {
-		/* never below D9A_MEMORY_LEAST: a cgroup that counts what it
-		 * would reclaim is not a reason to read nothing */
 		uint64_t a = d9_avail();
 
-		o->mem_budget = a == UINT64_MAX ? 0 : a / 4 * 3;
-		if (o->mem_budget != 0 && o->mem_budget < D9A_MEMORY_LEAST)
-			o->mem_budget = D9A_MEMORY_LEAST;
+		/* 0 means no limit: a machine with nothing left gets 1 */
+		o->mem_budget = a == UINT64_MAX ? 0 : a < 4 ? 1 : a / 4 * 3;
 	}
 	return 0;
 }
