@@ -28,9 +28,10 @@ size_t	d9_statm(enum d9_statm_field f);
  * MemAvailable (/proc/meminfo); the room its cgroup leaves (v2:
  * memory.max less memory.current; v1: the memory controller's
  * limit_in_bytes less usage_in_bytes; the page cache it holds, which
- * memory.stat counts, gives way and counts as room); RLIMIT_AS and
- * RLIMIT_DATA less the address space in use. Files that cannot be read
- * do not count; UINT64_MAX when nothing says.
+ * memory.stat counts, gives way and counts as room); a third of what
+ * RLIMIT_AS and RLIMIT_DATA leave of the address space in use (a read
+ * maps two to three times what it holds). Files that cannot be read do
+ * not count; UINT64_MAX when nothing says.
  */
 uint64_t d9_avail(void);
 

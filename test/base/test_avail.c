@@ -91,8 +91,8 @@ START_TEST(test_cgroup)
 }
 END_TEST
 
-/* A ulimit on the address space bounds what d9top may take, less what
- * it holds already. */
+/* A ulimit on the address space bounds what d9top may take: a third of
+ * what is left of it (a read maps more than it holds). */
 START_TEST(test_rlimit)
 {
 	/* a sanitizer's shadow holds terabytes of address space: the limit
@@ -108,7 +108,7 @@ START_TEST(test_rlimit)
 	r.rlim_cur = (rlim_t)want;
 	ck_assert_int_eq(setrlimit(RLIMIT_AS, &r), 0);
 	a = d9_avail();
-	ck_assert_uint_le(a, want > used ? want - used : 0);
+	ck_assert_uint_le(a, want > used ? (want - used) / 3 : 0);
 	ck_assert(want <= used || a > 0);
 }
 END_TEST
