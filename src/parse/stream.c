@@ -605,6 +605,8 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 	struct d9_err e;
 	size_t used;
 
+	if (st->full)
+		return 0;	/* memory: told once, nothing more is read */
 	if (tail && s->rw == NULL && s->total == 0 && s->eof == 0 &&
 	    (s->rw = d9p_rewrite_new()) != NULL)
 		d9p_decoder_on_header(s->dec, on_header, s);

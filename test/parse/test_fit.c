@@ -324,6 +324,66 @@ START_TEST(follow_reads_newest)
 }
 END_TEST
 
+/* Following once reading stopped for memory: neither a segment still
+ * written (0.bin.active, read before the stop) nor a new one is read
+ * any more; it was said once. */
+START_TEST(follow_stops_when_full)
+{
+	const size_t ballast = (size_t)96 << 20;
+	char *hold = malloc(ballast), path[128];
+	const char *paths[1];
+	struct d9p_follow *fl;
+	struct d9p_fit f[2] = { { 0, 0, 0 } };
+	struct d9p_sink sink;
+	struct d9p_read_opts o;
+	struct tg t;
+	struct tg_dir d;
+	struct rec r;
+	uint64_t events;
+	FILE *fp;
+
+	ck_assert_ptr_nonnull(hold);
+	for (size_t i = 0; i < ballast; i += 4096)
+		((volatile char *)hold)[i] = 1;	/* resident */
+	tg_dir_make(&d);
+	tg_init(&t);
+	segment(&t, 2000, 5);			/* read before the stop */
+	f[0].need = d9p_fit_need(tg_dir_put(&d, "0.bin.active", &t), t.n);
+	tg_reset(&t);
+	segment(&t, 1000, 600000);		/* over a MiB: the stop */
+	f[1].need = d9p_fit_need(tg_dir_put(&d, "a.bin.active", &t), t.n);
+	paths[0] = d.path;
+	ck_assert_ptr_nonnull(fl = d9p_follow_new(paths, 1));
+	rec_init(&r);
+	r.keep = -1;
+	r.mem_budget = d9p_fit_base(f, 2) + f[0].need + f[1].need;
+	sink = rec_sink(&r);
+	o = rec_opts(&r);
+	ck_assert_int_eq(d9p_follow_poll(fl, &sink, &o, &r.st), 0);
+	ck_assert(r.st.full);
+	ck_assert_uint_eq(r.nnotes, 1);
+	events = r.nevents;
+	/* the recorders go on, and one starts another segment */
+	tg_reset(&t);
+	tg_batch_e(&t, 5, 0);
+	snprintf(path, sizeof path, "%s/0.bin.active", d.path);
+	ck_assert_ptr_nonnull(fp = fopen(path, "a"));
+	ck_assert_uint_eq(fwrite(t.p, 1, t.n, fp), t.n);
+	ck_assert_int_eq(fclose(fp), 0);
+	tg_reset(&t);
+	segment(&t, 3000, 50);
+	tg_dir_put(&d, "b.bin", &t);
+	ck_assert_int_eq(d9p_follow_poll(fl, &sink, &o, &r.st), 0);
+	ck_assert_uint_eq(r.nevents, events);
+	ck_assert_uint_eq(r.nnotes, 1);
+	d9p_follow_free(&fl);
+	rec_free(&r);
+	tg_free(&t);
+	tg_dir_remove(&d);
+	free(hold);
+}
+END_TEST
+
 Suite *
 suite_fit(void)
 {
@@ -335,6 +395,7 @@ suite_fit(void)
 	tcase_add_test(tc, reader_reads_newest);
 	tcase_add_test(tc, follow_reads_newest);
 	tcase_add_test(tc, reading_stops_when_full);
+	tcase_add_test(tc, follow_stops_when_full);
 	suite_add_tcase(s, tc);
 	return s;
 }
