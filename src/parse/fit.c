@@ -8,7 +8,6 @@
 #include "parse/fit.h"
 #include "parse/prefetch.h"
 
-#define MAX_RATIO	D9P_FIT_RATIO
 #define HEAD		18	/* a zstd frame header's most */
 
 static uint64_t
@@ -50,14 +49,14 @@ d9p_fit_need(const char *path, uint64_t size)
 
 	if (fd < 0)
 		return 0;
-	if (size > UINT64_MAX / (4 * MAX_RATIO)) {
+	if (size > UINT64_MAX / (4 * D9P_FIT_RATIO)) {
 		close(fd);
 		return UINT64_MAX / 2;
 	}
 	d = stated(fd, size);
 	close(fd);
-	if (d > size * MAX_RATIO)
-		d = size * MAX_RATIO;
+	if (d > size * D9P_FIT_RATIO)
+		d = size * D9P_FIT_RATIO;
 	return d + d / 3;
 }
 

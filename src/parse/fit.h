@@ -6,8 +6,9 @@
  * model from the sizes its container states (a gzip member's ISIZE, a
  * zstd frame's content size, a raw file's own), and reads the newest
  * files that fit; the older ones are named in one message (reader.c).
- * Guesses are capped at what the container can hold, and a file that
- * states more than it has is only read later than its place says.
+ * Guesses are capped at what the container can hold: a file that
+ * states more than it holds can only take room from the files older
+ * than it.
  */
 #ifndef D9P_FIT_H
 #define D9P_FIT_H
