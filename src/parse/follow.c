@@ -27,6 +27,10 @@ struct d9p_follow {
 	size_t			 n, cap;
 	int			 stdin_done;
 	int			 polls;
+	int			 full;		/* reading stopped for memory
+						 * (st->full, kept here: a
+						 * caller's stats may be new
+						 * each poll) */
 	/* the streams kept open between polls point at sink: each poll's
 	 * is copied there (a caller's may be on its stack) */
 	struct d9p_sink		 sink;
@@ -181,6 +185,7 @@ d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
 	f->sink = *sink;
 	f->o = o;
 	f->st = st;
+	st->full = f->full;
 	if (f->polls++ > 0)
 		quiet.note = NULL;
 	else if (o->mem_budget != 0 &&
@@ -193,5 +198,6 @@ d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
 	for (size_t i = 0; rc == 0 && i < f->n; i++)
 		if (f->v[i].tail != NULL && !f->v[i].seen)
 			rc = pump(f, &f->v[i], 1);
+	f->full = st->full;
 	return rc;
 }

@@ -47,7 +47,10 @@ struct d9p_read_stats {
 					 * stopped (full); told to the sink
 					 * (D9P_LOSS_UNREAD) */
 	int		 full;		/* reading stopped: the process held
-					 * near mem_budget (stream.c) */
+					 * near mem_budget (stream.c); no
+					 * input after is read. Zero it before
+					 * a d9p_read_fd (d9p_read_paths and
+					 * a follower's poll set it) */
 	unsigned	 whole;		/* inputs decompressed whole */
 	unsigned	 prefetched;	/* of them, on another core */
 	uint64_t	 events;
