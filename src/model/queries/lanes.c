@@ -43,7 +43,9 @@ lanes(const struct d9m_model *m, struct d9m_lanes *ix)
 {
 	size_t nb = 0;
 
-	ix->busy = malloc((m->polls.n + m->nworkers + 1) * sizeof *ix->busy);
+	/* zeroed: the slot past the last worker's is written to the index
+	 * too (an entry's bytes are the same each time it is written) */
+	ix->busy = calloc(m->polls.n + m->nworkers + 1, sizeof *ix->busy);
 	ix->boff = malloc((m->nworkers + 1) * sizeof *ix->boff);
 	if (ix->busy == NULL || ix->boff == NULL)
 		return -1;
