@@ -18,6 +18,8 @@
  *                                        copy since the warm entry
  *                                        (its output checked against
  *                                        --no-cache's; ratio to cold)
+ *   d9top --json --memory 1G --no-cache DIR   the newest segments
+ *                                        that fit in 1 GiB (peak)
  *   d9top DIR (the browser, in tmux)     to a loaded whole-trace screen
  *   the browser, one more segment        to its first screen (the older
  *                                        entry, while the files are
@@ -50,7 +52,7 @@
 
 enum {
 	M_BASE, M_NOCACHE, M_STDIN, M_COLD, M_WARM, M_WINDOW, M_GROW,
-	M_BROWSER, M_BROWSE_COLD, M_BROWSE_GROW, M_COUNT
+	M_MEMORY, M_BROWSER, M_BROWSE_COLD, M_BROWSE_GROW, M_COUNT
 };
 
 static const struct {
@@ -64,6 +66,7 @@ static const struct {
 	{ "d9top --json, warm cache", "" },
 	{ "d9top --json --window 1 s, warm", "<= 0.1x" },
 	{ "d9top --json, one more segment", "<= 0.15x cold" },
+	{ "d9top --json --memory 1G", "peak <= 1024 MiB" },
 	{ "browser to loaded screen, warm", "<= 1.5 s" },
 	{ "browser, cold", "" },
 	{ "browser, one more segment", "" },
@@ -383,6 +386,29 @@ measure_grow(struct ctx *c, const char *dir, struct figures *f)
 	return rc;
 }
 
+/* A cold read in 1 GiB (--memory, parse/fit.h): the newest segments
+ * that fit, and how many were left out. */
+static void
+measure_memory(struct ctx *c, const char *dir, struct figures *f)
+{
+	char out[PATH_MAX + 32], *text;
+	double left;
+
+	snprintf(out, sizeof out, "%s/out-%d-memory.json", c->o.work,
+	    f->copies);
+	/* one option and its value, then a flag in the value's place */
+	if (json_run(c, dir, "--memory=1G", "--no-cache", out,
+	    &f->r[M_MEMORY], f->times[M_MEMORY]) < 0 ||
+	    (text = slurp(out)) == NULL)
+		return;
+	left = json_num(text, "unreadFiles");
+	f->have[M_MEMORY] = 1;
+	snprintf(f->note[M_MEMORY], sizeof f->note[0], "the newest %.0f of "
+	    "%d segments read, %.0f left out (loss.unreadFiles)",
+	    f->copies - left, f->copies, left);
+	free(text);
+}
+
 static int
 measure_json(struct ctx *c, const char *dir, struct figures *f)
 {
@@ -538,8 +564,9 @@ one_scale(struct ctx *c, int scale, struct figures *f)
 	    f->dur_ms / 1000);
 	measure_browser(c, dir, f);
 	browse_cold(c, dir, f);
-	if (measure_grow(c, dir, f) < 0)	/* last: the entry changes */
+	if (measure_grow(c, dir, f) < 0)	/* the entry changes */
 		return -1;
+	measure_memory(c, dir, f);		/* not through the index */
 	getloadavg(&f->load[1], 1);
 	print_figures(f);
 	fflush(stdout);
@@ -598,8 +625,9 @@ print_acceptance(const struct figures *f, int n)
 {
 	printf("\n== acceptance: ratios within each scale's run; load: "
 	    "1-minute average at its start / end\n");
-	printf("%-6s %-16s %-16s %-16s %-16s %s\n", "scale", "cold x base",
-	    "cold peak MiB", "window x base", "grown x cold", "load");
+	printf("%-6s %-16s %-16s %-16s %-16s %-16s %s\n", "scale",
+	    "cold x base", "cold peak MiB", "window x base", "grown x cold",
+	    "--memory 1G MiB", "load");
 	for (int i = 0; i < n; i++) {
 		const struct figures *x = &f[i];
 		double base = x->r[M_BASE].wall, cold = x->r[M_COLD].wall;
@@ -613,6 +641,8 @@ print_acceptance(const struct figures *f, int n)
 		    3, "<=0.1");
 		against(x->have[M_GROW] && cold > 0, x->r[M_GROW].wall / cold,
 		    3, "<=0.15");
+		against(x->have[M_MEMORY], x->r[M_MEMORY].rss_mib, 0,
+		    "<=1024");
 		printf(" %.1f / %.1f\n", x->load[0], x->load[1]);
 	}
 }
