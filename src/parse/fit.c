@@ -42,22 +42,24 @@ stated(int fd, uint64_t size)
 }
 
 uint64_t
+d9p_fit_most(uint64_t size)
+{
+	if (size > UINT64_MAX / (4 * D9P_FIT_RATIO))
+		return UINT64_MAX / 2;
+	return size * D9P_FIT_RATIO + size * D9P_FIT_RATIO / 3;
+}
+
+uint64_t
 d9p_fit_need(const char *path, uint64_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	uint64_t d;
+	uint64_t d, most = d9p_fit_most(size);
 
 	if (fd < 0)
 		return 0;
-	if (size > UINT64_MAX / (4 * D9P_FIT_RATIO)) {
-		close(fd);
-		return UINT64_MAX / 2;
-	}
-	d = stated(fd, size);
+	d = most == UINT64_MAX / 2 ? most : stated(fd, size);
 	close(fd);
-	if (d > size * D9P_FIT_RATIO)
-		d = size * D9P_FIT_RATIO;
-	return d + d / 3;
+	return d > most || d + d / 3 > most ? most : d + d / 3;
 }
 
 /* Newest first: later start, then later place. */

@@ -37,6 +37,8 @@ struct d9p_fit {
  * bytes, finishing a third more: stream.c stops a read at three
  * quarters of the budget). 0 when it cannot be opened. */
 uint64_t d9p_fit_need(const char *path, uint64_t size);
+/* The largest guess a file of size bytes can get, whatever it states. */
+uint64_t d9p_fit_most(uint64_t size);
 
 /* What a read of v takes besides the files' needs: D9P_FIT_FIXED, and
  * the files the prefetch holds decompressed ahead of the one read. */

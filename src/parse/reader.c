@@ -457,47 +457,44 @@ find_copies(struct walk *wk)
 	return rc;
 }
 
-/* Whether every file of wk fits in budget whatever it holds (no guess
- * is more than D9P_FIT_RATIO times its size, and a third; the prefetch
- * holds D9P_PF_BUDGET at most), so that none is opened. */
+/* Whether every file of wk fits in budget whatever it holds (each at
+ * its largest guess; the prefetch holds D9P_PF_BUDGET at most), so that
+ * none is opened. */
 static int
 fits_surely(const struct walk *wk, uint64_t budget)
 {
-	const uint64_t most = D9P_FIT_RATIO * 4 / 3 + 1;
 	uint64_t sum = D9P_FIT_FIXED + D9P_PF_BUDGET;
 
-	for (size_t i = 0; i < wk->n; i++) {
-		uint64_t s = wk->v[i].size;
+	for (size_t i = 0; i < wk->n && sum <= budget; i++) {
+		uint64_t most = d9p_fit_most(wk->v[i].size);
 
-		if (s > (UINT64_MAX - sum) / most)
-			return 0;
-		sum += s * most;
+		sum = sum + most < sum ? UINT64_MAX : sum + most;
 	}
 	return sum <= budget;
 }
 
 /* Say which files fit leaves unread: the first and last of them. */
 static void
-tell_unread(const struct walk *wk, size_t first, size_t last, size_t nkept,
-    uint64_t kept)
+tell_unread(const struct walk *wk, const struct d9p_read_opts *o,
+    size_t first, size_t last, size_t nkept, uint64_t kept)
 {
 	char k[32], b[32];
 
-	d9p_note(wk->o, "%s%s%s: %u older file%s not read: the newest %zu, "
+	d9p_note(o, "%s%s%s: %u older file%s not read: the newest %zu, "
 	    "about %s in memory, are what fits in the %s d9top may use "
 	    "(--memory SIZE, or all)", wk->v[first].path,
 	    first != last ? " .. " : "", first != last ? wk->v[last].path :
 	    "", wk->st->unread, wk->st->unread > 1 ? "s" : "", nkept,
 	    d9_fmt_bytes(k, sizeof k, (double)kept),
-	    d9_fmt_bytes(b, sizeof b, (double)wk->o->mem_budget));
+	    d9_fmt_bytes(b, sizeof b, (double)o->mem_budget));
 }
 
 /* Leave the oldest files unread where the model of them all would not
- * fit in o->mem_budget (fit.h). */
+ * fit in o->mem_budget (fit.h), told in o's note. */
 static int
-fit(struct walk *wk)
+fit(struct walk *wk, const struct d9p_read_opts *o)
 {
-	uint64_t budget = wk->o->mem_budget, kept;
+	uint64_t budget = o->mem_budget, kept;
 	struct d9p_fit *f;
 	size_t *at, n = 0, first = SIZE_MAX, last = 0;
 
@@ -527,10 +524,23 @@ fit(struct walk *wk)
 			last = at[k];
 		}
 	if (wk->st->unread > 0)
-		tell_unread(wk, first, last, n - wk->st->unread, kept);
+		tell_unread(wk, o, first, last, n - wk->st->unread, kept);
 	free(f);
 	free(at);
 	return 0;
+}
+
+/* What comes before reading: list paths, find the copies (told in wk's
+ * note) and leave out what does not fit (told in o's). */
+static int
+plan(struct walk *wk, const char *const *paths, size_t npaths,
+    const struct d9p_read_opts *o)
+{
+	int rc = list(wk, paths, npaths);
+
+	if (rc == 0)
+		rc = find_copies(wk);
+	return rc == 0 ? fit(wk, o) : rc;
 }
 
 /* The prefetch of the files of wk to read whole (NULL: none). */
@@ -565,15 +575,10 @@ d9p_unread_of(const char *const *paths, size_t npaths,
 	struct walk wk;
 	int rc;
 
-	quiet.note = NULL;	/* the follower tells its own */
+	quiet.note = NULL;	/* the follower tells its own, but the pick */
 	walk_init(&wk, &quiet, st);
-	rc = list(&wk, paths, npaths);
-	if (rc == 0)
-		rc = find_copies(&wk);
+	rc = plan(&wk, paths, npaths, o);
 	st->copies = copies;
-	wk.o = o;		/* the pick is told */
-	if (rc == 0)
-		rc = fit(&wk);
 	for (size_t i = 0; rc == 0 && i < wk.n; i++)
 		if (wk.v[i].unread)
 			rc = each(ctx, wk.v[i].path);
@@ -593,11 +598,7 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 
 	memset(st, 0, sizeof *st);
 	walk_init(&wk, o, st);
-	rc = list(&wk, paths, npaths);
-	if (rc == 0)
-		rc = find_copies(&wk);
-	if (rc == 0)
-		rc = fit(&wk);
+	rc = plan(&wk, paths, npaths, o);
 	/* the bytes to read, known before the first is read */
 	for (size_t i = 0; rc == 0 && o->progress != NULL && i < wk.n; i++)
 		if (!wk.v[i].copy && !wk.v[i].unread)

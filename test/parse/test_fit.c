@@ -220,23 +220,35 @@ START_TEST(reader_reads_newest)
 }
 END_TEST
 
+/* What the process holds before a read that must find memory full:
+ * BALLAST bytes, resident (written through volatile, not optimised
+ * away); free() it. */
+#define BALLAST	((size_t)96 << 20)
+
+static char *
+ballast(void)
+{
+	char *p = malloc(BALLAST);
+
+	ck_assert_ptr_nonnull(p);
+	for (size_t i = 0; i < BALLAST; i += 4096)
+		((volatile char *)p)[i] = 1;
+	return p;
+}
+
 /* Room for all three files, but the process already holds more than
  * three quarters of it: reading stops in the first file (cut, told with
  * where), and the two after it are counted as left unread. */
 START_TEST(reading_stops_when_full)
 {
-	const size_t ballast = (size_t)96 << 20;
 	const char *paths[1];
 	struct tg t;
 	struct tg_dir d;
 	struct d9p_fit f[3] = { { 0, 0, 0 } };
 	struct rec r;
-	char *hold = malloc(ballast), want[256];
+	char *hold = ballast(), want[256];
 	uint64_t need;
 
-	ck_assert_ptr_nonnull(hold);
-	for (size_t i = 0; i < ballast; i += 4096)
-		((volatile char *)hold)[i] = 1;	/* resident */
 	tg_dir_make(&d);
 	tg_init(&t);
 	for (int i = 0; i < 3; i++) {	/* three segments, not copies */
@@ -255,7 +267,7 @@ START_TEST(reading_stops_when_full)
 	rec_init(&r);
 	r.keep = -1;
 	r.mem_budget = d9p_fit_base(f, 3) + 3 * need;
-	ck_assert_uint_lt(r.mem_budget / 4 * 3, ballast);
+	ck_assert_uint_lt(r.mem_budget / 4 * 3, BALLAST);
 	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
 	ck_assert(r.st.full);
 	ck_assert_uint_eq(r.st.unread, 2);
@@ -329,8 +341,7 @@ END_TEST
  * any more; it was said once. */
 START_TEST(follow_stops_when_full)
 {
-	const size_t ballast = (size_t)96 << 20;
-	char *hold = malloc(ballast), path[128];
+	char *hold = ballast(), path[128];
 	const char *paths[1];
 	struct d9p_follow *fl;
 	struct d9p_fit f[2] = { { 0, 0, 0 } };
@@ -342,9 +353,6 @@ START_TEST(follow_stops_when_full)
 	uint64_t events;
 	FILE *fp;
 
-	ck_assert_ptr_nonnull(hold);
-	for (size_t i = 0; i < ballast; i += 4096)
-		((volatile char *)hold)[i] = 1;	/* resident */
 	tg_dir_make(&d);
 	tg_init(&t);
 	segment(&t, 2000, 5);			/* read before the stop */
