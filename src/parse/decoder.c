@@ -458,13 +458,9 @@ frame_event(struct d9p_decoder *d, struct d9_buf *b)
 		    "event uses unknown schema %u", id);
 	if (s->has_ts && d9_buf_u24(b, &delta) < 0)
 		return SHORT;
-	for (uint16_t i = 0; i < s->nfields; i++) {
-		uint8_t tag = s->fields[i].type |
-		    (s->fields[i].optional ? D9_FT_OPTIONAL : 0);
-
-		if ((rc = decode_field(d, b, tag, &d->vals[i])) != 0)
+	for (uint16_t i = 0; i < s->nfields; i++)
+		if ((rc = decode_field(d, b, s->wire[i], &d->vals[i])) != 0)
 			return rc;
-	}
 	ts = d->base + delta;
 	if (s->has_ts)
 		d->base = ts;

@@ -26,6 +26,9 @@ struct d9p_schema {
 	const char	*name;		/* NUL-terminated copy */
 	uint16_t	 name_len;
 	struct d9p_field *fields;
+	uint8_t		*wire;		/* each field's wire tag (its type,
+					 * D9_FT_OPTIONAL or'd in), read per
+					 * event in one cache line */
 	void		*user;		/* the sink's per-schema data */
 };
 

@@ -64,7 +64,8 @@ d9p_frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 		return rc;
 	s.fields = d9_arena_alloc(&d->arena,
 	    (s.nfields ? s.nfields : 1) * sizeof *s.fields, 8);
-	if (s.fields == NULL)
+	s.wire = d9_arena_alloc(&d->arena, s.nfields ? s.nfields : 1, 1);
+	if (s.fields == NULL || s.wire == NULL)
 		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
 	for (uint16_t i = 0; i < s.nfields; i++) {
 		struct d9p_field *f = &s.fields[i];
@@ -88,6 +89,7 @@ d9p_frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 		}
 		f->type = t & (uint8_t)~D9_FT_OPTIONAL;
 		f->optional = (t & D9_FT_OPTIONAL) != 0;
+		s.wire[i] = t;
 	}
 	old = d->by_id[s.id];
 	if (old != NULL && same_schema(old, &s))

@@ -35,6 +35,7 @@ d9m_builder_new(struct d9m_model *m)
 	b->at.seg = D9_NONE;
 	b->at.input = D9_NONE;
 	b->prev.group = D9_NONE;
+	b->wid_last.row = D9_NONE;
 	d9_hmap_init(&b->tags);
 	d9_hmap_init(&b->span_ids);
 	d9_hmap_init(&b->rt_tags);

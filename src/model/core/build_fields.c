@@ -15,7 +15,16 @@
 uint32_t
 d9m_b_wid(struct d9m_builder *b, uint64_t own)
 {
-	return d9m_wid_row(b->m, &b->wids, b->at.pend.group, own);
+	uint32_t g = b->at.pend.group, row;
+
+	if (b->wid_last.row != D9_NONE && b->wid_last.own == own &&
+	    b->wid_last.group == g)
+		return b->wid_last.row;
+	row = d9m_wid_row(b->m, &b->wids, g, own);
+	b->wid_last.group = g;
+	b->wid_last.own = own;
+	b->wid_last.row = row;
+	return row;
 }
 
 uint32_t

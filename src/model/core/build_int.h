@@ -89,6 +89,12 @@ struct d9m_builder {
 	 * thread id maps by tid (pairs.h), of its metric series by name
 	 * (build_metrics.c) */
 	struct d9_hmap	 wids;
+	/* the last worker looked up (a worker's events come in runs):
+	 * its group, own id and row (D9_NONE: none yet) */
+	struct {
+		uint32_t	 group, row;
+		uint64_t	 own;
+	}		 wid_last;
 	struct d9_hmap	 tidmap, tnames;
 	struct d9_hmap	 series;
 	/* the thread that brings the large columns in ahead of their rows
