@@ -531,14 +531,15 @@ fit(struct walk *wk, const struct d9p_read_opts *o)
 }
 
 /* What comes before reading: list paths, find the copies (told in wk's
- * note) and leave out what does not fit (told in o's). */
+ * note) and leave out what does not fit (told in o's). One file has no
+ * copy, and is kept whatever its time: it is not opened for them. */
 static int
 plan(struct walk *wk, const char *const *paths, size_t npaths,
     const struct d9p_read_opts *o)
 {
 	int rc = list(wk, paths, npaths);
 
-	if (rc == 0)
+	if (rc == 0 && wk->n > 1)
 		rc = find_copies(wk);
 	return rc == 0 ? fit(wk, o) : rc;
 }
