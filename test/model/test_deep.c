@@ -22,11 +22,12 @@
 #define DEEP	10000
 
 /* A trace with one on-CPU sample of a stack of n addresses, leaf first
- * 0x100000, 0x100010, ...; levels > 0: each address named "fK" (K its
- * place from the leaf), with that many inline levels ("fK.L", L > 0
- * innermost). Loaded, its notes (a cut value) allowed. */
+ * 0x100000, 0x100010, ... (the first nkernel of them kernel addresses,
+ * 0xffffffff81000000, ...); levels > 0: each of the first nlev addresses
+ * named "fK" (K its place from the leaf), with that many inline levels
+ * ("fK.L", L > 0 innermost). Loaded, its notes (a cut value) allowed. */
 static struct d9m_model *
-deep(size_t n, unsigned levels)
+deep_in(size_t n, unsigned levels, size_t nkernel, size_t nlev)
 {
 	uint64_t *a = malloc(n * sizeof *a);
 	const char *paths[1];
@@ -36,13 +37,14 @@ deep(size_t n, unsigned levels)
 
 	ck_assert_ptr_nonnull(a);
 	for (size_t i = 0; i < n; i++)
-		a[i] = 0x100000 + 16 * i;
+		a[i] = (i < nkernel ? 0xffffffff81000000ull : 0x100000) +
+		    16 * i;
 	mt_begin(&t);
 	mt_unpark(&t, 1000, 0, 0, 7, 0);
 	mt_poll_start(&t, 2000, 0, 1, "src/main.rs:1:1");
 	mt_cpu(&t, 3000, 7, 0, n, a);
 	mt_poll_end(&t, 4000, 0);
-	for (size_t i = 0; i < n && levels > 0; i++)
+	for (size_t i = 0; i < n && i < nlev && levels > 0; i++)
 		for (unsigned l = 0; l < levels; l++) {
 			snprintf(name, sizeof name, l ? "f%zu.%u" : "f%zu", i,
 			    l);
@@ -55,6 +57,12 @@ deep(size_t n, unsigned levels)
 	tg_free(&t.tg);
 	free(a);
 	return m;
+}
+
+static struct d9m_model *
+deep(size_t n, unsigned levels)
+{
+	return deep_in(n, levels, 0, SIZE_MAX);
 }
 
 /* --folded cpu of the whole trace. */
@@ -151,6 +159,70 @@ START_TEST(cut_by_the_model)
 }
 END_TEST
 
+/* The leaf of the sample's stack by d9m_stack_leaf, named, and as the
+ * whole stack's frames give it. */
+static void
+leaf_both(const struct d9m_model *m, int user, char *got, char *whole)
+{
+	struct d9m_frame *fr = d9m_frames_alloc();
+	size_t n, j;
+
+	ck_assert_ptr_nonnull(fr);
+	j = d9m_stack_leaf(m, NULL, m->cpu.seg[0], m->cpu.stack[0], user, fr);
+	ck_assert_uint_ne(j, SIZE_MAX);
+	snprintf(got, 64, "%s", d9m_frame_name(&fr[j]));
+	n = d9m_stack_frames(m, NULL, m->cpu.seg[0], m->cpu.stack[0], fr,
+	    D9_STACK_MAX);
+	for (j = 0; user && j < n && fr[j].kernel; j++)
+		;
+	snprintf(whole, 64, "%s", d9m_frame_name(&fr[user && j < n ? j : 0]));
+	free(fr);
+}
+
+/* The leaf a stack is counted under (--json's cpuLeaves, offCpuLeaves):
+ * the innermost frame, or the innermost outside the kernel, found
+ * without naming the whole stack, as the whole stack would give it. */
+START_TEST(leaf_without_the_whole_stack)
+{
+#define N	SIZE_MAX
+	static const struct {
+		size_t		 n, nkernel;
+		unsigned	 levels;
+		size_t		 nlev;
+		int		 user;
+		const char	*leaf;
+	} c[] = {
+		{ 5000, 0, 2, N, 0, "f0.1" }, { 5000, 0, 2, N, 1, "f0.1" },
+		/* three kernel addresses, two frames each: the seventh */
+		{ 50, 3, 2, N, 1, "f3.1" }, { 50, 3, 2, N, 0, "f0.1" },
+		/* all in the kernel: the innermost; past the model's cut,
+		 * the mark of what it leaves out (no kernel frame) */
+		{ 20, 20, 0, N, 1, "0xffffffff81000000" },
+		{ 5000, 5000, 2, N, 1, "[... 905 frames cut]" },
+		/* the first user frame where the model's cut marks the
+		 * frames it leaves out (the mark is no kernel frame): 4095
+		 * kernel addresses of two frames and one of one before it */
+		{ 5000, 4096, 2, 4095, 1, "[... 904 frames cut]" },
+		/* the reader's mark, its last address, likewise */
+		{ D9_STACK_MAX + 5, D9_STACK_MAX - 1, 0, N, 1,
+		    "[... 6 frames cut]" },
+	};
+	char got[64], whole[64];
+
+	for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+		struct d9m_model *m = deep_in(c[i].n, c[i].levels,
+		    c[i].nkernel, c[i].nlev);
+
+		leaf_both(m, c[i].user, got, whole);
+		ck_assert_msg(strcmp(got, c[i].leaf) == 0 &&
+		    strcmp(whole, got) == 0, "case %zu: %s, whole %s", i, got,
+		    whole);
+		d9m_model_free(&m);
+	}
+#undef N
+}
+END_TEST
+
 Suite *
 deep_suite(void)
 {
@@ -160,6 +232,7 @@ deep_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, cut_by_the_reader);
 	tcase_add_test(tc, cut_by_the_model);
+	tcase_add_test(tc, leaf_without_the_whole_stack);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -352,6 +352,43 @@ d9m_stack_frames(const struct d9m_model *m, const struct d9m_resolver *r,
 	return d9m_stack_frames_memo(m, r, NULL, seg, stack, out, max);
 }
 
+/* The first of out[0 .. n) outside the kernel with user, else the first
+ * (SIZE_MAX: none). */
+static size_t
+leaf_of(const struct d9m_frame *out, size_t n, int user)
+{
+	for (size_t j = 0; user && j < n; j++)
+		if (!out[j].kernel)
+			return j;
+	return n ? 0 : SIZE_MAX;
+}
+
+size_t
+d9m_stack_leaf(const struct d9m_model *m, const struct d9m_resolver *r,
+    uint32_t seg, uint32_t stack, int user, struct d9m_frame *out)
+{
+	size_t nf, n = 0;
+	const uint8_t *p = d9m_stack(m, stack, &nf);
+
+	/* address by address while the frames cannot reach the last slot,
+	 * which a whole stack's cut may name otherwise */
+	for (size_t i = 0; i < nf && n < D9_STACK_MAX - 1; i++) {
+		size_t k = frames_of(m, r, NULL, seg, d9p_le64(p + 8 * i),
+		    i > 0, out + n, D9_STACK_MAX - n);
+
+		for (size_t j = n; j < n + k && j < D9_STACK_MAX - 1; j++)
+			if (!user || !out[j].kernel)
+				return j;
+		n += k;
+		if (i + 1 == nf)
+			return leaf_of(out, n, 0);	/* all in the kernel */
+	}
+	if (nf == 0)
+		return SIZE_MAX;
+	return leaf_of(out, frames_from(m, r, NULL, seg, p, 0, nf, out,
+	    D9_STACK_MAX), user);
+}
+
 int
 d9m_is_mapping_symbol(const char *name)
 {

@@ -57,6 +57,14 @@ size_t	d9m_frames_of(const struct d9m_model *m, const struct d9m_resolver *r,
 size_t	d9m_stack_frames(const struct d9m_model *m,
 	    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
 	    struct d9m_frame *out, size_t max);
+/* The frame a stack is counted under, as d9m_stack_frames gives its
+ * whole stack: the innermost, or with user the innermost outside the
+ * kernel (the innermost when all are); resolving only the addresses up to
+ * it. out: room for D9_STACK_MAX frames. Its index in out, or SIZE_MAX
+ * for a stack without frames. */
+size_t	d9m_stack_leaf(const struct d9m_model *m,
+	    const struct d9m_resolver *r, uint32_t seg, uint32_t stack,
+	    int user, struct d9m_frame *out);
 /* Whether a symbol is an ELF mapping symbol ($a, $d, $t, $x, "$d.12"):
  * it marks code or data in a section, it names no function. */
 int	d9m_is_mapping_symbol(const char *name);

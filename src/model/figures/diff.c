@@ -140,14 +140,6 @@ d9m_side_spans(struct d9m_side *s, const struct d9m_model *m,
 
 /* The leaf of a sample's stack: its first frame, or (off-CPU) its first
  * frame outside the kernel; "" for a stack without frames. */
-static const char *
-leaf(const struct d9m_frame *f, size_t n, int user)
-{
-	for (size_t i = 0; user && i < n; i++)
-		if (!f[i].kernel)
-			return d9m_frame_name(&f[i]);
-	return n ? d9m_frame_name(&f[0]) : "(no frames)";
-}
 
 int
 d9m_side_leaves(struct d9m_side *s, const struct d9m_model *m,
@@ -164,11 +156,12 @@ d9m_side_leaves(struct d9m_side *s, const struct d9m_model *m,
 		size_t ng = off ? a->noff_groups : a->ncpu_groups;
 
 		for (size_t i = 0; i < ng; i++) {
-			size_t n = d9m_stack_frames(m, r, g[i].seg,
-			    g[i].stack, f, D9_STACK_MAX);
+			size_t j = d9m_stack_leaf(m, r, g[i].seg, g[i].stack,
+			    off, f);
 
 			if (d9m_side_weight(s, off ? D9M_SIDE_OFF :
-			    D9M_SIDE_CPU, leaf(f, n, off), NULL,
+			    D9M_SIDE_CPU, j == SIZE_MAX ? "(no frames)" :
+			    d9m_frame_name(&f[j]), NULL,
 			    (double)g[i].count) < 0)
 				goto out;
 		}
@@ -208,7 +201,8 @@ sites(struct d9m_side *s, const struct d9m_model *m,
 			memcpy(key + k, nm, len + 1);
 			k += len;
 		}
-		if (d9m_side_weight(s, D9M_SIDE_SITE, leaf(f, n, 0), key,
+		if (d9m_side_weight(s, D9M_SIDE_SITE, n ?
+		    d9m_frame_name(&f[0]) : "(no frames)", key,
 		    mem->sites[i].est_bytes) < 0)
 			goto out;
 	}
