@@ -409,7 +409,7 @@ struct an_job {
 	const struct d9m_model *m;
 	const struct d9m_analysis_opts *o;
 	struct d9m_analysis *a;
-	an_section	 sec[4];
+	an_section	 sec[5];
 };
 
 /* A job ends: what it read of a mapped index goes back to the page
@@ -451,16 +451,18 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	 * this order against 180; one file: pois and workers first, the
 	 * rest within 1 ms either way). Sections that read the figures of
 	 * others follow them in one job (cpu reads the worst polls; setup
-	 * the task counts, and count_symbols'); the others read only the
-	 * model and write only their own figures */
+	 * the task counts, and count_symbols'; the labels the lists made
+	 * before them); the others read only the model and write only
+	 * their own figures */
 	struct an_job aj[] = {
-		{ m, o, a, { d9m_an_tasks, d9m_an_memory, d9m_an_setup,
-		    d9m_an_sources } },
+		{ m, o, a, { d9m_an_tasks, d9m_an_memory, d9m_an_labels_sites,
+		    d9m_an_setup, d9m_an_sources } },
 		{ m, o, a, { d9m_an_sched } }, { m, o, a, { an_pois } },
-		{ m, o, a, { d9m_an_workers, d9m_an_polls, d9m_an_cpu } },
+		{ m, o, a, { d9m_an_workers, d9m_an_polls, d9m_an_cpu,
+		    d9m_an_labels_cpu } },
 		{ m, o, a, { d9m_an_spans } }, { m, o, a, { d9m_an_observer } },
 		{ m, o, a, { d9m_an_taskstats } },
-		{ m, o, a, { d9m_an_dumps } } };
+		{ m, o, a, { d9m_an_dumps, d9m_an_labels_idle } } };
 	struct d9m_job jobs[sizeof aj / sizeof *aj];
 
 	for (size_t i = 0; i < sizeof aj / sizeof *aj; i++)
@@ -486,7 +488,7 @@ d9m_analyze(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	count_symbols(m, o, a);
 	d9m_model_release(m, ANALYSIS_KEEP);
 	if (d9m_par_run(jobs, sizeof jobs / sizeof *jobs) < 0 ||
-	    d9m_an_flags(m, o, a) < 0 || d9m_an_labels(m, o, a) < 0) {
+	    d9m_an_flags(m, o, a) < 0) {
 		d9m_analysis_free(a);
 		return -1;
 	}

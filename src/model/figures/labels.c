@@ -278,8 +278,8 @@ label_list(const struct d9m_model *m, const struct d9m_resolver *r,
 	offsetof(struct d9m_stack_group, label), 0)
 
 int
-d9m_an_labels(const struct d9m_model *m, const struct d9m_analysis_opts *o,
-    struct d9m_analysis *a)
+d9m_an_labels_cpu(const struct d9m_model *m,
+    const struct d9m_analysis_opts *o, struct d9m_analysis *a)
 {
 	const struct d9m_resolver *r = o->resolver;
 	int rc = LABEL_GROUPS(a->off_groups, a->noff_groups) |
@@ -288,15 +288,27 @@ d9m_an_labels(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	for (size_t i = 0; i < a->nworst; i++)
 		rc |= LABEL_GROUPS(a->worst[i].cpu, a->worst[i].ncpu) |
 		    LABEL_GROUPS(a->worst[i].off, a->worst[i].noff);
-	rc |= label_list(m, r, a->idle, a->nidle, sizeof *a->idle,
+	return rc < 0 ? -1 : 0;
+}
+
+int
+d9m_an_labels_idle(const struct d9m_model *m,
+    const struct d9m_analysis_opts *o, struct d9m_analysis *a)
+{
+	return label_list(m, o->resolver, a->idle, a->nidle, sizeof *a->idle,
 	    offsetof(struct d9m_idle_group, stack),
 	    offsetof(struct d9m_idle_group, seg),
 	    offsetof(struct d9m_idle_group, label), 0);
-	rc |= label_list(m, r, a->mem.sites, a->mem.nsites,
+}
+
+int
+d9m_an_labels_sites(const struct d9m_model *m,
+    const struct d9m_analysis_opts *o, struct d9m_analysis *a)
+{
+	return label_list(m, o->resolver, a->mem.sites, a->mem.nsites,
 	    sizeof *a->mem.sites, offsetof(struct d9m_site, stack),
 	    offsetof(struct d9m_site, seg), offsetof(struct d9m_site, label),
 	    1);
-	return rc < 0 ? -1 : 0;
 }
 
 static void

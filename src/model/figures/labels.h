@@ -33,10 +33,18 @@ struct d9m_label_row {
 int	d9m_label_rows(const struct d9m_model *m,
 	    const struct d9m_resolver *r, const struct d9m_label_row *rows,
 	    size_t n, int alloc, char **out);
-/* Labels of the first D9M_LABELED rows of every list of *a. */
-int	d9m_an_labels(const struct d9m_model *m,
+/* Labels of the first D9M_LABELED rows of the lists of *a, as sections
+ * of the analysis (analysis.h), each after the section that makes its
+ * lists: the stack groups of the samples and of the worst polls (after
+ * d9m_an_cpu), the idle groups (d9m_an_dumps), the allocation sites
+ * (d9m_an_memory). */
+int	d9m_an_labels_cpu(const struct d9m_model *m,
 	    const struct d9m_analysis_opts *o, struct d9m_analysis *a);
-/* Free what d9m_an_labels set. */
+int	d9m_an_labels_idle(const struct d9m_model *m,
+	    const struct d9m_analysis_opts *o, struct d9m_analysis *a);
+int	d9m_an_labels_sites(const struct d9m_model *m,
+	    const struct d9m_analysis_opts *o, struct d9m_analysis *a);
+/* Free what the three set. */
 void	d9m_labels_free(struct d9m_analysis *a);
 
 #endif
