@@ -1,4 +1,5 @@
 /* pages.c: see pages.h. */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,13 +206,27 @@ d9_pages_drop_whole(const void *p, size_t n)
 	return end > (uintptr_t)p ? d9_pages_drop(p, end - (uintptr_t)p) : p;
 }
 
+int
+d9_pages_own(void)
+{
+#ifdef BIG_HEAD
+	return 1;
+#else
+	return 0;
+#endif
+}
+
 void *
 d9_pages_realloc(void *p, size_t n)
 {
 #ifdef BIG_HEAD
 	size_t old;
 	void *q;
+#endif
 
+	if (n > PTRDIFF_MAX)
+		return NULL;	/* no malloc gives it; a sanitizer's stops */
+#ifdef BIG_HEAD
 	if (n >= D9_PAGES_HUGE) {
 		if (big_is(p, &old))
 			return big_move(p, old, n);

@@ -55,6 +55,11 @@ void d9_pages_heap_end(void);
  * malloc is d9_pages_realloc(NULL, n).
  */
 void *d9_pages_realloc(void *p, size_t n);
+/* Whether this build maps big blocks itself, and glibc's heap is the
+ * heap d9_pages_heap advises: not under a sanitizer, whose malloc is
+ * its own (there the blocks are its, and no size over PTRDIFF_MAX is
+ * asked of it either way). */
+int d9_pages_own(void);
 /* malloc(n) and calloc(count, elem) so (NULL on overflow too) */
 void *d9_pages_alloc(size_t n);
 void *d9_pages_calloc(size_t count, size_t elem);
