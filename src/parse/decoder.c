@@ -440,6 +440,89 @@ slow:
 	return decode_value(d, b, tag, v, 0);
 }
 
+/*
+ * The fields of a fixed schema's event (d9p_schema.fixed) from q, whose
+ * bytes are all there (D9P_FIXED_MAX a field): the values decode_field
+ * gives, without a bound checked nor the cursor kept in memory between
+ * fields. Returns the bytes taken, or SIZE_MAX for a varint over 2^64
+ * or ten bytes: the checked path then decodes the event again and says
+ * where.
+ */
+static size_t
+fixed_fields(struct d9p_decoder *d, const struct d9p_schema *s,
+    const uint8_t *q0, struct d9p_value *vals)
+{
+	const uint8_t *q = q0;
+
+	for (uint16_t i = 0; i < s->nfields; i++) {
+		uint8_t tag = s->wire[i], t = tag & (uint8_t)~D9_FT_OPTIONAL;
+		struct d9p_value *v = &vals[i];
+		struct d9p_pool_entry *pe;
+		uint64_t x = 0;
+
+		v->type = t;
+		v->unresolved = 0;
+		v->count = 0;
+		v->p = NULL;
+		v->cache = NULL;
+		v->present = 0;
+		v->u = 0;
+		if ((tag & D9_FT_OPTIONAL) && *q++ == 0)
+			continue;
+		v->present = 1;
+		switch (t) {
+		case D9_FT_VARINT:
+			for (unsigned shift = 0; ; shift += 7) {
+				uint8_t c = *q++;
+
+				if (shift == 63 && (c & 0x7e))
+					return SIZE_MAX;
+				x |= (uint64_t)(c & 0x7f) << shift;
+				if (!(c & 0x80))
+					break;
+				if (shift == 63)
+					return SIZE_MAX;
+			}
+			break;
+		case D9_FT_U8:
+			x = q[0];
+			q++;
+			break;
+		case D9_FT_BOOL:
+			x = q[0] != 0;
+			q++;
+			break;
+		case D9_FT_U16:
+			x = (uint64_t)q[0] | (uint64_t)q[1] << 8;
+			q += 2;
+			break;
+		case D9_FT_U32:
+		case D9_FT_POOLED_STRING:
+		case D9_FT_POOLED_STACK:
+			x = (uint64_t)q[0] | (uint64_t)q[1] << 8 |
+			    (uint64_t)q[2] << 16 | (uint64_t)q[3] << 24;
+			q += 4;
+			break;
+		default:		/* I64, F64 */
+			x = d9p_le64(q);
+			q += 8;
+		}
+		v->u = x;
+		if (t != D9_FT_POOLED_STRING && t != D9_FT_POOLED_STACK)
+			continue;
+		pe = d9p_pool_get(t == D9_FT_POOLED_STRING ? &d->strings :
+		    &d->stacks, (uint32_t)x);
+		if (pe == NULL)
+			v->unresolved = 1;
+		else {
+			v->p = pe->p;
+			v->count = pe->len;
+			v->cache = &pe->cache;
+		}
+	}
+	return (size_t)(q - q0);
+}
+
 static int
 frame_event(struct d9p_decoder *d, struct d9_buf *b)
 {
@@ -448,6 +531,7 @@ frame_event(struct d9p_decoder *d, struct d9_buf *b)
 	uint16_t id;
 	uint32_t delta = 0;
 	uint64_t ts;
+	size_t used;
 	int rc;
 
 	if (d9_buf_u16(b, &id) < 0)
@@ -458,9 +542,14 @@ frame_event(struct d9p_decoder *d, struct d9_buf *b)
 		    "event uses unknown schema %u", id);
 	if (s->has_ts && d9_buf_u24(b, &delta) < 0)
 		return SHORT;
-	for (uint16_t i = 0; i < s->nfields; i++)
-		if ((rc = decode_field(d, b, s->wire[i], &d->vals[i])) != 0)
-			return rc;
+	if (s->fixed && d9_buf_left(b) / D9P_FIXED_MAX >= s->nfields &&
+	    (used = fixed_fields(d, s, b->p + b->pos, d->vals)) != SIZE_MAX)
+		b->pos += used;
+	else
+		for (uint16_t i = 0; i < s->nfields; i++)
+			if ((rc = decode_field(d, b, s->wire[i],
+			    &d->vals[i])) != 0)
+				return rc;
 	ts = d->base + delta;
 	if (s->has_ts)
 		d->base = ts;

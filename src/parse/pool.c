@@ -1,4 +1,5 @@
-/* pool.c: entries are dense rows; the map finds the row of an id. */
+/* pool.c: entries are dense rows; the map finds the row of an id
+ * (where the row's number does not say it). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,7 +89,16 @@ struct d9p_pool_entry *
 d9p_pool_get(struct d9p_pool *p, uint32_t id)
 {
 	struct want w = { p, NULL, id };
-	uint32_t row = d9_hmap_find(&p->rows, id, same_id, &w);
+	uint32_t row;
+
+	/* writers number a batch's entries 0, 1, ... (or from 1) as they
+	 * define them: the row of the same number, or the one before, is
+	 * tried first (an id has one row: a row holding it is its) */
+	if (id < p->n && p->e[id].id == id)
+		return &p->e[id];
+	if (id - 1 < p->n && p->e[id - 1].id == id)
+		return &p->e[id - 1];
+	row = d9_hmap_find(&p->rows, id, same_id, &w);
 
 	return row == D9_NONE ? NULL : &p->e[row];
 }

@@ -19,6 +19,10 @@ struct d9p_field {
 	const char	*kind;		/* annotation kind (metrics), or NULL */
 };
 
+/* The most bytes a field of a fixed schema takes: the optional
+ * byte, then a ten-byte varint. */
+#define D9P_FIXED_MAX	11
+
 struct d9p_schema {
 	uint16_t	 id;
 	uint8_t		 has_ts;
@@ -29,6 +33,9 @@ struct d9p_schema {
 	uint8_t		*wire;		/* each field's wire tag (its type,
 					 * D9_FT_OPTIONAL or'd in), read per
 					 * event in one cache line */
+	uint8_t		 fixed;		/* every field is a number, a bool or
+					 * a pool id: an event takes at most
+					 * D9P_FIXED_MAX bytes a field */
 	void		*user;		/* the sink's per-schema data */
 };
 

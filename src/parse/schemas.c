@@ -91,6 +91,16 @@ d9p_frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 		f->optional = (t & D9_FT_OPTIONAL) != 0;
 		s.wire[i] = t;
 	}
+	s.fixed = 1;
+	for (uint16_t i = 0; i < s.nfields; i++)
+		switch (s.fields[i].type) {
+		case D9_FT_VARINT: case D9_FT_U8: case D9_FT_BOOL:
+		case D9_FT_U16: case D9_FT_U32: case D9_FT_I64: case D9_FT_F64:
+		case D9_FT_POOLED_STRING: case D9_FT_POOLED_STACK:
+			break;
+		default:
+			s.fixed = 0;
+		}
 	old = d->by_id[s.id];
 	if (old != NULL && same_schema(old, &s))
 		return 0;

@@ -111,6 +111,44 @@ START_TEST(clear_between_batches)
 }
 END_TEST
 
+/* Writers number entries 0, 1, ... or from 1, and the row of an id's
+ * number is tried first: every id still finds its own entry, whatever
+ * order or numbering the ids come in, and a row holding another id is
+ * not taken for it. */
+START_TEST(numbered_ids)
+{
+	static const uint32_t order[] = { 5, 3, 1, 0, 2, 4, 9, 6 };
+	struct d9p_pool p;
+
+	for (uint32_t from = 0; from < 2; from++) {
+		d9p_pool_init(&p);
+		for (uint32_t i = 0; i < 300; i++)
+			ck_assert_int_eq(d9p_pool_put(&p, from + i, bytes + i % 10,
+			    i), 0);
+		for (uint32_t i = 0; i < 300; i++)
+			ck_assert_uint_eq(d9p_pool_get(&p, from + i)->len, i);
+		ck_assert_ptr_null(d9p_pool_get(&p, from + 300));
+		ck_assert_ptr_null(d9p_pool_get(&p, from + 301));
+		d9p_pool_free(&p);
+	}
+	d9p_pool_init(&p);
+	for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+		ck_assert_int_eq(d9p_pool_put(&p, order[i], bytes,
+		    order[i] + 100), 0);
+	/* row 0 holds id 5, row 1 id 3, ...: each id its own entry */
+	for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+		ck_assert_uint_eq(d9p_pool_get(&p, order[i])->len,
+		    order[i] + 100);
+	ck_assert_ptr_null(d9p_pool_get(&p, 7));
+	ck_assert_ptr_null(d9p_pool_get(&p, 8));
+	/* a redefinition keeps its row */
+	ck_assert_int_eq(d9p_pool_put(&p, 1, bytes, 77), 0);
+	ck_assert_uint_eq(d9p_pool_get(&p, 1)->len, 77);
+	ck_assert_uint_eq(p.n, sizeof order / sizeof *order);
+	d9p_pool_free(&p);
+}
+END_TEST
+
 Suite *
 suite_pool(void)
 {
@@ -122,6 +160,7 @@ suite_pool(void)
 	tcase_add_test(tc, growth_keeps_entries);
 	tcase_add_test(tc, colliding_ids);
 	tcase_add_test(tc, clear_between_batches);
+	tcase_add_test(tc, numbered_ids);
 	suite_add_tcase(s, tc);
 	return s;
 }
