@@ -175,6 +175,24 @@ read_len(struct d9p_decoder *d, struct d9_buf *b, const char *what,
 	return rc;
 }
 
+/* v, a pooled string or stack (type t) of id, as its pool defines it
+ * (unresolved when it does not). */
+static inline void
+pooled(struct d9p_decoder *d, uint8_t t, uint32_t id, struct d9p_value *v)
+{
+	struct d9p_pool_entry *pe = d9p_pool_get(t == D9_FT_POOLED_STRING ?
+	    &d->strings : &d->stacks, id);
+
+	v->u = id;
+	if (pe == NULL) {
+		v->unresolved = 1;
+		return;
+	}
+	v->p = pe->p;
+	v->count = pe->len;
+	v->cache = &pe->cache;
+}
+
 static int decode_value(struct d9p_decoder *, struct d9_buf *, uint8_t,
     struct d9p_value *, int);
 
@@ -294,23 +312,11 @@ decode_value(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
 		d9_buf_bytes(b, (size_t)u32 * 8, &v->p);
 		break;
 	case D9_FT_POOLED_STRING:
-	case D9_FT_POOLED_STACK: {
-		struct d9p_pool_entry *pe;
-
+	case D9_FT_POOLED_STACK:
 		if (d9_buf_u32(b, &u32) < 0)
 			return SHORT;
-		v->u = u32;
-		pe = d9p_pool_get(t == D9_FT_POOLED_STRING ? &d->strings :
-		    &d->stacks, u32);
-		if (pe == NULL) {
-			v->unresolved = 1;
-			break;
-		}
-		v->p = pe->p;
-		v->count = pe->len;
-		v->cache = &pe->cache;
+		pooled(d, t, u32, v);
 		break;
-	}
 	case D9_FT_STRING_MAP: {
 		size_t start;
 
@@ -414,22 +420,11 @@ decode_field(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
 			goto slow;
 		v->u = id;
 		break;
-	case D9_FT_POOLED_STRING: {
-		struct d9p_pool_entry *pe;
-
+	case D9_FT_POOLED_STRING:
 		if (d9_buf_u32(b, &id) < 0)
 			goto slow;
-		v->u = id;
-		pe = d9p_pool_get(&d->strings, id);
-		if (pe == NULL)
-			v->unresolved = 1;
-		else {
-			v->p = pe->p;
-			v->count = pe->len;
-			v->cache = &pe->cache;
-		}
+		pooled(d, t, id, v);
 		break;
-	}
 	default:
 		goto slow;
 	}
@@ -457,7 +452,6 @@ fixed_fields(struct d9p_decoder *d, const struct d9p_schema *s,
 	for (uint16_t i = 0; i < s->nfields; i++) {
 		uint8_t tag = s->wire[i], t = tag & (uint8_t)~D9_FT_OPTIONAL;
 		struct d9p_value *v = &vals[i];
-		struct d9p_pool_entry *pe;
 		uint64_t x = 0;
 
 		v->type = t;
@@ -508,17 +502,8 @@ fixed_fields(struct d9p_decoder *d, const struct d9p_schema *s,
 			q += 8;
 		}
 		v->u = x;
-		if (t != D9_FT_POOLED_STRING && t != D9_FT_POOLED_STACK)
-			continue;
-		pe = d9p_pool_get(t == D9_FT_POOLED_STRING ? &d->strings :
-		    &d->stacks, (uint32_t)x);
-		if (pe == NULL)
-			v->unresolved = 1;
-		else {
-			v->p = pe->p;
-			v->count = pe->len;
-			v->cache = &pe->cache;
-		}
+		if (t == D9_FT_POOLED_STRING || t == D9_FT_POOLED_STACK)
+			pooled(d, t, (uint32_t)x, v);
 	}
 	return (size_t)(q - q0);
 }
