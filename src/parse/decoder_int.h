@@ -85,7 +85,34 @@ valid_type(uint8_t t)
 	return base >= 1 && base <= D9_FT_MAX;
 }
 
+/* v, a pooled string or stack (type t) of id, as its pool defines it
+ * (unresolved when it does not). */
+static inline void
+d9p_pooled(struct d9p_decoder *d, uint8_t t, uint32_t id, struct d9p_value *v)
+{
+	struct d9p_pool_entry *pe = d9p_pool_get(t == D9_FT_POOLED_STRING ?
+	    &d->strings : &d->stacks, id);
+
+	v->u = id;
+	if (pe == NULL) {
+		v->unresolved = 1;
+		return;
+	}
+	v->p = pe->p;
+	v->count = pe->len;
+	v->cache = &pe->cache;
+}
+
 /* A schema frame after its tag: registered, or the same one again. */
 int	d9p_frame_schema(struct d9p_decoder *d, struct d9_buf *b);
+/* A field's value (tag: its wire type, optional bit included) at
+ * b->pos, depth levels into dynamic values (fields.c): 0 with *v and the
+ * cursor past it, SHORT, or an error said at the value. */
+int	d9p_decode_value(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
+	    struct d9p_value *v, int depth);
+/* A u32 length of what (unit bytes each) that the bytes left can hold
+ * (fields.c): 0 with *len, SHORT, or an error. */
+int	d9p_read_len(struct d9p_decoder *d, struct d9_buf *b, const char *what,
+	    uint64_t unit, uint32_t *len);
 
 #endif
