@@ -4,6 +4,7 @@
  * reader into the recording sink, so each test states the whole decoded
  * log it expects.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "base/wire.h"
@@ -55,6 +56,129 @@ START_TEST(every_field_type)
 	all_line(&want, 1005, 1);
 	all_line(&want, 1012, 0);
 	ck_read(&t, tg_cstr(&want), "");
+	tg_free(&t);
+	tg_free(&want);
+}
+END_TEST
+
+/* A schema of numbers, bools and pool ids only (d9p_schema.fixed): its
+ * events are decoded without bounds checks where the bytes left hold
+ * the longest such fields, and through the checked path near the end of
+ * the input. Both give every value alike: the same events, written
+ * twice, the second time as the input's last two, log the same. */
+static const struct tg_field fixed_fields[] = {
+	{ "v", D9_FT_VARINT }, { "c", D9_FT_U8 }, { "b", D9_FT_BOOL },
+	{ "h", D9_FT_U16 }, { "w", D9_FT_U32 }, { "i", D9_FT_I64 },
+	{ "f", D9_FT_F64 }, { "s", D9_FT_POOLED_STRING },
+	{ "k", D9_FT_POOLED_STACK },
+	{ "ov", D9_FT_VARINT | D9_FT_OPTIONAL },
+	{ "os", D9_FT_POOLED_STRING | D9_FT_OPTIONAL },
+};
+
+/* Event one (max values, defined pool ids) or two (least values,
+ * undefined ids, the optionals swapped). */
+static void
+fixed_event(struct tg *t, int two)
+{
+	double f = two ? -0.25 : 1.5;
+	uint64_t bits;
+
+	memcpy(&bits, &f, sizeof bits);
+	tg_event(t, 3, 10);
+	tg_leb(t, two ? 0 : UINT64_MAX);
+	tg_u8(t, two ? 0 : 255);
+	tg_u8(t, two ? 0 : 2);		/* any byte but 0 is true */
+	tg_u16(t, two ? 1 : 65535);
+	tg_u32(t, two ? 0 : UINT32_MAX);
+	tg_u64(t, two ? (uint64_t)INT64_MIN : UINT64_MAX);
+	tg_u64(t, bits);
+	tg_u32(t, two ? 9 : 0);
+	tg_u32(t, two ? 7 : 0);
+	tg_u8(t, two ? 0 : 1);
+	if (!two)
+		tg_leb(t, 300);
+	tg_u8(t, two ? 1 : 0);
+	if (two)
+		tg_u32(t, 0);
+}
+
+static void	read_events(const struct tg *, int (*)(void *,
+		    const struct d9p_schema *, uint64_t,
+		    const struct d9p_value *), void *);
+
+/* Every member of every value of the events, as the sink saw them. */
+struct raw_values {
+	struct d9p_value v[4][16];
+	char		 bytes[4][16][16];	/* what p points at */
+	size_t		 n;
+};
+
+static int
+raw_event(void *ctx, const struct d9p_schema *s, uint64_t ts,
+    const struct d9p_value *v)
+{
+	struct raw_values *r = ctx;
+
+	(void)ts;
+	ck_assert_uint_lt(r->n, 4);
+	for (uint16_t i = 0; i < s->nfields; i++) {
+		r->v[r->n][i] = v[i];
+		if (v[i].p != NULL)
+			memcpy(r->bytes[r->n][i], v[i].p, v[i].type ==
+			    D9_FT_POOLED_STACK ? 16 : 1);
+	}
+	r->n++;
+	return 0;
+}
+
+START_TEST(fixed_and_checked_paths_agree)
+{
+	static const uint64_t frames[] = { 0x10, 0x20 };
+	static const char *const line[] = {
+	    "v=18446744073709551615 c=255 b=true h=65535 w=4294967295 "
+	    "i=-1 f=1.5 s=\"a\" k=[0x10,0x20] ov=300 os=-",
+	    "v=0 c=0 b=false h=1 w=0 i=-9223372036854775808 f=-0.25 "
+	    "s=?#9 k=?#7 ov=- os=\"a\"" };
+	struct tg t, want;
+	size_t n = sizeof fixed_fields / sizeof *fixed_fields;
+	struct raw_values raw;
+
+	memset(&raw, 0, sizeof raw);
+	tg_init(&t);
+	tg_init(&want);
+	tg_header(&t);
+	tg_string_pool(&t, 0, "a");
+	tg_stack_pool(&t, 0, 2, frames);
+	tg_schema(&t, 3, "Fx", 1, n, fixed_fields);
+	tg_ts_reset(&t, 1000);
+	tg_printf(&want, "input t\nbatch @0\nschema 3 Fx");
+	for (size_t i = 0; i < n; i++)
+		tg_printf(&want, " %s:%d", fixed_fields[i].name,
+		    fixed_fields[i].type);
+	tg_printf(&want, "\n");
+	for (int i = 0; i < 4; i++) {
+		fixed_event(&t, i % 2);
+		tg_printf(&want, "Fx@%d %s\n", 1010 + 10 * i, line[i % 2]);
+	}
+	ck_read(&t, tg_cstr(&want), "");
+	/* and member by member: the checked path's (the last two) are the
+	 * fixed path's (the first two), but for where a cache slot is */
+	read_events(&t, raw_event, &raw);
+	ck_assert_uint_eq(raw.n, 4);
+	for (size_t e = 0; e < 2; e++)
+		for (size_t i = 0; i < n; i++) {
+			const struct d9p_value *a = &raw.v[e][i];
+			const struct d9p_value *b = &raw.v[e + 2][i];
+
+			ck_assert_msg(a->type == b->type &&
+			    a->present == b->present &&
+			    a->unresolved == b->unresolved &&
+			    a->count == b->count && a->u == b->u &&
+			    (a->p == NULL) == (b->p == NULL) &&
+			    (a->cache == NULL) == (b->cache == NULL) &&
+			    memcmp(raw.bytes[e][i], raw.bytes[e + 2][i], 16) ==
+			    0, "event %zu field %s", e, fixed_fields[i].name);
+		}
 	tg_free(&t);
 	tg_free(&want);
 }
@@ -577,6 +701,7 @@ suite_decoder(void)
 
 	tc = tcase_create("values");
 	tcase_add_test(tc, every_field_type);
+	tcase_add_test(tc, fixed_and_checked_paths_agree);
 	tcase_add_test(tc, value_int_accessor);
 	tcase_add_test(tc, pool_cache_slot);
 	suite_add_tcase(s, tc);
