@@ -24,6 +24,11 @@ struct d9p_sink {
 	void	(*batch)(void *ctx, uint64_t off);
 	/* The reader starts a new input (file or stdin) (optional). */
 	void	(*input)(void *ctx, const char *name);
+	/* The input just started decodes to about bytes: what its container
+	 * states (a guess, at most what its size can hold), or the exact
+	 * count when it was decompressed whole; not said when not known
+	 * (a pipe) (optional). */
+	void	(*size)(void *ctx, uint64_t bytes);
 	/* The reader lost part of the input (optional): what is an enum
 	 * d9p_loss. */
 	void	(*loss)(void *ctx, int what);

@@ -50,6 +50,17 @@ d9p_fit_most(uint64_t size)
 }
 
 uint64_t
+d9p_fit_stated(int fd, uint64_t size)
+{
+	uint64_t most = d9p_fit_most(size), d;
+
+	if (most == UINT64_MAX / 2)
+		return most;
+	d = stated(fd, size);
+	return d > most ? most : d;
+}
+
+uint64_t
 d9p_fit_need(const char *path, uint64_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -37,6 +37,10 @@ struct d9p_fit {
  * bytes, finishing a third more: stream.c stops a read at three
  * quarters of the budget). 0 when it cannot be opened. */
 uint64_t d9p_fit_need(const char *path, uint64_t size);
+/* The decoded bytes the container of fd (size bytes) states, at most
+ * d9p_fit_most(size): gzip's ISIZE, a zstd frame's content size, a raw
+ * file's size (a guess: a file of many members says less). */
+uint64_t d9p_fit_stated(int fd, uint64_t size);
 /* The largest guess a file of size bytes can get, whatever it states. */
 uint64_t d9p_fit_most(uint64_t size);
 

@@ -29,7 +29,9 @@
 #include "base/units.h"
 #include "parse/input.h"
 #include "parse/rewrite.h"
+#include "parse/fit.h"
 #include "parse/stream.h"
+#include "parse/whole.h"
 
 #define READ_CHUNK	(256 * 1024)
 #define MAX_WINDOW	(512u << 20)
@@ -170,7 +172,7 @@ window_room(struct d9p_stream *s, size_t want)
 /* A stream on the input in (taken; NULL: out of memory). */
 static struct d9p_stream *
 open_input(struct d9p_input *in, int is_pipe, const char *name, int in_dir,
-    const struct d9p_sink *sink, struct d9p_read_stats *st)
+    uint64_t bytes, const struct d9p_sink *sink, struct d9p_read_stats *st)
 {
 	struct d9p_stream *s = calloc(1, sizeof *s);
 
@@ -190,6 +192,8 @@ open_input(struct d9p_input *in, int is_pipe, const char *name, int in_dir,
 	st->inputs++;
 	if (sink->input)
 		sink->input(sink->ctx, name);
+	if (sink->size && bytes > 0)
+		sink->size(sink->ctx, bytes);
 	return s;
 }
 
@@ -200,14 +204,17 @@ d9p_stream_open(int fd, const char *name, int in_dir,
 	struct d9p_input *in;
 	struct d9_err e;
 	struct stat sb;
-	int is_pipe = fstat(fd, &sb) == 0 && !S_ISREG(sb.st_mode);
+	int known = fstat(fd, &sb) == 0;
+	int is_pipe = known && !S_ISREG(sb.st_mode);
+	uint64_t bytes = known && !is_pipe ? d9p_fit_stated(fd,
+	    (uint64_t)sb.st_size) : 0;
 
 	d9_err_clear(&e);
 	if (d9p_input_open_fd(&in, fd, &e) < 0)
 		return NULL;
 	/* decompressed on another core, beside the decoding */
 	(void)d9p_input_ahead(in, READ_CHUNK);
-	return open_input(in, is_pipe, name, in_dir, sink, st);
+	return open_input(in, is_pipe, name, in_dir, bytes, sink, st);
 }
 
 struct d9p_stream *
@@ -221,7 +228,7 @@ d9p_stream_open_whole(struct d9p_whole *w, const char *name, int in_dir,
 	d9_err_clear(&e);
 	if (d9p_input_open_whole(&in, w, &e) < 0)
 		return NULL;
-	if ((s = open_input(in, 0, name, in_dir, sink, st)) != NULL)
+	if ((s = open_input(in, 0, name, in_dir, w->n, sink, st)) != NULL)
 		s->view = 1;
 	return s;
 }

@@ -437,6 +437,53 @@ START_TEST(test_ranks_and_sort)
 }
 END_TEST
 
+/* A file's tables get room for all its rows once an eighth of it is
+ * read (d9m_b_room): a file of two equal batches, the second at its
+ * half, gives the runtime events' table room for twice the first
+ * batch's rows and a quarter more, in one move, where pushes alone
+ * double it (to 131072 rows for these 120004); tables the guess would
+ * not double keep their room; what is read is all there. */
+START_TEST(room_guessed_from_the_first_eighth)
+{
+	struct mt t;
+	struct d9m_model *m = d9m_model_new();
+	struct d9p_read_stats st;
+	const char *paths[1];
+	size_t rows, half;
+	uint8_t *copy;
+
+	ck_assert_ptr_nonnull(m);
+	mt_begin(&t);
+	mt_unpark(&t, 1000, 0, 0, 7, 0);
+	for (uint64_t i = 0; i < 30000; i++) {
+		mt_poll_start(&t, 2000 + 100 * i, 0, 1, "src/main.rs:1:1");
+		mt_poll_end(&t, 2050 + 100 * i, 0);
+	}
+	mt_park(&t, 4000000, 0, 0, 7);
+	half = t.tg.n;
+	ck_assert_uint_ge(half, (size_t)256 << 10);	/* ROOM_FROM */
+	ck_assert_ptr_nonnull(copy = malloc(half));
+	memcpy(copy, t.tg.p, half);
+	tg_raw(&t.tg, copy, half);	/* its header starts a batch */
+	free(copy);
+	paths[0] = mt_write(&t);
+	tg_free(&t.tg);
+	ck_assert_int_eq(d9m_model_load(m, paths, 1, NULL, NULL, NULL, &st),
+	    0);
+	rows = d9m_tab_n(&m->rt);
+	ck_assert_uint_eq(rows, 2 * 60002);
+	ck_assert_uint_eq(((const size_t *)&m->rt)[1], rows + rows / 4);
+	/* the one worker, its one task: no move for them */
+	ck_assert_uint_eq(((const size_t *)&m->wids)[1], 256);
+	ck_assert_uint_eq(((const size_t *)&m->tasks)[1], 256);
+	ck_assert_int_eq(d9m_model_finish(m), 0);
+	ck_assert_uint_eq(m->polls.n, 2 * 30000);
+	unlink(paths[0]);
+	free((char *)paths[0]);
+	d9m_model_free(&m);
+}
+END_TEST
+
 Suite *
 model_suite(void)
 {
@@ -448,6 +495,7 @@ model_suite(void)
 	tcase_add_test(tc, test_inline_frames_innermost_first);
 	tcase_add_test(tc, test_segment_twins);
 	tcase_add_test(tc, test_ranks_and_sort);
+	tcase_add_test(tc, room_guessed_from_the_first_eighth);
 	suite_add_tcase(s, tc);
 	return s;
 }

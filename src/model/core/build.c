@@ -22,6 +22,7 @@
 #include "model/core/groups.h"
 #include "model/core/ids.h"
 #include "model/core/pairs.h"
+#include "model/core/table.h"
 #include "model/core/tables.h"
 
 int
@@ -89,6 +90,57 @@ d9m_b_ahead(struct d9m_builder *b)
 		if (now > had)
 			d9m_tab_ahead(t[i].tab, t[i].desc, now,
 			    now + 2 * (now - had), b->ahead);
+	}
+}
+
+void
+d9m_b_on_size(void *ctx, uint64_t bytes)
+{
+	struct d9m_builder *b = ctx;
+	struct d9m_tabref t[D9M_NTABLES];
+	size_t n = d9m_model_tables(b->m, t);
+
+	b->in_bytes = bytes;
+	b->in_roomed = 0;
+	for (size_t i = 0; i < n; i++)
+		b->in_rows[i] = d9m_tab_n(t[i].tab);
+}
+
+/* Decoded bytes of an input read, at least, before its rows are taken
+ * as a sample of all of them: ROOM_FROM, and an eighth of the input. */
+#define ROOM_FROM	((uint64_t)256 << 10)
+#define ROOM_PART	8
+
+void
+d9m_b_room(struct d9m_builder *b, uint64_t off)
+{
+	struct d9m_tabref t[D9M_NTABLES];
+	size_t n;
+
+	if (b->in_bytes == 0 || b->in_roomed || off < ROOM_FROM ||
+	    off < b->in_bytes / ROOM_PART || off >= b->in_bytes)
+		return;
+	b->in_roomed = 1;	/* once: a guess moves a column, as a
+				 * doubling does */
+	n = d9m_model_tables(b->m, t);
+	for (size_t i = 0; i < n; i++) {
+		size_t now = d9m_tab_n(t[i].tab);
+		size_t cap = ((const size_t *)t[i].tab)[1];
+		uint64_t gained = now - b->in_rows[i], want;
+
+		if (now <= b->in_rows[i] || gained > UINT64_MAX / b->in_bytes)
+			continue;
+		/* the rows so far in the share of the bytes read so far,
+		 * and a quarter more (room not written takes no memory);
+		 * only when it saves the push a doubling or more (in a
+		 * directory, the files after the first add less than
+		 * the tables hold), and a guess short of the rows leaves
+		 * the doubling to the push, as without one */
+		want = gained * b->in_bytes / off;
+		want += want / 4 + b->in_rows[i];
+		if (want / 2 > cap && want < D9_NONE)
+			(void)d9m_tab_reserve(t[i].tab, t[i].desc,
+			    (size_t)want);
 	}
 }
 
@@ -655,6 +707,7 @@ static void
 on_batch(void *ctx, uint64_t off)
 {
 	d9m_b_on_batch(ctx, off);
+	d9m_b_room(ctx, off);
 	d9m_b_ahead(ctx);
 }
 
@@ -670,6 +723,7 @@ d9m_builder_sink(struct d9m_model *m, struct d9p_sink *sink)
 	sink->event = on_event;
 	sink->batch = on_batch;
 	sink->input = d9m_b_on_input;
+	sink->size = d9m_b_on_size;
 	sink->resume = d9m_b_on_resume;
 	sink->renamed = d9m_b_on_renamed;
 	sink->loss = d9m_b_on_loss;

@@ -103,6 +103,12 @@ struct d9m_builder {
 	struct d9_prefault *ahead;
 	size_t		 ahead_rows;
 	size_t		 ahead_n[D9M_NTABLES];
+	/* the input being read: the decoded bytes it is said to hold
+	 * (d9p_sink.size; 0: not known) and each table's rows when it
+	 * began, for the tables' room for all of it (d9m_b_room) */
+	uint64_t	 in_bytes;
+	size_t		 in_rows[D9M_NTABLES];
+	int		 in_roomed;	/* the room is made */
 };
 
 /* Start and stop asking for the rows ahead (a whole read, not a file
@@ -110,6 +116,13 @@ struct d9m_builder {
 void	d9m_b_ahead_start(struct d9m_builder *b);
 void	d9m_b_ahead_stop(struct d9m_builder *b);
 void	d9m_b_ahead(struct d9m_builder *b);
+/* The input just started holds about bytes (d9p_sink.size). */
+void	d9m_b_on_size(void *ctx, uint64_t bytes);
+/* At decoded offset off of the input, once an eighth of it is read:
+ * each table that gained rows in it gets room for the rows all of it is
+ * then guessed to bring, when it has less (one move of its columns, not
+ * a doubling at a time). */
+void	d9m_b_room(struct d9m_builder *b, uint64_t off);
 
 /* The string id of s, interned in m. */
 static inline uint32_t

@@ -81,6 +81,7 @@ d9m_b_on_input(void *ctx, const char *name)
 	seg_done(b);
 	b->at.input = d9m_b_intern_cstr(b->m, name);
 	b->at.seg = D9_NONE;
+	b->in_bytes = 0;	/* until the reader says it (d9m_b_on_size) */
 }
 
 /* Another turn of an input read before: on in the segment it was in,
@@ -93,6 +94,7 @@ d9m_b_on_resume(void *ctx, const char *name)
 
 	if (id == b->at.input)
 		return;
+	b->in_bytes = 0;	/* what is left of it is not known */
 	leave(b);
 	if ((row = d9_hmap_get(&b->left, id)) != D9_NONE) {
 		b->at = b->leftv[row];
