@@ -7,27 +7,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "base/io.h"
 #include "base/statm.h"
-
-size_t
-d9_statm(enum d9_statm_field f)
-{
-	char buf[128];
-	unsigned long long v[3];
-	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
-	int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-	ssize_t got = fd < 0 ? -1 : read(fd, buf, sizeof buf - 1);
-
-	if (fd >= 0)
-		close(fd);
-	if (got <= 0 || (unsigned)f > D9_STATM_SHARED)
-		return 0;
-	buf[got] = '\0';
-	if (sscanf(buf, "%llu %llu %llu", &v[0], &v[1], &v[2]) != 3 ||
-	    v[f] > SIZE_MAX / pg)
-		return 0;
-	return (size_t)v[f] * pg;
-}
 
 /* The first cap - 1 bytes of a small file (/proc, /sys), NUL-ended; 0,
  * or -1 when it cannot be read. */
@@ -35,16 +16,27 @@ static int
 slurp(const char *path, char *buf, size_t cap)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t n = 0;
-	ssize_t got;
+	ssize_t n = fd < 0 ? -1 : d9_read_full(fd, buf, cap - 1);
 
-	if (fd < 0)
-		return -1;
-	while (n + 1 < cap && (got = read(fd, buf + n, cap - 1 - n)) > 0)
-		n += (size_t)got;
-	close(fd);
-	buf[n] = '\0';
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
 	return n > 0 ? 0 : -1;
+}
+
+size_t
+d9_statm(enum d9_statm_field f)
+{
+	char buf[128];
+	unsigned long long v[3];
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (slurp("/proc/self/statm", buf, sizeof buf) < 0 ||
+	    (unsigned)f > D9_STATM_SHARED ||
+	    sscanf(buf, "%llu %llu %llu", &v[0], &v[1], &v[2]) != 3 ||
+	    v[f] > SIZE_MAX / pg)
+		return 0;
+	return (size_t)v[f] * pg;
 }
 
 /* A decimal number at s (leading blanks skipped), UINT64_MAX when none

@@ -140,74 +140,12 @@ d9p_decoder_pool_dropped(const struct d9p_decoder *d)
 }
 
 /*
- * The common cases of a field, inline: integers, bools and pooled
- * strings, optional or not, whose bytes are all there. Anything else,
- * and anything short or wrong, goes through d9p_decode_value from the
- * field's first byte again.
- */
-static inline int
-decode_field(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
-    struct d9p_value *v)
-{
-	size_t pos0 = b->pos;
-	uint8_t t = tag & (uint8_t)~D9_FT_OPTIONAL;
-	const uint8_t *p;
-	uint32_t id;
-
-	v->type = t;
-	v->unresolved = 0;
-	v->count = 0;
-	v->u = 0;
-	v->p = NULL;
-	v->cache = NULL;
-	if (tag & D9_FT_OPTIONAL) {
-		if (b->pos >= b->n)
-			goto slow;
-		if (b->p[b->pos++] == 0) {
-			v->present = 0;
-			return 0;
-		}
-	}
-	p = b->p + b->pos;
-	switch (t) {
-	case D9_FT_VARINT:
-		if (d9_buf_leb128(b, &v->u) < 0)
-			goto slow;
-		break;
-	case D9_FT_U8:
-	case D9_FT_BOOL:
-		if (b->pos >= b->n)
-			goto slow;
-		v->u = t == D9_FT_BOOL ? p[0] != 0 : p[0];
-		b->pos++;
-		break;
-	case D9_FT_U32:
-		if (d9_buf_u32(b, &id) < 0)
-			goto slow;
-		v->u = id;
-		break;
-	case D9_FT_POOLED_STRING:
-		if (d9_buf_u32(b, &id) < 0)
-			goto slow;
-		d9p_pooled(d, t, id, v);
-		break;
-	default:
-		goto slow;
-	}
-	v->present = 1;
-	return 0;
-slow:
-	b->pos = pos0;
-	return d9p_decode_value(d, b, tag, v, 0);
-}
-
-/*
  * The fields of a fixed schema's event (d9p_schema.fixed) from q, whose
- * bytes are all there (D9P_FIXED_MAX a field): the values decode_field
- * gives, without a bound checked nor the cursor kept in memory between
- * fields. Returns the bytes taken, or SIZE_MAX for a varint over 2^64
- * or ten bytes: the checked path then decodes the event again and says
- * where.
+ * bytes are all there (D9P_FIXED_MAX a field): the values
+ * d9p_decode_value gives, without a bound checked nor the cursor kept
+ * in memory between fields. Returns the bytes taken, or SIZE_MAX for a
+ * varint over 2^64 or ten bytes: the checked path then decodes the
+ * event again and says where.
  */
 static size_t
 fixed_fields(struct d9p_decoder *d, const struct d9p_schema *s,
@@ -298,8 +236,8 @@ frame_event(struct d9p_decoder *d, struct d9_buf *b)
 		b->pos += used;
 	else
 		for (uint16_t i = 0; i < s->nfields; i++)
-			if ((rc = decode_field(d, b, s->wire[i],
-			    &d->vals[i])) != 0)
+			if ((rc = d9p_decode_value(d, b, s->wire[i],
+			    &d->vals[i], 0)) != 0)
 				return rc;
 	ts = d->base + delta;
 	if (s->has_ts)

@@ -1,7 +1,8 @@
 /*
  * fields.c: a field's value decoded with every check, for the decoder
- * (decoder.c, whose inline paths take the common fixed-size cases and
- * come here for the rest and for what goes wrong, said where): lengths
+ * (decoder.c, whose fixed path takes the events of numbers and pool ids
+ * whose bytes are all there, and comes here for the rest and for what
+ * goes wrong, said where): lengths
  * read from the wire are bounded (MAX_BLOB) and checked against the
  * bytes left before anything is sized by them; dynamic values nest at
  * most MAX_DEPTH deep; string maps are walked by d9p_map_next.

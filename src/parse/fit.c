@@ -68,9 +68,9 @@ d9p_fit_need(const char *path, uint64_t size)
 
 	if (fd < 0)
 		return 0;
-	d = most == UINT64_MAX / 2 ? most : stated(fd, size);
+	d = d9p_fit_stated(fd, size);
 	close(fd);
-	return d > most || d + d / 3 > most ? most : d + d / 3;
+	return d + d / 3 > most ? most : d + d / 3;
 }
 
 /* Newest first: later start, then later place. */

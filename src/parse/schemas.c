@@ -43,6 +43,21 @@ read_name(struct d9p_decoder *d, struct d9_buf *b, const char **out,
 	return 0;
 }
 
+/* Whether a field of base type t takes a few bytes of fixed size, a
+ * varint at most (d9p_schema.fixed). */
+static int
+fixed_size(uint8_t t)
+{
+	switch (t) {
+	case D9_FT_VARINT: case D9_FT_U8: case D9_FT_BOOL: case D9_FT_U16:
+	case D9_FT_U32: case D9_FT_I64: case D9_FT_F64:
+	case D9_FT_POOLED_STRING: case D9_FT_POOLED_STACK:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 int
 d9p_frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 {
@@ -58,6 +73,7 @@ d9p_frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 	if (d9_buf_u8(b, &ts) < 0 || d9_buf_u16(b, &s.nfields) < 0)
 		return SHORT;
 	s.has_ts = ts != 0;
+	s.fixed = 1;
 	/* each field takes at least 3 bytes */
 	if ((rc = need(d, b, (uint64_t)s.nfields * 3, "field count",
 	    s.nfields, b->pos - 2)) != 0)
@@ -90,17 +106,8 @@ d9p_frame_schema(struct d9p_decoder *d, struct d9_buf *b)
 		f->type = t & (uint8_t)~D9_FT_OPTIONAL;
 		f->optional = (t & D9_FT_OPTIONAL) != 0;
 		s.wire[i] = t;
+		s.fixed &= fixed_size(f->type);
 	}
-	s.fixed = 1;
-	for (uint16_t i = 0; i < s.nfields; i++)
-		switch (s.fields[i].type) {
-		case D9_FT_VARINT: case D9_FT_U8: case D9_FT_BOOL:
-		case D9_FT_U16: case D9_FT_U32: case D9_FT_I64: case D9_FT_F64:
-		case D9_FT_POOLED_STRING: case D9_FT_POOLED_STACK:
-			break;
-		default:
-			s.fixed = 0;
-		}
 	old = d->by_id[s.id];
 	if (old != NULL && same_schema(old, &s))
 		return 0;

@@ -27,9 +27,9 @@
 #include "base/statm.h"
 #include "base/text.h"
 #include "base/units.h"
+#include "parse/fit.h"
 #include "parse/input.h"
 #include "parse/rewrite.h"
-#include "parse/fit.h"
 #include "parse/stream.h"
 #include "parse/whole.h"
 
@@ -567,9 +567,9 @@ reread(struct d9p_stream *s, const struct d9p_read_opts *o)
 #define RSS_STEP	((uint64_t)1 << 20)
 
 /* Whether the process holds three quarters of o->mem_budget (the rest
- * is for finishing what was read: a third more, measured), looked at every RSS_STEP decoded bytes:
- * then the rest of the input and the inputs after it are not read (told
- * once, st->full). */
+ * is for finishing what was read: a third more, measured), looked at
+ * every RSS_STEP decoded bytes: then the rest of the input and the
+ * inputs after it are not read (told once, st->full). */
 static int
 memory_full(struct d9p_stream *s, const struct d9p_read_opts *o,
     struct d9p_read_stats *st)

@@ -381,7 +381,7 @@ d9m_stack_leaf(const struct d9m_model *m, const struct d9m_resolver *r,
 				return j;
 		n += k;
 		if (i + 1 == nf)
-			return leaf_of(out, n, 0);	/* all in the kernel */
+			return 0;	/* all in the kernel: the innermost */
 	}
 	if (nf == 0)
 		return SIZE_MAX;

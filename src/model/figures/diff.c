@@ -138,9 +138,6 @@ d9m_side_spans(struct d9m_side *s, const struct d9m_model *m,
 	return 0;
 }
 
-/* The leaf of a sample's stack: its first frame, or (off-CPU) its first
- * frame outside the kernel; "" for a stack without frames. */
-
 int
 d9m_side_leaves(struct d9m_side *s, const struct d9m_model *m,
     const struct d9m_resolver *r, const struct d9m_analysis *a)
