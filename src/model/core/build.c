@@ -184,8 +184,11 @@ on_schema(void *ctx, struct d9p_schema *s)
 	sm->s = s;
 	sm->keys = d9_arena_alloc(&b->m->arena, (s->nfields + 1u) *
 	    sizeof *sm->keys, 4);
-	if (sm->keys == NULL)
+	sm->memo = d9_arena_alloc(&b->m->arena, sizeof *sm->memo, 8);
+	if (sm->keys == NULL || sm->memo == NULL)
 		return -1;
+	sm->memo->tag = sm->memo->list = D9_NONE;
+	sm->memo->n = 0;
 	for (uint16_t j = 0; j < s->nfields; j++)
 		sm->keys[j] = d9_intern_text(&b->m->strs, s->fields[j].name,
 		    s->fields[j].name_len);

@@ -138,6 +138,30 @@ d9m_b_map(struct d9m_builder *b, const struct d9p_value *v)
 	    D9_NONE;
 }
 
+/* The list of pairs[0 .. n): the last one of the schema's events when
+ * the same (memo), else interned (and kept when short). */
+static uint32_t
+pairs_list(struct d9_intern *lists, struct d9m_smemo *mo,
+    const uint64_t *pairs, size_t n)
+{
+	size_t same = 0;
+	uint32_t id;
+
+	if (mo->list != D9_NONE && mo->n == n) {
+		while (same < n && mo->pairs[same] == pairs[same])
+			same++;
+		if (same == n)
+			return mo->list;
+	}
+	id = d9_intern(lists, pairs, n * sizeof *pairs);
+	if (n <= D9M_MEMO_PAIRS) {
+		mo->list = id;
+		mo->n = n;
+		memcpy(mo->pairs, pairs, n * sizeof *pairs);
+	}
+	return id;
+}
+
 uint32_t
 d9m_b_fields(struct d9m_builder *b, const struct d9m_smap *sm,
     const struct d9p_value *v, int skip_known, int *any)
@@ -146,6 +170,7 @@ d9m_b_fields(struct d9m_builder *b, const struct d9m_smap *sm,
 	uint64_t pairs[64];
 	size_t n = 0;
 
+	pairs[0] = 0;	/* only pairs[0 .. n) are read: said for gcc */
 	*any = 0;
 	for (uint16_t i = 0; i < s->nfields && n < 64; i++) {
 		uint32_t key, val;
@@ -165,5 +190,5 @@ d9m_b_fields(struct d9m_builder *b, const struct d9m_smap *sm,
 			val = b->null_id;
 		pairs[n++] = (uint64_t)key << 32 | val;
 	}
-	return d9_intern(&b->m->lists, pairs, n * sizeof pairs[0]);
+	return pairs_list(&b->m->lists, sm->memo, pairs, n);
 }

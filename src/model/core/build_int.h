@@ -24,6 +24,17 @@
 
 struct d9m_sevspan;
 
+/* The last lookups of a schema's events, for the next event of it
+ * (what they look up repeats: a span's name, worker and fields): its
+ * span tag row and its field list, D9_NONE when none yet. */
+#define D9M_MEMO_PAIRS	4
+struct d9m_smemo {
+	uint32_t	 tag;
+	uint32_t	 list;		/* of pairs[0 .. n) */
+	size_t		 n;
+	uint64_t	 pairs[D9M_MEMO_PAIRS];
+};
+
 /* What the builder knows of a trace's schema. */
 struct d9m_smap {
 	uint8_t		 kind;		/* enum d9_schema, or D9M_K_CUSTOM */
@@ -39,6 +50,7 @@ struct d9m_smap {
 					 * reads */
 	struct d9m_sevspan *sev;	/* a single-event span's layout */
 	uint32_t	*metric;	/* metric: row of each field, D9_NONE */
+	struct d9m_smemo *memo;
 };
 
 /* Where one input is: its segment and that segment's process. An input

@@ -107,14 +107,28 @@ span_number(struct d9m_builder *b, uint64_t id)
 	return k;
 }
 
-/* A new spanev row of tag b->want; id: the span id's number (legacy) or
- * the spanx row. */
+/* The row of tag b->want: the last one of sm's events when the same
+ * (a span's events repeat theirs), else looked up; D9_NONE when out of
+ * memory. */
+static uint32_t
+tag_of(struct d9m_builder *b, const struct d9m_smap *sm)
+{
+	struct d9m_smemo *mo = sm->memo;
+
+	if (mo->tag == D9_NONE || !same_tag(b, mo->tag))
+		mo->tag = d9_hmap_find_or_add(&b->tags, tag_hash(&b->want),
+		    same_tag, &tag_rows, b);
+	return mo->tag;
+}
+
+/* A new spanev row of tag b->want (an event of sm); id: the span id's
+ * number (legacy) or the spanx row. */
 static int
-push(struct d9m_builder *b, uint64_t ts, uint32_t id)
+push(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
+    uint32_t id)
 {
 	struct d9m_spanev *e = &b->m->spanev;
-	uint32_t tag = d9_hmap_find_or_add(&b->tags, tag_hash(&b->want),
-	    same_tag, &tag_rows, b);
+	uint32_t tag = tag_of(b, sm);
 	size_t row;
 
 	if (tag == D9_NONE || id == D9_NONE ||
@@ -188,7 +202,8 @@ d9m_b_span(struct d9m_builder *b, const struct d9m_smap *sm, uint64_t ts,
 		if (!any)
 			t->fields = D9_NONE;
 	}
-	return push(b, ts, r != SIZE_MAX ? (uint32_t)r : span_number(b, id));
+	return push(b, sm, ts, r != SIZE_MAX ? (uint32_t)r :
+	    span_number(b, id));
 }
 
 /* ---- single-event spans ---- */
@@ -376,5 +391,5 @@ d9m_b_sev_event(struct d9m_builder *b, const struct d9m_smap *sm,
 	t->fields = d9m_b_fields(b, sm, v, 1, &any);
 	if (!any)
 		t->fields = D9_NONE;
-	return push(b, end, (uint32_t)r) < 0 ? -1 : 0;
+	return push(b, sm, end, (uint32_t)r) < 0 ? -1 : 0;
 }
