@@ -463,33 +463,20 @@ derive_twins(struct d9m_model *m)
 }
 
 /*
- * Finishing's four jobs on two threads, in the order they are taken:
- * what needs neither the runtime events nor the polls (the wakes by
- * task, the stacks' symbols, the segments' twins); the timeline (the
- * workers walked into polls, parks and gaps, then what reads the polls
- * in start order); the spans; the CPU samples' workers and polls. The
- * thread that ends the first job pairs the spans, and then attributes
- * the samples while the other ends the timeline (58 segments: 480 ms
- * -> 420 ms, where the wait for the polls and the end of the timeline
- * left the span job's thread idle for 170 of them).
+ * Finishing's three jobs on two threads, in the order they are taken:
+ * the timeline (the workers walked into polls, parks and gaps, then what
+ * reads them and the wakes); the spans, which count the spans inside
+ * polls once the timeline job made them (nothing writes them after);
+ * the CPU samples' workers and polls, taken by the thread that paired
+ * the spans while the other ends the timeline (58 segments: 480 -> 430
+ * ms, where the span job's thread had stood idle for 95 ms at the end).
+ * Nothing that the walk does not need is made before it is done and the
+ * runtime events' tags are dropped: that is the peak.
  */
 struct finish {
 	struct d9m_model *m;
 	struct d9m_gate	 polls;		/* the walk made the polls */
-	struct d9m_gate	 wakes;		/* the wakes are indexed by task */
 };
-
-static int
-derive_others(void *arg)
-{
-	struct finish *f = arg;
-	struct d9m_model *m = f->m;
-	int rc = index_wakes(m) < 0 || d9m_sym_stacks_derive(m) < 0 ||
-	    derive_twins(m) < 0 ? -1 : 0;
-
-	d9m_gate_open(&f->wakes, rc == 0 ? 1 : -1);
-	return rc;
-}
 
 static int
 derive_timeline(void *arg)
@@ -506,12 +493,11 @@ derive_timeline(void *arg)
 	d9m_gate_open(&f->polls, 1);
 	if (m->last)
 		drop_rt(m);
-	/* the scheduling delays read the wakes by task */
-	if (d9m_gate_wait(&f->wakes) < 0 ||
-	    polls_by_start(m, by_start) < 0 || d9m_rates_derive(m) < 0 ||
-	    d9m_loss_derive(m) < 0 ||
+	if (index_wakes(m) < 0 || polls_by_start(m, by_start) < 0 ||
+	    d9m_rates_derive(m) < 0 || d9m_loss_derive(m) < 0 ||
 	    d9m_appev_derive(m) < 0 || d9m_runtimes_derive(m) < 0 ||
-	    d9m_dumps_derive(m) < 0)
+	    d9m_dumps_derive(m) < 0 || d9m_sym_stacks_derive(m) < 0 ||
+	    derive_twins(m) < 0)
 		goto out;
 	rc = 0;
 out:
@@ -520,8 +506,6 @@ out:
 	return rc;
 }
 
-/* The spans need only the span events; they count the spans inside
- * polls once the timeline job made them (nothing writes them after). */
 static int
 pair_spans(void *arg)
 {
@@ -543,9 +527,8 @@ d9m_model_finish(struct d9m_model *m)
 {
 	struct finish f = { .m = m };
 	/* each gate's opener before its waiters (par.h) */
-	const struct d9m_job jobs[] = { { derive_others, &f },
-		{ derive_timeline, &f }, { pair_spans, &f },
-		{ derive_cpu, &f } };
+	const struct d9m_job jobs[] = { { derive_timeline, &f },
+		{ pair_spans, &f }, { derive_cpu, &f } };
 	int rc;
 
 	if (d9m_model_mapped(m))
@@ -555,10 +538,8 @@ d9m_model_finish(struct d9m_model *m)
 		return -1;
 	bounds(m);		/* before the span job may drop span events */
 	d9m_gate_init(&f.polls);
-	d9m_gate_init(&f.wakes);
 	rc = d9m_par_run(jobs, sizeof jobs / sizeof jobs[0]);
 	d9m_gate_destroy(&f.polls);
-	d9m_gate_destroy(&f.wakes);
 	if (rc == 0)
 		m->finished = 1;
 	return rc;
