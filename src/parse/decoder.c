@@ -253,16 +253,13 @@ static int
 frame_pool(struct d9p_decoder *d, struct d9_buf *b, int stacks)
 {
 	uint32_t count, id, len;
-	size_t pos = b->pos, first;
+	size_t first;
 	size_t unit = stacks ? 8 : 1;
 	const uint8_t *p = NULL;
 	uint8_t *copy;
 	int rc;
 
-	if (d9_buf_u32(b, &count) < 0)
-		return SHORT;
-	if ((rc = need(d, b, (uint64_t)count * 8, "pool entry count", count,
-	    pos)) != 0)
+	if ((rc = d9p_read_count(d, b, "pool entry count", 8, &count)) != 0)
 		return rc;
 	/* the whole frame first: an entry is copied once, when all are in */
 	first = b->pos;

@@ -114,5 +114,10 @@ int	d9p_decode_value(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
  * (fields.c): 0 with *len, SHORT, or an error. */
 int	d9p_read_len(struct d9p_decoder *d, struct d9_buf *b, const char *what,
 	    uint64_t unit, uint32_t *len);
+/* A u32 count of what (each taking at least least bytes) that the bytes
+ * left can hold (fields.c): 0 with *n, SHORT, or an error said at the
+ * count. */
+int	d9p_read_count(struct d9p_decoder *d, struct d9_buf *b,
+	    const char *what, uint64_t least, uint32_t *n);
 
 #endif

@@ -48,6 +48,17 @@ d9p_read_len(struct d9p_decoder *d, struct d9_buf *b, const char *what,
 	return rc;
 }
 
+int
+d9p_read_count(struct d9p_decoder *d, struct d9_buf *b, const char *what,
+    uint64_t least, uint32_t *n)
+{
+	size_t pos = b->pos;
+
+	if (d9_buf_u32(b, n) < 0)
+		return SHORT;
+	return need(d, b, (uint64_t)*n * least, what, *n, pos);
+}
+
 
 
 /* Validate a DynamicList / DynamicMap body; elements carry their tags. */
@@ -61,11 +72,9 @@ skip_dyn(struct d9p_decoder *d, struct d9_buf *b, int map, int depth)
 	if (depth >= MAX_DEPTH)
 		return d9_err_set(d->e, D9_ERR_BAD_VALUE, at(d, pos),
 		    "dynamic values nested deeper than %d", MAX_DEPTH);
-	if (d9_buf_u32(b, &n) < 0)
-		return SHORT;
 	/* every element takes at least 2 bytes (tag + 1) */
-	if ((rc = need(d, b, (uint64_t)n * (map ? 4 : 2), "dynamic count", n,
-	    pos)) != 0)
+	if ((rc = d9p_read_count(d, b, "dynamic count", map ? 4 : 2,
+	    &n)) != 0)
 		return rc;
 	for (uint32_t i = 0; i < n * (map ? 2u : 1u); i++) {
 		struct d9p_value v;
@@ -173,10 +182,8 @@ d9p_decode_value(struct d9p_decoder *d, struct d9_buf *b, uint8_t tag,
 	case D9_FT_STRING_MAP: {
 		size_t start;
 
-		if (d9_buf_u32(b, &u32) < 0)
-			return SHORT;
-		if ((rc = need(d, b, (uint64_t)u32 * 8, "map entry count", u32,
-		    pos)) != 0)
+		if ((rc = d9p_read_count(d, b, "map entry count", 8,
+		    &u32)) != 0)
 			return rc;
 		start = b->pos;
 		for (uint32_t i = 0; i < u32 * 2u; i++) {
