@@ -12,7 +12,6 @@
  */
 #include <check.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +28,7 @@
 #include "export/thrift.h"
 #include "model/figures/verdict.h"
 #include "model/queries/samples.h"
+#include "../rmtree.h"
 
 START_TEST(hive_escape)
 {
@@ -435,21 +435,6 @@ same_tree(const char *a, const char *b)
 	return files;
 }
 
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st;
-	(void)flag;
-	(void)f;
-	return remove(path);
-}
-
-static void
-rm_tree(const char *path)
-{
-	nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static void
 export_with(const char *out, unsigned workers, const char *const *paths,
     size_t n, struct d9x_progress *p)
@@ -495,7 +480,7 @@ START_TEST(two_workers)
 	export_with(two, 2, paths, 3, &p2);
 	ck_assert_uint_eq(p2.present, 3);
 	ck_assert_uint_eq(p2.files, 0);
-	rm_tree(tmp);
+	t_rmtree(tmp);
 }
 END_TEST
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "rectest.h"
+#include "../rmtree.h"
 
 char *
 rt_tmpdir(void)
@@ -22,19 +23,7 @@ rt_tmpdir(void)
 void
 rt_rmdir(char **dir)
 {
-	DIR *d = opendir(*dir);
-	struct dirent *de;
-	char path[512];
-
-	while (d != NULL && (de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		snprintf(path, sizeof path, "%s/%s", *dir, de->d_name);
-		unlink(path);
-	}
-	if (d != NULL)
-		closedir(d);
-	rmdir(*dir);
+	t_rmtree(*dir);		/* recorders' subdirectories too */
 	free(*dir);
 	*dir = NULL;
 }

@@ -3,7 +3,6 @@
  * error returns: a broken fixture should stop the test at once.
  */
 #include <fcntl.h>
-#include <ftw.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include <check.h>
 #include <gelf.h>
 
+#include "../rmtree.h"
 #include "tutil.h"
 
 extern char **environ;
@@ -28,18 +28,10 @@ tdir_make(struct tdir *d)
 	ck_assert_ptr_nonnull(mkdtemp(d->path));
 }
 
-static int
-rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return flag == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 void
 tdir_remove(struct tdir *d)
 {
-	nftw(d->path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	t_rmtree(d->path);
 }
 
 char *
