@@ -2,6 +2,13 @@
  * follow.c: see follow.h. One entry per segment ever seen, found by
  * inode while it is open (a rename keeps the inode) and by stem (a
  * compressed copy gets a new inode but the same stem).
+ *
+ * A file under its final name that appears once following has begun
+ * may still be being written by something other than a recorder (cp,
+ * scp, dd): it is read as a tail and settles, read to its end and done,
+ * once D9P_FOLLOW_QUIET polls in a row found it no bigger. Read
+ * once as it was, its last member was cut, told lost, and the rest never
+ * read. What is there when following begins is read as it is.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +24,9 @@ struct entry {
 	dev_t			 dev;
 	ino_t			 ino;
 	struct d9p_stream	*tail;	/* open while the file is written */
+	off_t			 size;	/* settling: its size at the last poll */
+	int			 settling;	/* a tail under a final name */
+	int			 quiet;	/* settling: polls it did not grow */
 	int			 seen;	/* in this poll's walk */
 };
 
@@ -111,7 +121,10 @@ visit_new(struct d9p_follow *f, const char *path, int fd,
 	e->dev = sb->st_dev;
 	e->ino = sb->st_ino;
 	e->seen = 1;
-	if (!d9p_is_active(path))
+	e->size = sb->st_size;
+	/* during the first poll f->polls is 1: what is there is read */
+	e->settling = f->polls > 1 && !d9p_is_active(path);
+	if (!d9p_is_active(path) && !e->settling)
 		return d9p_read_fd(fd, path, in_dir, &f->sink, f->o, f->st);
 	if ((e->tail = d9p_stream_open(fd, path, in_dir, &f->sink, f->st)) ==
 	    NULL)
@@ -147,11 +160,24 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 		free(stem);
 		return 0;	/* done, or a copy of the segment being read */
 	}
+	if (e->settling && strcmp(e->stem, stem) == 0) {
+		free(stem);	/* the same file: settled once it stops growing */
+		if (sb->st_size != e->size) {
+			e->size = sb->st_size;
+			e->quiet = 0;
+			return pump(f, e, 0);
+		}
+		return ++e->quiet < D9P_FOLLOW_QUIET ? 0 : pump(f, e, 1);
+	}
 	free(e->stem);
 	e->stem = stem;		/* renamed when sealed */
 	if (d9p_stream_rename(e->tail, path) < 0)
 		return -1;
-	return pump(f, e, !d9p_is_active(path));
+	/* a settling file renamed .active again is written on */
+	e->settling = e->settling && !d9p_is_active(path);
+	if (e->settling)
+		e->size = sb->st_size;
+	return pump(f, e, !e->settling && !d9p_is_active(path));
 }
 
 /* A segment never to be read: older than what fits (reader.h). */

@@ -8,6 +8,10 @@
  *  - a later copy of a segment already read (".bin" -> ".bin.gz", the
  *    same name without ".active", ".gz", ".zst") is skipped, so no event
  *    is counted twice;
+ *  - a file under a final name that appears once following has begun
+ *    (copied in by cp or scp, not sealed by a recorder) is read as it
+ *    grows, and done once D9P_FOLLOW_QUIET polls in a row found it no
+ *    bigger; a member it still cuts then is told lost;
  *  - stdin is read to its end, once.
  */
 #ifndef D9P_FOLLOW_H
@@ -16,6 +20,10 @@
 #include "parse/reader.h"
 
 struct d9p_follow;
+
+/* Polls without growth after which a copied-in file is done: the
+ * browser polls four times a second, so a copy may pause 2 s. */
+#define D9P_FOLLOW_QUIET	8
 
 struct d9p_follow *d9p_follow_new(const char *const *paths, size_t npaths);
 void	d9p_follow_free(struct d9p_follow **f);

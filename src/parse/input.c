@@ -148,6 +148,21 @@ fill(struct d9p_input *in, size_t want, struct d9_err *e)
 	return 0;
 }
 
+/* Whether p[0, n) (n < 4, the input's last bytes) is the start of a gzip
+ * or zstd magic: a file still written may have only these yet. */
+static int
+is_magic_start(const uint8_t *p, size_t n)
+{
+	static const uint8_t gz[] = { D9_GZIP_MAGIC0, D9_GZIP_MAGIC1 };
+	static const uint8_t zs[] = { 0x28, 0xb5, 0x2f, 0xfd };
+
+	return (n < sizeof gz && memcmp(p, gz, n) == 0) ||
+	    memcmp(p, zs, n) == 0;
+}
+
+/* What the next bytes are (in->mode): 1, or 0 at a clean end, 2 when
+ * the input ends inside a magic (cut: a tail goes on once it grew), or
+ * an error's -code. */
 static int
 sniff(struct d9p_input *in, struct d9_err *e)
 {
@@ -161,6 +176,8 @@ sniff(struct d9p_input *in, struct d9_err *e)
 	n = in->iend - in->ipos;
 	if (n == 0)
 		return 0;		/* clean end */
+	if (n < 4 && is_magic_start(p, n))
+		return 2;		/* the input ended in a magic */
 	in->member_at = in_off(in);
 	if (n >= 2 && p[0] == D9_GZIP_MAGIC0 && p[1] == D9_GZIP_MAGIC1) {
 		if (!in->z_init) {
@@ -379,8 +396,10 @@ read_direct(struct d9p_input *in, uint8_t *buf, size_t cap, int *cut,
 			if (in->scan && (rc = scan(in, e)) <= 0)
 				return rc;
 			rc = sniff(in, e);
-			if (rc <= 0)
-				return rc;
+			if (rc == 2)
+				*cut = 1;
+			if (rc <= 0 || rc == 2)
+				return rc == 2 ? 0 : rc;
 			continue;
 		case D9P_C_GZIP:
 			r = read_gzip(in, buf, cap, cut, e);

@@ -120,8 +120,8 @@ START_TEST(follow_a_live_directory)
 	tg_batch_e(&t, 1, 20);
 	put(dir, "trace.2.bin", t.p, t.n, "w");
 	put(dir, "notes.txt", "hello\n", 6, "w");
-	poll_once(f, &r);
-	poll_once(f, &r);
+	for (int i = 0; i < D9P_FOLLOW_QUIET + 1; i++)
+		poll_once(f, &r);	/* trace.2.bin settles */
 	ck_assert_str_eq(values(&r, v, sizeof v), "0 10 11 12 13 20");
 	snprintf(cmd, sizeof cmd, "%s/notes.txt: not a dial9 trace, "
 	    "skipped\n", dir);
@@ -345,6 +345,101 @@ START_TEST(follow_a_rewritten_segment)
 }
 END_TEST
 
+/*
+ * A segment copied in under its final name once following has begun
+ * (cp, scp: not a recorder's rename), followed while it is copied: gzip,
+ * zstd, raw, loop index _i. Its first write holds only the first byte of
+ * its magic, the next half of it: each poll reads on, and it settles
+ * once D9P_FOLLOW_QUIET polls found it no bigger. Every event arrives
+ * once, and nothing is told lost. It was read once as it was:
+ * "truncated", and the rest never read.
+ */
+START_TEST(follow_a_segment_copied_in)
+{
+	char dir[] = "/tmp/d9-follow-XXXXXX", v[256];
+	const char *paths[] = { dir };
+	struct d9p_follow *f;
+	struct tg t, c;
+	struct rec r;
+	size_t half;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tg_init(&t);
+	tg_init(&c);
+	rec_init(&r);
+	tg_batch_e(&t, 1, 0);
+	put(dir, "trace.0.bin", t.p, t.n, "w");
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	poll_once(f, &r);
+	tg_reset(&t);
+	tg_batch_e(&t, 3, 10);
+	tg_batch_e(&t, 2, 20);
+	if (_i == 0)
+		tg_gzip(&c, t.p, t.n);
+	else if (_i == 1)
+		tg_zstd(&c, t.p, t.n);
+	else
+		tg_raw(&c, t.p, t.n);
+	half = c.n / 2;
+	put(dir, "trace.1.bin.gz", c.p, 1, "w");
+	poll_once(f, &r);
+	ck_assert_str_eq(rec_notes(&r), "");
+	for (int i = 0; i < D9P_FOLLOW_QUIET - 1; i++)
+		poll_once(f, &r);	/* a pause, shorter than settling */
+	put(dir, "trace.1.bin.gz", c.p + 1, half - 1, "a");
+	poll_once(f, &r);
+	for (int i = 0; i < D9P_FOLLOW_QUIET - 1; i++)
+		poll_once(f, &r);
+	ck_assert_str_eq(rec_notes(&r), "");
+	put(dir, "trace.1.bin.gz", c.p + half, c.n - half, "a");
+	for (int i = 0; i < D9P_FOLLOW_QUIET + 1; i++)
+		poll_once(f, &r);	/* then no bigger: settled */
+	ck_assert_str_eq(values(&r, v, sizeof v), "0 10 11 12 20 21");
+	ck_assert_str_eq(rec_notes(&r), "");
+	ck_assert_uint_eq(r.st.events, 6);
+	/* done: more written to it now is not read */
+	put(dir, "trace.1.bin.gz", c.p, c.n, "a");
+	poll_once(f, &r);
+	ck_assert_uint_eq(r.st.events, 6);
+	tg_free(&c);
+	tg_free(&t);
+	done(&f, &r, dir);
+}
+END_TEST
+
+/* A segment copied in that stops growing in the middle of a member is
+ * told cut once it settles, with what it held before the cut. */
+START_TEST(follow_a_copy_that_stops)
+{
+	char dir[] = "/tmp/d9-follow-XXXXXX", v[256], want[PATH_MAX + 96];
+	const char *paths[] = { dir };
+	struct d9p_follow *f;
+	struct tg t, c;
+	struct rec r;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tg_init(&t);
+	tg_init(&c);
+	rec_init(&r);
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	poll_once(f, &r);
+	tg_batch_e(&t, 2, 10);
+	tg_gzip(&c, t.p, t.n);
+	put(dir, "trace.0.bin.gz", c.p, c.n - 4, "w");	/* no ISIZE */
+	for (int i = 0; i < D9P_FOLLOW_QUIET; i++)
+		poll_once(f, &r);
+	ck_assert_str_eq(rec_notes(&r), "");
+	poll_once(f, &r);
+	ck_assert_str_eq(values(&r, v, sizeof v), "10 11");
+	snprintf(want, sizeof want, "%s/trace.0.bin.gz: truncated at byte %zu "
+	    "(compressed data ends early)\n", dir, t.n);
+	ck_assert_str_eq(rec_notes(&r), want);
+	tg_free(&c);
+	tg_free(&t);
+	done(&f, &r, dir);
+}
+END_TEST
+
 /* A path that is not there is told once, not at every poll. */
 START_TEST(follow_a_missing_path)
 {
@@ -375,6 +470,8 @@ suite_follow(void)
 	tcase_add_test(tc, follow_with_a_sink_per_poll);
 	tcase_add_test(tc, follow_a_rewritten_segment);
 	tcase_add_test(tc, follow_a_missing_path);
+	tcase_add_loop_test(tc, follow_a_segment_copied_in, 0, 3);
+	tcase_add_test(tc, follow_a_copy_that_stops);
 	suite_add_tcase(s, tc);
 	return s;
 }
