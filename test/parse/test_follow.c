@@ -66,6 +66,29 @@ values(struct rec *r, char *out, size_t cap)
 	return out;
 }
 
+/* A test's start: dir made, t and c (bytes and their compressed copy)
+ * and r begun. */
+static void
+begin(char *dir, struct tg *t, struct tg *c, struct rec *r)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	tg_init(t);
+	tg_init(c);
+	rec_init(r);
+}
+
+/* t's bytes into c as loop index i says: gzip, zstd, as they are. */
+static void
+pack(int i, struct tg *t, struct tg *c)
+{
+	if (i == 0)
+		tg_gzip(c, t->p, t->n);
+	else if (i == 1)
+		tg_zstd(c, t->p, t->n);
+	else
+		tg_raw(c, t->p, t->n);
+}
+
 START_TEST(follow_a_live_directory)
 {
 	char dir[] = "/tmp/d9-follow-XXXXXX", a[PATH_MAX], b[PATH_MAX];
@@ -147,15 +170,9 @@ START_TEST(follow_compressed_in_pieces)
 	struct rec r;
 	size_t half;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	tg_init(&t);
-	tg_init(&c);
-	rec_init(&r);
+	begin(dir, &t, &c, &r);
 	tg_batch_e(&t, 3, 10);
-	if (_i == 0)
-		tg_gzip(&c, t.p, t.n);
-	else
-		tg_zstd(&c, t.p, t.n);
+	pack(_i, &t, &c);
 	half = c.n / 2;
 	put(dir, "trace.0.bin.active", c.p, half, "w");
 	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
@@ -363,10 +380,7 @@ START_TEST(follow_a_segment_copied_in)
 	struct rec r;
 	size_t half;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	tg_init(&t);
-	tg_init(&c);
-	rec_init(&r);
+	begin(dir, &t, &c, &r);
 	tg_batch_e(&t, 1, 0);
 	put(dir, "trace.0.bin", t.p, t.n, "w");
 	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
@@ -374,12 +388,7 @@ START_TEST(follow_a_segment_copied_in)
 	tg_reset(&t);
 	tg_batch_e(&t, 3, 10);
 	tg_batch_e(&t, 2, 20);
-	if (_i == 0)
-		tg_gzip(&c, t.p, t.n);
-	else if (_i == 1)
-		tg_zstd(&c, t.p, t.n);
-	else
-		tg_raw(&c, t.p, t.n);
+	pack(_i, &t, &c);
 	half = c.n / 2;
 	put(dir, "trace.1.bin.gz", c.p, 1, "w");
 	poll_once(f, &r);
@@ -417,10 +426,7 @@ START_TEST(follow_a_copy_that_stops)
 	struct tg t, c;
 	struct rec r;
 
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-	tg_init(&t);
-	tg_init(&c);
-	rec_init(&r);
+	begin(dir, &t, &c, &r);
 	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
 	poll_once(f, &r);
 	tg_batch_e(&t, 2, 10);
