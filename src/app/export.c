@@ -59,15 +59,19 @@ progress(void *arg, const struct d9x_progress *p)
 static void
 summary(const struct d9a_opts *o, const struct d9x_progress *p)
 {
-	char line[512];
+	char line[640];
+	int n;
 
-	snprintf(line, sizeof line, "exported %zu of %zu inputs to %s: %llu "
-	    "files, %llu rows, %.1f MB (%zu already there, %zu copies of a "
-	    "segment read once, %zu still being written, %zu unreadable)",
+	n = snprintf(line, sizeof line, "exported %zu of %zu inputs to %s: "
+	    "%llu files, %llu rows, %.1f MB (%zu already there, %zu copies of "
+	    "a segment read once, %zu still being written, %zu unreadable)",
 	    p->exported, p->inputs, o->export_dir,
 	    (unsigned long long)p->files, (unsigned long long)p->rows,
 	    (double)p->bytes / 1e6, p->present, p->copies, p->active,
 	    p->failed);
+	if (p->cut > 0 && n > 0 && (size_t)n < sizeof line)
+		snprintf(line + n, sizeof line - (size_t)n, "; %zu cut short, "
+		    "to be exported again at the next run", p->cut);
 	d9a_note(NULL, line);
 }
 

@@ -19,6 +19,7 @@
 #include "export/fold.h"
 #include "export/hash128.h"
 #include "export/loader.h"
+#include "export/redo.h"
 #include "export/split.h"
 #include "parse/reader.h"
 #include "parse/segid.h"
@@ -39,6 +40,7 @@ struct run {
 	size_t			 n, cap;
 	struct d9_arena		 arena;
 	struct d9_intern	 done;	/* keys whose segments leaf exists */
+	struct d9_intern	 redo;	/* keys marked cut (redo.h) */
 	unsigned char		*want;	/* which inputs to read */
 	/* with workers (threads set): mu guards done, p, next and stop */
 	int			 threads;
@@ -121,8 +123,10 @@ scan(struct run *r, const char *dir, int depth)
 		if (e->d_name[0] == '.')
 			continue;
 		if (is_leaf_name(e->d_name)) {
-			if (d9_intern(&r->done, e->d_name, 32) == D9_NONE)
-				rc = -1;
+			if (d9_intern_find(&r->redo, e->d_name, 32) ==
+			    D9_NONE && d9_intern(&r->done, e->d_name, 32) ==
+			    D9_NONE)
+				rc = -1;	/* a marked one is not done */
 			continue;
 		}
 		if (depth > 0 && snprintf(sub, sizeof sub, "%s/%s", dir,
@@ -340,7 +344,55 @@ struct cur {
 	struct input	*x;
 	size_t		 segs;		/* segments with a source read */
 	size_t		 written;	/* of them, exported now */
+	int		 cut;		/* a segment of it was cut */
+	char		(*keys)[33];	/* of the sources exported now */
+	size_t		 nkeys, capkeys;
 };
+
+/* The sources of m (its segment's identity base) are to be exported:
+ * the leaves of those marked cut go first, and their keys are kept in
+ * c. 0, or -1 (w->out.e says why). */
+static int
+redo_first(struct worker *w, struct cur *c, const struct d9m_model *m,
+    const uint8_t base[16])
+{
+	struct run *r = w->r;
+
+	for (uint32_t g = 0; g < m->groups.n; g++) {
+		if (d9_grow(&c->keys, &c->capkeys, c->nkeys + 1,
+		    sizeof *c->keys) < 0)
+			return -1;
+		d9x_source_key(base, g, c->keys[c->nkeys]);
+		if (d9_intern_find(&r->redo, c->keys[c->nkeys], 32) !=
+		    D9_NONE && d9x_redo_clear(r->o->outdir,
+		    c->keys[c->nkeys]) < 0) {
+			d9_err_set(&w->out.e, D9_ERR_IO, 0, "%s: cannot remove "
+			    "the leaves of %s, exported cut: %s",
+			    r->o->outdir, c->keys[c->nkeys], strerror(errno));
+			return -1;
+		}
+		c->nkeys++;
+	}
+	return 0;
+}
+
+/* The input's keys marked cut (before its segments leaf is in place), or
+ * their marks dropped (after): 0, or -1 (w->out.e says why). */
+static int
+redo_end(struct worker *w, struct cur *c, int mark)
+{
+	const char *dir = w->r->o->outdir;
+
+	for (size_t i = 0; i < c->nkeys; i++)
+		if (!mark)
+			d9x_redo_unmark(dir, c->keys[i]);
+		else if (d9x_redo_mark(dir, c->keys[i]) < 0) {
+			d9_err_set(&w->out.e, D9_ERR_IO, 0, "%s/%s: cannot "
+			    "write: %s", dir, D9X_REDO_DIR, strerror(errno));
+			return -1;
+		}
+	return 0;
+}
 
 /* One segment of the input: exported unless it is already. Its first
  * segment's segments leaf is held until the input's end (leaf.h): a
@@ -367,13 +419,16 @@ segment(void *ctx, struct d9m_model *m, uint64_t events)
 		    name);
 		return -1;
 	}
+	for (size_t i = 0; i < m->segs.n; i++)
+		c->cut |= m->segs.cut[i];
 	if (m->groups.n > 0) {
 		c->segs++;
 		if (first && c->x->have_id)
 			memcpy(base, c->x->base, 16);
 		else
 			content_base(m, base);
-		if ((rc = claim(r, base)) > 0) {
+		if ((rc = claim(r, base)) > 0 &&
+		    (rc = redo_first(w, c, m, base)) == 0) {
 			rc = fold_model(w, m, base, events, first &&
 			    c->x->have_id);
 			c->written++;
@@ -395,8 +450,15 @@ input_end(struct worker *w, int rc, const struct d9p_read_stats *st,
 	struct run *r = w->r;
 	struct cur *c = w->cur;
 
+	if (rc == 0 && c->cut && redo_end(w, c, 1) < 0)
+		rc = -1;
 	if (d9x_out_release(&w->out, rc == 0) < 0)
 		rc = -1;
+	if (rc == 0 && !c->cut)
+		redo_end(w, c, 0);
+	free(c->keys);
+	c->keys = NULL;
+	c->nkeys = c->capkeys = 0;
 	if (rc < 0) {
 		if (w->out.e.code == 0)
 			d9_err_set(&w->out.e, D9_ERR_NOMEM, 0, "%s: out of "
@@ -407,8 +469,10 @@ input_end(struct worker *w, int rc, const struct d9p_read_stats *st,
 	r->p->in_bytes += st->consumed;
 	if (st->read_ok == 0 || c->segs == 0)
 		r->p->failed++;
-	else if (c->written > 0)
+	else if (c->written > 0) {
 		r->p->exported++;
+		r->p->cut += c->cut != 0;
+	}
 	else
 		r->p->present++;
 	report(w, path);
@@ -482,7 +546,7 @@ work(void *arg)
 	struct run *r = w->r;
 
 	for (;;) {
-		struct cur c = { NULL, 0, 0 };
+		struct cur c = { .x = NULL };
 		size_t i;
 		int rc;
 
@@ -550,7 +614,7 @@ export_piped(struct run *r, const char **paths, struct worker *w)
 	threads = d9x_loader_start(&ld, paths, r->want, r->n, readers(),
 	    &ro) == 0;
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
-		struct cur c = { &r->in[i], 0, 0 };
+		struct cur c = { .x = &r->in[i] };
 
 		w->cur = &c;
 		if (r->want[i])
@@ -653,6 +717,7 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	r.p = p;
 	d9_arena_init(&r.arena, 16 << 10);
 	d9_intern_init(&r.done, &r.arena);
+	d9_intern_init(&r.redo, &r.arena);
 	snprintf(seg, sizeof seg, "%s", o->outdir);
 	if (d9x_mkdirs(seg) < 0) {
 		snprintf(err, errlen, "%s: %s", o->outdir, strerror(errno));
@@ -660,7 +725,8 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	}
 	snprintf(seg, sizeof seg, "%s/%s", o->outdir,
 	    d9x_tables[D9X_T_SEGMENTS].name);
-	if (scan(&r, seg, SCAN_DEPTH) < 0 || list_inputs(&r) < 0 ||
+	if (d9x_redo_scan(o->outdir, &r.redo) < 0 ||
+	    scan(&r, seg, SCAN_DEPTH) < 0 || list_inputs(&r) < 0 ||
 	    identify(&r) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
@@ -677,6 +743,7 @@ out:
 	free(r.in);
 	free(r.want);
 	d9_intern_free(&r.done);
+	d9_intern_free(&r.redo);
 	d9_arena_free(&r.arena);
 	return rc;
 }

@@ -40,6 +40,8 @@ struct d9x_progress {
 	size_t		 active;	/* .active files left for later */
 	size_t		 copies;	/* files holding a segment read once */
 	size_t		 failed;	/* inputs that gave no events */
+	size_t		 cut;		/* inputs that ended cut: exported
+					 * again at the next run (redo.h) */
 	uint64_t	 files, bytes, rows;	/* written */
 	uint64_t	 table_bytes[D9X_T_COUNT], table_rows[D9X_T_COUNT];
 	uint64_t	 in_bytes;	/* of the inputs read */

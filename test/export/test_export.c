@@ -484,6 +484,91 @@ START_TEST(two_workers)
 }
 END_TEST
 
+/* Files in dir (no subfolders). */
+static size_t
+files_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL)
+		n += e->d_name[0] != '.';
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
+/* The first n bytes of from (all: n = SIZE_MAX) to to. */
+static void
+copy_head(const char *from, const char *to, size_t n)
+{
+	FILE *f = fopen(from, "rb"), *g = fopen(to, "wb");
+	char buf[65536];
+	size_t k;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(g);
+	while (n > 0 && (k = fread(buf, 1, n < sizeof buf ? n : sizeof buf,
+	    f)) > 0) {
+		ck_assert_uint_eq(fwrite(buf, 1, k, g), k);
+		n -= k;
+	}
+	fclose(f);
+	ck_assert_int_eq(fclose(g), 0);
+}
+
+/*
+ * A segment exported while it was still being copied in (cut) is
+ * exported again once whole, with one (_i + 1) worker or two: the files
+ * are then those of a fresh export, byte for byte, and the mark is gone.
+ * It was found "already there" and kept cut for good. While it stays
+ * cut, every run exports it again over what it wrote, never beside it.
+ */
+START_TEST(cut_then_whole)
+{
+	const char *dir = getenv("D9_TRACES");
+	char tmp[] = "/tmp/d9x-cut-XXXXXX", src[4096], in[64], seg[128];
+	char out[64], fresh[64], marks[128];
+	const char *paths[1] = { in };
+	unsigned w = (unsigned)_i + 1;
+	struct d9x_progress p;
+	struct stat st;
+	uint64_t files;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	snprintf(src, sizeof src, "%s/demo-2026-06.bin.gz", dir);
+	snprintf(in, sizeof in, "%s/in", tmp);
+	snprintf(seg, sizeof seg, "%s/trace.1.bin.gz", in);
+	snprintf(out, sizeof out, "%s/out", tmp);
+	snprintf(fresh, sizeof fresh, "%s/fresh", tmp);
+	snprintf(marks, sizeof marks, "%s/.cut", out);
+	ck_assert_int_eq(mkdir(in, 0700), 0);
+	ck_assert_int_eq(stat(src, &st), 0);
+	copy_head(src, seg, (size_t)st.st_size / 2);
+	export_with(out, w, paths, 1, &p);
+	ck_assert_uint_eq(p.exported, 1);
+	ck_assert_uint_eq(p.cut, 1);
+	ck_assert_uint_eq(files_in(marks), 1);
+	files = p.files;
+	export_with(out, w, paths, 1, &p);	/* still cut: again */
+	ck_assert_uint_eq(p.exported, 1);
+	ck_assert_uint_eq(p.files, files);
+	copy_head(src, seg, SIZE_MAX);
+	export_with(out, w, paths, 1, &p);
+	ck_assert_uint_eq(p.exported, 1);
+	ck_assert_uint_eq(p.cut, 0);
+	ck_assert_uint_eq(files_in(marks), 0);
+	export_with(fresh, w, paths, 1, &p);
+	ck_assert_uint_eq(same_tree(fresh, out), p.files);
+	ck_assert_uint_eq(same_tree(out, fresh), p.files);
+	export_with(out, w, paths, 1, &p);	/* whole: done */
+	ck_assert_uint_eq(p.present, 1);
+	ck_assert_uint_eq(p.files, 0);
+	t_rmtree(tmp);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -506,6 +591,7 @@ main(void)
 		tcase_add_test(tk, frames_memo);
 		tcase_add_test(tk, split_hint);
 		tcase_add_test(tk, two_workers);
+		tcase_add_loop_test(tk, cut_then_whole, 0, 2);
 		suite_add_tcase(s, tk);
 	}
 	sr = srunner_create(s);
