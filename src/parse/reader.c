@@ -235,6 +235,8 @@ walk_dir(struct walk *wk, const char *path, int depth)
 		n++;
 	}
 	closedir(dir);
+	if (rc == 0 && n == 0 && depth == 0)
+		d9p_note(wk->o, "%s: no files in it", path);
 	if (rc == 0 && n > 0)
 		qsort(names, n, sizeof *names, path_cmp);
 	for (size_t i = 0; i < n; i++) {

@@ -97,6 +97,7 @@ START_TEST(test_bad_inputs)
 	size_t n;
 	unsigned char *raw = gunzip_file(gz, &n);
 	char *cut = tmpfile_with(raw, 100000);	/* cut mid-frame */
+	char dir[] = "/tmp/d9e2e-empty-XXXXXX", want[64];
 
 	ck_assert_int_eq(run_d9top(&r, NULL, "--json /nonexistent/x"), 1);
 	ck_assert_ptr_nonnull(strstr(r.err, "/nonexistent/x: No such file"));
@@ -107,6 +108,13 @@ START_TEST(test_bad_inputs)
 	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s'", text), 1);
 	ck_assert_ptr_nonnull(strstr(r.err, ": byte 0: not a dial9 trace"));
 	run_free(&r);
+	/* a directory with nothing in it says so */
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s'", dir), 1);
+	snprintf(want, sizeof want, "d9top: %s: no files in it\n", dir);
+	ck_assert_ptr_nonnull(strstr(r.err, want));
+	run_free(&r);
+	rmdir(dir);
 	/* a segment cut mid-write: what came before is kept, exit 0 */
 	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s'", cut), 0);
 	ck_assert_ptr_nonnull(strstr(r.err, ": truncated at byte "));
