@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hmap.h"
 #include "base/units.h"
 #include "model/core/loss.h"
 #include "model/core/table.h"
@@ -205,6 +206,8 @@ segnum_cmp(const void *a, const void *b)
 	return x->n < y->n ? -1 : x->n > y->n;
 }
 
+#define UNNAMED	(D9_NONE - 1)	/* an input not named trace.N.bin */
+
 /* The numbers missing between each (boot, prefix)'s first and last; a
  * file's boot is that of any of its segments. -1 out of memory. */
 static int
@@ -212,21 +215,32 @@ missing(struct d9m_model *m, const struct segloss *sl)
 {
 	size_t n = m->segs.n, k = 0;
 	struct segnum *v = calloc(n ? n : 1, sizeof *v);
+	struct d9_hmap at;	/* input's name -> its v row, or UNNAMED */
+	int rc = 0;
 
 	if (v == NULL)
 		return -1;
-	for (size_t s = 0; s < n; s++) {
-		uint32_t in = m->segs.input[s];
-		size_t j;
+	d9_hmap_init(&at);
+	for (size_t s = 0; rc == 0 && s < n; s++) {
+		uint32_t in = m->segs.input[s], j;
 
 		if (in == D9_NONE)
 			continue;
-		for (j = 0; j < k && v[j].path != d9m_str(m, in); j++)
-			;
-		if (j == k && segnum_of(d9m_str(m, in), &v[k]) == 0)
-			v[k++].boot = D9_NONE;
-		if (j < k && sl[s].boot != D9_NONE)
+		if ((j = d9_hmap_get(&at, in)) == D9_NONE) {
+			j = UNNAMED;
+			if (segnum_of(d9m_str(m, in), &v[k]) == 0) {
+				v[k].boot = D9_NONE;
+				j = (uint32_t)k++;
+			}
+			rc = d9_hmap_put(&at, in, j);
+		}
+		if (j != UNNAMED && sl[s].boot != D9_NONE)
 			v[j].boot = sl[s].boot;
+	}
+	d9_hmap_free(&at);
+	if (rc < 0) {
+		free(v);
+		return -1;
 	}
 	qsort(v, k, sizeof *v, segnum_cmp);
 	for (size_t i = 1; i < k; i++)
