@@ -222,6 +222,44 @@ infer_biases(struct res *r)
 	return 0;
 }
 
+/* Whether a mapping of file f is binary b: the same build id, or, where
+ * none was recorded, the same file name. */
+static int
+maps_binary(const struct res *r, const struct mapfile *f, const struct bin *b)
+{
+	uint8_t id[D9S_BUILD_ID_MAX];
+	size_t len = f->bid != D9_NONE ? parse_id(d9m_str(r->m, f->bid), id) :
+	    0;
+	char base[BASE_MAX];
+
+	if (len > 0)
+		return b->info.build_id_len == len &&
+		    memcmp(b->info.build_id, id, len) == 0;
+	set_base(base, d9m_str(r->m, f->path));
+	return strcmp(base, b->base) == 0;
+}
+
+/* Where every segment has maps, a --binary that none of them maps
+ * names nothing: said (a wrong binary given, say), once. */
+static void
+unmatched_binaries(struct res *r)
+{
+	for (size_t s = 0; s < r->nseg; s++)
+		if (!r->seg_maps[s])
+			return;		/* a load bias may be inferred there */
+	for (size_t k = 0; k < r->nbins; k++) {
+		size_t i = 0;
+
+		while (i < r->nfiles && !maps_binary(r, &r->files[i],
+		    &r->bins[k]))
+			i++;
+		if (i == r->nfiles)
+			say(r, 1, "%s: no memory map of the trace is of it (by "
+			    "build id or name): it names nothing",
+			    r->bins[k].path);
+	}
+}
+
 static int
 bind(struct res *r, const struct d9m_model *m)
 {
@@ -252,6 +290,7 @@ bind(struct res *r, const struct d9m_model *m)
 	}
 	qsort_r(r->maprow, r->nmaprow, sizeof *r->maprow, cmp_row,
 	    (void *)t);
+	unmatched_binaries(r);
 	return infer_biases(r);
 }
 

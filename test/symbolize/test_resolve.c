@@ -357,6 +357,16 @@ START_TEST(test_maps)
 	assert_named(r.out);
 	ck_assert_str_eq(r.err, "");
 	run_free(&r);
+	/* a --binary no map is of (d9top itself): told it names nothing */
+	run_d9top(&r, NULL, "--json --binary '%s' '%s'", getenv("D9TOP"),
+	    trace);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	assert_named(r.out);
+	snprintf(msg, sizeof msg, "d9top: %s: no memory map of the trace is "
+	    "of it (by build id or name): it names nothing\n",
+	    getenv("D9TOP"));
+	ck_assert_str_eq(r.err, msg);
+	run_free(&r);
 	unlink(trace);
 	free(trace);
 
