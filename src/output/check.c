@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "model/figures/diff.h"
 #include "output/check.h"
 #include "output/textfmt.h"
 
@@ -318,6 +319,21 @@ d9o_rules_free(struct d9o_rules *r)
 
 enum found { FOUND, ABSENT, NOT_KEY, NOT_NUMBER };
 
+/* The member of pollByLoc (obj) whose location is name's under any
+ * cargo home (d9m_loc_key): a rule, or a baseline from another machine,
+ * names a crate's location by its crate folder on. NULL: none. */
+static const struct d9_jval *
+loc_member(const struct d9_jval *obj, const char *name)
+{
+	const char *want = d9m_loc_key(name);
+
+	for (const struct d9_jval *k = d9_json_next(obj, NULL); k != NULL;
+	    k = d9_json_next(obj, k))
+		if (strcmp(d9m_loc_key(d9_json_key(k)), want) == 0)
+			return k;
+	return NULL;
+}
+
 /* Walk key through doc: FOUND (*out: the value, maybe null), ABSENT (a
  * name or index below the first is not there, or the path goes through
  * a null: an object this run has not, as "recorder" for dial9's
@@ -335,7 +351,12 @@ walk(const struct d9_jval *doc, const char *k, const struct d9_jval **out)
 		if (d9_json_type(v) == D9_JNULL)
 			return ABSENT;
 		if (d9_json_type(v) == D9_JOBJ) {
-			v = d9_json_member(v, name);
+			const struct d9_jval *obj = v;
+
+			v = d9_json_member(obj, name);
+			if (v == NULL && !first && d9_json_key(obj) != NULL &&
+			    strcmp(d9_json_key(obj), "pollByLoc") == 0)
+				v = loc_member(obj, name);
 		} else if (d9_json_type(v) == D9_JARR) {
 			char *end;
 			unsigned long i = strtoul(name, &end, 10);

@@ -256,6 +256,54 @@ START_TEST(diff_new_first_gone_last)
 }
 END_TEST
 
+/* A crate's spawn location built under two cargo homes (a laptop's,
+ * a container's) is one location: it was "new" and "gone" at once. */
+START_TEST(diff_locations_across_cargo_homes)
+{
+	static const char *const a =
+	    "/home/u/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/"
+	    "hyper-util-0.1.20/src/rt/tokio.rs:115:9";
+	static const char *const b =
+	    "/usr/local/cargo/registry/src/index.crates.io-1949cf8c6b5b557f/"
+	    "hyper-util-0.1.20/src/rt/tokio.rs:115:9";
+	static const char *const ga =
+	    "/root/.cargo/git/checkouts/tokio-6c2ba5bd9b1b8d62/1a2b3c4/"
+	    "tokio/src/task/spawn.rs:10:5";
+	static const char *const gb =
+	    "/cargo/git/checkouts/tokio-6c2ba5bd9b1b8d62/1a2b3c4/"
+	    "tokio/src/task/spawn.rs:10:5";
+	struct d9m_pct p = { 10, 5, 50, 60 }, q = { 10, 5, 500, 600 };
+	struct d9m_side old, new;
+	struct d9m_diff d;
+
+	ck_assert_str_eq(d9m_loc_key(a), "hyper-util-0.1.20/src/rt/tokio.rs:"
+	    "115:9");
+	ck_assert_str_eq(d9m_loc_key(gb), "tokio/src/task/spawn.rs:10:5");
+	ck_assert_str_eq(d9m_loc_key("src/main.rs:1:1"), "src/main.rs:1:1");
+	ck_assert_str_eq(d9m_loc_key("/x/registry/src/"), "/x/registry/src/");
+	ck_assert_str_eq(d9m_loc_key("/x/registry/src/idx/"),
+	    "/x/registry/src/idx/");
+	d9m_side_init(&old);
+	d9m_side_init(&new);
+	d9m_side_loc(&old, a, &p);
+	d9m_side_loc(&old, ga, &p);
+	d9m_side_loc(&new, b, &q);
+	d9m_side_loc(&new, gb, &q);
+	ck_assert_int_eq(d9m_diff(&old, &new, &d), 0);
+	ck_assert_uint_eq(d.nlocs, 2);
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_ptr_nonnull(d.locs[i].old);
+		ck_assert_ptr_nonnull(d.locs[i].new);
+		ck_assert_int_eq(d9m_dpct_change(&d.locs[i]), 450);
+	}
+	ck_assert(strcmp(d.locs[0].name, b) == 0 ||
+	    strcmp(d.locs[1].name, b) == 0);	/* the new run's name */
+	d9m_diff_free(&d);
+	d9m_side_free(&old);
+	d9m_side_free(&new);
+}
+END_TEST
+
 START_TEST(json_output_reads_back_the_same)
 {
 	struct d9m_side a, b;
@@ -373,6 +421,28 @@ START_TEST(check_rules)
 }
 END_TEST
 
+/* A location is found under another cargo home: a rule names it by its
+ * crate folder on, a baseline from another machine by its own path. */
+START_TEST(check_locations_across_cargo_homes)
+{
+	const char *doc = "{\"pollByLoc\": {\"/usr/local/cargo/registry/src/"
+	    "idx-1/hyper-0.1/src/a.rs:1:1\": {\"p99\": 900}}}";
+	const char *base = "{\"pollByLoc\": {\"/home/u/.cargo/registry/src/"
+	    "idx-1/hyper-0.1/src/a.rs:1:1\": {\"p99\": 1000}}}";
+	char out[2048];
+
+	ck_assert_int_eq(rules("pollByLoc[hyper-0.1/src/a.rs:1:1].p99<1us,"
+	    "pollByLoc[/x/registry/src/idx-2/hyper-0.1/src/a.rs:1:1].p99"
+	    "<=+0", doc, base, out, sizeof out), 0);
+	ck_assert_str_eq(out, "PASS pollByLoc[hyper-0.1/src/a.rs:1:1].p99<1us: "
+	    "actual 0.9us\n"
+	    "PASS pollByLoc[/x/registry/src/idx-2/hyper-0.1/src/a.rs:1:1]."
+	    "p99<=+0: actual 900ns, baseline 1.0us, limit 1.0us\n");
+	ck_assert_int_eq(rules("pollByLoc[hyper-0.2/src/a.rs:1:1].p99<1us",
+	    doc, NULL, out, sizeof out), 1);
+}
+END_TEST
+
 START_TEST(check_malformed)
 {
 	static const struct { const char *rule, *why; long rc; } bad[] = {
@@ -426,6 +496,8 @@ diff_suite(void)
 	tcase_add_test(tc, json_compact);
 	tcase_add_test(tc, diff_ranks_the_regression_first);
 	tcase_add_test(tc, diff_new_first_gone_last);
+	tcase_add_test(tc, diff_locations_across_cargo_homes);
+	tcase_add_test(tc, check_locations_across_cargo_homes);
 	tcase_add_test(tc, json_output_reads_back_the_same);
 	tcase_add_test(tc, check_rules);
 	tcase_add_test(tc, check_malformed);

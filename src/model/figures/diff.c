@@ -49,15 +49,47 @@ copy(struct d9m_side *s, const char *t)
 	return id == D9_NONE ? NULL : d9_intern_str(&s->names, id, NULL);
 }
 
+/* Past the next n path components of p ('/' after each): where the
+ * rest starts, or NULL when p has fewer. */
+static const char *
+past(const char *p, int n)
+{
+	while (n-- > 0)
+		if ((p = strchr(p, '/')) == NULL || *++p == '\0')
+			return NULL;
+	return p;
+}
+
+const char *
+d9m_loc_key(const char *name)
+{
+	static const struct {
+		const char	*at;
+		int		 skip;	/* components after it */
+	} homes[] = {
+		{ "/registry/src/", 1 },	/* INDEX-hash/ */
+		{ "/git/checkouts/", 2 },	/* repo-hash/rev/ */
+	};
+	const char *at, *rest;
+
+	for (size_t i = 0; i < sizeof homes / sizeof homes[0]; i++)
+		if ((at = strstr(name, homes[i].at)) != NULL &&
+		    (rest = past(at + strlen(homes[i].at), homes[i].skip)) !=
+		    NULL)
+			return rest;
+	return name;
+}
+
 static int
 add_pct(struct d9m_side *s, struct d9m_npct **v, size_t *n, size_t *cap,
-    const char *name, const struct d9m_pct *p)
+    const char *name, const char *key, const struct d9m_pct *p)
 {
-	const char *c = copy(s, name);
+	const char *c = copy(s, name), *k = copy(s, key);
 
-	if (c == NULL || d9_grow(v, cap, *n + 1, sizeof **v) < 0)
+	if (c == NULL || k == NULL || d9_grow(v, cap, *n + 1, sizeof **v) < 0)
 		return -1;
 	(*v)[*n].name = c;
+	(*v)[*n].key = k;
 	(*v)[(*n)++].v = *p;
 	return 0;
 }
@@ -65,13 +97,14 @@ add_pct(struct d9m_side *s, struct d9m_npct **v, size_t *n, size_t *cap,
 int
 d9m_side_loc(struct d9m_side *s, const char *name, const struct d9m_pct *v)
 {
-	return add_pct(s, &s->locs, &s->nlocs, &s->caplocs, name, v);
+	return add_pct(s, &s->locs, &s->nlocs, &s->caplocs, name,
+	    d9m_loc_key(name), v);
 }
 
 int
 d9m_side_span(struct d9m_side *s, const char *name, const struct d9m_pct *v)
 {
-	return add_pct(s, &s->spans, &s->nspans, &s->capspans, name, v);
+	return add_pct(s, &s->spans, &s->nspans, &s->capspans, name, name, v);
 }
 
 static struct d9m_nweight **
@@ -384,7 +417,7 @@ diff_pct(const struct d9m_npct *o, size_t no, const struct d9m_npct *n,
 {
 	double to = total(o, no), tn = total(n, nn);
 	struct pair *p = pairs(o, no, n, nn, sizeof *o,
-	    offsetof(struct d9m_npct, name), nout);
+	    offsetof(struct d9m_npct, key), nout);
 	struct d9m_dpct *r = p ? calloc(*nout + 1, sizeof *r) : NULL;
 
 	for (size_t k = 0; r != NULL && k < *nout; k++) {

@@ -34,6 +34,9 @@
 /* A named distribution (a spawn location's polls, a span name). */
 struct d9m_npct {
 	const char	*name;
+	const char	*key;	/* what matches across runs: the name, a
+				 * spawn location past its machine's cargo
+				 * home (d9m_loc_key) */
 	struct d9m_pct	 v;
 };
 
@@ -66,6 +69,13 @@ struct d9m_side {
 	uint64_t	 duration_ns;	/* of its runtime events, 0 unknown */
 };
 
+/* The part of spawn location name that does not depend on the machine
+ * that built it: a crate's source under a cargo home (".../registry/src/
+ * INDEX/hyper-util-0.1.20/src/rt/tokio.rs:115:9" from /home/u/.cargo or
+ * /usr/local/cargo alike) from the crate's folder on, a git dependency's
+ * from its checkout's revision folder on; else the name. Points into
+ * name. */
+const char *d9m_loc_key(const char *name);
 void	d9m_side_init(struct d9m_side *s);
 void	d9m_side_free(struct d9m_side *s);
 /* Add to a side (names are copied); -1 when out of memory. Adding a
