@@ -304,6 +304,51 @@ START_TEST(diff_locations_across_cargo_homes)
 }
 END_TEST
 
+/* Unnamed addresses never match between runs (ASLR, another build):
+ * the diff counts them in one row per module, in leaves and sites. */
+START_TEST(diff_unnamed_frames_in_one_row)
+{
+	struct d9m_side old, new;
+	struct d9m_diff d;
+	char buf[D9M_ROW_MAX];
+
+	ck_assert_str_eq(d9m_unnamed_row("0xffff9ba4de60", buf, sizeof buf),
+	    "[unnamed]");
+	ck_assert_str_eq(d9m_unnamed_row("0x1f (libc.so.6)", buf, sizeof buf),
+	    "[unnamed in libc.so.6]");
+	ck_assert_str_eq(d9m_unnamed_row("[kernel] 0xffffffff81000000", buf,
+	    sizeof buf), "[unnamed in the kernel]");
+	ck_assert_ptr_null(d9m_unnamed_row("0xzz", buf, sizeof buf));
+	ck_assert_ptr_null(d9m_unnamed_row("0x1f (", buf, sizeof buf));
+	ck_assert_ptr_null(d9m_unnamed_row("main", buf, sizeof buf));
+	d9m_side_init(&old);
+	d9m_side_init(&new);
+	d9m_side_weight(&old, D9M_SIDE_CPU, "0xffff1", NULL, 1);
+	d9m_side_weight(&old, D9M_SIDE_CPU, "0xffff2", NULL, 1);
+	d9m_side_weight(&old, D9M_SIDE_CPU, "f", NULL, 2);
+	old.cpu_total = 4;
+	d9m_side_weight(&new, D9M_SIDE_CPU, "0xaaaa", NULL, 3);
+	d9m_side_weight(&new, D9M_SIDE_CPU, "f", NULL, 1);
+	new.cpu_total = 4;
+	d9m_side_weight(&old, D9M_SIDE_SITE, "alloc", "alloc\n0xdead\nmain",
+	    100);
+	d9m_side_weight(&new, D9M_SIDE_SITE, "alloc", "alloc\n0xbeef\nmain",
+	    300);
+	ck_assert_int_eq(d9m_diff(&old, &new, &d), 0);
+	ck_assert_uint_eq(d.ncpu, 2);
+	ck_assert_str_eq(d.cpu[0].name, "[unnamed]");
+	ck_assert(fabs(d.cpu[0].old - 0.5) < 1e-9);
+	ck_assert(fabs(d.cpu[0].new - 0.75) < 1e-9);
+	ck_assert_str_eq(d.cpu[1].name, "f");
+	ck_assert_uint_eq(d.nsites, 1);
+	ck_assert_str_eq(d.sites[0].key, "alloc\n[unnamed]\nmain");
+	ck_assert(d.sites[0].old > 0 && d.sites[0].new > d.sites[0].old);
+	d9m_diff_free(&d);
+	d9m_side_free(&old);
+	d9m_side_free(&new);
+}
+END_TEST
+
 START_TEST(json_output_reads_back_the_same)
 {
 	struct d9m_side a, b;
@@ -497,6 +542,7 @@ diff_suite(void)
 	tcase_add_test(tc, diff_ranks_the_regression_first);
 	tcase_add_test(tc, diff_new_first_gone_last);
 	tcase_add_test(tc, diff_locations_across_cargo_homes);
+	tcase_add_test(tc, diff_unnamed_frames_in_one_row);
 	tcase_add_test(tc, check_locations_across_cargo_homes);
 	tcase_add_test(tc, json_output_reads_back_the_same);
 	tcase_add_test(tc, check_rules);

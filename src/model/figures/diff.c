@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,6 +118,53 @@ list(struct d9m_side *s, int which, size_t **n, size_t **cap)
 	}
 }
 
+const char *
+d9m_unnamed_row(const char *name, char *buf, size_t cap)
+{
+	const char *rest;
+	size_t h, len;
+
+	if (strncmp(name, "[kernel] 0x", 11) == 0)
+		return "[unnamed in the kernel]";
+	if (name[0] != '0' || name[1] != 'x' ||
+	    (h = strspn(name + 2, "0123456789abcdefABCDEF")) == 0)
+		return NULL;
+	rest = name + 2 + h;
+	if (*rest == '\0')
+		return "[unnamed]";
+	len = strlen(rest);
+	if (len < 4 || rest[0] != ' ' || rest[1] != '(' || rest[len - 1] != ')')
+		return NULL;
+	snprintf(buf, cap, "[unnamed in %.*s]", (int)(len - 3), rest + 2);
+	return buf;
+}
+
+/* key (frames joined by newlines) with each unnamed frame's line its
+ * row's (d9m_unnamed_row), into out (cap bytes; cut there). */
+static const char *
+site_key(const char *key, char *out, size_t cap)
+{
+	size_t k = 0;
+
+	out[0] = '\0';
+	for (const char *p = key; *p != '\0' && k + 1 < cap; ) {
+		size_t len = strcspn(p, "\n");
+		char line[D9M_ROW_MAX], row[D9M_ROW_MAX];
+		const char *r;
+		int w;
+
+		snprintf(line, sizeof line, "%.*s", (int)len, p);
+		r = d9m_unnamed_row(line, row, sizeof row);
+		w = snprintf(out + k, cap - k, "%s%s", k ? "\n" : "",
+		    r != NULL ? r : line);
+		if (w < 0 || (size_t)w >= cap - k)
+			break;
+		k += (size_t)w;
+		p += len + (p[len] == '\n');
+	}
+	return out;
+}
+
 int
 d9m_side_weight(struct d9m_side *s, int which, const char *name,
     const char *key, double w)
@@ -124,24 +172,31 @@ d9m_side_weight(struct d9m_side *s, int which, const char *name,
 	size_t *n, *cap;
 	struct d9m_nweight **v = list(s, which, &n, &cap);
 	uint32_t id;
-	const char *cn, *ck;
+	const char *cn, *ck, *u;
+	char row[D9M_ROW_MAX], *skey = NULL;
 
+	/* unnamed addresses are another run's too (ASLR, another build):
+	 * they count in one row */
+	if ((u = d9m_unnamed_row(name, row, sizeof row)) != NULL)
+		name = u;
 	if (key == NULL)
 		key = name;
+	else if (which == D9M_SIDE_SITE && (skey = malloc(KEY_MAX)) != NULL)
+		key = site_key(key, skey, KEY_MAX);
 	id = d9_intern(&s->keys[which], key, strlen(key));
-	if (id == D9_NONE)
-		return -1;
-	if (id < *n) {
+	if (id != D9_NONE && id < *n)
 		(*v)[id].w += w;
-		return 0;
-	}
-	if ((cn = copy(s, name)) == NULL || (ck = copy(s, key)) == NULL ||
+	else if (id == D9_NONE || (cn = copy(s, name)) == NULL ||
+	    (ck = copy(s, key)) == NULL ||
 	    d9_grow(v, cap, *n + 1, sizeof **v) < 0)
-		return -1;
-	(*v)[*n].name = cn;
-	(*v)[*n].key = ck;
-	(*v)[(*n)++].w = w;
-	return 0;
+		id = D9_NONE;
+	else {
+		(*v)[*n].name = cn;
+		(*v)[*n].key = ck;
+		(*v)[(*n)++].w = w;
+	}
+	free(skey);
+	return id == D9_NONE ? -1 : 0;
 }
 
 int

@@ -76,6 +76,13 @@ struct d9m_side {
  * from its checkout's revision folder on; else the name. Points into
  * name. */
 const char *d9m_loc_key(const char *name);
+/* The row an unnamed frame (d9m_frame_name's "0x1f2e", "0x1f2e
+ * (module)" or "[kernel] 0x...") counts in when two runs are compared,
+ * whose addresses never match (ASLR, another build): "[unnamed]",
+ * "[unnamed in module]" (in buf, cap bytes) or "[unnamed in the
+ * kernel]"; NULL for a named frame. */
+#define D9M_ROW_MAX	256
+const char *d9m_unnamed_row(const char *name, char *buf, size_t cap);
 void	d9m_side_init(struct d9m_side *s);
 void	d9m_side_free(struct d9m_side *s);
 /* Add to a side (names are copied); -1 when out of memory. Adding a
