@@ -334,8 +334,9 @@ locations(const struct d9o_out *o)
 		fprintf(o->f, "%s %s\n", l->poll.max > 10000000 ? "!!" :
 		    l->poll.max > 1000000 ? " !" : "  ",
 		    d9o_fit(s, sizeof s, d9o_loc(o->m, l->loc), 76));
-		fprintf(o->f, "     %8zu polls  p50 %9s  p99 %9s  max %9s\n",
-		    l->poll.count, d9_fmt_dur(b1, sizeof b1, l->poll.p50, 0),
+		fprintf(o->f, "     %8zu %-5s  p50 %9s  p99 %9s  max %9s\n",
+		    l->poll.count, l->poll.count == 1 ? "poll" : "polls",
+		    d9_fmt_dur(b1, sizeof b1, l->poll.p50, 0),
 		    d9_fmt_dur(b2, sizeof b2, l->poll.p99, 0),
 		    d9_fmt_dur(b3, sizeof b3, l->poll.max, 0));
 	}
@@ -353,7 +354,8 @@ lifecycle(const struct d9o_out *o)
 
 		if (l->tasks == 0 || l->loc == D9_NONE)
 			continue;
-		fprintf(o->f, "%6zu tasks  %5zu alive  %s\n", l->tasks, l->alive,
+		fprintf(o->f, "%6zu %-5s  %5zu alive  %s\n", l->tasks,
+		    l->tasks == 1 ? "task" : "tasks", l->alive,
 		    d9o_fit(s, sizeof s, d9m_str(o->m, l->loc), 53));
 	}
 	fprintf(o->f, "Peak %zu active tasks (%zu existed before the trace), "

@@ -177,8 +177,9 @@ workers(const struct d9m_model *m, struct d9m_analysis *a)
 			flag(a, w->sched_wait_max > 10000000 ? D9M_WARNING :
 			    D9M_INFO, "kernel-sched-wait", 0, D9_NONE,
 			    "worker %s waited for a CPU over 1 ms after %zu "
-			    "unparks (worst %.2f ms)", wid,
+			    "unpark%s (worst %.2f ms)", wid,
 			    w->sched_wait_over1ms,
+			    w->sched_wait_over1ms == 1 ? "" : "s",
 			    (double)w->sched_wait_max / 1e6);
 	}
 	if (a->nworkers > 1 && lo > 0 && hi > 3 * lo)

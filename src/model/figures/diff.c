@@ -165,9 +165,11 @@ site_key(const char *key, char *out, size_t cap)
 	return out;
 }
 
-int
-d9m_side_weight(struct d9m_side *s, int which, const char *name,
-    const char *key, double w)
+/* d9m_side_weight; with group, an unnamed frame (the leaf, and each
+ * frame of a site's key) counts in its row (d9m_unnamed_row). */
+static int
+add_weight(struct d9m_side *s, int which, const char *name, const char *key,
+    double w, int group)
 {
 	size_t *n, *cap;
 	struct d9m_nweight **v = list(s, which, &n, &cap);
@@ -175,13 +177,12 @@ d9m_side_weight(struct d9m_side *s, int which, const char *name,
 	const char *cn, *ck, *u;
 	char row[D9M_ROW_MAX], *skey = NULL;
 
-	/* unnamed addresses are another run's too (ASLR, another build):
-	 * they count in one row */
-	if ((u = d9m_unnamed_row(name, row, sizeof row)) != NULL)
+	if (group && (u = d9m_unnamed_row(name, row, sizeof row)) != NULL)
 		name = u;
-	if (key == NULL)
-		key = name;
-	else if (which == D9M_SIDE_SITE && (skey = malloc(KEY_MAX)) != NULL)
+	if (key == NULL || (group && which != D9M_SIDE_SITE))
+		key = name;		/* a leaf's key is its name */
+	else if (group && which == D9M_SIDE_SITE &&
+	    (skey = malloc(KEY_MAX)) != NULL)
 		key = site_key(key, skey, KEY_MAX);
 	id = d9_intern(&s->keys[which], key, strlen(key));
 	if (id != D9_NONE && id < *n)
@@ -197,6 +198,33 @@ d9m_side_weight(struct d9m_side *s, int which, const char *name,
 	}
 	free(skey);
 	return id == D9_NONE ? -1 : 0;
+}
+
+int
+d9m_side_weight(struct d9m_side *s, int which, const char *name,
+    const char *key, double w)
+{
+	return add_weight(s, which, name, key, w, 0);
+}
+
+/* The weights of s (leaves, sites) into g, unnamed frames in their rows:
+ * what two runs compare. 0 or -1. */
+static int
+grouped(struct d9m_side *g, const struct d9m_side *s)
+{
+	for (int which = D9M_SIDE_CPU; which <= D9M_SIDE_SITE; which++) {
+		size_t *n, *cap;
+		struct d9m_nweight **v = list((struct d9m_side *)s, which, &n,
+		    &cap);
+
+		for (size_t i = 0; i < *n; i++)
+			if (add_weight(g, which, (*v)[i].name, (*v)[i].key,
+			    (*v)[i].w, 1) < 0)
+				return -1;
+	}
+	g->cpu_total = s->cpu_total;
+	g->off_total = s->off_total;
+	return 0;
 }
 
 int
@@ -551,9 +579,11 @@ site_rates(struct d9m_diff *d)
 }
 
 int
-d9m_diff(const struct d9m_side *o, const struct d9m_side *n,
+d9m_diff(const struct d9m_side *old_side, const struct d9m_side *new_side,
     struct d9m_diff *d)
 {
+	const struct d9m_side *o = old_side, *n = new_side;
+
 	memset(d, 0, sizeof *d);
 	d->dur_old = o->duration_ns;
 	d->dur_new = n->duration_ns;
@@ -566,10 +596,20 @@ d9m_diff(const struct d9m_side *o, const struct d9m_side *n,
 	d->long_new_rate = d9m_per_sec((double)n->long_polls, d->dur_new);
 	d->sched_old = o->sched;
 	d->sched_new = n->sched;
-	if (diff_pct(o->locs, o->nlocs, n->locs, n->nlocs, &d->locs,
-	    &d->nlocs) < 0 ||
-	    diff_pct(o->spans, o->nspans, n->spans, n->nspans, &d->spans,
-	    &d->nspans) < 0 ||
+	if ((d->grouped = calloc(2, sizeof *d->grouped)) == NULL)
+		return -1;
+	d9m_side_init(&d->grouped[0]);
+	d9m_side_init(&d->grouped[1]);
+	if (grouped(&d->grouped[0], o) < 0 || grouped(&d->grouped[1], n) < 0) {
+		d9m_diff_free(d);
+		return -1;
+	}
+	o = &d->grouped[0];	/* their weights; the rest is the sides' */
+	n = &d->grouped[1];
+	if (diff_pct(old_side->locs, old_side->nlocs, new_side->locs,
+	    new_side->nlocs, &d->locs, &d->nlocs) < 0 ||
+	    diff_pct(old_side->spans, old_side->nspans, new_side->spans,
+	    new_side->nspans, &d->spans, &d->nspans) < 0 ||
 	    diff_weight(o->cpu, o->ncpu, o->cpu_total, n->cpu, n->ncpu,
 	    n->cpu_total, &d->cpu, &d->ncpu) < 0 ||
 	    diff_weight(o->off, o->noff, o->off_total, n->off, n->noff,
@@ -591,5 +631,10 @@ d9m_diff_free(struct d9m_diff *d)
 	free(d->cpu);
 	free(d->off);
 	free(d->sites);
+	if (d->grouped != NULL) {
+		d9m_side_free(&d->grouped[0]);
+		d9m_side_free(&d->grouped[1]);
+		free(d->grouped);
+	}
 	memset(d, 0, sizeof *d);
 }

@@ -143,9 +143,15 @@ struct d9m_diff {
 	size_t		 ncpu, noff, nsites;
 	struct d9m_dpct	*spans;
 	size_t		 nspans;
+	struct d9m_side	*grouped;	/* [2]: the sides' weights with their
+					 * unnamed frames in one row each
+					 * (d9m_unnamed_row), what the
+					 * weights point into */
 };
 
-/* Compare; d points into both sides, which must outlive it. */
+/* Compare; d points into both sides, which must outlive it (unnamed
+ * frames of leaves and sites are compared in one row per module: their
+ * addresses never match between runs). */
 int	d9m_diff(const struct d9m_side *old, const struct d9m_side *new,
 	    struct d9m_diff *d);
 void	d9m_diff_free(struct d9m_diff *d);
