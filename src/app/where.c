@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app/where.h"
 #include "base/units.h"
@@ -21,6 +22,7 @@ d9a_where_init(struct d9a_where *a, int off)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	const char *base = NULL, *tail = NULL;
+	struct stat sb;
 	size_t n;
 
 	a->dir = NULL;
@@ -30,8 +32,10 @@ d9a_where_init(struct d9a_where *a, int off)
 	if (xdg != NULL && xdg[0] == '/') {
 		base = xdg;
 		tail = "/d9top";
-	} else if (home != NULL && home[0] == '/') {
-		base = home;
+	} else if (home != NULL && home[0] == '/' && stat(home, &sb) == 0 &&
+	    S_ISDIR(sb.st_mode)) {
+		base = home;	/* its .cache is made, never home itself (a
+				 * service's HOME may be /nonexistent) */
 		tail = "/.cache/d9top";
 	} else
 		return;

@@ -273,6 +273,12 @@ START_TEST(unwritable_index)
 	snprintf(f.idx, sizeof f.idx, "%s/.cache/d9top", f.dir);
 	ck_assert_int_eq(entries(&f, NULL, 0), 1);
 	ck_assert_int_eq(access("rel", F_OK), -1);
+	/* a HOME that is not there is not made (a service's /nonexistent) */
+	ck_assert_int_eq(unsetenv("XDG_CACHE_HOME"), 0);
+	snprintf(xdg, sizeof xdg, "%s/gone", f.dir);
+	ck_assert_int_eq(setenv("HOME", xdg, 1), 0);
+	same(args, want, n);
+	ck_assert_int_eq(access(xdg, F_OK), -1);
 	/* a budget below the entry's size: none is written; 0: off */
 	fix_free(&f);
 	fix_init(&f);
