@@ -96,6 +96,20 @@ ends_with(const char *s, size_t n, const char *suf)
 }
 
 int
+d9p_dir_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	int empty = d != NULL;
+
+	while (empty && (de = readdir(d)) != NULL)
+		empty = de->d_name[0] == '.';	/* as walk_dir skips them */
+	if (d != NULL)
+		closedir(d);
+	return empty;
+}
+
+int
 d9p_is_active(const char *path)
 {
 	return ends_with(path, strlen(path), ".active");
@@ -235,8 +249,6 @@ walk_dir(struct walk *wk, const char *path, int depth)
 		n++;
 	}
 	closedir(dir);
-	if (rc == 0 && n == 0 && depth == 0)
-		d9p_note(wk->o, "%s: no files in it", path);
 	if (rc == 0 && n > 0)
 		qsort(names, n, sizeof *names, path_cmp);
 	for (size_t i = 0; i < n; i++) {

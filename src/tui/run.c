@@ -16,11 +16,14 @@
 #include <time.h>
 
 #include "base/text.h"
+#include "parse/reader.h"
 #include "tui/app.h"
 #include "tui/crash.h"
 #include "tui/loader.h"
 #include "tui/term.h"
 #include "tui/tui.h"
+
+#define NOTHING_READ	"no events could be read"
 
 /* Below this the browser says "terminal too small (need 40x10)" instead
  * (the views would draw, clipped, but too little to use). */
@@ -103,7 +106,7 @@ poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
 		return -1;
 	}
 	if (st.read_ok == 0) {
-		snprintf(err, errlen, "no events could be read");
+		snprintf(err, errlen, "%s", NOTHING_READ);
 		d9t_app_set_model(app, m, ix);	/* errors printed from it */
 		return -1;
 	}
@@ -208,6 +211,14 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	if (app.m && !cfg->quiet)
 		for (size_t i = 0; i < app.m->nerrors; i++)
 			d9_text_put_line(stderr, "d9top: ", app.m->errors[i]);
+	for (size_t i = 0; !cfg->quiet && strcmp(err, NOTHING_READ) == 0 &&
+	    i < npaths; i++)
+		if (d9p_dir_empty(paths[i])) {
+			char msg[4200];
+
+			snprintf(msg, sizeof msg, "%s: no files in it", paths[i]);
+			d9_text_put_line(stderr, "d9top: ", msg);
+		}
 	if (err[0])
 		d9_text_put_line(stderr, "d9top: ", err);
 	d9t_canvas_free(&cv);
