@@ -3,7 +3,9 @@
  * read at once or followed while they are written (DESIGN.md; ANALYSIS
  * 23). The input is
  *
- *	byte 0		the number of pieces, 1 + (byte 0 modulo 8)
+ *	byte 0		the number of pieces, 1 + (byte 0 modulo 8), and
+ *			how the segment arrives (bit 3): 0 as a recorder
+ *			writes it, 1 copied in (below)
  *	next ones	where each piece ends after the first: a byte each,
  *			its fraction (of 256) of the trace's length
  *	the rest	one segment file (any bytes: raw, gzip, zstd)
@@ -13,6 +15,9 @@
  * it holds is finished and dropped, as the browser's --follow shows it
  * (src/tui/loader.c: the model that loads is never finished itself).
  * Then it is sealed (renamed seg.bin), followed once more and finished.
+ * Copied in, it is written piece by piece as DIR/seg.bin, its final
+ * name, into a directory followed while it was empty (cp, scp), then
+ * followed until it settles (D9P_FOLLOW_QUIET polls with no growth).
  * Its --json must equal, byte for byte, the --json of DIR read afresh
  * (but for the file's name in the messages said while it was
  * seg.bin.active): a difference aborts, with where they part, as does a
@@ -69,7 +74,7 @@ append(const char *path, const uint8_t *p, size_t n)
  * what followed it; NULL when it read nothing. */
 static struct d9m_model *
 followed(const char *dir, const uint8_t *t, size_t n, const size_t *cut,
-    size_t ncut)
+    size_t ncut, int copied)
 {
 	const char *paths[] = { dir };
 	char active[4200], sealed[4200];
@@ -84,10 +89,12 @@ followed(const char *dir, const uint8_t *t, size_t n, const size_t *cut,
 	    (f = d9p_follow_new(paths, 1)) == NULL)
 		abort();
 	memset(&st, 0, sizeof st);
+	if (copied && d9m_model_follow(m, f, NULL, &st) < 0)
+		abort();	/* the directory, empty */
 	for (size_t i = 0; i <= ncut; i++) {
 		size_t end = i < ncut ? cut[i] : n;
 
-		if (append(active, t + at, end - at) != 0)
+		if (append(copied ? sealed : active, t + at, end - at) != 0)
 			abort();
 		at = end;
 		if (d9m_model_follow(m, f, NULL, &st) < 0 ||
@@ -96,9 +103,12 @@ followed(const char *dir, const uint8_t *t, size_t n, const size_t *cut,
 			abort();	/* out of memory, on a few KiB */
 		d9m_model_free(&snap);
 	}
-	if (rename(active, sealed) != 0)
+	if (!copied && rename(active, sealed) != 0)
 		abort();
-	if (d9m_model_follow(m, f, NULL, &st) < 0 || d9m_model_finish(m) < 0)
+	for (int i = 0; i < (copied ? D9P_FOLLOW_QUIET : 1); i++)
+		if (d9m_model_follow(m, f, NULL, &st) < 0)
+			abort();
+	if (d9m_model_finish(m) < 0)
 		abort();
 	d9p_follow_free(&f);
 	if (st.read_ok == 0) {
@@ -134,7 +144,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (mkdtemp(dir) == NULL)
 		abort();
-	a = followed(dir, t, n, cut, ncut);
+	a = followed(dir, t, n, cut, ncut, data[0] >> 3 & 1);
 	b = t_read(dir);
 	if ((a == NULL) != (b == NULL)) {
 		fprintf(stderr, "fuzz_follow: %s read nothing, the other did\n",
