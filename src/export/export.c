@@ -19,6 +19,7 @@
 #include "export/fold.h"
 #include "export/hash128.h"
 #include "export/loader.h"
+#include "export/outlock.h"
 #include "export/redo.h"
 #include "export/split.h"
 #include "parse/reader.h"
@@ -709,7 +710,7 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 {
 	struct run r;
 	char seg[4096];
-	int rc = -1;
+	int rc = -1, lock = -1;
 
 	memset(&r, 0, sizeof r);
 	memset(p, 0, sizeof *p);
@@ -719,7 +720,8 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	d9_intern_init(&r.done, &r.arena);
 	d9_intern_init(&r.redo, &r.arena);
 	snprintf(seg, sizeof seg, "%s", o->outdir);
-	if (d9x_mkdirs(seg) < 0) {
+	if (d9x_mkdirs(seg) < 0 ||
+	    (lock = d9x_outlock(o->outdir, o->note, o->ctx)) < 0) {
 		snprintf(err, errlen, "%s: %s", o->outdir, strerror(errno));
 		goto out;
 	}
@@ -745,5 +747,6 @@ out:
 	d9_intern_free(&r.done);
 	d9_intern_free(&r.redo);
 	d9_arena_free(&r.arena);
+	d9x_outlock_free(lock);
 	return rc;
 }

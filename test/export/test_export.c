@@ -12,9 +12,12 @@
  */
 #include <check.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -406,7 +409,8 @@ same_file(const char *a, const char *b)
 	return same;
 }
 
-/* Every file under a is under b with the same bytes: how many. */
+/* Every file under a is under b with the same bytes, but hidden ones:
+ * how many. */
 static size_t
 same_tree(const char *a, const char *b)
 {
@@ -419,8 +423,8 @@ same_tree(const char *a, const char *b)
 		char pa[4096], pb[4096];
 		struct stat st;
 
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
+		if (e->d_name[0] == '.')
+			continue;	/* ., .., .lock, .cut: no table's */
 		snprintf(pa, sizeof pa, "%s/%s", a, e->d_name);
 		snprintf(pb, sizeof pb, "%s/%s", b, e->d_name);
 		ck_assert_int_eq(lstat(pa, &st), 0);
@@ -569,6 +573,80 @@ START_TEST(cut_then_whole)
 }
 END_TEST
 
+/* An export waiting for the lock of its OUTDIR (outlock.h). */
+struct waiter {
+	const char		*out;
+	const char *const	*paths;
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	int			 told;	/* it said it waits */
+	int			 rc;
+	struct d9x_progress	 p;
+	char			 err[512];
+};
+
+static void
+waiter_note(void *ctx, const char *msg)
+{
+	struct waiter *w = ctx;
+
+	pthread_mutex_lock(&w->mu);
+	w->told |= strstr(msg, "another d9top is exporting here") != NULL;
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void *
+waiter_run(void *arg)
+{
+	struct waiter *w = arg;
+	struct d9x_opts o = { .outdir = w->out, .paths = w->paths,
+	    .npaths = 1, .workers = 1, .note = waiter_note, .ctx = w };
+
+	w->rc = d9x_export(&o, &w->p, w->err, sizeof w->err);
+	return NULL;
+}
+
+/*
+ * Two exports into one OUTDIR (a cron job whose last run is not over):
+ * the second says it waits, writes nothing while the first holds
+ * OUTDIR/.lock, then goes on. Both wrote the same temporary files, and
+ * one failed with "cannot rename into place".
+ */
+START_TEST(one_export_at_a_time)
+{
+	char tmp[] = "/tmp/d9x-lock-XXXXXX", out[64], lockp[96], src[4096];
+	const char *paths[1] = { src };
+	struct waiter w = { .out = out, .paths = paths };
+	pthread_t t;
+	int fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	snprintf(out, sizeof out, "%s/out", tmp);
+	snprintf(lockp, sizeof lockp, "%s/.lock", out);
+	snprintf(src, sizeof src, "%s/demo-2026-03.bin", getenv("D9_TRACES"));
+	ck_assert_int_eq(mkdir(out, 0700), 0);
+	ck_assert_int_ge(fd = open(lockp, O_RDWR | O_CREAT, 0600), 0);
+	ck_assert_int_eq(flock(fd, LOCK_EX), 0);	/* another run's */
+	pthread_mutex_init(&w.mu, NULL);
+	pthread_cond_init(&w.cv, NULL);
+	ck_assert_int_eq(pthread_create(&t, NULL, waiter_run, &w), 0);
+	pthread_mutex_lock(&w.mu);
+	while (!w.told)
+		pthread_cond_wait(&w.cv, &w.mu);
+	pthread_mutex_unlock(&w.mu);
+	ck_assert_uint_eq(files_in(out), 0);	/* nothing but .lock */
+	close(fd);				/* the other run ends */
+	pthread_join(t, NULL);
+	ck_assert_msg(w.rc == 0, "%s", w.err);
+	ck_assert_uint_eq(w.p.exported, 1);
+	ck_assert_uint_ge(files_in(out), 5);	/* the tables' folders */
+	pthread_cond_destroy(&w.cv);
+	pthread_mutex_destroy(&w.mu);
+	t_rmtree(tmp);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -592,6 +670,7 @@ main(void)
 		tcase_add_test(tk, split_hint);
 		tcase_add_test(tk, two_workers);
 		tcase_add_loop_test(tk, cut_then_whole, 0, 2);
+		tcase_add_test(tk, one_export_at_a_time);
 		suite_add_tcase(s, tk);
 	}
 	sr = srunner_create(s);
