@@ -346,6 +346,27 @@ START_TEST(diff_unnamed_frames_in_one_row)
 	d9m_diff_free(&d);
 	d9m_side_free(&old);
 	d9m_side_free(&new);
+	/* named frames stay whole, however long (Rust's generics) */
+	{
+		char ka[400], kb[400];
+
+		memset(ka, 'x', sizeof ka);
+		memcpy(ka, "alloc\n", 6);
+		memcpy(kb, ka, sizeof kb);
+		ka[sizeof ka - 2] = 'a';
+		kb[sizeof kb - 2] = 'b';
+		ka[sizeof ka - 1] = kb[sizeof kb - 1] = '\0';
+		d9m_side_init(&old);
+		d9m_side_init(&new);
+		d9m_side_weight(&old, D9M_SIDE_SITE, "alloc", ka, 1);
+		d9m_side_weight(&new, D9M_SIDE_SITE, "alloc", kb, 1);
+		ck_assert_int_eq(d9m_diff(&old, &new, &d), 0);
+		ck_assert_uint_eq(d.nsites, 2);
+		ck_assert_uint_eq(strlen(d.sites[0].key), sizeof ka - 1);
+		d9m_diff_free(&d);
+		d9m_side_free(&old);
+		d9m_side_free(&new);
+	}
 }
 END_TEST
 

@@ -147,20 +147,27 @@ site_key(const char *key, char *out, size_t cap)
 	size_t k = 0;
 
 	out[0] = '\0';
-	for (const char *p = key; *p != '\0' && k + 1 < cap; ) {
+	for (const char *p = key; *p != '\0'; p += p[0] == '\n') {
 		size_t len = strcspn(p, "\n");
 		char line[D9M_ROW_MAX], row[D9M_ROW_MAX];
-		const char *r;
-		int w;
+		const char *r = NULL;
 
-		snprintf(line, sizeof line, "%.*s", (int)len, p);
-		r = d9m_unnamed_row(line, row, sizeof row);
-		w = snprintf(out + k, cap - k, "%s%s", k ? "\n" : "",
-		    r != NULL ? r : line);
-		if (w < 0 || (size_t)w >= cap - k)
+		if (len < sizeof line) {	/* unnamed ones are short */
+			memcpy(line, p, len);
+			line[len] = '\0';
+			r = d9m_unnamed_row(line, row, sizeof row);
+		}
+		if (r != NULL) {
+			p += len;
+			len = strlen(r);
+		} else
+			r = p, p += len;
+		if (k + (k > 0) + len + 1 > cap)
 			break;
-		k += (size_t)w;
-		p += len + (p[len] == '\n');
+		if (k > 0)
+			out[k++] = '\n';
+		memcpy(out + k, r, len);
+		out[k += len] = '\0';
 	}
 	return out;
 }
