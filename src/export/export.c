@@ -421,7 +421,7 @@ segment(void *ctx, struct d9m_model *m, uint64_t events)
 		return -1;
 	}
 	for (size_t i = 0; i < m->segs.n; i++)
-		c->cut |= m->segs.cut[i];
+		c->cut |= m->segs.cut[i] == D9M_SEG_CUT;
 	if (m->groups.n > 0) {
 		c->segs++;
 		if (first && c->x->have_id)

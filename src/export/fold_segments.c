@@ -140,7 +140,7 @@ seg_row(struct d9x_fold *x, struct d9x_leaf *l, uint32_t seg, size_t nsegs,
 	    seg_rows(m, seg));
 	d9x_pq_int(pq, D9X_SEG_DROPPED, loss ? m->loss.dropped_events : 0);
 	d9x_pq_int(pq, D9X_SEG_LOST, loss ? m->loss.lost_batches : 0);
-	d9x_pq_int(pq, D9X_SEG_COMPLETE, !m->segs.cut[seg] && !is_false(m, mt,
+	d9x_pq_int(pq, D9X_SEG_COMPLETE, m->segs.cut[seg] == 0 && !is_false(m, mt,
 	    "segment.complete"));
 	d9x_pq_str(pq, D9X_SEG_FILE, file, strlen(file));
 	d9x_pq_str(pq, D9X_SEG_CLOCK, clock, strlen(clock));

@@ -50,9 +50,13 @@ enum d9p_loss {
 				 * twice (ANALYSIS 19) */
 	D9P_LOSS_DAMAGED,	/* damage skipped: the reader goes on at the
 				 * next member or batch (ANALYSIS 19.1) */
-	D9P_LOSS_UNREAD		/* a file not read: older than what fits in
+	D9P_LOSS_UNREAD,	/* a file not read: older than what fits in
 				 * the memory d9top may use, or after reading
 				 * stopped there (reader.h, mem_budget) */
+	D9P_INPUT_WRITTEN	/* not a loss: the input just begun is a
+				 * segment still being written (reader.h,
+				 * d9p_is_written); it ends where its writer
+				 * is, neither whole nor cut */
 };
 
 enum {

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/intern.h"
@@ -49,7 +50,7 @@ read_input(int fd, const char *name, int in_dir, enum d9p_whole_rc pre,
 {
 	_Atomic int *cancel = o->progress ? &o->progress->cancel : NULL;
 	struct d9p_stream *s;
-	int rc;
+	int rc, written = 0;
 
 	if (st->full) {		/* memory: no more inputs (stream.c) */
 		if (pre == D9P_WHOLE_OK)
@@ -67,11 +68,20 @@ read_input(int fd, const char *name, int in_dir, enum d9p_whole_rc pre,
 		st->whole++;
 		close(fd);
 		s = d9p_stream_open_whole(w, name, in_dir, sink, st);
-	} else
+	} else {
+		struct stat sb;
+
+		written = fstat(fd, &sb) == 0 &&
+		    d9p_is_written(name, &sb, time(NULL));
 		s = d9p_stream_open(fd, name, in_dir, sink, st);
+	}
 	if (s == NULL)
 		return -1;
-	rc = d9p_stream_pump(s, 0, o, st);
+	if (written && sink->loss != NULL)
+		sink->loss(sink->ctx, D9P_INPUT_WRITTEN);
+	/* a segment being written is read as a tail: its last frame, cut
+	 * where its writer is, is not told */
+	rc = d9p_stream_pump(s, written, o, st);
 	d9p_stream_close(&s, st);
 	return rc < 0 ? -1 : 0;
 }
@@ -113,6 +123,13 @@ int
 d9p_is_active(const char *path)
 {
 	return ends_with(path, strlen(path), ".active");
+}
+
+int
+d9p_is_written(const char *path, const struct stat *sb, time_t now)
+{
+	return S_ISREG(sb->st_mode) && d9p_is_active(path) &&
+	    now - sb->st_mtim.tv_sec < D9P_ACTIVE_QUIET;
 }
 
 char *

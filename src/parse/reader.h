@@ -19,6 +19,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "parse/decoder.h"
 
@@ -115,6 +116,16 @@ char	*d9p_stem(const char *path);
 int	d9p_dir_empty(const char *path);
 /* Whether path names a segment still being written (.active). */
 int	d9p_is_active(const char *path);
+/* An .active segment written to within this many seconds is being
+ * written (a recorder's); one quiet longer is a stopped or crashed
+ * recorder's, cut where it stopped. */
+#define D9P_ACTIVE_QUIET	600
+/* Whether the file at path (its status sb) is an .active segment being
+ * written at now. Read as it is, such a segment ends where its writer
+ * is: neither cut nor lost (the sink hears D9P_INPUT_WRITTEN), as when
+ * it is followed. */
+struct stat;
+int	d9p_is_written(const char *path, const struct stat *sb, time_t now);
 /* Read one already-open stream (fd is closed). */
 int	d9p_read_fd(int fd, const char *name, int in_dir,
 	    const struct d9p_sink *sink, const struct d9p_read_opts *opts,

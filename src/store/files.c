@@ -35,10 +35,9 @@ list_visit(void *ctx, const char *path, int fd, const struct stat *sb,
 	struct d9i_file *f;
 
 	close(fd);
-	/* a segment written to within D9I_ACTIVE_QUIET is live: its next
-	 * read would miss, so writing an entry for it is wasted */
-	if (!S_ISREG(sb->st_mode) || (d9p_is_active(path) &&
-	    w->now - sb->st_mtim.tv_sec < D9I_ACTIVE_QUIET))
+	/* a segment being written is live: its next read would miss, so
+	 * writing an entry for it is wasted */
+	if (!S_ISREG(sb->st_mode) || d9p_is_written(path, sb, w->now))
 		fl->live = 1;
 	if (d9_grow(&fl->v, &fl->cap, fl->n + 1, sizeof *fl->v) < 0)
 		return -1;

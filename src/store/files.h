@@ -30,14 +30,10 @@ struct d9i_file {
 struct d9i_files {
 	struct d9i_file	*v;
 	size_t		 n, cap;
-	int		 live;		/* an .active segment written to in
-					 * the last D9I_ACTIVE_QUIET s, or a
-					 * file that is not regular */
+	int		 live;		/* an .active segment being written
+					 * (d9p_is_written), or a file that
+					 * is not regular */
 };
-
-#define D9I_ACTIVE_QUIET	600	/* s: an .active segment quiet this
-					 * long is a crashed or stopped
-					 * recorder's */
 
 /* Every input file of paths in reading order (parse/reader.h's walk):
  * 0, or -1 when out of memory or a path cannot be walked. */

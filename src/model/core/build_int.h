@@ -61,6 +61,8 @@ struct d9m_bpos {
 	uint32_t	 seg;
 	int		 seg_used;	/* seg has received a batch */
 	int		 seg_symbols;	/* seg has a symbol appendix */
+	int		 written;	/* the input is being written: its
+					 * segments D9M_SEG_WRITTEN */
 	struct d9m_pending pend;	/* the process of seg (groups.h) */
 	uint64_t	 first, last;	/* seg's events' times, as recorded */
 	size_t		 meta0, clock0;	/* the batch's first metadata and

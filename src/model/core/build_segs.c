@@ -41,7 +41,7 @@ d9m_b_new_segment(struct d9m_builder *b)
 		return -1;
 	seg_done(b);
 	b->m->segs.input[row] = b->at.input;
-	b->m->segs.cut[row] = 0;
+	b->m->segs.cut[row] = b->at.written ? D9M_SEG_WRITTEN : 0;
 	b->m->segs.group[row] = D9_NONE;
 	d9m_pending_reset(&b->at.pend);
 	b->at.seg = (uint32_t)row;
@@ -81,6 +81,7 @@ d9m_b_on_input(void *ctx, const char *name)
 	seg_done(b);
 	b->at.input = d9m_b_intern_cstr(b->m, name);
 	b->at.seg = D9_NONE;
+	b->at.written = 0;	/* until the reader says it */
 	b->in_bytes = 0;	/* until the reader says it (d9m_b_on_size) */
 }
 
@@ -159,8 +160,12 @@ d9m_b_on_loss(void *ctx, int what)
 		b->m->segs.damaged++;
 	else if (what == D9P_LOSS_UNREAD)
 		b->m->segs.unread++;
-	else if (b->at.seg != D9_NONE)
-		b->m->segs.cut[b->at.seg] = 1;
+	else if (what == D9P_INPUT_WRITTEN) {
+		b->at.written = 1;
+		if (b->at.seg != D9_NONE)
+			b->m->segs.cut[b->at.seg] = D9M_SEG_WRITTEN;
+	} else if (b->at.seg != D9_NONE)
+		b->m->segs.cut[b->at.seg] = D9M_SEG_CUT;
 }
 
 #define META_NAMES	64	/* entries of a metadata event compared */

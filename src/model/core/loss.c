@@ -11,8 +11,8 @@
  * (libd9rec writes both) counts the larger. A segment is incomplete when
  * its input was cut short or its latest metadata says
  * segment.complete=false (libd9rec says so until it seals a segment),
- * except, when following, a segment whose .active file is still being
- * written. libd9rec's cost counters (d9rec.recorder_cpu_ns and
+ * except a segment whose .active file is still being written: followed,
+ * or read as it is while its recorder writes it (D9M_SEG_WRITTEN). libd9rec's cost counters (d9rec.recorder_cpu_ns and
  * .process_cpu_ns, since the writer opened) follow the same per-boot
  * rule into m->cost.
  *
@@ -107,10 +107,11 @@ static int
 incomplete(const struct d9m_model *m, const struct segloss *sl, size_t s,
     uint32_t no)
 {
-	if (m->segs.cut[s])
+	if (m->segs.cut[s] == D9M_SEG_CUT)
 		return 1;
-	if (no == D9_NONE || sl[s].complete != no)
-		return 0;
+	if (no == D9_NONE || sl[s].complete != no ||
+	    m->segs.cut[s] == D9M_SEG_WRITTEN)
+		return 0;	/* complete, or not yet: nothing lost */
 	if (!m->following || m->segs.input[s] == D9_NONE)
 		return 1;
 	return !d9p_is_active(d9m_str(m, m->segs.input[s]));

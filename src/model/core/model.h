@@ -331,10 +331,17 @@ struct d9m_overflow {
 };
 
 /* A segment: one input, or a part of a concatenated stream. */
+/* d9m_segs.cut: how a segment's input ended (0: whole). */
+#define D9M_SEG_CUT	1
+#define D9M_SEG_WRITTEN	2
+
 struct d9m_segs {
 	size_t		 n, cap;
 	uint32_t	*input;		/* input name string id */
-	uint8_t		*cut;		/* its input ended or broke early */
+	uint8_t		*cut;		/* D9M_SEG_CUT: its input ended or
+					 * broke early; D9M_SEG_WRITTEN: read
+					 * while being written (neither whole
+					 * nor cut: d9p_is_written) */
 	uint32_t	*group;		/* source group, D9_NONE before its
 					 * first event */
 	uint64_t	 copies;	/* files not read: copies of a segment */
