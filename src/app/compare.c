@@ -9,6 +9,7 @@
  * --check evaluates its rules (src/output/check.h) over the --json
  * object of the run, or over a --json output given instead of a trace.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,10 +262,13 @@ d9a_check_main(const struct d9a_opts *o)
 		return 2;
 	}
 	if (o->baseline != NULL) {
+		struct stat sb;
+
 		rc = read_json(o->baseline, &text, &len);
 		if (rc == 0) {
-			snprintf(err, sizeof err, "--baseline %s: not a --json "
-			    "output of d9top", o->baseline);
+			snprintf(err, sizeof err, "--baseline %s: %s",
+			    o->baseline, stat(o->baseline, &sb) != 0 ?
+			    strerror(errno) : "not a --json output of d9top");
 			d9a_note(NULL, err);
 		}
 		if (rc <= 0 || parse_doc(o->baseline, text, len, &base) != 0) {
@@ -272,6 +276,15 @@ d9a_check_main(const struct d9a_opts *o)
 			return 1;
 		}
 		have_base = 1;
+		if (d9_json_member(base.root, "pollByLoc") == NULL) {
+			/* what every --json has: another JSON file given */
+			snprintf(err, sizeof err, "--baseline %s: JSON without "
+			    "pollByLoc: not a --json output of d9top",
+			    o->baseline);
+			d9a_note(NULL, err);
+			rc = 1;
+			goto out;
+		}
 	}
 	if ((rc = run_doc(o, &doc)) != 0)
 		goto out;

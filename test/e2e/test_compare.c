@@ -313,6 +313,27 @@ START_TEST(check_against_baseline)
 	    rule, base, new), 1);
 	ck_assert_ptr_nonnull(strstr(r.err, "not a --json output"));
 	run_free(&r);
+	/* one that is not there; JSON that is not d9top's: said, exit 1 */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check %s --baseline "
+	    "/nonexistent/base.json %s", rule, new), 1);
+	ck_assert_str_eq(r.err, "d9top: --baseline /nonexistent/base.json: "
+	    "No such file or directory\n");
+	run_free(&r);
+	{
+		char other[] = "/tmp/d9e2e-other-XXXXXX";
+		int fd = mkstemp(other);
+
+		ck_assert_int_ge(fd, 0);
+		ck_assert_int_eq(write(fd, "{\"longPolls\": 1}", 16), 16);
+		close(fd);
+		ck_assert_int_eq(run_d9top(&r, NULL, "--check %s --baseline "
+		    "%s %s", rule, other, new), 1);
+		ck_assert_ptr_nonnull(strstr(r.err, "JSON without pollByLoc: "
+		    "not a --json output of d9top"));
+		ck_assert_str_eq(r.out, "");
+		run_free(&r);
+		unlink(other);
+	}
 }
 END_TEST
 
