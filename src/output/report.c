@@ -214,8 +214,9 @@ summary(const struct d9o_out *o)
 		    a->tasks_spawned, d9m_window_whole(&a->win) ? "the trace" :
 		    "the window");
 	fputc('\n', o->f);
-	fprintf(o->f, "Symbols:      %zu addresses named, %zu unnamed\n",
-	    a->frames_named, a->frames_unnamed);
+	fprintf(o->f, "Symbols:      %zu address%s named, %zu unnamed\n",
+	    a->frames_named, a->frames_named == 1 ? "" : "es",
+	    a->frames_unnamed);
 	if (a->proc_avg_cores >= 0)
 		fprintf(o->f, "Process:      %.2f cores used on average (of %lu), "
 		    "max RSS %.1f MB\n", a->proc_avg_cores,
@@ -266,7 +267,8 @@ long_polls(const struct d9o_out *o)
 	char b[32], s[256], id[D9M_WORKER_LABEL];
 
 	d9o_section(o->f, "LONG POLLS (>1ms)");
-	fprintf(o->f, "%zu polls over 1 ms", a->long_polls);
+	fprintf(o->f, "%zu poll%s over 1 ms", a->long_polls,
+	    a->long_polls == 1 ? "" : "s");
 	if (a->long_polls != a->long_polls_closed)
 		fprintf(o->f, " (%zu open-ended: cut by the next start or a "
 		    "park, e.g. block_in_place)", a->long_polls -
@@ -315,8 +317,9 @@ sched(const struct d9o_out *o)
 	    d9_fmt_dur(b2, sizeof b2, a->sched.p99, 0),
 	    d9_fmt_dur(b3, sizeof b3, a->sched.max, 0));
 	fprintf(o->f, "Counted from the last wake after the task's previous "
-	    "poll; %zu polls had\nno fresh wake (dial9's report reuses the old "
-	    "wake and counts them).\n", a->sched_no_wake);
+	    "poll; %zu poll%s had\nno fresh wake (dial9's report reuses the old "
+	    "wake and counts them).\n", a->sched_no_wake,
+	    a->sched_no_wake == 1 ? "" : "s");
 }
 
 static void
@@ -525,8 +528,9 @@ spans(const struct d9o_out *o)
 	    "time suspended\nat .await included; with dial9 0.5 from a "
 	    "span's start to its close.");
 	if (a->unmatched_spans)
-		fprintf(o->f, " %zu spans were entered and never exited.",
-		    a->unmatched_spans);
+		fprintf(o->f, " %zu span%s entered and never exited.",
+		    a->unmatched_spans, a->unmatched_spans == 1 ? " was" :
+		    "s were");
 	fprintf(o->f, "\n");
 }
 
