@@ -299,8 +299,9 @@ d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 		flag(a, a->sched.max > 50000000 ? D9M_CRITICAL : D9M_WARNING,
 		    "sched-delay", a->sched_worst_poll != D9_NONE ?
 		    m->polls.start[a->sched_worst_poll] : 0, a->sched_worst_poll,
-		    "%zu wakes waited over 5 ms for a worker (worst %.2f ms)",
-		    a->sched_over5ms, (double)a->sched.max / 1e6);
+		    "%zu wake%s waited over 5 ms for a worker (worst %.2f ms)",
+		    a->sched_over5ms, a->sched_over5ms == 1 ? "" : "s",
+		    (double)a->sched.max / 1e6);
 	blocking(a);
 	if (a->queue_max > 100) {
 		size_t n = a->nflags;
@@ -315,21 +316,24 @@ d9m_an_flags(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	if (a->spans_polls_over20 > 0)
 		flag(a, D9M_WARNING, "many-spans-per-poll",
 		    m->polls.start[a->spans_poll_row], a->spans_poll_row,
-		    "%zu polls contain over 20 spans (most: %zu)",
-		    a->spans_polls_over20, a->spans_poll_max);
+		    "%zu poll%s over 20 spans (most: %zu)",
+		    a->spans_polls_over20, a->spans_polls_over20 == 1 ?
+		    " contains" : "s contain", a->spans_poll_max);
 	for (size_t i = 0; i < a->nspans; i++)
 		if (a->spans[i].outliers > 0) {
 			size_t n = a->nflags;
 
 			flag(a, D9M_INFO, "span-duration-outlier", 0, D9_NONE,
-			    "%zu %s spans took over 10x the median (%.3f ms)",
+			    "%zu %s span%s took over 10x the median (%.3f ms)",
 			    a->spans[i].outliers, d9m_str(m, a->spans[i].name),
+			    a->spans[i].outliers == 1 ? "" : "s",
 			    (double)a->spans[i].dur.p50 / 1e6);
 			flag_at(a, n, a->spans[i].name, 0);
 		}
 	if (a->unmatched_spans > 0)
 		flag(a, D9M_INFO, "unmatched-spans", 0, D9_NONE,
-		    "%zu spans entered and never exited", a->unmatched_spans);
+		    "%zu span%s entered and never exited", a->unmatched_spans,
+		    a->unmatched_spans == 1 ? "" : "s");
 	if (a->observer.cpu_share > 0.05 || a->observer.off_cpu_share > 0.05)
 		flag(a, D9M_WARNING, "recorder-overhead", 0, D9_NONE,
 		    "the recorder's own code is in %.1f %% of on-CPU and %.1f %% "
