@@ -81,7 +81,7 @@ read_input(int fd, const char *name, int in_dir, enum d9p_whole_rc pre,
 		sink->loss(sink->ctx, D9P_INPUT_WRITTEN);
 	/* a segment being written is read as a tail: its last frame, cut
 	 * where its writer is, is not told */
-	rc = d9p_stream_pump(s, written, o, st);
+	rc = d9p_stream_pump(s, written ? D9P_TAIL_ONCE : 0, o, st);
 	d9p_stream_close(&s, st);
 	return rc < 0 ? -1 : 0;
 }

@@ -599,7 +599,7 @@ d9p_stream_pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 {
 	int rc = pump(s, tail, o, st);
 
-	if (rc != 1)
+	if (rc != 1 || tail == D9P_TAIL_ONCE)
 		limit_notes(s, o);
 	return rc;
 }

@@ -28,7 +28,10 @@ struct d9p_stream *d9p_stream_open_whole(struct d9p_whole *w,
 	    const char *name, int in_dir, const struct d9p_sink *sink,
 	    struct d9p_read_stats *st);
 /* Read and decode until the end: 0 the stream is over (error or end),
- * 1 a tail stream reached the current end of its file, -1 out of memory. */
+ * 1 a tail stream reached the current end of its file, -1 out of memory.
+ * tail D9P_TAIL_ONCE: a tail read once (a segment still being written,
+ * read as it is: d9p_is_written), whose notes are said at its end. */
+#define D9P_TAIL_ONCE	2
 int	d9p_stream_pump(struct d9p_stream *s, int tail,
 	    const struct d9p_read_opts *o, struct d9p_read_stats *st);
 /* The stream's file is called name now (a tail stream's segment sealed

@@ -6,8 +6,10 @@
  * the input is one truncation note; a frame of too many long values
  * ends the stream.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/wire.h"
 #include "suites.h"
@@ -115,6 +117,32 @@ START_TEST(long_values_are_cut)
 	    "stacks) cut to 64 KiB; the longest had %u bytes\n", at,
 	    300u << 10);
 	ck_three_ways(&t, 2, tg_cstr(&want), 1);
+	{
+		/* a segment being written, read as it is: said at its end
+		 * too (it ends where its writer is, not cut) */
+		char dir[] = "/tmp/d9-limits-XXXXXX", path[64];
+		const char *paths[] = { path };
+		struct tg live;
+		struct rec r;
+		FILE *f;
+
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		snprintf(path, sizeof path, "%s/t.bin.active", dir);
+		ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+		ck_assert_uint_eq(fwrite(t.p, 1, t.n, f), t.n);
+		ck_assert_int_eq(fclose(f), 0);
+		rec_init(&r);
+		tg_init(&live);
+		rec_read_paths(&r, paths, 1);
+		tg_printf(&live, "%s: byte %zu: 3 values longer than 64 KiB "
+		    "(strings, stacks) cut to 64 KiB; the longest had %u "
+		    "bytes\n", path, at, 300u << 10);
+		ck_assert_str_eq(rec_notes(&r), tg_cstr(&live));
+		rec_free(&r);
+		tg_free(&live);
+		unlink(path);
+		rmdir(dir);
+	}
 	/* a bad frame after them: its offset is the input's */
 	bad = t.n;
 	tg_u8(&t, 0x77);
