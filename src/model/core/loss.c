@@ -12,7 +12,8 @@
  * its input was cut short or its latest metadata says
  * segment.complete=false (libd9rec says so until it seals a segment),
  * except a segment whose .active file is still being written: followed,
- * or read as it is while its recorder writes it (D9M_SEG_WRITTEN). libd9rec's cost counters (d9rec.recorder_cpu_ns and
+ * or read as it is while its recorder writes it (D9M_SEG_WRITTEN).
+ * libd9rec's cost counters (d9rec.recorder_cpu_ns and
  * .process_cpu_ns, since the writer opened) follow the same per-boot
  * rule into m->cost.
  *
