@@ -107,6 +107,8 @@ d9a_export_main(const struct d9a_opts *o)
 		d9a_note(NULL, err);
 		return 1;
 	}
+	if (!o->quiet && p.inputs == 0)
+		d9p_say_empty(o->paths, o->npaths, d9a_note, NULL);
 	if (!o->quiet)
 		summary(o, &p);
 	return p.exported + p.present == 0 && p.inputs > 0 ? 1 : 0;

@@ -158,14 +158,9 @@ d9a_load(struct d9a_load *l, const struct d9a_opts *o,
 		return 1;
 	}
 	if (read_ok == 0) {
-		for (size_t i = 0; !o->quiet && i < npaths; i++)
-			if (d9p_dir_empty(paths[i])) {
-				char msg[4200];
-
-				snprintf(msg, sizeof msg, "%s: no files in it",
-				    paths[i]);
-				d9a_meter_note(&l->meter, msg);	/* escaped */
-			}
+		if (!o->quiet)	/* escaped, as every note */
+			d9p_say_empty(paths, npaths, d9a_meter_note,
+			    &l->meter);
 		d9a_meter_end(&l->meter);
 		fprintf(stderr, "d9top: no events could be read\n");
 		d9a_load_free(l);

@@ -105,8 +105,9 @@ ends_with(const char *s, size_t n, const char *suf)
 	return n >= k && memcmp(s + n - k, suf, k) == 0;
 }
 
-int
-d9p_dir_empty(const char *path)
+/* Whether path is a directory with nothing in it the walk reads. */
+static int
+dir_empty(const char *path)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
@@ -117,6 +118,20 @@ d9p_dir_empty(const char *path)
 	if (d != NULL)
 		closedir(d);
 	return empty;
+}
+
+void
+d9p_say_empty(const char *const *paths, size_t npaths,
+    void (*note)(void *, const char *), void *ctx)
+{
+	char msg[4200];
+
+	for (size_t i = 0; note != NULL && i < npaths; i++)
+		if (dir_empty(paths[i])) {
+			snprintf(msg, sizeof msg, "%s: no files in it",
+			    paths[i]);
+			note(ctx, msg);
+		}
 }
 
 int

@@ -111,9 +111,11 @@ int	d9p_unread_of(const char *const *paths, size_t npaths,
  * the name every state of a segment file shares (FORMAT 1.4); malloc'd,
  * NULL when out of memory. */
 char	*d9p_stem(const char *path);
-/* Whether path is a directory with nothing in it the walk reads (no
- * name but hidden ones): for saying so when nothing could be read. */
-int	d9p_dir_empty(const char *path);
+/* "PATH: no files in it" to note for each of paths that is a directory
+ * with nothing the walk reads (no name but hidden ones): for when nothing
+ * could be read. */
+void	d9p_say_empty(const char *const *paths, size_t npaths,
+	    void (*note)(void *, const char *), void *ctx);
 /* Whether path names a segment still being written (.active). */
 int	d9p_is_active(const char *path);
 /* An .active segment written to within this many seconds is being

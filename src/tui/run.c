@@ -25,6 +25,14 @@
 
 #define NOTHING_READ	"no events could be read"
 
+/* A note after the browser closed (escaped). */
+static void
+say_stderr(void *ctx, const char *msg)
+{
+	(void)ctx;
+	d9_text_put_line(stderr, "d9top: ", msg);
+}
+
 /* Below this the browser says "terminal too small (need 40x10)" instead
  * (the views would draw, clipped, but too little to use). */
 #define MIN_W	40
@@ -211,14 +219,8 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 	if (app.m && !cfg->quiet)
 		for (size_t i = 0; i < app.m->nerrors; i++)
 			d9_text_put_line(stderr, "d9top: ", app.m->errors[i]);
-	for (size_t i = 0; !cfg->quiet && strcmp(err, NOTHING_READ) == 0 &&
-	    i < npaths; i++)
-		if (d9p_dir_empty(paths[i])) {
-			char msg[4200];
-
-			snprintf(msg, sizeof msg, "%s: no files in it", paths[i]);
-			d9_text_put_line(stderr, "d9top: ", msg);
-		}
+	if (!cfg->quiet && strcmp(err, NOTHING_READ) == 0)
+		d9p_say_empty(paths, npaths, say_stderr, NULL);
 	if (err[0])
 		d9_text_put_line(stderr, "d9top: ", err);
 	d9t_canvas_free(&cv);

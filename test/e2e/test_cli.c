@@ -114,6 +114,17 @@ START_TEST(test_bad_inputs)
 	snprintf(want, sizeof want, "d9top: %s: no files in it\n", dir);
 	ck_assert_ptr_nonnull(strstr(r.err, want));
 	run_free(&r);
+	{
+		char out[sizeof dir + 8], cmd[2 * sizeof out + 16];
+
+		snprintf(out, sizeof out, "%s.out", dir);
+		ck_assert_int_eq(run_d9top(&r, NULL, "--export parquet '%s' "
+		    "'%s'", out, dir), 0);
+		ck_assert_ptr_nonnull(strstr(r.err, want));
+		run_free(&r);
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+		ck_assert_int_eq(system(cmd), 0);
+	}
 	rmdir(dir);
 	/* a segment cut mid-write: what came before is kept, exit 0 */
 	ck_assert_int_eq(run_d9top(&r, NULL, "--json '%s'", cut), 0);
