@@ -99,13 +99,8 @@ is_leaf_name(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n != 32 + 8 || strcmp(s + 32, ".parquet") != 0)
-		return 0;
-	for (size_t i = 0; i < 32; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' &&
-		    s[i] <= 'f')))
-			return 0;
-	return 1;
+	return n == 32 + 8 && strcmp(s + 32, ".parquet") == 0 &&
+	    d9x_is_key(s);
 }
 
 /* The keys of the leaves under dir (depth levels below). */

@@ -8,20 +8,8 @@
 #include <unistd.h>
 
 #include "export/redo.h"
+#include "export/source.h"
 #include "export/tables.h"
-
-/* Whether s is a key: 32 lowercase hex digits. */
-static int
-is_key(const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < 32; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' &&
-		    s[i] <= 'f')))
-			return 0;
-	return s[i] == '\0';
-}
 
 int
 d9x_redo_scan(const char *outdir, struct d9_intern *keys)
@@ -35,8 +23,8 @@ d9x_redo_scan(const char *outdir, struct d9_intern *keys)
 	    (int)sizeof path || (d = opendir(path)) == NULL)
 		return 0;
 	while (rc == 0 && (e = readdir(d)) != NULL)
-		if (is_key(e->d_name) && d9_intern(keys, e->d_name, 32) ==
-		    D9_NONE)
+		if (strlen(e->d_name) == 32 && d9x_is_key(e->d_name) &&
+		    d9_intern(keys, e->d_name, 32) == D9_NONE)
 			rc = -1;
 	closedir(d);
 	return rc;

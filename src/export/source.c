@@ -120,3 +120,13 @@ d9x_task_id(const struct d9x_source *s, uint32_t t)
 {
 	return t < s->m->tasks.n ? s->m->tasks.id[t] : 0;
 }
+
+int
+d9x_is_key(const char *s)
+{
+	for (size_t i = 0; i < 32; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' &&
+		    s[i] <= 'f')))
+			return 0;
+	return 1;
+}

@@ -36,6 +36,9 @@ void	d9x_source_make(struct d9x_source *s, const struct d9m_model *m,
 
 /* The key of group g of the input named by base: 32 hex digits. */
 void	d9x_source_key(const uint8_t base[16], uint32_t g, char out[33]);
+/* Whether s begins with a key as d9x_source_key writes it (32 lowercase
+ * hex digits). */
+int	d9x_is_key(const char *s);
 
 /* A model time as written. */
 static inline int64_t

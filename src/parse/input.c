@@ -148,16 +148,17 @@ fill(struct d9p_input *in, size_t want, struct d9_err *e)
 	return 0;
 }
 
+/* How a gzip member (deflate) and a zstd frame begin. */
+static const uint8_t gz_start[] = { D9_GZIP_MAGIC0, D9_GZIP_MAGIC1, 8 };
+static const uint8_t zstd_start[] = { 0x28, 0xb5, 0x2f, 0xfd };
+
 /* Whether p[0, n) (n < 4, the input's last bytes) is the start of a gzip
  * or zstd magic: a file still written may have only these yet. */
 static int
 is_magic_start(const uint8_t *p, size_t n)
 {
-	static const uint8_t gz[] = { D9_GZIP_MAGIC0, D9_GZIP_MAGIC1 };
-	static const uint8_t zs[] = { 0x28, 0xb5, 0x2f, 0xfd };
-
-	return (n < sizeof gz && memcmp(p, gz, n) == 0) ||
-	    memcmp(p, zs, n) == 0;
+	return (n < 2 && memcmp(p, gz_start, n) == 0) ||
+	    memcmp(p, zstd_start, n) == 0;
 }
 
 /* What the next bytes are (in->mode): 1, or 0 at a clean end, 2 when
@@ -213,11 +214,10 @@ sniff(struct d9p_input *in, struct d9_err *e)
 static int
 is_start(const uint8_t *p, size_t n)
 {
-	static const uint8_t gz[] = { D9_GZIP_MAGIC0, D9_GZIP_MAGIC1, 8 };
-	static const uint8_t zs[] = { 0x28, 0xb5, 0x2f, 0xfd };
-
-	return (n >= sizeof gz && memcmp(p, gz, sizeof gz) == 0) ||
-	    (n >= sizeof zs && memcmp(p, zs, sizeof zs) == 0);
+	return (n >= sizeof gz_start &&
+	    memcmp(p, gz_start, sizeof gz_start) == 0) ||
+	    (n >= sizeof zstd_start &&
+	    memcmp(p, zstd_start, sizeof zstd_start) == 0);
 }
 
 /* After damage: skip to the next start (is_start), at least one byte

@@ -349,9 +349,7 @@ open_file(struct res *r, struct mapfile *f)
 	/* a --binary with the recorded build id (the file is open already)
 	 * or, when none was recorded, the same name */
 	for (size_t k = 0; k < r->nbins; k++)
-		if (len > 0 ? r->bins[k].info.build_id_len == len &&
-		    memcmp(r->bins[k].info.build_id, id, len) == 0 :
-		    strcmp(r->bins[k].base, f->base) == 0) {
+		if (maps_binary(r, f, &r->bins[k])) {
 			f->mod = r->bins[k].mod;
 			f->state = MF_OK;
 			return;
