@@ -143,6 +143,21 @@ cmp_base(const void *a, const void *b)
 	return memcmp(x->base, y->base, 16);
 }
 
+/* The identity of the segment named by id (segid.h): a file's, or a
+ * segment's of a stream, which are the same for the same segment. */
+static void
+base_of(const struct d9p_segid *id, uint8_t base[16])
+{
+	uint8_t raw[sizeof id->boot + 16];
+
+	memcpy(raw, id->boot, sizeof id->boot);
+	for (int b = 0; b < 8; b++) {
+		raw[sizeof id->boot + b] = (uint8_t)(id->hash >> (8 * b));
+		raw[sizeof id->boot + 8 + b] = (uint8_t)(id->len >> (8 * b));
+	}
+	d9x_hash128(raw, sizeof raw, base);
+}
+
 /* Name each file by its segment; of the files of one segment keep the
  * one with the most decoded bytes (the first of equals). */
 static int
@@ -153,17 +168,10 @@ identify(struct run *r)
 	for (size_t i = 0; i < r->n; i++) {
 		struct input *x = &r->in[i];
 		struct d9p_segid id;
-		uint8_t raw[sizeof id.boot + 16];
 
 		if (x->path == NULL || d9p_segid_of(x->path, &id) < 0)
 			continue;
-		memcpy(raw, id.boot, sizeof id.boot);
-		for (int b = 0; b < 8; b++) {
-			raw[sizeof id.boot + b] = (uint8_t)(id.hash >> (8 * b));
-			raw[sizeof id.boot + 8 + b] = (uint8_t)(id.len >>
-			    (8 * b));
-		}
-		d9x_hash128(raw, sizeof raw, x->base);
+		base_of(&id, x->base);
 		x->have_id = 1;
 	}
 	if ((v = malloc((r->n + 1) * sizeof *v)) == NULL)
@@ -345,6 +353,21 @@ struct cur {
 	size_t		 nkeys, capkeys;
 };
 
+/* The leaves of source key, when it was exported cut, are removed: 0,
+ * or -1 (w->out.e says why). */
+static int
+clear_cut(struct worker *w, const char *key)
+{
+	struct run *r = w->r;
+
+	if (d9_intern_find(&r->redo, key, 32) == D9_NONE ||
+	    d9x_redo_clear(r->o->outdir, key) == 0)
+		return 0;
+	d9_err_set(&w->out.e, D9_ERR_IO, 0, "%s: cannot remove the leaves "
+	    "of %s, exported cut: %s", r->o->outdir, key, strerror(errno));
+	return -1;
+}
+
 /* The sources of m (its segment's identity base) are to be exported:
  * the leaves of those marked cut go first, and their keys are kept in
  * c. 0, or -1 (w->out.e says why). */
@@ -352,21 +375,13 @@ static int
 redo_first(struct worker *w, struct cur *c, const struct d9m_model *m,
     const uint8_t base[16])
 {
-	struct run *r = w->r;
-
 	for (uint32_t g = 0; g < m->groups.n; g++) {
 		if (d9_grow(&c->keys, &c->capkeys, c->nkeys + 1,
 		    sizeof *c->keys) < 0)
 			return -1;
 		d9x_source_key(base, g, c->keys[c->nkeys]);
-		if (d9_intern_find(&r->redo, c->keys[c->nkeys], 32) !=
-		    D9_NONE && d9x_redo_clear(r->o->outdir,
-		    c->keys[c->nkeys]) < 0) {
-			d9_err_set(&w->out.e, D9_ERR_IO, 0, "%s: cannot remove "
-			    "the leaves of %s, exported cut: %s",
-			    r->o->outdir, c->keys[c->nkeys], strerror(errno));
+		if (clear_cut(w, c->keys[c->nkeys]) < 0)
 			return -1;
-		}
 		c->nkeys++;
 	}
 	return 0;
@@ -390,11 +405,37 @@ redo_end(struct worker *w, struct cur *c, int mark)
 	return 0;
 }
 
+/* A segment of a stream, now named as the file holding it would be
+ * (id), was named by its content (content_base) by earlier d9tops:
+ * 0 when exported so already (nothing is written again), -1 when its
+ * cut leaves cannot be removed, else 1. */
+static int
+legacy(struct worker *w, const struct d9m_model *m,
+    const struct d9p_segid *id)
+{
+	struct run *r = w->r;
+	uint8_t old[16];
+	char key[33];
+
+	if (id == NULL)
+		return 1;
+	content_base(m, old);
+	if (known(r, old))
+		return 0;
+	for (uint32_t g = 0; g < m->groups.n; g++) {
+		d9x_source_key(old, g, key);
+		if (clear_cut(w, key) < 0)
+			return -1;
+	}
+	return 1;
+}
+
 /* One segment of the input: exported unless it is already. Its first
  * segment's segments leaf is held until the input's end (leaf.h): a
  * file's first segment named by the file marks the file exported. */
 static int
-segment(void *ctx, struct d9m_model *m, uint64_t events)
+segment(void *ctx, struct d9m_model *m, uint64_t events,
+    const struct d9p_segid *id)
 {
 	struct worker *w = ctx;
 	struct run *r = w->r;
@@ -421,9 +462,11 @@ segment(void *ctx, struct d9m_model *m, uint64_t events)
 		c->segs++;
 		if (first && c->x->have_id)
 			memcpy(base, c->x->base, 16);
+		else if (id != NULL)
+			base_of(id, base);
 		else
 			content_base(m, base);
-		if ((rc = claim(r, base)) > 0 &&
+		if ((rc = legacy(w, m, id)) > 0 && (rc = claim(r, base)) > 0 &&
 		    (rc = redo_first(w, c, m, base)) == 0) {
 			rc = fold_model(w, m, base, events, first &&
 			    c->x->have_id);
@@ -508,7 +551,8 @@ export_taken(struct worker *w, struct d9x_loader *ld, size_t i,
 		if (in.end)
 			break;
 		if (rc == 0)
-			rc = segment(w, in.m, in.events);
+			rc = segment(w, in.m, in.events, in.have_id ?
+			    &in.id : NULL);
 		else
 			d9m_model_free(&in.m);
 	}

@@ -35,11 +35,15 @@ put(struct d9x_reader *r, struct d9x_loaded *x)
 }
 
 static int
-segment(void *ctx, struct d9m_model *m, uint64_t events)
+segment(void *ctx, struct d9m_model *m, uint64_t events,
+    const struct d9p_segid *id)
 {
 	struct job *j = ctx;
-	struct d9x_loaded x = { .at = j->at, .m = m, .events = events };
+	struct d9x_loaded x = { .at = j->at, .m = m, .events = events,
+	    .have_id = id != NULL };
 
+	if (id != NULL)
+		x.id = *id;
 	return put(j->r, &x) < 0 || m == NULL ? -1 : 0;
 }
 

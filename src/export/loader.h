@@ -26,6 +26,8 @@ struct d9x_loaded {
 	int			 rc;	/* at the end: 0, -1 out of memory */
 	struct d9m_model	*m;	/* a segment; NULL when out of memory */
 	uint64_t		 events;
+	int			 have_id;	/* id is the segment's */
+	struct d9p_segid	 id;
 	struct d9p_read_stats	 st;
 };
 

@@ -28,6 +28,7 @@ struct split {
 	struct d9x_split_hint	 own;
 	int			 stop;
 	int			 cut;	/* a segment was cut (noted once) */
+	struct d9p_segcap	 cap;	/* the identity of the segment */
 	d9x_split_fn		 fn;
 	void			*ctx;
 	void			(*note)(void *, const char *);
@@ -54,19 +55,22 @@ fresh(struct split *s)
 	return 0;
 }
 
-/* Hand the model over (finished): 0, or -1 to stop. */
+/* Hand the model over (finished), its segment ending at stream offset
+ * at (UINT64_MAX: with the input): 0, or -1 to stop. */
 static int
-hand(struct split *s)
+hand(struct split *s, uint64_t at)
 {
 	struct d9m_model *m = s->m;
 	struct d9m_tabref t[D9M_NTABLES];
+	struct d9p_segid id;
+	int known = d9p_segcap_end(&s->cap, at, &id) == 0;
 
 	s->m = NULL;
 	for (size_t i = 0, n = m ? d9m_model_tables(m, t) : 0; i < n; i++)
 		s->hint->rows[i] = d9m_tab_n(t[i].tab);
 	if (m != NULL && d9m_model_finish_last(m) < 0)
 		d9m_model_free(&m);
-	return s->fn(s->ctx, m, s->events);
+	return s->fn(s->ctx, m, s->events, known ? &id : NULL);
 }
 
 static int
@@ -93,7 +97,7 @@ static void
 on_batch(void *ctx, uint64_t off)
 {
 	struct split *s = ctx;
-	int ends;
+	int ends, part = 0;
 
 	if (s->stop)
 		return;
@@ -108,14 +112,24 @@ on_batch(void *ctx, uint64_t off)
 			    (unsigned long long)off, D9X_SPLIT_EVENTS);
 			s->note(s->note_ctx, msg);
 		}
-		s->cut = ends = 1;
+		s->cut = ends = part = 1;
 	}
-	if (ends && (hand(s) < 0 || fresh(s) < 0)) {
+	if (ends && (hand(s, off) < 0 || fresh(s) < 0)) {
 		s->stop = 1;
 		return;
 	}
+	if (ends || s->cap.state == D9P_SEGCAP_IDLE)
+		d9p_segcap_begin(&s->cap, off, !part);
 	if (s->in.batch != NULL)
 		s->in.batch(s->in.ctx, off);
+}
+
+static void
+on_window(void *ctx, const uint8_t *w, size_t n, uint64_t off, int exact)
+{
+	struct split *s = ctx;
+
+	d9p_segcap_window(&s->cap, w, n, off, exact);
 }
 
 static void
@@ -134,6 +148,9 @@ on_loss(void *ctx, int what)
 {
 	struct split *s = ctx;
 
+	if (what == D9P_LOSS_DAMAGED && s->cap.state == D9P_SEGCAP_ON &&
+	    s->cap.len < D9P_SEGID_BYTES)
+		s->cap.state = D9P_SEGCAP_LOST;	/* its first bytes broke */
 	if (!s->stop && s->in.loss != NULL)
 		s->in.loss(s->in.ctx, what);
 }
@@ -149,22 +166,24 @@ d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
 	    .stream_only = ro->stream_only };
 	struct d9p_sink sink = { .ctx = &s, .schema = on_schema,
 	    .event = on_event, .batch = on_batch, .input = on_input,
-	    .loss = on_loss };
+	    .loss = on_loss, .window = on_window };
 	int rc;
 
 	memset(st, 0, sizeof *st);
 	s.hint = hint != NULL ? hint : &s.own;
+	d9p_segcap_init(&s.cap);
 	if (fresh(&s) < 0) {
-		fn(ctx, NULL, 0);
+		fn(ctx, NULL, 0, NULL);
 		return -1;
 	}
 	rc = d9p_read_paths(&path, 1, &sink, &o, st);
 	if (!s.stop)
-		rc = hand(&s) < 0 || rc < 0 ? -1 : 0;
+		rc = hand(&s, UINT64_MAX) < 0 || rc < 0 ? -1 : 0;
 	else {
 		d9m_model_free(&s.m);
 		rc = -1;
 	}
 	free(s.input);
+	d9p_segcap_free(&s.cap);
 	return rc;
 }

@@ -16,12 +16,17 @@
 #include "model/core/model.h"
 #include "model/core/tables.h"
 #include "parse/reader.h"
+#include "parse/segid.h"
 
 #define D9X_SPLIT_EVENTS	(4u << 20)
 
-/* One segment's model, finished (NULL: out of memory); its events.
- * The callee owns m. A return < 0 stops reading. */
-typedef int (*d9x_split_fn)(void *ctx, struct d9m_model *m, uint64_t events);
+/* One segment's model, finished (NULL: out of memory); its events; its
+ * identity from its first bytes, as the file that holds it alone would
+ * have it (parse/segid.h), or NULL (a part of a segment, damage or a cut
+ * value in its first bytes). The callee owns m. A return < 0 stops
+ * reading. */
+typedef int (*d9x_split_fn)(void *ctx, struct d9m_model *m, uint64_t events,
+	    const struct d9p_segid *id);
 
 /* The rows of the last model's tables, kept by a caller that reads
  * input after input (a worker): a new model's tables start that large

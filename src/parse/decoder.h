@@ -40,6 +40,12 @@ struct d9p_sink {
 	 * sealed (its .active file renamed); said before it goes on, so
 	 * that it counts as its sealed copy does (optional). */
 	void	(*renamed)(void *ctx, const char *from, const char *to);
+	/* The decoded bytes [off, off + n) are about to be decoded (the
+	 * reader's window: bytes given before come again while they are
+	 * not consumed); exact: 0 when a value cut in them was rewritten
+	 * or dropped. Valid until the next call (optional). */
+	void	(*window)(void *ctx, const uint8_t *w, size_t n, uint64_t off,
+		    int exact);
 };
 
 enum d9p_loss {

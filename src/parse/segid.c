@@ -15,7 +15,7 @@
 #include "parse/input.h"
 #include "parse/segid.h"
 
-#define PEEK_MAX	(64u << 10)
+#define PEEK_MAX	D9P_SEGID_BYTES
 #define SIZE_CHUNK	(256u << 10)
 
 struct peek {
@@ -111,29 +111,29 @@ read_upto(struct d9p_input *in, uint8_t *buf, size_t cap, int *end)
 }
 
 int
-d9p_segid_of(const char *path, struct d9p_segid *id)
+d9p_segid_of_bytes(const uint8_t *buf, size_t n, int eof,
+    struct d9p_segid *id)
 {
 	struct peek p = { 0, 0, id->boot, &id->wall_ns };
 	struct d9p_sink sink;
 	struct d9p_decoder *dec = NULL;
-	struct d9p_input *in = NULL;
 	struct d9_err e;
-	uint8_t *buf;
-	size_t n, used = 0, end;
-	int eof, rc = -1;
+	size_t used = 0, end;
+	int rc = -1;
 
 	memset(id, 0, sizeof *id);
-	if ((buf = malloc(PEEK_MAX)) == NULL)
-		return -1;
 	memset(&sink, 0, sizeof sink);
 	sink.ctx = &p;
 	sink.batch = peek_batch;
 	sink.event = peek_event;
-	if (open_input(path, &in) < 0 || d9p_decoder_new(&dec, &sink) < 0)
-		goto out;
-	n = read_upto(in, buf, PEEK_MAX, &eof);
+	if (d9p_decoder_new(&dec, &sink) < 0)
+		return -1;
 	d9_err_clear(&e);
 	/* an error after the first batch still leaves its bytes known */
+	if (n > PEEK_MAX) {
+		n = PEEK_MAX;
+		eof = 0;
+	}
 	d9p_decoder_feed(dec, buf, n, 0, eof, UINT64_MAX, &used, &e);
 	end = p.batches >= 2 ? (size_t)p.second : used;
 	if (p.batches > 0 && end > 0) {
@@ -141,8 +141,25 @@ d9p_segid_of(const char *path, struct d9p_segid *id)
 		id->len = end;
 		rc = 0;
 	}
-out:
 	d9p_decoder_free(&dec);
+	return rc;
+}
+
+int
+d9p_segid_of(const char *path, struct d9p_segid *id)
+{
+	struct d9p_input *in = NULL;
+	uint8_t *buf;
+	size_t n;
+	int eof, rc = -1;
+
+	memset(id, 0, sizeof *id);
+	if ((buf = malloc(PEEK_MAX)) == NULL)
+		return -1;
+	if (open_input(path, &in) == 0) {
+		n = read_upto(in, buf, PEEK_MAX, &eof);
+		rc = d9p_segid_of_bytes(buf, n, eof, id);
+	}
 	d9p_input_close(&in);
 	free(buf);
 	return rc;
@@ -162,4 +179,89 @@ d9p_decoded_size(const char *path)
 	d9p_input_close(&in);
 	free(buf);
 	return total;
+}
+
+void
+d9p_segcap_init(struct d9p_segcap *c)
+{
+	memset(c, 0, sizeof *c);
+	c->state = D9P_SEGCAP_IDLE;
+}
+
+void
+d9p_segcap_free(struct d9p_segcap *c)
+{
+	free(c->buf);
+	d9p_segcap_init(c);
+}
+
+/* The bytes [off, off + n) of the stream, of which those past what is
+ * captured go on its end, up to D9P_SEGID_BYTES. */
+static void
+take(struct d9p_segcap *c, const uint8_t *w, size_t n, uint64_t off)
+{
+	uint64_t end = c->from + c->len;
+	size_t skip, want;
+
+	if (c->state != D9P_SEGCAP_ON || c->len >= D9P_SEGID_BYTES ||
+	    off + n <= end)
+		return;
+	if (off > end) {		/* bytes the stream never gave */
+		c->state = D9P_SEGCAP_LOST;
+		return;
+	}
+	skip = (size_t)(end - off);
+	want = n - skip;
+	if (want > D9P_SEGID_BYTES - c->len)
+		want = D9P_SEGID_BYTES - c->len;
+	memcpy(c->buf + c->len, w + skip, want);
+	c->len += want;
+}
+
+void
+d9p_segcap_window(struct d9p_segcap *c, const uint8_t *w, size_t n,
+    uint64_t off, int exact)
+{
+	c->w = w;
+	c->wlen = n;
+	c->woff = off;
+	c->exact = exact;
+	if (c->state == D9P_SEGCAP_ON && !exact && c->len < D9P_SEGID_BYTES)
+		c->state = D9P_SEGCAP_LOST;	/* a value was cut in it */
+	take(c, w, n, off);
+}
+
+void
+d9p_segcap_begin(struct d9p_segcap *c, uint64_t off, int segment)
+{
+	c->state = D9P_SEGCAP_LOST;
+	c->from = off;
+	c->len = 0;
+	if (!segment || off < c->woff || off > c->woff + c->wlen ||
+	    !c->exact)
+		return;		/* no segment's first batch, or not here */
+	if (c->buf == NULL && (c->buf = malloc(D9P_SEGID_BYTES)) == NULL)
+		return;
+	c->state = D9P_SEGCAP_ON;
+	take(c, c->w + (off - c->woff), c->wlen - (size_t)(off - c->woff),
+	    off);
+}
+
+int
+d9p_segcap_end(struct d9p_segcap *c, uint64_t at, struct d9p_segid *id)
+{
+	int rc = -1;
+
+	if (c->state == D9P_SEGCAP_ON) {
+		size_t n = c->len;
+
+		if (at != UINT64_MAX && at >= c->from && at - c->from < n)
+			n = (size_t)(at - c->from);
+		else if (at < c->from)
+			n = 0;
+		rc = n > 0 ? d9p_segid_of_bytes(c->buf, n, 1, id) : -1;
+	}
+	c->state = D9P_SEGCAP_IDLE;
+	c->len = 0;
+	return rc;
 }

@@ -11,6 +11,7 @@
 #ifndef D9P_SEGID_H
 #define D9P_SEGID_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct d9p_segid {
@@ -26,8 +27,50 @@ struct d9p_segid {
 /* The identity of the segment the file at path begins with: 0, or -1
  * when it does not begin with a dial9 batch or cannot be read. */
 int	 d9p_segid_of(const char *path, struct d9p_segid *id);
+/* The identity of a segment from its first n decoded bytes (those past
+ * D9P_SEGID_BYTES are not looked at); eof: the segment ends at n (a
+ * file's end, or in a stream the next segment's first batch). A
+ * segment read from a stream (stdin, a file of many) is so named as
+ * the file that holds it alone is. */
+#define D9P_SEGID_BYTES	(64u << 10)
+int	 d9p_segid_of_bytes(const uint8_t *buf, size_t n, int eof,
+	    struct d9p_segid *id);
 /* How many decoded bytes the file at path holds (up to its first
  * error), or -1 when it cannot be opened. */
 int64_t	 d9p_decoded_size(const char *path);
+
+/*
+ * The identity of each segment of a stream, from its bytes as they are
+ * decoded: the reader shows each window before it is decoded
+ * (d9p_segcap_window, a sink's window), the sink says where a segment's
+ * first batch begins (d9p_segcap_begin, at the batch) and where it ends
+ * (d9p_segcap_end). At most D9P_SEGID_BYTES are kept. A
+ * segment whose first bytes were not all decoded as they are (damage
+ * skipped, a value cut) has no identity.
+ */
+enum { D9P_SEGCAP_IDLE, D9P_SEGCAP_ON, D9P_SEGCAP_LOST };
+struct d9p_segcap {
+	int		 state;
+	uint8_t		*buf;		/* D9P_SEGID_BYTES, made at need */
+	uint64_t	 from;		/* stream offset of buf[0] */
+	size_t		 len;
+	const uint8_t	*w;		/* the window being decoded */
+	size_t		 wlen;
+	uint64_t	 woff;
+	int		 exact;
+};
+
+void	d9p_segcap_init(struct d9p_segcap *c);
+void	d9p_segcap_free(struct d9p_segcap *c);
+void	d9p_segcap_window(struct d9p_segcap *c, const uint8_t *w, size_t n,
+	    uint64_t off, int exact);
+/* A batch begins at off: segment, whether it is a segment's first (else
+ * what follows has no identity until the next begin). */
+void	d9p_segcap_begin(struct d9p_segcap *c, uint64_t off, int segment);
+/* The segment begun last ends at stream offset at (the next one's
+ * first batch), or with the input (UINT64_MAX): its identity to id, 0;
+ * or -1 when it has none. */
+int	d9p_segcap_end(struct d9p_segcap *c, uint64_t at,
+	    struct d9p_segid *id);
 
 #endif

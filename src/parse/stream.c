@@ -640,6 +640,9 @@ pump(struct d9p_stream *s, int tail, const struct d9p_read_opts *o,
 		last = s->eof != 0 && !(tail && s->eof == 1);
 		d9_err_clear(&e);
 		d9p_decoder_gap(s->dec, s->drop_at, s->gap);
+		if (s->sink->window != NULL)
+			s->sink->window(s->sink->ctx, s->w, s->wlen, s->woff,
+			    !(s->gap || s->drop_left || s->frame_cuts));
 		rc = d9p_decoder_feed(s->dec, s->w, s->wlen, s->woff, last,
 		    d9p_input_raw_since(s->in), &used, &e);
 		if (used > 0)

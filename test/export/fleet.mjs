@@ -6,7 +6,10 @@
 // - segments cat'ed into one stream (stdin) are exported one by one as
 //   they stream in: a source key each, the polls --json counts, and
 //   the same stream again writes nothing;
-// - a file holding two segments: both exported, then nothing new.
+// - a file holding two segments: both exported, then nothing new;
+// - the same segments through each way (the files, stdin, the file of
+//   two) land in the same leaves: once exported one way, another writes
+//   nothing (the fleet's rows are not doubled).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, readdirSync, statSync, writeFileSync, readFileSync,
   existsSync } from 'node:fs';
@@ -91,5 +94,32 @@ for (const [name, args, input] of [['stdin', ['-'], readFileSync(both)],
   const said = exportTo(out, args, input);
   check(`${name}: again touches nothing`, snapshot(out) === before, true);
   check(`${name}: again says so`, /exported 0 of 1 .*1 already there/.test(said), true);
+}
+
+// the same bytes whichever way they arrive: the same leaves, once
+{
+  // table/leaf: the partitions differ (stdin has no S3 key path)
+  const leaves = (out) => Object.keys(JSON.parse(snapshot(out)))
+    .filter((p) => p.endsWith('.parquet')).map((p) => {
+      const q = p.slice(out.length + 1).split('/');
+      return `${q[0]}/${q[q.length - 1]}`;
+    }).sort();
+  const ways = [['files', segs, undefined], ['stdin', ['-'], readFileSync(both)],
+    ['file of two', [both], undefined]];
+  const first = join(work, 'out-ways-files');
+  exportTo(first, segs);
+  const want = leaves(first);
+  check('ways: leaves written', want.length >= 10, true);
+  for (const [name, args, input] of ways.slice(1)) {
+    const out = join(work, `out-ways-${name.replaceAll(' ', '-')}`);
+    exportTo(out, args, input);
+    check(`ways: ${name} writes the files' leaves`, leaves(out), want);
+    const before = snapshot(first);
+    const said = exportTo(first, args, input);
+    check(`ways: ${name} after the files touches nothing`,
+      snapshot(first) === before, true);
+    check(`ways: ${name} after the files says so`,
+      /exported 0 of 1 .*1 already there/.test(said), true);
+  }
 }
 done('export fleet');

@@ -213,11 +213,13 @@ struct kinds {
 
 /* Every poll with samples: d9m_poll_kind says d9m_poll_verdict's kind. */
 static int
-check_kinds(void *ctx, struct d9m_model *m, uint64_t events)
+check_kinds(void *ctx, struct d9m_model *m, uint64_t events,
+    const struct d9p_segid *id)
 {
 	struct kinds *k = ctx;
 	struct d9m_vmemo memo;
 
+	(void)id;
 	(void)events;
 	ck_assert_ptr_nonnull(m);
 	ck_assert_int_eq(d9m_vmemo_init(&memo), 0);
@@ -240,7 +242,7 @@ check_kinds(void *ctx, struct d9m_model *m, uint64_t events)
 /* demo-2026-06's model (of each segment) to fn (hint: NULL or the
  * caller's). */
 static void
-read_demo_hint(int (*fn)(void *, struct d9m_model *, uint64_t), void *ctx,
+read_demo_hint(d9x_split_fn fn, void *ctx,
     struct d9x_split_hint *hint)
 {
 	char path[4096];
@@ -253,7 +255,7 @@ read_demo_hint(int (*fn)(void *, struct d9m_model *, uint64_t), void *ctx,
 }
 
 static void
-read_demo(int (*fn)(void *, struct d9m_model *, uint64_t), void *ctx)
+read_demo(d9x_split_fn fn, void *ctx)
 {
 	read_demo_hint(fn, ctx, NULL);
 }
@@ -264,12 +266,14 @@ struct sizes {
 
 /* The rows of every loaded table, and the figures derived from them. */
 static int
-keep_sizes(void *ctx, struct d9m_model *m, uint64_t events)
+keep_sizes(void *ctx, struct d9m_model *m, uint64_t events,
+    const struct d9p_segid *id)
 {
 	struct sizes *z = ctx;
 	struct d9m_tabref t[D9M_NTABLES];
 	size_t n = d9m_model_tables(m, t);
 
+	(void)id;
 	(void)events;
 	for (size_t i = 0; i < n; i++)
 		z->rows[i] = d9m_tab_n(t[i].tab);
@@ -339,13 +343,15 @@ same_frames(const struct d9m_frame *a, const struct d9m_frame *b, size_t n)
 /* Every sample's and allocation's stack, through a memo (twice: the
  * second from it) and without: the same frames. */
 static int
-check_frames(void *ctx, struct d9m_model *m, uint64_t events)
+check_frames(void *ctx, struct d9m_model *m, uint64_t events,
+    const struct d9p_segid *id)
 {
 	struct fcheck *c = ctx;
 	struct d9m_frame *f = d9m_frames_alloc(), *g = d9m_frames_alloc();
 	struct d9m_fmemo k;
 	size_t n = m->cpu.n + m->allocs.n;
 
+	(void)id;
 	(void)events;
 	ck_assert_ptr_nonnull(f);
 	ck_assert_ptr_nonnull(g);
@@ -449,6 +455,74 @@ export_with(const char *out, unsigned workers, const char *const *paths,
 
 	ck_assert_msg(d9x_export(&o, p, err, sizeof err) == 0, "%s", err);
 }
+
+struct ids {
+	struct d9p_segid id[8];
+	size_t		 n, none;
+};
+
+static int
+keep_ids(void *ctx, struct d9m_model *m, uint64_t events,
+    const struct d9p_segid *id)
+{
+	struct ids *k = ctx;
+
+	(void)events;
+	ck_assert_ptr_nonnull(m);
+	if (m->groups.n > 0 && id == NULL)
+		k->none++;
+	else if (m->groups.n > 0 && k->n < 8)
+		k->id[k->n++] = *id;
+	d9m_model_free(&m);
+	return 0;
+}
+
+/* Segments read from one stream (the shared traces cat'ed: raw, raw,
+ * gzip) are named as the files that hold them alone are (segid.h): an
+ * export of them through stdin writes what an export of the files
+ * does, and not again. */
+START_TEST(stream_names_as_files)
+{
+	static const char *const names[] = { "demo-2026-03.bin",
+		"block-in-place-2026-05.bin", "demo-2026-06.bin.gz" };
+	const char *dir = getenv("D9_TRACES");
+	char tmp[] = "/tmp/d9x-stream-XXXXXX", cat[4096], path[4096];
+	struct d9p_read_opts ro = { 0 };
+	struct d9p_read_stats st;
+	struct ids k = { .n = 0 };
+	FILE *out;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	snprintf(cat, sizeof cat, "%s/all.bin", tmp);
+	ck_assert_ptr_nonnull(out = fopen(cat, "wb"));
+	for (size_t i = 0; i < 3; i++) {
+		char buf[65536];
+		size_t n;
+		FILE *in;
+
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		ck_assert_ptr_nonnull(in = fopen(path, "rb"));
+		while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+			ck_assert_uint_eq(fwrite(buf, 1, n, out), n);
+		fclose(in);
+	}
+	ck_assert_int_eq(fclose(out), 0);
+	ck_assert_int_eq(d9x_split_read(cat, keep_ids, &k, &ro, NULL, &st),
+	    0);
+	ck_assert_uint_eq(k.none, 0);
+	ck_assert_uint_eq(k.n, 3);
+	for (size_t i = 0; i < 3; i++) {
+		struct d9p_segid want;
+
+		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+		ck_assert_int_eq(d9p_segid_of(path, &want), 0);
+		ck_assert_uint_eq(k.id[i].hash, want.hash);
+		ck_assert_uint_eq(k.id[i].len, want.len);
+		ck_assert_str_eq(k.id[i].boot, want.boot);
+	}
+	t_rmtree(tmp);
+}
+END_TEST
 
 /* Two workers write the same files, byte for byte, as one; and say
  * the same in the summary. */
@@ -669,6 +743,7 @@ main(void)
 		tcase_add_test(tk, frames_memo);
 		tcase_add_test(tk, split_hint);
 		tcase_add_test(tk, two_workers);
+		tcase_add_test(tk, stream_names_as_files);
 		tcase_add_loop_test(tk, cut_then_whole, 0, 2);
 		tcase_add_test(tk, one_export_at_a_time);
 		suite_add_tcase(s, tk);
