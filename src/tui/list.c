@@ -83,6 +83,29 @@ d9t_list_add_safe(struct d9t_list *l, uint16_t attr, const char *prefix,
 	return add_text(l, attr, buf, n);
 }
 
+/* Columns of s (one per code point). */
+static size_t
+cols_of(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += (*s & 0xc0) != 0x80;
+	return n;
+}
+
+struct d9t_line *
+d9t_list_add_path(struct d9t_list *l, uint16_t attr, const char *prefix,
+    const char *s)
+{
+	struct d9t_line *ln = d9t_list_add_safe(l, attr, prefix, s);
+	size_t at = cols_of(prefix);
+
+	if (ln != NULL && at < UINT16_MAX)
+		ln->tail = (uint16_t)at;
+	return ln;
+}
+
 struct d9t_line *
 d9t_list_add_wrap(struct d9t_list *l, uint16_t attr, int w, int ind,
     const char *prefix, const char *s, enum d9t_target t, uint32_t a)
@@ -203,9 +226,33 @@ fit_cols(const char *s, int w)
 	return digits;
 }
 
+#define TAIL_MIN	16	/* columns a cut path keeps, else it is cut
+				 * on its right as other text is */
+
+/* Line ln, too wide for the row, with its path (ln->tail) cut on its
+ * left to end at the edge: 0, or -1 when it has none or too little room
+ * for one. */
+static int
+put_tail_cut(struct d9t_canvas *cv, int y, const struct d9t_line *ln,
+    uint16_t attr, int utf8)
+{
+	const char *tail = skip_cols(ln->text, ln->tail);
+	int mark = utf8 ? 1 : 3, room = cv->w - ln->tail - mark;
+	size_t tw = cols_of(tail);
+
+	if (ln->tail == 0 || room < TAIL_MIN || (size_t)cv->w >=
+	    (size_t)ln->tail + tw)
+		return -1;
+	d9t_canvas_putn(cv, 0, y, ln->tail, attr, ln->text);
+	d9t_canvas_putn(cv, ln->tail, y, mark, attr, utf8 ? "\xe2\x80\xa6" : "...");
+	d9t_canvas_putn(cv, ln->tail + mark, y, room, attr,
+	    skip_cols(tail, tw - (size_t)room));
+	return 0;
+}
+
 void
 d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0, int rows,
-    const char *hl)
+    const char *hl, int utf8)
 {
 	if (rows < 1)
 		return;
@@ -224,7 +271,10 @@ d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0, int rows,
 
 		if (hl && *hl && d9_text_contains(ln->text, hl))
 			attr = (attr & ~D9T_A_COLOR) | D9T_C_YELLOW | D9T_A_BOLD;
-		d9t_canvas_putn(cv, 0, y0 + r, fit_cols(s, cv->w), attr, s);
+		if (l->hscroll > 0 || put_tail_cut(cv, y0 + r, ln, attr,
+		    utf8) < 0)
+			d9t_canvas_putn(cv, 0, y0 + r, fit_cols(s, cv->w),
+			    attr, s);
 		if (l->top + (size_t)r == l->sel)
 			d9t_canvas_attr(cv, 0, y0 + r, cv->w, D9T_A_REVERSE);
 	}

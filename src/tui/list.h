@@ -34,6 +34,10 @@ struct d9t_line {
 	uint16_t	 attr;
 	uint8_t		 target;	/* enum d9t_target */
 	uint8_t		 nkeys;		/* a row of a sortable table */
+	uint16_t	 tail;		/* column where a path begins that is
+					 * cut on its left, not its right,
+					 * when the line does not fit; 0:
+					 * none */
 	double		 key[D9T_KEYS];
 	uint32_t	 a;
 	uint64_t	 b;
@@ -62,6 +66,10 @@ struct d9t_line *d9t_list_add(struct d9t_list *l, uint16_t attr,
 /* Append a trace string line, escaped. */
 struct d9t_line *d9t_list_add_safe(struct d9t_list *l, uint16_t attr,
 	    const char *prefix, const char *s);
+/* The same, s a path or a location (file:line last): where the line
+ * does not fit, s is cut on its left ("…/src/main.rs:120:9"). */
+struct d9t_line *d9t_list_add_path(struct d9t_list *l, uint16_t attr,
+	    const char *prefix, const char *s);
 /* The same, wrapped at spaces to rows of w columns (those after the
  * first indented by ind; w 0: one line), each row with target t and
  * argument a; returns the first. */
@@ -87,9 +95,10 @@ int	d9t_list_find(struct d9t_list *l, const char *needle);
 /* Select the first line with target t and argument a: 0, or -1 when no
  * line has it. */
 int	d9t_list_select(struct d9t_list *l, enum d9t_target t, uint32_t a);
-/* Draw rows lines from y0; lines containing hl are highlighted. */
+/* Draw rows lines from y0; lines containing hl are highlighted; utf8:
+ * the terminal shows "…", else "..." marks a path cut. */
 void	d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0,
-	    int rows, const char *hl);
+	    int rows, const char *hl, int utf8);
 
 /* 1 (and a "computing" line in l) when r is not there yet. */
 int	d9t_computing(struct d9t_list *l, const void *r);

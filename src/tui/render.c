@@ -243,7 +243,7 @@ d9t_app_render(struct d9t_app *app, struct d9t_canvas *cv)
 			d9t_build_list(app, l);
 			if (app->updating)
 				l->built = 0;	/* rebuild when it arrives */
-			d9t_list_draw(l, cv, BODY_Y, rows, app->search);
+			d9t_list_draw(l, cv, BODY_Y, rows, app->search, app->utf8);
 		}
 	} else
 		loading(app, cv);

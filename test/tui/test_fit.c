@@ -210,12 +210,12 @@ START_TEST(cut_keeps_line_numbers)
 	d9t_list_init(&l);
 	d9t_list_add(&l, 0, "  at alloc/src/boxed.rs:2206 (inlined)");
 	d9t_list_add(&l, 0, "  frame in  std/boxed.rs:2206");
-	d9t_list_draw(&l, &cv, 0, 3, NULL);
+	d9t_list_draw(&l, &cv, 0, 3, NULL, 1);
 	d9t_canvas_row(&cv, 1, row, sizeof row);
 	ck_assert_str_eq(row, "  frame in  std/boxed.rs:2206");
 	d9t_canvas_free(&cv);
 	ck_assert_int_eq(d9t_canvas_init(&cv, 26, 3), 0);
-	d9t_list_draw(&l, &cv, 0, 3, NULL);
+	d9t_list_draw(&l, &cv, 0, 3, NULL, 1);
 	d9t_canvas_row(&cv, 0, row, sizeof row);
 	ck_assert_str_eq(row, "  at");
 	d9t_canvas_row(&cv, 1, row, sizeof row);
@@ -227,6 +227,66 @@ START_TEST(cut_keeps_line_numbers)
 	ck_assert_uint_eq(f.app.lists[D9T_V_TASKS].hscroll, 24);
 	fx_keys(&f, "12");
 	ck_assert_uint_eq(f.app.lists[D9T_V_TASKS].hscroll, 0);
+	fx_close(&f);
+}
+END_TEST
+
+/* A location too long for the row is cut on its left, so that its
+ * file:line stays in sight ("..." without UTF-8); with room enough, or
+ * scrolled with >, it is drawn as other text is. The tasks view at 80
+ * columns ends each location with its line and column. */
+START_TEST(paths_cut_on_the_left)
+{
+	struct d9t_canvas cv = { 0, 0, NULL };
+	struct d9t_list l;
+	char row[256];
+	struct fx f;
+	int hits = 0;
+
+	ck_assert_int_eq(d9t_canvas_init(&cv, 41, 2), 0);
+	d9t_list_init(&l);
+	d9t_list_add_path(&l, 0, "    12 ", "examples/service/src/main.rs:120:9");
+	d9t_list_add_path(&l, 0, "     1 ", "src/lib.rs:7:1");
+	d9t_list_draw(&l, &cv, 0, 2, NULL, 1);
+	d9t_canvas_row(&cv, 0, row, sizeof row);
+	ck_assert_str_eq(row, "    12 examples/service/src/main.rs:120:9");
+	d9t_canvas_free(&cv);
+	ck_assert_int_eq(d9t_canvas_init(&cv, 30, 2), 0);
+	d9t_list_draw(&l, &cv, 0, 2, NULL, 1);
+	d9t_canvas_row(&cv, 0, row, sizeof row);
+	ck_assert_str_eq(row, "    12 \xe2\x80\xa6vice/src/main.rs:120:9");
+	d9t_canvas_row(&cv, 1, row, sizeof row);
+	ck_assert_str_eq(row, "     1 src/lib.rs:7:1");
+	d9t_list_draw(&l, &cv, 0, 2, NULL, 0);
+	d9t_canvas_row(&cv, 0, row, sizeof row);
+	ck_assert_str_eq(row, "    12 ...ce/src/main.rs:120:9");
+	l.hscroll = 2;
+	d9t_list_draw(&l, &cv, 0, 2, NULL, 1);
+	d9t_canvas_row(&cv, 0, row, sizeof row);
+	ck_assert_str_eq(row, "  12 examples/service/src/main");
+	d9t_canvas_free(&cv);
+	/* too little room left for the path: cut on its right */
+	l.hscroll = 0;
+	ck_assert_int_eq(d9t_canvas_init(&cv, 20, 2), 0);
+	d9t_list_draw(&l, &cv, 0, 2, NULL, 1);
+	d9t_canvas_row(&cv, 0, row, sizeof row);
+	ck_assert_str_eq(row, "    12 examples/serv");
+	d9t_canvas_free(&cv);
+	d9t_list_free(&l);
+	fx_open(&f, DEMO, 80, 24, 1);
+	fx_keys(&f, "2");
+	fx_render(&f);
+	for (int y = 0; y < 24; y++) {
+		d9t_canvas_row(&f.cv, y, row, sizeof row);
+		if (strstr(row, "\xe2\x80\xa6") != NULL) {
+			size_t n = strlen(row);
+
+			hits++;
+			ck_assert(n > 4 && row[n - 1] >= '0' && row[n - 1] <= '9');
+			ck_assert_ptr_nonnull(strstr(row, ".rs:"));
+		}
+	}
+	ck_assert_int_ge(hits, 4);
 	fx_close(&f);
 }
 END_TEST
@@ -247,8 +307,8 @@ START_TEST(lists_sort)
 	fx_keys(&f, "ooo");
 	ck_screen_has(&f, "sorted by p99, largest first");
 	ck_screen_has(&f, "location\n     1       35   37.8\xc2\xb5s    5.90ms");
-	ck_screen_has(&f, "5.90ms      0  examples/metrics-service/sr\n     1     "
-	    "  52    5.4\xc2\xb5s  343.1\xc2\xb5s");
+	ck_screen_has(&f, "5.90ms      0  \xe2\x80\xa6service/src/main.rs:289:14\n"
+	    "     1       52    5.4\xc2\xb5s  343.1\xc2\xb5s");
 	fx_keys(&f, "O");
 	ck_screen_has(&f, "sorted by p99, smallest first");
 	ck_screen_has(&f, "location\n     1        2     250ns   19.5\xc2\xb5s");
@@ -409,6 +469,7 @@ suite_fit(void)
 	tcase_add_test(tc, empty_strips_hidden);
 	tcase_add_test(tc, nothing_cut_at_80);
 	tcase_add_test(tc, cut_keeps_line_numbers);
+	tcase_add_test(tc, paths_cut_on_the_left);
 	tcase_add_test(tc, lists_sort);
 	tcase_add_test(tc, flame_hide);
 	tcase_add_test(tc, poll_detail_keeps_app_frames);

@@ -101,9 +101,15 @@ opens_first() {
 	loc=$(echo "$1" | awk '{ print $NF }')
 	t=$(screen | grep -m1 '^Tasks spawned at ')
 	why="first row '$1', opened '$t'"
-	case $t in
-	"Tasks spawned at $loc"*": "*" in the"*) ;;
-	*) return 1 ;;
+	case $loc in	# a location cut on its left: its end
+	…*) case $t in
+	    "Tasks spawned at "*"${loc#…}: "*" in the"*) ;;
+	    *) return 1 ;;
+	    esac ;;
+	*) case $t in
+	    "Tasks spawned at $loc"*": "*" in the"*) ;;
+	    *) return 1 ;;
+	    esac ;;
 	esac
 	k=$(echo "$t" | sed -n 's/.*: \([0-9]*\) in the.*/\1/p')
 	[ -n "$k" ] && [ "$k" -le "$n" ]

@@ -421,6 +421,10 @@ if [ -n "$mkhostile" ]; then
 	start 160 40 sh -c "'exec $prog $hd/d*'"
 	expect "hostile: header escaped" 'd\x1b]0;PWNED\x07\u202edir  window'
 	keys 2
+	# too long for the row: cut on its left, > shows its start
+	expect "hostile: spawn location's end escaped" \
+	    '|pdi:\u2069|zw:\u200b|bom:\ufeff|comb:e\u0301|c1:\xc2\x9b|'
+	keys '>'
 	expect "hostile: spawn location escaped" \
 	    'src/<\x1b]0;PWNED\x07\x1b]52;c;UFdORUQ=\x07\x1b[2Jrlo:\u202e|'
 	raw=$(T capture-pane -e -p -t s | LC_ALL=C grep -c \

@@ -70,7 +70,7 @@ loc_line(struct d9t_app *app, struct d9t_list *l,
 	snprintf(pre, sizeof pre, "%6zu %8zu %s %6zu%s %s%s", f->tasks,
 	    f->poll.count, pc, f->alive, leak ? " LEAK?" : cmp ? "      " : "",
 	    dc, cmp ? "  " : " ");
-	ln = d9t_list_add_safe(l, leak ? D9T_C_RED | D9T_A_BOLD :
+	ln = d9t_list_add_path(l, leak ? D9T_C_RED | D9T_A_BOLD :
 	    f->poll.max > 10000000 ? D9T_C_YELLOW : 0, pre, f->loc == D9_NONE ?
 	    "(unknown)" : d9m_str(app->m, f->loc));
 	d9t_list_set_target(ln, D9T_T_LOC, f->loc, 0);
