@@ -232,7 +232,7 @@ run_doc(const struct d9a_opts *o, struct d9_json *doc)
 	out.r = l.res;
 	out.inputs = o->paths;
 	out.ninputs = o->npaths;
-	out.chain = o->have_chain;
+	out.chain = o->have_chain ? o->chain : 0;
 	if ((out.f = f = open_memstream(&text, &len)) != NULL) {
 		d9o_json(&out);
 		fclose(f);

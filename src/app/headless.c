@@ -24,7 +24,7 @@ d9a_headless(const struct d9a_opts *o, FILE *f)
 	out.f = f;
 	out.inputs = o->paths;
 	out.ninputs = o->npaths;
-	out.chain = o->have_chain;
+	out.chain = o->have_chain ? o->chain : 0;
 	out.all_tasks = o->all_tasks;
 	switch (o->mode) {
 	case D9A_JSON:

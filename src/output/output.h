@@ -18,7 +18,7 @@ struct d9o_out {
 	FILE				*f;
 	const char *const		*inputs;
 	size_t				 ninputs;
-	int				 chain;	/* --chain given */
+	uint64_t			 chain;	/* --chain TASK, 0: none */
 	int				 all_tasks;	/* --tasks all */
 };
 

@@ -671,6 +671,9 @@ flags(const struct d9o_out *o)
 	}
 	if (o->chain) {
 		d9o_section(o->f, "WAKE CHAIN");
+		if (a->nchain == 0)	/* a task of the trace is its first hop */
+			fprintf(o->f, "No task %llu in the trace.\n",
+			    (unsigned long long)o->chain);
 		for (size_t i = 0; i < a->nchain; i++)
 			chain_hop(o, &a->chain[i], i);
 	}

@@ -306,6 +306,19 @@ START_TEST(test_window_worst_chain)
 	ck_assert(mj_get(v, "wakeChain")->n >= 1);
 	mj_free(v);
 	run_free(&r);
+	/* a task the trace does not have: an empty chain, which the report
+	 * says */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --chain 999999 '%s'",
+	    gz), 0);
+	v = json_of(&r);
+	ck_assert_uint_eq(mj_get(v, "wakeChain")->n, 0);
+	mj_free(v);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--report --chain 999999 '%s'",
+	    gz), 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "WAKE CHAIN\n----------\n"
+	    "No task 999999 in the trace.\n"));
+	run_free(&r);
 	free(gz);
 }
 END_TEST
