@@ -390,6 +390,16 @@ seg_close(struct d9rec_writer *w, uint64_t written)
 	unlinkat(w->dirfd, name, 0);
 }
 
+/* The file open at fd ends at off again, and the next write goes there
+ * (a write that failed part way moved the file's offset past off: the
+ * metadata batch written next would leave a hole of zeros before it). */
+static void
+back_to(int fd, uint64_t off)
+{
+	(void)!ftruncate(fd, (off_t)off);
+	(void)lseek(fd, (off_t)off, SEEK_SET);
+}
+
 /*
  * A write failed at segment offset off: the file goes back to its last
  * whole batch, ends with a metadata batch that says what was lost when
@@ -406,12 +416,12 @@ seg_cut(struct d9rec_writer *w, uint64_t off)
 		seg_close(w, written);	/* a start that found no room */
 		return;
 	}
-	(void)!ftruncate(w->fd, (off_t)off);
+	back_to(w->fd, off);
 	d9rec_set_meta(w, "segment.complete", "false");
 	written = d9rec_seg_counters(w);
 	meta_batch(w, e);
 	if (e->oom || d9_write_all(w->fd, e->p, e->n) < 0) {
-		(void)!ftruncate(w->fd, (off_t)off);
+		back_to(w->fd, off);
 		written = UINT64_MAX;
 	}
 	d9rec_enc_clear(e);

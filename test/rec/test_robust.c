@@ -161,6 +161,75 @@ START_TEST(test_file_limit)
 }
 END_TEST
 
+/* The size of the one .active segment of dir, or -1. */
+static off_t
+active_size(const char *dir)
+{
+	char cmd[600], *out;
+	long n;
+
+	snprintf(cmd, sizeof cmd, "stat -c %%s '%s'/*.active", dir);
+	out = rt_run(cmd);
+	n = out != NULL && *out ? strtol(out, NULL, 10) : -1;
+	free(out);
+	return (off_t)n;
+}
+
+/*
+ * A data batch written part way (the file size limit falls inside it):
+ * the segment goes back to its last whole batch and its metadata batch,
+ * written there, carries the loss: no later segment can (nothing more
+ * fits), so without it the loss would be in no file. Before, the
+ * metadata went where the part-written batch had moved the file's
+ * offset: past the limit here, a hole of zeros before it on a full
+ * disk (a damaged segment).
+ */
+static void
+cut_part_way(const char *dir)
+{
+	struct d9rec_options o;
+	struct d9rec_thread *t;
+	d9rec_writer *w;
+	off_t at;
+
+	signal(SIGXFSZ, SIG_IGN);
+	rt_opts(&o, dir, NULL);
+	if (d9rec_open(&w, &o) < 0)
+		_exit(10);
+	t = d9rec_thread_register(w, NULL, 0);
+	rt_rounds(w, t, 1, 3, 1000);
+	if ((at = active_size(dir)) <= 0)
+		_exit(11);
+	file_limit((rlim_t)at + 4096);	/* a 1000-poll batch is larger */
+	rt_rounds(w, t, 1000000, 1, 1000);
+	file_limit(64);			/* then nothing fits */
+	rt_rounds(w, t, 2000000, 2, 1000);
+	d9rec_thread_unregister(&t);
+	if (d9rec_close(&w) != -EFBIG)
+		_exit(12);
+}
+
+START_TEST(test_cut_part_way)
+{
+	char *dir = rt_tmpdir();
+	struct d9m_model *m;
+	size_t nerr;
+	int status = in_child(cut_part_way, dir);
+
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	ck_assert_uint_eq(rt_files(dir, ".active"), 0);
+	ck_assert_uint_ne(d9m_task_find(m, 2999), D9_NONE);
+	ck_assert_uint_eq(d9m_task_find(m, 1000001), D9_NONE);
+	ck_assert_uint_ge(m->loss.lost_batches, 1);
+	ck_assert_uint_ge(m->loss.incomplete, 1);
+	d9m_model_free(&m);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 START_TEST(test_fork)
 {
 	char *dir = rt_tmpdir();
@@ -314,6 +383,7 @@ rt_tcase_robust(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_drops_counted);
 	tcase_add_loop_test(tc, test_file_limit, 0, 2);
+	tcase_add_test(tc, test_cut_part_way);
 	tcase_add_test(tc, test_fork);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_bad_declarations);
