@@ -74,6 +74,22 @@ leaf_path(const struct d9x_leaf *l, int tmp, char *p, size_t cap)
 	return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
+/* The Parquet writer failed with pe: its reason, named by the file
+ * being written, is out->e's unless that holds one already; -1. */
+static int
+pq_failed(struct d9x_leaf *l, const struct d9_err *pe)
+{
+	char p[PATH_CAP];
+
+	l->failed = 1;
+	if (l->out->e.code != 0)
+		return -1;
+	if (leaf_path(l, 1, p, sizeof p) < 0)
+		snprintf(p, sizeof p, "%s", l->dir ? l->dir : l->out->dir);
+	d9_err_set(&l->out->e, pe->code, pe->off, "%s: %s", p, pe->msg);
+	return -1;
+}
+
 int
 d9x_leaf_exists(const struct d9x_out *out, const struct d9x_source *src,
     enum d9x_table t)
@@ -143,6 +159,7 @@ open_leaf(struct d9x_leaf *l)
 {
 	char p[PATH_CAP];
 	const struct d9x_tabdef *td = &d9x_tables[l->t];
+	struct d9_err pe;
 
 	if (dir_of(l->out, l->src, l->t, p, sizeof p) < 0) {
 		errno = ENAMETOOLONG;
@@ -158,11 +175,8 @@ open_leaf(struct d9x_leaf *l)
 	    0666);
 	if (l->fd < 0)
 		return fail(l, "cannot write", p);
-	if (d9x_pq_open(&l->pq, l->fd, td->fields, td->nfields, 0,
-	    &l->out->e) < 0) {
-		l->failed = 1;
-		return -1;
-	}
+	if (d9x_pq_open(&l->pq, l->fd, td->fields, td->nfields, 0, &pe) < 0)
+		return pq_failed(l, &pe);
 	common(l);
 	if (l->expect > 0)
 		d9x_pq_expect(l->pq, l->expect);
@@ -191,10 +205,11 @@ d9x_leaf_row(struct d9x_leaf *l)
 	if (d9x_leaf_pq(l) == NULL)
 		return -1;
 	if (d9x_pq_row(l->pq) < 0) {
-		if (l->out->e.code == 0)
-			d9x_pq_close(&l->pq, &l->out->e);
-		l->failed = 1;
-		return -1;
+		struct d9_err pe;
+
+		d9_err_clear(&pe);
+		d9x_pq_close(&l->pq, &pe);
+		return pq_failed(l, &pe);
 	}
 	return 0;
 }
@@ -220,6 +235,7 @@ d9x_leaf_close(struct d9x_leaf *l)
 {
 	char tmp[PATH_CAP], fin[PATH_CAP];
 	uint64_t rows, bytes;
+	struct d9_err pe;
 	int rc = 0;
 
 	if (l->pq == NULL) {
@@ -227,8 +243,9 @@ d9x_leaf_close(struct d9x_leaf *l)
 		return l->failed ? -1 : 0;
 	}
 	rows = d9x_pq_rows(l->pq);
-	if (d9x_pq_close(&l->pq, &l->out->e) < 0)
-		rc = -1;
+	d9_err_clear(&pe);
+	if (d9x_pq_close(&l->pq, &pe) < 0)
+		rc = pq_failed(l, &pe);
 	bytes = rc == 0 ? (uint64_t)lseek(l->fd, 0, SEEK_CUR) : 0;
 	if (rc == 0 && close(l->fd) < 0)
 		rc = fail(l, "cannot write", l->dir);

@@ -6,6 +6,8 @@
  * structures are encoded as soon as it is written; the footer only puts
  * them in a list. Field numbers are parquet.thrift's.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,8 +53,12 @@ fail(struct d9x_pq *w, int code, const char *what)
 static int
 put(struct d9x_pq *w, const void *p, size_t n)
 {
-	if (n > 0 && d9_write_all(w->fd, p, n) < 0)
-		return fail(w, D9_ERR_IO, "cannot write the Parquet file");
+	if (n > 0 && d9_write_all(w->fd, p, n) < 0) {
+		char why[160];
+
+		snprintf(why, sizeof why, "cannot write: %s", strerror(errno));
+		return fail(w, D9_ERR_IO, why);
+	}
 	w->off += n;
 	return 0;
 }

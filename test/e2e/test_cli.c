@@ -288,6 +288,32 @@ START_TEST(test_copies_and_loops)
 }
 END_TEST
 
+/* An export that runs out of room (a file size limit: EFBIG, as a full
+ * disk gives ENOSPC) names the file it was writing and why, exits 1
+ * and leaves no half-written file behind. */
+START_TEST(test_export_no_room)
+{
+	struct run_result r;
+	char *gz = trace_path("demo-2026-06.bin.gz");
+	char dir[] = "/tmp/d9e2e-room-XXXXXX", cmd[600];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(run_prog(&r, "sh", "-c \"trap '' XFSZ; ulimit -f 64; "
+	    "exec \\\"\\$D9TOP\\\" --export parquet '%s/out' '%s'\"", dir, gz),
+	    1);
+	ck_assert_ptr_nonnull(strstr(r.err, ".parquet.tmp: cannot write: "
+	    "File too large\n"));
+	ck_assert_ptr_nonnull(strstr(r.err, dir));
+	run_free(&r);
+	snprintf(cmd, sizeof cmd, "test -z \"$(find '%s/out' -name '*.tmp')\"",
+	    dir);
+	ck_assert_int_eq(system(cmd), 0);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(gz);
+}
+END_TEST
+
 START_TEST(test_window_worst_chain)
 {
 	struct run_result r;
@@ -574,6 +600,7 @@ suite(void)
 	tcase_add_test(tc, test_stdin_concatenation);
 	tcase_add_test(tc, test_copies_and_loops);
 	tcase_add_test(tc, test_window_worst_chain);
+	tcase_add_test(tc, test_export_no_room);
 	tcase_add_test(tc, test_tasks_all);
 	tcase_add_test(tc, test_folded);
 	tcase_add_loop_test(tc, test_report_80_columns, 0, 2);
