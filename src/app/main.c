@@ -13,6 +13,7 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/compare.h"
 #include "app/env.h"
@@ -74,6 +75,20 @@ browse(const struct d9a_opts *o)
 	return rc;
 }
 
+/* Whether one of the paths is "-" while standard input is a terminal:
+ * a trace typed at the keyboard is never what was meant. */
+static int
+stdin_is_terminal(const struct d9a_opts *o)
+{
+	if (o->mode == D9A_HELP || o->mode == D9A_VERSION ||
+	    o->mode == D9A_ADDR2LINE || !isatty(STDIN_FILENO))
+		return 0;
+	for (size_t i = 0; i < o->npaths; i++)
+		if (strcmp(o->paths[i], "-") == 0)
+			return 1;
+	return o->diff_old != NULL && strcmp(o->diff_old, "-") == 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -108,6 +123,14 @@ main(int argc, char **argv)
 		/* a report is of what is there now: it cannot follow */
 		fprintf(stderr, "d9top: --follow is for the browser; --report, "
 		    "--json and --folded read what is there and exit\n");
+		d9a_opts_free(&o);
+		return 2;
+	}
+	if (stdin_is_terminal(&o)) {
+		/* gzip's and zstd's rule: no binary input from a terminal */
+		fprintf(stderr, "d9top: - reads a trace from standard input, "
+		    "which is a terminal: pipe one in (ssh host 'cat "
+		    "traces/*.bin.gz' | d9top -)\n");
 		d9a_opts_free(&o);
 		return 2;
 	}

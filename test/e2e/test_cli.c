@@ -451,6 +451,25 @@ END_TEST
  * before the answer, which is the same as without a terminal. Not on a
  * pipe, not with --quiet.
  */
+/* "-" while standard input is a terminal (script(1) makes one): refused
+ * at once (exit 2), as gzip and zstd refuse, instead of waiting for a
+ * trace typed at the keyboard. */
+START_TEST(test_stdin_terminal)
+{
+	struct run_result r;
+
+	if (access("/usr/bin/script", X_OK) != 0) {
+		t_skip("no script(1) to make a terminal");
+		return;
+	}
+	ck_assert_int_eq(run_prog(&r, "/usr/bin/script", "-qec \"\\\"$D9TOP\\\" "
+	    "--json -\" /dev/null"), 2);
+	ck_assert_ptr_nonnull(strstr(r.out, "d9top: - reads a trace from "
+	    "standard input, which is a terminal: pipe one in"));
+	run_free(&r);
+}
+END_TEST
+
 START_TEST(test_progress_on_a_terminal)
 {
 	char *t = trace_path("demo-2026-06.bin.gz"), *tty, *end;
@@ -605,6 +624,7 @@ suite(void)
 	tcase_add_test(tc, test_folded);
 	tcase_add_loop_test(tc, test_report_80_columns, 0, 2);
 	tcase_add_test(tc, test_progress_on_a_terminal);
+	tcase_add_test(tc, test_stdin_terminal);
 	tcase_add_test(tc, test_times);
 	suite_add_tcase(s, tc);
 	return s;
