@@ -3,9 +3,11 @@
  * read into struct d9s_elffile and closed again; no handle is kept, so a
  * module costs no file descriptor after loading.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <gelf.h>
 
@@ -158,8 +160,16 @@ read_segments(struct d9s_elffile *f, Elf *elf, struct d9_err *e)
 	return 0;
 }
 
+/* Whether the table of n entries of size ent at off ends past size
+ * (a file cut short: libelf then finds no sections, and no name). */
 static int
-read_elf(struct d9s_elffile *f, Elf *elf, struct d9_err *e)
+past_end(uint64_t off, uint64_t n, uint64_t ent, uint64_t size)
+{
+	return n > 0 && (off > size || (ent > 0 && n > (size - off) / ent));
+}
+
+static int
+read_elf(struct d9s_elffile *f, Elf *elf, uint64_t size, struct d9_err *e)
 {
 	GElf_Ehdr eh;
 	int rc;
@@ -169,6 +179,11 @@ read_elf(struct d9s_elffile *f, Elf *elf, struct d9_err *e)
 	if (gelf_getehdr(elf, &eh) == NULL)
 		return d9_err_set(e, D9_ERR_BAD_VALUE, 0, "bad ELF header: %s",
 		    elf_errmsg(-1));
+	if (past_end(eh.e_phoff, eh.e_phnum, eh.e_phentsize, size) ||
+	    past_end(eh.e_shoff, eh.e_shnum, eh.e_shentsize, size))
+		return d9_err_set(e, D9_ERR_TRUNCATED, size, "byte %llu: cut "
+		    "short (its headers say it is longer)",
+		    (unsigned long long)size);
 	f->type = eh.e_type;
 	f->elfclass = eh.e_ident[EI_CLASS];
 	/* segments first: a PT_NOTE build id is what the loader sees */
@@ -186,6 +201,7 @@ int
 d9s_elffile_open(struct d9s_elffile *f, const char *path, struct d9_err *e)
 {
 	Elf *elf;
+	struct stat sb;
 	int fd, rc;
 
 	memset(f, 0, sizeof *f);
@@ -201,7 +217,8 @@ d9s_elffile_open(struct d9s_elffile *f, const char *path, struct d9_err *e)
 		close(fd);
 		return rc;
 	}
-	rc = read_elf(f, elf, e);
+	rc = fstat(fd, &sb) < 0 ? d9_err_set(e, D9_ERR_IO, 0, "%s",
+	    strerror(errno)) : read_elf(f, elf, (uint64_t)sb.st_size, e);
 	elf_end(elf);
 	close(fd);
 	if (rc != 0)
