@@ -9,9 +9,11 @@
  *				d9i_image_write, and mapped back)
  *
  * and the --json of each must equal the file's, byte for byte (the pipe's
- * messages name "stdin" where the file's name the path). A difference
- * aborts, with where they part; so does a crash, an access out of
- * bounds or a hang. fuzz_follow.c checks the fourth way, --follow.
+ * messages name "stdin" where the file's name the path). --export names
+ * the first segment the same way too, split from the file and from the
+ * pipe, and as the file is named (parse/segid.h) whenever it names it.
+ * A difference aborts, with where they part; so does a crash, an access
+ * out of bounds or a hang. fuzz_follow.c checks the fourth way, --follow.
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -20,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "export/split.h"
 #include "model/core/model.h"
 #include "model/queries/lanes.h"
 #include "render.h"
@@ -29,16 +32,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define D9F_KEY	0x5eed		/* the entry's key: any, the same both ways */
 
-/* The bytes read as "-" from a pipe on fd 0 (put back after). */
-static struct d9m_model *
-load_pipe(const uint8_t *p, size_t n)
+/* The bytes in a pipe on fd 0 (the whole input fits: written before it
+ * is read, on one thread); the fd 0 it replaced, for stdin_back. */
+static int
+stdin_from(const uint8_t *p, size_t n)
 {
-	struct d9m_model *m;
 	int fds[2], in = dup(0);
 
 	if (in < 0 || pipe(fds) != 0)
 		abort();
-	/* the whole input fits: written before it is read, on one thread */
 	if (fcntl(fds[1], F_SETPIPE_SZ, (int)(n + 4096)) < (int)n ||
 	    write(fds[1], p, n) != (ssize_t)n)
 		abort();
@@ -46,10 +48,25 @@ load_pipe(const uint8_t *p, size_t n)
 	if (dup2(fds[0], 0) < 0)
 		abort();
 	close(fds[0]);
-	m = t_read("-");
+	return in;
+}
+
+static void
+stdin_back(int in)
+{
 	if (dup2(in, 0) < 0)
 		abort();
 	close(in);
+}
+
+/* The bytes read as "-" from a pipe. */
+static struct d9m_model *
+load_pipe(const uint8_t *p, size_t n)
+{
+	int in = stdin_from(p, n);
+	struct d9m_model *m = t_read("-");
+
+	stdin_back(in);
 	return m;
 }
 
@@ -76,6 +93,76 @@ load_entry(const struct d9m_model *m, struct d9m_lanes **lanes)
 	}
 	close(fd);
 	return b;
+}
+
+/* The first segment's identity as --export names it. */
+struct first {
+	int			 n;	/* segments handed over */
+	int			 have;	/* the first one's is id */
+	struct d9p_segid	 id;
+};
+
+static int
+on_segment(void *ctx, struct d9m_model *m, uint64_t events,
+    const struct d9p_segid *id)
+{
+	struct first *f = ctx;
+
+	(void)events;
+	if (f->n++ == 0 && id != NULL) {
+		f->have = 1;
+		f->id = *id;
+	}
+	d9m_model_free(&m);
+	return 0;
+}
+
+static struct first
+split_first(const char *path)
+{
+	struct first f = { 0, 0, { 0 } };
+	struct d9p_read_opts ro = { 0 };
+	struct d9p_read_stats st;
+
+	d9x_split_read(path, on_segment, &f, &ro, NULL, &st);
+	return f;
+}
+
+static int
+same_id(const struct d9p_segid *a, const struct d9p_segid *b)
+{
+	return a->hash == b->hash && a->len == b->len &&
+	    strcmp(a->boot, b->boot) == 0;
+}
+
+/* The first segment of the bytes (in the file at path) named by
+ * --export: the same from the file and from a pipe, and the file's own
+ * name when it has one. (Not the other way: a value cut to KEEP_MAX in
+ * its first 64 KiB leaves a segment of a stream without one.) */
+static void
+same_names(const char *path, const uint8_t *data, size_t size)
+{
+	struct first a = split_first(path), b;
+	struct d9p_segid want;
+	int in = stdin_from(data, size);
+
+	b = split_first("-");
+	stdin_back(in);
+	if (a.have != b.have || (a.have && !same_id(&a.id, &b.id))) {
+		fprintf(stderr, "fuzz_ways: the file's and the pipe's first "
+		    "segment are named apart (%d %d)\n", a.have, b.have);
+		abort();
+	}
+	if (a.have && (d9p_segid_of(path, &want) < 0 ||
+	    !same_id(&a.id, &want))) {
+		fprintf(stderr, "fuzz_ways: the first segment is not named as "
+		    "the file is: %llu bytes (hash %llx, boot '%s'), the "
+		    "file's %llu (%llx, '%s')\n", (unsigned long long)a.id.len,
+		    (unsigned long long)a.id.hash, a.id.boot,
+		    (unsigned long long)want.len,
+		    (unsigned long long)want.hash, want.boot);
+		abort();
+	}
 }
 
 /* Abort when way's --json is not the file's. */
@@ -126,6 +213,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		d9m_lanes_free(&el);
 		d9m_model_free(&e);
 	}
+	same_names(path, data, size);
 	d9m_model_free(&f);
 	d9m_model_free(&p);
 	unlink(path);

@@ -148,9 +148,8 @@ on_loss(void *ctx, int what)
 {
 	struct split *s = ctx;
 
-	if (what == D9P_LOSS_DAMAGED && s->cap.state == D9P_SEGCAP_ON &&
-	    s->cap.len < D9P_SEGID_BYTES)
-		s->cap.state = D9P_SEGCAP_LOST;	/* its first bytes broke */
+	if (what == D9P_LOSS_DAMAGED)
+		d9p_segcap_damage(&s->cap);
 	if (!s->stop && s->in.loss != NULL)
 		s->in.loss(s->in.ctx, what);
 }

@@ -43,7 +43,9 @@ struct d9p_sink {
 	/* The decoded bytes [off, off + n) are about to be decoded (the
 	 * reader's window: bytes given before come again while they are
 	 * not consumed); exact: 0 when a value cut in them was rewritten
-	 * or dropped. Valid until the next call (optional). */
+	 * or dropped. Valid until the next call. w NULL: the container
+	 * broke at off (damage skipped to its next member): the bytes
+	 * after do not follow those before (optional). */
 	void	(*window)(void *ctx, const uint8_t *w, size_t n, uint64_t off,
 		    int exact);
 };

@@ -222,6 +222,14 @@ void
 d9p_segcap_window(struct d9p_segcap *c, const uint8_t *w, size_t n,
     uint64_t off, int exact)
 {
+	if (w == NULL) {	/* as a file's first bytes end at damage */
+		if (c->state == D9P_SEGCAP_ON)
+			c->state = D9P_SEGCAP_CUT;
+		else if (c->state == D9P_SEGCAP_IDLE)
+			c->tainted = 1;
+		c->wlen = 0;
+		return;
+	}
 	c->w = w;
 	c->wlen = n;
 	c->woff = off;
@@ -232,13 +240,23 @@ d9p_segcap_window(struct d9p_segcap *c, const uint8_t *w, size_t n,
 }
 
 void
+d9p_segcap_damage(struct d9p_segcap *c)
+{
+	if (c->state == D9P_SEGCAP_IDLE)
+		c->tainted = 1;
+}
+
+void
 d9p_segcap_begin(struct d9p_segcap *c, uint64_t off, int segment)
 {
+	int tainted = c->tainted;
+
 	c->state = D9P_SEGCAP_LOST;
 	c->from = off;
 	c->len = 0;
-	if (!segment || off < c->woff || off > c->woff + c->wlen ||
-	    !c->exact)
+	c->tainted = 0;
+	if (!segment || tainted || off < c->woff || off > c->woff +
+	    c->wlen || !c->exact)
 		return;		/* no segment's first batch, or not here */
 	if (c->buf == NULL && (c->buf = malloc(D9P_SEGID_BYTES)) == NULL)
 		return;
@@ -252,7 +270,7 @@ d9p_segcap_end(struct d9p_segcap *c, uint64_t at, struct d9p_segid *id)
 {
 	int rc = -1;
 
-	if (c->state == D9P_SEGCAP_ON) {
+	if (c->state == D9P_SEGCAP_ON || c->state == D9P_SEGCAP_CUT) {
 		size_t n = c->len;
 
 		if (at != UINT64_MAX && at >= c->from && at - c->from < n)

@@ -44,11 +44,13 @@ int64_t	 d9p_decoded_size(const char *path);
  * decoded: the reader shows each window before it is decoded
  * (d9p_segcap_window, a sink's window), the sink says where a segment's
  * first batch begins (d9p_segcap_begin, at the batch) and where it ends
- * (d9p_segcap_end). At most D9P_SEGID_BYTES are kept. A
- * segment whose first bytes were not all decoded as they are (damage
- * skipped, a value cut) has no identity.
+ * (d9p_segcap_end). At most D9P_SEGID_BYTES are kept. As a file's
+ * identity ends at damage to its container, a capture ends where the
+ * container broke (a window of NULL); a segment after damage to what
+ * came before its first batch (the file would have none), or with a
+ * value cut in its first bytes, has no identity.
  */
-enum { D9P_SEGCAP_IDLE, D9P_SEGCAP_ON, D9P_SEGCAP_LOST };
+enum { D9P_SEGCAP_IDLE, D9P_SEGCAP_ON, D9P_SEGCAP_CUT, D9P_SEGCAP_LOST };
 struct d9p_segcap {
 	int		 state;
 	uint8_t		*buf;		/* D9P_SEGID_BYTES, made at need */
@@ -58,12 +60,16 @@ struct d9p_segcap {
 	size_t		 wlen;
 	uint64_t	 woff;
 	int		 exact;
+	int		 tainted;	/* damage before the next segment */
 };
 
 void	d9p_segcap_init(struct d9p_segcap *c);
 void	d9p_segcap_free(struct d9p_segcap *c);
 void	d9p_segcap_window(struct d9p_segcap *c, const uint8_t *w, size_t n,
 	    uint64_t off, int exact);
+/* Damage was skipped (the sink's loss): before a segment begins, it has
+ * no identity. */
+void	d9p_segcap_damage(struct d9p_segcap *c);
 /* A batch begins at off: segment, whether it is a segment's first (else
  * what follows has no identity until the next begin). */
 void	d9p_segcap_begin(struct d9p_segcap *c, uint64_t off, int segment);

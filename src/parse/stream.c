@@ -356,6 +356,9 @@ read_chunk(struct d9p_stream *s, const struct d9p_read_opts *o,
 	if (r < 0 && e.code == D9_ERR_CONTAINER) {
 		/* the frame the damage cut goes, the next member is read */
 		damaged(s, o, st, e.off, e.msg, "skipped to the next member");
+		if (s->sink->window != NULL)	/* the bytes break here */
+			s->sink->window(s->sink->ctx, NULL, 0, s->woff +
+			    s->wlen, 0);
 		s->drop_left = 0;
 		consume(s, s->wlen);
 	} else if (r < 0) {
