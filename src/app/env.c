@@ -20,6 +20,7 @@ d9a_env_read(struct d9a_env *e)
 	e->export_workers = w != NULL && (strcmp(w, "1") == 0 ||
 	    strcmp(w, "2") == 0) ? (unsigned)(w[0] - '0') : 0;
 	e->times = tm != NULL && strcmp(tm, "1") == 0;
+	e->term = getenv("TERM");
 	e->progress_ms = D9A_METER_DELAY_MS;
 	if (pm != NULL && *pm >= '0' && *pm <= '9') {
 		ms = strtoul(pm, &end, 10);

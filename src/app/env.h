@@ -18,6 +18,8 @@ struct d9a_env {
 				 * on a terminal from then on (meter.h) */
 	int	 times;		/* D9TOP_TIMES=1: where a run's time went,
 				 * on stderr at its end (meter.h) */
+	const char *term;	/* TERM, or NULL: for why the browser
+				 * finds no terminal */
 };
 
 void	d9a_env_read(struct d9a_env *e);

@@ -63,7 +63,8 @@ browse(const struct d9a_opts *o)
 	    o->win_hi_ms, .quiet = o->quiet, .follow = o->follow,
 	    .no_cache = o->no_cache, .index = &where.w,
 	    .resolver = res, .no_color = o->env.no_color,
-	    .stream_only = o->env.stream_only, .mem_budget = o->mem_budget };
+	    .stream_only = o->env.stream_only, .mem_budget = o->mem_budget,
+	    .term = o->env.term };
 	d9a_where_init(&where, o->no_cache || o->follow);
 	rc = d9t_run(o->paths, o->npaths, &cfg);
 	d9a_where_free(&where);

@@ -160,7 +160,7 @@ d9t_run(const char *const *paths, size_t npaths, const struct d9t_config *cfg)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return 1;
 	}
-	if (d9t_term_open(&term, app.color) < 0) {
+	if (d9t_term_open(&term, app.color, cfg->term) < 0) {
 		fprintf(stderr, "d9top: no %sterminal for the browser%s%s (use "
 		    "--report or --json)\n", term.why[0] ? "usable " : "",
 		    term.why[0] ? ": " : "", term.why);

@@ -44,8 +44,24 @@ addressable(struct d9t_term *t)
 	return 0;
 }
 
+/* Why newterm found no terminal: TERM unset, or one terminfo does not
+ * know. */
+static void
+unknown(struct d9t_term *t, const char *term)
+{
+	char safe[40];
+
+	if (term == NULL || *term == '\0') {
+		snprintf(t->why, sizeof t->why, "TERM is not set");
+		return;
+	}
+	d9_text_safe(safe, sizeof safe, term, strnlen(term, 32));
+	snprintf(t->why, sizeof t->why, "TERM=%s: terminfo does not "
+	    "know it", safe);
+}
+
 int
-d9t_term_open(struct d9t_term *t, int color)
+d9t_term_open(struct d9t_term *t, int color, const char *term)
 {
 	static const short fg[D9T_C_COUNT] = { -1, COLOR_GREEN, COLOR_CYAN,
 	    COLOR_YELLOW, COLOR_RED, COLOR_MAGENTA, COLOR_BLUE, COLOR_WHITE };
@@ -72,6 +88,7 @@ d9t_term_open(struct d9t_term *t, int color)
 	if (s == NULL) {
 		d9t_crash_disarm();
 		close_ttys(t);
+		unknown(t, term);
 		return -1;
 	}
 	t->screen = s;

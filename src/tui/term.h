@@ -23,8 +23,9 @@ struct d9t_term {
 };
 
 /* 0, or -1 when there is no terminal, or one that cannot move the
- * cursor (TERM=dumb: why says so), before anything is drawn. */
-int	d9t_term_open(struct d9t_term *t, int color);
+ * cursor (TERM=dumb: why says so), before anything is drawn; term: the
+ * TERM the caller read, named in why when terminfo does not know it. */
+int	d9t_term_open(struct d9t_term *t, int color, const char *term);
 void	d9t_term_close(struct d9t_term *t);
 void	d9t_term_size(struct d9t_term *t, int *w, int *h);
 /* Copy cv to the screen; clear first when full is set (C-l, resize). */

@@ -32,6 +32,8 @@ struct d9t_config {
 	uint64_t	 mem_budget;	/* the model's most, 0: none (--memory) */
 	const struct d9i_where *index;	/* where the index is, or NULL */
 	const struct d9m_resolver *resolver;	/* DWARF names, or NULL */
+	const char	*term;		/* TERM as src/app read it, or NULL:
+					 * said when it names no terminal */
 };
 
 /* Set the defaults (worst 10, everything else off). */

@@ -161,6 +161,15 @@ else
 	echo "ok $checks - dumb: nothing drawn"
 fi
 
+echo "# TERM unset, or one terminfo does not know: said which"
+start 80 24 env -u TERM "$prog" "$demo"
+expect "no TERM: why" "no usable terminal for the browser: TERM is not set"
+expect "no TERM: status" "EXITED 1"
+start 80 24 env TERM=vt-nosuch "$prog" "$demo"
+expect "unknown TERM: why" \
+    "browser: TERM=vt-nosuch: terminfo does not"
+expect "unknown TERM: status" "EXITED 1"
+
 echo "# no colour, ASCII locale"
 T kill-session -t s 2>/dev/null
 T new-session -d -s s -x 100 -y 30 \
