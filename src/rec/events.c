@@ -272,6 +272,8 @@ d9rec_runtime_id(d9rec_writer *w, const char *name)
 
 	if (name == NULL || *name == '\0')
 		return D9REC_DEFAULT_RUNTIME;
+	if (w == NULL)
+		return UINT32_MAX - 1;
 	id = d9rec_location(w, name);
 	return id == UINT32_MAX ? UINT32_MAX - 1 : id;
 }

@@ -125,6 +125,8 @@ d9rec_location(d9rec_writer *w, const char *loc)
 	struct want_loc q = { w, loc };
 	uint32_t id;
 
+	if (w == NULL || loc == NULL)
+		return UINT32_MAX;
 	pthread_mutex_lock(&w->lock);
 	id = d9_hmap_find_or_add(&w->locs, d9_hash(loc, strlen(loc)), same_loc,
 	    &loc_rows, &q);
@@ -178,7 +180,8 @@ d9rec_schema(d9rec_writer *w, const char *name,
 	char *nm;
 	int rc, have = 0;
 
-	if (name == NULL || nfields > 64 || (nfields > 0 && fields == NULL))
+	if (w == NULL || name == NULL || nfields > 64 || (nfields > 0 &&
+	    fields == NULL))
 		return -EINVAL;
 	for (unsigned i = 0; i < nfields; i++) {
 		if (fields[i].name == NULL)
@@ -255,7 +258,8 @@ d9rec_span_site(d9rec_writer *w, const char *target, const char *name,
 	uint32_t nameid, tgt, fid;
 	int rc;
 
-	if (name == NULL || nfields > 32 || (nfields > 0 && fields == NULL))
+	if (w == NULL || name == NULL || nfields > 32 || (nfields > 0 &&
+	    fields == NULL))
 		return -EINVAL;
 	for (unsigned i = 0; i < nfields; i++)
 		if (fields[i] == NULL)
@@ -292,6 +296,8 @@ d9rec_set_meta(d9rec_writer *w, const char *key, const char *value)
 	char *v;
 	int rc = 0;
 
+	if (w == NULL || key == NULL || value == NULL)
+		return -EINVAL;
 	if ((v = strdup(value)) == NULL)
 		return -ENOMEM;
 	pthread_mutex_lock(&w->lock);
@@ -328,6 +334,8 @@ d9rec_runtime(d9rec_writer *w, const char *name, uint32_t first, uint32_t n)
 	char key[256], val[2048];
 	size_t len = 0;
 
+	if (w == NULL || name == NULL)
+		return -EINVAL;
 	snprintf(key, sizeof key, "runtime.%s", name);
 	val[0] = 0;
 	for (uint32_t i = 0; i < n && len + 12 < sizeof val; i++)

@@ -26,6 +26,8 @@
 void
 d9rec_options_init(struct d9rec_options *o)
 {
+	if (o == NULL)
+		return;
 	memset(o, 0, sizeof *o);
 	o->compression = D9REC_COMPRESS_GZIP_FAST;
 	o->cpu_profile = 1;
@@ -138,7 +140,7 @@ clock_init(struct d9rec_writer *w)
 uint64_t
 d9rec_now(d9rec_writer *w)
 {
-	if (w->opt.clock != NULL)
+	if (w != NULL && w->opt.clock != NULL)
 		return w->opt.clock(w->opt.clock_ctx);
 	return d9rec_mono_ns();
 }
@@ -366,6 +368,8 @@ d9rec_open(d9rec_writer **out, const struct d9rec_options *o)
 	struct d9rec_writer *w;
 	int rc;
 
+	if (out == NULL)
+		return -EINVAL;
 	*out = NULL;
 	if ((rc = d9rec_options_check(o, NULL, 0)) < 0)
 		return rc;
@@ -434,7 +438,9 @@ request(d9rec_writer *w, int rotate)
 {
 	uint64_t seq;
 
-	if (w == NULL || atomic_load(&w->forked))
+	if (w == NULL)
+		return -EINVAL;
+	if (atomic_load(&w->forked))
 		return -EPERM;
 	pthread_mutex_lock(&w->lock);
 	seq = ++w->req_flush;
@@ -462,7 +468,11 @@ d9rec_rotate(d9rec_writer *w)
 void
 d9rec_stats(d9rec_writer *w, struct d9rec_stats *st)
 {
+	if (st == NULL)
+		return;
 	memset(st, 0, sizeof *st);
+	if (w == NULL)
+		return;
 	pthread_mutex_lock(&w->lock);
 	for (struct d9rec_thread *t = w->threads; t; t = t->next) {
 		st->events += atomic_load(&t->events);

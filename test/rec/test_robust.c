@@ -370,8 +370,45 @@ START_TEST(test_bad_declarations)
 	ck_assert_int_eq(d9rec_schema(w, "E", nameless, 1), -EINVAL);
 	ck_assert_int_eq(d9rec_schema(w, "E", odd, 1), -EINVAL);
 	ck_assert_int_ge(d9rec_schema(w, "E", NULL, 0), 0);
+	/* NULL names and values: refused, not followed */
+	ck_assert_int_eq(d9rec_set_meta(w, NULL, "v"), -EINVAL);
+	ck_assert_int_eq(d9rec_set_meta(w, "k", NULL), -EINVAL);
+	ck_assert_int_eq(d9rec_runtime(w, NULL, 0, 1), -EINVAL);
+	ck_assert_uint_eq(d9rec_location(w, NULL), UINT32_MAX);
 	ck_assert_int_eq(d9rec_close(&w), 0);
 	rt_rmdir(&dir);
+}
+END_TEST
+
+/* A program whose d9rec_open failed goes on with a NULL writer: every
+ * call takes it (errors, zeros, no thread), none crashes. */
+START_TEST(test_null_writer)
+{
+	static const struct d9rec_field f[] = { { "x", D9REC_T_U64 } };
+	d9rec_writer *w = NULL;
+	struct d9rec_stats st;
+	struct d9rec_options o;
+	uint64_t rec = 1, proc = 1;
+
+	memset(&st, 0xff, sizeof st);
+	d9rec_options_init(NULL);
+	ck_assert_int_eq(d9rec_open(NULL, &o), -EINVAL);
+	ck_assert_int_eq(d9rec_flush(w), -EINVAL);
+	ck_assert_int_eq(d9rec_rotate(w), -EINVAL);
+	d9rec_stats(w, &st);
+	ck_assert_uint_eq(st.events + st.dropped + st.lost_batches, 0);
+	d9rec_stats(w, NULL);
+	d9rec_cost(w, &rec, &proc);
+	ck_assert_uint_gt(d9rec_now(w), 0);
+	ck_assert_int_eq(d9rec_set_meta(w, "k", "v"), -EINVAL);
+	ck_assert_int_eq(d9rec_runtime(w, "rt", 0, 1), -EINVAL);
+	ck_assert_uint_eq(d9rec_runtime_id(w, "rt"), UINT32_MAX - 1);
+	ck_assert_uint_eq(d9rec_location(w, "a.c:1:1"), UINT32_MAX);
+	ck_assert_int_lt(d9rec_schema(w, "E", f, 1), 0);
+	ck_assert_int_eq(d9rec_span_site(w, "t", "s", "f", 1, NULL, 0),
+	    -EINVAL);
+	ck_assert_ptr_null(d9rec_thread_register(w, "x", 0));
+	ck_assert_int_eq(d9rec_close(&w), 0);
 }
 END_TEST
 
@@ -387,5 +424,6 @@ rt_tcase_robust(void)
 	tcase_add_test(tc, test_fork);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_bad_declarations);
+	tcase_add_test(tc, test_null_writer);
 	return tc;
 }
