@@ -248,7 +248,8 @@ void	d9rec_queue_sample(struct d9rec_thread *t, unsigned global_queue);
 /* Register a schema once; returns its id (>= 0) or a negative errno. */
 int	d9rec_schema(d9rec_writer *w, const char *name,
 	    const struct d9rec_field *fields, unsigned nfields);
-/* vals: one per field of the schema, in order. */
+/* vals: one per field of the schema, in order (NULL: every field 0 or
+ * ""). */
 void	d9rec_event(struct d9rec_thread *t, int schema,
 	    const union d9rec_value *vals);
 

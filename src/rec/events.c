@@ -371,6 +371,11 @@ event_rec(struct d9rec_thread *t, int schema, const struct schema *s,
 void
 d9rec_event(struct d9rec_thread *t, int schema, const union d9rec_value *vals)
 {
+	/* vals NULL: every field 0 or "" (a schema has at most 64) */
+	static const union d9rec_value none[64];
+
+	if (vals == NULL)
+		vals = none;
 	if (t == NULL || schema < S_NBUILTIN ||
 	    (uint32_t)schema >= atomic_load_explicit(&t->w->schemas.n,
 	    memory_order_acquire) || !enter(t))

@@ -375,7 +375,23 @@ START_TEST(test_bad_declarations)
 	ck_assert_int_eq(d9rec_set_meta(w, "k", NULL), -EINVAL);
 	ck_assert_int_eq(d9rec_runtime(w, NULL, 0, 1), -EINVAL);
 	ck_assert_uint_eq(d9rec_location(w, NULL), UINT32_MAX);
-	ck_assert_int_eq(d9rec_close(&w), 0);
+	{	/* an event without its values: recorded with 0 and "" */
+		static const struct d9rec_field two[] = {
+		    { "n", D9REC_T_U64 }, { "s", D9REC_T_STR } };
+		int id = d9rec_schema(w, "Two", two, 2);
+		struct d9rec_thread *t = d9rec_thread_register(w, NULL, 0);
+		struct d9m_model *m;
+		size_t nerr;
+
+		ck_assert_int_ge(id, 0);
+		d9rec_event(t, id, NULL);
+		d9rec_thread_unregister(&t);
+		ck_assert_int_eq(d9rec_close(&w), 0);
+		m = rt_load(dir, &nerr);
+		ck_assert_uint_eq(nerr, 0);
+		ck_assert_uint_eq(m->custom.n, 1);
+		d9m_model_free(&m);
+	}
 	rt_rmdir(&dir);
 }
 END_TEST
