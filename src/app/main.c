@@ -7,6 +7,7 @@
  * The resolver's messages go to stderr as they arise (after the browser
  * has closed the terminal, in browse mode).
  */
+#include <errno.h>
 #include <stdio.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -74,6 +75,19 @@ browse(const struct d9a_opts *o)
 	d9s_resolver_free(&res);
 	d9t_exit_signal(rc);	/* a signal ended the browser: it ends d9top */
 	return rc;
+}
+
+/* Whether all that was printed reached standard output (a full disk, a
+ * closed pipe's EPIPE, /dev/full): else said on stderr. */
+static int
+stdout_written(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 1;
+	fprintf(stderr, "d9top: standard output: %s\n", errno != 0 ?
+	    strerror(errno) : "write error");
+	return 0;
 }
 
 /* Whether one of the paths is "-" while standard input is a terminal:
@@ -163,6 +177,8 @@ main(int argc, char **argv)
 		rc = run(&o);
 		break;
 	}
+	if (!stdout_written() && rc == 0)
+		rc = 1;
 	d9a_opts_free(&o);
 	return rc;
 }

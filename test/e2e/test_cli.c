@@ -73,6 +73,11 @@ START_TEST(test_usage)
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--window 5..2 x"), 2);
 	run_free(&r);
+	/* output that cannot be written is said, and fails */
+	ck_assert_int_eq(run_prog(&r, "sh", "-c '\"$D9TOP\" --help > "
+	    "/dev/full'"), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "d9top: standard output: "));
+	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--folded heap x"), 2);
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--json --follow x"), 2);
@@ -316,7 +321,7 @@ END_TEST
 
 START_TEST(test_window_worst_chain)
 {
-	struct run_result r;
+	struct run_result r, r2;
 	char *gz = trace_path("demo-2026-06.bin.gz");
 	struct mj *v;
 
@@ -329,6 +334,10 @@ START_TEST(test_window_worst_chain)
 	ck_assert(mj_get(v, "eventCount")->num < 294465);
 	ck_assert(mj_get(v, "eventCount")->num > 50000);
 	ck_assert_int_eq((int)mj_get(v, "wakeChain.0")->num, 55);
+	ck_assert_int_eq(run_prog(&r2, "sh", "-c '\"$D9TOP\" --report \"%s\" "
+	    "> /dev/full'", gz), 1);
+	ck_assert_ptr_nonnull(strstr(r2.err, "d9top: standard output: "));
+	run_free(&r2);
 	ck_assert(mj_get(v, "wakeChain")->n >= 1);
 	mj_free(v);
 	run_free(&r);
