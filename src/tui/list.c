@@ -32,6 +32,7 @@ d9t_list_reset(struct d9t_list *l)
 	l->n = 0;
 	d9_arena_reset(&l->arena);
 	l->built = 1;
+	l->computing = 0;
 }
 
 static struct d9t_line *
@@ -296,6 +297,7 @@ d9t_computing(struct d9t_list *l, const void *r)
 {
 	if (r != NULL)
 		return 0;
+	l->computing = 1;
 	d9t_list_add(l, D9T_A_DIM, "computing the figures for this window...");
 	return 1;
 }

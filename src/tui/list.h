@@ -54,6 +54,8 @@ struct d9t_list {
 	/* o and O: rows by key sort - 1 (0: the view's order), largest
 	 * first, or the other way round */
 	int		 sort, reverse;
+	int		 computing;	/* a "computing" line stands for the
+					 * figures (d9t_computing) */
 };
 
 void	d9t_list_init(struct d9t_list *l);

@@ -33,26 +33,28 @@ create(const char *name, const char *ext, int *n, char *path, size_t cap)
 	return NULL;
 }
 
-/* The list of the current view, built whole, into f; lines written. */
-static size_t
-write_list(struct d9t_app *app, FILE *f)
+/* The list of the current view, built whole and sorted as shown, into
+ * l (d9t_list_init'ed). */
+static void
+build_list(struct d9t_app *app, struct d9t_list *l)
 {
 	const struct d9t_view_ops *ops = d9t_ops(app, app->view);
-	struct d9t_list l;
-	size_t n;
 
-	d9t_list_init(&l);
 	app->saving = 1;
-	ops->build(app, app->vstate[app->view], &l);
+	ops->build(app, app->vstate[app->view], l);
 	app->saving = 0;
-	l.sort = app->lists[app->view].sort;
-	l.reverse = app->lists[app->view].reverse;
-	d9t_list_sort(&l);
-	for (size_t i = 0; i < l.n; i++)
-		fprintf(f, "%s\n", l.v[i].text);
-	n = l.n;
-	d9t_list_free(&l);
-	return n;
+	l->sort = app->lists[app->view].sort;
+	l->reverse = app->lists[app->view].reverse;
+	d9t_list_sort(l);
+}
+
+/* l's lines into f; lines written. */
+static size_t
+write_list(const struct d9t_list *l, FILE *f)
+{
+	for (size_t i = 0; i < l->n; i++)
+		fprintf(f, "%s\n", l->v[i].text);
+	return l->n;
 }
 
 /* The timeline as drawn now, into f; lines written. */
@@ -70,6 +72,24 @@ write_drawing(struct d9t_app *app, FILE *f)
 	return (size_t)app->h;
 }
 
+/* Close f, written to path: 0, or -1 (errno says why) when a write
+ * failed (a full disk), and the file is removed, not left cut. */
+static int
+close_saved(FILE *f, const char *path)
+{
+	int bad = ferror(f), err = errno;
+
+	if (fclose(f) != 0) {
+		bad = 1;
+		err = errno;
+	}
+	if (!bad)
+		return 0;
+	unlink(path);
+	errno = err != 0 ? err : EIO;
+	return -1;
+}
+
 /* The flame tree the view shows (its window, filters, inverted or not)
  * as folded stacks next to the text. */
 static int
@@ -83,7 +103,7 @@ write_folded(struct d9t_app *app, const char *name, int n, char *path,
 	if (t == NULL || (f = create(name, "folded", &n, path, cap)) == NULL)
 		return -1;
 	rc = d9o_folded_tree(f, t);
-	return fclose(f) != 0 || rc < 0 ? -1 : 0;
+	return close_saved(f, path) < 0 || rc < 0 ? -1 : 0;
 }
 
 void
@@ -91,20 +111,32 @@ d9t_save(struct d9t_app *app)
 {
 	const struct d9t_view_ops *ops = d9t_ops(app, app->view);
 	char name[64], path[128], fpath[128] = "";
+	struct d9t_list l;
 	size_t lines;
 	int n = 0;
 	FILE *f;
 
+	d9t_list_init(&l);
+	if (ops->build != NULL)
+		build_list(app, &l);
+	if (l.computing) {	/* a file of "computing" is no answer */
+		d9t_list_free(&l);
+		d9t_msg(app, "the figures are still being computed: s again "
+		    "once they are shown");
+		return;
+	}
 	snprintf(name, sizeof name, "%s", ops->name);
 	for (char *p = name; *p; p++)
 		if (*p == ' ')
 			*p = '-';
 	if ((f = create(name, "txt", &n, path, sizeof path)) == NULL) {
+		d9t_list_free(&l);
 		d9t_msg(app, "cannot save here: %s", strerror(errno));
 		return;
 	}
-	lines = ops->build != NULL ? write_list(app, f) : write_drawing(app, f);
-	if (fclose(f) != 0) {
+	lines = ops->build != NULL ? write_list(&l, f) : write_drawing(app, f);
+	d9t_list_free(&l);
+	if (close_saved(f, path) < 0) {
 		d9t_msg(app, "%s: %s", path, strerror(errno));
 		return;
 	}

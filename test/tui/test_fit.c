@@ -265,6 +265,17 @@ START_TEST(paths_cut_on_the_left)
 	d9t_canvas_row(&cv, 0, row, sizeof row);
 	ck_assert_str_eq(row, "  12 examples/service/src/main");
 	d9t_canvas_free(&cv);
+	/* a list standing for figures not computed yet says so (s saves
+	 * no file of it); a rebuild forgets it */
+	ck_assert_int_eq(l.computing, 0);
+	ck_assert_int_eq(d9t_computing(&l, NULL), 1);
+	ck_assert_int_eq(l.computing, 1);
+	d9t_list_reset(&l);
+	ck_assert_int_eq(l.computing, 0);
+	ck_assert_int_eq(d9t_computing(&l, &l), 0);
+	ck_assert_int_eq(l.computing, 0);
+	d9t_list_add_path(&l, 0, "    12 ", "examples/service/src/main.rs:120:9");
+	d9t_list_add_path(&l, 0, "     1 ", "src/lib.rs:7:1");
 	/* too little room left for the path: cut on its right */
 	l.hscroll = 0;
 	ck_assert_int_eq(d9t_canvas_init(&cv, 20, 2), 0);
