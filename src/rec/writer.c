@@ -509,6 +509,39 @@ d9rec_thread_free(struct d9rec_thread *t)
 	free(t);
 }
 
+/* Whether a thread is still registered: it may record after the close,
+ * so its handle, its ring and the writer's tables it reads stay (its
+ * events fill the ring nobody drains and are dropped); its CPU timer
+ * and perf events stop. */
+static int
+threads_live(struct d9rec_writer *w)
+{
+	int live = 0;
+
+	for (struct d9rec_thread *t = w->threads; t != NULL; t = t->next)
+		if (!atomic_load_explicit(&t->dead, memory_order_acquire)) {
+			d9rec_cputimer_stop(t->cputimer);
+			d9rec_perf_close(t);
+			live = 1;
+		}
+	return live;
+}
+
+/* The writer's files closed and its allocation sampling stopped (also
+ * for a writer kept for live threads). */
+static void
+files_close(struct d9rec_writer *w)
+{
+	d9rec_alloc_stop(w);
+	if (w->fd >= 0)
+		close(w->fd);
+	if (w->lockfd >= 0)
+		close(w->lockfd);
+	if (w->dirfd >= 0)
+		close(w->dirfd);
+	w->fd = w->lockfd = w->dirfd = -1;
+}
+
 static void
 writer_free(struct d9rec_writer *w)
 {
@@ -518,7 +551,7 @@ writer_free(struct d9rec_writer *w)
 		next = t->next;
 		d9rec_thread_free(t);
 	}
-	d9rec_alloc_stop(w);
+	files_close(w);
 	d9rec_symcache_free(w);
 	d9rec_ksyms_free(&w->ksyms);
 	d9rec_enc_free(&w->enc);
@@ -528,12 +561,6 @@ writer_free(struct d9rec_writer *w)
 	d9rec_tables_free(w);
 	free(w->cq);
 	free(w->plan);
-	if (w->fd >= 0)
-		close(w->fd);
-	if (w->lockfd >= 0)
-		close(w->lockfd);
-	if (w->dirfd >= 0)
-		close(w->dirfd);
 	free(w->dir);
 	free(w);
 }
@@ -568,6 +595,9 @@ d9rec_close(d9rec_writer **wp)
 		pthread_join(w->compressor, NULL);
 	if (atomic_load(&w->write_errors))
 		rc = -atomic_load(&w->last_errno);
-	writer_free(w);
+	if (threads_live(w))
+		files_close(w);		/* kept: a thread records on */
+	else
+		writer_free(w);
 	return rc;
 }

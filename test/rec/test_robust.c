@@ -230,6 +230,89 @@ START_TEST(test_cut_part_way)
 }
 END_TEST
 
+struct late {
+	d9rec_writer		*w;
+	struct d9rec_thread	*t;
+	int			 schema, site;
+	pthread_mutex_t		 mu;
+	pthread_cond_t		 cv;
+	int			 step;	/* 1 registered, 2 closed, 3 done */
+};
+
+static void
+late_step(struct late *l, int step, int wait)
+{
+	pthread_mutex_lock(&l->mu);
+	if (wait)
+		while (l->step < step)
+			pthread_cond_wait(&l->cv, &l->mu);
+	else {
+		l->step = step;
+		pthread_cond_broadcast(&l->cv);
+	}
+	pthread_mutex_unlock(&l->mu);
+}
+
+/* A worker that records on after the writer is closed (no unregister
+ * before d9rec_close, as a program that closes at exit while its
+ * threads run). */
+static void *
+late_worker(void *arg)
+{
+	struct late *l = arg;
+	union d9rec_value v = { .u = 7 };
+
+	l->t = d9rec_thread_register(l->w, "late", 0);
+	late_step(l, 1, 0);
+	late_step(l, 2, 1);
+	for (uint64_t i = 1; i <= 100000; i++) {
+		d9rec_poll_start(l->t, i, 0, 0);
+		d9rec_event(l->t, l->schema, &v);
+		d9rec_span_enter(l->t, l->site, i, 0, NULL);
+		d9rec_span_exit(l->t, l->site, i, NULL);
+		d9rec_poll_end(l->t);
+	}
+	d9rec_thread_unregister(&l->t);
+	late_step(l, 3, 0);
+	return NULL;
+}
+
+/* d9rec_close while a thread is still registered: what that thread
+ * records afterwards is dropped, never written where the writer was
+ * (its handle and the writer's tables are kept for it). */
+START_TEST(test_close_before_unregister)
+{
+	static const struct d9rec_field f[] = { { "n", D9REC_T_U64 } };
+	char *dir = rt_tmpdir();
+	struct d9rec_options o;
+	struct late l = { .step = 0 };
+	pthread_t th;
+	struct d9m_model *m;
+	size_t nerr;
+
+	rt_opts(&o, dir, NULL);
+	pthread_mutex_init(&l.mu, NULL);
+	pthread_cond_init(&l.cv, NULL);
+	ck_assert_int_eq(d9rec_open(&l.w, &o), 0);
+	ck_assert_int_ge(l.schema = d9rec_schema(l.w, "Late", f, 1), 0);
+	ck_assert_int_ge(l.site = d9rec_span_site(l.w, "t", "late", "f.c",
+	    1, NULL, 0), 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, late_worker, &l), 0);
+	late_step(&l, 1, 1);
+	ck_assert_int_eq(d9rec_close(&l.w), 0);
+	late_step(&l, 2, 0);
+	late_step(&l, 3, 1);
+	ck_assert_int_eq(pthread_join(th, NULL), 0);
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	ck_assert_uint_eq(m->custom.n, 0);	/* nothing after the close */
+	d9m_model_free(&m);
+	pthread_mutex_destroy(&l.mu);
+	pthread_cond_destroy(&l.cv);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 START_TEST(test_fork)
 {
 	char *dir = rt_tmpdir();
@@ -441,5 +524,6 @@ rt_tcase_robust(void)
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_bad_declarations);
 	tcase_add_test(tc, test_null_writer);
+	tcase_add_test(tc, test_close_before_unregister);
 	return tc;
 }
