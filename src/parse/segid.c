@@ -129,11 +129,11 @@ d9p_segid_of_bytes(const uint8_t *buf, size_t n, int eof,
 	if (d9p_decoder_new(&dec, &sink) < 0)
 		return -1;
 	d9_err_clear(&e);
-	/* an error after the first batch still leaves its bytes known */
-	if (n > PEEK_MAX) {
+	if (n >= PEEK_MAX) {	/* as a file's first PEEK_MAX are read */
 		n = PEEK_MAX;
 		eof = 0;
 	}
+	/* an error after the first batch still leaves its bytes known */
 	d9p_decoder_feed(dec, buf, n, 0, eof, UINT64_MAX, &used, &e);
 	end = p.batches >= 2 ? (size_t)p.second : used;
 	if (p.batches > 0 && end > 0) {
