@@ -320,7 +320,7 @@ d9rec_options_check(const struct d9rec_options *o, char *msg, size_t len)
 		len = sizeof none;
 	}
 	msg[0] = 0;
-	if (o == NULL || o->dir == NULL) {
+	if (o == NULL || o->dir == NULL || o->dir[0] == '\0') {
 		snprintf(msg, len, "no trace directory (dir)");
 		return -EINVAL;
 	}
@@ -349,12 +349,16 @@ d9rec_options_check(const struct d9rec_options *o, char *msg, size_t len)
 		return -EINVAL;
 	}
 	if (d.max_total_size / 2 < d.max_file_size) {
+		char raise[64] = "";
+
+		if (d.max_file_size <= UINT64_MAX / 2)	/* else no total can */
+			snprintf(raise, sizeof raise, "raise it to %llu or ",
+			    (unsigned long long)d.max_file_size * 2);
 		snprintf(msg, len, "max_total_size %llu cannot hold two "
 		    "segments of max_file_size %llu (the newest complete one "
-		    "and the one being written): raise it to %llu or lower "
-		    "max_file_size", (unsigned long long)d.max_total_size,
-		    (unsigned long long)d.max_file_size,
-		    (unsigned long long)d.max_file_size * 2);
+		    "and the one being written): %slower max_file_size",
+		    (unsigned long long)d.max_total_size,
+		    (unsigned long long)d.max_file_size, raise);
 		return -EINVAL;
 	}
 	return 0;

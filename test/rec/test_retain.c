@@ -156,6 +156,17 @@ START_TEST(test_cap_refused)
 	ck_assert_int_eq(d9rec_options_check(&o, msg, sizeof msg), -EINVAL);
 	ck_assert_ptr_nonnull(strstr(msg, "max_total_size 102400 cannot hold "
 	    "two segments of max_file_size 65536"));
+	ck_assert_ptr_nonnull(strstr(msg, "raise it to 131072 or lower"));
+	/* a segment no total holds twice: no total to raise it to */
+	o.max_file_size = UINT64_MAX;
+	ck_assert_int_eq(d9rec_options_check(&o, msg, sizeof msg), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(msg, "being written): lower max_file"));
+	o.max_file_size = 64 * KiB;
+	/* an empty directory name is none */
+	o.dir = "";
+	ck_assert_int_eq(d9rec_options_check(&o, msg, sizeof msg), -EINVAL);
+	ck_assert_str_eq(msg, "no trace directory (dir)");
+	o.dir = dir;
 	ck_assert_int_eq(d9rec_open(&w, &o), -EINVAL);
 	ck_assert_ptr_null(w);
 	o.max_total_size = 0;		/* 1 GiB */
