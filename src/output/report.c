@@ -150,6 +150,38 @@ sources(const struct d9o_out *o)
 	}
 }
 
+/* Whether worker row q follows row p: the next id of one process. */
+static int
+next_worker(const struct d9m_model *m, uint32_t p, uint32_t q)
+{
+	return p < m->wids.n && q < m->wids.n &&
+	    m->wids.group[p] == m->wids.group[q] &&
+	    m->wids.own[p] != UINT64_MAX && m->wids.own[q] == m->wids.own[p] + 1;
+}
+
+/* The workers' ids, a run of three or more that follow one another as
+ * FIRST-LAST (64 workers: 0-63, not a line of 64 numbers). */
+static void
+worker_ids(const struct d9o_out *o)
+{
+	const struct d9m_model *m = o->m;
+	const struct d9m_analysis *a = o->a;
+	char b[64];
+
+	for (size_t i = 0, j; i < a->nworkers; i = j) {
+		for (j = i + 1; j < a->nworkers && next_worker(m,
+		    a->workers[j - 1].id, a->workers[j].id); j++)
+			;
+		if (j - i < 3)
+			j = i + 1;
+		d9m_worker_label(m, a->workers[i].id, b, sizeof b);
+		fprintf(o->f, "%s%s", i ? ", " : "", b);
+		if (j - i >= 3)
+			fprintf(o->f, "-%" PRIu64,
+			    m->wids.own[a->workers[j - 1].id]);
+	}
+}
+
 static void
 summary(const struct d9o_out *o)
 {
@@ -176,10 +208,7 @@ summary(const struct d9o_out *o)
 	if (a->wall_start_ns)
 		fprintf(o->f, "\nStarted:      %s", started_at(a, s, sizeof s));
 	fprintf(o->f, "\nWorkers:      %zu (", a->nworkers);
-	for (size_t i = 0; i < a->nworkers; i++) {
-		d9m_worker_label(m, a->workers[i].id, b, sizeof b);
-		fprintf(o->f, "%s%s", i ? ", " : "", b);
-	}
+	worker_ids(o);
 	fprintf(o->f, ")\n");
 	sources(o);
 	fprintf(o->f, "Events:       %zu runtime events, %zu polls\n",

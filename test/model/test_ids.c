@@ -112,8 +112,9 @@ START_TEST(ids_of_2_63)
 		ck_assert_msg(strstr(json, want) != NULL, "no key %s", want);
 	}
 	rep = render(m, 0);
-	ck_assert_msg(strstr(rep, "Workers:      500 (9223372036854775558, "
-	    "9223372036854775559, ") != NULL, "%.400s", rep);
+	/* ids that follow one another are a range, not 500 numbers */
+	ck_assert_msg(strstr(rep, "Workers:      500 (9223372036854775558-"
+	    "9223372036854776057)\n") != NULL, "%.400s", rep);
 	ck_assert(strstr(rep, "\n9223372036854776057 ") != NULL);
 	free(json);
 	free(rep);
