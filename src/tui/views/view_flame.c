@@ -345,6 +345,7 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 
 	if (t == NULL) {
 		d9t_list_add(l, D9T_A_DIM, "computing the tree for this window...");
+		l->computing = 1;
 		return;
 	}
 	title(app, l, t, v);
