@@ -139,6 +139,17 @@ parse_u64(const char *v, uint64_t *out)
 	return *end != '\0' || errno != 0 ? -1 : 0;
 }
 
+/* Whether "-" is among the paths (and --diff's OLD) more than once. */
+static int
+stdin_twice(const struct d9a_opts *o)
+{
+	int n = o->diff_old != NULL && strcmp(o->diff_old, "-") == 0;
+
+	for (size_t i = 0; i < o->npaths; i++)
+		n += strcmp(o->paths[i], "-") == 0;
+	return n > 1;
+}
+
 int
 d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
     size_t errlen)
@@ -321,6 +332,11 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 	}
 	if (o->baseline != NULL && o->mode != D9A_CHECK) {
 		snprintf(err, errlen, "--baseline is for --check");
+		return -1;
+	}
+	if (stdin_twice(o)) {
+		snprintf(err, errlen, "- (standard input) is given twice: it "
+		    "can be read once");
 		return -1;
 	}
 	if (o->npaths == 0 && o->mode != D9A_HELP && o->mode != D9A_VERSION) {

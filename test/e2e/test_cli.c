@@ -73,6 +73,13 @@ START_TEST(test_usage)
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--window 5..2 x"), 2);
 	run_free(&r);
+	/* stdin can be read once */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff - -"), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "- (standard input) is given "
+	    "twice"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json - x -"), 2);
+	run_free(&r);
 	/* output that cannot be written is said, and fails */
 	ck_assert_int_eq(run_prog(&r, "sh", "-c '\"$D9TOP\" --help > "
 	    "/dev/full'"), 1);
