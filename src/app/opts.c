@@ -155,6 +155,7 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
     size_t errlen)
 {
 	int no_more = 0;
+	unsigned outs = 0;	/* output modes given, 1 << enum d9a_mode */
 
 	memset(o, 0, sizeof *o);
 	o->worst = 10;
@@ -210,6 +211,9 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 			snprintf(err, errlen, "%s takes no value", op->name);
 			return -1;
 		}
+		outs |= op->id == O_REPORT ? 1u << D9A_REPORT : op->id == O_JSON ?
+		    1u << D9A_JSON : op->id == O_FOLDED ? 1u << D9A_FOLDED :
+		    op->id == O_EXPORT ? 1u << D9A_EXPORT : 0;
 		switch (op->id) {
 		case O_REPORT: o->mode = D9A_REPORT; break;
 		case O_JSON: o->mode = D9A_JSON; break;
@@ -301,6 +305,11 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 	}
 	if (o->have_load_base && o->nbinaries == 0) {
 		snprintf(err, errlen, "--load-base needs --binary");
+		return -1;
+	}
+	if (outs & (outs - 1)) {	/* two of them: which was meant? */
+		snprintf(err, errlen, "--report, --json, --folded and --export "
+		    "print different things: give one");
 		return -1;
 	}
 	if ((o->diff_old != NULL) + (o->nchecks > 0) + o->chrome +

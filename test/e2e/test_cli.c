@@ -73,6 +73,12 @@ START_TEST(test_usage)
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--window 5..2 x"), 2);
 	run_free(&r);
+	/* two output modes: which was meant is not guessed */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--report --json x"), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "give one"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--export parquet o --json x"), 2);
+	run_free(&r);
 	/* stdin can be read once */
 	ck_assert_int_eq(run_d9top(&r, NULL, "--diff - -"), 2);
 	ck_assert_ptr_nonnull(strstr(r.err, "- (standard input) is given "
