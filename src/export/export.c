@@ -202,9 +202,10 @@ identify(struct run *r)
 	return 0;
 }
 
-/* A segment's identity from what it holds (stdin's, and every segment
- * of a file but its first): its first source's boot and first clock
- * sync and the time of its first event. */
+/* A segment's identity from what it holds, where its first bytes name
+ * none (damaged, a value cut in them; every segment of a stream, for
+ * earlier d9tops): its first source's boot and first clock sync and
+ * the time of its first event. */
 static void
 content_base(const struct d9m_model *m, uint8_t base[16])
 {

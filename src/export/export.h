@@ -9,11 +9,12 @@
  * per worker (or per reading thread, and the one being folded), one row
  * group per table being filled. The leaves are the same, byte for byte,
  * whatever the number of workers. A source's key
- * is a hash of its segment's identity (a file's first segment: the
- * file's, parse/segid.h, the boot and the segment's first batch; any
- * other, stdin's: the boot, first clock sync and first event time of
- * what it held) and its group, so the same segment exported again
- * writes nothing and a directory that gained segments writes the new
+ * is a hash of its segment's identity (parse/segid.h: the boot and the
+ * segment's first batch, the same from a file of its own, a file of
+ * many or stdin; where its first bytes name none, damaged, the boot,
+ * first clock sync and first event time of what it held) and its group,
+ * so the same segment exported again, whichever way it comes, writes
+ * nothing and a directory that gained segments writes the new
  * ones only: a file whose first source's `segments` leaf is in place
  * was exported whole (that leaf is renamed into place last, once every
  * segment of the file is) and is not even read.
