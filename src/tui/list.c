@@ -9,6 +9,7 @@
 
 #include "base/text.h"
 #include "base/vec.h"
+#include "tui/abbrev.h"
 #include "tui/list.h"
 
 void
@@ -104,6 +105,17 @@ d9t_list_add_path(struct d9t_list *l, uint16_t attr, const char *prefix,
 
 	if (ln != NULL && at < UINT16_MAX)
 		ln->tail = (uint16_t)at;
+	return ln;
+}
+
+struct d9t_line *
+d9t_list_add_symbol(struct d9t_list *l, uint16_t attr, const char *prefix,
+    const char *s)
+{
+	struct d9t_line *ln = d9t_list_add_path(l, attr, prefix, s);
+
+	if (ln != NULL)
+		ln->abbrev = 1;
 	return ln;
 }
 
@@ -231,8 +243,8 @@ fit_cols(const char *s, int w)
 				 * on its right as other text is */
 
 /* Line ln, too wide for the row, with its path (ln->tail) cut on its
- * left to end at the edge: 0, or -1 when it has none or too little room
- * for one. */
+ * left to end at the edge, or its symbol shortened: 0, or -1 when it
+ * has none or too little room for one. */
 static int
 put_tail_cut(struct d9t_canvas *cv, int y, const struct d9t_line *ln,
     uint16_t attr, int utf8)
@@ -240,11 +252,19 @@ put_tail_cut(struct d9t_canvas *cv, int y, const struct d9t_line *ln,
 	const char *tail = skip_cols(ln->text, ln->tail);
 	int mark = utf8 ? 1 : 3, room = cv->w - ln->tail - mark;
 	size_t tw = cols_of(tail);
+	char sym[2048];
 
 	if (ln->tail == 0 || room < TAIL_MIN || (size_t)cv->w >=
 	    (size_t)ln->tail + tw)
 		return -1;
 	d9t_canvas_putn(cv, 0, y, ln->tail, attr, ln->text);
+	if (ln->abbrev) {
+		room = cv->w - ln->tail;
+		d9t_abbrev(tail, (size_t)room, sym, sizeof sym);
+		d9t_canvas_putn(cv, ln->tail, y, fit_cols(sym, room), attr,
+		    sym);
+		return 0;
+	}
 	d9t_canvas_putn(cv, ln->tail, y, mark, attr, utf8 ? "\xe2\x80\xa6" : "...");
 	d9t_canvas_putn(cv, ln->tail + mark, y, room, attr,
 	    skip_cols(tail, tw - (size_t)room));

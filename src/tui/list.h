@@ -38,6 +38,8 @@ struct d9t_line {
 					 * cut on its left, not its right,
 					 * when the line does not fit; 0:
 					 * none */
+	uint8_t		 abbrev;	/* the tail is a symbol: shortened
+					 * (abbrev.h), not cut on its left */
 	double		 key[D9T_KEYS];
 	uint32_t	 a;
 	uint64_t	 b;
@@ -71,6 +73,10 @@ struct d9t_line *d9t_list_add_safe(struct d9t_list *l, uint16_t attr,
 /* The same, s a path or a location (file:line last): where the line
  * does not fit, s is cut on its left ("…/src/main.rs:120:9"). */
 struct d9t_line *d9t_list_add_path(struct d9t_list *l, uint16_t attr,
+	    const char *prefix, const char *s);
+/* The same, s a symbol or a chain of them: where the line does not fit,
+ * their module names are shortened (tui/abbrev.h), then it is cut. */
+struct d9t_line *d9t_list_add_symbol(struct d9t_list *l, uint16_t attr,
 	    const char *prefix, const char *s);
 /* The same, wrapped at spaces to rows of w columns (those after the
  * first indented by ind; w 0: one line), each row with target t and

@@ -11,6 +11,7 @@
 
 #include "base/wire.h"
 #include "fixture.h"
+#include "tui/abbrev.h"
 #include "planted.h"
 
 #define DEMO	"demo-2026-06.bin.gz"
@@ -52,10 +53,11 @@ START_TEST(flame_chain_folds)
 
 	fx_open(&f, DEMO, 80, 24, 1);
 	fx_keys(&f, "3");
+	/* too long for 80 columns: module names shortened (abbrev.h) */
 	ck_screen_has(&f, "\n\xe2\x96\xbe 100.0%      147  all\n  \xe2\x96\xbe "
-	    "100.0%      147  0xffff9b8cbf1c > ...44 frames... > tokio::");
-	ck_screen_has(&f, "\n    \xe2\x96\xbe  99.3%      146  tokio::runtime::"
-	    "scheduler::multi_thread::worker::Context:");
+	    "100.0%      147  0xffff9b8cbf1c > ...44 frames... > t::r::");
+	ck_screen_has(&f, "\n    \xe2\x96\xbe  99.3%      146  t::r::s::m::w::"
+	    "Context::run > ");
 	fx_keys(&f, "j\n");	/* Enter on a chain: a frame a row */
 	ck_screen_has(&f, "\n  \xe2\x96\xbe 100.0%      147  0xffff9b8cbf1c\n");
 	/* a match inside a folded chain gets a row of its own, shown */
@@ -302,6 +304,45 @@ START_TEST(paths_cut_on_the_left)
 }
 END_TEST
 
+/* A symbol too long for its row has its module names shortened from
+ * the left, as many as it takes (abbrev.h); types, functions and
+ * closures stay whole. The CPU tree at 80 columns keeps the frames'
+ * functions in sight. */
+START_TEST(symbols_shortened)
+{
+	static const char *const rt =
+	    "tokio::runtime::scheduler::multi_thread::worker::Context::run_task";
+	char out[128], row[256];
+	struct fx f;
+	int hits = 0;
+
+	ck_assert_uint_eq(d9t_abbrev(rt, 80, out, sizeof out), strlen(rt));
+	ck_assert_str_eq(out, rt);
+	ck_assert_uint_eq(d9t_abbrev(rt, 40, out, sizeof out), 37);
+	ck_assert_str_eq(out, "t::r::s::m::worker::Context::run_task");
+	ck_assert_uint_eq(d9t_abbrev(rt, 10, out, sizeof out), 32);
+	ck_assert_str_eq(out, "t::r::s::m::w::Context::run_task");
+	d9t_abbrev("<alloc::sync::Arc<T,A> as core::ops::deref::Deref>::deref",
+	    46, out, sizeof out);
+	ck_assert_str_eq(out, "<a::s::Arc<T,A> as c::o::deref::Deref>::deref");
+	/* a function before its closure is no module */
+	d9t_abbrev("my_app::handler::serve::{{closure}}", 20, out, sizeof out);
+	ck_assert_str_eq(out, "m::h::serve::{{closure}}");
+	/* cut by the buffer: never inside a character */
+	d9t_abbrev("a\xc3\xa9\xc3\xa9", 80, out, 4);
+	ck_assert_str_eq(out, "a\xc3\xa9");
+	fx_open(&f, DEMO, 80, 24, 1);
+	fx_keys(&f, "3");
+	for (int y = 0; y < 24; y++) {
+		d9t_canvas_row(&f.cv, y, row, sizeof row);
+		hits += strstr(row, "t::r::s::m::worker::Context::run_task::"
+		    "{{closure}}") != NULL;
+	}
+	ck_assert_int_eq(hits, 1);
+	fx_close(&f);
+}
+END_TEST
+
 /* o sorts the tasks list by its next column, O reverses it; the
  * cursor stays on the first row, which Enter opens (that location's
  * tasks, view_task.c). */
@@ -355,9 +396,9 @@ START_TEST(flame_hide)
 	    "tokio::loom | std:: | core:: | alloc:: |\n        futures | "
 	    "tracing | dial9 | @recorder | 0x (H: change; empty: all)\n");
 	ck_screen_has(&f, "\n\xe2\x96\xbe 100.0%      147  all\n"
-	    "  \xe2\x96\xbe  89.8%      132  <metrics_service::axum_traced::"
-	    "WithGracefulShutdown");
-	ck_screen_has(&f, "\n    \xe2\x96\xbe  67.3%       99  <hyper_util::");
+	    "  \xe2\x96\xbe  89.8%      132  <m::a::WithGracefulShutdown<L,M,S,F>");
+	ck_screen_has(&f, "\n    \xe2\x96\xbe  67.3%       99  <h::s::c::a::"
+	    "UpgradeableConnection");
 	ck_screen_has(&f, "the frame focused on is not in this tree");
 	ck_screen_lacks(&f, "0xffff9b8cbf1c");
 	/* z on an application frame, kept while the pattern changes */
@@ -370,7 +411,7 @@ START_TEST(flame_hide)
 	ck_screen_lacks(&f, "hidden:");
 	ck_screen_has(&f, "every frame shown");
 	ck_screen_has(&f, "  \xe2\x96\xbe 100.0%      147  0xffff9b8cbf1c > "
-	    "...44 frames... > tokio::");
+	    "...44 frames... > t::r::");
 	fx_close(&f);
 }
 END_TEST
@@ -481,6 +522,7 @@ suite_fit(void)
 	tcase_add_test(tc, nothing_cut_at_80);
 	tcase_add_test(tc, cut_keeps_line_numbers);
 	tcase_add_test(tc, paths_cut_on_the_left);
+	tcase_add_test(tc, symbols_shortened);
 	tcase_add_test(tc, lists_sort);
 	tcase_add_test(tc, flame_hide);
 	tcase_add_test(tc, poll_detail_keeps_app_frames);

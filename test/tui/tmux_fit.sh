@@ -272,7 +272,7 @@ if [ -n "$mkplanted" ] && [ -x "$mkplanted" ]; then
 		holds "loaded: $at" 30 loaded
 		keys 3
 		holds "the 150-frame chain folded: $at" 5 on_screen \
-		    "^  ▾ 100\.0% +20  deep::level_0 > \.\.\.147 frames\.\.\. > "
+		    "^  ▾ 100\.0% +20  (deep|d)::level_0 > \.\.\.147 frames\.\.\. > "
 		# Enter unfolds the chain, a frame a row; End: its foot
 		keys j Enter End
 		holds "(j) the frame at depth 150: $at" 5 on_screen \

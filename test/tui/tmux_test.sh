@@ -93,10 +93,13 @@ keys j z
 expect "hide: focused" "zoomed into: tokio::runtime::scheduler"
 keys H Enter
 expect "hide: what is hidden" "hidden: tokio::runtime | tokio::task"
+# at 80 columns their module names are shortened (m:: metrics_service)
 expect "hide: the application's frames first" \
-    "  ▾  89.8%      132  <metrics_service::axum_traced::WithGracefulShutdown"
-expect "hide: then hyper's" "    ▾  67.3%       99  <hyper_util::server::conn"
+    "  ▾  89.8%      132  <m::a::WithGracefulShutdown<L,M,S,F> as c::f::i::"
+expect "hide: then hyper's" \
+    "    ▾  67.3%       99  <h::s::c::a::UpgradeableConnection<I,S,E> as"
 lacks "hide: no runtime frame shown" "tokio::runtime::scheduler"
+lacks "hide: nor shortened" "t::r::s::"
 keys H C-u Enter
 expect "hide: every frame again" "every frame shown"
 lacks "hide: nothing hidden" "hidden:"

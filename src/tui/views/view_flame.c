@@ -397,7 +397,7 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 		    mark, ln->nkids == 0 ? " " : ln->open ? (app->utf8 ?
 		    "\xe2\x96\xbe" : "-") : (app->utf8 ? "\xe2\x96\xb8" : "+"),
 		    100.0 * nd->w / total, ch, w);
-		line = d9t_list_add_safe(l, depth == 0 ? D9T_A_BOLD : 0, pre,
+		line = d9t_list_add_symbol(l, depth == 0 ? D9T_A_BOLD : 0, pre,
 		    name);
 		/* the row acts on the chain's last frame; b: its first */
 		d9t_list_set_target(line, D9T_T_NODE, last, id);
