@@ -337,3 +337,13 @@ d9_text_utf8_put(char *out, uint32_t cp)
 	out[3] = (char)(0x80 | (cp & 0x3f));
 	return 4;
 }
+
+size_t
+d9_text_cols(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}

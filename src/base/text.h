@@ -40,6 +40,8 @@ int	d9_text_hidden(uint32_t cp);
 size_t	d9_text_hide_nul(char *out, const char *s, size_t len);
 /* Whether hay contains needle, ASCII case ignored; never for "". */
 int	d9_text_contains(const char *hay, const char *needle);
+/* Columns of the UTF-8 string s on a terminal: one per code point. */
+size_t	d9_text_cols(const char *s);
 /* Encode one code point as UTF-8 into out (4 bytes room); the bytes
  * written. */
 size_t	d9_text_utf8_put(char *out, uint32_t cp);

@@ -1,6 +1,7 @@
 /* abbrev.c: see abbrev.h. */
 #include <string.h>
 
+#include "base/text.h"
 #include "tui/abbrev.h"
 
 #define NAMES_MAX	256	/* module names looked at */
@@ -10,16 +11,6 @@ name_char(unsigned char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	    (c >= '0' && c <= '9') || c == '_';
-}
-
-static size_t
-cols_of(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += (*s & 0xc0) != 0x80;
-	return n;
 }
 
 /* Whether the name s[i, j) is a module's: lowercase, longer than a
@@ -36,7 +27,7 @@ size_t
 d9t_abbrev(const char *s, size_t cols, char *out, size_t cap)
 {
 	size_t at[NAMES_MAX], len[NAMES_MAX], n = 0, k = 0, saved = 0, o = 0;
-	size_t have = cols_of(s), over = have > cols ? have - cols : 0;
+	size_t have = d9_text_cols(s), over = have > cols ? have - cols : 0;
 
 	if (cap == 0)
 		return 0;
@@ -76,5 +67,5 @@ d9t_abbrev(const char *s, size_t cols, char *out, size_t cap)
 			out[o++] = s[i++];
 	}
 	out[o] = '\0';
-	return cols_of(out);
+	return d9_text_cols(out);
 }

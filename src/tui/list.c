@@ -85,23 +85,12 @@ d9t_list_add_safe(struct d9t_list *l, uint16_t attr, const char *prefix,
 	return add_text(l, attr, buf, n);
 }
 
-/* Columns of s (one per code point). */
-static size_t
-cols_of(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += (*s & 0xc0) != 0x80;
-	return n;
-}
-
 struct d9t_line *
 d9t_list_add_path(struct d9t_list *l, uint16_t attr, const char *prefix,
     const char *s)
 {
 	struct d9t_line *ln = d9t_list_add_safe(l, attr, prefix, s);
-	size_t at = cols_of(prefix);
+	size_t at = d9_text_cols(prefix);
 
 	if (ln != NULL && at < UINT16_MAX)
 		ln->tail = (uint16_t)at;
@@ -251,7 +240,7 @@ put_tail_cut(struct d9t_canvas *cv, int y, const struct d9t_line *ln,
 {
 	const char *tail = skip_cols(ln->text, ln->tail);
 	int mark = utf8 ? 1 : 3, room = cv->w - ln->tail - mark;
-	size_t tw = cols_of(tail);
+	size_t tw = d9_text_cols(tail);
 	char sym[2048];
 
 	if (ln->tail == 0 || room < TAIL_MIN || (size_t)cv->w >=
