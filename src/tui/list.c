@@ -248,8 +248,13 @@ put_tail_cut(struct d9t_canvas *cv, int y, const struct d9t_line *ln,
 		return -1;
 	d9t_canvas_putn(cv, 0, y, ln->tail, attr, ln->text);
 	if (ln->abbrev) {
+		/* the symbol alone is fitted: what follows it after two
+		 * spaces (a frame's file:line) is left out when cut */
+		const char *gap = strstr(tail, "  ");
+		size_t after = gap != NULL ? d9_text_cols(gap) : 0;
+
 		room = cv->w - ln->tail;
-		d9t_abbrev(tail, (size_t)room, sym, sizeof sym);
+		d9t_abbrev(tail, (size_t)room + after, sym, sizeof sym);
 		d9t_canvas_putn(cv, ln->tail, y, fit_cols(sym, room), attr,
 		    sym);
 		return 0;

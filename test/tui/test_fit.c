@@ -331,6 +331,24 @@ START_TEST(symbols_shortened)
 	/* cut by the buffer: never inside a character */
 	d9t_abbrev("a\xc3\xa9\xc3\xa9", 80, out, 4);
 	ck_assert_str_eq(out, "a\xc3\xa9");
+	{	/* a frame's line: its symbol is fitted, not its file */
+		struct d9t_canvas cv = { 0, 0, NULL };
+		struct d9t_list l;
+
+		ck_assert_int_eq(d9t_canvas_init(&cv, 40, 2), 0);
+		d9t_list_init(&l);
+		d9t_list_add_symbol(&l, 0, "  ", "scc::wait_queue::Sync::wait"
+		    "  /usr/local/cargo/registry/src/x.rs:12");
+		d9t_list_add_symbol(&l, 0, "  ", "scc::hash_table::bucket::"
+		    "Locker<K,V>::lock  /usr/a.rs:1");
+		d9t_list_draw(&l, &cv, 0, 2, NULL, 1);
+		d9t_canvas_row(&cv, 0, row, sizeof row);
+		ck_assert_str_eq(row, "  scc::wait_queue::Sync::wait  /usr/loca");
+		d9t_canvas_row(&cv, 1, row, sizeof row);
+		ck_assert_str_eq(row, "  s::h::bucket::Locker<K,V>::lock  /usr/");
+		d9t_canvas_free(&cv);
+		d9t_list_free(&l);
+	}
 	fx_open(&f, DEMO, 80, 24, 1);
 	fx_keys(&f, "3");
 	for (int y = 0; y < 24; y++) {

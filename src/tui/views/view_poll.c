@@ -31,7 +31,8 @@ struct detail_view {
 	uint64_t	open[2];	/* per kind, unfolded stack groups */
 };
 
-/* One frame line: its name, then where it is in the source. */
+/* One frame line: its name, then where it is in the source (too long
+ * for the row: its module names shortened, tui/abbrev.h). */
 static void
 frame_line(struct d9t_list *l, const struct d9m_frame *f, int leaf)
 {
@@ -40,7 +41,7 @@ frame_line(struct d9t_list *l, const struct d9m_frame *f, int leaf)
 	if (f->file && *f->file)
 		snprintf(loc, sizeof loc, "  %s:%" PRIu32, f->file, f->line);
 	snprintf(name, sizeof name, "%s%s", d9m_frame_name(f), loc);
-	d9t_list_set_target(d9t_list_add_safe(l, leaf ? D9T_A_BOLD : 0,
+	d9t_list_set_target(d9t_list_add_symbol(l, leaf ? D9T_A_BOLD : 0,
 	    leaf ? "    leaf " : "         ", name), D9T_T_FRAME, 0, 0);
 }
 
