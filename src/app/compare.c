@@ -94,19 +94,30 @@ parse_doc(const char *path, char *text, size_t len, struct d9_json *doc)
 }
 
 /* spec is PATH, or PATH@A..B when no file is named spec and the text
- * after its last '@' is a window: the path (malloc'd) and window. */
+ * after its last '@' is a window: the path (malloc'd) and window; NULL
+ * with *bad set when PATH names a file but A..B is no window. */
 static char *
-split(const char *spec, struct d9a_win *w)
+split(const char *spec, struct d9a_win *w, int *bad)
 {
 	const char *at = strrchr(spec, '@');
 	struct stat sb;
 	char *path;
 
-	if (at == NULL || stat(spec, &sb) == 0 ||
-	    d9a_window_arg(at + 1, &w->lo_ms, &w->hi_ms) < 0)
+	*bad = 0;
+	if (at == NULL || stat(spec, &sb) == 0)
 		return strdup(spec);
-	if ((path = strndup(spec, (size_t)(at - spec))) != NULL)
+	if ((path = strndup(spec, (size_t)(at - spec))) == NULL)
+		return NULL;
+	if (d9a_window_arg(at + 1, &w->lo_ms, &w->hi_ms) == 0)
 		w->have = 1;
+	else if (stat(path, &sb) == 0) {	/* FILE@ and no window */
+		*bad = 1;
+		free(path);
+		path = NULL;
+	} else {
+		free(path);
+		path = strdup(spec);
+	}
 	return path;
 }
 
@@ -128,12 +139,18 @@ side_load(const struct d9a_opts *o, const char *spec, struct d9m_side *s,
     char *name, size_t cap)
 {
 	struct d9a_win w = { 0, 0, -1 };
-	char *path = split(spec, &w), *text, msg[600];
+	char *path, *text, msg[600];
 	struct d9a_load l;
 	struct d9_json doc;
 	size_t len;
-	int rc;
+	int rc, bad;
 
+	if ((path = split(spec, &w, &bad)) == NULL && bad) {
+		snprintf(msg, sizeof msg, "--diff %s: after '@', a window "
+		    "A..B in milliseconds from the trace's start, A <= B", spec);
+		d9a_note(NULL, msg);	/* escaped: it quotes an argument */
+		return 2;
+	}
 	if (path == NULL)
 		return 1;
 	if (!w.have)

@@ -209,6 +209,12 @@ START_TEST(diff_unequal)
 	    "ESTIMATED BYTES PER SECOND"));
 	ck_assert_ptr_nonnull(strstr(r.out, "change/s       old     old/s"));
 	run_free(&r);
+	/* a file's window that is none: said, not read as a file name */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s@50..0 %s", new, new),
+	    2);
+	ck_assert_ptr_nonnull(strstr(r.err, "@50..0: after '@', a window "
+	    "A..B in milliseconds"));
+	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--json --diff %s@0..50 "
 	    "%s@50..200", new, new), 0);
 	v = json_of(&r);
