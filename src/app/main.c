@@ -95,13 +95,9 @@ stdout_written(void)
 static int
 stdin_is_terminal(const struct d9a_opts *o)
 {
-	if (o->mode == D9A_HELP || o->mode == D9A_VERSION ||
-	    o->mode == D9A_ADDR2LINE || !isatty(STDIN_FILENO))
-		return 0;
-	for (size_t i = 0; i < o->npaths; i++)
-		if (strcmp(o->paths[i], "-") == 0)
-			return 1;
-	return o->diff_old != NULL && strcmp(o->diff_old, "-") == 0;
+	return o->mode != D9A_HELP && o->mode != D9A_VERSION &&
+	    o->mode != D9A_ADDR2LINE && d9a_opts_stdins(o) > 0 &&
+	    isatty(STDIN_FILENO);
 }
 
 int

@@ -139,15 +139,14 @@ parse_u64(const char *v, uint64_t *out)
 	return *end != '\0' || errno != 0 ? -1 : 0;
 }
 
-/* Whether "-" is among the paths (and --diff's OLD) more than once. */
-static int
-stdin_twice(const struct d9a_opts *o)
+unsigned
+d9a_opts_stdins(const struct d9a_opts *o)
 {
-	int n = o->diff_old != NULL && strcmp(o->diff_old, "-") == 0;
+	unsigned n = o->diff_old != NULL && strcmp(o->diff_old, "-") == 0;
 
 	for (size_t i = 0; i < o->npaths; i++)
 		n += strcmp(o->paths[i], "-") == 0;
-	return n > 1;
+	return n;
 }
 
 int
@@ -343,7 +342,7 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		snprintf(err, errlen, "--baseline is for --check");
 		return -1;
 	}
-	if (stdin_twice(o)) {
+	if (d9a_opts_stdins(o) > 1) {
 		snprintf(err, errlen, "- (standard input) is given twice: it "
 		    "can be read once");
 		return -1;

@@ -59,5 +59,7 @@ void	d9a_usage(FILE *f);
 /* A --window value "A..B" (either end may be left out; hi -1: open);
  * -1 when it is not one. */
 int	d9a_window_arg(const char *v, double *lo_ms, double *hi_ms);
+/* How many of the inputs (the paths, --diff's OLD) are "-" (stdin). */
+unsigned d9a_opts_stdins(const struct d9a_opts *o);
 
 #endif
