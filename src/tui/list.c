@@ -307,12 +307,13 @@ d9t_list_select(struct d9t_list *l, enum d9t_target t, uint32_t a)
 }
 
 int
-d9t_computing(struct d9t_list *l, const void *r)
+d9t_computing(struct d9t_list *l, const void *r, const char *what)
 {
 	if (r != NULL)
 		return 0;
 	l->computing = 1;
-	d9t_list_add(l, D9T_A_DIM, "computing the figures for this window...");
+	d9t_list_add(l, D9T_A_DIM, "computing the %s for this window...",
+	    what);
 	return 1;
 }
 

@@ -108,7 +108,8 @@ int	d9t_list_select(struct d9t_list *l, enum d9t_target t, uint32_t a);
 void	d9t_list_draw(struct d9t_list *l, struct d9t_canvas *cv, int y0,
 	    int rows, const char *hl, int utf8);
 
-/* 1 (and a "computing" line in l) when r is not there yet. */
-int	d9t_computing(struct d9t_list *l, const void *r);
+/* 1 (and a line "computing the WHAT for this window..." in l) when r
+ * is not there yet. */
+int	d9t_computing(struct d9t_list *l, const void *r, const char *what);
 
 #endif

@@ -198,31 +198,36 @@ START_TEST(nothing_cut_at_80)
 }
 END_TEST
 
+/* Row y of list l drawn w columns wide (utf8: UTF-8 glyphs), into
+ * row; row. */
+static const char *
+row_at(struct d9t_list *l, int w, int y, int utf8, char *row, size_t cap)
+{
+	struct d9t_canvas cv = { 0, 0, NULL };
+
+	ck_assert_int_eq(d9t_canvas_init(&cv, w, (int)l->n), 0);
+	d9t_list_draw(l, &cv, 0, (int)l->n, NULL, utf8);
+	d9t_canvas_row(&cv, y, row, cap);
+	d9t_canvas_free(&cv);
+	return row;
+}
+
 /* A line cut at the screen's edge never cuts a file:line (boxed.rs:22
  * read as a line of boxed.rs:2206): the path goes whole, > shows it;
  * a jump to another view starts at the left. */
 START_TEST(cut_keeps_line_numbers)
 {
-	struct d9t_canvas cv = { 0, 0, NULL };
 	struct d9t_list l;
 	char row[256];
 	struct fx f;
 
-	ck_assert_int_eq(d9t_canvas_init(&cv, 40, 3), 0);
 	d9t_list_init(&l);
 	d9t_list_add(&l, 0, "  at alloc/src/boxed.rs:2206 (inlined)");
 	d9t_list_add(&l, 0, "  frame in  std/boxed.rs:2206");
-	d9t_list_draw(&l, &cv, 0, 3, NULL, 1);
-	d9t_canvas_row(&cv, 1, row, sizeof row);
-	ck_assert_str_eq(row, "  frame in  std/boxed.rs:2206");
-	d9t_canvas_free(&cv);
-	ck_assert_int_eq(d9t_canvas_init(&cv, 26, 3), 0);
-	d9t_list_draw(&l, &cv, 0, 3, NULL, 1);
-	d9t_canvas_row(&cv, 0, row, sizeof row);
-	ck_assert_str_eq(row, "  at");
-	d9t_canvas_row(&cv, 1, row, sizeof row);
-	ck_assert_str_eq(row, "  frame in");
-	d9t_canvas_free(&cv);
+	ck_assert_str_eq(row_at(&l, 40, 1, 1, row, sizeof row),
+	    "  frame in  std/boxed.rs:2206");
+	ck_assert_str_eq(row_at(&l, 26, 0, 1, row, sizeof row), "  at");
+	ck_assert_str_eq(row_at(&l, 26, 1, 1, row, sizeof row), "  frame in");
 	d9t_list_free(&l);
 	fx_open(&f, DEMO, 80, 24, 1);
 	fx_keys(&f, "2>>>");
@@ -239,52 +244,40 @@ END_TEST
  * columns ends each location with its line and column. */
 START_TEST(paths_cut_on_the_left)
 {
-	struct d9t_canvas cv = { 0, 0, NULL };
 	struct d9t_list l;
 	char row[256];
 	struct fx f;
 	int hits = 0;
 
-	ck_assert_int_eq(d9t_canvas_init(&cv, 41, 2), 0);
 	d9t_list_init(&l);
 	d9t_list_add_path(&l, 0, "    12 ", "examples/service/src/main.rs:120:9");
 	d9t_list_add_path(&l, 0, "     1 ", "src/lib.rs:7:1");
-	d9t_list_draw(&l, &cv, 0, 2, NULL, 1);
-	d9t_canvas_row(&cv, 0, row, sizeof row);
-	ck_assert_str_eq(row, "    12 examples/service/src/main.rs:120:9");
-	d9t_canvas_free(&cv);
-	ck_assert_int_eq(d9t_canvas_init(&cv, 30, 2), 0);
-	d9t_list_draw(&l, &cv, 0, 2, NULL, 1);
-	d9t_canvas_row(&cv, 0, row, sizeof row);
-	ck_assert_str_eq(row, "    12 \xe2\x80\xa6vice/src/main.rs:120:9");
-	d9t_canvas_row(&cv, 1, row, sizeof row);
-	ck_assert_str_eq(row, "     1 src/lib.rs:7:1");
-	d9t_list_draw(&l, &cv, 0, 2, NULL, 0);
-	d9t_canvas_row(&cv, 0, row, sizeof row);
-	ck_assert_str_eq(row, "    12 ...ce/src/main.rs:120:9");
+	ck_assert_str_eq(row_at(&l, 41, 0, 1, row, sizeof row),
+	    "    12 examples/service/src/main.rs:120:9");
+	ck_assert_str_eq(row_at(&l, 30, 0, 1, row, sizeof row),
+	    "    12 \xe2\x80\xa6vice/src/main.rs:120:9");
+	ck_assert_str_eq(row_at(&l, 30, 1, 1, row, sizeof row),
+	    "     1 src/lib.rs:7:1");
+	ck_assert_str_eq(row_at(&l, 30, 0, 0, row, sizeof row),
+	    "    12 ...ce/src/main.rs:120:9");
 	l.hscroll = 2;
-	d9t_list_draw(&l, &cv, 0, 2, NULL, 1);
-	d9t_canvas_row(&cv, 0, row, sizeof row);
-	ck_assert_str_eq(row, "  12 examples/service/src/main");
-	d9t_canvas_free(&cv);
+	ck_assert_str_eq(row_at(&l, 30, 0, 1, row, sizeof row),
+	    "  12 examples/service/src/main");
 	/* a list standing for figures not computed yet says so (s saves
 	 * no file of it); a rebuild forgets it */
 	ck_assert_int_eq(l.computing, 0);
-	ck_assert_int_eq(d9t_computing(&l, NULL), 1);
+	ck_assert_int_eq(d9t_computing(&l, NULL, "figures"), 1);
 	ck_assert_int_eq(l.computing, 1);
 	d9t_list_reset(&l);
 	ck_assert_int_eq(l.computing, 0);
-	ck_assert_int_eq(d9t_computing(&l, &l), 0);
+	ck_assert_int_eq(d9t_computing(&l, &l, "figures"), 0);
 	ck_assert_int_eq(l.computing, 0);
 	d9t_list_add_path(&l, 0, "    12 ", "examples/service/src/main.rs:120:9");
 	d9t_list_add_path(&l, 0, "     1 ", "src/lib.rs:7:1");
 	/* too little room left for the path: cut on its right */
 	l.hscroll = 0;
-	ck_assert_int_eq(d9t_canvas_init(&cv, 20, 2), 0);
-	d9t_list_draw(&l, &cv, 0, 2, NULL, 1);
-	d9t_canvas_row(&cv, 0, row, sizeof row);
-	ck_assert_str_eq(row, "    12 examples/serv");
-	d9t_canvas_free(&cv);
+	ck_assert_str_eq(row_at(&l, 20, 0, 1, row, sizeof row),
+	    "    12 examples/serv");
 	d9t_list_free(&l);
 	fx_open(&f, DEMO, 80, 24, 1);
 	fx_keys(&f, "2");
@@ -332,21 +325,17 @@ START_TEST(symbols_shortened)
 	d9t_abbrev("a\xc3\xa9\xc3\xa9", 80, out, 4);
 	ck_assert_str_eq(out, "a\xc3\xa9");
 	{	/* a frame's line: its symbol is fitted, not its file */
-		struct d9t_canvas cv = { 0, 0, NULL };
 		struct d9t_list l;
 
-		ck_assert_int_eq(d9t_canvas_init(&cv, 40, 2), 0);
 		d9t_list_init(&l);
 		d9t_list_add_symbol(&l, 0, "  ", "scc::wait_queue::Sync::wait"
 		    "  /usr/local/cargo/registry/src/x.rs:12");
 		d9t_list_add_symbol(&l, 0, "  ", "scc::hash_table::bucket::"
 		    "Locker<K,V>::lock  /usr/a.rs:1");
-		d9t_list_draw(&l, &cv, 0, 2, NULL, 1);
-		d9t_canvas_row(&cv, 0, row, sizeof row);
-		ck_assert_str_eq(row, "  scc::wait_queue::Sync::wait  /usr/loca");
-		d9t_canvas_row(&cv, 1, row, sizeof row);
-		ck_assert_str_eq(row, "  s::h::bucket::Locker<K,V>::lock  /usr/");
-		d9t_canvas_free(&cv);
+		ck_assert_str_eq(row_at(&l, 40, 0, 1, row, sizeof row),
+		    "  scc::wait_queue::Sync::wait  /usr/loca");
+		ck_assert_str_eq(row_at(&l, 40, 1, 1, row, sizeof row),
+		    "  s::h::bucket::Locker<K,V>::lock  /usr/");
 		d9t_list_free(&l);
 	}
 	fx_open(&f, DEMO, 80, 24, 1);

@@ -343,11 +343,8 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 	int maxind = app->w / 3 > 8 ? app->w / 3 : 8;
 	int cmp;
 
-	if (t == NULL) {
-		d9t_list_add(l, D9T_A_DIM, "computing the tree for this window...");
-		l->computing = 1;
+	if (d9t_computing(l, t, "tree"))
 		return;
-	}
 	title(app, l, t, v);
 	cmp = compare(app, v, t, l, &fd);
 	kids = cmp && app->by_change ? fd.kids : t->kids;

@@ -43,7 +43,7 @@ build(struct d9t_app *app, void *st, struct d9t_list *l)
 	const struct d9m_pois *p = window_pois(app);
 	const struct d9m_model *m = app->m;
 
-	if (d9t_computing(l, p))
+	if (d9t_computing(l, p, "figures"))
 		return;
 	d9t_list_add(l, D9T_A_BOLD, "Points of interest in the window: %zu%s%s "
 	    "(Enter jumps there, then n/N step through that kind; f: %s)",

@@ -96,7 +96,7 @@ spans_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	struct d9t_cmp c;
 	int cmp;
 
-	if (d9t_computing(l, s))
+	if (d9t_computing(l, s, "figures"))
 		return;
 	spans_req(app, &q);
 	cmp = d9t_cmp_spans(&c, app->m, d9t_baseline_get(app, D9T_J_SPANS,
@@ -134,7 +134,7 @@ slow_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	const struct d9m_spanset *s = spans(app);
 	const struct d9m_model *m = app->m;
 
-	if (d9t_computing(l, s))
+	if (d9t_computing(l, s, "figures"))
 		return;
 	for (size_t i = 0; i < s->nnames; i++) {
 		const struct d9m_span_name *nm = &s->names[i];

@@ -104,7 +104,7 @@ tasks_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	struct d9t_cmp c;
 	int cmp;
 
-	if (d9t_computing(l, a))
+	if (d9t_computing(l, a, "figures"))
 		return;
 	d9t_req_init(app, &q);
 	q.q.task = q.q.loc = D9_NONE;
@@ -164,7 +164,7 @@ report_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	FILE *f;
 
 	(void)st;
-	if (d9t_computing(l, a))
+	if (d9t_computing(l, a, "figures"))
 		return;
 	d9t_list_add(l, D9T_A_BOLD, "RED FLAGS (%zu; Enter on one with "
 	    "evidence jumps to it)", a->nflags);

@@ -137,7 +137,7 @@ loc_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	size_t n = 0;
 	char loc[200];
 
-	if (d9t_computing(l, a))
+	if (d9t_computing(l, a, "figures"))
 		return;
 	for (size_t i = d9m_task_stat_next(m, a, v->loc, 0);
 	    i < a->ntask_stats; i = d9m_task_stat_next(m, a, v->loc, i + 1))
@@ -210,7 +210,7 @@ task_build(struct d9t_app *app, void *st, struct d9t_list *l)
 	char loc[200], b[32], c[32], d[32], at[40];
 	uint32_t t = v->task;
 
-	if (d9t_computing(l, a) || t >= m->tasks.n)
+	if (d9t_computing(l, a, "figures") || t >= m->tasks.n)
 		return;
 	d9t_fmt_loc(app, m->tasks.loc[t], loc, sizeof loc);
 	d9t_list_add(l, D9T_A_BOLD, "Task %" PRIu64 ", spawned at %s",
