@@ -57,19 +57,14 @@ write_list(const struct d9t_list *l, FILE *f)
 	return l->n;
 }
 
-/* The timeline as drawn now, into f; lines written. */
-static size_t
-write_drawing(struct d9t_app *app, FILE *f)
+/* The timeline as drawn now, into cv (its size 0 when out of memory). */
+static void
+draw(struct d9t_app *app, struct d9t_canvas *cv)
 {
-	struct d9t_canvas cv = { 0, 0, NULL };
-
-	if (d9t_canvas_init(&cv, app->w, app->h) < 0)
-		return 0;
-	d9t_app_render(app, &cv);
-	d9t_canvas_dump(&cv, f);
-	d9t_canvas_free(&cv);
+	if (d9t_canvas_init(cv, app->w, app->h) < 0)
+		return;
+	d9t_app_render(app, cv);
 	app->dirty |= D9T_DIRTY_ALL;
-	return (size_t)app->h;
 }
 
 /* Close f, written to path: 0, or -1 (errno says why) when a write
@@ -112,15 +107,23 @@ d9t_save(struct d9t_app *app)
 	const struct d9t_view_ops *ops = d9t_ops(app, app->view);
 	char name[64], path[128], fpath[128] = "";
 	struct d9t_list l;
+	struct d9t_canvas cv = { 0, 0, NULL };
 	size_t lines;
 	int n = 0;
 	FILE *f;
 
+	/* built before any file is made: a view that still shows the
+	 * result of an earlier window or filter (updating) or none yet
+	 * (computing) would write a title that does not match its rows */
 	d9t_list_init(&l);
+	app->updating = 0;
 	if (ops->build != NULL)
 		build_list(app, &l);
-	if (l.computing) {	/* a file of "computing" is no answer */
+	else
+		draw(app, &cv);
+	if (l.computing || app->updating) {
 		d9t_list_free(&l);
+		d9t_canvas_free(&cv);
 		d9t_msg(app, "the figures are still being computed: s again "
 		    "once they are shown");
 		return;
@@ -131,11 +134,18 @@ d9t_save(struct d9t_app *app)
 			*p = '-';
 	if ((f = create(name, "txt", &n, path, sizeof path)) == NULL) {
 		d9t_list_free(&l);
+		d9t_canvas_free(&cv);
 		d9t_msg(app, "cannot save here: %s", strerror(errno));
 		return;
 	}
-	lines = ops->build != NULL ? write_list(&l, f) : write_drawing(app, f);
+	if (ops->build != NULL)
+		lines = write_list(&l, f);
+	else {
+		d9t_canvas_dump(&cv, f);
+		lines = (size_t)cv.h;
+	}
 	d9t_list_free(&l);
+	d9t_canvas_free(&cv);
 	if (close_saved(f, path) < 0) {
 		d9t_msg(app, "%s: %s", path, strerror(errno));
 		return;

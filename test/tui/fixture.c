@@ -4,11 +4,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fixture.h"
+#include "tui/jobs.h"
 
 void
 fx_open(struct fx *f, const char *name, int w, int h, int utf8)
+{
+	fx_open_jobs(f, name, w, h, utf8, 1);
+}
+
+void
+fx_open_jobs(struct fx *f, const char *name, int w, int h, int utf8,
+    int sync)
 {
 	static char path[4096];
 	const char *dir = getenv("D9_TRACES");
@@ -31,7 +40,7 @@ fx_open(struct fx *f, const char *name, int w, int h, int utf8)
 	ix = d9m_lanes_build(m);
 	ck_assert_ptr_nonnull(ix);
 	d9t_config_init(&f->cfg);
-	f->cfg.sync = 1;
+	f->cfg.sync = sync;
 	ck_assert_int_eq(d9t_app_init(&f->app, &f->cfg, &f->path, 1, utf8, 1), 0);
 	ck_assert_int_eq(d9t_app_set_model(&f->app, m, ix), 0);
 	ck_assert_int_eq(d9t_canvas_init(&f->cv, w, h), 0);
@@ -79,5 +88,24 @@ fx_keys(struct fx *f, const char *keys)
 		    (unsigned char)*k);
 		fx_render(f);
 	}
+	return f->screen;
+}
+
+const char *
+fx_settle(struct fx *f)
+{
+	/* bounded by the figures' time, not a guess at it: a minute is
+	 * hundreds of times what the traces here take */
+	for (int i = 0; i < 6000; i++) {
+		/* as the program's loop: a result arrived, views redraw */
+		if (d9t_jobs_poll(f->app.jobs))
+			d9t_app_dirty(&f->app);
+		fx_render(f);
+		if (!f->app.updating && !d9t_jobs_busy(f->app.jobs) &&
+		    strstr(f->screen, "computing the") == NULL)
+			return f->screen;
+		usleep(10000);
+	}
+	ck_abort_msg("the views' figures did not arrive in a minute");
 	return f->screen;
 }

@@ -23,7 +23,13 @@ struct fx {
 /* Load $D9_TRACES/name (or name, an absolute path) into a w x h app
  * (utf8: UTF-8 glyphs). */
 void	fx_open(struct fx *f, const char *name, int w, int h, int utf8);
+/* The same with the views' figures computed off the UI thread as in the
+ * program (sync 0), or in the caller (sync 1, fx_open). */
+void	fx_open_jobs(struct fx *f, const char *name, int w, int h, int utf8,
+	    int sync);
 void	fx_close(struct fx *f);
+/* Render until no view waits for its figures (off the UI thread). */
+const char *fx_settle(struct fx *f);
 /* Feed keys: plain characters, "\n" for Enter, "\033" for Esc; then
  * render and return the screen. */
 const char *fx_keys(struct fx *f, const char *keys);

@@ -347,6 +347,53 @@ START_TEST(deep_stack_whole)
 }
 END_TEST
 
+/* s while the view still shows the tree of its last request (r pressed,
+ * the inverted tree not computed yet, as in the program where trees are
+ * computed off the UI thread) saves nothing: the file would say
+ * "inverted" over the rows of the tree from the root. Once the tree is
+ * shown, s saves it: its first frame under the root is the leaf. */
+START_TEST(save_waits_for_the_tree)
+{
+	char cwd[4096], dir[] = "/tmp/d9saveXXXXXX", line[512];
+	struct fx f;
+	FILE *in;
+	int n = 0;
+
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(chdir(dir), 0);
+	fx_open_jobs(&f, "demo-2026-06.bin.gz", 120, 40, 1, 0);
+	fx_keys(&f, "5");
+	fx_settle(&f);
+	ck_screen_lacks(&f, "inverted");
+	d9t_app_key(&f.app, 'r');
+	d9t_app_key(&f.app, 's');
+	fx_render(&f);
+	ck_screen_has(&f, "the figures are still being computed: s again once "
+	    "they are shown");
+	ck_assert_int_ne(access("d9top-alloc-1.txt", F_OK), 0);
+	ck_assert_int_ne(access("d9top-alloc-1.folded", F_OK), 0);
+	fx_settle(&f);
+	ck_screen_has(&f, "inverted: leaf first");
+	fx_keys(&f, "s");
+	ck_screen_has(&f, "saved ");
+	in = fopen("d9top-alloc-1.txt", "r");
+	ck_assert_ptr_nonnull(in);
+	while (fgets(line, sizeof line, in) != NULL && ++n < 4)
+		if (n == 1)
+			ck_assert_ptr_nonnull(strstr(line, "inverted: leaf "
+			    "first"));
+	fclose(in);
+	ck_assert_str_eq(line, "  \u25be  53.6% 269.7 MB  "
+	    "alloc::raw_vec::RawVecInner<A>::try_allocate_in\n");
+	unlink("d9top-alloc-1.txt");
+	unlink("d9top-alloc-1.folded");
+	fx_close(&f);
+	ck_assert_int_eq(chdir(cwd), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 Suite *
 suite_engine(void)
 {
@@ -359,6 +406,7 @@ suite_engine(void)
 	tcase_add_test(tc, verdict_and_points);
 	tcase_add_test(tc, deep_stack_whole);
 	tcase_add_test(tc, sampled_switches_detail);
+	tcase_add_test(tc, save_waits_for_the_tree);
 	suite_add_tcase(s, tc);
 	return s;
 }

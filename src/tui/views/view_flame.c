@@ -182,39 +182,45 @@ weight(const struct d9m_flame *t, double w, char *out, size_t cap)
 		snprintf(out, cap, "%.0f", w);
 }
 
+/* The tree's heading, from the request the tree was computed for (not
+ * the view's flags: until a new tree arrives the old one is shown). */
 static void
 title(struct d9t_app *app, struct d9t_list *l, const struct d9m_flame *t,
     const struct flame_view *v)
 {
 	static const char *const what[] = { "CPU samples (on-CPU)",
 	    "off-CPU samples (context switches)", "sampled allocations" };
+	const struct d9m_query *r = &t->req;
+	int dumps = r->kind == D9M_F_DUMP;
 	char extra[256] = "", w[32];
 
-	if (v->invert)
+	if (d9m_query_has(r, D9M_Q_INVERT))
 		strcat(extra, ", inverted: leaf first, callers below (r: back)");
-	if (v->f == F_OFF && v->dumps)
+	if (dumps)
 		strcat(extra, ", weighted by idle time (a: off-CPU samples)");
 	else if (v->f == F_OFF)
-		strcat(extra, v->inpoll ? ", only inside polls (i: all)" :
+		strcat(extra, d9m_query_has(r, D9M_Q_INPOLL) ?
+		    ", only inside polls (i: all)" :
 		    ", in and out of polls (i: in polls only)");
 	if (v->f == F_ALLOC)
-		strcat(extra, v->count ? ", estimated count (B: bytes)" :
+		strcat(extra, d9m_query_has(r, D9M_Q_COUNT) ?
+		    ", estimated count (B: bytes)" :
 		    ", estimated bytes (B: count)");
-	if (v->f == F_ALLOC && v->live)
+	if (v->f == F_ALLOC && d9m_query_has(r, D9M_Q_LIVE))
 		strcat(extra, ", never freed (v: all)");
-	if (app->f_task != D9_NONE)
+	if (r->task != D9_NONE)
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
-		    ", task %" PRIu64, d9t_task_id(app, app->f_task));
-	if (app->f_loc != D9_NONE) {
+		    ", task %" PRIu64, d9t_task_id(app, r->task));
+	if (r->loc != D9_NONE) {
 		char loc[120];
 
-		d9t_fmt_loc(app, app->f_loc, loc, sizeof loc);
+		d9t_fmt_loc(app, r->loc, loc, sizeof loc);
 		snprintf(extra + strlen(extra), sizeof extra - strlen(extra),
 		    ", spawned at %s", loc);
 	}
 	weight(t, t->nodes[0].w, w, sizeof w);
 	d9t_list_add(l, D9T_A_BOLD, "%s in the window: %zu, weight %s%s",
-	    v->f == F_OFF && v->dumps ? "task dumps (what idle tasks awaited)" :
+	    dumps ? "task dumps (what idle tasks awaited)" :
 	    what[v->f], t->samples, w, extra);
 	if (t->req.text[0]) {
 		char shown[3 * D9M_HIDE_MAX + 40];
