@@ -114,6 +114,27 @@ prompt_commit(struct d9t_app *app)
 	app->prompt = 0;
 }
 
+/* A character typed: ASCII, or on a UTF-8 terminal any code point
+ * shown as is (a span field's value, a symbol's), as UTF-8 when it fits
+ * whole. */
+static void
+prompt_add(struct d9t_app *app, int key)
+{
+	char u[4];
+	size_t n;
+
+	if (key < 0x20 || key == 0x7f || key >= 0x110000 ||
+	    (key >= 0xd800 && key < 0xe000) ||
+	    (key >= 0x80 && (key < 0xa0 || !app->utf8 ||
+	    d9_text_hidden((uint32_t)key))))
+		return;
+	n = d9_text_utf8_put(u, (uint32_t)key);
+	if (n == 0 || app->plen + n >= sizeof app->pbuf)
+		return;
+	memcpy(app->pbuf + app->plen, u, n);
+	app->plen += n;
+}
+
 static void
 prompt_key(struct d9t_app *app, int key)
 {
@@ -122,14 +143,14 @@ prompt_key(struct d9t_app *app, int key)
 	} else if (key == D9T_KEY_ESC) {
 		app->prompt = 0;
 	} else if (key == D9T_KEY_BACKSPACE || key == 8) {
-		if (app->plen > 0)
-			app->plen--;
+		/* a whole character: its continuation bytes and its lead */
+		while (app->plen > 0 &&
+		    ((unsigned char)app->pbuf[--app->plen] & 0xc0) == 0x80)
+			;
 	} else if (key == D9T_CTRL('u')) {
 		app->plen = 0;
-	} else if (key >= 0x20 && key < 0x7f && app->plen + 1 <
-	    sizeof app->pbuf) {
-		app->pbuf[app->plen++] = (char)key;
-	}
+	} else
+		prompt_add(app, key);
 	app->dirty |= D9T_DIRTY_ALL;
 }
 

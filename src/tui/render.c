@@ -183,13 +183,14 @@ status(struct d9t_app *app, struct d9t_canvas *cv)
 		size_t room = (size_t)(cv->w > 2 ? cv->w - 2 : 0), skip = 0;
 
 		x = d9t_canvas_put(cv, 0, y, D9T_A_BOLD, what);
-		/* a long answer shows its end, where the typing is */
-		if ((size_t)x + app->plen > room)
-			skip = app->plen - (room > (size_t)x ? room - (size_t)x :
-			    0);
-		snprintf(buf, sizeof buf, "%.*s", (int)(app->plen - skip),
-		    app->pbuf + skip);
-		x += d9t_canvas_put(cv, x, y, 0, buf);
+		snprintf(buf, sizeof buf, "%.*s", (int)app->plen, app->pbuf);
+		/* a long answer shows its end, where the typing is: whole
+		 * characters (UTF-8) left out from its start */
+		while (buf[skip] != '\0' &&
+		    (size_t)x + d9_text_cols(buf + skip) > room)
+			while (((unsigned char)buf[++skip] & 0xc0) == 0x80)
+				;
+		x += d9t_canvas_put(cv, x, y, 0, buf + skip);
 		d9t_canvas_putc(cv, x, y, D9T_A_REVERSE, ' ');
 	} else if (app->msg[0])
 		d9t_canvas_put(cv, 0, y, D9T_C_CYAN | D9T_A_BOLD, app->msg);

@@ -336,6 +336,43 @@ START_TEST(search_task_in_timeline)
 }
 END_TEST
 
+/* The prompt takes what a UTF-8 terminal types (the code points the
+ * terminal reads): a duration's micro sign, found in the tasks view;
+ * Backspace takes a whole character back; a long answer shows its end in
+ * whole characters. */
+START_TEST(search_utf8)
+{
+	struct fx f;
+	const char *row;
+
+	fx_open(&f, DEMO, 60, 24, 1);
+	fx_keys(&f, "2/a");
+	fx_key(&f, 0xb5);		/* MICRO SIGN */
+	ck_screen_has(&f, "search: a\u00b5");
+	fx_key(&f, D9T_KEY_BACKSPACE);
+	ck_screen_has(&f, "search: a\n");
+	ck_screen_lacks(&f, "search: a\u00b5");
+	ck_assert_uint_eq(f.app.plen, 1);
+	fx_key(&f, D9T_KEY_BACKSPACE);
+	fx_key(&f, 0xb5);
+	fx_key(&f, 's');
+	fx_keys(&f, "\n");
+	ck_screen_lacks(&f, "no match");
+	/* 59 of them fill the answer (118 of its 119 bytes); the 60th
+	 * does not fit whole and is not taken */
+	fx_keys(&f, "/");
+	for (int i = 0; i < 60; i++)
+		fx_key(&f, 0x3bc);	/* GREEK SMALL LETTER MU */
+	ck_assert_uint_eq(f.app.plen, 118);
+	row = strstr(f.screen, "search: ");
+	ck_assert_ptr_nonnull(row);
+	ck_assert_int_eq(strncmp(row + 8, "\u03bc\u03bc", 4), 0);
+	ck_assert_ptr_null(strstr(f.screen, "\\x"));
+	fx_keys(&f, "\033");
+	fx_close(&f);
+}
+END_TEST
+
 START_TEST(report_flag_jumps)
 {
 	struct fx f;
@@ -498,6 +535,7 @@ suite_views(void)
 	tcase_add_test(tc, flame_fold_zoom_search);
 	tcase_add_test(tc, spans_slowest_and_field_filter);
 	tcase_add_test(tc, search_task_in_timeline);
+	tcase_add_test(tc, search_utf8);
 	tcase_add_test(tc, report_flag_jumps);
 	tcase_add_test(tc, small_terminal_ascii);
 	tcase_add_test(tc, block_in_place_gaps);
