@@ -37,9 +37,19 @@ START_TEST(help_ends_with_legend)
 	/* wrapped at 80 columns, under the text, not cut */
 	ck_screen_has(&f, "  live         allocations: estimated live bytes over "
 	    "the window, scaled to its\n               max\n");
+	ck_screen_has(&f, "  t::r::Name   a name too long for the row: its "
+	    "modules cut to their first\n");
 	fx_key(&f, D9T_KEY_HOME);
 	ck_screen_has(&f, "  p                points of interest in the window, "
 	    "worst first; Enter jumps\n                   there\n");
+	/* the poll's detail: its verdict, blame, stacks and folds */
+	fx_keys(&f, "q1w\n?");
+	fx_key(&f, D9T_KEY_END);
+	ck_screen_has(&f, "Legend");
+	ck_screen_has(&f, "  verdict      what the poll's samples say it ran or "
+	    "waited on: cpu, preempted,\n");
+	ck_screen_has(&f, "  held by      the poll that kept this task");
+	ck_screen_has(&f, "  \xe2\x80\xa6 N runtime  the runtime's own frames");
 	fx_close(&f);
 }
 END_TEST

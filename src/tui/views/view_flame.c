@@ -608,6 +608,8 @@ legend(const struct d9t_app *app, struct d9t_list *l)
 	    "row (Enter: a row each)");
 	d9t_list_add(l, 0, "  150:         a frame too deep to indent: its "
 	    "depth");
+	d9t_list_add(l, 0, "  t::r::Name   a name too long for the row: its "
+	    "modules cut to their first letter (s saves it whole)");
 	d9t_list_add(l, 0, "  hidden       frames starting with a |-part of H's "
 	    "pattern: left out");
 	d9t_list_add(l, 0, "  live         allocations: estimated live bytes "

@@ -444,6 +444,28 @@ chain_swap(struct d9t_app *app, void *st, const struct d9m_model *old,
 		chain_compute(v, m, p);
 }
 
+/* What the detail's lines say, for `?`. */
+static void
+detail_legend(const struct d9t_app *app, struct d9t_list *l)
+{
+	d9t_list_add(l, 0, "  verdict      what the poll's samples say it ran or "
+	    "waited on: cpu, preempted, lock, sleep, io, fault, blocked, "
+	    "off-cpu, unknown (too few samples to tell)");
+	d9t_list_add(l, 0, "  held by      the poll that kept this task from "
+	    "its worker after its wake (Enter: that poll)");
+	d9t_list_add(l, 0, "  held back    tasks that waited for a worker "
+	    "while this poll ran, and their waits' share in it");
+	d9t_list_add(l, 0, "  N x (P%%)     N samples had the stack below: P "
+	    "%% of the poll's");
+	d9t_list_add(l, 0, "  leaf         the frame the sample was taken in; "
+	    "its callers below it");
+	d9t_list_add(l, 0, "  %s N runtime  the runtime's own frames (tokio, "
+	    "std, core), folded: Enter shows them", app->utf8 ? "\u2026" :
+	    "...");
+	d9t_list_add(l, 0, "  t::r::Name   a name too long for the row: its "
+	    "modules cut to their first letter (s saves it whole)");
+}
+
 static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 	D9T_A_OPEN_LINE, D9T_A_CHAIN, D9T_A_SEARCH, D9T_A_SEARCH_NEXT,
 	D9T_A_NONE };
@@ -451,7 +473,7 @@ static const enum d9t_action hints[] = { D9T_A_HELP, D9T_A_BACK,
 const struct d9t_view_ops d9t_view_detail = {
 	.name = "poll", .hints = hints, .init = detail_init, .free = free,
 	.build = detail_build, .key = detail_key, .swap = detail_swap,
-	.open = detail_open
+	.open = detail_open, .legend = detail_legend
 };
 
 const struct d9t_view_ops d9t_view_chain = {
