@@ -166,8 +166,7 @@ d9o_diff_text(const struct d9o_diff_out *o)
 	    "counts come with rates per second, sites rank by bytes per "
 	    "second)" : "");
 	fprintf(o->f, "Long polls (>1ms): %zu -> %zu (%+" PRId64 ")",
-	    d->long_old, d->long_new, (int64_t)d->long_new -
-	    (int64_t)d->long_old);
+	    d->long_old, d->long_new, d9m_delta(d->long_new, d->long_old));
 	if (d->dur_old && d->dur_new)
 		fprintf(o->f, ", %s -> %s", rate(a, sizeof a, d->long_old_rate),
 		    rate(b, sizeof b, d->long_new_rate));

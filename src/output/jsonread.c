@@ -20,7 +20,8 @@ u64_of(const struct d9_jval *v)
 
 	if (d9_json_type(v) != D9_JNUM || !(d >= 0))
 		return 0;
-	return d >= 1.8e19 ? UINT64_MAX : (uint64_t)llround(d);
+	/* rounded in unsigned: llround() stops at INT64_MAX */
+	return d >= 1.8e19 ? UINT64_MAX : (uint64_t)(d + 0.5);
 }
 
 static uint64_t

@@ -397,6 +397,43 @@ run_capped(struct run_result *r, const char *args, const char *path)
 	return st;
 }
 
+/* A --json side holds any number: counts and times past what a signed
+ * difference holds give the largest change, with its sign, not a
+ * wrapped one (a 1e19 count read as 2^63, its change as +8.4e18). */
+START_TEST(json_side_extreme_values)
+{
+	struct run_result r;
+	char path[96], line[160];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/extreme-figures", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("{\"longPolls\": 1e19, \"durationMs\": 1000, \"pollByLoc\": "
+	    "{\"a.rs:1:1\": {\"count\": 1, \"p50\": 1, \"p99\": 1.7e19, "
+	    "\"max\": 1e300}, \"b.rs:2:2\": {\"count\": 1, \"p50\": 0, "
+	    "\"p99\": 0, \"max\": 0}}}", f);
+	ck_assert_int_eq(fclose(f), 0);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s %s", path, path), 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "Long polls (>1ms): "
+	    "10000000000000000000 -> 10000000000000000000 (+0)"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s %s", path, basejson),
+	    0);
+	snprintf(line, sizeof line, "Long polls (>1ms): 10000000000000000000 "
+	    "-> ");
+	ck_assert_ptr_nonnull(strstr(r.out, line));
+	ck_assert_ptr_nonnull(strstr(r.out, " (-9223372036854775807)"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s %s", basejson, path),
+	    0);
+	ck_assert_ptr_nonnull(strstr(r.out, " -> 10000000000000000000 "
+	    "(+9223372036854775807)"));
+	run_free(&r);
+	unlink(path);
+}
+END_TEST
+
 START_TEST(json_side_bounded)
 {
 	struct run_result r;
@@ -551,6 +588,7 @@ compare_suite(void)
 	tcase_add_test(tc, diff_unequal);
 	tcase_add_test(tc, check_gates);
 	tcase_add_test(tc, check_against_baseline);
+	tcase_add_test(tc, json_side_extreme_values);
 	tcase_add_test(tc, json_side_bounded);
 	tcase_add_test(tc, chrome_events);
 	tcase_add_test(tc, chrome_shared_nests);

@@ -389,10 +389,17 @@ d9m_side_order(const struct d9m_side *s, int which)
 /* ---- the diff ---- */
 
 int64_t
+d9m_delta(uint64_t new, uint64_t old)
+{
+	if (new >= old)
+		return new - old > INT64_MAX ? INT64_MAX : (int64_t)(new - old);
+	return old - new > INT64_MAX ? -INT64_MAX : -(int64_t)(old - new);
+}
+
+int64_t
 d9m_dpct_change(const struct d9m_dpct *r)
 {
-	return (int64_t)(r->new ? r->new->p99 : 0) -
-	    (int64_t)(r->old ? r->old->p99 : 0);
+	return d9m_delta(r->new ? r->new->p99 : 0, r->old ? r->old->p99 : 0);
 }
 
 /* New-only first (by p99), then by the increase of p99, old-only last. */

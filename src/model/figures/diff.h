@@ -159,6 +159,9 @@ void	d9m_diff_free(struct d9m_diff *d);
 double	d9m_per_sec(double n, uint64_t dur_ns);
 /* The change of a row's p99 (new - old; a side without it counts 0). */
 int64_t	d9m_dpct_change(const struct d9m_dpct *r);
+/* new - old, held to -INT64_MAX .. INT64_MAX (a side read from a --json
+ * file may hold any count or time). */
+int64_t	d9m_delta(uint64_t new, uint64_t old);
 
 /*
  * A flame tree compared with the same tree of a baseline window
