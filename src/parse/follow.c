@@ -36,6 +36,7 @@ struct d9p_follow {
 	struct entry		*v;
 	size_t			 n, cap;
 	int			 stdin_done;
+	int			 stdin_eof;	/* read to its end */
 	int			 polls;
 	int			 full;		/* reading stopped for memory
 						 * (st->full, kept here: a
@@ -138,6 +139,7 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 	struct d9p_follow *f = ctx;
 	struct entry *e;
 	char *stem;
+	int rc;
 
 	if (sb->st_ino == 0 && strcmp(path, "stdin") == 0) {
 		if (f->stdin_done) {
@@ -145,7 +147,9 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 			return 0;
 		}
 		f->stdin_done = 1;
-		return d9p_read_fd(fd, path, 0, &f->sink, f->o, f->st);
+		rc = d9p_read_fd(fd, path, 0, &f->sink, f->o, f->st);
+		f->stdin_eof = 1;
+		return rc;
 	}
 	if ((stem = d9p_stem(path)) == NULL) {
 		close(fd);
@@ -226,4 +230,13 @@ d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
 			rc = pump(f, &f->v[i], 1);
 	f->full = st->full;
 	return rc;
+}
+
+int
+d9p_follow_ended(const struct d9p_follow *f)
+{
+	for (size_t i = 0; i < f->npaths; i++)
+		if (strcmp(f->paths[i], "-") != 0)
+			return 0;
+	return f->stdin_eof;
 }

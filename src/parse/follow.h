@@ -32,5 +32,9 @@ void	d9p_follow_free(struct d9p_follow **f);
  * use the copy); st accumulates. 0, or -1 out of memory. */
 int	d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
 	    const struct d9p_read_opts *o, struct d9p_read_stats *st);
+/* Whether nothing more can arrive: every path is stdin ("-"), and it
+ * was read to its end (the writer closed it: a recorder that stopped,
+ * an ssh connection that ended). */
+int	d9p_follow_ended(const struct d9p_follow *f);
 
 #endif

@@ -73,6 +73,12 @@ d9i_follow(struct d9i_store *s, struct d9p_progress *prog)
 }
 
 int
+d9i_follow_ended(const struct d9i_store *s)
+{
+	return s->f != NULL && d9p_follow_ended(s->f);
+}
+
+int
 d9i_keepable(const struct d9i_store *s)
 {
 	return s->keyed == 1 && s->st.read_ok > 0 && s->st.unread == 0 &&

@@ -91,6 +91,8 @@ int	d9i_open(struct d9i_store *s, const char *const *paths,
 	    size_t npaths, const struct d9i_opts *o);
 /* Following: read what arrived since (parse/follow.h). */
 int	d9i_follow(struct d9i_store *s, struct d9p_progress *prog);
+/* Whether following can bring nothing more (d9p_follow_ended). */
+int	d9i_follow_ended(const struct d9i_store *s);
 /* Whether s's model may be written to the index (read here, not from
  * stdin nor a live directory, something read, no file left out for
  * memory). */

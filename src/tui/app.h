@@ -58,6 +58,7 @@ struct d9t_app {
 	 * may be a partial model that a newer one replaces */
 	int			 loading;
 	uint64_t		 ld_bytes, ld_total, ld_events;
+	int			 ld_ended;	/* following: stdin ended */
 
 	/* time window and cursor (absolute ns) */
 	uint64_t		 lo, hi, cursor;

@@ -69,6 +69,8 @@ struct d9t_loader {
 	struct d9m_lanes	*mix;
 	atomic_int		 mapped;	/* 1 ready, 2 taken, 3 none
 						 * will come */
+	atomic_int		 ended;		/* following: nothing more
+						 * can come (stdin ended) */
 };
 
 /* Under mu: m and ix into the mailbox, what it held into *m and *ix (the
@@ -232,6 +234,8 @@ follow(struct d9t_loader *ld)
 		if (atomic_load(&ld->prog.cancel) ||
 		    d9i_follow(&ld->in, &ld->prog) < 0)
 			break;
+		if (d9i_follow_ended(&ld->in))
+			atomic_store(&ld->ended, 1);
 	}
 }
 
@@ -376,6 +380,12 @@ int
 d9t_loader_state(struct d9t_loader *ld)
 {
 	return atomic_load(&ld->state);
+}
+
+int
+d9t_loader_ended(struct d9t_loader *ld)
+{
+	return atomic_load(&ld->ended);
 }
 
 void

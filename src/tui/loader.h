@@ -46,6 +46,8 @@ struct d9t_loader *d9t_loader_new(const char *const *paths, size_t npaths,
 	    int flags, const struct d9i_where *where, uint64_t mem_budget);
 /* 0 loading, 1 finishing, 2 done (the model can be taken). */
 int	d9t_loader_state(struct d9t_loader *ld);
+/* Following: 1 once nothing more can arrive (stdin ended). */
+int	d9t_loader_ended(struct d9t_loader *ld);
 void	d9t_loader_progress(struct d9t_loader *ld, uint64_t *bytes,
 	    uint64_t *total, uint64_t *events);
 /* The newest partial model and its index, if one was made since the last

@@ -24,8 +24,8 @@ badge(struct d9t_app *app, struct d9t_canvas *cv)
 	char t[48];
 
 	if (app->loading && app->m != NULL && app->cfg->follow)
-		snprintf(t, sizeof t, " following: %.1fM events",
-		    (double)app->ld_events / 1e6);
+		snprintf(t, sizeof t, " %s: %.1fM events", app->ld_ended ?
+		    "stdin ended" : "following", (double)app->ld_events / 1e6);
 	else if (app->loading && app->m != NULL && app->ld_total)
 		snprintf(t, sizeof t, " loading %d%%", (int)((double)
 		    app->ld_bytes * 100 / (double)app->ld_total));

@@ -81,10 +81,12 @@ poll_loader(struct d9t_app *app, struct d9t_loader *ld, char *err,
 	uint64_t b, t, e;
 
 	d9t_loader_progress(ld, &b, &t, &e);
-	if (b != app->ld_bytes || e != app->ld_events) {
+	if (b != app->ld_bytes || e != app->ld_events ||
+	    d9t_loader_ended(ld) != app->ld_ended) {
 		app->ld_bytes = b;
 		app->ld_total = t;
 		app->ld_events = e;
+		app->ld_ended = d9t_loader_ended(ld);
 		app->dirty |= D9T_DIRTY_BODY;
 	}
 	if (d9t_loader_partial(ld, &m, &ix)) {

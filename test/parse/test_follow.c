@@ -465,6 +465,47 @@ START_TEST(follow_a_missing_path)
 }
 END_TEST
 
+/* Following stdin: read to its end at the first poll, after which
+ * nothing more can come (the badge says "stdin ended"); with a directory
+ * beside it, following goes on. */
+START_TEST(follow_stdin_ends)
+{
+	char dir[] = "/tmp/d9-follow-XXXXXX", v[256];
+	const char *one[] = { "-" }, *two[] = { "-", dir };
+	struct d9p_follow *f;
+	struct tg t, c;
+	struct rec r;
+	int saved = dup(0);
+
+	begin(dir, &t, &c, &r);
+	tg_batch_e(&t, 2, 0);
+	for (int k = 0; k < 2; k++) {
+		int fd[2];
+
+		ck_assert_int_eq(pipe(fd), 0);
+		ck_assert_int_eq(write(fd[1], t.p, t.n), (ssize_t)t.n);
+		close(fd[1]);
+		ck_assert_int_eq(dup2(fd[0], 0), 0);
+		close(fd[0]);
+		ck_assert_ptr_nonnull(f = d9p_follow_new(k == 0 ? one : two,
+		    k == 0 ? 1 : 2));
+		ck_assert_int_eq(d9p_follow_ended(f), 0);
+		poll_once(f, &r);
+		ck_assert_str_eq(values(&r, v, sizeof v), k == 0 ? "0 1" :
+		    "0 1 0 1");
+		ck_assert_int_eq(d9p_follow_ended(f), k == 0);
+		poll_once(f, &r);
+		ck_assert_int_eq(d9p_follow_ended(f), k == 0);
+		d9p_follow_free(&f);
+	}
+	ck_assert_int_eq(dup2(saved, 0), 0);
+	close(saved);
+	tg_free(&t);
+	tg_free(&c);
+	done(&f, &r, dir);
+}
+END_TEST
+
 Suite *
 suite_follow(void)
 {
@@ -477,6 +518,7 @@ suite_follow(void)
 	tcase_add_test(tc, follow_with_a_sink_per_poll);
 	tcase_add_test(tc, follow_a_rewritten_segment);
 	tcase_add_test(tc, follow_a_missing_path);
+	tcase_add_test(tc, follow_stdin_ends);
 	tcase_add_loop_test(tc, follow_a_segment_copied_in, 0, 3);
 	tcase_add_test(tc, follow_a_copy_that_stops);
 	suite_add_tcase(s, tc);

@@ -252,6 +252,19 @@ expect "silent pipe: q quits at once" "EXITED 0"
 kill $wpid 2>/dev/null
 rm -f "$fifo"
 
+echo "# --follow on stdin: following while it is open, ended once closed"
+fifo=$(mktemp -u /tmp/d9t-fifo-XXXXXX)
+mkfifo "$fifo"
+(cat "$demo"; exec sleep 60) > "$fifo" 2>/dev/null &
+wpid=$!
+start 120 30 "$prog" --follow - "<" "$fifo"
+expect "follow stdin: open" "following: 0.5M events"
+kill $wpid 2>/dev/null
+expect "follow stdin: closed" "stdin ended: 0.5M events"
+keys q
+expect "follow stdin: quit" "EXITED 0"
+rm -f "$fifo"
+
 if [ -n "$d9demo" ]; then
 	echo "# --follow on a directory d9demo is writing"
 	rec=$(mktemp -d /tmp/d9t-follow-XXXXXX)
