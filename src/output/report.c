@@ -220,14 +220,17 @@ summary(const struct d9o_out *o)
 		    m->cost.recorder_cpu_ns, 0), d9_fmt_dur(s, sizeof s,
 		    m->cost.process_cpu_ns, 0));
 	if (a->observer.top_n > 0) {
-		char top[96];
+		char top[96], line[320];
 
-		fprintf(o->f, "Observer:     the recorder's own code is in %zu "
-		    "on-CPU (%.1f%%) and %zu off-CPU\n              (%.1f%%) "
-		    "samples, most in %s\n", a->observer.cpu_samples, 100 *
-		    a->observer.cpu_share, a->observer.off_cpu_samples, 100 *
+		/* wrapped, for the counts of a long trace are wide */
+		snprintf(line, sizeof line, "the recorder's own code is in %zu "
+		    "on-CPU (%.1f%%) and %zu off-CPU (%.1f%%) samples, most in "
+		    "%s", a->observer.cpu_samples, 100 * a->observer.cpu_share,
+		    a->observer.off_cpu_samples, 100 *
 		    a->observer.off_cpu_share, d9o_fit(top, sizeof top,
 		    a->observer.top_frame, 40));
+		fprintf(o->f, "Observer:     ");
+		d9o_wrap_at(o->f, line, 14, 80);
 	}
 	if (a->off_samples == a->off_cpu)
 		fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",

@@ -330,6 +330,39 @@ END_TEST
  * the worker is parked, was held by no poll: "its worker was parked".
  * The same in the JSON (heldBy, delayed) and the report.
  */
+/* The report's summary stays within 80 columns when the counts are
+ * those of a day's trace (the observer's line was cut at a fixed place
+ * and ran to 82 columns with 171506 off-CPU samples). */
+START_TEST(test_report_wide_counts)
+{
+	struct why w;
+	const char *line;
+
+	why_open(&w);
+	w.a.observer.cpu_samples = 5800;
+	w.a.observer.off_cpu_samples = 171506;
+	free(w.json);
+	free(w.rep);
+	render(w.m, &w.a, &w.json, &w.rep);
+	ck_has(w.rep, "Observer:     the recorder's own code is in 5800 on-CPU "
+	    "(");
+	ck_has(w.rep, "171506");
+	for (line = w.rep; *line != '\0'; ) {
+		const char *end = strchr(line, '\n');
+		size_t cols = 0;
+
+		if (end == NULL)
+			end = line + strlen(line);
+		for (const char *c = line; c < end; c++)
+			cols += ((unsigned char)*c & 0xc0) != 0x80;
+		ck_assert_msg(cols <= 80, "%zu columns: %.*s", cols,
+		    (int)(end - line), line);
+		line = *end ? end + 1 : end;
+	}
+	why_close(&w);
+}
+END_TEST
+
 START_TEST(test_blame)
 {
 	struct why w;
@@ -600,6 +633,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_verdict_classes);
 	tcase_add_test(tc, test_verdict_evidence);
 	tcase_add_test(tc, test_blame);
+	tcase_add_test(tc, test_report_wide_counts);
 	tcase_add_test(tc, test_task_figures);
 	tcase_add_test(tc, test_recorder_frames);
 	tcase_add_test(tc, test_planted_points);
