@@ -63,7 +63,7 @@ pct_rows(FILE *f, const struct d9m_diff *d, const char *title,
 		    dur_or_none(b, sizeof b, r[i].new, 1),
 		    r[i].old == NULL ? "new" : r[i].new == NULL ? "gone" :
 		    signed_dur(c, sizeof c, d9m_dpct_change(&r[i])),
-		    d9o_fit(nm, sizeof nm, r[i].name, 38));
+		    d9o_fit(nm, sizeof nm, r[i].name, 32));
 	}
 	more(f, n);
 	if (d->unequal) {
@@ -160,7 +160,8 @@ d9o_diff_text(const struct d9o_diff_out *o)
 
 	fprintf(o->f, "Compare: %s\n     to: %s\n", d9o_fit(on, sizeof on,
 	    o->old_name, 70), d9o_fit(nn, sizeof nn, o->new_name, 70));
-	fprintf(o->f, "Duration: %s -> %s%s\n", d->dur_old ? d9_fmt_dur(a,
+	fprintf(o->f, "Duration: ");
+	d9o_para(o->f, 10, "%s -> %s%s", d->dur_old ? d9_fmt_dur(a,
 	    sizeof a, d->dur_old, 0) : "unknown", d->dur_new ? d9_fmt_dur(b,
 	    sizeof b, d->dur_new, 0) : "unknown", d->unequal ? " (unequal: "
 	    "counts come with rates per second, sites rank by bytes per "
@@ -171,13 +172,22 @@ d9o_diff_text(const struct d9o_diff_out *o)
 		fprintf(o->f, ", %s -> %s", rate(a, sizeof a, d->long_old_rate),
 		    rate(b, sizeof b, d->long_new_rate));
 	fprintf(o->f, "\n");
-	fprintf(o->f, "Scheduling delay: p50 %s -> %s, p99 %s -> %s, max %s "
-	    "-> %s\n", dur_or_none(a, sizeof a, &d->sched_old, 0),
-	    dur_or_none(b, sizeof b, &d->sched_new, 0),
-	    dur_or_none(c, sizeof c, &d->sched_old, 1),
-	    dur_or_none(e, sizeof e, &d->sched_new, 1),
-	    dur_or_none(g, sizeof g, &d->sched_old, 2),
-	    dur_or_none(h, sizeof h, &d->sched_new, 2));
+	{
+		char l1[160], l2[64];
+		int n1 = snprintf(l1, sizeof l1, "Scheduling delay: p50 %s -> %s, "
+		    "p99 %s -> %s,", dur_or_none(a, sizeof a, &d->sched_old, 0),
+		    dur_or_none(b, sizeof b, &d->sched_new, 0),
+		    dur_or_none(c, sizeof c, &d->sched_old, 1),
+		    dur_or_none(e, sizeof e, &d->sched_new, 1));
+		int n2 = snprintf(l2, sizeof l2, "max %s -> %s",
+		    dur_or_none(g, sizeof g, &d->sched_old, 2),
+		    dur_or_none(h, sizeof h, &d->sched_new, 2));
+
+		/* the max on a line of its own when the three pairs are
+		 * too wide for 80 columns, never a pair cut in two */
+		fprintf(o->f, "%s%s%s\n", l1, n1 + 1 + n2 > 80 ?
+		    "\n                  " : " ", l2);
+	}
 	pct_rows(o->f, d, "POLL DURATION BY SPAWN LOCATION (p99 increase, new "
 	    "locations first)", "location", d->locs, d->nlocs);
 	share_rows(o->f, "CPU: LEAF FRAMES BY CHANGE IN SHARE OF ON-CPU "

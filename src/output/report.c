@@ -138,14 +138,15 @@ sources(const struct d9o_out *o)
 
 		d9m_group_name(o->m, s->group, name, sizeof name);
 		d9_text_safe(safe, sizeof safe, name, strlen(name));
-		fprintf(o->f, "  %zu %-40s %zu segment%s, %zu worker%s, %zu polls,"
-		    " %s..%s%s\n", i, d9o_fit(fit, sizeof fit, safe, 40),
+		fprintf(o->f, "  %zu ", i);
+		d9o_para(o->f, 4, "%s: %zu segment%s, %zu worker%s, %zu polls, "
+		    "%s..%s%s", d9o_fit(fit, sizeof fit, safe, 40),
 		    s->segments, s->segments == 1 ? "" : "s", s->nworkers,
-		    s->nworkers == 1 ? "" : "s",
-		    s->polls, d9_fmt_dur(b1, sizeof b1,
-		    s->start > min ? s->start - min : 0, 0),
-		    d9_fmt_dur(b2, sizeof b2, s->end > min ? s->end - min : 0, 0), s->aligned ? "" : " (no common clock: "
-		    "aligned at the start)");
+		    s->nworkers == 1 ? "" : "s", s->polls, d9_fmt_dur(b1,
+		    sizeof b1, s->start > min ? s->start - min : 0, 0),
+		    d9_fmt_dur(b2, sizeof b2, s->end > min ? s->end - min : 0,
+		    0), s->aligned ? "" : " (no common clock: aligned at the "
+		    "start)");
 		system_line(o, "      host ", &s->sys);
 	}
 }
@@ -214,23 +215,23 @@ summary(const struct d9o_out *o)
 	fprintf(o->f, "Events:       %zu runtime events, %zu polls\n",
 	    a->event_count, a->npolls);
 	lost(o);
-	if ((pct = d9m_cost_pct(&m->cost)) >= 0)
-		fprintf(o->f, "Recorder:     %.1f%% of the process's CPU in "
-		    "libd9rec's threads (%s of %s)\n", pct, d9_fmt_dur(b, sizeof b,
+	if ((pct = d9m_cost_pct(&m->cost)) >= 0) {
+		fprintf(o->f, "Recorder:     ");
+		d9o_para(o->f, 14, "%.1f%% of the process's CPU in "
+		    "libd9rec's threads (%s of %s)", pct, d9_fmt_dur(b, sizeof b,
 		    m->cost.recorder_cpu_ns, 0), d9_fmt_dur(s, sizeof s,
 		    m->cost.process_cpu_ns, 0));
+	}
 	if (a->observer.top_n > 0) {
-		char top[96], line[320];
+		char top[96];
 
-		/* wrapped, for the counts of a long trace are wide */
-		snprintf(line, sizeof line, "the recorder's own code is in %zu "
-		    "on-CPU (%.1f%%) and %zu off-CPU (%.1f%%) samples, most in "
-		    "%s", a->observer.cpu_samples, 100 * a->observer.cpu_share,
+		fprintf(o->f, "Observer:     ");
+		d9o_para(o->f, 14, "the recorder's own code is in %zu on-CPU "
+		    "(%.1f%%) and %zu off-CPU (%.1f%%) samples, most in %s",
+		    a->observer.cpu_samples, 100 * a->observer.cpu_share,
 		    a->observer.off_cpu_samples, 100 *
 		    a->observer.off_cpu_share, d9o_fit(top, sizeof top,
 		    a->observer.top_frame, 40));
-		fprintf(o->f, "Observer:     ");
-		d9o_wrap_at(o->f, line, 14, 80);
 	}
 	if (a->off_samples == a->off_cpu)
 		fprintf(o->f, "CPU samples:  %zu (%zu on-CPU, %zu off-CPU)\n",
@@ -286,9 +287,9 @@ workers(const struct d9o_out *o)
 	fprintf(o->f, "cpu = thread CPU time / wall time while unparked, "
 	    "weighted by time.\n");
 	if (unknown)
-		fprintf(o->f, "n/a: no park or unpark in the window, so no "
+		d9o_para(o->f, 0, "n/a: no park or unpark in the window, so no "
 		    "active time is known (the JSON's utilization says 0, as "
-		    "dial9's does).\n");
+		    "dial9's does).");
 }
 
 static void
@@ -396,11 +397,12 @@ lifecycle(const struct d9o_out *o)
 	fprintf(o->f, "Peak %zu active tasks (%zu existed before the trace), "
 	    "%zu at the end.\n", a->leak_peak, a->leak_pre_existing,
 	    a->leak_alive);
-	if (a->leak_suspected)
-		fprintf(o->f, "Possible leak: %zu tasks from %s are still alive "
-		    "and their number kept growing.\n", a->leak_loc_alive,
+	if (a->leak_suspected) {
+		fprintf(o->f, "Possible leak: ");
+		d9o_para(o->f, 15, "%zu tasks from %s are still alive and "
+		    "their number kept growing.", a->leak_loc_alive,
 		    d9o_fit(s, sizeof s, d9m_str(o->m, a->leak_loc), 40));
-	else
+	} else
 		fprintf(o->f, "No location keeps accumulating live tasks.\n");
 	if (a->leak_ref != a->leak_suspected)
 		fprintf(o->f, "(dial9's \"ends at its peak\" rule says %s.)\n",
@@ -418,19 +420,19 @@ blocking(const struct d9o_out *o)
 		    "trace.\n");
 		return;
 	}
-	fprintf(o->f, "%zu context switches: %zu inside polls, %zu outside "
-	    "polls (%zu of them on\nthreads that are not workers). Inside "
-	    "polls, %zu blocked the worker (lock,\nsleep, I/O, page faults or "
-	    "other) and %zu were preemptions (CPU contention).\n",
+	d9o_para(o->f, 0, "%zu context switches: %zu inside polls, %zu outside "
+	    "polls (%zu of them on threads that are not workers). Inside "
+	    "polls, %zu blocked the worker (lock, sleep, I/O, page faults or "
+	    "other) and %zu were preemptions (CPU contention).",
 	    a->off_cpu, a->off_in_poll, a->off_idle, a->off_no_worker,
 	    a->off_blocking, a->off_preempted);
 	for (size_t i = 0; i < a->noff_groups && i < 5; i++)
 		d9o_stack_line(o, "in poll", &a->off_groups[i], 1);
-	fprintf(o->f, "Counts are context switches, not time; an .await on an "
-	    "async lock ends\nthe poll, so such waits are not blocking.\n");
+	d9o_para(o->f, 0, "Counts are context switches, not time; an .await on "
+	    "an async lock ends the poll, so such waits are not blocking.");
 	if (o->m->sched_duty < 100)
-		fprintf(o->f, "Switches were sampled %u%% of each second: a "
-		    "poll in the rest of it has no\noff-CPU stack.\n",
+		d9o_para(o->f, 0, "Switches were sampled %u%% of each second: a "
+		    "poll in the rest of it has no off-CPU stack.",
 		    o->m->sched_duty);
 }
 
@@ -609,11 +611,11 @@ memory(const struct d9o_out *o)
 		fprintf(o->f, "Sample rate R = %" PRIu64 " bytes (%s).\n",
 		    mem->rate_max, mem->rate_from_meta ?
 		    "from segment metadata" : "dial9's default");
-	fprintf(o->f, "%zu sampled allocations stand for about %.1f MB in "
-	    "%.0f allocations\n(each weighted by 1 / (1 - exp(-size/R))).\n",
+	d9o_para(o->f, 0, "%zu sampled allocations stand for about %.1f MB in "
+	    "%.0f allocations (each weighted by 1 / (1 - exp(-size/R))).",
 	    mem->sampled, mem->est_bytes / 1e6, mem->est_count);
-	fprintf(o->f, "%zu sampled frees; %zu sampled allocations never freed "
-	    "(about %.1f MB live).\n", mem->frees, mem->unmatched,
+	d9o_para(o->f, 0, "%zu sampled frees; %zu sampled allocations never "
+	    "freed (about %.1f MB live).", mem->frees, mem->unmatched,
 	    mem->live_bytes / 1e6);
 	if (mem->dropped_allocs || mem->dropped_frees)
 		fprintf(o->f, "WARNING: the profiler dropped %" PRIu64

@@ -1,5 +1,6 @@
 /* textfmt.c: see textfmt.h. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,4 +108,16 @@ d9o_wrap_at(FILE *f, const char *text, int col, size_t width)
 	}
 	if (n == 0)
 		fprintf(f, "\n");
+}
+
+void
+d9o_para(FILE *f, int col, const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	d9o_wrap_at(f, text, col, 80);
 }

@@ -26,5 +26,9 @@ void		 d9o_wrap(FILE *f, const char *text, int indent, size_t width);
 /* The same, the first line going on where the cursor is (at column
  * col), the next ones indented to col. */
 void		 d9o_wrap_at(FILE *f, const char *text, int col, size_t width);
+/* A paragraph of the report: printf's, wrapped at 80 columns as
+ * d9o_wrap_at (the caller wrote col columns of its line already). */
+void		 d9o_para(FILE *f, int col, const char *fmt, ...)
+		    __attribute__((format(printf, 3, 4)));
 
 #endif

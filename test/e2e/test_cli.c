@@ -440,16 +440,34 @@ START_TEST(test_folded)
 }
 END_TEST
 
+/* The text outputs fit 80 columns: the report of each trace, of two
+ * runs read together (their sources' lines, a paragraph of a day's
+ * counts), with every task, and --diff of the two (its tables, its
+ * header lines). */
 START_TEST(test_report_80_columns)
 {
+	static const char *const how[] = { "--report", "--report",
+	    "--report --tasks all", "--diff" };
 	struct run_result r;
-	char *p = trace_path(_i == 0 ? "demo-2026-06.bin.gz" :
-	    "block-in-place-2026-05.bin");
+	char *p = trace_path(_i == 1 ? "block-in-place-2026-05.bin" :
+	    "demo-2026-06.bin.gz");
+	char *q = trace_path("demo-2026-03.bin");
 	int lineno = 0;
 
-	ck_assert_int_eq(run_d9top(&r, NULL, "--report '%s'", p), 0);
-	ck_assert_ptr_nonnull(strstr(r.out, "WORKER UTILIZATION"));
-	ck_assert_ptr_nonnull(strstr(r.out, "RED FLAGS"));
+	if (_i < 2)
+		ck_assert_int_eq(run_d9top(&r, NULL, "%s '%s'", how[_i], p), 0);
+	else
+		ck_assert_int_eq(run_d9top(&r, NULL, "%s '%s' '%s'", how[_i],
+		    q, p), 0);
+	ck_assert_str_eq(r.err, "");
+	if (_i < 3) {
+		ck_assert_ptr_nonnull(strstr(r.out, "WORKER UTILIZATION"));
+		ck_assert_ptr_nonnull(strstr(r.out, "RED FLAGS"));
+	} else
+		ck_assert_ptr_nonnull(strstr(r.out, "POLL DURATION BY SPAWN "
+		    "LOCATION"));
+	if (_i == 2)
+		ck_assert_ptr_nonnull(strstr(r.out, "Sources:      2 processes"));
 	for (char *line = strtok(r.out, "\n"); line;
 	    line = strtok(NULL, "\n")) {
 		size_t cols = 0;
@@ -457,11 +475,12 @@ START_TEST(test_report_80_columns)
 		lineno++;
 		for (char *c = line; *c; c++)
 			cols += ((unsigned char)*c & 0xc0) != 0x80;
-		ck_assert_msg(cols <= 80, "report line %d has %zu columns: %s",
-		    lineno, cols, line);
+		ck_assert_msg(cols <= 80, "line %d of case %d has %zu columns: "
+		    "%s", lineno, _i, cols, line);
 	}
 	run_free(&r);
 	free(p);
+	free(q);
 }
 END_TEST
 
@@ -644,7 +663,7 @@ suite(void)
 	tcase_add_test(tc, test_export_no_room);
 	tcase_add_test(tc, test_tasks_all);
 	tcase_add_test(tc, test_folded);
-	tcase_add_loop_test(tc, test_report_80_columns, 0, 2);
+	tcase_add_loop_test(tc, test_report_80_columns, 0, 4);
 	tcase_add_test(tc, test_progress_on_a_terminal);
 	tcase_add_test(tc, test_stdin_terminal);
 	tcase_add_test(tc, test_times);

@@ -162,8 +162,12 @@ START_TEST(test_verdict_classes)
 	ck_assert_uint_eq(a.off_preempted, 8);
 	ck_assert_ptr_nonnull(strstr(json, "\"offCpuInPollBlocking\":40,"
 	    "\"offCpuInPollPreempted\":8"));
+	/* a paragraph, wrapped where the counts' widths say */
+	for (char *c = rep; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
 	ck_assert_ptr_nonnull(strstr(rep, "Inside polls, 40 blocked the "
-	    "worker (lock,\nsleep, I/O, page faults or other) and 8 were "
+	    "worker (lock, sleep, I/O, page faults or other) and 8 were "
 	    "preemptions (CPU contention)."));
 	free(json);
 	free(rep);
