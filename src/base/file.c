@@ -44,3 +44,13 @@ d9_file_open(const char *path, uint64_t max, uint64_t *size,
 		*size = (uint64_t)st.st_size;
 	return fd;
 }
+
+const char *
+d9_file_not_private(const struct stat *sb)
+{
+	if (sb->st_uid != geteuid())
+		return "it belongs to another user";
+	if (sb->st_mode & (S_IWGRP | S_IWOTH))
+		return "its group or other users may write to it";
+	return NULL;
+}

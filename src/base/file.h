@@ -21,4 +21,11 @@
 int	d9_file_open(const char *path, uint64_t max, uint64_t *size,
 	    struct d9_err *e);
 
+struct stat;
+/* Why what sb describes is not this user's alone (ssh's and tmux's
+ * rule: owned by the effective user, writable by nobody else), for a
+ * directory d9top writes into or a file it trusts: anyone else who may
+ * write there could plant or replace what is in it. NULL when it is. */
+const char *d9_file_not_private(const struct stat *sb);
+
 #endif

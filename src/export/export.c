@@ -759,12 +759,9 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	d9_arena_init(&r.arena, 16 << 10);
 	d9_intern_init(&r.done, &r.arena);
 	d9_intern_init(&r.redo, &r.arena);
-	snprintf(seg, sizeof seg, "%s", o->outdir);
-	if (d9x_mkdirs(seg) < 0 ||
-	    (lock = d9x_outlock(o->outdir, o->note, o->ctx)) < 0) {
-		snprintf(err, errlen, "%s: %s", o->outdir, strerror(errno));
+	if ((lock = d9x_outlock(o->outdir, o->note, o->ctx, err,
+	    errlen)) < 0)
 		goto out;
-	}
 	snprintf(seg, sizeof seg, "%s/%s", o->outdir,
 	    d9x_tables[D9X_T_SEGMENTS].name);
 	if (d9x_redo_scan(o->outdir, &r.redo) < 0 ||

@@ -120,7 +120,9 @@ d9x_mkdirs(char *p)
 		char c = *s;
 
 		*s = '\0';
-		if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+		/* never group-writable, whatever the umask: the tables'
+		 * folders are written by this user alone */
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
 			*s = c;
 			return -1;
 		}

@@ -10,12 +10,17 @@
 #ifndef D9X_OUTLOCK_H
 #define D9X_OUTLOCK_H
 
+#include <stddef.h>
+
 #define D9X_OUTLOCK	".lock"
 
-/* Lock outdir (made): the lock's descriptor, or -1 with errno. Told
- * through note (when not NULL) before it waits for another run. */
+/* Make outdir, and lock it: the lock's descriptor, or -1 with why in
+ * err. Told through note (when not NULL) before it waits for another
+ * run. An outdir that is not this user's alone (base/file.h) is
+ * refused: whoever else may write there could plant links that send
+ * the tables elsewhere. */
 int	d9x_outlock(const char *outdir, void (*note)(void *, const char *),
-	    void *ctx);
+	    void *ctx, char *err, size_t errlen);
 /* Let go of it (fd -1: nothing). */
 void	d9x_outlock_free(int fd);
 

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "base/sum.h"
 #include "base/vec.h"
 #include "store/cache.h"
@@ -61,11 +62,7 @@ dir_refused(int fd)
 
 	if (fstat(fd, &sb) < 0 || !S_ISDIR(sb.st_mode))
 		return "it is not a directory";
-	if (sb.st_uid != geteuid())
-		return "it belongs to another user";
-	if (sb.st_mode & (S_IWGRP | S_IWOTH))
-		return "its group or other users may write to it";
-	return NULL;
+	return d9_file_not_private(&sb);
 }
 
 /* The index directory, opened (made first, private, with create): a
@@ -273,7 +270,7 @@ entry_owned(int fd)
 	struct stat sb;
 
 	return fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    sb.st_uid == geteuid() && !(sb.st_mode & (S_IWGRP | S_IWOTH));
+	    d9_file_not_private(&sb) == NULL;
 }
 
 /* The entry of key in the directory open at dfd, mapped: 0, or 1. */

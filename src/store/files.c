@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/io.h"
+#include "base/file.h"
 #include "base/sum.h"
 #include "base/vec.h"
 #include "parse/reader.h"
@@ -164,7 +165,7 @@ slurp(int fd, size_t *len)
 	size_t got;
 
 	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) ||
-	    sb.st_uid != geteuid() || (sb.st_mode & (S_IWGRP | S_IWOTH)) ||
+	    d9_file_not_private(&sb) != NULL ||
 	    sb.st_size < (off_t)(MAGIC_LEN + 16) ||
 	    (uint64_t)sb.st_size > MAX_BYTES ||
 	    (b = malloc((size_t)sb.st_size)) == NULL)

@@ -721,6 +721,59 @@ START_TEST(one_export_at_a_time)
 }
 END_TEST
 
+/* OUTDIR is this user's alone (the index's rule): one that the group or
+ * others may write to is refused before anything is written there (they
+ * could plant links that send the tables elsewhere), a file is not a
+ * directory; the folders made below OUTDIR are never group-writable,
+ * whatever the umask. */
+START_TEST(outdir_only_ours)
+{
+	char tmp[] = "/tmp/d9x-own-XXXXXX", out[64], path[256], src[4096];
+	const char *paths[1] = { src };
+	struct d9x_opts o = { .outdir = out, .paths = paths, .npaths = 1,
+	    .workers = 1 };
+	struct d9x_progress p;
+	struct stat sb;
+	char err[512];
+	mode_t old;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	snprintf(out, sizeof out, "%s/out", tmp);
+	snprintf(src, sizeof src, "%s/demo-2026-03.bin", getenv("D9_TRACES"));
+	ck_assert_int_eq(mkdir(out, 0700), 0);
+	ck_assert_int_eq(chmod(out, 0777), 0);
+	ck_assert_int_eq(d9x_export(&o, &p, err, sizeof err), -1);
+	snprintf(path, sizeof path, "%s: refused: its group or other users "
+	    "may write to it (mode 0777): anyone who can write there could "
+	    "plant links", out);
+	ck_assert_msg(strncmp(err, path, strlen(path)) == 0, "%s", err);
+	snprintf(path, sizeof path, "%s/.lock", out);
+	ck_assert_int_ne(access(path, F_OK), 0);
+	ck_assert_int_eq(chmod(out, 0770), 0);
+	ck_assert_int_eq(d9x_export(&o, &p, err, sizeof err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "(mode 0770)"));
+	ck_assert_uint_eq(files_in(out), 0);
+	/* a file */
+	snprintf(path, sizeof path, "%s/file", tmp);
+	ck_assert_int_eq(close(open(path, O_WRONLY | O_CREAT, 0600)), 0);
+	o.outdir = path;
+	ck_assert_int_eq(d9x_export(&o, &p, err, sizeof err), -1);
+	snprintf(path + strlen(path), sizeof path - strlen(path), ": not a "
+	    "directory");
+	ck_assert_str_eq(err, path);
+	/* ours: written, and its folders are ours alone too */
+	o.outdir = out;
+	ck_assert_int_eq(chmod(out, 0755), 0);
+	old = umask(002);
+	ck_assert_msg(d9x_export(&o, &p, err, sizeof err) == 0, "%s", err);
+	umask(old);
+	snprintf(path, sizeof path, "%s/polls", out);
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_uint_eq(sb.st_mode & 07777, 0755);
+	t_rmtree(tmp);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -746,6 +799,7 @@ main(void)
 		tcase_add_test(tk, stream_names_as_files);
 		tcase_add_loop_test(tk, cut_then_whole, 0, 2);
 		tcase_add_test(tk, one_export_at_a_time);
+		tcase_add_test(tk, outdir_only_ours);
 		suite_add_tcase(s, tk);
 	}
 	sr = srunner_create(s);
