@@ -174,7 +174,7 @@ open_leaf(struct d9x_leaf *l)
 		return fail(l, "cannot write", l->dir);
 	}
 	l->fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-	    0666);
+	    0644);		/* readable by all, written by this user */
 	if (l->fd < 0)
 		return fail(l, "cannot write", p);
 	if (d9x_pq_open(&l->pq, l->fd, td->fields, td->nfields, 0, &pe) < 0)

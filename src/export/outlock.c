@@ -56,7 +56,7 @@ d9x_outlock(const char *outdir, void (*note)(void *, const char *),
 		snprintf(err, errlen, "%s: %s", outdir, strerror(ENAMETOOLONG));
 		return -1;
 	}
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;

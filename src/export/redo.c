@@ -41,11 +41,11 @@ d9x_redo_mark(const char *outdir, const char *key)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (mkdir(path, 0777) < 0 && errno != EEXIST)
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
 		return -1;
 	strcat(path, "/");
 	strcat(path, key);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0666);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return -1;
 	return close(fd);

@@ -721,6 +721,33 @@ START_TEST(one_export_at_a_time)
 }
 END_TEST
 
+/* How many files and folders under dir (its own mode not counted) have
+ * a bit of mask in their mode. */
+static size_t
+modes_under(const char *dir, mode_t mask)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		char p[4096];
+		struct stat sb;
+
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+		if (lstat(p, &sb) < 0)
+			continue;
+		n += (sb.st_mode & mask) != 0;
+		if (S_ISDIR(sb.st_mode))
+			n += modes_under(p, mask);
+	}
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
 /* OUTDIR is this user's alone (the index's rule): one that the group or
  * others may write to is refused before anything is written there (they
  * could plant links that send the tables elsewhere), a file is not a
@@ -770,6 +797,10 @@ START_TEST(outdir_only_ours)
 	snprintf(path, sizeof path, "%s/polls", out);
 	ck_assert_int_eq(stat(path, &sb), 0);
 	ck_assert_uint_eq(sb.st_mode & 07777, 0755);
+	snprintf(path, sizeof path, "%s/.lock", out);
+	ck_assert_int_eq(stat(path, &sb), 0);
+	ck_assert_uint_eq(sb.st_mode & 07777, 0644);
+	ck_assert_uint_eq(modes_under(out, 022), 0);	/* files too */
 	t_rmtree(tmp);
 }
 END_TEST
