@@ -215,7 +215,8 @@ struct d9rec_thread *d9rec_thread_register(d9rec_writer *w, const char *name,
 void	d9rec_thread_unregister(struct d9rec_thread **t);
 
 /* Intern a spawn location ("file.c:123:1"); ids are stable until close.
- * Returns the id, or UINT32_MAX when out of memory. */
+ * Returns the id, or UINT32_MAX when out of memory. A spawn_loc below
+ * that is not such an id (0, say) is written as no location. */
 uint32_t d9rec_location(d9rec_writer *w, const char *loc);
 
 /* ---- runtime events, hot path: call from the registered thread ---- */

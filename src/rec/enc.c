@@ -239,6 +239,15 @@ d9rec_enc_pool_id(struct d9rec_writer *w, struct enc *e, uint32_t strid)
 }
 
 uint32_t
+d9rec_enc_pool_loc(struct d9rec_writer *w, struct enc *e, uint32_t strid)
+{
+	/* checked each time: the same id may be in this batch's pool as
+	 * another string's (pooled by d9rec_enc_pool_id) */
+	return d9rec_str_named(w, strid) ? d9rec_enc_pool_id(w, e, strid) :
+	    d9rec_enc_pool_str(e, "", 0);
+}
+
+uint32_t
 d9rec_enc_pool_str(struct enc *e, const char *s, size_t n)
 {
 	uint64_t h = d9_hash(s, n);

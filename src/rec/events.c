@@ -278,14 +278,14 @@ d9rec_runtime_id(d9rec_writer *w, const char *name)
 	return id == UINT32_MAX ? UINT32_MAX - 1 : id;
 }
 
-/* A runtime id d9rec_runtime_id did not give (out of memory) is a
- * sample lost, counted as dropped. */
+/* A runtime id d9rec_runtime_id did not give (out of memory, or
+ * another string's id) is a sample lost, counted as dropped. */
 void
 d9rec_runtime_sample(struct d9rec_thread *t, uint32_t runtime,
     unsigned global_queue, unsigned alive_tasks)
 {
-	if (t != NULL && runtime != D9REC_DEFAULT_RUNTIME && runtime >=
-	    atomic_load_explicit(&t->w->strs.n, memory_order_relaxed)) {
+	if (t != NULL && runtime != D9REC_DEFAULT_RUNTIME &&
+	    !d9rec_str_named(t->w, runtime)) {
 		drop_unguarded(t);
 		return;
 	}

@@ -194,8 +194,7 @@ enc_runtime(struct d9rec_writer *w, struct enc *e, const struct rrec *r,
 
 	if (r->a == D9REC_DEFAULT_RUNTIME)
 		name = d9rec_enc_pool_str(e, "", 0);
-	else if (r->a < atomic_load_explicit(&w->strs.n,
-	    memory_order_acquire))
+	else if (d9rec_str_named(w, r->a))
 		name = d9rec_enc_pool_id(w, e, r->a);
 	else
 		return;
@@ -222,7 +221,7 @@ enc_record(struct d9rec_writer *w, struct enc *e, struct d9rec_thread *t,
 	switch (r->kind) {
 	/* fields at most: a varint 10 bytes, a u32 4, a u8 1 */
 	case R_POLL_START:
-		loc = d9rec_enc_pool_id(w, e, r->a);
+		loc = d9rec_enc_pool_loc(w, e, r->a);
 		if ((q = d9rec_enc_head(w, e, S_POLL_START, ts, 25)) == NULL)
 			break;
 		q = d9rec_put_varint(q, t->worker);
@@ -255,7 +254,7 @@ enc_record(struct d9rec_writer *w, struct enc *e, struct d9rec_thread *t,
 		d9rec_enc_at(e, q);
 		break;
 	case R_SPAWN:
-		loc = d9rec_enc_pool_id(w, e, r->a);
+		loc = d9rec_enc_pool_loc(w, e, r->a);
 		if ((q = d9rec_enc_head(w, e, S_SPAWN, ts, 26)) == NULL)
 			break;
 		q = d9rec_put_le(d9rec_put_varint(q, r->b), loc, 4);

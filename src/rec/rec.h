@@ -78,6 +78,10 @@ struct schema {
 
 struct strtab {
 	char		**chunk[TAB_CHUNKS];
+	uint8_t		*named[TAB_CHUNKS];	/* 1: interned by
+						 * d9rec_location (a spawn
+						 * location, a runtime's
+						 * name) */
 	_Atomic uint32_t n;		/* published entries */
 };
 
@@ -298,7 +302,11 @@ void	 d9rec_thread_free(struct d9rec_thread *t);	/* perf, timer, ring */
 /* ---- tables (tables.c) ---- */
 const char *d9rec_str(struct d9rec_writer *w, uint32_t id);
 struct schema *d9rec_schema_get(struct d9rec_writer *w, uint32_t id);
-uint32_t d9rec_strtab_add(struct d9rec_writer *w, const char *s);
+uint32_t d9rec_strtab_add(struct d9rec_writer *w, const char *s, int named);
+/* Whether id is a published string that d9rec_location interned: what a
+ * spawn location or a runtime id must be (another string's id, 0 say,
+ * would name the service or a span instead). */
+int	 d9rec_str_named(struct d9rec_writer *w, uint32_t id);
 int	 d9rec_tables_init(struct d9rec_writer *w);	/* built-in schemas */
 void	 d9rec_tables_free(struct d9rec_writer *w);
 
@@ -421,6 +429,10 @@ void	 d9rec_enc_str(struct enc *e, const char *s, size_t n); /* inline */
 uint32_t d9rec_enc_pool_id(struct d9rec_writer *w, struct enc *e,
 	    uint32_t strid);
 uint32_t d9rec_enc_pool_str(struct enc *e, const char *s, size_t n);
+/* The pool id of a spawn location: "" (none) when strid is not one
+ * d9rec_location gave (d9rec_str_named). */
+uint32_t d9rec_enc_pool_loc(struct d9rec_writer *w, struct enc *e,
+	    uint32_t strid);
 uint32_t d9rec_enc_pool_stack(struct enc *e, const uint64_t *f, uint32_t n);
 void	 d9rec_enc_map(struct enc *e, const struct meta_kv *kv, size_t n);
 

@@ -46,12 +46,15 @@ d9rec_schema_get(struct d9rec_writer *w, uint32_t id)
 
 /* With w->lock held. */
 uint32_t
-d9rec_strtab_add(struct d9rec_writer *w, const char *s)
+d9rec_strtab_add(struct d9rec_writer *w, const char *s, int named)
 {
 	uint32_t n = atomic_load_explicit(&w->strs.n, memory_order_relaxed);
 	char **c;
 
 	if (n >= TAB_CHUNK * TAB_CHUNKS)
+		return UINT32_MAX;
+	if (w->strs.named[n / TAB_CHUNK] == NULL &&
+	    (w->strs.named[n / TAB_CHUNK] = calloc(TAB_CHUNK, 1)) == NULL)
 		return UINT32_MAX;
 	if ((c = w->strs.chunk[n / TAB_CHUNK]) == NULL) {
 		if ((c = calloc(TAB_CHUNK, sizeof *c)) == NULL)
@@ -60,8 +63,16 @@ d9rec_strtab_add(struct d9rec_writer *w, const char *s)
 	}
 	if ((c[n % TAB_CHUNK] = strdup(s)) == NULL)
 		return UINT32_MAX;
+	w->strs.named[n / TAB_CHUNK][n % TAB_CHUNK] = named != 0;
 	atomic_store_explicit(&w->strs.n, n + 1, memory_order_release);
 	return n;
+}
+
+int
+d9rec_str_named(struct d9rec_writer *w, uint32_t id)
+{
+	return id < atomic_load_explicit(&w->strs.n, memory_order_acquire) &&
+	    w->strs.named[id / TAB_CHUNK][id % TAB_CHUNK];
 }
 
 /* With w->lock held; takes ownership of name and fields. */
@@ -114,7 +125,7 @@ add_loc(void *ctx)
 {
 	const struct want_loc *q = ctx;
 
-	return d9rec_strtab_add(q->w, q->loc);	/* UINT32_MAX is D9_NONE */
+	return d9rec_strtab_add(q->w, q->loc, 1);  /* UINT32_MAX: D9_NONE */
 }
 
 static const struct d9_hmap_rows loc_rows = { loc_hash, add_loc };
@@ -269,9 +280,9 @@ d9rec_span_site(d9rec_writer *w, const char *target, const char *name,
 	snprintf(site, sizeof site, "%s::%s:%s:%u", target, name, file, line);
 	pthread_mutex_lock(&w->lock);
 	/* the close (d9rec_span_close) names the site by these */
-	nameid = d9rec_strtab_add(w, name);
-	tgt = d9rec_strtab_add(w, target);
-	fid = d9rec_strtab_add(w, file);
+	nameid = d9rec_strtab_add(w, name, 0);
+	tgt = d9rec_strtab_add(w, target, 0);
+	fid = d9rec_strtab_add(w, file, 0);
 	rc = nameid == UINT32_MAX || tgt == UINT32_MAX || fid == UINT32_MAX ?
 	    -ENOMEM : span_schema(w, D9_SCH_SPAN_ENTER, site, fields, nfields,
 	    nameid);
@@ -369,8 +380,10 @@ d9rec_tables_free(struct d9rec_writer *w)
 
 	for (uint32_t i = 0; i < n; i++)
 		free(w->strs.chunk[i / TAB_CHUNK][i % TAB_CHUNK]);
-	for (uint32_t i = 0; i < TAB_CHUNKS; i++)
+	for (uint32_t i = 0; i < TAB_CHUNKS; i++) {
 		free(w->strs.chunk[i]);
+		free(w->strs.named[i]);
+	}
 	n = atomic_load(&w->schemas.n);
 	for (uint32_t i = 0; i < n; i++) {
 		struct schema *s = d9rec_schema_get(w, i);

@@ -179,7 +179,7 @@ d9rec_thread_register(d9rec_writer *w, const char *name, uint32_t worker_id)
 		name = comm;
 	}
 	pthread_mutex_lock(&w->lock);
-	t->name = d9rec_strtab_add(w, name);
+	t->name = d9rec_strtab_add(w, name, 0);
 	pthread_mutex_unlock(&w->lock);
 	if (t->name == UINT32_MAX) {
 		free(t->buf);

@@ -7,6 +7,7 @@
  * an event (kill -9: test_disk.c).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -479,6 +480,66 @@ START_TEST(test_bad_declarations)
 }
 END_TEST
 
+/* A spawn location or runtime id that d9rec_location did not give (0,
+ * say, or the id of a thread's name) is no location: the tasks spawned
+ * and polled with one have none, where 0 named them after the service;
+ * a runtime sample with one is dropped and counted. */
+START_TEST(test_ids_not_locations)
+{
+	char *dir = rt_tmpdir();
+	struct d9rec_options o;
+	struct d9rec_stats st;
+	struct d9m_model *m;
+	struct d9rec_thread *t;
+	d9rec_writer *w;
+	uint32_t a;
+	size_t nerr, at_a = 0, none = 0;
+
+	rt_opts(&o, dir, NULL);
+	o.service = "svc";
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	t = d9rec_thread_register(w, "thread-name", 0);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_ge(d9rec_span_site(w, "tgt", "span-name", "f.c", 1, NULL,
+	    0), 0);
+	a = d9rec_location(w, "a.c:1:1");
+	ck_assert_uint_gt(a, 3);	/* the service, the span's strings */
+	for (uint32_t id = 0; id < a; id++) {	/* every other string's id */
+		d9rec_spawn(t, 10 + id, id);
+		d9rec_poll_start(t, 10 + id, id, 0);
+		d9rec_poll_end(t);
+		d9rec_poll_start(t, 100 + id, id, 0);	/* polled, not spawned */
+		d9rec_poll_end(t);
+	}
+	d9rec_spawn(t, 1, a);
+	d9rec_poll_start(t, 1, a, 0);
+	d9rec_poll_end(t);
+	d9rec_runtime_sample(t, 0, 1, 1);
+	d9rec_stats(w, &st);
+	ck_assert_uint_eq(st.dropped, 1);
+	d9rec_thread_unregister(&t);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	ck_assert_uint_eq(m->tasks.n, 1 + 2 * (size_t)a);
+	for (size_t i = 0; i < m->tasks.n; i++) {
+		const char *loc = m->tasks.loc[i] == D9_NONE ? "" :
+		    d9m_str(m, m->tasks.loc[i]);
+
+		at_a += strcmp(loc, "a.c:1:1") == 0;
+		none += loc[0] == '\0';
+		ck_assert_msg(strcmp(loc, "svc") != 0 &&
+		    strcmp(loc, "span-name") != 0 && strcmp(loc, "f.c") != 0,
+		    "task %" PRIu64 " at %s", m->tasks.id[i], loc);
+	}
+	ck_assert_uint_eq(at_a, 1);
+	ck_assert_uint_eq(none, 2 * (size_t)a);
+	ck_assert_uint_eq(m->queue.n, 0);
+	d9m_model_free(&m);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 /* A program whose d9rec_open failed goes on with a NULL writer: every
  * call takes it (errors, zeros, no thread), none crashes. */
 START_TEST(test_null_writer)
@@ -524,6 +585,7 @@ rt_tcase_robust(void)
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_bad_declarations);
 	tcase_add_test(tc, test_null_writer);
+	tcase_add_test(tc, test_ids_not_locations);
 	tcase_add_test(tc, test_close_before_unregister);
 	return tc;
 }
