@@ -58,8 +58,13 @@ struct sch_field {
 	uint8_t		 type;		/* wire type, optional bit included */
 };
 
+/* What a schema is for: d9rec_event takes only an application's, the
+ * span calls only a span site's (its enter schema; the exit is next). */
+enum sch_kind { SCH_BUILTIN, SCH_CUSTOM, SCH_SPAN_ENTER, SCH_SPAN_EXIT };
+
 struct schema {
 	char		*name;
+	uint8_t		 kind;		/* enum sch_kind */
 	uint16_t	 nfields;
 	struct sch_field *fields;
 	/* an application's schema (d9rec_schema): its events also carry

@@ -78,7 +78,7 @@ d9rec_str_named(struct d9rec_writer *w, uint32_t id)
 /* With w->lock held; takes ownership of name and fields. */
 static int
 schtab_add(struct d9rec_writer *w, char *name, struct sch_field *f,
-    uint16_t nf)
+    uint16_t nf, enum sch_kind kind)
 {
 	uint32_t n = atomic_load_explicit(&w->schemas.n, memory_order_relaxed);
 	struct schema *c;
@@ -93,6 +93,7 @@ schtab_add(struct d9rec_writer *w, char *name, struct sch_field *f,
 	c[n % TAB_CHUNK].name = name;
 	c[n % TAB_CHUNK].fields = f;
 	c[n % TAB_CHUNK].nfields = nf;
+	c[n % TAB_CHUNK].kind = (uint8_t)kind;
 	atomic_store_explicit(&w->schemas.n, n + 1, memory_order_release);
 	return (int)n;
 }
@@ -223,7 +224,7 @@ d9rec_schema(d9rec_writer *w, const char *name,
 		have |= (strcmp(f[i].name, "tid") == 0) << 1;
 	}
 	pthread_mutex_lock(&w->lock);
-	rc = schtab_add(w, nm, f, (uint16_t)nfields);
+	rc = schtab_add(w, nm, f, (uint16_t)nfields, SCH_CUSTOM);
 	if (rc >= 0)	/* before any event of it: under the lock */
 		d9rec_schema_get(w, (uint32_t)rc)->thread_fields =
 		    (uint8_t)(~have & 3);
@@ -249,7 +250,8 @@ span_schema(d9rec_writer *w, enum d9_schema sch, const char *site,
 	if (f == NULL || nm == NULL)
 		goto fail;
 	sprintf(nm, "%s%s", def->name, site);
-	if ((rc = schtab_add(w, nm, f, (uint16_t)nf)) < 0)
+	if ((rc = schtab_add(w, nm, f, (uint16_t)nf, sch == D9_SCH_SPAN_ENTER ?
+	    SCH_SPAN_ENTER : SCH_SPAN_EXIT)) < 0)
 		goto fail;
 	d9rec_schema_get(w, (uint32_t)rc)->ndeclared = (uint16_t)nfields;
 	d9rec_schema_get(w, (uint32_t)rc)->span_name = nameid;
@@ -364,7 +366,7 @@ d9rec_tables_init(struct d9rec_writer *w)
 		char *nm = NULL;
 
 		if (f == NULL || (nm = strdup(def->name)) == NULL ||
-		    schtab_add(w, nm, f, def->nfields) < 0) {
+		    schtab_add(w, nm, f, def->nfields, SCH_BUILTIN) < 0) {
 			free(nm);
 			fields_free(f, def->nfields);
 			return -ENOMEM;

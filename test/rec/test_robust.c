@@ -540,6 +540,45 @@ START_TEST(test_ids_not_locations)
 }
 END_TEST
 
+/* A schema id of another kind is refused as well: d9rec_event with a
+ * span site's id, a span call with a custom schema's id or a site's
+ * exit schema records nothing (a span event laid out as a custom one,
+ * or the reverse, was written). */
+START_TEST(test_ids_of_another_kind)
+{
+	static const struct d9rec_field one[] = { { "n", D9REC_T_U64 } };
+	char *dir = rt_tmpdir();
+	struct d9rec_options o;
+	struct d9m_model *m;
+	struct d9rec_thread *t;
+	d9rec_writer *w;
+	int site, custom;
+	size_t nerr;
+
+	rt_opts(&o, dir, NULL);
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	t = d9rec_thread_register(w, NULL, 0);
+	ck_assert_int_ge(site = d9rec_span_site(w, "t", "s", "f.c", 1, NULL,
+	    0), 0);
+	ck_assert_int_ge(custom = d9rec_schema(w, "E", one, 1), 0);
+	d9rec_event(t, site, NULL);
+	d9rec_event(t, site + 1, NULL);
+	d9rec_span_enter(t, custom, 7, 0, NULL);
+	d9rec_span_enter(t, site + 1, 8, 0, NULL);
+	d9rec_event(t, custom, NULL);		/* the ones that count */
+	d9rec_span_enter(t, site, 9, 0, NULL);
+	d9rec_span_exit(t, site, 9, NULL);
+	d9rec_thread_unregister(&t);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	ck_assert_uint_eq(m->custom.n, 1);
+	ck_assert_uint_eq(m->spanev.n, 2);	/* 9's enter and exit */
+	d9m_model_free(&m);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 /* A program whose d9rec_open failed goes on with a NULL writer: every
  * call takes it (errors, zeros, no thread), none crashes. */
 START_TEST(test_null_writer)
@@ -586,6 +625,7 @@ rt_tcase_robust(void)
 	tcase_add_test(tc, test_bad_declarations);
 	tcase_add_test(tc, test_null_writer);
 	tcase_add_test(tc, test_ids_not_locations);
+	tcase_add_test(tc, test_ids_of_another_kind);
 	tcase_add_test(tc, test_close_before_unregister);
 	return tc;
 }
