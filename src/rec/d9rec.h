@@ -196,7 +196,8 @@ uint64_t d9rec_now(d9rec_writer *w);
 /* Segment metadata key/value (written with the next batch). */
 int	d9rec_set_meta(d9rec_writer *w, const char *key, const char *value);
 /* Declare a named runtime of workers first .. first+n-1
- * (metadata runtime.<name> = "first,...,first+n-1"). */
+ * (metadata runtime.<name> = "first,...,first+n-1"): -EINVAL unless
+ * n > 0 and they are worker ids, below D9REC_BLOCKING_WORKER. */
 int	d9rec_runtime(d9rec_writer *w, const char *name, uint32_t first,
 	    uint32_t n);
 /* The id d9rec_runtime_sample names a runtime by: name NULL or "" is the

@@ -347,7 +347,9 @@ d9rec_runtime(d9rec_writer *w, const char *name, uint32_t first, uint32_t n)
 	char key[256], val[2048];
 	size_t len = 0;
 
-	if (w == NULL || name == NULL)
+	/* worker ids below D9REC_BLOCKING_WORKER, none wrapped round */
+	if (w == NULL || name == NULL || n == 0 ||
+	    first >= D9REC_BLOCKING_WORKER || n > D9REC_BLOCKING_WORKER - first)
 		return -EINVAL;
 	snprintf(key, sizeof key, "runtime.%s", name);
 	val[0] = 0;

@@ -458,6 +458,12 @@ START_TEST(test_bad_declarations)
 	ck_assert_int_eq(d9rec_set_meta(w, NULL, "v"), -EINVAL);
 	ck_assert_int_eq(d9rec_set_meta(w, "k", NULL), -EINVAL);
 	ck_assert_int_eq(d9rec_runtime(w, NULL, 0, 1), -EINVAL);
+	/* workers 0 .. 253: none past them, none wrapped round, some */
+	ck_assert_int_eq(d9rec_runtime(w, "r", UINT32_MAX - 1, 10), -EINVAL);
+	ck_assert_int_eq(d9rec_runtime(w, "r", 250, 10), -EINVAL);
+	ck_assert_int_eq(d9rec_runtime(w, "r", 254, 1), -EINVAL);
+	ck_assert_int_eq(d9rec_runtime(w, "r", 0, 0), -EINVAL);
+	ck_assert_int_eq(d9rec_runtime(w, "r", 0, 254), 0);
 	ck_assert_uint_eq(d9rec_location(w, NULL), UINT32_MAX);
 	{	/* an event without its values: recorded with 0 and "" */
 		static const struct d9rec_field two[] = {
