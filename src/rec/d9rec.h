@@ -193,7 +193,11 @@ void	d9rec_cost(d9rec_writer *w, uint64_t *recorder_cpu_ns,
 /* Current time on the trace clock (ns, CLOCK_MONOTONIC). */
 uint64_t d9rec_now(d9rec_writer *w);
 
-/* Segment metadata key/value (written with the next batch). */
+/* The longest metadata key or value d9rec_set_meta takes: what readers
+ * keep whole (d9top cuts a longer string). */
+#define D9REC_META_MAX	(64u << 10)
+/* Segment metadata key/value (written with the next batch); -E2BIG for
+ * a key or value longer than D9REC_META_MAX bytes. */
 int	d9rec_set_meta(d9rec_writer *w, const char *key, const char *value);
 /* Declare a named runtime of workers first .. first+n-1
  * (metadata runtime.<name> = "first,...,first+n-1"): -EINVAL unless

@@ -311,6 +311,9 @@ d9rec_set_meta(d9rec_writer *w, const char *key, const char *value)
 
 	if (w == NULL || key == NULL || value == NULL)
 		return -EINVAL;
+	if (strnlen(key, D9REC_META_MAX + 1) > D9REC_META_MAX ||
+	    strnlen(value, D9REC_META_MAX + 1) > D9REC_META_MAX)
+		return -E2BIG;	/* a reader would cut it */
 	if ((v = strdup(value)) == NULL)
 		return -ENOMEM;
 	pthread_mutex_lock(&w->lock);

@@ -457,6 +457,18 @@ START_TEST(test_bad_declarations)
 	/* NULL names and values: refused, not followed */
 	ck_assert_int_eq(d9rec_set_meta(w, NULL, "v"), -EINVAL);
 	ck_assert_int_eq(d9rec_set_meta(w, "k", NULL), -EINVAL);
+	{	/* longer than a reader keeps whole: refused */
+		char *big = malloc(D9REC_META_MAX + 2);
+
+		ck_assert_ptr_nonnull(big);
+		memset(big, 'v', D9REC_META_MAX + 1);
+		big[D9REC_META_MAX + 1] = '\0';
+		ck_assert_int_eq(d9rec_set_meta(w, "k", big), -E2BIG);
+		ck_assert_int_eq(d9rec_set_meta(w, big, "v"), -E2BIG);
+		big[D9REC_META_MAX] = '\0';
+		ck_assert_int_eq(d9rec_set_meta(w, "k", big), 0);
+		free(big);
+	}
 	ck_assert_int_eq(d9rec_runtime(w, NULL, 0, 1), -EINVAL);
 	/* workers 0 .. 253: none past them, none wrapped round, some */
 	ck_assert_int_eq(d9rec_runtime(w, "r", UINT32_MAX - 1, 10), -EINVAL);
