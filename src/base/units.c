@@ -39,6 +39,26 @@ d9_fmt_bytes(char *buf, size_t len, double b)
 	return buf;
 }
 
+const char *
+d9_fmt_ibytes(char *buf, size_t len, double b)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = b / 1024, a = b < 0 ? -b : b;
+	size_t u = 0;
+
+	if (a < 1023.5) {
+		snprintf(buf, len, "%.0f B", b);
+		return buf;
+	}
+	while ((v < 0 ? -v : v) >= 1023.95 && u + 1 < sizeof unit /
+	    sizeof unit[0]) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%.1f %s", v, unit[u]);
+	return buf;
+}
+
 int
 d9_parse_size(const char *s, uint64_t *out)
 {

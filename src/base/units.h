@@ -15,6 +15,9 @@ const char	*d9_fmt_dur(char *buf, size_t len, uint64_t ns, int utf8);
 /* "512 B", "1.5 kB", "12.3 MB" ... (b may be < 0: a change); the unit
  * moves up where the figure would round to 1000.0. buf returned. */
 const char	*d9_fmt_bytes(char *buf, size_t len, double b);
+/* The same in powers of 1024 ("1.5 GiB"), as --memory takes sizes: the
+ * memory d9top holds and may use. */
+const char	*d9_fmt_ibytes(char *buf, size_t len, double b);
 /* A size as a user writes one: digits (a fraction too: "1.5G"), then
  * K, M, G or T (powers of 1024, either case, "KiB" and "KB" too) or
  * nothing (bytes). 0 and *out, or -1 when s is not one or overflows. */

@@ -526,13 +526,27 @@ tell_unread(const struct walk *wk, const struct d9p_read_opts *o,
 {
 	char k[32], b[32];
 
-	d9p_note(o, "%s%s%s: %u older file%s not read: the newest %zu, "
-	    "about %s in memory, are what fits in the %s d9top may use "
-	    "(--memory SIZE, or all)", wk->v[first].path,
-	    first != last ? " .. " : "", first != last ? wk->v[last].path :
-	    "", wk->st->unread, wk->st->unread > 1 ? "s" : "", nkept,
-	    d9_fmt_bytes(k, sizeof k, (double)kept),
-	    d9_fmt_bytes(b, sizeof b, (double)o->mem_budget));
+	d9_fmt_ibytes(k, sizeof k, (double)kept);
+	d9_fmt_ibytes(b, sizeof b, (double)o->mem_budget);
+	if (kept > o->mem_budget)	/* the newest is read, as far as it fits */
+		d9p_note(o, "%s%s%s: %u older file%s not read: the newest "
+		    "alone needs about %s in memory, more than the %s d9top "
+		    "may use (--memory SIZE, or all), and is read as far as "
+		    "that goes", wk->v[first].path, first != last ? " .. " :
+		    "", first != last ? wk->v[last].path : "", wk->st->unread,
+		    wk->st->unread > 1 ? "s" : "", k, b);
+	else {
+		char newest[48] = "the newest";
+
+		if (nkept > 1)
+			snprintf(newest, sizeof newest, "the newest %zu", nkept);
+		d9p_note(o, "%s%s%s: %u older file%s not read: %s, about %s "
+		    "in memory, %s what fits in the %s d9top may use "
+		    "(--memory SIZE, or all)", wk->v[first].path,
+		    first != last ? " .. " : "", first != last ?
+		    wk->v[last].path : "", wk->st->unread, wk->st->unread > 1 ?
+		    "s" : "", newest, k, nkept > 1 ? "are" : "is", b);
+	}
 }
 
 /* Leave the oldest files unread where the model of them all would not

@@ -586,11 +586,12 @@ memory_full(struct d9p_stream *s, const struct d9p_read_opts *o,
 	rss = d9_statm(D9_STATM_RESIDENT);
 	if (rss == 0 || rss <= o->mem_budget / 4 * 3)
 		return 0;
-	end_say(s, o, "%s: byte %llu: d9top holds %s, near the %s it may "
+	end_say(s, o, "%s: byte %llu: d9top holds %s, %s the %s it may "
 	    "use (--memory SIZE, or all): the rest of the input is not read, "
 	    "nor any input after it", s->name, (unsigned long long)s->woff,
-	    d9_fmt_bytes(held, sizeof held, (double)rss),
-	    d9_fmt_bytes(may, sizeof may, (double)o->mem_budget));
+	    d9_fmt_ibytes(held, sizeof held, (double)rss), rss > o->mem_budget ?
+	    "past" : "near", d9_fmt_ibytes(may, sizeof may,
+	    (double)o->mem_budget));
 	st->full = 1;
 	cut_short(s);
 	return 1;

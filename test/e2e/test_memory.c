@@ -201,7 +201,7 @@ START_TEST(reading_stops_when_full)
 		    "--no-cache --json --memory 1K %s", i == 0 ? path : "-"),
 		    0);
 		ck_assert_msg(strstr(r.err, ": byte ") != NULL &&
-		    strstr(r.err, "near the 1.0 kB it may use (--memory SIZE, "
+		    strstr(r.err, "past the 1.0 KiB it may use (--memory SIZE, "
 		    "or all): the rest of the input is not read, nor any input "
 		    "after it\n") != NULL, "%s", r.err);
 		ck_assert_int_eq(strncmp(r.err + 7, i == 0 ? path : "stdin",

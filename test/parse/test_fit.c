@@ -190,8 +190,8 @@ START_TEST(reader_reads_newest)
 	snprintf(want, sizeof want, "%s/b.bin: 1 older file not read: the "
 	    "newest 2, about %s in memory, are what fits in the %s d9top "
 	    "may use (--memory SIZE, or all)\n", d.path,
-	    d9_fmt_bytes(k, sizeof k, (double)(2 * need)),
-	    d9_fmt_bytes(m, sizeof m, (double)r.mem_budget));
+	    d9_fmt_ibytes(k, sizeof k, (double)(2 * need)),
+	    d9_fmt_ibytes(m, sizeof m, (double)r.mem_budget));
 	ck_assert_str_eq(rec_notes(&r), want);
 	rec_free(&r);
 
@@ -204,6 +204,19 @@ START_TEST(reader_reads_newest)
 	snprintf(want, sizeof want, "%s/b.bin .. %s/c.bin: 2 older files not "
 	    "read", d.path, d.path);
 	ck_assert_ptr_nonnull(strstr(rec_notes(&r), want));
+	rec_free(&r);
+
+	/* not even the newest fits: it is read as far as that goes, and the
+	 * note does not call it what fits */
+	rec_init(&r);
+	r.mem_budget = 100;
+	ck_assert_int_eq(rec_read_paths(&r, paths, 1), 0);
+	ck_assert_uint_eq(r.st.unread, 2);
+	ck_assert_msg(strstr(rec_notes(&r), "2 older files not read: the "
+	    "newest alone needs about ") != NULL, "%s", rec_notes(&r));
+	ck_assert_ptr_nonnull(strstr(rec_notes(&r), " in memory, more than "
+	    "the 100 B d9top may use (--memory SIZE, or all), and is read as "
+	    "far as that goes\n"));
 	rec_free(&r);
 
 	/* no budget, or one they fit in: every file, no note */
