@@ -9,6 +9,7 @@
  * no trace string can move a cursor, change a colour, reverse a line on
  * screen, end a JSON string or silently lose its tail.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -280,16 +281,60 @@ d9_text_hide_nul(char *out, const char *s, size_t len)
 	return o;
 }
 
+/* s (len bytes) made safe into out (cap): whole when it fits, else its
+ * start and its end around "...", each cut at a character, so that a
+ * message quoting a long name (a deep path) still ends with what went
+ * wrong. */
+static void
+safe_elided(char *out, size_t cap, const char *s, size_t len)
+{
+	size_t need = 6 * len + 1, n, head, from;
+	char *all;
+
+	if (cap < 16 || (all = malloc(need)) == NULL) {
+		d9_text_safe(out, cap, s, len);
+		return;
+	}
+	n = d9_text_safe(all, need, s, len);	/* at most 6 bytes a byte */
+	if (n < cap) {
+		memcpy(out, all, n + 1);
+		free(all);
+		return;
+	}
+	for (head = cap / 3; head > 0 &&
+	    ((unsigned char)all[head] & 0xc0) == 0x80; head--)
+		;
+	for (from = n - (cap - head - 4); from < n &&
+	    ((unsigned char)all[from] & 0xc0) == 0x80; from++)
+		;
+	memcpy(out, all, head);
+	memcpy(out + head, "...", 3);
+	memcpy(out + head + 3, all + from, n - from);
+	out[head + 3 + n - from] = '\0';
+	free(all);
+}
+
 void
 d9_text_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 {
-	char raw[1024];
-	int n = vsnprintf(raw, sizeof raw, fmt, ap);
+	char small[1024], *raw = small;
+	va_list again;
+	int n;
 
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
 	if (n < 0)
 		n = 0;
-	d9_text_safe(out, cap, raw, (size_t)n < sizeof raw ? (size_t)n :
-	    sizeof raw - 1);
+	if ((size_t)n >= sizeof small && (raw = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(raw, (size_t)n + 1, fmt, again);
+	else if (raw == NULL) {
+		raw = small;
+		n = sizeof small - 1;
+	}
+	va_end(again);
+	safe_elided(out, cap, raw, (size_t)n);
+	if (raw != small)
+		free(raw);
 }
 
 void

@@ -24,7 +24,9 @@ void	d9_text_put_json(FILE *f, const char *s, size_t len);
  * returns the length written. */
 size_t	d9_text_safe(char *out, size_t cap, const char *s, size_t len);
 /* printf into out (size cap), then escape the whole message: the one
- * way messages that quote names are made. */
+ * way messages that quote names are made. A message too long for out
+ * keeps its start and its end around "..." (what went wrong is said
+ * after the name it quotes). */
 void	d9_text_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 	    __attribute__((format(printf, 3, 0)));
 /* prefix, then msg escaped, then a newline: how programs print messages

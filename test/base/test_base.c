@@ -244,6 +244,39 @@ START_TEST(test_text_escapes_controls)
 }
 END_TEST
 
+/* A message too long for its buffer (a deep path, then what went
+ * wrong) keeps its start and its end around "...", cut between
+ * characters, escapes whole: d9_err_set's 240 bytes said only the path
+ * of a 600-byte one. */
+START_TEST(test_text_message_elided)
+{
+	char name[2100];
+	struct d9_err e;
+	const char *dots;
+
+	memset(name, 'd', 2000);
+	name[2000] = '\0';
+	d9_err_set(&e, D9_ERR_IO, 0, "/tmp/%s: File name too long", name);
+	ck_assert_uint_eq(strlen(e.msg), D9_ERR_MSG_MAX - 1);
+	ck_assert_int_eq(strncmp(e.msg, "/tmp/ddd", 8), 0);
+	ck_assert_ptr_nonnull(dots = strstr(e.msg, "..."));
+	ck_assert_str_eq(e.msg + strlen(e.msg) - 20, ": File name too long");
+	/* two-byte characters and an escape: never cut in two */
+	for (int i = 0; i < 1000; i++)
+		memcpy(name + 2 * i, "\xc3\xa9", 2);
+	name[2000] = '\0';
+	d9_err_set(&e, D9_ERR_IO, 0, "%s\x1b: bad", name);
+	dots = strstr(e.msg, "...");
+	ck_assert_ptr_nonnull(dots);
+	ck_assert_int_ne((unsigned char)dots[3] & 0xc0, 0x80);
+	ck_assert_int_eq((unsigned char)dots[-1], 0xa9);
+	ck_assert_str_eq(e.msg + strlen(e.msg) - 9, "\\x1b: bad");
+	/* one that fits is as it was */
+	d9_err_set(&e, D9_ERR_IO, 0, "%s", "short: fine");
+	ck_assert_str_eq(e.msg, "short: fine");
+}
+END_TEST
+
 START_TEST(test_text_hidden_and_nul)
 {
 	char out[128], nul[16];
@@ -639,6 +672,7 @@ base_suite(void)
 	tcase_add_test(tc, test_hmap_rows);
 	tcase_add_test(tc, test_intern_ids_stable);
 	tcase_add_test(tc, test_text_escapes_controls);
+	tcase_add_test(tc, test_text_message_elided);
 	tcase_add_test(tc, test_text_json);
 	tcase_add_test(tc, test_text_hidden_and_nul);
 	tcase_add_test(tc, test_text_json_hostile);
