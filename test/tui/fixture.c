@@ -97,11 +97,13 @@ fx_settle(struct fx *f)
 	/* bounded by the figures' time, not a guess at it: a minute is
 	 * hundreds of times what the traces here take */
 	for (int i = 0; i < 6000; i++) {
-		/* as the program's loop: a result arrived, views redraw */
-		if (d9t_jobs_poll(f->app.jobs))
-			d9t_app_dirty(&f->app);
+		/* every view built again, so that updating says whether each
+		 * shown result is the one its request wants (a request still
+		 * queued is neither busy nor arrived) */
+		(void)d9t_jobs_poll(f->app.jobs);
+		d9t_app_dirty(&f->app);
 		fx_render(f);
-		if (!f->app.updating && !d9t_jobs_busy(f->app.jobs) &&
+		if (!f->app.updating &&
 		    strstr(f->screen, "computing the") == NULL)
 			return f->screen;
 		usleep(10000);
