@@ -91,40 +91,48 @@ d9a_usage(FILE *f)
 	    "2 bad usage,\n  3 a --check rule failed\n", f);
 }
 
-static int
-parse_ms(const char *s, size_t len, double *out)
+/* One end of --window: NULL, or why it is not one ("A", "B": which). */
+static const char *
+parse_ms(const char *s, size_t len, double *out, int b)
 {
 	char buf[64], *end;
 
 	if (len == 0 || len >= sizeof buf)
-		return -1;
+		return b ? "B is not a number" : "A is not a number";
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	errno = 0;
 	*out = strtod(buf, &end);
 	/* not nan, inf, negative or beyond what ns from the start hold */
-	return *end != '\0' || errno != 0 || !isfinite(*out) || *out < 0 ||
-	    *out > D9A_WINDOW_MAX_MS ? -1 : 0;
+	if (*end != '\0' || isnan(*out))
+		return b ? "B is not a number" : "A is not a number";
+	if (*out < 0)
+		return b ? "B is before the start" : "A is before the start";
+	if (!isfinite(*out) || *out > D9A_WINDOW_MAX_MS)
+		return b ? "B is past 9e12 ms (104 days)" :
+		    "A is past 9e12 ms (104 days)";
+	return NULL;
 }
 
-static int
+/* --window A..B: NULL, or why it is not one. */
+static const char *
 parse_window(struct d9a_opts *o, const char *v)
 {
-	const char *dots = strstr(v, "..");
+	const char *dots = strstr(v, ".."), *why;
 
 	if (dots == NULL)
-		return -1;
+		return "no '..'";
 	o->win_lo_ms = 0;
 	o->win_hi_ms = -1;	/* open end */
-	if (dots > v && parse_ms(v, (size_t)(dots - v), &o->win_lo_ms) < 0)
-		return -1;
-	if (dots[2] != '\0' && parse_ms(dots + 2, strlen(dots + 2),
-	    &o->win_hi_ms) < 0)
-		return -1;
+	if (dots > v && (why = parse_ms(v, (size_t)(dots - v),
+	    &o->win_lo_ms, 0)) != NULL)
+		return why;
+	if (dots[2] != '\0' && (why = parse_ms(dots + 2, strlen(dots + 2),
+	    &o->win_hi_ms, 1)) != NULL)
+		return why;
 	if (o->win_hi_ms >= 0 && o->win_hi_ms < o->win_lo_ms)
-		return -1;
+		return "A is after B";
 	o->have_window = 1;
-	return 0;
+	return NULL;
 }
 
 static int
@@ -247,13 +255,17 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 			}
 			o->have_load_base = 1;
 			break;
-		case O_WINDOW:
-			if (parse_window(o, v) < 0) {
+		case O_WINDOW: {
+			const char *why = parse_window(o, v);
+
+			if (why != NULL) {
 				snprintf(err, errlen, "--window wants A..B in "
-				    "milliseconds, A <= B, got '%s'", v);
+				    "milliseconds from the trace's start, "
+				    "A <= B, got '%s': %s", v, why);
 				return -1;
 			}
 			break;
+		}
 		case O_WORST:
 			if (parse_u64(v, &u) < 0 || u > 100000) {
 				snprintf(err, errlen, "--worst wants a number "
@@ -376,7 +388,7 @@ d9a_window_arg(const char *v, double *lo_ms, double *hi_ms)
 	struct d9a_opts t;
 
 	memset(&t, 0, sizeof t);
-	if (parse_window(&t, v) < 0)
+	if (parse_window(&t, v) != NULL)
 		return -1;
 	*lo_ms = t.win_lo_ms;
 	*hi_ms = t.win_hi_ms;

@@ -168,14 +168,25 @@ END_TEST
 
 START_TEST(test_window_not_a_number)
 {
-	static const char *const bad[] = { "nan..5", "1..nan", "inf..",
-	    "0..inf", "-1..5", "x..5", "1..2x", "1e300..", "0x..1" };
+	/* each with why it is refused */
+	static const char *const bad[][2] = { { "nan..5", "A is not a" },
+	    { "1..nan", "B is not a" }, { "inf..", "A is past 9e12 ms" },
+	    { "0..inf", "B is past" }, { "-1..5", "A is before the start" },
+	    { "x..5", "A is not a" }, { "1..2x", "B is not a" },
+	    { "1e300..", "A is past" }, { "0x..1", "A is not a" },
+	    { "0..1e30", "B is past" }, { "5..1", "A is after B" },
+	    { "5", "no '..'" } };
 	struct run_result r;
+	char want[160];
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		ck_assert_msg(run_d9top(&r, NULL, "--json --window '%s' x",
-		    bad[i]) == 2, "--window %s: status %d", bad[i], r.status);
-		assert_has("stderr", r.err, "--window wants A..B");
+		    bad[i][0]) == 2, "--window %s: status %d", bad[i][0],
+		    r.status);
+		snprintf(want, sizeof want, "--window wants A..B in "
+		    "milliseconds from the trace's start, A <= B, got '%s': "
+		    "%s", bad[i][0], bad[i][1]);
+		assert_has("stderr", r.err, want);
 		run_free(&r);
 	}
 }
