@@ -256,7 +256,8 @@ int	d9rec_schema(d9rec_writer *w, const char *name,
 	    const struct d9rec_field *fields, unsigned nfields);
 /* vals: one per field of the schema, in order (NULL: every field 0 or
  * ""). A schema id d9rec_schema did not give (a span site's) records
- * nothing; so does a span call given an id that is not a span site's. */
+ * nothing and counts a dropped event; so does a span call given an id
+ * that is not a span site's. */
 void	d9rec_event(struct d9rec_thread *t, int schema,
 	    const union d9rec_value *vals);
 

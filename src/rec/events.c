@@ -376,11 +376,16 @@ d9rec_event(struct d9rec_thread *t, int schema, const union d9rec_value *vals)
 
 	if (vals == NULL)
 		vals = none;
-	if (t == NULL || schema < S_NBUILTIN ||
-	    (uint32_t)schema >= atomic_load_explicit(&t->w->schemas.n,
-	    memory_order_acquire) || d9rec_schema_get(t->w,
-	    (uint32_t)schema)->kind != SCH_CUSTOM || !enter(t))
-		return;		/* not an id d9rec_schema gave */
+	if (t == NULL)
+		return;
+	if (schema < S_NBUILTIN || (uint32_t)schema >=
+	    atomic_load_explicit(&t->w->schemas.n, memory_order_acquire) ||
+	    d9rec_schema_get(t->w, (uint32_t)schema)->kind != SCH_CUSTOM) {
+		drop_unguarded(t);	/* not an id d9rec_schema gave */
+		return;
+	}
+	if (!enter(t))
+		return;
 	event_rec(t, schema, d9rec_schema_get(t->w, (uint32_t)schema), vals);
 	leave(t);
 }
@@ -416,11 +421,16 @@ static void
 span(struct d9rec_thread *t, uint16_t kind, int site, uint64_t span_id,
     uint64_t parent, uint64_t start, const char *const *values)
 {
-	if (t == NULL || site < S_NBUILTIN ||
-	    (uint32_t)site + 1 >= atomic_load_explicit(&t->w->schemas.n,
-	    memory_order_acquire) || d9rec_schema_get(t->w,
-	    (uint32_t)site)->kind != SCH_SPAN_ENTER || !enter(t))
-		return;		/* not an id d9rec_span_site gave */
+	if (t == NULL)
+		return;
+	if (site < S_NBUILTIN || (uint32_t)site + 1 >=
+	    atomic_load_explicit(&t->w->schemas.n, memory_order_acquire) ||
+	    d9rec_schema_get(t->w, (uint32_t)site)->kind != SCH_SPAN_ENTER) {
+		drop_unguarded(t);	/* not an id d9rec_span_site gave */
+		return;
+	}
+	if (!enter(t))
+		return;
 	span_rec(t, kind, site, d9rec_schema_get(t->w, (uint32_t)site),
 	    span_id, parent, start, values);
 	leave(t);

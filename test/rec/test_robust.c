@@ -567,6 +567,7 @@ START_TEST(test_ids_of_another_kind)
 	static const struct d9rec_field one[] = { { "n", D9REC_T_U64 } };
 	char *dir = rt_tmpdir();
 	struct d9rec_options o;
+	struct d9rec_stats st;
 	struct d9m_model *m;
 	struct d9rec_thread *t;
 	d9rec_writer *w;
@@ -586,6 +587,9 @@ START_TEST(test_ids_of_another_kind)
 	d9rec_event(t, custom, NULL);		/* the ones that count */
 	d9rec_span_enter(t, site, 9, 0, NULL);
 	d9rec_span_exit(t, site, 9, NULL);
+	d9rec_event(t, 12345, NULL);		/* no schema at all */
+	d9rec_stats(w, &st);
+	ck_assert_uint_eq(st.dropped, 5);	/* each refused call counted */
 	d9rec_thread_unregister(&t);
 	ck_assert_int_eq(d9rec_close(&w), 0);
 	m = rt_load(dir, &nerr);
