@@ -20,19 +20,21 @@ d9_fmt_dur(char *buf, size_t len, uint64_t ns, int utf8)
 	return buf;
 }
 
-const char *
-d9_fmt_bytes(char *buf, size_t len, double b)
+/* b in units of base (1000 or 1024), up to the fourth: "512 B", then
+ * one decimal; the unit moves up where the figure would round to base. */
+static const char *
+fmt_scaled(char *buf, size_t len, double b, double base,
+    const char *const unit[4])
 {
-	static const char *const unit[] = { "kB", "MB", "GB", "TB" };
-	double v = b / 1e3, a = b < 0 ? -b : b;
+	double v = b / base, a = b < 0 ? -b : b;
 	size_t u = 0;
 
-	if (a < 999.5) {
+	if (a < base - 0.5) {
 		snprintf(buf, len, "%.0f B", b);
 		return buf;
 	}
-	while ((v < 0 ? -v : v) >= 999.95 && u + 1 < sizeof unit / sizeof unit[0]) {
-		v /= 1e3;
+	while ((v < 0 ? -v : v) >= base - 0.05 && u + 1 < 4) {
+		v /= base;
 		u++;
 	}
 	snprintf(buf, len, "%.1f %s", v, unit[u]);
@@ -40,23 +42,19 @@ d9_fmt_bytes(char *buf, size_t len, double b)
 }
 
 const char *
+d9_fmt_bytes(char *buf, size_t len, double b)
+{
+	static const char *const unit[] = { "kB", "MB", "GB", "TB" };
+
+	return fmt_scaled(buf, len, b, 1e3, unit);
+}
+
+const char *
 d9_fmt_ibytes(char *buf, size_t len, double b)
 {
 	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
-	double v = b / 1024, a = b < 0 ? -b : b;
-	size_t u = 0;
 
-	if (a < 1023.5) {
-		snprintf(buf, len, "%.0f B", b);
-		return buf;
-	}
-	while ((v < 0 ? -v : v) >= 1023.95 && u + 1 < sizeof unit /
-	    sizeof unit[0]) {
-		v /= 1024;
-		u++;
-	}
-	snprintf(buf, len, "%.1f %s", v, unit[u]);
-	return buf;
+	return fmt_scaled(buf, len, b, 1024, unit);
 }
 
 int
