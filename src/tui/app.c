@@ -98,6 +98,18 @@ prompt_commit(struct d9t_app *app)
 			    "+5ms, 12:00:03.5)", app->pbuf);
 			break;
 		}
+		if (t < app->m->min_ts || t > app->m->max_ts) {
+			char a[32], b[32];
+
+			d9t_fmt_rel(a, sizeof a, 0, 3);
+			d9t_fmt_rel(b, sizeof b, app->m->max_ts -
+			    app->m->min_ts, 3);
+			d9t_msg(app, "'%s' is outside the trace (%s..%s): the "
+			    "cursor is at its %s", app->pbuf, a, b,
+			    t < app->m->min_ts ? "start" : "end");
+			t = t < app->m->min_ts ? app->m->min_ts :
+			    app->m->max_ts;
+		}
 		d9t_show_time(app, t);
 		d9t_select_at_cursor(app);
 		d9t_app_dirty(app);

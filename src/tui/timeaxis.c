@@ -145,13 +145,21 @@ parse_wall(const struct d9m_model *m, const char *s, uint64_t *out)
 	    (int64_t)llround(ss * 1e9);
 	if (want < w0 - 43200LL * 1000000000LL)
 		want += 86400LL * 1000000000LL;	/* after midnight */
-	want -= w0;		/* within two days of the trace's start */
-	if (want < 0)
-		*out = (uint64_t)-want > m->min_ts ? 0 : m->min_ts -
-		    (uint64_t)-want;
-	else
-		*out = (uint64_t)want > UINT64_MAX - m->min_ts ? UINT64_MAX :
-		    m->min_ts + (uint64_t)want;
+	/* the trace's clock runs at the wall clock's rate only nearly (its
+	 * clock syncs): from a guess 1:1 from the start, steps to the time
+	 * whose wall clock is the one asked, so that it shows as typed */
+	*out = m->min_ts;
+	for (int i = 0; i < 3; i++) {
+		int64_t d = want - d9t_wall(m, *out, &have);
+
+		if (d == 0)
+			break;
+		if (d < 0)
+			*out = (uint64_t)-d > *out ? 0 : *out - (uint64_t)-d;
+		else
+			*out = (uint64_t)d > UINT64_MAX - *out ? UINT64_MAX :
+			    *out + (uint64_t)d;
+	}
 	return 0;
 }
 
@@ -186,13 +194,17 @@ d9t_parse_time(const struct d9m_model *m, const char *s, uint64_t cur,
 		ns = v * units[i].f;
 		if (ns > 1e19)
 			return -1;
-		if (sign > 0)
-			*out = cur + (uint64_t)llround(ns);
-		else if (sign < 0)
-			*out = (uint64_t)llround(ns) > cur ? 0 :
-			    cur - (uint64_t)llround(ns);
-		else
-			*out = m->min_ts + (uint64_t)llround(ns);
+		/* rounded in unsigned (llround stops at INT64_MAX), held
+		 * to the clock's range */
+		*out = (uint64_t)(ns + 0.5);
+		if (sign < 0)
+			*out = *out > cur ? 0 : cur - *out;
+		else {
+			uint64_t from = sign > 0 ? cur : m->min_ts;
+
+			*out = *out > UINT64_MAX - from ? UINT64_MAX :
+			    from + *out;
+		}
 		return 0;
 	}
 	return -1;

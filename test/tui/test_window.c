@@ -127,6 +127,31 @@ START_TEST(goto_wall_clock)
 }
 END_TEST
 
+/* A wall-clock time shows as it was typed (the trace's clock runs near
+ * the wall clock's rate, not at it: 16:36:17 was shown 16:36:16.999999);
+ * a time outside the trace puts the cursor at its end or start, said,
+ * instead of past the window. */
+START_TEST(goto_as_typed_and_inside)
+{
+	struct fx f;
+
+	fx_open(&f, DEMO, 160, 48, 1);
+	fx_keys(&f, "g16:36:17\n");
+	ck_screen_has(&f, "wall 16:36:17.000000");
+	fx_keys(&f, "g16:36:17.5\n");
+	ck_screen_has(&f, "wall 16:36:17.500000");
+	fx_keys(&f, "g99s\n");
+	ck_screen_has(&f, "'99s' is outside the trace (0.000s..4.145s): the "
+	    "cursor is at its end");
+	ck_assert_uint_eq(f.app.cursor, f.app.m->max_ts);
+	fx_keys(&f, "g16:36:14\n");
+	ck_screen_has(&f, "is outside the trace (0.000s..4.145s): the cursor "
+	    "is at its start");
+	ck_assert_uint_eq(f.app.cursor, f.app.m->min_ts);
+	fx_close(&f);
+}
+END_TEST
+
 Suite *
 suite_window(void)
 {
@@ -140,6 +165,7 @@ suite_window(void)
 	tcase_add_test(tc, cursor_lane_and_mouse);
 	tcase_add_test(tc, bad_goto_and_loading_keys);
 	tcase_add_test(tc, goto_wall_clock);
+	tcase_add_test(tc, goto_as_typed_and_inside);
 	suite_add_tcase(s, tc);
 	return s;
 }
