@@ -26,7 +26,8 @@
 	X(SET_START, NULL, "set the window start at the cursor") \
 	X(SET_END, NULL, "set the window end at the cursor") \
 	X(GOTO, "go to", \
-	    "go to a time: 1.5s, 250ms, +10ms, or wall clock 12:00:03.5") \
+	    "go to a time: 1.5s, 250ms, +10ms, or wall clock 12:00:03.5; " \
+	    "outside the trace, to its start or end") \
 	X(CURSOR_LEFT, NULL, "move the cursor left") \
 	X(CURSOR_RIGHT, NULL, "move the cursor right") \
 	X(LANE_UP, NULL, "select the worker above") \
