@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app/opts.h"
+#include "output/textfmt.h"
 #include "base/statm.h"
 #include "base/units.h"
 
@@ -85,7 +86,10 @@ d9a_usage(FILE *f)
 
 		snprintf(left, sizeof left, "%s%s%s", opts[i].name,
 		    opts[i].arg ? " " : "", opts[i].arg ? opts[i].arg : "");
-		fprintf(f, "  %-28s %s\n", left, opts[i].help);
+		/* 80 columns, as on a terminal over ssh: the help wraps
+		 * under itself */
+		fprintf(f, "  %-28s ", left);
+		d9o_wrap_at(f, opts[i].help, 31, 80);
 	}
 	fputs("\nexit status: 0 ok, 1 bad input (nothing could be read), "
 	    "2 bad usage,\n  3 a --check rule failed\n", f);

@@ -98,6 +98,19 @@ START_TEST(test_usage)
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--help"), 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "--report"));
+	/* 80 columns: a long help wraps under itself */
+	ck_assert_ptr_nonnull(strstr(r.out, "  --prefer-dwarf               names "
+	    "from DWARF (--binary, --debug-dir, the\n                        "
+	    "       recorded files)"));
+	for (const char *l = r.out; *l; ) {
+		const char *e = strchr(l, '\n');
+
+		if (e == NULL)
+			e = l + strlen(l);
+		ck_assert_msg(e - l <= 80, "--help line of %d columns: %.*s",
+		    (int)(e - l), (int)(e - l), l);
+		l = *e ? e + 1 : e;
+	}
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--version"), 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "d9top "));
