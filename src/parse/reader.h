@@ -36,10 +36,17 @@ struct d9p_progress {
 	void		*tick_ctx;
 };
 
+/* Files of a directory that are not traces named one by one, at most:
+ * a wrong directory (a home, a log folder) says how many more in one
+ * line, not a line each. */
+#define D9P_SKIPPED_TOLD	10
+
 struct d9p_read_stats {
 	unsigned	 inputs;	/* streams opened */
 	unsigned	 read_ok;	/* inputs with at least one event */
-	unsigned	 skipped;	/* not traces */
+	unsigned	 skipped;	/* not traces: the first
+					 * D9P_SKIPPED_TOLD named in a note
+					 * each, the rest counted in one */
 	unsigned	 failed;	/* stopped by an error, or damage
 					 * skipped (one per stretch) */
 	unsigned	 copies;	/* files not read: copies of a segment */

@@ -454,7 +454,8 @@ decode_error(struct d9p_stream *s, const struct d9_err *e,
 	if (s->eof == 2)
 		return 0;	/* a symptom of the damage noted before */
 	if (e->code == D9_ERR_BAD_MAGIC && s->in_dir && ev == s->ev0) {
-		d9p_note(o, "%s: not a dial9 trace, skipped", s->name);
+		if (st->skipped < D9P_SKIPPED_TOLD)
+			d9p_note(o, "%s: not a dial9 trace, skipped", s->name);
 		st->skipped++;
 	} else if (!d9p_decoder_started(s->dec)) {
 		end_say(s, o, "%s: byte %llu: %s", s->name,

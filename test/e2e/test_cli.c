@@ -260,6 +260,51 @@ END_TEST
  * copy, and symlinks that loop (a -> ., b -> ., sub/up -> ..), give the
  * figures of the one file; the copy is counted and told.
  */
+/* A directory of many files that are not traces (a wrong directory, a
+ * log folder beside the segments) names the first ten and counts the
+ * rest in one line, on stderr and in the JSON's errors, instead of a
+ * line each. */
+START_TEST(test_many_not_traces)
+{
+	char dir[] = "/tmp/d9cli-junk-XXXXXX", path[128];
+	char *demo = trace_path("demo-2026-06.bin.gz");
+	struct run_result r;
+	struct mj *v;
+	size_t lines = 0;
+	char cmd[160];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (int i = 0; i < 25; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof path, "%s/notes-%02d.txt", dir, i);
+		ck_assert_ptr_nonnull(f = fopen(path, "w"));
+		fprintf(f, "not a trace %d\n", i);
+		ck_assert_int_eq(fclose(f), 0);
+	}
+	snprintf(path, sizeof path, "%s/trace.0.bin.gz", dir);
+	ck_assert_int_eq(symlink(demo, path), 0);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --no-cache '%s'", dir),
+	    0);
+	for (const char *c = r.err; *c; c++)
+		lines += *c == '\n';
+	ck_assert_msg(lines == 11, "%s", r.err);
+	ck_assert_ptr_nonnull(strstr(r.err, "notes-00.txt: not a dial9 trace, "
+	    "skipped\n"));
+	ck_assert_ptr_null(strstr(r.err, "notes-10.txt"));
+	ck_assert_ptr_nonnull(strstr(r.err, "d9top: 15 more files are not "
+	    "dial9 traces, skipped (25 in all)\n"));
+	v = json_of(&r);
+	ck_assert_uint_eq(mj_get(v, "errors")->n, 11);
+	ck_assert_uint_gt((uint64_t)mj_get(v, "eventCount")->num, 0);
+	mj_free(v);
+	run_free(&r);
+	free(demo);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 START_TEST(test_copies_and_loops)
 {
 	struct run_result one, all;
@@ -672,6 +717,7 @@ suite(void)
 	tcase_add_test(tc, test_bad_inputs);
 	tcase_add_test(tc, test_stdin_concatenation);
 	tcase_add_test(tc, test_copies_and_loops);
+	tcase_add_test(tc, test_many_not_traces);
 	tcase_add_test(tc, test_window_worst_chain);
 	tcase_add_test(tc, test_export_no_room);
 	tcase_add_test(tc, test_tasks_all);
