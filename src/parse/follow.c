@@ -224,6 +224,8 @@ d9p_follow_poll(struct d9p_follow *f, const struct d9p_sink *sink,
 	for (size_t i = 0; i < f->n; i++)
 		f->v[i].seen = 0;
 	rc = d9p_walk(f->paths, f->npaths, visit, f, &quiet, st);
+	if (f->polls == 1)
+		d9p_note_skipped(o, st);
 	/* a segment that vanished while open: what it still holds */
 	for (size_t i = 0; rc == 0 && i < f->n; i++)
 		if (f->v[i].tail != NULL && !f->v[i].seen)

@@ -693,9 +693,7 @@ d9p_read_paths(const char *const *paths, size_t npaths,
 		free(alloc);
 	}
 	d9p_prefetch_free(&pf);
-	if (st->skipped > D9P_SKIPPED_TOLD)
-		d9p_note(o, "%u more files are not dial9 traces, skipped (%u "
-		    "in all)", st->skipped - D9P_SKIPPED_TOLD, st->skipped);
+	d9p_note_skipped(o, st);
 	for (unsigned i = 0; sink->loss != NULL && i < st->copies; i++)
 		sink->loss(sink->ctx, D9P_LOSS_COPY);
 	for (unsigned i = 0; sink->loss != NULL && i < st->unread; i++)

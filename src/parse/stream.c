@@ -87,6 +87,15 @@ d9p_note(const struct d9p_read_opts *o, const char *fmt, ...)
 		o->note(o->note_ctx, msg);
 }
 
+void
+d9p_note_skipped(const struct d9p_read_opts *o,
+    const struct d9p_read_stats *st)
+{
+	if (st->skipped > D9P_SKIPPED_TOLD)
+		d9p_note(o, "%u more files are not dial9 traces, skipped (%u "
+		    "in all)", st->skipped - D9P_SKIPPED_TOLD, st->skipped);
+}
+
 /* The rest of the input cannot be read: the sink counts the segment
  * as cut. */
 static void

@@ -17,6 +17,10 @@
 struct d9p_stream;
 
 /* A message through o->note. */
+/* After a read: how many more files were not traces than were named
+ * (D9P_SKIPPED_TOLD), in one note; nothing when none. */
+void	d9p_note_skipped(const struct d9p_read_opts *o,
+	    const struct d9p_read_stats *st);
 void	d9p_note(const struct d9p_read_opts *o, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 /* Takes fd (closed by d9p_stream_close); NULL when out of memory. */

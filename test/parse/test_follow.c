@@ -506,6 +506,37 @@ START_TEST(follow_stdin_ends)
 }
 END_TEST
 
+/* Following a directory of many files that are not traces: the first
+ * poll names ten and counts the rest in one note; later polls say
+ * nothing of them again. */
+START_TEST(follow_many_not_traces)
+{
+	char dir[] = "/tmp/d9-follow-XXXXXX", name[32];
+	const char *paths[] = { dir };
+	struct d9p_follow *f;
+	struct tg t, c;
+	struct rec r;
+	size_t lines = 0;
+
+	begin(dir, &t, &c, &r);
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof name, "notes-%02d.txt", i);
+		put(dir, name, "not a trace\n", 12, "w");
+	}
+	ck_assert_ptr_nonnull(f = d9p_follow_new(paths, 1));
+	poll_once(f, &r);
+	poll_once(f, &r);
+	for (const char *n = rec_notes(&r); *n; n++)
+		lines += *n == '\n';
+	ck_assert_uint_eq(lines, 11);
+	ck_assert_ptr_nonnull(strstr(rec_notes(&r), "2 more files are not dial9 "
+	    "traces, skipped (12 in all)\n"));
+	tg_free(&t);
+	tg_free(&c);
+	done(&f, &r, dir);
+}
+END_TEST
+
 Suite *
 suite_follow(void)
 {
@@ -519,6 +550,7 @@ suite_follow(void)
 	tcase_add_test(tc, follow_a_rewritten_segment);
 	tcase_add_test(tc, follow_a_missing_path);
 	tcase_add_test(tc, follow_stdin_ends);
+	tcase_add_test(tc, follow_many_not_traces);
 	tcase_add_loop_test(tc, follow_a_segment_copied_in, 0, 3);
 	tcase_add_test(tc, follow_a_copy_that_stops);
 	suite_add_tcase(s, tc);
