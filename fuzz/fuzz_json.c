@@ -21,6 +21,7 @@
 #include "model/figures/diff.h"
 #include "output/check.h"
 #include "output/output.h"
+#include "put.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -84,13 +85,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *null = fopen("/dev/null", "w");
 	struct d9_json doc;
 	struct d9_err e;
-	int fd = mkstemp(path);
 
-	if (fd < 0 || null == NULL)
+	if (null == NULL)
 		abort();
-	if (write(fd, data, size) != (ssize_t)size)
-		abort();
-	close(fd);
+	fz_put(path, data, size);
 	if (d9_json_parse(&doc, (const char *)data, size, &e) == 0)
 		read_back(&doc, null);
 	d9_json_free(&doc);

@@ -17,6 +17,7 @@
 
 #include "app/headless.h"
 #include "app/opts.h"
+#include "put.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -45,13 +46,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char *const modes[] = { "--json", "--report", "--chrome" };
 	char path[] = "/tmp/fuzz_top-XXXXXX";
 	FILE *null = fopen("/dev/null", "w");
-	int fd = mkstemp(path);
 
-	if (fd < 0 || null == NULL)
+	if (null == NULL)
 		abort();
-	if (write(fd, data, size) != (ssize_t)size)
-		abort();
-	close(fd);
+	fz_put(path, data, size);
 	for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++)
 		if (top(modes[k], path, null) != 0)
 			break;		/* nothing readable: no other mode reads more */

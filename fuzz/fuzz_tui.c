@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "browse.h"
+#include "put.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
 #include "tui/keys.h"
@@ -64,13 +65,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *paths[] = { path };
 	struct d9t_config cfg;
 	struct d9t_app app;
-	int fd = mkstemp(path);
 
-	if (fd < 0)
-		abort();
-	if (write(fd, data, size) != (ssize_t)size)
-		abort();
-	close(fd);
+	fz_put(path, data, size);
 	if (fz_browse(&app, &cfg, paths) == 0) {	/* else d9top says why */
 		drive(&app, 120, 40);
 		drive(&app, 40, 12);

@@ -27,6 +27,7 @@
 #include "model/queries/lanes.h"
 #include "render.h"
 #include "store/image.h"
+#include "put.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -186,11 +187,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct d9m_model *f, *p, *e;
 	struct d9m_lanes *el;
 	char *jf, *jp, *je, *tmp;
-	int fd = mkstemp(path);
 
-	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
-		abort();
-	close(fd);
+	fz_put(path, data, size);
 	f = t_read(path);
 	p = load_pipe(data, size);
 	if ((f == NULL) != (p == NULL)) {

@@ -35,8 +35,7 @@ struct d9p_follow {
 	size_t			 npaths;
 	struct entry		*v;
 	size_t			 n, cap;
-	int			 stdin_done;
-	int			 stdin_eof;	/* read to its end */
+	int			 stdin_done;	/* read to its end */
 	int			 polls;
 	int			 full;		/* reading stopped for memory
 						 * (st->full, kept here: a
@@ -139,17 +138,14 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 	struct d9p_follow *f = ctx;
 	struct entry *e;
 	char *stem;
-	int rc;
 
 	if (sb->st_ino == 0 && strcmp(path, "stdin") == 0) {
 		if (f->stdin_done) {
 			close(fd);
 			return 0;
 		}
-		f->stdin_done = 1;
-		rc = d9p_read_fd(fd, path, 0, &f->sink, f->o, f->st);
-		f->stdin_eof = 1;
-		return rc;
+		f->stdin_done = 1;	/* the read below goes to its end */
+		return d9p_read_fd(fd, path, 0, &f->sink, f->o, f->st);
 	}
 	if ((stem = d9p_stem(path)) == NULL) {
 		close(fd);
@@ -240,5 +236,5 @@ d9p_follow_ended(const struct d9p_follow *f)
 	for (size_t i = 0; i < f->npaths; i++)
 		if (strcmp(f->paths[i], "-") != 0)
 			return 0;
-	return f->stdin_eof;
+	return f->stdin_done;
 }
