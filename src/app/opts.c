@@ -161,10 +161,34 @@ d9a_opts_stdins(const struct d9a_opts *o)
 	return n;
 }
 
+/* What --chain, --tasks and --worst choose is listed by --report and
+ * --json (and the browser's worst polls): with a mode that lists none of
+ * it they would be dropped without a word. NULL, or why not. */
+static const char *
+listing_misplaced(const struct d9a_opts *o)
+{
+	int lists = o->mode == D9A_REPORT || o->mode == D9A_JSON ||
+	    o->mode == D9A_CHECK || o->mode == D9A_DIFF;
+
+	if (lists || o->mode == D9A_HELP || o->mode == D9A_VERSION)
+		return NULL;
+	if (o->have_chain)
+		return "--chain is for --report and --json: the mode given "
+		    "does not list wake chains";
+	if (o->all_tasks)
+		return "--tasks is for --report and --json: the mode given "
+		    "does not list tasks";
+	if (o->have_worst && o->mode != D9A_BROWSE)
+		return "--worst is for --report, --json and the browser: the "
+		    "mode given does not list polls";
+	return NULL;
+}
+
 int
 d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
     size_t errlen)
 {
+	const char *why;
 	int no_more = 0;
 	unsigned outs = 0;	/* output modes given, 1 << enum d9a_mode */
 
@@ -259,17 +283,14 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 			}
 			o->have_load_base = 1;
 			break;
-		case O_WINDOW: {
-			const char *why = parse_window(o, v);
-
-			if (why != NULL) {
+		case O_WINDOW:
+			if ((why = parse_window(o, v)) != NULL) {
 				snprintf(err, errlen, "--window wants A..B in "
 				    "milliseconds from the trace's start, "
 				    "A <= B, got '%s': %s", v, why);
 				return -1;
 			}
 			break;
-		}
 		case O_WORST:
 			if (parse_u64(v, &u) < 0 || u > 100000) {
 				snprintf(err, errlen, "--worst wants a number "
@@ -277,6 +298,7 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 				return -1;
 			}
 			o->worst = (size_t)u;
+			o->have_worst = 1;
 			break;
 		case O_CHAIN:
 			if (parse_u64(v, &o->chain) < 0 || o->chain == 0) {
@@ -353,6 +375,10 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		}
 		o->export_dir = o->paths[0];
 		memmove(o->paths, o->paths + 1, --o->npaths * sizeof *o->paths);
+	}
+	if ((why = listing_misplaced(o)) != NULL) {
+		snprintf(err, errlen, "%s", why);
+		return -1;
 	}
 	if (o->baseline != NULL && o->mode != D9A_CHECK) {
 		snprintf(err, errlen, "--baseline is for --check");

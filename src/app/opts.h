@@ -21,6 +21,7 @@ struct d9a_opts {
 	int		 have_window;
 	double		 win_lo_ms, win_hi_ms;	/* from trace start */
 	size_t		 worst;
+	int		 have_worst;	/* --worst given */
 	uint64_t	 chain;
 	int		 have_chain;
 	int		 all_tasks;	/* --tasks all */

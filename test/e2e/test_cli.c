@@ -96,6 +96,20 @@ START_TEST(test_usage)
 	ck_assert_int_eq(run_d9top(&r, NULL, "--json --follow x"), 2);
 	ck_assert_ptr_nonnull(strstr(r.err, "--follow is for the browser"));
 	run_free(&r);
+	/* what only --report and --json list is not dropped without a word */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--chain 3 --folded cpu x"), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--chain is for --report and "
+	    "--json"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--tasks all --chrome x"), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--tasks is for --report"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--worst 3 --export parquet o x"),
+	    2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--worst is for --report"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--chain 3 x"), 2);
+	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--help"), 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "--report"));
 	/* 80 columns: a long help wraps under itself */
