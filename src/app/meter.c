@@ -5,6 +5,7 @@
 #include "app/meter.h"
 #include "base/clock.h"
 #include "base/text.h"
+#include "base/units.h"
 
 /* Under mu: the line on screen goes (overwritten with blanks). */
 static void
@@ -84,7 +85,7 @@ d9a_meter_init(struct d9a_meter *mt, FILE *f, int on, unsigned delay_ms,
 {
 	memset(mt, 0, sizeof *mt);
 	mt->f = f;
-	mt->on = on;
+	mt->on = mt->answer_on = on;
 	mt->times = times;
 	mt->t0 = d9_mono_s();
 	mt->next = mt->t0 + delay_ms / 1e3;
@@ -164,6 +165,26 @@ d9a_meter_end(struct d9a_meter *mt)
 	mt->on = 0;
 	if (mt->t_end == 0)
 		mt->t_end = d9_mono_s();
+	pthread_mutex_unlock(&mt->mu);
+}
+
+void
+d9a_meter_written(struct d9a_meter *mt, uint64_t bytes, const char *what)
+{
+	char line[128], size[32];
+	double t = d9_mono_s();
+
+	pthread_mutex_lock(&mt->mu);
+	/* the first line once the delay passed, as a phase's */
+	if (mt->answer_on && mt->t_end != 0 &&
+	    t >= mt->t_end + mt->delay_ms / 1e3 &&
+	    (!mt->writing || t >= mt->next)) {
+		mt->writing = 1;
+		mt->next = t + D9A_METER_EVERY_MS / 1e3;
+		snprintf(line, sizeof line, "d9top: writing %s of %s",
+		    d9_fmt_bytes(size, sizeof size, (double)bytes), what);
+		show(mt, line);
+	}
 	pthread_mutex_unlock(&mt->mu);
 }
 

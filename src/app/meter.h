@@ -24,6 +24,8 @@ struct d9a_meter {
 	struct d9p_progress	 prog;	/* for the read (store.h d9i_opts) */
 	FILE			*f;	/* stderr */
 	int			 on;
+	int			 answer_on;	/* on, at the start */
+	int			 writing;	/* d9a_meter_written drew */
 	double			 t0, next;	/* s, CLOCK_MONOTONIC */
 	unsigned		 delay_ms;
 	size_t			 shown;	/* bytes of the line on screen */
@@ -51,6 +53,11 @@ void	d9a_meter_analysing(struct d9a_meter *mt);
 /* Wiped, and no more lines (messages still go to f): the answer
  * starts. */
 void	d9a_meter_end(struct d9a_meter *mt);
+/* For an answer written to a file or a pipe (d9a_tally): "d9top:
+ * writing 1.2 GB of what", once the answer has taken the delay, when the
+ * read's progress was shown; d9a_meter_end wipes it. */
+void	d9a_meter_written(struct d9a_meter *mt, uint64_t bytes,
+	    const char *what);
 /* With times: "d9top: times: read 2.316 s, finish 0.702 s, analysis
  * 0.199 s, answer 0.012 s" (an entry mapped: "index entry 0.031 s" for
  * the first two); stages that did not run are left out. */

@@ -647,6 +647,22 @@ START_TEST(test_progress_on_a_terminal)
 	ck_assert_msg(end != NULL && end[-1] == '\r', "%s", tty);
 	free(tty);
 
+	/* an answer of tens of MB to a file: how much is written so far,
+	 * then wiped; the file is whole */
+	snprintf(args, sizeof args, "--no-cache --chrome '%s'", t);
+	tty = run_on_terminal("D9TOP_PROGRESS_MS=0", args, out);
+	ck_assert_msg(strstr(tty, "\rd9top: writing 4.2 MB of Chrome JSON\r")
+	    != NULL, "%s", tty);
+	end = tty + strlen(tty);
+	while (end > tty && end[-1] == ' ')
+		end--;
+	ck_assert_msg(end - tty >= 2 && end[-1] == '\r', "%s", tty);
+	ck_assert_ptr_eq(strchr(tty, '\n'), NULL);
+	free(tty);
+	ck_assert_int_eq(run_prog(&plain, "tail", "-c 4 '%s'", out), 0);
+	ck_assert_str_eq(plain.out, "]\n}\n");
+	run_free(&plain);
+
 	/* --quiet: nothing */
 	snprintf(args, sizeof args, "--quiet --no-cache --report '%s'", t);
 	tty = run_on_terminal("D9TOP_PROGRESS_MS=0", args, out);

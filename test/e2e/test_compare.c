@@ -574,6 +574,54 @@ START_TEST(chrome_shared_nests)
 }
 END_TEST
 
+/* --chrome of more JSON than a browser's trace viewer opens: a note says
+ * so and how to write less (72000 polls named by a location of 4 KiB,
+ * about 300 MB); what it writes is counted as it goes to a pipe, and a
+ * window of it that is small says nothing. */
+START_TEST(chrome_too_big_for_a_viewer)
+{
+	const uint64_t n = 72000;
+	struct run_result r;
+	char path[96], loc[4097];
+	struct mt t;
+	FILE *f;
+
+	memset(loc, 'a', sizeof loc - 1);
+	loc[sizeof loc - 1] = '\0';
+	mt_begin(&t);
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t at = 1000000 + i * 2000;
+
+		mt_poll_start(&t, at, i % 2, 1 + i % 7, loc);
+		mt_poll_end(&t, at + 1500, i % 2);
+	}
+	snprintf(path, sizeof path, "%s/many-polls.bin", dir);
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	ck_assert_uint_eq(fwrite(t.tg.p, 1, t.tg.n, f), t.tg.n);
+	ck_assert_int_eq(fclose(f), 0);
+	tg_free(&t.tg);
+	ck_assert_int_eq(run_prog(&r, "sh", "-c '\"$D9TOP\" --no-cache "
+	    "--chrome %s | wc -c'", path), 0);
+	ck_assert_uint_gt(strtoull(r.out, NULL, 10), 256ull << 20);
+	ck_assert_msg(strstr(r.err, "d9top: --chrome wrote ") == r.err &&
+	    strstr(r.err, " MB: more than chrome://tracing opens (256 MiB)") &&
+	    strstr(r.err, "--window A..B writes a part") &&
+	    strchr(r.err, '\n') == r.err + r.nerr - 1, "%s", r.err);
+	run_free(&r);
+	ck_assert_int_eq(run_prog(&r, "sh", "-c '\"$D9TOP\" --no-cache "
+	    "--chrome --window 0..100 %s | wc -c'", path), 0);
+	ck_assert_uint_lt(strtoull(r.out, NULL, 10), 256ull << 20);
+	ck_assert_str_eq(r.err, "");
+	run_free(&r);
+	/* --quiet: no note either */
+	ck_assert_int_eq(run_prog(&r, "sh", "-c '\"$D9TOP\" --quiet "
+	    "--no-cache --chrome %s > /dev/null'", path), 0);
+	ck_assert_str_eq(r.err, "");
+	run_free(&r);
+	unlink(path);
+}
+END_TEST
+
 static Suite *
 compare_suite(void)
 {
@@ -592,6 +640,7 @@ compare_suite(void)
 	tcase_add_test(tc, json_side_bounded);
 	tcase_add_test(tc, chrome_events);
 	tcase_add_test(tc, chrome_shared_nests);
+	tcase_add_test(tc, chrome_too_big_for_a_viewer);
 	suite_add_tcase(s, tc);
 	return s;
 }
