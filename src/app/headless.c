@@ -22,37 +22,46 @@ chrome_tick(void *ctx, uint64_t bytes)
 	d9a_meter_written(ctx, bytes, "Chrome JSON");
 }
 
-/* --chrome to out->f, its progress shown when that is not the terminal
- * the progress is on, and a note when it is more than a viewer opens. */
+/* o's mode written to out->f. */
 static int
-chrome(struct d9a_load *l, struct d9o_out *out, const struct d9a_opts *o)
+answer(struct d9a_load *l, struct d9o_out *out, const struct d9a_opts *o)
 {
-	struct d9a_tally t;
-	FILE *f = out->f, *tf;
-	char size[32], msg[320];
-
-	tf = d9a_tally_open(&t, f, isatty(fileno(f)) ? NULL : chrome_tick,
-	    &l->meter);
-	if (tf == NULL) {
-		fprintf(stderr, "d9top: out of memory\n");
-		return 1;
-	}
-	out->f = tf;
-	d9o_chrome(out, &l->ao.win);
-	fclose(tf);		/* its error, if any, is f's */
-	out->f = f;
-	d9a_meter_end(&l->meter);
-	if (!o->quiet && !ferror(f) && t.bytes > CHROME_VIEWER_MAX) {
-		snprintf(msg, sizeof msg, "--chrome wrote %s: more than "
-		    "chrome://tracing opens (256 MiB) and likely more than the "
-		    "Perfetto UI holds in a browser tab (about 2 GB for the "
-		    "trace and its tables); --window A..B writes a part, and "
-		    "Perfetto's trace_processor --httpd opens big traces "
-		    "outside the browser", d9_fmt_bytes(size, sizeof size,
-		    (double)t.bytes));
-		d9a_meter_note(&l->meter, msg);
+	switch (o->mode) {
+	case D9A_JSON:
+		d9o_json(out);
+		break;
+	case D9A_FOLDED:
+		if (d9o_folded(out, o->folded, &l->ao.win) < 0) {
+			fprintf(stderr, "d9top: --folded %s: out of memory\n",
+			    o->folded);
+			return 1;
+		}
+		break;
+	case D9A_CHROME:
+		d9o_chrome(out, &l->ao.win);
+		break;
+	default:
+		d9o_report(out);
+		break;
 	}
 	return 0;
+}
+
+/* After --chrome: a note when it wrote more than a viewer opens. */
+static void
+chrome_said(struct d9a_load *l, const struct d9a_tally *t)
+{
+	char size[32], msg[320];
+
+	if (t->bytes <= CHROME_VIEWER_MAX)
+		return;
+	snprintf(msg, sizeof msg, "--chrome wrote %s: more than "
+	    "chrome://tracing opens (256 MiB) and likely more than the "
+	    "Perfetto UI holds in a browser tab (about 2 GB for the trace "
+	    "and its tables); --window A..B writes a part, and Perfetto's "
+	    "trace_processor --httpd opens big traces outside the browser",
+	    d9_fmt_bytes(size, sizeof size, (double)t->bytes));
+	d9a_meter_note(&l->meter, msg);
 }
 
 int
@@ -61,37 +70,40 @@ d9a_headless(const struct d9a_opts *o, FILE *f)
 	struct d9a_win w = d9a_win_of(o);
 	struct d9a_load l;
 	struct d9o_out out;
-	int rc = d9a_load(&l, o, o->paths, o->npaths, &w, o->mode != D9A_CHROME);
+	struct d9a_tally t;
+	int chrome = o->mode == D9A_CHROME;
+	int rc = d9a_load(&l, o, o->paths, o->npaths, &w, !chrome);
 
 	if (rc != 0)
 		return rc;
+	/* the answer goes to f's descriptor through a tally (f holds
+	 * nothing yet): --chrome's progress while it goes to a file or a
+	 * pipe, and the reason a write failed */
+	fflush(f);
 	memset(&out, 0, sizeof out);
+	out.f = d9a_tally_open(&t, fileno(f), chrome && !isatty(fileno(f)) ?
+	    chrome_tick : NULL, &l.meter);
+	if (out.f == NULL) {
+		d9a_load_free(&l);
+		fprintf(stderr, "d9top: out of memory\n");
+		return 1;
+	}
 	out.m = l.m;
 	out.a = &l.a;
 	out.r = l.res;
-	out.f = f;
 	out.inputs = o->paths;
 	out.ninputs = o->npaths;
 	out.chain = o->have_chain ? o->chain : 0;
 	out.all_tasks = o->all_tasks;
-	switch (o->mode) {
-	case D9A_JSON:
-		d9o_json(&out);
-		break;
-	case D9A_FOLDED:
-		if (d9o_folded(&out, o->folded, &l.ao.win) < 0) {
-			fprintf(stderr, "d9top: --folded %s: out of memory\n",
-			    o->folded);
-			rc = 1;
-		}
-		break;
-	case D9A_CHROME:
-		rc = chrome(&l, &out, o);
-		break;
-	default:
-		d9o_report(&out);
-		break;
-	}
+	rc = answer(&l, &out, o);
+	fclose(out.f);
+	d9a_meter_end(&l.meter);
+	if (t.err != 0) {
+		fprintf(stderr, "d9top: standard output: %s\n",
+		    strerror(t.err));
+		rc = 1;
+	} else if (chrome && !o->quiet)
+		chrome_said(&l, &t);
 	d9a_load_free(&l);
 	return rc;
 }

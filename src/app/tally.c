@@ -1,6 +1,8 @@
-/* tally.c: see tally.h. A glibc cookie stream over the other one. */
+/* tally.c: see tally.h. A glibc cookie stream over write(2). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/tally.h"
 
@@ -8,26 +10,35 @@ static ssize_t
 tally_write(void *cookie, const char *buf, size_t n)
 {
 	struct d9a_tally *t = cookie;
-	size_t put = fwrite(buf, 1, n, t->to);
+	size_t done = 0;
+	ssize_t k;
 
-	t->bytes += put;
+	while (t->err == 0 && done < n) {
+		if ((k = write(t->fd, buf + done, n - done)) > 0)
+			done += (size_t)k;
+		else if (k == 0)
+			t->err = EIO;
+		else if (errno != EINTR)
+			t->err = errno;
+	}
+	t->bytes += done;
 	if (t->tick != NULL && t->bytes >= t->next) {
 		t->next = t->bytes + D9A_TALLY_EVERY;
 		t->tick(t->ctx, t->bytes);
 	}
 	/* glibc takes a short count as an error: the stream's is set */
-	return put == n ? (ssize_t)n : put > 0 ? (ssize_t)put : -1;
+	return done == n ? (ssize_t)n : done > 0 ? (ssize_t)done : -1;
 }
 
 FILE *
-d9a_tally_open(struct d9a_tally *t, FILE *to,
+d9a_tally_open(struct d9a_tally *t, int fd,
     void (*tick)(void *ctx, uint64_t bytes), void *ctx)
 {
 	cookie_io_functions_t io = { .write = tally_write };
 	FILE *f;
 
 	memset(t, 0, sizeof *t);
-	t->to = to;
+	t->fd = fd;
 	t->tick = tick;
 	t->ctx = ctx;
 	t->next = D9A_TALLY_EVERY;

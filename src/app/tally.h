@@ -1,9 +1,11 @@
 /*
- * tally.h: a stream that counts the bytes written through it to another
- * one, for an answer that can run to gigabytes (--chrome): what was
- * written so far is handed to a callback every D9A_TALLY_EVERY bytes,
- * and its total is known at the end. A write the other stream refuses
- * fails here too (and leaves the other stream's error set).
+ * tally.h: a stream that writes to a file descriptor and counts the
+ * bytes it wrote, for the answers of the headless modes (--chrome can
+ * run to gigabytes): what was written so far is handed to a callback
+ * every D9A_TALLY_EVERY bytes, the total is known at the end, and the
+ * first write that fails is kept with its errno (a full disk, "No space
+ * left on device", not a bare "write error") and ends the writing: the
+ * stream's error is set, and what follows is dropped at once.
  */
 #ifndef D9A_TALLY_H
 #define D9A_TALLY_H
@@ -14,16 +16,17 @@
 #define D9A_TALLY_EVERY	((uint64_t)4 << 20)
 
 struct d9a_tally {
-	FILE		*to;
-	uint64_t	 bytes;		/* written through so far */
+	int		 fd;
+	uint64_t	 bytes;		/* written so far */
 	uint64_t	 next;		/* the callback's next turn */
+	int		 err;		/* the first failed write's errno */
 	void		(*tick)(void *ctx, uint64_t bytes);
 	void		*ctx;
 };
 
-/* A stream writing to to through t (tick may be NULL), or NULL when
- * none can be made; fclose it before reading t->bytes. */
-FILE	*d9a_tally_open(struct d9a_tally *t, FILE *to,
+/* A stream writing to fd through t (tick may be NULL), or NULL when
+ * none can be made; fclose it before reading t->bytes and t->err. */
+FILE	*d9a_tally_open(struct d9a_tally *t, int fd,
 	    void (*tick)(void *ctx, uint64_t bytes), void *ctx);
 
 #endif

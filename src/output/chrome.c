@@ -119,6 +119,14 @@ flow(struct d9o_jw *w, const struct d9m_model *m, const struct d9m_window *win,
 	d9o_jw_end(w, '}');
 }
 
+/* Whether the writing failed (a full disk), looked at every 4096th row
+ * k of a loop: the rest of a few GB is not formatted for nothing. */
+static int
+stopped(struct d9o_jw *w, size_t k)
+{
+	return (k & 4095) == 0 && ferror(w->f);
+}
+
 static void
 polls(struct d9o_jw *w, const struct d9m_model *m,
     const struct d9m_window *win)
@@ -131,6 +139,9 @@ polls(struct d9o_jw *w, const struct d9m_model *m,
 		d9m_window_polls(m, s, win, &a, &b);
 		for (size_t p = a; p < b; p++) {
 			uint32_t t = m->polls.task[p];
+
+			if (stopped(w, p - a))
+				return;
 
 			head(w, d9o_loc(m, m->polls.loc[p]), "X", s);
 			d9o_jw_kstr(w, "cat", "poll");
@@ -184,6 +195,9 @@ spans(struct d9o_jw *w, const struct d9m_model *m,
 		const char *name = sp->name[i] != D9_NONE ?
 		    d9m_str(m, sp->name[i]) : "unknown";
 
+		if (stopped(w, i - a))
+			return;
+
 		head(w, name, "b", tid_of(m, sp->worker[i]));
 		d9o_jw_kstr(w, "cat", "span");
 		d9o_jw_ku64(w, "id", i + 1);
@@ -212,6 +226,8 @@ samples(struct d9o_jw *w, const struct d9o_out *o,
 	for (size_t i = a; i < b; i++) {
 		size_t n;
 
+		if (stopped(w, i - a))
+			return;
 		if (!c->lane[i] || c->worker[i] == D9_NONE)
 			continue;
 		n = d9m_stack_frames(m, o->r, c->seg[i], c->stack[i], f, 1);
@@ -243,6 +259,8 @@ counters(struct d9o_jw *w, const struct d9m_model *m,
 		    d9m_str(m, q->runtime[i]) : "";
 		char name[96];
 
+		if (stopped(w, i - a))
+			return;
 		snprintf(name, sizeof name, "%.60s%sruntime", rt, *rt ? " " :
 		    "");
 		head(w, name, "C", 0);
