@@ -193,7 +193,7 @@ side_load(const struct d9a_opts *o, const char *spec, struct d9m_side *s,
 }
 
 int
-d9a_diff_main(const struct d9a_opts *o)
+d9a_diff_main(const struct d9a_opts *o, FILE *f)
 {
 	struct d9m_side old, new;
 	struct d9m_diff d;
@@ -211,7 +211,7 @@ d9a_diff_main(const struct d9a_opts *o)
 		rc = 1;
 		goto out;
 	}
-	out.f = stdout;
+	out.f = f;
 	out.d = &d;
 	out.old_name = on;
 	out.new_name = nn;
@@ -220,7 +220,7 @@ d9a_diff_main(const struct d9a_opts *o)
 	else
 		d9o_diff_text(&out);
 	d9m_diff_free(&d);
-	rc = fflush(stdout) == 0 ? 0 : 1;
+	rc = 0;
 out:
 	d9m_side_free(&old);
 	d9m_side_free(&new);
@@ -264,7 +264,7 @@ run_doc(const struct d9a_opts *o, struct d9_json *doc)
 }
 
 int
-d9a_check_main(const struct d9a_opts *o)
+d9a_check_main(const struct d9a_opts *o, FILE *f)
 {
 	struct d9o_rules rules;
 	struct d9_json doc, base;
@@ -310,9 +310,7 @@ d9a_check_main(const struct d9a_opts *o)
 		rc = 2;
 	} else {
 		rc = d9o_rules_check(&rules, doc.root, have_base ? base.root :
-		    NULL, stdout) ? 3 : 0;
-		if (fflush(stdout) != 0)
-			rc = 1;
+		    NULL, f) ? 3 : 0;
 	}
 	d9_json_free(&doc);
 out:

@@ -65,29 +65,18 @@ chrome_said(struct d9a_load *l, const struct d9a_tally *t)
 }
 
 int
-d9a_headless(const struct d9a_opts *o, FILE *f)
+d9a_headless(const struct d9a_opts *o, FILE *f, struct d9a_tally *t)
 {
 	struct d9a_win w = d9a_win_of(o);
 	struct d9a_load l;
 	struct d9o_out out;
-	struct d9a_tally t;
 	int chrome = o->mode == D9A_CHROME;
 	int rc = d9a_load(&l, o, o->paths, o->npaths, &w, !chrome);
 
 	if (rc != 0)
 		return rc;
-	/* the answer goes to f's descriptor through a tally (f holds
-	 * nothing yet): --chrome's progress while it goes to a file or a
-	 * pipe, and the reason a write failed */
-	fflush(f);
 	memset(&out, 0, sizeof out);
-	out.f = d9a_tally_open(&t, fileno(f), chrome && !isatty(fileno(f)) ?
-	    chrome_tick : NULL, &l.meter);
-	if (out.f == NULL) {
-		d9a_load_free(&l);
-		fprintf(stderr, "d9top: out of memory\n");
-		return 1;
-	}
+	out.f = f;
 	out.m = l.m;
 	out.a = &l.a;
 	out.r = l.res;
@@ -95,15 +84,15 @@ d9a_headless(const struct d9a_opts *o, FILE *f)
 	out.ninputs = o->npaths;
 	out.chain = o->have_chain ? o->chain : 0;
 	out.all_tasks = o->all_tasks;
+	/* --chrome's progress while it goes to a file or a pipe */
+	if (chrome && !isatty(t->fd))
+		d9a_tally_ticks(t, chrome_tick, &l.meter);
 	rc = answer(&l, &out, o);
-	fclose(out.f);
+	fflush(f);		/* all of it counted */
+	d9a_tally_ticks(t, NULL, NULL);
 	d9a_meter_end(&l.meter);
-	if (t.err != 0) {
-		fprintf(stderr, "d9top: standard output: %s\n",
-		    strerror(t.err));
-		rc = 1;
-	} else if (chrome && !o->quiet)
-		chrome_said(&l, &t);
+	if (chrome && !o->quiet && t->err == 0)
+		chrome_said(&l, t);
 	d9a_load_free(&l);
 	return rc;
 }

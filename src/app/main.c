@@ -20,6 +20,7 @@
 #include "app/env.h"
 #include "app/export.h"
 #include "app/headless.h"
+#include "app/tally.h"
 #include "app/load.h"
 #include "app/opts.h"
 #include "app/where.h"
@@ -36,14 +37,15 @@
 #define D9TOP_VERSION "unknown"
 #endif
 
+/* Whether mode's answer goes to standard output through a tally
+ * (app/tally.h), which keeps the reason a write failed: the browser's
+ * terminal, --export's files and --addr2line's answers (as they come)
+ * are not such an answer. */
 static int
-run(const struct d9a_opts *o)
+tallied(enum d9a_mode mode)
 {
-	int rc = d9a_headless(o, stdout);
-
-	if (rc != 0)
-		return rc;
-	return fflush(stdout) == 0 ? 0 : 1;
+	return mode != D9A_BROWSE && mode != D9A_EXPORT &&
+	    mode != D9A_ADDR2LINE;
 }
 
 static int
@@ -104,7 +106,9 @@ int
 main(int argc, char **argv)
 {
 	struct d9a_opts o;
+	struct d9a_tally t;
 	char err[256];
+	FILE *out;
 	int rc;
 
 #ifdef __GLIBC__
@@ -145,13 +149,20 @@ main(int argc, char **argv)
 		d9a_opts_free(&o);
 		return 2;
 	}
+	out = stdout;
+	if (tallied(o.mode) && (fflush(stdout), out = d9a_tally_open(&t,
+	    STDOUT_FILENO, NULL, NULL)) == NULL) {
+		fprintf(stderr, "d9top: out of memory\n");
+		d9a_opts_free(&o);
+		return 1;
+	}
 	switch (o.mode) {
 	case D9A_HELP:
-		d9a_usage(stdout);
+		d9a_usage(out);
 		rc = 0;
 		break;
 	case D9A_VERSION:
-		printf("d9top %s\n", D9TOP_VERSION);
+		fprintf(out, "d9top %s\n", D9TOP_VERSION);
 		rc = 0;
 		break;
 	case D9A_ADDR2LINE:
@@ -161,19 +172,26 @@ main(int argc, char **argv)
 		rc = browse(&o);
 		break;
 	case D9A_DIFF:
-		rc = d9a_diff_main(&o);
+		rc = d9a_diff_main(&o, out);
 		break;
 	case D9A_CHECK:
-		rc = d9a_check_main(&o);
+		rc = d9a_check_main(&o, out);
 		break;
 	case D9A_EXPORT:
 		rc = d9a_export_main(&o);
 		break;
 	default:
-		rc = run(&o);
+		rc = d9a_headless(&o, out, &t);
 		break;
 	}
-	if (!stdout_written() && rc == 0)
+	if (out != stdout) {
+		fclose(out);
+		if (t.err != 0) {
+			fprintf(stderr, "d9top: standard output: %s\n",
+			    strerror(t.err));
+			rc = 1;
+		}
+	} else if (!stdout_written() && rc == 0)
 		rc = 1;
 	d9a_opts_free(&o);
 	return rc;

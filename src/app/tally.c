@@ -46,3 +46,11 @@ d9a_tally_open(struct d9a_tally *t, int fd,
 		setvbuf(f, NULL, _IOFBF, (size_t)1 << 16);
 	return f;
 }
+
+void
+d9a_tally_ticks(struct d9a_tally *t, void (*tick)(void *ctx, uint64_t bytes),
+    void *ctx)
+{
+	t->tick = tick;
+	t->ctx = ctx;
+}

@@ -29,4 +29,10 @@ struct d9a_tally {
 FILE	*d9a_tally_open(struct d9a_tally *t, int fd,
 	    void (*tick)(void *ctx, uint64_t bytes), void *ctx);
 
+/* From now on, tick(ctx, bytes) every D9A_TALLY_EVERY bytes (NULL:
+ * none): a callback whose ctx is freed before the stream is closed is
+ * taken off first. */
+void	d9a_tally_ticks(struct d9a_tally *t,
+	    void (*tick)(void *ctx, uint64_t bytes), void *ctx);
+
 #endif

@@ -252,6 +252,17 @@ START_TEST(diff_usage)
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--diff %s/none %s", dir, new), 1);
 	run_free(&r);
+	/* a full disk: said with its reason, status 1 (not a rule's 3) */
+	ck_assert_int_eq(run_prog(&r, "sh", "-c '\"$D9TOP\" --diff %s %s > "
+	    "/dev/full'", base, new), 1);
+	ck_assert_str_eq(r.err, "d9top: standard output: No space left on "
+	    "device\n");
+	run_free(&r);
+	ck_assert_msg(run_prog(&r, "sh", "-c '\"$D9TOP\" --check "
+	    "\"longPolls<=1\" %s > /dev/full'", new) == 1, "%s", r.err);
+	ck_assert_str_eq(r.err, "d9top: standard output: No space left on "
+	    "device\n");
+	run_free(&r);
 }
 END_TEST
 
