@@ -49,12 +49,14 @@ void d9_pages_heap_end(void);
  * 2 MiB boundaries and its pages moved whole when it grows (pages.c), so
  * that a growing column is not copied out of the heap; free() and
  * realloc() take it. For the model's columns and the sorts' scratch.
- * Its pages are the kernel's small ones: advised to 2 MiB pages, a cold
- * read of 58 segments spent 1.4 s of its 5.5 s of CPU zeroing them on
- * a machine whose host backs memory as it is first touched (a fresh
- * 2 MiB page comes from memory the host has not backed; freed small
- * pages are taken again at once): 10 interleaved runs, 3.14 -> 2.96 s
- * (median), 744 -> 674 MiB at most.
+ * Its mapping is advised to 2 MiB pages where the kernel has them. Which
+ * pages are cheaper depends on the host: where a page fault is dear (a
+ * paravirtualised guest, 10 us a fault) small pages cost a cold read of
+ * 58 segments 300 k faults, 5.4 s against 3.4 s (6 interleaved runs,
+ * 2 x 58 segments 14.9 s against 8.5 s) for 70 MiB less RSS at most;
+ * where the host backs memory only as it is first touched, zeroing a
+ * fresh 2 MiB page is what costs, and small pages were faster by 6 %
+ * (13 % at 2 x, 1 % at 4 x). The larger loss is the one avoided.
  * malloc is d9_pages_realloc(NULL, n).
  */
 void *d9_pages_realloc(void *p, size_t n);
