@@ -122,8 +122,13 @@ main(int argc, char **argv)
 	 * 32 MiB are backed by 2 MiB pages too: one trace file's columns
 	 * live there (the demo trace 0.18 -> 0.12 s, 4 MB more RSS); a
 	 * larger pad kept up to 64 MiB more of freed heap in a directory's
-	 * read. */
+	 * read. One arena for every thread: the reader's and the
+	 * finish's threads allocate from that heap too, not from arenas
+	 * of their own faulted 4 KiB at a time (one trace file: 2066 ->
+	 * 1292 faults, 110.7 -> 94.9 ms median of 40 interleaved runs on a
+	 * host where a fault costs 10 us; 58 segments unchanged). */
 	mallopt(M_MMAP_THRESHOLD, 4 << 20);
+	mallopt(M_ARENA_MAX, 1);
 	d9_pages_heap((size_t)32 << 20);
 #endif
 
