@@ -1,7 +1,6 @@
 /*
  * headless.c: see headless.h.
  */
-#include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
 

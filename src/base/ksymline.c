@@ -1,6 +1,6 @@
 /*
- * ksymline.c: a kallsyms line. Lines that do not parse are skipped, as
- * /proc/kallsyms has no other format to be strict about.
+ * ksymline.c: a kallsyms line. Lines that do not parse are told apart
+ * (D9_KSYM_BAD) for the reader to count; none stops a read.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,16 +17,19 @@ d9_ksym_line(const char *line, uint64_t *addr, const char **name,
 	uint64_t a;
 	size_t n;
 
+	if (line[strspn(line, " \t\r\n")] == '\0')
+		return D9_KSYM_SKIP;
 	errno = 0;
 	a = strtoull(line, &end, 16);
 	if (end == line || errno != 0 || (*end != ' ' && *end != '\t'))
-		return D9_KSYM_SKIP;
+		return D9_KSYM_BAD;
 	type = end + strspn(end, " \t");
-	if (*type == '\0' || strchr("tTwW", *type) == NULL ||
-	    (type[1] != ' ' && type[1] != '\t'))
-		return D9_KSYM_SKIP;
+	if (*type == '\0' || (type[1] != ' ' && type[1] != '\t'))
+		return D9_KSYM_BAD;
 	nm = type + 1 + strspn(type + 1, " \t");
 	if ((n = strcspn(nm, " \t\r\n")) == 0)
+		return D9_KSYM_BAD;
+	if (strchr("tTwW", *type) == NULL)
 		return D9_KSYM_SKIP;
 	if (a == 0)
 		return D9_KSYM_ZERO;

@@ -12,9 +12,10 @@
 #include <stdint.h>
 
 enum d9_ksym {
-	D9_KSYM_SKIP,		/* not a text symbol, or not a line */
+	D9_KSYM_SKIP,		/* a symbol, not of text; a blank line */
 	D9_KSYM_TEXT,		/* a text symbol: *addr, *name, *len */
-	D9_KSYM_ZERO		/* a text symbol at address 0 */
+	D9_KSYM_ZERO,		/* a text symbol at address 0 */
+	D9_KSYM_BAD		/* not "ADDRESS TYPE NAME" */
 };
 
 /* line: NUL-terminated. The name is not: *len bytes at *name, inside

@@ -23,6 +23,8 @@ struct ksym {
 struct d9s_kallsyms {
 	struct ksym	*sym;
 	size_t		 n, cap;
+	size_t		 nbad, first_bad;	/* lines not read, the first's
+						 * number */
 	struct d9_arena	 arena;
 };
 
@@ -34,9 +36,10 @@ cmp_ksym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* One line; 1 when it is a text symbol, stored. -1 on no memory. */
+/* Line number no; 1 when it is a text symbol, stored. -1 on no memory. */
 static int
-parse_line(struct d9s_kallsyms *k, const char *line, size_t *zero)
+parse_line(struct d9s_kallsyms *k, const char *line, size_t no,
+    size_t *zero)
 {
 	const char *name;
 	uint64_t addr;
@@ -49,6 +52,10 @@ parse_line(struct d9s_kallsyms *k, const char *line, size_t *zero)
 		return 0;
 	case D9_KSYM_TEXT:
 		break;
+	case D9_KSYM_BAD:
+		if (k->nbad++ == 0)
+			k->first_bad = no;
+		return 0;
 	default:
 		return 0;
 	}
@@ -68,7 +75,7 @@ d9s_kallsyms_load(struct d9s_kallsyms **out, const char *path,
 {
 	struct d9s_kallsyms *k;
 	char *line = NULL;
-	size_t cap = 0, zero = 0;
+	size_t cap = 0, zero = 0, no = 0;
 	uint64_t total = 0;
 	ssize_t len;
 	struct d9_err fe;
@@ -94,7 +101,7 @@ d9s_kallsyms_load(struct d9s_kallsyms **out, const char *path,
 			rc = d9_err_set(e, D9_ERR_TOO_BIG, 0, "%s: larger than "
 			    "%llu MiB, not read", path,
 			    (unsigned long long)(D9_FILE_MAX_TEXT >> 20));
-		else if (parse_line(k, line, &zero) < 0)
+		else if (parse_line(k, line, ++no, &zero) < 0)
 			rc = d9_err_set(e, D9_ERR_NOMEM, 0, "kallsyms");
 	}
 	free(line);
@@ -128,6 +135,13 @@ d9s_kallsyms_free(struct d9s_kallsyms **kp)
 	d9_arena_free(&k->arena);
 	free(k);
 	*kp = NULL;
+}
+
+size_t
+d9s_kallsyms_bad(const struct d9s_kallsyms *k, size_t *first)
+{
+	*first = k->first_bad;
+	return k->nbad;
 }
 
 const char *

@@ -19,6 +19,9 @@ struct d9s_kallsyms;
 int	d9s_kallsyms_load(struct d9s_kallsyms **out, const char *path,
 	    struct d9_err *e);
 void	d9s_kallsyms_free(struct d9s_kallsyms **k);
+/* How many lines were not "ADDRESS TYPE NAME" (skipped), and the number
+ * of the first one (from 1). */
+size_t	d9s_kallsyms_bad(const struct d9s_kallsyms *k, size_t *first);
 /* The name of the function holding addr, or NULL (below every symbol).
  * The string lives as long as k. */
 const char *d9s_kallsyms_find(const struct d9s_kallsyms *k, uint64_t addr);

@@ -626,9 +626,16 @@ d9s_resolver_new(const struct d9m_model *m,
 		if ((rc = add_binary(r, &r->bins[r->nbins],
 		    o->binaries[r->nbins], o, e)) != 0)
 			goto fail;
-	if (o->kallsyms != NULL &&
-	    (rc = d9s_kallsyms_load(&r->ks, o->kallsyms, e)) != 0)
-		goto fail;
+	if (o->kallsyms != NULL) {
+		size_t nbad, first;
+
+		if ((rc = d9s_kallsyms_load(&r->ks, o->kallsyms, e)) != 0)
+			goto fail;
+		if ((nbad = d9s_kallsyms_bad(r->ks, &first)) > 0)
+			say(r, 1, "%s: %zu line%s not \"ADDRESS TYPE NAME\" "
+			    "(line %zu first), skipped", o->kallsyms, nbad,
+			    nbad == 1 ? " is" : "s are", first);
+	}
 	if (m != NULL && bind(r, m) != 0) {
 		rc = d9_err_set(e, D9_ERR_NOMEM, 0, "resolver");
 		goto fail;

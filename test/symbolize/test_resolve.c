@@ -523,6 +523,17 @@ START_TEST(test_kernel)
 	ck_assert_int_eq(r.status, 2);
 	ck_assert_msg(strstr(r.err, "kptr_restrict") != NULL, "%s", r.err);
 	run_free(&r);
+	/* lines that are not kallsyms lines are skipped, and said */
+	write_all(tdir_file(&d, "mixed", zpath), "ffffffff81000000 T _stext\n"
+	    "ffffffff81001000 T\n\n" "ffffffff81001000 T schedule\n"
+	    "<html>\n" "ffffffff81002000 t futex_wait\n"
+	    "ffffffff81003000 T do_syscall_64\n", 144);
+	run_d9top(&r, NULL, "--json --kallsyms '%s' '%s'", zpath, trace);
+	ck_assert_msg(r.status == 0, "%s", r.err);
+	assert_frames(r.out, "schedule,futex_wait,do_syscall_64,0x401000");
+	ck_assert_msg(strstr(r.err, "/mixed: 2 lines are not \"ADDRESS TYPE "
+	    "NAME\" (line 2 first), skipped\n") != NULL, "%s", r.err);
+	run_free(&r);
 	unlink(trace);
 	free(trace);
 	tdir_remove(&d);
