@@ -8,6 +8,7 @@
  * has closed the terminal, in browse mode).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -79,6 +80,32 @@ browse(const struct d9a_opts *o)
 	return rc;
 }
 
+/*
+ * Standard input, output and error open, on /dev/null where one was
+ * closed (`d9top ... 2>&-`): else the first file d9top opens takes its
+ * descriptor, and a message or the answer goes into that file (an
+ * export's lock or table, an index entry). Whether standard output was
+ * closed: the answer then cannot be written, and that is said.
+ */
+static int
+std_fds_open(void)
+{
+	int out_closed = 0;
+
+	for (int fd = 0; fd <= 2; fd++) {
+		int n;
+
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		out_closed |= fd == STDOUT_FILENO;
+		/* the lowest free descriptor: fd, the ones below are open */
+		n = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (n >= 0 && n != fd)
+			close(n);
+	}
+	return out_closed;
+}
+
 /* Whether all that was printed reached standard output (a full disk, a
  * closed pipe's EPIPE, /dev/full): else said on stderr. */
 static int
@@ -109,7 +136,7 @@ main(int argc, char **argv)
 	struct d9a_tally t;
 	char err[256];
 	FILE *out;
-	int rc;
+	int rc, out_closed = std_fds_open();
 
 #ifdef __GLIBC__
 	/* A fixed mmap threshold (glibc's adaptive one keeps growing
@@ -161,6 +188,8 @@ main(int argc, char **argv)
 		d9a_opts_free(&o);
 		return 1;
 	}
+	if (out != stdout && out_closed)
+		t.err = EBADF;		/* said at the end, as a write's */
 	switch (o.mode) {
 	case D9A_HELP:
 		d9a_usage(out);

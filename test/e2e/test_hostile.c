@@ -5,7 +5,8 @@
  * of every mode only escaped; string bombs (long strings, many pooled
  * strings) are read within a memory limit and said; files that are not
  * regular are refused where d9top reads them whole; a --window that is
- * not a number is a usage error.
+ * not a number is a usage error; standard descriptors closed by the
+ * caller are not taken by the files d9top opens.
  */
 #include <check.h>
 #include <stdio.h>
@@ -236,6 +237,37 @@ START_TEST(test_pool_bomb)
 }
 END_TEST
 
+/* Standard error closed (`2>&-`): the export's first file would take
+ * descriptor 2, and its progress line went into its lock file; standard
+ * output closed: the answer is said unwritable, not written into a file
+ * d9top opened; standard input closed: - reads nothing. */
+START_TEST(test_closed_descriptors)
+{
+	struct run_result r;
+	struct stat sb;
+	char trace[160], out[96], lock[128];
+
+	snprintf(trace, sizeof trace, "%s/strings.bin", hdir);
+	snprintf(out, sizeof out, "%s/out", tmpdir);
+	snprintf(lock, sizeof lock, "%s/.lock", out);
+	ck_assert_int_eq(run_prog(&r, "sh", "-c '\"$D9TOP\" --export parquet "
+	    "\"$1\" \"$2\" 2>&-' sh '%s' '%s'", out, trace), 0);
+	run_free(&r);
+	ck_assert_int_eq(stat(lock, &sb), 0);
+	ck_assert_int_eq(sb.st_size, 0);
+	ck_assert_int_eq(run_prog(&r, "sh", "-c '\"$D9TOP\" --json \"$1\" "
+	    ">&-' sh '%s'", trace), 1);
+	ck_assert_ptr_nonnull(strstr(r.err, "d9top: standard output: Bad file "
+	    "descriptor\n"));
+	run_free(&r);
+	ck_assert_int_eq(run_prog(&r, "sh", "-c '\"$D9TOP\" --json - <&-'"),
+	    1);
+	ck_assert_msg(strstr(r.err, "d9top: stdin: empty input\n") != NULL,
+	    "%s", r.err);
+	run_free(&r);
+}
+END_TEST
+
 static Suite *
 suite(void)
 {
@@ -251,6 +283,7 @@ suite(void)
 	tcase_add_test(tc, test_window_not_a_number);
 	tcase_add_test(tc, test_string_bomb);
 	tcase_add_test(tc, test_pool_bomb);
+	tcase_add_test(tc, test_closed_descriptors);
 	suite_add_tcase(s, tc);
 	return s;
 }
