@@ -98,8 +98,8 @@ perf_open(struct d9rec_writer *w, pid_t tid, int sched)
 		a.sample_freq = w->opt.cpu_frequency_hz;
 		a.exclude_kernel = 1;
 	}
-	return (int)syscall(SYS_perf_event_open, &a, tid, -1, -1,
-	    PERF_FLAG_FD_CLOEXEC);
+	return d9rec_fd_high((int)syscall(SYS_perf_event_open, &a, tid, -1, -1,
+	    PERF_FLAG_FD_CLOEXEC));
 }
 
 static uint8_t *

@@ -534,6 +534,11 @@ void	 d9rec_alloc_stop(struct d9rec_writer *w);
 void	 d9rec_alloc_drain(struct d9rec_writer *w, struct enc *e);
 void	 d9rec_alloc_stats(struct d9rec_writer *w, struct d9rec_stats *st);
 
+/* ---- descriptors (fd.c) ---- */
+/* fd, moved above standard error when it is 0, 1 or 2 (close-on-exec);
+ * -1 with errno when fd is -1 or cannot be moved (fd then closed). */
+int	 d9rec_fd_high(int fd);
+
 /* ---- process-wide registry for fork (fork.c) ---- */
 void	 d9rec_fork_register(struct d9rec_writer *w);
 void	 d9rec_fork_unregister(struct d9rec_writer *w);

@@ -132,15 +132,16 @@ dir_lock(struct d9rec_writer *w)
 
 	if (mkdir(w->dir, 0700) < 0 && errno != EEXIST)
 		return -errno;
-	w->dirfd = open(w->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	w->dirfd = d9rec_fd_high(open(w->dir, O_RDONLY | O_DIRECTORY |
+	    O_CLOEXEC));
 	if (w->dirfd < 0)
 		return -errno;
 	if (fstat(w->dirfd, &sb) < 0)
 		return -errno;
 	if (d9rec_dir_check(w->dir, &sb, why, sizeof why) < 0)
 		return -EPERM;
-	w->lockfd = openat(w->dirfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW |
-	    O_CLOEXEC, 0600);
+	w->lockfd = d9rec_fd_high(openat(w->dirfd, ".lock", O_RDWR | O_CREAT |
+	    O_NOFOLLOW | O_CLOEXEC, 0600));
 	if (w->lockfd < 0)
 		return -errno;
 	if (flock(w->lockfd, LOCK_EX | LOCK_NB) < 0)
@@ -485,7 +486,8 @@ seg_start(struct d9rec_writer *w, int keep_addrs)
 	for (int again = 0; again < 2 && fd < 0; again++) {
 		for (int tries = 0; tries < 1000; tries++) {
 			seg_name(name, sizeof name, w->index, ".active");
-			fd = openat(w->dirfd, name, O_WRONLY | OFLAGS, 0600);
+			fd = d9rec_fd_high(openat(w->dirfd, name, O_WRONLY |
+			    OFLAGS, 0600));
 			if (fd >= 0 || errno != EEXIST)
 				break;
 			w->index++;
@@ -577,7 +579,8 @@ d9rec_compress_file(struct d9rec_writer *w, uint32_t index)
 	seg_name(tmp + 1, sizeof tmp - 1, index, sfx);
 	if ((in = openat(w->dirfd, src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return -errno;
-	if ((out = openat(w->dirfd, tmp, O_WRONLY | OFLAGS, 0600)) < 0) {
+	if ((out = d9rec_fd_high(openat(w->dirfd, tmp, O_WRONLY | OFLAGS,
+	    0600))) < 0) {
 		rc = -errno;
 		close(in);
 		return rc;

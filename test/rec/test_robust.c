@@ -3,10 +3,12 @@
  * a too-small ring are counted exactly, a full disk (EFBIG under a file
  * size limit, like ENOSPC) cuts segments at whole batches, loses only
  * what found no room and says so in the next segment written, a fork
- * child writes nothing, and 8 threads record concurrently without losing
+ * child writes nothing, a daemon's closed standard descriptors are not
+ * taken by its files, and 8 threads record concurrently without losing
  * an event (kill -9: test_disk.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <signal.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -360,6 +363,63 @@ START_TEST(test_fork)
 }
 END_TEST
 
+/* A daemon closed its standard input, output and error before opening
+ * the recorder, then writes to them (its code, a library's perror): no
+ * line lands in a segment or the lock (they took descriptors 0 to 2,
+ * and d9top read "unknown frame tag 0x48" where "HOST" began). */
+START_TEST(test_closed_stdio)
+{
+	static const char line[] = "HOST MESSAGE\n";
+	char *dir = rt_tmpdir(), lock[PATH_MAX];
+	struct d9m_model *m;
+	struct stat sb;
+	size_t nerr;
+	pid_t pid;
+	int status;
+
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct d9rec_options o;
+		struct d9rec_thread *t;
+		d9rec_writer *w;
+		int bad = 0;
+
+		close(0);
+		close(1);
+		close(2);
+		rt_opts(&o, dir, NULL);
+		bad |= d9rec_open(&w, &o) != 0;
+		t = bad ? NULL : d9rec_thread_register(w, NULL, 0);
+		bad |= t == NULL;
+		for (int i = 0; !bad && i < 200; i++) {
+			d9rec_poll_end(t);
+			if (i == 99) {
+				bad |= d9rec_flush(w) != 0;
+				for (int fd = 0; fd < 3; fd++)
+					(void)!write(fd, line, sizeof line - 1);
+			}
+		}
+		if (!bad) {
+			d9rec_thread_unregister(&t);
+			bad |= d9rec_close(&w) != 0;
+		}
+		_exit(bad);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	ck_assert_uint_eq(m->rt.n, 200);
+	d9m_model_free(&m);
+	snprintf(lock, sizeof lock, "%s/.lock", dir);
+	ck_assert_int_eq(stat(lock, &sb), 0);
+	ck_assert_int_eq(sb.st_size, 0);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 #define NTHREADS	8
 #define NPAIRS		20000
 
@@ -643,6 +703,7 @@ rt_tcase_robust(void)
 	tcase_add_loop_test(tc, test_file_limit, 0, 2);
 	tcase_add_test(tc, test_cut_part_way);
 	tcase_add_test(tc, test_fork);
+	tcase_add_test(tc, test_closed_stdio);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_bad_declarations);
 	tcase_add_test(tc, test_null_writer);
