@@ -7,10 +7,13 @@
  * the parent): recording calls still fill rings that nobody drains,
  * registration, flush and rotate refuse, d9rec_close() frees memory
  * without touching a file, and allocation sampling is switched off by
- * the writer's close. The writer locks are re-initialised because
+ * the writer's close. The child lets go of the directory's lock at once:
+ * its copy of the lock's descriptor would hold the lock once the parent
+ * is gone (a daemon's writer opened after the fork: EBUSY). The writer locks are re-initialised because
  * another parent thread may have held them at the fork.
  */
 #include <pthread.h>
+#include <unistd.h>
 
 #include "rec/rec.h"
 
@@ -40,6 +43,9 @@ child(void)
 		struct d9rec_writer *w = reg.list[i];
 
 		atomic_store(&w->forked, 1);
+		if (w->lockfd >= 0)
+			close(w->lockfd);
+		w->lockfd = -1;
 		for (struct d9rec_thread *t = w->threads; t != NULL; t = t->next)
 			d9rec_cputimer_forget(t->cputimer);
 		pthread_mutex_init(&w->lock, NULL);

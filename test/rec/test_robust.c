@@ -363,6 +363,64 @@ START_TEST(test_fork)
 }
 END_TEST
 
+/* A program that forks and goes on in the child (a daemon) opens a
+ * writer on the same directory there once the parent's is closed: the
+ * child's copy does not keep the directory's lock (it did: EBUSY). */
+START_TEST(test_fork_then_open)
+{
+	char *dir = rt_tmpdir();
+	struct d9rec_options o;
+	struct d9rec_thread *t;
+	struct d9m_model *m;
+	d9rec_writer *w;
+	int go[2], status;
+	size_t nerr;
+	pid_t pid;
+
+	rt_opts(&o, dir, NULL);
+	ck_assert_int_eq(d9rec_open(&w, &o), 0);
+	t = d9rec_thread_register(w, NULL, 0);
+	for (int i = 0; i < 100; i++)
+		d9rec_poll_end(t);
+	ck_assert_int_eq(pipe(go), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		d9rec_writer *w2;
+		char c;
+		int bad;
+
+		close(go[1]);
+		bad = read(go[0], &c, 1) != 1;	/* the parent's is closed */
+		bad |= d9rec_open(&w2, &o) != 0;
+		if (!bad) {
+			struct d9rec_thread *t2 = d9rec_thread_register(w2,
+			    NULL, 0);
+
+			for (int i = 0; t2 != NULL && i < 100; i++)
+				d9rec_poll_end(t2);
+			bad |= t2 == NULL;
+			d9rec_thread_unregister(&t2);
+			bad |= d9rec_close(&w2) != 0;
+		}
+		_exit(bad);
+	}
+	close(go[0]);
+	d9rec_thread_unregister(&t);
+	ck_assert_int_eq(d9rec_close(&w), 0);
+	ck_assert_int_eq(write(go[1], "g", 1), 1);
+	close(go[1]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	ck_assert_uint_eq(m->rt.n, 200);
+	d9m_model_free(&m);
+	rt_rmdir(&dir);
+}
+END_TEST
+
 /* A daemon closed its standard input, output and error before opening
  * the recorder, then writes to them (its code, a library's perror): no
  * line lands in a segment or the lock (they took descriptors 0 to 2,
@@ -704,6 +762,7 @@ rt_tcase_robust(void)
 	tcase_add_test(tc, test_cut_part_way);
 	tcase_add_test(tc, test_fork);
 	tcase_add_test(tc, test_closed_stdio);
+	tcase_add_test(tc, test_fork_then_open);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_bad_declarations);
 	tcase_add_test(tc, test_null_writer);
