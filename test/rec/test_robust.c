@@ -363,6 +363,24 @@ START_TEST(test_fork)
 }
 END_TEST
 
+/* The child pid ended with status 0, and dir reads with no error into
+ * want runtime events. */
+static void
+child_then_events(pid_t pid, const char *dir, size_t want)
+{
+	struct d9m_model *m;
+	size_t nerr;
+	int status;
+
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	m = rt_load(dir, &nerr);
+	ck_assert_uint_eq(nerr, 0);
+	ck_assert_uint_eq(m->rt.n, want);
+	d9m_model_free(&m);
+}
+
 /* A program that forks and goes on in the child (a daemon) opens a
  * writer on the same directory there once the parent's is closed: the
  * child's copy does not keep the directory's lock (it did: EBUSY). */
@@ -371,10 +389,8 @@ START_TEST(test_fork_then_open)
 	char *dir = rt_tmpdir();
 	struct d9rec_options o;
 	struct d9rec_thread *t;
-	struct d9m_model *m;
 	d9rec_writer *w;
-	int go[2], status;
-	size_t nerr;
+	int go[2];
 	pid_t pid;
 
 	rt_opts(&o, dir, NULL);
@@ -410,13 +426,7 @@ START_TEST(test_fork_then_open)
 	ck_assert_int_eq(d9rec_close(&w), 0);
 	ck_assert_int_eq(write(go[1], "g", 1), 1);
 	close(go[1]);
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert(WIFEXITED(status));
-	ck_assert_int_eq(WEXITSTATUS(status), 0);
-	m = rt_load(dir, &nerr);
-	ck_assert_uint_eq(nerr, 0);
-	ck_assert_uint_eq(m->rt.n, 200);
-	d9m_model_free(&m);
+	child_then_events(pid, dir, 200);
 	rt_rmdir(&dir);
 }
 END_TEST
@@ -429,11 +439,8 @@ START_TEST(test_closed_stdio)
 {
 	static const char line[] = "HOST MESSAGE\n";
 	char *dir = rt_tmpdir(), lock[PATH_MAX];
-	struct d9m_model *m;
 	struct stat sb;
-	size_t nerr;
 	pid_t pid;
-	int status;
 
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
@@ -464,13 +471,7 @@ START_TEST(test_closed_stdio)
 		}
 		_exit(bad);
 	}
-	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
-	ck_assert(WIFEXITED(status));
-	ck_assert_int_eq(WEXITSTATUS(status), 0);
-	m = rt_load(dir, &nerr);
-	ck_assert_uint_eq(nerr, 0);
-	ck_assert_uint_eq(m->rt.n, 200);
-	d9m_model_free(&m);
+	child_then_events(pid, dir, 200);
 	snprintf(lock, sizeof lock, "%s/.lock", dir);
 	ck_assert_int_eq(stat(lock, &sb), 0);
 	ck_assert_int_eq(sb.st_size, 0);
