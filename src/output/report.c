@@ -659,9 +659,13 @@ points(const struct d9o_out *o)
 		for (size_t i = p->first[k]; i < p->first[k + 1] &&
 		    i < p->first[k] + REPORT_POIS; i++) {
 			char line[320];
+			double at = (double)(int64_t)(p->v[i].start -
+			    o->m->min_ts) / 1e6;
 
-			snprintf(line, sizeof line, "at %+.3f ms  %s",
-			    (double)(int64_t)(p->v[i].start - o->m->min_ts) / 1e6,
+			/* a spawn a few ns before the start: not "-0.000" */
+			if (at > -0.0005 && at < 0.0005)
+				at = 0;
+			snprintf(line, sizeof line, "at %+.3f ms  %s", at,
 			    p->v[i].text);
 			d9o_wrap(o->f, line, 4, 80);
 		}

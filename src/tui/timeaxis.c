@@ -51,7 +51,12 @@ d9t_fmt_dur(char *out, size_t cap, uint64_t ns, int utf8)
 void
 d9t_fmt_since(char *out, size_t cap, uint64_t t0, uint64_t ts, int dec)
 {
-	if (ts >= t0 || cap < 2) {
+	uint64_t unit = 1;
+
+	for (int i = dec < 0 ? 0 : dec; i < 9; i++)
+		unit *= 10;	/* the last digit shown, in ns */
+	/* before t0 by less than it shows: "0.000s", not "-0.000s" */
+	if (ts >= t0 || t0 - ts < unit || cap < 2) {
 		d9t_fmt_rel(out, cap, ts >= t0 ? ts - t0 : 0, dec);
 		return;
 	}

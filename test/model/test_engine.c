@@ -367,6 +367,39 @@ START_TEST(test_report_wide_counts)
 }
 END_TEST
 
+/* A task spawned 0.3 us before the trace's first runtime event (its
+ * start) and first polled 2 ms later: the report's point of interest is
+ * "at +0.000 ms", not a negative zero. */
+START_TEST(test_point_just_before_start)
+{
+	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
+	struct d9m_analysis a;
+	struct d9m_model *m;
+	char *p, *json, *rep;
+	struct mt t;
+
+	mt_begin(&t);
+	mt_spawn(&t, 999700, 2, "late.rs:1:1");
+	mt_poll_start(&t, 1000000, 0, 1, "first.rs:1:1");
+	mt_poll_end(&t, 1100000, 0);
+	mt_poll_start(&t, 3000000, 0, 2, "late.rs:1:1");
+	mt_poll_end(&t, 3100000, 0);
+	p = mt_write(&t);
+	tg_free(&t.tg);
+	m = mt_load((const char *const *)&p, 1);
+	ck_assert_int_eq(d9m_analyze(m, &o, &a), 0);
+	render(m, &a, &json, &rep);
+	ck_has(rep, "spawn-delay: 1\n    at +0.000 ms  ");
+	ck_assert_ptr_null(strstr(rep, "-0.000"));
+	free(json);
+	free(rep);
+	d9m_analysis_free(&a);
+	d9m_model_free(&m);
+	unlink(p);
+	free(p);
+}
+END_TEST
+
 START_TEST(test_blame)
 {
 	struct why w;
@@ -638,6 +671,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_verdict_evidence);
 	tcase_add_test(tc, test_blame);
 	tcase_add_test(tc, test_report_wide_counts);
+	tcase_add_test(tc, test_point_just_before_start);
 	tcase_add_test(tc, test_task_figures);
 	tcase_add_test(tc, test_recorder_frames);
 	tcase_add_test(tc, test_planted_points);

@@ -127,6 +127,24 @@ START_TEST(goto_wall_clock)
 }
 END_TEST
 
+/* A time before the start by less than the last digit shown is "0.000s"
+ * (a spawn 0.3 us before the trace's start was "-0.000s"); by more, it
+ * keeps its sign. */
+START_TEST(time_just_before_start)
+{
+	char at[32];
+
+	d9t_fmt_since(at, sizeof at, 1000000, 999700, 3);
+	ck_assert_str_eq(at, "0.000s");
+	d9t_fmt_since(at, sizeof at, 10000000, 8800000, 3);
+	ck_assert_str_eq(at, "-0.001s");
+	d9t_fmt_since(at, sizeof at, 1000000, 1000000 + 2500000000ull, 1);
+	ck_assert_str_eq(at, "2.5s");
+	d9t_fmt_since(at, sizeof at, 5000000000ull, 0, 0);
+	ck_assert_str_eq(at, "-5s");
+}
+END_TEST
+
 /* A wall-clock time shows as it was typed (the trace's clock runs near
  * the wall clock's rate, not at it: 16:36:17 was shown 16:36:16.999999);
  * a time outside the trace puts the cursor at its end or start, said,
@@ -166,6 +184,7 @@ suite_window(void)
 	tcase_add_test(tc, bad_goto_and_loading_keys);
 	tcase_add_test(tc, goto_wall_clock);
 	tcase_add_test(tc, goto_as_typed_and_inside);
+	tcase_add_test(tc, time_just_before_start);
 	suite_add_tcase(s, tc);
 	return s;
 }
