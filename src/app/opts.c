@@ -376,6 +376,12 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 		o->export_dir = o->paths[0];
 		memmove(o->paths, o->paths + 1, --o->npaths * sizeof *o->paths);
 	}
+	if (o->have_window && o->mode == D9A_EXPORT) {
+		snprintf(err, errlen, "--window is not for --export: it writes "
+		    "whole segments (a window is a WHERE on the tables' "
+		    "times)");
+		return -1;
+	}
 	if ((why = listing_misplaced(o)) != NULL) {
 		snprintf(err, errlen, "%s", why);
 		return -1;

@@ -111,6 +111,10 @@ START_TEST(test_usage)
 	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--chain 3 x"), 2);
 	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--export parquet o --window "
+	    "0..100 x"), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--window is not for --export"));
+	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--help"), 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "--report"));
 	/* 80 columns: a long help wraps under itself */
