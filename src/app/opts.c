@@ -227,6 +227,14 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 			return -1;
 		}
 		if (op->id == O_ADDR2LINE) {
+			if (outs != 0 || o->diff_old != NULL ||
+			    o->nchecks > 0 || o->chrome) {
+				snprintf(err, errlen, "--addr2line is a mode "
+				    "of its own: --report, --json, --folded, "
+				    "--export, --diff, --check and --chrome "
+				    "print other things");
+				return -1;
+			}
 			o->mode = D9A_ADDR2LINE;
 			o->addr2line_argc = argc - i - 1;
 			o->addr2line_argv = argv + i + 1;
@@ -353,6 +361,21 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 	    (o->mode == D9A_EXPORT) > 1) {
 		snprintf(err, errlen, "--diff, --check, --chrome and --export "
 		    "are modes of their own: give one");
+		return -1;
+	}
+	/* --check prints its rules' results, --chrome a trace, --diff its
+	 * comparison (as text, or with --json as JSON): another answer
+	 * asked beside them would be dropped */
+	if ((o->nchecks > 0 || o->chrome) && outs != 0) {
+		snprintf(err, errlen, "%s prints %s: --report, --json and "
+		    "--folded are other answers (run d9top once for each)",
+		    o->chrome ? "--chrome" : "--check", o->chrome ? "a trace "
+		    "for Perfetto" : "its rules' results");
+		return -1;
+	}
+	if (o->diff_old != NULL && (outs & 1u << D9A_FOLDED)) {
+		snprintf(err, errlen, "--diff compares figures: --folded is "
+		    "another answer (run d9top once for each)");
 		return -1;
 	}
 	if (o->diff_old != NULL) {

@@ -115,6 +115,20 @@ START_TEST(test_usage)
 	    "0..100 x"), 2);
 	ck_assert_ptr_nonnull(strstr(r.err, "--window is not for --export"));
 	run_free(&r);
+	/* a mode of its own and another answer: the other was dropped */
+	ck_assert_int_eq(run_d9top(&r, NULL, "--check 'longPolls<5' --json "
+	    "x"), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--check prints its rules' "
+	    "results: --report, --json and --folded are other answers"));
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--chrome --folded cpu x"), 2);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--diff x y --folded cpu"), 2);
+	run_free(&r);
+	ck_assert_int_eq(run_d9top(&r, NULL, "--json --addr2line -e x 0x1"), 2);
+	ck_assert_ptr_nonnull(strstr(r.err, "--addr2line is a mode of its "
+	    "own"));
+	run_free(&r);
 	ck_assert_int_eq(run_d9top(&r, NULL, "--help"), 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "--report"));
 	/* 80 columns: a long help wraps under itself */
