@@ -85,7 +85,7 @@ d9a_meter_init(struct d9a_meter *mt, FILE *f, int on, unsigned delay_ms,
 {
 	memset(mt, 0, sizeof *mt);
 	mt->f = f;
-	mt->on = mt->answer_on = on;
+	mt->on = on;
 	mt->times = times;
 	mt->t0 = d9_mono_s();
 	mt->next = mt->t0 + delay_ms / 1e3;
@@ -163,8 +163,11 @@ d9a_meter_end(struct d9a_meter *mt)
 	pthread_mutex_lock(&mt->mu);
 	wipe(mt);
 	mt->on = 0;
-	if (mt->t_end == 0)
+	if (mt->t_end == 0) {
 		mt->t_end = d9_mono_s();
+		/* a line of the answer's writing: once it took the delay */
+		mt->next = mt->t_end + mt->delay_ms / 1e3;
+	}
 	pthread_mutex_unlock(&mt->mu);
 }
 
@@ -175,11 +178,9 @@ d9a_meter_written(struct d9a_meter *mt, uint64_t bytes, const char *what)
 	double t = d9_mono_s();
 
 	pthread_mutex_lock(&mt->mu);
-	/* the first line once the delay passed, as a phase's */
-	if (mt->answer_on && mt->t_end != 0 &&
-	    t >= mt->t_end + mt->delay_ms / 1e3 &&
-	    (!mt->writing || t >= mt->next)) {
-		mt->writing = 1;
+	/* the read's progress was shown (its tick set), the answer began
+	 * and its first line is due (d9a_meter_end) */
+	if (mt->prog.tick != NULL && mt->t_end != 0 && t >= mt->next) {
 		mt->next = t + D9A_METER_EVERY_MS / 1e3;
 		snprintf(line, sizeof line, "d9top: writing %s of %s",
 		    d9_fmt_bytes(size, sizeof size, (double)bytes), what);

@@ -24,8 +24,6 @@ struct d9a_meter {
 	struct d9p_progress	 prog;	/* for the read (store.h d9i_opts) */
 	FILE			*f;	/* stderr */
 	int			 on;
-	int			 answer_on;	/* on, at the start */
-	int			 writing;	/* d9a_meter_written drew */
 	double			 t0, next;	/* s, CLOCK_MONOTONIC */
 	unsigned		 delay_ms;
 	size_t			 shown;	/* bytes of the line on screen */

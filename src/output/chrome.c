@@ -142,7 +142,6 @@ polls(struct d9o_jw *w, const struct d9m_model *m,
 
 			if (stopped(w, p - a))
 				return;
-
 			head(w, d9o_loc(m, m->polls.loc[p]), "X", s);
 			d9o_jw_kstr(w, "cat", "poll");
 			at(w, m, "ts", m->polls.start[p]);
@@ -197,7 +196,6 @@ spans(struct d9o_jw *w, const struct d9m_model *m,
 
 		if (stopped(w, i - a))
 			return;
-
 		head(w, name, "b", tid_of(m, sp->worker[i]));
 		d9o_jw_kstr(w, "cat", "span");
 		d9o_jw_ku64(w, "id", i + 1);
