@@ -2,32 +2,26 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "app/tally.h"
+#include "base/io.h"
 
 static ssize_t
 tally_write(void *cookie, const char *buf, size_t n)
 {
 	struct d9a_tally *t = cookie;
-	size_t done = 0;
-	ssize_t k;
 
-	while (t->err == 0 && done < n) {
-		if ((k = write(t->fd, buf + done, n - done)) > 0)
-			done += (size_t)k;
-		else if (k == 0)
-			t->err = EIO;
-		else if (errno != EINTR)
+	if (t->err != 0 || d9_write_all(t->fd, buf, n) < 0) {
+		if (t->err == 0)
 			t->err = errno;
+		return -1;	/* the stream's error is set */
 	}
-	t->bytes += done;
+	t->bytes += n;
 	if (t->tick != NULL && t->bytes >= t->next) {
 		t->next = t->bytes + D9A_TALLY_EVERY;
 		t->tick(t->ctx, t->bytes);
 	}
-	/* glibc takes a short count as an error: the stream's is set */
-	return done == n ? (ssize_t)n : done > 0 ? (ssize_t)done : -1;
+	return (ssize_t)n;
 }
 
 FILE *
