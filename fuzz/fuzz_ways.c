@@ -125,7 +125,7 @@ split_first(const char *path)
 	struct d9p_read_opts ro = { 0 };
 	struct d9p_read_stats st;
 
-	d9x_split_read(path, on_segment, &f, &ro, NULL, &st);
+	d9x_split_read(path, -1, on_segment, &f, &ro, NULL, &st);
 	return f;
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "app/export.h"
+#include "app/interrupt.h"
 #include "app/load.h"
 #include "base/text.h"
 #include "export/export.h"
@@ -56,8 +57,9 @@ progress(void *arg, const struct d9x_progress *p)
 	    c->tty && p->done < p->inputs ? "" : "\n");
 }
 
+/* What the export did; stopped: interrupted (interrupt.h). */
 static void
-summary(const struct d9a_opts *o, const struct d9x_progress *p)
+summary(const struct d9a_opts *o, const struct d9x_progress *p, int stopped)
 {
 	char line[640];
 	int n;
@@ -70,8 +72,11 @@ summary(const struct d9a_opts *o, const struct d9x_progress *p)
 	    (double)p->bytes / 1e6, p->present, p->copies, p->active,
 	    p->failed);
 	if (p->cut > 0 && n > 0 && (size_t)n < sizeof line)
-		snprintf(line + n, sizeof line - (size_t)n, "; %zu cut short, "
-		    "to be exported again at the next run", p->cut);
+		n += snprintf(line + n, sizeof line - (size_t)n, "; %zu cut "
+		    "short, to be exported again at the next run", p->cut);
+	if (stopped && n > 0 && (size_t)n < sizeof line)
+		snprintf(line + n, sizeof line - (size_t)n, "; interrupted: "
+		    "the next run goes on from there");
 	d9a_note(NULL, line);
 }
 
@@ -82,8 +87,9 @@ d9a_export_main(const struct d9a_opts *o)
 	struct d9x_opts xo;
 	struct d9x_progress p;
 	struct d9m_resolver *res;
+	struct d9a_interrupt in;
 	char err[512];
-	int rc;
+	int rc, sig;
 
 #ifdef __GLIBC__
 	/* one model after another of about the same size: their columns
@@ -92,17 +98,28 @@ d9a_export_main(const struct d9a_opts *o)
 	mallopt(M_MMAP_THRESHOLD, 64 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
+	/* before any thread: ^C stops at a segment's end, not in a leaf */
+	d9a_interrupt_start(&in, "export");
 	/* the files named are read once here: an error is said now */
-	if ((res = d9a_resolver(o, NULL, NULL)) == NULL)
+	if ((res = d9a_resolver(o, NULL, NULL)) == NULL) {
+		if ((sig = d9a_interrupt_end(&in)) != 0)
+			d9a_interrupt_die(sig);
 		return 2;
+	}
 	xo = (struct d9x_opts){ .outdir = o->export_dir, .paths = o->paths,
 	    .npaths = o->npaths, .resolver = res,
 	    .resolver_new = resolver_new, .resolver_free = resolver_free,
 	    .note = o->quiet ? NULL : d9a_note, .progress = progress,
 	    .ctx = &c, .stream_only = o->env.stream_only,
-	    .workers = o->env.export_workers };
+	    .workers = o->env.export_workers,
+	    .cancel = d9a_interrupt_flag(&in) };
 	rc = d9x_export(&xo, &p, err, sizeof err);
 	d9s_resolver_free(&res);
+	if ((sig = d9a_interrupt_end(&in)) != 0) {
+		if (!o->quiet && p.inputs > 0)	/* not in OUTDIR's wait */
+			summary(o, &p, 1);
+		d9a_interrupt_die(sig);
+	}
 	if (rc < 0) {
 		d9a_note(NULL, err);
 		return 1;
@@ -110,6 +127,6 @@ d9a_export_main(const struct d9a_opts *o)
 	if (!o->quiet && p.inputs == 0)
 		d9p_say_empty(o->paths, o->npaths, d9a_note, NULL);
 	if (!o->quiet)
-		summary(o, &p);
+		summary(o, &p, 0);
 	return p.exported + p.present == 0 && p.inputs > 0 ? 1 : 0;
 }

@@ -7,6 +7,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "export/fold.h"
 #include "export/hash128.h"
 #include "export/loader.h"
+#include "export/marks.h"
 #include "export/outlock.h"
 #include "export/redo.h"
 #include "export/split.h"
@@ -29,9 +31,14 @@
 
 struct input {
 	char		*path;		/* NULL: stdin */
+	int		 fd;		/* a pipe or a device named, open since
+					 * the walk (its bytes come once: it is
+					 * read from there, not opened again and
+					 * not looked at before), -1: none */
 	uint8_t		 base[16];	/* its identity */
 	int		 have_id;
 	int		 copy;		/* another file holds its segment */
+	uint64_t	 size;		/* a regular file's bytes */
 };
 
 struct run {
@@ -42,6 +49,11 @@ struct run {
 	struct d9_arena		 arena;
 	struct d9_intern	 done;	/* keys whose segments leaf exists */
 	struct d9_intern	 redo;	/* keys marked cut (redo.h) */
+	struct d9_intern	 whole;	/* files marked exported whole */
+	/* OUTDIR written by a d9top that marked no file whole: a file
+	 * whose first segment is exported counts as exported (and is
+	 * marked so) */
+	int			 old_outdir;
 	unsigned char		*want;	/* which inputs to read */
 	/* with workers (threads set): mu guards done, p, next and stop */
 	int			 threads;
@@ -81,16 +93,21 @@ visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
 	struct run *r = ctx;
 	struct input *x;
 
-	(void)sb;
 	(void)in_dir;
-	close(fd);
-	if (d9_grow(&r->in, &r->cap, r->n + 1, sizeof *r->in) < 0)
+	if (d9_grow(&r->in, &r->cap, r->n + 1, sizeof *r->in) < 0 ||
+	    (path = strdup(path)) == NULL) {
+		close(fd);
 		return -1;
-	x = &r->in[r->n];
+	}
+	x = &r->in[r->n++];
 	memset(x, 0, sizeof *x);
-	if ((x->path = strdup(path)) == NULL)
-		return -1;
-	r->n++;
+	x->path = (char *)path;
+	x->fd = -1;
+	if (S_ISREG(sb->st_mode)) {
+		close(fd);
+		x->size = (uint64_t)sb->st_size;
+	} else
+		x->fd = fd;
 	return 0;
 }
 
@@ -169,7 +186,8 @@ identify(struct run *r)
 		struct input *x = &r->in[i];
 		struct d9p_segid id;
 
-		if (x->path == NULL || d9p_segid_of(x->path, &id) < 0)
+		if (x->path == NULL || x->fd >= 0 ||
+		    d9p_segid_of(x->path, &id) < 0)
 			continue;
 		base_of(&id, x->base);
 		x->have_id = 1;
@@ -328,6 +346,35 @@ report(struct worker *w, const char *current)
 	said(w->r, current);
 }
 
+/* The whole mark of file x (marks.h). */
+static void
+whole_name(const struct input *x, char name[D9X_MARK_MAX])
+{
+	char key[33];
+
+	d9x_source_key(x->base, 0, key);
+	d9x_whole_name(key, (unsigned long long)x->size, name);
+}
+
+/* Whether file x was exported whole, every one of its segments: its
+ * mark, not its first segment's leaf (another input may have written
+ * that one: the same segment alone, or a stream cut after it). */
+static int
+exported_whole(struct run *r, const struct input *x)
+{
+	char name[D9X_MARK_MAX];
+
+	if (!x->have_id)
+		return 0;
+	whole_name(x, name);
+	if (d9_intern_find(&r->whole, name, strlen(name)) != D9_NONE)
+		return 1;
+	if (!r->old_outdir || !known(r, x->base))
+		return 0;
+	(void)d9x_mark(r->o->outdir, D9X_MARKS_WHOLE, name);
+	return 1;
+}
+
 /* Whether input x is to be read: not a segment still written, not a
  * copy of one read from another file, not exported already. */
 static int
@@ -337,7 +384,7 @@ wanted(struct run *r, const struct input *x)
 		r->p->active++;
 	else if (x->copy)
 		r->p->copies++;
-	else if (x->have_id && known(r, x->base))
+	else if (exported_whole(r, x))
 		r->p->present++;
 	else
 		return 1;
@@ -397,10 +444,10 @@ redo_end(struct worker *w, struct cur *c, int mark)
 
 	for (size_t i = 0; i < c->nkeys; i++)
 		if (!mark)
-			d9x_redo_unmark(dir, c->keys[i]);
-		else if (d9x_redo_mark(dir, c->keys[i]) < 0) {
+			d9x_unmark(dir, D9X_MARKS_CUT, c->keys[i]);
+		else if (d9x_mark(dir, D9X_MARKS_CUT, c->keys[i]) < 0) {
 			d9_err_set(&w->out.e, D9_ERR_IO, 0, "%s/%s: cannot "
-			    "write: %s", dir, D9X_REDO_DIR, strerror(errno));
+			    "write: %s", dir, D9X_MARKS_CUT, strerror(errno));
 			return -1;
 		}
 	return 0;
@@ -431,6 +478,13 @@ legacy(struct worker *w, const struct d9m_model *m,
 	return 1;
 }
 
+/* Whether the caller stopped the export (d9x_opts.cancel). */
+static int
+interrupted(const struct d9x_opts *o)
+{
+	return o->cancel != NULL && atomic_load(o->cancel) != 0;
+}
+
 /* One segment of the input: exported unless it is already. Its first
  * segment's segments leaf is held until the input's end (leaf.h): a
  * file's first segment named by the file marks the file exported. */
@@ -448,7 +502,11 @@ segment(void *ctx, struct d9m_model *m, uint64_t events,
 	lock(r);
 	stop = r->stop;
 	unlock(r);
-	if (stop) {			/* another worker failed */
+	if (!stop && interrupted(r->o)) {
+		d9_err_set(&w->out.e, D9_ERR_IO, 0, "interrupted");
+		stop = 1;
+	}
+	if (stop) {	/* another worker failed, or the export is stopped */
 		d9m_model_free(&m);
 		return -1;
 	}
@@ -494,8 +552,16 @@ input_end(struct worker *w, int rc, const struct d9p_read_stats *st,
 		rc = -1;
 	if (d9x_out_release(&w->out, rc == 0) < 0)
 		rc = -1;
-	if (rc == 0 && !c->cut)
+	if (rc == 0 && !c->cut) {
+		char name[D9X_MARK_MAX];
+
 		redo_end(w, c, 0);
+		/* failing costs the next run a read of it, no more */
+		if (c->x->have_id && c->segs > 0) {
+			whole_name(c->x, name);
+			(void)d9x_mark(r->o->outdir, D9X_MARKS_WHOLE, name);
+		}
+	}
 	free(c->keys);
 	c->keys = NULL;
 	c->nkeys = c->capkeys = 0;
@@ -534,7 +600,8 @@ export_here(struct worker *w, const char *path)
 {
 	struct d9p_read_stats st;
 	struct d9p_read_opts ro = read_opts(w->r->o);
-	int rc = d9x_split_read(path, segment, w, &ro, &w->hint, &st);
+	int rc = d9x_split_read(path, w->cur->x->fd, segment, w, &ro,
+	    &w->hint, &st);
 
 	return input_end(w, rc, &st, path);
 }
@@ -556,6 +623,8 @@ export_taken(struct worker *w, struct d9x_loader *ld, size_t i,
 			    &in.id : NULL);
 		else
 			d9m_model_free(&in.m);
+		if (rc < 0 && interrupted(w->r->o))
+			break;	/* the rest is not read: the loader stops */
 	}
 	return input_end(w, rc < 0 ? -1 : in.rc, &in.st, path);
 }
@@ -648,11 +717,17 @@ export_piped(struct run *r, const char **paths, struct worker *w)
 {
 	struct d9x_loader ld;
 	struct d9p_read_opts ro;
-	int rc = 0, threads;
+	int rc = 0, threads, *fds = malloc((r->n + 1) * sizeof *fds);
 
+	if (fds == NULL) {
+		d9_err_set(&r->e, D9_ERR_NOMEM, 0, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < r->n; i++)
+		fds[i] = r->in[i].fd;
 	w->r = r;
 	ro = read_opts(r->o);
-	threads = d9x_loader_start(&ld, paths, r->want, r->n, readers(),
+	threads = d9x_loader_start(&ld, paths, fds, r->want, r->n, readers(),
 	    &ro) == 0;
 	for (size_t i = 0; rc == 0 && i < r->n; i++) {
 		struct cur c = { .x = &r->in[i] };
@@ -666,6 +741,7 @@ export_piped(struct run *r, const char **paths, struct worker *w)
 		w->cur = NULL;
 	}
 	d9x_loader_stop(&ld);
+	free(fds);
 	if (rc < 0)
 		r->e = w->out.e;
 	return rc;
@@ -739,7 +815,8 @@ list_inputs(struct run *r)
 	if (rc == 0 && nstdin) {
 		if (d9_grow(&r->in, &r->cap, r->n + 1, sizeof *r->in) < 0)
 			return -1;
-		memset(&r->in[r->n++], 0, sizeof *r->in);
+		memset(&r->in[r->n], 0, sizeof *r->in);
+		r->in[r->n++].fd = -1;
 	}
 	return rc;
 }
@@ -750,7 +827,7 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 {
 	struct run r;
 	char seg[4096];
-	int rc = -1, lock = -1;
+	int rc = -1, lock = -1, whole = 0;
 
 	memset(&r, 0, sizeof r);
 	memset(p, 0, sizeof *p);
@@ -759,17 +836,25 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	d9_arena_init(&r.arena, 16 << 10);
 	d9_intern_init(&r.done, &r.arena);
 	d9_intern_init(&r.redo, &r.arena);
-	if ((lock = d9x_outlock(o->outdir, o->note, o->ctx, err,
+	d9_intern_init(&r.whole, &r.arena);
+	if ((lock = d9x_outlock(o->outdir, o->note, o->ctx, o->cancel, err,
 	    errlen)) < 0)
 		goto out;
 	snprintf(seg, sizeof seg, "%s/%s", o->outdir,
 	    d9x_tables[D9X_T_SEGMENTS].name);
-	if (d9x_redo_scan(o->outdir, &r.redo) < 0 ||
-	    scan(&r, seg, SCAN_DEPTH) < 0 || list_inputs(&r) < 0 ||
-	    identify(&r) < 0) {
+	if (d9x_marks_scan(o->outdir, D9X_MARKS_CUT, &r.redo) < 0 ||
+	    (whole = d9x_marks_scan(o->outdir, D9X_MARKS_WHOLE,
+	    &r.whole)) < 0 || scan(&r, seg, SCAN_DEPTH) < 0 ||
+	    list_inputs(&r) < 0 || identify(&r) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	/* from now on every file exported whole is marked so, even when
+	 * none is in this run: a later one is not taken for a d9top's that
+	 * marked none */
+	r.old_outdir = whole == 0 && r.done.n > 0;
+	if (whole == 0)
+		(void)d9x_marks_folder(o->outdir, D9X_MARKS_WHOLE);
 	p->inputs = r.n;
 	if (export_all(&r) < 0) {
 		snprintf(err, errlen, "%s", r.e.msg);
@@ -777,12 +862,16 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	}
 	rc = 0;
 out:
-	for (size_t i = 0; i < r.n; i++)
+	for (size_t i = 0; i < r.n; i++) {
 		free(r.in[i].path);
+		if (r.in[i].fd >= 0)
+			close(r.in[i].fd);
+	}
 	free(r.in);
 	free(r.want);
 	d9_intern_free(&r.done);
 	d9_intern_free(&r.redo);
+	d9_intern_free(&r.whole);
 	d9_arena_free(&r.arena);
 	d9x_outlock_free(lock);
 	return rc;

@@ -25,6 +25,7 @@
 #ifndef D9X_EXPORT_H
 #define D9X_EXPORT_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,10 +73,16 @@ struct d9x_opts {
 	 * and leaves: D9X_WORKERS at most, the output the same whatever
 	 * their number); 0: one per core */
 	unsigned		  workers;
+	/* optional: once set, the export stops at the next segment (and a
+	 * wait for OUTDIR's lock ends), dropping the held leaf of the input
+	 * it was in: what is in place is what a run that never began that
+	 * input would leave, and the next run goes on from there */
+	const _Atomic int	 *cancel;
 };
 
 /* 0: done (p says what), -1: a leaf could not be written (err says
- * why, with the path; what was in place stays). */
+ * why, with the path; what was in place stays), or o->cancel was set
+ * (err: "interrupted"). */
 int	d9x_export(const struct d9x_opts *o, struct d9x_progress *p,
 	    char *err, size_t errlen);
 

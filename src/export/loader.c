@@ -3,6 +3,7 @@
  * a handful of threads, one hand-over per segment.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "export/loader.h"
 #include "export/split.h"
@@ -60,8 +61,8 @@ run(void *arg)
 
 		if (!l->want[i] || k++ % l->nr != r->t)
 			continue;
-		end.rc = d9x_split_read(l->paths[i], segment, &j, &l->ro,
-		    &r->hint, &end.st);
+		end.rc = d9x_split_read(l->paths[i], l->fds != NULL ?
+		    l->fds[i] : -1, segment, &j, &l->ro, &r->hint, &end.st);
 		if (put(r, &end) < 0)
 			break;
 	}
@@ -70,11 +71,12 @@ run(void *arg)
 
 int
 d9x_loader_start(struct d9x_loader *l, const char *const *paths,
-    const unsigned char *want, size_t n, unsigned threads,
+    const int *fds, const unsigned char *want, size_t n, unsigned threads,
     const struct d9p_read_opts *ro)
 {
 	memset(l, 0, sizeof *l);
 	l->paths = paths;
+	l->fds = fds;
 	l->want = want;
 	l->n = n;
 	l->ro = *ro;

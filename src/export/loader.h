@@ -46,6 +46,8 @@ struct d9x_reader {
 
 struct d9x_loader {
 	const char *const	*paths;	/* of the inputs; "-": stdin */
+	const int		*fds;	/* each one's open pipe or device,
+					 * -1 (d9x_split_read); NULL: none */
 	const unsigned char	*want;	/* which to read */
 	size_t			 n;
 	struct d9p_read_opts	 ro;	/* note and stream_only */
@@ -57,12 +59,14 @@ struct d9x_loader {
 	size_t			 taken;		/* wanted inputs finished */
 };
 
-/* Start reading paths[i] for each want[i] (both kept by reference) on
- * threads threads (1 .. D9X_LOADERS). 0, or -1 when no thread could be
- * made (the caller reads on its own thread: d9x_split_read). */
+/* Start reading paths[i] for each want[i] (all three kept by reference;
+ * fds: NULL, or a descriptor of each to read a dup of, -1 for none:
+ * d9x_split_read) on threads threads (1 .. D9X_LOADERS). 0, or -1 when
+ * no thread could be made (the caller reads on its own thread:
+ * d9x_split_read). */
 int	d9x_loader_start(struct d9x_loader *l, const char *const *paths,
-	    const unsigned char *want, size_t n, unsigned threads,
-	    const struct d9p_read_opts *ro);
+	    const int *fds, const unsigned char *want, size_t n,
+	    unsigned threads, const struct d9p_read_opts *ro);
 /* The next of input i (want[i] set, the inputs taken in order): a
  * segment (the caller's to free) or, last, the input's end. */
 void	d9x_loader_take(struct d9x_loader *l, size_t i,

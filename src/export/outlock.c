@@ -5,11 +5,14 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/file.h"
 #include "export/leaf.h"
 #include "export/outlock.h"
+
+#define WAIT_STEP_NS	50000000L	/* between tries for the lock */
 
 /* outdir made and checked: 0, or -1 with why in err. */
 static int
@@ -42,9 +45,30 @@ outdir_take(const char *outdir, char *err, size_t errlen)
 	return 0;
 }
 
+/* Wait for the lock on fd, looking at cancel between tries (the signals
+ * that set it reach no other thread: a blocking flock would not end): 0,
+ * or -1 with errno (ECANCELED once cancel is set). */
+static int
+wait_lock(int fd, const _Atomic int *cancel)
+{
+	for (;;) {
+		struct timespec ts = { 0, WAIT_STEP_NS };
+
+		if (cancel != NULL && atomic_load(cancel) != 0) {
+			errno = ECANCELED;
+			return -1;
+		}
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return -1;
+		nanosleep(&ts, NULL);
+	}
+}
+
 int
 d9x_outlock(const char *outdir, void (*note)(void *, const char *),
-    void *ctx, char *err, size_t errlen)
+    void *ctx, const _Atomic int *cancel, char *err, size_t errlen)
 {
 	char path[4096];
 	int fd, rc;
@@ -71,11 +95,11 @@ d9x_outlock(const char *outdir, void (*note)(void *, const char *),
 			    "exporting here: waiting for it to end", outdir);
 			note(ctx, msg);
 		}
-		while ((rc = flock(fd, LOCK_EX)) < 0 && errno == EINTR)
-			;
+		rc = wait_lock(fd, cancel);
 	}
 	if (rc < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, errno == ECANCELED ?
+		    "interrupted" : strerror(errno));
 		close(fd);
 		return -1;
 	}

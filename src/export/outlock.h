@@ -10,6 +10,7 @@
 #ifndef D9X_OUTLOCK_H
 #define D9X_OUTLOCK_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #define D9X_OUTLOCK	".lock"
@@ -18,9 +19,10 @@
  * err. Told through note (when not NULL) before it waits for another
  * run. An outdir that is not this user's alone (base/file.h) is
  * refused: whoever else may write there could plant links that send
- * the tables elsewhere. */
+ * the tables elsewhere. cancel (may be NULL), once set, ends the wait:
+ * -1, err "interrupted". */
 int	d9x_outlock(const char *outdir, void (*note)(void *, const char *),
-	    void *ctx, char *err, size_t errlen);
+	    void *ctx, const _Atomic int *cancel, char *err, size_t errlen);
 /* Let go of it (fd -1: nothing). */
 void	d9x_outlock_free(int fd);
 

@@ -1,65 +1,13 @@
 /* redo.c: see redo.h. */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "export/redo.h"
 #include "export/source.h"
 #include "export/tables.h"
-
-int
-d9x_redo_scan(const char *outdir, struct d9_intern *keys)
-{
-	char path[4096];
-	struct dirent *e;
-	DIR *d;
-	int rc = 0;
-
-	if (snprintf(path, sizeof path, "%s/%s", outdir, D9X_REDO_DIR) >=
-	    (int)sizeof path || (d = opendir(path)) == NULL)
-		return 0;
-	while (rc == 0 && (e = readdir(d)) != NULL)
-		if (strlen(e->d_name) == 32 && d9x_is_key(e->d_name) &&
-		    d9_intern(keys, e->d_name, 32) == D9_NONE)
-			rc = -1;
-	closedir(d);
-	return rc;
-}
-
-int
-d9x_redo_mark(const char *outdir, const char *key)
-{
-	char path[4096];
-	int fd;
-
-	if (snprintf(path, sizeof path, "%s/%s", outdir, D9X_REDO_DIR) >=
-	    (int)sizeof path - 34) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		return -1;
-	strcat(path, "/");
-	strcat(path, key);
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return -1;
-	return close(fd);
-}
-
-void
-d9x_redo_unmark(const char *outdir, const char *key)
-{
-	char path[4096];
-
-	if (snprintf(path, sizeof path, "%s/%s/%s", outdir, D9X_REDO_DIR,
-	    key) < (int)sizeof path)
-		unlink(path);
-}
 
 /* Remove name from every folder depth levels below dir (the partitions
  * service=, date=, host=): 0, or -1 when one could not be removed. */

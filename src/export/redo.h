@@ -5,7 +5,7 @@
  * complete = false), but its leaves are named by the source's key like
  * any, so a later export of the whole file would find them in place and
  * skip it for good. So each key exported from a cut input is marked,
- * OUTDIR/.cut/<key> (an empty file; no table's reader looks there): a
+ * OUTDIR/.cut/<key> (marks.h): a
  * marked key counts as not exported, and exporting it again first
  * removes its leaves in every table and partition (the partition may
  * have changed: metadata read later), then writes them anew and drops
@@ -15,18 +15,6 @@
 #ifndef D9X_REDO_H
 #define D9X_REDO_H
 
-#include "base/intern.h"
-
-#define D9X_REDO_DIR	".cut"
-
-/* The marked keys under outdir into keys: 0, or -1 out of memory (a
- * missing or unreadable folder marks nothing). */
-int	d9x_redo_scan(const char *outdir, struct d9_intern *keys);
-/* Mark key (32 hex digits) as exported from a cut input: 0, or -1 with
- * errno. */
-int	d9x_redo_mark(const char *outdir, const char *key);
-/* Drop key's mark (none: nothing). */
-void	d9x_redo_unmark(const char *outdir, const char *key);
 /* Remove key's leaves from every table under outdir: 0, or -1 with errno
  * when one could not be removed. */
 int	d9x_redo_clear(const char *outdir, const char *key);

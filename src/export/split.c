@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "export/split.h"
 #include "model/core/build.h"
@@ -155,7 +156,7 @@ on_loss(void *ctx, int what)
 }
 
 int
-d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
+d9x_split_read(const char *path, int fd, d9x_split_fn fn, void *ctx,
     const struct d9p_read_opts *ro, struct d9x_split_hint *hint,
     struct d9p_read_stats *st)
 {
@@ -171,11 +172,15 @@ d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
 	memset(st, 0, sizeof *st);
 	s.hint = hint != NULL ? hint : &s.own;
 	d9p_segcap_init(&s.cap);
-	if (fresh(&s) < 0) {
+	if (fresh(&s) < 0 || (fd >= 0 && (fd = dup(fd)) < 0)) {
+		d9m_model_free(&s.m);
+		d9p_segcap_free(&s.cap);
 		fn(ctx, NULL, 0, NULL);
 		return -1;
 	}
-	rc = d9p_read_paths(&path, 1, &sink, &o, st);
+	/* d9p_read_fd closes the dup */
+	rc = fd >= 0 ? d9p_read_fd(fd, path, 0, &sink, &o, st) :
+	    d9p_read_paths(&path, 1, &sink, &o, st);
 	if (!s.stop)
 		rc = hand(&s, UINT64_MAX) < 0 || rc < 0 ? -1 : 0;
 	else {

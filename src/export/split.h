@@ -37,10 +37,12 @@ struct d9x_split_hint {
 
 /* Read path ("-": stdin) as ro says (its note and stream_only) and hand
  * over each segment's model in order, the last one too (possibly
- * empty). hint: NULL, or the caller's (read and updated). st: the
+ * empty); fd, when not -1, is path open already (a pipe or a device,
+ * whose bytes come once: read from it, not opened again; it stays the
+ * caller's). hint: NULL, or the caller's (read and updated). st: the
  * input's reading figures. Returns 0, or -1 (out of memory, or a
  * callback said stop). */
-int	d9x_split_read(const char *path, d9x_split_fn fn, void *ctx,
+int	d9x_split_read(const char *path, int fd, d9x_split_fn fn, void *ctx,
 	    const struct d9p_read_opts *ro, struct d9x_split_hint *hint,
 	    struct d9p_read_stats *st);
 

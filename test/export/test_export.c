@@ -33,6 +33,7 @@
 #include "model/queries/samples.h"
 #include "../rmtree.h"
 #include "outdir.h"
+#include "runs.h"
 
 START_TEST(hive_escape)
 {
@@ -252,7 +253,7 @@ read_demo_hint(d9x_split_fn fn, void *ctx,
 
 	snprintf(path, sizeof path, "%s/demo-2026-06.bin.gz",
 	    getenv("D9_TRACES"));
-	ck_assert_int_eq(d9x_split_read(path, fn, ctx, &ro, hint, &st), 0);
+	ck_assert_int_eq(d9x_split_read(path, -1, fn, ctx, &ro, hint, &st), 0);
 }
 
 static void
@@ -508,7 +509,7 @@ START_TEST(stream_names_as_files)
 		fclose(in);
 	}
 	ck_assert_int_eq(fclose(out), 0);
-	ck_assert_int_eq(d9x_split_read(cat, keep_ids, &k, &ro, NULL, &st),
+	ck_assert_int_eq(d9x_split_read(cat, -1, keep_ids, &k, &ro, NULL, &st),
 	    0);
 	ck_assert_uint_eq(k.none, 0);
 	ck_assert_uint_eq(k.n, 3);
@@ -659,6 +660,7 @@ main(void)
 		tcase_add_test(tk, stream_names_as_files);
 		tcase_add_loop_test(tk, cut_then_whole, 0, 2);
 		outdir_tests(tk);
+		runs_tests(tk);
 		suite_add_tcase(s, tk);
 	}
 	sr = srunner_create(s);

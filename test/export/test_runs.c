@@ -1,0 +1,233 @@
+/*
+ * test_runs.c: see runs.h.
+ */
+#include <check.h>
+#include <dirent.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "export/export.h"
+#include "../rmtree.h"
+#include "runs.h"
+
+/* A file of three segments: two raw ones of other processes and a gzip
+ * one, one after the other (as `cat` makes them). */
+static const char *const three[] = { "demo-2026-03.bin",
+	"block-in-place-2026-05.bin", "demo-2026-06.bin.gz" };
+
+struct scratch {
+	char	 top[64], first[96], many[96], out[96], whole[96];
+};
+
+static void
+append(FILE *to, const char *name)
+{
+	char path[4096], buf[65536];
+	FILE *f;
+	size_t k;
+
+	snprintf(path, sizeof path, "%s/%s", getenv("D9_TRACES"), name);
+	ck_assert_ptr_nonnull(f = fopen(path, "rb"));
+	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
+		ck_assert_uint_eq(fwrite(buf, 1, k, to), k);
+	fclose(f);
+}
+
+/* first: the first segment alone; many: all three. */
+static void
+scratch_make(struct scratch *s)
+{
+	FILE *f;
+
+	snprintf(s->top, sizeof s->top, "/tmp/d9x-runs-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(s->top));
+	snprintf(s->first, sizeof s->first, "%s/first.bin", s->top);
+	snprintf(s->many, sizeof s->many, "%s/many.bin", s->top);
+	snprintf(s->out, sizeof s->out, "%s/out", s->top);
+	snprintf(s->whole, sizeof s->whole, "%s/whole", s->top);
+	ck_assert_ptr_nonnull(f = fopen(s->first, "wb"));
+	append(f, three[0]);
+	fclose(f);
+	ck_assert_ptr_nonnull(f = fopen(s->many, "wb"));
+	for (size_t i = 0; i < sizeof three / sizeof three[0]; i++)
+		append(f, three[i]);
+	fclose(f);
+}
+
+/* Export path into out (cancel: NULL, or the flag); d9x_export's rc. */
+static int
+export_one(const char *out, const char *path, const _Atomic int *cancel,
+    struct d9m_resolver *(*rnew)(void *), void *ctx, char *err,
+    size_t errlen)
+{
+	const char *paths[1] = { path };
+	struct d9x_opts o = { .outdir = out, .paths = paths, .npaths = 1,
+	    .workers = 1, .cancel = cancel, .resolver_new = rnew,
+	    .ctx = ctx };
+	struct d9x_progress p;
+
+	return d9x_export(&o, &p, err, errlen);
+}
+
+/* The parquet files under dir (their paths below it, sorted) with their
+ * bytes' sums, but those of the segments table unless all (its file
+ * column names the input the segment was read from); temporary files
+ * too: malloc'd text. */
+static char *
+tree(const char *dir, int all)
+{
+	char cmd[640], *buf = malloc(1 << 16);
+	size_t n = 0, k;
+	FILE *p;
+
+	ck_assert_ptr_nonnull(buf);
+	snprintf(cmd, sizeof cmd, "cd %s && find . -type f \\( -name "
+	    "'*.parquet' -o -name '*.tmp' \\) | LC_ALL=C sort | while read "
+	    "f; do case $f in ./segments/*) %s;; *) cksum $f;; esac; done",
+	    dir, all ? "cksum $f" : "echo $f");
+	ck_assert_ptr_nonnull(p = popen(cmd, "r"));
+	while ((k = fread(buf + n, 1, (1 << 16) - 1 - n, p)) > 0)
+		n += k;
+	buf[n] = '\0';
+	ck_assert_int_eq(pclose(p), 0);
+	return buf;
+}
+
+/* Entries of dir but . and .. */
+static size_t
+files_in_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d != NULL && (e = readdir(d)) != NULL)
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	if (d != NULL)
+		closedir(d);
+	return n;
+}
+
+static void
+same_tree(const char *a, const char *b, int all)
+{
+	char *x = tree(a, all), *y = tree(b, all);
+
+	if (strcmp(x, y) != 0)	/* too long for one of Check's messages */
+		fprintf(stderr, "%s:\n%s\n%s:\n%s\n", a, x, b, y);
+	ck_assert_msg(strcmp(x, y) == 0, "%s and %s differ", a, b);
+	free(x);
+	free(y);
+}
+
+/*
+ * A file of many segments whose first one was exported before, alone:
+ * its other segments are exported too. The first segment's leaf was the
+ * file's only mark of "exported whole", so such a file (a host's
+ * segments cat'ed into one, pulled again the next day with more) was
+ * skipped, unread, for good.
+ */
+START_TEST(file_of_many_after_its_first_segment)
+{
+	struct scratch s;
+	char err[512];
+
+	scratch_make(&s);
+	ck_assert_int_eq(export_one(s.out, s.first, NULL, NULL, NULL, err,
+	    sizeof err), 0);
+	ck_assert_msg(export_one(s.out, s.many, NULL, NULL, NULL, err,
+	    sizeof err) == 0, "%s", err);
+	ck_assert_int_eq(export_one(s.whole, s.many, NULL, NULL, NULL, err,
+	    sizeof err), 0);
+	same_tree(s.out, s.whole, 0);
+	t_rmtree(s.top);
+}
+END_TEST
+
+struct stopper {
+	_Atomic int	 flag;
+	int		 calls;
+	int		 at;		/* the call that sets flag */
+};
+
+/* A segment's resolver asked for (export.h): the fold of one begins. */
+static struct d9m_resolver *
+stop_at(void *ctx)
+{
+	struct stopper *st = ctx;
+
+	if (++st->calls == st->at)
+		atomic_store(&st->flag, 1);
+	return NULL;
+}
+
+/*
+ * Stopped (d9x_opts.cancel) while the second of three segments of a file
+ * is folded: the export ends at the third with "interrupted", no
+ * temporary file stays, the first segment's leaf that would mark the
+ * file exported is not in place; the next run ends what this one began,
+ * and OUTDIR is then what one whole run writes.
+ */
+START_TEST(stopped_between_segments)
+{
+	struct scratch s;
+	struct stopper st = { .at = 2 };
+	char err[512], *t;
+
+	scratch_make(&s);
+	ck_assert_int_eq(export_one(s.out, s.many, &st.flag, stop_at, &st,
+	    err, sizeof err), -1);
+	ck_assert_str_eq(err, "interrupted");
+	ck_assert_int_eq(st.calls, 2);		/* the third not folded */
+	t = tree(s.out, 1);
+	ck_assert_msg(strstr(t, ".tmp") == NULL, "%s", t);
+	ck_assert_ptr_nonnull(strstr(t, "./polls/"));
+	free(t);
+	ck_assert_int_eq(export_one(s.out, s.many, NULL, NULL, NULL, err,
+	    sizeof err), 0);
+	ck_assert_int_eq(export_one(s.whole, s.many, NULL, NULL, NULL, err,
+	    sizeof err), 0);
+	same_tree(s.out, s.whole, 1);
+	t_rmtree(s.top);
+}
+END_TEST
+
+/*
+ * An OUTDIR written by a d9top that marked no file whole (no .whole
+ * folder): a file whose first segment is exported counts as exported,
+ * as it did then, and is marked so from then on.
+ */
+START_TEST(outdir_of_an_earlier_d9top)
+{
+	struct scratch s;
+	char err[512], dir[160];
+	const char *paths[1] = { s.many };
+	struct d9x_opts o = { .outdir = s.out, .paths = paths, .npaths = 1,
+	    .workers = 1 };
+	struct d9x_progress p;
+
+	scratch_make(&s);
+	ck_assert_int_eq(export_one(s.out, s.many, NULL, NULL, NULL, err,
+	    sizeof err), 0);
+	snprintf(dir, sizeof dir, "rm -r %s/.whole", s.out);
+	ck_assert_int_eq(system(dir), 0);
+	ck_assert_int_eq(d9x_export(&o, &p, err, sizeof err), 0);
+	ck_assert_uint_eq(p.present, 1);
+	ck_assert_uint_eq(p.exported, 0);
+	snprintf(dir, sizeof dir, "%s/.whole", s.out);
+	ck_assert_uint_eq(files_in_dir(dir), 1);
+	t_rmtree(s.top);
+}
+END_TEST
+
+void
+runs_tests(TCase *tc)
+{
+	tcase_add_test(tc, file_of_many_after_its_first_segment);
+	tcase_add_test(tc, stopped_between_segments);
+	tcase_add_test(tc, outdir_of_an_earlier_d9top);
+}
