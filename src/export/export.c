@@ -357,19 +357,20 @@ whole_name(const struct input *x, char name[D9X_MARK_MAX])
 }
 
 /* Whether file x was exported whole, every one of its segments: its
- * mark, not its first segment's leaf (another input may have written
- * that one: the same segment alone, or a stream cut after it). */
+ * mark, not its first segment's leaf alone (another input may have
+ * written that one: the same segment alone, or a stream cut after it);
+ * and that leaf still there (leaves removed to be exported again). */
 static int
 exported_whole(struct run *r, const struct input *x)
 {
 	char name[D9X_MARK_MAX];
 
-	if (!x->have_id)
+	if (!x->have_id || !known(r, x->base))
 		return 0;
 	whole_name(x, name);
 	if (d9_intern_find(&r->whole, name, strlen(name)) != D9_NONE)
 		return 1;
-	if (!r->old_outdir || !known(r, x->base))
+	if (!r->old_outdir)
 		return 0;
 	(void)d9x_mark(r->o->outdir, D9X_MARKS_WHOLE, name);
 	return 1;
