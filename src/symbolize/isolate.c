@@ -46,13 +46,21 @@ static const int iso_fatal[] = {
 static void
 child_setup(size_t mem_budget)
 {
+	static const int stop[] = { SIGINT, SIGTERM, SIGHUP };
 	struct rlimit rl = { 0, 0 };
-	sigset_t all;
+	sigset_t was, keep;
 
 	for (size_t i = 0; i < sizeof iso_fatal / sizeof iso_fatal[0]; i++)
 		signal(iso_fatal[i], SIG_DFL);
-	sigemptyset(&all);
-	sigprocmask(SIG_SETMASK, &all, NULL);
+	/* the signals that stop the user's work stay blocked where the
+	 * caller blocks them to stop at a step's end (an export: app/
+	 * interrupt.h): the answer of the step under way is still wanted */
+	sigprocmask(SIG_SETMASK, NULL, &was);
+	sigemptyset(&keep);
+	for (size_t i = 0; i < sizeof stop / sizeof stop[0]; i++)
+		if (sigismember(&was, stop[i]) == 1)
+			sigaddset(&keep, stop[i]);
+	sigprocmask(SIG_SETMASK, &keep, NULL);
 	setrlimit(RLIMIT_CORE, &rl);
 #ifndef ISO_SANITIZED
 	if (mem_budget > 0) {

@@ -7,7 +7,9 @@
  * out of the memory it was given) ends the child, never the caller.
  *
  * In the child, fatal signals are reset to their defaults (the caller's
- * handlers, e.g. the browser's terminal restore, must not run there),
+ * handlers, e.g. the browser's terminal restore, must not run there) and
+ * unblocked, but SIGINT, SIGTERM and SIGHUP where the caller blocks them
+ * (it stops at a step's end, and wants this step's answer),
  * core dumps are off and, unless built with a sanitizer (whose shadow
  * memory needs the address space), the address space is limited to what
  * the process uses plus mem_budget bytes.

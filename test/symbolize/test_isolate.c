@@ -5,12 +5,14 @@
  * abort(), hanging past its time, exiting without an answer or running
  * out of memory is told apart in the message and never ends the caller;
  * the caller's fatal-signal handlers do not run in the child; a parent
- * ignoring SIGCHLD still gets its answer. The DWARF reader refuses a FIFO
+ * ignoring SIGCHLD still gets its answer, one blocking ^C too. The DWARF
+ * reader refuses a FIFO
  * at once (it does not hang on it). An index buffer that is cut, has a
  * bad magic or bytes flipped anywhere is refused or, when accepted,
  * looked up without reading outside it (run under ASan).
  */
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +176,38 @@ START_TEST(parent_state)
 }
 END_TEST
 
+/* Sends SIGINT to its own process, then answers. */
+static int
+interrupted_then_answer(void *arg, void **buf, size_t *len, struct d9_err *e)
+{
+	kill(getpid(), SIGINT);
+	return answer_hello(arg, buf, len, e);
+}
+
+/* A caller that blocks ^C to stop at a step's end (an export) gets the
+ * step's answer though ^C reached the child too; one that does not block
+ * it loses the child to it. */
+START_TEST(caller_blocks_interrupt)
+{
+	struct d9_err e;
+	sigset_t set, old;
+	void *buf;
+	size_t len;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	ck_assert_int_eq(pthread_sigmask(SIG_BLOCK, &set, &old), 0);
+	ck_assert_int_eq(d9s_isolate(interrupted_then_answer, "on", 5000, 0,
+	    &buf, &len, &e), 0);
+	ck_assert_str_eq(buf, "on");
+	free(buf);
+	ck_assert_int_eq(pthread_sigmask(SIG_SETMASK, &old, NULL), 0);
+	ck_assert_int_eq(d9s_isolate(interrupted_then_answer, "off", 5000, 0,
+	    &buf, &len, &e), -D9S_DWARF_LOST);
+	ck_assert_str_eq(e.msg, "the reader was killed by SIGINT");
+}
+END_TEST
+
 /* The DWARF reader given a FIFO nobody writes: refused, not hung on. */
 START_TEST(reader_fifo)
 {
@@ -282,6 +316,7 @@ suite_isolate(void)
 	tcase_add_test(tc, answers);
 	tcase_add_test(tc, deaths);
 	tcase_add_test(tc, parent_state);
+	tcase_add_test(tc, caller_blocks_interrupt);
 	tcase_add_test(tc, reader_fifo);
 	tcase_add_test(tc, index_checked);
 	suite_add_tcase(s, tc);
