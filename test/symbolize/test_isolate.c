@@ -6,10 +6,10 @@
  * out of memory is told apart in the message and never ends the caller;
  * the caller's fatal-signal handlers do not run in the child; a parent
  * ignoring SIGCHLD still gets its answer, one blocking ^C too. The DWARF
- * reader refuses a FIFO
- * at once (it does not hang on it). An index buffer that is cut, has a
- * bad magic or bytes flipped anywhere is refused or, when accepted,
- * looked up without reading outside it (run under ASan).
+ * reader refuses a FIFO at once (it does not hang on it). An index
+ * buffer that is cut, has a bad magic or bytes flipped anywhere is
+ * refused or, when accepted, looked up without reading outside it (run
+ * under ASan).
  */
 #include <fcntl.h>
 #include <pthread.h>
