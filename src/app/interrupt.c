@@ -1,7 +1,7 @@
 /*
- * interrupt.c: see interrupt.h. The waiting thread is the only one with
- * the signals unblocked in spirit: it takes them with sigwait, so no
- * handler runs and nothing is shared with one.
+ * interrupt.c: see interrupt.h. Every thread has the signals blocked;
+ * the waiting one takes them with sigwait, so no handler runs and
+ * nothing is shared with one.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,7 +32,7 @@ waiter(void *arg)
 {
 	struct d9a_interrupt *in = arg;
 	struct timespec grace = { D9A_INTERRUPT_GRACE, 0 };
-	char msg[160];
+	char msg[256];
 	int sig, n;
 
 	while (sigwait(&in->set, &sig) != 0)
@@ -63,7 +63,8 @@ d9a_interrupt_start(struct d9a_interrupt *in, const char *what)
 		    sa.sa_handler != SIG_IGN)
 			sigaddset(&in->set, caught[i]);
 	}
-	if (pthread_sigmask(SIG_BLOCK, &in->set, &in->old) != 0)
+	if (sigisemptyset(&in->set) ||	/* all ignored: nothing to wait for */
+	    pthread_sigmask(SIG_BLOCK, &in->set, &in->old) != 0)
 		return;
 	if (pthread_create(&in->thread, NULL, waiter, in) != 0) {
 		pthread_sigmask(SIG_SETMASK, &in->old, NULL);
