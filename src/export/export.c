@@ -194,7 +194,8 @@ identify(struct run *r)
 	}
 	if ((v = malloc((r->n + 1) * sizeof *v)) == NULL)
 		return -1;
-	memcpy(v, r->in, r->n * sizeof *v);
+	if (r->n > 0)		/* no input: r->in is NULL */
+		memcpy(v, r->in, r->n * sizeof *v);
 	qsort(v, r->n, sizeof *v, cmp_base);
 	for (size_t i = 0, j; i < r->n && v[i].have_id; i = j) {
 		int64_t best = -1;

@@ -75,8 +75,11 @@ spawn(struct child *c, const char *out, const char *in, int ignore)
 	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_int_ge(c->pid = fork(), 0);
 	if (c->pid == 0) {
+		/* as a terminal's job: whatever this test was started with
+		 * (nohup ignores SIGHUP, a background job SIGINT) */
 		signal(SIGINT, ignore ? SIG_IGN : SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		dup2(p[1], STDERR_FILENO);
 		close(p[0]);
 		close(p[1]);
