@@ -135,3 +135,15 @@ d9_arena_free(struct d9_arena *a)
 	}
 	a->spare = NULL;
 }
+
+char *
+d9_arena_strndup(struct d9_arena *a, const void *p, size_t n)
+{
+	char *q = n < SIZE_MAX ? d9_arena_alloc(a, n + 1, 1) : NULL;
+
+	if (q != NULL) {
+		memcpy(q, p, n);
+		q[n] = '\0';
+	}
+	return q;
+}

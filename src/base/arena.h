@@ -21,6 +21,8 @@ void	 d9_arena_init(struct d9_arena *a, size_t chunk_size);
 /* NULL when out of memory; align must be a power of two. */
 void	*d9_arena_alloc(struct d9_arena *a, size_t size, size_t align);
 void	*d9_arena_memdup(struct d9_arena *a, const void *p, size_t size);
+/* The n bytes at p (no more are read) and a NUL after them. */
+char	*d9_arena_strndup(struct d9_arena *a, const void *p, size_t n);
 void	 d9_arena_reset(struct d9_arena *a);	/* keep chunks, drop contents */
 void	 d9_arena_free(struct d9_arena *a);
 

@@ -312,10 +312,8 @@ keep_annotation(struct d9p_decoder *d, struct d9p_field *f, const char *k,
 		if (strlen(kept[i].key) != klen ||
 		    memcmp(kept[i].key, k, klen) != 0)
 			continue;
-		if ((copy = d9_arena_memdup(&d->arena, v, (size_t)vlen + 1)) ==
-		    NULL)
+		if ((copy = d9_arena_strndup(&d->arena, v, vlen)) == NULL)
 			return -1;
-		copy[vlen] = '\0';
 		*(const char **)(void *)((char *)f + kept[i].off) = copy;
 		if (kept[i].off == offsetof(struct d9p_field, unit))
 			f->unit_len = vlen;

@@ -36,10 +36,10 @@ read_name(struct d9p_decoder *d, struct d9_buf *b, const char **out,
 
 	if (d9_buf_u16(b, len) < 0 || d9_buf_bytes(b, *len, &p) < 0)
 		return SHORT;
-	*out = d9_arena_memdup(&d->arena, p, (size_t)*len + 1);
+	/* the name may end the bytes fed: none past it is read */
+	*out = d9_arena_strndup(&d->arena, p, *len);
 	if (*out == NULL)
 		return d9_err_set(d->e, D9_ERR_NOMEM, 0, "out of memory");
-	((char *)*out)[*len] = '\0';
 	return 0;
 }
 

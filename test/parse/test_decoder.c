@@ -5,6 +5,7 @@
  * log it expects.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/wire.h"
@@ -594,6 +595,53 @@ START_TEST(feed_partial_frames)
 }
 END_TEST
 
+/*
+ * Every prefix of a trace, fed in a buffer of exactly its size (a file's
+ * first 64 KiB, peeked for its segment's name: parse/segid.h, or a read
+ * that ends there): a schema's or a field's name, or an annotation's
+ * value, that ends the bytes fed is read to its end and no byte past it
+ * (it was copied with the byte after it, then that byte overwritten:
+ * one byte read past the buffer, which the ASan build of this test
+ * reports).
+ */
+START_TEST(names_at_the_end_of_the_bytes)
+{
+	static const struct tg_field f[] = { { "alpha", D9_FT_VARINT },
+	    { "beta", D9_FT_U32 } };
+	static const struct tg_annot an[] = { { 0, "unit", "nanoseconds" } };
+	struct tg t;
+
+	tg_init(&t);
+	tg_header(&t);
+	tg_schema(&t, 7, "SomeEvent", 1, 2, f);
+	tg_annotations(&t, 7, 1, an);
+	for (size_t n = 1; n <= t.n; n++) {
+		uint8_t *cut = malloc(n);
+		struct d9p_decoder *d;
+		struct rec r;
+		struct d9p_sink sink;
+		struct d9_err e;
+		size_t used;
+
+		ck_assert_ptr_nonnull(cut);
+		memcpy(cut, t.p, n);
+		rec_init(&r);
+		sink = rec_sink(&r);
+		ck_assert_int_eq(d9p_decoder_new(&d, &sink), 0);
+		d9_err_clear(&e);
+		(void)d9p_decoder_feed(d, cut, n, 0, 0, UINT64_MAX, &used, &e);
+		ck_assert_uint_le(used, n);
+		if (n == t.n)	/* whole: the schema, its unit */
+			ck_assert_ptr_nonnull(strstr(rec_log(&r),
+			    "schema 7 SomeEvent alpha:9 beta:13"));
+		d9p_decoder_free(&d);
+		rec_free(&r);
+		free(cut);
+	}
+	tg_free(&t);
+}
+END_TEST
+
 /* A decoder with limits keep 16 and pool_max 10, fed t whole into r;
  * its answer must be want. */
 static struct d9p_decoder *
@@ -716,6 +764,7 @@ suite_decoder(void)
 	tc = tcase_create("api");
 	tcase_add_test(tc, sink_error_stops);
 	tcase_add_test(tc, feed_partial_frames);
+	tcase_add_test(tc, names_at_the_end_of_the_bytes);
 	tcase_add_test(tc, limits);
 	tcase_add_test(tc, limits_per_batch);
 	suite_add_tcase(s, tc);
