@@ -1,8 +1,8 @@
 /*
- * export.c: see export.h. Three steps: list the inputs (parse/reader.h's
- * walk; stdin last), name each file by its segment (segid.h) and keep
- * one file per segment, then export them one by one. The keys already
- * exported are the names of the leaves under OUTDIR/segments.
+ * export.c: see export.h. Three steps: list the inputs and name each
+ * file by its segment (inputs.h), then export them one by one. The keys
+ * already exported are the names of the leaves under OUTDIR/segments,
+ * the files exported whole are marked (marks.h).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +19,7 @@
 #include "export/export.h"
 #include "export/fold.h"
 #include "export/hash128.h"
+#include "export/inputs.h"
 #include "export/loader.h"
 #include "export/marks.h"
 #include "export/outlock.h"
@@ -29,23 +30,10 @@
 
 #define SCAN_DEPTH	4	/* segments/service=/date=/host=/leaf */
 
-struct input {
-	char		*path;		/* NULL: stdin */
-	int		 fd;		/* a pipe or a device named, open since
-					 * the walk (its bytes come once: it is
-					 * read from there, not opened again and
-					 * not looked at before), -1: none */
-	uint8_t		 base[16];	/* its identity */
-	int		 have_id;
-	int		 copy;		/* another file holds its segment */
-	uint64_t	 size;		/* a regular file's bytes */
-};
-
 struct run {
 	const struct d9x_opts	*o;
 	struct d9x_progress	*p;
-	struct input		*in;
-	size_t			 n, cap;
+	struct d9x_inputs	 in;
 	struct d9_arena		 arena;
 	struct d9_intern	 done;	/* keys whose segments leaf exists */
 	struct d9_intern	 redo;	/* keys marked cut (redo.h) */
@@ -88,30 +76,6 @@ unlock(struct run *r)
 }
 
 static int
-visit(void *ctx, const char *path, int fd, const struct stat *sb, int in_dir)
-{
-	struct run *r = ctx;
-	struct input *x;
-
-	(void)in_dir;
-	if (d9_grow(&r->in, &r->cap, r->n + 1, sizeof *r->in) < 0 ||
-	    (path = strdup(path)) == NULL) {
-		close(fd);
-		return -1;
-	}
-	x = &r->in[r->n++];
-	memset(x, 0, sizeof *x);
-	x->path = (char *)path;
-	x->fd = -1;
-	if (S_ISREG(sb->st_mode)) {
-		close(fd);
-		x->size = (uint64_t)sb->st_size;
-	} else
-		x->fd = fd;
-	return 0;
-}
-
-static int
 is_leaf_name(const char *s)
 {
 	size_t n = strlen(s);
@@ -148,77 +112,6 @@ scan(struct run *r, const char *dir, int depth)
 	}
 	closedir(d);
 	return rc;
-}
-
-static int
-cmp_base(const void *a, const void *b)
-{
-	const struct input *x = a, *y = b;
-
-	if (x->have_id != y->have_id)
-		return y->have_id - x->have_id;
-	return memcmp(x->base, y->base, 16);
-}
-
-/* The identity of the segment named by id (segid.h): a file's, or a
- * segment's of a stream, which are the same for the same segment. */
-static void
-base_of(const struct d9p_segid *id, uint8_t base[16])
-{
-	uint8_t raw[sizeof id->boot + 16];
-
-	memcpy(raw, id->boot, sizeof id->boot);
-	for (int b = 0; b < 8; b++) {
-		raw[sizeof id->boot + b] = (uint8_t)(id->hash >> (8 * b));
-		raw[sizeof id->boot + 8 + b] = (uint8_t)(id->len >> (8 * b));
-	}
-	d9x_hash128(raw, sizeof raw, base);
-}
-
-/* Name each file by its segment; of the files of one segment keep the
- * one with the most decoded bytes (the first of equals). */
-static int
-identify(struct run *r)
-{
-	struct input *v;
-
-	for (size_t i = 0; i < r->n; i++) {
-		struct input *x = &r->in[i];
-		struct d9p_segid id;
-
-		if (x->path == NULL || x->fd >= 0 ||
-		    d9p_segid_of(x->path, &id) < 0)
-			continue;
-		base_of(&id, x->base);
-		x->have_id = 1;
-	}
-	if ((v = malloc((r->n + 1) * sizeof *v)) == NULL)
-		return -1;
-	if (r->n > 0)		/* no input: r->in is NULL */
-		memcpy(v, r->in, r->n * sizeof *v);
-	qsort(v, r->n, sizeof *v, cmp_base);
-	for (size_t i = 0, j; i < r->n && v[i].have_id; i = j) {
-		int64_t best = -1;
-		const char *keep = NULL;
-
-		for (j = i; j < r->n && v[j].have_id && memcmp(v[j].base,
-		    v[i].base, 16) == 0; j++)
-			;
-		for (size_t k = i; j - i > 1 && k < j; k++) {
-			int64_t sz = d9p_decoded_size(v[k].path);
-
-			if (sz > best) {
-				best = sz;
-				keep = v[k].path;
-			}
-		}
-		for (size_t k = 0; keep != NULL && k < r->n; k++)
-			if (r->in[k].have_id && memcmp(r->in[k].base,
-			    v[i].base, 16) == 0 && r->in[k].path != keep)
-				r->in[k].copy = 1;
-	}
-	free(v);
-	return 0;
 }
 
 /* A segment's identity from what it holds, where its first bytes name
@@ -349,7 +242,7 @@ report(struct worker *w, const char *current)
 
 /* The whole mark of file x (marks.h). */
 static void
-whole_name(const struct input *x, char name[D9X_MARK_MAX])
+whole_name(const struct d9x_input *x, char name[D9X_MARK_MAX])
 {
 	char key[33];
 
@@ -362,7 +255,7 @@ whole_name(const struct input *x, char name[D9X_MARK_MAX])
  * written that one: the same segment alone, or a stream cut after it);
  * and that leaf still there (leaves removed to be exported again). */
 static int
-exported_whole(struct run *r, const struct input *x)
+exported_whole(struct run *r, const struct d9x_input *x)
 {
 	char name[D9X_MARK_MAX];
 
@@ -380,7 +273,7 @@ exported_whole(struct run *r, const struct input *x)
 /* Whether input x is to be read: not a segment still written, not a
  * copy of one read from another file, not exported already. */
 static int
-wanted(struct run *r, const struct input *x)
+wanted(struct run *r, const struct d9x_input *x)
 {
 	if (x->path != NULL && d9p_is_active(x->path))
 		r->p->active++;
@@ -395,7 +288,7 @@ wanted(struct run *r, const struct input *x)
 
 /* What is known of the input being exported. */
 struct cur {
-	struct input	*x;
+	struct d9x_input	*x;
 	size_t		 segs;		/* segments with a source read */
 	size_t		 written;	/* of them, exported now */
 	int		 cut;		/* a segment of it was cut */
@@ -524,7 +417,7 @@ segment(void *ctx, struct d9m_model *m, uint64_t events,
 		if (first && c->x->have_id)
 			memcpy(base, c->x->base, 16);
 		else if (id != NULL)
-			base_of(id, base);
+			d9x_segid_base(id, base);
 		else
 			content_base(m, base);
 		if ((rc = legacy(w, m, id)) > 0 && (rc = claim(r, base)) > 0 &&
@@ -645,7 +538,7 @@ readers(void)
 static const char *
 path_of(const struct run *r, size_t i)
 {
-	return r->in[i].path ? r->in[i].path : "-";
+	return r->in.v[i].path ? r->in.v[i].path : "-";
 }
 
 /* One worker: read the wanted inputs not taken yet, each whole, and
@@ -663,15 +556,15 @@ work(void *arg)
 		int rc;
 
 		lock(r);
-		for (; r->next < r->n && !r->want[r->next]; r->next++)
+		for (; r->next < r->in.n && !r->want[r->next]; r->next++)
 			said(r, path_of(r, r->next));	/* see wanted() */
 		i = r->next++;
-		if (r->stop || i >= r->n) {
+		if (r->stop || i >= r->in.n) {
 			unlock(r);
 			break;
 		}
 		unlock(r);
-		c.x = &r->in[i];
+		c.x = &r->in.v[i];
 		w->cur = &c;
 		rc = export_here(w, path_of(r, i));
 		w->cur = NULL;
@@ -719,20 +612,20 @@ export_piped(struct run *r, const char **paths, struct worker *w)
 {
 	struct d9x_loader ld;
 	struct d9p_read_opts ro;
-	int rc = 0, threads, *fds = malloc((r->n + 1) * sizeof *fds);
+	int rc = 0, threads, *fds = malloc((r->in.n + 1) * sizeof *fds);
 
 	if (fds == NULL) {
 		d9_err_set(&r->e, D9_ERR_NOMEM, 0, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < r->n; i++)
-		fds[i] = r->in[i].fd;
+	for (size_t i = 0; i < r->in.n; i++)
+		fds[i] = r->in.v[i].fd;
 	w->r = r;
 	ro = read_opts(r->o);
-	threads = d9x_loader_start(&ld, paths, fds, r->want, r->n, readers(),
+	threads = d9x_loader_start(&ld, paths, fds, r->want, r->in.n, readers(),
 	    &ro) == 0;
-	for (size_t i = 0; rc == 0 && i < r->n; i++) {
-		struct cur c = { .x = &r->in[i] };
+	for (size_t i = 0; rc == 0 && i < r->in.n; i++) {
+		struct cur c = { .x = &r->in.v[i] };
 
 		w->cur = &c;
 		if (r->want[i])
@@ -767,13 +660,13 @@ workers(const struct d9x_opts *o, size_t wanted)
 static int
 export_all(struct run *r)
 {
-	const char **paths = calloc(r->n + 1, sizeof *paths);
+	const char **paths = calloc(r->in.n + 1, sizeof *paths);
 	struct worker w[D9X_WORKERS];
 	size_t nwant = 0;
 	unsigned n;
 	int rc;
 
-	r->want = calloc(r->n + 1, 1);
+	r->want = calloc(r->in.n + 1, 1);
 	if (paths == NULL || r->want == NULL) {
 		free(paths);
 		d9_err_set(&r->e, D9_ERR_NOMEM, 0, "out of memory");
@@ -782,44 +675,14 @@ export_all(struct run *r)
 	memset(w, 0, sizeof w);
 	for (size_t k = 0; k < D9X_WORKERS; k++)
 		w[k].out.dir = r->o->outdir;
-	for (size_t i = 0; i < r->n; i++) {
+	for (size_t i = 0; i < r->in.n; i++) {
 		paths[i] = path_of(r, i);
-		r->want[i] = (unsigned char)wanted(r, &r->in[i]);
+		r->want[i] = (unsigned char)wanted(r, &r->in.v[i]);
 		nwant += r->want[i];
 	}
 	n = workers(r->o, nwant);
 	rc = n > 1 ? export_workers(r, w, n) : export_piped(r, paths, &w[0]);
 	free(paths);
-	return rc;
-}
-
-static int
-list_inputs(struct run *r)
-{
-	const char **files = malloc((r->o->npaths + 1) * sizeof *files);
-	struct d9p_read_opts ro = { .note = r->o->note,
-	    .note_ctx = r->o->ctx };
-	struct d9p_read_stats st;
-	size_t nf = 0, nstdin = 0;
-	int rc;
-
-	if (files == NULL)
-		return -1;
-	for (size_t i = 0; i < r->o->npaths; i++) {
-		if (strcmp(r->o->paths[i], "-") == 0)
-			nstdin = 1;
-		else
-			files[nf++] = r->o->paths[i];
-	}
-	memset(&st, 0, sizeof st);
-	rc = nf ? d9p_walk(files, nf, visit, r, &ro, &st) : 0;
-	free(files);
-	if (rc == 0 && nstdin) {
-		if (d9_grow(&r->in, &r->cap, r->n + 1, sizeof *r->in) < 0)
-			return -1;
-		memset(&r->in[r->n], 0, sizeof *r->in);
-		r->in[r->n++].fd = -1;
-	}
 	return rc;
 }
 
@@ -847,7 +710,8 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	if (d9x_marks_scan(o->outdir, D9X_MARKS_CUT, &r.redo) < 0 ||
 	    (whole = d9x_marks_scan(o->outdir, D9X_MARKS_WHOLE,
 	    &r.whole)) < 0 || scan(&r, seg, SCAN_DEPTH) < 0 ||
-	    list_inputs(&r) < 0 || identify(&r) < 0) {
+	    d9x_inputs_list(&r.in, o->paths, o->npaths, o->note, o->ctx) < 0 ||
+	    d9x_inputs_identify(&r.in) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -857,19 +721,14 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	r.old_outdir = whole == 0 && r.done.n > 0;
 	if (whole == 0)
 		(void)d9x_marks_folder(o->outdir, D9X_MARKS_WHOLE);
-	p->inputs = r.n;
+	p->inputs = r.in.n;
 	if (export_all(&r) < 0) {
 		snprintf(err, errlen, "%s", r.e.msg);
 		goto out;
 	}
 	rc = 0;
 out:
-	for (size_t i = 0; i < r.n; i++) {
-		free(r.in[i].path);
-		if (r.in[i].fd >= 0)
-			close(r.in[i].fd);
-	}
-	free(r.in);
+	d9x_inputs_free(&r.in);
 	free(r.want);
 	d9_intern_free(&r.done);
 	d9_intern_free(&r.redo);
