@@ -3,7 +3,6 @@
  * a handful of threads, one hand-over per segment.
  */
 #include <string.h>
-#include <unistd.h>
 
 #include "export/loader.h"
 #include "export/split.h"

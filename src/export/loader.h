@@ -60,7 +60,7 @@ struct d9x_loader {
 };
 
 /* Start reading paths[i] for each want[i] (all three kept by reference;
- * fds: NULL, or a descriptor of each to read a dup of, -1 for none:
+ * fds: NULL, or each one's open pipe or device, -1 for none:
  * d9x_split_read) on threads threads (1 .. D9X_LOADERS). 0, or -1 when
  * no thread could be made (the caller reads on its own thread:
  * d9x_split_read). */
