@@ -63,7 +63,8 @@ d9a_interrupt_start(struct d9a_interrupt *in, const char *what)
 		    sa.sa_handler != SIG_IGN)
 			sigaddset(&in->set, caught[i]);
 	}
-	if (sigisemptyset(&in->set) ||	/* all ignored: nothing to wait for */
+	/* all ignored: nothing to wait for */
+	if (sigisemptyset(&in->set) ||
 	    pthread_sigmask(SIG_BLOCK, &in->set, &in->old) != 0)
 		return;
 	if (pthread_create(&in->thread, NULL, waiter, in) != 0) {

@@ -16,10 +16,12 @@
 #include <signal.h>
 #include <stdatomic.h>
 
-#define D9A_INTERRUPT_GRACE	5	/* s from the first signal to the end */
+#define D9A_INTERRUPT_GRACE	5	/* s from the first signal to the
+					 * end at the latest */
 
 struct d9a_interrupt {
-	_Atomic int	 sig;		/* the first signal that came, 0: none */
+	_Atomic int	 sig;		/* the first signal that came,
+					 * 0: none */
 	sigset_t	 set;		/* the signals waited for */
 	sigset_t	 old;		/* the mask before */
 	pthread_t	 thread;

@@ -519,7 +519,8 @@ export_taken(struct worker *w, struct d9x_loader *ld, size_t i,
 		else
 			d9m_model_free(&in.m);
 		if (rc < 0 && interrupted(w->r->o))
-			break;	/* the rest is not read: the loader stops */
+			break;	/* the rest is not read: the loader
+				 * stops */
 	}
 	return input_end(w, rc < 0 ? -1 : in.rc, &in.st, path);
 }

@@ -18,11 +18,12 @@
 
 struct d9x_input {
 	char		*path;		/* NULL: stdin */
-	int		 fd;		/* a pipe or a device named, open since
-					 * the walk, -1: none */
+	int		 fd;		/* a pipe or a device named, open
+					 * since the walk, -1: none */
 	uint8_t		 base[16];	/* its identity (have_id) */
 	int		 have_id;
-	int		 copy;		/* another file holds its segment */
+	int		 copy;		/* another file holds its
+					 * segment */
 	uint64_t	 size;		/* a regular file's bytes */
 };
 

@@ -26,7 +26,8 @@ int	d9x_marks_folder(const char *outdir, const char *folder);
 /* Mark name in folder: 0, or -1 with errno. */
 int	d9x_mark(const char *outdir, const char *folder, const char *name);
 /* Drop name's mark (none: nothing). */
-void	d9x_unmark(const char *outdir, const char *folder, const char *name);
+void	d9x_unmark(const char *outdir, const char *folder,
+	    const char *name);
 /* The name of the whole mark of a file of size bytes whose first
  * segment is key (32 hex digits). */
 void	d9x_whole_name(const char *key, unsigned long long size,

@@ -40,7 +40,7 @@
 #include "run.h"
 #include "../rmtree.h"
 
-#define WAIT_MS	120000		/* what d9top is waited for at most */
+#define WAIT_MS	120000	/* what d9top is waited for at most */
 
 /* The two segments the input holds (different processes: each its own
  * leaves), written one after the other. */
@@ -347,7 +347,7 @@ START_TEST(interrupted_while_waiting_for_outdir)
 	spawn(&c, s.out, s.file, 0);
 	ck_assert(hear(&c, "another d9top is exporting here"));
 	ck_assert_int_eq(kill(c.pid, SIGTERM), 0);
-	st = reap(&c);		/* the lock is still held: the wait ended */
+	st = reap(&c);	/* the lock still held: the wait ended */
 	ck_assert_msg(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM,
 	    "status %#x: %s", st, c.said);
 	ck_assert_ptr_nonnull(strstr(c.said, "interrupted"));
