@@ -200,17 +200,48 @@ skip_cols(const char *s, size_t n)
 	return s;
 }
 
+/* Columns of s before p. */
+static int
+cols_to(const char *s, const char *p)
+{
+	int n = 0;
+
+	for (; s < p; s++)
+		n += (*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* Where the key hint that ends s begins (" (Enter: the slowest; f: field
+ * filter)": a parenthesis whose first word is a key and a colon), or
+ * NULL. */
+static const char *
+key_hint(const char *s)
+{
+	const char *o = strrchr(s, '('), *c;
+	size_t n = strlen(s);
+
+	if (o == NULL || o == s || o[-1] != ' ' || s[n - 1] != ')' ||
+	    strchr(o, ')') != s + n - 1 || (c = strchr(o, ':')) == NULL ||
+	    c[1] != ' ' || c - o < 2 || c - o > 6 ||
+	    memchr(o, ' ', (size_t)(c - o)) != NULL)
+		return NULL;
+	return o - 1;
+}
+
 /* Columns of s to draw in w: all that fits, but a "file:line" the
  * edge would cut is left out whole (boxed.rs:22 read as a line number
- * of boxed.rs:2206); > scrolls to it. */
+ * of boxed.rs:2206), and so is a key hint at the end of a title
+ * ("(En"): > scrolls to them. */
 static int
 fit_cols(const char *s, int w)
 {
-	const char *e = skip_cols(s, (size_t)w), *t = e;
+	const char *e = skip_cols(s, (size_t)w), *t = e, *hint;
 	int digits = 0;
 
 	if (*e == '\0')
 		return w;
+	if ((hint = key_hint(s)) != NULL && hint < e)
+		return cols_to(s, hint);
 	while (t > s && t[-1] >= '0' && t[-1] <= '9') {
 		t--;
 		digits++;
@@ -220,12 +251,7 @@ fit_cols(const char *s, int w)
 		return w;
 	while (t > s && t[-1] != ' ')
 		t--;
-	if (t == s)
-		return w;
-	digits = 0;
-	for (const char *p = s; p < t; p++)
-		digits += (*p & 0xc0) != 0x80;
-	return digits;
+	return t == s ? w : cols_to(s, t);
 }
 
 #define TAIL_MIN	16	/* columns a cut path keeps, else it is cut

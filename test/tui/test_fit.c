@@ -248,6 +248,28 @@ START_TEST(cut_keeps_line_numbers)
 }
 END_TEST
 
+/* A title whose key hint the edge would cut ("(En") leaves the hint out
+ * whole; a parenthesis that is no key hint is cut as other text. */
+START_TEST(cut_leaves_key_hints_whole)
+{
+	struct d9t_list l;
+	char row[256];
+
+	d9t_list_init(&l);
+	d9t_list_add(&l, 0, "Spans by name: 12 in the window (Enter: the "
+	    "slowest; f: field filter)");
+	d9t_list_add(&l, 0, "task 6026 (examples/d9demo.c:crunch:1)");
+	ck_assert_str_eq(row_at(&l, 40, 0, 1, row, sizeof row),
+	    "Spans by name: 12 in the window");
+	ck_assert_str_eq(row_at(&l, 80, 0, 1, row, sizeof row),
+	    "Spans by name: 12 in the window (Enter: the slowest; f: field "
+	    "filter)");
+	ck_assert_str_eq(row_at(&l, 20, 1, 1, row, sizeof row),
+	    "task 6026 (examples/");
+	d9t_list_free(&l);
+}
+END_TEST
+
 /* A location too long for the row is cut on its left, so that its
  * file:line stays in sight ("..." without UTF-8); with room enough, or
  * scrolled with >, it is drawn as other text is. The tasks view at 80
@@ -538,6 +560,7 @@ suite_fit(void)
 	tcase_add_test(tc, empty_strips_hidden);
 	tcase_add_test(tc, nothing_cut_at_80);
 	tcase_add_test(tc, cut_keeps_line_numbers);
+	tcase_add_test(tc, cut_leaves_key_hints_whole);
 	tcase_add_test(tc, paths_cut_on_the_left);
 	tcase_add_test(tc, symbols_shortened);
 	tcase_add_test(tc, lists_sort);
