@@ -722,6 +722,8 @@ d9x_export(const struct d9x_opts *o, struct d9x_progress *p, char *err,
 	r.old_outdir = whole == 0 && r.done.n > 0;
 	if (whole == 0)
 		(void)d9x_marks_folder(o->outdir, D9X_MARKS_WHOLE);
+	else
+		d9x_marks_prune(o->outdir, &r.done);
 	p->inputs = r.in.n;
 	if (export_all(&r) < 0) {
 		snprintf(err, errlen, "%s", r.e.msg);

@@ -53,6 +53,25 @@ d9x_marks_scan(const char *outdir, const char *folder,
 	return rc;
 }
 
+void
+d9x_marks_prune(const char *outdir, const struct d9_intern *keys)
+{
+	char path[4096];
+	struct dirent *e;
+	DIR *d;
+	int dfd;
+
+	if (snprintf(path, sizeof path, "%s/%s", outdir, D9X_MARKS_WHOLE) >=
+	    (int)sizeof path || (d = opendir(path)) == NULL)
+		return;
+	dfd = dirfd(d);
+	while ((e = readdir(d)) != NULL)
+		if (valid(D9X_MARKS_WHOLE, e->d_name) &&
+		    d9_intern_find(keys, e->d_name, 32) == D9_NONE)
+			unlinkat(dfd, e->d_name, 0);
+	closedir(d);
+}
+
 int
 d9x_marks_folder(const char *outdir, const char *folder)
 {

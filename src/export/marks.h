@@ -21,6 +21,10 @@
  * folder is not there (nothing marked ever), or -1 out of memory. */
 int	d9x_marks_scan(const char *outdir, const char *folder,
 	    struct d9_intern *names);
+/* Remove the whole marks of outdir whose key (their first 32 digits) is
+ * not in keys (the exported ones: a mark outlives nothing it marks, so
+ * OUTDIR's partitions removed take their marks too). */
+void	d9x_marks_prune(const char *outdir, const struct d9_intern *keys);
 /* Make outdir's folder (there already: nothing): 0, or -1 with errno. */
 int	d9x_marks_folder(const char *outdir, const char *folder);
 /* Mark name in folder: 0, or -1 with errno. */

@@ -224,10 +224,41 @@ START_TEST(outdir_of_an_earlier_d9top)
 }
 END_TEST
 
+/*
+ * The marks go with what they mark: once the leaves of a file's first
+ * segment are removed (a partition past its retention), the next run
+ * removes that file's mark, so that .whole/ grows with OUTDIR's leaves,
+ * not with every file ever exported.
+ */
+START_TEST(marks_go_with_their_leaves)
+{
+	struct scratch s;
+	char err[512], cmd[256], dir[160];
+
+	scratch_make(&s);
+	ck_assert_int_eq(export_one(s.out, s.first, NULL, NULL, NULL, err,
+	    sizeof err), 0);
+	snprintf(dir, sizeof dir, "%s/.whole", s.out);
+	ck_assert_uint_eq(files_in_dir(dir), 1);
+	snprintf(cmd, sizeof cmd, "cd %s && rm -r [a-z]*", s.out);
+	ck_assert_int_eq(system(cmd), 0);
+	ck_assert_int_eq(export_one(s.out, s.many, NULL, NULL, NULL, err,
+	    sizeof err), 0);
+	/* many.bin's mark only: first.bin's went with its leaves (the
+	 * same first segment, another size) */
+	ck_assert_uint_eq(files_in_dir(dir), 1);
+	ck_assert_int_eq(export_one(s.whole, s.many, NULL, NULL, NULL, err,
+	    sizeof err), 0);
+	same_tree(s.out, s.whole, 1);
+	t_rmtree(s.top);
+}
+END_TEST
+
 void
 runs_tests(TCase *tc)
 {
 	tcase_add_test(tc, file_of_many_after_its_first_segment);
 	tcase_add_test(tc, stopped_between_segments);
 	tcase_add_test(tc, outdir_of_an_earlier_d9top);
+	tcase_add_test(tc, marks_go_with_their_leaves);
 }
