@@ -211,19 +211,36 @@ cols_to(const char *s, const char *p)
 	return n;
 }
 
+/* Whether the n bytes at k name a key: Enter, Esc, Tab, one character
+ * that is not a digit, or two around a slash (n/N). */
+static int
+is_key(const char *k, size_t n)
+{
+	if (n == 1)
+		return (unsigned char)*k > ' ' && (*k < '0' || *k > '9');
+	if (n == 3 && k[1] == '/')
+		return 1;
+	return (n == 5 && memcmp(k, "Enter", 5) == 0) || (n == 3 &&
+	    (memcmp(k, "Esc", 3) == 0 || memcmp(k, "Tab", 3) == 0));
+}
+
 /* Where the key hint that ends s begins (" (Enter: the slowest; f: field
- * filter)": a parenthesis whose first word is a key and a colon), or
+ * filter)", " (p lists them)", " (Enter jumps there, ...)": a
+ * parenthesis whose first word is a key, then a colon or a space), or
  * NULL. */
 static const char *
 key_hint(const char *s)
 {
-	const char *o = strrchr(s, '('), *c;
+	const char *o = strrchr(s, '('), *k, *e;
 	size_t n = strlen(s);
 
 	if (o == NULL || o == s || o[-1] != ' ' || s[n - 1] != ')' ||
-	    strchr(o, ')') != s + n - 1 || (c = strchr(o, ':')) == NULL ||
-	    c[1] != ' ' || c - o < 2 || c - o > 6 ||
-	    memchr(o, ' ', (size_t)(c - o)) != NULL)
+	    strchr(o, ')') != s + n - 1)
+		return NULL;
+	k = o + 1;
+	e = k + strcspn(k, " :)");
+	if (!is_key(k, (size_t)(e - k)) || (*e == ':' && e[1] != ' ') ||
+	    *e == ')')
 		return NULL;
 	return o - 1;
 }

@@ -266,6 +266,17 @@ START_TEST(cut_leaves_key_hints_whole)
 	    "filter)");
 	ck_assert_str_eq(row_at(&l, 20, 1, 1, row, sizeof row),
 	    "task 6026 (examples/");
+	/* hints that are a key then words, and words that are not one */
+	d9t_list_add(&l, 0, "Points of interest in the window: 1323 (Enter "
+	    "jumps there, then n/N step through that kind; f: one kind)");
+	d9t_list_add(&l, 0, "points of interest here: 115  (p lists them)");
+	d9t_list_add(&l, 0, "CPU samples: 19121 (974 on-CPU, 18147 off-CPU)");
+	ck_assert_str_eq(row_at(&l, 100, 2, 1, row, sizeof row),
+	    "Points of interest in the window: 1323");
+	ck_assert_str_eq(row_at(&l, 40, 3, 1, row, sizeof row),
+	    "points of interest here: 115");
+	ck_assert_str_eq(row_at(&l, 30, 4, 1, row, sizeof row),
+	    "CPU samples: 19121 (974 on-CPU");
 	d9t_list_free(&l);
 }
 END_TEST
