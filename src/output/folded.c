@@ -31,19 +31,31 @@ int
 d9o_folded_tree(FILE *f, const struct d9m_flame *t)
 {
 	uint32_t *path = malloc((t->n + 1) * sizeof *path);
+	uint32_t *todo = malloc((t->n + 1) * sizeof *todo);
+	size_t nt = 0;
 
-	if (path == NULL)
+	if (path == NULL || todo == NULL) {
+		free(path);
+		free(todo);
 		return -1;
+	}
 	/* each node's own weight (what its children do not hold) is a line:
 	 * its path, root first (for an inverted tree, the leaf's callers
-	 * reversed back into call order) */
-	for (uint32_t i = 1; i < t->n; i++) {
+	 * reversed back into call order); nodes in the browser's order,
+	 * depth first, heaviest child first, so that the lines are the same
+	 * whatever order the trace's files were read in */
+	for (uint32_t k = t->n > 0 ? t->nodes[0].nkids : 0; k-- > 0; )
+		todo[nt++] = t->kids[t->nodes[0].kid0 + k];
+	while (nt > 0) {
+		uint32_t i = todo[--nt];
 		const struct d9m_fnode *nd = &t->nodes[i];
 		double self = nd->w;
 		size_t np = 0;
 
-		for (uint32_t k = 0; k < nd->nkids; k++)
+		for (uint32_t k = nd->nkids; k-- > 0; ) {
 			self -= t->nodes[t->kids[nd->kid0 + k]].w;
+			todo[nt++] = t->kids[nd->kid0 + k];
+		}
 		if (self < 0.5)
 			continue;
 		for (uint32_t p = i; p != 0; p = t->nodes[p].parent)
@@ -58,6 +70,7 @@ d9o_folded_tree(FILE *f, const struct d9m_flame *t)
 		fprintf(f, "%.0f\n", self);
 	}
 	free(path);
+	free(todo);
 	return 0;
 }
 

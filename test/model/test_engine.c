@@ -40,6 +40,115 @@ flame_total(const struct d9m_model *m, int count, int liveset)
 	return w;
 }
 
+/* Segment k of three: allocations of sizes that weigh fractions, under
+ * stacks of their own and one stack all three share, and on-CPU samples
+ * of as many stacks as there are segments before it, one sample each (a
+ * tie of weights the tree orders by name). */
+static char *
+order_segment(unsigned k)
+{
+	const uint64_t shared[] = { 0x1000, 0x2000 };
+	struct mt t;
+
+	mt_begin(&t);
+	mt_meta(&t, "memory.sample_rate_bytes", "4096");
+	/* one process: the same wall-clock offset */
+	mt_clock(&t, 1000000 * k + 50, 1000000 * k + 50 + 1700000000000000000ull);
+	for (uint64_t i = 0; i < 50; i++) {
+		uint64_t own[] = { 0x5000 + 0x100 * k + i % 3, 0x2000 };
+		uint64_t ts = 1000000 * k + 100 + i;
+
+		mt_alloc(&t, ts, 100 + 37 * i + k, 0x10000 * (k + 1) + i,
+		    i % 2 ? 2 : 1, i % 2 ? shared : own);
+	}
+	for (uint64_t i = 0; i <= k; i++) {
+		uint64_t f[] = { 0x9000 + 0x10 * (2 - k) + i, 0x8000 };
+
+		mt_cpu(&t, 1000000 * k + 500 + i, 7, 0, 2, f);
+	}
+	return mt_write(&t);
+}
+
+/* A flame tree as text: each node, depth first in its children's order,
+ * with its weight to the last bit. */
+static char *
+tree_text(const struct d9m_model *m, enum d9m_flame_kind kind)
+{
+	struct d9m_query q = D9M_QUERY_INIT;
+	struct d9m_flame *f;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	q.kind = kind;
+	ck_assert_ptr_nonnull(f = d9m_flame_build(m, NULL, &q));
+	ck_assert_int_eq(d9o_folded_tree(out, f), 0);
+	for (uint32_t i = 0; i < f->n; i++)
+		fprintf(out, "%s %a\n", d9m_flame_name(f, i), f->nodes[i].w);
+	fclose(out);
+	d9m_flame_free(&f);
+	return buf;
+}
+
+/*
+ * The same segments read in another order (cat sorts trace.10 before
+ * trace.2) give the same figures to the last bit: the memory sites'
+ * estimated bytes and counts (summed in the rows' order, not in the
+ * order of their stack and segment ids), and the flame trees' weights
+ * and order (children as heavy by name, --folded's lines depth first).
+ */
+START_TEST(test_order_of_files)
+{
+	char *p[3], *rev[3];
+	struct d9m_model *m[2];
+	struct d9m_analysis a[2];
+	struct d9m_analysis_opts o = { all, 10, 0, NULL, 0 };
+	char *cpu[2], *mem[2];
+
+	for (unsigned k = 0; k < 3; k++)
+		p[k] = order_segment(k);
+	for (unsigned k = 0; k < 3; k++)
+		rev[k] = p[2 - k];
+	m[0] = mt_load((const char *const *)p, 3);
+	m[1] = mt_load((const char *const *)rev, 3);
+	for (int j = 0; j < 2; j++) {
+		ck_assert_ptr_nonnull(m[j]);
+		ck_assert_int_eq(d9m_analyze(m[j], &o, &a[j]), 0);
+		cpu[j] = tree_text(m[j], D9M_F_CPU);
+		mem[j] = tree_text(m[j], D9M_F_ALLOC);
+	}
+	ck_assert_uint_eq(a[0].mem.nsites, a[1].mem.nsites);
+	ck_assert_uint_ge(a[0].mem.nsites, 4);
+	for (size_t i = 0; i < a[0].mem.nsites; i++) {
+		const struct d9m_site *x = &a[0].mem.sites[i],
+		    *y = &a[1].mem.sites[i];
+		size_t nx, ny;
+		const uint8_t *sx = d9m_stack(m[0], x->stack, &nx),
+		    *sy = d9m_stack(m[1], y->stack, &ny);
+
+		ck_assert_uint_eq(nx, ny);
+		ck_assert_int_eq(memcmp(sx, sy, 8 * nx), 0);
+		ck_assert_uint_eq(x->sampled, y->sampled);
+		ck_assert_msg(x->est_bytes == y->est_bytes &&
+		    x->est_count == y->est_count, "site %zu: %a %a bytes, "
+		    "%a %a count", i, x->est_bytes, y->est_bytes,
+		    x->est_count, y->est_count);
+	}
+	ck_assert_str_eq(cpu[0], cpu[1]);
+	ck_assert_str_eq(mem[0], mem[1]);
+	for (int j = 0; j < 2; j++) {
+		d9m_analysis_free(&a[j]);
+		d9m_model_free(&m[j]);
+		free(cpu[j]);
+		free(mem[j]);
+	}
+	for (unsigned k = 0; k < 3; k++) {
+		unlink(p[k]);
+		free(p[k]);
+	}
+}
+END_TEST
+
 /* Two segments recorded with sample rates 4 KiB and 1 MiB. */
 START_TEST(test_two_rates)
 {
@@ -676,6 +785,7 @@ engine_suite(void)
 	tcase_add_test(tc, test_recorder_frames);
 	tcase_add_test(tc, test_planted_points);
 	tcase_add_test(tc, test_points_kept_worst);
+	tcase_add_test(tc, test_order_of_files);
 	suite_add_tcase(s, tc);
 	return s;
 }

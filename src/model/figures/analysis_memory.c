@@ -23,40 +23,73 @@ cmp_site(const void *x, const void *y, void *ctx)
 	return d9m_stack_cmp(ctx, a->stack, b->stack);
 }
 
+/* An allocation row of the window by its (stack, segment). */
+struct keyed {
+	uint32_t	 stack, seg;
+	size_t		 at;		/* the row, from the window's first */
+};
+
 static int
-cmp_stack_seg(const void *x, const void *y)
+cmp_keyed(const void *x, const void *y)
 {
-	const struct d9m_site *a = x, *b = y;
+	const struct keyed *a = x, *b = y;
 
 	if (a->stack != b->stack)
 		return a->stack < b->stack ? -1 : 1;
-	return a->seg < b->seg ? -1 : a->seg > b->seg;
+	if (a->seg != b->seg)
+		return a->seg < b->seg ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
 }
 
-/* Sites whose stacks show the same names (hooks stripped) are one. */
+/*
+ * The site of each of the n rows from a0 (site[j], dense ids, *ns of
+ * them): rows of one (stack, segment) are one site, and sites whose
+ * stacks show the same names (hooks stripped) are one. -1 when out of
+ * memory.
+ */
 static int
-merge_sites_by_name(const struct d9m_model *m, const struct d9m_resolver *r,
-    struct d9m_site *s, size_t *ns)
+site_of_rows(const struct d9m_model *m, const struct d9m_resolver *r,
+    size_t a0, size_t n, uint32_t *site, size_t *ns)
 {
-	uint32_t *id = d9m_name_ids_of(m, r, 1, s, *ns, sizeof *s,
-	    offsetof(struct d9m_site, stack), offsetof(struct d9m_site, seg));
-	size_t k = 0;
+	const struct d9m_allocs *al = &m->allocs;
+	struct keyed *k = malloc((n + 1) * sizeof *k);
+	struct d9m_site *pair = malloc((n + 1) * sizeof *pair);
+	uint32_t *id = NULL;
+	size_t np = 0;
+	int rc = -1;
 
-	if (id == NULL)
-		return -1;
-	for (size_t i = 0; i < *ns; i++) {
-		if (id[i] == k) {
-			s[k++] = s[i];
-			continue;
-		}
-		s[id[i]].sampled += s[i].sampled;
-		s[id[i]].est_bytes += s[i].est_bytes;
-		s[id[i]].est_count += s[i].est_count;
-		s[id[i]].raw_bytes += s[i].raw_bytes;
+	if (k == NULL || pair == NULL)
+		goto out;
+	for (size_t j = 0; j < n; j++) {
+		k[j].stack = al->stack[a0 + j];
+		k[j].seg = al->seg[a0 + j];
+		k[j].at = j;
 	}
-	*ns = k;
+	qsort(k, n, sizeof *k, cmp_keyed);
+	for (size_t j = 0; j < n; j++) {
+		if (np == 0 || pair[np - 1].stack != k[j].stack ||
+		    pair[np - 1].seg != k[j].seg) {
+			pair[np].stack = k[j].stack;
+			pair[np++].seg = k[j].seg;
+		}
+		site[k[j].at] = (uint32_t)(np - 1);
+	}
+	if ((id = d9m_name_ids_of(m, r, 1, pair, np, sizeof *pair,
+	    offsetof(struct d9m_site, stack),
+	    offsetof(struct d9m_site, seg))) == NULL)
+		goto out;
+	*ns = 0;
+	for (size_t j = 0; j < n; j++) {
+		site[j] = id[site[j]];
+		if (site[j] + 1 > *ns)
+			*ns = site[j] + 1;
+	}
+	rc = 0;
+out:
+	free(k);
+	free(pair);
 	free(id);
-	return 0;
+	return rc;
 }
 
 int
@@ -67,6 +100,7 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	const struct d9m_allocs *al = &m->allocs;
 	struct d9m_site *s = NULL;
 	uint8_t *live = NULL;
+	uint32_t *site = NULL;
 	size_t ns = 0, f0, f1, a0, a1, v0, v1;
 
 	if (al->n == 0 && m->frees.n == 0)
@@ -77,13 +111,20 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 	d9m_window_rows(m->frees.ts, m->frees.n, &o->win, &f0, &f1);
 	d9m_window_rows(m->overflow.ts, m->overflow.n, &o->win, &v0, &v1);
 	mem->frees = f1 - f0;
-	if (d9m_alloc_live(m, &o->win, &a0, &a1, &live) < 0 ||
-	    (s = malloc((a1 - a0 + 1) * sizeof *s)) == NULL)
+	if (d9m_alloc_live(m, &o->win, &a0, &a1, &live) < 0)
 		goto out;
 	mem->rate_min = mem->rate_max = mem->rate;
+	/* every sum runs over the rows in their (time) order, whatever
+	 * order the segments were read in: floating sums in another order
+	 * round otherwise */
+	if ((site = malloc((a1 - a0 + 1) * sizeof *site)) == NULL ||
+	    site_of_rows(m, o->resolver, a0, a1 - a0, site, &ns) < 0 ||
+	    (s = calloc(ns + 1, sizeof *s)) == NULL)
+		goto out;
 	for (size_t i = a0; i < a1; i++) {
 		uint64_t r = al->seg[i] < m->segs.n ? m->seg_rate[al->seg[i]] :
 		    m->alloc_rate;
+		struct d9m_site *x = &s[site[i - a0]];
 		double wb, wc;
 
 		if (i == a0 || r < mem->rate_min)
@@ -100,44 +141,27 @@ d9m_an_memory(const struct d9m_model *m, const struct d9m_analysis_opts *o,
 			mem->unmatched_raw_bytes += al->size[i];
 			mem->live_bytes += wb;
 		}
-		s[ns].stack = al->stack[i];
-		s[ns].seg = al->seg[i];
-		s[ns].sampled = 1;
-		s[ns].est_bytes = wb;
-		s[ns].est_count = wc;
-		s[ns].label = NULL;
-		s[ns++].raw_bytes = al->size[i];
+		if (x->sampled++ == 0) {	/* its first row names it */
+			x->stack = al->stack[i];
+			x->seg = al->seg[i];
+		}
+		x->est_bytes += wb;
+		x->est_count += wc;
+		x->raw_bytes += al->size[i];
 	}
 	for (size_t i = v0; i < v1; i++) {
 		mem->dropped_allocs += m->overflow.allocs[i];
 		mem->dropped_frees += m->overflow.frees[i];
 	}
-	/* merge rows of the same (stack, segment) into sites */
-	qsort(s, ns, sizeof *s, cmp_stack_seg);
-	{
-		size_t k = 0;
-
-		for (size_t i = 0; i < ns; i++) {
-			if (k > 0 && s[k - 1].stack == s[i].stack &&
-			    s[k - 1].seg == s[i].seg) {
-				s[k - 1].sampled++;
-				s[k - 1].est_bytes += s[i].est_bytes;
-				s[k - 1].est_count += s[i].est_count;
-				s[k - 1].raw_bytes += s[i].raw_bytes;
-			} else
-				s[k++] = s[i];
-		}
-		ns = k;
-	}
-	if (merge_sites_by_name(m, o->resolver, s, &ns) < 0)
-		goto out;
 	qsort_r(s, ns, sizeof *s, cmp_site, (void *)m);
 	mem->sites = s;		/* the analysis owns the sites now */
 	mem->nsites = ns;
 	free(live);
+	free(site);
 	return 0;
 out:
 	free(live);
+	free(site);
 	free(s);
 	return -1;
 }

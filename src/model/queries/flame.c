@@ -241,6 +241,17 @@ insert(struct d9m_flame *f, const struct d9m_model *m,
 	return 0;
 }
 
+/* Whether sibling a goes before sibling b: heavier, or as heavy and
+ * named first (siblings' names differ), whatever order the stacks came
+ * in. */
+static int
+heavier(const struct d9m_flame *f, uint32_t a, uint32_t b)
+{
+	if (f->nodes[a].w != f->nodes[b].w)
+		return f->nodes[a].w > f->nodes[b].w;
+	return strcmp(d9m_flame_name(f, a), d9m_flame_name(f, b)) < 0;
+}
+
 static int
 finish(struct d9m_flame *f)
 {
@@ -264,7 +275,8 @@ finish(struct d9m_flame *f)
 		f->kids[p->kid0 + fill[f->nodes[i].parent]++] = (uint32_t)i;
 	}
 	free(fill);
-	/* heaviest first; insertion sort per parent keeps it context-free */
+	/* heaviest first, then by name; insertion sort per parent keeps it
+	 * context-free */
 	for (size_t i = 0; i < f->n; i++) {
 		uint32_t *k = f->kids + f->nodes[i].kid0;
 
@@ -272,7 +284,7 @@ finish(struct d9m_flame *f)
 			uint32_t x = k[a];
 			size_t b = a;
 
-			for (; b > 0 && f->nodes[k[b - 1]].w < f->nodes[x].w; b--)
+			for (; b > 0 && heavier(f, x, k[b - 1]); b--)
 				k[b] = k[b - 1];
 			k[b] = x;
 		}
@@ -280,6 +292,21 @@ finish(struct d9m_flame *f)
 		    f->nodes[i].w >= 0.1 * f->nodes[0].w;
 	}
 	return 0;
+}
+
+/* Distinct stacks heaviest first, then by their addresses: an order of
+ * their own, not of their ids. */
+static int
+cmp_wstack(const void *x, const void *y, void *ctx)
+{
+	const struct d9m_wstack *a = x, *b = y;
+	int c;
+
+	if (a->w != b->w)
+		return a->w > b->w ? -1 : 1;
+	if ((c = d9m_stack_cmp(ctx, a->stack, b->stack)) != 0)
+		return c;
+	return a->seg < b->seg ? -1 : a->seg > b->seg;
 }
 
 struct d9m_flame *
@@ -316,6 +343,9 @@ d9m_flame_build(const struct d9m_model *m, const struct d9m_resolver *r,
 	f->samples = n;
 	if (d9m_wstack_merge(v, n, &g, &k) < 0)
 		g = NULL;
+	else	/* the ids' order is the reading's: weights summed in it
+		 * round differently when the files come in another order */
+		qsort_r(g, k, sizeof *g, cmp_wstack, (void *)m);
 	free(v);
 	for (size_t i = 0; g != NULL && i < k; i++)
 		if (insert(f, m, r, &g[i], fr) < 0) {
