@@ -749,6 +749,19 @@ d9m_stack_cmp(const struct d9m_model *m, uint32_t a, uint32_t b)
 	return na < nb ? -1 : na > nb;
 }
 
+/* Stacks by their addresses, then by segment: an order of their own,
+ * not of their ids (the order the reader first met them in). */
+static inline int
+d9m_stack_seg_cmp(const struct d9m_model *m, uint32_t sa, uint32_t ga,
+    uint32_t sb, uint32_t gb)
+{
+	int c = d9m_stack_cmp(m, sa, sb);
+
+	if (c != 0)
+		return c;
+	return ga < gb ? -1 : ga > gb;
+}
+
 /* Strings a and b by their text, an id that names none (D9_NONE, or
  * past the table) last: the order of names themselves, for ties (their
  * ids are the order the reader first met them, as d9m_stack_cmp's). */

@@ -219,13 +219,10 @@ static int
 cmp_group(const void *a, const void *b, void *ctx)
 {
 	const struct d9m_stack_group *x = a, *y = b;
-	int c;
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	if ((c = d9m_stack_cmp(ctx, x->stack, y->stack)) != 0)
-		return c;
-	return x->seg < y->seg ? -1 : x->seg > y->seg;
+	return d9m_stack_seg_cmp(ctx, x->stack, x->seg, y->stack, y->seg);
 }
 
 int

@@ -300,13 +300,10 @@ static int
 cmp_wstack(const void *x, const void *y, void *ctx)
 {
 	const struct d9m_wstack *a = x, *b = y;
-	int c;
 
 	if (a->w != b->w)
 		return a->w > b->w ? -1 : 1;
-	if ((c = d9m_stack_cmp(ctx, a->stack, b->stack)) != 0)
-		return c;
-	return a->seg < b->seg ? -1 : a->seg > b->seg;
+	return d9m_stack_seg_cmp(ctx, a->stack, a->seg, b->stack, b->seg);
 }
 
 struct d9m_flame *
