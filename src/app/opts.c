@@ -29,8 +29,9 @@ static const struct opt {
 } opts[] = {
 	{ "--report", O_REPORT, NULL, "print the text diagnosis and exit" },
 	{ "--json", O_JSON, NULL, "print the figures as one JSON object and exit" },
-	{ "--window", O_WINDOW, "A..B", "only events in [A, B] ms from trace start"
-	    " (A or B may be left out)" },
+	{ "--window", O_WINDOW, "A..B", "only events in [A, B] from trace start,"
+	    " in ms or with a unit: 1.5s..2s, 250ms..300ms, 30us (A or B may be"
+	    " left out)" },
 	{ "--worst", O_WORST, "N", "how many worst polls to list (default 10)" },
 	{ "--tasks", O_TASKS, "all", "list every task's figures, not the "
 	    "busiest 100 (JSON) or 5 (report)" },
@@ -95,20 +96,23 @@ d9a_usage(FILE *f)
 	    "2 bad usage,\n  3 a --check rule failed\n", f);
 }
 
-/* One end of --window: NULL, or why it is not one ("A", "B": which). */
+/* One end of --window, in ms: NULL, or why it is not one ("A", "B":
+ * which). A bare number is ms; 1.5s, 250ms, 30us, 800ns name their
+ * unit. */
 static const char *
 parse_ms(const char *s, size_t len, double *out, int b)
 {
-	char buf[64], *end;
+	char buf[64];
+	double ns;
 
 	if (len == 0 || len >= sizeof buf)
 		return b ? "B is not a number" : "A is not a number";
 	memcpy(buf, s, len);
 	buf[len] = '\0';
-	*out = strtod(buf, &end);
-	/* not nan, inf, negative or beyond what ns from the start hold */
-	if (*end != '\0' || isnan(*out))
+	if (d9_parse_dur(buf, 1e6, &ns) < 0)
 		return b ? "B is not a number" : "A is not a number";
+	*out = ns / 1e6;
+	/* not negative or beyond what ns from the start hold */
 	if (*out < 0)
 		return b ? "B is before the start" : "A is before the start";
 	if (!isfinite(*out) || *out > D9A_WINDOW_MAX_MS)
@@ -293,9 +297,9 @@ d9a_opts_parse(struct d9a_opts *o, int argc, char **argv, char *err,
 			break;
 		case O_WINDOW:
 			if ((why = parse_window(o, v)) != NULL) {
-				snprintf(err, errlen, "--window wants A..B in "
-				    "milliseconds from the trace's start, "
-				    "A <= B, got '%s': %s", v, why);
+				snprintf(err, errlen, "--window wants A..B from "
+				    "the trace's start, in ms or with a unit "
+				    "(1.5s..2s), A <= B, got '%s': %s", v, why);
 				return -1;
 			}
 			break;

@@ -1,6 +1,9 @@
 /* units.c: see units.h. */
+#include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/units.h"
@@ -94,4 +97,40 @@ d9_parse_size(const char *s, uint64_t *out)
 	/* frac / scale of a unit: below 2^40 * 10^6, no overflow */
 	*out = (n << shift) + (frac << shift) / scale;
 	return *out < (n << shift) ? -1 : 0;
+}
+
+int
+d9_parse_dur(const char *s, double unit_ns, double *ns)
+{
+	static const struct { const char *u; double f; } units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 },
+		{ "ms", 1e6 }, { "s", 1e9 },
+	};
+	char *end;
+	size_t len;
+	double v;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	v = strtod(s, &end);
+	/* a decimal number only: not strtod's "inf", "nan" or hexadecimal */
+	if (end == s || strspn(s, "0123456789.eE+-") < (size_t)(end - s) ||
+	    isnan(v))
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	len = strlen(end);
+	while (len > 0 && isspace((unsigned char)end[len - 1]))
+		len--;
+	if (len == 0) {
+		*ns = v * unit_ns;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (strlen(units[i].u) == len &&
+		    memcmp(end, units[i].u, len) == 0) {
+			*ns = v * units[i].f;
+			return 0;
+		}
+	return -1;
 }

@@ -22,5 +22,11 @@ const char	*d9_fmt_ibytes(char *buf, size_t len, double b);
  * K, M, G or T (powers of 1024, either case, "KiB" and "KB" too) or
  * nothing (bytes). 0 and *out, or -1 when s is not one or overflows. */
 int		 d9_parse_size(const char *s, uint64_t *out);
+/* A duration as a user writes one: a number (a fraction, an exponent),
+ * then ns, us (or \xc2\xb5s), ms or s, or no unit (then unit_ns: 1e6 takes
+ * it as ms); spaces may stand around the unit. 0 and *ns (negative or
+ * infinite as written: the caller bounds it), or -1 when s is not one
+ * (no number, NaN, another unit). */
+int		 d9_parse_dur(const char *s, double unit_ns, double *ns);
 
 #endif

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "output/textfmt.h"
+#include "base/units.h"
 #include "tui/timeaxis.h"
 
 int
@@ -172,13 +173,8 @@ int
 d9t_parse_time(const struct d9m_model *m, const char *s, uint64_t cur,
     uint64_t *out)
 {
-	static const struct { const char *u; double f; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "ms", 1e6 },
-		{ "s", 1e9 }, { "", 1e6 },
-	};
 	int sign = 0;
-	char *end;
-	double v;
+	double ns;
 
 	while (isspace((unsigned char)*s))
 		s++;
@@ -186,33 +182,24 @@ d9t_parse_time(const struct d9m_model *m, const char *s, uint64_t cur,
 		return parse_wall(m, s, out);
 	if (*s == '+' || *s == '-')
 		sign = *s++ == '+' ? 1 : -1;
-	v = strtod(s, &end);
-	if (end == s || v < 0 || !isfinite(v))
+	while (isspace((unsigned char)*s))
+		s++;
+	/* a bare number is ms */
+	if (!isdigit((unsigned char)*s) && *s != '.')
 		return -1;
-	while (isspace((unsigned char)*end))
-		end++;
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-		double ns;
+	if (d9_parse_dur(s, 1e6, &ns) < 0 || ns < 0 || !(ns <= 1e19))
+		return -1;
+	/* rounded in unsigned (llround stops at INT64_MAX), held to the
+	 * clock's range */
+	*out = (uint64_t)(ns + 0.5);
+	if (sign < 0)
+		*out = *out > cur ? 0 : cur - *out;
+	else {
+		uint64_t from = sign > 0 ? cur : m->min_ts;
 
-		if (strcmp(end, units[i].u) != 0)
-			continue;
-		ns = v * units[i].f;
-		if (ns > 1e19)
-			return -1;
-		/* rounded in unsigned (llround stops at INT64_MAX), held
-		 * to the clock's range */
-		*out = (uint64_t)(ns + 0.5);
-		if (sign < 0)
-			*out = *out > cur ? 0 : cur - *out;
-		else {
-			uint64_t from = sign > 0 ? cur : m->min_ts;
-
-			*out = *out > UINT64_MAX - from ? UINT64_MAX :
-			    from + *out;
-		}
-		return 0;
+		*out = *out > UINT64_MAX - from ? UINT64_MAX : from + *out;
 	}
-	return -1;
+	return 0;
 }
 
 uint64_t

@@ -50,6 +50,45 @@ START_TEST(test_parse_size)
 }
 END_TEST
 
+/* What the user writes for a duration (d9_parse_dur): --window's ends
+ * and the browser's g. */
+START_TEST(test_parse_dur)
+{
+	double ns = 7;
+
+	ck_assert_int_eq(d9_parse_dur("1.5s", 1e6, &ns), 0);
+	ck_assert(ns == 1.5e9);
+	ck_assert_int_eq(d9_parse_dur("250ms", 1e6, &ns), 0);
+	ck_assert(ns == 250e6);
+	ck_assert_int_eq(d9_parse_dur(" 30 us ", 1e6, &ns), 0);
+	ck_assert(ns == 30e3);
+	ck_assert_int_eq(d9_parse_dur("12\xc2\xb5s", 1e6, &ns), 0);
+	ck_assert(ns == 12e3);
+	ck_assert_int_eq(d9_parse_dur("800ns", 1e6, &ns), 0);
+	ck_assert(ns == 800);
+	ck_assert_int_eq(d9_parse_dur("42", 1e6, &ns), 0);	/* ms */
+	ck_assert(ns == 42e6);
+	ck_assert_int_eq(d9_parse_dur(".5", 1e9, &ns), 0);	/* s */
+	ck_assert(ns == 0.5e9);
+	ck_assert_int_eq(d9_parse_dur("5e3ms", 1e6, &ns), 0);
+	ck_assert(ns == 5e9);
+	ck_assert_int_eq(d9_parse_dur("-2s", 1e6, &ns), 0);	/* the caller
+								 * bounds it */
+	ck_assert(ns == -2e9);
+	/* not durations: ns stays */
+	ns = 7;
+	ck_assert_int_eq(d9_parse_dur("", 1e6, &ns), -1);
+	ck_assert_int_eq(d9_parse_dur("s", 1e6, &ns), -1);
+	ck_assert_int_eq(d9_parse_dur("5x", 1e6, &ns), -1);
+	ck_assert_int_eq(d9_parse_dur("5 m s", 1e6, &ns), -1);
+	ck_assert_int_eq(d9_parse_dur("5sec", 1e6, &ns), -1);
+	ck_assert_int_eq(d9_parse_dur("nan", 1e6, &ns), -1);
+	ck_assert_int_eq(d9_parse_dur("inf", 1e6, &ns), -1);
+	ck_assert_int_eq(d9_parse_dur("0x10", 1e6, &ns), -1);
+	ck_assert(ns == 7);
+}
+END_TEST
+
 START_TEST(test_meminfo)
 {
 	ck_assert_uint_eq(d9_avail_meminfo("MemTotal:       24684032 kB\n"
@@ -120,6 +159,7 @@ avail_suite(void)
 	TCase *tc = tcase_create("avail");
 
 	tcase_add_test(tc, test_parse_size);
+	tcase_add_test(tc, test_parse_dur);
 	tcase_add_test(tc, test_meminfo);
 	tcase_add_test(tc, test_cgroup);
 	tcase_add_test(tc, test_rlimit);

@@ -69,6 +69,8 @@ static const struct {
 	{ "", "no trace given" },
 	{ "--bogus x", "unknown option --bogus" },
 	{ "--window 5..2 x", NULL },
+	{ "--window 2s..5x x", "got '2s..5x': B is not a number" },
+	{ "--window 2.5s..2s x", "A is after B" },
 	/* two output modes: which was meant is not guessed */
 	{ "--report --json x", "give one" },
 	{ "--export parquet o --json x", NULL },
@@ -432,6 +434,11 @@ START_TEST(test_window_worst_chain)
 	run_free(&r2);
 	ck_assert(mj_get(v, "wakeChain")->n >= 1);
 	mj_free(v);
+	/* the same window with units (as the browser's g takes times) */
+	ck_assert_int_eq(run_d9top(&r2, NULL, "--json --worst 3 --chain 55 "
+	    "--window 3s..4000000us '%s'", gz), 0);
+	ck_assert_str_eq(r2.out, r.out);
+	run_free(&r2);
 	run_free(&r);
 	/* a task the trace does not have: an empty chain, which the report
 	 * says */
