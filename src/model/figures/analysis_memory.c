@@ -53,12 +53,12 @@ site_of_rows(const struct d9m_model *m, const struct d9m_resolver *r,
 {
 	const struct d9m_allocs *al = &m->allocs;
 	struct keyed *k = malloc((n + 1) * sizeof *k);
-	struct d9m_site *pair = malloc((n + 1) * sizeof *pair);
+	struct d9m_site *pair = NULL;
 	uint32_t *id = NULL;
 	size_t np = 0;
 	int rc = -1;
 
-	if (k == NULL || pair == NULL)
+	if (k == NULL)
 		goto out;
 	for (size_t j = 0; j < n; j++) {
 		k[j].stack = al->stack[a0 + j];
@@ -66,9 +66,15 @@ site_of_rows(const struct d9m_model *m, const struct d9m_resolver *r,
 		k[j].at = j;
 	}
 	qsort(k, n, sizeof *k, cmp_keyed);
+	for (size_t j = 0; j < n; j++)
+		np += j == 0 || k[j].stack != k[j - 1].stack ||
+		    k[j].seg != k[j - 1].seg;
+	if ((pair = malloc((np + 1) * sizeof *pair)) == NULL)
+		goto out;
+	np = 0;
 	for (size_t j = 0; j < n; j++) {
-		if (np == 0 || pair[np - 1].stack != k[j].stack ||
-		    pair[np - 1].seg != k[j].seg) {
+		if (j == 0 || k[j].stack != k[j - 1].stack ||
+		    k[j].seg != k[j - 1].seg) {
 			pair[np].stack = k[j].stack;
 			pair[np++].seg = k[j].seg;
 		}
