@@ -171,12 +171,13 @@ START_TEST(test_window_not_a_number)
 {
 	/* each with why it is refused */
 	static const char *const bad[][2] = { { "nan..5", "A is not a" },
-	    { "1..nan", "B is not a" }, { "inf..", "A is past 9e12 ms" },
-	    { "0..inf", "B is past" }, { "-1..5", "A is before the start" },
+	    { "1..nan", "B is not a" }, { "inf..", "A is not a" },
+	    { "0..inf", "B is not a" }, { "1e10s..", "A is past 9e12 ms" }, { "-1..5", "A is before the start" },
 	    { "x..5", "A is not a" }, { "1..2x", "B is not a" },
 	    { "1e300..", "A is past" }, { "0x..1", "A is not a" },
 	    { "0..1e30", "B is past" }, { "5..1", "A is after B" },
-	    { "5", "no '..'" } };
+	    { "5", "no '..'" }, { "2s..1500ms", "A is after B" },
+	    { "1s..2 sec", "B is not a" } };
 	struct run_result r;
 	char want[160];
 
@@ -184,9 +185,9 @@ START_TEST(test_window_not_a_number)
 		ck_assert_msg(run_d9top(&r, NULL, "--json --window '%s' x",
 		    bad[i][0]) == 2, "--window %s: status %d", bad[i][0],
 		    r.status);
-		snprintf(want, sizeof want, "--window wants A..B in "
-		    "milliseconds from the trace's start, A <= B, got '%s': "
-		    "%s", bad[i][0], bad[i][1]);
+		snprintf(want, sizeof want, "--window wants A..B from the "
+		    "trace's start, in ms or with a unit (1.5s..2s), A <= B, "
+		    "got '%s': %s", bad[i][0], bad[i][1]);
 		assert_has("stderr", r.err, want);
 		run_free(&r);
 	}
