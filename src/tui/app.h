@@ -62,6 +62,10 @@ struct d9t_app {
 
 	/* time window and cursor (absolute ns) */
 	uint64_t		 lo, hi, cursor;
+	/* where the first model put them (swap.c): while they are still
+	 * there, a model that takes its place puts them anew, from its own
+	 * start (a partial model of the newest files first began later) */
+	uint64_t		 first_lo, first_hi, first_cursor;
 	uint64_t		 undo_lo[D9T_UNDO], undo_hi[D9T_UNDO];
 	size_t			 nundo;
 	uint32_t		 lane;		/* selected worker slot */

@@ -44,6 +44,8 @@ keep(char *st, size_t at, uint32_t (*remap)(const struct d9m_model *,
 	*id = remap(o, m, *id);
 }
 
+static void first_window(struct d9t_app *app);
+
 /* Carry the state that names rows of the old model over to m: polls by
  * worker and start, and what each view keeps (its swap handler, its
  * string id and task row: view.h). A partial model is a prefix of the
@@ -56,6 +58,8 @@ carry_over(struct d9t_app *app, const struct d9m_model *o,
 	uint32_t lane = app->lane < o->nworkers ? d9m_lane_remap(o, m, app->lane) :
 	    D9_NONE;
 	int whole = app->lo <= o->min_ts && app->hi >= o->max_ts;
+	int untouched = app->lo == app->first_lo && app->hi == app->first_hi &&
+	    app->cursor == app->first_cursor;
 
 	app->sel = d9m_poll_remap(o, m, app->sel);
 	for (int v = 0; v < D9T_V_COUNT; v++) {
@@ -68,6 +72,15 @@ carry_over(struct d9t_app *app, const struct d9m_model *o,
 		keep(st, ops->keeps_task, d9m_task_remap, o, m);
 	}
 	app->lane = lane != D9_NONE ? lane : 0;
+	if (untouched) {
+		/* the window and cursor the first model was given, which
+		 * nobody moved: given anew (--window is from the start of
+		 * the trace, and this one may begin earlier) */
+		app->worst_pos = 0;
+		app->worst_lo = app->worst_hi = 0;
+		first_window(app);
+		return;
+	}
 	if (o->polls.n != m->polls.n || o->min_ts != m->min_ts ||
 	    o->max_ts != m->max_ts) {
 		/* more polls: the order of w starts again. The same trace
@@ -103,6 +116,9 @@ first_window(struct d9t_app *app)
 			d9t_set_window(app, w.lo, w.hi, 0);
 	}
 	app->cursor = app->lo;
+	app->first_lo = app->lo;
+	app->first_hi = app->hi;
+	app->first_cursor = app->cursor;
 }
 
 static int

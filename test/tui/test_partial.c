@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "fixture.h"
+#include "mktrace.h"
 #include "model/figures/analysis.h"
 #include "parse/fit.h"
 #include "tui/loader.h"
@@ -167,6 +168,77 @@ START_TEST(swap_keeps_selection_and_grows_the_window)
 	ck_assert_uint_eq(f.app.lo, m->min_ts);
 	ck_assert_uint_eq(f.app.hi, m->max_ts);
 	fx_close(&f);
+}
+END_TEST
+
+/* A segment of one process (the same wall-clock offset) whose polls
+ * run from first ns on, one a second, for secs seconds. */
+static char *
+seconds_from(uint64_t first, unsigned secs)
+{
+	struct mt t;
+
+	mt_begin(&t);
+	mt_clock(&t, first, first + 1700000000000000000ull);
+	for (unsigned i = 0; i < secs; i++) {
+		mt_poll_start(&t, first + i * 1000000000ull, 0, i + 1, "a.rs:1:1");
+		mt_poll_end(&t, first + i * 1000000000ull + 500000, 0);
+	}
+	return mt_write(&t);
+}
+
+/*
+ * The newest file read first (`ls -t`, a list given newest first): the
+ * partial model of it begins seconds after the trace does. The window
+ * --window asked for and the cursor nobody moved are put anew on the
+ * whole model, from its start, as the report puts them; a window the
+ * user chose stays where it is.
+ */
+START_TEST(swap_puts_the_first_window_anew)
+{
+	char *old = seconds_from(1000000000ull, 4);
+	char *late = seconds_from(5000000000ull, 4);
+	const char *order[] = { late, old };
+	struct d9m_model *m = d9m_model_new(), *s;
+	struct d9m_lanes *ix;
+	struct fx f;
+
+	ck_assert_ptr_nonnull(m);
+	for (int moved = 0; moved < 2; moved++) {
+		empty_app(&f, late);
+		f.cfg.have_window = 1;
+		f.cfg.win_lo_ms = 1000;
+		f.cfg.win_hi_ms = 2000;
+		if (moved == 1)
+			m = d9m_model_new();
+		ck_assert_ptr_nonnull(m);
+		load(m, order[0]);
+		ck_assert_ptr_nonnull(s = d9m_model_snapshot(m));
+		ck_assert_int_eq(d9m_model_finish(s), 0);
+		ck_assert_ptr_nonnull(ix = d9m_lanes_build(s));
+		ck_assert_int_eq(d9t_app_set_partial(&f.app, s, ix), 0);
+		ck_assert_uint_eq(f.app.lo, 6000000000ull);	/* 1 s in */
+		if (moved)
+			fx_keys(&f, "h");	/* pan */
+		load(m, order[1]);
+		ck_assert_int_eq(d9m_model_finish(m), 0);
+		ck_assert_uint_eq(m->min_ts, 1000000000ull);
+		ck_assert_ptr_nonnull(ix = d9m_lanes_build(m));
+		ck_assert_int_eq(d9t_app_set_model(&f.app, m, ix), 0);
+		if (moved) {
+			ck_assert_uint_lt(f.app.lo, 6000000000ull);
+			ck_assert_uint_gt(f.app.lo, 4000000000ull);
+		} else {
+			ck_assert_uint_eq(f.app.lo, 2000000000ull);
+			ck_assert_uint_eq(f.app.hi, 3000000000ull);
+			ck_assert_uint_eq(f.app.cursor, 2000000000ull);
+		}
+		fx_close(&f);
+	}
+	unlink(old);
+	unlink(late);
+	free(old);
+	free(late);
 }
 END_TEST
 
@@ -535,6 +607,7 @@ suite_partial(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, snapshot_equals_a_model_of_the_same_input);
 	tcase_add_test(tc, swap_keeps_selection_and_grows_the_window);
+	tcase_add_test(tc, swap_puts_the_first_window_anew);
 	tcase_add_test(tc, index_entry_takes_the_models_place);
 	tcase_add_test(tc, grown_directory_shows_its_entry_first);
 	tcase_add_test(tc, loader_reads_what_fits);
