@@ -49,6 +49,7 @@ order_segment(unsigned k)
 {
 	const uint64_t shared[] = { 0x1000, 0x2000 };
 	struct mt t;
+	char *path;
 
 	mt_begin(&t);
 	mt_meta(&t, "memory.sample_rate_bytes", "4096");
@@ -66,7 +67,9 @@ order_segment(unsigned k)
 
 		mt_cpu(&t, 1000000 * k + 500 + i, 7, 0, 2, f);
 	}
-	return mt_write(&t);
+	path = mt_write(&t);
+	tg_free(&t.tg);
+	return path;
 }
 
 /* A flame tree as text: each node, depth first in its children's order,

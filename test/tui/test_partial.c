@@ -177,6 +177,7 @@ static char *
 seconds_from(uint64_t first, unsigned secs)
 {
 	struct mt t;
+	char *path;
 
 	mt_begin(&t);
 	mt_clock(&t, first, first + 1700000000000000000ull);
@@ -184,7 +185,9 @@ seconds_from(uint64_t first, unsigned secs)
 		mt_poll_start(&t, first + i * 1000000000ull, 0, i + 1, "a.rs:1:1");
 		mt_poll_end(&t, first + i * 1000000000ull + 500000, 0);
 	}
-	return mt_write(&t);
+	path = mt_write(&t);
+	tg_free(&t.tg);
+	return path;
 }
 
 /*
