@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "base/text.h"
 #include "model/figures/diff.h"
 #include "output/check.h"
 #include "output/textfmt.h"
@@ -415,6 +416,48 @@ number(const struct d9_jval *doc, const char *key, double *out)
 	return 0;
 }
 
+#define SAY_MEMBERS	12	/* an object of more is not listed */
+
+/* Why key has no value in doc, for a FAIL line: the object on its path
+ * that lacks the next name, with the names it has when they are few (a
+ * typo, "schedDelay.p99Ns" for "schedDelay.p99", is seen at once), or
+ * nothing when the path went through null or past an array's end. */
+static void
+say_absent(FILE *f, const struct d9_jval *doc, const char *key)
+{
+	const struct d9_jval *v = doc, *k;
+	const char *at = key;
+	char name[512], safe[512];
+	size_t n = 0;
+
+	while (v != NULL && *at && d9_json_type(v) == D9_JOBJ) {
+		const char *from = at;
+
+		next_name(&at, name, sizeof name);
+		if ((k = d9_json_member(v, name)) == NULL) {
+			for (k = d9_json_next(v, NULL); k != NULL;
+			    k = d9_json_next(v, k))
+				n++;
+			if (from == key || n == 0 || n > SAY_MEMBERS)
+				return;
+			d9_text_safe(safe, sizeof safe, key, (size_t)(from - key));
+			fprintf(f, " (%s has no '", safe);
+			d9_text_safe(safe, sizeof safe, name, strlen(name));
+			fprintf(f, "%s'; it has", safe);
+			for (k = d9_json_next(v, NULL); k != NULL;
+			    k = d9_json_next(v, k)) {
+				d9_text_safe(safe, sizeof safe, d9_json_key(k),
+				    strlen(d9_json_key(k)));
+				fprintf(f, "%s %s", k == d9_json_next(v, NULL) ?
+				    "" : ",", safe);
+			}
+			putc(')', f);
+			return;
+		}
+		v = k;
+	}
+}
+
 /* A figure for the line: in the rule's unit when it has one, else as
  * the report prints a time or a size. */
 static void
@@ -470,7 +513,9 @@ d9o_rules_check(const struct d9o_rules *r, const struct d9_jval *doc,
 		if (x->unit == D9O_U_TIME && key_kind(x->key) == K_MS)
 			limit /= 1e6;	/* the key is in milliseconds */
 		if (number(doc, x->key, &actual) < 0) {
-			fprintf(f, "FAIL %s: no value in this run\n", x->text);
+			fprintf(f, "FAIL %s: no value in this run", x->text);
+			say_absent(f, doc, x->key);
+			putc('\n', f);
 			failed++;
 			continue;
 		}

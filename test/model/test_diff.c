@@ -472,11 +472,22 @@ START_TEST(check_rules)
 	    "PASS memory.liveBytes>1000: actual 2.0 MB\n"
 	    "PASS schedDelay.p99<3000000: actual 2.50ms\n");
 	ck_assert_int_eq(rules("longPolls>3,schedDelay.max<1,pollByLoc[b].p99<1,"
-	    "recorder.cpuPct<2", doc, NULL, out, sizeof out), 4);
+	    "recorder.cpuPct<2,schedDelay.p99Ns<1,worstPolls[3].durNs<1",
+	    doc, NULL, out, sizeof out), 6);
+	/* a name the object lacks is told with the names it has (a typo) */
 	ck_assert_str_eq(out, "FAIL longPolls>3: actual 3\n"
 	    "FAIL schedDelay.max<1: no value in this run\n"
-	    "FAIL pollByLoc[b].p99<1: no value in this run\n"
-	    "FAIL recorder.cpuPct<2: no value in this run\n");
+	    "FAIL pollByLoc[b].p99<1: no value in this run (pollByLoc has no "
+	    "'b'; it has src/a.rs:1:1)\n"
+	    "FAIL recorder.cpuPct<2: no value in this run\n"
+	    "FAIL schedDelay.p99Ns<1: no value in this run (schedDelay has no "
+	    "'p99Ns'; it has p99, max)\n"
+	    "FAIL worstPolls[3].durNs<1: no value in this run\n");
+	/* names from the trace are escaped */
+	ck_assert_int_eq(rules("pollByLoc[b].p99<1", "{\"pollByLoc\": "
+	    "{\"\\u001b[2J\": {\"p99\": 1}}}", NULL, out, sizeof out), 1);
+	ck_assert_ptr_null(strchr(out, 0x1b));
+	ck_assert_ptr_nonnull(strstr(out, "it has \\x1b[2J)"));
 	ck_assert_int_eq(rules("schedDelay.p99<=+10%,longPolls<=+0,"
 	    "schedDelay.p99<=+0.6ms", doc, base, out, sizeof out), 2);
 	ck_assert_str_eq(out, "FAIL schedDelay.p99<=+10%: actual 2.50ms, "
