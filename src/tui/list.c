@@ -245,29 +245,40 @@ key_hint(const char *s)
 	return o - 1;
 }
 
-/* Columns of s to draw in w: all that fits, but a "file:line" the
- * edge would cut is left out whole (boxed.rs:22 read as a line number
- * of boxed.rs:2206), and so is a key hint at the end of a title
- * ("(En"): > scrolls to them. */
+static int
+is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Columns of s to draw in w: all that fits, but a figure the edge would
+ * cut is left out whole (29295 read as 2929, 39.68ms as 39.6 or as 39.68
+ * without its unit), and so is a "file:line" (boxed.rs:22 read as a line
+ * number of boxed.rs:2206) and a key hint at the end of a title ("(En"):
+ * > scrolls to them. */
 static int
 fit_cols(const char *s, int w)
 {
-	const char *e = skip_cols(s, (size_t)w), *t = e, *hint;
-	int digits = 0;
+	const char *e = skip_cols(s, (size_t)w), *t = e, *d = e, *hint;
+	const char *figure;
 
 	if (*e == '\0')
 		return w;
 	if ((hint = key_hint(s)) != NULL && hint < e)
 		return cols_to(s, hint);
-	while (t > s && t[-1] >= '0' && t[-1] <= '9') {
-		t--;
-		digits++;
-	}
-	if (!(digits > 0 && t > s && t[-1] == ':') && !(*e >= '0' &&
-	    *e <= '9' && e > s && e[-1] == ':'))
+	if (*e == ' ' || e == s)
 		return w;
 	while (t > s && t[-1] != ' ')
 		t--;
+	/* the word the edge cuts is a figure (with its unit, its sign, in
+	 * a parenthesis: "(974"), or ends in a file:line's digits, or is a
+	 * file: whose line the edge cuts off */
+	figure = t + (*t == '(' || *t == '+' || *t == '-');
+	while (d > t && is_digit(d[-1]))
+		d--;
+	if (!(is_digit(*figure) || (d < e && d > t && d[-1] == ':') ||
+	    (is_digit(*e) && e[-1] == ':')))
+		return w;
 	return t == s ? w : cols_to(s, t);
 }
 

@@ -248,6 +248,34 @@ START_TEST(cut_keeps_line_numbers)
 }
 END_TEST
 
+/* A figure the edge would cut is left out whole: 29295 is not read as
+ * 2929, 39.68ms as 39.6, 12.3µs as 12.3 without its unit; words are cut
+ * as they are, and a figure wider than the row is cut too. */
+START_TEST(cut_leaves_figures_whole)
+{
+	struct d9t_list l;
+	char row[256];
+
+	d9t_list_init(&l);
+	d9t_list_add(&l, 0, "Tasks: 30105 seen, 29295 terminated in the window");
+	d9t_list_add(&l, 0, "   220   39.68ms   42.71ms");
+	d9t_list_add(&l, 0, "p50 12.3\xc2\xb5s, 1,234,567 polls");
+	d9t_list_add(&l, 0, "123456789012345");
+	ck_assert_str_eq(row_at(&l, 23, 0, 1, row, sizeof row),
+	    "Tasks: 30105 seen,");
+	ck_assert_str_eq(row_at(&l, 30, 0, 1, row, sizeof row),
+	    "Tasks: 30105 seen, 29295 termi");
+	ck_assert_str_eq(row_at(&l, 15, 1, 1, row, sizeof row), "   220");
+	ck_assert_str_eq(row_at(&l, 16, 1, 1, row, sizeof row),
+	    "   220   39.68ms");
+	ck_assert_str_eq(row_at(&l, 8, 2, 1, row, sizeof row), "p50");
+	ck_assert_str_eq(row_at(&l, 17, 2, 1, row, sizeof row),
+	    "p50 12.3\xc2\xb5s,");
+	ck_assert_str_eq(row_at(&l, 10, 3, 1, row, sizeof row), "1234567890");
+	d9t_list_free(&l);
+}
+END_TEST
+
 /* A title whose key hint the edge would cut ("(En") leaves the hint out
  * whole; a parenthesis that is no key hint is cut as other text. */
 START_TEST(cut_leaves_key_hints_whole)
@@ -572,6 +600,7 @@ suite_fit(void)
 	tcase_add_test(tc, nothing_cut_at_80);
 	tcase_add_test(tc, cut_keeps_line_numbers);
 	tcase_add_test(tc, cut_leaves_key_hints_whole);
+	tcase_add_test(tc, cut_leaves_figures_whole);
 	tcase_add_test(tc, paths_cut_on_the_left);
 	tcase_add_test(tc, symbols_shortened);
 	tcase_add_test(tc, lists_sort);
