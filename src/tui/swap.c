@@ -72,15 +72,6 @@ carry_over(struct d9t_app *app, const struct d9m_model *o,
 		keep(st, ops->keeps_task, d9m_task_remap, o, m);
 	}
 	app->lane = lane != D9_NONE ? lane : 0;
-	if (untouched) {
-		/* the window and cursor the first model was given, which
-		 * nobody moved: given anew (--window is from the start of
-		 * the trace, and this one may begin earlier) */
-		app->worst_pos = 0;
-		app->worst_lo = app->worst_hi = 0;
-		first_window(app);
-		return;
-	}
 	if (o->polls.n != m->polls.n || o->min_ts != m->min_ts ||
 	    o->max_ts != m->max_ts) {
 		/* more polls: the order of w starts again. The same trace
@@ -88,6 +79,13 @@ carry_over(struct d9t_app *app, const struct d9m_model *o,
 		 * to the next worst whenever the entry is written */
 		app->worst_pos = 0;
 		app->worst_lo = app->worst_hi = 0;
+	}
+	if (untouched) {
+		/* the window and cursor the first model was given, which
+		 * nobody moved: given anew (--window is from the start of
+		 * the trace, and this one may begin earlier) */
+		first_window(app);
+		return;
 	}
 	if (whole) {
 		app->lo = m->min_ts;
