@@ -195,7 +195,8 @@ seconds_from(uint64_t first, unsigned secs)
  * partial model of it begins seconds after the trace does. The window
  * --window asked for and the cursor nobody moved are put anew on the
  * whole model, from its start, as the report puts them; a window the
- * user chose stays where it is.
+ * user chose stays where it is. A --window past the end of a partial
+ * model (cut to it meanwhile) is whole again on the whole model.
  */
 START_TEST(swap_puts_the_first_window_anew)
 {
@@ -238,6 +239,26 @@ START_TEST(swap_puts_the_first_window_anew)
 		}
 		fx_close(&f);
 	}
+	/* the oldest first, --window past what the partial model holds:
+	 * cut to it meanwhile, then whole again */
+	empty_app(&f, old);
+	f.cfg.have_window = 1;
+	f.cfg.win_lo_ms = 1000;
+	f.cfg.win_hi_ms = 6000;
+	ck_assert_ptr_nonnull(m = d9m_model_new());
+	load(m, old);
+	ck_assert_ptr_nonnull(s = d9m_model_snapshot(m));
+	ck_assert_int_eq(d9m_model_finish(s), 0);
+	ck_assert_ptr_nonnull(ix = d9m_lanes_build(s));
+	ck_assert_int_eq(d9t_app_set_partial(&f.app, s, ix), 0);
+	ck_assert_uint_lt(f.app.hi, 5000000000ull);
+	load(m, late);
+	ck_assert_int_eq(d9m_model_finish(m), 0);
+	ck_assert_ptr_nonnull(ix = d9m_lanes_build(m));
+	ck_assert_int_eq(d9t_app_set_model(&f.app, m, ix), 0);
+	ck_assert_uint_eq(f.app.lo, 2000000000ull);
+	ck_assert_uint_eq(f.app.hi, 7000000000ull);
+	fx_close(&f);
 	unlink(old);
 	unlink(late);
 	free(old);
