@@ -320,6 +320,13 @@ d9o_rules_free(struct d9o_rules *r)
 
 enum found { FOUND, ABSENT, NOT_KEY, NOT_NUMBER };
 
+/* Where a path is ABSENT for want of a name in an object (walk). */
+struct lack {
+	const struct d9_jval	*obj;	/* NULL: not so (null, an index) */
+	size_t			 path;	/* the key's bytes that lead to obj */
+	char			 name[512];
+};
+
 /* The member of pollByLoc (obj) whose location is name's under any
  * cargo home (d9m_loc_key): a rule, or a baseline from another machine,
  * names a crate's location by its crate folder on. NULL: none. */
@@ -339,15 +346,21 @@ loc_member(const struct d9_jval *obj, const char *name)
  * name or index below the first is not there, or the path goes through
  * a null: an object this run has not, as "recorder" for dial9's
  * traces), NOT_KEY (the first is not), NOT_NUMBER (it names a container
- * or a string, or goes through a value that has no members). */
+ * or a string, or goes through a value that has no members). lack (may
+ * be NULL) says which object lacked the name when that made it ABSENT. */
 static enum found
-walk(const struct d9_jval *doc, const char *k, const struct d9_jval **out)
+walk(const struct d9_jval *doc, const char *k, const struct d9_jval **out,
+    struct lack *lack)
 {
 	const struct d9_jval *v = doc;
+	const char *key = k;
 	int first = 1;
 	char name[512];
 
 	while (*k) {
+		const struct d9_jval *in = v;	/* where name is looked */
+		const char *from = k;
+
 		next_name(&k, name, sizeof name);
 		if (d9_json_type(v) == D9_JNULL)
 			return ABSENT;
@@ -367,6 +380,12 @@ walk(const struct d9_jval *doc, const char *k, const struct d9_jval **out)
 			v = d9_json_kid(v, i);
 		} else
 			return NOT_NUMBER;
+		if (v == NULL && !first && lack != NULL &&
+		    d9_json_type(in) == D9_JOBJ) {
+			lack->obj = in;
+			lack->path = (size_t)(from - key);
+			snprintf(lack->name, sizeof lack->name, "%s", name);
+		}
 		if (v == NULL)
 			return first ? NOT_KEY : ABSENT;
 		first = 0;
@@ -386,7 +405,7 @@ d9o_rules_valid(const struct d9o_rules *r, const struct d9_jval *doc,
 		const struct d9_jval *v;
 		char why[600];
 
-		switch (walk(doc, r->v[i].key, &v)) {
+		switch (walk(doc, r->v[i].key, &v, NULL)) {
 		case NOT_KEY:
 			snprintf(why, sizeof why, "the --json output has no key "
 			    "'%.*s'", (int)strcspn(r->v[i].key, ".["),
@@ -409,7 +428,7 @@ number(const struct d9_jval *doc, const char *key, double *out)
 {
 	const struct d9_jval *v;
 
-	if (doc == NULL || walk(doc, key, &v) != FOUND ||
+	if (doc == NULL || walk(doc, key, &v, NULL) != FOUND ||
 	    d9_json_type(v) == D9_JNULL)
 		return -1;
 	*out = d9_json_num(v);
@@ -425,37 +444,31 @@ number(const struct d9_jval *doc, const char *key, double *out)
 static void
 say_absent(FILE *f, const struct d9_jval *doc, const char *key)
 {
-	const struct d9_jval *v = doc, *k;
-	const char *at = key;
-	char name[512], safe[512];
+	const struct d9_jval *v, *k;
+	struct lack lack = { NULL, 0, "" };
+	char safe[512];
 	size_t n = 0;
 
-	while (v != NULL && *at && d9_json_type(v) == D9_JOBJ) {
-		const char *from = at;
-
-		next_name(&at, name, sizeof name);
-		if ((k = d9_json_member(v, name)) == NULL) {
-			for (k = d9_json_next(v, NULL); k != NULL;
-			    k = d9_json_next(v, k))
-				n++;
-			if (from == key || n == 0 || n > SAY_MEMBERS)
-				return;
-			d9_text_safe(safe, sizeof safe, key, (size_t)(from - key));
-			fprintf(f, " (%s has no '", safe);
-			d9_text_safe(safe, sizeof safe, name, strlen(name));
-			fprintf(f, "%s'; it has", safe);
-			for (k = d9_json_next(v, NULL); k != NULL;
-			    k = d9_json_next(v, k)) {
-				d9_text_safe(safe, sizeof safe, d9_json_key(k),
-				    strlen(d9_json_key(k)));
-				fprintf(f, "%s %s", k == d9_json_next(v, NULL) ?
-				    "" : ",", safe);
-			}
-			putc(')', f);
-			return;
-		}
-		v = k;
+	if (doc == NULL || walk(doc, key, &v, &lack) != ABSENT ||
+	    lack.obj == NULL)
+		return;
+	for (k = d9_json_next(lack.obj, NULL); k != NULL;
+	    k = d9_json_next(lack.obj, k))
+		n++;
+	if (n == 0 || n > SAY_MEMBERS)
+		return;
+	d9_text_safe(safe, sizeof safe, key, lack.path);
+	fprintf(f, " (%s has no '", safe);
+	d9_text_safe(safe, sizeof safe, lack.name, strlen(lack.name));
+	fprintf(f, "%s'; it has", safe);
+	for (k = d9_json_next(lack.obj, NULL); k != NULL;
+	    k = d9_json_next(lack.obj, k)) {
+		d9_text_safe(safe, sizeof safe, d9_json_key(k),
+		    strlen(d9_json_key(k)));
+		fprintf(f, "%s %s", k == d9_json_next(lack.obj, NULL) ? "" :
+		    ",", safe);
 	}
+	putc(')', f);
 }
 
 /* A figure for the line: in the rule's unit when it has one, else as
